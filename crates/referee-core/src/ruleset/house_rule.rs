@@ -1,0 +1,115 @@
+//! House-rule files: `extends = "itacs"`, a `[set.…]` tree merged over the ruleset (tables merge,
+//! other values replace) and `remove = ["key.path", …]`.
+
+use super::{parse_table, SourceFile};
+use crate::error::RefereeError;
+
+#[derive(Clone, Debug)]
+pub struct HouseRule {
+    pub extends: String,
+    pub name: Option<String>,
+    pub set: toml::Table,
+    pub remove: Vec<String>,
+}
+
+impl HouseRule {
+    pub fn parse(file: SourceFile) -> Result<HouseRule, RefereeError> {
+        let mut table = parse_table(file)?;
+        let at = |key: &str| {
+            let line = super::locate_path(file.text, key).unwrap_or(1);
+            format!("{}:{line}", file.name)
+        };
+        let bad = |key: &str, message: &str| {
+            RefereeError::new("house_rule.invalid", message)
+                .field(key)
+                .location(at(key))
+        };
+        let extends = match table.remove("extends") {
+            Some(toml::Value::String(s)) => s,
+            Some(_) => return Err(bad("extends", "expected the ruleset id as a string, e.g. \"itacs\"")),
+            None => {
+                return Err(RefereeError::new(
+                    "house_rule.invalid",
+                    "a house-rule file starts with `extends = \"<ruleset id>\"`",
+                )
+                .location(format!("{}:1", file.name)))
+            }
+        };
+        let name = match table.remove("name") {
+            Some(toml::Value::String(s)) => Some(s),
+            None => None,
+            Some(_) => return Err(bad("name", "expected a string")),
+        };
+        let set = match table.remove("set") {
+            Some(toml::Value::Table(t)) => t,
+            None => toml::Table::new(),
+            Some(_) => return Err(bad("set", "expected a table of values to set")),
+        };
+        let remove = match table.remove("remove") {
+            Some(toml::Value::Array(a)) => a
+                .into_iter()
+                .map(|v| match v {
+                    toml::Value::String(s) => Ok(s),
+                    _ => Err(bad("remove", "expected a list of key paths as strings")),
+                })
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+            Some(_) => return Err(bad("remove", "expected a list of key paths as strings")),
+        };
+        if let Some(key) = table.keys().next() {
+            return Err(bad(
+                key,
+                &format!("unknown key `{key}`: a house rule has extends, name, set and remove"),
+            ));
+        }
+        Ok(HouseRule {
+            extends,
+            name,
+            set,
+            remove,
+        })
+    }
+
+    /// Removes, then sets, on the merged table of the ruleset.
+    pub fn apply(&self, base: &mut toml::Table, file: SourceFile) -> Result<(), RefereeError> {
+        for path in &self.remove {
+            let (parent, key) = match path.rsplit_once('.') {
+                Some((p, k)) => (Some(p), k),
+                None => (None, path.as_str()),
+            };
+            let mut table = &mut *base;
+            for part in parent.into_iter().flat_map(|p| p.split('.')) {
+                table = match table.get_mut(part) {
+                    Some(toml::Value::Table(t)) => t,
+                    _ => return Err(missing(path, file)),
+                };
+            }
+            if table.remove(key).is_none() {
+                return Err(missing(path, file));
+            }
+        }
+        merge(base, &self.set);
+        Ok(())
+    }
+}
+
+fn missing(path: &str, file: SourceFile) -> RefereeError {
+    let line = super::locate_path(file.text, "remove").unwrap_or(1);
+    RefereeError::new(
+        "house_rule.invalid",
+        format!("cannot remove `{path}`: the ruleset has no such entry"),
+    )
+    .field("remove")
+    .location(format!("{}:{line}", file.name))
+}
+
+fn merge(base: &mut toml::Table, over: &toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! Rulesets as data: parsing, house-rule layering, typed validation with `file:line key.path`
+//! errors, and fingerprints. Text comes in from the caller; this module reads no files.
+
+mod house_rule;
+mod locate;
+
+use serde::de::DeserializeOwned;
+
+pub use house_rule::HouseRule;
+pub use locate::{line_of_offset, locate_path};
+
+use crate::error::RefereeError;
+
+/// A named text: a ruleset or house-rule file as the caller read it.
+#[derive(Clone, Copy, Debug)]
+pub struct SourceFile<'a> {
+    pub name: &'a str,
+    pub text: &'a str,
+}
+
+/// A problem the typed check of a ruleset found, at a key path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// What a rule system's data must offer: serde shape plus checks serde cannot express.
+pub trait SystemData: DeserializeOwned {
+    fn problems(&self) -> Vec<Problem>;
+}
+
+/// Parses TOML text into a table, a syntax error located at its line.
+pub fn parse_table(file: SourceFile) -> Result<toml::Table, RefereeError> {
+    file.text.parse::<toml::Table>().map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| line_of_offset(file.text, s.start))
+            .unwrap_or(1);
+        RefereeError::new("ruleset.syntax", first_line(e.message()))
+            .location(format!("{}:{line}", file.name))
+    })
+}
+
+/// The layers a ruleset was built from, last wins: the base file, then each house rule.
+#[derive(Clone, Debug)]
+pub struct Layers<'a> {
+    pub base: SourceFile<'a>,
+    pub house_rules: Vec<SourceFile<'a>>,
+}
+
+impl<'a> Layers<'a> {
+    /// `file:line` of the layer that last set `path` (or its nearest existing parent).
+    pub fn locate(&self, path: &str) -> String {
+        for house in self.house_rules.iter().rev() {
+            if let Some(line) = locate_path(house.text, &format!("set.{path}")) {
+                return format!("{}:{line}", house.name);
+            }
+        }
+        let line = locate_path(self.base.text, path).unwrap_or(1);
+        format!("{}:{line}", self.base.name)
+    }
+
+    /// A content fingerprint of every layer, in order (FNV-1a, 64 bits, hex).
+    pub fn fingerprint(&self) -> String {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let layers = std::iter::once(&self.base).chain(self.house_rules.iter());
+        for layer in layers {
+            for byte in layer.text.bytes().chain(std::iter::once(0)) {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        format!("{hash:016x}")
+    }
+}
+
+/// Builds the merged table from the layers and deserializes it into a system's typed data,
+/// then runs the system's own checks. Every error names `file:line` and the key path.
+pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
+    let mut table = parse_table(layers.base)?;
+    if table.contains_key("extends") {
+        return Err(RefereeError::new(
+            "ruleset.is_house_rule",
+            "this is a house-rule file (it has `extends`); load it on top of its ruleset",
+        )
+        .location(format!("{}:1", layers.base.name)));
+    }
+    for house in &layers.house_rules {
+        HouseRule::parse(*house)?.apply(&mut table, *house)?;
+    }
+    let data: T = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        RefereeError::new("ruleset.invalid", plain_serde_message(e.inner().message()))
+            .field(path.clone())
+            .location(layers.locate(&path))
+    })?;
+    if let Some(p) = data.problems().into_iter().next() {
+        return Err(RefereeError::new("ruleset.invalid", p.message)
+            .location(layers.locate(&p.path))
+            .field(p.path));
+    }
+    Ok(data)
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or(s).trim().to_string()
+}
+
+/// serde's wording made readable for an umpire editing a file.
+pub fn plain_serde_message(message: &str) -> String {
+    let mut m = first_line(message);
+    for (rust, plain) in [
+        ("expected i64", "expected integer"),
+        ("expected u32", "expected a whole number ≥ 0"),
+        ("expected u64", "expected a whole number ≥ 0"),
+        ("expected a boolean", "expected true or false"),
+    ] {
+        m = m.replace(rust, plain);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests;

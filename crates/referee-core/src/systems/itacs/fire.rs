@@ -1,0 +1,267 @@
+//! Missile combat (4.2) and defensive fire (4.4): fire strength, terrain, stacking, range,
+//! shields, rear and elite modifiers on the Missile Combat Table (10.4).
+
+use super::data::{BandModifier, ItacsData};
+use super::results::{effect, roll_on_table, EffectContext};
+use super::situation::{check_square, resolve_units, terrain, FireSituation, ScarpLine, Unit};
+use crate::contract::{Change, Modifier, Note, Resolution, Target, Total};
+use crate::error::RefereeError;
+
+fn band_modifier(bands: &[BandModifier], value: i64) -> Option<i64> {
+    bands
+        .iter()
+        .find(|b| b.band().contains(value))
+        .map(|b| b.modifier)
+}
+
+fn cited(label: String, value: i64, rule: &str, ruling: Option<&str>) -> Modifier {
+    Modifier {
+        label,
+        value,
+        rule: rule.to_string(),
+        ruling: ruling.map(str::to_string),
+    }
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+pub fn resolve(
+    data: &ItacsData,
+    s: &FireSituation,
+    defensive: bool,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let m = &data.missile;
+    let action_rule = if defensive { data.defensive_fire.rule.as_str() } else { m.rule.as_str() };
+    if s.firing_hexes.is_empty() {
+        return Err(RefereeError::new("situation.no_units", "enter at least one firing hex")
+            .field("firing_hexes")
+            .rule(action_rule));
+    }
+    let mut firing: Vec<Vec<Unit>> = Vec::new();
+    let mut range: u32 = 0;
+    for (i, hex) in s.firing_hexes.iter().enumerate() {
+        let field = format!("firing_hexes[{i}]");
+        if hex.range == 0 {
+            return Err(RefereeError::new(
+                "situation.invalid_range",
+                "range must be 1 or more: count hexes from the firing hex to the target hex",
+            )
+            .field(format!("{field}.range"))
+            .rule("4.2.7"));
+        }
+        if defensive && hex.range > data.defensive_fire.range {
+            return Err(RefereeError::new(
+                "situation.out_of_range",
+                format!(
+                    "defensive fire is only at adjacent hexes (range {}), not range {}",
+                    data.defensive_fire.range, hex.range
+                ),
+            )
+            .field(format!("{field}.range"))
+            .rule(&data.defensive_fire.rule));
+        }
+        range = range.max(hex.range);
+        let units = resolve_units(data, &hex.units, &field)?;
+        if defensive {
+            for (j, u) in units.iter().enumerate().filter(|(_, u)| u.firing) {
+                u.require_class(&format!("{field}.units[{j}]"))?;
+            }
+        }
+        firing.push(units);
+    }
+    let fire_strength: u32 = firing
+        .iter()
+        .flatten()
+        .filter(|u| u.firing)
+        .map(|u| u.fire * u.count)
+        .sum();
+    if fire_strength == 0 {
+        return Err(RefereeError::new(
+            "situation.zero_fire_strength",
+            "the firing units have no fire strength: units without one may not fire",
+        )
+        .field("firing_hexes")
+        .rule("2.4.6"));
+    }
+
+    let target_units = resolve_units(data, &s.target.units, "target")?;
+    let ground = terrain(data, &s.target.terrain, "target.terrain")?;
+    let Some(terrain_mod) = ground.missile else {
+        return Err(RefereeError::new(
+            "situation.impassable",
+            format!("{} is impassable: no unit can be fired on there", ground.name),
+        )
+        .field("target.terrain")
+        .rule(&ground.rule));
+    };
+    if s.target.square {
+        check_square(&target_units, "target", &data.melee.square_rule)?;
+    }
+    let stacked: u32 = target_units.iter().map(|u| u.count).sum();
+
+    let mut modifiers = Vec::new();
+    let mut notes = Vec::new();
+    let table = m.table_rule.as_str();
+    let strength_mod = band_modifier(&m.fire_strength, i64::from(fire_strength)).ok_or_else(|| {
+        RefereeError::new(
+            "situation.off_table",
+            format!("fire strength {fire_strength} is not on the fire strength table"),
+        )
+        .field("firing_hexes")
+        .rule(table)
+    })?;
+    modifiers.push(cited(format!("Attacking fire strength ({fire_strength})"), strength_mod, table, None));
+    modifiers.push(cited(
+        format!("Terrain: {}", ground.name),
+        terrain_mod,
+        &ground.rule,
+        ground.ruling.as_deref(),
+    ));
+    if s.target.road {
+        notes.push(Note {
+            message: "Road: the background terrain's modifier applies.".into(),
+            rule: "3.1.1".into(),
+            ruling: Some("R-ITACS-4".into()),
+        });
+    }
+    if s.target.stream {
+        let st = &data.stream;
+        modifiers.push(cited(st.name.clone(), st.missile, &st.rule, st.ruling.as_deref()));
+    }
+    match s.target.scarp {
+        ScarpLine::None => {}
+        ScarpLine::FiringDown => modifiers.push(cited(
+            "Scarp: firing down".into(),
+            data.scarp.firing_down,
+            &data.scarp.rule,
+            None,
+        )),
+        ScarpLine::FiringUp => modifiers.push(cited(
+            "Scarp: firing up".into(),
+            data.scarp.firing_up,
+            &data.scarp.rule,
+            None,
+        )),
+    }
+    let stacking_mod = band_modifier(&m.stacking, i64::from(stacked)).ok_or_else(|| {
+        RefereeError::new(
+            "situation.stacking_off_table",
+            format!("{stacked} units in one hex is off the stacking table (leaders are not counted)"),
+        )
+        .field("target.units")
+        .rule("4.3.3, 10.4")
+    })?;
+    modifiers.push(cited(
+        format!("Stacking ({})", plural(stacked, "unit", "units")),
+        stacking_mod,
+        table,
+        None,
+    ));
+    let range_mod = band_modifier(&m.range, i64::from(range)).ok_or_else(|| {
+        RefereeError::new("situation.off_table", format!("range {range} is not on the range table"))
+            .field("firing_hexes")
+            .rule(table)
+    })?;
+    modifiers.push(cited(
+        format!("Range ({})", plural(range, "hex", "hexes")),
+        range_mod,
+        &format!("4.2.7, {table}"),
+        None,
+    ));
+    let rear = s.firing_hexes.iter().any(|h| h.rear);
+    if target_units.iter().any(|u| u.shields) {
+        if rear {
+            notes.push(Note {
+                message: "Shields do not count: a firer is in a rear hex.".into(),
+                rule: m.shields.rule.clone(),
+                ruling: m.shields.ruling.clone(),
+            });
+        } else {
+            modifiers.push(cited("Shields".into(), m.shields.modifier, &m.shields.rule, m.shields.ruling.as_deref()));
+        }
+    }
+    if rear {
+        if s.target.square {
+            notes.push(Note {
+                message: "A square has no rear hexes: no rear modifier.".into(),
+                rule: data.melee.square_rule.clone(),
+                ruling: Some("R-ITACS-5".into()),
+            });
+        } else {
+            modifiers.push(cited("Rear attack".into(), m.rear.modifier, &m.rear.rule, m.rear.ruling.as_deref()));
+        }
+    }
+    if firing.iter().flatten().any(|u| u.firing && u.elite) {
+        let e = &m.elite_attacking;
+        modifiers.push(cited("Elite unit attacking".into(), e.modifier, &e.rule, e.ruling.as_deref()));
+    }
+    let total_modifier: i64 = modifiers.iter().map(|m| m.value).sum();
+
+    // 4.4.1: Ff firers are disrupted after defensive fire unless a leader or another unit with a
+    // non-dot combat strength shares their hex.
+    let ff_disrupted: Vec<String> = if defensive {
+        s.firing_hexes
+            .iter()
+            .zip(&firing)
+            .enumerate()
+            .filter(|(_, (hex, units))| {
+                let ff_fired = units.iter().any(|u| u.firing && u.class.as_deref() == Some("Ff"));
+                let covered = hex.leader
+                    || units.iter().any(|u| {
+                        !(u.firing && u.class.as_deref() == Some("Ff"))
+                            && u.combat.is_some_and(|c| c.half_points(false).unwrap_or(0) > 0)
+                    });
+                ff_fired && !covered
+            })
+            .map(|(i, (hex, _))| hex.label.clone().unwrap_or_else(|| format!("firing hex {}", i + 1)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let dd = &data.defensive_fire;
+    let extra = |_: &str| {
+        ff_disrupted
+            .iter()
+            .map(|label| {
+                effect(
+                    Target::Hex(label.clone()),
+                    Change::DMarkers { count: dd.ff_disruption },
+                    &dd.ff_disruption_rule,
+                    None,
+                )
+            })
+            .collect()
+    };
+    let ctx = EffectContext {
+        defending_units: stacked,
+        extra: &extra,
+    };
+    let rolled = roll_on_table(data, &m.results, total_modifier, &ctx, dice)?;
+    Ok(Resolution {
+        system: data.system.id.clone(),
+        action: if defensive { "defensive_fire" } else { "missile" }.into(),
+        dice: data.system.dice.clone(),
+        totals: vec![
+            Total {
+                label: "Fire strength".into(),
+                value: fire_strength.to_string(),
+                rule: "4.2, 4.2.7".into(),
+                ruling: None,
+            },
+            Total {
+                label: "Range".into(),
+                value: range.to_string(),
+                rule: "4.2.7".into(),
+                ruling: None,
+            },
+        ],
+        modifiers,
+        total_modifier,
+        distribution: rolled.distribution,
+        notes,
+        outcome: rolled.outcome,
+    })
+}

@@ -1,0 +1,327 @@
+//! Melee combat (4.5): strengths with dots, brackets, squares and leaders; the odds column
+//! (R-ITACS-1); terrain, unit class, rear and elite modifiers; the Melee Combat Table (10.5).
+
+use super::data::{BelowLowest, ItacsData};
+use super::results::{effect, roll_on_table, EffectContext};
+use super::situation::{check_square, resolve_units, terrain, MeleeSituation, Unit};
+use super::strength::{show_half_points, stack_half_points};
+use crate::contract::{Change, Modifier, Note, Resolution, Target, Total};
+use crate::error::RefereeError;
+use crate::odds::column_by_ratio;
+
+fn strength_of(units: &[Unit], defending: bool, field: &str) -> Result<u64, RefereeError> {
+    let printed = units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| Ok((u.combat_strength(&format!("{field}.units[{i}]"))?, u.count)))
+        .collect::<Result<Vec<_>, RefereeError>>()?;
+    Ok(stack_half_points(&printed, defending))
+}
+
+fn ratio_text(a: u64, d: u64) -> String {
+    format!("{}:{}", show_half_points(a), show_half_points(d))
+}
+
+pub fn resolve(
+    data: &ItacsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let m = &data.melee;
+    if s.attackers.is_empty() {
+        return Err(RefereeError::new("situation.no_units", "enter at least one attacking hex")
+            .field("attackers")
+            .rule(&m.rule));
+    }
+    if s.defenders.is_empty() {
+        return Err(RefereeError::new("situation.no_units", "enter at least one defending hex")
+            .field("defenders")
+            .rule(&m.rule));
+    }
+    let mut notes = Vec::new();
+
+    let mut attack = 0u64;
+    let mut attacker_units = Vec::new();
+    for (i, hex) in s.attackers.iter().enumerate() {
+        let field = format!("attackers[{i}]");
+        if hex.disrupted {
+            return Err(RefereeError::new(
+                "situation.disrupted_attacker",
+                "units that are disrupted may not attack",
+            )
+            .field(format!("{field}.disrupted"))
+            .rule("4.5, 5.1"));
+        }
+        let units = resolve_units(data, &hex.units, &field)?;
+        for (j, u) in units.iter().enumerate() {
+            u.require_class(&format!("{field}.units[{j}]"))?;
+        }
+        attack += if hex.square {
+            check_square(&units, &field, &m.square_rule)?;
+            // A square attacks with the strength of a single unit (2.6.1).
+            let one = [(units[0].combat_strength(&format!("{field}.units[0]"))?, 1)];
+            stack_half_points(&one, false)
+        } else {
+            strength_of(&units, false, &field)?
+        };
+        attacker_units.extend(units);
+    }
+
+    let mut defence = 0u64;
+    let mut defender_units = Vec::new();
+    let mut terrain_values: Vec<(i64, String, String, Option<String>)> = Vec::new();
+    let any_square = s.defenders.iter().any(|h| h.square);
+    for (i, hex) in s.defenders.iter().enumerate() {
+        let field = format!("defenders[{i}]");
+        let units = resolve_units(data, &hex.units, &field)?;
+        for (j, u) in units.iter().enumerate() {
+            u.require_class(&format!("{field}.units[{j}]"))?;
+        }
+        if hex.square {
+            check_square(&units, &field, &m.square_rule)?;
+        }
+        let ground = terrain(data, &hex.terrain, &format!("{field}.terrain"))?;
+        let Some(melee_mod) = ground.melee else {
+            return Err(RefereeError::new(
+                "situation.melee_not_allowed",
+                format!("melee combat against a {} hex is not possible", ground.name),
+            )
+            .field(format!("{field}.terrain"))
+            .rule(&ground.rule));
+        };
+        if let Some(allowed) = &ground.melee_from {
+            if !allowed.contains(&s.attack_from) {
+                return Err(RefereeError::new(
+                    "situation.melee_not_allowed",
+                    format!(
+                        "a {} hex can be attacked only from {}",
+                        ground.name,
+                        allowed
+                            .iter()
+                            .map(|p| match p {
+                                super::data::AttackPosition::Ground => "an adjacent hex",
+                                super::data::AttackPosition::LadderOrTower => "a ladder or siege tower",
+                                super::data::AttackPosition::Wall => "an adjacent wall hex",
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ),
+                )
+                .field("attack_from")
+                .rule(&ground.rule));
+            }
+        }
+        let mounted = units
+            .iter()
+            .any(|u| u.class.as_ref().and_then(|c| data.unit_classes.get(c)).is_some_and(|c| c.mounted));
+        let (mut value, mut name, mut rule, mut ruling) =
+            (melee_mod, ground.name.clone(), ground.rule.clone(), ground.ruling.clone());
+        if let (true, Some(mm)) = (mounted, ground.mounted_melee) {
+            value = mm;
+            name = format!("{} (mounted defenders)", ground.name);
+        }
+        if ground.melee_modifier_ignored_from.contains(&s.attack_from) {
+            value = 0;
+            name = format!("{} (attacked from an adjacent wall: modifier does not apply)", ground.name);
+            rule = format!("{rule}, 3.1.4");
+        }
+        if hex.stream {
+            value += data.stream.melee;
+            name = format!("{name} + {}", data.stream.name);
+            rule = format!("{rule}; {}", data.stream.rule);
+            ruling = ruling.or(data.stream.ruling.clone());
+        }
+        if hex.road {
+            notes.push(Note {
+                message: "Road: the background terrain's modifier applies.".into(),
+                rule: "3.1.1".into(),
+                ruling: Some("R-ITACS-4".into()),
+            });
+        }
+        terrain_values.push((value, name, rule, ruling));
+        defence += strength_of(&units, true, &field)?;
+        defender_units.extend(units);
+    }
+
+    let mut totals = Vec::new();
+    for (bonus, side, strength, label) in [
+        (s.attacker_leader_bonus, "attacker", &mut attack, "Attacker leader bonus"),
+        (s.defender_leader_bonus, "defender", &mut defence, "Defender leader bonus"),
+    ] {
+        if bonus == 0 {
+            continue;
+        }
+        let added = (2 * u64::from(bonus)).min(*strength);
+        let capped = if added < 2 * u64::from(bonus) {
+            format!(" (capped at the {side}'s strength)")
+        } else {
+            String::new()
+        };
+        totals.push(Total {
+            label: label.into(),
+            value: format!("+{}{capped}", show_half_points(added)),
+            rule: m.leader_rule.clone(),
+            ruling: m.leader_ruling.clone(),
+        });
+        *strength += added;
+    }
+    if attack == 0 {
+        return Err(RefereeError::new("situation.zero_attack", "the attacking units have combat strength 0")
+            .field("attackers")
+            .rule("2.4.6"));
+    }
+    if defence == 0 {
+        return Err(RefereeError::new(
+            "situation.zero_defence",
+            "the defending units have combat strength 0: check the strengths entered",
+        )
+        .field("defenders")
+        .rule("2.4.6"));
+    }
+    totals.insert(0, Total {
+        label: "Attack strength".into(),
+        value: show_half_points(attack),
+        rule: "4.5.10".into(),
+        ruling: None,
+    });
+    totals.insert(1, Total {
+        label: "Defence strength".into(),
+        value: show_half_points(defence),
+        rule: "4.5.10, 2.4.6".into(),
+        ruling: Some("R-ITACS-2".into()),
+    });
+
+    let columns: Vec<(u64, u64)> = m.columns.iter().filter_map(|c| c.parts()).collect();
+    let index = match column_by_ratio(&columns, attack, defence) {
+        Some(i) => i,
+        None => match m.below_lowest_column {
+            BelowLowest::LowestColumn => {
+                notes.push(Note {
+                    message: format!(
+                        "{} is below the lowest column: resolved on {}.",
+                        ratio_text(attack, defence),
+                        m.columns[0].ratio
+                    ),
+                    rule: m.ratio_rule.clone(),
+                    ruling: m.ratio_ruling.clone(),
+                });
+                0
+            }
+            BelowLowest::Forbid => {
+                return Err(RefereeError::new(
+                    "situation.below_lowest_column",
+                    format!(
+                        "{} is below the lowest column ({}): this attack is not allowed",
+                        ratio_text(attack, defence),
+                        m.columns[0].ratio
+                    ),
+                )
+                .field("attackers")
+                .rule(&m.ratio_rule)
+                .ruling(m.ratio_ruling.clone().unwrap_or_default()))
+            }
+        },
+    };
+    let column = &m.columns[index];
+    let column_name = column.label.clone().unwrap_or_else(|| column.ratio.clone());
+    totals.push(Total {
+        label: "Combat ratio".into(),
+        value: format!("{} → {}", ratio_text(attack, defence), column_name),
+        rule: m.ratio_rule.clone(),
+        ruling: m.ratio_ruling.clone(),
+    });
+
+    let mut modifiers = vec![Modifier {
+        label: format!("Combat ratio ({column_name})"),
+        value: column.modifier,
+        rule: m.table_rule.clone(),
+        ruling: m.ratio_ruling.clone(),
+    }];
+    // 4.5.6: a formation in several terrains uses the highest modifier.
+    if let Some((value, name, rule, ruling)) = terrain_values.iter().max_by_key(|t| t.0).cloned() {
+        let several = terrain_values.len() > 1;
+        modifiers.push(Modifier {
+            label: if several { format!("Terrain: {name} (highest of the formation)") } else { format!("Terrain: {name}") },
+            value,
+            rule: if several { format!("{rule}; 4.5.6") } else { rule },
+            ruling,
+        });
+    }
+    // R-ITACS-3: the highest modifier over every attacking/defending class pair of 10.6.
+    let table = &data.unit_modifiers;
+    let best = defender_units
+        .iter()
+        .flat_map(|d| attacker_units.iter().map(move |a| (a, d)))
+        .filter_map(|(a, d)| {
+            let (ac, dc) = (a.class.as_deref()?, d.class.as_deref()?);
+            let value = table.defending.get(dc)?.get(ac)?;
+            Some((*value, ac.to_string(), dc.to_string()))
+        })
+        .max_by_key(|t| t.0);
+    if let Some((value, a, d)) = best {
+        modifiers.push(Modifier {
+            label: format!("Unit modifier (class {a} attacking class {d})"),
+            value,
+            rule: table.rule.clone(),
+            ruling: table.ruling.clone(),
+        });
+    }
+    if s.attackers.iter().any(|h| h.rear) {
+        if any_square {
+            notes.push(Note {
+                message: "A square has no rear hexes: no rear modifier.".into(),
+                rule: m.square_rule.clone(),
+                ruling: Some("R-ITACS-5".into()),
+            });
+        } else {
+            modifiers.push(Modifier {
+                label: "Rear attack".into(),
+                value: m.rear.modifier,
+                rule: m.rear.rule.clone(),
+                ruling: m.rear.ruling.clone(),
+            });
+        }
+    }
+    if attacker_units.iter().any(|u| u.elite) {
+        modifiers.push(Modifier {
+            label: "Elite unit attacking".into(),
+            value: m.elite_attacking.modifier,
+            rule: m.elite_attacking.rule.clone(),
+            ruling: m.elite_attacking.ruling.clone(),
+        });
+    }
+    if defender_units.iter().any(|u| u.elite) {
+        modifiers.push(Modifier {
+            label: "Elite unit defending".into(),
+            value: m.elite_defending.modifier,
+            rule: m.elite_defending.rule.clone(),
+            ruling: m.elite_defending.ruling.clone(),
+        });
+    }
+    let total_modifier = modifiers.iter().map(|m| m.value).sum();
+
+    let defending_units: u32 = defender_units.iter().map(|u| u.count).sum();
+    let extra = |code: &str| {
+        if any_square && m.square_breaks_attacker_on.iter().any(|c| c == code) {
+            vec![effect(Target::Attacker, Change::MustBreak, &m.square_rule, None)]
+        } else {
+            Vec::new()
+        }
+    };
+    let ctx = EffectContext {
+        defending_units,
+        extra: &extra,
+    };
+    let rolled = roll_on_table(data, &m.results, total_modifier, &ctx, dice)?;
+    Ok(Resolution {
+        system: data.system.id.clone(),
+        action: "melee".into(),
+        dice: data.system.dice.clone(),
+        totals,
+        modifiers,
+        total_modifier,
+        distribution: rolled.distribution,
+        notes,
+        outcome: rolled.outcome,
+    })
+}

@@ -1,0 +1,47 @@
+//! ITACS: missile combat (4.2), defensive fire (4.4) and melee (4.5) over the shared engine.
+
+pub mod data;
+mod fire;
+mod melee;
+mod results;
+pub mod situation;
+pub mod strength;
+
+use crate::contract::Resolution;
+use crate::error::RefereeError;
+use crate::systems::ActionInfo;
+
+pub use data::ItacsData;
+
+pub fn actions() -> Vec<ActionInfo> {
+    vec![
+        ActionInfo::new("missile", "Missile combat", "4.2"),
+        ActionInfo::new("defensive_fire", "Defensive fire", "4.4"),
+        ActionInfo::new("melee", "Melee combat", "4.5"),
+    ]
+}
+
+pub fn resolve(
+    data: &ItacsData,
+    action: &str,
+    situation: &serde_json::Value,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    match action {
+        "missile" => fire::resolve(data, &situation::parse(situation)?, false, dice),
+        "defensive_fire" => fire::resolve(data, &situation::parse(situation)?, true, dice),
+        "melee" => melee::resolve(data, &situation::parse(situation)?, dice),
+        other => Err(crate::systems::unknown_action("itacs", other, &actions())),
+    }
+}
+
+pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
+    match action {
+        "missile" | "defensive_fire" => Some(schemars::schema_for!(situation::FireSituation)),
+        "melee" => Some(schemars::schema_for!(situation::MeleeSituation)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,365 @@
+//! What the umpire enters for an ITACS action, and its checks against the ruleset.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::{AttackPosition, ItacsData, UnitType};
+use super::strength::CombatStrength;
+use crate::error::RefereeError;
+
+fn one() -> u32 {
+    1
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A unit as entered: a unit type from the ruleset (10.2) and/or the values printed on the
+/// counter, which override the type's.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsUnit")]
+pub struct UnitEntry {
+    /// Unit type code, e.g. `SD`, `LB`.
+    #[serde(rename = "type", default)]
+    #[ts(optional)]
+    pub unit_type: Option<String>,
+    /// Unit class: A, B, C, D, Ff, Mf.
+    #[serde(default)]
+    #[ts(optional)]
+    pub class: Option<String>,
+    /// Printed combat strength: a number, `.` or `[n]`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub combat: Option<String>,
+    /// Printed fire strength.
+    #[serde(default)]
+    #[ts(optional)]
+    pub fire: Option<u32>,
+    /// How many identical units (default 1).
+    #[serde(default = "one")]
+    #[ts(optional, as = "Option<u32>")]
+    pub count: u32,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub elite: bool,
+    #[serde(default)]
+    #[ts(optional)]
+    pub shields: Option<bool>,
+    /// In fire: whether this unit fires (default true).
+    #[serde(default = "yes")]
+    #[ts(optional, as = "Option<bool>")]
+    pub firing: bool,
+}
+
+/// A scarp hexside between the firers and the target (3.2.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ScarpLine {
+    #[default]
+    None,
+    FiringDown,
+    FiringUp,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct FiringHex {
+    /// A name for the hex, e.g. its map number `22.19`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    /// Hexes from this hex to the target.
+    pub range: u32,
+    /// Fires through a rear hex of the target (4.2.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub rear: bool,
+    /// A leader is in this hex (4.4.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub leader: bool,
+    pub units: Vec<UnitEntry>,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct TargetHex {
+    /// Terrain key from the ruleset's terrain chart, e.g. `clear`, `mud`.
+    pub terrain: String,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub stream: bool,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub road: bool,
+    #[serde(default)]
+    #[ts(optional, as = "Option<ScarpLine>")]
+    pub scarp: ScarpLine,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub square: bool,
+    pub units: Vec<UnitEntry>,
+}
+
+/// Missile combat (4.2) and defensive fire (4.4).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsFireSituation")]
+pub struct FireSituation {
+    pub firing_hexes: Vec<FiringHex>,
+    pub target: TargetHex,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct AttackingHex {
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    /// Attacks through a rear hex of the defender (4.5.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub rear: bool,
+    /// The hex has D markers: its units may not attack (4.5).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub disrupted: bool,
+    /// The units form a square (2.6.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub square: bool,
+    pub units: Vec<UnitEntry>,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct DefendingHex {
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    pub terrain: String,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub stream: bool,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub road: bool,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub square: bool,
+    pub units: Vec<UnitEntry>,
+}
+
+/// Melee combat (4.5).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsMeleeSituation")]
+pub struct MeleeSituation {
+    pub attackers: Vec<AttackingHex>,
+    pub defenders: Vec<DefendingHex>,
+    /// Where the attackers stand: only matters against walls (3.1.4).
+    #[serde(default = "ground")]
+    #[ts(optional, as = "Option<AttackPosition>")]
+    pub attack_from: AttackPosition,
+    /// Sum of the bonuses of leaders stacked with the attacking formation (6.1.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub attacker_leader_bonus: u32,
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub defender_leader_bonus: u32,
+}
+
+fn ground() -> AttackPosition {
+    AttackPosition::Ground
+}
+
+/// A unit with every value it needs, from its type and its printed values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    pub label: String,
+    /// Unset when neither the entry nor its type gives one; rules that read it require it.
+    pub class: Option<String>,
+    pub combat: Option<CombatStrength>,
+    pub fire: u32,
+    pub count: u32,
+    pub elite: bool,
+    pub shields: bool,
+    pub firing: bool,
+}
+
+impl Unit {
+    pub fn resolve(data: &ItacsData, entry: &UnitEntry, field: &str) -> Result<Unit, RefereeError> {
+        let unit_type: Option<&UnitType> = match &entry.unit_type {
+            Some(code) => Some(data.unit_types.get(code).ok_or_else(|| {
+                RefereeError::new(
+                    "situation.unknown_unit_type",
+                    format!(
+                        "unknown unit type `{code}`; the ruleset knows {}. Enter the class and strengths from the counter instead.",
+                        data.unit_types.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                )
+                .field(format!("{field}.type"))
+                .rule("10.2")
+            })?),
+            None => None,
+        };
+        let class = entry
+            .class
+            .clone()
+            .or_else(|| unit_type.and_then(|t| t.class.clone()));
+        let class_data = match &class {
+            None => None,
+            Some(class) => Some(data.unit_classes.get(class).ok_or_else(|| {
+            RefereeError::new(
+                "situation.unknown_unit_class",
+                format!(
+                    "unknown unit class `{class}`; the classes are {}",
+                    data.unit_classes.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .field(format!("{field}.class"))
+            .rule("2.4.4")
+            })?),
+        };
+        if class_data.is_some_and(|c| c.leader) {
+            return Err(RefereeError::new(
+                "situation.leader_as_unit",
+                "leaders do not fight as units: enter a leader's bonus with the side (melee) or tick `leader` on the firing hex",
+            )
+            .field(format!("{field}.class"))
+            .rule("2.4.3, 6.1.3"));
+        }
+        let combat = match entry.combat.as_ref().or(unit_type.and_then(|t| t.combat.as_ref())) {
+            Some(printed) => Some(CombatStrength::parse(printed).map_err(|m| {
+                RefereeError::new("situation.invalid_strength", m)
+                    .field(format!("{field}.combat"))
+                    .rule("2.4.6")
+            })?),
+            None => None,
+        };
+        if entry.count == 0 {
+            return Err(RefereeError::new(
+                "situation.invalid_count",
+                "count must be 1 or more: leave the unit out instead",
+            )
+            .field(format!("{field}.count")));
+        }
+        let label = entry
+            .unit_type
+            .clone()
+            .or_else(|| class.as_ref().map(|c| format!("class {c}")))
+            .unwrap_or_else(|| "unnamed".to_string());
+        Ok(Unit {
+            label,
+            class,
+            combat,
+            fire: entry.fire.or(unit_type.and_then(|t| t.fire)).unwrap_or(0),
+            count: entry.count,
+            elite: entry.elite,
+            shields: entry
+                .shields
+                .unwrap_or(unit_type.is_some_and(|t| t.shields)),
+            firing: entry.firing,
+        })
+    }
+
+    /// The unit class, required where a rule reads it (unit modifiers, Ff disruption).
+    pub fn require_class(&self, field: &str) -> Result<&str, RefereeError> {
+        self.class.as_deref().ok_or_else(|| {
+            RefereeError::new(
+                "situation.missing_class",
+                format!(
+                    "enter the unit class printed on the {} counter (A, B, C, D, Ff, Mf)",
+                    self.label
+                ),
+            )
+            .field(format!("{field}.class"))
+            .rule("2.4.4")
+        })
+    }
+
+    /// The combat strength, required in melee.
+    pub fn combat_strength(&self, field: &str) -> Result<CombatStrength, RefereeError> {
+        self.combat.ok_or_else(|| {
+            RefereeError::new(
+                "situation.missing_strength",
+                format!(
+                    "enter the combat strength printed on the {} counter (a number, `.` or `[n]`)",
+                    self.label
+                ),
+            )
+            .field(format!("{field}.combat"))
+            .rule("2.4.6")
+        })
+    }
+}
+
+/// Resolves every unit of a hex, refusing an empty hex.
+pub fn resolve_units(
+    data: &ItacsData,
+    entries: &[UnitEntry],
+    field: &str,
+) -> Result<Vec<Unit>, RefereeError> {
+    if entries.is_empty() {
+        return Err(RefereeError::new("situation.no_units", "the hex needs at least one unit")
+            .field(format!("{field}.units")));
+    }
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Unit::resolve(data, e, &format!("{field}.units[{i}]")))
+        .collect()
+}
+
+/// Checks a square: four identical units (2.6.1).
+pub fn check_square(units: &[Unit], field: &str, rule: &str) -> Result<(), RefereeError> {
+    let total: u32 = units.iter().map(|u| u.count).sum();
+    let first = &units[0];
+    let identical = units
+        .iter()
+        .all(|u| u.label == first.label && u.class == first.class && u.combat == first.combat);
+    if total != 4 || !identical {
+        return Err(RefereeError::new(
+            "situation.invalid_square",
+            "a square is exactly 4 identical units",
+        )
+        .field(format!("{field}.square"))
+        .rule(rule));
+    }
+    Ok(())
+}
+
+/// Looks a terrain key up in the terrain chart.
+pub fn terrain<'d>(
+    data: &'d ItacsData,
+    key: &str,
+    field: &str,
+) -> Result<&'d super::data::Terrain, RefereeError> {
+    data.terrain.get(key).ok_or_else(|| {
+        RefereeError::new(
+            "situation.unknown_terrain",
+            format!(
+                "unknown terrain `{key}`; the terrain chart has {}",
+                data.terrain.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .field(field)
+        .rule("10.3")
+    })
+}
+
+/// Parses situation JSON into its type, naming the field at fault.
+pub fn parse<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, RefereeError> {
+    serde_path_to_error::deserialize(json).map_err(|e| {
+        let path = e.path().to_string();
+        RefereeError::new(
+            "situation.invalid_field",
+            crate::ruleset::plain_serde_message(&e.inner().to_string()),
+        )
+        .field(if path == "." { String::new() } else { path })
+    })
+}

@@ -1,0 +1,157 @@
+//! The rule systems, one module each, and the loaded ruleset every action runs against.
+
+pub mod itacs;
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use crate::contract::Resolution;
+use crate::error::RefereeError;
+use crate::ruleset::{self, Layers, SourceFile};
+
+/// One action a system resolves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct ActionInfo {
+    pub id: String,
+    pub name: String,
+    pub rule: String,
+}
+
+impl ActionInfo {
+    pub fn new(id: &str, name: &str, rule: &str) -> ActionInfo {
+        ActionInfo {
+            id: id.into(),
+            name: name.into(),
+            rule: rule.into(),
+        }
+    }
+}
+
+/// A system as listed to players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct SystemInfo {
+    pub id: String,
+    pub name: String,
+    pub dice: String,
+    pub fingerprint: String,
+    /// The files it was built from, base first.
+    pub layers: Vec<String>,
+    pub actions: Vec<ActionInfo>,
+}
+
+/// The built-in rulesets, embedded at compile time: (id, file name, text).
+pub const BUILTIN: &[(&str, &str, &str)] = &[(
+    "itacs",
+    "rulesets/itacs.toml",
+    include_str!("../../../../rulesets/itacs.toml"),
+)];
+
+pub fn builtin(id: &str) -> Option<SourceFile<'static>> {
+    BUILTIN
+        .iter()
+        .find(|(i, _, _)| *i == id)
+        .map(|(_, name, text)| SourceFile { name, text })
+}
+
+#[derive(Clone, Debug)]
+pub enum SystemRules {
+    Itacs(itacs::ItacsData),
+}
+
+/// A validated ruleset: a system's data with its house rules applied.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub info: SystemInfo,
+    pub rules: SystemRules,
+}
+
+/// The system id a ruleset file declares in `[system] id`.
+pub fn declared_system(file: SourceFile) -> Result<String, RefereeError> {
+    let table = ruleset::parse_table(file)?;
+    table
+        .get("system")
+        .and_then(|s| s.get("id"))
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
+        .ok_or_else(|| {
+            RefereeError::new("ruleset.invalid", "missing `[system] id`: which system is this?")
+                .field("system.id")
+                .location(format!("{}:1", file.name))
+        })
+}
+
+impl Ruleset {
+    pub fn load(layers: &Layers) -> Result<Ruleset, RefereeError> {
+        let id = declared_system(layers.base)?;
+        let names = std::iter::once(layers.base.name)
+            .chain(layers.house_rules.iter().map(|h| h.name))
+            .map(str::to_string)
+            .collect();
+        match id.as_str() {
+            "itacs" => {
+                let data: itacs::ItacsData = ruleset::load_typed(layers)?;
+                Ok(Ruleset {
+                    info: SystemInfo {
+                        id,
+                        name: data.system.name.clone(),
+                        dice: data.system.dice.clone(),
+                        fingerprint: layers.fingerprint(),
+                        layers: names,
+                        actions: itacs::actions(),
+                    },
+                    rules: SystemRules::Itacs(data),
+                })
+            }
+            other => Err(RefereeError::new(
+                "ruleset.unknown_system",
+                format!("no rule system `{other}`; known: {}", known_ids()),
+            )
+            .field("system.id")
+            .location(layers.locate("system.id"))),
+        }
+    }
+
+    pub fn resolve(
+        &self,
+        action: &str,
+        situation: &serde_json::Value,
+        dice: Option<&[u32]>,
+    ) -> Result<Resolution, RefereeError> {
+        match &self.rules {
+            SystemRules::Itacs(data) => itacs::resolve(data, action, situation, dice),
+        }
+    }
+
+    pub fn situation_schema(&self, action: &str) -> Result<schemars::Schema, RefereeError> {
+        let schema = match &self.rules {
+            SystemRules::Itacs(_) => itacs::situation_schema(action),
+        };
+        schema.ok_or_else(|| unknown_action(&self.info.id, action, &self.info.actions))
+    }
+}
+
+/// The JSON schema of a system's ruleset file.
+pub fn ruleset_schema(id: &str) -> Result<schemars::Schema, RefereeError> {
+    match id {
+        "itacs" => Ok(schemars::schema_for!(itacs::ItacsData)),
+        other => Err(RefereeError::new(
+            "ruleset.unknown_system",
+            format!("no rule system `{other}`; known: {}", known_ids()),
+        )),
+    }
+}
+
+fn known_ids() -> String {
+    BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
+}
+
+pub fn unknown_action(system: &str, action: &str, actions: &[ActionInfo]) -> RefereeError {
+    RefereeError::new(
+        "action.unknown",
+        format!(
+            "{system} has no action `{action}`; it has {}",
+            actions.iter().map(|a| a.id.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    )
+    .field("action")
+}
