@@ -1,0 +1,129 @@
+use super::*;
+use crate::systems::{builtin, Ruleset};
+
+fn base() -> SourceFile<'static> {
+    builtin("itacs").unwrap()
+}
+
+fn load_with(text: &str) -> Result<Ruleset, RefereeError> {
+    Ruleset::load(&Layers {
+        base: SourceFile { name: "rulesets/itacs.toml", text },
+        house_rules: vec![],
+    })
+}
+
+fn line_containing(text: &str, needle: &str, after: &str) -> usize {
+    let start = text.find(after).unwrap();
+    line_of_offset(text, start + text[start..].find(needle).unwrap())
+}
+
+#[test]
+fn a_wrong_type_names_file_line_and_key_path() {
+    let text = base().text.replacen("melee = -4\nrule = \"10.3\"\n\n[terrain.mud]", "melee = \"high\"\nrule = \"10.3\"\n\n[terrain.mud]", 1);
+    let e = load_with(&text).unwrap_err();
+    let line = line_containing(&text, "melee = \"high\"", "[terrain.swamp]");
+    assert_eq!(e.code, "ruleset.invalid");
+    assert_eq!(e.field.as_deref(), Some("terrain.swamp.melee"));
+    assert_eq!(e.location, Some(format!("rulesets/itacs.toml:{line}")));
+    assert!(e.message.contains("expected integer"), "{}", e.message);
+    assert_eq!(
+        e.one_line(),
+        format!("rulesets/itacs.toml:{line} terrain.swamp.melee: {}", e.message)
+    );
+}
+
+#[test]
+fn a_syntax_error_names_its_line() {
+    let text = format!("{}\n[broken\n", base().text);
+    let e = load_with(&text).unwrap_err();
+    assert_eq!(e.code, "ruleset.syntax");
+    assert_eq!(
+        e.location,
+        Some(format!("rulesets/itacs.toml:{}", text.lines().count()))
+    );
+}
+
+#[test]
+fn a_gap_in_a_results_table_is_found() {
+    let text = base()
+        .text
+        .replace("  { min = 9, max = 10, result = \"D1X\" },\n", "");
+    let e = load_with(&text).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("missile.results[2].min"));
+    assert!(e.message.contains("rolls 9 to 10 have no row"), "{}", e.message);
+}
+
+#[test]
+fn an_unknown_key_and_an_unknown_result_are_refused() {
+    let text = base().text.replace("[scarp]\n", "[scarp]\nfiring_sideways = 1\n");
+    let e = load_with(&text).unwrap_err();
+    assert!(e.message.contains("unknown field `firing_sideways`"), "{}", e.message);
+    assert_eq!(e.field.as_deref(), Some("scarp.firing_sideways"));
+    let text = base().text.replace("{ min = 11, result = \"DX\" }", "{ min = 11, result = \"DXX\" }");
+    let e = load_with(&text).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("missile.results[3].result"));
+}
+
+#[test]
+fn the_builtin_ruleset_loads_and_has_a_stable_fingerprint() {
+    let a = load_with(base().text).unwrap();
+    let b = load_with(base().text).unwrap();
+    assert_eq!(a.info.fingerprint, b.info.fingerprint);
+    assert_eq!(a.info.actions.len(), 3);
+}
+
+const HOUSE: &str = r#"extends = "itacs"
+name = "Club rules"
+remove = ["terrain.mountain"]
+
+[set.melee]
+below_lowest_column = "forbid"
+
+[set.terrain.quagmire]
+name = "Quagmire"
+missile = 0
+melee = -5
+rule = "house rule"
+"#;
+
+fn load_house(text: &str) -> Result<Ruleset, RefereeError> {
+    Ruleset::load(&Layers {
+        base: base(),
+        house_rules: vec![SourceFile { name: "club.toml", text }],
+    })
+}
+
+#[test]
+fn a_house_rule_adds_overrides_and_removes_entries() {
+    let r = load_house(HOUSE).unwrap();
+    let crate::systems::SystemRules::Itacs(data) = &r.rules;
+    assert!(data.terrain.contains_key("quagmire"));
+    assert!(!data.terrain.contains_key("mountain"));
+    assert_eq!(data.melee.below_lowest_column, crate::systems::itacs::data::BelowLowest::Forbid);
+    // Untouched entries stay.
+    assert_eq!(data.terrain["swamp"].melee, Some(-4));
+    assert_eq!(r.info.layers, vec!["rulesets/itacs.toml", "club.toml"]);
+    assert_ne!(r.info.fingerprint, load_with(base().text).unwrap().info.fingerprint);
+}
+
+#[test]
+fn a_house_rule_error_points_into_the_house_rule_file() {
+    let bad = HOUSE.replace("melee = -5", "melee = \"very bad\"");
+    let e = load_house(&bad).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("terrain.quagmire.melee"));
+    assert_eq!(e.location.as_deref(), Some("club.toml:11"));
+    let e = load_house(&HOUSE.replace("terrain.mountain", "terrain.volcano")).unwrap_err();
+    assert_eq!(e.code, "house_rule.invalid");
+    assert!(e.message.contains("terrain.volcano"));
+    let e = load_house("name = \"no extends\"").unwrap_err();
+    assert_eq!(e.code, "house_rule.invalid");
+    let e = load_house("extends = \"itacs\"\nsett = {}").unwrap_err();
+    assert!(e.message.contains("unknown key `sett`"), "{}", e.message);
+}
+
+#[test]
+fn key_paths_into_arrays_are_located() {
+    let text = base().text;
+    let line = locate_path(text, "melee.columns[3].ratio").unwrap();
+    assert!(text.lines().nth(line - 1).unwrap().contains("3:1"));
+}
