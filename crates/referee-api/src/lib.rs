@@ -1,1 +1,80 @@
-pub fn placeholder() {}
+//! The referee's API, shared by the CLI and the Tauri commands (which are one-line adapters over
+//! it). It owns what the core must not do: reading ruleset files and drawing seeds.
+
+mod dice;
+mod rulesets;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+pub use dice::{roll, DiceRoll, RollRequest};
+pub use referee_core::contract::*;
+pub use referee_core::error::RefereeError;
+pub use referee_core::systems::{ActionInfo, SystemInfo};
+pub use rulesets::{check_file, Referee};
+
+/// A request to resolve one action.
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveRequest {
+    pub ruleset: String,
+    pub action: String,
+    /// The action's situation, as documented in docs/api.md and `referee schema`.
+    #[ts(type = "unknown")]
+    pub situation: serde_json::Value,
+    /// Physical dice faces, for the outcome.
+    #[serde(default)]
+    #[ts(optional)]
+    pub dice: Option<Vec<u32>>,
+}
+
+/// What the API answers for a list of rulesets: the systems and any user file that failed.
+#[derive(Clone, Debug, Serialize, TS)]
+pub struct RulesetList {
+    pub systems: Vec<SystemInfo>,
+    pub problems: Vec<RefereeError>,
+}
+
+/// Every type the UI sees, as TypeScript, in one file (`ui/src/generated/api.ts`).
+pub fn typescript_bindings() -> String {
+    use referee_core::systems::itacs::data::AttackPosition;
+    use referee_core::systems::itacs::situation as itacs;
+    let cfg = ts_rs::Config::default().with_large_int("number");
+    let decls = [
+        ResolveRequest::decl(&cfg),
+        RulesetList::decl(&cfg),
+        SystemInfo::decl(&cfg),
+        ActionInfo::decl(&cfg),
+        Resolution::decl(&cfg),
+        Modifier::decl(&cfg),
+        Total::decl(&cfg),
+        Note::decl(&cfg),
+        ResultOdds::decl(&cfg),
+        Outcome::decl(&cfg),
+        Effect::decl(&cfg),
+        Target::decl(&cfg),
+        Change::decl(&cfg),
+        Chooser::decl(&cfg),
+        RefereeError::decl(&cfg),
+        RollRequest::decl(&cfg),
+        DiceRoll::decl(&cfg),
+        itacs::FireSituation::decl(&cfg),
+        itacs::MeleeSituation::decl(&cfg),
+        itacs::FiringHex::decl(&cfg),
+        itacs::TargetHex::decl(&cfg),
+        itacs::AttackingHex::decl(&cfg),
+        itacs::DefendingHex::decl(&cfg),
+        itacs::UnitEntry::decl(&cfg),
+        itacs::ScarpLine::decl(&cfg),
+        AttackPosition::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust API types by `npm run bindings`; do not edit.\n// The test `bindings_are_current` fails when this file is stale.\n\n",
+    );
+    for d in decls {
+        out.push_str("export ");
+        out.push_str(&d);
+        out.push_str("\n\n");
+    }
+    out.trim_end().to_string() + "\n"
+}

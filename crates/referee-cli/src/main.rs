@@ -1,1 +1,107 @@
-fn main() {}
+//! `referee`: the headless referee over the same API as the app.
+//!
+//! Results go to stdout as JSON; an error goes to stderr as one line (`file:line key: message
+//! (rule)`) and to stdout as the error's JSON, with exit status 2.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use referee_api::{check_file, roll, Referee, RefereeError, ResolveRequest, RollRequest};
+
+#[derive(Parser)]
+#[command(name = "referee", version, about = "Exact odds and cited rulings for historical wargames")]
+struct Cli {
+    /// A folder of ruleset and house-rule files (`*.toml`) laid over the built-in rulesets.
+    #[arg(long, global = true, env = "REFEREE_RULESETS")]
+    rulesets: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the systems, their actions and any user ruleset file that failed.
+    Rulesets,
+    /// Resolve an action: the situation JSON on stdin, the resolution JSON on stdout.
+    Resolve {
+        #[arg(long)]
+        ruleset: String,
+        #[arg(long)]
+        action: String,
+        /// Physical dice faces, e.g. `--dice 4,1`.
+        #[arg(long, value_delimiter = ',')]
+        dice: Option<Vec<u32>>,
+    },
+    /// Print the JSON schema of an action's situation, or of the ruleset file without an action.
+    Schema { ruleset: String, action: Option<String> },
+    /// Validate a ruleset or house-rule file.
+    Check { file: PathBuf },
+    /// Roll dice with the app's seeded generator, e.g. `referee roll 2d6 --seed 7`.
+    Roll {
+        dice: String,
+        #[arg(long)]
+        seed: Option<u32>,
+    },
+}
+
+fn referee(folder: &Option<PathBuf>) -> Referee {
+    match folder {
+        Some(f) => Referee::with_user_folder(f),
+        None => Referee::builtin(),
+    }
+}
+
+fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
+    let json = |v: &dyn erased::Serialize| v.to_json();
+    match cli.command {
+        Command::Rulesets => Ok(json(&referee(&cli.rulesets).rulesets())),
+        Command::Resolve { ruleset, action, dice } => {
+            let mut input = String::new();
+            std::io::stdin().read_to_string(&mut input).map_err(|e| {
+                RefereeError::new("situation.unreadable", format!("cannot read stdin: {e}"))
+            })?;
+            let situation = serde_json::from_str(&input).map_err(|e| {
+                RefereeError::new(
+                    "situation.invalid_json",
+                    format!("the situation on stdin is not JSON: {e}"),
+                )
+            })?;
+            let request = ResolveRequest { ruleset, action, situation, dice };
+            Ok(json(&referee(&cli.rulesets).resolve(&request)?))
+        }
+        Command::Schema { ruleset, action } => match action {
+            Some(action) => referee(&cli.rulesets).situation_schema(&ruleset, &action),
+            None => Referee::ruleset_schema(&ruleset),
+        },
+        Command::Check { file } => Ok(json(&check_file(&file)?)),
+        Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
+    }
+}
+
+/// Serializing any API answer without naming its type at each call.
+mod erased {
+    pub trait Serialize {
+        fn to_json(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Serialize for T {
+        fn to_json(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(value) => {
+            println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error [{}]: {}", e.code, e.one_line());
+            println!("{}", serde_json::to_string_pretty(&e).unwrap_or_default());
+            ExitCode::from(2)
+        }
+    }
+}

@@ -356,10 +356,14 @@ pub fn terrain<'d>(
 pub fn parse<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, RefereeError> {
     serde_path_to_error::deserialize(json).map_err(|e| {
         let path = e.path().to_string();
-        RefereeError::new(
+        let error = RefereeError::new(
             "situation.invalid_field",
             crate::ruleset::plain_serde_message(&e.inner().to_string()),
-        )
-        .field(if path == "." { String::new() } else { path })
+        );
+        if path == "." {
+            error
+        } else {
+            error.field(path)
+        }
     })
 }
