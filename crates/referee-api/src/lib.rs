@@ -10,7 +10,7 @@ use ts_rs::TS;
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
-pub use referee_core::systems::{ActionInfo, SystemInfo};
+pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, SystemInfo};
 pub use rulesets::{check_file, Referee};
 
 /// A request to resolve one action.
@@ -45,6 +45,8 @@ pub fn typescript_bindings() -> String {
         RulesetList::decl(&cfg),
         SystemInfo::decl(&cfg),
         ActionInfo::decl(&cfg),
+        ChoiceList::decl(&cfg),
+        Choice::decl(&cfg),
         Resolution::decl(&cfg),
         Modifier::decl(&cfg),
         Total::decl(&cfg),

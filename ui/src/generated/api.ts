@@ -17,9 +17,17 @@ export type SystemInfo = { id: string, name: string, dice: string, fingerprint: 
 /**
  * The files it was built from, base first.
  */
-layers: Array<string>, actions: Array<ActionInfo>, };
+layers: Array<string>, actions: Array<ActionInfo>, 
+/**
+ * The values a situation field can take, from the ruleset data (`unit_type`, `terrain`).
+ */
+choices: Array<ChoiceList>, };
 
 export type ActionInfo = { id: string, name: string, rule: string, };
+
+export type ChoiceList = { field: string, options: Array<Choice>, };
+
+export type Choice = { key: string, label: string, };
 
 export type Resolution = { system: string, action: string, 
 /**

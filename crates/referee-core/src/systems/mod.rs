@@ -37,6 +37,21 @@ pub struct SystemInfo {
     /// The files it was built from, base first.
     pub layers: Vec<String>,
     pub actions: Vec<ActionInfo>,
+    /// The values a situation field can take, from the ruleset data (`unit_type`, `terrain`).
+    pub choices: Vec<ChoiceList>,
+}
+
+/// The values of one situation field, each with its label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct ChoiceList {
+    pub field: String,
+    pub options: Vec<Choice>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct Choice {
+    pub key: String,
+    pub label: String,
 }
 
 /// The built-in rulesets, embedded at compile time: (id, file name, text).
@@ -98,6 +113,7 @@ impl Ruleset {
                         fingerprint: layers.fingerprint(),
                         layers: names,
                         actions: itacs::actions(),
+                        choices: itacs::choices(&data),
                     },
                     rules: SystemRules::Itacs(data),
                 })

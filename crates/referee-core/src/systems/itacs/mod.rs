@@ -9,7 +9,7 @@ pub mod strength;
 
 use crate::contract::Resolution;
 use crate::error::RefereeError;
-use crate::systems::ActionInfo;
+use crate::systems::{ActionInfo, Choice, ChoiceList};
 
 pub use data::ItacsData;
 
@@ -18,6 +18,47 @@ pub fn actions() -> Vec<ActionInfo> {
         ActionInfo::new("missile", "Missile combat", "4.2"),
         ActionInfo::new("defensive_fire", "Defensive fire", "4.4"),
         ActionInfo::new("melee", "Melee combat", "4.5"),
+    ]
+}
+
+/// What the UI offers for unit types and terrain, straight from the data.
+pub fn choices(data: &ItacsData) -> Vec<ChoiceList> {
+    let list = |field: &str, options: Vec<Choice>| ChoiceList {
+        field: field.into(),
+        options,
+    };
+    vec![
+        list(
+            "unit_type",
+            data.unit_types
+                .iter()
+                .map(|(k, t)| Choice {
+                    key: k.clone(),
+                    label: format!("{k} — {}", t.name),
+                })
+                .collect(),
+        ),
+        list(
+            "terrain",
+            data.terrain
+                .iter()
+                .map(|(k, t)| Choice {
+                    key: k.clone(),
+                    label: t.name.clone(),
+                })
+                .collect(),
+        ),
+        list(
+            "unit_class",
+            data.unit_classes
+                .iter()
+                .filter(|(_, c)| !c.leader)
+                .map(|(k, c)| Choice {
+                    key: k.clone(),
+                    label: format!("{k} — {}", c.name),
+                })
+                .collect(),
+        ),
     ]
 }
 

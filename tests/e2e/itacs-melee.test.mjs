@@ -1,0 +1,120 @@
+// End to end: the real built app under Xvfb, driven through tauri-driver and WebKitWebDriver.
+// An umpire enters an ITACS melee; the odds on screen must equal the core's, as the CLI gives them.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { remote } from 'webdriverio';
+
+const app = process.env.REFEREE_APP;
+const cli = process.env.REFEREE_CLI;
+const shots = process.env.REFEREE_SHOTS ?? 'target/e2e';
+let browser;
+let coldStartMs;
+
+function core(action, situation, dice) {
+  const args = ['resolve', '--ruleset', 'itacs', '--action', action];
+  if (dice) args.push('--dice', dice.join(','));
+  return JSON.parse(execFileSync(cli, args, { input: JSON.stringify(situation) }).toString());
+}
+
+async function onScreen() {
+  const rows = await browser.$$('#odds .odds-row');
+  const out = [];
+  for (const row of rows) {
+    out.push([await row.getAttribute('data-result'), await row.$('.exact').getText()]);
+  }
+  return out;
+}
+
+async function waitForOdds(expected) {
+  await browser.waitUntil(async () => JSON.stringify(await onScreen()) === JSON.stringify(expected), {
+    timeout: 10000,
+    timeoutMsg: `screen never showed ${JSON.stringify(expected)}; it shows ${JSON.stringify(await onScreen())}`,
+  });
+}
+
+before(async () => {
+  assert.ok(app && cli, 'REFEREE_APP and REFEREE_CLI must name the built app and CLI');
+  mkdirSync(shots, { recursive: true });
+  const t0 = performance.now();
+  browser = await remote({
+    hostname: '127.0.0.1',
+    port: 4444,
+    logLevel: 'warn',
+    capabilities: {
+      browserName: 'wry',
+      'wdio:enforceWebDriverClassic': true,
+      'tauri:options': { application: app },
+    },
+  });
+  await browser.$('#odds .odds-row').waitForExist({ timeout: 20000 });
+  coldStartMs = performance.now() - t0;
+  console.log(`cold start to first resolution on screen: ${coldStartMs.toFixed(0)} ms`);
+});
+
+after(async () => {
+  await browser?.deleteSession();
+});
+
+test('an ITACS melee entered in the window shows the core exact odds and the dice result', async () => {
+  await browser.$('button[data-action="melee"]').click();
+  // Five SD attack two PS in woods, from the front.
+  const attackerCount = await browser.$('.unit[data-side="attackers"] input[data-field="count"]');
+  await attackerCount.setValue('5');
+  await browser.$('#terrain').selectByAttribute('value', 'woods');
+  const rear = await browser.$('#rear');
+  if (await rear.isSelected()) await rear.click();
+
+  const situation = {
+    attackers: [{ rear: false, units: [{ type: 'SD', count: 5 }] }],
+    defenders: [{ terrain: 'woods', stream: false, road: false, square: false, units: [{ type: 'PS', count: 2 }] }],
+    attack_from: 'ground',
+    attacker_leader_bonus: 0,
+    defender_leader_bonus: 0,
+  };
+  const expected = core('melee', situation);
+  const rows = expected.distribution.map((d) => [d.result, d.probability]);
+  assert.equal(rows.length, 7);
+  await waitForOdds(rows);
+  // 20:8 → 2:1 (+1), woods −2, B attacking A +2: the total the core gives is on screen.
+  assert.equal(expected.total_modifier, 1);
+  assert.equal(await browser.$('[data-testid="total-modifier"]').getText(), '+1');
+
+  await browser.$('#die-0').setValue('6');
+  await browser.$('#die-1').setValue('5');
+  const withDice = core('melee', situation, [6, 5]);
+  await browser.waitUntil(async () => (await browser.$('[data-testid="outcome-result"]').isExisting()), { timeout: 10000 });
+  assert.equal(await browser.$('[data-testid="outcome-result"]').getText(), withDice.outcome.result);
+  assert.equal(withDice.outcome.result, 'DX');
+  await browser.pause(500); // the frame after the text lands
+  await browser.saveScreenshot(`${shots}/itacs-melee.png`);
+});
+
+test('missile combat: the 4.2.8 example in the window', async () => {
+  await browser.$('button[data-action="missile"]').click();
+  await browser.$('.unit[data-side="attackers"] select[data-field="type"]').selectByAttribute('value', 'LB');
+  await browser.$('.unit[data-side="attackers"] input[data-field="count"]').setValue('2');
+  await browser.$('.unit[data-side="defenders"] select[data-field="type"]').selectByAttribute('value', 'MS');
+  await browser.$('.unit[data-side="defenders"] input[data-field="count"]').setValue('2');
+  await browser.$('#terrain').selectByAttribute('value', 'mud');
+  await browser.$('#range').setValue('2');
+  const rear = await browser.$('#rear');
+  if (await rear.isSelected()) await rear.click();
+  await browser.$('#die-0').setValue('5');
+  await browser.$('#die-1').setValue('2');
+  await browser.waitUntil(async () => (await browser.$('[data-testid="total-modifier"]').getText()) === '-1', { timeout: 10000 });
+  await browser.waitUntil(async () => (await browser.$('[data-testid="outcome-result"]').isExisting()), { timeout: 10000 });
+  assert.equal(await browser.$('[data-testid="outcome-result"]').getText(), 'DD');
+});
+
+test('bad input shows a clear error, not a crash', async () => {
+  await browser.$('button[data-action="melee"]').click();
+  await browser.$('.unit[data-side="defenders"] input[data-field="combat"]').setValue('lots');
+  const error = await browser.$('.error');
+  await error.waitForExist({ timeout: 10000 });
+  assert.equal(await error.getAttribute('data-code'), 'situation.invalid_strength');
+  assert.match(await error.getText(), /combat strength/);
+  await browser.pause(300);
+  await browser.saveScreenshot(`${shots}/itacs-error.png`);
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Resolution } from './generated/api';
+import { atLeast, escape, percent, renderError, renderResolution } from './render';
+
+const resolution: Resolution = {
+  system: 'itacs', action: 'melee', dice: '2d6',
+  totals: [{ label: 'Attack strength', value: '24', rule: '4.5.10' }],
+  modifiers: [{ label: 'Combat ratio (3:1)', value: 2, rule: '10.5', ruling: 'R-ITACS-1' }, { label: 'Terrain: <Clear>', value: 0, rule: '10.3' }],
+  total_modifier: 2,
+  distribution: [
+    { result: 'AD', meaning: 'a', rolls: '4', probability: '1/4', p: 0.25, effects: [] },
+    { result: 'DX', meaning: 'b', rolls: '5–14', probability: '3/4', p: 0.75, effects: [] },
+  ],
+  notes: [],
+  outcome: { dice: [4, 1], roll: 5, modified: 7, result: 'DX', meaning: 'b', effects: [] },
+};
+
+describe('render', () => {
+  it('shows every modifier with its citation and ruling, escaped', () => {
+    const html = renderResolution(resolution);
+    expect(html).toContain('§ 10.5');
+    expect(html).toContain('R-ITACS-1');
+    expect(html).toContain('Terrain: &lt;Clear&gt;');
+    expect(html).toContain('>+2<');
+    expect((html.match(/class="odds-row/g) ?? []).length).toBe(2);
+    expect(html).toContain('3/4');
+    expect(html).toMatch(/odds-row hit" data-result="DX"/);
+  });
+
+  it('formats probabilities for display', () => {
+    expect(percent(0)).toBe('0 %');
+    expect(percent(11 / 12)).toBe('91.7 %');
+    expect(percent(0.0001)).toBe('< 0.1 %');
+  });
+
+  it('accumulates "this result or better" from the best result down', () => {
+    expect(atLeast(resolution.distribution)).toEqual([1, 0.75]);
+  });
+
+  it('renders errors with field and rule', () => {
+    const html = renderError({ code: 'situation.zero_defence', message: 'no defence', field: 'defenders', rule: '2.4.6' });
+    expect(html).toContain('no defence');
+    expect(html).toContain('defenders');
+    expect(html).toContain('§ 2.4.6');
+    expect(escape('"<&>')).toBe('&quot;&lt;&amp;&gt;');
+  });
+});
