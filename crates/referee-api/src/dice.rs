@@ -50,24 +50,40 @@ mod tests {
 
     #[test]
     fn a_seed_replays_the_same_faces_and_faces_stay_on_the_die() {
-        let req = RollRequest { dice: "2d6".into(), seed: Some(42) };
+        let req = RollRequest {
+            dice: "2d6".into(),
+            seed: Some(42),
+        };
         let a = roll(&req).unwrap();
         assert_eq!(a, roll(&req).unwrap());
         assert_eq!(a.faces.len(), 2);
         let mut seen = [0u32; 7];
         for seed in 0..600 {
-            for f in roll(&RollRequest { dice: "2d6".into(), seed: Some(seed) }).unwrap().faces {
+            for f in roll(&RollRequest {
+                dice: "2d6".into(),
+                seed: Some(seed),
+            })
+            .unwrap()
+            .faces
+            {
                 assert!((1..=6).contains(&f));
                 seen[f as usize] += 1;
             }
         }
         // Every face turns up, none wildly more than its share (1200 faces, ~200 each).
-        assert!(seen[1..].iter().all(|n| (120..=280).contains(n)), "{seen:?}");
+        assert!(
+            seen[1..].iter().all(|n| (120..=280).contains(n)),
+            "{seen:?}"
+        );
     }
 
     #[test]
     fn bad_notation_is_refused() {
-        let e = roll(&RollRequest { dice: "2x6".into(), seed: None }).unwrap_err();
+        let e = roll(&RollRequest {
+            dice: "2x6".into(),
+            seed: None,
+        })
+        .unwrap_err();
         assert_eq!(e.code, "dice.invalid");
     }
 }

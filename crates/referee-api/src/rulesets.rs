@@ -24,14 +24,20 @@ struct UserFile {
 
 fn read(path: &Path) -> Result<String, RefereeError> {
     std::fs::read_to_string(path).map_err(|e| {
-        RefereeError::new("file.unreadable", format!("cannot read {}: {e}", path.display()))
-            .location(path.display().to_string())
+        RefereeError::new(
+            "file.unreadable",
+            format!("cannot read {}: {e}", path.display()),
+        )
+        .location(path.display().to_string())
     })
 }
 
 fn is_house_rule(file: SourceFile) -> Result<Option<String>, RefereeError> {
     let table = parse_table(file)?;
-    Ok(table.get("extends").and_then(|v| v.as_str()).map(str::to_string))
+    Ok(table
+        .get("extends")
+        .and_then(|v| v.as_str())
+        .map(str::to_string))
 }
 
 impl Referee {
@@ -78,7 +84,10 @@ impl Referee {
             .collect();
         let mut houses: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
         for f in user_files {
-            let file = SourceFile { name: &f.name, text: &f.text };
+            let file = SourceFile {
+                name: &f.name,
+                text: &f.text,
+            };
             match is_house_rule(file) {
                 Ok(Some(extends)) => houses.entry(extends).or_default().push(file),
                 Ok(None) => match referee_core::systems::declared_system(file) {
@@ -94,8 +103,11 @@ impl Referee {
             if !bases.contains_key(id) {
                 for h in list {
                     problems.push(
-                        RefereeError::new("house_rule.invalid", format!("extends `{id}`, which is not a ruleset here"))
-                            .location(format!("{}:1", h.name)),
+                        RefereeError::new(
+                            "house_rule.invalid",
+                            format!("extends `{id}`, which is not a ruleset here"),
+                        )
+                        .location(format!("{}:1", h.name)),
                     );
                 }
             }
@@ -103,7 +115,10 @@ impl Referee {
         let mut rulesets = BTreeMap::new();
         for (id, base) in bases {
             let house_rules = houses.get(&id).cloned().unwrap_or_default();
-            match Ruleset::load(&Layers { base, house_rules: house_rules.clone() }) {
+            match Ruleset::load(&Layers {
+                base,
+                house_rules: house_rules.clone(),
+            }) {
                 Ok(r) => {
                     rulesets.insert(id, r);
                 }
@@ -111,7 +126,10 @@ impl Referee {
                     problems.push(e);
                     // A broken user file must not cost the umpire the built-in system.
                     if let Some(fallback) = builtin(&id) {
-                        if let Ok(r) = Ruleset::load(&Layers { base: fallback, house_rules: vec![] }) {
+                        if let Ok(r) = Ruleset::load(&Layers {
+                            base: fallback,
+                            house_rules: vec![],
+                        }) {
                             rulesets.insert(id, r);
                         }
                     }
@@ -142,12 +160,19 @@ impl Referee {
     }
 
     pub fn resolve(&self, request: &ResolveRequest) -> Result<Resolution, RefereeError> {
-        self.ruleset(&request.ruleset)?
-            .resolve(&request.action, &request.situation, request.dice.as_deref())
+        self.ruleset(&request.ruleset)?.resolve(
+            &request.action,
+            &request.situation,
+            request.dice.as_deref(),
+        )
     }
 
     /// The JSON schema of an action's situation.
-    pub fn situation_schema(&self, ruleset: &str, action: &str) -> Result<serde_json::Value, RefereeError> {
+    pub fn situation_schema(
+        &self,
+        ruleset: &str,
+        action: &str,
+    ) -> Result<serde_json::Value, RefereeError> {
         Ok(self.ruleset(ruleset)?.situation_schema(action)?.to_value())
     }
 
@@ -162,17 +187,26 @@ impl Referee {
 pub fn check_file(path: &Path) -> Result<SystemInfo, RefereeError> {
     let text = read(path)?;
     let name = path.display().to_string();
-    let file = SourceFile { name: &name, text: &text };
+    let file = SourceFile {
+        name: &name,
+        text: &text,
+    };
     let layers = match is_house_rule(file)? {
         Some(extends) => Layers {
             base: builtin(&extends).ok_or_else(|| {
-                RefereeError::new("house_rule.invalid", format!("extends `{extends}`, which is not a built-in ruleset"))
-                    .location(format!("{name}:1"))
-                    .field("extends")
+                RefereeError::new(
+                    "house_rule.invalid",
+                    format!("extends `{extends}`, which is not a built-in ruleset"),
+                )
+                .location(format!("{name}:1"))
+                .field("extends")
             })?,
             house_rules: vec![file],
         },
-        None => Layers { base: file, house_rules: vec![] },
+        None => Layers {
+            base: file,
+            house_rules: vec![],
+        },
     };
     Ok(Ruleset::load(&layers)?.info)
 }
@@ -194,11 +228,23 @@ mod tests {
         assert!(list.problems.is_empty(), "{:?}", list.problems);
         assert_eq!(list.systems[0].layers.len(), 2);
 
-        std::fs::write(dir.path().join("b-broken.toml"), "extends = \"itacs\"\n[set.melee]\nrear = 3\n").unwrap();
+        std::fs::write(
+            dir.path().join("b-broken.toml"),
+            "extends = \"itacs\"\n[set.melee]\nrear = 3\n",
+        )
+        .unwrap();
         let referee = Referee::with_user_folder(dir.path());
         let list = referee.rulesets();
         assert_eq!(list.problems.len(), 1);
-        assert!(list.problems[0].location.as_deref().unwrap().ends_with("b-broken.toml:3"), "{:?}", list.problems[0]);
+        assert!(
+            list.problems[0]
+                .location
+                .as_deref()
+                .unwrap()
+                .ends_with("b-broken.toml:3"),
+            "{:?}",
+            list.problems[0]
+        );
         // The built-in system is still there.
         assert_eq!(list.systems.len(), 1);
         assert_eq!(list.systems[0].layers, vec!["rulesets/itacs.toml"]);
@@ -208,7 +254,11 @@ mod tests {
     fn checking_a_file_names_its_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("h.toml");
-        std::fs::write(&path, "extends = \"itacs\"\n\n[set.terrain.swamp]\nmelee = \"x\"\n").unwrap();
+        std::fs::write(
+            &path,
+            "extends = \"itacs\"\n\n[set.terrain.swamp]\nmelee = \"x\"\n",
+        )
+        .unwrap();
         let e = check_file(&path).unwrap_err();
         assert_eq!(e.location, Some(format!("{}:4", path.display())));
         assert_eq!(e.field.as_deref(), Some("terrain.swamp.melee"));

@@ -16,3 +16,26 @@ fn bindings_are_current() {
         "ui/src/generated/api.ts is stale: run `npm run bindings` and commit it"
     );
 }
+
+/// The JSON schema of each ruleset file, generated from the Rust types, is committed beside the
+/// rulesets (for editors); this fails when it is stale.
+#[test]
+fn ruleset_schemas_are_current() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulesets/schema");
+    for (id, _, _) in referee_core::systems::BUILTIN {
+        let path = dir.join(format!("{id}.schema.json"));
+        let fresh =
+            serde_json::to_string_pretty(&referee_api::Referee::ruleset_schema(id).unwrap())
+                .unwrap()
+                + "\n";
+        if std::env::var_os("UPDATE_BINDINGS").is_some() {
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "{} is stale: run `npm run bindings` and commit it",
+            path.display()
+        );
+    }
+}

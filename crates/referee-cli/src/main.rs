@@ -11,7 +11,11 @@ use clap::{Parser, Subcommand};
 use referee_api::{check_file, roll, Referee, RefereeError, ResolveRequest, RollRequest};
 
 #[derive(Parser)]
-#[command(name = "referee", version, about = "Exact odds and cited rulings for historical wargames")]
+#[command(
+    name = "referee",
+    version,
+    about = "Exact odds and cited rulings for historical wargames"
+)]
 struct Cli {
     /// A folder of ruleset and house-rule files (`*.toml`) laid over the built-in rulesets.
     #[arg(long, global = true, env = "REFEREE_RULESETS")]
@@ -35,7 +39,10 @@ enum Command {
         dice: Option<Vec<u32>>,
     },
     /// Print the JSON schema of an action's situation, or of the ruleset file without an action.
-    Schema { ruleset: String, action: Option<String> },
+    Schema {
+        ruleset: String,
+        action: Option<String>,
+    },
     /// Validate a ruleset or house-rule file.
     Check { file: PathBuf },
     /// Roll dice with the app's seeded generator, e.g. `referee roll 2d6 --seed 7`.
@@ -57,7 +64,11 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
     let json = |v: &dyn erased::Serialize| v.to_json();
     match cli.command {
         Command::Rulesets => Ok(json(&referee(&cli.rulesets).rulesets())),
-        Command::Resolve { ruleset, action, dice } => {
+        Command::Resolve {
+            ruleset,
+            action,
+            dice,
+        } => {
             let mut input = String::new();
             std::io::stdin().read_to_string(&mut input).map_err(|e| {
                 RefereeError::new("situation.unreadable", format!("cannot read stdin: {e}"))
@@ -68,7 +79,12 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
                     format!("the situation on stdin is not JSON: {e}"),
                 )
             })?;
-            let request = ResolveRequest { ruleset, action, situation, dice };
+            let request = ResolveRequest {
+                ruleset,
+                action,
+                situation,
+                dice,
+            };
             Ok(json(&referee(&cli.rulesets).resolve(&request)?))
         }
         Command::Schema { ruleset, action } => match action {
@@ -95,7 +111,10 @@ mod erased {
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(value) => {
-            println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

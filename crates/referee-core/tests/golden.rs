@@ -8,7 +8,9 @@ use referee_core::systems::{builtin, Ruleset};
 use serde_json::Value;
 
 fn golden_dir(system: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden").join(system)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/golden")
+        .join(system)
 }
 
 fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String> {
@@ -23,11 +25,20 @@ fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String>
     let expect = &case["expect"];
     let fail = |what: String| Err(format!("{name}: {what}"));
 
-    let actual: Vec<(String, i64)> = r.modifiers.iter().map(|m| (m.label.clone(), m.value)).collect();
+    let actual: Vec<(String, i64)> = r
+        .modifiers
+        .iter()
+        .map(|m| (m.label.clone(), m.value))
+        .collect();
     if let Some(mods) = expect.get("modifiers").and_then(Value::as_array) {
         let wanted: Vec<(String, i64)> = mods
             .iter()
-            .map(|m| (m[0].as_str().unwrap_or("").to_string(), m[1].as_i64().unwrap_or(i64::MIN)))
+            .map(|m| {
+                (
+                    m[0].as_str().unwrap_or("").to_string(),
+                    m[1].as_i64().unwrap_or(i64::MIN),
+                )
+            })
             .collect();
         let complete = expect.get("total_modifier").is_some();
         if complete && wanted != actual {
@@ -41,12 +52,24 @@ fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String>
     }
     if let Some(t) = expect.get("total_modifier").and_then(Value::as_i64) {
         if r.total_modifier != t {
-            return fail(format!("total modifier {}, the text has {t}", r.total_modifier));
+            return fail(format!(
+                "total modifier {}, the text has {t}",
+                r.total_modifier
+            ));
         }
     }
-    for t in expect.get("totals").and_then(Value::as_array).into_iter().flatten() {
+    for t in expect
+        .get("totals")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let (label, value) = (t[0].as_str().unwrap_or(""), t[1].as_str().unwrap_or(""));
-        if !r.totals.iter().any(|x| x.label == label && x.value == value) {
+        if !r
+            .totals
+            .iter()
+            .any(|x| x.label == label && x.value == value)
+        {
             return fail(format!("no total {label} = {value} in {:?}", r.totals));
         }
     }
@@ -73,7 +96,9 @@ fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String>
             }
             let listed = r.distribution.iter().find(|d| d.result == res);
             if listed.is_none_or(|d| d.p <= 0.0) {
-                return fail(format!("result {res} has no probability in the distribution"));
+                return fail(format!(
+                    "result {res} has no probability in the distribution"
+                ));
             }
         }
         if let Some(effects) = expect.get("effects").and_then(Value::as_array) {
@@ -108,6 +133,13 @@ fn itacs_worked_examples() {
             failures.push(e);
         }
     }
-    assert!(count >= 10, "expected the ITACS golden cases, found {count}");
-    assert!(failures.is_empty(), "golden cases failed:\n{}", failures.join("\n"));
+    assert!(
+        count >= 10,
+        "expected the ITACS golden cases, found {count}"
+    );
+    assert!(
+        failures.is_empty(),
+        "golden cases failed:\n{}",
+        failures.join("\n")
+    );
 }

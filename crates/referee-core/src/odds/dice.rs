@@ -29,7 +29,10 @@ impl DiceSpec {
             ));
         }
         if let Some(bad) = faces.iter().find(|f| **f == 0 || **f > self.sides) {
-            return Err(format!("a d{} shows 1 to {}, not {bad}", self.sides, self.sides));
+            return Err(format!(
+                "a d{} shows 1 to {}, not {bad}",
+                self.sides, self.sides
+            ));
         }
         Ok(faces.iter().map(|f| i64::from(*f)).sum())
     }

@@ -197,10 +197,7 @@ impl<T: Ord + Clone> Dist<T> {
                 *weights.entry(u).or_insert(0) += add;
             }
         }
-        let total = self
-            .total
-            .checked_mul(common)
-            .ok_or(OddsError::TooLarge)?;
+        let total = self.total.checked_mul(common).ok_or(OddsError::TooLarge)?;
         Ok(Dist { weights, total }.reduced())
     }
 

@@ -40,9 +40,9 @@ impl<R: Clone + Ord> RollTable<R> {
 /// exceed `attack / defence` (rounded down, in the defender's favour). `None` when the ratio is
 /// below the lowest column. Columns must be in ascending order.
 pub fn column_by_ratio(columns: &[(u64, u64)], attack: u64, defence: u64) -> Option<usize> {
-    columns
-        .iter()
-        .rposition(|&(a, b)| u128::from(a) * u128::from(defence) <= u128::from(attack) * u128::from(b))
+    columns.iter().rposition(|&(a, b)| {
+        u128::from(a) * u128::from(defence) <= u128::from(attack) * u128::from(b)
+    })
 }
 
 /// A column index moved by `shift` columns, held inside the table.

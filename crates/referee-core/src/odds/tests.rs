@@ -90,23 +90,60 @@ fn chaining_a_result_into_a_further_roll_is_exact() {
 fn table_rows_cover_open_ended_bands() {
     let table = RollTable {
         rows: vec![
-            (Band { min: None, max: Some(1) }, "low"),
-            (Band { min: Some(2), max: Some(11) }, "mid"),
-            (Band { min: Some(12), max: None }, "high"),
+            (
+                Band {
+                    min: None,
+                    max: Some(1),
+                },
+                "low",
+            ),
+            (
+                Band {
+                    min: Some(2),
+                    max: Some(11),
+                },
+                "mid",
+            ),
+            (
+                Band {
+                    min: Some(12),
+                    max: None,
+                },
+                "high",
+            ),
         ],
     };
     assert_eq!(table.lookup(-40), Ok(&"low"));
     assert_eq!(table.lookup(99), Ok(&"high"));
-    let d = table.distribution(&Dist::dice(2, 6).unwrap().plus(-1)).unwrap();
+    let d = table
+        .distribution(&Dist::dice(2, 6).unwrap().plus(-1))
+        .unwrap();
     assert_eq!(d.probability(&"low"), p(1, 36));
     assert_eq!(d.probability(&"high"), Probability::ZERO);
-    let gap = RollTable { rows: vec![(Band { min: Some(2), max: Some(3) }, "x")] };
+    let gap = RollTable {
+        rows: vec![(
+            Band {
+                min: Some(2),
+                max: Some(3),
+            },
+            "x",
+        )],
+    };
     assert_eq!(gap.lookup(7), Err(OddsError::NoRow(7)));
 }
 
 #[test]
 fn ratio_columns_round_down_in_the_defenders_favour() {
-    let cols = [(1, 2), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)];
+    let cols = [
+        (1, 2),
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (5, 1),
+        (6, 1),
+        (7, 1),
+    ];
     assert_eq!(column_by_ratio(&cols, 10, 4), Some(2)); // 10:4 → 2:1
     assert_eq!(column_by_ratio(&cols, 5, 8), Some(0)); // 5:8 → 1:2
     assert_eq!(column_by_ratio(&cols, 24, 8), Some(3)); // 3:1 exactly
@@ -120,10 +157,34 @@ fn monotone_table() -> RollTable<u8> {
     // Results ranked from worst (0) to best (3) for the attacker, as in a combat table.
     RollTable {
         rows: vec![
-            (Band { min: None, max: 2 .into() }, 0),
-            (Band { min: Some(3), max: Some(6) }, 1),
-            (Band { min: Some(7), max: Some(9) }, 2),
-            (Band { min: Some(10), max: None }, 3),
+            (
+                Band {
+                    min: None,
+                    max: 2.into(),
+                },
+                0,
+            ),
+            (
+                Band {
+                    min: Some(3),
+                    max: Some(6),
+                },
+                1,
+            ),
+            (
+                Band {
+                    min: Some(7),
+                    max: Some(9),
+                },
+                2,
+            ),
+            (
+                Band {
+                    min: Some(10),
+                    max: None,
+                },
+                3,
+            ),
         ],
     }
 }

@@ -26,7 +26,12 @@ impl HouseRule {
         };
         let extends = match table.remove("extends") {
             Some(toml::Value::String(s)) => s,
-            Some(_) => return Err(bad("extends", "expected the ruleset id as a string, e.g. \"itacs\"")),
+            Some(_) => {
+                return Err(bad(
+                    "extends",
+                    "expected the ruleset id as a string, e.g. \"itacs\"",
+                ))
+            }
             None => {
                 return Err(RefereeError::new(
                     "house_rule.invalid",

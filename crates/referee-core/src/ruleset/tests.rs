@@ -7,7 +7,10 @@ fn base() -> SourceFile<'static> {
 
 fn load_with(text: &str) -> Result<Ruleset, RefereeError> {
     Ruleset::load(&Layers {
-        base: SourceFile { name: "rulesets/itacs.toml", text },
+        base: SourceFile {
+            name: "rulesets/itacs.toml",
+            text,
+        },
         house_rules: vec![],
     })
 }
@@ -19,7 +22,11 @@ fn line_containing(text: &str, needle: &str, after: &str) -> usize {
 
 #[test]
 fn a_wrong_type_names_file_line_and_key_path() {
-    let text = base().text.replacen("melee = -4\nrule = \"10.3\"\n\n[terrain.mud]", "melee = \"high\"\nrule = \"10.3\"\n\n[terrain.mud]", 1);
+    let text = base().text.replacen(
+        "melee = -4\nrule = \"10.3\"\n\n[terrain.mud]",
+        "melee = \"high\"\nrule = \"10.3\"\n\n[terrain.mud]",
+        1,
+    );
     let e = load_with(&text).unwrap_err();
     let line = line_containing(&text, "melee = \"high\"", "[terrain.swamp]");
     assert_eq!(e.code, "ruleset.invalid");
@@ -28,7 +35,10 @@ fn a_wrong_type_names_file_line_and_key_path() {
     assert!(e.message.contains("expected integer"), "{}", e.message);
     assert_eq!(
         e.one_line(),
-        format!("rulesets/itacs.toml:{line} terrain.swamp.melee: {}", e.message)
+        format!(
+            "rulesets/itacs.toml:{line} terrain.swamp.melee: {}",
+            e.message
+        )
     );
 }
 
@@ -50,16 +60,29 @@ fn a_gap_in_a_results_table_is_found() {
         .replace("  { min = 9, max = 10, result = \"D1X\" },\n", "");
     let e = load_with(&text).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("missile.results[2].min"));
-    assert!(e.message.contains("rolls 9 to 10 have no row"), "{}", e.message);
+    assert!(
+        e.message.contains("rolls 9 to 10 have no row"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
 fn an_unknown_key_and_an_unknown_result_are_refused() {
-    let text = base().text.replace("[scarp]\n", "[scarp]\nfiring_sideways = 1\n");
+    let text = base()
+        .text
+        .replace("[scarp]\n", "[scarp]\nfiring_sideways = 1\n");
     let e = load_with(&text).unwrap_err();
-    assert!(e.message.contains("unknown field `firing_sideways`"), "{}", e.message);
+    assert!(
+        e.message.contains("unknown field `firing_sideways`"),
+        "{}",
+        e.message
+    );
     assert_eq!(e.field.as_deref(), Some("scarp.firing_sideways"));
-    let text = base().text.replace("{ min = 11, result = \"DX\" }", "{ min = 11, result = \"DXX\" }");
+    let text = base().text.replace(
+        "{ min = 11, result = \"DX\" }",
+        "{ min = 11, result = \"DXX\" }",
+    );
     let e = load_with(&text).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("missile.results[3].result"));
 }
@@ -89,7 +112,10 @@ rule = "house rule"
 fn load_house(text: &str) -> Result<Ruleset, RefereeError> {
     Ruleset::load(&Layers {
         base: base(),
-        house_rules: vec![SourceFile { name: "club.toml", text }],
+        house_rules: vec![SourceFile {
+            name: "club.toml",
+            text,
+        }],
     })
 }
 
@@ -99,11 +125,17 @@ fn a_house_rule_adds_overrides_and_removes_entries() {
     let crate::systems::SystemRules::Itacs(data) = &r.rules;
     assert!(data.terrain.contains_key("quagmire"));
     assert!(!data.terrain.contains_key("mountain"));
-    assert_eq!(data.melee.below_lowest_column, crate::systems::itacs::data::BelowLowest::Forbid);
+    assert_eq!(
+        data.melee.below_lowest_column,
+        crate::systems::itacs::data::BelowLowest::Forbid
+    );
     // Untouched entries stay.
     assert_eq!(data.terrain["swamp"].melee, Some(-4));
     assert_eq!(r.info.layers, vec!["rulesets/itacs.toml", "club.toml"]);
-    assert_ne!(r.info.fingerprint, load_with(base().text).unwrap().info.fingerprint);
+    assert_ne!(
+        r.info.fingerprint,
+        load_with(base().text).unwrap().info.fingerprint
+    );
 }
 
 #[test]

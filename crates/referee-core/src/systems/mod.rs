@@ -89,9 +89,12 @@ pub fn declared_system(file: SourceFile) -> Result<String, RefereeError> {
         .and_then(|v| v.as_str())
         .map(str::to_string)
         .ok_or_else(|| {
-            RefereeError::new("ruleset.invalid", "missing `[system] id`: which system is this?")
-                .field("system.id")
-                .location(format!("{}:1", file.name))
+            RefereeError::new(
+                "ruleset.invalid",
+                "missing `[system] id`: which system is this?",
+            )
+            .field("system.id")
+            .location(format!("{}:1", file.name))
         })
 }
 
@@ -166,7 +169,11 @@ pub fn unknown_action(system: &str, action: &str, actions: &[ActionInfo]) -> Ref
         "action.unknown",
         format!(
             "{system} has no action `{action}`; it has {}",
-            actions.iter().map(|a| a.id.as_str()).collect::<Vec<_>>().join(", ")
+            actions
+                .iter()
+                .map(|a| a.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     )
     .field("action")

@@ -312,7 +312,10 @@ impl SystemData for ItacsData {
     fn problems(&self) -> Vec<Problem> {
         let mut problems = Vec::new();
         if self.system.dice.parse::<crate::odds::DiceSpec>().is_err() {
-            problems.push(Problem::new("system.dice", "expected dice notation such as 2d6"));
+            problems.push(Problem::new(
+                "system.dice",
+                "expected dice notation such as 2d6",
+            ));
         }
         for (path, rows) in [
             ("missile.results", &self.missile.results),
@@ -402,8 +405,11 @@ impl SystemData for ItacsData {
             }
         }
         for (code, spec) in &self.results {
-            let lists = std::iter::once(("effects", &spec.effects))
-                .chain(spec.single_defender_effects.iter().map(|e| ("single_defender_effects", e)));
+            let lists = std::iter::once(("effects", &spec.effects)).chain(
+                spec.single_defender_effects
+                    .iter()
+                    .map(|e| ("single_defender_effects", e)),
+            );
             for (list, effects) in lists {
                 for (i, e) in effects.iter().enumerate() {
                     let counted = matches!(e.kind, EffectKind::DMarkers | EffectKind::LoseUnits);

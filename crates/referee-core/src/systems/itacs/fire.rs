@@ -34,11 +34,17 @@ pub fn resolve(
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let m = &data.missile;
-    let action_rule = if defensive { data.defensive_fire.rule.as_str() } else { m.rule.as_str() };
+    let action_rule = if defensive {
+        data.defensive_fire.rule.as_str()
+    } else {
+        m.rule.as_str()
+    };
     if s.firing_hexes.is_empty() {
-        return Err(RefereeError::new("situation.no_units", "enter at least one firing hex")
-            .field("firing_hexes")
-            .rule(action_rule));
+        return Err(
+            RefereeError::new("situation.no_units", "enter at least one firing hex")
+                .field("firing_hexes")
+                .rule(action_rule),
+        );
     }
     let mut firing: Vec<Vec<Unit>> = Vec::new();
     let mut range: u32 = 0;
@@ -92,7 +98,10 @@ pub fn resolve(
     let Some(terrain_mod) = ground.missile else {
         return Err(RefereeError::new(
             "situation.impassable",
-            format!("{} is impassable: no unit can be fired on there", ground.name),
+            format!(
+                "{} is impassable: no unit can be fired on there",
+                ground.name
+            ),
         )
         .field("target.terrain")
         .rule(&ground.rule));
@@ -105,15 +114,21 @@ pub fn resolve(
     let mut modifiers = Vec::new();
     let mut notes = Vec::new();
     let table = m.table_rule.as_str();
-    let strength_mod = band_modifier(&m.fire_strength, i64::from(fire_strength)).ok_or_else(|| {
-        RefereeError::new(
-            "situation.off_table",
-            format!("fire strength {fire_strength} is not on the fire strength table"),
-        )
-        .field("firing_hexes")
-        .rule(table)
-    })?;
-    modifiers.push(cited(format!("Attacking fire strength ({fire_strength})"), strength_mod, table, None));
+    let strength_mod =
+        band_modifier(&m.fire_strength, i64::from(fire_strength)).ok_or_else(|| {
+            RefereeError::new(
+                "situation.off_table",
+                format!("fire strength {fire_strength} is not on the fire strength table"),
+            )
+            .field("firing_hexes")
+            .rule(table)
+        })?;
+    modifiers.push(cited(
+        format!("Attacking fire strength ({fire_strength})"),
+        strength_mod,
+        table,
+        None,
+    ));
     modifiers.push(cited(
         format!("Terrain: {}", ground.name),
         terrain_mod,
@@ -129,7 +144,12 @@ pub fn resolve(
     }
     if s.target.stream {
         let st = &data.stream;
-        modifiers.push(cited(st.name.clone(), st.missile, &st.rule, st.ruling.as_deref()));
+        modifiers.push(cited(
+            st.name.clone(),
+            st.missile,
+            &st.rule,
+            st.ruling.as_deref(),
+        ));
     }
     match s.target.scarp {
         ScarpLine::None => {}
@@ -149,7 +169,9 @@ pub fn resolve(
     let stacking_mod = band_modifier(&m.stacking, i64::from(stacked)).ok_or_else(|| {
         RefereeError::new(
             "situation.stacking_off_table",
-            format!("{stacked} units in one hex is off the stacking table (leaders are not counted)"),
+            format!(
+                "{stacked} units in one hex is off the stacking table (leaders are not counted)"
+            ),
         )
         .field("target.units")
         .rule("4.3.3, 10.4")
@@ -161,9 +183,12 @@ pub fn resolve(
         None,
     ));
     let range_mod = band_modifier(&m.range, i64::from(range)).ok_or_else(|| {
-        RefereeError::new("situation.off_table", format!("range {range} is not on the range table"))
-            .field("firing_hexes")
-            .rule(table)
+        RefereeError::new(
+            "situation.off_table",
+            format!("range {range} is not on the range table"),
+        )
+        .field("firing_hexes")
+        .rule(table)
     })?;
     modifiers.push(cited(
         format!("Range ({})", plural(range, "hex", "hexes")),
@@ -180,7 +205,12 @@ pub fn resolve(
                 ruling: m.shields.ruling.clone(),
             });
         } else {
-            modifiers.push(cited("Shields".into(), m.shields.modifier, &m.shields.rule, m.shields.ruling.as_deref()));
+            modifiers.push(cited(
+                "Shields".into(),
+                m.shields.modifier,
+                &m.shields.rule,
+                m.shields.ruling.as_deref(),
+            ));
         }
     }
     if rear {
@@ -191,12 +221,22 @@ pub fn resolve(
                 ruling: Some("R-ITACS-5".into()),
             });
         } else {
-            modifiers.push(cited("Rear attack".into(), m.rear.modifier, &m.rear.rule, m.rear.ruling.as_deref()));
+            modifiers.push(cited(
+                "Rear attack".into(),
+                m.rear.modifier,
+                &m.rear.rule,
+                m.rear.ruling.as_deref(),
+            ));
         }
     }
     if firing.iter().flatten().any(|u| u.firing && u.elite) {
         let e = &m.elite_attacking;
-        modifiers.push(cited("Elite unit attacking".into(), e.modifier, &e.rule, e.ruling.as_deref()));
+        modifiers.push(cited(
+            "Elite unit attacking".into(),
+            e.modifier,
+            &e.rule,
+            e.ruling.as_deref(),
+        ));
     }
     let total_modifier: i64 = modifiers.iter().map(|m| m.value).sum();
 
@@ -208,15 +248,22 @@ pub fn resolve(
             .zip(&firing)
             .enumerate()
             .filter(|(_, (hex, units))| {
-                let ff_fired = units.iter().any(|u| u.firing && u.class.as_deref() == Some("Ff"));
+                let ff_fired = units
+                    .iter()
+                    .any(|u| u.firing && u.class.as_deref() == Some("Ff"));
                 let covered = hex.leader
                     || units.iter().any(|u| {
                         !(u.firing && u.class.as_deref() == Some("Ff"))
-                            && u.combat.is_some_and(|c| c.half_points(false).unwrap_or(0) > 0)
+                            && u.combat
+                                .is_some_and(|c| c.half_points(false).unwrap_or(0) > 0)
                     });
                 ff_fired && !covered
             })
-            .map(|(i, (hex, _))| hex.label.clone().unwrap_or_else(|| format!("firing hex {}", i + 1)))
+            .map(|(i, (hex, _))| {
+                hex.label
+                    .clone()
+                    .unwrap_or_else(|| format!("firing hex {}", i + 1))
+            })
             .collect()
     } else {
         Vec::new()
@@ -228,7 +275,9 @@ pub fn resolve(
             .map(|label| {
                 effect(
                     Target::Hex(label.clone()),
-                    Change::DMarkers { count: dd.ff_disruption },
+                    Change::DMarkers {
+                        count: dd.ff_disruption,
+                    },
                     &dd.ff_disruption_rule,
                     None,
                 )
@@ -242,7 +291,12 @@ pub fn resolve(
     let rolled = roll_on_table(data, &m.results, total_modifier, &ctx, dice)?;
     Ok(Resolution {
         system: data.system.id.clone(),
-        action: if defensive { "defensive_fire" } else { "missile" }.into(),
+        action: if defensive {
+            "defensive_fire"
+        } else {
+            "missile"
+        }
+        .into(),
         dice: data.system.dice.clone(),
         totals: vec![
             Total {

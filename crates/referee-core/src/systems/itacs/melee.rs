@@ -29,14 +29,18 @@ pub fn resolve(
 ) -> Result<Resolution, RefereeError> {
     let m = &data.melee;
     if s.attackers.is_empty() {
-        return Err(RefereeError::new("situation.no_units", "enter at least one attacking hex")
-            .field("attackers")
-            .rule(&m.rule));
+        return Err(
+            RefereeError::new("situation.no_units", "enter at least one attacking hex")
+                .field("attackers")
+                .rule(&m.rule),
+        );
     }
     if s.defenders.is_empty() {
-        return Err(RefereeError::new("situation.no_units", "enter at least one defending hex")
-            .field("defenders")
-            .rule(&m.rule));
+        return Err(
+            RefereeError::new("situation.no_units", "enter at least one defending hex")
+                .field("defenders")
+                .rule(&m.rule),
+        );
     }
     let mut notes = Vec::new();
 
@@ -100,7 +104,8 @@ pub fn resolve(
                             .iter()
                             .map(|p| match p {
                                 super::data::AttackPosition::Ground => "an adjacent hex",
-                                super::data::AttackPosition::LadderOrTower => "a ladder or siege tower",
+                                super::data::AttackPosition::LadderOrTower =>
+                                    "a ladder or siege tower",
                                 super::data::AttackPosition::Wall => "an adjacent wall hex",
                             })
                             .collect::<Vec<_>>()
@@ -111,18 +116,28 @@ pub fn resolve(
                 .rule(&ground.rule));
             }
         }
-        let mounted = units
-            .iter()
-            .any(|u| u.class.as_ref().and_then(|c| data.unit_classes.get(c)).is_some_and(|c| c.mounted));
-        let (mut value, mut name, mut rule, mut ruling) =
-            (melee_mod, ground.name.clone(), ground.rule.clone(), ground.ruling.clone());
+        let mounted = units.iter().any(|u| {
+            u.class
+                .as_ref()
+                .and_then(|c| data.unit_classes.get(c))
+                .is_some_and(|c| c.mounted)
+        });
+        let (mut value, mut name, mut rule, mut ruling) = (
+            melee_mod,
+            ground.name.clone(),
+            ground.rule.clone(),
+            ground.ruling.clone(),
+        );
         if let (true, Some(mm)) = (mounted, ground.mounted_melee) {
             value = mm;
             name = format!("{} (mounted defenders)", ground.name);
         }
         if ground.melee_modifier_ignored_from.contains(&s.attack_from) {
             value = 0;
-            name = format!("{} (attacked from an adjacent wall: modifier does not apply)", ground.name);
+            name = format!(
+                "{} (attacked from an adjacent wall: modifier does not apply)",
+                ground.name
+            );
             rule = format!("{rule}, 3.1.4");
         }
         if hex.stream {
@@ -145,8 +160,18 @@ pub fn resolve(
 
     let mut totals = Vec::new();
     for (bonus, side, strength, label) in [
-        (s.attacker_leader_bonus, "attacker", &mut attack, "Attacker leader bonus"),
-        (s.defender_leader_bonus, "defender", &mut defence, "Defender leader bonus"),
+        (
+            s.attacker_leader_bonus,
+            "attacker",
+            &mut attack,
+            "Attacker leader bonus",
+        ),
+        (
+            s.defender_leader_bonus,
+            "defender",
+            &mut defence,
+            "Defender leader bonus",
+        ),
     ] {
         if bonus == 0 {
             continue;
@@ -166,9 +191,12 @@ pub fn resolve(
         *strength += added;
     }
     if attack == 0 {
-        return Err(RefereeError::new("situation.zero_attack", "the attacking units have combat strength 0")
-            .field("attackers")
-            .rule("2.4.6"));
+        return Err(RefereeError::new(
+            "situation.zero_attack",
+            "the attacking units have combat strength 0",
+        )
+        .field("attackers")
+        .rule("2.4.6"));
     }
     if defence == 0 {
         return Err(RefereeError::new(
@@ -178,18 +206,24 @@ pub fn resolve(
         .field("defenders")
         .rule("2.4.6"));
     }
-    totals.insert(0, Total {
-        label: "Attack strength".into(),
-        value: show_half_points(attack),
-        rule: "4.5.10".into(),
-        ruling: None,
-    });
-    totals.insert(1, Total {
-        label: "Defence strength".into(),
-        value: show_half_points(defence),
-        rule: "4.5.10, 2.4.6".into(),
-        ruling: Some("R-ITACS-2".into()),
-    });
+    totals.insert(
+        0,
+        Total {
+            label: "Attack strength".into(),
+            value: show_half_points(attack),
+            rule: "4.5.10".into(),
+            ruling: None,
+        },
+    );
+    totals.insert(
+        1,
+        Total {
+            label: "Defence strength".into(),
+            value: show_half_points(defence),
+            rule: "4.5.10, 2.4.6".into(),
+            ruling: Some("R-ITACS-2".into()),
+        },
+    );
 
     let columns: Vec<(u64, u64)> = m.columns.iter().filter_map(|c| c.parts()).collect();
     let index = match column_by_ratio(&columns, attack, defence) {
@@ -241,9 +275,17 @@ pub fn resolve(
     if let Some((value, name, rule, ruling)) = terrain_values.iter().max_by_key(|t| t.0).cloned() {
         let several = terrain_values.len() > 1;
         modifiers.push(Modifier {
-            label: if several { format!("Terrain: {name} (highest of the formation)") } else { format!("Terrain: {name}") },
+            label: if several {
+                format!("Terrain: {name} (highest of the formation)")
+            } else {
+                format!("Terrain: {name}")
+            },
             value,
-            rule: if several { format!("{rule}; 4.5.6") } else { rule },
+            rule: if several {
+                format!("{rule}; 4.5.6")
+            } else {
+                rule
+            },
             ruling,
         });
     }
@@ -303,7 +345,12 @@ pub fn resolve(
     let defending_units: u32 = defender_units.iter().map(|u| u.count).sum();
     let extra = |code: &str| {
         if any_square && m.square_breaks_attacker_on.iter().any(|c| c == code) {
-            vec![effect(Target::Attacker, Change::MustBreak, &m.square_rule, None)]
+            vec![effect(
+                Target::Attacker,
+                Change::MustBreak,
+                &m.square_rule,
+                None,
+            )]
         } else {
             Vec::new()
         }

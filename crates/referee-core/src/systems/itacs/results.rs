@@ -123,7 +123,11 @@ pub fn roll_on_table(
         }
         seen.push(&row.result);
         let code = row.result.as_str();
-        let meaning = data.results.get(code).map(|r| r.text.as_str()).unwrap_or("");
+        let meaning = data
+            .results
+            .get(code)
+            .map(|r| r.text.as_str())
+            .unwrap_or("");
         let rolls = rolls_text(&modified, |r| table.lookup(r).is_ok_and(|c| c == code));
         distribution.push(ResultOdds::new(
             code,
@@ -136,9 +140,9 @@ pub fn roll_on_table(
     let outcome = match dice {
         None => None,
         Some(faces) => {
-            let roll = spec.total_of(faces).map_err(|m| {
-                RefereeError::new("dice.invalid", m).field("dice")
-            })?;
+            let roll = spec
+                .total_of(faces)
+                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
             let modified = roll + total_modifier;
             let code = table.lookup(modified)?.clone();
             Some(Outcome {

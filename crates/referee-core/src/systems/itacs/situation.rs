@@ -214,15 +214,19 @@ impl Unit {
         let class_data = match &class {
             None => None,
             Some(class) => Some(data.unit_classes.get(class).ok_or_else(|| {
-            RefereeError::new(
-                "situation.unknown_unit_class",
-                format!(
-                    "unknown unit class `{class}`; the classes are {}",
-                    data.unit_classes.keys().cloned().collect::<Vec<_>>().join(", ")
-                ),
-            )
-            .field(format!("{field}.class"))
-            .rule("2.4.4")
+                RefereeError::new(
+                    "situation.unknown_unit_class",
+                    format!(
+                        "unknown unit class `{class}`; the classes are {}",
+                        data.unit_classes
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+                .field(format!("{field}.class"))
+                .rule("2.4.4")
             })?),
         };
         if class_data.is_some_and(|c| c.leader) {
@@ -233,7 +237,11 @@ impl Unit {
             .field(format!("{field}.class"))
             .rule("2.4.3, 6.1.3"));
         }
-        let combat = match entry.combat.as_ref().or(unit_type.and_then(|t| t.combat.as_ref())) {
+        let combat = match entry
+            .combat
+            .as_ref()
+            .or(unit_type.and_then(|t| t.combat.as_ref()))
+        {
             Some(printed) => Some(CombatStrength::parse(printed).map_err(|m| {
                 RefereeError::new("situation.invalid_strength", m)
                     .field(format!("{field}.combat"))
@@ -305,8 +313,10 @@ pub fn resolve_units(
     field: &str,
 ) -> Result<Vec<Unit>, RefereeError> {
     if entries.is_empty() {
-        return Err(RefereeError::new("situation.no_units", "the hex needs at least one unit")
-            .field(format!("{field}.units")));
+        return Err(
+            RefereeError::new("situation.no_units", "the hex needs at least one unit")
+                .field(format!("{field}.units")),
+        );
     }
     entries
         .iter()

@@ -22,7 +22,11 @@ impl CombatStrength {
             format!("combat strength `{printed}` must be a whole number, `.` (dot) or `[n]` (bracketed)")
         };
         if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            return inner.trim().parse().map(CombatStrength::Bracketed).map_err(|_| bad());
+            return inner
+                .trim()
+                .parse()
+                .map(CombatStrength::Bracketed)
+                .map_err(|_| bad());
         }
         s.parse().map(CombatStrength::Plain).map_err(|_| bad())
     }
@@ -72,7 +76,7 @@ pub fn stack_half_points(units: &[(CombatStrength, u32)], defending: bool) -> u6
 
 /// Half points as a strength for display: `12`, `4½`.
 pub fn show_half_points(h: u64) -> String {
-    if h % 2 == 0 {
+    if h.is_multiple_of(2) {
         (h / 2).to_string()
     } else {
         format!("{}½", h / 2)
@@ -109,6 +113,9 @@ mod tests {
     fn heavy_cavalry_attacks_with_4_and_defends_with_2() {
         assert_eq!(stack_half_points(&[(Bracketed(4), 1)], false), 8);
         assert_eq!(stack_half_points(&[(Bracketed(4), 1)], true), 4);
-        assert_eq!(show_half_points(stack_half_points(&[(Bracketed(3), 1)], true)), "1½");
+        assert_eq!(
+            show_half_points(stack_half_points(&[(Bracketed(3), 1)], true)),
+            "1½"
+        );
     }
 }

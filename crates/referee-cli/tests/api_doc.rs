@@ -1,0 +1,188 @@
+//! docs/api.md is checked against the real CLI: its examples resolve, every action has one, every
+//! situation field is named in its section, and every error code the code raises is listed.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn referee(args: &[&str], stdin: &str) -> (i32, Value) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap_or(-1), json)
+}
+
+/// `(ruleset/action, json)` of every ```json example=… block.
+fn examples(doc: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if let Some(tag) = line.strip_prefix("```json example=") {
+            let body: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
+            out.push((tag.trim().to_string(), body.join("\n")));
+        }
+    }
+    out
+}
+
+/// The doc's section for an action: from its `### ruleset/action` heading to the next heading.
+fn section<'d>(doc: &'d str, tag: &str) -> &'d str {
+    let start = doc
+        .find(&format!("### {tag} "))
+        .unwrap_or_else(|| panic!("no section for {tag}"));
+    let rest = &doc[start + 4..];
+    &doc[start..start + 4 + rest.find("\n#").unwrap_or(rest.len())]
+}
+
+fn property_names(schema: &Value, out: &mut BTreeSet<String>) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(Value::Object(props)) = map.get("properties") {
+                out.extend(props.keys().cloned());
+            }
+            map.values().for_each(|v| property_names(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| property_names(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_example_in_docs_api_resolves_with_the_real_cli() {
+    let doc = std::fs::read_to_string(root().join("docs/api.md")).unwrap();
+    let found = examples(&doc);
+    let (code, list) = referee(&["rulesets"], "");
+    assert_eq!(code, 0);
+    for system in list["systems"].as_array().unwrap() {
+        let id = system["id"].as_str().unwrap();
+        for action in system["actions"].as_array().unwrap() {
+            let tag = format!("{id}/{}", action["id"].as_str().unwrap());
+            let (_, json) = found
+                .iter()
+                .find(|(t, _)| *t == tag)
+                .unwrap_or_else(|| panic!("docs/api.md has no example for {tag}"));
+            let (ruleset, action_id) = tag.split_once('/').unwrap();
+            let (code, resolution) = referee(
+                &[
+                    "resolve",
+                    "--ruleset",
+                    ruleset,
+                    "--action",
+                    action_id,
+                    "--dice",
+                    "3,4",
+                ],
+                json,
+            );
+            assert_eq!(code, 0, "{tag}: {resolution}");
+            assert!(
+                resolution["distribution"]
+                    .as_array()
+                    .is_some_and(|d| !d.is_empty()),
+                "{tag}"
+            );
+            assert!(resolution["outcome"]["result"].is_string(), "{tag}");
+
+            let (code, schema) = referee(&["schema", ruleset, action_id], "");
+            assert_eq!(code, 0);
+            let mut names = BTreeSet::new();
+            property_names(&schema, &mut names);
+            let text = section(&doc, &tag);
+            let units = section(&doc, "Units");
+            for name in names {
+                assert!(
+                    text.contains(&format!("`{name}`")) || units.contains(&format!("`{name}`")),
+                    "docs/api.md does not document {tag} field `{name}`"
+                );
+            }
+        }
+    }
+}
+
+fn codes_in(dir: &Path, out: &mut BTreeSet<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            codes_in(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("tests.rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for part in text.split("RefereeError::new(").skip(1) {
+                let code = part.trim_start().trim_start_matches('"');
+                if let Some(end) = code.find('"') {
+                    if part.trim_start().starts_with('"') {
+                        out.insert(code[..end].to_string());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_error_code_is_documented() {
+    let doc = std::fs::read_to_string(root().join("docs/api.md")).unwrap();
+    let errors = &doc[doc.find("## Errors").unwrap()..];
+    let mut codes = BTreeSet::new();
+    for crate_dir in [
+        "crates/referee-core/src",
+        "crates/referee-api/src",
+        "crates/referee-cli/src",
+    ] {
+        codes_in(&root().join(crate_dir), &mut codes);
+    }
+    assert!(codes.len() > 20, "found only {codes:?}");
+    for code in codes {
+        assert!(
+            errors.contains(&format!("`{code}`")),
+            "error code `{code}` is not in docs/api.md"
+        );
+    }
+}
+
+#[test]
+fn bad_input_on_the_cli_is_a_typed_error_with_exit_status_2() {
+    let (code, e) = referee(
+        &["resolve", "--ruleset", "itacs", "--action", "melee"],
+        "not json",
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (2, Some("situation.invalid_json"))
+    );
+    let (code, e) = referee(
+        &["resolve", "--ruleset", "chess", "--action", "melee"],
+        "{}",
+    );
+    assert_eq!((code, e["code"].as_str()), (2, Some("ruleset.unknown")));
+    let (code, e) = referee(&["check", "/nonexistent/x.toml"], "");
+    assert_eq!((code, e["code"].as_str()), (2, Some("file.unreadable")));
+    let (code, r) = referee(&["roll", "2d6", "--seed", "7"], "");
+    assert_eq!(code, 0);
+    assert_eq!(r["faces"].as_array().unwrap().len(), 2);
+    assert_eq!(r, referee(&["roll", "2d6", "--seed", "7"], "").1);
+    let (code, schema) = referee(&["schema", "itacs"], "");
+    assert_eq!(code, 0);
+    assert!(schema["properties"]["melee"].is_object());
+}
