@@ -2,9 +2,15 @@
 # The end-to-end test: the real built app in Xvfb, driven by tauri-driver + WebKitWebDriver.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# REFEREE_PROFILE=release tests (and times) the release build instead.
+profile="${REFEREE_PROFILE:-debug}"
 npm run --silent build:ui
-cargo build -p referee-app -p referee-cli
-export REFEREE_APP="$PWD/target/debug/referee-app" REFEREE_CLI="$PWD/target/debug/referee"
+if [ "$profile" = release ]; then
+  cargo build --release -p referee-app -p referee-cli
+else
+  cargo build -p referee-app -p referee-cli
+fi
+export REFEREE_APP="$PWD/target/$profile/referee-app" REFEREE_CLI="$PWD/target/$profile/referee"
 export PATH="$HOME/.cargo/bin:$PATH"
 # A fresh data, config and cache home: no earlier run's files leak in.
 home=$(mktemp -d)
