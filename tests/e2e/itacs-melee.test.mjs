@@ -108,6 +108,17 @@ test('missile combat: the 4.2.8 example in the window', async () => {
   assert.equal(await browser.$('[data-testid="outcome-result"]').getText(), 'DD');
 });
 
+test('the app rolls the dice, shows the seed, and the outcome follows the faces', async () => {
+  await browser.$('#clear-dice').click();
+  await browser.$('#roll').click();
+  await browser.waitUntil(async () => (await browser.$('#seed').getText()).includes('seed'), { timeout: 10000 });
+  const faces = [await browser.$('#die-0').getValue(), await browser.$('#die-1').getValue()].map(Number);
+  for (const f of faces) assert.ok(f >= 1 && f <= 6, `face ${f}`);
+  await browser.waitUntil(async () => (await browser.$('[data-testid="outcome-result"]').isExisting()), { timeout: 10000 });
+  const head = await browser.$('.outcome-head').getText();
+  assert.match(head, new RegExp(`Dice ${faces[0]} \\+ ${faces[1]} = ${faces[0] + faces[1]}`));
+});
+
 test('bad input shows a clear error, not a crash', async () => {
   await browser.$('button[data-action="melee"]').click();
   await browser.$('.unit[data-side="defenders"] input[data-field="combat"]').setValue('lots');
