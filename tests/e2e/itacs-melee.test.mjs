@@ -126,6 +126,8 @@ test('bad input shows a clear error, not a crash', async () => {
   await error.waitForExist({ timeout: 10000 });
   assert.equal(await error.getAttribute('data-code'), 'situation.invalid_strength');
   assert.match(await error.getText(), /combat strength/);
+  const input = await browser.$('.unit[data-side="defenders"][data-index="0"] [data-field="combat"]');
+  assert.equal(await input.getAttribute('aria-invalid'), 'true');
   await browser.pause(300);
   await browser.saveScreenshot(`${shots}/itacs-error.png`);
 });

@@ -3,7 +3,7 @@
 import * as api from './api';
 import type { Choice, RefereeError, SystemInfo } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
-import { enteredDice, initialState, toSituation, unitRow, type ActionId, type FormState, type UnitRow } from './situation';
+import { enteredDice, initialState, selectorForField, toSituation, unitRow, type ActionId, type FormState, type UnitRow } from './situation';
 
 const state: FormState = initialState();
 let system: SystemInfo | undefined;
@@ -89,6 +89,7 @@ let pending = 0;
 async function update(): Promise<void> {
   const ticket = ++pending;
   const out = $('#resolution');
+  document.querySelectorAll('[aria-invalid]').forEach((el) => el.removeAttribute('aria-invalid'));
   try {
     const r = await api.resolve({ ruleset: 'itacs', action: state.action, situation: toSituation(state), dice: enteredDice(dice) });
     if (ticket !== pending) return;
@@ -96,7 +97,10 @@ async function update(): Promise<void> {
     sizeBars(out);
   } catch (e) {
     if (ticket !== pending) return;
-    out.innerHTML = renderError(e as RefereeError);
+    const error = e as RefereeError;
+    out.innerHTML = renderError(error);
+    const selector = selectorForField(error.field);
+    if (selector) document.querySelector(selector)?.setAttribute('aria-invalid', 'true');
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enteredDice, initialState, toSituation, toUnit, unitRow } from './situation';
+import { enteredDice, initialState, selectorForField, toSituation, toUnit, unitRow } from './situation';
 
 describe('situation', () => {
   it('opens on the 4.5.13 melee example', () => {
@@ -28,5 +28,15 @@ describe('situation', () => {
     expect(enteredDice(['4', '1'])).toEqual([4, 1]);
     expect(enteredDice(['4', ''])).toBeUndefined();
     expect(enteredDice(['x', '1'])).toBeUndefined();
+  });
+});
+
+describe('selectorForField', () => {
+  it('points a situation error at its form control', () => {
+    expect(selectorForField('defenders[0].units[1].combat')).toBe('.unit[data-side="defenders"][data-index="1"] [data-field="combat"]');
+    expect(selectorForField('firing_hexes[0].units[0].class')).toBe('.unit[data-side="attackers"][data-index="0"] [data-field="cls"]');
+    expect(selectorForField('target.terrain')).toBe('#terrain');
+    expect(selectorForField('firing_hexes[0].range')).toBe('#range');
+    expect(selectorForField(undefined)).toBeUndefined();
   });
 });

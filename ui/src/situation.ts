@@ -80,3 +80,19 @@ export function enteredDice(faces: string[]): number[] | undefined {
   if (values.some((v) => !/^\d+$/.test(v))) return undefined;
   return values.map(Number);
 }
+
+/** The form control a situation error's field path points at, as a CSS selector. */
+export function selectorForField(field: string | undefined): string | undefined {
+  if (!field) return undefined;
+  const unit = /^(attackers|defenders|firing_hexes|target)(?:\[\d+\])?\.units\[(\d+)\]\.(\w+)$/.exec(field);
+  if (unit) {
+    const side = unit[1] === 'attackers' || unit[1] === 'firing_hexes' ? 'attackers' : 'defenders';
+    const name = unit[3] === 'class' ? 'cls' : unit[3];
+    return `.unit[data-side="${side}"][data-index="${unit[2]}"] [data-field="${name}"]`;
+  }
+  const ids: Record<string, string> = {
+    terrain: '#terrain', range: '#range', attack_from: '#attack-from', scarp: '#scarp', dice: '#die-0',
+  };
+  const last = field.split('.').pop()?.replace(/\[\d+\]$/, '') ?? '';
+  return ids[last];
+}
