@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 npm run --silent build:ui
-cargo build -p referee-app
+# The same package set as scripts/e2e.sh, so both reuse one build of tauri.
+cargo build -p referee-app -p referee-cli
 exec ./target/debug/referee-app
