@@ -16,6 +16,17 @@ pub struct Modifier {
     pub ruling: Option<String>,
 }
 
+impl Modifier {
+    pub fn new(label: impl Into<String>, value: i64, rule: &str, ruling: Option<&str>) -> Modifier {
+        Modifier {
+            label: label.into(),
+            value,
+            rule: rule.to_string(),
+            ruling: ruling.map(str::to_string),
+        }
+    }
+}
+
 /// A figure the resolution is built on: a strength, a ratio, the column used.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct Total {
@@ -35,6 +46,16 @@ pub struct Note {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub ruling: Option<String>,
+}
+
+impl Note {
+    pub fn new(message: impl Into<String>, rule: &str, ruling: Option<&str>) -> Note {
+        Note {
+            message: message.into(),
+            rule: rule.to_string(),
+            ruling: ruling.map(str::to_string),
+        }
+    }
 }
 
 /// Who an effect applies to. In fire, the attacker is the firing side and the defender the hex

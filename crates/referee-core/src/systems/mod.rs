@@ -121,12 +121,9 @@ impl Ruleset {
                     rules: SystemRules::Itacs(data),
                 })
             }
-            other => Err(RefereeError::new(
-                "ruleset.unknown_system",
-                format!("no rule system `{other}`; known: {}", known_ids()),
-            )
-            .field("system.id")
-            .location(layers.locate("system.id"))),
+            other => Err(unknown_system(other)
+                .field("system.id")
+                .location(layers.locate("system.id"))),
         }
     }
 
@@ -153,15 +150,16 @@ impl Ruleset {
 pub fn ruleset_schema(id: &str) -> Result<schemars::Schema, RefereeError> {
     match id {
         "itacs" => Ok(schemars::schema_for!(itacs::ItacsData)),
-        other => Err(RefereeError::new(
-            "ruleset.unknown_system",
-            format!("no rule system `{other}`; known: {}", known_ids()),
-        )),
+        other => Err(unknown_system(other)),
     }
 }
 
-fn known_ids() -> String {
-    BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
+fn unknown_system(id: &str) -> RefereeError {
+    let known = BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", ");
+    RefereeError::new(
+        "ruleset.unknown_system",
+        format!("no rule system `{id}`; known: {known}"),
+    )
 }
 
 pub fn unknown_action(system: &str, action: &str, actions: &[ActionInfo]) -> RefereeError {

@@ -96,6 +96,17 @@ pub enum AttackPosition {
     Wall,
 }
 
+impl AttackPosition {
+    /// Where attackers stand, in the rule's words.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            AttackPosition::Ground => "an adjacent hex",
+            AttackPosition::LadderOrTower => "a ladder or siege tower",
+            AttackPosition::Wall => "an adjacent wall hex",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Overlay {
@@ -121,6 +132,13 @@ pub struct Cited {
     pub modifier: i64,
     pub rule: String,
     pub ruling: Option<String>,
+}
+
+impl Cited {
+    /// This modifier as a cited line of a resolution.
+    pub fn line(&self, label: &str) -> crate::contract::Modifier {
+        crate::contract::Modifier::new(label, self.modifier, &self.rule, self.ruling.as_deref())
+    }
 }
 
 /// A band of values (fire strength, units, range) and its modifier; open ends allowed.

@@ -3,7 +3,10 @@
 
 use super::data::{BandModifier, ItacsData};
 use super::results::{effect, roll_on_table, EffectContext};
-use super::situation::{check_square, resolve_units, terrain, FireSituation, ScarpLine, Unit};
+use super::situation::{
+    check_square, resolve_units, road_note, square_has_no_rear_note, terrain, FireSituation,
+    ScarpLine, Unit,
+};
 use crate::contract::{Change, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 
@@ -12,15 +15,6 @@ fn band_modifier(bands: &[BandModifier], value: i64) -> Option<i64> {
         .iter()
         .find(|b| b.band().contains(value))
         .map(|b| b.modifier)
-}
-
-fn cited(label: String, value: i64, rule: &str, ruling: Option<&str>) -> Modifier {
-    Modifier {
-        label,
-        value,
-        rule: rule.to_string(),
-        ruling: ruling.map(str::to_string),
-    }
 }
 
 fn plural(n: u32, one: &str, many: &str) -> String {
@@ -123,28 +117,24 @@ pub fn resolve(
             .field("firing_hexes")
             .rule(table)
         })?;
-    modifiers.push(cited(
+    modifiers.push(Modifier::new(
         format!("Attacking fire strength ({fire_strength})"),
         strength_mod,
         table,
         None,
     ));
-    modifiers.push(cited(
+    modifiers.push(Modifier::new(
         format!("Terrain: {}", ground.name),
         terrain_mod,
         &ground.rule,
         ground.ruling.as_deref(),
     ));
     if s.target.road {
-        notes.push(Note {
-            message: "Road: the background terrain's modifier applies.".into(),
-            rule: "3.1.1".into(),
-            ruling: Some("R-ITACS-4".into()),
-        });
+        notes.push(road_note());
     }
     if s.target.stream {
         let st = &data.stream;
-        modifiers.push(cited(
+        modifiers.push(Modifier::new(
             st.name.clone(),
             st.missile,
             &st.rule,
@@ -153,14 +143,14 @@ pub fn resolve(
     }
     match s.target.scarp {
         ScarpLine::None => {}
-        ScarpLine::FiringDown => modifiers.push(cited(
-            "Scarp: firing down".into(),
+        ScarpLine::FiringDown => modifiers.push(Modifier::new(
+            "Scarp: firing down",
             data.scarp.firing_down,
             &data.scarp.rule,
             None,
         )),
-        ScarpLine::FiringUp => modifiers.push(cited(
-            "Scarp: firing up".into(),
+        ScarpLine::FiringUp => modifiers.push(Modifier::new(
+            "Scarp: firing up",
             data.scarp.firing_up,
             &data.scarp.rule,
             None,
@@ -176,7 +166,7 @@ pub fn resolve(
         .field("target.units")
         .rule("4.3.3, 10.4")
     })?;
-    modifiers.push(cited(
+    modifiers.push(Modifier::new(
         format!("Stacking ({})", plural(stacked, "unit", "units")),
         stacking_mod,
         table,
@@ -190,7 +180,7 @@ pub fn resolve(
         .field("firing_hexes")
         .rule(table)
     })?;
-    modifiers.push(cited(
+    modifiers.push(Modifier::new(
         format!("Range ({})", plural(range, "hex", "hexes")),
         range_mod,
         &format!("4.2.7, {table}"),
@@ -199,44 +189,24 @@ pub fn resolve(
     let rear = s.firing_hexes.iter().any(|h| h.rear);
     if target_units.iter().any(|u| u.shields) {
         if rear {
-            notes.push(Note {
-                message: "Shields do not count: a firer is in a rear hex.".into(),
-                rule: m.shields.rule.clone(),
-                ruling: m.shields.ruling.clone(),
-            });
-        } else {
-            modifiers.push(cited(
-                "Shields".into(),
-                m.shields.modifier,
+            notes.push(Note::new(
+                "Shields do not count: a firer is in a rear hex.",
                 &m.shields.rule,
                 m.shields.ruling.as_deref(),
             ));
+        } else {
+            modifiers.push(m.shields.line("Shields"));
         }
     }
     if rear {
         if s.target.square {
-            notes.push(Note {
-                message: "A square has no rear hexes: no rear modifier.".into(),
-                rule: data.melee.square_rule.clone(),
-                ruling: Some("R-ITACS-5".into()),
-            });
+            notes.push(square_has_no_rear_note(&data.melee.square_rule));
         } else {
-            modifiers.push(cited(
-                "Rear attack".into(),
-                m.rear.modifier,
-                &m.rear.rule,
-                m.rear.ruling.as_deref(),
-            ));
+            modifiers.push(m.rear.line("Rear attack"));
         }
     }
     if firing.iter().flatten().any(|u| u.firing && u.elite) {
-        let e = &m.elite_attacking;
-        modifiers.push(cited(
-            "Elite unit attacking".into(),
-            e.modifier,
-            &e.rule,
-            e.ruling.as_deref(),
-        ));
+        modifiers.push(m.elite_attacking.line("Elite unit attacking"));
     }
     let total_modifier: i64 = modifiers.iter().map(|m| m.value).sum();
 

@@ -3,7 +3,9 @@
 
 use super::data::{BelowLowest, ItacsData};
 use super::results::{effect, roll_on_table, EffectContext};
-use super::situation::{check_square, resolve_units, terrain, MeleeSituation, Unit};
+use super::situation::{
+    check_square, resolve_units, road_note, square_has_no_rear_note, terrain, MeleeSituation, Unit,
+};
 use super::strength::{show_half_points, stack_half_points};
 use crate::contract::{Change, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
@@ -102,12 +104,7 @@ pub fn resolve(
                         ground.name,
                         allowed
                             .iter()
-                            .map(|p| match p {
-                                super::data::AttackPosition::Ground => "an adjacent hex",
-                                super::data::AttackPosition::LadderOrTower =>
-                                    "a ladder or siege tower",
-                                super::data::AttackPosition::Wall => "an adjacent wall hex",
-                            })
+                            .map(|p| p.describe())
                             .collect::<Vec<_>>()
                             .join(" or ")
                     ),
@@ -147,11 +144,7 @@ pub fn resolve(
             ruling = ruling.or(data.stream.ruling.clone());
         }
         if hex.road {
-            notes.push(Note {
-                message: "Road: the background terrain's modifier applies.".into(),
-                rule: "3.1.1".into(),
-                ruling: Some("R-ITACS-4".into()),
-            });
+            notes.push(road_note());
         }
         terrain_values.push((value, name, rule, ruling));
         defence += strength_of(&units, true, &field)?;
@@ -230,15 +223,15 @@ pub fn resolve(
         Some(i) => i,
         None => match m.below_lowest_column {
             BelowLowest::LowestColumn => {
-                notes.push(Note {
-                    message: format!(
+                notes.push(Note::new(
+                    format!(
                         "{} is below the lowest column: resolved on {}.",
                         ratio_text(attack, defence),
                         m.columns[0].ratio
                     ),
-                    rule: m.ratio_rule.clone(),
-                    ruling: m.ratio_ruling.clone(),
-                });
+                    &m.ratio_rule,
+                    m.ratio_ruling.as_deref(),
+                ));
                 0
             }
             BelowLowest::Forbid => {
@@ -265,29 +258,24 @@ pub fn resolve(
         ruling: m.ratio_ruling.clone(),
     });
 
-    let mut modifiers = vec![Modifier {
-        label: format!("Combat ratio ({column_name})"),
-        value: column.modifier,
-        rule: m.table_rule.clone(),
-        ruling: m.ratio_ruling.clone(),
-    }];
+    let mut modifiers = vec![Modifier::new(
+        format!("Combat ratio ({column_name})"),
+        column.modifier,
+        &m.table_rule,
+        m.ratio_ruling.as_deref(),
+    )];
     // 4.5.6: a formation in several terrains uses the highest modifier.
     if let Some((value, name, rule, ruling)) = terrain_values.iter().max_by_key(|t| t.0).cloned() {
         let several = terrain_values.len() > 1;
-        modifiers.push(Modifier {
-            label: if several {
-                format!("Terrain: {name} (highest of the formation)")
-            } else {
-                format!("Terrain: {name}")
-            },
-            value,
-            rule: if several {
-                format!("{rule}; 4.5.6")
-            } else {
-                rule
-            },
-            ruling,
-        });
+        let (label, rule) = if several {
+            (
+                format!("Terrain: {name} (highest of the formation)"),
+                format!("{rule}; 4.5.6"),
+            )
+        } else {
+            (format!("Terrain: {name}"), rule)
+        };
+        modifiers.push(Modifier::new(label, value, &rule, ruling.as_deref()));
     }
     // R-ITACS-3: the highest modifier over every attacking/defending class pair of 10.6.
     let table = &data.unit_modifiers;
@@ -301,44 +289,25 @@ pub fn resolve(
         })
         .max_by_key(|t| t.0);
     if let Some((value, a, d)) = best {
-        modifiers.push(Modifier {
-            label: format!("Unit modifier (class {a} attacking class {d})"),
+        modifiers.push(Modifier::new(
+            format!("Unit modifier (class {a} attacking class {d})"),
             value,
-            rule: table.rule.clone(),
-            ruling: table.ruling.clone(),
-        });
+            &table.rule,
+            table.ruling.as_deref(),
+        ));
     }
     if s.attackers.iter().any(|h| h.rear) {
         if any_square {
-            notes.push(Note {
-                message: "A square has no rear hexes: no rear modifier.".into(),
-                rule: m.square_rule.clone(),
-                ruling: Some("R-ITACS-5".into()),
-            });
+            notes.push(square_has_no_rear_note(&m.square_rule));
         } else {
-            modifiers.push(Modifier {
-                label: "Rear attack".into(),
-                value: m.rear.modifier,
-                rule: m.rear.rule.clone(),
-                ruling: m.rear.ruling.clone(),
-            });
+            modifiers.push(m.rear.line("Rear attack"));
         }
     }
     if attacker_units.iter().any(|u| u.elite) {
-        modifiers.push(Modifier {
-            label: "Elite unit attacking".into(),
-            value: m.elite_attacking.modifier,
-            rule: m.elite_attacking.rule.clone(),
-            ruling: m.elite_attacking.ruling.clone(),
-        });
+        modifiers.push(m.elite_attacking.line("Elite unit attacking"));
     }
     if defender_units.iter().any(|u| u.elite) {
-        modifiers.push(Modifier {
-            label: "Elite unit defending".into(),
-            value: m.elite_defending.modifier,
-            rule: m.elite_defending.rule.clone(),
-            ruling: m.elite_defending.ruling.clone(),
-        });
+        modifiers.push(m.elite_defending.line("Elite unit defending"));
     }
     let total_modifier = modifiers.iter().map(|m| m.value).sum();
 

@@ -377,3 +377,21 @@ pub fn parse<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result
         }
     })
 }
+
+/// A road does not change the hex's combat modifiers (3.1.1, R-ITACS-4).
+pub fn road_note() -> crate::contract::Note {
+    crate::contract::Note::new(
+        "Road: the background terrain's modifier applies.",
+        "3.1.1",
+        Some("R-ITACS-4"),
+    )
+}
+
+/// Squares have no rear hexes, in fire as in melee (2.6.1, R-ITACS-5).
+pub fn square_has_no_rear_note(square_rule: &str) -> crate::contract::Note {
+    crate::contract::Note::new(
+        "A square has no rear hexes: no rear modifier.",
+        square_rule,
+        Some("R-ITACS-5"),
+    )
+}
