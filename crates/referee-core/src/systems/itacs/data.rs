@@ -188,8 +188,10 @@ pub struct DefensiveFireRules {
     pub rule: String,
     /// Defensive fire reaches only this far (adjacent hexes).
     pub range: u32,
-    /// D markers on Ff firers left without a leader or a non-dot unit in their hex.
+    /// D markers on firers of these classes left without a leader or another unit with a non-dot
+    /// strength in their hex (4.4.1: Ff).
     pub ff_disruption: u32,
+    pub ff_disruption_classes: Vec<String>,
     pub ff_disruption_rule: String,
 }
 
@@ -394,6 +396,14 @@ impl SystemData for ItacsData {
                 problems.push(Problem::new(
                     "melee.square_breaks_attacker_on",
                     format!("result `{code}` is not described under [results]"),
+                ));
+            }
+        }
+        for class in &self.defensive_fire.ff_disruption_classes {
+            if !self.unit_classes.contains_key(class) {
+                problems.push(Problem::new(
+                    "defensive_fire.ff_disruption_classes",
+                    format!("unknown unit class `{class}`"),
                 ));
             }
         }

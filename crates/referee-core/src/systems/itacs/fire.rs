@@ -212,18 +212,23 @@ pub fn resolve(
 
     // 4.4.1: Ff firers are disrupted after defensive fire unless a leader or another unit with a
     // non-dot combat strength shares their hex.
+    let dd = &data.defensive_fire;
+    let disrupts = |u: &Unit| {
+        u.firing
+            && u.class
+                .as_ref()
+                .is_some_and(|c| dd.ff_disruption_classes.contains(c))
+    };
     let ff_disrupted: Vec<String> = if defensive {
         s.firing_hexes
             .iter()
             .zip(&firing)
             .enumerate()
             .filter(|(_, (hex, units))| {
-                let ff_fired = units
-                    .iter()
-                    .any(|u| u.firing && u.class.as_deref() == Some("Ff"));
+                let ff_fired = units.iter().any(disrupts);
                 let covered = hex.leader
                     || units.iter().any(|u| {
-                        !(u.firing && u.class.as_deref() == Some("Ff"))
+                        !disrupts(u)
                             && u.combat
                                 .is_some_and(|c| c.half_points(false).unwrap_or(0) > 0)
                     });
@@ -238,7 +243,6 @@ pub fn resolve(
     } else {
         Vec::new()
     };
-    let dd = &data.defensive_fire;
     let extra = |_: &str| {
         ff_disrupted
             .iter()
