@@ -34,43 +34,31 @@ fn steps(path: &str) -> Vec<Step<'_>> {
     out
 }
 
-/// The line of the deepest part of `path` that exists in `text`; `None` when not even its
-/// first key does.
+/// The line of `path` in `text`: of its last key, or of its last array element. `None` when any
+/// part of the path is not in the text, so that a layer answers only for what it sets itself.
 pub fn locate_path(text: &str, path: &str) -> Option<usize> {
     let root = DeTable::parse(text).ok()?;
-    let mut found: Option<usize> = None;
-    let mut table: Option<&DeTable> = Some(root.get_ref());
-    let mut array: Option<&[Spanned<DeValue>]> = None;
+    let mut value: Option<&Spanned<DeValue>> = None;
+    let mut offset = None;
     for step in steps(path) {
-        let value: &Spanned<DeValue> = match (step, table, array) {
-            (Step::Key(k), Some(t), _) => {
-                let (key, value) = t.iter().find(|(key, _)| key.get_ref().as_ref() == k)?;
-                found = Some(key.span().start);
-                value
-            }
-            (Step::Index(i), _, Some(a)) => a.get(i)?,
-            _ => break,
-        };
-        if !matches!(value.get_ref(), DeValue::Table(_)) || found.is_none() {
-            found = Some(value.span().start);
-        }
-        match value.get_ref() {
-            DeValue::Table(t) => {
-                table = Some(t);
-                array = None;
-            }
-            DeValue::Array(a) => {
-                table = None;
-                array = Some(a.as_ref());
-            }
-            _ => {
-                table = None;
-                array = None;
-            }
-        }
-        if let Step::Index(_) = step {
-            found = Some(value.span().start);
-        }
+        let next = match (step, value.map(Spanned::get_ref)) {
+            (Step::Key(k), None) => find_key(root.get_ref(), k),
+            (Step::Key(k), Some(DeValue::Table(t))) => find_key(t, k),
+            (Step::Index(i), Some(DeValue::Array(a))) => a.get(i).map(|v| (v.span().start, v)),
+            _ => None,
+        }?;
+        offset = Some(next.0);
+        value = Some(next.1);
     }
-    found.map(|offset| line_of_offset(text, offset))
+    offset.map(|o| line_of_offset(text, o))
+}
+
+fn find_key<'t, 'i>(
+    table: &'t DeTable<'i>,
+    key: &str,
+) -> Option<(usize, &'t Spanned<DeValue<'i>>)> {
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == key)
+        .map(|(k, v)| (k.span().start, v))
 }

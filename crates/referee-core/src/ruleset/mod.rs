@@ -59,14 +59,24 @@ pub struct Layers<'a> {
 }
 
 impl<'a> Layers<'a> {
-    /// `file:line` of the layer that last set `path` (or its nearest existing parent).
+    /// `file:line` of the layer that last set `path`; in the base file, of `path` or its nearest
+    /// parent there (a missing key is reported at the table that lacks it).
     pub fn locate(&self, path: &str) -> String {
         for house in self.house_rules.iter().rev() {
             if let Some(line) = locate_path(house.text, &format!("set.{path}")) {
                 return format!("{}:{line}", house.name);
             }
         }
-        let line = locate_path(self.base.text, path).unwrap_or(1);
+        let mut parent = path;
+        let line = loop {
+            if let Some(line) = locate_path(self.base.text, parent) {
+                break line;
+            }
+            match parent.rfind(['.', '[']) {
+                Some(cut) => parent = &parent[..cut],
+                None => break 1,
+            }
+        };
         format!("{}:{line}", self.base.name)
     }
 
