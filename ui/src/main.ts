@@ -194,7 +194,7 @@ async function start(): Promise<void> {
   });
   document.addEventListener('click', (ev) => void onClick(ev));
   document.addEventListener('keydown', (ev) => {
-    if (ev.key === 'r' && ev.altKey) void onClick({ target: $('#roll') } as unknown as Event);
+    if (ev.key === 'r' && ev.altKey) $('#roll').click();
   });
   try {
     const list = await api.rulesets();

@@ -60,8 +60,11 @@ fn referee(folder: &Option<PathBuf>) -> Referee {
     }
 }
 
+fn json<T: serde::Serialize>(value: &T) -> serde_json::Value {
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
 fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
-    let json = |v: &dyn erased::Serialize| v.to_json();
     match cli.command {
         Command::Rulesets => Ok(json(&referee(&cli.rulesets).rulesets())),
         Command::Resolve {
@@ -93,18 +96,6 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
         },
         Command::Check { file } => Ok(json(&check_file(&file)?)),
         Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
-    }
-}
-
-/// Serializing any API answer without naming its type at each call.
-mod erased {
-    pub trait Serialize {
-        fn to_json(&self) -> serde_json::Value;
-    }
-    impl<T: serde::Serialize> Serialize for T {
-        fn to_json(&self) -> serde_json::Value {
-            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
-        }
     }
 }
 
