@@ -1,6 +1,7 @@
 //! The one resolution contract every rule system answers with.
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::odds::{Dist, Probability};
@@ -60,17 +61,21 @@ impl Note {
 
 /// Who an effect applies to. In fire, the attacker is the firing side and the defender the hex
 /// fired on, as the combat results table (10.7) names them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Target {
     Attacker,
     Defender,
-    /// One firing or attacking hex, by the label the situation gave it.
+    /// One hex, by the label the situation gave it.
     Hex(String),
+    /// One unit or leader, by its label.
+    Unit(String),
+    /// A whole army, by the side's name.
+    Army(String),
 }
 
 /// Which player makes a choice the rules leave open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Chooser {
     Attacker,
@@ -78,17 +83,39 @@ pub enum Chooser {
 }
 
 /// A change a roster can apply.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Change {
     /// Place this many D (disruption) markers on the hex.
     DMarkers { count: u32 },
+    /// Remove this many D markers (never below zero).
+    RemoveDMarkers { count: u32 },
     /// Remove this many units, chosen by a player.
     LoseUnits { count: u32, chosen_by: Chooser },
     /// Every unit is destroyed.
     DestroyAll,
     /// The units must break: Break marker and an immediate rout move.
     MustBreak,
+    /// The units break by choice: Break marker, rout move now or in their next movement phase.
+    Break,
+    /// Remove the Break marker.
+    RemoveBreak,
+    /// Place a Rout marker: the units make a rout move in their next movement phase.
+    Rout,
+    /// Remove the Rout marker.
+    RemoveRout,
+    /// Victory points awarded to the target side.
+    VictoryPoints { points: u32 },
+    /// The unit becomes another unit type (conversion).
+    ConvertTo { unit_type: String },
+    /// A leader is captured by the units that eliminated his stack.
+    LeaderCaptured,
+    /// A captured leader walks free.
+    LeaderFreed,
+    /// A leader is eliminated.
+    LeaderKilled,
+    /// A rampaging elephant turns to face this direction and moves its full allowance.
+    Rampage { direction: String },
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -128,6 +155,82 @@ pub struct Outcome {
     pub effects: Vec<Effect>,
 }
 
+/// A chained probability: what finally becomes of a hex or a side over every result, e.g.
+/// "the target hex routs" given the D markers it already has.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Chance {
+    pub label: String,
+    /// Exact, as `n/d`.
+    pub probability: String,
+    /// The same, as a float for display only.
+    pub p: f64,
+    pub rule: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ruling: Option<String>,
+}
+
+impl Chance {
+    pub fn new(label: impl Into<String>, probability: Probability, rule: &str) -> Chance {
+        Chance {
+            label: label.into(),
+            probability: probability.to_string(),
+            p: probability.to_f64(),
+            rule: rule.to_string(),
+            ruling: None,
+        }
+    }
+}
+
+/// Whether a condition of a checklist holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckStatus {
+    /// Holds, from what was entered.
+    Met,
+    /// Does not hold, from what was entered.
+    NotMet,
+    /// The umpire checks it on the table (the map, line of sight, paths).
+    Umpire,
+}
+
+/// One condition of a checklist the umpire walks through, with its rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct Check {
+    pub label: String,
+    pub status: CheckStatus,
+    pub rule: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ruling: Option<String>,
+}
+
+impl Check {
+    pub fn new(label: impl Into<String>, status: CheckStatus, rule: &str) -> Check {
+        Check {
+            label: label.into(),
+            status,
+            rule: rule.to_string(),
+            ruling: None,
+        }
+    }
+
+    /// A condition decided by what was entered.
+    pub fn holds(label: impl Into<String>, holds: bool, rule: &str) -> Check {
+        let status = if holds {
+            CheckStatus::Met
+        } else {
+            CheckStatus::NotMet
+        };
+        Check::new(label, status, rule)
+    }
+
+    /// A condition only the umpire can see on the table.
+    pub fn umpire(label: impl Into<String>, rule: &str) -> Check {
+        Check::new(label, CheckStatus::Umpire, rule)
+    }
+}
+
 /// What every action of every system returns.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct Resolution {
@@ -139,10 +242,53 @@ pub struct Resolution {
     pub modifiers: Vec<Modifier>,
     pub total_modifier: i64,
     pub distribution: Vec<ResultOdds>,
+    /// Chained probabilities of what becomes of each hex or side.
+    pub forecast: Vec<Chance>,
+    /// Conditions the rules set, met or not, or for the umpire to check on the table.
+    pub checks: Vec<Check>,
     pub notes: Vec<Note>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub outcome: Option<Outcome>,
+}
+
+impl Resolution {
+    /// An answer that involves no dice: its one result is certain, and it is also the outcome, so
+    /// it can be applied like any rolled result.
+    pub fn certain(
+        system: &str,
+        action: &str,
+        result: &str,
+        meaning: &str,
+        effects: Vec<Effect>,
+    ) -> Resolution {
+        Resolution {
+            system: system.to_string(),
+            action: action.to_string(),
+            dice: String::new(),
+            totals: Vec::new(),
+            modifiers: Vec::new(),
+            total_modifier: 0,
+            distribution: vec![ResultOdds::new(
+                result,
+                meaning,
+                "—".to_string(),
+                Probability::new(1, 1),
+                effects.clone(),
+            )],
+            forecast: Vec::new(),
+            checks: Vec::new(),
+            notes: Vec::new(),
+            outcome: Some(Outcome {
+                dice: Vec::new(),
+                roll: 0,
+                modified: 0,
+                result: result.to_string(),
+                meaning: meaning.to_string(),
+                effects,
+            }),
+        }
+    }
 }
 
 impl ResultOdds {

@@ -19,10 +19,19 @@ fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String>
         .get("dice")
         .map(|d| serde_json::from_value(d.clone()).map_err(|e| e.to_string()))
         .transpose()?;
-    let r = ruleset
-        .resolve(action, &case["situation"], dice.as_deref())
-        .map_err(|e| format!("{name}: refused: {}", e.one_line()))?;
     let expect = &case["expect"];
+    let answer = ruleset.resolve(action, &case["situation"], dice.as_deref());
+    if let Some(code) = expect.get("error").and_then(Value::as_str) {
+        return match answer {
+            Err(e) if e.code == code => Ok(()),
+            Err(e) => Err(format!(
+                "{name}: refused with {}, expected {code}",
+                e.one_line()
+            )),
+            Ok(_) => Err(format!("{name}: resolved, expected the error {code}")),
+        };
+    }
+    let r = answer.map_err(|e| format!("{name}: refused: {}", e.one_line()))?;
     let fail = |what: String| Err(format!("{name}: {what}"));
 
     let actual: Vec<(String, i64)> = r
@@ -71,6 +80,21 @@ fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String>
             .any(|x| x.label == label && x.value == value)
         {
             return fail(format!("no total {label} = {value} in {:?}", r.totals));
+        }
+    }
+    for f in expect
+        .get("forecast")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let (label, p) = (f[0].as_str().unwrap_or(""), f[1].as_str().unwrap_or(""));
+        if !r
+            .forecast
+            .iter()
+            .any(|x| x.label == label && x.probability == p)
+        {
+            return fail(format!("no forecast {label} = {p} in {:?}", r.forecast));
         }
     }
     // Every distribution is exact and sums to one.
@@ -134,7 +158,7 @@ fn itacs_worked_examples() {
         }
     }
     assert!(
-        count >= 10,
+        count >= 18,
         "expected the ITACS golden cases, found {count}"
     );
     assert!(

@@ -92,7 +92,15 @@ fn the_builtin_ruleset_loads_and_has_a_stable_fingerprint() {
     let a = load_with(base().text).unwrap();
     let b = load_with(base().text).unwrap();
     assert_eq!(a.info.fingerprint, b.info.fingerprint);
-    assert_eq!(a.info.actions.len(), 3);
+    // Every phase of the sequence of play offers only actions the system has.
+    let ids: Vec<&str> = a.info.actions.iter().map(|x| x.id.as_str()).collect();
+    assert!(ids.contains(&"melee") && ids.contains(&"victory"));
+    for phase in &a.info.phases {
+        for action in &phase.actions {
+            assert!(ids.contains(&action.as_str()), "{action} in {}", phase.key);
+        }
+    }
+    assert_eq!(a.info.phases.len(), 5);
 }
 
 const HOUSE: &str = r#"extends = "itacs"

@@ -39,6 +39,32 @@ pub struct SystemInfo {
     pub actions: Vec<ActionInfo>,
     /// The values a situation field can take, from the ruleset data (`unit_type`, `terrain`).
     pub choices: Vec<ChoiceList>,
+    /// The sequence of play, phase by phase, with the actions each phase offers.
+    pub phases: Vec<Phase>,
+}
+
+/// One phase of a player turn, as ruleset data, so the app can walk the umpire through a turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    pub key: String,
+    pub name: String,
+    pub rule: String,
+    /// The actions the phase offers, in the order they usually come.
+    pub actions: Vec<String>,
+    /// What happens in the phase, in order.
+    pub steps: Vec<PhaseStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseStep {
+    pub text: String,
+    pub rule: String,
+    /// The action that resolves this step, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub action: Option<String>,
 }
 
 /// The values of one situation field, each with its label.
@@ -117,6 +143,7 @@ impl Ruleset {
                         layers: names,
                         actions: itacs::actions(),
                         choices: itacs::choices(&data),
+                        phases: data.sequence.clone(),
                     },
                     rules: SystemRules::Itacs(data),
                 })

@@ -23,6 +23,19 @@ pub struct ItacsData {
     pub melee: MeleeRules,
     pub unit_modifiers: UnitModifierTable,
     pub results: BTreeMap<String, ResultSpec>,
+    pub markers: super::state::MarkerRules,
+    pub movement: super::movement::MovementRules,
+    pub after_combat: super::after_combat::AfterCombatRules,
+    pub leader_fate: BTreeMap<String, super::after_combat::LeaderFate>,
+    pub horse_archers: super::special::HorseArcherRules,
+    pub feudal_cavalry: super::special::FeudalRules,
+    pub conversions: Vec<super::special::Conversion>,
+    pub throwing_weapons: super::special::ThrowingRules,
+    pub carriers: BTreeMap<String, super::transport::Carrier>,
+    pub fleets: super::transport::FleetRules,
+    pub rampage: super::special::RampageRules,
+    pub victory: super::victory::VictoryRules,
+    pub sequence: Vec<crate::systems::Phase>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -61,6 +74,32 @@ pub struct UnitType {
     pub movement: Option<u32>,
     #[serde(default)]
     pub shields: bool,
+    /// Victory points instead of the formula of 7.0 (R-ITACS-6).
+    pub vp: Option<u32>,
+    /// Never breaks nor routs (elephants 6.9.2, fleets 6.7.5).
+    #[serde(default)]
+    pub never_breaks: bool,
+    /// Disrupted by combat, it keeps its D marker for good and rampages (6.9.2).
+    #[serde(default)]
+    pub rampages: bool,
+    /// Stacks alone, but for what it carries (6.9.3).
+    #[serde(default)]
+    pub stacks_alone: bool,
+    /// A fleet: moves only on water, stacks one per hex (6.7).
+    #[serde(default)]
+    pub fleet: bool,
+    /// Horse archer facing and fire after movement (6.2).
+    #[serde(default)]
+    pub horse_archer: bool,
+    /// Must charge the nearest enemy unless a leader stops it (6.3).
+    #[serde(default)]
+    pub feudal: bool,
+    /// Counts as cavalry on the terrain chart (chariots, 6.8).
+    #[serde(default)]
+    pub moves_as_mounted: bool,
+    /// Terrain keys where it pays the infantry cost although mounted (elephants, 6.9.1).
+    #[serde(default)]
+    pub infantry_costs_in: Vec<String>,
     /// Where the rule text gives these values.
     pub rule: String,
 }
@@ -69,6 +108,18 @@ pub struct UnitType {
 #[serde(deny_unknown_fields)]
 pub struct Terrain {
     pub name: String,
+    /// Movement points to enter; unset where no unit may enter (10.3).
+    pub movement: Option<u32>,
+    /// Movement points for cavalry (C, Mf) instead of `movement`.
+    pub mounted_movement: Option<u32>,
+    /// Unit classes that may not enter.
+    #[serde(default)]
+    pub closed_to: Vec<String>,
+    /// Only fleets may enter (water, 6.7).
+    #[serde(default)]
+    pub fleets_only: bool,
+    /// A lower stacking limit than the scenario's (walls, 3.1.4).
+    pub stacking_limit: Option<u32>,
     /// Missile combat modifier; unset where no missile combat into the hex is possible.
     pub missile: Option<i64>,
     /// Melee combat modifier; unset where melee is not allowed.
@@ -111,6 +162,8 @@ impl AttackPosition {
 #[serde(deny_unknown_fields)]
 pub struct Overlay {
     pub name: String,
+    /// Extra movement points to enter, on top of the background terrain (3.1.2).
+    pub movement: u32,
     pub missile: i64,
     pub melee: i64,
     pub rule: String,
@@ -432,6 +485,7 @@ impl SystemData for ItacsData {
                 }
             }
         }
+        self.special_problems(&mut problems);
         for (code, spec) in &self.results {
             let lists = std::iter::once(("effects", &spec.effects)).chain(
                 spec.single_defender_effects
@@ -451,5 +505,119 @@ impl SystemData for ItacsData {
             }
         }
         problems
+    }
+}
+
+impl ItacsData {
+    /// Cross-references of the unit-state, movement and special-unit sections.
+    fn special_problems(&self, problems: &mut Vec<Problem>) {
+        let class = |path: String, c: &String, problems: &mut Vec<Problem>| {
+            if !self.unit_classes.contains_key(c) {
+                problems.push(Problem::new(path, format!("unknown unit class `{c}`")));
+            }
+        };
+        let unit_type = |path: String, t: &String, problems: &mut Vec<Problem>| {
+            if !self.unit_types.contains_key(t) {
+                problems.push(Problem::new(path, format!("unknown unit type `{t}`")));
+            }
+        };
+        let terrain = |path: String, t: &String, problems: &mut Vec<Problem>| {
+            if !self.terrain.contains_key(t) {
+                problems.push(Problem::new(path, format!("unknown terrain `{t}`")));
+            }
+        };
+        if self.markers.rout_at == 0 {
+            problems.push(Problem::new("markers.rout_at", "must be 1 or more"));
+        }
+        for (name, t) in &self.terrain {
+            for c in &t.closed_to {
+                class(format!("terrain.{name}.closed_to"), c, problems);
+            }
+        }
+        for (name, t) in &self.unit_types {
+            for k in &t.infantry_costs_in {
+                terrain(format!("unit_types.{name}.infantry_costs_in"), k, problems);
+            }
+        }
+        for k in &self.horse_archers.break_terrain {
+            terrain("horse_archers.break_terrain".into(), k, problems);
+        }
+        for (i, c) in self.conversions.iter().enumerate() {
+            unit_type(format!("conversions[{i}].from"), &c.from, problems);
+            unit_type(format!("conversions[{i}].to"), &c.to, problems);
+        }
+        for (name, carrier) in &self.carriers {
+            unit_type(format!("carriers.{name}"), name, problems);
+            for (i, o) in carrier.options.iter().enumerate() {
+                for c in &o.classes {
+                    class(format!("carriers.{name}.options[{i}].classes"), c, problems);
+                }
+            }
+        }
+        for c in &self.fleets.land_defence_classes {
+            class("fleets.land_defence_classes".into(), c, problems);
+        }
+        for t in &self.fleets.fire_ship_types {
+            unit_type("fleets.fire_ship_types".into(), t, problems);
+        }
+        for c in &self.victory.doubled_classes {
+            class("victory.doubled_classes".into(), c, problems);
+        }
+        for code in &self.after_combat.must_break_results {
+            if !self.results.contains_key(code) {
+                problems.push(Problem::new(
+                    "after_combat.must_break_results",
+                    format!("result `{code}` is not described under [results]"),
+                ));
+            }
+        }
+        for (key, fate) in &self.leader_fate {
+            if !["unaffected", "captured", "freed", "killed"].contains(&fate.result.as_str()) {
+                problems.push(Problem::new(
+                    format!("leader_fate.{key}.result"),
+                    "expected unaffected, captured, freed or killed",
+                ));
+            }
+        }
+        let bands: Vec<_> = self
+            .rampage
+            .directions
+            .iter()
+            .map(|r| (r.min, r.max))
+            .collect();
+        check_rows("rampage.directions", &bands, problems);
+        for (path, dice) in [
+            ("rampage.dice", &self.rampage.dice),
+            ("feudal_cavalry.dice", &self.feudal_cavalry.dice),
+        ] {
+            if dice.parse::<crate::odds::DiceSpec>().is_err() {
+                problems.push(Problem::new(path, "expected dice notation such as 2d6"));
+            }
+        }
+        let mut previous = 0;
+        for (i, l) in self.victory.levels.iter().enumerate() {
+            if l.more_than < 1 || (i > 0 && l.more_than <= previous) {
+                problems.push(Problem::new(
+                    format!("victory.levels[{i}].more_than"),
+                    "levels must rise from 1",
+                ));
+            }
+            previous = l.more_than;
+        }
+        let actions: Vec<String> = super::actions().into_iter().map(|a| a.id).collect();
+        for (i, phase) in self.sequence.iter().enumerate() {
+            let named = phase
+                .actions
+                .iter()
+                .chain(phase.steps.iter().filter_map(|s| s.action.as_ref()));
+            for a in named {
+                if !actions.contains(a) {
+                    problems.push(Problem::new(
+                        format!("sequence[{i}]"),
+                        format!("unknown action `{a}`"),
+                    ));
+                }
+            }
+        }
     }
 }

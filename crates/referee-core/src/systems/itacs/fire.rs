@@ -2,13 +2,108 @@
 //! shields, rear and elite modifiers on the Missile Combat Table (10.4).
 
 use super::data::{BandModifier, ItacsData};
+use super::forecast::{forecast, Stack};
 use super::results::{effect, roll_on_table, EffectContext};
 use super::situation::{
-    check_square, resolve_units, road_note, square_has_no_rear_note, terrain, FireSituation,
-    ScarpLine, Unit,
+    check_square, resolve_units, road_note, square_has_no_rear_note, stack_state, terrain,
+    FireSituation, ScarpLine, Unit,
 };
-use crate::contract::{Change, Modifier, Note, Resolution, Target, Total};
+use crate::contract::{Change, Check, Effect, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
+
+/// Which fire: missile combat (4.2), defensive fire (4.4), or horse archers after movement (6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FireKind {
+    Missile,
+    Defensive,
+    HorseArchers,
+}
+
+impl FireKind {
+    fn action(self) -> &'static str {
+        match self {
+            FireKind::Missile => "missile",
+            FireKind::Defensive => "defensive_fire",
+            FireKind::HorseArchers => "horse_archer_fire",
+        }
+    }
+}
+
+/// 6.2: after firing, horse archers may break in open terrain against slow enemies; otherwise
+/// they take D markers.
+fn horse_archer_consequence(
+    data: &ItacsData,
+    s: &FireSituation,
+    firing: &[Vec<Unit>],
+) -> Result<(Vec<Check>, Vec<Effect>), RefereeError> {
+    let ha = &data.horse_archers;
+    let Some(after) = &s.after_movement else {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "horse archer fire needs `after_movement`: their terrain, movement and the movement of the units in contact",
+        )
+        .field("after_movement")
+        .rule(&ha.rule));
+    };
+    if after.fired_before_movement {
+        return Err(RefereeError::new(
+            "situation.already_fired",
+            "horse archers that fired in the missile combat phase may not fire again after movement",
+        )
+        .field("after_movement.fired_before_movement")
+        .rule(&ha.rule));
+    }
+    for (i, units) in firing.iter().enumerate() {
+        for (j, u) in units.iter().enumerate().filter(|(_, u)| u.firing) {
+            let known = u.unit_type.as_ref().and_then(|t| data.unit_types.get(t));
+            if known.is_some_and(|t| !t.horse_archer) {
+                return Err(RefereeError::new(
+                    "situation.not_horse_archers",
+                    format!(
+                        "{} units are not horse archers: only horse archers (and Ff units on chariots) fire after movement",
+                        u.label
+                    ),
+                )
+                .field(format!("firing_hexes[{i}].units[{j}].type"))
+                .rule(&ha.rule));
+            }
+        }
+    }
+    let ground = terrain(data, &after.terrain, "after_movement.terrain")?;
+    let open = ha.break_terrain.contains(&after.terrain);
+    let slower = after
+        .contact_movement
+        .iter()
+        .all(|m| after.movement > m + ha.slower_by_more_than);
+    let checks = vec![
+        Check::holds(
+            format!("In open terrain ({}): may break instead of being disrupted", ground.name),
+            open,
+            &ha.rule,
+        ),
+        Check::holds(
+            format!(
+                "Every unit in contact has more than {} fewer movement points than the horse archers ({})",
+                ha.slower_by_more_than, after.movement
+            ),
+            slower,
+            &ha.rule,
+        ),
+    ];
+    let effects = if open && slower {
+        Vec::new()
+    } else {
+        vec![effect(
+            Target::Attacker,
+            Change::DMarkers {
+                count: ha.disruption,
+            },
+            &ha.rule,
+            None,
+        )]
+    };
+    Ok((checks, effects))
+}
 
 fn band_modifier(bands: &[BandModifier], value: i64) -> Option<i64> {
     bands
@@ -24,15 +119,24 @@ fn plural(n: u32, one: &str, many: &str) -> String {
 pub fn resolve(
     data: &ItacsData,
     s: &FireSituation,
-    defensive: bool,
+    kind: FireKind,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let m = &data.missile;
-    let action_rule = if defensive {
-        data.defensive_fire.rule.as_str()
-    } else {
-        m.rule.as_str()
+    let defensive = kind == FireKind::Defensive;
+    let action_rule = match kind {
+        FireKind::Defensive => data.defensive_fire.rule.as_str(),
+        FireKind::HorseArchers => data.horse_archers.rule.as_str(),
+        FireKind::Missile => m.rule.as_str(),
     };
+    if kind != FireKind::HorseArchers && s.after_movement.is_some() {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "`after_movement` is for horse archers firing after movement (action horse_archer_fire)",
+        )
+        .field("after_movement")
+        .rule("6.2"));
+    }
     if s.firing_hexes.is_empty() {
         return Err(
             RefereeError::new("situation.no_units", "enter at least one firing hex")
@@ -65,6 +169,25 @@ pub fn resolve(
         }
         range = range.max(hex.range);
         let units = resolve_units(data, &hex.units, &field)?;
+        for (j, _) in units.iter().enumerate().filter(|(_, u)| u.throwing) {
+            let tw = &data.throwing_weapons;
+            if !defensive {
+                return Err(RefereeError::new(
+                    "situation.throwing_not_defensive",
+                    "throwing weapons may only be used in defensive fire",
+                )
+                .field(format!("{field}.units[{j}].throwing"))
+                .rule(&tw.rule));
+            }
+            if hex.range > tw.range {
+                return Err(RefereeError::new(
+                    "situation.out_of_range",
+                    format!("throwing weapons have range {}", tw.range),
+                )
+                .field(format!("{field}.range"))
+                .rule(&tw.rule));
+            }
+        }
         if defensive {
             for (j, u) in units.iter().enumerate().filter(|(_, u)| u.firing) {
                 u.require_class(&format!("{field}.units[{j}]"))?;
@@ -100,8 +223,14 @@ pub fn resolve(
         .field("target.terrain")
         .rule(&ground.rule));
     };
+    super::situation::check_can_stand(data, &target_units, ground, s.target.stream, "target")?;
     if s.target.square {
-        check_square(&target_units, "target", &data.melee.square_rule)?;
+        check_square(
+            &target_units,
+            s.target.d_markers,
+            "target",
+            &data.melee.square_rule,
+        )?;
     }
     let stacked: u32 = target_units.iter().map(|u| u.count).sum();
 
@@ -243,6 +372,18 @@ pub fn resolve(
     } else {
         Vec::new()
     };
+    let (checks, after_fire) = if kind == FireKind::HorseArchers {
+        horse_archer_consequence(data, s, &firing)?
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    if firing.iter().flatten().any(|u| u.firing && u.throwing) {
+        notes.push(Note::new(
+            "Throwing weapons: once per game for each unit.",
+            &data.throwing_weapons.rule,
+            None,
+        ));
+    }
     let extra = |_: &str| {
         ff_disrupted
             .iter()
@@ -256,6 +397,7 @@ pub fn resolve(
                     None,
                 )
             })
+            .chain(after_fire.iter().cloned())
             .collect()
     };
     let ctx = EffectContext {
@@ -263,14 +405,27 @@ pub fn resolve(
         extra: &extra,
     };
     let rolled = roll_on_table(data, &m.results, total_modifier, &ctx, dice)?;
+    let target = Stack {
+        label: s
+            .target
+            .label
+            .as_ref()
+            .map(|l| format!("Hex {l}"))
+            .unwrap_or_else(|| "The target hex".to_string()),
+        start: stack_state(
+            data,
+            &target_units,
+            s.target.d_markers,
+            s.target.rout,
+            s.target.square,
+        ),
+    };
+    let (chances, forecast_notes) =
+        forecast(data, &rolled.results, &ctx, Target::Defender, &[target]);
+    notes.extend(forecast_notes);
     Ok(Resolution {
         system: data.system.id.clone(),
-        action: if defensive {
-            "defensive_fire"
-        } else {
-            "missile"
-        }
-        .into(),
+        action: kind.action().into(),
         dice: data.system.dice.clone(),
         totals: vec![
             Total {
@@ -289,6 +444,8 @@ pub fn resolve(
         modifiers,
         total_modifier,
         distribution: rolled.distribution,
+        forecast: chances,
+        checks,
         notes,
         outcome: rolled.outcome,
     })

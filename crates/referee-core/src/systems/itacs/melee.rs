@@ -2,10 +2,13 @@
 //! (R-ITACS-1); terrain, unit class, rear and elite modifiers; the Melee Combat Table (10.5).
 
 use super::data::{BelowLowest, ItacsData};
+use super::forecast::{forecast, Stack};
 use super::results::{effect, roll_on_table, EffectContext};
 use super::situation::{
-    check_square, resolve_units, road_note, square_has_no_rear_note, terrain, MeleeSituation, Unit,
+    check_can_stand, check_square, resolve_units, road_note, square_has_no_rear_note, stack_state,
+    terrain, MeleeSituation, Unit,
 };
+use super::state::HexState;
 use super::strength::{show_half_points, stack_half_points};
 use crate::contract::{Change, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
@@ -63,7 +66,7 @@ pub fn resolve(
             u.require_class(&format!("{field}.units[{j}]"))?;
         }
         attack += if hex.square {
-            check_square(&units, &field, &m.square_rule)?;
+            check_square(&units, 0, &field, &m.square_rule)?;
             // A square attacks with the strength of a single unit (2.6.1).
             let one = [(units[0].combat_strength(&format!("{field}.units[0]"))?, 1)];
             stack_half_points(&one, false)
@@ -77,6 +80,14 @@ pub fn resolve(
     let mut defender_units = Vec::new();
     let mut terrain_values: Vec<(i64, String, String, Option<String>)> = Vec::new();
     let any_square = s.defenders.iter().any(|h| h.square);
+    let is_fleet = |u: &Unit| {
+        u.unit_type
+            .as_ref()
+            .and_then(|t| data.unit_types.get(t))
+            .is_some_and(|t| t.fleet)
+    };
+    let fleet_battle = attacker_units.iter().all(is_fleet);
+    let mut stacks = Vec::new();
     for (i, hex) in s.defenders.iter().enumerate() {
         let field = format!("defenders[{i}]");
         let units = resolve_units(data, &hex.units, &field)?;
@@ -84,9 +95,38 @@ pub fn resolve(
             u.require_class(&format!("{field}.units[{j}]"))?;
         }
         if hex.square {
-            check_square(&units, &field, &m.square_rule)?;
+            check_square(&units, hex.d_markers, &field, &m.square_rule)?;
         }
         let ground = terrain(data, &hex.terrain, &format!("{field}.terrain"))?;
+        check_can_stand(data, &units, ground, hex.stream, &field)?;
+        stacks.push(Stack {
+            label: hex
+                .label
+                .as_ref()
+                .map(|l| format!("Hex {l}"))
+                .unwrap_or_else(|| format!("Defending hex {}", i + 1)),
+            start: stack_state(data, &units, hex.d_markers, hex.rout, hex.square),
+        });
+        let fleets = &data.fleets;
+        if units.iter().all(is_fleet) {
+            let (value, name, rule) = if fleet_battle {
+                (
+                    0,
+                    "none: fleet against fleet".to_string(),
+                    &fleets.fleet_vs_fleet_rule,
+                )
+            } else {
+                (
+                    fleets.sea_melee_modifier,
+                    format!("{} (fleet attacked from land)", ground.name),
+                    &fleets.land_defence_rule,
+                )
+            };
+            terrain_values.push((value, name, rule.clone(), None));
+            defence += strength_of(&units, true, &field)?;
+            defender_units.extend(units);
+            continue;
+        }
         let Some(melee_mod) = ground.melee else {
             return Err(RefereeError::new(
                 "situation.melee_not_allowed",
@@ -152,6 +192,31 @@ pub fn resolve(
     }
 
     let mut totals = Vec::new();
+    for (bonus, units, field) in [
+        (
+            s.attacker_leader_bonus,
+            &attacker_units,
+            "attacker_leader_bonus",
+        ),
+        (
+            s.defender_leader_bonus,
+            &defender_units,
+            "defender_leader_bonus",
+        ),
+    ] {
+        let dots_only = units
+            .iter()
+            .all(|u| matches!(u.combat, Some(super::strength::CombatStrength::Dot)));
+        if bonus > 0 && dots_only {
+            notes.push(Note::new(
+                format!(
+                    "{field}: the formation has no unit with a combat strength (only dots), so the leader bonus is capped at its strength of 1."
+                ),
+                &m.leader_rule,
+                m.leader_ruling.as_deref(),
+            ));
+        }
+    }
     for (bonus, side, strength, label) in [
         (
             s.attacker_leader_bonus,
@@ -329,6 +394,17 @@ pub fn resolve(
         extra: &extra,
     };
     let rolled = roll_on_table(data, &m.results, total_modifier, &ctx, dice)?;
+    let (mut chances, forecast_notes) =
+        forecast(data, &rolled.results, &ctx, Target::Defender, &stacks);
+    notes.extend(forecast_notes);
+    let attacker = Stack {
+        label: "The attacking side".into(),
+        start: HexState {
+            units: attacker_units.iter().map(|u| u.count).sum(),
+            ..stack_state(data, &attacker_units, 0, false, false)
+        },
+    };
+    chances.extend(forecast(data, &rolled.results, &ctx, Target::Attacker, &[attacker]).0);
     Ok(Resolution {
         system: data.system.id.clone(),
         action: "melee".into(),
@@ -337,6 +413,8 @@ pub fn resolve(
         modifiers,
         total_modifier,
         distribution: rolled.distribution,
+        forecast: chances,
+        checks: Vec::new(),
         notes,
         outcome: rolled.outcome,
     })

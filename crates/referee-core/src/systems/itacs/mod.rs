@@ -1,11 +1,18 @@
 //! ITACS: missile combat (4.2), defensive fire (4.4) and melee (4.5) over the shared engine.
 
+mod after_combat;
 pub mod data;
 mod fire;
+mod forecast;
 mod melee;
+mod movement;
 mod results;
 pub mod situation;
+mod special;
+pub mod state;
 pub mod strength;
+mod transport;
+mod victory;
 
 use crate::contract::Resolution;
 use crate::error::RefereeError;
@@ -18,6 +25,36 @@ pub fn actions() -> Vec<ActionInfo> {
         ActionInfo::new("missile", "Missile combat", "4.2"),
         ActionInfo::new("defensive_fire", "Defensive fire", "4.4"),
         ActionInfo::new("melee", "Melee combat", "4.5"),
+        ActionInfo::new(
+            "horse_archer_fire",
+            "Horse archers fire after movement",
+            "6.2",
+        ),
+        ActionInfo::new("markers", "Markers on a hex", "5.0–5.3"),
+        ActionInfo::new(
+            "end_of_movement",
+            "End of movement: leaders and Break markers",
+            "5.2.1, 6.1.1",
+        ),
+        ActionInfo::new("recovery", "Recovery phase", "4.6"),
+        ActionInfo::new("move", "Movement", "4.3"),
+        ActionInfo::new("withdraw", "Withdraw before melee", "4.5.5"),
+        ActionInfo::new("break_check", "Break after combat", "4.5.12, 5.2"),
+        ActionInfo::new("leader_fate", "Leader capture, recovery and death", "6.1.4"),
+        ActionInfo::new("feudal_charge", "Feudal cavalry charge", "6.3"),
+        ActionInfo::new("conversion", "Cavalry and archer conversion", "6.4, 6.5"),
+        ActionInfo::new(
+            "transport",
+            "Fleets, chariots and elephants carrying units",
+            "6.7, 6.8, 6.9",
+        ),
+        ActionInfo::new("fire_ship", "Fire ships", "6.7.6"),
+        ActionInfo::new("rampage", "Rampaging elephant", "6.9.2"),
+        ActionInfo::new(
+            "victory",
+            "Victory points, panic and victory level",
+            "5.4, 7.0–7.2",
+        ),
     ]
 }
 
@@ -68,21 +105,64 @@ pub fn resolve(
     situation: &serde_json::Value,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
+    use situation::parse;
+    let needs_no_dice = |r: Result<Resolution, RefereeError>| {
+        if dice.is_some() {
+            return Err(RefereeError::new(
+                "dice.not_rolled",
+                format!("`{action}` rolls no dice: leave out the dice"),
+            )
+            .field("dice"));
+        }
+        r
+    };
     match action {
-        "missile" => fire::resolve(data, &situation::parse(situation)?, false, dice),
-        "defensive_fire" => fire::resolve(data, &situation::parse(situation)?, true, dice),
-        "melee" => melee::resolve(data, &situation::parse(situation)?, dice),
+        "missile" => fire::resolve(data, &parse(situation)?, fire::FireKind::Missile, dice),
+        "defensive_fire" => {
+            fire::resolve(data, &parse(situation)?, fire::FireKind::Defensive, dice)
+        }
+        "horse_archer_fire" => {
+            fire::resolve(data, &parse(situation)?, fire::FireKind::HorseArchers, dice)
+        }
+        "melee" => melee::resolve(data, &parse(situation)?, dice),
+        "feudal_charge" => special::feudal_charge(data, &parse(situation)?, dice),
+        "rampage" => special::rampage(data, &parse(situation)?, dice),
+        "markers" => needs_no_dice(state::markers(data, &parse(situation)?)),
+        "end_of_movement" => needs_no_dice(state::end_of_movement(data, &parse(situation)?)),
+        "recovery" => needs_no_dice(state::recovery(data, &parse(situation)?)),
+        "move" => needs_no_dice(movement::move_units(data, &parse(situation)?)),
+        "withdraw" => needs_no_dice(movement::withdraw(data, &parse(situation)?)),
+        "break_check" => needs_no_dice(after_combat::break_check(data, &parse(situation)?)),
+        "leader_fate" => needs_no_dice(after_combat::leader_fate(data, &parse(situation)?)),
+        "conversion" => needs_no_dice(special::conversion(data, &parse(situation)?)),
+        "transport" => needs_no_dice(transport::transport(data, &parse(situation)?)),
+        "fire_ship" => needs_no_dice(transport::fire_ship(data, &parse(situation)?)),
+        "victory" => needs_no_dice(victory::victory(data, &parse(situation)?)),
         other => Err(crate::systems::unknown_action("itacs", other, &actions())),
     }
 }
 
 pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
-    match action {
-        "missile" | "defensive_fire" => Some(schemars::schema_for!(situation::FireSituation)),
-        "melee" => Some(schemars::schema_for!(situation::MeleeSituation)),
-        _ => None,
-    }
+    Some(match action {
+        "missile" | "defensive_fire" | "horse_archer_fire" => {
+            schemars::schema_for!(situation::FireSituation)
+        }
+        "melee" => schemars::schema_for!(situation::MeleeSituation),
+        "markers" => schemars::schema_for!(state::MarkersSituation),
+        "end_of_movement" | "recovery" => schemars::schema_for!(state::PhaseSituation),
+        "move" => schemars::schema_for!(movement::MoveSituation),
+        "withdraw" => schemars::schema_for!(movement::WithdrawSituation),
+        "break_check" => schemars::schema_for!(after_combat::BreakSituation),
+        "leader_fate" => schemars::schema_for!(after_combat::LeaderFateSituation),
+        "feudal_charge" => schemars::schema_for!(special::FeudalSituation),
+        "rampage" => schemars::schema_for!(special::RampageSituation),
+        "conversion" => schemars::schema_for!(special::ConversionSituation),
+        "transport" => schemars::schema_for!(transport::TransportSituation),
+        "fire_ship" => schemars::schema_for!(transport::FireShipSituation),
+        "victory" => schemars::schema_for!(victory::VictorySituation),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

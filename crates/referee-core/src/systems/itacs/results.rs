@@ -18,6 +18,8 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Target::Attacker => "Attacker".to_string(),
         Target::Defender => "Defender".to_string(),
         Target::Hex(label) => format!("Hex {label}"),
+        Target::Unit(label) => label.clone(),
+        Target::Army(side) => format!("Army {side}"),
     };
     let what = match &change {
         Change::DMarkers { count: 1 } => "+1 D marker".to_string(),
@@ -30,8 +32,22 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             let units = if *count == 1 { "unit" } else { "units" };
             format!("lose {count} {units} ({chooser}'s choice)")
         }
+        Change::RemoveDMarkers { count: 1 } => "remove 1 D marker".to_string(),
+        Change::RemoveDMarkers { count } => format!("remove {count} D markers"),
         Change::DestroyAll => "all units destroyed".to_string(),
         Change::MustBreak => "must break (Break marker, rout move after combat)".to_string(),
+        Change::Break => "breaks (Break marker; rout move now or next movement phase)".to_string(),
+        Change::RemoveBreak => "remove the Break marker".to_string(),
+        Change::Rout => "Rout marker (rout move in its next movement phase)".to_string(),
+        Change::RemoveRout => "remove the Rout marker".to_string(),
+        Change::VictoryPoints { points } => format!("{points} victory points"),
+        Change::ConvertTo { unit_type } => format!("becomes a {unit_type} unit"),
+        Change::LeaderCaptured => "the leader is captured".to_string(),
+        Change::LeaderFreed => "the leader walks free".to_string(),
+        Change::LeaderKilled => "the leader is eliminated".to_string(),
+        Change::Rampage { direction } => {
+            format!("rampages: turns {direction} and moves its full allowance")
+        }
     };
     Effect {
         target,
@@ -81,6 +97,8 @@ pub fn effects_of(data: &ItacsData, code: &str, ctx: &EffectContext) -> Vec<Effe
 }
 
 pub struct TableOutcome {
+    /// Every result code with its exact probability, for chained forecasts.
+    pub results: crate::odds::Dist<String>,
     pub distribution: Vec<ResultOdds>,
     pub outcome: Option<Outcome>,
 }
@@ -160,6 +178,7 @@ pub fn roll_on_table(
         }
     };
     Ok(TableOutcome {
+        results,
         distribution,
         outcome,
     })

@@ -38,6 +38,10 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional)]
     pub fire: Option<u32>,
+    /// Printed movement points.
+    #[serde(default)]
+    #[ts(optional)]
+    pub movement: Option<u32>,
     /// How many identical units (default 1).
     #[serde(default = "one")]
     #[ts(optional, as = "Option<u32>")]
@@ -52,6 +56,14 @@ pub struct UnitEntry {
     #[serde(default = "yes")]
     #[ts(optional, as = "Option<bool>")]
     pub firing: bool,
+    /// In defensive fire: the unit fires with throwing weapons (6.6).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub throwing: bool,
+    /// Carried on a fleet: a marine adds its full strength in fleet combat (6.7.5).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub marine: bool,
 }
 
 /// A scarp hexside between the firers and the target (3.2.1).
@@ -101,6 +113,17 @@ pub struct TargetHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub square: bool,
+    /// D markers already on the hex, for the chained forecast (5.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub d_markers: u32,
+    /// The hex already has a Rout marker.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub rout: bool,
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
     pub units: Vec<UnitEntry>,
 }
 
@@ -111,6 +134,28 @@ pub struct TargetHex {
 pub struct FireSituation {
     pub firing_hexes: Vec<FiringHex>,
     pub target: TargetHex,
+    /// Horse archers firing after movement (6.2): only for `horse_archer_fire`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub after_movement: Option<AfterMovement>,
+}
+
+/// Where horse archers fire from after movement, and whom they are in contact with (6.2).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct AfterMovement {
+    /// Terrain key of the horse archers' hex.
+    pub terrain: String,
+    /// The horse archers' movement points.
+    pub movement: u32,
+    /// Movement points of each enemy unit in contact with them.
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<u32>>")]
+    pub contact_movement: Vec<u32>,
+    /// They already fired in the missile combat phase this turn.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub fired_before_movement: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -150,6 +195,14 @@ pub struct DefendingHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub square: bool,
+    /// D markers already on the hex, for the chained forecast (5.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub d_markers: u32,
+    /// The hex already has a Rout marker.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub rout: bool,
     pub units: Vec<UnitEntry>,
 }
 
@@ -181,14 +234,19 @@ fn ground() -> AttackPosition {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unit {
     pub label: String,
+    /// The unit type code, when one was entered.
+    pub unit_type: Option<String>,
     /// Unset when neither the entry nor its type gives one; rules that read it require it.
     pub class: Option<String>,
     pub combat: Option<CombatStrength>,
     pub fire: u32,
+    pub movement: Option<u32>,
     pub count: u32,
     pub elite: bool,
     pub shields: bool,
     pub firing: bool,
+    pub throwing: bool,
+    pub marine: bool,
 }
 
 impl Unit {
@@ -261,17 +319,34 @@ impl Unit {
             .clone()
             .or_else(|| class.as_ref().map(|c| format!("class {c}")))
             .unwrap_or_else(|| "unnamed".to_string());
+        if entry.throwing && entry.fire.is_some() {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "a unit firing throwing weapons has their fire strength (6.6): leave out `fire`",
+            )
+            .field(format!("{field}.fire"))
+            .rule("6.6"));
+        }
+        let fire = if entry.throwing {
+            data.throwing_weapons.fire
+        } else {
+            entry.fire.or(unit_type.and_then(|t| t.fire)).unwrap_or(0)
+        };
         Ok(Unit {
             label,
+            unit_type: entry.unit_type.clone(),
             class,
             combat,
-            fire: entry.fire.or(unit_type.and_then(|t| t.fire)).unwrap_or(0),
+            fire,
+            movement: entry.movement.or(unit_type.and_then(|t| t.movement)),
             count: entry.count,
             elite: entry.elite,
             shields: entry
                 .shields
                 .unwrap_or(unit_type.is_some_and(|t| t.shields)),
             firing: entry.firing,
+            throwing: entry.throwing,
+            marine: entry.marine,
         })
     }
 
@@ -288,6 +363,36 @@ impl Unit {
             .field(format!("{field}.class"))
             .rule("2.4.4")
         })
+    }
+
+    /// The movement points, required where a rule compares or spends them.
+    pub fn movement_points(&self, field: &str) -> Result<u32, RefereeError> {
+        self.movement.ok_or_else(|| {
+            RefereeError::new(
+                "situation.missing_movement",
+                format!(
+                    "enter the movement points printed on the {} counter",
+                    self.label
+                ),
+            )
+            .field(format!("{field}.movement"))
+            .rule("4.3.1")
+        })
+    }
+
+    /// The unit type's data, when a known type was entered.
+    pub fn type_data<'d>(&self, data: &'d ItacsData) -> Option<&'d UnitType> {
+        self.unit_type.as_ref().and_then(|t| data.unit_types.get(t))
+    }
+
+    /// Cavalry on the terrain chart: class C or Mf, or a type that moves as cavalry (6.8).
+    pub fn mounted(&self, data: &ItacsData) -> bool {
+        let class = self
+            .class
+            .as_ref()
+            .and_then(|c| data.unit_classes.get(c))
+            .is_some_and(|c| c.mounted);
+        class || self.type_data(data).is_some_and(|t| t.moves_as_mounted)
     }
 
     /// The combat strength, required in melee.
@@ -313,20 +418,42 @@ pub fn resolve_units(
     field: &str,
 ) -> Result<Vec<Unit>, RefereeError> {
     if entries.is_empty() {
+        let at = if field.is_empty() {
+            "units".to_string()
+        } else {
+            format!("{field}.units")
+        };
         return Err(
-            RefereeError::new("situation.no_units", "the hex needs at least one unit")
-                .field(format!("{field}.units")),
+            RefereeError::new("situation.no_units", "the hex needs at least one unit").field(at),
         );
     }
+    let prefix = if field.is_empty() {
+        String::new()
+    } else {
+        format!("{field}.")
+    };
     entries
         .iter()
         .enumerate()
-        .map(|(i, e)| Unit::resolve(data, e, &format!("{field}.units[{i}]")))
+        .map(|(i, e)| Unit::resolve(data, e, &format!("{prefix}units[{i}]")))
         .collect()
 }
 
-/// Checks a square: four identical units (2.6.1).
-pub fn check_square(units: &[Unit], field: &str, rule: &str) -> Result<(), RefereeError> {
+/// Checks a square: four identical units that are not disrupted (2.6.1).
+pub fn check_square(
+    units: &[Unit],
+    d_markers: u32,
+    field: &str,
+    rule: &str,
+) -> Result<(), RefereeError> {
+    if d_markers > 0 {
+        return Err(RefereeError::new(
+            "situation.invalid_square",
+            "a disrupted hex is no longer a square: squares form only from units that are not disrupted",
+        )
+        .field(format!("{field}.square"))
+        .rule(rule));
+    }
     let total: u32 = units.iter().map(|u| u.count).sum();
     let first = &units[0];
     let identical = units
@@ -394,4 +521,80 @@ pub fn square_has_no_rear_note(square_rule: &str) -> crate::contract::Note {
         square_rule,
         Some("R-ITACS-5"),
     )
+}
+
+/// The state of a stack for the chained forecast: its units, markers and what they are immune to.
+pub fn stack_state(
+    data: &ItacsData,
+    units: &[Unit],
+    d_markers: u32,
+    rout: bool,
+    square: bool,
+) -> super::state::HexState {
+    let types: Vec<&UnitType> = units
+        .iter()
+        .filter_map(|u| u.unit_type.as_ref().and_then(|t| data.unit_types.get(t)))
+        .collect();
+    super::state::HexState {
+        units: units.iter().map(|u| u.count).sum(),
+        d_markers,
+        broken: false,
+        rout,
+        square,
+        never_breaks: !units.is_empty()
+            && types.len() == units.len()
+            && types.iter().all(|t| t.never_breaks),
+        rampages: types.iter().any(|t| t.rampages),
+        rampaging: false,
+    }
+}
+
+/// Refuses units standing where their class may not be: impassable terrain, water for land units,
+/// land for fleets, walls, towers and trenches for cavalry (10.3, 3.1.4, 6.7).
+pub fn check_can_stand(
+    data: &ItacsData,
+    units: &[Unit],
+    ground: &super::data::Terrain,
+    stream: bool,
+    field: &str,
+) -> Result<(), RefereeError> {
+    let refuse = |message: String| {
+        Err(RefereeError::new("situation.terrain_closed", message)
+            .field(format!("{field}.terrain"))
+            .rule(&ground.rule))
+    };
+    if ground.movement.is_none() {
+        return refuse(format!(
+            "{} is impassable: no unit can be there",
+            ground.name
+        ));
+    }
+    for u in units {
+        let fleet = u
+            .unit_type
+            .as_ref()
+            .and_then(|t| data.unit_types.get(t))
+            .is_some_and(|t| t.fleet);
+        if ground.fleets_only && !fleet {
+            return refuse(format!(
+                "{} units cannot be in a {} hex: only fleets enter it (6.7)",
+                u.label, ground.name
+            ));
+        }
+        if fleet && !ground.fleets_only && !stream {
+            return refuse(format!(
+                "a fleet moves only in sea hexes (and light or Viking fleets in rivers), not {} (6.7)",
+                ground.name
+            ));
+        }
+        if let Some(class) = &u.class {
+            if ground.closed_to.contains(class) {
+                return refuse(format!(
+                    "class {class} units ({}) may not enter {} hexes",
+                    u.label, ground.name
+                ));
+            }
+        }
+    }
+    Ok(())
 }

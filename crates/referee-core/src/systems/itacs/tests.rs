@@ -12,6 +12,13 @@ fn itacs() -> Ruleset {
     .unwrap()
 }
 
+/// The built-in ITACS data, for unit tests of single mechanics.
+pub fn itacs_data() -> crate::systems::itacs::ItacsData {
+    match itacs().rules {
+        crate::systems::SystemRules::Itacs(data) => data,
+    }
+}
+
 fn refused(action: &str, situation: Value) -> crate::RefereeError {
     itacs().resolve(action, &situation, None).unwrap_err()
 }
@@ -164,7 +171,7 @@ fn bad_input_gets_a_typed_error_naming_the_field() {
         (
             "melee",
             melee("4", "4", "water"),
-            "situation.melee_not_allowed",
+            "situation.terrain_closed",
             "defenders[0].terrain",
         ),
         (
@@ -363,4 +370,459 @@ proptest! {
         let stronger = ruleset.resolve("missile", &fire(json!([{ "class": "Ff", "fire": fire_strength + extra }]), target), None).unwrap();
         prop_assert!(at_least(p_of(&stronger, "DX"), p_of(&weaker, "DX")));
     }
+}
+
+fn resolved(action: &str, situation: Value) -> crate::Resolution {
+    itacs()
+        .resolve(action, &situation, None)
+        .unwrap_or_else(|e| panic!("{action}: {}", e.one_line()))
+}
+
+fn chance(r: &crate::Resolution, label: &str) -> String {
+    r.forecast
+        .iter()
+        .find(|c| c.label == label)
+        .map(|c| c.probability.clone())
+        .unwrap_or_else(|| panic!("no forecast `{label}` in {:?}", r.forecast))
+}
+
+fn effects(r: &crate::Resolution) -> Vec<String> {
+    r.outcome
+        .as_ref()
+        .map(|o| o.effects.iter().map(|e| e.text.clone()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn melee_forecast_counts_the_d_markers_already_there() {
+    // 8:8 at +0 against two units with 2 D markers. By hand, of 36:
+    // AD 1 (disrupted), *D 2 + DD 7 + D1X 11 (4 D markers: rout), D2XB 9 + DX 6 (destroyed).
+    let r = resolved(
+        "melee",
+        json!({
+            "attackers": [{ "units": [{ "class": "A", "combat": "4", "count": 2 }] }],
+            "defenders": [{ "terrain": "clear", "d_markers": 2,
+                            "units": [{ "class": "A", "combat": "4", "count": 2 }] }]
+        }),
+    );
+    assert_eq!(chance(&r, "Defending hex 1 is destroyed"), "5/12");
+    assert_eq!(chance(&r, "Defending hex 1 routs"), "5/9");
+    assert_eq!(chance(&r, "Defending hex 1 ends disrupted"), "1/36");
+    // The attackers: AD, *D and D2XB disrupt them (1 + 2 + 9 of 36).
+    assert_eq!(chance(&r, "The attacking side ends disrupted"), "1/3");
+    assert_eq!(chance(&r, "The attacking side is unaffected"), "2/3");
+}
+
+#[test]
+fn missile_forecast_routs_a_hex_with_one_d_marker_on_any_dd() {
+    // Range 1, 9 fire strength (+1), one unit (−2), clear: −1. 2d6−1: "-" on a roll of 2
+    // (1/36), DD on 3–9 (29/36), D1X on 10–11 (5/36) destroys the single unit, DX on 12 (1/36).
+    let r = resolved(
+        "missile",
+        json!({
+            "firing_hexes": [{ "range": 1, "units": [{ "type": "LB", "count": 3 }] }],
+            "target": { "terrain": "clear", "d_markers": 1, "units": [{ "class": "B", "combat": "4" }] }
+        }),
+    );
+    assert_eq!(r.total_modifier, -1);
+    assert_eq!(chance(&r, "The target hex routs"), "29/36");
+    assert_eq!(chance(&r, "The target hex is destroyed"), "1/6");
+    assert_eq!(chance(&r, "The target hex ends disrupted"), "1/36");
+}
+
+#[test]
+fn elephants_are_never_forecast_to_rout() {
+    let r = resolved(
+        "missile",
+        json!({
+            "firing_hexes": [{ "range": 1, "units": [{ "type": "LB", "count": 3 }] }],
+            "target": { "terrain": "clear", "d_markers": 2, "units": [{ "type": "EL", "class": "D", "combat": "6" }] }
+        }),
+    );
+    assert!(r.forecast.iter().all(|c| !c.label.ends_with("routs")));
+}
+
+#[test]
+fn a_square_must_be_undisrupted_and_identical() {
+    let square = |d: u32, units: Value| {
+        json!({
+            "attackers": [{ "units": [{ "type": "SD", "count": 4 }] }],
+            "defenders": [{ "terrain": "clear", "square": true, "d_markers": d, "units": units }]
+        })
+    };
+    let e = refused(
+        "melee",
+        square(1, json!([{ "type": "PP", "class": "A", "count": 4 }])),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.invalid_square", Some("2.6.1"))
+    );
+    let e = refused(
+        "melee",
+        square(
+            0,
+            json!([{ "type": "PP", "class": "A", "count": 2 }, { "type": "PS", "count": 2 }]),
+        ),
+    );
+    assert_eq!(e.code, "situation.invalid_square");
+}
+
+#[test]
+fn cavalry_cannot_stand_on_a_wall_and_land_units_not_at_sea() {
+    let e = refused(
+        "move",
+        json!({ "unit": { "type": "LC", "movement": 8 }, "path": [{ "terrain": "wall" }] }),
+    );
+    assert_eq!(e.code, "situation.terrain_closed");
+    assert_eq!(e.field.as_deref(), Some("path[0].terrain"));
+    let e = refused(
+        "missile",
+        fire(
+            json!([{ "type": "LB" }]),
+            json!({ "terrain": "water", "units": [{ "type": "PS" }] }),
+        ),
+    );
+    assert_eq!(e.code, "situation.terrain_closed");
+}
+
+#[test]
+fn entering_a_disrupted_hex_disrupts_and_stops() {
+    let step = |d: u32| json!({ "terrain": "clear", "d_markers": d });
+    let r = resolved(
+        "move",
+        json!({ "unit": { "type": "SD" }, "path": [step(0), step(2)] }),
+    );
+    assert_eq!(r.outcome.unwrap().result, "disrupted");
+    let e = refused(
+        "move",
+        json!({ "unit": { "type": "SD" }, "path": [step(2), step(0)] }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.must_stop", Some("path[0].d_markers"))
+    );
+    let e = refused(
+        "move",
+        json!({ "unit": { "type": "SD" }, "disrupted": true, "path": [step(0)] }),
+    );
+    assert_eq!(e.code, "situation.disrupted_move");
+}
+
+#[test]
+fn rout_moves_pay_no_facing_and_break_moves_lose_a_point() {
+    let path = json!([{ "terrain": "clear", "facing_changes": 2 }, { "terrain": "clear" }]);
+    let r = resolved(
+        "move",
+        json!({ "unit": { "type": "SD" }, "kind": "rout", "disrupted": true, "path": path }),
+    );
+    assert!(r.totals.iter().any(|t| t.value == "2 of 4"));
+    let four = json!([{ "terrain": "clear" }, { "terrain": "clear" }, { "terrain": "clear" }, { "terrain": "clear" }]);
+    let e = refused(
+        "move",
+        json!({ "unit": { "type": "SD" }, "kind": "break", "path": four }),
+    );
+    assert_eq!(e.code, "situation.out_of_movement");
+    // Disrupted, a breaking unit moves its full allowance (5.2).
+    resolved(
+        "move",
+        json!({ "unit": { "type": "SD" }, "kind": "break", "disrupted": true, "path": four }),
+    );
+}
+
+#[test]
+fn leaders_clear_their_formation_at_the_end_of_movement() {
+    let r = resolved(
+        "end_of_movement",
+        json!({ "hexes": [
+            { "label": "A", "formation": "pikes", "d_markers": 2, "leaders": [{ "label": "2L", "control_range": 2 }] },
+            { "label": "B", "formation": "pikes", "d_markers": 1, "rout": true, "leader_distances": { "2L": 2 } },
+            { "label": "C", "formation": "pikes", "d_markers": 1, "rout": true, "leader_distances": { "2L": 3 } },
+            { "label": "D", "formation": "bows", "d_markers": 1, "leader_distances": { "2L": 1 } },
+            { "label": "E", "break": true },
+            { "label": "F", "break": true, "moving_player": false }
+        ]}),
+    );
+    assert_eq!(
+        effects(&r),
+        vec![
+            "Hex A: remove 1 D marker",
+            "Hex B: remove 1 D marker",
+            "Hex B: remove the Rout marker",
+            // Out of range for D markers, but rout removal covers the whole formation (5.3.2).
+            "Hex C: remove the Rout marker",
+            "Hex E: remove the Break marker",
+        ]
+    );
+    let e = refused(
+        "end_of_movement",
+        json!({ "hexes": [{ "label": "A", "leader_distances": { "3L": 1 } }] }),
+    );
+    assert_eq!(e.code, "situation.unknown_leader");
+}
+
+#[test]
+fn recovery_removes_one_d_marker_per_hex_but_not_a_rampaging_elephants() {
+    let r = resolved(
+        "recovery",
+        json!({ "hexes": [
+            { "label": "A", "d_markers": 3, "rout": true },
+            { "label": "B" },
+            { "label": "EL", "d_markers": 2, "rampaging": true }
+        ]}),
+    );
+    assert_eq!(effects(&r), vec!["Hex A: remove 1 D marker"]);
+    assert!(r.notes.iter().any(|n| n.rule == "6.9.2"));
+}
+
+#[test]
+fn withdraw_needs_three_more_movement_points_than_the_fastest_attacker() {
+    let w = |def: u32| {
+        resolved(
+            "withdraw",
+            json!({ "defenders": [{ "type": "LC", "movement": def }, { "type": "LC", "movement": 9 }],
+                    "attackers": [{ "type": "SD" }, { "type": "MS" }] }),
+        )
+        .outcome
+        .unwrap()
+        .result
+    };
+    assert_eq!(w(7), "may withdraw"); // 7 ≥ 4 + 3
+    assert_eq!(w(6), "may not withdraw");
+    let e = refused(
+        "withdraw",
+        json!({ "defenders": [{ "class": "A" }], "attackers": [{ "type": "SD" }] }),
+    );
+    assert_eq!(e.code, "situation.missing_movement");
+}
+
+#[test]
+fn break_after_combat_forced_voluntary_or_not_at_all() {
+    let b = |extra: Value| {
+        let mut s = json!({ "units": [{ "type": "SD", "count": 3 }] });
+        s.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        resolved("break_check", s).outcome.unwrap()
+    };
+    let forced = b(json!({ "result": "D2XB" }));
+    assert_eq!(forced.result, "must break");
+    assert_eq!(b(json!({ "result": "DD" })).result, "may break");
+    assert_eq!(b(json!({ "enemy_movement": [3] })).result, "may break");
+    assert_eq!(b(json!({ "enemy_movement": [4] })).result, "may not break");
+    assert_eq!(
+        b(json!({ "side": "attacker", "result": "AD", "attacked_square": true })).result,
+        "must break"
+    );
+    let el = resolved(
+        "break_check",
+        json!({ "units": [{ "type": "EL", "movement": 5 }], "result": "D2XB" }),
+    );
+    assert_eq!(el.outcome.unwrap().result, "never breaks");
+}
+
+#[test]
+fn feudal_cavalry_is_held_on_2d6_at_most_the_leader_bonus() {
+    let r = itacs()
+        .resolve(
+            "feudal_charge",
+            &json!({ "enemy_in_sight": true, "leader_bonus": 4 }),
+            Some(&[1, 2]),
+        )
+        .unwrap();
+    // 2d6 ≤ 4: 1 + 2 + 3 of 36.
+    let held = r
+        .distribution
+        .iter()
+        .find(|d| d.result == "no charge")
+        .unwrap();
+    assert_eq!(held.probability, "1/6");
+    assert_eq!(r.outcome.unwrap().result, "no charge");
+    let r = resolved("feudal_charge", json!({ "enemy_in_sight": true }));
+    assert_eq!(r.outcome.unwrap().result, "charges");
+}
+
+#[test]
+fn the_rampage_directions_cover_every_roll() {
+    let r = itacs()
+        .resolve("rampage", &json!({ "elephant": "EL 1" }), Some(&[3, 4]))
+        .unwrap();
+    assert_eq!(r.outcome.as_ref().unwrap().result, "front");
+    assert_eq!(
+        effects(&r),
+        vec!["EL 1: rampages: turns front and moves its full allowance"]
+    );
+    let front = r.distribution.iter().find(|d| d.result == "front").unwrap();
+    assert_eq!(front.probability, "4/9"); // 6–8: 5 + 6 + 5 of 36
+}
+
+#[test]
+fn conversion_goes_back_only_to_the_type_a_unit_began_as() {
+    let c = |s: Value| resolved("conversion", s).outcome.unwrap();
+    let dismount = c(json!({ "type": "HC", "stationary": true }));
+    assert_eq!(dismount.result, "converts");
+    assert_eq!(dismount.effects[0].text, "HC: becomes a PS unit");
+    assert_eq!(
+        c(json!({ "type": "PS", "original_type": "HC", "stationary": true })).result,
+        "converts"
+    );
+    assert_eq!(
+        c(json!({ "type": "PS", "stationary": true })).result,
+        "cannot convert"
+    );
+    assert_eq!(
+        c(json!({ "type": "LB", "stationary": true, "adjacent_enemy": true })).result,
+        "cannot convert"
+    );
+}
+
+#[test]
+fn throwing_weapons_fire_2_at_range_1_in_defensive_fire_only() {
+    let s = json!({
+        "firing_hexes": [{ "range": 1, "units": [{ "type": "AX", "class": "B", "combat": "4", "throwing": true }] }],
+        "target": { "terrain": "clear", "units": [{ "type": "SD" }] }
+    });
+    let r = resolved("defensive_fire", s.clone());
+    assert!(r
+        .modifiers
+        .iter()
+        .any(|m| m.label == "Attacking fire strength (2)"));
+    assert_eq!(
+        refused("missile", s).code,
+        "situation.throwing_not_defensive"
+    );
+}
+
+#[test]
+fn fleets_carry_what_their_type_allows_and_defend_with_their_infantry() {
+    let t = |carrier: &str, cargo: Value| {
+        itacs().resolve(
+            "transport",
+            &json!({ "carrier": { "type": carrier, "combat": "4" }, "cargo": cargo }),
+            None,
+        )
+    };
+    let r = t(
+        "LF",
+        json!([{ "class": "A", "combat": "4", "count": 2 }, { "class": "Ff", "combat": "." }]),
+    )
+    .unwrap();
+    assert!(r
+        .totals
+        .iter()
+        .any(|x| x.label == "Defence against land units" && x.value == "12"));
+    assert!(r
+        .totals
+        .iter()
+        .any(|x| x.label == "Strength against fleets" && x.value == "6"));
+    assert!(r
+        .totals
+        .iter()
+        .any(|x| x.label == "Ff units that may fire" && x.value == "1"));
+    let e = t(
+        "LF",
+        json!([{ "class": "C", "combat": "4" }, { "class": "A", "combat": "4" }]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.over_capacity", Some("6.7.2"))
+    );
+    assert!(t("VF", json!([{ "class": "C", "combat": "4" }])).is_err());
+    assert!(t("HF", json!([{ "class": "C", "combat": "4", "count": 3 }])).is_ok());
+    let sunk = itacs()
+        .resolve(
+            "transport",
+            &json!({ "carrier": { "type": "HF", "combat": "4" }, "destroyed": true, "land_with_room": true,
+                     "cargo": [{ "type": "SD" }, { "type": "LC", "combat": "3" }] }),
+            None,
+        )
+        .unwrap();
+    assert_eq!(
+        effects(&sunk),
+        vec![
+            "SD (cargo 1): +2 D markers",
+            "LC (cargo 2): all units destroyed"
+        ]
+    );
+}
+
+#[test]
+fn horse_archers_after_movement_break_in_the_open_or_are_disrupted() {
+    let s = |terrain: &str, contact: u32| {
+        json!({
+            "firing_hexes": [{ "range": 1, "units": [{ "type": "HB", "fire": 3, "count": 2 }] }],
+            "target": { "terrain": "clear", "units": [{ "type": "SD" }] },
+            "after_movement": { "terrain": terrain, "movement": 10, "contact_movement": [contact] }
+        })
+    };
+    let open = resolved("horse_archer_fire", s("clear", 4));
+    assert!(open.distribution.iter().all(|d| d
+        .effects
+        .iter()
+        .all(|e| e.target != crate::contract::Target::Attacker)));
+    let woods = resolved("horse_archer_fire", s("woods", 4));
+    assert!(woods
+        .distribution
+        .iter()
+        .all(|d| d.effects.iter().any(|e| e.text == "Attacker: +2 D markers")));
+    let fast = resolved("horse_archer_fire", s("clear", 7));
+    assert!(fast.distribution[0]
+        .effects
+        .iter()
+        .any(|e| e.text == "Attacker: +2 D markers"));
+    let e = refused(
+        "horse_archer_fire",
+        json!({
+            "firing_hexes": [{ "range": 1, "units": [{ "type": "LB" }] }],
+            "target": { "terrain": "clear", "units": [{ "type": "SD" }] },
+            "after_movement": { "terrain": "clear", "movement": 5 }
+        }),
+    );
+    assert_eq!(e.code, "situation.not_horse_archers");
+}
+
+#[test]
+fn victory_levels_and_panic_once_per_game() {
+    let v = |lost_a: u32, lost_b: u32, panic_happened: bool| {
+        resolved(
+            "victory",
+            json!({
+                "panic_happened": panic_happened,
+                "sides": [
+                    { "name": "A", "panic_level": 9, "lost": [{ "type": "PP", "count": lost_a }] },
+                    { "name": "B", "lost": [{ "type": "PP", "count": lost_b }] }
+                ]
+            }),
+        )
+    };
+    // B scores 3 per PP A lost, A scores 3 per PP B lost.
+    assert_eq!(
+        v(3, 1, false).outcome.unwrap().result,
+        "substantive victory: B"
+    ); // 9 v 3: not > 3×
+    assert_eq!(
+        v(4, 1, false).outcome.unwrap().result,
+        "decisive victory: B"
+    ); // 12 v 3
+    let r = v(3, 2, false);
+    let o = r.outcome.unwrap();
+    assert_eq!(o.result, "marginal victory: B"); // 9 v 6
+    assert_eq!(
+        o.effects[0].text,
+        "Army A: Rout marker (rout move in its next movement phase)"
+    );
+    assert!(r.totals.iter().any(
+        |t| t.label == "B to reach a substantive victory" && t.value == "4 more victory points"
+    ));
+    assert!(v(3, 2, true).outcome.unwrap().effects.is_empty());
+    assert_eq!(v(2, 2, false).outcome.unwrap().result, "no victory");
+}
+
+#[test]
+fn deterministic_actions_refuse_dice() {
+    let e = itacs()
+        .resolve("recovery", &json!({ "hexes": [] }), Some(&[3, 4]))
+        .unwrap_err();
+    assert_eq!(e.code, "dice.not_rolled");
 }

@@ -1,0 +1,456 @@
+//! Movement (4.3): the cost of a path on the terrain chart, facing changes, roads and streams,
+//! stacking while passing through (4.3.3), entering disrupted or routed hexes (5.1, 5.3), rout
+//! and break moves (5.2, 5.3.1), squares (2.6.1), fleets (6.7); and withdrawal before melee (4.5.5).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::data::ItacsData;
+use super::results::effect;
+use super::situation::{check_can_stand, terrain, Unit, UnitEntry};
+use crate::contract::{Change, Check, Note, Resolution, Target, Total};
+use crate::error::RefereeError;
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementRules {
+    pub rule: String,
+    /// The stacking limit when the scenario sets none (4.3.3).
+    pub stacking_limit: u32,
+    pub stacking_rule: String,
+    pub square_stacking: u32,
+    pub facing_change_cost: u32,
+    pub facing_rule: String,
+    pub road_cost: u32,
+    pub road_rule: String,
+    pub pass_through_mover_d: u32,
+    pub pass_through_stationary_d: u32,
+    pub break_rout_penalty: u32,
+    pub square_hexes: u32,
+    /// Hex features a square may not enter (`stream`).
+    pub square_closed_to: Vec<String>,
+    pub square_rule: String,
+}
+
+/// Which kind of move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveKind {
+    #[default]
+    Normal,
+    /// A rout move: no cost for facing (5.3.1).
+    Rout,
+    /// A rout move under a Break marker: one point less unless disrupted (5.2).
+    Break,
+}
+
+/// One hex entered.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsPathStep")]
+pub struct PathStep {
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    pub terrain: String,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub stream: bool,
+    /// Entered along a road or bridge: 1 point whatever the terrain (3.1.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub road: bool,
+    /// Facing changes before entering this hex (1 point each, 4.3.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub facing_changes: u32,
+    /// Friendly units (not leaders) already in the hex (4.3.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub units_in_hex: u32,
+    /// D markers on the hex: a unit entering it is disrupted and stops (5.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub d_markers: u32,
+    /// A Rout marker on the hex: a unit entering it routs too (5.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub rout: bool,
+}
+
+/// `move`: one unit or stack along a path.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsMoveSituation")]
+pub struct MoveSituation {
+    /// The moving units (one stack of one type), with their movement points.
+    pub unit: UnitEntry,
+    #[serde(default)]
+    #[ts(optional, as = "Option<MoveKind>")]
+    pub kind: MoveKind,
+    /// The hex it starts in has D markers (5.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub disrupted: bool,
+    /// The units are a square (2.6.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub square: bool,
+    /// A fire ship moves at half its allowance (6.7.6).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub fire_ship: bool,
+    /// The scenario's stacking limit for this side (default 3, 4.3.3).
+    #[serde(default)]
+    #[ts(optional)]
+    pub stacking_limit: Option<u32>,
+    pub path: Vec<PathStep>,
+    /// Facing changes after the last hex (4.3.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub end_facing_changes: u32,
+}
+
+fn refuse(code: &str, message: String, field: String, rule: &str) -> RefereeError {
+    RefereeError::new(code, message).field(field).rule(rule)
+}
+
+/// The movement allowance for this move, with the rule that set it.
+fn allowance(
+    data: &ItacsData,
+    s: &MoveSituation,
+    unit: &Unit,
+    fleet: bool,
+) -> Result<(u32, String, Vec<Note>), RefereeError> {
+    let mv = &data.movement;
+    let full = unit.movement_points("unit")?;
+    let mut notes = Vec::new();
+    let mut points = full;
+    let mut rule = mv.rule.clone();
+    if s.fire_ship || (fleet && s.disrupted) {
+        points = full / 2;
+        rule = if s.fire_ship {
+            data.fleets.fire_ship_rule.clone()
+        } else {
+            data.fleets.fleet_vs_fleet_rule.clone()
+        };
+        notes.push(Note::new(
+            "Half movement allowance (rounded down).",
+            &rule,
+            None,
+        ));
+    } else if s.disrupted && s.kind == MoveKind::Normal {
+        return Err(refuse(
+            "situation.disrupted_move",
+            "disrupted units may not move, except to break or rout (5.1)".into(),
+            "disrupted".into(),
+            "5.1",
+        ));
+    } else if s.kind == MoveKind::Break && !s.disrupted {
+        points = full.saturating_sub(mv.break_rout_penalty);
+        rule = "5.2".into();
+        notes.push(Note::new(
+            "A broken unit that is not disrupted moves one point less, then may turn up to 180°.",
+            "5.2",
+            None,
+        ));
+    }
+    Ok((points, rule, notes))
+}
+
+pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, RefereeError> {
+    let mv = &data.movement;
+    let units = vec![Unit::resolve(data, &s.unit, "unit")?];
+    let unit = &units[0];
+    let kind = unit.type_data(data);
+    let fleet = kind.is_some_and(|t| t.fleet);
+    let (points, allowance_rule, mut notes) = allowance(data, s, unit, fleet)?;
+    if s.path.is_empty() {
+        return Err(refuse(
+            "situation.empty_path",
+            "enter at least one hex of the path".into(),
+            "path".into(),
+            &mv.rule,
+        ));
+    }
+    if s.square && s.path.len() as u32 > mv.square_hexes {
+        return Err(refuse(
+            "situation.square_move",
+            format!("a square moves {} hex per movement phase", mv.square_hexes),
+            "path".into(),
+            &mv.square_rule,
+        ));
+    }
+    let facing_cost = if s.kind == MoveKind::Normal {
+        mv.facing_change_cost
+    } else {
+        0
+    };
+    let mounted = unit.mounted(data);
+    let mut spent = 0u32;
+    let mut totals = Vec::new();
+    let mut effects = Vec::new();
+    let mut result = "moves";
+    let mover = unit.label.clone();
+    let last = s.path.len() - 1;
+    for (i, step) in s.path.iter().enumerate() {
+        let field = format!("path[{i}]");
+        let name = step
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("hex {}", i + 1));
+        let ground = terrain(data, &step.terrain, &format!("{field}.terrain"))?;
+        check_can_stand(data, &units, ground, step.stream, &field)?;
+        if s.square
+            && (step.road || (step.stream && mv.square_closed_to.iter().any(|k| k == "stream")))
+        {
+            return Err(refuse(
+                "situation.square_move",
+                "a square may not enter river hexes nor use roads or bridges".into(),
+                field,
+                &mv.square_rule,
+            ));
+        }
+        // The terrain chart's cost: cavalry pay their own column, elephants pay infantry's in
+        // some terrain (6.9.1); a road costs 1 whatever the terrain (3.1.1).
+        let infantry_here = kind.is_some_and(|t| t.infantry_costs_in.contains(&step.terrain));
+        let (enter, rule) = if step.road {
+            (mv.road_cost, mv.road_rule.clone())
+        } else {
+            let base = match (mounted && !infantry_here, ground.mounted_movement) {
+                (true, Some(m)) => m,
+                _ => ground.movement.unwrap_or(0),
+            };
+            let stream = if step.stream { data.stream.movement } else { 0 };
+            let mut rule = ground.rule.clone();
+            if step.stream {
+                rule = format!("{rule}; {}", data.stream.rule);
+            }
+            if infantry_here && mounted {
+                rule = format!("{rule}; 6.9.1");
+            }
+            (base + stream, rule)
+        };
+        let cost = enter + step.facing_changes * facing_cost;
+        if spent + cost > points {
+            return Err(refuse(
+                "situation.out_of_movement",
+                format!(
+                    "entering {name} costs {cost} movement points and only {} of {points} are left: the unit may not enter it",
+                    points - spent
+                ),
+                field,
+                &mv.rule,
+            ));
+        }
+        spent += cost;
+        let mut value = format!("{enter} MP");
+        if step.facing_changes > 0 && facing_cost > 0 {
+            value = format!("{value} + {} facing", step.facing_changes * facing_cost);
+        }
+        totals.push(Total {
+            label: format!("Enter {name} ({})", ground.name),
+            value,
+            rule,
+            ruling: None,
+        });
+        let limit = ground
+            .stacking_limit
+            .unwrap_or(s.stacking_limit.unwrap_or(mv.stacking_limit));
+        let alone = kind.is_some_and(|t| t.stacks_alone || t.fleet);
+        let over = step.units_in_hex + unit.count > limit || (alone && step.units_in_hex > 0);
+        if over && i == last {
+            return Err(refuse(
+                "situation.over_stacking",
+                format!(
+                    "{name} already holds {} units: ending there breaks the stacking limit of {limit}",
+                    step.units_in_hex
+                ),
+                format!("{field}.units_in_hex"),
+                &mv.stacking_rule,
+            ));
+        }
+        if over && step.units_in_hex >= limit {
+            effects.push(effect(
+                Target::Unit(mover.clone()),
+                Change::DMarkers {
+                    count: mv.pass_through_mover_d,
+                },
+                &mv.stacking_rule,
+                None,
+            ));
+            effects.push(effect(
+                Target::Hex(name.clone()),
+                Change::DMarkers {
+                    count: mv.pass_through_stationary_d,
+                },
+                &mv.stacking_rule,
+                None,
+            ));
+            notes.push(Note::new(
+                format!("Moving through {name} at its stacking limit disrupts both stacks, once all movement is finished."),
+                &mv.stacking_rule,
+                None,
+            ));
+        }
+        if step.rout && s.kind == MoveKind::Normal {
+            if i != last {
+                return Err(refuse(
+                    "situation.must_stop",
+                    format!("{name} has a Rout marker: a unit entering it routs"),
+                    format!("{field}.rout"),
+                    "5.3",
+                ));
+            }
+            effects.push(effect(
+                Target::Unit(mover.clone()),
+                Change::Rout,
+                "5.3",
+                None,
+            ));
+            result = "routs";
+        } else if step.d_markers > 0 && s.kind == MoveKind::Normal {
+            if i != last {
+                return Err(refuse(
+                    "situation.must_stop",
+                    format!(
+                        "{name} has D markers: a unit entering it is disrupted and must stop there"
+                    ),
+                    format!("{field}.d_markers"),
+                    "5.1",
+                ));
+            }
+            notes.push(Note::new(
+                format!("{mover} joins the D markers of {name}: disrupted."),
+                "5.1",
+                None,
+            ));
+            result = "disrupted";
+        }
+    }
+    let end_cost = s.end_facing_changes * facing_cost;
+    if spent + end_cost > points {
+        return Err(refuse(
+            "situation.out_of_movement",
+            format!(
+                "changing facing at the end costs {end_cost} and only {} movement points are left",
+                points - spent
+            ),
+            "end_facing_changes".into(),
+            &mv.facing_rule,
+        ));
+    }
+    spent += end_cost;
+    totals.push(Total {
+        label: "Movement points spent".into(),
+        value: format!("{spent} of {points}"),
+        rule: allowance_rule,
+        ruling: None,
+    });
+    let meaning = match result {
+        "routs" => "The unit ends in a routed hex and routs with it.",
+        "disrupted" => "The unit ends in a disrupted hex and is disrupted.",
+        _ => "The move is allowed.",
+    };
+    let mut r = Resolution::certain(&data.system.id, "move", result, meaning, effects);
+    r.totals = totals;
+    r.notes = notes;
+    if s.kind != MoveKind::Normal {
+        r.checks.push(Check::umpire(
+            "Each hex entered is farther from the nearest enemy unit; full allowance, most hexes; none farther: stop and take one D marker",
+            "5.3.1",
+        ));
+        r.checks.push(Check::umpire(
+            "Adjacent to the map edge with movement left: the unit leaves the map and counts as destroyed",
+            "5.3.3",
+        ));
+    } else {
+        r.checks.push(Check::umpire(
+            "Each hex entered is the front hex or a side hex of the unit (4.3.2); never a hex with enemy units",
+            "4.3.2, 4.3.3",
+        ));
+    }
+    Ok(r)
+}
+
+/// `withdraw`: may the defenders step back before melee (4.5.5)?
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsWithdrawSituation")]
+pub struct WithdrawSituation {
+    pub defenders: Vec<UnitEntry>,
+    pub attackers: Vec<UnitEntry>,
+}
+
+fn movements(
+    data: &ItacsData,
+    entries: &[UnitEntry],
+    field: &str,
+) -> Result<Vec<(String, u32)>, RefereeError> {
+    if entries.is_empty() {
+        return Err(
+            RefereeError::new("situation.no_units", "enter at least one unit").field(field),
+        );
+    }
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let f = format!("{field}[{i}]");
+            let u = Unit::resolve(data, e, &f)?;
+            Ok((u.label.clone(), u.movement_points(&f)?))
+        })
+        .collect()
+}
+
+pub fn withdraw(data: &ItacsData, s: &WithdrawSituation) -> Result<Resolution, RefereeError> {
+    let ac = &data.after_combat;
+    let defenders = movements(data, &s.defenders, "defenders")?;
+    let attackers = movements(data, &s.attackers, "attackers")?;
+    let fastest = attackers.iter().map(|(_, m)| *m).max().unwrap_or(0);
+    let slowest = defenders.iter().map(|(_, m)| *m).min().unwrap_or(0);
+    let may = slowest >= fastest + ac.withdraw_margin;
+    let (result, meaning) = if may {
+        (
+            "may withdraw",
+            "The defenders may withdraw one hex; then no melee takes place.",
+        )
+    } else {
+        ("may not withdraw", "The defenders must stand and fight.")
+    };
+    let mut r = Resolution::certain(&data.system.id, "withdraw", result, meaning, Vec::new());
+    r.totals = vec![
+        Total {
+            label: "Fastest attacker".into(),
+            value: format!("{fastest} MP"),
+            rule: ac.withdraw_rule.clone(),
+            ruling: None,
+        },
+        Total {
+            label: "Slowest defender".into(),
+            value: format!("{slowest} MP"),
+            rule: ac.withdraw_rule.clone(),
+            ruling: None,
+        },
+    ];
+    r.checks = vec![
+        Check::holds(
+            format!(
+                "Every defender has at least {} movement points more than the fastest attacker",
+                ac.withdraw_margin
+            ),
+            may,
+            &ac.withdraw_rule,
+        ),
+        Check::umpire(
+            "The hex withdrawn to is within stacking limits, not impassable, and not adjacent to enemy units",
+            &ac.withdraw_rule,
+        ),
+        Check::umpire(
+            "If one hex of a formation withdraws, the defender chooses for each other hex of it",
+            &ac.withdraw_rule,
+        ),
+    ];
+    Ok(r)
+}

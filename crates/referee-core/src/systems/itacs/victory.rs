@@ -1,0 +1,220 @@
+//! Victory points (7.0, R-ITACS-6), panic (5.4, 7.1) and victory levels (7.2).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::data::ItacsData;
+use super::results::effect;
+use super::situation::{resolve_units, Unit, UnitEntry};
+use super::strength::show_half_points;
+use crate::contract::{Change, Check, Resolution, Target, Total};
+use crate::error::RefereeError;
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryRules {
+    pub rule: String,
+    pub ruling: Option<String>,
+    /// Classes whose cost is doubled (cavalry).
+    pub doubled_classes: Vec<String>,
+    pub panic_rule: String,
+    pub levels_rule: String,
+    /// Ascending: a side wins at a level when it has more than `more_than` times the other's points.
+    pub levels: Vec<VictoryLevel>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryLevel {
+    pub name: String,
+    pub more_than: u32,
+}
+
+/// A unit's victory points, in half points, with how they were reached.
+pub fn unit_cost(data: &ItacsData, u: &Unit, field: &str) -> Result<(u64, String), RefereeError> {
+    if let Some(vp) = u.type_data(data).and_then(|t| t.vp) {
+        return Ok((
+            2 * u64::from(vp),
+            format!("{vp} (the ruleset's cost for {})", u.label),
+        ));
+    }
+    // In half points: n ÷ 2 victory points are n half points.
+    let combat = u.combat_strength(field)?.half_points(false).unwrap_or(0);
+    let base = combat / 2 + 2 * u64::from(u.fire);
+    let doubled = u
+        .class
+        .as_ref()
+        .is_some_and(|c| data.victory.doubled_classes.contains(c));
+    let cost = if doubled { 2 * base } else { base };
+    let how = format!(
+        "{} ÷ 2 + {}{} = {}",
+        show_half_points(combat),
+        u.fire,
+        if doubled { ", doubled for cavalry" } else { "" },
+        show_half_points(cost)
+    );
+    Ok((cost, how))
+}
+
+/// One side: its panic level and the units it has lost (destroyed or routed off the map).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsVictorySide")]
+pub struct SideEntry {
+    pub name: String,
+    /// The scenario's panic level for this army (5.4).
+    #[serde(default)]
+    #[ts(optional)]
+    pub panic_level: Option<u32>,
+    /// Units lost: destroyed in combat or routed off the map (7.0).
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<UnitEntry>>")]
+    pub lost: Vec<UnitEntry>,
+}
+
+/// `victory`: points, panic and the victory level (7.0–7.2).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsVictorySituation")]
+pub struct VictorySituation {
+    pub sides: Vec<SideEntry>,
+    /// An army has already panicked this game: both are immune now (5.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub panic_happened: bool,
+}
+
+pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, RefereeError> {
+    let v = &data.victory;
+    if s.sides.len() != 2 {
+        return Err(
+            RefereeError::new("situation.two_sides", "enter exactly two sides")
+                .field("sides")
+                .rule(&v.rule),
+        );
+    }
+    let mut totals = Vec::new();
+    // lost[i]: half points of side i's losses, awarded to the other side.
+    let mut lost = [0u64; 2];
+    for (i, side) in s.sides.iter().enumerate() {
+        if side.lost.is_empty() {
+            continue;
+        }
+        let field = format!("sides[{i}].lost");
+        let units = resolve_units(data, &side.lost, "")?;
+        for (j, u) in units.iter().enumerate() {
+            let (cost, how) = unit_cost(data, u, &format!("{field}[{j}]"))?;
+            lost[i] += cost * u64::from(u.count);
+            totals.push(Total {
+                label: format!("{} lost {} × {}", side.name, u.count, u.label),
+                value: format!("{how} each"),
+                rule: v.rule.clone(),
+                ruling: v.ruling.clone(),
+            });
+        }
+    }
+    let score = [lost[1], lost[0]];
+    for (i, side) in s.sides.iter().enumerate() {
+        totals.push(Total {
+            label: format!("{} victory points", side.name),
+            value: show_half_points(score[i]),
+            rule: v.rule.clone(),
+            ruling: v.ruling.clone(),
+        });
+    }
+    let mut checks = Vec::new();
+    let mut effects = Vec::new();
+    let mut panicking = Vec::new();
+    for (i, side) in s.sides.iter().enumerate() {
+        let Some(level) = side.panic_level else {
+            continue;
+        };
+        let enemy = score[1 - i];
+        let reached = enemy >= 2 * u64::from(level);
+        checks.push(Check::holds(
+            format!(
+                "The enemy's points ({}) reach {}'s panic level ({level}){}",
+                show_half_points(enemy),
+                side.name,
+                if reached {
+                    String::new()
+                } else {
+                    format!(": {} to go", show_half_points(2 * u64::from(level) - enemy))
+                }
+            ),
+            reached,
+            &v.panic_rule,
+        ));
+        if reached && !s.panic_happened {
+            panicking.push(i);
+        }
+    }
+    if s.panic_happened {
+        checks.push(Check::holds(
+            "Panic already happened this game: both armies are immune",
+            true,
+            &v.panic_rule,
+        ));
+    }
+    for i in &panicking {
+        effects.push(effect(
+            Target::Army(s.sides[*i].name.clone()),
+            Change::Rout,
+            &v.panic_rule,
+            None,
+        ));
+    }
+    if panicking.len() == 2 {
+        checks.push(Check::umpire(
+            "Both armies reached their panic levels: only the first to reach it panics",
+            &v.panic_rule,
+        ));
+    }
+    let (lead, trail) = if score[0] >= score[1] { (0, 1) } else { (1, 0) };
+    let (a, b) = (score[lead], score[trail]);
+    let level = v
+        .levels
+        .iter()
+        .rev()
+        .find(|l| a > u64::from(l.more_than) * b);
+    let next = v.levels.iter().find(|l| a <= u64::from(l.more_than) * b);
+    let (result, meaning) = match level {
+        None => (
+            "no victory".to_string(),
+            "Neither side has more victory points.".to_string(),
+        ),
+        Some(l) => (
+            format!("{} victory: {}", l.name, s.sides[lead].name),
+            format!(
+                "{} has {} victory points against {}.",
+                s.sides[lead].name,
+                show_half_points(a),
+                show_half_points(b)
+            ),
+        ),
+    };
+    if let Some(n) = next {
+        // Points come in halves only with odd strengths: when both tallies are whole, so is the
+        // gap to close.
+        let mut needed = u64::from(n.more_than) * b + 1 - a;
+        if a % 2 == 0 && b % 2 == 0 && needed % 2 == 1 {
+            needed += 1;
+        }
+        totals.push(Total {
+            label: format!("{} to reach a {} victory", s.sides[lead].name, n.name),
+            value: format!("{} more victory points", show_half_points(needed)),
+            rule: v.levels_rule.clone(),
+            ruling: None,
+        });
+    }
+    let mut r = Resolution::certain(&data.system.id, "victory", &result, &meaning, effects);
+    r.totals = totals;
+    r.checks = checks;
+    r.notes.push(crate::contract::Note::new(
+        "These are the default victory conditions; a scenario's own conditions come first.",
+        &v.levels_rule,
+        None,
+    ));
+    Ok(r)
+}
