@@ -106,6 +106,20 @@ test('missile combat: the 4.2.8 example in the window', async () => {
   await browser.waitUntil(async () => (await browser.$('[data-testid="total-modifier"]').getText()) === '-1', { timeout: 10000 });
   await browser.waitUntil(async () => (await browser.$('[data-testid="outcome-result"]').isExisting()), { timeout: 10000 });
   assert.equal(await browser.$('[data-testid="outcome-result"]').getText(), 'DD');
+
+  // 5.3.4: with a D marker already on the MS, a DD routs them: the chained forecast on screen is
+  // the core's.
+  await browser.$('#d-markers').setValue('1');
+  const expected = core('missile', {
+    firing_hexes: [{ range: 2, units: [{ type: 'LB', count: 2 }] }],
+    target: { terrain: 'mud', d_markers: 1, units: [{ type: 'MS', count: 2 }] },
+  });
+  const routs = expected.forecast.find((c) => c.label === 'The target hex routs');
+  assert.ok(routs, 'the core forecasts a rout');
+  await browser.waitUntil(async () => (await browser.$('#forecast').isExisting())
+    && (await browser.$('#forecast').getText()).includes(routs.probability), { timeout: 10000 });
+  await browser.saveScreenshot(`${shots}/itacs-missile-forecast.png`);
+  await browser.$('#d-markers').setValue('0');
 });
 
 test('the app rolls the dice, shows the seed, and the outcome follows the faces', async () => {

@@ -3,7 +3,7 @@
 import * as api from './api';
 import type { Choice, RefereeError, SystemInfo } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
-import { enteredDice, initialState, selectorForField, toSituation, unitRow, type ActionId, type FormState, type UnitRow } from './situation';
+import { FORM_ACTIONS, enteredDice, initialState, selectorForField, toSituation, unitRow, type ActionId, type FormState, type UnitRow } from './situation';
 
 const state: FormState = initialState();
 let system: SystemInfo | undefined;
@@ -64,6 +64,7 @@ function renderForm(): void {
         ${check('stream', 'Stream or river', state.stream, '3.1.2')}
         ${check('road', 'Road', state.road, '3.1.1')}
         ${check('square', 'Square formation', state.square, '2.6.1')}
+        <label>D markers <input id="d-markers" type="number" min="0" max="9" inputmode="numeric" value="${state.dMarkers}"> <span class="rule">§ 5.1</span></label>
         ${fire
           ? `<label>Scarp <select id="scarp">${options([{ key: 'none', label: 'none' }, { key: 'firing_down', label: 'firing down' }, { key: 'firing_up', label: 'firing up' }], state.scarp)}</select> <span class="rule">§ 3.2.1</span></label>`
           : `<label>Leader bonus <input id="defender-leader" type="number" min="0" value="${state.defenderLeader}"> <span class="rule">§ 6.1.3</span></label>`}
@@ -79,7 +80,7 @@ function renderForm(): void {
 }
 
 function renderTabs(): void {
-  const actions = system?.actions ?? [];
+  const actions = (system?.actions ?? []).filter((a) => FORM_ACTIONS.includes(a.id));
   $('#actions').innerHTML = actions
     .map((a) => `<button role="tab" data-action="${escape(a.id)}" aria-selected="${a.id === state.action}">${escape(a.name)} <span class="rule">§ ${escape(a.rule)}</span></button>`)
     .join('');
@@ -135,6 +136,7 @@ function onInput(ev: Event): void {
       case 'leader-firers': state.leaderWithFirers = checked; break;
       case 'range': state.range = number; break;
       case 'attacker-leader': state.attackerLeader = number; break;
+      case 'd-markers': state.dMarkers = number; break;
       case 'defender-leader': state.defenderLeader = number; break;
       case 'terrain': state.terrain = el.value; break;
       case 'scarp': state.scarp = el.value as FormState['scarp']; break;

@@ -11,6 +11,8 @@ const resolution: Resolution = {
     { result: 'AD', meaning: 'a', rolls: '4', probability: '1/4', p: 0.25, effects: [] },
     { result: 'DX', meaning: 'b', rolls: '5–14', probability: '3/4', p: 0.75, effects: [] },
   ],
+  forecast: [{ label: 'The target hex routs', probability: '29/36', p: 29 / 36, rule: '5.1' }],
+  checks: [{ label: 'Not <adjacent>', status: 'not_met', rule: '6.4' }],
   notes: [],
   outcome: { dice: [4, 1], roll: 5, modified: 7, result: 'DX', meaning: 'b', effects: [] },
 };
@@ -25,6 +27,15 @@ describe('render', () => {
     expect((html.match(/class="odds-row/g) ?? []).length).toBe(2);
     expect(html).toContain('3/4');
     expect(html).toMatch(/odds-row hit" data-result="DX"/);
+  });
+
+  it('shows the chained forecast and the checks, escaped', () => {
+    const html = renderResolution(resolution);
+    expect(html).toContain('The target hex routs');
+    expect(html).toContain('29/36');
+    expect(html).toContain('80.6 %');
+    expect(html).toContain('Not &lt;adjacent&gt;');
+    expect(html).toMatch(/check-not_met.*✗/s);
   });
 
   it('formats probabilities for display', () => {

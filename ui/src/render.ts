@@ -1,5 +1,5 @@
 // Resolution → HTML. Pure string building with escaping, so it is unit-tested.
-import type { Effect, Modifier, Outcome, RefereeError, Resolution, ResultOdds } from './generated/api';
+import type { Chance, Check, Effect, Modifier, Outcome, RefereeError, Resolution, ResultOdds } from './generated/api';
 
 export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -57,6 +57,32 @@ function distributionRows(r: Resolution, outcome?: Outcome): string {
     .join('');
 }
 
+const CHECK_MARK: Record<Check['status'], string> = { met: '✓', not_met: '✗', umpire: '?' };
+
+/** Conditions of a rule: met, not met, or for the umpire to see on the table. */
+export function renderChecks(checks: Check[]): string {
+  if (checks.length === 0) return '';
+  const rows = checks
+    .map((c) => `<li class="check-${c.status}"><span class="mark" aria-label="${c.status.replace('_', ' ')}">${CHECK_MARK[c.status]}</span> ${escape(c.label)} ${cite(c.rule, c.ruling)}</li>`)
+    .join('');
+  return `<ul class="checks">${rows}</ul>`;
+}
+
+/** What finally becomes of each hex or side: the chained odds. */
+export function renderForecast(forecast: Chance[]): string {
+  if (forecast.length === 0) return '';
+  const rows = forecast
+    .map((c) => `<div class="forecast-row" title="${escape(c.probability)}">
+        <span class="label">${escape(c.label)}</span>
+        <span class="track"><span class="fill" data-p="${c.p}"></span></span>
+        <span class="pct">${percent(c.p)}</span>
+        <span class="exact">${escape(c.probability)}</span>
+        <span class="cite">${cite(c.rule, c.ruling)}</span>
+      </div>`)
+    .join('');
+  return `<h2>What becomes of each stack</h2><div class="odds forecast" id="forecast">${rows}</div>`;
+}
+
 export function renderResolution(r: Resolution): string {
   const totals = r.totals
     .map((t) => `<div class="total"><span class="muted">${escape(t.label)}</span> <strong>${escape(t.value)}</strong> ${cite(t.rule, t.ruling)}</div>`)
@@ -77,8 +103,10 @@ export function renderResolution(r: Resolution): string {
       <tfoot><tr><td>Total modifier on ${escape(r.dice)}</td><td class="num" data-testid="total-modifier">${signed(r.total_modifier)}</td><td></td></tr></tfoot>
     </table>
     ${notes ? `<ul class="notes">${notes}</ul>` : ''}
+    ${renderChecks(r.checks)}
     <h2>Odds of every result</h2>
-    <div class="odds" id="odds">${distributionRows(r, r.outcome)}</div>`;
+    <div class="odds" id="odds">${distributionRows(r, r.outcome)}</div>
+    ${renderForecast(r.forecast)}`;
 }
 
 export function renderError(e: RefereeError): string {

@@ -24,6 +24,13 @@ describe('situation', () => {
     });
   });
 
+  it('sends the D markers already on the defending hex, for the forecast', () => {
+    const melee = toSituation({ ...initialState(), dMarkers: 2 });
+    expect(melee).toMatchObject({ defenders: [{ d_markers: 2 }] });
+    const fire = toSituation({ ...initialState(), action: 'missile' as const, dMarkers: 1 });
+    expect(fire).toMatchObject({ target: { d_markers: 1 } });
+  });
+
   it('reads dice only when both faces are whole numbers', () => {
     expect(enteredDice(['4', '1'])).toEqual([4, 1]);
     expect(enteredDice(['4', ''])).toBeUndefined();

@@ -3,6 +3,9 @@ import type { AttackPosition, ItacsFireSituation, ItacsMeleeSituation, ItacsUnit
 
 export type ActionId = 'melee' | 'missile' | 'defensive_fire';
 
+/** The actions this form enters; the others come with the battle screens (issue 8). */
+export const FORM_ACTIONS: readonly string[] = ['missile', 'defensive_fire', 'melee'];
+
 export interface UnitRow {
   type: string;
   count: number;
@@ -21,6 +24,8 @@ export interface FormState {
   stream: boolean;
   road: boolean;
   square: boolean;
+  /** D markers already on the defending hex, for the chained forecast (5.1). */
+  dMarkers: number;
   rear: boolean;
   attackFrom: AttackPosition;
   attackerLeader: number;
@@ -40,7 +45,7 @@ export function initialState(): FormState {
     action: 'melee',
     attackers: [unitRow('SD', 6)],
     defenders: [unitRow('PS', 2)],
-    terrain: 'clear', stream: false, road: false, square: false, rear: true,
+    terrain: 'clear', stream: false, road: false, square: false, dMarkers: 0, rear: true,
     attackFrom: 'ground', attackerLeader: 0, defenderLeader: 0,
     range: 1, scarp: 'none', leaderWithFirers: false,
   };
@@ -62,7 +67,7 @@ export function toSituation(s: FormState): ItacsMeleeSituation | ItacsFireSituat
   if (s.action === 'melee') {
     return {
       attackers: [{ rear: s.rear, units: s.attackers.map(toUnit) }],
-      defenders: [{ terrain: s.terrain, stream: s.stream, road: s.road, square: s.square, units: s.defenders.map(toUnit) }],
+      defenders: [{ terrain: s.terrain, stream: s.stream, road: s.road, square: s.square, d_markers: s.dMarkers, units: s.defenders.map(toUnit) }],
       attack_from: s.attackFrom,
       attacker_leader_bonus: s.attackerLeader,
       defender_leader_bonus: s.defenderLeader,
@@ -70,7 +75,7 @@ export function toSituation(s: FormState): ItacsMeleeSituation | ItacsFireSituat
   }
   return {
     firing_hexes: [{ range: s.range, rear: s.rear, leader: s.leaderWithFirers, units: s.attackers.map(toUnit) }],
-    target: { terrain: s.terrain, stream: s.stream, road: s.road, scarp: s.scarp, square: s.square, units: s.defenders.map(toUnit) },
+    target: { terrain: s.terrain, stream: s.stream, road: s.road, scarp: s.scarp, square: s.square, d_markers: s.dMarkers, units: s.defenders.map(toUnit) },
   };
 }
 
@@ -92,6 +97,7 @@ export function selectorForField(field: string | undefined): string | undefined 
   }
   const ids: Record<string, string> = {
     terrain: '#terrain', range: '#range', attack_from: '#attack-from', scarp: '#scarp', dice: '#die-0',
+    square: '#square', d_markers: '#d-markers',
   };
   const last = field.split('.').pop()?.replace(/\[\d+\]$/, '') ?? '';
   return ids[last];

@@ -10,7 +10,7 @@ use ts_rs::TS;
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
-pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, SystemInfo};
+pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo};
 pub use rulesets::{check_file, Referee};
 
 /// A request to resolve one action.
@@ -39,6 +39,7 @@ pub struct RulesetList {
 pub fn typescript_bindings() -> String {
     use referee_core::systems::itacs::data::AttackPosition;
     use referee_core::systems::itacs::situation as itacs;
+    use referee_core::systems::itacs::{after_combat, movement, special, state, transport, victory};
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
         ResolveRequest::decl(&cfg),
@@ -57,6 +58,11 @@ pub fn typescript_bindings() -> String {
         Target::decl(&cfg),
         Change::decl(&cfg),
         Chooser::decl(&cfg),
+        Chance::decl(&cfg),
+        Check::decl(&cfg),
+        CheckStatus::decl(&cfg),
+        Phase::decl(&cfg),
+        PhaseStep::decl(&cfg),
         RefereeError::decl(&cfg),
         RollRequest::decl(&cfg),
         DiceRoll::decl(&cfg),
@@ -69,6 +75,26 @@ pub fn typescript_bindings() -> String {
         itacs::UnitEntry::decl(&cfg),
         itacs::ScarpLine::decl(&cfg),
         AttackPosition::decl(&cfg),
+        itacs::AfterMovement::decl(&cfg),
+        state::HexEntry::decl(&cfg),
+        state::MarkersSituation::decl(&cfg),
+        state::PhaseSituation::decl(&cfg),
+        state::PhaseHex::decl(&cfg),
+        state::LeaderEntry::decl(&cfg),
+        movement::MoveSituation::decl(&cfg),
+        movement::PathStep::decl(&cfg),
+        movement::MoveKind::decl(&cfg),
+        movement::WithdrawSituation::decl(&cfg),
+        after_combat::BreakSituation::decl(&cfg),
+        after_combat::CombatSide::decl(&cfg),
+        after_combat::LeaderFateSituation::decl(&cfg),
+        special::FeudalSituation::decl(&cfg),
+        special::RampageSituation::decl(&cfg),
+        special::ConversionSituation::decl(&cfg),
+        transport::TransportSituation::decl(&cfg),
+        transport::FireShipSituation::decl(&cfg),
+        victory::VictorySituation::decl(&cfg),
+        victory::SideEntry::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust API types by `npm run bindings`; do not edit.\n// The test `bindings_are_current` fails when this file is stale.\n\n",

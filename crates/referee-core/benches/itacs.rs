@@ -1,5 +1,5 @@
-//! Every ITACS action resolved in full (modifiers, exact distribution, effects, outcome), from
-//! situation JSON to the resolution, as the API does it.
+//! Every ITACS action resolved in full (modifiers, exact distribution, chained forecast, effects,
+//! outcome), from situation JSON to the resolution, as the API does it.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use referee_core::ruleset::Layers;
@@ -14,7 +14,7 @@ fn itacs(c: &mut Criterion) {
     .unwrap();
     let missile = json!({
         "firing_hexes": [{ "range": 2, "units": [{ "type": "LB", "count": 2 }] }],
-        "target": { "terrain": "mud", "road": true, "units": [{ "type": "MS", "count": 2 }] }
+        "target": { "terrain": "mud", "road": true, "d_markers": 1, "units": [{ "type": "MS", "count": 2 }] }
     });
     let defensive = json!({
         "firing_hexes": [
@@ -29,20 +29,88 @@ fn itacs(c: &mut Criterion) {
             { "rear": true, "units": [{ "type": "SD", "count": 3 }] }
         ],
         "defenders": [
-            { "terrain": "clear", "units": [{ "type": "PS", "count": 2 }] },
-            { "terrain": "swamp", "stream": true, "units": [{ "type": "SD", "count": 2 }] }
+            { "terrain": "clear", "d_markers": 2, "units": [{ "type": "PS", "count": 2 }] },
+            { "terrain": "swamp", "stream": true, "d_markers": 1, "units": [{ "type": "SD", "count": 2 }] }
         ],
         "attacker_leader_bonus": 2
     });
-    for (action, situation) in [
-        ("missile", &missile),
-        ("defensive_fire", &defensive),
-        ("melee", &melee),
-    ] {
+    let horse_archers = json!({
+        "firing_hexes": [{ "range": 2, "units": [{ "type": "HB", "fire": 3, "count": 2 }] }],
+        "target": { "terrain": "clear", "d_markers": 1, "units": [{ "type": "SD", "count": 2 }] },
+        "after_movement": { "terrain": "clear", "movement": 10, "contact_movement": [4] }
+    });
+    let rolled = [
+        ("missile", missile),
+        ("defensive_fire", defensive),
+        ("melee", melee),
+        ("horse_archer_fire", horse_archers),
+        (
+            "feudal_charge",
+            json!({ "enemy_in_sight": true, "leader_bonus": 4 }),
+        ),
+        ("rampage", json!({ "elephant": "EL" })),
+    ];
+    for (action, situation) in &rolled {
         c.bench_function(&format!("itacs/{action}"), |b| {
             b.iter(|| {
                 ruleset
                     .resolve(action, std::hint::black_box(situation), Some(&[4, 1]))
+                    .unwrap()
+            })
+        });
+    }
+    let certain = [
+        (
+            "markers",
+            json!({ "hex": { "units": [{ "type": "MS", "count": 2 }] },
+            "changes": [{ "kind": "d_markers", "count": 2 }, { "kind": "d_markers", "count": 2 }] }),
+        ),
+        (
+            "end_of_movement",
+            json!({ "hexes": [
+            { "label": "A", "formation": "PS", "d_markers": 2, "leaders": [{ "label": "2L", "control_range": 2 }] },
+            { "label": "B", "formation": "PS", "d_markers": 1, "rout": true, "leader_distances": { "2L": 1 } },
+            { "label": "C", "break": true }] }),
+        ),
+        (
+            "recovery",
+            json!({ "hexes": [{ "label": "A", "d_markers": 2 }, { "label": "B", "d_markers": 3 }] }),
+        ),
+        (
+            "move",
+            json!({ "unit": { "type": "LB", "count": 2 },
+            "path": [{ "terrain": "mud" }, { "terrain": "mud" }, { "terrain": "mud", "road": true }] }),
+        ),
+        (
+            "withdraw",
+            json!({ "defenders": [{ "type": "LC", "movement": 9 }], "attackers": [{ "type": "SD" }] }),
+        ),
+        (
+            "break_check",
+            json!({ "units": [{ "type": "SD", "count": 2 }], "result": "DD", "enemy_movement": [3] }),
+        ),
+        (
+            "leader_fate",
+            json!({ "event": "stack_eliminated_by_melee" }),
+        ),
+        ("conversion", json!({ "type": "HC", "stationary": true })),
+        (
+            "transport",
+            json!({ "carrier": { "type": "LF", "combat": "4" }, "cargo": [{ "type": "SD", "count": 2 }] }),
+        ),
+        ("fire_ship", json!({ "type": "LF", "designated_turn": 8 })),
+        (
+            "victory",
+            json!({ "sides": [
+            { "name": "A", "panic_level": 20, "lost": [{ "type": "PP", "count": 2 }, { "type": "LB" }] },
+            { "name": "B", "lost": [{ "type": "HC", "count": 3 }] }] }),
+        ),
+    ];
+    for (action, situation) in &certain {
+        c.bench_function(&format!("itacs/{action}"), |b| {
+            b.iter(|| {
+                ruleset
+                    .resolve(action, std::hint::black_box(situation), None)
                     .unwrap()
             })
         });

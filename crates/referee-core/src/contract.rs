@@ -229,6 +229,12 @@ impl Check {
     pub fn umpire(label: impl Into<String>, rule: &str) -> Check {
         Check::new(label, CheckStatus::Umpire, rule)
     }
+
+    /// The ruling this reading of the condition rests on.
+    pub fn ruling(mut self, ruling: Option<&str>) -> Check {
+        self.ruling = ruling.map(str::to_string);
+        self
+    }
 }
 
 /// What every action of every system returns.

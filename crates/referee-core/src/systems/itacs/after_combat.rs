@@ -16,7 +16,9 @@ use crate::error::RefereeError;
 pub struct AfterCombatRules {
     pub withdraw_margin: u32,
     pub withdraw_rule: String,
+    pub withdraw_ruling: Option<String>,
     pub break_rule: String,
+    pub break_ruling: Option<String>,
     /// Results whose effects include "must break" (10.7).
     pub must_break_results: Vec<String>,
 }
@@ -155,7 +157,8 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
             ),
             slower_enemy,
             "4.5.12, 5.2",
-        ),
+        )
+        .ruling(ac.break_ruling.as_deref()),
         Check::holds(
             "Another unit of their formation broke",
             s.formation_broke,

@@ -80,7 +80,8 @@ fn horse_archer_consequence(
             format!("In open terrain ({}): may break instead of being disrupted", ground.name),
             open,
             &ha.rule,
-        ),
+        )
+        .ruling(ha.ruling.as_deref()),
         Check::holds(
             format!(
                 "Every unit in contact has more than {} fewer movement points than the horse archers ({})",
@@ -88,7 +89,8 @@ fn horse_archer_consequence(
             ),
             slower,
             &ha.rule,
-        ),
+        )
+        .ruling(ha.ruling.as_deref()),
     ];
     let effects = if open && slower {
         Vec::new()

@@ -75,7 +75,7 @@ pub fn forecast(
         vec![Note::new(
             "Units lost are the defender's choice: a hex is counted destroyed only when the whole formation is.",
             "10.7",
-            None,
+            Some("R-ITACS-22"),
         )]
     } else {
         Vec::new()

@@ -1,18 +1,18 @@
 //! ITACS: missile combat (4.2), defensive fire (4.4) and melee (4.5) over the shared engine.
 
-mod after_combat;
+pub mod after_combat;
 pub mod data;
 mod fire;
 mod forecast;
 mod melee;
-mod movement;
+pub mod movement;
 mod results;
 pub mod situation;
-mod special;
+pub mod special;
 pub mod state;
 pub mod strength;
-mod transport;
-mod victory;
+pub mod transport;
+pub mod victory;
 
 use crate::contract::Resolution;
 use crate::error::RefereeError;

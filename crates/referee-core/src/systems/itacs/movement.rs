@@ -442,7 +442,8 @@ pub fn withdraw(data: &ItacsData, s: &WithdrawSituation) -> Result<Resolution, R
             ),
             may,
             &ac.withdraw_rule,
-        ),
+        )
+        .ruling(ac.withdraw_ruling.as_deref()),
         Check::umpire(
             "The hex withdrawn to is within stacking limits, not impassable, and not adjacent to enemy units",
             &ac.withdraw_rule,

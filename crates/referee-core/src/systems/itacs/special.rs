@@ -15,6 +15,7 @@ use crate::odds::{Band, DiceSpec, RollTable};
 #[serde(deny_unknown_fields)]
 pub struct HorseArcherRules {
     pub rule: String,
+    pub ruling: Option<String>,
     /// Terrain keys where they may break after firing instead of being disrupted.
     pub break_terrain: Vec<String>,
     pub slower_by_more_than: u32,

@@ -44,6 +44,7 @@ pub struct FleetRules {
     pub land_defence_rule: String,
     pub sea_melee_modifier: i64,
     pub fleet_vs_fleet_rule: String,
+    pub fleet_vs_fleet_ruling: Option<String>,
     pub fire_ship_turns: u32,
     pub fire_ship_types: Vec<String>,
     pub fire_ship_rule: String,
@@ -185,7 +186,7 @@ pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution,
             label: "Strength against fleets".into(),
             value: show_half_points(own_attack + best_half + marines),
             rule: fr.fleet_vs_fleet_rule.clone(),
-            ruling: None,
+            ruling: fr.fleet_vs_fleet_ruling.clone(),
         });
         let ff = by_class.get("Ff").copied().unwrap_or(0);
         totals.push(Total {

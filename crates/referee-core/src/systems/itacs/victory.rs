@@ -19,6 +19,7 @@ pub struct VictoryRules {
     /// Classes whose cost is doubled (cavalry).
     pub doubled_classes: Vec<String>,
     pub panic_rule: String,
+    pub panic_ruling: Option<String>,
     pub levels_rule: String,
     /// Ascending: a side wins at a level when it has more than `more_than` times the other's points.
     pub levels: Vec<VictoryLevel>,
@@ -132,20 +133,23 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
         };
         let enemy = score[1 - i];
         let reached = enemy >= 2 * u64::from(level);
-        checks.push(Check::holds(
-            format!(
-                "The enemy's points ({}) reach {}'s panic level ({level}){}",
-                show_half_points(enemy),
-                side.name,
-                if reached {
-                    String::new()
-                } else {
-                    format!(": {} to go", show_half_points(2 * u64::from(level) - enemy))
-                }
-            ),
-            reached,
-            &v.panic_rule,
-        ));
+        checks.push(
+            Check::holds(
+                format!(
+                    "The enemy's points ({}) reach {}'s panic level ({level}){}",
+                    show_half_points(enemy),
+                    side.name,
+                    if reached {
+                        String::new()
+                    } else {
+                        format!(": {} to go", show_half_points(2 * u64::from(level) - enemy))
+                    }
+                ),
+                reached,
+                &v.panic_rule,
+            )
+            .ruling(v.panic_ruling.as_deref()),
+        );
         if reached && !s.panic_happened {
             panicking.push(i);
         }
@@ -166,10 +170,13 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
         ));
     }
     if panicking.len() == 2 {
-        checks.push(Check::umpire(
-            "Both armies reached their panic levels: only the first to reach it panics",
-            &v.panic_rule,
-        ));
+        checks.push(
+            Check::umpire(
+                "Both armies reached their panic levels: only the first to reach it panics",
+                &v.panic_rule,
+            )
+            .ruling(v.panic_ruling.as_deref()),
+        );
     }
     let (lead, trail) = if score[0] >= score[1] { (0, 1) } else { (1, 0) };
     let (a, b) = (score[lead], score[trail]);
