@@ -39,7 +39,9 @@ pub struct RulesetList {
 pub fn typescript_bindings() -> String {
     use referee_core::systems::itacs::data::AttackPosition;
     use referee_core::systems::itacs::situation as itacs;
-    use referee_core::systems::itacs::{after_combat, movement, special, state, transport, victory};
+    use referee_core::systems::itacs::{
+        after_combat, movement, special, state, transport, victory,
+    };
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
         ResolveRequest::decl(&cfg),

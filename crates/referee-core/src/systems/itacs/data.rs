@@ -108,7 +108,10 @@ pub struct UnitType {
 #[serde(deny_unknown_fields)]
 pub struct Terrain {
     pub name: String,
-    /// Movement points to enter; unset where no unit may enter (10.3).
+    /// No unit may ever be there (mountains, 10.3).
+    #[serde(default)]
+    pub impassable: bool,
+    /// Movement points to enter (10.3).
     pub movement: Option<u32>,
     /// Movement points for cavalry (C, Mf) instead of `movement`.
     pub mounted_movement: Option<u32>,

@@ -218,9 +218,17 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
         let (enter, rule) = if step.road {
             (mv.road_cost, mv.road_rule.clone())
         } else {
+            let Some(infantry_cost) = ground.movement else {
+                return Err(refuse(
+                    "situation.no_movement_cost",
+                    format!("the ruleset gives no movement cost for {}: add `movement` to its terrain entry", ground.name),
+                    format!("{field}.terrain"),
+                    &ground.rule,
+                ));
+            };
             let base = match (mounted && !infantry_here, ground.mounted_movement) {
                 (true, Some(m)) => m,
-                _ => ground.movement.unwrap_or(0),
+                _ => infantry_cost,
             };
             let stream = if step.stream { data.stream.movement } else { 0 };
             let mut rule = ground.rule.clone();

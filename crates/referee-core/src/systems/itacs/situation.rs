@@ -563,7 +563,7 @@ pub fn check_can_stand(
             .field(format!("{field}.terrain"))
             .rule(&ground.rule))
     };
-    if ground.movement.is_none() {
+    if ground.impassable {
         return refuse(format!(
             "{} is impassable: no unit can be there",
             ground.name
