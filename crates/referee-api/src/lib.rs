@@ -40,7 +40,7 @@ pub fn typescript_bindings() -> String {
     use referee_core::systems::itacs::data::AttackPosition;
     use referee_core::systems::itacs::situation as itacs;
     use referee_core::systems::itacs::{
-        after_combat, movement, special, state, transport, victory,
+        after_combat, movement, scenario, special, state, transport, victory,
     };
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
@@ -97,6 +97,8 @@ pub fn typescript_bindings() -> String {
         transport::FireShipSituation::decl(&cfg),
         victory::VictorySituation::decl(&cfg),
         victory::SideEntry::decl(&cfg),
+        scenario::ScenarioSituation::decl(&cfg),
+        scenario::ScenarioSide::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust API types by `npm run bindings`; do not edit.\n// The test `bindings_are_current` fails when this file is stale.\n\n",

@@ -239,6 +239,10 @@ firing?: boolean,
  */
 throwing?: boolean, 
 /**
+ * Units carried by a fleet, chariot or elephant (6.7–6.9).
+ */
+cargo?: Array<ItacsUnit>, 
+/**
  * Carried on a fleet: a marine adds its full strength in fleet combat (6.7.5).
  */
 marine?: boolean, };
@@ -462,3 +466,31 @@ panic_level?: number,
  * Units lost: destroyed in combat or routed off the map (7.0).
  */
 lost?: Array<ItacsUnit>, };
+
+export type ItacsScenarioSituation = { name?: string, 
+/**
+ * Game turns each player plays (4.1).
+ */
+turns: number, 
+/**
+ * The side that plays the first game turn (4.1).
+ */
+first_side: string, sides: Array<ItacsScenarioSide>, 
+/**
+ * The game turn being played, to count what is left.
+ */
+turn?: number, };
+
+export type ItacsScenarioSide = { name: string, 
+/**
+ * Units per hex for this side (default 3, 4.3.3).
+ */
+stacking_limit?: number, panic_level?: number, 
+/**
+ * Unit types that are elite in this scenario (6.10).
+ */
+elite_types?: Array<string>, 
+/**
+ * Unit types with shields besides those the ruleset gives them (4.2.5).
+ */
+shield_types?: Array<string>, };

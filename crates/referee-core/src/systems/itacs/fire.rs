@@ -374,11 +374,23 @@ pub fn resolve(
     } else {
         Vec::new()
     };
-    let (checks, after_fire) = if kind == FireKind::HorseArchers {
+    let (mut checks, after_fire) = if kind == FireKind::HorseArchers {
         horse_archer_consequence(data, s, &firing)?
     } else {
         (Vec::new(), Vec::new())
     };
+    let firers: Vec<Unit> = firing
+        .iter()
+        .flatten()
+        .filter(|u| u.firing)
+        .cloned()
+        .collect();
+    checks.extend(super::situation::horse_archer_arcs(
+        data,
+        &firers,
+        &target_units,
+        rear,
+    ));
     if firing.iter().flatten().any(|u| u.firing && u.throwing) {
         notes.push(Note::new(
             "Throwing weapons: once per game for each unit.",

@@ -10,6 +10,7 @@ use super::situation::{
 };
 use super::state::HexState;
 use super::strength::{show_half_points, stack_half_points};
+use super::transport::{check_load, fleet_strength};
 use crate::contract::{Change, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::column_by_ratio;
@@ -21,6 +22,43 @@ fn strength_of(units: &[Unit], defending: bool, field: &str) -> Result<u64, Refe
         .map(|(i, u)| Ok((u.combat_strength(&format!("{field}.units[{i}]"))?, u.count)))
         .collect::<Result<Vec<_>, RefereeError>>()?;
     Ok(stack_half_points(&printed, defending))
+}
+
+/// A hex's strength: fleets with what they carry (6.7.3, 6.7.5), other units as a stack (2.4.6).
+fn hex_strength(
+    data: &ItacsData,
+    units: &[Unit],
+    defending: bool,
+    fleet_battle: bool,
+    field: &str,
+) -> Result<u64, RefereeError> {
+    let mut fleets = 0u64;
+    let mut others = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        let f = format!("{field}.units[{i}]");
+        if !u.cargo.is_empty() {
+            check_load(data, u, &u.cargo, 0, &f)?;
+        }
+        if !u.type_data(data).is_some_and(|t| t.fleet) {
+            others.push(u.clone());
+            continue;
+        }
+        if u.count > 1 || units.len() > 1 {
+            return Err(RefereeError::new(
+                "situation.fleet_stacking",
+                "fleets stack one fleet counter per hex; carried units go in its `cargo`",
+            )
+            .field(format!("{field}.units"))
+            .rule("6.7.1"));
+        }
+        fleets += fleet_strength(data, u, fleet_battle, defending, &f)?;
+    }
+    let rest = if others.is_empty() {
+        0
+    } else {
+        strength_of(&others, defending, field)?
+    };
+    Ok(fleets + rest)
 }
 
 fn ratio_text(a: u64, d: u64) -> String {
@@ -47,6 +85,20 @@ pub fn resolve(
                 .rule(&m.rule),
         );
     }
+    // 6.7.5: fleets against fleets when every unit on both sides is a fleet.
+    let entry_is_fleet = |e: &super::situation::UnitEntry| {
+        e.unit_type
+            .as_ref()
+            .and_then(|t| data.unit_types.get(t))
+            .is_some_and(|t| t.fleet)
+    };
+    let fleet_battle = s
+        .attackers
+        .iter()
+        .all(|h| h.units.iter().all(entry_is_fleet))
+        && s.defenders
+            .iter()
+            .all(|h| h.units.iter().all(entry_is_fleet));
     let mut notes = Vec::new();
 
     let mut attack = 0u64;
@@ -71,7 +123,7 @@ pub fn resolve(
             let one = [(units[0].combat_strength(&format!("{field}.units[0]"))?, 1)];
             stack_half_points(&one, false)
         } else {
-            strength_of(&units, false, &field)?
+            hex_strength(data, &units, false, fleet_battle, &field)?
         };
         attacker_units.extend(units);
     }
@@ -86,7 +138,6 @@ pub fn resolve(
             .and_then(|t| data.unit_types.get(t))
             .is_some_and(|t| t.fleet)
     };
-    let fleet_battle = attacker_units.iter().all(is_fleet);
     let mut stacks = Vec::new();
     for (i, hex) in s.defenders.iter().enumerate() {
         let field = format!("defenders[{i}]");
@@ -123,7 +174,7 @@ pub fn resolve(
                 )
             };
             terrain_values.push((value, name, rule.clone(), None));
-            defence += strength_of(&units, true, &field)?;
+            defence += hex_strength(data, &units, true, fleet_battle, &field)?;
             defender_units.extend(units);
             continue;
         }
@@ -187,7 +238,7 @@ pub fn resolve(
             notes.push(road_note());
         }
         terrain_values.push((value, name, rule, ruling));
-        defence += strength_of(&units, true, &field)?;
+        defence += hex_strength(data, &units, true, fleet_battle, &field)?;
         defender_units.extend(units);
     }
 
@@ -414,7 +465,12 @@ pub fn resolve(
         total_modifier,
         distribution: rolled.distribution,
         forecast: chances,
-        checks: Vec::new(),
+        checks: super::situation::horse_archer_arcs(
+            data,
+            &attacker_units,
+            &defender_units,
+            s.attackers.iter().any(|h| h.rear),
+        ),
         notes,
         outcome: rolled.outcome,
     })

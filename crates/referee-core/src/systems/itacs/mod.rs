@@ -7,6 +7,7 @@ mod forecast;
 mod melee;
 pub mod movement;
 mod results;
+pub mod scenario;
 pub mod situation;
 pub mod special;
 pub mod state;
@@ -55,6 +56,7 @@ pub fn actions() -> Vec<ActionInfo> {
             "Victory points, panic and victory level",
             "5.4, 7.0–7.2",
         ),
+        ActionInfo::new("scenario", "Scenario settings", "8.0"),
     ]
 }
 
@@ -138,6 +140,7 @@ pub fn resolve(
         "transport" => needs_no_dice(transport::transport(data, &parse(situation)?)),
         "fire_ship" => needs_no_dice(transport::fire_ship(data, &parse(situation)?)),
         "victory" => needs_no_dice(victory::victory(data, &parse(situation)?)),
+        "scenario" => needs_no_dice(scenario::scenario(data, &parse(situation)?)),
         other => Err(crate::systems::unknown_action("itacs", other, &actions())),
     }
 }
@@ -160,6 +163,7 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "transport" => schemars::schema_for!(transport::TransportSituation),
         "fire_ship" => schemars::schema_for!(transport::FireShipSituation),
         "victory" => schemars::schema_for!(victory::VictorySituation),
+        "scenario" => schemars::schema_for!(scenario::ScenarioSituation),
         _ => return None,
     })
 }

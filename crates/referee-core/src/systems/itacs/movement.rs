@@ -361,6 +361,15 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
         "disrupted" => "The unit ends in a disrupted hex and is disrupted.",
         _ => "The move is allowed.",
     };
+    if s.kind != MoveKind::Normal {
+        // 5.2.1: Break markers go whenever the units make a rout move.
+        effects.push(effect(
+            Target::Unit(mover.clone()),
+            Change::RemoveBreak,
+            "5.2.1",
+            None,
+        ));
+    }
     let mut r = Resolution::certain(&data.system.id, "move", result, meaning, effects);
     r.totals = totals;
     r.notes = notes;

@@ -60,6 +60,10 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub throwing: bool,
+    /// Units carried by a fleet, chariot or elephant (6.7–6.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<UnitEntry>>")]
+    pub cargo: Vec<UnitEntry>,
     /// Carried on a fleet: a marine adds its full strength in fleet combat (6.7.5).
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
@@ -247,6 +251,8 @@ pub struct Unit {
     pub firing: bool,
     pub throwing: bool,
     pub marine: bool,
+    /// What it carries, when it is a carrier.
+    pub cargo: Vec<Unit>,
 }
 
 impl Unit {
@@ -327,6 +333,12 @@ impl Unit {
             .field(format!("{field}.fire"))
             .rule("6.6"));
         }
+        let cargo = entry
+            .cargo
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Unit::resolve(data, c, &format!("{field}.cargo[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
         let fire = if entry.throwing {
             data.throwing_weapons.fire
         } else {
@@ -347,6 +359,7 @@ impl Unit {
             firing: entry.firing,
             throwing: entry.throwing,
             marine: entry.marine,
+            cargo,
         })
     }
 
@@ -597,4 +610,30 @@ pub fn check_can_stand(
         }
     }
     Ok(())
+}
+
+/// Horse archers' arcs (6.2): four side hexes and one rear hex. Where they fire or are fired on,
+/// the umpire checks the arc on the map.
+pub fn horse_archer_arcs(
+    data: &ItacsData,
+    attacking: &[Unit],
+    defending: &[Unit],
+    rear: bool,
+) -> Vec<crate::contract::Check> {
+    let is_ha = |u: &Unit| u.type_data(data).is_some_and(|t| t.horse_archer);
+    let rule = data.horse_archers.rule.as_str();
+    let mut checks = Vec::new();
+    if attacking.iter().any(is_ha) {
+        checks.push(crate::contract::Check::umpire(
+            "Horse archers attack through their front hex or the four side hexes beside it",
+            rule,
+        ));
+    }
+    if rear && defending.iter().any(is_ha) {
+        checks.push(crate::contract::Check::umpire(
+            "Horse archers have a single rear hex: the rear modifier needs an attacker in it",
+            rule,
+        ));
+    }
+    checks
 }

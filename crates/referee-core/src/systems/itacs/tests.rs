@@ -826,3 +826,107 @@ fn deterministic_actions_refuse_dice() {
         .unwrap_err();
     assert_eq!(e.code, "dice.not_rolled");
 }
+
+#[test]
+fn a_fleet_in_melee_fights_with_its_cargo() {
+    // Land attack on a fleet at sea: 4 + two A units of 4 = 12 (6.7.3), sea modifier 0.
+    let on_land = resolved(
+        "melee",
+        json!({
+            "attackers": [{ "units": [{ "type": "SD", "count": 3 }] }],
+            "defenders": [{ "terrain": "water", "units": [{ "type": "LF", "combat": "4",
+                "cargo": [{ "class": "A", "combat": "4", "count": 2 }] }] }]
+        }),
+    );
+    assert!(on_land
+        .totals
+        .iter()
+        .any(|t| t.label == "Defence strength" && t.value == "12"));
+    assert!(on_land
+        .modifiers
+        .iter()
+        .any(|m| m.label.starts_with("Terrain: Water") && m.value == 0));
+    // Fleet against fleet: 6 + half of the best carried unit (6 → 3) + a marine in full (2) = 11
+    // against 4; no terrain modifier (6.7.5, R-ITACS-24).
+    let at_sea = resolved(
+        "melee",
+        json!({
+            "attackers": [{ "units": [{ "type": "HF", "class": "D", "combat": "6",
+                "cargo": [{ "class": "A", "combat": "6" }, { "class": "B", "combat": "2", "marine": true }] }] }],
+            "defenders": [{ "terrain": "water", "units": [{ "type": "LF", "combat": "4" }] }]
+        }),
+    );
+    assert!(at_sea
+        .totals
+        .iter()
+        .any(|t| t.label == "Attack strength" && t.value == "11"));
+    assert!(at_sea
+        .modifiers
+        .iter()
+        .any(|m| m.value == 0 && m.label.contains("fleet against fleet")));
+    let e = refused(
+        "melee",
+        json!({
+            "attackers": [{ "units": [{ "type": "SD" }] }],
+            "defenders": [{ "terrain": "water", "units": [{ "type": "VF", "combat": "4",
+                "cargo": [{ "class": "C", "combat": "4" }] }] }]
+        }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        (
+            "situation.over_capacity",
+            Some("defenders[0].units[0].cargo")
+        )
+    );
+}
+
+#[test]
+fn scenario_settings_are_checked_and_stated() {
+    let r = resolved(
+        "scenario",
+        json!({
+            "name": "Hastings", "turns": 12, "first_side": "Normans", "turn": 10,
+            "sides": [
+                { "name": "Normans", "stacking_limit": 2, "panic_level": 40, "elite_types": ["HC"] },
+                { "name": "Saxons", "panic_level": 35, "shield_types": ["AX"] }
+            ]
+        }),
+    );
+    let value = |label: &str| {
+        r.totals
+            .iter()
+            .find(|t| t.label == label)
+            .map(|t| t.value.clone())
+            .unwrap_or_else(|| panic!("no {label}"))
+    };
+    assert_eq!(value("Game turns left after this one"), "2");
+    assert_eq!(value("Normans: stacking limit"), "2");
+    assert_eq!(value("Saxons: stacking limit"), "3 (default)");
+    assert_eq!(value("Saxons: shields"), "AX, SD");
+    assert_eq!(value("Normans: elite"), "HC");
+    let bad = |s: Value| refused("scenario", s);
+    let sides = json!([{ "name": "A" }, { "name": "B" }]);
+    assert_eq!(
+        bad(json!({ "turns": 0, "first_side": "A", "sides": sides }))
+            .field
+            .as_deref(),
+        Some("turns")
+    );
+    assert_eq!(
+        bad(json!({ "turns": 5, "first_side": "C", "sides": sides }))
+            .field
+            .as_deref(),
+        Some("first_side")
+    );
+    let e = bad(
+        json!({ "turns": 5, "first_side": "A", "sides": [{ "name": "A", "elite_types": ["ZZ"] }, { "name": "B" }] }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        (
+            "situation.unknown_unit_type",
+            Some("sides[0].elite_types[0]")
+        )
+    );
+}

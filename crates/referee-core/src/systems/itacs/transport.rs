@@ -86,29 +86,32 @@ fn half(u: &Unit, defending: bool, field: &str) -> Result<u64, RefereeError> {
         * u64::from(u.count))
 }
 
-pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution, RefereeError> {
-    let carrier = Unit::resolve(data, &s.carrier, "carrier")?;
+/// Checks a carrier's load against its options (6.7.2, 6.8, 6.9); returns the carrier's data and
+/// the cargo's units per class.
+pub fn check_load<'d>(
+    data: &'d ItacsData,
+    carrier: &Unit,
+    cargo: &[Unit],
+    leaders: u32,
+    field: &str,
+) -> Result<(&'d Carrier, BTreeMap<String, u32>), RefereeError> {
     let code = carrier.unit_type.clone().unwrap_or_default();
     let spec = data.carriers.get(&code).ok_or_else(|| {
         RefereeError::new(
             "situation.not_a_carrier",
             format!(
-                "`{code}` carries no units; the carriers are {}",
+                "`{}` carries no units; the carriers are {}",
+                carrier.label,
                 data.carriers.keys().cloned().collect::<Vec<_>>().join(", ")
             ),
         )
-        .field("carrier.type")
+        .field(format!("{field}.type"))
         .rule("6.7.2, 6.8, 6.9")
     })?;
-    let cargo = if s.cargo.is_empty() {
-        Vec::new()
-    } else {
-        resolve_units(data, &s.cargo, "")?
-    };
     let mut by_class: BTreeMap<String, u32> = BTreeMap::new();
     for (i, u) in cargo.iter().enumerate() {
         *by_class
-            .entry(class_of(u, &format!("cargo[{i}]"))?.to_string())
+            .entry(class_of(u, &format!("{field}.cargo[{i}]"))?.to_string())
             .or_default() += u.count;
     }
     let total: u32 = by_class.values().sum();
@@ -130,19 +133,67 @@ pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution,
                 by_class.keys().cloned().collect::<Vec<_>>().join(", ")
             ),
         )
-        .field("cargo")
+        .field(format!("{field}.cargo"))
         .rule(&spec.rule));
     }
     if let Some(max) = spec.leaders {
-        if s.leaders > max {
+        if leaders > max {
             return Err(RefereeError::new(
                 "situation.over_capacity",
                 format!("a {code} carries at most {max} leader"),
             )
-            .field("leaders")
+            .field(format!("{field}.leaders"))
             .rule(&spec.rule));
         }
     }
+    Ok((spec, by_class))
+}
+
+/// A fleet's melee strength in half points: against land units its own strength plus its A and B
+/// units (6.7.3, defending); against fleets its own plus half of its strongest carried unit and
+/// its marines in full (6.7.5, R-ITACS-24).
+pub fn fleet_strength(
+    data: &ItacsData,
+    fleet: &Unit,
+    against_fleets: bool,
+    defending: bool,
+    field: &str,
+) -> Result<u64, RefereeError> {
+    let fr = &data.fleets;
+    let mut total = half(fleet, defending && !against_fleets, field)?;
+    if against_fleets {
+        let mut best_half = 0u64;
+        for (i, u) in fleet.cargo.iter().enumerate() {
+            let f = format!("{field}.cargo[{i}]");
+            if u.marine {
+                total += half(u, false, &f)?;
+            } else {
+                let one = u.combat_strength(&f)?.half_points(false).unwrap_or(0);
+                best_half = best_half.max(one / 2);
+            }
+        }
+        total += best_half;
+    } else if defending {
+        for (i, u) in fleet.cargo.iter().enumerate() {
+            if u.class
+                .as_ref()
+                .is_some_and(|c| fr.land_defence_classes.contains(c))
+            {
+                total += half(u, true, &format!("{field}.cargo[{i}]"))?;
+            }
+        }
+    }
+    Ok(total)
+}
+
+pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution, RefereeError> {
+    let mut carrier = Unit::resolve(data, &s.carrier, "carrier")?;
+    if !s.cargo.is_empty() {
+        carrier.cargo = resolve_units(data, &s.cargo, "")?;
+    }
+    let cargo = carrier.cargo.clone();
+    let (spec, by_class) = check_load(data, &carrier, &cargo, s.leaders, "carrier")?;
+    let total: u32 = by_class.values().sum();
     let fleet = carrier.type_data(data).is_some_and(|t| t.fleet);
     let fr = &data.fleets;
     let mut totals = vec![Total {
@@ -153,38 +204,15 @@ pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution,
     }];
     let mut notes = Vec::new();
     if fleet {
-        let own = half(&carrier, true, "carrier")?;
-        let mut land = own;
-        for (i, u) in cargo.iter().enumerate() {
-            if u.class
-                .as_ref()
-                .is_some_and(|c| fr.land_defence_classes.contains(c))
-            {
-                land += half(u, true, &format!("cargo[{i}]"))?;
-            }
-        }
         totals.push(Total {
             label: "Defence against land units".into(),
-            value: show_half_points(land),
+            value: show_half_points(fleet_strength(data, &carrier, false, true, "carrier")?),
             rule: fr.land_defence_rule.clone(),
             ruling: None,
         });
-        // 6.7.5: half the strength of one carried land unit, marines at full strength.
-        let own_attack = half(&carrier, false, "carrier")?;
-        let mut best_half = 0u64;
-        let mut marines = 0u64;
-        for (i, u) in cargo.iter().enumerate() {
-            let field = format!("cargo[{i}]");
-            if u.marine {
-                marines += half(u, false, &field)?;
-            } else {
-                let one = u.combat_strength(&field)?.half_points(false).unwrap_or(0);
-                best_half = best_half.max(one / 2);
-            }
-        }
         totals.push(Total {
             label: "Strength against fleets".into(),
-            value: show_half_points(own_attack + best_half + marines),
+            value: show_half_points(fleet_strength(data, &carrier, true, false, "carrier")?),
             rule: fr.fleet_vs_fleet_rule.clone(),
             ruling: fr.fleet_vs_fleet_ruling.clone(),
         });
