@@ -224,6 +224,24 @@ pub struct ResultRow {
     pub result: String,
 }
 
+/// The rows of a results table as the engine's table.
+pub fn roll_table(rows: &[ResultRow]) -> crate::odds::RollTable<String> {
+    crate::odds::RollTable {
+        rows: rows
+            .iter()
+            .map(|r| {
+                (
+                    Band {
+                        min: r.min,
+                        max: r.max,
+                    },
+                    r.result.clone(),
+                )
+            })
+            .collect(),
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MissileRules {

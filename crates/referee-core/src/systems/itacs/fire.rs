@@ -56,7 +56,12 @@ fn horse_archer_consequence(
     for (i, units) in firing.iter().enumerate() {
         for (j, u) in units.iter().enumerate().filter(|(_, u)| u.firing) {
             let known = u.unit_type.as_ref().and_then(|t| data.unit_types.get(t));
-            if known.is_some_and(|t| !t.horse_archer) {
+            let carried = u
+                .unit_type
+                .as_ref()
+                .and_then(|t| data.carriers.get(t))
+                .is_some_and(|c| c.carried_horse_archer && !u.cargo.is_empty());
+            if known.is_some_and(|t| !t.horse_archer) && !carried {
                 return Err(RefereeError::new(
                     "situation.not_horse_archers",
                     format!(
@@ -201,7 +206,7 @@ pub fn resolve(
         .iter()
         .flatten()
         .filter(|u| u.firing)
-        .map(|u| u.fire * u.count)
+        .map(|u| u.fire_strength(data))
         .sum();
     if fire_strength == 0 {
         return Err(RefereeError::new(

@@ -28,7 +28,7 @@ pub struct MovementRules {
     pub pass_through_stationary_d: u32,
     pub break_rout_penalty: u32,
     pub square_hexes: u32,
-    /// Hex features a square may not enter (`stream`).
+    /// Terrain keys a square may not enter; `stream` stands for stream and river hexes.
     pub square_closed_to: Vec<String>,
     pub square_rule: String,
 }
@@ -203,7 +203,9 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
         let ground = terrain(data, &step.terrain, &format!("{field}.terrain"))?;
         check_can_stand(data, &units, ground, step.stream, &field)?;
         if s.square
-            && (step.road || (step.stream && mv.square_closed_to.iter().any(|k| k == "stream")))
+            && (step.road
+                || mv.square_closed_to.contains(&step.terrain)
+                || (step.stream && mv.square_closed_to.iter().any(|k| k == "stream")))
         {
             return Err(refuse(
                 "situation.square_move",
@@ -263,9 +265,13 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             rule,
             ruling: None,
         });
-        let limit = ground
+        let mut limit = ground
             .stacking_limit
             .unwrap_or(s.stacking_limit.unwrap_or(mv.stacking_limit));
+        if s.square {
+            // Squares hold 4 whatever the scenario's limit (2.6.1).
+            limit = limit.max(mv.square_stacking);
+        }
         let alone = kind.is_some_and(|t| t.stacks_alone || t.fleet);
         let over = step.units_in_hex + unit.count > limit || (alone && step.units_in_hex > 0);
         if over && i == last {
@@ -374,14 +380,7 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
     r.totals = totals;
     r.notes = notes;
     if s.kind != MoveKind::Normal {
-        r.checks.push(Check::umpire(
-            "Each hex entered is farther from the nearest enemy unit; full allowance, most hexes; none farther: stop and take one D marker",
-            "5.3.1",
-        ));
-        r.checks.push(Check::umpire(
-            "Adjacent to the map edge with movement left: the unit leaves the map and counts as destroyed",
-            "5.3.3",
-        ));
+        r.checks.extend(super::state::rout_move_checks());
     } else {
         r.checks.push(Check::umpire(
             "Each hex entered is the front hex or a side hex of the unit (4.3.2); never a hex with enemy units",

@@ -4,7 +4,7 @@
 use super::data::{EffectKind, EffectSpec, ItacsData, ResultRow, Side};
 use crate::contract::{rolls_text, Change, Chooser, Effect, Outcome, ResultOdds, Target};
 use crate::error::RefereeError;
-use crate::odds::{Band, DiceSpec, RollTable};
+use crate::odds::DiceSpec;
 
 /// What decides a result's effects beyond the table: the number of defending units (D2XB,
 /// R-ITACS-7), extra effects per result (a square breaking its attacker, Ff disruption).
@@ -117,20 +117,7 @@ pub fn roll_on_table(
         .dice
         .parse()
         .map_err(|e: String| RefereeError::new("ruleset.invalid", e).field("system.dice"))?;
-    let table = RollTable {
-        rows: rows
-            .iter()
-            .map(|r| {
-                (
-                    Band {
-                        min: r.min,
-                        max: r.max,
-                    },
-                    r.result.clone(),
-                )
-            })
-            .collect(),
-    };
+    let table = super::data::roll_table(rows);
     let modified = spec.distribution()?.plus(total_modifier);
     let results = table.distribution(&modified)?;
     let mut seen: Vec<&str> = Vec::new();

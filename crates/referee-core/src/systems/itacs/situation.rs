@@ -393,6 +393,34 @@ impl Unit {
         })
     }
 
+    /// Fire strength of the entry: its own, plus what its cargo fires — every carried unit from
+    /// a chariot or elephant, one Ff unit from a fleet (6.7.4, 6.8, 6.9).
+    pub fn fire_strength(&self, data: &ItacsData) -> u32 {
+        let own = self.fire * self.count;
+        let carried: Vec<u32> = self
+            .cargo
+            .iter()
+            .filter(|c| {
+                c.class
+                    .as_ref()
+                    .and_then(|k| data.unit_classes.get(k))
+                    .is_some_and(|k| k.missile && !k.mounted)
+            })
+            .flat_map(|c| std::iter::repeat_n(c.fire, c.count as usize))
+            .collect();
+        let from_cargo: u32 = if self.type_data(data).is_some_and(|t| t.fleet) {
+            let mut sorted = carried;
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            sorted
+                .into_iter()
+                .take(data.fleets.firers_per_fleet as usize)
+                .sum()
+        } else {
+            carried.into_iter().sum()
+        };
+        own + from_cargo
+    }
+
     /// The unit type's data, when a known type was entered.
     pub fn type_data<'d>(&self, data: &'d ItacsData) -> Option<&'d UnitType> {
         self.unit_type.as_ref().and_then(|t| data.unit_types.get(t))

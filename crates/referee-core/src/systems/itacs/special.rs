@@ -224,19 +224,7 @@ pub fn rampage(
 ) -> Result<Resolution, RefereeError> {
     let rr = &data.rampage;
     let name = s.elephant.clone().unwrap_or_else(|| "The elephant".into());
-    let rows: Vec<(Band, String)> = rr
-        .directions
-        .iter()
-        .map(|r| {
-            (
-                Band {
-                    min: r.min,
-                    max: r.max,
-                },
-                r.result.clone(),
-            )
-        })
-        .collect();
+    let rows = super::data::roll_table(&rr.directions).rows;
     let meaning = |code: &str| {
         (
             format!("Turn to face {code} and move the full allowance, attacking any unit met."),

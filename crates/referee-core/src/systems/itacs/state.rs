@@ -300,16 +300,23 @@ pub fn markers(data: &ItacsData, s: &MarkersSituation) -> Result<Resolution, Ref
     r.totals = marker_totals(&before, &after, &rules.rule);
     r.notes = notes;
     if after.rout {
-        r.checks.push(Check::umpire(
-            "Rout move in the hex's next movement phase: each hex entered farther from the nearest enemy, full allowance; no hex farther: stop and take one D marker",
-            "5.3.1",
-        ));
-        r.checks.push(Check::umpire(
-            "A routed unit adjacent to the map edge with movement left leaves the map and counts as destroyed",
-            "5.3.3",
-        ));
+        r.checks.extend(rout_move_checks());
     }
     Ok(r)
+}
+
+/// The rout move as a checklist: only the map shows the hexes (5.3.1, 5.3.3).
+pub fn rout_move_checks() -> Vec<Check> {
+    vec![
+        Check::umpire(
+            "Rout move: each hex entered is farther from the nearest enemy unit, using the full allowance and the most hexes; no hex farther: stop and take one D marker",
+            "5.3.1",
+        ),
+        Check::umpire(
+            "A routed unit adjacent to the map edge with movement left leaves the map and counts as destroyed",
+            "5.3.3",
+        ),
+    ]
 }
 
 /// A leader at the end of the movement phase.

@@ -930,3 +930,38 @@ fn scenario_settings_are_checked_and_stated() {
         )
     );
 }
+
+#[test]
+fn carried_archers_fire_from_chariots_elephants_and_one_per_fleet() {
+    let fire_of = |action: &str, unit: Value, after: Option<Value>| {
+        let mut s = json!({
+            "firing_hexes": [{ "range": 1, "units": [unit] }],
+            "target": { "terrain": "clear", "units": [{ "type": "SD" }] }
+        });
+        if let Some(a) = after {
+            s["after_movement"] = a;
+        }
+        resolved(action, s).totals[0].value.clone()
+    };
+    let lb = json!({ "type": "LB" });
+    // 6.7.4: of two LB on a fleet, one fires.
+    let fleet = json!({ "type": "HF", "combat": "4", "cargo": [{ "type": "LB", "count": 2 }] });
+    assert_eq!(fire_of("missile", fleet, None), "3");
+    // 6.8: an LB on a chariot fires after movement as a horse archer.
+    let chariot = json!({ "type": "CH", "combat": "2", "cargo": [lb] });
+    let after = json!({ "terrain": "clear", "movement": 9, "contact_movement": [4] });
+    assert_eq!(fire_of("horse_archer_fire", chariot, Some(after)), "3");
+    // 2.6.1: a square may not cross a bridge.
+    let e = refused(
+        "move",
+        json!({ "unit": { "type": "PP", "movement": 3, "count": 4 }, "square": true,
+                "path": [{ "terrain": "bridge" }] }),
+    );
+    assert_eq!(e.code, "situation.square_move");
+    // Four in a square stack even where the side's limit is 3 (2.6.1).
+    resolved(
+        "move",
+        json!({ "unit": { "type": "PP", "movement": 3, "count": 4 }, "square": true,
+                "path": [{ "terrain": "clear" }] }),
+    );
+}
