@@ -90,6 +90,12 @@ fn itacs(c: &mut Criterion) {
             json!({ "units": [{ "type": "SD", "count": 2 }], "result": "DD", "enemy_movement": [3] }),
         ),
         (
+            "scenario",
+            json!({ "turns": 12, "first_side": "A", "sides": [
+                { "name": "A", "stacking_limit": 2, "elite_types": ["HC"] },
+                { "name": "B", "panic_level": 30 }] }),
+        ),
+        (
             "leader_fate",
             json!({ "event": "stack_eliminated_by_melee" }),
         ),
