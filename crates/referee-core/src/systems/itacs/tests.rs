@@ -965,3 +965,47 @@ fn carried_archers_fire_from_chariots_elephants_and_one_per_fleet() {
                 "path": [{ "terrain": "clear" }] }),
     );
 }
+
+#[test]
+fn a_unit_types_victory_points_are_a_house_rule_away() {
+    // 7.0 prints "a HC unit costs 8": a club that wants that sets it in data, no code (R-ITACS-6).
+    let house = "extends = \"itacs\"\nname = \"HC at 8\"\n[set.unit_types.HC]\nvp = 8\n";
+    let ruleset = Ruleset::load(&Layers {
+        base: builtin("itacs").unwrap(),
+        house_rules: vec![SourceFile {
+            name: "hc.toml",
+            text: house,
+        }],
+    })
+    .unwrap();
+    let r = ruleset
+        .resolve(
+            "victory",
+            &json!({ "sides": [{ "name": "A", "lost": [{ "type": "HC" }] }, { "name": "B" }] }),
+            None,
+        )
+        .unwrap();
+    assert!(r
+        .totals
+        .iter()
+        .any(|t| t.label == "B victory points" && t.value == "8"));
+}
+
+#[test]
+fn a_leader_bonus_on_dot_units_only_is_flagged() {
+    let r = resolved(
+        "melee",
+        json!({
+            "attackers": [{ "units": [{ "type": "LB", "count": 3 }] }],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "SD" }] }],
+            "attacker_leader_bonus": 3
+        }),
+    );
+    let note = r.notes.iter().find(|n| n.rule == "6.1.3").unwrap();
+    assert!(note.message.contains("only dots"));
+    // Capped at the formation's strength of 1: 1 + 1 = 2 against 4.
+    assert!(r
+        .totals
+        .iter()
+        .any(|t| t.label == "Attack strength" && t.value == "2"));
+}
