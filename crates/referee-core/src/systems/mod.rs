@@ -9,6 +9,82 @@ use crate::contract::Resolution;
 use crate::error::RefereeError;
 use crate::ruleset::{self, Layers, SourceFile};
 
+/// Parses situation JSON into its type, naming the field at fault.
+pub fn parse_situation<T: serde::de::DeserializeOwned>(
+    json: &serde_json::Value,
+) -> Result<T, RefereeError> {
+    serde_path_to_error::deserialize(json).map_err(|e| {
+        let path = e.path().to_string();
+        let error = RefereeError::new(
+            "situation.invalid_field",
+            crate::ruleset::plain_serde_message(&e.inner().to_string()),
+        );
+        if path == "." {
+            error
+        } else {
+            error.field(path)
+        }
+    })
+}
+
+/// A roll of `dice` on a table of named results: exact distribution and, with faces, the outcome.
+pub fn roll_named(
+    dice: &str,
+    rows: &[(crate::odds::Band, String)],
+    meaning: &dyn Fn(&str) -> (String, Vec<crate::contract::Effect>),
+    faces: Option<&[u32]>,
+) -> Result<
+    (
+        Vec<crate::contract::ResultOdds>,
+        Option<crate::contract::Outcome>,
+    ),
+    RefereeError,
+> {
+    let spec: crate::odds::DiceSpec = dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let table = crate::odds::RollTable {
+        rows: rows.to_vec(),
+    };
+    let rolls = spec.distribution()?;
+    let results = table.distribution(&rolls)?;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut distribution = Vec::new();
+    for (_, code) in rows {
+        if seen.contains(&code.as_str()) {
+            continue;
+        }
+        seen.push(code);
+        let (text, effects) = meaning(code);
+        distribution.push(crate::contract::ResultOdds::new(
+            code,
+            &text,
+            crate::contract::rolls_text(&rolls, |r| table.lookup(r).is_ok_and(|c| c == code)),
+            results.probability(code),
+            effects,
+        ));
+    }
+    let outcome = match faces {
+        None => None,
+        Some(faces) => {
+            let roll = spec
+                .total_of(faces)
+                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let code = table.lookup(roll)?.clone();
+            let (text, effects) = meaning(&code);
+            Some(crate::contract::Outcome {
+                dice: faces.to_vec(),
+                roll,
+                modified: roll,
+                result: code,
+                meaning: text,
+                effects,
+            })
+        }
+    };
+    Ok((distribution, outcome))
+}
+
 /// One action a system resolves.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct ActionInfo {

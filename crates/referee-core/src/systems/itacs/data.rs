@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::odds::Band;
-use crate::ruleset::{Problem, SystemData};
+use crate::ruleset::{check_rows, Problem, SystemData};
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -361,45 +361,6 @@ pub struct ResultSpec {
     /// Effects instead of `effects` when exactly one unit defends.
     pub single_defender_effects: Option<Vec<EffectSpec>>,
     pub single_defender_ruling: Option<String>,
-}
-
-/// A results table must give a result for every modified roll, exactly once.
-fn check_rows(path: &str, rows: &[(Option<i64>, Option<i64>)], problems: &mut Vec<Problem>) {
-    if rows.is_empty() {
-        problems.push(Problem::new(path, "the table has no rows"));
-        return;
-    }
-    if rows[0].0.is_some() {
-        problems.push(Problem::new(
-            format!("{path}[0].min"),
-            "the first row must be open below (leave out `min`)",
-        ));
-    }
-    for (i, pair) in rows.windows(2).enumerate() {
-        match (pair[0].1, pair[1].0) {
-            (Some(max), Some(min)) if min == max + 1 => {}
-            (Some(max), Some(min)) if min <= max => problems.push(Problem::new(
-                format!("{path}[{}].min", i + 1),
-                format!("rows overlap: {min} is already in the row before"),
-            )),
-            (Some(max), Some(min)) => problems.push(Problem::new(
-                format!("{path}[{}].min", i + 1),
-                format!("rolls {} to {} have no row", max + 1, min - 1),
-            )),
-            _ => problems.push(Problem::new(
-                format!("{path}[{}]", i + 1),
-                "only the first row may leave out `min` and only the last `max`",
-            )),
-        }
-    }
-    if let Some(last) = rows.last() {
-        if last.1.is_some() {
-            problems.push(Problem::new(
-                format!("{path}[{}].max", rows.len() - 1),
-                "the last row must be open above (leave out `max`)",
-            ));
-        }
-    }
 }
 
 impl SystemData for ItacsData {

@@ -107,7 +107,7 @@ pub fn resolve(
     situation: &serde_json::Value,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
-    use situation::parse;
+    use crate::systems::parse_situation as parse;
     let needs_no_dice = |r: Result<Resolution, RefereeError>| {
         if dice.is_some() {
             return Err(RefereeError::new(

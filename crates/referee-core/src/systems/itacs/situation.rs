@@ -530,22 +530,6 @@ pub fn terrain<'d>(
     })
 }
 
-/// Parses situation JSON into its type, naming the field at fault.
-pub fn parse<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, RefereeError> {
-    serde_path_to_error::deserialize(json).map_err(|e| {
-        let path = e.path().to_string();
-        let error = RefereeError::new(
-            "situation.invalid_field",
-            crate::ruleset::plain_serde_message(&e.inner().to_string()),
-        );
-        if path == "." {
-            error
-        } else {
-            error.field(path)
-        }
-    })
-}
-
 /// A road does not change the hex's combat modifiers (3.1.1, R-ITACS-4).
 pub fn road_note() -> crate::contract::Note {
     crate::contract::Note::new(

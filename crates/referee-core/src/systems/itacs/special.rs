@@ -7,9 +7,9 @@ use ts_rs::TS;
 
 use super::data::{ItacsData, ResultRow};
 use super::results::effect;
-use crate::contract::{rolls_text, Change, Check, Effect, Outcome, Resolution, ResultOdds, Target};
+use crate::contract::{Change, Check, Resolution, Target};
 use crate::error::RefereeError;
-use crate::odds::{Band, DiceSpec, RollTable};
+use crate::odds::Band;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -57,58 +57,6 @@ pub struct RampageRules {
     pub dice: String,
     /// 2d6 → direction relative to the elephant's facing.
     pub directions: Vec<ResultRow>,
-}
-
-/// A roll of `dice` on a table of named results: exact distribution and, with faces, the outcome.
-fn roll_named(
-    dice: &str,
-    rows: &[(Band, String)],
-    meaning: &dyn Fn(&str) -> (String, Vec<Effect>),
-    faces: Option<&[u32]>,
-) -> Result<(Vec<ResultOdds>, Option<Outcome>), RefereeError> {
-    let spec: DiceSpec = dice
-        .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
-    let table = RollTable {
-        rows: rows.to_vec(),
-    };
-    let rolls = spec.distribution()?;
-    let results = table.distribution(&rolls)?;
-    let mut seen: Vec<&str> = Vec::new();
-    let mut distribution = Vec::new();
-    for (_, code) in rows {
-        if seen.contains(&code.as_str()) {
-            continue;
-        }
-        seen.push(code);
-        let (text, effects) = meaning(code);
-        distribution.push(ResultOdds::new(
-            code,
-            &text,
-            rolls_text(&rolls, |r| table.lookup(r).is_ok_and(|c| c == code)),
-            results.probability(code),
-            effects,
-        ));
-    }
-    let outcome = match faces {
-        None => None,
-        Some(faces) => {
-            let roll = spec
-                .total_of(faces)
-                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
-            let code = table.lookup(roll)?.clone();
-            let (text, effects) = meaning(&code);
-            Some(Outcome {
-                dice: faces.to_vec(),
-                roll,
-                modified: roll,
-                result: code,
-                meaning: text,
-                effects,
-            })
-        }
-    };
-    Ok((distribution, outcome))
 }
 
 /// `feudal_charge`: must this HC formation charge (6.3)?
@@ -191,7 +139,7 @@ pub fn feudal_charge(
         };
         (text.to_string(), Vec::new())
     };
-    let (distribution, outcome) = roll_named(&f.dice, &rows, &meaning, dice)?;
+    let (distribution, outcome) = crate::systems::roll_named(&f.dice, &rows, &meaning, dice)?;
     let mut r = Resolution::certain(&data.system.id, "feudal_charge", "", "", vec![]);
     r.dice = f.dice.clone();
     r.distribution = distribution;
@@ -238,7 +186,7 @@ pub fn rampage(
             )],
         )
     };
-    let (distribution, outcome) = roll_named(&rr.dice, &rows, &meaning, dice)?;
+    let (distribution, outcome) = crate::systems::roll_named(&rr.dice, &rows, &meaning, dice)?;
     let mut r = Resolution::certain(&data.system.id, "rampage", "", "", vec![]);
     r.dice = rr.dice.clone();
     r.distribution = distribution;
