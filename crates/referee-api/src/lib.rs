@@ -42,6 +42,7 @@ pub fn typescript_bindings() -> String {
     use referee_core::systems::itacs::{
         after_combat, movement, scenario, special, state, transport, victory,
     };
+    use referee_core::systems::medieval;
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
         ResolveRequest::decl(&cfg),
@@ -99,6 +100,28 @@ pub fn typescript_bindings() -> String {
         victory::SideEntry::decl(&cfg),
         scenario::ScenarioSituation::decl(&cfg),
         scenario::ScenarioSide::decl(&cfg),
+        medieval::units::MedUnit::decl(&cfg),
+        medieval::combat::CombatSituation::decl(&cfg),
+        medieval::combat::AttackingHex::decl(&cfg),
+        medieval::combat::DefendingHex::decl(&cfg),
+        medieval::combat::SideSupport::decl(&cfg),
+        medieval::combat::LeaderPresence::decl(&cfg),
+        medieval::fire::FireSituation::decl(&cfg),
+        medieval::fire::FireTarget::decl(&cfg),
+        medieval::after::PursuitSituation::decl(&cfg),
+        medieval::after::LeaderDeathSituation::decl(&cfg),
+        medieval::after::RideDownSituation::decl(&cfg),
+        medieval::after::RideDownWhen::decl(&cfg),
+        medieval::after::CounterchargeSituation::decl(&cfg),
+        medieval::movement::TurnSituation::decl(&cfg),
+        medieval::movement::MoveSituation::decl(&cfg),
+        medieval::movement::PathStep::decl(&cfg),
+        medieval::morale::MoraleSituation::decl(&cfg),
+        medieval::morale::MoraleEvent::decl(&cfg),
+        medieval::morale::MoraleEventKind::decl(&cfg),
+        medieval::morale::Player::decl(&cfg),
+        medieval::morale::RegroupSituation::decl(&cfg),
+        medieval::morale::FatigueSituation::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust API types by `npm run bindings`; do not edit.\n// The test `bindings_are_current` fails when this file is stale.\n\n",

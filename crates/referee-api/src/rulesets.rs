@@ -245,8 +245,8 @@ mod tests {
             "{:?}",
             list.problems[0]
         );
-        // The built-in system is still there.
-        assert_eq!(list.systems.len(), 1);
+        // The built-in systems are all still there, ITACS without the broken house rule.
+        assert_eq!(list.systems.len(), BUILTIN.len());
         assert_eq!(list.systems[0].layers, vec!["rulesets/itacs.toml"]);
     }
 

@@ -88,8 +88,11 @@ fn every_example_in_docs_api_resolves_with_the_real_cli() {
             let (code, mut resolution) = referee(&args, json);
             assert_eq!(code, 0, "{tag}: {resolution}");
             // Actions that roll dice get an outcome for given faces; the others are certain.
-            if resolution["dice"].as_str().is_some_and(|d| !d.is_empty()) {
-                let with_dice = [&args[..], &["--dice", "3,4"]].concat();
+            if let Some(notation) = resolution["dice"].as_str().filter(|d| !d.is_empty()) {
+                // As many faces as the notation has dice: `2d6` → 3,4; `d6` → 3.
+                let count: usize = notation.split('d').next().unwrap().parse().unwrap_or(1);
+                let faces = ["3", "4", "3", "4"][..count].join(",");
+                let with_dice = [&args[..], &["--dice", faces.as_str()]].concat();
                 let (code, rolled) = referee(&with_dice, json);
                 assert_eq!(code, 0, "{tag}: {rolled}");
                 resolution = rolled;

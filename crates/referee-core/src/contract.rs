@@ -116,6 +116,18 @@ pub enum Change {
     LeaderKilled,
     /// A rampaging elephant turns to face this direction and moves its full allowance.
     Rampage { direction: String },
+    /// Lose this many strength points, spread as the player chooses.
+    LoseSp { count: u32, chosen_by: Chooser },
+    /// Retreat this many hexes from the combat hex.
+    Retreat { hexes: u32 },
+    /// The units are scattered: off the map onto the Scattered Units track.
+    Scatter,
+    /// Charge factor down by this much (never below 0).
+    ReduceChargeFactor { by: u32 },
+    /// Charge factor to 0.
+    ResetChargeFactor,
+    /// Move the MORALE track this many boxes in the target side's favour.
+    Morale { boxes: i64 },
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -128,6 +140,65 @@ pub struct Effect {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub ruling: Option<String>,
+}
+
+/// An effect with its plain-words rendering.
+pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) -> Effect {
+    let who = match &target {
+        Target::Attacker => "Attacker".to_string(),
+        Target::Defender => "Defender".to_string(),
+        Target::Hex(label) => format!("Hex {label}"),
+        Target::Unit(label) => label.clone(),
+        Target::Army(side) => format!("Army {side}"),
+    };
+    let what = match &change {
+        Change::DMarkers { count: 1 } => "+1 D marker".to_string(),
+        Change::DMarkers { count } => format!("+{count} D markers"),
+        Change::LoseUnits { count, chosen_by } => {
+            let chooser = match chosen_by {
+                Chooser::Attacker => "attacker",
+                Chooser::Defender => "defender",
+            };
+            let units = if *count == 1 { "unit" } else { "units" };
+            format!("lose {count} {units} ({chooser}'s choice)")
+        }
+        Change::RemoveDMarkers { count: 1 } => "remove 1 D marker".to_string(),
+        Change::RemoveDMarkers { count } => format!("remove {count} D markers"),
+        Change::DestroyAll => "all units destroyed".to_string(),
+        Change::MustBreak => "must break (Break marker, rout move after combat)".to_string(),
+        Change::Break => "breaks (Break marker; rout move now or next movement phase)".to_string(),
+        Change::RemoveBreak => "remove the Break marker".to_string(),
+        Change::Rout => "Rout marker (rout move in its next movement phase)".to_string(),
+        Change::RemoveRout => "remove the Rout marker".to_string(),
+        Change::VictoryPoints { points } => format!("{points} victory points"),
+        Change::ConvertTo { unit_type } => format!("becomes a {unit_type} unit"),
+        Change::LeaderCaptured => "the leader is captured".to_string(),
+        Change::LeaderFreed => "the leader walks free".to_string(),
+        Change::LeaderKilled => "the leader is eliminated".to_string(),
+        Change::Rampage { direction } => {
+            format!("rampages: turns {direction} and moves its full allowance")
+        }
+        Change::LoseSp { count, chosen_by } => {
+            let chooser = match chosen_by {
+                Chooser::Attacker => "attacker",
+                Chooser::Defender => "defender",
+            };
+            format!("lose {count} SP ({chooser}'s choice of unit)")
+        }
+        Change::Retreat { hexes: 1 } => "retreat 1 hex".to_string(),
+        Change::Retreat { hexes } => format!("retreat {hexes} hexes"),
+        Change::Scatter => "scattered (onto the Scattered Units track)".to_string(),
+        Change::ReduceChargeFactor { by } => format!("charge factor −{by}"),
+        Change::ResetChargeFactor => "charge factor to 0".to_string(),
+        Change::Morale { boxes } => format!("MORALE track {boxes} boxes in its favour"),
+    };
+    Effect {
+        target,
+        change,
+        text: format!("{who}: {what}"),
+        rule: rule.to_string(),
+        ruling: ruling.map(str::to_string),
+    }
 }
 
 /// One possible result with its exact probability.

@@ -138,19 +138,19 @@ fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String>
     Ok(())
 }
 
-#[test]
-fn itacs_worked_examples() {
+fn run_system(system: &str, at_least: usize) {
     let ruleset = Ruleset::load(&Layers {
-        base: builtin("itacs").unwrap(),
+        base: builtin(system).unwrap(),
         house_rules: vec![],
     })
     .unwrap();
     let mut failures = Vec::new();
     let mut count = 0;
-    for entry in std::fs::read_dir(golden_dir("itacs")).unwrap() {
+    for entry in std::fs::read_dir(golden_dir(system)).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
-        let case: Value = serde_json::from_str(&text).unwrap();
+        let case: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         count += 1;
         if let Err(e) = check_case(&ruleset, &name, &case) {
@@ -158,12 +158,22 @@ fn itacs_worked_examples() {
         }
     }
     assert!(
-        count >= 18,
-        "expected the ITACS golden cases, found {count}"
+        count >= at_least,
+        "expected the {system} golden cases, found {count}"
     );
     assert!(
         failures.is_empty(),
         "golden cases failed:\n{}",
         failures.join("\n")
     );
+}
+
+#[test]
+fn itacs_worked_examples() {
+    run_system("itacs", 20);
+}
+
+#[test]
+fn medieval_worked_examples() {
+    run_system("medieval", 20);
 }

@@ -73,7 +73,7 @@ export type Effect = { target: Target, change: Change, text: string, rule: strin
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "rampage", direction: string, };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, };
 
 export type Chooser = "attacker" | "defender";
 
@@ -494,3 +494,287 @@ elite_types?: Array<string>,
  * Unit types with shields besides those the ruleset gives them (4.2.5).
  */
 shield_types?: Array<string>, };
+
+export type MedievalUnit = { 
+/**
+ * A unit type key, e.g. `heavy_cavalry`, `retainers`, `crossbowmen`.
+ */
+type: string, 
+/**
+ * Strength points now (1.2).
+ */
+sp: number, 
+/**
+ * Armour level from the counter's shields, 0–2 (default: the type's).
+ */
+armour?: number, 
+/**
+ * Current charge factor, 0–3 (5.6); infantry have 0.
+ */
+cf?: number, 
+/**
+ * Identical units.
+ */
+count?: number, 
+/**
+ * A ranged unit in movement formation (10.1.1); default: combat formation.
+ */
+movement_formation?: boolean, };
+
+export type MedievalCombatSituation = { attackers: Array<MedievalAttackingHex>, defenders: Array<MedievalDefendingHex>, attacker?: MedievalSide, defender?: MedievalSide, 
+/**
+ * The MORALE track: positive in the attacker's favour, negative in the defender's (6.1.2).
+ */
+morale?: number, 
+/**
+ * Attacks come from opposing directions (5.2.6).
+ */
+opposing_directions?: boolean, 
+/**
+ * A countercharge combat: unarmoured units get nothing from their CF (5.7.9).
+ */
+countercharge?: boolean, 
+/**
+ * The defender is a leader alone on his hex (8.2.9).
+ */
+leader_alone?: boolean, };
+
+export type MedievalAttackingHex = { label?: string, units: Array<MedievalUnit>, 
+/**
+ * The hex is in the defender's rear area (3.1.2).
+ */
+rear?: boolean, 
+/**
+ * Across a stream: CF −1 (5.6.8).
+ */
+stream?: boolean, 
+/**
+ * Across a bridge: CF −1 (5.6.7).
+ */
+bridge?: boolean, 
+/**
+ * Hexes moved uphill: CF −1 each (5.6.9).
+ */
+uphill?: number, 
+/**
+ * Attacking through fortifications: SPs halved, no CF (11.1.1, 11.1.2).
+ */
+through_fortifications?: boolean, };
+
+export type MedievalDefendingHex = { label?: string, 
+/**
+ * A key of the TERRAIN EFFECT chart.
+ */
+terrain: string, units: Array<MedievalUnit>, };
+
+export type MedievalSide = { leader?: MedievalLeader, 
+/**
+ * Instead of `leader`: hexes to the nearest leader of the units (0 = stacked)…
+ */
+leader_distance?: number, 
+/**
+ * …and his command range, 2 or 3 (8.1).
+ */
+leader_range?: number, 
+/**
+ * On or adjacent to a friendly banner (7.1.7).
+ */
+banner?: boolean, 
+/**
+ * Hexes the side could retreat, when fewer than a result may ask (5.4.5, 5.4.6).
+ */
+retreat_possible?: number, };
+
+export type MedievalLeader = "none" | "in_range" | "stacked";
+
+export type MedievalFireSituation = { 
+/**
+ * The shooting unit (archers, crossbowmen, horse archers, bombards).
+ */
+shooter: MedievalUnit, 
+/**
+ * Hexes to the target.
+ */
+range: number, 
+/**
+ * The target hex's units and terrain; leave out for bombards firing at an object.
+ */
+target?: MedievalFireTarget, 
+/**
+ * The target stands in a friendly unit's ZoC (10.2.1).
+ */
+in_friendly_zoc?: boolean, 
+/**
+ * A leader is in the target hex (10.2.4).
+ */
+leader_in_target_hex?: boolean, };
+
+export type MedievalFireTarget = { terrain: string, units: Array<MedievalUnit>, };
+
+export type MedievalPursuitSituation = { 
+/**
+ * Hexes from the unit to its leader; 0 when he is on the attacker's hex.
+ */
+hexes_from_leader: number, 
+/**
+ * The side's MORALE value: at +2 the roll is 3 lower (5.5.10).
+ */
+morale?: number, };
+
+export type MedievalLeaderDeathSituation = { 
+/**
+ * Hexes the result orders the stack to retreat.
+ */
+retreat: number, 
+/**
+ * SPs the stack lost to the enemy, including for hexes it could not retreat (5.4.6).
+ */
+sp_lost?: number, 
+/**
+ * A grand leader (range 3): his death costs every unit 1 SP and 12 MORALE boxes.
+ */
+grand_leader?: boolean, };
+
+export type MedievalRideDownSituation = { cavalry: MedievalUnit, 
+/**
+ * Hexes moved uphill to get there: CF −1 each (5.6.9).
+ */
+uphill?: number, 
+/**
+ * The ridden-down hex: its terrain and units.
+ */
+terrain: string, units: Array<MedievalUnit>, 
+/**
+ * The units are in a special formation (e.g. a shiltron) (5.8.8).
+ */
+special_formation?: boolean, when?: MedievalRideDownWhen, };
+
+export type MedievalRideDownWhen = "movement" | "pursuit" | "retreat";
+
+export type MedievalCounterchargeSituation = { unit: MedievalUnit, 
+/**
+ * It turns 60° before moving (5.7.2 a): its CF drops to 0 first.
+ */
+turns?: boolean, 
+/**
+ * The hex it moves into is across a ford or stream: CF to 0 / −1.
+ */
+through_ford?: boolean, 
+/**
+ * The moving enemy is adjacent to its front area (5.7.1).
+ */
+enemy_adjacent_to_front: boolean, 
+/**
+ * It is in the ZoC of enemy cavalry (5.7.8).
+ */
+in_enemy_cavalry_zoc?: boolean, 
+/**
+ * It already countercharged in this enemy movement phase (5.7.7).
+ */
+already_countercharged?: boolean, 
+/**
+ * The moving enemy is adjacent to another friendly unit (5.7.10).
+ */
+enemy_adjacent_to_other_friendly?: boolean, };
+
+export type MedievalTurnSituation = { unit: MedievalUnit, 
+/**
+ * Hexsides turned: 1 = 60°, 2 = 120°, 3 = 180°.
+ */
+hexsides: number, 
+/**
+ * Turning in an enemy ZoC (4.3.4).
+ */
+in_enemy_zoc?: boolean, 
+/**
+ * The terrain it turns in: its movement cost is added (4.3.6).
+ */
+terrain?: string, 
+/**
+ * Moving along a road: turns cost nothing (4.3.8, 4.3.9).
+ */
+on_road?: boolean, };
+
+export type MedievalMoveSituation = { unit: MedievalUnit, 
+/**
+ * Its movement points this phase.
+ */
+movement: number, path: Array<MedievalPathStep>, };
+
+export type MedievalPathStep = { label?: string, terrain: string, 
+/**
+ * Along a road (½ MP infantry, ⅓ MP cavalry; 4.2.8).
+ */
+road?: boolean, 
+/**
+ * Entering it is moving uphill: CF −1 (5.6.9).
+ */
+uphill?: boolean, 
+/**
+ * Crossing a stream (CF −1, 5.6.8) or a bridge (CF −1, 5.6.7).
+ */
+stream?: boolean, bridge?: boolean, 
+/**
+ * SPs of friendly units already there (4.2.3, 4.5.1).
+ */
+friendly_sp?: number, 
+/**
+ * The highest CF of the enemies whose ZoC covers the hex (3.3).
+ */
+enemy_zoc_cf?: number, 
+/**
+ * Pay to keep the CF from rising (1 MP, ½ on a road: 5.6.12, 4.2.9).
+ */
+hold_cf?: boolean, };
+
+export type MedievalMoraleSituation = { 
+/**
+ * The track now: positive in player A's favour.
+ */
+track?: number, events: Array<MedievalMoraleEvent>, };
+
+export type MedievalMoraleEvent = { kind: MedievalMoraleEventKind, 
+/**
+ * The player it benefits.
+ */
+to: MedievalPlayer, count?: number, };
+
+export type MedievalMoraleEventKind = "elimination" | "banner_fall" | "banner_recapture" | "leader_death" | "grand_leader_death";
+
+export type MedievalPlayer = "a" | "b";
+
+export type MedievalRegroupSituation = { 
+/**
+ * The unit's SPs.
+ */
+sp: number, 
+/**
+ * Its own leader is alive.
+ */
+leader_alive: boolean, 
+/**
+ * The grand leader is alive.
+ */
+grand_leader_alive: boolean, };
+
+export type MedievalFatigueSituation = { 
+/**
+ * The leader's fatigue level at the start of the turn.
+ */
+level: number, 
+/**
+ * The leader moved or influenced a combat this turn (13.1.3).
+ */
+active?: boolean, 
+/**
+ * A unit under him has CF above 0 (13.1.4).
+ */
+charging?: boolean, 
+/**
+ * The player lowers it by 1 when it did not rise (13.1.5).
+ */
+rest?: boolean, 
+/**
+ * Units under his command (horse archers excepted, 10.5.11).
+ */
+units: number, };

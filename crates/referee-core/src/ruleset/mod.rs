@@ -182,3 +182,27 @@ pub fn check_rows(path: &str, rows: &[(Option<i64>, Option<i64>)], problems: &mu
         }
     }
 }
+
+/// A modifier with its citation.
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cited {
+    pub modifier: i64,
+    pub rule: String,
+    pub ruling: Option<String>,
+}
+
+impl Cited {
+    /// This modifier as a cited line of a resolution.
+    pub fn line(&self, label: &str) -> crate::contract::Modifier {
+        crate::contract::Modifier::new(label, self.modifier, &self.rule, self.ruling.as_deref())
+    }
+}
+
+/// A rule citation without a value.
+#[derive(Clone, Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Citation {
+    pub rule: String,
+    pub ruling: Option<String>,
+}

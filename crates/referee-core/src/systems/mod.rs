@@ -1,6 +1,7 @@
 //! The rule systems, one module each, and the loaded ruleset every action runs against.
 
 pub mod itacs;
+pub mod medieval;
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -157,11 +158,18 @@ pub struct Choice {
 }
 
 /// The built-in rulesets, embedded at compile time: (id, file name, text).
-pub const BUILTIN: &[(&str, &str, &str)] = &[(
-    "itacs",
-    "rulesets/itacs.toml",
-    include_str!("../../../../rulesets/itacs.toml"),
-)];
+pub const BUILTIN: &[(&str, &str, &str)] = &[
+    (
+        "itacs",
+        "rulesets/itacs.toml",
+        include_str!("../../../../rulesets/itacs.toml"),
+    ),
+    (
+        "medieval",
+        "rulesets/medieval.toml",
+        include_str!("../../../../rulesets/medieval.toml"),
+    ),
+];
 
 pub fn builtin(id: &str) -> Option<SourceFile<'static>> {
     BUILTIN
@@ -172,7 +180,8 @@ pub fn builtin(id: &str) -> Option<SourceFile<'static>> {
 
 #[derive(Clone, Debug)]
 pub enum SystemRules {
-    Itacs(itacs::ItacsData),
+    Itacs(Box<itacs::ItacsData>),
+    Medieval(Box<medieval::MedievalData>),
 }
 
 /// A validated ruleset: a system's data with its house rules applied.
@@ -207,21 +216,42 @@ impl Ruleset {
             .chain(layers.house_rules.iter().map(|h| h.name))
             .map(str::to_string)
             .collect();
+        let info = |header: &itacs::data::SystemHeader,
+                    actions: Vec<ActionInfo>,
+                    choices: Vec<ChoiceList>,
+                    phases: &[Phase]| SystemInfo {
+            id: id.clone(),
+            name: header.name.clone(),
+            dice: header.dice.clone(),
+            fingerprint: layers.fingerprint(),
+            layers: names,
+            actions,
+            choices,
+            phases: phases.to_vec(),
+        };
         match id.as_str() {
             "itacs" => {
                 let data: itacs::ItacsData = ruleset::load_typed(layers)?;
                 Ok(Ruleset {
-                    info: SystemInfo {
-                        id,
-                        name: data.system.name.clone(),
-                        dice: data.system.dice.clone(),
-                        fingerprint: layers.fingerprint(),
-                        layers: names,
-                        actions: itacs::actions(),
-                        choices: itacs::choices(&data),
-                        phases: data.sequence.clone(),
-                    },
-                    rules: SystemRules::Itacs(data),
+                    info: info(
+                        &data.system,
+                        itacs::actions(),
+                        itacs::choices(&data),
+                        &data.sequence,
+                    ),
+                    rules: SystemRules::Itacs(Box::new(data)),
+                })
+            }
+            "medieval" => {
+                let data: medieval::MedievalData = ruleset::load_typed(layers)?;
+                Ok(Ruleset {
+                    info: info(
+                        &data.system,
+                        medieval::actions(),
+                        medieval::choices(&data),
+                        &data.sequence,
+                    ),
+                    rules: SystemRules::Medieval(Box::new(data)),
                 })
             }
             other => Err(unknown_system(other)
@@ -238,12 +268,14 @@ impl Ruleset {
     ) -> Result<Resolution, RefereeError> {
         match &self.rules {
             SystemRules::Itacs(data) => itacs::resolve(data, action, situation, dice),
+            SystemRules::Medieval(data) => medieval::resolve(data, action, situation, dice),
         }
     }
 
     pub fn situation_schema(&self, action: &str) -> Result<schemars::Schema, RefereeError> {
         let schema = match &self.rules {
             SystemRules::Itacs(_) => itacs::situation_schema(action),
+            SystemRules::Medieval(_) => medieval::situation_schema(action),
         };
         schema.ok_or_else(|| unknown_action(&self.info.id, action, &self.info.actions))
     }
@@ -253,6 +285,7 @@ impl Ruleset {
 pub fn ruleset_schema(id: &str) -> Result<schemars::Schema, RefereeError> {
     match id {
         "itacs" => Ok(schemars::schema_for!(itacs::ItacsData)),
+        "medieval" => Ok(schemars::schema_for!(medieval::MedievalData)),
         other => Err(unknown_system(other)),
     }
 }

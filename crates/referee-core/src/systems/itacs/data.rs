@@ -181,21 +181,7 @@ pub struct Scarp {
     pub rule: String,
 }
 
-/// A modifier with its citation.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Cited {
-    pub modifier: i64,
-    pub rule: String,
-    pub ruling: Option<String>,
-}
-
-impl Cited {
-    /// This modifier as a cited line of a resolution.
-    pub fn line(&self, label: &str) -> crate::contract::Modifier {
-        crate::contract::Modifier::new(label, self.modifier, &self.rule, self.ruling.as_deref())
-    }
-}
+pub use crate::ruleset::Cited;
 
 /// A band of values (fire strength, units, range) and its modifier; open ends allowed.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

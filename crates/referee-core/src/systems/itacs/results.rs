@@ -13,50 +13,7 @@ pub struct EffectContext<'a> {
     pub extra: &'a dyn Fn(&str) -> Vec<Effect>,
 }
 
-pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) -> Effect {
-    let who = match &target {
-        Target::Attacker => "Attacker".to_string(),
-        Target::Defender => "Defender".to_string(),
-        Target::Hex(label) => format!("Hex {label}"),
-        Target::Unit(label) => label.clone(),
-        Target::Army(side) => format!("Army {side}"),
-    };
-    let what = match &change {
-        Change::DMarkers { count: 1 } => "+1 D marker".to_string(),
-        Change::DMarkers { count } => format!("+{count} D markers"),
-        Change::LoseUnits { count, chosen_by } => {
-            let chooser = match chosen_by {
-                Chooser::Attacker => "attacker",
-                Chooser::Defender => "defender",
-            };
-            let units = if *count == 1 { "unit" } else { "units" };
-            format!("lose {count} {units} ({chooser}'s choice)")
-        }
-        Change::RemoveDMarkers { count: 1 } => "remove 1 D marker".to_string(),
-        Change::RemoveDMarkers { count } => format!("remove {count} D markers"),
-        Change::DestroyAll => "all units destroyed".to_string(),
-        Change::MustBreak => "must break (Break marker, rout move after combat)".to_string(),
-        Change::Break => "breaks (Break marker; rout move now or next movement phase)".to_string(),
-        Change::RemoveBreak => "remove the Break marker".to_string(),
-        Change::Rout => "Rout marker (rout move in its next movement phase)".to_string(),
-        Change::RemoveRout => "remove the Rout marker".to_string(),
-        Change::VictoryPoints { points } => format!("{points} victory points"),
-        Change::ConvertTo { unit_type } => format!("becomes a {unit_type} unit"),
-        Change::LeaderCaptured => "the leader is captured".to_string(),
-        Change::LeaderFreed => "the leader walks free".to_string(),
-        Change::LeaderKilled => "the leader is eliminated".to_string(),
-        Change::Rampage { direction } => {
-            format!("rampages: turns {direction} and moves its full allowance")
-        }
-    };
-    Effect {
-        target,
-        change,
-        text: format!("{who}: {what}"),
-        rule: rule.to_string(),
-        ruling: ruling.map(str::to_string),
-    }
-}
+pub use crate::contract::effect;
 
 fn spec_effect(spec: &EffectSpec, rule: &str, ruling: Option<&str>) -> Effect {
     let (target, chooser) = match spec.side {

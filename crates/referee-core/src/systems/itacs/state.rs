@@ -128,7 +128,13 @@ impl HexState {
             | Change::LeaderCaptured
             | Change::LeaderFreed
             | Change::LeaderKilled
-            | Change::Rampage { .. } => {}
+            | Change::Rampage { .. }
+            | Change::LoseSp { .. }
+            | Change::Retreat { .. }
+            | Change::Scatter
+            | Change::ReduceChargeFactor { .. }
+            | Change::ResetChargeFactor
+            | Change::Morale { .. } => {}
         }
         if self.units == 0 {
             *self = HexState::default();

@@ -15,7 +15,8 @@ fn itacs() -> Ruleset {
 /// The built-in ITACS data, for unit tests of single mechanics.
 pub fn itacs_data() -> crate::systems::itacs::ItacsData {
     match itacs().rules {
-        crate::systems::SystemRules::Itacs(data) => data,
+        crate::systems::SystemRules::Itacs(data) => *data,
+        _ => unreachable!("the ITACS ruleset loads as ITACS"),
     }
 }
 

@@ -1,0 +1,471 @@
+//! After combat and around it: the pursuit test (5.5, R-MED-6), the leader-death roll (8.2.4,
+//! R-MED-7), riding down (5.8) and countercharge eligibility (5.7).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::MedievalData;
+use super::units::{resolve_hex, terrain, unit, MedUnit};
+use crate::contract::{effect, Change, Check, CheckStatus, Note, Resolution, Target, Total};
+use crate::error::RefereeError;
+use crate::odds::Band;
+use crate::systems::roll_named;
+
+fn total(label: &str, value: String, rule: &str, ruling: Option<&str>) -> Total {
+    Total {
+        label: label.into(),
+        value,
+        rule: rule.into(),
+        ruling: ruling.map(str::to_string),
+    }
+}
+
+fn at_most(n: i64) -> Band {
+    Band {
+        min: None,
+        max: Some(n),
+    }
+}
+
+fn above(n: i64) -> Band {
+    Band {
+        min: Some(n + 1),
+        max: None,
+    }
+}
+
+/// `pursuit`: is the pursuit obligatory (5.5.2)?
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalPursuitSituation")]
+pub struct PursuitSituation {
+    /// Hexes from the unit to its leader; 0 when he is on the attacker's hex.
+    pub hexes_from_leader: u32,
+    /// The side's MORALE value: at +2 the roll is 3 lower (5.5.10).
+    #[serde(default)]
+    #[ts(optional, as = "Option<i64>")]
+    pub morale: i64,
+}
+
+pub fn pursuit(
+    data: &MedievalData,
+    s: &PursuitSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let p = &data.pursuit;
+    let modifier = if s.morale >= p.high_morale {
+        p.high_morale_modifier
+    } else {
+        0
+    };
+    // d6 + modifier ≤ hexes  ⇔  d6 ≤ hexes − modifier.
+    let limit = i64::from(s.hexes_from_leader) - modifier;
+    let rows = vec![
+        (at_most(limit), "obligatory".to_string()),
+        (above(limit), "voluntary".to_string()),
+    ];
+    let meaning = |code: &str| {
+        let text = if code == "obligatory" {
+            "Pursuit is obligatory: along the retreat path only, as far as the retreat (5.5.3)."
+        } else {
+            "Pursuit is voluntary: the unit may pursue, leaving the retreat path by 1 hex (5.5.4), or stay."
+        };
+        (text.to_string(), Vec::new())
+    };
+    let (distribution, mut outcome) = roll_named(&p.dice, &rows, &meaning, dice)?;
+    if let Some(o) = outcome.as_mut() {
+        o.modified = o.roll + modifier;
+    }
+    let mut r = Resolution::certain(&data.system.id, "pursuit", "", "", vec![]);
+    r.dice = p.dice.clone();
+    r.distribution = distribution;
+    r.outcome = outcome;
+    r.total_modifier = modifier;
+    if modifier != 0 {
+        r.modifiers.push(crate::contract::Modifier::new(
+            format!("MORALE +{}", p.high_morale),
+            modifier,
+            &p.high_morale_rule,
+            None,
+        ));
+    }
+    r.totals.push(total(
+        "Obligatory on a modified d6 of at most",
+        s.hexes_from_leader.to_string(),
+        &p.rule,
+        p.ruling.as_deref(),
+    ));
+    r.checks = vec![
+        Check::umpire(
+            "The first hex of any pursuit is the hex the retreat emptied",
+            "5.5.5",
+        ),
+        Check::umpire(
+            "Enemy ZoCs are ignored; CF does not grow; turns under 120° cost no CF",
+            "5.5.6–5.5.8",
+        ),
+    ];
+    Ok(r)
+}
+
+/// `leader_death`: the 2d6 roll for a leader stacked with retreating units (8.2.4, 8.2.5).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalLeaderDeathSituation")]
+pub struct LeaderDeathSituation {
+    /// Hexes the result orders the stack to retreat.
+    pub retreat: u32,
+    /// SPs the stack lost to the enemy, including for hexes it could not retreat (5.4.6).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub sp_lost: u32,
+    /// A grand leader (range 3): his death costs every unit 1 SP and 12 MORALE boxes.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub grand_leader: bool,
+}
+
+pub fn leader_death(
+    data: &MedievalData,
+    s: &LeaderDeathSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let ld = &data.leader_death;
+    let m = &data.morale;
+    if s.retreat == 0 {
+        return Err(RefereeError::new(
+            "situation.no_retreat",
+            "the leader-death roll is made only when the stack must retreat",
+        )
+        .field("retreat")
+        .rule(&ld.rule));
+    }
+    // 2d6 − losses ≤ retreat  ⇔  2d6 ≤ retreat + losses.
+    let limit = i64::from(s.retreat) + i64::from(s.sp_lost);
+    let rows = vec![
+        (at_most(limit), "dies".to_string()),
+        (above(limit), "survives".to_string()),
+    ];
+    let (boxes, morale_rule, units_text, units_rule) = if s.grand_leader {
+        (
+            m.grand_leader,
+            &m.grand_leader_rule,
+            "every unit of his side",
+            "8.1.5",
+        )
+    } else {
+        (
+            m.leader,
+            &m.leader_rule,
+            "every unit under his command",
+            "8.1.4",
+        )
+    };
+    let meaning = |code: &str| {
+        if code == "dies" {
+            (
+                format!("The leader dies: {units_text} loses 1 SP; the enemy gains {boxes} MORALE boxes."),
+                vec![
+                    effect(Target::Unit("leader".into()), Change::LeaderKilled, &ld.rule, ld.ruling.as_deref()),
+                    effect(
+                        Target::Army(units_text.into()),
+                        Change::LoseSp { count: 1, chosen_by: crate::contract::Chooser::Defender },
+                        units_rule,
+                        None,
+                    ),
+                    effect(Target::Army("the enemy".into()), Change::Morale { boxes }, morale_rule, None),
+                ],
+            )
+        } else {
+            (
+                "The leader survives and retreats on his own, ignoring enemy ZoCs.".to_string(),
+                Vec::new(),
+            )
+        }
+    };
+    let (distribution, mut outcome) = roll_named(&ld.dice, &rows, &meaning, dice)?;
+    if let Some(o) = outcome.as_mut() {
+        o.modified = o.roll - i64::from(s.sp_lost);
+    }
+    let mut r = Resolution::certain(&data.system.id, "leader_death", "", "", vec![]);
+    r.dice = ld.dice.clone();
+    r.distribution = distribution;
+    r.outcome = outcome;
+    r.total_modifier = -i64::from(s.sp_lost);
+    if s.sp_lost > 0 {
+        r.modifiers.push(crate::contract::Modifier::new(
+            format!("SPs lost by the retreating stack ({})", s.sp_lost),
+            -i64::from(s.sp_lost),
+            "8.2.5",
+            ld.ruling.as_deref(),
+        ));
+    }
+    r.totals.push(total(
+        "The leader dies on a modified 2d6 of at most",
+        s.retreat.to_string(),
+        &ld.rule,
+        ld.ruling.as_deref(),
+    ));
+    r.notes.push(Note::new(
+        "Unit losses caused by a leader's death do not move the MORALE track.",
+        "8.1.6",
+        None,
+    ));
+    Ok(r)
+}
+
+/// When the ride-down happens: it costs MPs only in the movement phase (5.8.6, 5.8.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "MedievalRideDownWhen")]
+pub enum RideDownWhen {
+    #[default]
+    Movement,
+    Pursuit,
+    Retreat,
+}
+
+/// `ride_down`: may this cavalry ride down these infantry, and at what cost (5.8)?
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalRideDownSituation")]
+pub struct RideDownSituation {
+    pub cavalry: MedUnit,
+    /// Hexes moved uphill to get there: CF −1 each (5.6.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub uphill: u32,
+    /// The ridden-down hex: its terrain and units.
+    pub terrain: String,
+    pub units: Vec<MedUnit>,
+    /// The units are in a special formation (e.g. a shiltron) (5.8.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub special_formation: bool,
+    #[serde(default)]
+    #[ts(optional, as = "Option<RideDownWhen>")]
+    pub when: RideDownWhen,
+}
+
+pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolution, RefereeError> {
+    let rd = &data.ride_down;
+    let c = &data.combat;
+    let cav = unit(data, &s.cavalry, "cavalry")?;
+    if !cav.cavalry {
+        return Err(RefereeError::new(
+            "situation.not_cavalry",
+            format!("{} cannot ride down: only cavalry can", cav.name),
+        )
+        .field("cavalry.type")
+        .rule("5.8.1"));
+    }
+    let ground = terrain(data, &s.terrain, "terrain")?;
+    let targets = resolve_hex(data, &s.units, "units", ground.fortified)?;
+    let cf = if ground.no_charge {
+        0
+    } else {
+        cav.cf.saturating_sub(s.uphill * c.uphill_cf_per_hex)
+    };
+    let cm = if cav.no_charge_modifier {
+        0
+    } else {
+        cf.min(cav.armour + c.charge_cap_over_armour)
+    };
+    let target_armour = super::units::group_mean(targets.iter().map(|u| (u.armour, u.count)));
+    let margin =
+        i64::from(cm) + i64::from(cav.armour) - i64::from(target_armour) - i64::from(ground.combat);
+    let sp: u32 = targets.iter().map(|u| u.sp * u.count).sum();
+    let checks = vec![
+        Check::holds(
+            "The units ridden down are not cavalry",
+            targets.iter().all(|u| !u.cavalry),
+            "5.8.1",
+        ),
+        Check::holds(
+            format!("Charge factor above {} on entering (now {cf})", rd.min_cf - 1),
+            cf >= rd.min_cf,
+            "5.8.1, 5.6.9",
+        ),
+        Check::holds(
+            format!(
+                "CM from CF ({cm}) + armour ({}) − their armour ({target_armour}) − terrain ({}) = {margin} > 0",
+                cav.armour, ground.combat
+            ),
+            margin > 0,
+            "5.8.2",
+        ),
+        Check::holds(
+            "Not in fortifications, buildings or a special formation",
+            !rd.protected_terrain.contains(&s.terrain) && !s.special_formation,
+            "5.8.8",
+        ),
+    ];
+    let ok = checks.iter().all(|c| c.status == CheckStatus::Met);
+    let mut r = if ok {
+        Resolution::certain(
+            &data.system.id,
+            "ride_down",
+            "ridden down",
+            "The units are ridden down and eliminated; the MORALE track does not move.",
+            vec![effect(
+                Target::Defender,
+                Change::DestroyAll,
+                "5.8.3, 5.8.4",
+                None,
+            )],
+        )
+    } else {
+        Resolution::certain(
+            &data.system.id,
+            "ride_down",
+            "cannot ride down",
+            "The cavalry cannot ride these units down.",
+            Vec::new(),
+        )
+    };
+    r.checks = checks;
+    if ok {
+        let cost = match s.when {
+            RideDownWhen::Movement => {
+                let enter = 1 + if cav.cavalry {
+                    ground.cavalry
+                } else {
+                    ground.infantry
+                };
+                r.totals.push(total(
+                    "Movement points",
+                    format!(
+                        "{sp} (SPs ridden down) + {enter} (entering) = {}",
+                        sp + enter
+                    ),
+                    "5.8.6",
+                    None,
+                ));
+                sp + enter
+            }
+            _ => 0,
+        };
+        if cost == 0 {
+            r.totals.push(total(
+                "Movement points",
+                "none: entering the hex in pursuit or retreat is enough".into(),
+                "5.8.7",
+                None,
+            ));
+        }
+    }
+    Ok(r)
+}
+
+/// `countercharge`: may this cavalry countercharge, and with what CF (5.7)?
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalCounterchargeSituation")]
+pub struct CounterchargeSituation {
+    pub unit: MedUnit,
+    /// It turns 60° before moving (5.7.2 a): its CF drops to 0 first.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub turns: bool,
+    /// The hex it moves into is across a ford or stream: CF to 0 / −1.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub through_ford: bool,
+    /// The moving enemy is adjacent to its front area (5.7.1).
+    pub enemy_adjacent_to_front: bool,
+    /// It is in the ZoC of enemy cavalry (5.7.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub in_enemy_cavalry_zoc: bool,
+    /// It already countercharged in this enemy movement phase (5.7.7).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub already_countercharged: bool,
+    /// The moving enemy is adjacent to another friendly unit (5.7.10).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub enemy_adjacent_to_other_friendly: bool,
+}
+
+pub fn countercharge(
+    data: &MedievalData,
+    s: &CounterchargeSituation,
+) -> Result<Resolution, RefereeError> {
+    let c = &data.combat;
+    let u = unit(data, &s.unit, "unit")?;
+    let checks = vec![
+        Check::holds("A cavalry unit", u.cavalry, "5.7.1"),
+        Check::holds(
+            "The moving enemy cavalry is adjacent to its front area",
+            s.enemy_adjacent_to_front,
+            "5.7.1",
+        ),
+        Check::holds(
+            "Not in the ZoC of enemy cavalry",
+            !s.in_enemy_cavalry_zoc,
+            "5.7.8",
+        ),
+        Check::holds(
+            "Has not countercharged this enemy movement phase",
+            !s.already_countercharged,
+            "5.7.7",
+        ),
+        Check::holds(
+            "The enemy is not adjacent to another friendly unit",
+            !s.enemy_adjacent_to_other_friendly,
+            "5.7.10",
+        ),
+    ];
+    let ok = checks.iter().all(|c| c.status == CheckStatus::Met);
+    // 5.7.6: a turn sets CF to 0, then the hex moved towards the enemy adds 1.
+    let start = if s.turns { 0 } else { u.cf };
+    let cf = if s.through_ford {
+        0
+    } else {
+        (start + 1).min(c.max_charge_factor)
+    };
+    let cm = if u.armour == 0 || u.no_charge_modifier {
+        0
+    } else {
+        cf.min(u.armour + c.charge_cap_over_armour)
+    };
+    let mut r = if ok {
+        Resolution::certain(
+            &data.system.id,
+            "countercharge",
+            "may countercharge",
+            "It may countercharge: move next to the enemy and fight at once; the enemy stops.",
+            Vec::new(),
+        )
+    } else {
+        Resolution::certain(
+            &data.system.id,
+            "countercharge",
+            "may not countercharge",
+            "A condition of 5.7 is not met.",
+            Vec::new(),
+        )
+    };
+    r.checks = checks;
+    r.totals = vec![
+        total(
+            "Charge factor in the countercharge combat",
+            cf.to_string(),
+            "5.7.6",
+            None,
+        ),
+        total(
+            "Combat modifiers from the charge factor",
+            cm.to_string(),
+            "5.7.6, 5.7.9, 5.6.5",
+            None,
+        ),
+    ];
+    r.notes.push(Note::new(
+        "The countercharged unit stops whatever the result; countercharging does not stop a later cavalry combat.",
+        "5.7.4, 5.7.11",
+        None,
+    ));
+    Ok(r)
+}

@@ -1,0 +1,880 @@
+//! Combat (1.4–1.7, 5.0): strengths, the initial ratio (R-MED-1), combat modifiers as column
+//! shifts — attacker's first, then defender's, never netted (R-MED-2) — the COMBAT TABLE, and the
+//! chained odds of what becomes of each side: SP losses (with blocked retreats, 5.4.6),
+//! elimination, the scatter roll (5.1.1 g) and the leader-death roll (8.2.4).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::MedievalData;
+use super::result::{CombatResult, Part};
+use super::units::{group_mean, resolve_hex, MedUnit, Unit};
+use crate::contract::{
+    effect, Chance, Change, Check, Chooser, Effect, Modifier, Note, Outcome, Resolution,
+    ResultOdds, Target, Total,
+};
+use crate::error::RefereeError;
+use crate::odds::{DiceSpec, Dist};
+
+/// A leader's part in a side's combat (8.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "MedievalLeader")]
+pub enum LeaderPresence {
+    #[default]
+    None,
+    /// Within a leader's command range: 1 CM.
+    InRange,
+    /// Stacked with a leader: 2 CMs, no scatter, and the leader-death roll on a retreat.
+    Stacked,
+}
+
+/// An attacking hex and what its units crossed to attack.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalAttackingHex")]
+pub struct AttackingHex {
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    pub units: Vec<MedUnit>,
+    /// The hex is in the defender's rear area (3.1.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub rear: bool,
+    /// Across a stream: CF −1 (5.6.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub stream: bool,
+    /// Across a bridge: CF −1 (5.6.7).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub bridge: bool,
+    /// Hexes moved uphill: CF −1 each (5.6.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub uphill: u32,
+    /// Attacking through fortifications: SPs halved, no CF (11.1.1, 11.1.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub through_fortifications: bool,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalDefendingHex")]
+pub struct DefendingHex {
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    /// A key of the TERRAIN EFFECT chart.
+    pub terrain: String,
+    pub units: Vec<MedUnit>,
+}
+
+/// What stands by one side beyond its units.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalSide")]
+pub struct SideSupport {
+    #[serde(default)]
+    #[ts(optional, as = "Option<LeaderPresence>")]
+    pub leader: LeaderPresence,
+    /// Instead of `leader`: hexes to the nearest leader of the units (0 = stacked)…
+    #[serde(default)]
+    #[ts(optional)]
+    pub leader_distance: Option<u32>,
+    /// …and his command range, 2 or 3 (8.1).
+    #[serde(default)]
+    #[ts(optional)]
+    pub leader_range: Option<u32>,
+    /// On or adjacent to a friendly banner (7.1.7).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub banner: bool,
+    /// Hexes the side could retreat, when fewer than a result may ask (5.4.5, 5.4.6).
+    #[serde(default)]
+    #[ts(optional)]
+    pub retreat_possible: Option<u32>,
+}
+
+/// `combat`: one attack (5.1).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalCombatSituation")]
+pub struct CombatSituation {
+    pub attackers: Vec<AttackingHex>,
+    pub defenders: Vec<DefendingHex>,
+    #[serde(default)]
+    #[ts(optional, as = "Option<SideSupport>")]
+    pub attacker: SideSupport,
+    #[serde(default)]
+    #[ts(optional, as = "Option<SideSupport>")]
+    pub defender: SideSupport,
+    /// The MORALE track: positive in the attacker's favour, negative in the defender's (6.1.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<i64>")]
+    pub morale: i64,
+    /// Attacks come from opposing directions (5.2.6).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub opposing_directions: bool,
+    /// A countercharge combat: unarmoured units get nothing from their CF (5.7.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub countercharge: bool,
+    /// The defender is a leader alone on his hex (8.2.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub leader_alone: bool,
+}
+
+impl SideSupport {
+    /// The leader's part, from `leader` or from distance and range (8.2.1–8.2.2).
+    fn presence(&self, field: &str) -> Result<LeaderPresence, RefereeError> {
+        if let Some(range) = self.leader_range {
+            if range != 2 && range != 3 {
+                return Err(RefereeError::new(
+                    "situation.invalid_leader_range",
+                    format!("a leader's command range is 2 or 3 (a grand leader's 3), not {range}"),
+                )
+                .field(format!("{field}.leader_range"))
+                .rule("8.1, 8.1.5"));
+            }
+        }
+        Ok(match (self.leader_distance, self.leader_range) {
+            (None, _) => self.leader,
+            (Some(0), _) => LeaderPresence::Stacked,
+            (Some(d), Some(range)) if d <= range => LeaderPresence::InRange,
+            (Some(_), Some(_)) => LeaderPresence::None,
+            (Some(_), None) => {
+                return Err(RefereeError::new(
+                    "situation.invalid_leader_range",
+                    "with a leader distance, give the leader's command range (2 or 3)",
+                )
+                .field(format!("{field}.leader_range"))
+                .rule("8.1"))
+            }
+        })
+    }
+}
+
+/// A side for the chained forecast.
+struct Fate {
+    name: &'static str,
+    sp: u32,
+    retreat_possible: Option<u32>,
+    leader: bool,
+    /// The COMBAT SCATTER column of the side's most easily scattered unit.
+    scatter_column: String,
+}
+
+/// What finally becomes of a side after one result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct End {
+    lost: u32,
+    retreated: bool,
+    eliminated: bool,
+    scattered: bool,
+    leader_dies: bool,
+}
+
+fn end_of(
+    data: &MedievalData,
+    side: &Fate,
+    part: Part,
+    leader_roll: &Dist<i64>,
+) -> Result<Dist<End>, crate::odds::OddsError> {
+    let blocked = match side.retreat_possible {
+        Some(p) => part.retreat.saturating_sub(p),
+        None => 0,
+    };
+    let lost = part.loss + blocked * data.retreat.blocked_sp_per_hex;
+    let eliminated = lost >= side.sp;
+    let base = End {
+        lost: lost.min(side.sp),
+        retreated: part.retreat > 0,
+        eliminated,
+        scattered: false,
+        leader_dies: false,
+    };
+    // 5.1.1 g: after a retreat, the d6 scatter roll; none when stacked with a leader (9.1.3).
+    let scatter: Dist<bool> = if eliminated || part.retreat == 0 || side.leader {
+        Dist::certain(false)
+    } else if part.scattered {
+        Dist::certain(true)
+    } else {
+        let at_most = data.scatter.threshold(&side.scatter_column, part.retreat);
+        Dist::die(6)?.map(|r| *r <= i64::from(at_most))
+    };
+    // 8.2.4–8.2.5, R-MED-7: 2d6 − SP lost ≤ hexes to retreat.
+    let leader: Dist<bool> = if side.leader && part.retreat > 0 {
+        leader_roll.map(|r| *r - i64::from(lost) <= i64::from(part.retreat))
+    } else {
+        Dist::certain(false)
+    };
+    Ok(scatter.joint(&leader)?.map(|(s, l)| End {
+        scattered: *s,
+        leader_dies: *l,
+        ..base
+    }))
+}
+
+fn forecast(
+    data: &MedievalData,
+    results: &Dist<CombatResult>,
+    side: &Fate,
+    pick: fn(&CombatResult) -> Part,
+) -> Result<Vec<Chance>, RefereeError> {
+    let dice: DiceSpec =
+        data.leader_death.dice.parse().map_err(|e: String| {
+            RefereeError::new("ruleset.invalid", e).field("leader_death.dice")
+        })?;
+    let leader_roll = dice.distribution()?;
+    let ends = results.and_then(|r| end_of(data, side, pick(r), &leader_roll))?;
+    let c = &data.combat;
+    let mut out = vec![
+        (
+            format!("The {} loses SP", side.name),
+            ends.probability_where(|e| e.lost > 0),
+            c.rule.clone(),
+        ),
+        (
+            format!("The {} retreats", side.name),
+            ends.probability_where(|e| e.retreated),
+            "5.4".to_string(),
+        ),
+        (
+            format!("The {} is scattered", side.name),
+            ends.probability_where(|e| e.scattered),
+            data.scatter.rule.clone(),
+        ),
+        (
+            format!("The {} is eliminated", side.name),
+            ends.probability_where(|e| e.eliminated),
+            format!("{}, {}", c.rule, data.retreat.rule),
+        ),
+    ];
+    if side.leader {
+        out.push((
+            format!("The {}'s leader dies", side.name),
+            ends.probability_where(|e| e.leader_dies),
+            data.leader_death.rule.clone(),
+        ));
+    }
+    Ok(out
+        .into_iter()
+        .map(|(label, p, rule)| Chance::new(label, p, &rule))
+        .collect())
+}
+
+/// The side's combat modifiers from armour and charge (5.2.7, 5.6.4–5.6.6, 1.7, R-MED-9).
+fn armour_and_charge(
+    data: &MedievalData,
+    units: &[(Unit, u32)],
+    side: &str,
+    countercharge: bool,
+    modifiers: &mut Vec<Modifier>,
+) {
+    let c = &data.combat;
+    let armour = group_mean(units.iter().map(|(u, _)| (u.armour, u.count)));
+    if armour > 0 {
+        modifiers.push(Modifier::new(
+            format!("{side}: armour (group {armour})"),
+            armour as i64,
+            &c.armour.rule,
+            Some("R-MED-9"),
+        ));
+    }
+    // Per unit: the CF it brings after crossings; horse archers and (in a countercharge)
+    // unarmoured units bring none.
+    let cf = group_mean(units.iter().map(|(u, cf)| {
+        let counts = !(u.no_charge_modifier || (countercharge && u.armour == 0));
+        (if counts { *cf } else { 0 }, u.count)
+    }));
+    let cap = armour + c.charge_cap_over_armour;
+    let value = cf.min(cap);
+    if value > 0 {
+        let capped = if cf > cap {
+            format!(", capped at armour + {}", c.charge_cap_over_armour)
+        } else {
+            String::new()
+        };
+        modifiers.push(Modifier::new(
+            format!("{side}: charge factor (group {cf}{capped})"),
+            value as i64,
+            &c.charge.rule,
+            Some("R-MED-9"),
+        ));
+    }
+}
+
+fn ratio_text(a: u32, d: u32) -> String {
+    format!("{a}:{d}")
+}
+
+/// R-MED-1: larger ÷ smaller, a fraction of .5 or more rounds up; n:1 or 1:n.
+pub fn initial_column(columns: &[Option<(u64, u64)>], attack: u32, defence: u32) -> usize {
+    let (big, small, attacker_ahead) = if attack >= defence {
+        (attack, defence, true)
+    } else {
+        (defence, attack, false)
+    };
+    // round(big / small), half up, in integers.
+    let n = (2 * u64::from(big) + u64::from(small)) / (2 * u64::from(small));
+    let wanted = if attacker_ahead { (n, 1) } else { (1, n) };
+    // The column with that ratio, or the table's end in that direction (clamped).
+    if let Some(i) = columns.iter().position(|c| *c == Some(wanted)) {
+        return i;
+    }
+    if attacker_ahead {
+        columns.len() - 1
+    } else {
+        0
+    }
+}
+
+pub fn resolve(
+    data: &MedievalData,
+    s: &CombatSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let c = &data.combat;
+    if s.attackers.is_empty() {
+        return Err(
+            RefereeError::new("situation.no_units", "enter at least one attacking hex")
+                .field("attackers")
+                .rule(&c.rule),
+        );
+    }
+    if s.defenders.is_empty() {
+        return Err(
+            RefereeError::new("situation.no_units", "enter at least one defending hex")
+                .field("defenders")
+                .rule(&c.rule),
+        );
+    }
+    let mut notes = Vec::new();
+    let mut checks = vec![Check::holds(
+        "Either the attackers or the defenders are in one hex (no many-on-many combats)",
+        s.attackers.len() == 1 || s.defenders.len() == 1,
+        "5.2.5",
+    )];
+    let mut totals = Vec::new();
+    let mut attacker_modifiers = Vec::new();
+    let mut defender_modifiers = Vec::new();
+
+    // --- defenders: strength per hex, the terrain of the strongest hex (5.3.2).
+    let mut defence = 0u32;
+    let mut defender_units: Vec<(Unit, u32)> = Vec::new();
+    let mut strongest: Option<(u32, &DefendingHex)> = None;
+    for (i, hex) in s.defenders.iter().enumerate() {
+        let field = format!("defenders[{i}]");
+        let ground = super::units::terrain(data, &hex.terrain, &format!("{field}.terrain"))?;
+        let units = resolve_hex(
+            data,
+            &hex.units,
+            &format!("{field}.units"),
+            ground.fortified,
+        )?;
+        let mut sp: u32 = units.iter().map(|u| u.sp * u.count).sum();
+        if ground.fortified && sp > c.fortified_defence_max {
+            notes.push(Note::new(
+                format!(
+                    "A fortified hex fights with at most {} SPs.",
+                    c.fortified_defence_max
+                ),
+                "11.1.8",
+                None,
+            ));
+            sp = c.fortified_defence_max;
+        }
+        if strongest.is_none_or(|(best, _)| sp > best) {
+            strongest = Some((sp, hex));
+        }
+        defence += sp;
+        defender_units.extend(units.into_iter().map(|u| {
+            let cf = u.cf;
+            (u, cf)
+        }));
+    }
+    let all_ranged =
+        |units: &[(Unit, u32)]| !units.is_empty() && units.iter().all(|(u, _)| u.ranged.is_some());
+    if all_ranged(&defender_units) && !s.leader_alone {
+        defence = 1;
+        notes.push(Note::new(
+            "Ranged units fighting alone count 1 SP.",
+            "10.3.2",
+            None,
+        ));
+    }
+
+    // --- attackers: CF after crossings (5.6.6–5.6.9, 11.1.2), SPs halved through fortifications.
+    let (_, defending_hex) = strongest.expect("at least one defending hex");
+    let ground = super::units::terrain(data, &defending_hex.terrain, "defenders")?;
+    let mut attack = 0u32;
+    let mut attacker_units: Vec<(Unit, u32)> = Vec::new();
+    let mut rear_hexes = 0;
+    for (i, hex) in s.attackers.iter().enumerate() {
+        let field = format!("attackers[{i}]");
+        let units = resolve_hex(data, &hex.units, &format!("{field}.units"), false)?;
+        let sp: u32 = units.iter().map(|u| u.sp * u.count).sum();
+        attack += if hex.through_fortifications {
+            sp.div_ceil(2)
+        } else {
+            sp
+        };
+        if hex.rear {
+            rear_hexes += 1;
+        }
+        let crossing = u32::from(hex.stream) * c.stream_cf
+            + u32::from(hex.bridge) * c.bridge_cf
+            + hex.uphill * c.uphill_cf_per_hex;
+        for u in units {
+            let cf = if ground.no_charge || hex.through_fortifications {
+                0
+            } else {
+                u.cf.saturating_sub(crossing)
+            };
+            attacker_units.push((u, cf));
+        }
+        if hex.through_fortifications {
+            notes.push(Note::new(
+                "Attacking through fortifications: SPs halved (rounded up), no charge factor.",
+                "11.1.1, 11.1.2, 1.6",
+                None,
+            ));
+        }
+    }
+    if all_ranged(&attacker_units) {
+        attack = 1;
+        notes.push(Note::new(
+            "Ranged units fighting alone count 1 SP.",
+            "10.3.2",
+            None,
+        ));
+    }
+    if ground.no_charge {
+        notes.push(Note::new(
+            format!("Charge factors count 0 against units in {}.", ground.name),
+            "5.6.6",
+            None,
+        ));
+    }
+    if attack == 0 {
+        return Err(
+            RefereeError::new("situation.zero_attack", "the attacking units have no SPs")
+                .field("attackers")
+                .rule("1.2"),
+        );
+    }
+    if defence == 0 && !s.leader_alone {
+        return Err(
+            RefereeError::new("situation.zero_defence", "the defending units have no SPs")
+                .field("defenders")
+                .rule("1.2"),
+        );
+    }
+
+    // --- combat modifiers.
+    armour_and_charge(
+        data,
+        &attacker_units,
+        "Attacker",
+        s.countercharge,
+        &mut attacker_modifiers,
+    );
+    armour_and_charge(
+        data,
+        &defender_units,
+        "Defender",
+        false,
+        &mut defender_modifiers,
+    );
+    let attacker_leader = s.attacker.presence("attacker")?;
+    let defender_leader = s.defender.presence("defender")?;
+    for (support, presence, list, side) in [
+        (
+            &s.attacker,
+            attacker_leader,
+            &mut attacker_modifiers,
+            "Attacker",
+        ),
+        (
+            &s.defender,
+            defender_leader,
+            &mut defender_modifiers,
+            "Defender",
+        ),
+    ] {
+        match presence {
+            LeaderPresence::None => {}
+            LeaderPresence::InRange => list.push(
+                c.leader_in_range
+                    .line(&format!("{side}: within a leader's range")),
+            ),
+            LeaderPresence::Stacked => list.push(
+                c.leader_stacked
+                    .line(&format!("{side}: stacked with a leader")),
+            ),
+        }
+        if support.banner {
+            list.push(c.banner.line(&format!("{side}: on or beside a banner")));
+        }
+    }
+    if s.morale != 0 {
+        let (list, side) = if s.morale > 0 {
+            (&mut attacker_modifiers, "Attacker")
+        } else {
+            (&mut defender_modifiers, "Defender")
+        };
+        list.push(Modifier::new(
+            format!("{side}: MORALE {:+}", s.morale.abs()),
+            s.morale.abs(),
+            &c.morale.rule,
+            c.morale.ruling.as_deref(),
+        ));
+    }
+    if ground.combat > 0 {
+        let several = if s.defenders.len() > 1 {
+            " (the hex with most SPs, 5.3.2)"
+        } else {
+            ""
+        };
+        defender_modifiers.push(Modifier::new(
+            format!("Defender: terrain, {}{several}", ground.name),
+            i64::from(ground.combat),
+            &ground.rule,
+            ground.ruling.as_deref(),
+        ));
+    }
+    if rear_hexes > 0 {
+        attacker_modifiers.push(Modifier::new(
+            format!("Attacker: {rear_hexes} hex(es) in the defender's rear area"),
+            c.rear_per_hex.modifier * rear_hexes,
+            &c.rear_per_hex.rule,
+            c.rear_per_hex.ruling.as_deref(),
+        ));
+    }
+    if s.opposing_directions {
+        attacker_modifiers.push(
+            c.opposing_directions
+                .line("Attacker: from opposing directions"),
+        );
+    }
+    if defender_units.iter().any(|(u, _)| u.ranged.is_some()) {
+        attacker_modifiers.push(
+            c.ranged_target
+                .line("Attacker: the targets include ranged units"),
+        );
+    }
+
+    // --- the column: initial ratio, attacker shifts right, then defender shifts left (R-MED-2).
+    let columns = c.column_ratios();
+    let last = columns.len() - 1;
+    let sum = |m: &[Modifier]| m.iter().map(|x| x.value).sum::<i64>();
+    let (a_cms, d_cms) = (sum(&attacker_modifiers), sum(&defender_modifiers));
+    let (initial, after_attacker, final_column) = if s.leader_alone {
+        notes.push(Note::new(
+            "A leader alone is attacked on the highest column and dies whatever the result.",
+            &c.leader_alone_rule,
+            None,
+        ));
+        (last, last, last)
+    } else {
+        let initial = initial_column(&columns, attack, defence);
+        let after = (initial as i64 + a_cms).clamp(0, last as i64) as usize;
+        let fin = (after as i64 - d_cms).clamp(0, last as i64) as usize;
+        (initial, after, fin)
+    };
+    totals.push(Total {
+        label: "Attacker SPs".into(),
+        value: attack.to_string(),
+        rule: "1.4".into(),
+        ruling: None,
+    });
+    totals.push(Total {
+        label: "Defender SPs".into(),
+        value: defence.to_string(),
+        rule: "1.4".into(),
+        ruling: None,
+    });
+    totals.push(Total {
+        label: "Initial combat ratio".into(),
+        value: format!("{} → {}", ratio_text(attack, defence), c.columns[initial]),
+        rule: c.ratio_rule.clone(),
+        ruling: c.ratio_ruling.clone(),
+    });
+    totals.push(Total {
+        label: "After the attacker's CMs".into(),
+        value: format!("{:+} → {}", a_cms, c.columns[after_attacker]),
+        rule: c.shift_rule.clone(),
+        ruling: c.shift_ruling.clone(),
+    });
+    totals.push(Total {
+        label: "Final combat ratio".into(),
+        value: format!("{:+} → {}", -d_cms, c.columns[final_column]),
+        rule: c.shift_rule.clone(),
+        ruling: c.shift_ruling.clone(),
+    });
+
+    // --- the roll on the column.
+    let spec: DiceSpec = data
+        .system
+        .dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e).field("system.dice"))?;
+    let rolls = spec.distribution()?;
+    let code_at = |roll: i64| -> Result<&str, RefereeError> {
+        c.rows
+            .iter()
+            .find(|r| r.roll == roll)
+            .and_then(|r| r.results.get(final_column))
+            .map(String::as_str)
+            .ok_or_else(|| {
+                RefereeError::new(
+                    "ruleset.invalid",
+                    format!("the COMBAT TABLE has no row {roll}"),
+                )
+                .rule(&c.table_rule)
+            })
+    };
+    let codes: Dist<String> = rolls.and_then(|r| {
+        Ok(Dist::certain(
+            code_at(*r).map(str::to_string).unwrap_or_default(),
+        ))
+    })?;
+    let parse = |code: &str| -> Result<CombatResult, RefereeError> {
+        code.parse()
+            .map_err(|e: String| RefereeError::new("ruleset.invalid", e).rule(&c.table_rule))
+    };
+    let results: Dist<CombatResult> =
+        codes.and_then(|code| Ok(Dist::certain(parse(code).unwrap_or_default())))?;
+
+    let leader_alone = s.leader_alone;
+    let effects_of = |r: &CombatResult| -> Vec<Effect> {
+        let mut out = Vec::new();
+        for (part, target, chooser, rule) in [
+            (
+                r.attacker,
+                Target::Attacker,
+                Chooser::Attacker,
+                "5.4, 5.6.10",
+            ),
+            (r.defender, Target::Defender, Chooser::Defender, "5.4"),
+        ] {
+            if leader_alone && target == Target::Defender {
+                continue;
+            }
+            if part.loss > 0 {
+                out.push(effect(
+                    target.clone(),
+                    Change::LoseSp {
+                        count: part.loss,
+                        chosen_by: chooser,
+                    },
+                    &c.table_rule,
+                    c.result_ruling.as_deref(),
+                ));
+            }
+            if part.retreat > 0 {
+                out.push(effect(
+                    target.clone(),
+                    Change::Retreat {
+                        hexes: part.retreat,
+                    },
+                    &c.table_rule,
+                    c.result_ruling.as_deref(),
+                ));
+                if target == Target::Attacker {
+                    out.push(effect(
+                        target.clone(),
+                        Change::ResetChargeFactor,
+                        rule,
+                        None,
+                    ));
+                }
+            }
+            if part.scattered {
+                out.push(effect(
+                    target.clone(),
+                    Change::Scatter,
+                    &c.table_rule,
+                    c.result_ruling.as_deref(),
+                ));
+            }
+        }
+        if leader_alone {
+            out.push(effect(
+                Target::Defender,
+                Change::LeaderKilled,
+                &c.leader_alone_rule,
+                None,
+            ));
+        }
+        out
+    };
+    let meaning = |r: &CombatResult| -> String {
+        if leader_alone {
+            format!("Attacker: {}. The leader is killed.", r.attacker)
+        } else {
+            format!("Attacker: {}. Defender: {}.", r.attacker, r.defender)
+        }
+    };
+    let mut distribution = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for row in &c.rows {
+        let code = row.results[final_column].clone();
+        if seen.contains(&code) {
+            continue;
+        }
+        let at: Vec<i64> = c
+            .rows
+            .iter()
+            .filter(|r| r.results[final_column] == code)
+            .map(|r| r.roll)
+            .collect();
+        let r = parse(&code)?;
+        distribution.push(ResultOdds::new(
+            &code,
+            &meaning(&r),
+            rolls_list(&at),
+            codes.probability(&code),
+            effects_of(&r),
+        ));
+        seen.push(code);
+    }
+    let outcome = match dice {
+        None => None,
+        Some(faces) => {
+            let roll = spec
+                .total_of(faces)
+                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let code = code_at(roll)?.to_string();
+            let r = parse(&code)?;
+            Some(Outcome {
+                dice: faces.to_vec(),
+                roll,
+                modified: roll,
+                meaning: meaning(&r),
+                effects: effects_of(&r),
+                result: code,
+            })
+        }
+    };
+    if !leader_alone {
+        notes.push(Note::new(
+            "After the combat every unit's charge factor drops by 1; an attacker that retreats drops to 0.",
+            "5.2.11, 5.6.10",
+            None,
+        ));
+    }
+
+    // --- chained forecast for both sides.
+    let scatter_column = |units: &[(Unit, u32)]| {
+        units
+            .iter()
+            .max_by_key(|(u, _)| data.scatter.threshold(&u.scatter, 2))
+            .map(|(u, _)| u.scatter.clone())
+            .unwrap_or_default()
+    };
+    let fate = |name,
+                units: &[(Unit, u32)],
+                sp: u32,
+                support: &SideSupport,
+                leader: LeaderPresence| Fate {
+        name,
+        sp: units
+            .iter()
+            .map(|(u, _)| u.sp * u.count)
+            .sum::<u32>()
+            .max(sp.min(1)),
+        retreat_possible: if all_ranged(units) && units.iter().all(|(u, _)| !u.movement_formation) {
+            Some(0)
+        } else {
+            support.retreat_possible
+        },
+        leader: leader == LeaderPresence::Stacked,
+        scatter_column: scatter_column(units),
+    };
+    let mut forecast_lines = forecast(
+        data,
+        &results,
+        &fate(
+            "attacker",
+            &attacker_units,
+            attack,
+            &s.attacker,
+            attacker_leader,
+        ),
+        |r| r.attacker,
+    )?;
+    if !leader_alone {
+        forecast_lines.extend(forecast(
+            data,
+            &results,
+            &fate(
+                "defender",
+                &defender_units,
+                defence,
+                &s.defender,
+                defender_leader,
+            ),
+            |r| r.defender,
+        )?);
+    }
+    if [&attacker_units, &defender_units]
+        .iter()
+        .any(|units| units.iter().any(|(u, _)| u.scatter != units[0].0.scatter))
+    {
+        notes.push(Note::new(
+            "Units of several types: one scatter roll, read for each unit; the forecast uses the most easily scattered.",
+            &data.scatter.rule,
+            None,
+        ));
+    }
+    checks.push(Check::umpire(
+        "Every unit with enemies in its ZoC attacks, and every enemy in an attacker's ZoC is attacked",
+        "5.2.2, 5.2.3",
+    ));
+
+    let mut modifiers = attacker_modifiers;
+    modifiers.extend(defender_modifiers.into_iter().map(|mut m| {
+        m.value = -m.value;
+        m
+    }));
+    Ok(Resolution {
+        system: data.system.id.clone(),
+        action: "combat".into(),
+        dice: data.system.dice.clone(),
+        totals,
+        // The roll itself is never modified: the CMs shift the column (1.5).
+        total_modifier: 0,
+        modifiers,
+        distribution,
+        forecast: forecast_lines,
+        checks,
+        notes,
+        outcome,
+    })
+}
+
+/// Rolls as text: `2, 4–6`.
+pub fn rolls_list(rolls: &[i64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < rolls.len() {
+        let mut j = i;
+        while j + 1 < rolls.len() && rolls[j + 1] == rolls[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            rolls[i].to_string()
+        } else {
+            format!("{}–{}", rolls[i], rolls[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}

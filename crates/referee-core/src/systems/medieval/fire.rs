@@ -1,0 +1,370 @@
+//! Ranged fire (10.2–10.7): archers, crossbowmen, horse archers and bombards on the later,
+//! authoritative tables; armour, cover and weak-unit modifiers (R-MED-8); friendly fire, the
+//! leader's 12, and the scatter tests after losses — as exact odds.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::MedievalData;
+use super::units::{group_mean, resolve_hex, terrain, unit, MedUnit};
+use crate::contract::{
+    effect, Chance, Change, Check, Chooser, Modifier, Note, Outcome, Resolution, ResultOdds,
+    Target, Total,
+};
+use crate::error::RefereeError;
+use crate::odds::{DiceSpec, Dist, RollTable};
+
+/// One cell of a fire table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FireResult {
+    pub loss: u32,
+    /// `R` after a loss, or `S`: the target is scattered.
+    pub scattered: bool,
+    /// `D`: the object is destroyed.
+    pub destroyed: bool,
+}
+
+impl FireResult {
+    pub fn parse(code: &str) -> Option<FireResult> {
+        match code.trim() {
+            "-" => Some(FireResult::default()),
+            "S" => Some(FireResult {
+                scattered: true,
+                ..FireResult::default()
+            }),
+            "D" => Some(FireResult {
+                destroyed: true,
+                ..FireResult::default()
+            }),
+            other => {
+                let rest = other.strip_prefix('-')?;
+                let (n, scattered) = match rest.strip_suffix('R') {
+                    Some(n) => (n, true),
+                    None => (rest, false),
+                };
+                Some(FireResult {
+                    loss: n.parse().ok().filter(|n| *n > 0)?,
+                    scattered,
+                    destroyed: false,
+                })
+            }
+        }
+    }
+
+    fn meaning(&self) -> String {
+        match (self.loss, self.scattered, self.destroyed) {
+            (_, _, true) => "The object is destroyed.".into(),
+            (0, true, _) => "The target is scattered.".into(),
+            (0, false, _) => "No effect.".into(),
+            (n, s, _) => format!(
+                "The target loses {n} SP{}.",
+                if s { " and is scattered" } else { "" }
+            ),
+        }
+    }
+}
+
+/// `fire`: one ranged unit shooting (10.2).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalFireSituation")]
+pub struct FireSituation {
+    /// The shooting unit (archers, crossbowmen, horse archers, bombards).
+    pub shooter: MedUnit,
+    /// Hexes to the target.
+    pub range: u32,
+    /// The target hex's units and terrain; leave out for bombards firing at an object.
+    #[serde(default)]
+    #[ts(optional)]
+    pub target: Option<FireTarget>,
+    /// The target stands in a friendly unit's ZoC (10.2.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub in_friendly_zoc: bool,
+    /// A leader is in the target hex (10.2.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub leader_in_target_hex: bool,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalFireTarget")]
+pub struct FireTarget {
+    pub terrain: String,
+    pub units: Vec<MedUnit>,
+}
+
+pub fn resolve(
+    data: &MedievalData,
+    s: &FireSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let fr = &data.fire_rules;
+    let shooter = unit(data, &s.shooter, "shooter")?;
+    let mut key = shooter.ranged.clone().ok_or_else(|| {
+        RefereeError::new(
+            "situation.not_ranged",
+            format!("{} do not shoot: only ranged units fire", shooter.name),
+        )
+        .field("shooter.type")
+        .rule("10.0")
+    })?;
+    if s.target.is_none() {
+        key = format!("{key}_objects");
+    }
+    let table = data.fire.get(&key).ok_or_else(|| {
+        RefereeError::new(
+            "situation.no_target",
+            format!("{} fire at units: enter the target", shooter.name),
+        )
+        .field("target")
+        .rule("10.2")
+    })?;
+    if shooter.movement_formation {
+        return Err(RefereeError::new(
+            "situation.movement_formation",
+            "a ranged unit shoots only in combat formation",
+        )
+        .field("shooter.movement_formation")
+        .rule("10.1.2"));
+    }
+    if s.range == 0 || s.range as usize > table.ranges.len() {
+        return Err(RefereeError::new(
+            "situation.out_of_range",
+            format!(
+                "{} reach 1 to {} hexes, not {}",
+                table.name,
+                table.ranges.len(),
+                s.range
+            ),
+        )
+        .field("range")
+        .rule(&table.rule));
+    }
+    let mut modifiers = Vec::new();
+    let mut notes = Vec::new();
+    let mut target_scatter = "other".to_string();
+    if let Some(t) = &s.target {
+        let ground = terrain(data, &t.terrain, "target.terrain")?;
+        let units = resolve_hex(data, &t.units, "target.units", ground.fortified)?;
+        let armour = group_mean(units.iter().map(|u| (u.armour, u.count)));
+        target_scatter = units
+            .iter()
+            .max_by_key(|u| data.scatter.threshold(&u.scatter, 1))
+            .map(|u| u.scatter.clone())
+            .unwrap_or(target_scatter);
+        match table.armour_only {
+            Some(level) if armour == level => modifiers.push(Modifier::new(
+                format!("Target armour {armour}"),
+                -1,
+                &table.rule,
+                None,
+            )),
+            Some(_) => {}
+            None if armour > 0 => modifiers.push(Modifier::new(
+                format!("Target armour {armour}"),
+                -(armour as i64),
+                &fr.armour_rule,
+                fr.armour_ruling.as_deref(),
+            )),
+            None => {}
+        }
+        if !table.ignores_terrain && fr.cover_terrain.contains(&t.terrain) {
+            modifiers.push(Modifier::new(
+                format!("Target in {}", ground.name),
+                fr.cover_modifier,
+                &fr.cover_rule,
+                fr.armour_ruling.as_deref(),
+            ));
+        }
+    }
+    if let (Some(at), Some(m)) = (table.weak_at_sp, table.weak_modifier) {
+        if shooter.sp <= at {
+            modifiers.push(Modifier::new(
+                format!("{} at {} SP", table.name, shooter.sp),
+                m,
+                "10.5.9",
+                None,
+            ));
+        }
+    }
+    let total_modifier: i64 = modifiers.iter().map(|m| m.value).sum();
+    let row = &table.ranges[s.range as usize - 1];
+    let spec: DiceSpec = data
+        .system
+        .dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let rt = RollTable {
+        rows: table.bands().into_iter().zip(row.iter().cloned()).collect(),
+    };
+    let modified = spec.distribution()?.plus(total_modifier);
+    let codes = rt.distribution(&modified)?;
+    let parse = |code: &str| {
+        FireResult::parse(code).ok_or_else(|| {
+            RefereeError::new("ruleset.invalid", format!("`{code}` is not a fire result"))
+                .rule(&table.rule)
+        })
+    };
+    let effects_of = |r: &FireResult| {
+        let mut out = Vec::new();
+        if r.loss > 0 {
+            out.push(effect(
+                Target::Defender,
+                Change::LoseSp {
+                    count: r.loss,
+                    chosen_by: Chooser::Defender,
+                },
+                &table.rule,
+                table.ruling.as_deref(),
+            ));
+        }
+        if r.scattered {
+            out.push(effect(
+                Target::Defender,
+                Change::Scatter,
+                &table.rule,
+                table.ruling.as_deref(),
+            ));
+        }
+        out
+    };
+    let mut distribution = Vec::new();
+    let mut seen: Vec<&String> = Vec::new();
+    for code in row {
+        if seen.contains(&code) {
+            continue;
+        }
+        seen.push(code);
+        let r = parse(code)?;
+        distribution.push(ResultOdds::new(
+            code,
+            &r.meaning(),
+            crate::contract::rolls_text(&modified, |m| rt.lookup(m).is_ok_and(|c| c == code)),
+            codes.probability(code),
+            effects_of(&r),
+        ));
+    }
+    let outcome = match dice {
+        None => None,
+        Some(faces) => {
+            let roll = spec
+                .total_of(faces)
+                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let code = rt.lookup(roll + total_modifier)?.clone();
+            let r = parse(&code)?;
+            Some(Outcome {
+                dice: faces.to_vec(),
+                roll,
+                modified: roll + total_modifier,
+                meaning: r.meaning(),
+                effects: effects_of(&r),
+                result: code,
+            })
+        }
+    };
+
+    // Chained: friendly fire first (10.2.1), then the table, then the scatter tests after losses
+    // (crossbows 10.6.3, horse archers 10.5.10).
+    let results: Dist<FireResult> =
+        codes.and_then(|c| Ok(Dist::certain(parse(c).unwrap_or_default())))?;
+    let friendly: Dist<bool> = if s.in_friendly_zoc {
+        Dist::die(6)?.map(|r| *r <= i64::from(fr.friendly_fire_on))
+    } else {
+        Dist::certain(false)
+    };
+    let after = friendly.joint(&results)?.and_then(|(friendly_hit, r)| {
+        if *friendly_hit {
+            return Ok(Dist::certain((true, 0u32, false)));
+        }
+        let extra_scatter: Dist<bool> = if r.loss > 0 && !r.scattered {
+            if let Some(on) = table.loss_scatter_on {
+                Dist::die(6)?.map(move |d| *d >= i64::from(on))
+            } else if let Some(row) = table.loss_scatter_row {
+                let at_most = data.scatter.threshold(&target_scatter, row);
+                Dist::die(6)?.map(move |d| *d <= i64::from(at_most))
+            } else {
+                Dist::certain(false)
+            }
+        } else {
+            Dist::certain(r.scattered)
+        };
+        let loss = r.loss;
+        Ok(extra_scatter.map(move |sc| (false, loss, *sc)))
+    })?;
+    let mut forecast = Vec::new();
+    if s.target.is_some() {
+        forecast.push(Chance::new(
+            "The target loses SP",
+            after.probability_where(|(_, l, _)| *l > 0),
+            &table.rule,
+        ));
+        forecast.push(Chance::new(
+            "The target is scattered",
+            after.probability_where(|(_, _, sc)| *sc),
+            table.loss_scatter_rule.as_deref().unwrap_or(&table.rule),
+        ));
+    } else {
+        forecast.push(Chance::new(
+            "The object is destroyed",
+            results.probability_where(|r| r.destroyed),
+            &table.rule,
+        ));
+    }
+    let mut checks = vec![Check::umpire(
+        "Line of sight: not blocked by hills, forest, village or fortifications (friendly units do not block)",
+        "10.2.5",
+    )];
+    if s.in_friendly_zoc {
+        forecast.push(Chance::new(
+            "A friendly unit beside the target loses 1 SP instead",
+            after.probability_where(|(f, _, _)| *f),
+            &fr.friendly_fire_rule,
+        ));
+        notes.push(Note::new(
+            "Friendly fire: a d6 of 1 hits a friendly unit next to the target (owner's choice) and spares the target.",
+            &fr.friendly_fire_rule,
+            None,
+        ));
+    }
+    if s.leader_in_target_hex {
+        let leader = spec.distribution()?.map(|r| *r >= fr.leader_hit_on);
+        forecast.push(Chance::new(
+            "The leader in the target hex dies (2d6 of 12 for this shooter)",
+            leader.probability(&true),
+            &fr.leader_hit_rule,
+        ));
+    }
+    checks.push(Check::umpire(
+        "Each ranged unit shoots once per turn (horse archers twice: once in each movement phase)",
+        "10.1.6, 10.5.6",
+    ));
+    Ok(Resolution {
+        system: data.system.id.clone(),
+        action: "fire".into(),
+        dice: data.system.dice.clone(),
+        totals: vec![
+            Total {
+                label: "Table".into(),
+                value: table.name.clone(),
+                rule: table.rule.clone(),
+                ruling: table.ruling.clone(),
+            },
+            Total {
+                label: "Range".into(),
+                value: s.range.to_string(),
+                rule: table.rule.clone(),
+                ruling: None,
+            },
+        ],
+        modifiers,
+        total_modifier,
+        distribution,
+        forecast,
+        checks,
+        notes,
+        outcome,
+    })
+}

@@ -1,0 +1,333 @@
+//! The MORALE track (6.1), regrouping scattered units (9.1.6–9.1.7) and fatigue (13.0).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::MedievalData;
+use crate::contract::{effect, Chance, Change, Check, Note, Resolution, Target, Total};
+use crate::error::RefereeError;
+use crate::odds::{Band, Dist};
+use crate::systems::roll_named;
+
+/// Something that moves the MORALE track (6.1.4–6.1.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "MedievalMoraleEventKind")]
+pub enum MoraleEventKind {
+    /// An enemy unit eliminated (not by scatter, ride-down or a leader's death).
+    Elimination,
+    /// An enemy banner fell.
+    BannerFall,
+    /// A banner recaptured.
+    BannerRecapture,
+    /// An enemy leader died.
+    LeaderDeath,
+    /// The enemy grand leader died.
+    GrandLeaderDeath,
+}
+
+/// Which player an event benefits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "MedievalPlayer")]
+pub enum Player {
+    A,
+    B,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalMoraleEvent")]
+pub struct MoraleEvent {
+    pub kind: MoraleEventKind,
+    /// The player it benefits.
+    pub to: Player,
+    #[serde(default = "one")]
+    #[ts(optional, as = "Option<u32>")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// `morale`: the track after this turn's events, applied in phase 9 (6.1.9).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalMoraleSituation")]
+pub struct MoraleSituation {
+    /// The track now: positive in player A's favour.
+    #[serde(default)]
+    #[ts(optional, as = "Option<i64>")]
+    pub track: i64,
+    pub events: Vec<MoraleEvent>,
+}
+
+pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, RefereeError> {
+    let m = &data.morale;
+    let mut track = s.track;
+    let mut totals = vec![Total {
+        label: "MORALE track now".into(),
+        value: format!("{:+}", s.track),
+        rule: m.rule.clone(),
+        ruling: None,
+    }];
+    for e in &s.events {
+        let (boxes, rule, what) = match e.kind {
+            MoraleEventKind::Elimination => {
+                (m.elimination, &m.elimination_rule, "units eliminated")
+            }
+            MoraleEventKind::BannerFall | MoraleEventKind::BannerRecapture => {
+                (m.banner, &m.banner_rule, "banner")
+            }
+            MoraleEventKind::LeaderDeath => (m.leader, &m.leader_rule, "leader death"),
+            MoraleEventKind::GrandLeaderDeath => {
+                (m.grand_leader, &m.grand_leader_rule, "grand leader death")
+            }
+        };
+        let moved = boxes * i64::from(e.count);
+        let signed = match e.to {
+            Player::A => moved,
+            Player::B => -moved,
+        };
+        track += signed;
+        totals.push(Total {
+            label: format!("{} × {what} for player {:?}", e.count, e.to),
+            value: format!("{signed:+}"),
+            rule: rule.clone(),
+            ruling: None,
+        });
+    }
+    let favour = match track.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("player A gains {track} CM in every combat"),
+        std::cmp::Ordering::Less => format!("player B gains {} CM in every combat", -track),
+        std::cmp::Ordering::Equal => "no side gains CMs".to_string(),
+    };
+    totals.push(Total {
+        label: "MORALE from next turn's phase 1".into(),
+        value: format!("{track:+}: {favour}"),
+        rule: m.applied_rule.clone(),
+        ruling: None,
+    });
+    let effects = if track != s.track {
+        vec![effect(
+            Target::Army("A".into()),
+            Change::Morale {
+                boxes: track - s.track,
+            },
+            &m.applied_rule,
+            None,
+        )]
+    } else {
+        Vec::new()
+    };
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "morale",
+        &format!("{track:+}"),
+        &format!("The MORALE track ends the turn at {track:+}."),
+        effects,
+    );
+    r.totals = totals;
+    r.notes.push(Note::new(
+        "Scatter losses, ride-downs and units lost to a leader's death do not move the track.",
+        "9.1.5, 5.8.4, 8.1.6",
+        None,
+    ));
+    Ok(r)
+}
+
+/// `regroup`: a scattered unit's roll at the start of its movement phase (9.1.6, 9.1.7).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalRegroupSituation")]
+pub struct RegroupSituation {
+    /// The unit's SPs.
+    pub sp: u32,
+    /// Its own leader is alive.
+    pub leader_alive: bool,
+    /// The grand leader is alive.
+    pub grand_leader_alive: bool,
+}
+
+pub fn regroup(
+    data: &MedievalData,
+    s: &RegroupSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let rg = &data.regroup;
+    if !s.leader_alive && !s.grand_leader_alive {
+        let mut r = Resolution::certain(
+            &data.system.id,
+            "regroup",
+            "eliminated",
+            "Its leader and the grand leader are dead: the scattered unit is eliminated (no MORALE effect).",
+            vec![effect(Target::Unit("scattered unit".into()), Change::DestroyAll, "9.1.7", None)],
+        );
+        r.checks
+            .push(Check::holds("A leader lives to rally it", false, "9.1.7"));
+        return Ok(r);
+    }
+    let under_grand_leader = !s.leader_alive;
+    let lose_sp = under_grand_leader;
+    let eliminated = lose_sp && s.sp <= 1;
+    let rows = vec![
+        (
+            Band {
+                min: None,
+                max: Some(rg.at_least - 1),
+            },
+            "stays scattered".to_string(),
+        ),
+        (
+            Band {
+                min: Some(rg.at_least),
+                max: None,
+            },
+            "regroups".to_string(),
+        ),
+    ];
+    let meaning = |code: &str| {
+        if code == "stays scattered" {
+            return (
+                "It stays on the Scattered Units track.".to_string(),
+                Vec::new(),
+            );
+        }
+        let place = if under_grand_leader {
+            "within the grand leader's range, losing 1 SP"
+        } else {
+            "on any hex within its leader's range"
+        };
+        let mut effects = Vec::new();
+        if eliminated {
+            effects.push(effect(
+                Target::Unit("scattered unit".into()),
+                Change::DestroyAll,
+                "9.1.7",
+                None,
+            ));
+            return (
+                "It would lose its last SP: eliminated.".to_string(),
+                effects,
+            );
+        }
+        if lose_sp {
+            effects.push(effect(
+                Target::Unit("scattered unit".into()),
+                Change::LoseSp {
+                    count: 1,
+                    chosen_by: crate::contract::Chooser::Attacker,
+                },
+                "9.1.7",
+                None,
+            ));
+        }
+        effects.push(effect(
+            Target::Unit("scattered unit".into()),
+            Change::ResetChargeFactor,
+            "9.1.8",
+            None,
+        ));
+        (
+            format!("It regroups {place}; it counts as moved, CF 0."),
+            effects,
+        )
+    };
+    let (distribution, outcome) = roll_named(&rg.dice, &rows, &meaning, dice)?;
+    let mut r = Resolution::certain(&data.system.id, "regroup", "", "", vec![]);
+    r.dice = rg.dice.clone();
+    r.distribution = distribution;
+    r.outcome = outcome;
+    r.totals.push(Total {
+        label: "Regroups on a d6 of at least".into(),
+        value: rg.at_least.to_string(),
+        rule: rg.rule.clone(),
+        ruling: None,
+    });
+    Ok(r)
+}
+
+/// `fatigue`: a leader's fatigue this turn and its effect on his units (13.1, 13.2).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalFatigueSituation")]
+pub struct FatigueSituation {
+    /// The leader's fatigue level at the start of the turn.
+    pub level: u32,
+    /// The leader moved or influenced a combat this turn (13.1.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub active: bool,
+    /// A unit under him has CF above 0 (13.1.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub charging: bool,
+    /// The player lowers it by 1 when it did not rise (13.1.5).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub rest: bool,
+    /// Units under his command (horse archers excepted, 10.5.11).
+    pub units: u32,
+}
+
+pub fn fatigue(data: &MedievalData, s: &FatigueSituation) -> Result<Resolution, RefereeError> {
+    let f = &data.fatigue;
+    // 13.1.6: one level per turn at most.
+    let level = if s.active || s.charging {
+        s.level + 1
+    } else if s.rest {
+        s.level.saturating_sub(1)
+    } else {
+        s.level
+    };
+    let tired = level > f.above;
+    let die = Dist::die(6)?;
+    let scatter_each = die.probability_where(|r| *r < f.scatter_below);
+    // How many units scatter: the sum of independent d6 tests, exactly.
+    let each: Dist<u32> = die.map(|r| u32::from(*r < f.scatter_below));
+    let mut count: Dist<u32> = Dist::certain(0);
+    if tired {
+        for _ in 0..s.units {
+            count = count.joint(&each)?.map(|(a, b)| a + b);
+        }
+    }
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "fatigue",
+        &format!("fatigue {level}"),
+        &if tired {
+            format!(
+                "Above {}: each unit under this leader scatters on a d6 below {} before it acts.",
+                f.above, f.scatter_below
+            )
+        } else {
+            format!("At most {}: no effect.", f.above)
+        },
+        Vec::new(),
+    );
+    r.totals.push(Total {
+        label: "Fatigue level".into(),
+        value: format!("{} → {level}", s.level),
+        rule: "13.1.3–13.1.6".into(),
+        ruling: None,
+    });
+    if tired {
+        r.forecast
+            .push(Chance::new("Each unit scatters", scatter_each, &f.rule));
+        for (n, p) in count.outcomes() {
+            r.forecast.push(Chance::new(
+                format!("Exactly {n} of {} units scatter", s.units),
+                p,
+                &f.rule,
+            ));
+        }
+    }
+    r.notes.push(Note::new(
+        "Horse archers are not affected by fatigue.",
+        "10.5.11",
+        None,
+    ));
+    Ok(r)
+}

@@ -1,0 +1,430 @@
+//! Movement helpers (3.3, 4.0, 5.6): the cost of a turn (R-MED-5) and of a path hex by hex with
+//! the charge factor it builds or loses, ZoC stops (3.3.3), stacking (4.5) and the hexes that
+//! cost a charging unit an SP and a scatter (4.2.6–4.2.8). Costs are kept in sixths of an MP so
+//! roads (½ and ⅓ MP) stay exact.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::MedievalData;
+use super::units::{terrain, unit, MedUnit, Unit};
+use crate::contract::{effect, Change, Check, Note, Resolution, Target, Total};
+use crate::error::RefereeError;
+
+/// Sixths of an MP as text: `4`, `1½`, `2⅓`.
+pub fn show_sixths(sixths: u32) -> String {
+    let whole = sixths / 6;
+    let frac = match sixths % 6 {
+        0 => "",
+        1 => "⅙",
+        2 => "⅓",
+        3 => "½",
+        4 => "⅔",
+        _ => "⅚",
+    };
+    match (whole, frac) {
+        (0, "") => "0".into(),
+        (0, f) => f.into(),
+        (w, f) => format!("{w}{f}"),
+    }
+}
+
+fn total(label: String, value: String, rule: &str, ruling: Option<&str>) -> Total {
+    Total {
+        label,
+        value,
+        rule: rule.into(),
+        ruling: ruling.map(str::to_string),
+    }
+}
+
+/// `turn_cost`: a unit turning in place (4.3).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalTurnSituation")]
+pub struct TurnSituation {
+    pub unit: MedUnit,
+    /// Hexsides turned: 1 = 60°, 2 = 120°, 3 = 180°.
+    pub hexsides: u32,
+    /// Turning in an enemy ZoC (4.3.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub in_enemy_zoc: bool,
+    /// The terrain it turns in: its movement cost is added (4.3.6).
+    #[serde(default)]
+    #[ts(optional)]
+    pub terrain: Option<String>,
+    /// Moving along a road: turns cost nothing (4.3.8, 4.3.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub on_road: bool,
+}
+
+/// The cost of a turn in sixths of an MP, with the lines that make it.
+fn turn_sixths(
+    data: &MedievalData,
+    u: &Unit,
+    hexsides: u32,
+    field: &str,
+) -> Result<(u32, Vec<Total>), RefereeError> {
+    let mv = &data.movement;
+    if hexsides == 0 || hexsides > 3 {
+        return Err(RefereeError::new(
+            "situation.invalid_turn",
+            "a turn is 1 to 3 hexsides (60° to 180°)",
+        )
+        .field(field)
+        .rule(&mv.turn_rule));
+    }
+    if !u.cavalry {
+        return Ok((
+            6 * mv.infantry_turn_cost,
+            vec![total(
+                "Infantry turn (up to 180°)".into(),
+                mv.infantry_turn_cost.to_string(),
+                "4.3.1",
+                None,
+            )],
+        ));
+    }
+    if u.cf > mv.sharp_turn_max_cf && hexsides > 1 {
+        return Err(RefereeError::new(
+            "situation.invalid_turn",
+            format!(
+                "with charge factor {} a cavalry unit turns only 60°: move one hex straight between turns",
+                u.cf
+            ),
+        )
+        .field(field)
+        .rule("4.3.3"));
+    }
+    if u.ranged.as_deref() == Some("horse_archers") {
+        let sixths = mv.horse_archer_turn_sixths * hexsides;
+        return Ok((
+            sixths,
+            vec![total(
+                format!("Horse archers: ½ MP per 60° × {hexsides}"),
+                show_sixths(sixths),
+                "10.5.2",
+                None,
+            )],
+        ));
+    }
+    let mp = hexsides * (u.cf + 1) + u.armour;
+    Ok((
+        6 * mp,
+        vec![total(
+            format!(
+                "{hexsides} hexside(s) × (CF {} + 1) + armour {}",
+                u.cf, u.armour
+            ),
+            mp.to_string(),
+            &mv.turn_rule,
+            mv.turn_ruling.as_deref(),
+        )],
+    ))
+}
+
+pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, RefereeError> {
+    let mv = &data.movement;
+    let u = unit(data, &s.unit, "unit")?;
+    let mut notes = Vec::new();
+    let (mut sixths, mut totals) = if s.on_road {
+        notes.push(Note::new(
+            "On a road turns cost nothing, but the unit ends facing along the road.",
+            "4.3.8, 4.3.9",
+            None,
+        ));
+        (0, Vec::new())
+    } else {
+        turn_sixths(data, &u, s.hexsides, "hexsides")?
+    };
+    if s.in_enemy_zoc && !s.on_road {
+        sixths += 6 * mv.enemy_zoc_turn_extra;
+        totals.push(total(
+            "In an enemy ZoC".into(),
+            format!("+{}", mv.enemy_zoc_turn_extra),
+            &mv.enemy_zoc_rule,
+            None,
+        ));
+    }
+    if let (Some(key), false) = (&s.terrain, s.on_road) {
+        let ground = terrain(data, key, "terrain")?;
+        let extra = if u.cavalry {
+            ground.cavalry
+        } else {
+            ground.infantry
+        };
+        if extra > 0 {
+            sixths += 6 * extra;
+            totals.push(total(
+                format!("Terrain: {}", ground.name),
+                format!("+{extra}"),
+                "4.3.6, TERRAIN EFFECT",
+                Some("R-MED-10"),
+            ));
+        }
+    }
+    totals.push(total(
+        "Cost of the turn".into(),
+        format!("{} MP", show_sixths(sixths)),
+        &mv.turn_rule,
+        mv.turn_ruling.as_deref(),
+    ));
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "turn_cost",
+        &format!("{} MP", show_sixths(sixths)),
+        "The turn's cost in movement points; a cavalry unit's CF drops to 0 (5.6.3).",
+        if u.cavalry && u.cf > 0 {
+            vec![effect(
+                Target::Unit(u.name.clone()),
+                Change::ResetChargeFactor,
+                "5.6.3",
+                None,
+            )]
+        } else {
+            Vec::new()
+        },
+    );
+    r.totals = totals;
+    r.notes = notes;
+    r.checks.push(Check::umpire(
+        "A unit can always move 1 hex and turn, or just turn, for all its MPs; its CF drops to 0",
+        "4.2.10",
+    ));
+    Ok(r)
+}
+
+/// One hex entered straight ahead.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalPathStep")]
+pub struct PathStep {
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    pub terrain: String,
+    /// Along a road (½ MP infantry, ⅓ MP cavalry; 4.2.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub road: bool,
+    /// Entering it is moving uphill: CF −1 (5.6.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub uphill: bool,
+    /// Crossing a stream (CF −1, 5.6.8) or a bridge (CF −1, 5.6.7).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub stream: bool,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub bridge: bool,
+    /// SPs of friendly units already there (4.2.3, 4.5.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub friendly_sp: u32,
+    /// The highest CF of the enemies whose ZoC covers the hex (3.3).
+    #[serde(default)]
+    #[ts(optional)]
+    pub enemy_zoc_cf: Option<u32>,
+    /// Pay to keep the CF from rising (1 MP, ½ on a road: 5.6.12, 4.2.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub hold_cf: bool,
+}
+
+/// `move_cost`: a unit moving straight ahead hex by hex (4.0, 5.6).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalMoveSituation")]
+pub struct MoveSituation {
+    pub unit: MedUnit,
+    /// Its movement points this phase.
+    pub movement: u32,
+    pub path: Vec<PathStep>,
+}
+
+pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, RefereeError> {
+    let mv = &data.movement;
+    let c = &data.combat;
+    let u = unit(data, &s.unit, "unit")?;
+    if s.path.is_empty() {
+        return Err(
+            RefereeError::new("situation.empty_path", "enter at least one hex")
+                .field("path")
+                .rule(&mv.rule),
+        );
+    }
+    let budget = 6 * s.movement;
+    let mut spent = 0u32;
+    let mut cf = u.cf;
+    let mut totals = Vec::new();
+    let mut effects = Vec::new();
+    let mut notes = Vec::new();
+    let mut zoc_extra_next = false;
+    let last = s.path.len() - 1;
+    for (i, step) in s.path.iter().enumerate() {
+        let field = format!("path[{i}]");
+        let name = step
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("hex {}", i + 1));
+        let ground = terrain(data, &step.terrain, &format!("{field}.terrain"))?;
+        if ground.prohibited && !step.road {
+            notes.push(Note::new(
+                format!("{name}: {} is closed to movement except by road; entering costs 1 SP and a scatter.", ground.name),
+                "TERRAIN EFFECT, 4.2.7",
+                Some("R-MED-10"),
+            ));
+        }
+        let mut sixths = if step.road {
+            if u.cavalry {
+                data.road.cavalry_sixths
+            } else {
+                data.road.infantry_sixths
+            }
+        } else {
+            6 * (1 + if u.cavalry {
+                ground.cavalry
+            } else {
+                ground.infantry
+            })
+        };
+        let mut parts = vec![format!("{} MP", show_sixths(sixths))];
+        if zoc_extra_next {
+            sixths += 6 * mv.zoc_pass_extra;
+            parts.push(format!("+{} leaving a ZoC", mv.zoc_pass_extra));
+            zoc_extra_next = false;
+        }
+        if step.friendly_sp > 0 {
+            if step.friendly_sp + u.sp * u.count > mv.stacking_sp {
+                return Err(RefereeError::new(
+                    "situation.over_stacking",
+                    format!(
+                        "{name} holds {} SPs: with this unit's {} it breaks the {}-SP stacking limit",
+                        step.friendly_sp,
+                        u.sp * u.count,
+                        mv.stacking_sp
+                    ),
+                )
+                .field(format!("{field}.friendly_sp"))
+                .rule(&mv.stacking_rule));
+            }
+            sixths += 6 * mv.friendly_hex_extra;
+            parts.push(format!("+{} friendly hex", mv.friendly_hex_extra));
+        }
+        // The charge factor: +1 per hex straight ahead, unless held; crossings and slopes cost.
+        if u.cavalry {
+            if step.hold_cf {
+                let hold = if step.road { 3 } else { 6 * mv.hold_cf_extra };
+                sixths += hold;
+                parts.push(format!("+{} holding CF", show_sixths(hold)));
+            } else {
+                cf = (cf + 1).min(c.max_charge_factor);
+            }
+            let loss = u32::from(step.uphill) * c.uphill_cf_per_hex
+                + u32::from(step.stream) * c.stream_cf
+                + u32::from(step.bridge) * c.bridge_cf;
+            cf = cf.saturating_sub(loss);
+        }
+        if spent + sixths > budget && !(i == 0 && s.path.len() == 1) {
+            return Err(RefereeError::new(
+                "situation.out_of_movement",
+                format!(
+                    "entering {name} costs {} and only {} MP are left",
+                    show_sixths(sixths),
+                    show_sixths(budget.saturating_sub(spent))
+                ),
+            )
+            .field(field)
+            .rule(&mv.rule));
+        }
+        spent += sixths;
+        totals.push(total(
+            format!("Enter {name} ({})", ground.name),
+            format!("{}; CF {cf}", parts.join(" ")),
+            &ground.rule,
+            None,
+        ));
+        // 4.2.6–4.2.8: charging into forest, village, ford or fortifications (or a swamp off the
+        // road) costs an SP and a scatter; on a road cavalry may pass at CF 1.
+        let road_ok = step.road && cf <= 1;
+        if ground.enter_loses_sp && (cf > 0 || ground.prohibited) && !road_ok {
+            effects.push(effect(
+                Target::Unit(u.name.clone()),
+                Change::LoseSp {
+                    count: 1,
+                    chosen_by: crate::contract::Chooser::Attacker,
+                },
+                "4.2.6, 4.2.7",
+                None,
+            ));
+            effects.push(effect(
+                Target::Unit(u.name.clone()),
+                Change::Scatter,
+                "4.2.6, 4.2.7",
+                None,
+            ));
+            if i != last {
+                return Err(RefereeError::new(
+                    "situation.must_stop",
+                    format!("{name}: the unit loses 1 SP and scatters there, ending its move"),
+                )
+                .field(field)
+                .rule("4.2.6, 4.2.7"));
+            }
+        }
+        if let Some(enemy_cf) = step.enemy_zoc_cf {
+            if cf >= enemy_cf + mv.zoc_pass_cf_margin {
+                zoc_extra_next = true;
+            } else if i != last {
+                return Err(RefereeError::new(
+                    "situation.must_stop",
+                    format!(
+                        "{name} is in an enemy ZoC: the unit stops there (its CF {cf} does not exceed the enemy's {enemy_cf} by {})",
+                        mv.zoc_pass_cf_margin
+                    ),
+                )
+                .field(format!("{field}.enemy_zoc_cf"))
+                .rule(&mv.zoc_rule));
+            }
+        }
+    }
+    totals.push(total(
+        "Movement points spent".into(),
+        format!("{} of {}", show_sixths(spent), s.movement),
+        &mv.rule,
+        None,
+    ));
+    totals.push(total(
+        "Charge factor at the end".into(),
+        cf.to_string(),
+        "5.6.3",
+        None,
+    ));
+    let result = if effects.is_empty() {
+        "moves"
+    } else {
+        "scattered"
+    };
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "move_cost",
+        result,
+        if effects.is_empty() {
+            "The move is allowed."
+        } else {
+            "The unit loses 1 SP and scatters in the last hex."
+        },
+        effects,
+    );
+    r.totals = totals;
+    r.notes = notes;
+    r.checks.push(Check::umpire(
+        "Each hex is the unit's frontal hex; never a hex with enemy units (but for riding down)",
+        "4.2.1, 4.2.2",
+    ));
+    Ok(r)
+}

@@ -1,0 +1,289 @@
+//! Medieval mechanics against hand-counted odds. 2d6 weights of 36: 2:1 3:2 4:3 5:4 6:5 7:6
+//! 8:5 9:4 10:3 11:2 12:1.
+
+use serde_json::{json, Value};
+
+use super::combat::initial_column;
+use crate::ruleset::Layers;
+use crate::systems::{builtin, Ruleset, SystemRules};
+
+fn medieval() -> Ruleset {
+    Ruleset::load(&Layers {
+        base: builtin("medieval").unwrap(),
+        house_rules: vec![],
+    })
+    .unwrap()
+}
+
+fn resolved(action: &str, situation: Value) -> crate::Resolution {
+    medieval()
+        .resolve(action, &situation, None)
+        .unwrap_or_else(|e| panic!("{action}: {}", e.one_line()))
+}
+
+fn refused(action: &str, situation: Value) -> crate::RefereeError {
+    medieval().resolve(action, &situation, None).unwrap_err()
+}
+
+fn chance(r: &crate::Resolution, label: &str) -> String {
+    r.forecast
+        .iter()
+        .find(|c| c.label == label)
+        .map(|c| c.probability.clone())
+        .unwrap_or_else(|| panic!("no forecast `{label}` in {:?}", r.forecast))
+}
+
+fn odds(r: &crate::Resolution, result: &str) -> String {
+    r.distribution
+        .iter()
+        .find(|d| d.result == result)
+        .map(|d| d.probability.clone())
+        .unwrap_or_else(|| panic!("no result `{result}`"))
+}
+
+#[test]
+fn initial_ratios_round_half_up_and_clamp() {
+    let data = match medieval().rules {
+        SystemRules::Medieval(d) => d,
+        _ => unreachable!(),
+    };
+    let columns = data.combat.column_ratios();
+    let col = |a, d| data.combat.columns[initial_column(&columns, a, d)].clone();
+    assert_eq!(col(8, 3), "3:1"); // 1.5 a
+    assert_eq!(col(3, 2), "2:1"); // 1.6 a
+    assert_eq!(col(649, 100), "6:1"); // 1.6 b: 6.49:1
+    assert_eq!(col(3, 5), "1:2"); // R-MED-1
+    assert_eq!(col(2, 5), "1:3"); // 1:2.5 → 1:3
+    assert_eq!(col(1, 9), "1:4"); // clamped
+    assert_eq!(col(20, 1), "9:1");
+    assert_eq!(col(2, 2), "1:1");
+}
+
+#[test]
+fn the_5_1_1_combat_forecasts_scatter_and_losses() {
+    // Column 4:1 by roll: 2 -1/D3R, 3 D3, 4 -1/D2, 5 D2-1, 6 D2, 7 D2, 8 D1-1, 9 D1, 10 -1/D1,
+    // 11 -, 12 -1/-1. Light cavalry scatter on D2: 1–2, D3: 1–3, D1: never.
+    // Scattered: 1 + 2·3/6 + (3+4+5+6)·2/6 = 8 of 36.
+    let r = resolved(
+        "combat",
+        json!({
+            "attackers": [
+                { "stream": true, "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }] },
+                { "stream": true, "units": [{ "type": "cavalry", "sp": 2, "cf": 3 }] }
+            ],
+            "defenders": [{ "terrain": "stream", "units": [{ "type": "light_cavalry", "sp": 2, "cf": 1 }] }]
+        }),
+    );
+    assert_eq!(chance(&r, "The defender is scattered"), "2/9");
+    assert_eq!(chance(&r, "The defender loses SP"), "5/18"); // rolls 5, 8, 12
+    assert_eq!(chance(&r, "The defender retreats"), "11/12"); // rolls 2–10
+    assert_eq!(chance(&r, "The defender is eliminated"), "0/1");
+    assert_eq!(chance(&r, "The attacker loses SP"), "2/9"); // rolls 2, 4, 10, 12
+    assert_eq!(odds(&r, "D2"), "11/36"); // rolls 6, 7
+    assert_eq!(
+        r.distribution
+            .iter()
+            .find(|d| d.result == "D2")
+            .unwrap()
+            .rolls,
+        "6–7"
+    );
+    assert_eq!(r.total_modifier, 0, "the roll itself is never modified");
+}
+
+#[test]
+fn blocked_retreats_cost_sp_and_leaders_stop_scatter_but_may_die() {
+    // 2 v 2 retainers: column 1:1 — 2 D2-1, 3 D1-1, 4 D1, 5 -1/D1, 6 -, 7 -1/-1, 8 -1/-, 9 A1,
+    // 10 A1-1, 11 A1, 12 A1R.
+    let r = resolved(
+        "combat",
+        json!({
+            "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }],
+            "attacker": { "leader": "stacked" },
+            "defender": { "retreat_possible": 0 }
+        }),
+    );
+    // The leader's 2 CMs shift 1:1 to 3:1: use the 3:1 column instead, by hand:
+    // 2 -1/D2, 3 D2-1, 4 D2, 5 D2, 6 D1-1, 7 D1, 8 -1/D1, 9 -, 10 -1/-1, 11 -1/-, 12 A1.
+    assert!(r.totals.iter().any(|t| t.value == "+0 → 3:1"));
+    // Defender cannot retreat: every hex is an SP (5.4.6). 2 SPs: eliminated on D2 (rolls 2, 4,
+    // 5: 1+3+4), D2-1 (3: 2) and D1-1 (6: 5) = 15/36; loses SP on rolls 2–8 and 10 = 29/36.
+    assert_eq!(chance(&r, "The defender is eliminated"), "5/12");
+    assert_eq!(chance(&r, "The defender loses SP"), "29/36");
+    // The scatter roll follows the result (R-MED-12) even when the retreat was blocked:
+    // surviving D1 on rolls 7–8 (11/36), retainers scatter on D1 with a 1: 11/216.
+    assert_eq!(chance(&r, "The defender is scattered"), "11/216");
+    // Attacker with a stacked leader: never scattered; A1 on 12 (1/36) with no loss: the leader
+    // dies on 2d6 ≤ 1: never.
+    assert_eq!(chance(&r, "The attacker is scattered"), "0/1");
+    assert_eq!(chance(&r, "The attacker's leader dies"), "0/1");
+}
+
+#[test]
+fn a_leader_in_range_by_distance_and_a_bad_range() {
+    let s = |distance: u32, range: u32| {
+        json!({
+            "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }],
+            "attacker": { "leader_distance": distance, "leader_range": range }
+        })
+    };
+    let r = resolved("combat", s(2, 2));
+    assert!(r
+        .modifiers
+        .iter()
+        .any(|m| m.label == "Attacker: within a leader's range" && m.value == 1));
+    let r = resolved("combat", s(3, 2));
+    assert!(r.modifiers.iter().all(|m| !m.label.contains("leader")));
+    let e = refused("combat", s(1, 4));
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        (
+            "situation.invalid_leader_range",
+            Some("attacker.leader_range")
+        )
+    );
+}
+
+#[test]
+fn bad_units_are_refused_citing_the_rule() {
+    let combat = |unit: Value| {
+        json!({
+            "attackers": [{ "units": [unit] }],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 1 }] }]
+        })
+    };
+    let e = refused(
+        "combat",
+        combat(json!({ "type": "heavy_cavalry", "sp": 2, "cf": 4 })),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.invalid_charge_factor", Some("5.6.2"))
+    );
+    let e = refused(
+        "combat",
+        combat(json!({ "type": "retainers", "sp": 2, "armour": 3 })),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.invalid_armour", Some("1.1"))
+    );
+    let e = refused(
+        "combat",
+        combat(json!({ "type": "retainers", "sp": 2, "count": 2 })),
+    );
+    assert_eq!(e.code, "situation.over_stacking");
+    let e = refused("combat", combat(json!({ "type": "knights", "sp": 2 })));
+    assert_eq!(e.code, "situation.unknown_unit_type");
+    let e = refused("combat", combat(json!({ "type": "retainers", "sp": 0 })));
+    assert_eq!(e.code, "situation.invalid_strength");
+    // A fortified hex holds 10 SPs and fights with 4 (11.1.8).
+    let r = resolved(
+        "combat",
+        json!({
+            "attackers": [{ "through_fortifications": true, "units": [{ "type": "retainers", "sp": 2 }] }],
+            "defenders": [{ "terrain": "fortifications", "units": [{ "type": "retainers", "sp": 2, "count": 3 }] }]
+        }),
+    );
+    assert!(r
+        .totals
+        .iter()
+        .any(|t| t.label == "Defender SPs" && t.value == "4"));
+    assert!(r
+        .totals
+        .iter()
+        .any(|t| t.label == "Attacker SPs" && t.value == "1"));
+}
+
+#[test]
+fn archers_and_crossbows_by_hand() {
+    let fire = |shooter: &str, armour_type: &str, zoc: bool| {
+        resolved(
+            "fire",
+            json!({
+                "shooter": { "type": shooter, "sp": 2 },
+                "range": 1,
+                "in_friendly_zoc": zoc,
+                "target": { "terrain": "clear", "units": [{ "type": armour_type, "sp": 2 }] }
+            }),
+        )
+    };
+    // Archers at 1 hex: 7–8 -1 (11/36), 9–10 -1R (7/36), 11+ -2 (3/36).
+    let r = fire("archers", "retainers", false);
+    assert_eq!(odds(&r, "-1"), "11/36");
+    assert_eq!(odds(&r, "-1R"), "7/36");
+    assert_eq!(chance(&r, "The target loses SP"), "7/12");
+    assert_eq!(chance(&r, "The target is scattered"), "7/36");
+    // Crossbows against armour 2 (−2): -1 on rolls 6–10 (23/36), -1R on 11–12 (3/36), and a loss
+    // scatters on a d6 of 6: 3/36 + 23/36 · 1/6 = 41/216.
+    let r = fire("crossbowmen", "heavy_infantry", false);
+    assert_eq!(r.total_modifier, -2);
+    assert_eq!(chance(&r, "The target is scattered"), "41/216");
+    // In a friendly ZoC a d6 of 1 hits the friend instead (10.2.1).
+    let r = fire("archers", "retainers", true);
+    assert_eq!(
+        chance(&r, "A friendly unit beside the target loses 1 SP instead"),
+        "1/6"
+    );
+    assert_eq!(chance(&r, "The target loses SP"), "35/72");
+    let e = refused(
+        "fire",
+        json!({ "shooter": { "type": "archers", "sp": 2 }, "range": 5,
+        "target": { "terrain": "clear", "units": [{ "type": "retainers", "sp": 1 }] } }),
+    );
+    assert_eq!(e.code, "situation.out_of_range");
+    let e = refused(
+        "fire",
+        json!({ "shooter": { "type": "retainers", "sp": 2 }, "range": 1,
+        "target": { "terrain": "clear", "units": [{ "type": "retainers", "sp": 1 }] } }),
+    );
+    assert_eq!(e.code, "situation.not_ranged");
+}
+
+#[test]
+fn pursuit_fatigue_and_regroup_by_hand() {
+    let p = |hexes: u32, morale: i64| {
+        let r = resolved(
+            "pursuit",
+            json!({ "hexes_from_leader": hexes, "morale": morale }),
+        );
+        odds(&r, "obligatory")
+    };
+    assert_eq!(p(2, 0), "1/3");
+    assert_eq!(p(2, 2), "5/6"); // 5.5.10: −3
+    assert_eq!(p(0, 0), "0/1");
+    let r = resolved(
+        "fatigue",
+        json!({ "level": 12, "active": true, "units": 2 }),
+    );
+    assert_eq!(chance(&r, "Exactly 0 of 2 units scatter"), "1/4");
+    assert_eq!(chance(&r, "Exactly 1 of 2 units scatter"), "1/2");
+    let r = resolved("fatigue", json!({ "level": 12, "units": 2 }));
+    assert!(r.forecast.is_empty());
+    let r = resolved(
+        "regroup",
+        json!({ "sp": 2, "leader_alive": true, "grand_leader_alive": true }),
+    );
+    assert_eq!(odds(&r, "regroups"), "1/2");
+    let r = resolved(
+        "regroup",
+        json!({ "sp": 1, "leader_alive": false, "grand_leader_alive": false }),
+    );
+    assert_eq!(r.outcome.unwrap().result, "eliminated");
+}
+
+#[test]
+fn the_morale_track_moves_by_the_events_of_6_1() {
+    let r = resolved(
+        "morale",
+        json!({ "track": 1, "events": [
+            { "kind": "elimination", "to": "b", "count": 2 },
+            { "kind": "banner_fall", "to": "a" },
+            { "kind": "leader_death", "to": "b" }
+        ]}),
+    );
+    // 1 − 2 + 3 − 8 = −6.
+    assert_eq!(r.outcome.unwrap().result, "-6");
+}

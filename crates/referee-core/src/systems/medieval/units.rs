@@ -1,0 +1,213 @@
+//! Units as the umpire enters them, checked against the ruleset: type, SPs, armour, charge
+//! factor; group values (1.7, R-MED-9); stacking (4.5.1, 11.1.8).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::{MedievalData, Terrain};
+use crate::error::RefereeError;
+
+fn one() -> u32 {
+    1
+}
+
+/// A unit: its type and what its counter shows now.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalUnit")]
+pub struct MedUnit {
+    /// A unit type key, e.g. `heavy_cavalry`, `retainers`, `crossbowmen`.
+    #[serde(rename = "type")]
+    #[ts(rename = "type")]
+    pub unit_type: String,
+    /// Strength points now (1.2).
+    pub sp: u32,
+    /// Armour level from the counter's shields, 0–2 (default: the type's).
+    #[serde(default)]
+    #[ts(optional)]
+    pub armour: Option<u32>,
+    /// Current charge factor, 0–3 (5.6); infantry have 0.
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub cf: u32,
+    /// Identical units.
+    #[serde(default = "one")]
+    #[ts(optional, as = "Option<u32>")]
+    pub count: u32,
+    /// A ranged unit in movement formation (10.1.1); default: combat formation.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub movement_formation: bool,
+}
+
+/// A unit with its type's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub key: String,
+    pub name: String,
+    pub sp: u32,
+    pub armour: u32,
+    pub cf: u32,
+    pub count: u32,
+    pub cavalry: bool,
+    pub ranged: Option<String>,
+    pub no_charge_modifier: bool,
+    pub scatter: String,
+    pub movement_formation: bool,
+}
+
+/// Resolves one unit entry, refusing what the rules forbid.
+pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, RefereeError> {
+    let t = data.unit_types.get(&e.unit_type).ok_or_else(|| {
+        RefereeError::new(
+            "situation.unknown_unit_type",
+            format!(
+                "unknown unit type `{}`; the ruleset knows {}",
+                e.unit_type,
+                data.unit_types
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .field(format!("{field}.type"))
+        .rule("1.1")
+    })?;
+    let armour = e.armour.unwrap_or(t.armour);
+    if armour > 2 {
+        return Err(RefereeError::new(
+            "situation.invalid_armour",
+            format!("armour level {armour}: armour levels are 0, 1 and 2"),
+        )
+        .field(format!("{field}.armour"))
+        .rule("1.1"));
+    }
+    let max_cf = data.combat.max_charge_factor;
+    if e.cf > max_cf {
+        return Err(RefereeError::new(
+            "situation.invalid_charge_factor",
+            format!("charge factor {}: it runs from 0 to {max_cf}", e.cf),
+        )
+        .field(format!("{field}.cf"))
+        .rule("5.6.2"));
+    }
+    if e.cf > 0 && !t.cavalry {
+        return Err(RefereeError::new(
+            "situation.invalid_charge_factor",
+            format!("{} have no charge factor: only cavalry charge", t.name),
+        )
+        .field(format!("{field}.cf"))
+        .rule("5.6.1"));
+    }
+    if e.sp == 0 || e.count == 0 {
+        return Err(RefereeError::new(
+            "situation.invalid_strength",
+            "a unit with 0 SPs is eliminated: leave it out",
+        )
+        .field(format!("{field}.sp"))
+        .rule("1.2"));
+    }
+    Ok(Unit {
+        key: e.unit_type.clone(),
+        name: t.name.clone(),
+        sp: e.sp,
+        armour,
+        cf: e.cf,
+        count: e.count,
+        cavalry: t.cavalry,
+        ranged: t.ranged.clone(),
+        no_charge_modifier: t.no_charge_modifier,
+        scatter: t.scatter.clone(),
+        movement_formation: e.movement_formation,
+    })
+}
+
+/// Resolves the units of one hex and checks its stacking limit: 2 SPs, 10 in fortifications
+/// with at most 2 of cavalry (4.5.1, 11.1.8, 11.1.9).
+pub fn resolve_hex(
+    data: &MedievalData,
+    entries: &[MedUnit],
+    field: &str,
+    fortified: bool,
+) -> Result<Vec<Unit>, RefereeError> {
+    if entries.is_empty() {
+        return Err(
+            RefereeError::new("situation.no_units", "the hex needs at least one unit").field(field),
+        );
+    }
+    let units = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| unit(data, e, &format!("{field}[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mv = &data.movement;
+    let total: u32 = units.iter().map(|u| u.sp * u.count).sum();
+    let cavalry: u32 = units
+        .iter()
+        .filter(|u| u.cavalry)
+        .map(|u| u.sp * u.count)
+        .sum();
+    let limit = if fortified {
+        mv.fortified_stacking_sp
+    } else {
+        mv.stacking_sp
+    };
+    if total > limit || (fortified && cavalry > mv.fortified_cavalry_sp) {
+        let what = if total > limit {
+            format!("{total} SPs in one hex: the stacking limit is {limit} SPs")
+        } else {
+            format!(
+                "{cavalry} SPs of cavalry in a fortified hex: at most {}",
+                mv.fortified_cavalry_sp
+            )
+        };
+        return Err(RefereeError::new("situation.over_stacking", what)
+            .field(field)
+            .rule(&mv.stacking_rule));
+    }
+    Ok(units)
+}
+
+/// A group value (1.7, R-MED-9): the mean over the units, rounded .5 up.
+pub fn group_mean(values: impl Iterator<Item = (u32, u32)>) -> u32 {
+    let (sum, n) = values.fold((0u64, 0u64), |(s, n), (v, count)| {
+        (s + u64::from(v) * u64::from(count), n + u64::from(count))
+    });
+    if n == 0 {
+        return 0;
+    }
+    ((2 * sum + n) / (2 * n)) as u32
+}
+
+pub fn terrain<'d>(
+    data: &'d MedievalData,
+    key: &str,
+    field: &str,
+) -> Result<&'d Terrain, RefereeError> {
+    data.terrain.get(key).ok_or_else(|| {
+        RefereeError::new(
+            "situation.unknown_terrain",
+            format!(
+                "unknown terrain `{key}`; the TERRAIN EFFECT chart has {}",
+                data.terrain.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .field(field)
+        .rule("TERRAIN EFFECT")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group_mean;
+
+    #[test]
+    fn the_group_example_of_1_7() {
+        // CF 3, 3, 2, 1 → 9/4 = 2.25 → 2; armour 1, 1, none, none → 0.5 → 1.
+        assert_eq!(group_mean([3, 3, 2, 1].into_iter().map(|v| (v, 1))), 2);
+        assert_eq!(group_mean([1, 1, 0, 0].into_iter().map(|v| (v, 1))), 1);
+        assert_eq!(group_mean(std::iter::empty()), 0);
+    }
+}
