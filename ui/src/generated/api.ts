@@ -778,3 +778,23 @@ rest?: boolean,
  * Units under his command (horse archers excepted, 10.5.11).
  */
 units: number, };
+
+export type MedievalBannerSituation = { event: MedievalBannerEvent, 
+/**
+ * Friendly units left on the holder's hex (`holder_eliminated`).
+ */
+friendly_units_on_hex?: number, 
+/**
+ * The entering unit (`unit_enters`).
+ */
+unit?: MedievalUnit, 
+/**
+ * The entering unit is of the banner's own side: a recapture (`unit_enters`).
+ */
+own_side?: boolean, 
+/**
+ * The holder has already moved this turn (`pass`): the new holder cannot move (7.1.3).
+ */
+holder_moved?: boolean, };
+
+export type MedievalBannerEvent = "pass" | "holder_eliminated" | "unit_enters";

@@ -140,7 +140,8 @@ impl SideSupport {
                     format!("a leader's command range is 2 or 3 (a grand leader's 3), not {range}"),
                 )
                 .field(format!("{field}.leader_range"))
-                .rule("8.1, 8.1.5"));
+                .rule("8.1, 8.1.5")
+                .ruling("R-MED-15"));
             }
         }
         Ok(match (self.leader_distance, self.leader_range) {
@@ -287,7 +288,7 @@ fn armour_and_charge(
             Some("R-MED-9"),
         ));
     }
-    // Per unit: the CF it brings after crossings; horse archers and (in a countercharge)
+    // Per unit (R-MED-14): the CF it brings after crossings; horse archers and (in a countercharge)
     // unarmoured units bring none.
     let cf = group_mean(units.iter().map(|(u, cf)| {
         let counts = !(u.no_charge_modifier || (countercharge && u.armour == 0));
@@ -305,7 +306,7 @@ fn armour_and_charge(
             format!("{side}: charge factor (group {cf}{capped})"),
             value as i64,
             &c.charge.rule,
-            Some("R-MED-9"),
+            Some("R-MED-14"),
         ));
     }
 }

@@ -148,6 +148,7 @@ impl CombatRules {
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 pub struct ScatterTable {
     pub rule: String,
+    pub ruling: Option<String>,
     pub leader_rule: String,
     #[serde(flatten)]
     pub columns: BTreeMap<String, Vec<u32>>,

@@ -28,6 +28,7 @@ pub fn actions() -> Vec<ActionInfo> {
         ActionInfo::new("turn_cost", "Turning cost", "4.3"),
         ActionInfo::new("move_cost", "Movement cost and charge factor", "4.0, 5.6"),
         ActionInfo::new("morale", "MORALE track", "6.1"),
+        ActionInfo::new("banner", "Banners", "7.1"),
         ActionInfo::new("regroup", "Regroup a scattered unit", "9.1.6"),
         ActionInfo::new("fatigue", "Fatigue", "13.0"),
     ]
@@ -87,6 +88,7 @@ pub fn resolve(
         "turn_cost" => needs_no_dice(movement::turn_cost(data, &parse(situation)?)),
         "move_cost" => needs_no_dice(movement::move_cost(data, &parse(situation)?)),
         "morale" => needs_no_dice(morale::morale(data, &parse(situation)?)),
+        "banner" => needs_no_dice(morale::banner(data, &parse(situation)?)),
         "fatigue" => needs_no_dice(morale::fatigue(data, &parse(situation)?)),
         other => Err(crate::systems::unknown_action(
             "medieval",
@@ -107,6 +109,7 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "turn_cost" => schemars::schema_for!(movement::TurnSituation),
         "move_cost" => schemars::schema_for!(movement::MoveSituation),
         "morale" => schemars::schema_for!(morale::MoraleSituation),
+        "banner" => schemars::schema_for!(morale::BannerSituation),
         "regroup" => schemars::schema_for!(morale::RegroupSituation),
         "fatigue" => schemars::schema_for!(morale::FatigueSituation),
         _ => return None,

@@ -331,3 +331,112 @@ pub fn fatigue(data: &MedievalData, s: &FatigueSituation) -> Result<Resolution, 
     ));
     Ok(r)
 }
+
+/// What happens to a banner (7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "MedievalBannerEvent")]
+pub enum BannerEvent {
+    /// The holder passes it to a friendly unit on the same or an adjacent hex (7.1.3–7.1.4).
+    Pass,
+    /// The unit holding it is eliminated (7.1.5).
+    HolderEliminated,
+    /// A unit enters the hex of a fallen banner (7.1.6); `unit` says whose and what.
+    UnitEnters,
+}
+
+/// `banner`: a banner held, passed, fallen, captured or recaptured (7.1, 6.1.5).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalBannerSituation")]
+pub struct BannerSituation {
+    pub event: BannerEvent,
+    /// Friendly units left on the holder's hex (`holder_eliminated`).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub friendly_units_on_hex: u32,
+    /// The entering unit (`unit_enters`).
+    #[serde(default)]
+    #[ts(optional)]
+    pub unit: Option<super::units::MedUnit>,
+    /// The entering unit is of the banner's own side: a recapture (`unit_enters`).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub own_side: bool,
+    /// The holder has already moved this turn (`pass`): the new holder cannot move (7.1.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub holder_moved: bool,
+}
+
+pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, RefereeError> {
+    let m = &data.morale;
+    let morale = |to: &str, boxes: i64| {
+        vec![effect(
+            Target::Army(to.into()),
+            Change::Morale { boxes },
+            &m.banner_rule,
+            None,
+        )]
+    };
+    let (result, meaning, effects, checks): (&str, String, _, Vec<Check>) = match s.event {
+        BannerEvent::Pass => (
+            "passed",
+            "The holder pays 1 MP and passes the banner to a friendly unit on the same or an adjacent hex.".into(),
+            Vec::new(),
+            vec![
+                Check::umpire("The new holder is a regular unit (cavalry or non-ranged infantry)", "7.1.2, 1.3"),
+                Check::holds(
+                    "The new holder may still move with it (the holder passed it before moving)",
+                    !s.holder_moved,
+                    "7.1.3",
+                ),
+            ],
+        ),
+        BannerEvent::HolderEliminated if s.friendly_units_on_hex > 0 => (
+            "held",
+            "Another friendly unit on the hex takes the banner: it does not fall.".into(),
+            Vec::new(),
+            vec![Check::holds("A friendly unit is left on the hex to hold it", true, "7.1.4, 7.1.5")],
+        ),
+        BannerEvent::HolderEliminated => (
+            "fallen",
+            format!("The banner falls and stays on the hex; the enemy gains {} MORALE boxes.", m.banner),
+            morale("the enemy", m.banner),
+            vec![Check::holds("A friendly unit is left on the hex to hold it", false, "7.1.5")],
+        ),
+        BannerEvent::UnitEnters => {
+            let entering = s.unit.as_ref().ok_or_else(|| {
+                RefereeError::new("situation.invalid_field", "enter the `unit` that enters the banner's hex")
+                    .field("unit")
+                    .rule("7.1.6")
+            })?;
+            let u = super::units::unit(data, entering, "unit")?;
+            let regular = u.cavalry || u.ranged.is_none();
+            let check = Check::holds("The entering unit is a regular unit", regular, "7.1.6, 1.3");
+            match (regular, s.own_side) {
+                (false, _) => ("not taken", "Only a regular unit takes a fallen banner.".into(), Vec::new(), vec![check]),
+                (true, false) => (
+                    "captured",
+                    "The enemy captures the fallen banner.".into(),
+                    Vec::new(),
+                    vec![check],
+                ),
+                (true, true) => (
+                    "recaptured",
+                    format!("The banner is recaptured: the track moves {} boxes back to its side.", m.banner),
+                    morale("the banner's side", m.banner),
+                    vec![check],
+                ),
+            }
+        }
+    };
+    let mut r = Resolution::certain(&data.system.id, "banner", result, &meaning, effects);
+    r.checks = checks;
+    r.notes.push(Note::new(
+        "Units on or beside a friendly banner gain 1 CM (one banner at most).",
+        "7.1.7",
+        None,
+    ));
+    Ok(r)
+}

@@ -287,3 +287,32 @@ fn the_morale_track_moves_by_the_events_of_6_1() {
     // 1 − 2 + 3 − 8 = −6.
     assert_eq!(r.outcome.unwrap().result, "-6");
 }
+
+#[test]
+fn banners_fall_are_captured_and_recaptured() {
+    let b = |s: Value| resolved("banner", s).outcome.unwrap();
+    let fallen = b(json!({ "event": "holder_eliminated" }));
+    assert_eq!(fallen.result, "fallen");
+    assert_eq!(
+        fallen.effects[0].text,
+        "Army the enemy: MORALE track 3 boxes in its favour"
+    );
+    assert_eq!(
+        b(json!({ "event": "holder_eliminated", "friendly_units_on_hex": 1 })).result,
+        "held"
+    );
+    let archers = json!({ "type": "archers", "sp": 2 });
+    assert_eq!(
+        b(json!({ "event": "unit_enters", "unit": archers })).result,
+        "not taken"
+    );
+    let knights = json!({ "type": "heavy_cavalry", "sp": 2 });
+    assert_eq!(
+        b(json!({ "event": "unit_enters", "unit": knights })).result,
+        "captured"
+    );
+    assert_eq!(
+        b(json!({ "event": "unit_enters", "unit": knights, "own_side": true })).result,
+        "recaptured"
+    );
+}
