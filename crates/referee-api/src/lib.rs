@@ -124,6 +124,9 @@ pub fn typescript_bindings() -> String {
         medieval::morale::FatigueSituation::decl(&cfg),
         medieval::morale::BannerSituation::decl(&cfg),
         medieval::morale::BannerEvent::decl(&cfg),
+        medieval::objects::MapReturnSituation::decl(&cfg),
+        medieval::objects::LeftDuring::decl(&cfg),
+        medieval::objects::DemolishSituation::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust API types by `npm run bindings`; do not edit.\n// The test `bindings_are_current` fails when this file is stale.\n\n",

@@ -581,6 +581,10 @@ leader_range?: number,
  */
 banner?: boolean, 
 /**
+ * The side's Scattered Units track is full: a scattered unit is eliminated (9.1.4).
+ */
+scatter_track_full?: boolean, 
+/**
  * Hexes the side could retreat, when fewer than a result may ask (5.4.5, 5.4.6).
  */
 retreat_possible?: number, };
@@ -798,3 +802,25 @@ own_side?: boolean,
 holder_moved?: boolean, };
 
 export type MedievalBannerEvent = "pass" | "holder_eliminated" | "unit_enters";
+
+export type MedievalMapReturnSituation = { 
+/**
+ * The game turn it left.
+ */
+left_turn: number, left_during?: MedievalLeftDuring, cavalry: boolean, 
+/**
+ * The map number of the departure hex, e.g. 2300.
+ */
+departure_hex?: number, };
+
+export type MedievalLeftDuring = "movement" | "pursuit";
+
+export type MedievalDemolishSituation = { 
+/**
+ * The game turn the unit entered the fortified hex (and declared the destruction).
+ */
+entered_turn: number, 
+/**
+ * The last game turn it was attacked there, even by unsuccessful fire: the count restarts.
+ */
+last_attacked_turn?: number, };

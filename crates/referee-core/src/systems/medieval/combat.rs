@@ -93,6 +93,10 @@ pub struct SideSupport {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub banner: bool,
+    /// The side's Scattered Units track is full: a scattered unit is eliminated (9.1.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub scatter_track_full: bool,
     /// Hexes the side could retreat, when fewer than a result may ask (5.4.5, 5.4.6).
     #[serde(default)]
     #[ts(optional)]
@@ -169,6 +173,8 @@ struct Fate {
     leader: bool,
     /// The COMBAT SCATTER column of the side's most easily scattered unit.
     scatter_column: String,
+    /// Scattered units are eliminated (9.1.4).
+    track_full: bool,
 }
 
 /// What finally becomes of a side after one result.
@@ -215,8 +221,10 @@ fn end_of(
     } else {
         Dist::certain(false)
     };
-    Ok(scatter.joint(&leader)?.map(|(s, l)| End {
+    let track_full = side.track_full;
+    Ok(scatter.joint(&leader)?.map(move |(s, l)| End {
         scattered: *s,
+        eliminated: base.eliminated || (*s && track_full),
         leader_dies: *l,
         ..base
     }))
@@ -656,14 +664,21 @@ pub fn resolve(
     let leader_alone = s.leader_alone;
     let effects_of = |r: &CombatResult| -> Vec<Effect> {
         let mut out = Vec::new();
-        for (part, target, chooser, rule) in [
+        for (part, target, chooser, rule, support) in [
             (
                 r.attacker,
                 Target::Attacker,
                 Chooser::Attacker,
                 "5.4, 5.6.10",
+                &s.attacker,
             ),
-            (r.defender, Target::Defender, Chooser::Defender, "5.4"),
+            (
+                r.defender,
+                Target::Defender,
+                Chooser::Defender,
+                "5.4",
+                &s.defender,
+            ),
         ] {
             if leader_alone && target == Target::Defender {
                 continue;
@@ -693,6 +708,21 @@ pub fn resolve(
                         target.clone(),
                         Change::ResetChargeFactor,
                         rule,
+                        None,
+                    ));
+                }
+                // 5.4.6: 1 SP for each hex the retreat cannot be made.
+                let short = support
+                    .retreat_possible
+                    .map_or(0, |p| part.retreat.saturating_sub(p));
+                if short > 0 {
+                    out.push(effect(
+                        target.clone(),
+                        Change::LoseSp {
+                            count: short * data.retreat.blocked_sp_per_hex,
+                            chosen_by: chooser,
+                        },
+                        &data.retreat.rule,
                         None,
                     ));
                 }
@@ -798,6 +828,7 @@ pub fn resolve(
         },
         leader: leader == LeaderPresence::Stacked,
         scatter_column: scatter_column(units),
+        track_full: support.scatter_track_full,
     };
     let mut forecast_lines = forecast(
         data,

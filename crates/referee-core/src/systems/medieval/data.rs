@@ -31,7 +31,26 @@ pub struct MedievalData {
     pub morale: MoraleRules,
     pub regroup: RegroupRules,
     pub fatigue: FatigueRules,
+    pub map_edge: MapEdgeRules,
+    pub demolition: DemolitionRules,
     pub sequence: Vec<Phase>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapEdgeRules {
+    pub rule: String,
+    pub full_turns: u32,
+    pub cavalry_reentry: u32,
+    pub other_reentry: u32,
+    pub hex_number_step: u32,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DemolitionRules {
+    pub rule: String,
+    pub full_turns: u32,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

@@ -8,6 +8,7 @@ pub mod data;
 pub mod fire;
 pub mod morale;
 pub mod movement;
+pub mod objects;
 pub mod result;
 pub mod units;
 
@@ -31,6 +32,8 @@ pub fn actions() -> Vec<ActionInfo> {
         ActionInfo::new("banner", "Banners", "7.1"),
         ActionInfo::new("regroup", "Regroup a scattered unit", "9.1.6"),
         ActionInfo::new("fatigue", "Fatigue", "13.0"),
+        ActionInfo::new("map_return", "Returning to the map", "4.4"),
+        ActionInfo::new("demolish", "Destroying fortifications", "11.1.6"),
     ]
 }
 
@@ -90,6 +93,8 @@ pub fn resolve(
         "morale" => needs_no_dice(morale::morale(data, &parse(situation)?)),
         "banner" => needs_no_dice(morale::banner(data, &parse(situation)?)),
         "fatigue" => needs_no_dice(morale::fatigue(data, &parse(situation)?)),
+        "map_return" => needs_no_dice(objects::map_return(data, &parse(situation)?)),
+        "demolish" => needs_no_dice(objects::demolish(data, &parse(situation)?)),
         other => Err(crate::systems::unknown_action(
             "medieval",
             other,
@@ -112,6 +117,8 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "banner" => schemars::schema_for!(morale::BannerSituation),
         "regroup" => schemars::schema_for!(morale::RegroupSituation),
         "fatigue" => schemars::schema_for!(morale::FatigueSituation),
+        "map_return" => schemars::schema_for!(objects::MapReturnSituation),
+        "demolish" => schemars::schema_for!(objects::DemolishSituation),
         _ => return None,
     })
 }
