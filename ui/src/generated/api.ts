@@ -609,6 +609,11 @@ target?: MedievalFireTarget,
  */
 in_friendly_zoc?: boolean, 
 /**
+ * The friendly-fire d6 when it was rolled (10.2.1): at 1 the friend is hit and the table
+ * is not rolled.
+ */
+friendly_fire_roll?: number, 
+/**
  * A leader is in the target hex (10.2.4).
  */
 leader_in_target_hex?: boolean, };
@@ -726,6 +731,10 @@ friendly_sp?: number,
  * The highest CF of the enemies whose ZoC covers the hex (3.3).
  */
 enemy_zoc_cf?: number, 
+/**
+ * Hexsides turned before entering it: the turn's cost, and CF back to 0 (4.3, 5.6.3).
+ */
+turn_before?: number, 
 /**
  * Pay to keep the CF from rising (1 MP, ½ on a road: 5.6.12, 4.2.9).
  */

@@ -105,6 +105,10 @@ pub fn pursuit(
             "Enemy ZoCs are ignored; CF does not grow; turns under 120° cost no CF",
             "5.5.6–5.5.8",
         ),
+        Check::umpire(
+            "Through fortifications, only into the hex the defender held",
+            "11.1.5",
+        ),
     ];
     Ok(r)
 }

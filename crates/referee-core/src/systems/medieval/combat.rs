@@ -662,6 +662,9 @@ pub fn resolve(
         codes.and_then(|code| Ok(Dist::certain(parse(code).unwrap_or_default())))?;
 
     let leader_alone = s.leader_alone;
+    let has_cavalry = |units: &[(Unit, u32)]| units.iter().any(|(u, _)| u.cavalry);
+    let (attacker_cavalry, defender_cavalry) =
+        (has_cavalry(&attacker_units), has_cavalry(&defender_units));
     let effects_of = |r: &CombatResult| -> Vec<Effect> {
         let mut out = Vec::new();
         for (part, target, chooser, rule, support) in [
@@ -736,6 +739,22 @@ pub fn resolve(
                 ));
             }
         }
+        // 5.2.11: every charge factor drops by 1 after a combat.
+        for (cavalry, target) in [
+            (attacker_cavalry, Target::Attacker),
+            (defender_cavalry && !leader_alone, Target::Defender),
+        ] {
+            if cavalry {
+                out.push(effect(
+                    target,
+                    Change::ReduceChargeFactor {
+                        by: c.after_combat_cf,
+                    },
+                    "5.2.11",
+                    None,
+                ));
+            }
+        }
         if leader_alone {
             out.push(effect(
                 Target::Defender,
@@ -794,13 +813,6 @@ pub fn resolve(
             })
         }
     };
-    if !leader_alone {
-        notes.push(Note::new(
-            "After the combat every unit's charge factor drops by 1; an attacker that retreats drops to 0.",
-            "5.2.11, 5.6.10",
-            None,
-        ));
-    }
 
     // --- chained forecast for both sides.
     let scatter_column = |units: &[(Unit, u32)]| {

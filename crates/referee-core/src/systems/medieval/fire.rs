@@ -82,6 +82,11 @@ pub struct FireSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub in_friendly_zoc: bool,
+    /// The friendly-fire d6 when it was rolled (10.2.1): at 1 the friend is hit and the table
+    /// is not rolled.
+    #[serde(default)]
+    #[ts(optional)]
+    pub friendly_fire_roll: Option<u32>,
     /// A leader is in the target hex (10.2.4).
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
@@ -231,7 +236,34 @@ pub fn resolve(
         }
         out
     };
+    // In a friendly ZoC the friendly-fire d6 comes first: on a 1 the table is not used (10.2.1).
+    let friendly_fire = "friendly fire".to_string();
+    let friendly_effects = vec![effect(
+        Target::Army("a friendly unit beside the target".into()),
+        Change::LoseSp {
+            count: 1,
+            chosen_by: Chooser::Attacker,
+        },
+        &fr.friendly_fire_rule,
+        None,
+    )];
+    let shot: Dist<String> = if s.in_friendly_zoc {
+        let hit = Dist::die(6)?.map(|r| *r <= i64::from(fr.friendly_fire_on));
+        hit.joint(&codes)?
+            .map(|(h, c)| if *h { friendly_fire.clone() } else { c.clone() })
+    } else {
+        codes.clone()
+    };
     let mut distribution = Vec::new();
+    if s.in_friendly_zoc {
+        distribution.push(ResultOdds::new(
+            &friendly_fire,
+            "A friendly unit next to the target (owner's choice) loses 1 SP; the target loses nothing.",
+            format!("d6 ≤ {}", fr.friendly_fire_on),
+            shot.probability(&friendly_fire),
+            friendly_effects.clone(),
+        ));
+    }
     let mut seen: Vec<&String> = Vec::new();
     for code in row {
         if seen.contains(&code) {
@@ -243,11 +275,32 @@ pub fn resolve(
             code,
             &r.meaning(),
             crate::contract::rolls_text(&modified, |m| rt.lookup(m).is_ok_and(|c| c == code)),
-            codes.probability(code),
+            shot.probability(code),
             effects_of(&r),
         ));
     }
+    if let Some(roll) = s.friendly_fire_roll {
+        if !s.in_friendly_zoc || !(1..=6).contains(&roll) {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "a friendly-fire d6 (1–6) is rolled only for a target in a friendly ZoC",
+            )
+            .field("friendly_fire_roll")
+            .rule(&fr.friendly_fire_rule));
+        }
+    }
+    let friendly_hit = s
+        .friendly_fire_roll
+        .is_some_and(|r| r <= fr.friendly_fire_on);
     let outcome = match dice {
+        _ if friendly_hit => Some(Outcome {
+            dice: vec![s.friendly_fire_roll.unwrap_or(1)],
+            roll: i64::from(s.friendly_fire_roll.unwrap_or(1)),
+            modified: i64::from(s.friendly_fire_roll.unwrap_or(1)),
+            result: friendly_fire.clone(),
+            meaning: "A friendly unit next to the target (owner's choice) loses 1 SP; the target loses nothing.".into(),
+            effects: friendly_effects.clone(),
+        }),
         None => None,
         Some(faces) => {
             let roll = spec

@@ -229,6 +229,10 @@ pub struct PathStep {
     #[serde(default)]
     #[ts(optional)]
     pub enemy_zoc_cf: Option<u32>,
+    /// Hexsides turned before entering it: the turn's cost, and CF back to 0 (4.3, 5.6.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub turn_before: u32,
     /// Pay to keep the CF from rising (1 MP, ½ on a road: 5.6.12, 4.2.9).
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
@@ -279,6 +283,24 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
                 Some("R-MED-10"),
             ));
         }
+        let mut turn = 0;
+        if step.turn_before > 0 {
+            let now = Unit { cf, ..u.clone() };
+            turn = if step.road {
+                0
+            } else {
+                turn_sixths(
+                    data,
+                    &now,
+                    step.turn_before,
+                    &format!("{field}.turn_before"),
+                )?
+                .0
+            };
+            if u.cavalry {
+                cf = 0;
+            }
+        }
         let mut sixths = if step.road {
             if u.cavalry {
                 data.road.cavalry_sixths
@@ -293,6 +315,10 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             })
         };
         let mut parts = vec![format!("{} MP", show_sixths(sixths))];
+        if step.turn_before > 0 {
+            sixths += turn;
+            parts.push(format!("+{} turning first", show_sixths(turn)));
+        }
         if zoc_extra_next {
             sixths += 6 * mv.zoc_pass_extra;
             parts.push(format!("+{} leaving a ZoC", mv.zoc_pass_extra));
