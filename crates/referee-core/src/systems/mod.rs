@@ -2,6 +2,8 @@
 
 pub mod itacs;
 pub mod medieval;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -84,6 +86,42 @@ pub fn roll_named(
         }
     };
     Ok((distribution, outcome))
+}
+
+/// Every phase of a sequence of play offers only actions the system has.
+pub fn sequence_problems(sequence: &[Phase], actions: &[ActionInfo]) -> Vec<ruleset::Problem> {
+    let mut problems = Vec::new();
+    for (i, phase) in sequence.iter().enumerate() {
+        let named = phase
+            .actions
+            .iter()
+            .chain(phase.steps.iter().filter_map(|s| s.action.as_ref()));
+        for a in named {
+            if !actions.iter().any(|x| &x.id == a) {
+                problems.push(ruleset::Problem::new(
+                    format!("sequence[{i}]"),
+                    format!("unknown action `{a}`"),
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// Actions that roll no dice refuse dice rather than ignore them.
+pub fn without_dice(
+    action: &str,
+    dice: Option<&[u32]>,
+    answer: impl FnOnce() -> Result<Resolution, RefereeError>,
+) -> Result<Resolution, RefereeError> {
+    if dice.is_some() {
+        return Err(RefereeError::new(
+            "dice.not_rolled",
+            format!("`{action}` rolls no dice: leave out the dice"),
+        )
+        .field("dice"));
+    }
+    answer()
 }
 
 /// One action a system resolves.

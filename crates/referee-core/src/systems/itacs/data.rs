@@ -572,20 +572,9 @@ impl ItacsData {
             }
             previous = l.more_than;
         }
-        let actions: Vec<String> = super::actions().into_iter().map(|a| a.id).collect();
-        for (i, phase) in self.sequence.iter().enumerate() {
-            let named = phase
-                .actions
-                .iter()
-                .chain(phase.steps.iter().filter_map(|s| s.action.as_ref()));
-            for a in named {
-                if !actions.contains(a) {
-                    problems.push(Problem::new(
-                        format!("sequence[{i}]"),
-                        format!("unknown action `{a}`"),
-                    ));
-                }
-            }
-        }
+        problems.extend(crate::systems::sequence_problems(
+            &self.sequence,
+            &super::actions(),
+        ));
     }
 }

@@ -107,17 +107,7 @@ pub fn resolve(
     situation: &serde_json::Value,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
-    use crate::systems::parse_situation as parse;
-    let needs_no_dice = |r: Result<Resolution, RefereeError>| {
-        if dice.is_some() {
-            return Err(RefereeError::new(
-                "dice.not_rolled",
-                format!("`{action}` rolls no dice: leave out the dice"),
-            )
-            .field("dice"));
-        }
-        r
-    };
+    use crate::systems::{parse_situation as parse, without_dice};
     match action {
         "missile" => fire::resolve(data, &parse(situation)?, fire::FireKind::Missile, dice),
         "defensive_fire" => {
@@ -129,18 +119,36 @@ pub fn resolve(
         "melee" => melee::resolve(data, &parse(situation)?, dice),
         "feudal_charge" => special::feudal_charge(data, &parse(situation)?, dice),
         "rampage" => special::rampage(data, &parse(situation)?, dice),
-        "markers" => needs_no_dice(state::markers(data, &parse(situation)?)),
-        "end_of_movement" => needs_no_dice(state::end_of_movement(data, &parse(situation)?)),
-        "recovery" => needs_no_dice(state::recovery(data, &parse(situation)?)),
-        "move" => needs_no_dice(movement::move_units(data, &parse(situation)?)),
-        "withdraw" => needs_no_dice(movement::withdraw(data, &parse(situation)?)),
-        "break_check" => needs_no_dice(after_combat::break_check(data, &parse(situation)?)),
-        "leader_fate" => needs_no_dice(after_combat::leader_fate(data, &parse(situation)?)),
-        "conversion" => needs_no_dice(special::conversion(data, &parse(situation)?)),
-        "transport" => needs_no_dice(transport::transport(data, &parse(situation)?)),
-        "fire_ship" => needs_no_dice(transport::fire_ship(data, &parse(situation)?)),
-        "victory" => needs_no_dice(victory::victory(data, &parse(situation)?)),
-        "scenario" => needs_no_dice(scenario::scenario(data, &parse(situation)?)),
+        "markers" => without_dice(action, dice, || state::markers(data, &parse(situation)?)),
+        "end_of_movement" => without_dice(action, dice, || {
+            state::end_of_movement(data, &parse(situation)?)
+        }),
+        "recovery" => without_dice(action, dice, || state::recovery(data, &parse(situation)?)),
+        "move" => without_dice(action, dice, || {
+            movement::move_units(data, &parse(situation)?)
+        }),
+        "withdraw" => without_dice(action, dice, || {
+            movement::withdraw(data, &parse(situation)?)
+        }),
+        "break_check" => without_dice(action, dice, || {
+            after_combat::break_check(data, &parse(situation)?)
+        }),
+        "leader_fate" => without_dice(action, dice, || {
+            after_combat::leader_fate(data, &parse(situation)?)
+        }),
+        "conversion" => without_dice(action, dice, || {
+            special::conversion(data, &parse(situation)?)
+        }),
+        "transport" => without_dice(action, dice, || {
+            transport::transport(data, &parse(situation)?)
+        }),
+        "fire_ship" => without_dice(action, dice, || {
+            transport::fire_ship(data, &parse(situation)?)
+        }),
+        "victory" => without_dice(action, dice, || victory::victory(data, &parse(situation)?)),
+        "scenario" => without_dice(action, dice, || {
+            scenario::scenario(data, &parse(situation)?)
+        }),
         other => Err(crate::systems::unknown_action("itacs", other, &actions())),
     }
 }

@@ -2,14 +2,11 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use crate::ruleset::{Layers, SourceFile};
+use crate::systems::test_support::{chance, effects, load};
 use crate::systems::{builtin, Ruleset};
 
 fn itacs() -> Ruleset {
-    Ruleset::load(&Layers {
-        base: builtin("itacs").unwrap(),
-        house_rules: vec![],
-    })
-    .unwrap()
+    load("itacs")
 }
 
 /// The built-in ITACS data, for unit tests of single mechanics.
@@ -377,21 +374,6 @@ fn resolved(action: &str, situation: Value) -> crate::Resolution {
     itacs()
         .resolve(action, &situation, None)
         .unwrap_or_else(|e| panic!("{action}: {}", e.one_line()))
-}
-
-fn chance(r: &crate::Resolution, label: &str) -> String {
-    r.forecast
-        .iter()
-        .find(|c| c.label == label)
-        .map(|c| c.probability.clone())
-        .unwrap_or_else(|| panic!("no forecast `{label}` in {:?}", r.forecast))
-}
-
-fn effects(r: &crate::Resolution) -> Vec<String> {
-    r.outcome
-        .as_ref()
-        .map(|o| o.effects.iter().map(|e| e.text.clone()).collect())
-        .unwrap_or_default()
 }
 
 #[test]

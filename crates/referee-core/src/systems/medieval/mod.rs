@@ -14,7 +14,7 @@ pub mod units;
 
 use crate::contract::Resolution;
 use crate::error::RefereeError;
-use crate::systems::{parse_situation as parse, ActionInfo, Choice, ChoiceList};
+use crate::systems::{parse_situation as parse, without_dice, ActionInfo, Choice, ChoiceList};
 
 pub use data::MedievalData;
 
@@ -70,31 +70,29 @@ pub fn resolve(
     situation: &serde_json::Value,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
-    let needs_no_dice = |r: Result<Resolution, RefereeError>| {
-        if dice.is_some() {
-            return Err(RefereeError::new(
-                "dice.not_rolled",
-                format!("`{action}` rolls no dice: leave out the dice"),
-            )
-            .field("dice"));
-        }
-        r
-    };
     match action {
         "combat" => combat::resolve(data, &parse(situation)?, dice),
         "fire" => fire::resolve(data, &parse(situation)?, dice),
         "pursuit" => after::pursuit(data, &parse(situation)?, dice),
         "leader_death" => after::leader_death(data, &parse(situation)?, dice),
         "regroup" => morale::regroup(data, &parse(situation)?, dice),
-        "ride_down" => needs_no_dice(after::ride_down(data, &parse(situation)?)),
-        "countercharge" => needs_no_dice(after::countercharge(data, &parse(situation)?)),
-        "turn_cost" => needs_no_dice(movement::turn_cost(data, &parse(situation)?)),
-        "move_cost" => needs_no_dice(movement::move_cost(data, &parse(situation)?)),
-        "morale" => needs_no_dice(morale::morale(data, &parse(situation)?)),
-        "banner" => needs_no_dice(morale::banner(data, &parse(situation)?)),
-        "fatigue" => needs_no_dice(morale::fatigue(data, &parse(situation)?)),
-        "map_return" => needs_no_dice(objects::map_return(data, &parse(situation)?)),
-        "demolish" => needs_no_dice(objects::demolish(data, &parse(situation)?)),
+        "ride_down" => without_dice(action, dice, || after::ride_down(data, &parse(situation)?)),
+        "countercharge" => without_dice(action, dice, || {
+            after::countercharge(data, &parse(situation)?)
+        }),
+        "turn_cost" => without_dice(action, dice, || {
+            movement::turn_cost(data, &parse(situation)?)
+        }),
+        "move_cost" => without_dice(action, dice, || {
+            movement::move_cost(data, &parse(situation)?)
+        }),
+        "morale" => without_dice(action, dice, || morale::morale(data, &parse(situation)?)),
+        "banner" => without_dice(action, dice, || morale::banner(data, &parse(situation)?)),
+        "fatigue" => without_dice(action, dice, || morale::fatigue(data, &parse(situation)?)),
+        "map_return" => without_dice(action, dice, || {
+            objects::map_return(data, &parse(situation)?)
+        }),
+        "demolish" => without_dice(action, dice, || objects::demolish(data, &parse(situation)?)),
         other => Err(crate::systems::unknown_action(
             "medieval",
             other,

@@ -4,15 +4,11 @@
 use serde_json::{json, Value};
 
 use super::combat::initial_column;
-use crate::ruleset::Layers;
-use crate::systems::{builtin, Ruleset, SystemRules};
+use crate::systems::test_support::{chance, load, odds};
+use crate::systems::{Ruleset, SystemRules};
 
 fn medieval() -> Ruleset {
-    Ruleset::load(&Layers {
-        base: builtin("medieval").unwrap(),
-        house_rules: vec![],
-    })
-    .unwrap()
+    load("medieval")
 }
 
 fn resolved(action: &str, situation: Value) -> crate::Resolution {
@@ -23,22 +19,6 @@ fn resolved(action: &str, situation: Value) -> crate::Resolution {
 
 fn refused(action: &str, situation: Value) -> crate::RefereeError {
     medieval().resolve(action, &situation, None).unwrap_err()
-}
-
-fn chance(r: &crate::Resolution, label: &str) -> String {
-    r.forecast
-        .iter()
-        .find(|c| c.label == label)
-        .map(|c| c.probability.clone())
-        .unwrap_or_else(|| panic!("no forecast `{label}` in {:?}", r.forecast))
-}
-
-fn odds(r: &crate::Resolution, result: &str) -> String {
-    r.distribution
-        .iter()
-        .find(|d| d.result == result)
-        .map(|d| d.probability.clone())
-        .unwrap_or_else(|| panic!("no result `{result}`"))
 }
 
 #[test]
