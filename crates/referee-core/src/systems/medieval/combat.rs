@@ -665,22 +665,32 @@ pub fn resolve(
     let has_cavalry = |units: &[(Unit, u32)]| units.iter().any(|(u, _)| u.cavalry);
     let (attacker_cavalry, defender_cavalry) =
         (has_cavalry(&attacker_units), has_cavalry(&defender_units));
+    // Ranged units in combat formation cannot retreat: every hex is an SP (10.3.3, 10.7.4).
+    let can_retreat = |units: &[(Unit, u32)], support: &SideSupport| {
+        if all_ranged(units) && units.iter().all(|(u, _)| !u.movement_formation) {
+            Some(0)
+        } else {
+            support.retreat_possible
+        }
+    };
+    let attacker_retreat = can_retreat(&attacker_units, &s.attacker);
+    let defender_retreat = can_retreat(&defender_units, &s.defender);
     let effects_of = |r: &CombatResult| -> Vec<Effect> {
         let mut out = Vec::new();
-        for (part, target, chooser, rule, support) in [
+        for (part, target, chooser, rule, retreat_possible) in [
             (
                 r.attacker,
                 Target::Attacker,
                 Chooser::Attacker,
                 "5.4, 5.6.10",
-                &s.attacker,
+                attacker_retreat,
             ),
             (
                 r.defender,
                 Target::Defender,
                 Chooser::Defender,
                 "5.4",
-                &s.defender,
+                defender_retreat,
             ),
         ] {
             if leader_alone && target == Target::Defender {
@@ -715,9 +725,7 @@ pub fn resolve(
                     ));
                 }
                 // 5.4.6: 1 SP for each hex the retreat cannot be made.
-                let short = support
-                    .retreat_possible
-                    .map_or(0, |p| part.retreat.saturating_sub(p));
+                let short = retreat_possible.map_or(0, |p| part.retreat.saturating_sub(p));
                 if short > 0 {
                     out.push(effect(
                         target.clone(),
@@ -826,6 +834,7 @@ pub fn resolve(
                 units: &[(Unit, u32)],
                 sp: u32,
                 support: &SideSupport,
+                retreat_possible: Option<u32>,
                 leader: LeaderPresence| Fate {
         name,
         sp: units
@@ -833,11 +842,7 @@ pub fn resolve(
             .map(|(u, _)| u.sp * u.count)
             .sum::<u32>()
             .max(sp.min(1)),
-        retreat_possible: if all_ranged(units) && units.iter().all(|(u, _)| !u.movement_formation) {
-            Some(0)
-        } else {
-            support.retreat_possible
-        },
+        retreat_possible,
         leader: leader == LeaderPresence::Stacked,
         scatter_column: scatter_column(units),
         track_full: support.scatter_track_full,
@@ -850,10 +855,16 @@ pub fn resolve(
             &attacker_units,
             attack,
             &s.attacker,
+            attacker_retreat,
             attacker_leader,
         ),
         |r| r.attacker,
     )?;
+    notes.push(Note::new(
+        "Cavalry retreating through a hex of friendly non-cavalry rides it down (eliminated) when that is the only way to retreat the full distance.",
+        "5.4.4",
+        None,
+    ));
     if !leader_alone {
         forecast_lines.extend(forecast(
             data,
@@ -863,6 +874,7 @@ pub fn resolve(
                 &defender_units,
                 defence,
                 &s.defender,
+                defender_retreat,
                 defender_leader,
             ),
             |r| r.defender,

@@ -296,3 +296,24 @@ fn banners_fall_are_captured_and_recaptured() {
         "recaptured"
     );
 }
+
+#[test]
+fn ranged_units_in_combat_formation_take_every_retreat_hex_as_an_sp() {
+    // Archers alone fight with 1 SP (10.3.2) and cannot retreat (10.3.3): 2 v 1 at 2:1, +2 for a
+    // ranged target → 4:1. A D2 there costs them 2 SPs instead; their 2 SPs are gone on every
+    // result with loss + retreat ≥ 2: rolls 2–8, 26 of 36.
+    let r = resolved(
+        "combat",
+        json!({
+            "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "archers", "sp": 2 }] }]
+        }),
+    );
+    let d2 = r.distribution.iter().find(|d| d.result == "D2").unwrap();
+    let texts: Vec<&str> = d2.effects.iter().map(|e| e.text.as_str()).collect();
+    assert!(
+        texts.contains(&"Defender: lose 2 SP (defender's choice of unit)"),
+        "{texts:?}"
+    );
+    assert_eq!(chance(&r, "The defender is eliminated"), "13/18");
+}
