@@ -42,7 +42,7 @@ pub fn typescript_bindings() -> String {
     use referee_core::systems::itacs::{
         after_combat, movement, scenario, special, state, transport, victory,
     };
-    use referee_core::systems::medieval;
+    use referee_core::systems::{gts, medieval};
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
         ResolveRequest::decl(&cfg),
@@ -127,6 +127,20 @@ pub fn typescript_bindings() -> String {
         medieval::objects::MapReturnSituation::decl(&cfg),
         medieval::objects::LeftDuring::decl(&cfg),
         medieval::objects::DemolishSituation::decl(&cfg),
+        gts::units::UnitEntry::decl(&cfg),
+        gts::units::TagValues::decl(&cfg),
+        gts::fire::FireSituation::decl(&cfg),
+        gts::melee::MeleeSituation::decl(&cfg),
+        gts::melee::MeleeUnit::decl(&cfg),
+        gts::checks::ResponseSituation::decl(&cfg),
+        gts::checks::CommandSituation::decl(&cfg),
+        gts::checks::LeaderCasualtySituation::decl(&cfg),
+        gts::checks::LeaderSide::decl(&cfg),
+        gts::checks::FrenzySituation::decl(&cfg),
+        gts::checks::ArmyBreakSituation::decl(&cfg),
+        gts::checks::GeneralRating::decl(&cfg),
+        gts::checks::WheelSituation::decl(&cfg),
+        gts::checks::WheelSituation::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust API types by `npm run bindings`; do not edit.\n// The test `bindings_are_current` fails when this file is stale.\n\n",

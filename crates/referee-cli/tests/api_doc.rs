@@ -31,7 +31,7 @@ fn referee(args: &[&str], stdin: &str) -> (i32, Value) {
     (out.status.code().unwrap_or(-1), json)
 }
 
-/// `(ruleset/action, json)` of every ```json example=… block.
+/// `(ruleset/action [dice=a,b], json)` of every ```json example=… block.
 fn examples(doc: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut lines = doc.lines();
@@ -79,19 +79,30 @@ fn every_example_in_docs_api_resolves_with_the_real_cli() {
         let id = system["id"].as_str().unwrap();
         for action in system["actions"].as_array().unwrap() {
             let tag = format!("{id}/{}", action["id"].as_str().unwrap());
-            let (_, json) = found
+            let (line, json) = found
                 .iter()
-                .find(|(t, _)| *t == tag)
+                .find(|(t, _)| t.split_whitespace().next() == Some(tag.as_str()))
                 .unwrap_or_else(|| panic!("docs/api.md has no example for {tag}"));
+            // An example may name its dice (`dice=40,70`) where the count depends on it.
+            let given = line
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("dice="))
+                .map(str::to_string);
             let (ruleset, action_id) = tag.split_once('/').unwrap();
             let args = ["resolve", "--ruleset", ruleset, "--action", action_id];
             let (code, mut resolution) = referee(&args, json);
             assert_eq!(code, 0, "{tag}: {resolution}");
             // Actions that roll dice get an outcome for given faces; the others are certain.
             if let Some(notation) = resolution["dice"].as_str().filter(|d| !d.is_empty()) {
-                // As many faces as the notation has dice: `2d6` → 3,4; `d6` → 3.
-                let count: usize = notation.split('d').next().unwrap().parse().unwrap_or(1);
-                let faces = ["3", "4", "3", "4"][..count].join(",");
+                // As many faces as the notation has dice: `2d6` → 3,4; `d6` → 3; `d10 v d10` → 3,4.
+                let count: usize = if notation.contains(" v ") {
+                    notation.split(" v ").count()
+                } else {
+                    notation.split('d').next().unwrap().parse().unwrap_or(1)
+                };
+                let faces = given
+                    .clone()
+                    .unwrap_or_else(|| ["3", "4", "3", "4"][..count].join(","));
                 let with_dice = [&args[..], &["--dice", faces.as_str()]].concat();
                 let (code, rolled) = referee(&with_dice, json);
                 assert_eq!(code, 0, "{tag}: {rolled}");

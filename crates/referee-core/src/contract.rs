@@ -128,6 +128,14 @@ pub enum Change {
     ResetChargeFactor,
     /// Move the MORALE track this many boxes in the target side's favour.
     Morale { boxes: i64 },
+    /// Take this many hits (pips); a stand's worth removes a stand.
+    Hits { count: u32 },
+    /// The unit becomes Disordered.
+    Disorder,
+    /// The unit Routs.
+    RoutUnit,
+    /// The unit moves back this many inches.
+    RecoilMove { inches: u32 },
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -191,6 +199,11 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::ReduceChargeFactor { by } => format!("charge factor −{by}"),
         Change::ResetChargeFactor => "charge factor to 0".to_string(),
         Change::Morale { boxes } => format!("MORALE track {boxes} boxes in its favour"),
+        Change::Hits { count: 1 } => "takes 1 hit".to_string(),
+        Change::Hits { count } => format!("takes {count} hits"),
+        Change::Disorder => "Disordered".to_string(),
+        Change::RoutUnit => "Routs".to_string(),
+        Change::RecoilMove { inches } => format!("recoils {inches}\" straight back"),
     };
     Effect {
         target,

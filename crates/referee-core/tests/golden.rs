@@ -177,3 +177,8 @@ fn itacs_worked_examples() {
 fn medieval_worked_examples() {
     run_system("medieval", 20);
 }
+
+#[test]
+fn gts_worked_examples() {
+    run_system("gts", 7);
+}

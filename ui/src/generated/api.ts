@@ -73,7 +73,7 @@ export type Effect = { target: Target, change: Change, text: string, rule: strin
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, };
 
 export type Chooser = "attacker" | "defender";
 
@@ -833,3 +833,208 @@ entered_turn: number,
  * The last game turn it was attacked there, even by unsuccessful fire: the count restarts.
  */
 last_attacked_turn?: number, };
+
+export type GtsUnit = { name?: string, 
+/**
+ * infantry, cavalry, camelry, elephant, chariot, engine, wagon.
+ */
+class: string, 
+/**
+ * C (confident), I (impetuous), R (reluctant); none: standard.
+ */
+morale?: string, 
+/**
+ * P, D, F, V; none: standard.
+ */
+training?: string, 
+/**
+ * N, L, M, H, A.
+ */
+armour?: string, 
+/**
+ * Primary weapon: PK, LN, LS, SP, JV, BW, SL, SH, HM, PM, BL, CT.
+ */
+weapon: string, 
+/**
+ * Secondary weapon, for fire at −1 (2.13).
+ */
+secondary?: string, 
+/**
+ * CO (close) or OO (open); elephants have neither (3.23).
+ */
+order?: string, 
+/**
+ * Stands now.
+ */
+stands: number, 
+/**
+ * Hits (pips) on the unit now, less than one stand's worth.
+ */
+hits?: number, 
+/**
+ * Stands when the battle began, for the terminal rout trigger (default: `stands`).
+ */
+starting_stands?: number, 
+/**
+ * In skirmish formation (3.12).
+ */
+skirmish?: boolean, disordered?: boolean, routed?: boolean, 
+/**
+ * In March formation (3.14).
+ */
+march?: boolean, 
+/**
+ * The printed tag's values, which override the derived ones.
+ */
+tag?: GtsTagValues, };
+
+export type GtsTagValues = { response?: number, quality?: string, move_inches?: number, fire_attack?: number, fire_defence?: number, melee?: number, melee_first?: number, recoil?: number, hits_per_stand?: number, };
+
+export type GtsFireSituation = { firer: GtsUnit, target: GtsUnit, 
+/**
+ * Inches to the target.
+ */
+range: number, 
+/**
+ * Fires its secondary weapon (−1).
+ */
+secondary?: boolean, 
+/**
+ * Skirmish stands combining their fire at the target (5.5): one d10 each.
+ */
+skirmish_stands?: number, target_elevated?: boolean, target_in_cover?: boolean, flank_or_rear?: boolean, 
+/**
+ * Escort or runner stands firing from a chariot or elephant (3.163): −2.
+ */
+escort?: boolean, 
+/**
+ * A ballista shooting over units (9.27): −1.
+ */
+indirect?: boolean, 
+/**
+ * The personal valour of a leader attached to the target, for its stand-loss check.
+ */
+target_leader_pv?: number, };
+
+export type GtsMeleeSituation = { side_a: Array<GtsMeleeUnit>, side_b: Array<GtsMeleeUnit>, 
+/**
+ * Which unit's modifiers side A uses when several are equally large (6.12); default the first.
+ */
+modifying_a?: number, modifying_b?: number, };
+
+export type GtsMeleeUnit = { unit: GtsUnit, 
+/**
+ * It is flanked (2.14).
+ */
+flanked?: boolean, 
+/**
+ * It is flanking the enemy while not flanked itself (7.1).
+ */
+flanking?: boolean, 
+/**
+ * It has the elevation advantage (2.14, 7.1).
+ */
+elevation?: boolean, 
+/**
+ * It contacts twice its stands or more of enemy stands (7.1).
+ */
+contacts_double?: boolean, 
+/**
+ * Personal valour of an attached leader (1.6).
+ */
+leader_pv?: number, 
+/**
+ * The first turn of this unit-on-unit combat: SH and HM bonuses apply (2.14).
+ */
+first_turn?: boolean, 
+/**
+ * Its HM bonus or SH capability is already spent (2.14).
+ */
+first_turn_spent?: boolean, };
+
+export type GtsResponseSituation = { 
+/**
+ * Which test: a key of the ruleset's `response.tests` (rally, cavalry_charge, …).
+ */
+test: string, unit: GtsUnit, 
+/**
+ * Personal valour of an attached leader (1.6).
+ */
+leader_pv?: number, };
+
+export type GtsCommandSituation = { 
+/**
+ * Personal command rating 1–5.
+ */
+pc: number, 
+/**
+ * Tactical skill: E, G, A or P.
+ */
+ts: string, 
+/**
+ * A wing general who received no command point from the army general uses only his PC
+ * (1.3).
+ */
+wing_without_army_point?: boolean, };
+
+export type GtsLeaderCasualtySituation = { 
+/**
+ * Two leaders in the combat: this one's side (1.10).
+ */
+side?: GtsLeaderSide, };
+
+export type GtsLeaderSide = "routed" | "victorious";
+
+export type GtsFrenzySituation = { 
+/**
+ * Hits on the elephant stand before this round.
+ */
+hits_before: number, 
+/**
+ * Hits this round.
+ */
+new_hits: number, };
+
+export type GtsArmyBreakSituation = { 
+/**
+ * Units in the army at the start (FRU).
+ */
+units: number, 
+/**
+ * Units eliminated or in permanent Rout.
+ */
+lost: number, general_lost?: boolean, 
+/**
+ * The baggage train routed or lost half its stands.
+ */
+baggage_looted?: boolean, 
+/**
+ * For the victory level: stands eliminated of the victor and of the defeated.
+ */
+victor_stands_lost?: number, defeated_stands_lost?: number, 
+/**
+ * Points of a general to cost: PC 1–5, TS letter, PV −2…+2 (1.11).
+ */
+general?: GtsGeneralRating, };
+
+export type GtsGeneralRating = { pc: number, ts: string, pv: number, };
+
+export type GtsWheelSituation = { unit: GtsUnit, 
+/**
+ * Stands across the unit's front.
+ */
+front_stands: number, 
+/**
+ * Degrees wheeled.
+ */
+degrees: number, };
+
+export type GtsWheelSituation = { unit: GtsUnit, 
+/**
+ * Stands across the unit's front.
+ */
+front_stands: number, 
+/**
+ * Degrees wheeled.
+ */
+degrees: number, };

@@ -1,5 +1,6 @@
 //! The rule systems, one module each, and the loaded ruleset every action runs against.
 
+pub mod gts;
 pub mod itacs;
 pub mod medieval;
 #[cfg(test)]
@@ -207,6 +208,11 @@ pub const BUILTIN: &[(&str, &str, &str)] = &[
         "rulesets/medieval.toml",
         include_str!("../../../../rulesets/medieval.toml"),
     ),
+    (
+        "gts",
+        "rulesets/gts.toml",
+        include_str!("../../../../rulesets/gts.toml"),
+    ),
 ];
 
 pub fn builtin(id: &str) -> Option<SourceFile<'static>> {
@@ -220,6 +226,7 @@ pub fn builtin(id: &str) -> Option<SourceFile<'static>> {
 pub enum SystemRules {
     Itacs(Box<itacs::ItacsData>),
     Medieval(Box<medieval::MedievalData>),
+    Gts(Box<gts::GtsData>),
 }
 
 /// A validated ruleset: a system's data with its house rules applied.
@@ -292,6 +299,18 @@ impl Ruleset {
                     rules: SystemRules::Medieval(Box::new(data)),
                 })
             }
+            "gts" => {
+                let data: gts::GtsData = ruleset::load_typed(layers)?;
+                Ok(Ruleset {
+                    info: info(
+                        &data.system,
+                        gts::actions(),
+                        gts::choices(&data),
+                        &data.sequence,
+                    ),
+                    rules: SystemRules::Gts(Box::new(data)),
+                })
+            }
             other => Err(unknown_system(other)
                 .field("system.id")
                 .location(layers.locate("system.id"))),
@@ -307,6 +326,7 @@ impl Ruleset {
         match &self.rules {
             SystemRules::Itacs(data) => itacs::resolve(data, action, situation, dice),
             SystemRules::Medieval(data) => medieval::resolve(data, action, situation, dice),
+            SystemRules::Gts(data) => gts::resolve(data, action, situation, dice),
         }
     }
 
@@ -314,6 +334,7 @@ impl Ruleset {
         let schema = match &self.rules {
             SystemRules::Itacs(_) => itacs::situation_schema(action),
             SystemRules::Medieval(_) => medieval::situation_schema(action),
+            SystemRules::Gts(_) => gts::situation_schema(action),
         };
         schema.ok_or_else(|| unknown_action(&self.info.id, action, &self.info.actions))
     }
@@ -324,6 +345,7 @@ pub fn ruleset_schema(id: &str) -> Result<schemars::Schema, RefereeError> {
     match id {
         "itacs" => Ok(schemars::schema_for!(itacs::ItacsData)),
         "medieval" => Ok(schemars::schema_for!(medieval::MedievalData)),
+        "gts" => Ok(schemars::schema_for!(gts::GtsData)),
         other => Err(unknown_system(other)),
     }
 }

@@ -134,7 +134,11 @@ impl HexState {
             | Change::Scatter
             | Change::ReduceChargeFactor { .. }
             | Change::ResetChargeFactor
-            | Change::Morale { .. } => {}
+            | Change::Morale { .. }
+            | Change::Hits { .. }
+            | Change::Disorder
+            | Change::RoutUnit
+            | Change::RecoilMove { .. } => {}
         }
         if self.units == 0 {
             *self = HexState::default();

@@ -1,0 +1,863 @@
+//! The d10 tests around the fighting: response tests (2.11–2.12, 3.15, 5.53, 7.2–7.3, …),
+//! command points (1.2–1.5), leader casualties (1.9–1.10, Table 1.10), elephant frenzy (7.41–7.42,
+//! 4.46), general costs (1.11) and the army break point with victory levels (8.0).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::{fraction, GtsData};
+use super::units::{Unit, UnitEntry};
+use crate::contract::{effect, Chance, Change, Check, Modifier, Note, Resolution, Target, Total};
+use crate::error::RefereeError;
+use crate::odds::{Band, DiceSpec, Dist};
+use crate::systems::roll_named;
+
+fn total(
+    label: impl Into<String>,
+    value: impl Into<String>,
+    rule: &str,
+    ruling: Option<&str>,
+) -> Total {
+    Total {
+        label: label.into(),
+        value: value.into(),
+        rule: rule.into(),
+        ruling: ruling.map(str::to_string),
+    }
+}
+
+fn at_most(n: i64) -> Band {
+    Band {
+        min: None,
+        max: Some(n),
+    }
+}
+
+fn above(n: i64) -> Band {
+    Band {
+        min: Some(n + 1),
+        max: None,
+    }
+}
+
+/// `response_test`: a unit's d10 against its response number (2.11).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsResponseSituation")]
+pub struct ResponseSituation {
+    /// Which test: a key of the ruleset's `response.tests` (rally, cavalry_charge, …).
+    pub test: String,
+    pub unit: UnitEntry,
+    /// Personal valour of an attached leader (1.6).
+    #[serde(default)]
+    #[ts(optional, as = "Option<i64>")]
+    pub leader_pv: i64,
+}
+
+pub fn response_test(
+    data: &GtsData,
+    s: &ResponseSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let rr = &data.response;
+    let test = rr.tests.get(&s.test).ok_or_else(|| {
+        RefereeError::new(
+            "situation.unknown_test",
+            format!(
+                "unknown test `{}`; the tests are {}",
+                s.test,
+                rr.tests.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .field("test")
+        .rule(&rr.rule)
+    })?;
+    let u = Unit::build(data, &s.unit, "unit")?;
+    if s.test == "rally" {
+        if !u.routed {
+            return Err(
+                RefereeError::new("situation.not_routed", "only a routed unit rallies")
+                    .field("unit.routed")
+                    .rule("3.33"),
+            );
+        }
+        if u.trigger_breached(u.stands, u.hits) {
+            let mut r = Resolution::certain(
+                &data.system.id,
+                "response_test",
+                "cannot rally",
+                "The unit has breached its terminal rout trigger: it never recovers from Rout.",
+                Vec::new(),
+            );
+            r.checks.push(Check::holds(
+                "Not past the terminal rout trigger",
+                false,
+                "2.11, 3.33",
+            ));
+            return Ok(r);
+        }
+    }
+    let mut modifiers = vec![Modifier::new(
+        format!("Response of {}", u.name),
+        u.response.value,
+        "2.10, 2.11",
+        Some("R-GTS-1"),
+    )];
+    if s.leader_pv != 0 {
+        modifiers.push(Modifier::new(
+            "Leader's personal valour",
+            s.leader_pv,
+            "1.6, 2.12",
+            None,
+        ));
+    }
+    if u.disordered {
+        modifiers.push(rr.disordered.line("Unit is Disordered"));
+    }
+    let number: i64 = modifiers.iter().map(|m| m.value).sum();
+    let (pass_text, fail_text) = (test.pass.clone(), test.fail.clone());
+    let fail_effects = match s.test.as_str() {
+        "stand_loss" if u.disordered => vec![effect(
+            Target::Unit(u.name.clone()),
+            Change::RoutUnit,
+            &test.rule,
+            None,
+        )],
+        "recoil_move" if u.disordered => vec![effect(
+            Target::Unit(u.name.clone()),
+            Change::Hits { count: 1 },
+            &test.rule,
+            None,
+        )],
+        "follow_up" | "withdrawal" | "rally" => Vec::new(),
+        _ if !u.disordered => vec![effect(
+            Target::Unit(u.name.clone()),
+            Change::Disorder,
+            &test.rule,
+            None,
+        )],
+        _ => Vec::new(),
+    };
+    let pass_effects = match s.test.as_str() {
+        "voluntary_rout" => vec![
+            effect(
+                Target::Unit(u.name.clone()),
+                Change::Hits { count: 1 },
+                &test.rule,
+                None,
+            ),
+            effect(
+                Target::Unit(u.name.clone()),
+                Change::RoutUnit,
+                &test.rule,
+                None,
+            ),
+        ],
+        "rally" => vec![effect(
+            Target::Unit(u.name.clone()),
+            Change::Disorder,
+            "3.33",
+            None,
+        )],
+        _ => Vec::new(),
+    };
+    let rows = vec![
+        (at_most(number), "passes".to_string()),
+        (above(number), "fails".to_string()),
+    ];
+    let meaning = |code: &str| {
+        if code == "passes" {
+            (pass_text.clone(), pass_effects.clone())
+        } else {
+            (fail_text.clone(), fail_effects.clone())
+        }
+    };
+    let (distribution, outcome) = roll_named("d10", &rows, &meaning, dice)?;
+    let mut r = Resolution::certain(&data.system.id, "response_test", "", "", Vec::new());
+    r.dice = "d10".into();
+    r.distribution = distribution;
+    r.outcome = outcome;
+    r.modifiers = modifiers;
+    r.totals.push(total(
+        format!("{}: passes on a d10 of at most", test.name),
+        number.to_string(),
+        &test.rule,
+        None,
+    ));
+    if s.test == "formation_change" {
+        let cost = rr.formation_change_base - u.response.value;
+        r.totals.push(total(
+            "Formation change cost",
+            format!(
+                "{}\" (10 − response {}); or the whole move at its start",
+                cost.max(0),
+                u.response.value
+            ),
+            "3.15",
+            None,
+        ));
+    }
+    Ok(r)
+}
+
+/// `command_points`: a general's command points this phase (1.2–1.5).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsCommandSituation")]
+pub struct CommandSituation {
+    /// Personal command rating 1–5.
+    pub pc: u32,
+    /// Tactical skill: E, G, A or P.
+    pub ts: String,
+    /// A wing general who received no command point from the army general uses only his PC
+    /// (1.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub wing_without_army_point: bool,
+}
+
+pub fn command_points(
+    data: &GtsData,
+    s: &CommandSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let c = &data.command;
+    if !(1..=5).contains(&s.pc) {
+        return Err(
+            RefereeError::new("situation.invalid_rating", "a PC rating runs from 1 to 5")
+                .field("pc")
+                .rule("1.2"),
+        );
+    }
+    let die = c.dice.get(&s.ts).ok_or_else(|| {
+        RefereeError::new(
+            "situation.invalid_rating",
+            format!("tactical skill `{}`: E, G, A or P", s.ts),
+        )
+        .field("ts")
+        .rule("1.2")
+    })?;
+    if s.wing_without_army_point {
+        let mut r = Resolution::certain(
+            &data.system.id,
+            "command_points",
+            &format!("{} points", s.pc),
+            "Without a point from the army general, a wing general has his PC rating in points.",
+            Vec::new(),
+        );
+        r.totals
+            .push(total("Command points", s.pc.to_string(), "1.3", None));
+        return Ok(r);
+    }
+    let spec: DiceSpec = die
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let pc = i64::from(s.pc);
+    let points = spec.distribution()?.map(|r| (*r).max(pc));
+    let distribution = points
+        .outcomes()
+        .map(|(n, p)| {
+            crate::contract::ResultOdds::new(
+                &format!("{n} points"),
+                &format!("{n} command points this phase."),
+                "—".into(),
+                p,
+                Vec::new(),
+            )
+        })
+        .collect();
+    let outcome = match dice {
+        None => None,
+        Some(faces) => {
+            let roll = spec
+                .total_of(faces)
+                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let n = roll.max(pc);
+            Some(crate::contract::Outcome {
+                dice: faces.to_vec(),
+                roll,
+                modified: n,
+                result: format!("{n} points"),
+                meaning: format!("{n} command points this phase."),
+                effects: Vec::new(),
+            })
+        }
+    };
+    let mut r = Resolution::certain(&data.system.id, "command_points", "", "", Vec::new());
+    r.dice = die.clone();
+    r.distribution = distribution;
+    r.outcome = outcome;
+    r.totals = vec![
+        total(
+            "Personal command rating (the minimum)",
+            s.pc.to_string(),
+            "1.2",
+            None,
+        ),
+        total(
+            format!("Tactical skill {} rolls", s.ts),
+            die.clone(),
+            "1.2",
+            None,
+        ),
+        total(
+            "Command radius (army / wing)",
+            format!("{}\" / {}\"", c.army_radius, c.wing_radius),
+            "1.3, 1.4",
+            None,
+        ),
+    ];
+    r.notes.push(Note::new(
+        format!("Points are not saved. Placing a unit in Reserve costs the army general {} points (once a game).", c.reserve_cost),
+        "1.2, 1.7 e, 3.31",
+        None,
+    ));
+    Ok(r)
+}
+
+/// `leader_casualty`: a general with a unit that routs or loses a stand while routed (1.9–1.10).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsLeaderCasualtySituation")]
+pub struct LeaderCasualtySituation {
+    /// Two leaders in the combat: this one's side (1.10).
+    #[serde(default)]
+    #[ts(optional)]
+    pub side: Option<LeaderSide>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "GtsLeaderSide")]
+pub enum LeaderSide {
+    /// With the routed units that caused the check: −1.
+    Routed,
+    /// On the victorious side: +1.
+    Victorious,
+}
+
+pub fn leader_casualty(
+    data: &GtsData,
+    s: &LeaderCasualtySituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let lc = &data.leader_casualty;
+    let modifier = match s.side {
+        None => 0,
+        Some(LeaderSide::Routed) => lc.routed_side,
+        Some(LeaderSide::Victorious) => lc.victorious_side,
+    };
+    let check: DiceSpec = lc
+        .check_dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let hurt = check
+        .distribution()?
+        .map(|r| *r + modifier <= lc.wounded_on);
+    let outcome_dice: DiceSpec = lc
+        .outcome_dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let table = super::super::itacs::data::roll_table(&lc.outcomes);
+    let consequences = outcome_dice
+        .distribution()?
+        .and_then(|r| Ok(Dist::certain(table.lookup(*r).cloned().unwrap_or_default())))?;
+    let chained = hurt.and_then(|h| {
+        if *h {
+            Ok(consequences.clone())
+        } else {
+            Ok(Dist::certain("unharmed".to_string()))
+        }
+    })?;
+    let mut r = Resolution::certain(&data.system.id, "leader_casualty", "", "", Vec::new());
+    r.dice = format!("{} then {}", lc.check_dice, lc.outcome_dice);
+    r.total_modifier = modifier;
+    if modifier != 0 {
+        r.modifiers.push(Modifier::new(
+            if modifier < 0 {
+                "Leader of the routed units"
+            } else {
+                "Leader on the victorious side"
+            },
+            modifier,
+            "1.10",
+            None,
+        ));
+    }
+    r.distribution = chained
+        .outcomes()
+        .map(|(k, p)| {
+            let effects = if k.contains("killed") || k.contains("captured") || k.contains("sword") {
+                vec![effect(
+                    Target::Unit("the leader".into()),
+                    Change::LeaderKilled,
+                    "Table 1.10",
+                    None,
+                )]
+            } else {
+                Vec::new()
+            };
+            crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
+        })
+        .collect();
+    r.outcome = match dice {
+        None => None,
+        Some(faces) => {
+            let check = faces
+                .first()
+                .copied()
+                .filter(|f| (1..=10).contains(f))
+                .ok_or_else(|| {
+                    RefereeError::new(
+                        "dice.invalid",
+                        "the check's d10 (1–10), then Table 1.10's if hurt",
+                    )
+                    .field("dice")
+                })?;
+            let hurt = i64::from(check) + modifier <= lc.wounded_on;
+            let result = if !hurt {
+                "unharmed".to_string()
+            } else {
+                let second = faces
+                    .get(1)
+                    .copied()
+                    .filter(|f| (1..=10).contains(f))
+                    .ok_or_else(|| {
+                        RefereeError::new("dice.invalid", "hurt: roll the second d10 on Table 1.10")
+                            .field("dice")
+                    })?;
+                table.lookup(i64::from(second))?.clone()
+            };
+            let effects = r
+                .distribution
+                .iter()
+                .find(|d| d.result == result)
+                .map(|d| d.effects.clone())
+                .unwrap_or_default();
+            Some(crate::contract::Outcome {
+                dice: faces.to_vec(),
+                roll: i64::from(check),
+                modified: i64::from(check) + modifier,
+                meaning: result.clone(),
+                result,
+                effects,
+            })
+        }
+    };
+    r.forecast.push(Chance::new(
+        "The leader is hurt (d10 ≤ 3) and rolls on Table 1.10",
+        hurt.probability(&true),
+        &lc.rule,
+    ));
+    r.forecast.push(Chance::new(
+        "The leader leaves play (6–0 on Table 1.10)",
+        chained.probability_where(|k| ["6", "7", "8", "9", "0"].iter().any(|d| k.starts_with(d))),
+        "Table 1.10",
+    ));
+    Ok(r)
+}
+
+/// `frenzy`: an elephant's frenzy tests after hits, the driver's chance, the direction (7.41–7.42,
+/// 4.46).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsFrenzySituation")]
+pub struct FrenzySituation {
+    /// Hits on the elephant stand before this round.
+    pub hits_before: u32,
+    /// Hits this round.
+    pub new_hits: u32,
+}
+
+pub fn frenzy(
+    data: &GtsData,
+    s: &FrenzySituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let fz = &data.frenzy;
+    if s.hits_before + s.new_hits >= 6 {
+        return Err(RefereeError::new(
+            "situation.too_many_hits",
+            "an elephant stand takes 6 hits: the sixth removes it",
+        )
+        .field("new_hits")
+        .rule("5.52"));
+    }
+    // 7.41: after the first hit, each hit tests; several in one round test once per hit over
+    // the first. −1 per hit over 2 on the stand at that moment.
+    let mut tests = Vec::new();
+    let mut on_stand = s.hits_before;
+    for k in 0..s.new_hits {
+        on_stand += 1;
+        let counts = if s.new_hits > 1 {
+            k >= 1 && on_stand > 1
+        } else {
+            on_stand > 1
+        };
+        if counts {
+            tests.push(i64::from(on_stand.saturating_sub(fz.free_hits)));
+        }
+    }
+    let d8: DiceSpec = fz
+        .dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let mut calm = Dist::certain(true);
+    for minus in &tests {
+        let ok = d8.distribution()?.map(|r| *r - minus > fz.frenzy_on);
+        calm = calm.joint(&ok)?.map(|(a, b)| *a && *b);
+    }
+    let driver: DiceSpec = fz
+        .driver_dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let kills = driver.distribution()?.map(|r| *r <= fz.driver_kills_on);
+    let end = calm.and_then(|c| {
+        if *c {
+            Ok(Dist::certain("calm"))
+        } else {
+            Ok(kills.map(|k| {
+                if *k {
+                    "killed by its driver"
+                } else {
+                    "frenzied"
+                }
+            }))
+        }
+    })?;
+    let mut r = Resolution::certain(&data.system.id, "frenzy", "", "", Vec::new());
+    r.dice = format!("{} per test, then {}", fz.dice, fz.driver_dice);
+    r.distribution = end
+        .outcomes()
+        .map(|(k, p)| {
+            let effects = match *k {
+                "killed by its driver" => vec![effect(
+                    Target::Unit("elephant".into()),
+                    Change::DestroyAll,
+                    &fz.driver_rule,
+                    None,
+                )],
+                "frenzied" => vec![effect(
+                    Target::Unit("elephant".into()),
+                    Change::Rampage {
+                        direction: "d8 compass point (4.46)".into(),
+                    },
+                    &fz.direction_rule,
+                    None,
+                )],
+                _ => Vec::new(),
+            };
+            crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
+        })
+        .collect();
+    r.outcome = match dice {
+        None => None,
+        Some(faces) => {
+            let bad = || {
+                RefereeError::new(
+                    "dice.invalid",
+                    format!(
+                        "up to {} d8 (one per frenzy test, until one frenzies), then the driver's d10",
+                        tests.len()
+                    ),
+                )
+                .field("dice")
+            };
+            let mut used = 0;
+            let mut frenzied = false;
+            for minus in &tests {
+                let f = faces
+                    .get(used)
+                    .copied()
+                    .filter(|f| (1..=8).contains(f))
+                    .ok_or_else(bad)?;
+                used += 1;
+                if i64::from(f) - minus <= fz.frenzy_on {
+                    frenzied = true;
+                    break;
+                }
+            }
+            let result = if !frenzied {
+                "calm"
+            } else {
+                let driver = faces
+                    .get(used)
+                    .copied()
+                    .filter(|f| (1..=10).contains(f))
+                    .ok_or_else(bad)?;
+                if i64::from(driver) <= fz.driver_kills_on {
+                    "killed by its driver"
+                } else {
+                    "frenzied"
+                }
+            };
+            let effects = r
+                .distribution
+                .iter()
+                .find(|d| d.result == result)
+                .map(|d| d.effects.clone())
+                .unwrap_or_default();
+            Some(crate::contract::Outcome {
+                dice: faces.to_vec(),
+                roll: i64::from(faces.first().copied().unwrap_or(0)),
+                modified: i64::from(faces.first().copied().unwrap_or(0)),
+                result: result.to_string(),
+                meaning: result.to_string(),
+                effects,
+            })
+        }
+    };
+    r.totals.push(total(
+        "Frenzy tests this round",
+        tests.len().to_string(),
+        &fz.rule,
+        None,
+    ));
+    // 4.46: a frenzied elephant's direction, a d8 on the compass with its facing as north.
+    if end.probability(&"frenzied").numerator() > 0 {
+        let d8 = Dist::uniform(fz.directions.iter().cloned())?;
+        let heading = end.and_then(|e| {
+            if *e == "frenzied" {
+                Ok(d8.map(|d| Some(d.clone())))
+            } else {
+                Ok(Dist::certain(None))
+            }
+        })?;
+        for (d, p) in heading.outcomes() {
+            if let Some(d) = d {
+                r.forecast.push(Chance::new(
+                    format!("Frenzied, heading {d}"),
+                    p,
+                    &fz.direction_rule,
+                ));
+            }
+        }
+    }
+    for (i, minus) in tests.iter().enumerate() {
+        r.totals.push(total(
+            format!("Test {}: frenzy on a d8 of", i + 1),
+            format!("1–3 after −{minus}"),
+            &fz.rule,
+            None,
+        ));
+    }
+    r.notes.push(Note::new(
+        format!("A frenzied elephant faces a d8 compass point ({}) and moves full distance plus panic dice; escorts are removed.", fz.directions.join(", ")),
+        "4.46, 3.166",
+        None,
+    ));
+    Ok(r)
+}
+
+/// `army_break`: the army break point and, at the end, the victory level (8.0, R-GTS-7).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsArmyBreakSituation")]
+pub struct ArmyBreakSituation {
+    /// Units in the army at the start (FRU).
+    pub units: u32,
+    /// Units eliminated or in permanent Rout.
+    pub lost: u32,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub general_lost: bool,
+    /// The baggage train routed or lost half its stands.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub baggage_looted: bool,
+    /// For the victory level: stands eliminated of the victor and of the defeated.
+    #[serde(default)]
+    #[ts(optional)]
+    pub victor_stands_lost: Option<u32>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub defeated_stands_lost: Option<u32>,
+    /// Points of a general to cost: PC 1–5, TS letter, PV −2…+2 (1.11).
+    #[serde(default)]
+    #[ts(optional)]
+    pub general: Option<GeneralRating>,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsGeneralRating")]
+pub struct GeneralRating {
+    pub pc: u32,
+    pub ts: String,
+    pub pv: i64,
+}
+
+pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, RefereeError> {
+    let ab = &data.army_break;
+    if s.units == 0 || s.lost > s.units {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "an army has 1 unit or more, and cannot lose more units than it has",
+        )
+        .field(if s.units == 0 { "units" } else { "lost" })
+        .rule(&ab.rule));
+    }
+    let percent = match (s.general_lost, s.baggage_looted) {
+        (true, true) => ab.both_losses_percent,
+        (false, false) => ab.percent,
+        _ => ab.one_loss_percent,
+    };
+    let abp = (s.units * percent).div_ceil(100);
+    let broken = s.lost >= abp;
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "army_break",
+        if broken { "broken" } else { "holding" },
+        &if broken {
+            "The army has reached its break point: in its Command phase it has this turn to break the enemy too, for a draw.".to_string()
+        } else {
+            format!("{} more unit(s) lost and the army breaks.", abp - s.lost)
+        },
+        Vec::new(),
+    );
+    r.totals = vec![
+        total(
+            "Army break point",
+            format!("{abp} ({percent}% of {}, rounded up)", s.units),
+            &ab.rule,
+            ab.ruling.as_deref(),
+        ),
+        total(
+            "Units eliminated or permanently routed",
+            s.lost.to_string(),
+            &ab.rule,
+            None,
+        ),
+        total(
+            "To the break point",
+            abp.saturating_sub(s.lost).to_string(),
+            &ab.rule,
+            None,
+        ),
+    ];
+    if let (Some(v), Some(d)) = (s.victor_stands_lost, s.defeated_stands_lost) {
+        if d == 0 {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "the defeated army lost no stands: no ratio",
+            )
+            .field("defeated_stands_lost")
+            .rule(&ab.victory_rule));
+        }
+        let (mn, md) = fraction(&ab.marginal_at_least).unwrap_or((9, 10));
+        let (dn, dd) = fraction(&ab.decisive_at_least).unwrap_or((3, 5));
+        // VR = v / d compared exactly: v·md ≥ mn·d ⇔ VR ≥ mn/md.
+        let (v, d) = (u64::from(v), u64::from(d));
+        let level = if v * md >= mn * d {
+            "marginal"
+        } else if v * dd >= dn * d {
+            "decisive"
+        } else {
+            "strategic"
+        };
+        r.totals.push(total(
+            "Victory ratio (victor's stands lost ÷ defeated's)",
+            format!("{v}/{d} → {level} victory"),
+            &ab.victory_rule,
+            None,
+        ));
+    }
+    if let Some(g) = &s.general {
+        let gc = &data.general_cost;
+        let grade = gc.grades.iter().position(|x| *x == g.ts).ok_or_else(|| {
+            RefereeError::new(
+                "situation.invalid_rating",
+                format!("tactical skill `{}`: E, G, A or P", g.ts),
+            )
+            .field("general.ts")
+            .rule("1.2")
+        })? as u32;
+        if !(1..=5).contains(&g.pc) || !(-2..=2).contains(&g.pv) {
+            return Err(
+                RefereeError::new("situation.invalid_rating", "PC runs 1–5 and PV −2…+2")
+                    .field("general")
+                    .rule("1.2"),
+            );
+        }
+        let steps = (g.pc - 1) + grade + (g.pv + 2) as u32;
+        r.totals.push(total(
+            format!("General {}({}) {:+}", g.pc, g.ts, g.pv),
+            format!("{} pts", gc.base + gc.step * steps),
+            &gc.rule,
+            None,
+        ));
+    }
+    Ok(r)
+}
+
+/// `wheel_cost`: the inches a wheel costs, and whether it disorders (4.13).
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsWheelSituation")]
+pub struct WheelSituation {
+    pub unit: UnitEntry,
+    /// Stands across the unit's front.
+    pub front_stands: u32,
+    /// Degrees wheeled.
+    pub degrees: u32,
+}
+
+pub fn wheel_cost(data: &GtsData, s: &WheelSituation) -> Result<Resolution, RefereeError> {
+    let u = Unit::build(data, &s.unit, "unit")?;
+    if s.front_stands == 0 || s.front_stands > u.stands {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "the front is 1 stand or more, and no more than the unit has",
+        )
+        .field("front_stands")
+        .rule("4.13"));
+    }
+    if s.degrees == 0 || s.degrees > 90 {
+        return Err(RefereeError::new(
+            "situation.invalid_wheel",
+            "a formed unit wheels 1° to 90° in one movement phase",
+        )
+        .field("degrees")
+        .rule("4.13"));
+    }
+    let increments = s.degrees.div_ceil(45);
+    let cost = s.front_stands * increments;
+    // Cavalry, Flexible infantry, elephants and chariots wheel 90° in good order.
+    let free = u.mounted
+        || matches!(u.class.as_str(), "elephant" | "chariot")
+        || (u.class == "infantry" && s.unit.training.as_deref() == Some("F"));
+    let disorders = s.degrees > 45 && !free;
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "wheel_cost",
+        &format!("{cost}\""),
+        &if disorders {
+            format!("The wheel costs {cost}\" and the unit is Disordered at its end.")
+        } else {
+            format!("The wheel costs {cost}\".")
+        },
+        if disorders {
+            vec![effect(
+                Target::Unit(u.name.clone()),
+                Change::Disorder,
+                "4.13",
+                None,
+            )]
+        } else {
+            Vec::new()
+        },
+    );
+    r.totals.push(total(
+        "Cost: 1\" per front stand per 45° or part",
+        format!("{} × {increments} = {cost}\"", s.front_stands),
+        "4.13",
+        None,
+    ));
+    r.checks.push(Check::holds(
+        "Wheels up to 90° in good order (cavalry, Flexible infantry, elephants, chariots)",
+        free,
+        "4.13",
+    ));
+    Ok(r)
+}

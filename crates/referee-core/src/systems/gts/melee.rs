@@ -1,0 +1,716 @@
+//! Melee (6.x, Table 2.14): the roll-off with the largest unit's modifiers for each side,
+//! weapon length and armour gaps, first-turn bonuses, ties (R-GTS-4); recoil for every unit
+//! (7.1, R-GTS-6); and the chained round: hits → Disorder (6.13) → recoil → rout.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::GtsData;
+use super::recoil::{side_fate, unit_fate, Fate, SideFate, Test};
+use super::rolloff::melee_hits;
+use super::units::{Unit, UnitEntry};
+use crate::contract::{
+    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Target, Total,
+};
+use crate::error::RefereeError;
+use crate::odds::Dist;
+
+/// A unit in a melee, with what the table can see of its position.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsMeleeUnit")]
+pub struct MeleeUnit {
+    pub unit: UnitEntry,
+    /// It is flanked (2.14).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub flanked: bool,
+    /// It is flanking the enemy while not flanked itself (7.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub flanking: bool,
+    /// It has the elevation advantage (2.14, 7.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub elevation: bool,
+    /// It contacts twice its stands or more of enemy stands (7.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub contacts_double: bool,
+    /// Personal valour of an attached leader (1.6).
+    #[serde(default)]
+    #[ts(optional)]
+    pub leader_pv: Option<i64>,
+    /// The first turn of this unit-on-unit combat: SH and HM bonuses apply (2.14).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub first_turn: bool,
+    /// Its HM bonus or SH capability is already spent (2.14).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub first_turn_spent: bool,
+}
+
+/// `melee`, `recoil` and `melee_round`: the two sides of one combat.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsMeleeSituation")]
+pub struct MeleeSituation {
+    pub side_a: Vec<MeleeUnit>,
+    pub side_b: Vec<MeleeUnit>,
+    /// Which unit's modifiers side A uses when several are equally large (6.12); default the first.
+    #[serde(default)]
+    #[ts(optional)]
+    pub modifying_a: Option<usize>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub modifying_b: Option<usize>,
+}
+
+struct Side {
+    name: &'static str,
+    units: Vec<(Unit, MeleeUnit)>,
+    modifying: usize,
+}
+
+fn side(
+    data: &GtsData,
+    entries: &[MeleeUnit],
+    choice: Option<usize>,
+    name: &'static str,
+    field: &str,
+) -> Result<Side, RefereeError> {
+    if entries.is_empty() {
+        return Err(RefereeError::new(
+            "situation.no_units",
+            format!("side {name} has no units in this combat"),
+        )
+        .field(field)
+        .rule("6.11, 7.1"));
+    }
+    let units = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            Ok((
+                Unit::build(data, &e.unit, &format!("{field}[{i}].unit"))?,
+                e.clone(),
+            ))
+        })
+        .collect::<Result<Vec<_>, RefereeError>>()?;
+    let largest = units.iter().map(|(u, _)| u.stands).max().unwrap_or(0);
+    let modifying = match choice {
+        Some(i) if i < units.len() => {
+            if units[i].0.stands != largest {
+                return Err(RefereeError::new(
+                    "situation.invalid_field",
+                    "the modifying unit is the largest unit in the combat (choice only between equals)",
+                )
+                .field(format!("modifying_{}", name.to_lowercase()))
+                .rule("6.12"));
+            }
+            i
+        }
+        Some(_) => {
+            return Err(RefereeError::new("situation.invalid_field", "no such unit")
+                .field(format!("modifying_{}", name.to_lowercase())))
+        }
+        None => units
+            .iter()
+            .position(|(u, _)| u.stands == largest)
+            .unwrap_or(0),
+    };
+    Ok(Side {
+        name,
+        units,
+        modifying,
+    })
+}
+
+/// The side's melee modifiers: its modifying unit's, plus the combat's (Table 2.14).
+fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
+    let m = &data.melee;
+    let (u, e) = &own.units[own.modifying];
+    let (ou, _) = &other.units[other.modifying];
+    let who = own.name;
+    let mut out = vec![Modifier::new(
+        format!("{who}: melee of {}", u.name),
+        u.melee.value,
+        "2.10, 6.12",
+        Some("R-GTS-1"),
+    )];
+    if e.first_turn && !e.first_turn_spent {
+        if let Some(v) = u.melee_first.value {
+            out.push(Modifier::new(
+                format!("{who}: 1st-turn melee ({})", u.weapon.name),
+                v,
+                "2.14",
+                None,
+            ));
+        }
+    }
+    if e.elevation {
+        out.push(m.elevation.line(&format!("{who}: elevation")));
+    }
+    if u.routed {
+        out.push(m.routed.line(&format!("{who}: Routed")));
+    } else if u.disordered {
+        out.push(m.disordered.line(&format!("{who}: Disordered")));
+    }
+    if let Some(pv) = e.leader_pv {
+        if pv != 0 {
+            out.push(Modifier::new(
+                format!("{who}: leader's personal valour"),
+                pv,
+                "1.6, 2.14",
+                None,
+            ));
+        }
+    }
+    if e.flanked || u.always_flanked {
+        out.push(m.flanked.line(&format!("{who}: flanked")));
+    }
+    let more = own.units.len() as i64 - other.units.len() as i64;
+    if more > 0 {
+        out.push(Modifier::new(
+            format!("{who}: mass advantage ({more} unit(s) more)"),
+            m.mass_per_unit * more,
+            &m.mass_rule,
+            m.mass_ruling.as_deref(),
+        ));
+    }
+    if u.march {
+        out.push(m.march.line(&format!("{who}: in March formation")));
+    }
+    if u.weapon_class < ou.weapon_class {
+        out.push(Modifier::new(
+            format!(
+                "{who}: longer weapon ({} v {})",
+                u.weapon_class, ou.weapon_class
+            ),
+            m.longer_weapon,
+            &m.weapon_rule,
+            None,
+        ));
+    }
+    if u.armour_level < ou.armour_level {
+        let gap = i64::from(ou.armour_level - u.armour_level);
+        out.push(Modifier::new(
+            format!("{who}: {gap} armour level(s) less"),
+            m.armour_level_gap * gap,
+            &m.weapon_rule,
+            None,
+        ));
+    }
+    out
+}
+
+fn tie_hits(data: &GtsData) -> impl Fn(i64, i64) -> u32 + '_ {
+    move |a, b| {
+        let m = &data.melee;
+        for band in &m.ties {
+            let inside =
+                |x: i64| band.min.is_none_or(|lo| x >= lo) && band.max.is_none_or(|hi| x <= hi);
+            if inside(a) && inside(b) {
+                return band.hits;
+            }
+        }
+        m.tie_default_hits
+    }
+}
+
+/// The recoil test of each unit, given the hits the side's modifying unit just took.
+fn recoil_tests(data: &GtsData, s: &Side, hits_taken: u32) -> Vec<Test> {
+    let r = &data.recoil;
+    s.units
+        .iter()
+        .enumerate()
+        .map(|(i, (u, e))| {
+            let (stands, disordered) = if i == s.modifying {
+                let (stands, _) = u.after_hits(hits_taken);
+                (stands, u.disordered || hits_taken >= u.hits_per_stand)
+            } else {
+                (u.stands, u.disordered)
+            };
+            let mut modifier = 0;
+            if e.flanking && !e.flanked {
+                modifier += r.flanking.modifier;
+            }
+            if stands >= 6 {
+                modifier += r.six_stands.modifier;
+            } else if stands >= 3 {
+                modifier += r.three_stands.modifier;
+            }
+            if e.elevation {
+                modifier += r.elevation.modifier;
+            }
+            if e.contacts_double {
+                modifier += r.double_enemy_stands.modifier;
+            }
+            if disordered {
+                modifier += r.disordered.modifier;
+            }
+            if u.march {
+                modifier += r.march.modifier;
+            }
+            // R-GTS-8: a leader's valour lowers the md100 (lower is better on a recoil test).
+            modifier -= e.leader_pv.unwrap_or(0);
+            Test {
+                number: u.recoil.value,
+                modifier,
+            }
+        })
+        .collect()
+}
+
+fn recoil_modifier_lines(data: &GtsData, s: &Side, tests: &[Test]) -> Vec<Total> {
+    s.units
+        .iter()
+        .zip(tests)
+        .map(|((u, _), t)| Total {
+            label: format!("{}: {}", s.name, u.name),
+            value: format!("d100 {:+} against recoil number {}", t.modifier, t.number),
+            rule: data.recoil.rule.clone(),
+            ruling: data.recoil.ruling.clone(),
+        })
+        .collect()
+}
+
+fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeError> {
+    let a = side(data, &s.side_a, s.modifying_a, "A", "side_a")?;
+    let b = side(data, &s.side_b, s.modifying_b, "B", "side_b")?;
+    for (side, field) in [(&a, "side_a"), (&b, "side_b")] {
+        for (i, (u, _)) in side.units.iter().enumerate() {
+            if u.skirmish {
+                return Err(RefereeError::new(
+                    "situation.skirmish_in_melee",
+                    "skirmish stands never engage in melee",
+                )
+                .field(format!("{field}[{i}].unit.skirmish"))
+                .rule("4.41"));
+            }
+        }
+    }
+    Ok((a, b))
+}
+
+pub fn melee(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let (a, b) = sides(data, s)?;
+    let ma = melee_modifiers(data, &a, &b);
+    let mb = melee_modifiers(data, &b, &a);
+    let (na, nb): (i64, i64) = (
+        ma.iter().map(|m| m.value).sum(),
+        mb.iter().map(|m| m.value).sum(),
+    );
+    let ties = tie_hits(data);
+    let hits = melee_hits(na, nb, &ties)?;
+    let (ua, ub) = (&a.units[a.modifying].0, &b.units[b.modifying].0);
+    let effects_for = |(ha, hb): (u32, u32)| {
+        let mut out = Vec::new();
+        for (h, u) in [(ha, ua), (hb, ub)] {
+            if h > 0 {
+                out.push(effect(
+                    Target::Unit(u.name.clone()),
+                    Change::Hits { count: h },
+                    &data.melee.rule,
+                    None,
+                ));
+                if h >= u.hits_per_stand && !u.disordered {
+                    out.push(effect(
+                        Target::Unit(u.name.clone()),
+                        Change::Disorder,
+                        "6.13",
+                        None,
+                    ));
+                }
+            }
+        }
+        out
+    };
+    let label = |(ha, hb): (u32, u32)| match (ha, hb) {
+        (0, 0) => "no hits".to_string(),
+        (x, y) if x == y => format!("tie: {x} hit(s) each"),
+        (x, 0) => format!("A takes {x}"),
+        (0, y) => format!("B takes {y}"),
+        (x, y) => format!("A takes {x}, B takes {y}"),
+    };
+    let mut distribution: Vec<ResultOdds> = hits
+        .outcomes()
+        .map(|(h, p)| ResultOdds::new(&label(*h), &label(*h), "—".into(), p, effects_for(*h)))
+        .collect();
+    // Most likely first would jump around; sort by the hits A takes minus B's, worst for A first.
+    distribution.sort_by_key(|d| {
+        let h = hits
+            .outcomes()
+            .find(|(h, _)| label(**h) == d.result)
+            .map(|(h, _)| *h)
+            .unwrap_or((0, 0));
+        -(i64::from(h.0) - i64::from(h.1))
+    });
+    let outcome = match dice {
+        None => None,
+        Some(faces) => {
+            let [x, y] = faces else {
+                return Err(
+                    RefereeError::new("dice.invalid", "two d10: side A's, then side B's")
+                        .field("dice"),
+                );
+            };
+            if !(1..=10).contains(x) || !(1..=10).contains(y) {
+                return Err(
+                    RefereeError::new("dice.invalid", "a d10 shows 1 to 10 (0 is 10)")
+                        .field("dice"),
+                );
+            }
+            let (mx, my) = (
+                (i64::from(*x) + na).clamp(1, 10),
+                (i64::from(*y) + nb).clamp(1, 10),
+            );
+            let h = match mx.cmp(&my) {
+                std::cmp::Ordering::Greater => (0, (mx - my) as u32),
+                std::cmp::Ordering::Less => ((my - mx) as u32, 0),
+                std::cmp::Ordering::Equal => (ties(na, nb), ties(na, nb)),
+            };
+            Some(Outcome {
+                dice: faces.to_vec(),
+                roll: i64::from(*x),
+                modified: mx,
+                result: label(h),
+                meaning: format!("A {mx} against B {my}: {}.", label(h)),
+                effects: effects_for(h),
+            })
+        }
+    };
+    let lost = |h: u32, u: &Unit| h >= u.hits_per_stand - u.hits;
+    let forecast = vec![
+        Chance::new(
+            format!("A ({}) loses a stand", ua.name),
+            hits.probability_where(|(ha, _)| lost(*ha, ua)),
+            "5.52, 6.12",
+        ),
+        Chance::new(
+            format!("A ({}) is Disordered by its hits", ua.name),
+            hits.probability_where(|(ha, _)| *ha >= ua.hits_per_stand && !ua.disordered),
+            "6.13",
+        ),
+        Chance::new(
+            format!("B ({}) loses a stand", ub.name),
+            hits.probability_where(|(_, hb)| lost(*hb, ub)),
+            "5.52, 6.12",
+        ),
+        Chance::new(
+            format!("B ({}) is Disordered by its hits", ub.name),
+            hits.probability_where(|(_, hb)| *hb >= ub.hits_per_stand && !ub.disordered),
+            "6.13",
+        ),
+    ];
+    let mut modifiers = ma;
+    modifiers.extend(mb);
+    Ok(Resolution {
+        system: data.system.id.clone(),
+        action: "melee".into(),
+        dice: "d10 v d10".into(),
+        totals: vec![
+            Total {
+                label: format!("Side A net modifier ({})", ua.name),
+                value: format!("{na:+}"),
+                rule: "6.12".into(),
+                ruling: Some("R-GTS-2".into()),
+            },
+            Total {
+                label: format!("Side B net modifier ({})", ub.name),
+                value: format!("{nb:+}"),
+                rule: "6.12".into(),
+                ruling: Some("R-GTS-2".into()),
+            },
+        ],
+        modifiers,
+        total_modifier: na - nb,
+        distribution,
+        forecast,
+        checks: vec![Check::umpire(
+            "Every unit in contact fights at least one enemy unit; no stand splits its effort",
+            "6.11",
+        )],
+        notes: vec![Note::new(
+            "Hits go to each side's modifying unit; a tie follows the net modifiers (R-GTS-4).",
+            &data.melee.tie_rule,
+            data.melee.tie_ruling.as_deref(),
+        )],
+        outcome,
+    })
+}
+
+fn fate_word(f: &Fate) -> &'static str {
+    match f {
+        Fate::Holds => "holds",
+        Fate::Recoils => "recoils 3\"",
+        Fate::Routs => "routs",
+        Fate::Locked => "is locked in combat (+2 hits)",
+    }
+}
+
+fn fate_lines(prefix: &str, d: &Dist<Fate>, rule: &str) -> Vec<Chance> {
+    d.outcomes()
+        .map(|(f, p)| Chance::new(format!("{prefix} {}", fate_word(f)), p, rule))
+        .collect()
+}
+
+/// Each unit's fate for given d100 faces (side A's units, then side B's), by R-GTS-6.
+fn fates_for_rolls(ta: &[Test], tb: &[Test], faces: &[u32], multiple: i64) -> Vec<Fate> {
+    let md = |t: &Test, f: u32| (i64::from(f) + t.modifier).clamp(1, 100);
+    let ra: Vec<i64> = ta.iter().zip(faces).map(|(t, f)| md(t, *f)).collect();
+    let rb: Vec<i64> = tb
+        .iter()
+        .zip(&faces[ta.len()..])
+        .map(|(t, f)| md(t, *f))
+        .collect();
+    let lowest = |tests: &[Test], rolls: &[i64]| {
+        tests
+            .iter()
+            .zip(rolls)
+            .filter(|(t, r)| **r <= t.number)
+            .map(|(_, r)| *r)
+            .min()
+    };
+    let (low_a, low_b) = (lowest(ta, &ra), lowest(tb, &rb));
+    let locked = low_a.is_none() && low_b.is_none();
+    let fate = |t: &Test, r: i64, other_low: Option<i64>| {
+        if r <= t.number {
+            Fate::Holds
+        } else if locked {
+            Fate::Locked
+        } else {
+            match other_low {
+                Some(l) if r >= multiple * l => Fate::Routs,
+                _ => Fate::Recoils,
+            }
+        }
+    };
+    ta.iter()
+        .zip(&ra)
+        .map(|(t, r)| fate(t, *r, low_b))
+        .chain(tb.iter().zip(&rb).map(|(t, r)| fate(t, *r, low_a)))
+        .collect()
+}
+
+pub fn recoil(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let (a, b) = sides(data, s)?;
+    for (side, field) in [(&a, "side_a"), (&b, "side_b")] {
+        if let Some(i) = side.units.iter().position(|(u, _)| u.routed) {
+            return Err(RefereeError::new(
+                "situation.routed_recoil",
+                "a routed unit makes another rout move instead of a recoil test",
+            )
+            .field(format!("{field}[{i}].unit.routed"))
+            .rule("6.21"));
+        }
+    }
+    let r = &data.recoil;
+    let (ta, tb) = (recoil_tests(data, &a, 0), recoil_tests(data, &b, 0));
+    let mut forecast = Vec::new();
+    for (side, own, other) in [(&a, &ta, &tb), (&b, &tb, &ta)] {
+        for (i, (u, _)) in side.units.iter().enumerate() {
+            let f = unit_fate(own, i, other, r.rout_multiple)?;
+            forecast.extend(fate_lines(
+                &format!("{}: {}", side.name, u.name),
+                &f,
+                &r.rule,
+            ));
+        }
+    }
+    let sa = side_fate(&ta, &tb, r.rout_multiple)?;
+    let side_words = |f: &SideFate| match f {
+        SideFate::Holds => "every unit of side A holds",
+        SideFate::GivesGround => "side A gives ground (recoils, none routs)",
+        SideFate::SomeRout => "a unit of side A routs",
+        SideFate::Locked => "everyone fails: locked, 2 hits each",
+    };
+    let distribution = sa
+        .outcomes()
+        .map(|(f, p)| ResultOdds::new(side_words(f), side_words(f), "—".into(), p, Vec::new()))
+        .collect();
+    let sb = side_fate(&tb, &ta, r.rout_multiple)?;
+    for (f, p) in sb.outcomes() {
+        forecast.push(Chance::new(
+            format!("Side B: {}", side_words(f).replace("side A", "side B")),
+            p,
+            &r.rule,
+        ));
+    }
+    let mut totals = recoil_modifier_lines(data, &a, &ta);
+    totals.extend(recoil_modifier_lines(data, &b, &tb));
+    let side_of = |fates: &[Fate]| {
+        if fates.contains(&Fate::Locked) {
+            SideFate::Locked
+        } else if fates.contains(&Fate::Routs) {
+            SideFate::SomeRout
+        } else if fates.contains(&Fate::Recoils) {
+            SideFate::GivesGround
+        } else {
+            SideFate::Holds
+        }
+    };
+    let mut res = Resolution::certain(&data.system.id, "recoil", "", "", Vec::new());
+    res.dice = "d100 per unit".into();
+    res.distribution = distribution;
+    res.outcome = match dice {
+        None => None,
+        Some(faces) => {
+            let n = a.units.len() + b.units.len();
+            if faces.len() != n || faces.iter().any(|f| !(1..=100).contains(f)) {
+                return Err(RefereeError::new(
+                    "dice.invalid",
+                    format!("{n} d100 faces (1–100): side A's units, then side B's"),
+                )
+                .field("dice"));
+            }
+            let fates = fates_for_rolls(&ta, &tb, faces, r.rout_multiple);
+            let names: Vec<String> = a
+                .units
+                .iter()
+                .chain(&b.units)
+                .map(|(u, _)| u.name.clone())
+                .collect();
+            let mut effects = Vec::new();
+            for (name, f) in names.iter().zip(&fates) {
+                let change = match f {
+                    Fate::Holds => None,
+                    Fate::Recoils => Some(Change::RecoilMove {
+                        inches: r.move_inches,
+                    }),
+                    Fate::Routs => Some(Change::RoutUnit),
+                    Fate::Locked => Some(Change::Hits {
+                        count: r.locked_hits,
+                    }),
+                };
+                if let Some(c) = change {
+                    effects.push(effect(
+                        Target::Unit(name.clone()),
+                        c,
+                        &r.rule,
+                        r.ruling.as_deref(),
+                    ));
+                }
+            }
+            let words: Vec<String> = names
+                .iter()
+                .zip(&fates)
+                .map(|(n, f)| format!("{n} {}", fate_word(f)))
+                .collect();
+            Some(Outcome {
+                dice: faces.to_vec(),
+                roll: i64::from(faces[0]),
+                modified: (i64::from(faces[0]) + ta[0].modifier).clamp(1, 100),
+                result: side_words(&side_of(&fates[..a.units.len()])).to_string(),
+                meaning: words.join("; "),
+                effects,
+            })
+        }
+    };
+    res.totals = totals;
+    res.totals.push(Total {
+        label: "Dice".into(),
+        value: "a d100 for every unit, clamped to 1–100 after modifiers".into(),
+        rule: data.recoil.rule.clone(),
+        ruling: Some("R-GTS-2".into()),
+    });
+
+    res.forecast = forecast;
+    res.checks = vec![
+        Check::umpire("A recoiling unit moves 3\" straight back, then tests response: failure Disorders (or a hit if already Disordered)", "7.2"),
+        Check::umpire("A good-order unit that made every enemy recoil tests command: success advances it to contact", "7.3"),
+    ];
+    res.notes.push(Note::new(
+        "A failed unit routs when its md100 is at least twice the lowest passing md100 of the other side (R-GTS-6).",
+        &r.rule,
+        r.ruling.as_deref(),
+    ));
+    Ok(res)
+}
+
+pub fn round(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let (a, b) = sides(data, s)?;
+    let ma = melee_modifiers(data, &a, &b);
+    let mb = melee_modifiers(data, &b, &a);
+    let (na, nb): (i64, i64) = (
+        ma.iter().map(|m| m.value).sum(),
+        mb.iter().map(|m| m.value).sum(),
+    );
+    let ties = tie_hits(data);
+    let hits = melee_hits(na, nb, &ties)?;
+    let r = &data.recoil;
+    // Hits only change the recoil tests through Disorder and stands: cache by the tests.
+    type Tests = (Vec<(i64, i64)>, Vec<(i64, i64)>);
+    let mut cache: Vec<(Tests, Vec<Dist<Fate>>)> = Vec::new();
+    let mut fates: Vec<Dist<Fate>> = Vec::new();
+    let n = a.units.len() + b.units.len();
+    let mut weighted: Vec<Vec<Dist<Fate>>> = vec![Vec::new(); n];
+    for ((ha, hb), _) in hits.outcomes() {
+        let (ta, tb) = (recoil_tests(data, &a, *ha), recoil_tests(data, &b, *hb));
+        let key = (
+            ta.iter()
+                .map(|t| (t.number, t.modifier))
+                .collect::<Vec<_>>(),
+            tb.iter()
+                .map(|t| (t.number, t.modifier))
+                .collect::<Vec<_>>(),
+        );
+        let per_unit = if let Some((_, v)) = cache.iter().find(|(k, _)| *k == key) {
+            v.clone()
+        } else {
+            let mut v = Vec::new();
+            for i in 0..a.units.len() {
+                v.push(unit_fate(&ta, i, &tb, r.rout_multiple)?);
+            }
+            for i in 0..b.units.len() {
+                v.push(unit_fate(&tb, i, &ta, r.rout_multiple)?);
+            }
+            cache.push((key, v.clone()));
+            v
+        };
+        for (k, d) in per_unit.into_iter().enumerate() {
+            weighted[k].push(d);
+        }
+    }
+    // Σ P(hits) · P(fate | hits), exactly: an and_then over the hits distribution per unit.
+    for per_outcome in &weighted {
+        let d = hits.and_then(|h| {
+            let i = hits.outcomes().position(|(x, _)| x == h).unwrap_or(0);
+            Ok(per_outcome[i].clone())
+        })?;
+        fates.push(d);
+    }
+    let mut forecast = Vec::new();
+    let names: Vec<String> = a
+        .units
+        .iter()
+        .map(|(u, _)| format!("A: {}", u.name))
+        .chain(b.units.iter().map(|(u, _)| format!("B: {}", u.name)))
+        .collect();
+    for (name, d) in names.iter().zip(&fates) {
+        forecast.extend(fate_lines(name, d, "6.12, 6.13, 7.1"));
+    }
+    let mut res = melee(data, s, dice)?;
+    res.action = "melee_round".into();
+    res.forecast = forecast;
+    res.notes.push(Note::new(
+        "One round chained: the roll-off's hits (Disorder at a stand's worth, 6.13; stands lost change the recoil modifiers), then every unit's recoil test.",
+        "6.13, 6.14, 7.1",
+        data.recoil.ruling.as_deref(),
+    ));
+    Ok(res)
+}

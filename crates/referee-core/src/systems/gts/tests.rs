@@ -1,0 +1,252 @@
+//! GTS mechanics against hand-counted odds and the text's numbers.
+
+use serde_json::{json, Value};
+
+use crate::systems::test_support::{chance, load, odds};
+
+fn resolved(action: &str, situation: Value) -> crate::Resolution {
+    load("gts")
+        .resolve(action, &situation, None)
+        .unwrap_or_else(|e| panic!("{action}: {}", e.one_line()))
+}
+
+fn refused(action: &str, situation: Value) -> crate::RefereeError {
+    load("gts").resolve(action, &situation, None).unwrap_err()
+}
+
+fn value(r: &crate::Resolution, starts: &str) -> String {
+    r.totals
+        .iter()
+        .find(|t| t.label.starts_with(starts))
+        .map(|t| t.value.clone())
+        .unwrap_or_else(|| panic!("no total `{starts}` in {:?}", r.totals))
+}
+
+fn spartans() -> Value {
+    json!({ "class": "infantry", "morale": "C", "training": "P", "armour": "H", "weapon": "SP",
+            "order": "CO", "stands": 4 })
+}
+
+fn persian_horse() -> Value {
+    json!({ "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 })
+}
+
+#[test]
+fn the_builder_adds_every_row_of_table_2_10() {
+    // Response 4 + 2 (C) + 1 (P) = 7; quality C two grades better = A; melee −1 + 1 + 1 + 1 + 0
+    // + 1 = 3; recoil 20 + 6 + 6 + 6 + 2 + 6 + 15 (A) = 61; move 6 + 1 − 1 − 1 = 5".
+    let r = resolved("unit", spartans());
+    assert_eq!(value(&r, "Response"), "7");
+    assert_eq!(value(&r, "Quality"), "A");
+    assert_eq!(value(&r, "Melee"), "+3");
+    assert_eq!(value(&r, "Recoil number"), "61");
+    assert_eq!(value(&r, "Move"), "5\"");
+    assert_eq!(value(&r, "Fire defence"), "+0");
+    assert_eq!(value(&r, "Hits per stand"), "5");
+    assert_eq!(value(&r, "Weapon class"), "d");
+    assert_eq!(value(&r, "Terminal rout trigger"), "2-3"); // A, 4 stands
+    assert!(r.totals[0].label.contains("Confident (C) +2"));
+    let r = resolved("unit", persian_horse());
+    assert_eq!(value(&r, "Move"), "15\"");
+    assert_eq!(value(&r, "Melee"), "-4");
+    assert_eq!(value(&r, "Recoil number"), "25");
+    assert_eq!(value(&r, "Fire range"), "1.5\" / 3\" / 5\"");
+}
+
+#[test]
+fn the_tag_overrides_and_bad_units_are_refused() {
+    let mut u = spartans();
+    u["tag"] = json!({ "response": 9, "quality": "B" });
+    let r = resolved("unit", u);
+    assert_eq!(value(&r, "Response"), "9");
+    assert_eq!(value(&r, "Recoil number"), "55"); // quality B: +9 instead of +15
+    let mut u = spartans();
+    u["stands"] = json!(0);
+    assert_eq!(refused("unit", u).code, "situation.no_stands");
+    let mut u = spartans();
+    u["hits"] = json!(5);
+    assert_eq!(refused("unit", u).code, "situation.too_many_hits");
+    let mut u = spartans();
+    u["tag"] = json!({ "quality": "F" });
+    assert_eq!(refused("unit", u).code, "situation.invalid_quality");
+    let mut u = spartans();
+    u["weapon"] = json!("katana");
+    assert_eq!(refused("unit", u).code, "situation.unknown_rating");
+    let mut u = spartans();
+    u["morale"] = json!("P");
+    assert_eq!(refused("unit", u).field.as_deref(), Some("morale"));
+}
+
+#[test]
+fn the_2_14_example_armour_gap_and_weapon_length() {
+    // Persian unarmoured cavalry with bows v Greek medium cavalry with lances: Persians −2,
+    // Greeks +1.
+    let r = resolved(
+        "melee",
+        json!({
+            "side_a": [{ "unit": persian_horse() }],
+            "side_b": [{ "unit": { "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 } }]
+        }),
+    );
+    assert!(r
+        .modifiers
+        .iter()
+        .any(|m| m.label == "A: 2 armour level(s) less" && m.value == -2));
+    assert!(r
+        .modifiers
+        .iter()
+        .any(|m| m.label == "B: longer weapon (b v e)" && m.value == 1));
+}
+
+#[test]
+fn melee_by_hand_and_ties() {
+    // Equal units, both net −2; each d10 − 2 is clamped to 1 (R-GTS-2): 1 on 1–3, then 2–8.
+    // A tie gives 1 hit each (both negative): (3/10)² + 7 · (1/10)² = 16/100.
+    let inf = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 });
+    let r = resolved(
+        "melee",
+        json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] }),
+    );
+    // Both: −1 (base) −1 (M) + 0 (SP) = −2.
+    assert_eq!(odds(&r, "tie: 1 hit(s) each"), "4/25");
+    assert_eq!(odds(&r, "A takes 7"), "3/100"); // A 1 (3/10), B 8 (1/10)
+}
+
+#[test]
+fn fire_by_hand_and_skirmish_fire() {
+    // Archers (fire att 0) at 4" (no short range) on medium infantry (def 0): d10 v d10 —
+    // no hit 55, one hit 20, two 25 of 100.
+    let archers = json!({ "class": "infantry", "weapon": "BW", "armour": "N", "stands": 3 });
+    let target = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 3 });
+    let r = resolved(
+        "fire",
+        json!({ "firer": archers, "target": target, "range": 4 }),
+    );
+    assert_eq!(odds(&r, "no effect"), "11/20");
+    assert_eq!(odds(&r, "2 hits"), "1/4");
+    let e = refused(
+        "fire",
+        json!({ "firer": archers, "target": target, "range": 6 }),
+    );
+    assert_eq!(e.code, "situation.out_of_range");
+    // Two skirmish stands (−2 each) at short range (+2): net 0 against one defender d10: a stand
+    // hits when its die beats the defender's. Two hits: Σ_d ((10 − d)/10)² / 10 = 285/1000.
+    let mut skirmishers = archers.clone();
+    skirmishers["skirmish"] = json!(true);
+    let r = resolved(
+        "fire",
+        json!({ "firer": skirmishers, "target": target, "range": 1.5, "skirmish_stands": 2 }),
+    );
+    assert_eq!(odds(&r, "2 hits"), "57/200");
+}
+
+#[test]
+fn the_recoil_and_a_round_are_exact_and_need_both_sides() {
+    let inf = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 });
+    let r = resolved(
+        "recoil",
+        json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] }),
+    );
+    // RN 20 + 4 (M) + 2 (SP) + 5 (C) = 31 each: everyone fails with (69/100)² = 4761/10000.
+    assert_eq!(
+        odds(&r, "everyone fails: locked, 2 hits each"),
+        "4761/10000"
+    );
+    let e = refused(
+        "recoil",
+        json!({ "side_a": [{ "unit": inf }], "side_b": [] }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.no_units", Some("6.11, 7.1"))
+    );
+    let r = resolved(
+        "melee_round",
+        json!({ "side_a": [{ "unit": inf }, { "unit": inf }, { "unit": inf }, { "unit": inf }],
+                "side_b": [{ "unit": inf }, { "unit": inf }, { "unit": inf }, { "unit": inf }] }),
+    );
+    let total: f64 = r
+        .forecast
+        .iter()
+        .filter(|c| c.label.starts_with("A: "))
+        .take(4)
+        .map(|c| c.p)
+        .sum();
+    assert!(
+        total > 0.99 && total < 1.01,
+        "one unit's fates sum to 1: {total}"
+    );
+}
+
+#[test]
+fn response_command_casualty_frenzy_and_break_point() {
+    let inf = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2, "disordered": true });
+    let r = resolved(
+        "response_test",
+        json!({ "test": "formation_change", "unit": inf }),
+    );
+    // Response 4, Disordered −2: passes on 1–2.
+    assert_eq!(odds(&r, "passes"), "1/5");
+    assert_eq!(
+        value(&r, "Formation change cost"),
+        "6\" (10 − response 4); or the whole move at its start"
+    );
+    let r = resolved("command_points", json!({ "pc": 3, "ts": "A" }));
+    assert_eq!(odds(&r, "3 points"), "1/2"); // d6 of 1–3 → the PC of 3
+    let r = resolved("leader_casualty", json!({}));
+    assert_eq!(
+        chance(&r, "The leader is hurt (d10 ≤ 3) and rolls on Table 1.10"),
+        "3/10"
+    );
+    assert_eq!(
+        chance(&r, "The leader leaves play (6–0 on Table 1.10)"),
+        "3/20"
+    );
+    let r = resolved("frenzy", json!({ "hits_before": 0, "new_hits": 1 }));
+    assert_eq!(odds(&r, "calm"), "1/1"); // the first hit tests nothing
+    let r = resolved("frenzy", json!({ "hits_before": 2, "new_hits": 1 }));
+    // Third hit: d8 − 1 ≤ 3 → 1–4: 1/2 frenzy; the driver kills it on 1–3 of d10.
+    assert_eq!(odds(&r, "frenzied"), "7/20");
+    assert_eq!(odds(&r, "killed by its driver"), "3/20");
+    let r = resolved(
+        "army_break",
+        json!({ "units": 12, "lost": 7, "general_lost": true }),
+    );
+    assert_eq!(r.outcome.unwrap().result, "broken"); // 50% of 12 = 6
+    let r = resolved("army_break", json!({ "units": 12, "lost": 7 }));
+    assert_eq!(value(&r, "Army break point"), "8 (60% of 12, rounded up)");
+}
+
+#[test]
+fn errors_name_the_unit_field_inside_a_situation() {
+    let e = refused(
+        "fire",
+        json!({ "firer": { "class": "infantry", "weapon": "BW", "stands": 0 },
+                "target": { "class": "infantry", "weapon": "SP", "stands": 2 }, "range": 2 }),
+    );
+    assert_eq!(e.field.as_deref(), Some("firer.stands"));
+    // Recoil with given d100s: A 40 against RN 31 fails, B 70 against 31 fails: locked.
+    let inf = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 });
+    let r = load("gts")
+        .resolve(
+            "recoil",
+            &json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] }),
+            Some(&[40, 70]),
+        )
+        .unwrap();
+    assert_eq!(
+        r.outcome.unwrap().result,
+        "everyone fails: locked, 2 hits each"
+    );
+    // A 20 passes; B 70 ≥ 2 × 20 routs.
+    let r = load("gts")
+        .resolve(
+            "recoil",
+            &json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] }),
+            Some(&[20, 70]),
+        )
+        .unwrap();
+    let o = r.outcome.unwrap();
+    assert_eq!(o.result, "every unit of side A holds");
+    assert!(o.effects.iter().any(|e| e.text.ends_with("Routs")));
+}

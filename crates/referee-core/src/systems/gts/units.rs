@@ -1,0 +1,521 @@
+//! The unit builder (2.1, Table 2.10, R-GTS-1): a unit's values from its class and ratings, each
+//! with the rows that produced it, any of them overridden by the printed unit tag; the terminal
+//! rout trigger (2.11) and hits per stand (5.52).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::{trigger, GtsData, Row};
+use crate::contract::Total;
+use crate::error::RefereeError;
+
+/// Values printed on the unit tag, which win over the derived ones (R-GTS-1).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsTagValues")]
+pub struct TagValues {
+    #[serde(default)]
+    #[ts(optional)]
+    pub response: Option<i64>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub quality: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub move_inches: Option<i64>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub fire_attack: Option<i64>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub fire_defence: Option<i64>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub melee: Option<i64>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub melee_first: Option<i64>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub recoil: Option<i64>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub hits_per_stand: Option<u32>,
+}
+
+/// A unit as the umpire enters it: class, ratings (Table 2.10 keys), stands and hits.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "GtsUnit")]
+pub struct UnitEntry {
+    #[serde(default)]
+    #[ts(optional)]
+    pub name: Option<String>,
+    /// infantry, cavalry, camelry, elephant, chariot, engine, wagon.
+    pub class: String,
+    /// C (confident), I (impetuous), R (reluctant); none: standard.
+    #[serde(default)]
+    #[ts(optional)]
+    pub morale: Option<String>,
+    /// P, D, F, V; none: standard.
+    #[serde(default)]
+    #[ts(optional)]
+    pub training: Option<String>,
+    /// N, L, M, H, A.
+    #[serde(default)]
+    #[ts(optional)]
+    pub armour: Option<String>,
+    /// Primary weapon: PK, LN, LS, SP, JV, BW, SL, SH, HM, PM, BL, CT.
+    pub weapon: String,
+    /// Secondary weapon, for fire at −1 (2.13).
+    #[serde(default)]
+    #[ts(optional)]
+    pub secondary: Option<String>,
+    /// CO (close) or OO (open); elephants have neither (3.23).
+    #[serde(default)]
+    #[ts(optional)]
+    pub order: Option<String>,
+    /// Stands now.
+    pub stands: u32,
+    /// Hits (pips) on the unit now, less than one stand's worth.
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub hits: u32,
+    /// Stands when the battle began, for the terminal rout trigger (default: `stands`).
+    #[serde(default)]
+    #[ts(optional)]
+    pub starting_stands: Option<u32>,
+    /// In skirmish formation (3.12).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub skirmish: bool,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub disordered: bool,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub routed: bool,
+    /// In March formation (3.14).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub march: bool,
+    /// The printed tag's values, which override the derived ones.
+    #[serde(default)]
+    #[ts(optional)]
+    pub tag: Option<TagValues>,
+}
+
+/// A derived value and how it was reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Value<T> {
+    pub value: T,
+    pub sources: Vec<String>,
+}
+
+/// A unit with every value it needs.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub name: String,
+    pub class: String,
+    pub mounted: bool,
+    pub stands: u32,
+    pub hits: u32,
+    pub skirmish: bool,
+    pub disordered: bool,
+    pub routed: bool,
+    pub march: bool,
+    pub response: Value<i64>,
+    pub quality: Value<String>,
+    pub move_inches: Value<Option<i64>>,
+    pub fire_attack: Value<i64>,
+    pub fire_defence: Value<i64>,
+    pub melee: Value<i64>,
+    pub melee_first: Value<Option<i64>>,
+    pub recoil: Value<i64>,
+    pub hits_per_stand: u32,
+    pub weapon: Row,
+    pub weapon_key: String,
+    pub secondary: Option<Row>,
+    pub weapon_class: String,
+    pub armour_level: u32,
+    /// (stands, hits) of the terminal rout trigger.
+    pub rout_trigger: Option<(u32, u32)>,
+    pub second_hit_disorders: bool,
+    pub always_flanked: bool,
+}
+
+fn signed(n: i64) -> String {
+    format!("{n:+}")
+}
+
+fn row<'d>(
+    data: &'d GtsData,
+    key: &str,
+    group: &str,
+    field: &str,
+) -> Result<&'d Row, RefereeError> {
+    let r = data.rows.get(key).ok_or_else(|| {
+        RefereeError::new(
+            "situation.unknown_rating",
+            format!(
+                "unknown {group} `{key}`; Table 2.10 has {}",
+                data.rows
+                    .iter()
+                    .filter(|(_, r)| r.group == group)
+                    .map(|(k, r)| format!("{k} ({})", r.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .field(field)
+        .rule("2.10")
+    })?;
+    if r.group != group {
+        return Err(RefereeError::new(
+            "situation.unknown_rating",
+            format!(
+                "`{key}` ({}) is a {} rating, not a {group}",
+                r.name, r.group
+            ),
+        )
+        .field(field)
+        .rule("2.10"));
+    }
+    Ok(r)
+}
+
+impl Unit {
+    pub fn build(data: &GtsData, e: &UnitEntry, field: &str) -> Result<Unit, RefereeError> {
+        let field = if field.is_empty() {
+            String::new()
+        } else {
+            format!("{field}.")
+        };
+        let class = data.classes.get(&e.class).ok_or_else(|| {
+            RefereeError::new(
+                "situation.unknown_class",
+                format!(
+                    "unknown unit class `{}`; the classes are {}",
+                    e.class,
+                    data.classes.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .field(format!("{field}class"))
+            .rule("2.1")
+        })?;
+        let mut rows: Vec<(&str, &Row)> = Vec::new();
+        let primary = Some(e.weapon.clone());
+        for (value, group, f) in [
+            (&e.morale, "morale", "morale"),
+            (&e.training, "training", "training"),
+            (&e.armour, "armour", "armour"),
+            (&primary, "weapon", "weapon"),
+            (&e.order, "order", "order"),
+        ] {
+            if let Some(key) = value {
+                rows.push((key.as_str(), row(data, key, group, &format!("{field}{f}"))?));
+            }
+        }
+        for key in &class.rows {
+            rows.push((
+                key.as_str(),
+                row(data, key, "class", &format!("{field}class"))?,
+            ));
+        }
+        let secondary = match &e.secondary {
+            Some(k) => Some(row(data, k, "weapon", &format!("{field}secondary"))?.clone()),
+            None => None,
+        };
+        let weapon = row(data, &e.weapon, "weapon", &format!("{field}weapon"))?.clone();
+        let b = &data.base;
+        let sum = |base: i64, base_label: &str, get: &dyn Fn(&Row) -> i64| {
+            let mut sources = vec![format!("base {base_label}")];
+            let mut total = base;
+            for (key, r) in &rows {
+                let v = get(r);
+                if v != 0 {
+                    total += v;
+                    sources.push(format!("{} ({key}) {}", r.name, signed(v)));
+                }
+            }
+            Value {
+                value: total,
+                sources,
+            }
+        };
+        let tag = e.tag.clone().unwrap_or_default();
+        let tagged = |mut v: Value<i64>, t: Option<i64>| {
+            if let Some(t) = t {
+                v = Value {
+                    value: t,
+                    sources: vec!["unit tag".into()],
+                };
+            }
+            v
+        };
+        let response = tagged(
+            sum(b.response, &b.response.to_string(), &|r| r.response),
+            tag.response,
+        );
+        let fire_attack = tagged(
+            sum(b.fire_attack, &signed(b.fire_attack), &|r| r.fire_attack),
+            tag.fire_attack,
+        );
+        let fire_defence = tagged(
+            sum(b.fire_defence, &signed(b.fire_defence), &|r| r.fire_defence),
+            tag.fire_defence,
+        );
+        let melee = tagged(sum(b.melee, &signed(b.melee), &|r| r.melee), tag.melee);
+        // Quality: the letter shifted one grade better per +1, clamped to A…E (R-GTS-1).
+        let shift = sum(0, "C", &|r| r.quality);
+        let base_index = data.quality_index(&b.quality).unwrap_or(2) as i64;
+        let index = (base_index - shift.value).clamp(0, data.qualities.len() as i64 - 1) as usize;
+        let mut quality = Value {
+            value: data.qualities[index].letter.clone(),
+            sources: shift.sources,
+        };
+        if let Some(q) = &tag.quality {
+            if data.quality_index(q).is_none() {
+                return Err(RefereeError::new(
+                    "situation.invalid_quality",
+                    format!("quality `{q}`: the qualities are A, B, C, D and E"),
+                )
+                .field(format!("{field}tag.quality"))
+                .rule("2.12"));
+            }
+            quality = Value {
+                value: q.clone(),
+                sources: vec!["unit tag".into()],
+            };
+        }
+        let q = &data.qualities[data.quality_index(&quality.value).unwrap_or(2)];
+        let mut recoil = sum(b.recoil, &b.recoil.to_string(), &|r| r.recoil);
+        recoil.value += q.recoil_bonus;
+        recoil
+            .sources
+            .push(format!("quality {} {}", q.letter, signed(q.recoil_bonus)));
+        let recoil = tagged(recoil, tag.recoil);
+        let move_inches = match (tag.move_inches, class.move_inches) {
+            (Some(t), _) => Value {
+                value: Some(t),
+                sources: vec!["unit tag".into()],
+            },
+            (None, Some(base)) => {
+                let v = sum(base, &format!("{}\"", base), &|r| r.move_inches);
+                Value {
+                    value: Some(v.value),
+                    sources: v.sources,
+                }
+            }
+            (None, None) => Value {
+                value: None,
+                sources: vec![format!(
+                    "the text gives no base move for {}: enter it from the tag",
+                    class.name
+                )],
+            },
+        };
+        let melee_first = match tag.melee_first {
+            Some(t) => Value {
+                value: Some(t),
+                sources: vec!["unit tag".into()],
+            },
+            None => Value {
+                value: weapon.melee_first,
+                sources: weapon
+                    .melee_first
+                    .map(|v| vec![format!("{} ({}) {}", weapon.name, e.weapon, signed(v))])
+                    .unwrap_or_default(),
+            },
+        };
+        let hits_per_stand = tag.hits_per_stand.unwrap_or(if e.skirmish {
+            2
+        } else {
+            class.hits_per_stand.unwrap_or(q.hits_per_stand)
+        });
+        if e.stands == 0 {
+            return Err(RefereeError::new(
+                "situation.no_stands",
+                "a unit with no stands is eliminated: leave it out",
+            )
+            .field(format!("{field}stands"))
+            .rule("5.52"));
+        }
+        if e.hits >= hits_per_stand {
+            return Err(RefereeError::new(
+                "situation.too_many_hits",
+                format!(
+                    "{} hits: a {} stand takes {hits_per_stand}, the last of which removes it — enter fewer stands instead",
+                    e.hits, quality.value
+                ),
+            )
+            .field(format!("{field}hits"))
+            .rule("5.52"));
+        }
+        let starting = e.starting_stands.unwrap_or(e.stands);
+        if starting < e.stands {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "a unit cannot have more stands than it started with",
+            )
+            .field(format!("{field}starting_stands")));
+        }
+        let rout_trigger = data
+            .rout_triggers
+            .by_quality
+            .get(&quality.value)
+            .and_then(|row| row.get(starting.clamp(1, row.len() as u32) as usize - 1))
+            .and_then(|t| trigger(t));
+        Ok(Unit {
+            name: e
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{} {}", class.name, e.weapon)),
+            class: e.class.clone(),
+            mounted: class.mounted,
+            stands: e.stands,
+            hits: e.hits,
+            skirmish: e.skirmish,
+            disordered: e.disordered,
+            routed: e.routed,
+            march: e.march,
+            response,
+            quality,
+            move_inches,
+            fire_attack,
+            fire_defence,
+            melee,
+            melee_first,
+            recoil,
+            hits_per_stand,
+            weapon_class: weapon.weapon_class.clone().unwrap_or_else(|| "e".into()),
+            armour_level: e
+                .armour
+                .as_ref()
+                .and_then(|a| data.rows.get(a))
+                .and_then(|r| r.armour_level)
+                .unwrap_or(0),
+            weapon,
+            weapon_key: e.weapon.clone(),
+            secondary,
+            rout_trigger,
+            second_hit_disorders: class.second_hit_disorders,
+            always_flanked: class.always_flanked,
+        })
+    }
+
+    /// The terminal rout trigger is breached (2.11): no Rally from Rout any more.
+    pub fn trigger_breached(&self, stands: u32, hits: u32) -> bool {
+        match self.rout_trigger {
+            Some((s, h)) => stands < s || (stands == s && hits >= h),
+            None => false,
+        }
+    }
+
+    /// Hits on the unit as stands lost and pips left (5.52).
+    pub fn after_hits(&self, more: u32) -> (u32, u32) {
+        let total = self.hits + more;
+        let lost = total / self.hits_per_stand;
+        (
+            self.stands.saturating_sub(lost),
+            if lost >= self.stands {
+                0
+            } else {
+                total % self.hits_per_stand
+            },
+        )
+    }
+
+    /// The derived values as cited lines.
+    pub fn totals(&self) -> Vec<Total> {
+        let line = |label: &str, value: String, sources: &[String]| Total {
+            label: format!("{label} ({})", sources.join(", ")),
+            value,
+            rule: "2.10".into(),
+            ruling: Some("R-GTS-1".into()),
+        };
+        let ranges = |r: &Row| {
+            if r.ranges.is_empty() {
+                "none".to_string()
+            } else {
+                r.ranges
+                    .iter()
+                    .map(|t| format!("{}\"", *t as f64 / 10.0))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            }
+        };
+        let mut out = vec![
+            line(
+                "Response",
+                self.response.value.to_string(),
+                &self.response.sources,
+            ),
+            line("Quality", self.quality.value.clone(), &self.quality.sources),
+            line(
+                "Move",
+                self.move_inches
+                    .value
+                    .map(|m| format!("{m}\""))
+                    .unwrap_or_else(|| "from the tag".into()),
+                &self.move_inches.sources,
+            ),
+            line(
+                "Fire attack",
+                format!("{:+}", self.fire_attack.value),
+                &self.fire_attack.sources,
+            ),
+            line(
+                "Fire defence",
+                format!("{:+}", self.fire_defence.value),
+                &self.fire_defence.sources,
+            ),
+            line(
+                "Melee",
+                format!("{:+}", self.melee.value),
+                &self.melee.sources,
+            ),
+            line(
+                "1st-turn melee",
+                self.melee_first
+                    .value
+                    .map(|v| format!("{v:+}"))
+                    .unwrap_or_else(|| "none".into()),
+                &self.melee_first.sources,
+            ),
+            line(
+                "Recoil number",
+                self.recoil.value.to_string(),
+                &self.recoil.sources,
+            ),
+        ];
+        out.push(Total {
+            label: format!("Fire range ({})", self.weapon.name),
+            value: ranges(&self.weapon),
+            rule: "2.10, 5.1".into(),
+            ruling: None,
+        });
+        out.push(Total {
+            label: "Weapon class".into(),
+            value: self.weapon_class.clone(),
+            rule: "2.10".into(),
+            ruling: None,
+        });
+        out.push(Total {
+            label: "Hits per stand".into(),
+            value: self.hits_per_stand.to_string(),
+            rule: "2.12, 5.52".into(),
+            ruling: Some("R-GTS-1".into()),
+        });
+        if let Some((s, h)) = self.rout_trigger {
+            out.push(Total {
+                label: "Terminal rout trigger (stands-hits)".into(),
+                value: format!("{s}-{h}"),
+                rule: "2.11".into(),
+                ruling: None,
+            });
+        }
+        out
+    }
+}
