@@ -836,6 +836,10 @@ last_attacked_turn?: number, };
 
 export type GtsUnit = { name?: string, 
 /**
+ * The tag's colour: which command the unit belongs to.
+ */
+command?: string, 
+/**
  * infantry, cavalry, camelry, elephant, chariot, engine, wagon.
  */
 class: string, 
@@ -1018,16 +1022,6 @@ victor_stands_lost?: number, defeated_stands_lost?: number,
 general?: GtsGeneralRating, };
 
 export type GtsGeneralRating = { pc: number, ts: string, pv: number, };
-
-export type GtsWheelSituation = { unit: GtsUnit, 
-/**
- * Stands across the unit's front.
- */
-front_stands: number, 
-/**
- * Degrees wheeled.
- */
-degrees: number, };
 
 export type GtsWheelSituation = { unit: GtsUnit, 
 /**

@@ -293,7 +293,7 @@ pub fn resolve(
             lost && !*ok && target.disordered,
         )
     });
-    let forecast = vec![
+    let mut forecast = vec![
         Chance::new(
             "The target loses a stand",
             ends.probability_where(|e| e.0),
@@ -312,10 +312,10 @@ pub fn resolve(
     ];
     let mut notes = Vec::new();
     if target.second_hit_disorders {
-        notes.push(Note::new(
-            "Engines and chariots are Disordered for good on their second hit.",
+        forecast.push(Chance::new(
+            "The target is Disordered for good (its second hit)",
+            hits.probability_where(|h| target.disordered_for_good_by(*h)),
             "3.32",
-            None,
         ));
     }
     if engine {

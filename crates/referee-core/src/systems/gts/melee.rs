@@ -327,6 +327,13 @@ pub fn melee(
                         "6.13",
                         None,
                     ));
+                } else if u.disordered_for_good_by(h) && !u.disordered {
+                    out.push(effect(
+                        Target::Unit(u.name.clone()),
+                        Change::Disorder,
+                        "3.32",
+                        None,
+                    ));
                 }
             }
         }

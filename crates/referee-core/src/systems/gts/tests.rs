@@ -250,3 +250,19 @@ fn errors_name_the_unit_field_inside_a_situation() {
     assert_eq!(o.result, "every unit of side A holds");
     assert!(o.effects.iter().any(|e| e.text.ends_with("Routs")));
 }
+
+#[test]
+fn an_engine_is_disordered_for_good_on_its_second_hit() {
+    // A catapult crew (engine, 4 hits a stand) with 1 hit already: any hit now is its second.
+    // Bows at 4" (no short range), 0 v 0: at least one hit = 1 − 11/20.
+    let engine = json!({ "class": "engine", "weapon": "CT", "stands": 1, "hits": 1 });
+    let archers = json!({ "class": "infantry", "weapon": "BW", "armour": "N", "stands": 3 });
+    let r = resolved(
+        "fire",
+        json!({ "firer": archers, "target": engine, "range": 4 }),
+    );
+    assert_eq!(
+        chance(&r, "The target is Disordered for good (its second hit)"),
+        "9/20"
+    );
+}

@@ -52,6 +52,10 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional)]
     pub name: Option<String>,
+    /// The tag's colour: which command the unit belongs to.
+    #[serde(default)]
+    #[ts(optional)]
+    pub command: Option<String>,
     /// infantry, cavalry, camelry, elephant, chariot, engine, wagon.
     pub class: String,
     /// C (confident), I (impetuous), R (reluctant); none: standard.
@@ -143,6 +147,8 @@ pub struct Unit {
     pub rout_trigger: Option<(u32, u32)>,
     pub second_hit_disorders: bool,
     pub always_flanked: bool,
+    /// Hits taken since the battle began (stands lost and pips).
+    pub hits_received: u32,
 }
 
 fn signed(n: i64) -> String {
@@ -402,7 +408,13 @@ impl Unit {
             rout_trigger,
             second_hit_disorders: class.second_hit_disorders,
             always_flanked: class.always_flanked,
+            hits_received: (starting - e.stands) * hits_per_stand + e.hits,
         })
+    }
+
+    /// Engines and chariots are Disordered for good on their second hit (3.32).
+    pub fn disordered_for_good_by(&self, more: u32) -> bool {
+        self.second_hit_disorders && self.hits_received < 2 && self.hits_received + more >= 2
     }
 
     /// The terminal rout trigger is breached (2.11): no Rally from Rout any more.
