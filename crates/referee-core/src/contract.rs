@@ -39,6 +39,22 @@ pub struct Total {
     pub ruling: Option<String>,
 }
 
+impl Total {
+    pub fn new(
+        label: impl Into<String>,
+        value: impl Into<String>,
+        rule: &str,
+        ruling: Option<&str>,
+    ) -> Total {
+        Total {
+            label: label.into(),
+            value: value.into(),
+            rule: rule.to_string(),
+            ruling: ruling.map(str::to_string),
+        }
+    }
+}
+
 /// Something the umpire should know that is not a number: a flag, an ignored modifier.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct Note {

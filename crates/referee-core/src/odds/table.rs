@@ -10,6 +10,22 @@ pub struct Band {
 }
 
 impl Band {
+    /// Rolls of at most `n`.
+    pub fn at_most(n: i64) -> Band {
+        Band {
+            min: None,
+            max: Some(n),
+        }
+    }
+
+    /// Rolls above `n`.
+    pub fn above(n: i64) -> Band {
+        Band {
+            min: Some(n + 1),
+            max: None,
+        }
+    }
+
     pub fn contains(&self, roll: i64) -> bool {
         self.min.is_none_or(|m| roll >= m) && self.max.is_none_or(|m| roll <= m)
     }

@@ -13,34 +13,6 @@ use crate::error::RefereeError;
 use crate::odds::{Band, DiceSpec, Dist};
 use crate::systems::roll_named;
 
-fn total(
-    label: impl Into<String>,
-    value: impl Into<String>,
-    rule: &str,
-    ruling: Option<&str>,
-) -> Total {
-    Total {
-        label: label.into(),
-        value: value.into(),
-        rule: rule.into(),
-        ruling: ruling.map(str::to_string),
-    }
-}
-
-fn at_most(n: i64) -> Band {
-    Band {
-        min: None,
-        max: Some(n),
-    }
-}
-
-fn above(n: i64) -> Band {
-    Band {
-        min: Some(n + 1),
-        max: None,
-    }
-}
-
 /// `response_test`: a unit's d10 against its response number (2.11).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -163,8 +135,8 @@ pub fn response_test(
         _ => Vec::new(),
     };
     let rows = vec![
-        (at_most(number), "passes".to_string()),
-        (above(number), "fails".to_string()),
+        (Band::at_most(number), "passes".to_string()),
+        (Band::above(number), "fails".to_string()),
     ];
     let meaning = |code: &str| {
         if code == "passes" {
@@ -179,7 +151,7 @@ pub fn response_test(
     r.distribution = distribution;
     r.outcome = outcome;
     r.modifiers = modifiers;
-    r.totals.push(total(
+    r.totals.push(Total::new(
         format!("{}: passes on a d10 of at most", test.name),
         number.to_string(),
         &test.rule,
@@ -187,7 +159,7 @@ pub fn response_test(
     ));
     if s.test == "formation_change" {
         let cost = rr.formation_change_base - u.response.value;
-        r.totals.push(total(
+        r.totals.push(Total::new(
             "Formation change cost",
             format!(
                 "{}\" (10 − response {}); or the whole move at its start",
@@ -247,7 +219,7 @@ pub fn command_points(
             Vec::new(),
         );
         r.totals
-            .push(total("Command points", s.pc.to_string(), "1.3", None));
+            .push(Total::new("Command points", s.pc.to_string(), "1.3", None));
         return Ok(r);
     }
     let spec: DiceSpec = die
@@ -289,19 +261,19 @@ pub fn command_points(
     r.distribution = distribution;
     r.outcome = outcome;
     r.totals = vec![
-        total(
+        Total::new(
             "Personal command rating (the minimum)",
             s.pc.to_string(),
             "1.2",
             None,
         ),
-        total(
+        Total::new(
             format!("Tactical skill {} rolls", s.ts),
             die.clone(),
             "1.2",
             None,
         ),
-        total(
+        Total::new(
             "Command radius (army / wing)",
             format!("{}\" / {}\"", c.army_radius, c.wing_radius),
             "1.3, 1.4",
@@ -608,7 +580,7 @@ pub fn frenzy(
             })
         }
     };
-    r.totals.push(total(
+    r.totals.push(Total::new(
         "Frenzy tests this round",
         tests.len().to_string(),
         &fz.rule,
@@ -635,7 +607,7 @@ pub fn frenzy(
         }
     }
     for (i, minus) in tests.iter().enumerate() {
-        r.totals.push(total(
+        r.totals.push(Total::new(
             format!("Test {}: frenzy on a d8 of", i + 1),
             format!("1–3 after −{minus}"),
             &fz.rule,
@@ -717,19 +689,19 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
         Vec::new(),
     );
     r.totals = vec![
-        total(
+        Total::new(
             "Army break point",
             format!("{abp} ({percent}% of {}, rounded up)", s.units),
             &ab.rule,
             ab.ruling.as_deref(),
         ),
-        total(
+        Total::new(
             "Units eliminated or permanently routed",
             s.lost.to_string(),
             &ab.rule,
             None,
         ),
-        total(
+        Total::new(
             "To the break point",
             abp.saturating_sub(s.lost).to_string(),
             &ab.rule,
@@ -756,7 +728,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
         } else {
             "strategic"
         };
-        r.totals.push(total(
+        r.totals.push(Total::new(
             "Victory ratio (victor's stands lost ÷ defeated's)",
             format!("{v}/{d} → {level} victory"),
             &ab.victory_rule,
@@ -781,7 +753,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
             );
         }
         let steps = (g.pc - 1) + grade + (g.pv + 2) as u32;
-        r.totals.push(total(
+        r.totals.push(Total::new(
             format!("General {}({}) {:+}", g.pc, g.ts, g.pv),
             format!("{} pts", gc.base + gc.step * steps),
             &gc.rule,
@@ -848,7 +820,7 @@ pub fn wheel_cost(data: &GtsData, s: &WheelSituation) -> Result<Resolution, Refe
             Vec::new()
         },
     );
-    r.totals.push(total(
+    r.totals.push(Total::new(
         "Cost: 1\" per front stand per 45° or part",
         format!("{} × {increments} = {cost}\"", s.front_stands),
         "4.13",

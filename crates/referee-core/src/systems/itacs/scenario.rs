@@ -59,13 +59,9 @@ fn refuse(message: String, field: String, rule: &str) -> RefereeError {
         .rule(rule)
 }
 
-fn total(label: String, value: String, rule: &str) -> Total {
-    Total {
-        label,
-        value,
-        rule: rule.to_string(),
-        ruling: None,
-    }
+/// A cited figure that rests on no ruling.
+fn total(label: impl Into<String>, value: impl Into<String>, rule: &str) -> Total {
+    Total::new(label, value, rule, None)
 }
 
 pub fn scenario(data: &ItacsData, s: &ScenarioSituation) -> Result<Resolution, RefereeError> {
@@ -101,22 +97,18 @@ pub fn scenario(data: &ItacsData, s: &ScenarioSituation) -> Result<Resolution, R
     }
     let mv = &data.movement;
     let mut totals = vec![total(
-        "Game turns per player".into(),
+        "Game turns per player",
         s.turns.to_string(),
         "4.1, 8.0",
     )];
     if let Some(turn) = s.turn {
         totals.push(total(
-            "Game turns left after this one".into(),
+            "Game turns left after this one",
             (s.turns - turn).to_string(),
             "4.1",
         ));
     }
-    totals.push(total(
-        "First player".into(),
-        s.first_side.clone(),
-        "4.1, 8.0",
-    ));
+    totals.push(total("First player", s.first_side.clone(), "4.1, 8.0"));
     for (i, side) in s.sides.iter().enumerate() {
         let field = format!("sides[{i}]");
         if side.stacking_limit == Some(0) {
@@ -158,7 +150,7 @@ pub fn scenario(data: &ItacsData, s: &ScenarioSituation) -> Result<Resolution, R
             format!("{}: panic level", side.name),
             side.panic_level
                 .map(|p| p.to_string())
-                .unwrap_or_else(|| "none".into()),
+                .unwrap_or_else(|| "none".to_string()),
             &data.victory.panic_rule,
         ));
         if !side.elite_types.is_empty() {

@@ -12,29 +12,6 @@ use crate::error::RefereeError;
 use crate::odds::Band;
 use crate::systems::roll_named;
 
-fn total(label: &str, value: String, rule: &str, ruling: Option<&str>) -> Total {
-    Total {
-        label: label.into(),
-        value,
-        rule: rule.into(),
-        ruling: ruling.map(str::to_string),
-    }
-}
-
-fn at_most(n: i64) -> Band {
-    Band {
-        min: None,
-        max: Some(n),
-    }
-}
-
-fn above(n: i64) -> Band {
-    Band {
-        min: Some(n + 1),
-        max: None,
-    }
-}
-
 /// `pursuit`: is the pursuit obligatory (5.5.2)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -62,8 +39,8 @@ pub fn pursuit(
     // d6 + modifier ≤ hexes  ⇔  d6 ≤ hexes − modifier.
     let limit = i64::from(s.hexes_from_leader) - modifier;
     let rows = vec![
-        (at_most(limit), "obligatory".to_string()),
-        (above(limit), "voluntary".to_string()),
+        (Band::at_most(limit), "obligatory".to_string()),
+        (Band::above(limit), "voluntary".to_string()),
     ];
     let meaning = |code: &str| {
         let text = if code == "obligatory" {
@@ -90,7 +67,7 @@ pub fn pursuit(
             None,
         ));
     }
-    r.totals.push(total(
+    r.totals.push(Total::new(
         "Obligatory on a modified d6 of at most",
         s.hexes_from_leader.to_string(),
         &p.rule,
@@ -148,8 +125,8 @@ pub fn leader_death(
     // 2d6 − losses ≤ retreat  ⇔  2d6 ≤ retreat + losses.
     let limit = i64::from(s.retreat) + i64::from(s.sp_lost);
     let rows = vec![
-        (at_most(limit), "dies".to_string()),
-        (above(limit), "survives".to_string()),
+        (Band::at_most(limit), "dies".to_string()),
+        (Band::above(limit), "survives".to_string()),
     ];
     let (boxes, morale_rule, units_text, units_rule) = if s.grand_leader {
         (
@@ -205,7 +182,7 @@ pub fn leader_death(
             ld.ruling.as_deref(),
         ));
     }
-    r.totals.push(total(
+    r.totals.push(Total::new(
         "The leader dies on a modified 2d6 of at most",
         s.retreat.to_string(),
         &ld.rule,
@@ -337,7 +314,7 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
                 } else {
                     ground.infantry
                 };
-                r.totals.push(total(
+                r.totals.push(Total::new(
                     "Movement points",
                     format!(
                         "{sp} (SPs ridden down) + {enter} (entering) = {}",
@@ -351,9 +328,9 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
             _ => 0,
         };
         if cost == 0 {
-            r.totals.push(total(
+            r.totals.push(Total::new(
                 "Movement points",
-                "none: entering the hex in pursuit or retreat is enough".into(),
+                "none: entering the hex in pursuit or retreat is enough",
                 "5.8.7",
                 None,
             ));
@@ -453,13 +430,13 @@ pub fn countercharge(
     };
     r.checks = checks;
     r.totals = vec![
-        total(
+        Total::new(
             "Charge factor in the countercharge combat",
             cf.to_string(),
             "5.7.6",
             None,
         ),
-        total(
+        Total::new(
             "Combat modifiers from the charge factor",
             cm.to_string(),
             "5.7.6, 5.7.9, 5.6.5",

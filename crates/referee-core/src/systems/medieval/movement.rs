@@ -30,15 +30,6 @@ pub fn show_sixths(sixths: u32) -> String {
     }
 }
 
-fn total(label: String, value: String, rule: &str, ruling: Option<&str>) -> Total {
-    Total {
-        label,
-        value,
-        rule: rule.into(),
-        ruling: ruling.map(str::to_string),
-    }
-}
-
 /// `turn_cost`: a unit turning in place (4.3).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -80,8 +71,8 @@ fn turn_sixths(
     if !u.cavalry {
         return Ok((
             6 * mv.infantry_turn_cost,
-            vec![total(
-                "Infantry turn (up to 180°)".into(),
+            vec![Total::new(
+                "Infantry turn (up to 180°)",
                 mv.infantry_turn_cost.to_string(),
                 "4.3.1",
                 None,
@@ -103,7 +94,7 @@ fn turn_sixths(
         let sixths = mv.horse_archer_turn_sixths * hexsides;
         return Ok((
             sixths,
-            vec![total(
+            vec![Total::new(
                 format!("Horse archers: ½ MP per 60° × {hexsides}"),
                 show_sixths(sixths),
                 "10.5.2",
@@ -114,7 +105,7 @@ fn turn_sixths(
     let mp = hexsides * (u.cf + 1) + u.armour;
     Ok((
         6 * mp,
-        vec![total(
+        vec![Total::new(
             format!(
                 "{hexsides} hexside(s) × (CF {} + 1) + armour {}",
                 u.cf, u.armour
@@ -142,8 +133,8 @@ pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, R
     };
     if s.in_enemy_zoc && !s.on_road {
         sixths += 6 * mv.enemy_zoc_turn_extra;
-        totals.push(total(
-            "In an enemy ZoC".into(),
+        totals.push(Total::new(
+            "In an enemy ZoC",
             format!("+{}", mv.enemy_zoc_turn_extra),
             &mv.enemy_zoc_rule,
             None,
@@ -158,7 +149,7 @@ pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, R
         };
         if extra > 0 {
             sixths += 6 * extra;
-            totals.push(total(
+            totals.push(Total::new(
                 format!("Terrain: {}", ground.name),
                 format!("+{extra}"),
                 "4.3.6, TERRAIN EFFECT",
@@ -166,8 +157,8 @@ pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, R
             ));
         }
     }
-    totals.push(total(
-        "Cost of the turn".into(),
+    totals.push(Total::new(
+        "Cost of the turn",
         format!("{} MP", show_sixths(sixths)),
         &mv.turn_rule,
         mv.turn_ruling.as_deref(),
@@ -368,7 +359,7 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             .rule(&mv.rule));
         }
         spent += sixths;
-        totals.push(total(
+        totals.push(Total::new(
             format!("Enter {name} ({})", ground.name),
             format!("{}; CF {cf}", parts.join(" ")),
             &ground.rule,
@@ -418,14 +409,14 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             }
         }
     }
-    totals.push(total(
-        "Movement points spent".into(),
+    totals.push(Total::new(
+        "Movement points spent",
         format!("{} of {}", show_sixths(spent), s.movement),
         &mv.rule,
         None,
     ));
-    totals.push(total(
-        "Charge factor at the end".into(),
+    totals.push(Total::new(
+        "Charge factor at the end",
         cf.to_string(),
         "5.6.3",
         None,

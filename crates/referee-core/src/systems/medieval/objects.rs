@@ -38,13 +38,9 @@ pub struct MapReturnSituation {
     pub departure_hex: Option<u32>,
 }
 
-fn total(label: &str, value: String, rule: &str) -> Total {
-    Total {
-        label: label.into(),
-        value,
-        rule: rule.into(),
-        ruling: None,
-    }
+/// A cited figure that rests on no ruling.
+fn total(label: impl Into<String>, value: impl Into<String>, rule: &str) -> Total {
+    Total::new(label, value, rule, None)
 }
 
 pub fn map_return(data: &MedievalData, s: &MapReturnSituation) -> Result<Resolution, RefereeError> {
