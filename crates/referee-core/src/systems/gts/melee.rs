@@ -295,11 +295,18 @@ fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeErro
     Ok((a, b))
 }
 
-pub fn melee(
-    data: &GtsData,
-    s: &MeleeSituation,
-    dice: Option<&[u32]>,
-) -> Result<Resolution, RefereeError> {
+/// One combat's two sides, their modifiers and net values, and the roll-off's hits.
+struct Fight {
+    a: Side,
+    b: Side,
+    ma: Vec<Modifier>,
+    mb: Vec<Modifier>,
+    na: i64,
+    nb: i64,
+    hits: Dist<(u32, u32)>,
+}
+
+fn fight(data: &GtsData, s: &MeleeSituation) -> Result<Fight, RefereeError> {
     let (a, b) = sides(data, s)?;
     let ma = melee_modifiers(data, &a, &b);
     let mb = melee_modifiers(data, &b, &a);
@@ -307,8 +314,33 @@ pub fn melee(
         ma.iter().map(|m| m.value).sum(),
         mb.iter().map(|m| m.value).sum(),
     );
+    let hits = melee_hits(na, nb, &tie_hits(data))?;
+    Ok(Fight {
+        a,
+        b,
+        ma,
+        mb,
+        na,
+        nb,
+        hits,
+    })
+}
+
+pub fn melee(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let Fight {
+        a,
+        b,
+        ma,
+        mb,
+        na,
+        nb,
+        hits,
+    } = fight(data, s)?;
     let ties = tie_hits(data);
-    let hits = melee_hits(na, nb, &ties)?;
     let (ua, ub) = (&a.units[a.modifying].0, &b.units[b.modifying].0);
     let effects_for = |(ha, hb): (u32, u32)| {
         let mut out = Vec::new();
@@ -650,15 +682,7 @@ pub fn round(
     s: &MeleeSituation,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
-    let (a, b) = sides(data, s)?;
-    let ma = melee_modifiers(data, &a, &b);
-    let mb = melee_modifiers(data, &b, &a);
-    let (na, nb): (i64, i64) = (
-        ma.iter().map(|m| m.value).sum(),
-        mb.iter().map(|m| m.value).sum(),
-    );
-    let ties = tie_hits(data);
-    let hits = melee_hits(na, nb, &ties)?;
+    let Fight { a, b, hits, .. } = fight(data, s)?;
     let r = &data.recoil;
     // Hits only change the recoil tests through Disorder and stands: cache by the tests.
     type Tests = (Vec<(i64, i64)>, Vec<(i64, i64)>);
