@@ -1,0 +1,68 @@
+//! The app's capability set is exactly what docs/security.md lists; the CSP allows nothing
+//! remote; no Tauri plugin is linked.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn permissions(capabilities: &Value) -> BTreeSet<String> {
+    capabilities["permissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The permissions in the first column of docs/security.md's table.
+fn documented() -> BTreeSet<String> {
+    let doc = read("docs/security.md");
+    let table = &doc[doc.find("| permission | command | why |").unwrap()..];
+    table
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.split('|').nth(1).unwrap().trim().trim_matches('`').to_string())
+        .collect()
+}
+
+#[test]
+fn the_capability_set_is_the_documented_one() {
+    let source: Value = serde_json::from_str(&read("src-tauri/capabilities/default.json")).unwrap();
+    assert_eq!(permissions(&source), documented());
+    assert_eq!(source["windows"], serde_json::json!(["main"]));
+    // Once the app has been built (clippy or a build runs its build script), the capability set
+    // Tauri resolved must be the same.
+    let built = root().join("src-tauri/gen/schemas/capabilities.json");
+    if let Ok(text) = std::fs::read_to_string(built) {
+        let all: Value = serde_json::from_str(&text).unwrap();
+        let map = all.as_object().unwrap();
+        assert_eq!(map.len(), 1, "one capability: {:?}", map.keys());
+        assert_eq!(permissions(&map["default"]), documented());
+    }
+}
+
+#[test]
+fn the_csp_allows_nothing_remote_and_no_plugin_is_linked() {
+    let conf: Value = serde_json::from_str(&read("src-tauri/tauri.conf.json")).unwrap();
+    let csp = conf["app"]["security"]["csp"].as_str().unwrap();
+    for directive in csp.split(';') {
+        for source in directive.split_whitespace().skip(1) {
+            let allowed = ["'self'", "'none'", "data:", "ipc:", "http://ipc.localhost"];
+            assert!(allowed.contains(&source), "CSP source `{source}` in `{directive}`");
+        }
+    }
+    let cargo = read("src-tauri/Cargo.toml");
+    assert!(!cargo.contains("tauri-plugin"), "a Tauri plugin is linked");
+    let package = read("package.json");
+    assert!(!package.contains("@tauri-apps/plugin-"), "a Tauri plugin is installed");
+}
