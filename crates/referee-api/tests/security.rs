@@ -31,7 +31,14 @@ fn documented() -> BTreeSet<String> {
         .lines()
         .skip(2)
         .take_while(|l| l.starts_with('|'))
-        .map(|l| l.split('|').nth(1).unwrap().trim().trim_matches('`').to_string())
+        .map(|l| {
+            l.split('|')
+                .nth(1)
+                .unwrap()
+                .trim()
+                .trim_matches('`')
+                .to_string()
+        })
         .collect()
 }
 
@@ -58,11 +65,17 @@ fn the_csp_allows_nothing_remote_and_no_plugin_is_linked() {
     for directive in csp.split(';') {
         for source in directive.split_whitespace().skip(1) {
             let allowed = ["'self'", "'none'", "data:", "ipc:", "http://ipc.localhost"];
-            assert!(allowed.contains(&source), "CSP source `{source}` in `{directive}`");
+            assert!(
+                allowed.contains(&source),
+                "CSP source `{source}` in `{directive}`"
+            );
         }
     }
     let cargo = read("src-tauri/Cargo.toml");
     assert!(!cargo.contains("tauri-plugin"), "a Tauri plugin is linked");
     let package = read("package.json");
-    assert!(!package.contains("@tauri-apps/plugin-"), "a Tauri plugin is installed");
+    assert!(
+        !package.contains("@tauri-apps/plugin-"),
+        "a Tauri plugin is installed"
+    );
 }
