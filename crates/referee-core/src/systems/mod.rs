@@ -17,6 +17,13 @@ use crate::ruleset::{self, Layers, SourceFile};
 pub fn parse_situation<T: serde::de::DeserializeOwned>(
     json: &serde_json::Value,
 ) -> Result<T, RefereeError> {
+    if let Some((path, n)) = out_of_range(json, "") {
+        return Err(RefereeError::new(
+            "situation.value_out_of_range",
+            format!("{n} is not a tabletop value: numbers run from -{MAX_VALUE} to {MAX_VALUE}"),
+        )
+        .field(path));
+    }
     serde_path_to_error::deserialize(json).map_err(|e| {
         let path = e.path().to_string();
         let error = RefereeError::new(
@@ -29,6 +36,31 @@ pub fn parse_situation<T: serde::de::DeserializeOwned>(
             error.field(path)
         }
     })
+}
+
+/// No count, strength, range or turn on a table comes near this; refusing larger numbers at the
+/// door keeps every sum and product of them far from overflow.
+pub const MAX_VALUE: i64 = 10_000;
+
+/// The first number in a situation beyond ±`MAX_VALUE`, with its path.
+fn out_of_range(json: &serde_json::Value, path: &str) -> Option<(String, String)> {
+    match json {
+        serde_json::Value::Number(n) => {
+            let big = n.as_i64().map_or_else(
+                || n.as_u64().is_some() || n.as_f64().is_some_and(|f| f.abs() > MAX_VALUE as f64),
+                |v| !(-MAX_VALUE..=MAX_VALUE).contains(&v),
+            );
+            big.then(|| (path.trim_start_matches('.').to_string(), n.to_string()))
+        }
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| out_of_range(x, &format!("{path}[{i}]"))),
+        serde_json::Value::Object(map) => map
+            .iter()
+            .find_map(|(k, x)| out_of_range(x, &format!("{path}.{k}"))),
+        _ => None,
+    }
 }
 
 /// A roll of `dice` on a table of named results: exact distribution and, with faces, the outcome.

@@ -79,7 +79,7 @@ impl HexState {
                 if *count == 0 {
                     return out;
                 }
-                self.d_markers += count;
+                self.d_markers = self.d_markers.saturating_add(*count);
                 if self.square {
                     self.square = false;
                     out.push(Consequence::SquareBroken);

@@ -992,3 +992,63 @@ fn a_leader_bonus_on_dot_units_only_is_flagged() {
         .iter()
         .any(|t| t.label == "Attack strength" && t.value == "2"));
 }
+
+// Found by the fuzzer: a huge D-marker count overflowed the marker sum. Situations now refuse
+// such numbers at the door; the marker arithmetic saturates all the same.
+#[test]
+fn fuzz_regression_d_markers_near_u32_max_do_not_overflow() {
+    use crate::systems::itacs::state::HexState;
+    let rules = itacs_data().markers;
+    let mut hex = HexState {
+        units: 2,
+        d_markers: 2,
+        ..HexState::default()
+    };
+    hex.apply(
+        &crate::contract::Change::DMarkers { count: u32::MAX },
+        &rules,
+    );
+    assert_eq!(hex.d_markers, u32::MAX);
+    assert!(hex.rout);
+    let e = refused(
+        "markers",
+        json!({ "hex": { "units": [{ "type": "MS", "count": 2 }] },
+                "changes": [{ "kind": "d_markers", "count": 4294967295u32 }] }),
+    );
+    assert_eq!(e.code, "situation.value_out_of_range");
+}
+
+// Found by the fuzzer: a designated turn of u32::MAX overflowed the fire ship's last turn, and a
+// movement allowance of u32::MAX a Medieval path's budget; numbers that large are refused.
+#[test]
+fn fuzz_regression_huge_numbers_are_refused_at_the_door() {
+    let e = refused(
+        "fire_ship",
+        json!({ "type": "LF", "designated_turn": 4294967295u32 }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.value_out_of_range", Some("designated_turn"))
+    );
+    let e = refused(
+        "missile",
+        json!({ "firing_hexes": [{ "range": -9223372036854775808i64, "units": [] }], "target": {} }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        (
+            "situation.value_out_of_range",
+            Some("firing_hexes[0].range")
+        )
+    );
+    let medieval = crate::systems::test_support::load("medieval");
+    let e = medieval
+        .resolve(
+            "move_cost",
+            &json!({ "unit": { "type": "light_cavalry", "sp": 2 }, "movement": 4294967295u32,
+                     "path": [{ "terrain": "clear" }] }),
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(e.code, "situation.value_out_of_range");
+}
