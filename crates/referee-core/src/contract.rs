@@ -416,16 +416,28 @@ impl ResultOdds {
     }
 }
 
-/// The modified rolls of a distribution that give each result, as `a–b` text.
+/// The modified rolls of a distribution that give a result, as runs of rolls: `2, 4–6`.
 pub fn rolls_text(modified: &Dist<i64>, gives: impl Fn(i64) -> bool) -> String {
     let rolls: Vec<i64> = modified
         .outcomes()
         .map(|(r, _)| *r)
         .filter(|r| gives(*r))
         .collect();
-    match (rolls.first(), rolls.last()) {
-        (Some(a), Some(b)) if a == b => a.to_string(),
-        (Some(a), Some(b)) => format!("{a}–{b}"),
-        _ => "—".to_string(),
+    if rolls.is_empty() {
+        return "—".to_string();
     }
+    // Runs of consecutive rolls: `2, 4–6` (a column of a table need not give a result in one run).
+    let mut parts: Vec<String> = Vec::new();
+    let mut start = 0;
+    for i in 1..=rolls.len() {
+        if i == rolls.len() || rolls[i] != rolls[i - 1] + 1 {
+            parts.push(if start == i - 1 {
+                rolls[start].to_string()
+            } else {
+                format!("{}–{}", rolls[start], rolls[i - 1])
+            });
+            start = i;
+        }
+    }
+    parts.join(", ")
 }

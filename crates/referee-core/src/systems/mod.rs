@@ -63,6 +63,13 @@ fn out_of_range(json: &serde_json::Value, path: &str) -> Option<(String, String)
     }
 }
 
+/// The total of the faces the umpire entered for `spec`, refused as `dice.invalid` when they do
+/// not fit the roll.
+pub fn faces_total(spec: &crate::odds::DiceSpec, faces: &[u32]) -> Result<i64, RefereeError> {
+    spec.total_of(faces)
+        .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))
+}
+
 /// A roll of `dice` on a table of named results: exact distribution and, with faces, the outcome.
 pub fn roll_named(
     dice: &str,
@@ -103,9 +110,7 @@ pub fn roll_named(
     let outcome = match faces {
         None => None,
         Some(faces) => {
-            let roll = spec
-                .total_of(faces)
-                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let roll = faces_total(&spec, faces)?;
             let code = table.lookup(roll)?.clone();
             let (text, effects) = meaning(&code);
             Some(crate::contract::Outcome {

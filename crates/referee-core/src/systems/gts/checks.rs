@@ -89,51 +89,17 @@ pub fn response_test(
     }
     let number: i64 = modifiers.iter().map(|m| m.value).sum();
     let (pass_text, fail_text) = (test.pass.clone(), test.fail.clone());
-    let fail_effects = match s.test.as_str() {
-        "stand_loss" if u.disordered => vec![effect(
-            Target::Unit(u.name.clone()),
-            Change::RoutUnit,
-            &test.rule,
-            None,
-        )],
-        "recoil_move" if u.disordered => vec![effect(
-            Target::Unit(u.name.clone()),
-            Change::Hits { count: 1 },
-            &test.rule,
-            None,
-        )],
-        "follow_up" | "withdrawal" | "rally" => Vec::new(),
-        _ if !u.disordered => vec![effect(
-            Target::Unit(u.name.clone()),
-            Change::Disorder,
-            &test.rule,
-            None,
-        )],
-        _ => Vec::new(),
+    let effects = |list: &[super::data::Consequence]| -> Vec<crate::contract::Effect> {
+        list.iter()
+            .map(|c| effect(Target::Unit(u.name.clone()), c.change(), &test.rule, None))
+            .collect()
     };
-    let pass_effects = match s.test.as_str() {
-        "voluntary_rout" => vec![
-            effect(
-                Target::Unit(u.name.clone()),
-                Change::Hits { count: 1 },
-                &test.rule,
-                None,
-            ),
-            effect(
-                Target::Unit(u.name.clone()),
-                Change::RoutUnit,
-                &test.rule,
-                None,
-            ),
-        ],
-        "rally" => vec![effect(
-            Target::Unit(u.name.clone()),
-            Change::Disorder,
-            "3.33",
-            None,
-        )],
-        _ => Vec::new(),
+    let fail_effects = if u.disordered {
+        effects(&test.on_fail_disordered)
+    } else {
+        effects(&test.on_fail)
     };
+    let pass_effects = effects(&test.on_pass);
     let rows = vec![
         (Band::at_most(number), "passes".to_string()),
         (Band::above(number), "fails".to_string()),
@@ -242,9 +208,7 @@ pub fn command_points(
     let outcome = match dice {
         None => None,
         Some(faces) => {
-            let roll = spec
-                .total_of(faces)
-                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let roll = crate::systems::faces_total(&spec, faces)?;
             let n = roll.max(pc);
             Some(crate::contract::Outcome {
                 dice: faces.to_vec(),

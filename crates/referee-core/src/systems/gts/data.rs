@@ -46,6 +46,29 @@ pub struct ResponseTest {
     pub rule: String,
     pub pass: String,
     pub fail: String,
+    pub on_pass: Vec<Consequence>,
+    pub on_fail: Vec<Consequence>,
+    /// On failure when the unit is already Disordered.
+    pub on_fail_disordered: Vec<Consequence>,
+}
+
+/// What a response test does to the unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Consequence {
+    Disorder,
+    Rout,
+    Hit,
+}
+
+impl Consequence {
+    pub fn change(self) -> crate::contract::Change {
+        match self {
+            Consequence::Disorder => crate::contract::Change::Disorder,
+            Consequence::Rout => crate::contract::Change::RoutUnit,
+            Consequence::Hit => crate::contract::Change::Hits { count: 1 },
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

@@ -250,25 +250,13 @@ pub fn resolve(
                 )
                 .field("dice"));
             }
-            let [a, d] = faces else {
-                return Err(RefereeError::new(
-                    "dice.invalid",
-                    "two d10: the firer's, then the target's",
-                )
-                .field("dice"));
-            };
-            if !(1..=10).contains(a) || !(1..=10).contains(d) {
-                return Err(
-                    RefereeError::new("dice.invalid", "a d10 shows 1 to 10 (0 is 10)")
-                        .field("dice"),
-                );
-            }
-            let ma = (i64::from(*a) + attack).clamp(1, 10);
-            let md = (i64::from(*d) + defence).clamp(1, 10);
+            let (a, d) = super::rolloff::two_d10(faces, "the firer's, then the target's")?;
+            let ma = (a + attack).clamp(1, 10);
+            let md = (d + defence).clamp(1, 10);
             let h = super::rolloff::fire_hits(ma, md, max);
             Some(crate::contract::Outcome {
                 dice: faces.to_vec(),
-                roll: i64::from(*a),
+                roll: a,
                 modified: ma,
                 result: name(h),
                 meaning: format!("Firer {ma} against target {md}: {}.", name(h)),

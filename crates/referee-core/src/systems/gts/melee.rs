@@ -394,30 +394,12 @@ pub fn melee(
     let outcome = match dice {
         None => None,
         Some(faces) => {
-            let [x, y] = faces else {
-                return Err(
-                    RefereeError::new("dice.invalid", "two d10: side A's, then side B's")
-                        .field("dice"),
-                );
-            };
-            if !(1..=10).contains(x) || !(1..=10).contains(y) {
-                return Err(
-                    RefereeError::new("dice.invalid", "a d10 shows 1 to 10 (0 is 10)")
-                        .field("dice"),
-                );
-            }
-            let (mx, my) = (
-                (i64::from(*x) + na).clamp(1, 10),
-                (i64::from(*y) + nb).clamp(1, 10),
-            );
-            let h = match mx.cmp(&my) {
-                std::cmp::Ordering::Greater => (0, (mx - my) as u32),
-                std::cmp::Ordering::Less => ((my - mx) as u32, 0),
-                std::cmp::Ordering::Equal => (ties(na, nb), ties(na, nb)),
-            };
+            let (x, y) = super::rolloff::two_d10(faces, "side A's, then side B's")?;
+            let (mx, my) = ((x + na).clamp(1, 10), (y + nb).clamp(1, 10));
+            let h = super::rolloff::melee_result(mx, my, ties(na, nb));
             Some(Outcome {
                 dice: faces.to_vec(),
-                roll: i64::from(*x),
+                roll: x,
                 modified: mx,
                 result: label(h),
                 meaning: format!("A {mx} against B {my}: {}.", label(h)),

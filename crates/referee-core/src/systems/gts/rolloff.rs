@@ -1,7 +1,21 @@
 //! The d10 roll-off every GTS fight rests on: each side's modified d10 clamped to 1…10 (R-GTS-2),
 //! fire hits (5.51, R-GTS-3) and melee hits with the tie table (6.12, R-GTS-4).
 
+use crate::error::RefereeError;
 use crate::odds::{Dist, OddsError};
+
+/// Two entered d10 faces (first side's, then the other's), each 1–10.
+pub fn two_d10(faces: &[u32], order: &str) -> Result<(i64, i64), RefereeError> {
+    let [a, b] = faces else {
+        return Err(RefereeError::new("dice.invalid", format!("two d10: {order}")).field("dice"));
+    };
+    if !(1..=10).contains(a) || !(1..=10).contains(b) {
+        return Err(
+            RefereeError::new("dice.invalid", "a d10 shows 1 to 10 (0 is 10)").field("dice"),
+        );
+    }
+    Ok((i64::from(*a), i64::from(*b)))
+}
 
 /// A d10 plus a modifier, clamped to 1…10 (R-GTS-2).
 pub fn modified_d10(modifier: i64) -> Result<Dist<i64>, OddsError> {
@@ -51,14 +65,18 @@ pub fn melee_hits(
 ) -> Result<Dist<(u32, u32)>, OddsError> {
     let x = modified_d10(a)?;
     let y = modified_d10(b)?;
-    Ok(x.joint(&y)?.map(|(p, q)| match p.cmp(q) {
+    let tie = tie_hits(a, b);
+    Ok(x.joint(&y)?.map(|(p, q)| melee_result(*p, *q, tie)))
+}
+
+/// Hits `(to the first side, to the second side)` for modified dice `p` and `q`: the difference
+/// to the loser, `tie` hits each on a tie (6.12, R-GTS-4).
+pub fn melee_result(p: i64, q: i64, tie: u32) -> (u32, u32) {
+    match p.cmp(&q) {
         std::cmp::Ordering::Greater => (0, (p - q) as u32),
         std::cmp::Ordering::Less => ((q - p) as u32, 0),
-        std::cmp::Ordering::Equal => {
-            let h = tie_hits(a, b);
-            (h, h)
-        }
-    }))
+        std::cmp::Ordering::Equal => (tie, tie),
+    }
 }
 
 #[cfg(test)]

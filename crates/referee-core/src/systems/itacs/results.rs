@@ -102,9 +102,7 @@ pub fn roll_on_table(
     let outcome = match dice {
         None => None,
         Some(faces) => {
-            let roll = spec
-                .total_of(faces)
-                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let roll = crate::systems::faces_total(&spec, faces)?;
             let modified = roll + total_modifier;
             let code = table.lookup(modified)?.clone();
             Some(Outcome {

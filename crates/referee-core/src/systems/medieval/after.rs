@@ -246,7 +246,7 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
     let cf = if ground.no_charge {
         0
     } else {
-        cav.cf.saturating_sub(s.uphill * c.uphill_cf_per_hex)
+        cav.cf.saturating_sub(c.crossing_cf(false, false, s.uphill))
     };
     let cm = if cav.no_charge_modifier {
         0

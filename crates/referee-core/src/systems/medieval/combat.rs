@@ -11,8 +11,8 @@ use super::data::MedievalData;
 use super::result::{CombatResult, Part};
 use super::units::{group_mean, resolve_hex, MedUnit, Unit};
 use crate::contract::{
-    effect, Chance, Change, Check, Chooser, Effect, Modifier, Note, Outcome, Resolution,
-    ResultOdds, Target, Total,
+    effect, rolls_text, Chance, Change, Check, Chooser, Effect, Modifier, Note, Outcome,
+    Resolution, ResultOdds, Target, Total,
 };
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist};
@@ -437,9 +437,7 @@ pub fn resolve(
         if hex.rear {
             rear_hexes += 1;
         }
-        let crossing = u32::from(hex.stream) * c.stream_cf
-            + u32::from(hex.bridge) * c.bridge_cf
-            + hex.uphill * c.uphill_cf_per_hex;
+        let crossing = c.crossing_cf(hex.stream, hex.bridge, hex.uphill);
         for u in units {
             let cf = if ground.no_charge || hex.through_fortifications {
                 0
@@ -787,17 +785,11 @@ pub fn resolve(
         if seen.contains(&code) {
             continue;
         }
-        let at: Vec<i64> = c
-            .rows
-            .iter()
-            .filter(|r| r.results[final_column] == code)
-            .map(|r| r.roll)
-            .collect();
         let r = parse(&code)?;
         distribution.push(ResultOdds::new(
             &code,
             &meaning(&r),
-            rolls_list(&at),
+            rolls_text(&rolls, |x| code_at(x).is_ok_and(|c| c == code)),
             codes.probability(&code),
             effects_of(&r),
         ));
@@ -806,9 +798,7 @@ pub fn resolve(
     let outcome = match dice {
         None => None,
         Some(faces) => {
-            let roll = spec
-                .total_of(faces)
-                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let roll = crate::systems::faces_total(&spec, faces)?;
             let code = code_at(roll)?.to_string();
             let r = parse(&code)?;
             Some(Outcome {
@@ -914,23 +904,4 @@ pub fn resolve(
         notes,
         outcome,
     })
-}
-
-/// Rolls as text: `2, 4–6`.
-pub fn rolls_list(rolls: &[i64]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < rolls.len() {
-        let mut j = i;
-        while j + 1 < rolls.len() && rolls[j + 1] == rolls[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            rolls[i].to_string()
-        } else {
-            format!("{}–{}", rolls[i], rolls[j])
-        });
-        i = j + 1;
-    }
-    parts.join(", ")
 }

@@ -150,6 +150,13 @@ pub struct CombatRules {
 }
 
 impl CombatRules {
+    /// Charge factor lost on the way: a stream, a bridge, each hex uphill (5.6.7–5.6.9).
+    pub fn crossing_cf(&self, stream: bool, bridge: bool, uphill: u32) -> u32 {
+        u32::from(stream) * self.stream_cf
+            + u32::from(bridge) * self.bridge_cf
+            + uphill * self.uphill_cf_per_hex
+    }
+
     /// `(a, b)` of each `a:b` column.
     pub fn column_ratios(&self) -> Vec<Option<(u64, u64)>> {
         self.columns

@@ -303,9 +303,7 @@ pub fn resolve(
         }),
         None => None,
         Some(faces) => {
-            let roll = spec
-                .total_of(faces)
-                .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+            let roll = crate::systems::faces_total(&spec, faces)?;
             let code = rt.lookup(roll + total_modifier)?.clone();
             let r = parse(&code)?;
             Some(Outcome {

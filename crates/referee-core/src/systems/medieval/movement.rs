@@ -341,9 +341,7 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             } else {
                 cf = (cf + 1).min(c.max_charge_factor);
             }
-            let loss = u32::from(step.uphill) * c.uphill_cf_per_hex
-                + u32::from(step.stream) * c.stream_cf
-                + u32::from(step.bridge) * c.bridge_cf;
+            let loss = c.crossing_cf(step.stream, step.bridge, u32::from(step.uphill));
             cf = cf.saturating_sub(loss);
         }
         if spent + sixths > budget && !(i == 0 && s.path.len() == 1) {
