@@ -2,6 +2,7 @@
 //! rule systems. It does no IO, reads no clock, draws no OS randomness and knows nothing of Tauri:
 //! callers hand it texts, situations and dice faces, and get values back.
 
+pub mod battle;
 pub mod contract;
 pub mod error;
 pub mod odds;

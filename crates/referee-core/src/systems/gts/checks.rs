@@ -624,6 +624,18 @@ pub struct GeneralRating {
     pub pv: i64,
 }
 
+/// The army break point (units) and the percentage it rests on (8.0): the general's loss and the
+/// baggage's looting each lower it.
+pub fn break_point(data: &GtsData, units: u32, general_lost: bool, baggage_looted: bool) -> (u32, u32) {
+    let ab = &data.army_break;
+    let percent = match (general_lost, baggage_looted) {
+        (true, true) => ab.both_losses_percent,
+        (false, false) => ab.percent,
+        _ => ab.one_loss_percent,
+    };
+    ((units * percent).div_ceil(100), percent)
+}
+
 pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, RefereeError> {
     let ab = &data.army_break;
     if s.units == 0 || s.lost > s.units {
@@ -634,12 +646,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
         .field(if s.units == 0 { "units" } else { "lost" })
         .rule(&ab.rule));
     }
-    let percent = match (s.general_lost, s.baggage_looted) {
-        (true, true) => ab.both_losses_percent,
-        (false, false) => ab.percent,
-        _ => ab.one_loss_percent,
-    };
-    let abp = (s.units * percent).div_ceil(100);
+    let (abp, percent) = break_point(data, s.units, s.general_lost, s.baggage_looted);
     let broken = s.lost >= abp;
     let mut r = Resolution::certain(
         &data.system.id,

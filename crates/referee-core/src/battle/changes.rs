@@ -1,0 +1,257 @@
+//! From a resolution's effects to concrete changes on roster units, with the choices the rules
+//! leave to the players asked for explicitly.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::event::{AppliedChange, Subject};
+use super::model::{BattleState, UnitId};
+use crate::contract::{effect, Change, Chooser, Effect, Target};
+use crate::error::RefereeError;
+
+/// Which roster units each effect target is, and the players' choices.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Mapping {
+    /// Effect target (`attacker`, `defender`, `hex:<label>`, `unit:<label>`) → unit ids. An
+    /// empty list says the target is not on the roster and its effects are skipped.
+    #[serde(default)]
+    pub targets: BTreeMap<String, Vec<UnitId>>,
+    /// Effect index (as a string) → the units that take each loss, one id per unit or SP lost.
+    #[serde(default)]
+    pub choices: BTreeMap<String, Vec<UnitId>>,
+}
+
+/// The key an effect's target goes by in a mapping.
+pub fn target_key(target: &Target) -> String {
+    match target {
+        Target::Attacker => "attacker".into(),
+        Target::Defender => "defender".into(),
+        Target::Hex(l) => format!("hex:{l}"),
+        Target::Unit(l) => format!("unit:{l}"),
+        Target::Army(s) => format!("army:{s}"),
+    }
+}
+
+fn chooser(c: Chooser) -> &'static str {
+    match c {
+        Chooser::Attacker => "attacker",
+        Chooser::Defender => "defender",
+    }
+}
+
+/// The concrete changes a resolution's effects make, given the mapping. Every target must be
+/// mapped (or named by a unique label); every loss spread over more than one unit needs the
+/// choosing player's answer.
+pub fn changes_for(
+    state: &BattleState,
+    effects: &[Effect],
+    mapping: &Mapping,
+) -> Result<Vec<AppliedChange>, RefereeError> {
+    let mut out = Vec::new();
+    for (i, e) in effects.iter().enumerate() {
+        if let Target::Army(side) = &e.target {
+            out.push(AppliedChange {
+                subject: Subject::Side(side_name(state, side)?),
+                change: e.change.clone(),
+                text: e.text.clone(),
+                rule: e.rule.clone(),
+                ruling: e.ruling.clone(),
+            });
+            continue;
+        }
+        let key = target_key(&e.target);
+        let ids = units_of(state, &e.target, &key, mapping)?;
+        for id in &ids {
+            live(state, *id, &format!("targets.{key}"))?;
+        }
+        let spread = match e.change {
+            Change::LoseUnits { count, chosen_by } | Change::LoseSp { count, chosen_by } => {
+                Some((count, chosen_by))
+            }
+            _ => None,
+        };
+        match spread {
+            Some((count, chosen_by)) if ids.len() > 1 => {
+                let field = format!("choices.{i}");
+                let picked = mapping.choices.get(&i.to_string()).ok_or_else(|| {
+                    RefereeError::new(
+                        "battle.choice_needed",
+                        format!(
+                            "{}: the {} chooses which of {} take the {count} loss(es): give {count} unit id(s)",
+                            e.text,
+                            chooser(chosen_by),
+                            names(state, &ids)
+                        ),
+                    )
+                    .field(field.clone())
+                    .rule(&e.rule)
+                })?;
+                if picked.len() != count as usize || picked.iter().any(|p| !ids.contains(p)) {
+                    return Err(RefereeError::new(
+                        "battle.choice_needed",
+                        format!(
+                            "choose exactly {count} loss(es) among {}",
+                            names(state, &ids)
+                        ),
+                    )
+                    .field(field)
+                    .rule(&e.rule));
+                }
+                let mut per_unit: BTreeMap<UnitId, u32> = BTreeMap::new();
+                for p in picked {
+                    *per_unit.entry(*p).or_default() += 1;
+                }
+                for (id, n) in per_unit {
+                    let change = match e.change {
+                        Change::LoseUnits { .. } => Change::LoseUnits {
+                            count: n,
+                            chosen_by,
+                        },
+                        _ => Change::LoseSp {
+                            count: n,
+                            chosen_by,
+                        },
+                    };
+                    out.push(concrete(state, id, change, e));
+                }
+            }
+            _ => {
+                for id in ids {
+                    out.push(concrete(state, id, e.change.clone(), e));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn concrete(state: &BattleState, id: UnitId, change: Change, e: &Effect) -> AppliedChange {
+    let label = state
+        .units
+        .get(&id)
+        .map_or_else(|| format!("#{id}"), |u| u.label.clone());
+    AppliedChange {
+        subject: Subject::Unit(id),
+        text: effect(Target::Unit(label), change.clone(), &e.rule, None).text,
+        change,
+        rule: e.rule.clone(),
+        ruling: e.ruling.clone(),
+    }
+}
+
+/// A manual adjustment of one unit, as a change with its plain words.
+pub fn adjustment(
+    state: &BattleState,
+    subject: Subject,
+    change: Change,
+    rule: &str,
+) -> Result<AppliedChange, RefereeError> {
+    let who = match &subject {
+        Subject::Unit(id) => {
+            state.units.get(id).ok_or_else(|| gone(*id, "unit"))?;
+            Target::Unit(state.units[id].label.clone())
+        }
+        Subject::Side(s) => Target::Army(side_name(state, s)?),
+    };
+    let subject = match subject {
+        Subject::Side(s) => Subject::Side(side_name(state, &s)?),
+        other => other,
+    };
+    Ok(AppliedChange {
+        subject,
+        text: effect(who, change.clone(), rule, None).text,
+        change,
+        rule: rule.to_string(),
+        ruling: None,
+    })
+}
+
+/// A side by name; Medieval's players `A` and `B` are the first and second side.
+fn side_name(state: &BattleState, side: &str) -> Result<String, RefereeError> {
+    if state.side_index(side).is_some() {
+        return Ok(side.to_string());
+    }
+    let by_player = match side {
+        "A" => state.sides.first(),
+        "B" => state.sides.get(1),
+        _ => None,
+    };
+    by_player.map(|s| s.name.clone()).ok_or_else(|| {
+        RefereeError::new(
+            "battle.unknown_side",
+            format!(
+                "no side `{side}`; the sides are {}",
+                state
+                    .sides
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+        )
+        .field("side")
+    })
+}
+
+fn units_of(
+    state: &BattleState,
+    target: &Target,
+    key: &str,
+    mapping: &Mapping,
+) -> Result<Vec<UnitId>, RefereeError> {
+    if let Some(ids) = mapping.targets.get(key) {
+        return Ok(ids.clone());
+    }
+    if let Target::Unit(label) = target {
+        let found: Vec<UnitId> = state
+            .units
+            .values()
+            .filter(|u| &u.label == label && !u.lost)
+            .map(|u| u.id)
+            .collect();
+        if found.len() == 1 {
+            return Ok(found);
+        }
+    }
+    Err(RefereeError::new(
+        "battle.target_unmapped",
+        format!("which roster units are `{key}`? Give their ids, or [] if none is on the roster"),
+    )
+    .field(format!("targets.{key}")))
+}
+
+fn gone(id: UnitId, field: &str) -> RefereeError {
+    RefereeError::new(
+        "battle.unit_gone",
+        format!("there is no unit #{id} in this battle"),
+    )
+    .field(field.to_string())
+}
+
+fn live(state: &BattleState, id: UnitId, field: &str) -> Result<(), RefereeError> {
+    match state.units.get(&id) {
+        None => Err(gone(id, field)),
+        Some(u) if u.lost => Err(RefereeError::new(
+            "battle.unit_gone",
+            format!("{} (#{id}) is no longer on the table: it was lost", u.label),
+        )
+        .field(field.to_string())),
+        Some(_) => Ok(()),
+    }
+}
+
+fn names(state: &BattleState, ids: &[UnitId]) -> String {
+    ids.iter()
+        .map(|id| {
+            state
+                .units
+                .get(id)
+                .map_or_else(|| format!("#{id}"), |u| format!("{} (#{id})", u.label))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,190 @@
+//! The append-only events a battle is folded from.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::model::{BattleSetup, UnitId, UnitSpec};
+use crate::contract::Change;
+
+/// One event with its place in the battle and when it was recorded (RFC 3339, stamped by the
+/// caller: the core reads no clock).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "BattleEvent")]
+pub struct Event {
+    pub seq: u64,
+    pub at: String,
+    pub body: EventBody,
+}
+
+/// Where the dice of an applied result came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DiceSource {
+    /// The action takes no dice.
+    None,
+    /// Physical dice, faces entered by the umpire.
+    Physical,
+    /// The app's seeded generator: the seed replays the roll.
+    App { seed: u32 },
+}
+
+/// Who a concrete change lands on.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Subject {
+    Unit(UnitId),
+    /// A side, by name (victory points, the MORALE track, an army's panic).
+    Side(String),
+}
+
+/// A change made to one unit or side, with the rule behind it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct AppliedChange {
+    pub subject: Subject,
+    pub change: Change,
+    pub text: String,
+    pub rule: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ruling: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum EventBody {
+    /// The battle begins.
+    Created { setup: BattleSetup },
+    UnitAdded { id: UnitId, unit: UnitSpec },
+    /// A resolution's effects applied to the roster. The situation and the full resolution are
+    /// kept beside the event (they are not needed to fold it).
+    Applied {
+        action: String,
+        dice: Vec<u32>,
+        source: DiceSource,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        rolled_by: Option<String>,
+        result: String,
+        /// Each effect target (`attacker`, `defender`, `hex:A`, `unit:L`) → the roster units.
+        targets: BTreeMap<String, Vec<UnitId>>,
+        /// The players' choices: effect index → the units chosen, one per loss.
+        #[serde(default)]
+        choices: BTreeMap<String, Vec<UnitId>>,
+        changes: Vec<AppliedChange>,
+    },
+    /// The umpire changed the roster by hand (a quick edit).
+    Adjusted {
+        changes: Vec<AppliedChange>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+    },
+    TurnAdvanced {
+        turn: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        phase: Option<String>,
+    },
+    /// Takes back an event; later events stay.
+    Undone { event: u64 },
+    /// Puts back an undone event.
+    Redone { event: u64 },
+    /// A past roll corrected: the applied event now has these dice and changes; the later events
+    /// are replayed on top.
+    RollEdited {
+        event: u64,
+        dice: Vec<u32>,
+        source: DiceSource,
+        result: String,
+        changes: Vec<AppliedChange>,
+    },
+}
+
+impl EventBody {
+    /// Events that change the battle and can be undone.
+    pub fn undoable(&self) -> bool {
+        !matches!(
+            self,
+            EventBody::Created { .. } | EventBody::Undone { .. } | EventBody::Redone { .. }
+        )
+    }
+
+    /// A line for the log.
+    pub fn describe(&self) -> String {
+        match self {
+            EventBody::Created { setup } => format!(
+                "Battle “{}” begins ({}): {}",
+                setup.name,
+                setup.ruleset,
+                setup
+                    .sides
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" v ")
+            ),
+            EventBody::UnitAdded { id, unit } => {
+                format!("#{id} {} joins {}", unit.label, unit.side)
+            }
+            EventBody::Applied {
+                action,
+                dice,
+                source,
+                rolled_by,
+                result,
+                ..
+            } => {
+                let dice = describe_dice(dice, source, rolled_by.as_deref());
+                format!("{action}: {result}{dice}")
+            }
+            EventBody::Adjusted { changes, reason } => format!(
+                "Adjusted{}: {}",
+                reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default(),
+                changes
+                    .iter()
+                    .map(|c| c.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            EventBody::TurnAdvanced { turn, phase } => match phase {
+                Some(p) => format!("Turn {turn}, {p}"),
+                None => format!("Turn {turn}"),
+            },
+            EventBody::Undone { event } => format!("Undo #{event}"),
+            EventBody::Redone { event } => format!("Redo #{event}"),
+            EventBody::RollEdited {
+                event,
+                dice,
+                source,
+                result,
+                ..
+            } => format!(
+                "Roll of #{event} edited: {result}{}",
+                describe_dice(dice, source, None)
+            ),
+        }
+    }
+}
+
+fn describe_dice(dice: &[u32], source: &DiceSource, by: Option<&str>) -> String {
+    if dice.is_empty() {
+        return String::new();
+    }
+    let faces = dice
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let how = match source {
+        DiceSource::App { seed } => format!("app dice, seed {seed}"),
+        DiceSource::Physical => "physical dice".to_string(),
+        DiceSource::None => String::new(),
+    };
+    let by = by.map(|b| format!(", rolled by {b}")).unwrap_or_default();
+    format!(" (dice {faces}; {how}{by})")
+}

@@ -1,0 +1,267 @@
+//! The fold: a battle's state from its events, and what undo and redo would take back.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::event::{AppliedChange, Event, EventBody, Subject};
+use super::model::BattleState;
+use super::units;
+use crate::contract::Change;
+use crate::error::RefereeError;
+use crate::systems::Ruleset;
+
+/// What the event list says beyond the state: which events are in force, and what undo and
+/// redo would take.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct History {
+    /// Events taken back by an undo (and not redone).
+    pub undone: BTreeSet<u64>,
+    /// Applied events whose roll was edited: the seq of the edit in force.
+    pub edited: BTreeMap<u64, u64>,
+    /// The event an undo would take back.
+    pub undo: Option<u64>,
+    /// The event a redo would put back.
+    pub redo: Option<u64>,
+}
+
+impl History {
+    pub fn of(events: &[Event]) -> History {
+        let mut h = History::default();
+        let mut redo_stack: Vec<u64> = Vec::new();
+        for e in events {
+            match &e.body {
+                EventBody::Undone { event } => {
+                    h.undone.insert(*event);
+                    redo_stack.push(*event);
+                }
+                EventBody::Redone { event } => {
+                    h.undone.remove(event);
+                    redo_stack.retain(|x| x != event);
+                }
+                b if b.undoable() => redo_stack.clear(),
+                _ => {}
+            }
+        }
+        for e in events {
+            if let EventBody::RollEdited { event, .. } = &e.body {
+                if !h.undone.contains(&e.seq) {
+                    h.edited.insert(*event, e.seq);
+                }
+            }
+        }
+        h.undo = events
+            .iter()
+            .rev()
+            .find(|e| e.body.undoable() && !h.undone.contains(&e.seq))
+            .map(|e| e.seq);
+        h.redo = redo_stack.last().copied();
+        h
+    }
+
+    pub fn in_force(&self, seq: u64) -> bool {
+        !self.undone.contains(&seq)
+    }
+}
+
+/// Folds a battle's events into its state. The first event must create the battle; an event
+/// that does not fit (a unit added twice, a change to a side that does not exist) is an error,
+/// which is what keeps an import or a bad write from becoming a battle.
+pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History), RefereeError> {
+    let history = History::of(events);
+    let mut state = match events.first().map(|e| &e.body) {
+        Some(EventBody::Created { setup }) => {
+            check_setup(setup, &ruleset.info.id)?;
+            BattleState::new(setup)
+        }
+        _ => {
+            return Err(RefereeError::new(
+                "battle.invalid_events",
+                "a battle's first event creates it",
+            )
+            .field("events[0]"))
+        }
+    };
+    let edits: BTreeMap<u64, &Event> = events
+        .iter()
+        .filter(|e| history.edited.values().any(|s| *s == e.seq))
+        .map(|e| (e.seq, e))
+        .collect();
+    let mut last = 0u64;
+    for (i, e) in events.iter().enumerate() {
+        if i > 0 && e.seq <= last {
+            return Err(RefereeError::new(
+                "battle.invalid_events",
+                format!("event {} comes after event {last}: events are in order", e.seq),
+            )
+            .field(format!("events[{i}].seq")));
+        }
+        last = e.seq;
+        if !history.in_force(e.seq) {
+            continue;
+        }
+        let field = format!("events[{i}]");
+        match &e.body {
+            EventBody::Created { .. } if i > 0 => {
+                return Err(RefereeError::new(
+                    "battle.invalid_events",
+                    "a battle is created once",
+                )
+                .field(field))
+            }
+            EventBody::Created { .. } => {}
+            EventBody::UnitAdded { id, unit } => {
+                if state.units.contains_key(id) {
+                    return Err(RefereeError::new(
+                        "battle.invalid_events",
+                        format!("unit #{id} is added twice"),
+                    )
+                    .field(field));
+                }
+                if state.side_index(&unit.side).is_none() {
+                    return Err(unknown_side(&state, &unit.side, &format!("{field}.unit.side")));
+                }
+                let u = units::enter(ruleset, *id, unit, &format!("{field}.unit"))?;
+                state.units.insert(*id, u);
+            }
+            EventBody::Applied { changes, .. } => {
+                let changes = match history.edited.get(&e.seq).and_then(|s| edits.get(s)) {
+                    Some(Event {
+                        body: EventBody::RollEdited { changes, .. },
+                        ..
+                    }) => changes,
+                    _ => changes,
+                };
+                apply_changes(ruleset, &mut state, changes, e.seq)?;
+            }
+            EventBody::Adjusted { changes, .. } => {
+                apply_changes(ruleset, &mut state, changes, e.seq)?
+            }
+            EventBody::TurnAdvanced { turn, phase } => {
+                state.turn = *turn;
+                state.phase.clone_from(phase);
+                for u in state.units.values_mut() {
+                    u.moves.clear();
+                }
+            }
+            EventBody::Undone { event } | EventBody::Redone { event } => {
+                if !events.iter().any(|x| x.seq == *event && x.body.undoable()) {
+                    return Err(RefereeError::new(
+                        "battle.invalid_events",
+                        format!("undo or redo of event {event}, which is not an event that can be undone"),
+                    )
+                    .field(field));
+                }
+            }
+            EventBody::RollEdited { event, .. } => {
+                if !events
+                    .iter()
+                    .any(|x| x.seq == *event && matches!(x.body, EventBody::Applied { .. }))
+                {
+                    return Err(RefereeError::new(
+                        "battle.invalid_events",
+                        format!("roll edit of event {event}, which applied no result"),
+                    )
+                    .field(field));
+                }
+            }
+        }
+    }
+    Ok((state, history))
+}
+
+fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeError> {
+    if setup.ruleset != ruleset {
+        return Err(RefereeError::new(
+            "battle.invalid_setup",
+            format!("the battle is a `{}` battle, not `{ruleset}`", setup.ruleset),
+        )
+        .field("ruleset"));
+    }
+    if setup.sides.len() != 2 {
+        return Err(
+            RefereeError::new("battle.invalid_setup", "a battle has exactly two sides")
+                .field("sides"),
+        );
+    }
+    if setup.sides[0].name == setup.sides[1].name || setup.sides.iter().any(|s| s.name.trim().is_empty()) {
+        return Err(RefereeError::new(
+            "battle.invalid_setup",
+            "each side needs its own, non-empty name",
+        )
+        .field("sides"));
+    }
+    if setup.name.trim().is_empty() {
+        return Err(RefereeError::new("battle.invalid_setup", "name the battle").field("name"));
+    }
+    Ok(())
+}
+
+fn unknown_side(state: &BattleState, side: &str, field: &str) -> RefereeError {
+    RefereeError::new(
+        "battle.unknown_side",
+        format!(
+            "no side `{side}` in this battle; the sides are {}",
+            state
+                .sides
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    )
+    .field(field)
+}
+
+/// Applies concrete changes. A unit already lost (after an edited roll replays) is recorded as
+/// a conflict, not an error: the umpire sees what could not be applied.
+pub fn apply_changes(
+    ruleset: &Ruleset,
+    state: &mut BattleState,
+    changes: &[AppliedChange],
+    seq: u64,
+) -> Result<(), RefereeError> {
+    for c in changes {
+        match &c.subject {
+            Subject::Unit(id) => match state.units.get_mut(id) {
+                Some(u) if !u.lost || matches!(c.change, Change::LeaderFreed) => {
+                    units::land(ruleset, u, &c.change)
+                }
+                Some(u) => state.conflicts.push(format!(
+                    "#{seq}: {} is already lost; not applied: {}",
+                    u.label, c.text
+                )),
+                None => {
+                    return Err(RefereeError::new(
+                        "battle.invalid_events",
+                        format!("event {seq} changes unit #{id}, which was never added"),
+                    ))
+                }
+            },
+            Subject::Side(name) => {
+                let Some(i) = state.side_index(name) else {
+                    return Err(unknown_side(state, name, "subject"));
+                };
+                match &c.change {
+                    Change::VictoryPoints { points } => {
+                        let s = &mut state.sides[i];
+                        s.points_awarded = s.points_awarded.saturating_add(*points);
+                    }
+                    Change::Morale { boxes } => {
+                        let signed = if i == 0 { *boxes } else { -*boxes };
+                        state.morale_track = state.morale_track.saturating_add(signed);
+                    }
+                    Change::Rout | Change::MustBreak => {
+                        state.sides[i].panicked = true;
+                        for u in state.units.values_mut().filter(|u| u.side == *name && !u.lost) {
+                            units::land(ruleset, u, &Change::Rout);
+                        }
+                    }
+                    _ => state.conflicts.push(format!(
+                        "#{seq}: {name}: a side cannot take “{}”",
+                        c.text
+                    )),
+                }
+            }
+        }
+    }
+    Ok(())
+}

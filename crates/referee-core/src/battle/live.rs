@@ -1,0 +1,296 @@
+//! A battle in play: its events, the state they fold to, and the events an umpire's action would
+//! append, checked before anything is written.
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use super::changes::{adjustment, changes_for, Mapping};
+use super::event::{DiceSource, Event, EventBody, Subject};
+use super::fold::{apply_changes, fold, History};
+use super::model::{BattleSetup, BattleState, UnitSpec};
+use super::units;
+use crate::contract::{Change, Resolution};
+use crate::error::RefereeError;
+use crate::systems::Ruleset;
+
+#[derive(Clone, Debug)]
+pub struct Battle {
+    pub events: Vec<Event>,
+    pub state: BattleState,
+    pub history: History,
+}
+
+/// What an edited roll changes downstream, unit by unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct Difference {
+    pub what: String,
+    pub before: String,
+    pub after: String,
+}
+
+impl Battle {
+    /// Folds stored events.
+    pub fn open(ruleset: &Ruleset, events: Vec<Event>) -> Result<Battle, RefereeError> {
+        let (state, history) = fold(ruleset, &events)?;
+        Ok(Battle {
+            events,
+            state,
+            history,
+        })
+    }
+
+    /// The event that creates a battle, checked.
+    pub fn create(ruleset: &Ruleset, setup: BattleSetup, at: &str) -> Result<Battle, RefereeError> {
+        let event = Event {
+            seq: 1,
+            at: at.to_string(),
+            body: EventBody::Created { setup },
+        };
+        Battle::open(ruleset, vec![event])
+    }
+
+    pub fn next_seq(&self) -> u64 {
+        self.events.last().map_or(1, |e| e.seq + 1)
+    }
+
+    pub fn add_unit(&self, ruleset: &Ruleset, unit: UnitSpec) -> Result<EventBody, RefereeError> {
+        if self.state.side_index(&unit.side).is_none() {
+            return Err(RefereeError::new(
+                "battle.unknown_side",
+                format!(
+                    "no side `{}`; the sides are {}",
+                    unit.side,
+                    self.state
+                        .sides
+                        .iter()
+                        .map(|s| s.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+            )
+            .field("side"));
+        }
+        if let Some(c) = &unit.command {
+            let side = &self.state.sides[self.state.side_index(&unit.side).unwrap_or(0)];
+            if !side.commands.is_empty() && !side.commands.contains(c) {
+                return Err(RefereeError::new(
+                    "battle.unknown_command",
+                    format!(
+                        "{} has no command `{c}`; its commands are {}",
+                        side.name,
+                        side.commands.join(", ")
+                    ),
+                )
+                .field("command"));
+            }
+        }
+        let id = self.state.next_unit_id();
+        units::enter(ruleset, id, &unit, "unit")?;
+        Ok(EventBody::UnitAdded { id, unit })
+    }
+
+    /// The event applying a resolution's outcome to the roster.
+    pub fn apply(
+        &self,
+        resolution: &Resolution,
+        mapping: &Mapping,
+        source: DiceSource,
+        rolled_by: Option<String>,
+    ) -> Result<EventBody, RefereeError> {
+        let outcome = resolution.outcome.as_ref().ok_or_else(|| {
+            RefereeError::new(
+                "battle.no_outcome",
+                "roll the dice (or enter them) before applying the result",
+            )
+            .field("dice")
+        })?;
+        let changes = changes_for(&self.state, &outcome.effects, mapping)?;
+        Ok(EventBody::Applied {
+            action: resolution.action.clone(),
+            dice: outcome.dice.clone(),
+            source: if outcome.dice.is_empty() {
+                DiceSource::None
+            } else {
+                source
+            },
+            rolled_by,
+            result: outcome.result.clone(),
+            targets: mapping.targets.clone(),
+            choices: mapping.choices.clone(),
+            changes,
+        })
+    }
+
+    /// A quick edit by hand: one change to a unit or side.
+    pub fn adjust(
+        &self,
+        subject: Subject,
+        change: Change,
+        reason: Option<String>,
+    ) -> Result<EventBody, RefereeError> {
+        if let Subject::Unit(id) = &subject {
+            if self.state.units.get(id).is_none_or(|u| u.lost) {
+                return Err(RefereeError::new(
+                    "battle.unit_gone",
+                    format!("there is no unit #{id} on the table"),
+                )
+                .field("unit"));
+            }
+        }
+        let c = adjustment(&self.state, subject, change, "umpire")?;
+        Ok(EventBody::Adjusted {
+            changes: vec![c],
+            reason,
+        })
+    }
+
+    pub fn advance_turn(&self, turn: Option<u32>, phase: Option<String>) -> EventBody {
+        EventBody::TurnAdvanced {
+            turn: turn.unwrap_or(self.state.turn),
+            phase,
+        }
+    }
+
+    pub fn undo(&self) -> Result<EventBody, RefereeError> {
+        self.history
+            .undo
+            .map(|event| EventBody::Undone { event })
+            .ok_or_else(|| {
+                RefereeError::new(
+                    "battle.nothing_to_undo",
+                    "nothing to undo: this is how the battle began",
+                )
+            })
+    }
+
+    pub fn redo(&self) -> Result<EventBody, RefereeError> {
+        self.history
+            .redo
+            .map(|event| EventBody::Redone { event })
+            .ok_or_else(|| RefereeError::new("battle.nothing_to_redo", "nothing to redo"))
+    }
+
+    /// Editing a past roll: the event `seq` resolved again with other dice, its choices kept,
+    /// and what that changes in the battle now.
+    pub fn edit_roll(
+        &self,
+        ruleset: &Ruleset,
+        seq: u64,
+        situation: &serde_json::Value,
+        dice: &[u32],
+        source: DiceSource,
+    ) -> Result<(EventBody, Vec<Difference>), RefereeError> {
+        let position = self
+            .events
+            .iter()
+            .position(|e| e.seq == seq && matches!(e.body, EventBody::Applied { .. }))
+            .ok_or_else(|| {
+                RefereeError::new(
+                    "battle.not_a_roll",
+                    format!("event {seq} applied no result: there is no roll to edit"),
+                )
+                .field("event")
+            })?;
+        let EventBody::Applied {
+            action,
+            targets,
+            choices,
+            ..
+        } = &self.events[position].body
+        else {
+            unreachable!("found as Applied above")
+        };
+        let resolution = ruleset.resolve(action, situation, Some(dice))?;
+        // The choices are checked against the battle as it stood before the edited event.
+        let (before, _) = fold(ruleset, &self.events[..position])?;
+        let mapping = Mapping {
+            targets: targets.clone(),
+            choices: choices.clone(),
+        };
+        let outcome = resolution.outcome.as_ref().ok_or_else(|| {
+            RefereeError::new("battle.no_outcome", "the edited roll gives no outcome").field("dice")
+        })?;
+        let changes = changes_for(&before, &outcome.effects, &mapping)?;
+        let body = EventBody::RollEdited {
+            event: seq,
+            dice: dice.to_vec(),
+            source,
+            result: outcome.result.clone(),
+            changes,
+        };
+        let mut events = self.events.clone();
+        events.push(Event {
+            seq: self.next_seq(),
+            at: String::new(),
+            body: body.clone(),
+        });
+        let (after, _) = fold(ruleset, &events)?;
+        Ok((body, differences(&self.state, &after)))
+    }
+
+    /// Appends a stored event: simple events fold on in place, undo, redo and edits refold.
+    pub fn record(&mut self, ruleset: &Ruleset, event: Event) -> Result<(), RefereeError> {
+        match &event.body {
+            EventBody::UnitAdded { id, unit } => {
+                let u = units::enter(ruleset, *id, unit, "unit")?;
+                self.state.units.insert(*id, u);
+            }
+            EventBody::Applied { changes, .. } | EventBody::Adjusted { changes, .. } => {
+                apply_changes(ruleset, &mut self.state, changes, event.seq)?
+            }
+            EventBody::TurnAdvanced { turn, phase } => {
+                self.state.turn = *turn;
+                self.state.phase.clone_from(phase);
+                for u in self.state.units.values_mut() {
+                    u.moves.clear();
+                }
+            }
+            EventBody::Created { .. }
+            | EventBody::Undone { .. }
+            | EventBody::Redone { .. }
+            | EventBody::RollEdited { .. } => {
+                let mut events = self.events.clone();
+                events.push(event);
+                *self = Battle::open(ruleset, events)?;
+                return Ok(());
+            }
+        }
+        self.history.undo = Some(event.seq);
+        self.history.redo = None;
+        self.events.push(event);
+        Ok(())
+    }
+}
+
+/// Units and figures that differ between two states of one battle.
+pub fn differences(before: &BattleState, after: &BattleState) -> Vec<Difference> {
+    let mut out = Vec::new();
+    for (id, b) in &before.units {
+        let a = after.units.get(id).map(|u| u.summary());
+        let b_text = b.summary();
+        if a.as_deref() != Some(b_text.as_str()) {
+            out.push(Difference {
+                what: format!("{} (#{id})", b.label),
+                before: b_text,
+                after: a.unwrap_or_else(|| "not in the battle".into()),
+            });
+        }
+    }
+    for (b, a) in before.sides.iter().zip(&after.sides) {
+        if b != a {
+            out.push(Difference {
+                what: b.name.clone(),
+                before: format!("{} points awarded, panicked: {}", b.points_awarded, b.panicked),
+                after: format!("{} points awarded, panicked: {}", a.points_awarded, a.panicked),
+            });
+        }
+    }
+    if before.morale_track != after.morale_track {
+        out.push(Difference {
+            what: "MORALE track".into(),
+            before: format!("{:+}", before.morale_track),
+            after: format!("{:+}", after.morale_track),
+        });
+    }
+    out
+}

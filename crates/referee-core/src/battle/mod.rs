@@ -1,0 +1,26 @@
+//! A battle: the umpire's memory of who is on the table, in what state, and what happened.
+//!
+//! State is a fold over an append-only list of events (`event.rs`): units added, resolutions
+//! applied (with their dice and who rolled them), manual adjustments, turns advanced, undo, redo
+//! and edited rolls. Nothing is rewritten: undo and redo are events too. Pure like the rest of the
+//! core: the caller stamps the time and stores the events.
+
+pub mod changes;
+pub mod event;
+pub mod fold;
+pub mod live;
+pub mod model;
+pub mod standing;
+pub mod units;
+
+#[cfg(test)]
+mod tests;
+
+pub use changes::{changes_for, target_key, Mapping};
+pub use event::{AppliedChange, DiceSource, Event, EventBody, Subject};
+pub use fold::{fold, History};
+pub use live::{differences, Battle, Difference};
+pub use model::{
+    BattleSetup, BattleState, LeaderFate, Role, SideSetup, SideState, UnitId, UnitSpec, UnitState,
+};
+pub use standing::{standing, Gauge, Standing};

@@ -1,0 +1,218 @@
+//! What a battle is made of: its setup (ruleset, sides, commands) and the live state of every
+//! unit and side.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+pub type UnitId = u32;
+
+/// What a roster entry is: a fighting unit, a leader, the army's general, or its baggage (GTS
+/// counts the last two in the army break point).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    #[default]
+    Unit,
+    Leader,
+    General,
+    Baggage,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct SideSetup {
+    pub name: String,
+    /// Commands or wings, by name.
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<String>>")]
+    pub commands: Vec<String>,
+    /// ITACS: the scenario's panic level for this army (5.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub panic_level: Option<u32>,
+}
+
+/// How a battle begins: the ruleset in force (with its fingerprint) and the sides.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct BattleSetup {
+    pub name: String,
+    pub ruleset: String,
+    /// The fingerprint of the ruleset and house-rule files in force when the battle began.
+    pub fingerprint: String,
+    pub sides: Vec<SideSetup>,
+}
+
+/// A unit as the umpire enters it or a roster holds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    pub label: String,
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub command: Option<String>,
+    #[serde(default)]
+    #[ts(optional, as = "Option<Role>")]
+    pub role: Role,
+    /// The unit exactly as the ruleset's actions take it (an ITACS unit entry, a Medieval unit,
+    /// a GTS unit entry), so a resolution can be built from the roster.
+    #[ts(type = "unknown")]
+    pub stats: serde_json::Value,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaderFate {
+    Captured,
+    Killed,
+}
+
+/// One unit now. `stats` is kept current (count, SPs, charge factor, stands, hits, disorder,
+/// rout), so it can go straight into the next situation.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct UnitState {
+    pub id: UnitId,
+    pub label: String,
+    pub side: String,
+    #[ts(optional)]
+    pub command: Option<String>,
+    pub role: Role,
+    #[ts(type = "unknown")]
+    pub stats: serde_json::Value,
+    /// Units in the stack (ITACS), SPs (Medieval) or stands (GTS) now, and at the start.
+    pub strength: u32,
+    pub starting: u32,
+    pub d_markers: u32,
+    pub broken: bool,
+    pub rout: bool,
+    pub scattered: bool,
+    pub disordered: bool,
+    pub hits: u32,
+    pub lost: bool,
+    #[ts(optional)]
+    pub leader: Option<LeaderFate>,
+    /// Moves the results called for (retreats, recoils, rampages): the map is the players'.
+    pub moves: Vec<String>,
+    #[serde(skip)]
+    #[ts(skip)]
+    pub kind: UnitKind,
+}
+
+/// What a unit's type says about how changes land on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitKind {
+    /// Elephants and fleets never break nor rout (ITACS 6.9.2, 6.7.5).
+    pub never_breaks: bool,
+    /// ITACS elephants rampage once disrupted, and keep that D marker.
+    pub rampages: bool,
+    pub rampaging: bool,
+    /// GTS: hits that remove one stand.
+    pub hits_per_stand: u32,
+}
+
+impl UnitState {
+    /// The unit's state in a few words, worst first, for logs and diffs.
+    pub fn summary(&self) -> String {
+        let mut parts = vec![format!("{}/{}", self.strength, self.starting)];
+        if self.lost {
+            parts.push("lost".into());
+        }
+        if self.d_markers > 0 {
+            parts.push(format!("{} D", self.d_markers));
+        }
+        for (on, word) in [
+            (self.broken, "Break"),
+            (self.rout, "Rout"),
+            (self.scattered, "scattered"),
+            (self.disordered, "Disordered"),
+        ] {
+            if on {
+                parts.push(word.into());
+            }
+        }
+        if self.hits > 0 {
+            parts.push(format!("{} hits", self.hits));
+        }
+        if let Some(cf) = self.stats.get("cf").and_then(|v| v.as_u64()) {
+            parts.push(format!("CF {cf}"));
+        }
+        match self.leader {
+            Some(LeaderFate::Captured) => parts.push("captured".into()),
+            Some(LeaderFate::Killed) => parts.push("killed".into()),
+            None => {}
+        }
+        parts.join(", ")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct SideState {
+    pub name: String,
+    pub commands: Vec<String>,
+    #[ts(optional)]
+    pub panic_level: Option<u32>,
+    /// Victory points a result awarded directly (losses are counted from the roster).
+    pub points_awarded: u32,
+    /// The army panicked (ITACS 5.4).
+    pub panicked: bool,
+}
+
+/// The battle now: the fold of its events.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct BattleState {
+    pub name: String,
+    pub ruleset: String,
+    pub fingerprint: String,
+    pub sides: Vec<SideState>,
+    pub units: BTreeMap<UnitId, UnitState>,
+    pub turn: u32,
+    #[ts(optional)]
+    pub phase: Option<String>,
+    /// Medieval MORALE track, positive in the first side's favour (6.1).
+    pub morale_track: i64,
+    /// Changes a replay could not make (their unit was already gone after an edited roll).
+    pub conflicts: Vec<String>,
+}
+
+impl BattleState {
+    pub fn new(setup: &BattleSetup) -> BattleState {
+        BattleState {
+            name: setup.name.clone(),
+            ruleset: setup.ruleset.clone(),
+            fingerprint: setup.fingerprint.clone(),
+            sides: setup
+                .sides
+                .iter()
+                .map(|s| SideState {
+                    name: s.name.clone(),
+                    commands: s.commands.clone(),
+                    panic_level: s.panic_level,
+                    points_awarded: 0,
+                    panicked: false,
+                })
+                .collect(),
+            units: BTreeMap::new(),
+            turn: 1,
+            phase: None,
+            morale_track: 0,
+            conflicts: Vec::new(),
+        }
+    }
+
+    pub fn side_index(&self, name: &str) -> Option<usize> {
+        self.sides.iter().position(|s| s.name == name)
+    }
+
+    /// The next unit id: one more than the highest so far.
+    pub fn next_unit_id(&self) -> UnitId {
+        self.units.keys().next_back().map_or(1, |id| id + 1)
+    }
+
+    pub fn panic_happened(&self) -> bool {
+        self.sides.iter().any(|s| s.panicked)
+    }
+}

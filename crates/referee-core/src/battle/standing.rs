@@ -1,0 +1,250 @@
+//! Live break points: how each army stands against the thresholds of its system, and how far it
+//! is from the next one.
+
+use serde::Serialize;
+use serde_json::json;
+use ts_rs::TS;
+
+use super::model::{BattleState, Role, UnitState};
+use crate::contract::Resolution;
+use crate::systems::itacs::situation::resolve_units;
+use crate::systems::itacs::strength::show_half_points;
+use crate::systems::itacs::victory::unit_cost;
+use crate::systems::{gts, itacs, medieval, parse_situation, Ruleset, SystemRules};
+
+/// One figure against its threshold, e.g. "units lost 3 of 5 (ABP): 2 to go".
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Gauge {
+    /// The side it belongs to; none for a battle-wide figure (the MORALE track).
+    #[ts(optional)]
+    pub side: Option<String>,
+    pub label: String,
+    pub value: String,
+    #[ts(optional)]
+    pub threshold: Option<String>,
+    /// How far to the threshold, in the gauge's unit.
+    #[ts(optional)]
+    pub to_go: Option<String>,
+    /// Share of the way to the threshold, 0–1, for a bar (display only).
+    #[ts(optional)]
+    pub progress: Option<f64>,
+    pub reached: bool,
+    pub rule: String,
+    #[ts(optional)]
+    pub ruling: Option<String>,
+}
+
+/// The battle's standing: gauges, and the system's own cited resolution of it (ITACS
+/// `victory`, Medieval `morale`, GTS `army_break`) built from the roster.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Standing {
+    pub gauges: Vec<Gauge>,
+    pub resolutions: Vec<Resolution>,
+}
+
+fn gauge(side: Option<&str>, label: impl Into<String>, value: impl Into<String>, rule: &str) -> Gauge {
+    Gauge {
+        side: side.map(str::to_string),
+        label: label.into(),
+        value: value.into(),
+        threshold: None,
+        to_go: None,
+        progress: None,
+        reached: false,
+        rule: rule.to_string(),
+        ruling: None,
+    }
+}
+
+fn of_side<'a>(state: &'a BattleState, side: &'a str) -> impl Iterator<Item = &'a UnitState> {
+    state.units.values().filter(move |u| u.side == side)
+}
+
+pub fn standing(ruleset: &Ruleset, state: &BattleState) -> Standing {
+    match &ruleset.rules {
+        SystemRules::Itacs(data) => itacs_standing(data, state),
+        SystemRules::Medieval(data) => medieval_standing(data, state),
+        SystemRules::Gts(data) => gts_standing(data, state),
+    }
+}
+
+/// Lost counters of a side as unit entries (count = how many were lost), each with its cost.
+fn itacs_losses(
+    data: &itacs::ItacsData,
+    state: &BattleState,
+    side: &str,
+) -> (Vec<serde_json::Value>, u64) {
+    let mut entries = Vec::new();
+    let mut half_points = 0u64;
+    for u in of_side(state, side).filter(|u| u.role == Role::Unit) {
+        let lost = u.starting.saturating_sub(u.strength);
+        if lost == 0 {
+            continue;
+        }
+        let mut entry = u.stats.clone();
+        if let Some(m) = entry.as_object_mut() {
+            m.insert("count".into(), json!(lost));
+        }
+        // The stats were checked when the unit joined; a unit that no longer resolves costs 0.
+        if let Ok(e) = parse_situation(&entry) {
+            if let Ok(units) = resolve_units(data, &[e], "") {
+                if let Some(unit) = units.first() {
+                    if let Ok((cost, _)) = unit_cost(data, unit, "") {
+                        half_points += cost * u64::from(lost);
+                    }
+                }
+            }
+        }
+        entries.push(entry);
+    }
+    (entries, half_points)
+}
+
+fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
+    let v = &data.victory;
+    let losses: Vec<(Vec<serde_json::Value>, u64)> = state
+        .sides
+        .iter()
+        .map(|s| itacs_losses(data, state, &s.name))
+        .collect();
+    let mut gauges = Vec::new();
+    // Side i scores the other side's losses, plus any points a result awarded it.
+    let score = |i: usize| losses[1 - i].1 + 2 * u64::from(state.sides[i].points_awarded);
+    for (i, side) in state.sides.iter().enumerate() {
+        gauges.push(gauge(
+            Some(&side.name),
+            "Victory points",
+            show_half_points(score(i)),
+            &v.rule,
+        ));
+        if let Some(level) = side.panic_level {
+            let against = score(1 - i);
+            let at = 2 * u64::from(level);
+            gauges.push(Gauge {
+                threshold: Some(level.to_string()),
+                to_go: Some(show_half_points(at.saturating_sub(against))),
+                progress: Some(if at == 0 { 1.0 } else { (against as f64 / at as f64).min(1.0) }),
+                reached: against >= at,
+                ruling: v.panic_ruling.clone(),
+                ..gauge(
+                    Some(&side.name),
+                    if side.panicked {
+                        "Panic level: the army panicked".to_string()
+                    } else {
+                        "Panic level: the enemy's points".to_string()
+                    },
+                    show_half_points(against),
+                    &v.panic_rule,
+                )
+            });
+        }
+    }
+    let situation = json!({
+        "sides": state.sides.iter().zip(&losses).map(|(s, (entries, _))| {
+            let mut side = json!({"name": s.name, "lost": entries});
+            if let Some(l) = s.panic_level { side["panic_level"] = json!(l); }
+            side
+        }).collect::<Vec<_>>(),
+        "panic_happened": state.panic_happened(),
+    });
+    let resolutions = itacs::resolve(data, "victory", &situation, None)
+        .into_iter()
+        .collect();
+    Standing { gauges, resolutions }
+}
+
+fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Standing {
+    let m = &data.morale;
+    let track = state.morale_track;
+    let favour = match (track.cmp(&0), state.sides.first(), state.sides.get(1)) {
+        (std::cmp::Ordering::Greater, Some(a), _) => format!("{track:+}: {} gains {track} CM", a.name),
+        (std::cmp::Ordering::Less, _, Some(b)) => format!("{track:+}: {} gains {} CM", b.name, -track),
+        _ => "0: no side gains CMs".to_string(),
+    };
+    let mut gauges = vec![gauge(None, "MORALE track", favour, &m.applied_rule)];
+    for side in &state.sides {
+        let sp_lost: u32 = of_side(state, &side.name)
+            .map(|u| u.starting.saturating_sub(u.strength))
+            .sum();
+        let eliminated = of_side(state, &side.name).filter(|u| u.lost).count();
+        let scattered = of_side(state, &side.name).filter(|u| u.scattered && !u.lost).count();
+        gauges.push(gauge(Some(&side.name), "SPs lost", sp_lost.to_string(), "1.2"));
+        gauges.push(gauge(
+            Some(&side.name),
+            "Units eliminated",
+            eliminated.to_string(),
+            &m.elimination_rule,
+        ));
+        gauges.push(gauge(Some(&side.name), "Units scattered", scattered.to_string(), "9.1"));
+    }
+    let situation = json!({"track": track, "events": []});
+    let resolutions = medieval::resolve(data, "morale", &situation, None)
+        .into_iter()
+        .collect();
+    Standing { gauges, resolutions }
+}
+
+/// GTS: a side's units at the start (FRU), lost (eliminated or routed), and whether its general
+/// and baggage count against its break point.
+struct GtsSide {
+    units: u32,
+    lost: u32,
+    general_lost: bool,
+    baggage_looted: bool,
+    stands_lost: u32,
+}
+
+fn gts_side(state: &BattleState, side: &str) -> GtsSide {
+    let fighting: Vec<&UnitState> = of_side(state, side).filter(|u| u.role == Role::Unit).collect();
+    GtsSide {
+        units: fighting.len() as u32,
+        lost: fighting.iter().filter(|u| u.lost || u.rout).count() as u32,
+        general_lost: of_side(state, side)
+            .filter(|u| u.role == Role::General)
+            .any(|u| u.lost || u.leader.is_some()),
+        baggage_looted: of_side(state, side)
+            .filter(|u| u.role == Role::Baggage)
+            .any(|u| u.lost || u.rout || 2 * u.strength <= u.starting),
+        stands_lost: of_side(state, side)
+            .map(|u| u.starting.saturating_sub(u.strength))
+            .sum(),
+    }
+}
+
+fn gts_standing(data: &gts::GtsData, state: &BattleState) -> Standing {
+    let ab = &data.army_break;
+    let mut gauges = Vec::new();
+    let mut resolutions = Vec::new();
+    let sides: Vec<GtsSide> = state.sides.iter().map(|s| gts_side(state, &s.name)).collect();
+    for (i, (side, g)) in state.sides.iter().zip(&sides).enumerate() {
+        if g.units == 0 {
+            gauges.push(gauge(Some(&side.name), "Army break point", "no units yet", &ab.rule));
+            continue;
+        }
+        let (abp, percent) = gts::checks::break_point(data, g.units, g.general_lost, g.baggage_looted);
+        gauges.push(Gauge {
+            threshold: Some(format!("{abp} ({percent}% of {})", g.units)),
+            to_go: Some(abp.saturating_sub(g.lost).to_string()),
+            progress: Some(if abp == 0 { 1.0 } else { (f64::from(g.lost) / f64::from(abp)).min(1.0) }),
+            reached: g.lost >= abp,
+            ruling: ab.ruling.clone(),
+            ..gauge(Some(&side.name), "Units lost (eliminated or routed)", g.lost.to_string(), &ab.rule)
+        });
+        let enemy = &sides[1 - i];
+        let mut situation = json!({
+            "units": g.units,
+            "lost": g.lost.min(g.units),
+            "general_lost": g.general_lost,
+            "baggage_looted": g.baggage_looted,
+        });
+        // Once this army breaks, the victory ratio compares the stands each side lost.
+        if g.lost >= abp && g.stands_lost > 0 {
+            situation["victor_stands_lost"] = json!(enemy.stands_lost);
+            situation["defeated_stands_lost"] = json!(g.stands_lost);
+        }
+        if let Ok(r) = gts::resolve(data, "army_break", &situation, None) {
+            resolutions.push(r);
+        }
+    }
+    Standing { gauges, resolutions }
+}
