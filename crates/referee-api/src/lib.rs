@@ -1,13 +1,20 @@
 //! The referee's API, shared by the CLI and the Tauri commands (which are one-line adapters over
 //! it). It owns what the core must not do: reading ruleset files and drawing seeds.
 
+mod battles;
 mod dice;
 mod rulesets;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+pub use battles::{
+    check_roster, default_database, roster_from_csv, AdjustRequest, ApplyRequest, BattleView,
+    Battles, DiceEntry, LogEntry, NewBattle, RollEditPreview,
+};
 pub use dice::{roll, DiceRoll, RollRequest};
+pub use referee_core::battle::{Mapping, Subject, UnitSpec};
+pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
 pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo};

@@ -3,6 +3,8 @@
 //! Results go to stdout as JSON; an error goes to stderr as one line (`file:line key: message
 //! (rule)`) and to stdout as the error's JSON, with exit status 2.
 
+mod battle;
+
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +22,9 @@ struct Cli {
     /// A folder of ruleset and house-rule files (`*.toml`) laid over the built-in rulesets.
     #[arg(long, global = true, env = "REFEREE_RULESETS")]
     rulesets: Option<PathBuf>,
+    /// The database of battles and rosters (default: the app's data folder).
+    #[arg(long, global = true, env = "REFEREE_DB")]
+    db: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -51,6 +56,15 @@ enum Command {
         #[arg(long)]
         seed: Option<u32>,
     },
+    /// Battles: begin, add units, apply results, undo, edit rolls, export, import.
+    #[command(subcommand)]
+    Battle(battle::BattleCommand),
+    /// Reusable army rosters.
+    #[command(subcommand)]
+    Roster(battle::RosterCommand),
+    /// The database itself: backups and integrity.
+    #[command(subcommand)]
+    Db(battle::DbCommand),
 }
 
 fn referee(folder: &Option<PathBuf>) -> Referee {
@@ -58,6 +72,10 @@ fn referee(folder: &Option<PathBuf>) -> Referee {
         Some(f) => Referee::with_user_folder(f),
         None => Referee::builtin(),
     }
+}
+
+fn database(db: &Option<PathBuf>) -> PathBuf {
+    db.clone().unwrap_or_else(referee_api::default_database)
 }
 
 fn json<T: serde::Serialize>(value: &T) -> serde_json::Value {
@@ -96,6 +114,9 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
         },
         Command::Check { file } => Ok(json(&check_file(&file)?)),
         Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
+        Command::Battle(command) => battle::battle(&database(&cli.db), &referee(&cli.rulesets), command),
+        Command::Roster(command) => battle::roster(&database(&cli.db), &referee(&cli.rulesets), command),
+        Command::Db(command) => battle::db(&database(&cli.db), command),
     }
 }
 

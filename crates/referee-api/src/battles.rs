@@ -1,0 +1,617 @@
+//! Battles, rosters and the event log: every operation the app and the CLI run, each one
+//! transaction in the store, each answered with the battle as it now stands.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use referee_core::battle::{
+    standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource, Difference, Event,
+    EventBody, Mapping, SideSetup, Standing, Subject, UnitSpec,
+};
+use referee_core::contract::Change;
+use referee_core::{RefereeError, Resolution};
+use referee_store::{now, BattleFile, BattleRow, FileEvent, Roster, RosterRow, Store};
+
+use crate::{roll, Referee, RollRequest};
+
+/// Where the referee keeps its database when none is named: the app's data folder
+/// (`$XDG_DATA_HOME` or `~/.local/share`, then the app identifier), as the app uses it.
+pub fn default_database() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("dev.tabletop.referee").join("referee.db")
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct NewBattle {
+    pub name: String,
+    pub ruleset: String,
+    pub sides: Vec<SideSetup>,
+}
+
+/// The dice of an applied result: the app rolls them (seeded), or the umpire enters the faces.
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DiceEntry {
+    /// The action takes no dice.
+    None,
+    Physical { faces: Vec<u32> },
+    /// Rolled by the app; a seed replays a roll.
+    App {
+        #[serde(default)]
+        #[ts(optional)]
+        seed: Option<u32>,
+    },
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyRequest {
+    pub action: String,
+    #[ts(type = "unknown")]
+    pub situation: serde_json::Value,
+    pub dice: DiceEntry,
+    #[serde(default)]
+    #[ts(optional, as = "Option<Mapping>")]
+    pub mapping: Mapping,
+    #[serde(default)]
+    #[ts(optional)]
+    pub rolled_by: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct AdjustRequest {
+    pub subject: Subject,
+    pub change: Change,
+    #[serde(default)]
+    #[ts(optional)]
+    pub reason: Option<String>,
+}
+
+/// One line of the event log.
+#[derive(Clone, Debug, Serialize, TS)]
+pub struct LogEntry {
+    pub seq: u64,
+    pub at: String,
+    pub kind: String,
+    pub text: String,
+    /// Taken back by an undo.
+    pub undone: bool,
+    /// Its roll was edited later.
+    pub edited: bool,
+    /// The concrete changes it made, in words.
+    pub changes: Vec<String>,
+}
+
+/// A battle as the app shows it.
+#[derive(Clone, Debug, Serialize, TS)]
+pub struct BattleView {
+    pub id: i64,
+    pub state: BattleState,
+    pub standing: Standing,
+    pub log: Vec<LogEntry>,
+    /// The event an undo takes back, and the one a redo puts back.
+    #[ts(optional)]
+    pub undo: Option<u64>,
+    #[ts(optional)]
+    pub redo: Option<u64>,
+    /// The battle began under other ruleset or house-rule files than those in force now.
+    #[ts(optional)]
+    pub ruleset_changed: Option<String>,
+    /// The resolution just applied, when this view answers an `apply`.
+    #[ts(optional)]
+    pub applied: Option<Resolution>,
+}
+
+/// An edited roll's preview: what would change downstream.
+#[derive(Clone, Debug, Serialize, TS)]
+pub struct RollEditPreview {
+    pub result: String,
+    pub differences: Vec<Difference>,
+}
+
+/// The battles of one database, under the rulesets in force.
+pub struct Battles {
+    store: Store,
+    /// The battle last opened, so a sequence of commands does not refold it each time.
+    open: Option<(i64, Battle)>,
+}
+
+fn changes_text(changes: &[AppliedChange]) -> Vec<String> {
+    changes.iter().map(|c| c.text.clone()).collect()
+}
+
+impl Battles {
+    pub fn open(path: &Path) -> Result<Battles, RefereeError> {
+        Ok(Battles {
+            store: Store::open(path)?,
+            open: None,
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn list(&mut self) -> Result<Vec<BattleRow>, RefereeError> {
+        self.store.battles()
+    }
+
+    pub fn create(&mut self, referee: &Referee, new: &NewBattle) -> Result<BattleView, RefereeError> {
+        let ruleset = referee.ruleset(&new.ruleset)?;
+        let setup = BattleSetup {
+            name: new.name.clone(),
+            ruleset: new.ruleset.clone(),
+            fingerprint: ruleset.info.fingerprint.clone(),
+            sides: new.sides.clone(),
+        };
+        let battle = Battle::create(ruleset, setup, &now())?;
+        let id = self.store.insert_battle(&[(battle.events[0].clone(), None)])?;
+        self.open = Some((id, battle));
+        self.view(referee, id)
+    }
+
+    fn battle(&mut self, referee: &Referee, id: i64) -> Result<&mut Battle, RefereeError> {
+        let fresh = !matches!(&self.open, Some((open, _)) if *open == id);
+        if fresh {
+            let events = self.store.events(id)?;
+            let ruleset = ruleset_of(referee, &events)?;
+            let battle = Battle::open(ruleset, events)?;
+            self.open = Some((id, battle));
+        }
+        Ok(&mut self.open.as_mut().expect("opened above").1)
+    }
+
+    /// Stores events, then folds them into the open battle. A failed write leaves both as they
+    /// were; a conflict with another writer reloads the battle from the store.
+    fn commit(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        bodies: Vec<(EventBody, Option<serde_json::Value>)>,
+    ) -> Result<(), RefereeError> {
+        let battle = self.battle(referee, id)?;
+        let mut seq = battle.next_seq();
+        let at = now();
+        let events: Vec<(Event, Option<serde_json::Value>)> = bodies
+            .into_iter()
+            .map(|(body, detail)| {
+                let e = Event {
+                    seq,
+                    at: at.clone(),
+                    body,
+                };
+                seq += 1;
+                (e, detail)
+            })
+            .collect();
+        if let Err(e) = self.store.append_all(id, &events) {
+            self.open = None;
+            return Err(e);
+        }
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        let battle = self.battle(referee, id)?;
+        for (e, _) in events {
+            battle.record(ruleset, e)?;
+        }
+        Ok(())
+    }
+
+    pub fn view(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
+        let battle = self.battle(referee, id)?.clone();
+        let ruleset = referee.ruleset(&battle.state.ruleset)?;
+        let log = battle
+            .events
+            .iter()
+            .map(|e| LogEntry {
+                seq: e.seq,
+                at: e.at.clone(),
+                kind: serde_json::to_value(&e.body)
+                    .ok()
+                    .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
+                    .unwrap_or_default(),
+                text: e.body.describe(),
+                undone: !battle.history.in_force(e.seq),
+                edited: battle.history.edited.contains_key(&e.seq),
+                changes: match &e.body {
+                    EventBody::Applied { changes, .. }
+                    | EventBody::Adjusted { changes, .. }
+                    | EventBody::RollEdited { changes, .. } => changes_text(changes),
+                    _ => Vec::new(),
+                },
+            })
+            .collect();
+        Ok(BattleView {
+            id,
+            standing: standing(ruleset, &battle.state),
+            ruleset_changed: (battle.state.fingerprint != ruleset.info.fingerprint).then(|| {
+                format!(
+                    "this battle began under other ruleset or house-rule files ({}); now in force: {} ({})",
+                    battle.state.fingerprint,
+                    ruleset.info.layers.join(" + "),
+                    ruleset.info.fingerprint
+                )
+            }),
+            state: battle.state,
+            log,
+            undo: battle.history.undo,
+            redo: battle.history.redo,
+            applied: None,
+        })
+    }
+
+    pub fn add_unit(&mut self, referee: &Referee, id: i64, unit: UnitSpec) -> Result<BattleView, RefereeError> {
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        let body = self.battle(referee, id)?.add_unit(ruleset, unit)?;
+        self.commit(referee, id, vec![(body, None)])?;
+        self.view(referee, id)
+    }
+
+    /// Resolves the action with the dice given (rolling them when the app rolls) and applies its
+    /// outcome to the roster.
+    pub fn apply(&mut self, referee: &Referee, id: i64, request: &ApplyRequest) -> Result<BattleView, RefereeError> {
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        let (faces, source) = dice_for(ruleset, &request.action, &request.situation, &request.dice)?;
+        let resolution = ruleset.resolve(&request.action, &request.situation, faces.as_deref())?;
+        let body = self.battle(referee, id)?.apply(
+            &resolution,
+            &request.mapping,
+            source,
+            request.rolled_by.clone(),
+        )?;
+        let detail = serde_json::json!({
+            "situation": request.situation,
+            "resolution": resolution,
+        });
+        self.commit(referee, id, vec![(body, Some(detail))])?;
+        let mut view = self.view(referee, id)?;
+        view.applied = Some(resolution);
+        Ok(view)
+    }
+
+    pub fn adjust(&mut self, referee: &Referee, id: i64, request: &AdjustRequest) -> Result<BattleView, RefereeError> {
+        let body = self.battle(referee, id)?.adjust(
+            request.subject.clone(),
+            request.change.clone(),
+            request.reason.clone(),
+        )?;
+        self.commit(referee, id, vec![(body, None)])?;
+        self.view(referee, id)
+    }
+
+    pub fn advance_turn(&mut self, referee: &Referee, id: i64, turn: Option<u32>, phase: Option<String>) -> Result<BattleView, RefereeError> {
+        let battle = self.battle(referee, id)?;
+        let turn = turn.or_else(|| phase.is_none().then_some(battle.state.turn + 1));
+        let body = battle.advance_turn(turn, phase);
+        self.commit(referee, id, vec![(body, None)])?;
+        self.view(referee, id)
+    }
+
+    pub fn undo(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
+        let body = self.battle(referee, id)?.undo()?;
+        self.commit(referee, id, vec![(body, None)])?;
+        self.view(referee, id)
+    }
+
+    pub fn redo(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
+        let body = self.battle(referee, id)?.redo()?;
+        self.commit(referee, id, vec![(body, None)])?;
+        self.view(referee, id)
+    }
+
+    /// Edits the dice of an applied event: with `preview`, only says what would change.
+    pub fn edit_roll(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        event: u64,
+        faces: Vec<u32>,
+        preview: bool,
+    ) -> Result<(RollEditPreview, Option<BattleView>), RefereeError> {
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        let detail = self.store.detail(id, event)?;
+        let situation = detail
+            .as_ref()
+            .and_then(|d| d.get("situation"))
+            .cloned()
+            .ok_or_else(|| {
+                RefereeError::new(
+                    "battle.not_a_roll",
+                    format!("event {event} has no stored situation: there is no roll to edit"),
+                )
+                .field("event")
+            })?;
+        let (body, differences) =
+            self.battle(referee, id)?
+                .edit_roll(ruleset, event, &situation, &faces, DiceSource::Physical)?;
+        let EventBody::RollEdited { result, .. } = &body else {
+            unreachable!("edit_roll answers a RollEdited event")
+        };
+        let answer = RollEditPreview {
+            result: result.clone(),
+            differences,
+        };
+        if preview {
+            return Ok((answer, None));
+        }
+        let resolution = ruleset.resolve(
+            situation_action(&self.battle(referee, id)?.events, event),
+            &situation,
+            Some(&faces),
+        )?;
+        let detail = serde_json::json!({"situation": situation, "resolution": resolution});
+        self.commit(referee, id, vec![(body, Some(detail))])?;
+        Ok((answer, Some(self.view(referee, id)?)))
+    }
+
+    pub fn export(&mut self, referee: &Referee, id: i64) -> Result<BattleFile, RefereeError> {
+        let battle = self.battle(referee, id)?.clone();
+        let details: std::collections::BTreeMap<u64, serde_json::Value> =
+            self.store.details(id)?.into_iter().collect();
+        Ok(BattleFile {
+            format: referee_store::FORMAT.into(),
+            version: referee_store::FORMAT_VERSION,
+            ruleset: battle.state.ruleset.clone(),
+            fingerprint: battle.state.fingerprint.clone(),
+            events: battle
+                .events
+                .iter()
+                .map(|e| FileEvent {
+                    seq: e.seq,
+                    at: e.at.clone(),
+                    body: e.body.clone(),
+                    detail: details.get(&e.seq).cloned(),
+                })
+                .collect(),
+        })
+    }
+
+    /// Imports a battle file as a new battle: all of it, or nothing.
+    pub fn import(&mut self, referee: &Referee, text: &str) -> Result<BattleView, RefereeError> {
+        let file = BattleFile::parse(text)?;
+        let ruleset = referee.ruleset(&file.ruleset)?;
+        if file.fingerprint != ruleset.info.fingerprint {
+            return Err(RefereeError::new(
+                "import.foreign_ruleset",
+                format!(
+                    "the battle was played under other `{}` ruleset or house-rule files (fingerprint {}; here {} from {}): load the same house rules, then import again",
+                    file.ruleset,
+                    file.fingerprint,
+                    ruleset.info.fingerprint,
+                    ruleset.info.layers.join(" + ")
+                ),
+            )
+            .field("fingerprint"));
+        }
+        let events: Vec<Event> = file.events.iter().map(FileEvent::event).collect();
+        if let Some(Event { body: EventBody::Created { setup }, .. }) = events.first() {
+            if setup.fingerprint != file.fingerprint || setup.ruleset != file.ruleset {
+                return Err(RefereeError::new(
+                    "import.invalid",
+                    "the battle's first event names another ruleset than the file",
+                )
+                .field("events[0]"));
+            }
+        }
+        let battle = Battle::open(ruleset, events)?;
+        let rows: Vec<(Event, Option<serde_json::Value>)> = battle
+            .events
+            .iter()
+            .cloned()
+            .zip(file.events.iter().map(|e| e.detail.clone()))
+            .collect();
+        let id = self.store.insert_battle(&rows)?;
+        self.open = Some((id, battle));
+        self.view(referee, id)
+    }
+
+    pub fn duplicate(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
+        let file = self.export(referee, id)?;
+        let text = serde_json::to_string(&file).unwrap_or_default();
+        self.import(referee, &text)
+    }
+
+    pub fn delete(&mut self, id: i64) -> Result<(), RefereeError> {
+        self.store.delete_battle(id)?;
+        if matches!(&self.open, Some((open, _)) if *open == id) {
+            self.open = None;
+        }
+        Ok(())
+    }
+
+    pub fn backup(&self) -> Result<PathBuf, RefereeError> {
+        self.store.backup("on-demand")
+    }
+
+    pub fn save_roster(&mut self, referee: &Referee, roster: &Roster) -> Result<i64, RefereeError> {
+        check_roster(referee, roster)?;
+        self.store.save_roster(roster)
+    }
+
+    pub fn rosters(&mut self) -> Result<Vec<RosterRow>, RefereeError> {
+        self.store.rosters()
+    }
+
+    pub fn roster(&mut self, id: i64) -> Result<Roster, RefereeError> {
+        self.store.roster(id)
+    }
+
+    pub fn delete_roster(&mut self, id: i64) -> Result<(), RefereeError> {
+        self.store.delete_roster(id)
+    }
+
+    /// Copies a roster's units into a battle, on one side, in one transaction.
+    pub fn copy_roster(&mut self, referee: &Referee, id: i64, roster: i64, side: &str) -> Result<BattleView, RefereeError> {
+        let roster = self.store.roster(roster)?;
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        if roster.ruleset != ruleset.info.id {
+            return Err(RefereeError::new(
+                "roster.wrong_ruleset",
+                format!("the roster is for `{}`, the battle is `{}`", roster.ruleset, ruleset.info.id),
+            )
+            .field("roster"));
+        }
+        // Each unit is checked against the battle as it will stand after the ones before it.
+        let mut trial = self.battle(referee, id)?.clone();
+        let mut bodies = Vec::new();
+        for (i, mut unit) in roster.units.into_iter().enumerate() {
+            unit.side = side.to_string();
+            let body = trial
+                .add_unit(ruleset, unit)
+                .map_err(|e| prefix(e, &format!("units[{i}]")))?;
+            trial.record(
+                ruleset,
+                Event {
+                    seq: trial.next_seq(),
+                    at: String::new(),
+                    body: body.clone(),
+                },
+            )?;
+            bodies.push((body, None));
+        }
+        self.commit(referee, id, bodies)?;
+        self.view(referee, id)
+    }
+}
+
+fn prefix(e: RefereeError, at: &str) -> RefereeError {
+    let field = match &e.field {
+        Some(f) => format!("{at}.{f}"),
+        None => at.to_string(),
+    };
+    e.field(field)
+}
+
+fn situation_action(events: &[Event], seq: u64) -> &str {
+    events
+        .iter()
+        .find_map(|e| match &e.body {
+            EventBody::Applied { action, .. } if e.seq == seq => Some(action.as_str()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn ruleset_of<'r>(referee: &'r Referee, events: &[Event]) -> Result<&'r referee_core::Ruleset, RefereeError> {
+    match events.first().map(|e| &e.body) {
+        Some(EventBody::Created { setup }) => referee.ruleset(&setup.ruleset),
+        _ => Err(RefereeError::new(
+            "store.corrupt",
+            "the battle's first event does not create it",
+        )),
+    }
+}
+
+/// The faces to resolve with: entered, rolled now by the app (the dice the action names), or none.
+fn dice_for(
+    ruleset: &referee_core::Ruleset,
+    action: &str,
+    situation: &serde_json::Value,
+    entry: &DiceEntry,
+) -> Result<(Option<Vec<u32>>, DiceSource), RefereeError> {
+    match entry {
+        DiceEntry::None => Ok((None, DiceSource::None)),
+        DiceEntry::Physical { faces } => Ok((Some(faces.clone()), DiceSource::Physical)),
+        DiceEntry::App { seed } => {
+            let r = ruleset.resolve(action, situation, None)?;
+            if r.dice.is_empty() || r.dice == "none" {
+                return Ok((None, DiceSource::None));
+            }
+            let rolled = roll(&RollRequest {
+                dice: r.dice.clone(),
+                seed: *seed,
+            })
+            .map_err(|e| {
+                RefereeError::new(
+                    "dice.enter_by_hand",
+                    format!("the app cannot roll `{}` for this action ({}): enter the faces", r.dice, e.message),
+                )
+                .field("dice")
+            })?;
+            Ok((Some(rolled.faces), DiceSource::App { seed: rolled.seed }))
+        }
+    }
+}
+
+/// Checks every unit of a roster against its ruleset.
+pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeError> {
+    let ruleset = referee.ruleset(&roster.ruleset)?;
+    if roster.name.trim().is_empty() {
+        return Err(RefereeError::new("roster.invalid", "name the roster").field("name"));
+    }
+    for (i, unit) in roster.units.iter().enumerate() {
+        referee_core::battle::units::enter(ruleset, i as u32 + 1, unit, &format!("units[{i}]"))?;
+    }
+    Ok(())
+}
+
+/// A roster from CSV: a header row naming `label` and, optionally, `side`, `command` and `role`;
+/// every other column is a stat of the unit (numbers, `true`/`false`, or text; empty cells are
+/// left out). See docs/rosters.md.
+pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, RefereeError> {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Vec<String> = lines
+        .next()
+        .map(|h| h.split(',').map(|c| c.trim().to_string()).collect())
+        .unwrap_or_default();
+    if !header.iter().any(|h| h == "label") {
+        return Err(RefereeError::new(
+            "roster.invalid",
+            "the first line names the columns, and one of them is `label`",
+        )
+        .location("line 1"));
+    }
+    let mut units = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+        if cells.len() != header.len() {
+            return Err(RefereeError::new(
+                "roster.invalid",
+                format!("{} cells where the header has {}", cells.len(), header.len()),
+            )
+            .location(format!("line {}", n + 2)));
+        }
+        let mut unit = serde_json::Map::new();
+        let mut stats = serde_json::Map::new();
+        for (h, c) in header.iter().zip(cells) {
+            if c.is_empty() {
+                continue;
+            }
+            match h.as_str() {
+                "label" | "side" | "command" | "role" => {
+                    unit.insert(h.clone(), serde_json::Value::String(c.to_string()));
+                }
+                _ => {
+                    let v = if let Ok(i) = c.parse::<i64>() {
+                        serde_json::json!(i)
+                    } else if let Ok(f) = c.parse::<f64>() {
+                        serde_json::json!(f)
+                    } else if c == "true" || c == "false" {
+                        serde_json::json!(c == "true")
+                    } else {
+                        serde_json::json!(c)
+                    };
+                    stats.insert(h.clone(), v);
+                }
+            }
+        }
+        unit.entry("side").or_insert_with(|| serde_json::json!(""));
+        unit.insert("stats".into(), serde_json::Value::Object(stats));
+        let spec: UnitSpec = serde_json::from_value(serde_json::Value::Object(unit)).map_err(|e| {
+            RefereeError::new("roster.invalid", e.to_string()).location(format!("line {}", n + 2))
+        })?;
+        units.push(spec);
+    }
+    Ok(Roster {
+        name: name.to_string(),
+        ruleset: ruleset.to_string(),
+        units,
+    })
+}

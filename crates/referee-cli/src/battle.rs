@@ -1,0 +1,287 @@
+//! `referee battle …`, `referee roster …`, `referee db …`: the battle API on the command line.
+//! Structured input (a new battle, a unit, an apply request) is JSON on stdin.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use referee_api::{
+    roster_from_csv, AdjustRequest, ApplyRequest, Battles, NewBattle, Referee, RefereeError,
+    Roster,
+};
+
+#[derive(Subcommand)]
+pub enum BattleCommand {
+    /// List the battles.
+    List,
+    /// Begin a battle: `{name, ruleset, sides: [{name, commands?, panic_level?}]}` on stdin.
+    New,
+    /// Add a unit: `{label, side, command?, role?, stats}` on stdin.
+    AddUnit { battle: i64 },
+    /// Resolve and apply: `{action, situation, dice, mapping?, rolled_by?}` on stdin.
+    Apply { battle: i64 },
+    /// A change by hand: `{subject, change, reason?}` on stdin.
+    Adjust { battle: i64 },
+    /// Next turn (or the given turn and phase).
+    Turn {
+        battle: i64,
+        #[arg(long)]
+        turn: Option<u32>,
+        #[arg(long)]
+        phase: Option<String>,
+    },
+    Undo { battle: i64 },
+    Redo { battle: i64 },
+    /// Edit the dice of an applied event; `--preview` only shows what would change.
+    EditRoll {
+        battle: i64,
+        #[arg(long)]
+        event: u64,
+        #[arg(long, value_delimiter = ',', required = true)]
+        dice: Vec<u32>,
+        #[arg(long)]
+        preview: bool,
+    },
+    /// The battle now: state, break points, log.
+    State { battle: i64 },
+    /// Write the battle file (to stdout without `--out`).
+    Export {
+        battle: i64,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Import a battle file as a new battle.
+    Import { file: PathBuf },
+    Duplicate { battle: i64 },
+    Delete { battle: i64 },
+    /// Run a scripted battle (docs/api.md): one JSON line per committed step.
+    Script { file: PathBuf },
+}
+
+#[derive(Subcommand)]
+pub enum RosterCommand {
+    List,
+    Show { roster: i64 },
+    /// Save a roster: `{name, ruleset, units}` on stdin.
+    Save,
+    /// Save a roster from a CSV or JSON file (docs/rosters.md).
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        ruleset: Option<String>,
+    },
+    /// Copy a roster's units into a battle, on one side.
+    Copy {
+        roster: i64,
+        #[arg(long)]
+        battle: i64,
+        #[arg(long)]
+        side: String,
+    },
+    Delete { roster: i64 },
+}
+
+#[derive(Subcommand)]
+pub enum DbCommand {
+    /// Back up the database now (SQLite's backup API) into `backups/` beside it.
+    Backup,
+    /// `PRAGMA integrity_check`.
+    Check,
+}
+
+fn stdin_json<T: serde::de::DeserializeOwned>() -> Result<T, RefereeError> {
+    let mut input = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
+        .map_err(|e| RefereeError::new("input.unreadable", format!("cannot read stdin: {e}")))?;
+    parse(&input)
+}
+
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, RefereeError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        RefereeError::new("input.invalid_json", format!("the input is not JSON: {e}"))
+    })?;
+    serde_path_to_error::deserialize(&value).map_err(|e| {
+        RefereeError::new("input.invalid", e.inner().to_string()).field(e.path().to_string())
+    })
+}
+
+fn read(path: &Path) -> Result<String, RefereeError> {
+    std::fs::read_to_string(path).map_err(|e| {
+        RefereeError::new("file.unreadable", format!("cannot read {}: {e}", path.display()))
+            .location(path.display().to_string())
+    })
+}
+
+fn value<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Value, RefereeError> {
+    let mut battles = Battles::open(db)?;
+    let r = referee;
+    Ok(match command {
+        BattleCommand::List => value(&battles.list()?),
+        BattleCommand::New => value(&battles.create(r, &stdin_json::<NewBattle>()?)?),
+        BattleCommand::AddUnit { battle } => value(&battles.add_unit(r, battle, stdin_json()?)?),
+        BattleCommand::Apply { battle } => {
+            value(&battles.apply(r, battle, &stdin_json::<ApplyRequest>()?)?)
+        }
+        BattleCommand::Adjust { battle } => {
+            value(&battles.adjust(r, battle, &stdin_json::<AdjustRequest>()?)?)
+        }
+        BattleCommand::Turn {
+            battle,
+            turn,
+            phase,
+        } => value(&battles.advance_turn(r, battle, turn, phase)?),
+        BattleCommand::Undo { battle } => value(&battles.undo(r, battle)?),
+        BattleCommand::Redo { battle } => value(&battles.redo(r, battle)?),
+        BattleCommand::EditRoll {
+            battle,
+            event,
+            dice,
+            preview,
+        } => {
+            let (preview_of, view) = battles.edit_roll(r, battle, event, dice, preview)?;
+            json!({"preview": preview_of, "battle": view})
+        }
+        BattleCommand::State { battle } => value(&battles.view(r, battle)?),
+        BattleCommand::Export { battle, out } => {
+            let file = battles.export(r, battle)?;
+            match out {
+                Some(path) => {
+                    let text = serde_json::to_string_pretty(&file).unwrap_or_default();
+                    std::fs::write(&path, text).map_err(|e| {
+                        RefereeError::new(
+                            "file.unwritable",
+                            format!("cannot write {}: {e}", path.display()),
+                        )
+                    })?;
+                    json!({"exported": path, "events": file.events.len()})
+                }
+                None => value(&file),
+            }
+        }
+        BattleCommand::Import { file } => value(&battles.import(r, &read(&file)?)?),
+        BattleCommand::Duplicate { battle } => value(&battles.duplicate(r, battle)?),
+        BattleCommand::Delete { battle } => {
+            battles.delete(battle)?;
+            json!({"deleted": battle})
+        }
+        BattleCommand::Script { file } => script(&mut battles, r, &read(&file)?)?,
+    })
+}
+
+pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Value, RefereeError> {
+    let mut battles = Battles::open(db)?;
+    Ok(match command {
+        RosterCommand::List => value(&battles.rosters()?),
+        RosterCommand::Show { roster } => value(&battles.roster(roster)?),
+        RosterCommand::Save => {
+            let roster: Roster = stdin_json()?;
+            json!({"saved": battles.save_roster(referee, &roster)?})
+        }
+        RosterCommand::Import {
+            file,
+            name,
+            ruleset,
+        } => {
+            let text = read(&file)?;
+            let roster = if file.extension().is_some_and(|x| x == "csv") {
+                let ruleset = ruleset.ok_or_else(|| {
+                    RefereeError::new("roster.invalid", "a CSV roster needs --ruleset")
+                        .field("ruleset")
+                })?;
+                let name = name.unwrap_or_else(|| {
+                    file.file_stem()
+                        .map(|s| s.to_string_lossy().to_string())
+                        .unwrap_or_default()
+                });
+                roster_from_csv(&name, &ruleset, &text)?
+            } else {
+                let mut roster: Roster = parse(&text)?;
+                if let Some(n) = name {
+                    roster.name = n;
+                }
+                roster
+            };
+            json!({"saved": battles.save_roster(referee, &roster)?, "units": roster.units.len()})
+        }
+        RosterCommand::Copy {
+            roster,
+            battle,
+            side,
+        } => value(&battles.copy_roster(referee, battle, roster, &side)?),
+        RosterCommand::Delete { roster } => {
+            battles.delete_roster(roster)?;
+            json!({"deleted": roster})
+        }
+    })
+}
+
+pub fn db(db: &Path, command: DbCommand) -> Result<Value, RefereeError> {
+    let battles = Battles::open(db)?;
+    Ok(match command {
+        DbCommand::Backup => json!({"backup": battles.backup()?}),
+        DbCommand::Check => json!({"integrity_check": battles.store().integrity_check()?}),
+    })
+}
+
+/// A scripted battle: the battle to begin and its steps.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Script {
+    battle: NewBattle,
+    steps: Vec<Step>,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+enum Step {
+    AddUnit { unit: referee_api::UnitSpec },
+    Apply(ApplyRequest),
+    Adjust(AdjustRequest),
+    Turn {
+        #[serde(default)]
+        turn: Option<u32>,
+        #[serde(default)]
+        phase: Option<String>,
+    },
+    Undo,
+    Redo,
+}
+
+/// Each committed step prints `{"step": n, "event": seq}` and flushes, so a test that kills the
+/// process knows what was committed before it died.
+fn script(battles: &mut Battles, r: &Referee, text: &str) -> Result<Value, RefereeError> {
+    let script: Script = parse(text)?;
+    let view = battles.create(r, &script.battle)?;
+    let id = view.id;
+    let mut out = std::io::stdout().lock();
+    let mut last = view.log.last().map_or(0, |l| l.seq);
+    let _ = writeln!(out, "{}", json!({"battle": id, "event": last}));
+    let _ = out.flush();
+    for (i, step) in script.steps.into_iter().enumerate() {
+        let view = match step {
+            Step::AddUnit { unit } => battles.add_unit(r, id, unit),
+            Step::Apply(a) => battles.apply(r, id, &a),
+            Step::Adjust(a) => battles.adjust(r, id, &a),
+            Step::Turn { turn, phase } => battles.advance_turn(r, id, turn, phase),
+            Step::Undo => battles.undo(r, id),
+            Step::Redo => battles.redo(r, id),
+        }
+        .map_err(|e| {
+            let field = e.field.clone().map(|f| format!(".{f}")).unwrap_or_default();
+            e.field(format!("steps[{i}]{field}"))
+        })?;
+        last = view.log.last().map_or(last, |l| l.seq);
+        let _ = writeln!(out, "{}", json!({"step": i, "event": last}));
+        let _ = out.flush();
+    }
+    Ok(json!({"battle": id, "events": last}))
+}

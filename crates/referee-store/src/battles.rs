@@ -1,0 +1,245 @@
+//! Battles as rows, their events as an append-only list, and each event's detail kept apart.
+
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+use ts_rs::TS;
+
+use referee_core::battle::{Event, EventBody};
+use referee_core::RefereeError;
+
+use super::{error::store_error, Store};
+
+/// A battle in the list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct BattleRow {
+    pub id: i64,
+    pub name: String,
+    pub ruleset: String,
+    pub fingerprint: String,
+    pub created_at: String,
+    /// The time of the latest event.
+    pub updated_at: String,
+    pub events: i64,
+}
+
+fn unknown(id: i64) -> RefereeError {
+    RefereeError::new("battle.unknown", format!("there is no battle #{id}")).field("battle")
+}
+
+fn body_text(body: &EventBody) -> String {
+    serde_json::to_string(body).unwrap_or_default()
+}
+
+impl Store {
+    /// A new battle from its first event (and any more, e.g. an import), in one transaction.
+    pub fn insert_battle(
+        &mut self,
+        events: &[(Event, Option<serde_json::Value>)],
+    ) -> Result<i64, RefereeError> {
+        let path = self.path.clone();
+        let Some((
+            Event {
+                body: EventBody::Created { setup },
+                at,
+                ..
+            },
+            _,
+        )) = events.first()
+        else {
+            return Err(RefereeError::new(
+                "battle.invalid_events",
+                "a battle's first event creates it",
+            ));
+        };
+        let tx = self.conn().transaction().map_err(|e| store_error(e, &path))?;
+        tx.execute(
+            "INSERT INTO battles (name, ruleset, fingerprint, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![setup.name, setup.ruleset, setup.fingerprint, at],
+        )
+        .map_err(|e| store_error(e, &path))?;
+        let id = tx.last_insert_rowid();
+        {
+            let mut ev = tx
+                .prepare("INSERT INTO events (battle_id, seq, at, body) VALUES (?1, ?2, ?3, ?4)")
+                .map_err(|e| store_error(e, &path))?;
+            let mut det = tx
+                .prepare("INSERT INTO event_details (battle_id, seq, detail) VALUES (?1, ?2, ?3)")
+                .map_err(|e| store_error(e, &path))?;
+            for (e, detail) in events {
+                ev.execute(params![id, e.seq as i64, e.at, body_text(&e.body)])
+                    .map_err(|x| store_error(x, &path))?;
+                if let Some(d) = detail {
+                    det.execute(params![id, e.seq as i64, d.to_string()])
+                        .map_err(|x| store_error(x, &path))?;
+                }
+            }
+        }
+        tx.commit().map_err(|e| store_error(e, &path))?;
+        Ok(id)
+    }
+
+    /// Appends one event (and its detail) in one transaction.
+    pub fn append(
+        &mut self,
+        battle: i64,
+        event: &Event,
+        detail: Option<&serde_json::Value>,
+    ) -> Result<(), RefereeError> {
+        self.append_all(battle, &[(event.clone(), detail.cloned())])
+    }
+
+    /// Appends events (one command's worth) in one transaction. They must follow the last one
+    /// stored: a battle changed elsewhere in the meantime is refused, not overwritten.
+    pub fn append_all(
+        &mut self,
+        battle: i64,
+        events: &[(Event, Option<serde_json::Value>)],
+    ) -> Result<(), RefereeError> {
+        let path = self.path.clone();
+        let tx = self.conn().transaction().map_err(|e| store_error(e, &path))?;
+        let last: Option<i64> = tx
+            .query_row(
+                "SELECT max(seq) FROM events WHERE battle_id = ?1",
+                [battle],
+                |r| r.get(0),
+            )
+            .map_err(|e| store_error(e, &path))?;
+        let Some(mut last) = last else {
+            return Err(unknown(battle));
+        };
+        for (event, detail) in events {
+            if event.seq as i64 != last + 1 {
+                return Err(RefereeError::new(
+                    "store.conflict",
+                    format!(
+                        "battle #{battle} changed elsewhere (it is at event {last}): reopen it and try again"
+                    ),
+                ));
+            }
+            last += 1;
+            tx.execute(
+                "INSERT INTO events (battle_id, seq, at, body) VALUES (?1, ?2, ?3, ?4)",
+                params![battle, event.seq as i64, event.at, body_text(&event.body)],
+            )
+            .map_err(|e| store_error(e, &path))?;
+            if let Some(d) = detail {
+                tx.execute(
+                    "INSERT INTO event_details (battle_id, seq, detail) VALUES (?1, ?2, ?3)",
+                    params![battle, event.seq as i64, d.to_string()],
+                )
+                .map_err(|e| store_error(e, &path))?;
+            }
+        }
+        tx.commit().map_err(|e| store_error(e, &path))
+    }
+
+    /// Every event of a battle, in order.
+    pub fn events(&mut self, battle: i64) -> Result<Vec<Event>, RefereeError> {
+        let path = self.path.clone();
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare_cached("SELECT seq, at, body FROM events WHERE battle_id = ?1 ORDER BY seq")
+            .map_err(|e| store_error(e, &path))?;
+        let rows = stmt
+            .query_map([battle], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+            })
+            .map_err(|e| store_error(e, &path))?;
+        let mut events = Vec::new();
+        for row in rows {
+            let (seq, at, body) = row.map_err(|e| store_error(e, &path))?;
+            let body: EventBody = serde_json::from_str(&body).map_err(|e| {
+                RefereeError::new(
+                    "store.corrupt",
+                    format!("event {seq} of battle #{battle} cannot be read: {e}"),
+                )
+                .location(path.display().to_string())
+            })?;
+            events.push(Event {
+                seq: seq as u64,
+                at,
+                body,
+            });
+        }
+        if events.is_empty() {
+            return Err(unknown(battle));
+        }
+        Ok(events)
+    }
+
+    /// The detail (situation and resolution) stored with an event.
+    pub fn detail(&mut self, battle: i64, seq: u64) -> Result<Option<serde_json::Value>, RefereeError> {
+        let path = self.path.clone();
+        let text: Option<String> = self
+            .conn()
+            .query_row(
+                "SELECT detail FROM event_details WHERE battle_id = ?1 AND seq = ?2",
+                params![battle, seq as i64],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| store_error(e, &path))?;
+        Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    }
+
+    /// Every detail of a battle, by seq (for export).
+    pub fn details(&mut self, battle: i64) -> Result<Vec<(u64, serde_json::Value)>, RefereeError> {
+        let path = self.path.clone();
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare("SELECT seq, detail FROM event_details WHERE battle_id = ?1 ORDER BY seq")
+            .map_err(|e| store_error(e, &path))?;
+        let rows = stmt
+            .query_map([battle], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| store_error(e, &path))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (seq, text) = row.map_err(|e| store_error(e, &path))?;
+            if let Ok(v) = serde_json::from_str(&text) {
+                out.push((seq as u64, v));
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn battles(&mut self) -> Result<Vec<BattleRow>, RefereeError> {
+        let path = self.path.clone();
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT b.id, b.name, b.ruleset, b.fingerprint, b.created_at,
+                        (SELECT max(at) FROM events e WHERE e.battle_id = b.id),
+                        (SELECT count(*) FROM events e WHERE e.battle_id = b.id)
+                 FROM battles b ORDER BY b.id DESC",
+            )
+            .map_err(|e| store_error(e, &path))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(BattleRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    ruleset: r.get(2)?,
+                    fingerprint: r.get(3)?,
+                    created_at: r.get(4)?,
+                    updated_at: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
+                    events: r.get(6)?,
+                })
+            })
+            .map_err(|e| store_error(e, &path))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|e| store_error(e, &path))
+    }
+
+    /// Deletes a battle and its events, in one transaction.
+    pub fn delete_battle(&mut self, battle: i64) -> Result<(), RefereeError> {
+        let path = self.path.clone();
+        let n = self
+            .conn()
+            .execute("DELETE FROM battles WHERE id = ?1", [battle])
+            .map_err(|e| store_error(e, &path))?;
+        if n == 0 {
+            return Err(unknown(battle));
+        }
+        Ok(())
+    }
+}

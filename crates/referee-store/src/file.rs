@@ -1,0 +1,76 @@
+//! The battle file: one battle's events (and their details) as versioned JSON, for export and
+//! import. Parsing is strict: unknown fields and wrong types are refused with their path.
+
+use serde::{Deserialize, Serialize};
+
+use referee_core::battle::{Event, EventBody};
+use referee_core::RefereeError;
+
+pub const FORMAT: &str = "referee-battle";
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleFile {
+    pub format: String,
+    pub version: u32,
+    pub ruleset: String,
+    pub fingerprint: String,
+    pub events: Vec<FileEvent>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileEvent {
+    pub seq: u64,
+    pub at: String,
+    pub body: EventBody,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<serde_json::Value>,
+}
+
+impl BattleFile {
+    /// Reads a battle file, checking its format and version before its contents.
+    pub fn parse(text: &str) -> Result<BattleFile, RefereeError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            RefereeError::new(
+                "import.invalid",
+                format!("the file is not JSON ({e}): choose a battle file exported by the referee"),
+            )
+        })?;
+        if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            return Err(RefereeError::new(
+                "import.not_a_battle",
+                format!("the file is not a referee battle (its `format` is not \"{FORMAT}\")"),
+            )
+            .field("format"));
+        }
+        match value.get("version").and_then(|v| v.as_u64()) {
+            Some(v) if v > u64::from(FORMAT_VERSION) => {
+                return Err(RefereeError::new(
+                    "import.newer_version",
+                    format!("the battle file is version {v}; this referee reads up to {FORMAT_VERSION}: update the app"),
+                )
+                .field("version"))
+            }
+            _ => {}
+        }
+        serde_path_to_error::deserialize(&value).map_err(|e| {
+            RefereeError::new(
+                "import.invalid",
+                format!("the battle file is damaged at `{}`: {}", e.path(), e.inner()),
+            )
+            .field(e.path().to_string())
+        })
+    }
+}
+
+impl FileEvent {
+    pub fn event(&self) -> Event {
+        Event {
+            seq: self.seq,
+            at: self.at.clone(),
+            body: self.body.clone(),
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The referee's memory: battles (as their event lists), event details and rosters in one SQLite
+//! file. WAL with `synchronous=FULL`; every write is one transaction; schema migrations run one
+//! transaction each after an automatic backup; a database from a newer app, or a damaged one, is
+//! refused and left untouched.
+
+mod battles;
+mod error;
+mod file;
+mod rosters;
+mod schema;
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags};
+
+use referee_core::RefereeError;
+
+pub use battles::BattleRow;
+pub use error::store_error;
+pub use file::{BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
+pub use rosters::{Roster, RosterRow};
+pub use schema::{schema_at, SCHEMA_VERSION};
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// The time now, as the events record it.
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
+
+impl Store {
+    /// Opens (or creates) the database file, migrating an older schema after backing it up.
+    pub fn open(path: &Path) -> Result<Store, RefereeError> {
+        let exists = path.exists() && std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
+        if exists {
+            let mut header = [0u8; 16];
+            let read = std::fs::File::open(path)
+                .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header));
+            if read.is_err() || header != SQLITE_HEADER {
+                return Err(error::corrupt(path));
+            }
+        } else if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    RefereeError::new(
+                        "store.unwritable",
+                        format!("cannot create the data folder {}: {e}", dir.display()),
+                    )
+                })?;
+            }
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| store_error(e, path))?;
+        let mut store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
+        schema::prepare(&mut store)?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Copies the whole database, consistently, with SQLite's backup API.
+    pub fn backup_to(&self, dest: &Path) -> Result<(), RefereeError> {
+        if let Some(dir) = dest.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                RefereeError::new(
+                    "store.unwritable",
+                    format!("cannot create {}: {e}", dir.display()),
+                )
+            })?;
+        }
+        let mut target = Connection::open(dest).map_err(|e| store_error(e, dest))?;
+        let backup = rusqlite::backup::Backup::new(&self.conn, &mut target)
+            .map_err(|e| store_error(e, dest))?;
+        backup
+            .run_to_completion(256, std::time::Duration::from_millis(0), None)
+            .map_err(|e| store_error(e, dest))?;
+        Ok(())
+    }
+
+    /// A backup beside the database, in `backups/`, named after the time and a reason.
+    pub fn backup(&self, reason: &str) -> Result<PathBuf, RefereeError> {
+        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%3fZ");
+        let dest = backups_dir(&self.path).join(format!("referee-{stamp}-{reason}.db"));
+        self.backup_to(&dest)?;
+        Ok(dest)
+    }
+
+    /// `PRAGMA integrity_check`: "ok", or what is wrong.
+    pub fn integrity_check(&self) -> Result<String, RefereeError> {
+        self.conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0))
+            .map_err(|e| store_error(e, &self.path))
+    }
+
+    pub(crate) fn conn(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+}
+
+pub fn backups_dir(db: &Path) -> PathBuf {
+    db.parent()
+        .map_or_else(|| PathBuf::from("backups"), |d| d.join("backups"))
+}
+
+/// The newest backup of a database, to offer when it is damaged.
+pub fn latest_backup(db: &Path) -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(backups_dir(db))
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "db"))
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use referee_core::battle::{BattleSetup, Event, EventBody, SideSetup};
+
+    #[test]
+    fn a_full_disk_leaves_the_battle_unchanged_with_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("referee.db");
+        let mut store = Store::open(&path).unwrap();
+        let created = Event {
+            seq: 1,
+            at: now(),
+            body: EventBody::Created {
+                setup: BattleSetup {
+                    name: "Full".into(),
+                    ruleset: "itacs".into(),
+                    fingerprint: "f".into(),
+                    sides: vec![
+                        SideSetup { name: "A".into(), commands: vec![], panic_level: None },
+                        SideSetup { name: "B".into(), commands: vec![], panic_level: None },
+                    ],
+                },
+            },
+        };
+        let id = store.insert_battle(&[(created, None)]).unwrap();
+        // The disk is "full": the file may not grow by a page.
+        let pages: i64 = store.conn.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
+        store
+            .conn
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| r.get::<_, i64>(0))
+            .unwrap();
+        let big = serde_json::json!({"situation": "x".repeat(200_000)});
+        let event = Event {
+            seq: 2,
+            at: now(),
+            body: EventBody::TurnAdvanced { turn: 2, phase: None },
+        };
+        let e = store.append(id, &event, Some(&big)).unwrap_err();
+        assert_eq!(e.code, "store.disk_full", "{e:?}");
+        assert!(e.message.contains("unchanged"));
+        assert_eq!(store.events(id).unwrap().len(), 1);
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+    }
+}

@@ -1,0 +1,156 @@
+//! The store against real SQLite files: migrations from every earlier schema, newer and damaged
+//! files refused and left untouched, WAL with synchronous=FULL, backups.
+
+use std::path::Path;
+
+use referee_core::battle::{BattleSetup, Event, EventBody, SideSetup};
+use referee_store::{latest_backup, schema_at, Store, SCHEMA_VERSION};
+use rusqlite::Connection;
+
+fn created() -> Event {
+    Event {
+        seq: 1,
+        at: "2026-11-21T10:00:00Z".into(),
+        body: EventBody::Created {
+            setup: BattleSetup {
+                name: "Test".into(),
+                ruleset: "itacs".into(),
+                fingerprint: "f".into(),
+                sides: vec![
+                    SideSetup { name: "A".into(), commands: vec![], panic_level: None },
+                    SideSetup { name: "B".into(), commands: vec![], panic_level: None },
+                ],
+            },
+        },
+    }
+}
+
+fn turn(seq: u64) -> Event {
+    Event {
+        seq,
+        at: "2026-11-21T10:01:00Z".into(),
+        body: EventBody::TurnAdvanced { turn: seq as u32, phase: None },
+    }
+}
+
+fn bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn every_earlier_schema_migrates_with_a_backup_and_keeps_its_battles() {
+    for version in 0..SCHEMA_VERSION {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("referee.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(&schema_at(version)).unwrap();
+            conn.pragma_update(None, "user_version", version).unwrap();
+            if version >= 1 {
+                conn.execute(
+                    "INSERT INTO battles (id, name, ruleset, fingerprint, created_at) VALUES (1, 'Old', 'itacs', 'f', 'then')",
+                    [],
+                )
+                .unwrap();
+                conn.execute(
+                    "INSERT INTO events (battle_id, seq, at, body) VALUES (1, 1, 'then', ?1)",
+                    [serde_json::to_string(&created().body).unwrap()],
+                )
+                .unwrap();
+            }
+        }
+        let mut store = Store::open(&path).unwrap();
+        let v: i64 = Connection::open(&path)
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION, "from {version}");
+        if version >= 1 {
+            assert_eq!(store.events(1).unwrap().len(), 1, "from {version}");
+            let backup = latest_backup(&path).expect("a backup before migrating");
+            let old: i64 = Connection::open(&backup)
+                .unwrap()
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(old, version, "the backup is the file as it was");
+        } else {
+            assert!(latest_backup(&path).is_none(), "a new file needs no backup");
+        }
+        // The migrated store takes rosters and details (schema 2).
+        assert!(store.rosters().unwrap().is_empty());
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+    }
+}
+
+#[test]
+fn a_database_from_a_newer_app_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    drop(Store::open(&path).unwrap());
+    Connection::open(&path)
+        .unwrap()
+        .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+        .unwrap();
+    let before = bytes(&path);
+    let e = Store::open(&path).err().unwrap();
+    assert_eq!(e.code, "store.newer_version");
+    assert!(e.message.contains("update the app"), "{}", e.message);
+    assert_eq!(bytes(&path), before);
+}
+
+#[test]
+fn a_damaged_file_is_refused_untouched_and_the_latest_backup_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    // Not a database at all.
+    std::fs::write(&path, b"these are not the pages you are looking for").unwrap();
+    let before = bytes(&path);
+    let e = Store::open(&path).err().unwrap();
+    assert_eq!(e.code, "store.corrupt");
+    assert!(e.message.contains("no backup"), "{}", e.message);
+    assert_eq!(bytes(&path), before);
+
+    // A real database with a backup, then its first page damaged past the header.
+    std::fs::remove_file(&path).unwrap();
+    let mut store = Store::open(&path).unwrap();
+    store.insert_battle(&[(created(), None)]).unwrap();
+    let backup = store.backup("test").unwrap();
+    drop(store);
+    let mut damaged = bytes(&path);
+    for b in &mut damaged[100..1000] {
+        *b = 0xA5;
+    }
+    std::fs::write(&path, &damaged).unwrap();
+    let _ = std::fs::remove_file(path.with_extension("db-wal"));
+    let e = Store::open(&path).err().unwrap();
+    assert_eq!(e.code, "store.corrupt", "{e:?}");
+    assert!(e.message.contains(&backup.display().to_string()), "{}", e.message);
+    assert_eq!(bytes(&path), damaged, "never overwritten");
+    // The backup opens, with the battle.
+    let mut restored = Store::open(&backup).unwrap();
+    assert_eq!(restored.events(1).unwrap().len(), 1);
+}
+
+#[test]
+fn the_database_uses_wal_with_full_sync_and_appends_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let mut store = Store::open(&path).unwrap();
+    let conn = Connection::open(&path).unwrap();
+    let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+    let id = store.insert_battle(&[(created(), None)]).unwrap();
+    store.append(id, &turn(2), None).unwrap();
+    // An event out of order (another writer got there first) is refused.
+    let e = store.append(id, &turn(2), None).unwrap_err();
+    assert_eq!(e.code, "store.conflict");
+    let e = store.append(99, &turn(2), None).unwrap_err();
+    assert_eq!(e.code, "battle.unknown");
+    assert_eq!(store.events(id).unwrap().len(), 2);
+    // A batch fails whole: nothing of it is kept.
+    let e = store
+        .append_all(id, &[(turn(3), None), (turn(5), None)])
+        .unwrap_err();
+    assert_eq!(e.code, "store.conflict");
+    assert_eq!(store.events(id).unwrap().len(), 2);
+}
