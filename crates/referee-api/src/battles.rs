@@ -375,32 +375,7 @@ impl Battles {
 
     /// Imports a battle file as a new battle: all of it, or nothing.
     pub fn import(&mut self, referee: &Referee, text: &str) -> Result<BattleView, RefereeError> {
-        let file = BattleFile::parse(text)?;
-        let ruleset = referee.ruleset(&file.ruleset)?;
-        if file.fingerprint != ruleset.info.fingerprint {
-            return Err(RefereeError::new(
-                "import.foreign_ruleset",
-                format!(
-                    "the battle was played under other `{}` ruleset or house-rule files (fingerprint {}; here {} from {}): load the same house rules, then import again",
-                    file.ruleset,
-                    file.fingerprint,
-                    ruleset.info.fingerprint,
-                    ruleset.info.layers.join(" + ")
-                ),
-            )
-            .field("fingerprint"));
-        }
-        let events: Vec<Event> = file.events.iter().map(FileEvent::event).collect();
-        if let Some(Event { body: EventBody::Created { setup }, .. }) = events.first() {
-            if setup.fingerprint != file.fingerprint || setup.ruleset != file.ruleset {
-                return Err(RefereeError::new(
-                    "import.invalid",
-                    "the battle's first event names another ruleset than the file",
-                )
-                .field("events[0]"));
-            }
-        }
-        let battle = Battle::open(ruleset, events)?;
+        let (file, battle) = read_battle_file(referee, text)?;
         let rows: Vec<(Event, Option<serde_json::Value>)> = battle
             .events
             .iter()
@@ -479,6 +454,42 @@ impl Battles {
         self.commit(referee, id, bodies)?;
         self.view(referee, id)
     }
+}
+
+/// Reads and checks a battle file completely (format, version, fields, ruleset fingerprint, every
+/// event folded) without storing anything.
+pub fn read_battle_file(referee: &Referee, text: &str) -> Result<(BattleFile, Battle), RefereeError> {
+    let file = BattleFile::parse(text)?;
+    let ruleset = referee.ruleset(&file.ruleset)?;
+    if file.fingerprint != ruleset.info.fingerprint {
+        return Err(RefereeError::new(
+            "import.foreign_ruleset",
+            format!(
+                "the battle was played under other `{}` ruleset or house-rule files (fingerprint {}; here {} from {}): load the same house rules, then import again",
+                file.ruleset,
+                file.fingerprint,
+                ruleset.info.fingerprint,
+                ruleset.info.layers.join(" + ")
+            ),
+        )
+        .field("fingerprint"));
+    }
+    let events: Vec<Event> = file.events.iter().map(FileEvent::event).collect();
+    if let Some(Event {
+        body: EventBody::Created { setup },
+        ..
+    }) = events.first()
+    {
+        if setup.fingerprint != file.fingerprint || setup.ruleset != file.ruleset {
+            return Err(RefereeError::new(
+                "import.invalid",
+                "the battle's first event names another ruleset than the file",
+            )
+            .field("events[0]"));
+        }
+    }
+    let battle = Battle::open(ruleset, events)?;
+    Ok((file, battle))
 }
 
 fn prefix(e: RefereeError, at: &str) -> RefereeError {

@@ -27,18 +27,29 @@ pub struct DiceRoll {
     pub seed: u32,
 }
 
+/// Rolls dice notation (`2d6`, `d10`) or an action's dice as its resolution names them:
+/// `d10 v d10` (opposed) and `d10 then d10` (one after the other) roll each part in turn.
 pub fn roll(request: &RollRequest) -> Result<DiceRoll, RefereeError> {
-    let spec: DiceSpec = request
+    let parts: Vec<DiceSpec> = request
         .dice
-        .parse()
-        .map_err(|m: String| RefereeError::new("dice.invalid", m).field("dice"))?;
+        .split(" v ")
+        .flat_map(|p| p.split(" then "))
+        .map(|p| p.trim().parse())
+        .collect::<Result<_, String>>()
+        .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
     let seed = request.seed.unwrap_or_else(rand::random);
     let mut rng = ChaCha8Rng::seed_from_u64(u64::from(seed));
-    let faces = (0..spec.count)
-        .map(|_| rng.random_range(1..=spec.sides))
+    let faces = parts
+        .iter()
+        .flat_map(|spec| std::iter::repeat_n(spec.sides, spec.count as usize))
+        .map(|sides| rng.random_range(1..=sides))
         .collect();
     Ok(DiceRoll {
-        dice: spec.to_string(),
+        dice: parts
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" + "),
         faces,
         seed,
     })
@@ -75,6 +86,23 @@ mod tests {
             seen[1..].iter().all(|n| (120..=280).contains(n)),
             "{seen:?}"
         );
+    }
+
+    #[test]
+    fn an_opposed_roll_rolls_each_side() {
+        let r = roll(&RollRequest {
+            dice: "d10 v d10".into(),
+            seed: Some(3),
+        })
+        .unwrap();
+        assert_eq!(r.faces.len(), 2);
+        assert!(r.faces.iter().all(|f| (1..=10).contains(f)));
+        let e = roll(&RollRequest {
+            dice: "d100 per unit".into(),
+            seed: None,
+        })
+        .unwrap_err();
+        assert_eq!(e.code, "dice.invalid");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
-    check_roster, default_database, roster_from_csv, AdjustRequest, ApplyRequest, BattleView,
+    check_roster, default_database, read_battle_file, roster_from_csv, AdjustRequest, ApplyRequest, BattleView,
     Battles, DiceEntry, LogEntry, NewBattle, RollEditPreview,
 };
 pub use dice::{roll, DiceRoll, RollRequest};

@@ -31,6 +31,17 @@ pub fn enter(
 ) -> Result<UnitState, RefereeError> {
     let stats_field = format!("{field}.stats");
     let (strength, kind, stats) = match &ruleset.rules {
+        // A leader is not a unit of any table: its stats are the umpire's notes (range, rating).
+        _ if spec.role == Role::Leader => {
+            if !spec.stats.is_object() && !spec.stats.is_null() {
+                return Err(RefereeError::new(
+                    "battle.invalid_unit",
+                    "a leader's stats are an object of notes, e.g. {\"range\": 3}",
+                )
+                .field(stats_field));
+            }
+            (1, UnitKind::default(), spec.stats.clone())
+        }
         SystemRules::Itacs(data) => {
             let entry: ItacsEntry =
                 parse_situation(&spec.stats).map_err(|e| at(e, &stats_field))?;

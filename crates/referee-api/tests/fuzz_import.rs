@@ -1,0 +1,163 @@
+//! Fuzzing battle import: an exported battle file (every system), mutated at random (seeded), is
+//! read and checked in full; it must never panic, and whatever it accepts must fold. A short pass
+//! runs in `npm test`; `bash bench/fuzz.sh` runs a million (`FUZZ_IMPORT_ITERATIONS`,
+//! `FUZZ_SEED`).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::{json, Value};
+
+use referee_api::{read_battle_file, ApplyRequest, Battles, DiceEntry, NewBattle, Referee};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Battle files of each system, exported from real battles.
+fn corpus(referee: &Referee) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let mut files = Vec::new();
+    let setups = [
+        ("itacs", json!({"type": "SD", "count": 4}), json!({"type": "PS", "count": 2}), "melee",
+         json!({"attackers": [{"label": "a", "units": [{"type": "SD", "count": 4}]}], "defenders": [{"label": "d", "terrain": "clear", "units": [{"type": "PS", "count": 2}]}]})),
+        ("medieval", json!({"type": "heavy_cavalry", "sp": 2, "cf": 2}), json!({"type": "light_cavalry", "sp": 2, "cf": 1}), "combat",
+         json!({"attackers": [{"units": [{"type": "heavy_cavalry", "sp": 2, "cf": 2}]}], "defenders": [{"terrain": "clear", "units": [{"type": "light_cavalry", "sp": 2, "cf": 1}]}]})),
+        ("gts", json!({"class": "infantry", "weapon": "BW", "armour": "N", "stands": 3}), json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 3}), "fire",
+         json!({"firer": {"class": "infantry", "weapon": "BW", "armour": "N", "stands": 3}, "target": {"class": "infantry", "weapon": "SP", "armour": "M", "stands": 3}, "range": 1.5})),
+    ];
+    for (ruleset, a, d, action, situation) in setups {
+        let new: NewBattle = serde_json::from_value(json!({"name": ruleset, "ruleset": ruleset, "sides": [{"name": "A", "panic_level": 5}, {"name": "B"}]})).unwrap();
+        let id = battles.create(referee, &new).unwrap().id;
+        battles.add_unit(referee, id, serde_json::from_value(json!({"label": "a", "side": "A", "stats": a})).unwrap()).unwrap();
+        battles.add_unit(referee, id, serde_json::from_value(json!({"label": "d", "side": "B", "stats": d})).unwrap()).unwrap();
+        // Every effect target on the roster: attacker → a, the rest → d.
+        let r = referee.ruleset(ruleset).unwrap().resolve(action, &situation, None).unwrap();
+        let mut targets = serde_json::Map::new();
+        for o in &r.distribution {
+            for e in &o.effects {
+                let key = referee_core::battle::target_key(&e.target);
+                if !key.starts_with("army:") {
+                    targets.insert(key.clone(), json!(if key == "attacker" { [1] } else { [2] }));
+                }
+            }
+        }
+        let apply = ApplyRequest {
+            action: action.into(),
+            situation,
+            dice: DiceEntry::App { seed: Some(3) },
+            mapping: serde_json::from_value(json!({"targets": targets})).unwrap(),
+            rolled_by: Some("fuzz".into()),
+        };
+        battles.apply(referee, id, &apply).unwrap();
+        battles.undo(referee, id).unwrap();
+        battles.redo(referee, id).unwrap();
+        files.push(serde_json::to_value(battles.export(referee, id).unwrap()).unwrap());
+    }
+    files
+}
+
+fn random_value(rng: &mut Rng) -> Value {
+    match rng.below(9) {
+        0 => Value::Null,
+        1 => json!(rng.below(2) == 0),
+        2 => json!(rng.below(20) as i64 - 5),
+        3 => json!(i64::MAX - rng.below(3) as i64),
+        4 => json!(-1e300),
+        5 => {
+            let words = ["", "itacs", "unit", "A", "applied", "d_markers", "lose_units", "undone", "created"];
+            json!(words[rng.below(9) as usize])
+        }
+        6 => json!([]),
+        7 => json!({}),
+        _ => {
+            let kinds = ["created", "unit_added", "applied", "adjusted", "turn_advanced", "undone", "redone", "roll_edited"];
+            json!({ "kind": kinds[rng.below(8) as usize] })
+        }
+    }
+}
+
+/// One random change somewhere in the tree.
+fn mutate(v: &mut Value, rng: &mut Rng, depth: u32) {
+    let descend = depth < 12 && rng.below(3) != 0;
+    match v {
+        Value::Object(map) if !map.is_empty() && descend => {
+            let key = map.keys().nth(rng.below(map.len() as u64) as usize).unwrap().clone();
+            mutate(map.get_mut(&key).unwrap(), rng, depth + 1);
+        }
+        Value::Array(items) if !items.is_empty() && descend => {
+            let i = rng.below(items.len() as u64) as usize;
+            match rng.below(6) {
+                0 => {
+                    let copy = items[i].clone();
+                    items.insert(i, copy);
+                }
+                1 => {
+                    items.remove(i);
+                }
+                2 => {
+                    let j = rng.below(items.len() as u64) as usize;
+                    items.swap(i, j);
+                }
+                _ => mutate(&mut items[i], rng, depth + 1),
+            }
+        }
+        Value::Object(map) if !map.is_empty() && rng.below(2) == 0 => {
+            let key = map.keys().nth(rng.below(map.len() as u64) as usize).unwrap().clone();
+            map.remove(&key);
+        }
+        _ => *v = random_value(rng),
+    }
+}
+
+#[test]
+fn mutated_battle_files_never_panic_and_what_is_accepted_folds() {
+    let referee = Referee::builtin();
+    let files = corpus(&referee);
+    for f in &files {
+        assert!(read_battle_file(&referee, &f.to_string()).is_ok(), "the corpus imports");
+    }
+    let iterations = env("FUZZ_IMPORT_ITERATIONS", 3000);
+    let seed = env("FUZZ_SEED", 7);
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let (mut accepted, mut refused) = (0u64, 0u64);
+    for n in 0..iterations {
+        let mut file = files[(n % files.len() as u64) as usize].clone();
+        for _ in 0..=rng.below(3) {
+            mutate(&mut file, &mut rng, 0);
+        }
+        let mut text = file.to_string();
+        if rng.below(10) == 0 {
+            let cut = rng.below(text.len() as u64) as usize;
+            text = text.chars().take(cut).collect();
+        }
+        let outcome = catch_unwind(AssertUnwindSafe(|| read_battle_file(&referee, &text)));
+        match outcome {
+            Ok(Ok((_, battle))) => {
+                accepted += 1;
+                assert!(!battle.events.is_empty());
+            }
+            Ok(Err(e)) => {
+                refused += 1;
+                assert!(!e.code.is_empty() && !e.message.is_empty());
+            }
+            Err(_) => panic!("seed {seed}, iteration {n}: import panicked on {text}"),
+        }
+    }
+    eprintln!("import fuzz: {iterations} files (seed {seed}): {accepted} accepted, {refused} refused with a typed error, 0 panics");
+    assert!(refused > 0);
+}
