@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use referee_core::battle::{
@@ -12,7 +13,7 @@ use referee_core::battle::{
 };
 use referee_core::contract::Change;
 use referee_core::{RefereeError, Resolution};
-use referee_store::{now, BattleFile, BattleRow, FileEvent, Roster, RosterRow, Store};
+use referee_store::{now, raw, BattleFile, BattleRow, FileEvent, Roster, RosterRow, Store};
 
 use crate::{roll, Referee, RollRequest};
 
@@ -96,6 +97,8 @@ pub struct BattleView {
     pub id: i64,
     pub state: BattleState,
     pub standing: Standing,
+    /// Events in the battle; `log` holds the latest of them (see `LOG_TAIL`).
+    pub events: u64,
     pub log: Vec<LogEntry>,
     /// The event an undo takes back, and the one a redo puts back.
     #[ts(optional)]
@@ -128,6 +131,29 @@ fn changes_text(changes: &[AppliedChange]) -> Vec<String> {
     changes.iter().map(|c| c.text.clone()).collect()
 }
 
+/// How many of the latest events a view carries; `log` pages through the rest.
+pub const LOG_TAIL: usize = 200;
+
+fn log_entries(battle: &Battle, events: &[Event]) -> Vec<LogEntry> {
+    events
+        .iter()
+        .map(|e| LogEntry {
+            seq: e.seq,
+            at: e.at.clone(),
+            kind: e.body.kind().to_string(),
+            text: e.body.describe(),
+            undone: !battle.history.in_force(e.seq),
+            edited: battle.history.edited.contains_key(&e.seq),
+            changes: match &e.body {
+                EventBody::Applied { changes, .. }
+                | EventBody::Adjusted { changes, .. }
+                | EventBody::RollEdited { changes, .. } => changes_text(changes),
+                _ => Vec::new(),
+            },
+        })
+        .collect()
+}
+
 impl Battles {
     pub fn open(path: &Path) -> Result<Battles, RefereeError> {
         Ok(Battles {
@@ -153,7 +179,9 @@ impl Battles {
             sides: new.sides.clone(),
         };
         let battle = Battle::create(ruleset, setup, &now())?;
-        let id = self.store.insert_battle(&[(battle.events[0].clone(), None)])?;
+        let id = self
+            .store
+            .insert_battle(&[(battle.events[0].clone(), None)])?;
         self.open = Some((id, battle));
         self.view(referee, id)
     }
@@ -180,7 +208,7 @@ impl Battles {
         let battle = self.battle(referee, id)?;
         let mut seq = battle.next_seq();
         let at = now();
-        let events: Vec<(Event, Option<serde_json::Value>)> = bodies
+        let events: Vec<(Event, Option<Box<RawValue>>)> = bodies
             .into_iter()
             .map(|(body, detail)| {
                 let e = Event {
@@ -189,7 +217,7 @@ impl Battles {
                     body,
                 };
                 seq += 1;
-                (e, detail)
+                (e, detail.as_ref().map(raw))
             })
             .collect();
         if let Err(e) = self.store.append_all(id, &events) {
@@ -205,29 +233,9 @@ impl Battles {
     }
 
     pub fn view(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
-        let battle = self.battle(referee, id)?.clone();
+        let battle = self.battle(referee, id)?;
         let ruleset = referee.ruleset(&battle.state.ruleset)?;
-        let log = battle
-            .events
-            .iter()
-            .map(|e| LogEntry {
-                seq: e.seq,
-                at: e.at.clone(),
-                kind: serde_json::to_value(&e.body)
-                    .ok()
-                    .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
-                    .unwrap_or_default(),
-                text: e.body.describe(),
-                undone: !battle.history.in_force(e.seq),
-                edited: battle.history.edited.contains_key(&e.seq),
-                changes: match &e.body {
-                    EventBody::Applied { changes, .. }
-                    | EventBody::Adjusted { changes, .. }
-                    | EventBody::RollEdited { changes, .. } => changes_text(changes),
-                    _ => Vec::new(),
-                },
-            })
-            .collect();
+        let from = battle.events.len().saturating_sub(LOG_TAIL);
         Ok(BattleView {
             id,
             standing: standing(ruleset, &battle.state),
@@ -239,12 +247,29 @@ impl Battles {
                     ruleset.info.fingerprint
                 )
             }),
-            state: battle.state,
-            log,
+            state: battle.state.clone(),
+            events: battle.events.len() as u64,
+            log: log_entries(battle, &battle.events[from..]),
             undo: battle.history.undo,
             redo: battle.history.redo,
             applied: None,
         })
+    }
+
+    /// A page of the event log: up to `limit` events before `before` (the latest without it).
+    pub fn log(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        before: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<LogEntry>, RefereeError> {
+        let battle = self.battle(referee, id)?;
+        let end = before.map_or(battle.events.len(), |b| {
+            battle.events.partition_point(|e| e.seq < b)
+        });
+        let start = end.saturating_sub(limit);
+        Ok(log_entries(battle, &battle.events[start..end]))
     }
 
     pub fn add_unit(&mut self, referee: &Referee, id: i64, unit: UnitSpec) -> Result<BattleView, RefereeError> {
@@ -352,9 +377,9 @@ impl Battles {
     }
 
     pub fn export(&mut self, referee: &Referee, id: i64) -> Result<BattleFile, RefereeError> {
-        let battle = self.battle(referee, id)?.clone();
-        let details: std::collections::BTreeMap<u64, serde_json::Value> =
+        let mut details: std::collections::BTreeMap<u64, Box<RawValue>> =
             self.store.details(id)?.into_iter().collect();
+        let battle = self.battle(referee, id)?;
         Ok(BattleFile {
             format: referee_store::FORMAT.into(),
             version: referee_store::FORMAT_VERSION,
@@ -367,7 +392,7 @@ impl Battles {
                     seq: e.seq,
                     at: e.at.clone(),
                     body: e.body.clone(),
-                    detail: details.get(&e.seq).cloned(),
+                    detail: details.remove(&e.seq),
                 })
                 .collect(),
         })
@@ -376,7 +401,7 @@ impl Battles {
     /// Imports a battle file as a new battle: all of it, or nothing.
     pub fn import(&mut self, referee: &Referee, text: &str) -> Result<BattleView, RefereeError> {
         let (file, battle) = read_battle_file(referee, text)?;
-        let rows: Vec<(Event, Option<serde_json::Value>)> = battle
+        let rows: Vec<(Event, Option<Box<RawValue>>)> = battle
             .events
             .iter()
             .cloned()

@@ -10,7 +10,7 @@ use ts_rs::TS;
 
 pub use battles::{
     check_roster, default_database, read_battle_file, roster_from_csv, AdjustRequest, ApplyRequest, BattleView,
-    Battles, DiceEntry, LogEntry, NewBattle, RollEditPreview,
+    Battles, DiceEntry, LogEntry, NewBattle, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use referee_core::battle::{Mapping, Subject, UnitSpec};

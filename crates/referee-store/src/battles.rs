@@ -26,6 +26,13 @@ fn unknown(id: i64) -> RefereeError {
     RefereeError::new("battle.unknown", format!("there is no battle #{id}")).field("battle")
 }
 
+/// A JSON value as stored text.
+pub fn raw(value: &serde_json::Value) -> Box<serde_json::value::RawValue> {
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| {
+        serde_json::value::RawValue::from_string("null".into()).expect("null is JSON")
+    })
+}
+
 fn body_text(body: &EventBody) -> String {
     serde_json::to_string(body).unwrap_or_default()
 }
@@ -34,7 +41,7 @@ impl Store {
     /// A new battle from its first event (and any more, e.g. an import), in one transaction.
     pub fn insert_battle(
         &mut self,
-        events: &[(Event, Option<serde_json::Value>)],
+        events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
     ) -> Result<i64, RefereeError> {
         let path = self.path.clone();
         let Some((
@@ -69,7 +76,7 @@ impl Store {
                 ev.execute(params![id, e.seq as i64, e.at, body_text(&e.body)])
                     .map_err(|x| store_error(x, &path))?;
                 if let Some(d) = detail {
-                    det.execute(params![id, e.seq as i64, d.to_string()])
+                    det.execute(params![id, e.seq as i64, d.get()])
                         .map_err(|x| store_error(x, &path))?;
                 }
             }
@@ -85,7 +92,7 @@ impl Store {
         event: &Event,
         detail: Option<&serde_json::Value>,
     ) -> Result<(), RefereeError> {
-        self.append_all(battle, &[(event.clone(), detail.cloned())])
+        self.append_all(battle, &[(event.clone(), detail.map(raw))])
     }
 
     /// Appends events (one command's worth) in one transaction. They must follow the last one
@@ -93,7 +100,7 @@ impl Store {
     pub fn append_all(
         &mut self,
         battle: i64,
-        events: &[(Event, Option<serde_json::Value>)],
+        events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
     ) -> Result<(), RefereeError> {
         let path = self.path.clone();
         let tx = self.conn().transaction().map_err(|e| store_error(e, &path))?;
@@ -125,7 +132,7 @@ impl Store {
             if let Some(d) = detail {
                 tx.execute(
                     "INSERT INTO event_details (battle_id, seq, detail) VALUES (?1, ?2, ?3)",
-                    params![battle, event.seq as i64, d.to_string()],
+                    params![battle, event.seq as i64, d.get()],
                 )
                 .map_err(|e| store_error(e, &path))?;
             }
@@ -182,8 +189,11 @@ impl Store {
         Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
     }
 
-    /// Every detail of a battle, by seq (for export).
-    pub fn details(&mut self, battle: i64) -> Result<Vec<(u64, serde_json::Value)>, RefereeError> {
+    /// Every detail of a battle, by seq, as the JSON text stored (for export).
+    pub fn details(
+        &mut self,
+        battle: i64,
+    ) -> Result<Vec<(u64, Box<serde_json::value::RawValue>)>, RefereeError> {
         let path = self.path.clone();
         let conn = self.conn();
         let mut stmt = conn
@@ -195,7 +205,7 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (seq, text) = row.map_err(|e| store_error(e, &path))?;
-            if let Ok(v) = serde_json::from_str(&text) {
+            if let Ok(v) = serde_json::value::RawValue::from_string(text) {
                 out.push((seq as u64, v));
             }
         }

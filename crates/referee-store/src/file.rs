@@ -9,7 +9,7 @@ use referee_core::RefereeError;
 pub const FORMAT: &str = "referee-battle";
 pub const FORMAT_VERSION: u32 = 1;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BattleFile {
     pub format: String,
@@ -19,14 +19,15 @@ pub struct BattleFile {
     pub events: Vec<FileEvent>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileEvent {
     pub seq: u64,
     pub at: String,
     pub body: EventBody,
+    /// The situation and resolution of an applied event, kept as the JSON text it was stored as.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<serde_json::Value>,
+    pub detail: Option<Box<serde_json::value::RawValue>>,
 }
 
 impl BattleFile {
@@ -55,7 +56,8 @@ impl BattleFile {
             }
             _ => {}
         }
-        serde_path_to_error::deserialize(&value).map_err(|e| {
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut de).map_err(|e| {
             RefereeError::new(
                 "import.invalid",
                 format!("the battle file is damaged at `{}`: {}", e.path(), e.inner()),

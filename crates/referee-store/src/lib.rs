@@ -15,7 +15,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use referee_core::RefereeError;
 
-pub use battles::BattleRow;
+pub use battles::{raw, BattleRow};
 pub use error::store_error;
 pub use file::{BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
 pub use rosters::{Roster, RosterRow};

@@ -114,6 +114,20 @@ impl EventBody {
         )
     }
 
+    /// The event's kind, as serialized.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EventBody::Created { .. } => "created",
+            EventBody::UnitAdded { .. } => "unit_added",
+            EventBody::Applied { .. } => "applied",
+            EventBody::Adjusted { .. } => "adjusted",
+            EventBody::TurnAdvanced { .. } => "turn_advanced",
+            EventBody::Undone { .. } => "undone",
+            EventBody::Redone { .. } => "redone",
+            EventBody::RollEdited { .. } => "roll_edited",
+        }
+    }
+
     /// A line for the log.
     pub fn describe(&self) -> String {
         match self {

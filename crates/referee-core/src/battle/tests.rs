@@ -28,6 +28,7 @@ impl Script {
 
     /// Records an event, then checks the live state against a fresh fold of every event.
     fn record(&mut self, body: EventBody) {
+        assert_eq!(serde_json::to_value(&body).unwrap()["kind"], body.kind());
         let event = Event {
             seq: self.battle.next_seq(),
             at: "2026-11-21T10:01:00Z".into(),
