@@ -1,6 +1,31 @@
 // The app's own commands are declared here so that each needs an explicit grant in
 // capabilities/default.json: nothing is allowed by default.
-const COMMANDS: &[&str] = &["rulesets", "resolve", "roll_dice"];
+const COMMANDS: &[&str] = &[
+    "rulesets",
+    "resolve",
+    "roll_dice",
+    "battles_list",
+    "battle_create",
+    "battle_view",
+    "battle_log",
+    "battle_add_unit",
+    "battle_apply",
+    "battle_adjust",
+    "battle_turn",
+    "battle_undo",
+    "battle_redo",
+    "battle_edit_roll",
+    "battle_export",
+    "battle_import",
+    "battle_duplicate",
+    "battle_delete",
+    "rosters_list",
+    "roster_save",
+    "roster_import_csv",
+    "roster_copy",
+    "roster_delete",
+    "db_backup",
+];
 
 fn main() {
     tauri_build::try_build(

@@ -1,9 +1,33 @@
 //! The Tauri shell: each command is a one-line adapter over `referee_api`, which the CLI shares.
 
+use std::sync::Mutex;
+
 use referee_api::{
-    DiceRoll, Referee, RefereeError, Resolution, ResolveRequest, RollRequest, RulesetList,
+    AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, DiceRoll, LogEntry, NewBattle,
+    Referee, RefereeError, Resolution, ResolveRequest, RollEditPreview, RollRequest, Roster,
+    RosterRow, RulesetList, UnitSpec,
 };
 use tauri::{Manager, State};
+
+/// The battles database, or why it could not be opened (damaged, from a newer app): the app
+/// still starts, resolves, and shows that error wherever battles are asked for.
+struct Database(Mutex<Result<Battles, RefereeError>>);
+
+fn with<T>(
+    db: &State<Database>,
+    f: impl FnOnce(&mut Battles) -> Result<T, RefereeError>,
+) -> Result<T, RefereeError> {
+    let mut guard = db.0.lock().map_err(|_| {
+        RefereeError::new(
+            "store.failed",
+            "an earlier database operation failed midway: restart the app",
+        )
+    })?;
+    match guard.as_mut() {
+        Ok(battles) => f(battles),
+        Err(e) => Err(e.clone()),
+    }
+}
 
 #[tauri::command]
 fn rulesets(referee: State<Referee>) -> RulesetList {
@@ -20,19 +44,161 @@ fn roll_dice(request: RollRequest) -> Result<DiceRoll, RefereeError> {
     referee_api::roll(&request)
 }
 
+#[tauri::command]
+fn battles_list(db: State<Database>) -> Result<Vec<BattleRow>, RefereeError> {
+    with(&db, |b| b.list())
+}
+
+#[tauri::command]
+fn battle_create(db: State<Database>, referee: State<Referee>, request: NewBattle) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.create(&referee, &request))
+}
+
+#[tauri::command]
+fn battle_view(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.view(&referee, battle))
+}
+
+#[tauri::command]
+fn battle_log(db: State<Database>, referee: State<Referee>, battle: i64, before: Option<u64>, limit: usize) -> Result<Vec<LogEntry>, RefereeError> {
+    with(&db, |b| b.log(&referee, battle, before, limit))
+}
+
+#[tauri::command]
+fn battle_add_unit(db: State<Database>, referee: State<Referee>, battle: i64, unit: UnitSpec) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.add_unit(&referee, battle, unit))
+}
+
+#[tauri::command]
+fn battle_apply(db: State<Database>, referee: State<Referee>, battle: i64, request: ApplyRequest) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.apply(&referee, battle, &request))
+}
+
+#[tauri::command]
+fn battle_adjust(db: State<Database>, referee: State<Referee>, battle: i64, request: AdjustRequest) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.adjust(&referee, battle, &request))
+}
+
+#[tauri::command]
+fn battle_turn(db: State<Database>, referee: State<Referee>, battle: i64, turn: Option<u32>, phase: Option<String>) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.advance_turn(&referee, battle, turn, phase))
+}
+
+#[tauri::command]
+fn battle_undo(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.undo(&referee, battle))
+}
+
+#[tauri::command]
+fn battle_redo(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.redo(&referee, battle))
+}
+
+#[tauri::command]
+fn battle_edit_roll(db: State<Database>, referee: State<Referee>, battle: i64, event: u64, dice: Vec<u32>, preview: bool) -> Result<(RollEditPreview, Option<BattleView>), RefereeError> {
+    with(&db, |b| b.edit_roll(&referee, battle, event, dice, preview))
+}
+
+/// The battle file as text: the window saves it where the user chooses (no file access here).
+#[tauri::command]
+fn battle_export(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<String, RefereeError> {
+    with(&db, |b| b.export(&referee, battle).map(|f| serde_json::to_string_pretty(&f).unwrap_or_default()))
+}
+
+/// A battle file's text, read by the window from a file the user chose.
+#[tauri::command]
+fn battle_import(db: State<Database>, referee: State<Referee>, text: String) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.import(&referee, &text))
+}
+
+#[tauri::command]
+fn battle_duplicate(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.duplicate(&referee, battle))
+}
+
+#[tauri::command]
+fn battle_delete(db: State<Database>, battle: i64) -> Result<(), RefereeError> {
+    with(&db, |b| b.delete(battle))
+}
+
+#[tauri::command]
+fn rosters_list(db: State<Database>) -> Result<Vec<RosterRow>, RefereeError> {
+    with(&db, |b| b.rosters())
+}
+
+#[tauri::command]
+fn roster_save(db: State<Database>, referee: State<Referee>, roster: Roster) -> Result<i64, RefereeError> {
+    with(&db, |b| b.save_roster(&referee, &roster))
+}
+
+#[tauri::command]
+fn roster_import_csv(db: State<Database>, referee: State<Referee>, name: String, ruleset: String, text: String) -> Result<i64, RefereeError> {
+    with(&db, |b| b.save_roster(&referee, &referee_api::roster_from_csv(&name, &ruleset, &text)?))
+}
+
+#[tauri::command]
+fn roster_copy(db: State<Database>, referee: State<Referee>, roster: i64, battle: i64, side: String) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.copy_roster(&referee, battle, roster, &side))
+}
+
+#[tauri::command]
+fn roster_delete(db: State<Database>, roster: i64) -> Result<(), RefereeError> {
+    with(&db, |b| b.delete_roster(roster))
+}
+
+#[tauri::command]
+fn db_backup(db: State<Database>) -> Result<String, RefereeError> {
+    with(&db, |b| b.backup().map(|p| p.display().to_string()))
+}
+
 #[cfg_attr(mobile, tauri::mobile_entry_point)]
 pub fn run() {
     tauri::Builder::default()
         .setup(|app| {
-            // House rules and user rulesets live in the app's data folder, `rulesets/`.
-            let referee = match app.path().app_data_dir() {
+            // House rules and user rulesets live in the app's data folder, `rulesets/`; the
+            // battles database beside them.
+            let dir = app.path().app_data_dir();
+            let referee = match &dir {
                 Ok(dir) => Referee::with_user_folder(&dir.join("rulesets")),
                 Err(_) => Referee::builtin(),
             };
+            let battles = match &dir {
+                Ok(dir) => Battles::open(&dir.join("referee.db")),
+                Err(e) => Err(RefereeError::new(
+                    "store.unwritable",
+                    format!("the app has no data folder: {e}"),
+                )),
+            };
             app.manage(referee);
+            app.manage(Database(Mutex::new(battles)));
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![rulesets, resolve, roll_dice])
+        .invoke_handler(tauri::generate_handler![
+            rulesets,
+            resolve,
+            roll_dice,
+            battles_list,
+            battle_create,
+            battle_view,
+            battle_log,
+            battle_add_unit,
+            battle_apply,
+            battle_adjust,
+            battle_turn,
+            battle_undo,
+            battle_redo,
+            battle_edit_roll,
+            battle_export,
+            battle_import,
+            battle_duplicate,
+            battle_delete,
+            rosters_list,
+            roster_save,
+            roster_import_csv,
+            roster_copy,
+            roster_delete,
+            db_backup
+        ])
         .run(tauri::generate_context!())
         .expect("error while running the referee app");
 }

@@ -49,6 +49,7 @@ pub fn typescript_bindings() -> String {
     use referee_core::systems::itacs::{
         after_combat, movement, scenario, special, state, transport, victory,
     };
+    use referee_core::battle;
     use referee_core::systems::{gts, medieval};
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
@@ -76,6 +77,28 @@ pub fn typescript_bindings() -> String {
         RefereeError::decl(&cfg),
         RollRequest::decl(&cfg),
         DiceRoll::decl(&cfg),
+        NewBattle::decl(&cfg),
+        battle::SideSetup::decl(&cfg),
+        battle::UnitSpec::decl(&cfg),
+        battle::Role::decl(&cfg),
+        ApplyRequest::decl(&cfg),
+        DiceEntry::decl(&cfg),
+        battle::Mapping::decl(&cfg),
+        AdjustRequest::decl(&cfg),
+        battle::Subject::decl(&cfg),
+        BattleView::decl(&cfg),
+        battle::BattleState::decl(&cfg),
+        battle::SideState::decl(&cfg),
+        battle::UnitState::decl(&cfg),
+        battle::LeaderFate::decl(&cfg),
+        battle::Standing::decl(&cfg),
+        battle::Gauge::decl(&cfg),
+        LogEntry::decl(&cfg),
+        RollEditPreview::decl(&cfg),
+        battle::Difference::decl(&cfg),
+        BattleRow::decl(&cfg),
+        RosterRow::decl(&cfg),
+        Roster::decl(&cfg),
         itacs::FireSituation::decl(&cfg),
         itacs::MeleeSituation::decl(&cfg),
         itacs::FiringHex::decl(&cfg),

@@ -133,6 +133,140 @@ seed?: number, };
 
 export type DiceRoll = { dice: string, faces: Array<number>, seed: number, };
 
+export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>, };
+
+export type SideSetup = { name: string, 
+/**
+ * Commands or wings, by name.
+ */
+commands?: Array<string>, 
+/**
+ * ITACS: the scenario's panic level for this army (5.4).
+ */
+panic_level?: number, };
+
+export type UnitSpec = { label: string, side: string, command?: string, role?: Role, 
+/**
+ * The unit exactly as the ruleset's actions take it (an ITACS unit entry, a Medieval unit,
+ * a GTS unit entry), so a resolution can be built from the roster.
+ */
+stats: unknown, };
+
+export type Role = "unit" | "leader" | "general" | "baggage";
+
+export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, };
+
+export type DiceEntry = { "kind": "none" } | { "kind": "physical", faces: Array<number>, } | { "kind": "app", seed?: number, };
+
+export type Mapping = { 
+/**
+ * Effect target (`attacker`, `defender`, `hex:<label>`, `unit:<label>`) → unit ids. An
+ * empty list says the target is not on the roster and its effects are skipped.
+ */
+targets: { [key in string]: Array<number> }, 
+/**
+ * Effect index (as a string) → the units that take each loss, one id per unit or SP lost.
+ */
+choices: { [key in string]: Array<number> }, };
+
+export type AdjustRequest = { subject: Subject, change: Change, reason?: string, };
+
+export type Subject = { "unit": number } | { "side": string };
+
+export type BattleView = { id: number, state: BattleState, standing: Standing, 
+/**
+ * Events in the battle; `log` holds the latest of them (see `LOG_TAIL`).
+ */
+events: number, log: Array<LogEntry>, 
+/**
+ * The event an undo takes back, and the one a redo puts back.
+ */
+undo?: number, redo?: number, 
+/**
+ * The battle began under other ruleset or house-rule files than those in force now.
+ */
+ruleset_changed?: string, 
+/**
+ * The resolution just applied, when this view answers an `apply`.
+ */
+applied?: Resolution, };
+
+export type BattleState = { name: string, ruleset: string, fingerprint: string, sides: Array<SideState>, units: { [key in number]: UnitState }, turn: number, phase?: string, 
+/**
+ * Medieval MORALE track, positive in the first side's favour (6.1).
+ */
+morale_track: number, 
+/**
+ * Changes a replay could not make (their unit was already gone after an edited roll).
+ */
+conflicts: Array<string>, };
+
+export type SideState = { name: string, commands: Array<string>, panic_level?: number, 
+/**
+ * Victory points a result awarded directly (losses are counted from the roster).
+ */
+points_awarded: number, 
+/**
+ * The army panicked (ITACS 5.4).
+ */
+panicked: boolean, };
+
+export type UnitState = { id: number, label: string, side: string, command?: string, role: Role, stats: unknown, 
+/**
+ * Units in the stack (ITACS), SPs (Medieval) or stands (GTS) now, and at the start.
+ */
+strength: number, starting: number, d_markers: number, broken: boolean, rout: boolean, scattered: boolean, disordered: boolean, hits: number, lost: boolean, leader?: LeaderFate, 
+/**
+ * Moves the results called for (retreats, recoils, rampages): the map is the players'.
+ */
+moves: Array<string>, };
+
+export type LeaderFate = "captured" | "killed";
+
+export type Standing = { gauges: Array<Gauge>, resolutions: Array<Resolution>, };
+
+export type Gauge = { 
+/**
+ * The side it belongs to; none for a battle-wide figure (the MORALE track).
+ */
+side?: string, label: string, value: string, threshold?: string, 
+/**
+ * How far to the threshold, in the gauge's unit.
+ */
+to_go?: string, 
+/**
+ * Share of the way to the threshold, 0–1, for a bar (display only).
+ */
+progress?: number, reached: boolean, rule: string, ruling?: string, };
+
+export type LogEntry = { seq: number, at: string, kind: string, text: string, 
+/**
+ * Taken back by an undo.
+ */
+undone: boolean, 
+/**
+ * Its roll was edited later.
+ */
+edited: boolean, 
+/**
+ * The concrete changes it made, in words.
+ */
+changes: Array<string>, };
+
+export type RollEditPreview = { result: string, differences: Array<Difference>, };
+
+export type Difference = { what: string, before: string, after: string, };
+
+export type BattleRow = { id: number, name: string, ruleset: string, fingerprint: string, created_at: string, 
+/**
+ * The time of the latest event.
+ */
+updated_at: string, events: number, };
+
+export type RosterRow = { id: number, name: string, ruleset: string, units: number, saved_at: string, };
+
+export type Roster = { name: string, ruleset: string, units: Array<UnitSpec>, };
+
 export type ItacsFireSituation = { firing_hexes: Array<FiringHex>, target: TargetHex, 
 /**
  * Horse archers firing after movement (6.2): only for `horse_archer_fire`.
