@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Regenerate the criterion tables of docs/performance.md in one command.
 
-Runs `cargo bench -p referee-core --bench <system>` for every system (short runs: 1 s warm-up,
-2 s measurement), and rewrites the table between `<!-- bench:<system> -->` and
+Runs `cargo bench -p <crate> --bench <group>` for every system (referee-core) and for battles
+(referee-api) — short runs: 1 s warm-up, 2 s measurement —, and rewrites the table between `<!-- bench:<system> -->` and
 `<!-- /bench:<system> -->` with each benchmark's [low, mid, high] estimate and what it measures.
 
     python3 bench/summary.py            # every system
@@ -16,7 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs/performance.md"
-SYSTEMS = ["itacs", "medieval", "gts"]
+SYSTEMS = ["itacs", "medieval", "gts", "battles"]
+CRATE = {"battles": "referee-api"}
 
 # What each benchmark measures (the situations are in crates/referee-core/benches/<system>.rs).
 WHAT = {
@@ -65,6 +66,11 @@ WHAT = {
     "gts/leader_casualty": "both d10s chained",
     "gts/frenzy": "two hits on a wounded elephant",
     "gts/army_break": "ABP, victory ratio",
+    "battles/open_500_units_20000_events": "a fresh process opens the database, reads and folds 20,000 events, standing and log (target < 100 ms)",
+    "battles/apply_commit_synchronous_full": "resolve a melee and commit its result in one transaction, WAL + synchronous=FULL (target < 5 ms)",
+    "battles/export_20000_events": "the battle file of 20,000 events with their details, as JSON text (target < 1 s)",
+    "battles/import_20000_events": "parse, check, fold and store that file as a new battle (target < 1 s)",
+    "battles/create_battle": "a new battle, one transaction",
 }
 
 LINE = re.compile(r"^(\S+)\s+time:\s+\[(\S+ \S+) (\S+ \S+) (\S+ \S+)\]")
@@ -72,7 +78,7 @@ LINE = re.compile(r"^(\S+)\s+time:\s+\[(\S+ \S+) (\S+ \S+) (\S+ \S+)\]")
 
 def bench(system):
     out = subprocess.run(
-        ["cargo", "bench", "-q", "-p", "referee-core", "--bench", system, "--",
+        ["cargo", "bench", "-q", "-p", CRATE.get(system, "referee-core"), "--bench", system, "--",
          "--warm-up-time", "1", "--measurement-time", "2"],
         cwd=ROOT, check=True, capture_output=True, text=True,
     ).stdout

@@ -50,69 +50,134 @@ fn battles_list(db: State<Database>) -> Result<Vec<BattleRow>, RefereeError> {
 }
 
 #[tauri::command]
-fn battle_create(db: State<Database>, referee: State<Referee>, request: NewBattle) -> Result<BattleView, RefereeError> {
+fn battle_create(
+    db: State<Database>,
+    referee: State<Referee>,
+    request: NewBattle,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.create(&referee, &request))
 }
 
 #[tauri::command]
-fn battle_view(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<BattleView, RefereeError> {
+fn battle_view(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.view(&referee, battle))
 }
 
 #[tauri::command]
-fn battle_log(db: State<Database>, referee: State<Referee>, battle: i64, before: Option<u64>, limit: usize) -> Result<Vec<LogEntry>, RefereeError> {
+fn battle_log(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+    before: Option<u64>,
+    limit: usize,
+) -> Result<Vec<LogEntry>, RefereeError> {
     with(&db, |b| b.log(&referee, battle, before, limit))
 }
 
 #[tauri::command]
-fn battle_add_unit(db: State<Database>, referee: State<Referee>, battle: i64, unit: UnitSpec) -> Result<BattleView, RefereeError> {
+fn battle_add_unit(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+    unit: UnitSpec,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.add_unit(&referee, battle, unit))
 }
 
 #[tauri::command]
-fn battle_apply(db: State<Database>, referee: State<Referee>, battle: i64, request: ApplyRequest) -> Result<BattleView, RefereeError> {
+fn battle_apply(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+    request: ApplyRequest,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.apply(&referee, battle, &request))
 }
 
 #[tauri::command]
-fn battle_adjust(db: State<Database>, referee: State<Referee>, battle: i64, request: AdjustRequest) -> Result<BattleView, RefereeError> {
+fn battle_adjust(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+    request: AdjustRequest,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.adjust(&referee, battle, &request))
 }
 
 #[tauri::command]
-fn battle_turn(db: State<Database>, referee: State<Referee>, battle: i64, turn: Option<u32>, phase: Option<String>) -> Result<BattleView, RefereeError> {
+fn battle_turn(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+    turn: Option<u32>,
+    phase: Option<String>,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.advance_turn(&referee, battle, turn, phase))
 }
 
 #[tauri::command]
-fn battle_undo(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<BattleView, RefereeError> {
+fn battle_undo(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.undo(&referee, battle))
 }
 
 #[tauri::command]
-fn battle_redo(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<BattleView, RefereeError> {
+fn battle_redo(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.redo(&referee, battle))
 }
 
 #[tauri::command]
-fn battle_edit_roll(db: State<Database>, referee: State<Referee>, battle: i64, event: u64, dice: Vec<u32>, preview: bool) -> Result<(RollEditPreview, Option<BattleView>), RefereeError> {
+fn battle_edit_roll(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+    event: u64,
+    dice: Vec<u32>,
+    preview: bool,
+) -> Result<(RollEditPreview, Option<BattleView>), RefereeError> {
     with(&db, |b| b.edit_roll(&referee, battle, event, dice, preview))
 }
 
 /// The battle file as text: the window saves it where the user chooses (no file access here).
 #[tauri::command]
-fn battle_export(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<String, RefereeError> {
-    with(&db, |b| b.export(&referee, battle).map(|f| serde_json::to_string_pretty(&f).unwrap_or_default()))
+fn battle_export(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+) -> Result<String, RefereeError> {
+    with(&db, |b| {
+        b.export(&referee, battle)
+            .map(|f| serde_json::to_string_pretty(&f).unwrap_or_default())
+    })
 }
 
 /// A battle file's text, read by the window from a file the user chose.
 #[tauri::command]
-fn battle_import(db: State<Database>, referee: State<Referee>, text: String) -> Result<BattleView, RefereeError> {
+fn battle_import(
+    db: State<Database>,
+    referee: State<Referee>,
+    text: String,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.import(&referee, &text))
 }
 
 #[tauri::command]
-fn battle_duplicate(db: State<Database>, referee: State<Referee>, battle: i64) -> Result<BattleView, RefereeError> {
+fn battle_duplicate(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.duplicate(&referee, battle))
 }
 
@@ -127,17 +192,38 @@ fn rosters_list(db: State<Database>) -> Result<Vec<RosterRow>, RefereeError> {
 }
 
 #[tauri::command]
-fn roster_save(db: State<Database>, referee: State<Referee>, roster: Roster) -> Result<i64, RefereeError> {
+fn roster_save(
+    db: State<Database>,
+    referee: State<Referee>,
+    roster: Roster,
+) -> Result<i64, RefereeError> {
     with(&db, |b| b.save_roster(&referee, &roster))
 }
 
 #[tauri::command]
-fn roster_import_csv(db: State<Database>, referee: State<Referee>, name: String, ruleset: String, text: String) -> Result<i64, RefereeError> {
-    with(&db, |b| b.save_roster(&referee, &referee_api::roster_from_csv(&name, &ruleset, &text)?))
+fn roster_import_csv(
+    db: State<Database>,
+    referee: State<Referee>,
+    name: String,
+    ruleset: String,
+    text: String,
+) -> Result<i64, RefereeError> {
+    with(&db, |b| {
+        b.save_roster(
+            &referee,
+            &referee_api::roster_from_csv(&name, &ruleset, &text)?,
+        )
+    })
 }
 
 #[tauri::command]
-fn roster_copy(db: State<Database>, referee: State<Referee>, roster: i64, battle: i64, side: String) -> Result<BattleView, RefereeError> {
+fn roster_copy(
+    db: State<Database>,
+    referee: State<Referee>,
+    roster: i64,
+    battle: i64,
+    side: String,
+) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.copy_roster(&referee, battle, roster, &side))
 }
 

@@ -4,7 +4,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 
-use referee_api::{ApplyRequest, Battles, DiceEntry, Mapping, NewBattle, Referee};
+use referee_api::{
+    AppDice, ApplyRequest, Battles, DiceEntry, Mapping, NewBattle, PhysicalDice, Referee,
+};
 use referee_core::battle::{Battle, BattleSetup, DiceSource, Event, EventBody, Subject, UnitSpec};
 use referee_core::contract::Change;
 
@@ -26,18 +28,34 @@ fn big_battle_file(referee: &Referee) -> String {
         name: "Big".into(),
         ruleset: "itacs".into(),
         fingerprint: ruleset.info.fingerprint.clone(),
-        sides: serde_json::from_value(json!([{"name": "A", "panic_level": 500}, {"name": "B", "panic_level": 500}])).unwrap(),
+        sides: serde_json::from_value(
+            json!([{"name": "A", "panic_level": 500}, {"name": "B", "panic_level": 500}]),
+        )
+        .unwrap(),
     };
     let mut battle = Battle::create(ruleset, setup, "2026-11-21T10:00:00Z").unwrap();
     let mut details = vec![None];
-    let mut push = |battle: &mut Battle, body: EventBody, detail: Option<serde_json::Value>, details: &mut Vec<Option<serde_json::Value>>| {
-        let e = Event { seq: battle.next_seq(), at: "2026-11-21T10:00:01Z".into(), body };
+    let push = |battle: &mut Battle,
+                body: EventBody,
+                detail: Option<serde_json::Value>,
+                details: &mut Vec<Option<serde_json::Value>>| {
+        let e = Event {
+            seq: battle.next_seq(),
+            at: "2026-11-21T10:00:01Z".into(),
+            body,
+        };
         battle.record(ruleset, e).unwrap();
         details.push(detail);
     };
     for i in 0..UNITS {
         let side = if i % 2 == 0 { "A" } else { "B" };
-        let spec = UnitSpec { label: format!("{i:03}"), side: side.into(), command: None, role: Default::default(), stats: json!({"type": "SD", "count": 4}) };
+        let spec = UnitSpec {
+            label: format!("{i:03}"),
+            side: side.into(),
+            command: None,
+            role: Default::default(),
+            stats: json!({"type": "SD", "count": 4}),
+        };
         let body = battle.add_unit(ruleset, spec).unwrap();
         push(&mut battle, body, None, &mut details);
     }
@@ -45,21 +63,40 @@ fn big_battle_file(referee: &Referee) -> String {
     while battle.next_seq() <= EVENTS {
         let unit = 1 + n % UNITS;
         let body = match n % 8 {
-            0 | 4 => battle.adjust(Subject::Unit(unit), Change::DMarkers { count: 1 }, None).unwrap(),
-            1 | 5 => battle.adjust(Subject::Unit(unit), Change::RemoveDMarkers { count: 1 }, None).unwrap(),
+            0 | 4 => battle
+                .adjust(Subject::Unit(unit), Change::DMarkers { count: 1 }, None)
+                .unwrap(),
+            1 | 5 => battle
+                .adjust(
+                    Subject::Unit(unit),
+                    Change::RemoveDMarkers { count: 1 },
+                    None,
+                )
+                .unwrap(),
             2 => {
                 // The melee's markers land on two live units, never its losses: the roster stays full.
                 let r = ruleset.resolve("melee", &melee(), Some(&[1, 1])).unwrap();
-                let mapping: Mapping = serde_json::from_value(json!({"targets": {"attacker": [unit], "defender": [1 + (unit % UNITS)]}})).unwrap();
-                let body = battle.apply(&r, &mapping, DiceSource::Physical, None).unwrap();
+                let mapping: Mapping = serde_json::from_value(
+                    json!({"targets": {"attacker": [unit], "defender": [1 + (unit % UNITS)]}}),
+                )
+                .unwrap();
+                let body = battle
+                    .apply(&r, &mapping, DiceSource::Physical, None)
+                    .unwrap();
                 let detail = json!({"situation": melee(), "resolution": r});
                 push(&mut battle, body, Some(detail), &mut details);
                 n += 1;
                 continue;
             }
             3 => battle.undo().unwrap(),
-            6 => battle.redo().unwrap_or(EventBody::TurnAdvanced { turn: 2, phase: None }),
-            _ => EventBody::TurnAdvanced { turn: 1 + n / 8, phase: None },
+            6 => battle.redo().unwrap_or(EventBody::TurnAdvanced {
+                turn: 2,
+                phase: None,
+            }),
+            _ => EventBody::TurnAdvanced {
+                turn: 1 + n / 8,
+                phase: None,
+            },
         };
         push(&mut battle, body, None, &mut details);
         n += 1;
@@ -97,8 +134,9 @@ fn bench(c: &mut Criterion) {
     let request = ApplyRequest {
         action: "melee".into(),
         situation: melee(),
-        dice: DiceEntry::Physical { faces: vec![1, 1] },
-        mapping: serde_json::from_value(json!({"targets": {"attacker": [1], "defender": [2]}})).unwrap(),
+        dice: DiceEntry::Physical(PhysicalDice { faces: vec![1, 1] }),
+        mapping: serde_json::from_value(json!({"targets": {"attacker": [1], "defender": [2]}}))
+            .unwrap(),
         rolled_by: None,
     };
     battles.view(&referee, id).unwrap();
@@ -112,7 +150,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| battles.import(&referee, &file).unwrap())
     });
     g.bench_function("create_battle", |b| {
-        let new: NewBattle = serde_json::from_value(json!({"name": "x", "ruleset": "itacs", "sides": [{"name": "A"}, {"name": "B"}]})).unwrap();
+        let new: NewBattle = serde_json::from_value(
+            json!({"name": "x", "ruleset": "itacs", "sides": [{"name": "A"}, {"name": "B"}]}),
+        )
+        .unwrap();
         b.iter(|| battles.create(&referee, &new).unwrap())
     });
     g.finish();

@@ -38,17 +38,28 @@ pub struct NewBattle {
 
 /// The dice of an applied result: the app rolls them (seeded), or the umpire enters the faces.
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DiceEntry {
     /// The action takes no dice.
     None,
-    Physical { faces: Vec<u32> },
-    /// Rolled by the app; a seed replays a roll.
-    App {
-        #[serde(default)]
-        #[ts(optional)]
-        seed: Option<u32>,
-    },
+    Physical(PhysicalDice),
+    App(AppDice),
+}
+
+/// Faces read off physical dice.
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PhysicalDice {
+    pub faces: Vec<u32>,
+}
+
+/// Dice the app rolls; a seed replays a roll.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct AppDice {
+    #[serde(default)]
+    #[ts(optional)]
+    pub seed: Option<u32>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -170,7 +181,11 @@ impl Battles {
         self.store.battles()
     }
 
-    pub fn create(&mut self, referee: &Referee, new: &NewBattle) -> Result<BattleView, RefereeError> {
+    pub fn create(
+        &mut self,
+        referee: &Referee,
+        new: &NewBattle,
+    ) -> Result<BattleView, RefereeError> {
         let ruleset = referee.ruleset(&new.ruleset)?;
         let setup = BattleSetup {
             name: new.name.clone(),
@@ -272,7 +287,12 @@ impl Battles {
         Ok(log_entries(battle, &battle.events[start..end]))
     }
 
-    pub fn add_unit(&mut self, referee: &Referee, id: i64, unit: UnitSpec) -> Result<BattleView, RefereeError> {
+    pub fn add_unit(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        unit: UnitSpec,
+    ) -> Result<BattleView, RefereeError> {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         let body = self.battle(referee, id)?.add_unit(ruleset, unit)?;
         self.commit(referee, id, vec![(body, None)])?;
@@ -281,9 +301,15 @@ impl Battles {
 
     /// Resolves the action with the dice given (rolling them when the app rolls) and applies its
     /// outcome to the roster.
-    pub fn apply(&mut self, referee: &Referee, id: i64, request: &ApplyRequest) -> Result<BattleView, RefereeError> {
+    pub fn apply(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        request: &ApplyRequest,
+    ) -> Result<BattleView, RefereeError> {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
-        let (faces, source) = dice_for(ruleset, &request.action, &request.situation, &request.dice)?;
+        let (faces, source) =
+            dice_for(ruleset, &request.action, &request.situation, &request.dice)?;
         let resolution = ruleset.resolve(&request.action, &request.situation, faces.as_deref())?;
         let body = self.battle(referee, id)?.apply(
             &resolution,
@@ -301,7 +327,12 @@ impl Battles {
         Ok(view)
     }
 
-    pub fn adjust(&mut self, referee: &Referee, id: i64, request: &AdjustRequest) -> Result<BattleView, RefereeError> {
+    pub fn adjust(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        request: &AdjustRequest,
+    ) -> Result<BattleView, RefereeError> {
         let body = self.battle(referee, id)?.adjust(
             request.subject.clone(),
             request.change.clone(),
@@ -311,7 +342,13 @@ impl Battles {
         self.view(referee, id)
     }
 
-    pub fn advance_turn(&mut self, referee: &Referee, id: i64, turn: Option<u32>, phase: Option<String>) -> Result<BattleView, RefereeError> {
+    pub fn advance_turn(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        turn: Option<u32>,
+        phase: Option<String>,
+    ) -> Result<BattleView, RefereeError> {
         let battle = self.battle(referee, id)?;
         let turn = turn.or_else(|| phase.is_none().then_some(battle.state.turn + 1));
         let body = battle.advance_turn(turn, phase);
@@ -353,9 +390,13 @@ impl Battles {
                 )
                 .field("event")
             })?;
-        let (body, differences) =
-            self.battle(referee, id)?
-                .edit_roll(ruleset, event, &situation, &faces, DiceSource::Physical)?;
+        let (body, differences) = self.battle(referee, id)?.edit_roll(
+            ruleset,
+            event,
+            &situation,
+            &faces,
+            DiceSource::Physical,
+        )?;
         let EventBody::RollEdited { result, .. } = &body else {
             unreachable!("edit_roll answers a RollEdited event")
         };
@@ -448,13 +489,22 @@ impl Battles {
     }
 
     /// Copies a roster's units into a battle, on one side, in one transaction.
-    pub fn copy_roster(&mut self, referee: &Referee, id: i64, roster: i64, side: &str) -> Result<BattleView, RefereeError> {
+    pub fn copy_roster(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        roster: i64,
+        side: &str,
+    ) -> Result<BattleView, RefereeError> {
         let roster = self.store.roster(roster)?;
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         if roster.ruleset != ruleset.info.id {
             return Err(RefereeError::new(
                 "roster.wrong_ruleset",
-                format!("the roster is for `{}`, the battle is `{}`", roster.ruleset, ruleset.info.id),
+                format!(
+                    "the roster is for `{}`, the battle is `{}`",
+                    roster.ruleset, ruleset.info.id
+                ),
             )
             .field("roster"));
         }
@@ -483,7 +533,10 @@ impl Battles {
 
 /// Reads and checks a battle file completely (format, version, fields, ruleset fingerprint, every
 /// event folded) without storing anything.
-pub fn read_battle_file(referee: &Referee, text: &str) -> Result<(BattleFile, Battle), RefereeError> {
+pub fn read_battle_file(
+    referee: &Referee,
+    text: &str,
+) -> Result<(BattleFile, Battle), RefereeError> {
     let file = BattleFile::parse(text)?;
     let ruleset = referee.ruleset(&file.ruleset)?;
     if file.fingerprint != ruleset.info.fingerprint {
@@ -535,7 +588,10 @@ fn situation_action(events: &[Event], seq: u64) -> &str {
         .unwrap_or_default()
 }
 
-fn ruleset_of<'r>(referee: &'r Referee, events: &[Event]) -> Result<&'r referee_core::Ruleset, RefereeError> {
+fn ruleset_of<'r>(
+    referee: &'r Referee,
+    events: &[Event],
+) -> Result<&'r referee_core::Ruleset, RefereeError> {
     match events.first().map(|e| &e.body) {
         Some(EventBody::Created { setup }) => referee.ruleset(&setup.ruleset),
         _ => Err(RefereeError::new(
@@ -554,8 +610,10 @@ fn dice_for(
 ) -> Result<(Option<Vec<u32>>, DiceSource), RefereeError> {
     match entry {
         DiceEntry::None => Ok((None, DiceSource::None)),
-        DiceEntry::Physical { faces } => Ok((Some(faces.clone()), DiceSource::Physical)),
-        DiceEntry::App { seed } => {
+        DiceEntry::Physical(PhysicalDice { faces }) => {
+            Ok((Some(faces.clone()), DiceSource::Physical))
+        }
+        DiceEntry::App(AppDice { seed }) => {
             let r = ruleset.resolve(action, situation, None)?;
             if r.dice.is_empty() || r.dice == "none" {
                 return Ok((None, DiceSource::None));
@@ -567,7 +625,10 @@ fn dice_for(
             .map_err(|e| {
                 RefereeError::new(
                     "dice.enter_by_hand",
-                    format!("the app cannot roll `{}` for this action ({}): enter the faces", r.dice, e.message),
+                    format!(
+                        "the app cannot roll `{}` for this action ({}): enter the faces",
+                        r.dice, e.message
+                    ),
                 )
                 .field("dice")
             })?;
@@ -610,7 +671,11 @@ pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, 
         if cells.len() != header.len() {
             return Err(RefereeError::new(
                 "roster.invalid",
-                format!("{} cells where the header has {}", cells.len(), header.len()),
+                format!(
+                    "{} cells where the header has {}",
+                    cells.len(),
+                    header.len()
+                ),
             )
             .location(format!("line {}", n + 2)));
         }
@@ -640,9 +705,11 @@ pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, 
         }
         unit.entry("side").or_insert_with(|| serde_json::json!(""));
         unit.insert("stats".into(), serde_json::Value::Object(stats));
-        let spec: UnitSpec = serde_json::from_value(serde_json::Value::Object(unit)).map_err(|e| {
-            RefereeError::new("roster.invalid", e.to_string()).location(format!("line {}", n + 2))
-        })?;
+        let spec: UnitSpec =
+            serde_json::from_value(serde_json::Value::Object(unit)).map_err(|e| {
+                RefereeError::new("roster.invalid", e.to_string())
+                    .location(format!("line {}", n + 2))
+            })?;
         units.push(spec);
     }
     Ok(Roster {

@@ -9,15 +9,16 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
-    check_roster, default_database, read_battle_file, roster_from_csv, AdjustRequest, ApplyRequest, BattleView,
-    Battles, DiceEntry, LogEntry, NewBattle, RollEditPreview, LOG_TAIL,
+    check_roster, default_database, read_battle_file, roster_from_csv, AdjustRequest, AppDice,
+    ApplyRequest, BattleView, Battles, DiceEntry, LogEntry, NewBattle, PhysicalDice,
+    RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use referee_core::battle::{Mapping, Subject, UnitSpec};
-pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
 pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo};
+pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
 pub use rulesets::{check_file, Referee};
 
 /// A request to resolve one action.
@@ -44,12 +45,12 @@ pub struct RulesetList {
 
 /// Every type the UI sees, as TypeScript, in one file (`ui/src/generated/api.ts`).
 pub fn typescript_bindings() -> String {
+    use referee_core::battle;
     use referee_core::systems::itacs::data::AttackPosition;
     use referee_core::systems::itacs::situation as itacs;
     use referee_core::systems::itacs::{
         after_combat, movement, scenario, special, state, transport, victory,
     };
-    use referee_core::battle;
     use referee_core::systems::{gts, medieval};
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
@@ -83,6 +84,8 @@ pub fn typescript_bindings() -> String {
         battle::Role::decl(&cfg),
         ApplyRequest::decl(&cfg),
         DiceEntry::decl(&cfg),
+        PhysicalDice::decl(&cfg),
+        AppDice::decl(&cfg),
         battle::Mapping::decl(&cfg),
         AdjustRequest::decl(&cfg),
         battle::Subject::decl(&cfg),

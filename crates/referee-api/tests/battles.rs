@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use referee_api::{
-    roster_from_csv, ApplyRequest, Battles, BattleView, DiceEntry, Mapping, NewBattle, Referee,
-    UnitSpec,
+    roster_from_csv, AppDice, ApplyRequest, BattleView, Battles, DiceEntry, Mapping, NewBattle,
+    PhysicalDice, Referee, UnitSpec,
 };
 
 fn new(ruleset: &str, sides: serde_json::Value) -> NewBattle {
@@ -43,11 +43,29 @@ fn an_itacs_battle_with_app_dice_undo_and_an_edited_roll_replays_from_the_file()
     let referee = Referee::builtin();
     let mut battles = Battles::open(&path).unwrap();
     let v = battles
-        .create(&referee, &new("itacs", json!([{"name": "Romans", "panic_level": 4}, {"name": "Gauls", "panic_level": 6}])))
+        .create(
+            &referee,
+            &new(
+                "itacs",
+                json!([{"name": "Romans", "panic_level": 4}, {"name": "Gauls", "panic_level": 6}]),
+            ),
+        )
         .unwrap();
     let id = v.id;
-    battles.add_unit(&referee, id, unit("17.04", "Gauls", json!({"type": "SD", "count": 4}))).unwrap();
-    let v = battles.add_unit(&referee, id, unit("17.03", "Romans", json!({"type": "PS", "count": 2}))).unwrap();
+    battles
+        .add_unit(
+            &referee,
+            id,
+            unit("17.04", "Gauls", json!({"type": "SD", "count": 4})),
+        )
+        .unwrap();
+    let v = battles
+        .add_unit(
+            &referee,
+            id,
+            unit("17.03", "Romans", json!({"type": "PS", "count": 2})),
+        )
+        .unwrap();
     same_after_reopening(&path, &referee, &v);
     let melee = json!({
         "attackers": [{ "label": "17.04", "units": [{ "type": "SD", "count": 4 }] }],
@@ -56,7 +74,7 @@ fn an_itacs_battle_with_app_dice_undo_and_an_edited_roll_replays_from_the_file()
     let request = ApplyRequest {
         action: "melee".into(),
         situation: melee.clone(),
-        dice: DiceEntry::App { seed: Some(7) },
+        dice: DiceEntry::App(AppDice { seed: Some(7) }),
         mapping: mapping(json!({"attacker": [1], "defender": [2]})),
         rolled_by: Some("Vercingetorix".into()),
     };
@@ -65,12 +83,29 @@ fn an_itacs_battle_with_app_dice_undo_and_an_edited_roll_replays_from_the_file()
     let faces = applied.outcome.as_ref().unwrap().dice.clone();
     // The seed is logged, and replays the same faces.
     let entry = v.log.last().unwrap();
-    assert!(entry.text.contains("app dice, seed 7") && entry.text.contains("Vercingetorix"), "{}", entry.text);
-    assert_eq!(referee_api::roll(&referee_api::RollRequest { dice: "2d6".into(), seed: Some(7) }).unwrap().faces, faces);
+    assert!(
+        entry.text.contains("app dice, seed 7") && entry.text.contains("Vercingetorix"),
+        "{}",
+        entry.text
+    );
+    assert_eq!(
+        referee_api::roll(&referee_api::RollRequest {
+            dice: "2d6".into(),
+            seed: Some(7)
+        })
+        .unwrap()
+        .faces,
+        faces
+    );
     same_after_reopening(&path, &referee, &v);
 
     // The same roll entered as physical dice gives the same changes.
-    let physical = ApplyRequest { dice: DiceEntry::Physical { faces: faces.clone() }, ..request.clone() };
+    let physical = ApplyRequest {
+        dice: DiceEntry::Physical(PhysicalDice {
+            faces: faces.clone(),
+        }),
+        ..request.clone()
+    };
     let v2 = battles.apply(&referee, id, &physical).unwrap();
     assert_eq!(v2.log[4].changes, v2.log[3].changes);
     let v = battles.undo(&referee, id).unwrap();
@@ -78,16 +113,22 @@ fn an_itacs_battle_with_app_dice_undo_and_an_edited_roll_replays_from_the_file()
     same_after_reopening(&path, &referee, &v);
 
     // Edit the first roll to double sixes: preview, then apply.
-    let (preview, none) = battles.edit_roll(&referee, id, 4, vec![6, 6], true).unwrap();
+    let (preview, none) = battles
+        .edit_roll(&referee, id, 4, vec![6, 6], true)
+        .unwrap();
     assert!(none.is_none());
     let events_before = battles.view(&referee, id).unwrap().log.len();
     assert_eq!(events_before, 6, "a preview writes nothing");
-    let (done, view) = battles.edit_roll(&referee, id, 4, vec![6, 6], false).unwrap();
+    let (done, view) = battles
+        .edit_roll(&referee, id, 4, vec![6, 6], false)
+        .unwrap();
     assert_eq!(done.result, preview.result);
     let view = view.unwrap();
     assert!(view.log[3].edited);
     same_after_reopening(&path, &referee, &view);
-    let e = battles.edit_roll(&referee, id, 2, vec![6, 6], true).unwrap_err();
+    let e = battles
+        .edit_roll(&referee, id, 2, vec![6, 6], true)
+        .unwrap_err();
     assert_eq!(e.code, "battle.not_a_roll");
 }
 
@@ -98,34 +139,84 @@ fn a_gts_and_a_medieval_battle_replay_from_the_file() {
     let referee = Referee::builtin();
     let mut battles = Battles::open(&path).unwrap();
 
-    let id = battles.create(&referee, &new("gts", json!([{"name": "Greeks"}, {"name": "Persians"}]))).unwrap().id;
-    battles.add_unit(&referee, id, unit("Archers", "Greeks", json!({ "class": "infantry", "weapon": "BW", "armour": "N", "stands": 3 }))).unwrap();
+    let id = battles
+        .create(
+            &referee,
+            &new("gts", json!([{"name": "Greeks"}, {"name": "Persians"}])),
+        )
+        .unwrap()
+        .id;
+    battles
+        .add_unit(
+            &referee,
+            id,
+            unit(
+                "Archers",
+                "Greeks",
+                json!({ "class": "infantry", "weapon": "BW", "armour": "N", "stands": 3 }),
+            ),
+        )
+        .unwrap();
     battles.add_unit(&referee, id, unit("Immortals", "Persians", json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 3, "hits": 3 }))).unwrap();
     let fire = json!({
         "firer": { "class": "infantry", "weapon": "BW", "armour": "N", "stands": 3 },
         "target": { "class": "infantry", "weapon": "SP", "armour": "M", "stands": 3, "hits": 3 },
         "range": 1.5
     });
-    let resolution = referee.ruleset("gts").unwrap().resolve("fire", &fire, Some(&[9, 2])).unwrap();
-    let keys: Vec<String> = resolution.outcome.as_ref().unwrap().effects.iter().map(|e| referee_core::battle::target_key(&e.target)).collect();
+    let resolution = referee
+        .ruleset("gts")
+        .unwrap()
+        .resolve("fire", &fire, Some(&[9, 2]))
+        .unwrap();
+    let keys: Vec<String> = resolution
+        .outcome
+        .as_ref()
+        .unwrap()
+        .effects
+        .iter()
+        .map(|e| referee_core::battle::target_key(&e.target))
+        .collect();
     let mut targets = serde_json::Map::new();
     for k in keys {
         targets.insert(k, json!([2]));
     }
     let v = battles
-        .apply(&referee, id, &ApplyRequest {
-            action: "fire".into(),
-            situation: fire,
-            dice: DiceEntry::Physical { faces: vec![9, 2] },
-            mapping: mapping(serde_json::Value::Object(targets)),
-            rolled_by: None,
-        })
+        .apply(
+            &referee,
+            id,
+            &ApplyRequest {
+                action: "fire".into(),
+                situation: fire,
+                dice: DiceEntry::Physical(PhysicalDice { faces: vec![9, 2] }),
+                mapping: mapping(serde_json::Value::Object(targets)),
+                rolled_by: None,
+            },
+        )
         .unwrap();
     assert!(!v.standing.gauges.is_empty());
     same_after_reopening(&path, &referee, &v);
 
-    let id = battles.create(&referee, &new("medieval", json!([{"name": "Order"}, {"name": "Lithuania"}]))).unwrap().id;
-    battles.add_unit(&referee, id, unit("Knights", "Order", json!({"type": "heavy_cavalry", "sp": 2, "cf": 2}))).unwrap();
+    let id = battles
+        .create(
+            &referee,
+            &new(
+                "medieval",
+                json!([{"name": "Order"}, {"name": "Lithuania"}]),
+            ),
+        )
+        .unwrap()
+        .id;
+    battles
+        .add_unit(
+            &referee,
+            id,
+            unit(
+                "Knights",
+                "Order",
+                json!({"type": "heavy_cavalry", "sp": 2, "cf": 2}),
+            ),
+        )
+        .unwrap();
     let v = battles
         .apply(&referee, id, &ApplyRequest {
             action: "morale".into(),
@@ -147,22 +238,61 @@ fn imports_are_checked_whole_and_never_partial() {
     let path = dir.path().join("referee.db");
     let referee = Referee::builtin();
     let mut battles = Battles::open(&path).unwrap();
-    let id = battles.create(&referee, &new("itacs", json!([{"name": "A"}, {"name": "B"}]))).unwrap().id;
-    battles.add_unit(&referee, id, unit("a", "A", json!({"type": "SD"}))).unwrap();
+    let id = battles
+        .create(
+            &referee,
+            &new("itacs", json!([{"name": "A"}, {"name": "B"}])),
+        )
+        .unwrap()
+        .id;
+    battles
+        .add_unit(&referee, id, unit("a", "A", json!({"type": "SD"})))
+        .unwrap();
     let file = serde_json::to_value(battles.export(&referee, id).unwrap()).unwrap();
     let count = || Battles::open(&path).unwrap().list().unwrap().len();
     assert_eq!(count(), 1);
 
     let cases: Vec<(&str, serde_json::Value)> = vec![
-        ("import.not_a_battle", json!({"format": "something", "version": 1})),
-        ("import.newer_version", { let mut f = file.clone(); f["version"] = json!(99); f }),
-        ("import.invalid", { let mut f = file.clone(); f["surprise"] = json!(1); f }),
-        ("import.invalid", { let mut f = file.clone(); f["events"][1]["seq"] = json!("two"); f }),
-        ("import.foreign_ruleset", { let mut f = file.clone(); f["fingerprint"] = json!("0000"); f }),
-        ("ruleset.unknown", { let mut f = file.clone(); f["ruleset"] = json!("chess"); f }),
+        (
+            "import.not_a_battle",
+            json!({"format": "something", "version": 1}),
+        ),
+        ("import.newer_version", {
+            let mut f = file.clone();
+            f["version"] = json!(99);
+            f
+        }),
+        ("import.invalid", {
+            let mut f = file.clone();
+            f["surprise"] = json!(1);
+            f
+        }),
+        ("import.invalid", {
+            let mut f = file.clone();
+            f["events"][1]["seq"] = json!("two");
+            f
+        }),
+        ("import.foreign_ruleset", {
+            let mut f = file.clone();
+            f["fingerprint"] = json!("0000");
+            f
+        }),
+        ("ruleset.unknown", {
+            let mut f = file.clone();
+            f["ruleset"] = json!("chess");
+            f
+        }),
         // A unit the ruleset rejects, deep in the file.
-        ("situation.unknown_unit_type", { let mut f = file.clone(); f["events"][1]["body"]["unit"]["stats"]["type"] = json!("ZZ"); f }),
-        ("battle.invalid_events", { let mut f = file.clone(); f["events"][1]["seq"] = json!(1); f }),
+        ("situation.unknown_unit_type", {
+            let mut f = file.clone();
+            f["events"][1]["body"]["unit"]["stats"]["type"] = json!("ZZ");
+            f
+        }),
+        ("battle.invalid_events", {
+            let mut f = file.clone();
+            f["events"][1]["seq"] = json!(1);
+            f
+        }),
     ];
     for (code, bad) in cases {
         let e = battles.import(&referee, &bad.to_string()).unwrap_err();
@@ -177,7 +307,10 @@ fn imports_are_checked_whole_and_never_partial() {
     let dup = battles.duplicate(&referee, v.id).unwrap();
     assert_ne!(dup.id, v.id);
     battles.delete(dup.id).unwrap();
-    assert_eq!(battles.view(&referee, dup.id).unwrap_err().code, "battle.unknown");
+    assert_eq!(
+        battles.view(&referee, dup.id).unwrap_err().code,
+        "battle.unknown"
+    );
 }
 
 #[test]
@@ -188,7 +321,10 @@ fn rosters_from_csv_are_checked_and_copied_in_one_step() {
     let mut battles = Battles::open(&path).unwrap();
     let csv = "label,role,type,count,elite\nLegio I,,SD,4,true\nLegio II,unit,SD,2,\nConsul,leader,,,\nLegio X,,XX,1,\n";
     let roster = roster_from_csv("Romans", "itacs", csv).unwrap();
-    assert_eq!(roster.units[0].stats, json!({"type": "SD", "count": 4, "elite": true}));
+    assert_eq!(
+        roster.units[0].stats,
+        json!({"type": "SD", "count": 4, "elite": true})
+    );
     let e = battles.save_roster(&referee, &roster).unwrap_err();
     assert!(e.field.as_deref().unwrap().starts_with("units[3]"), "{e:?}");
     let mut roster = roster;
@@ -197,16 +333,46 @@ fn rosters_from_csv_are_checked_and_copied_in_one_step() {
     assert_eq!(battles.rosters().unwrap()[0].units, 3);
     let bad = roster_from_csv("x", "itacs", "label,type\nA,SD,extra\n").unwrap_err();
     assert_eq!(bad.location.as_deref(), Some("line 2"));
-    assert_eq!(roster_from_csv("x", "itacs", "type\nSD\n").unwrap_err().code, "roster.invalid");
+    assert_eq!(
+        roster_from_csv("x", "itacs", "type\nSD\n")
+            .unwrap_err()
+            .code,
+        "roster.invalid"
+    );
 
-    let id = battles.create(&referee, &new("itacs", json!([{"name": "Rome"}, {"name": "Carthage"}]))).unwrap().id;
+    let id = battles
+        .create(
+            &referee,
+            &new("itacs", json!([{"name": "Rome"}, {"name": "Carthage"}])),
+        )
+        .unwrap()
+        .id;
     let v = battles.copy_roster(&referee, id, rid, "Rome").unwrap();
     assert_eq!(v.state.units.len(), 3);
     assert!(v.state.units.values().all(|u| u.side == "Rome"));
-    assert_eq!(battles.copy_roster(&referee, id, rid, "Sparta").unwrap_err().code, "battle.unknown_side");
-    assert_eq!(battles.view(&referee, id).unwrap().state.units.len(), 3, "a failed copy adds nothing");
-    let gid = battles.create(&referee, &new("gts", json!([{"name": "A"}, {"name": "B"}]))).unwrap().id;
-    assert_eq!(battles.copy_roster(&referee, gid, rid, "A").unwrap_err().code, "roster.wrong_ruleset");
+    assert_eq!(
+        battles
+            .copy_roster(&referee, id, rid, "Sparta")
+            .unwrap_err()
+            .code,
+        "battle.unknown_side"
+    );
+    assert_eq!(
+        battles.view(&referee, id).unwrap().state.units.len(),
+        3,
+        "a failed copy adds nothing"
+    );
+    let gid = battles
+        .create(&referee, &new("gts", json!([{"name": "A"}, {"name": "B"}])))
+        .unwrap()
+        .id;
+    assert_eq!(
+        battles
+            .copy_roster(&referee, gid, rid, "A")
+            .unwrap_err()
+            .code,
+        "roster.wrong_ruleset"
+    );
 }
 
 #[test]
@@ -215,23 +381,58 @@ fn bad_requests_leave_the_battle_unchanged() {
     let path = dir.path().join("referee.db");
     let referee = Referee::builtin();
     let mut battles = Battles::open(&path).unwrap();
-    let id = battles.create(&referee, &new("itacs", json!([{"name": "A"}, {"name": "B"}]))).unwrap().id;
-    assert_eq!(battles.undo(&referee, id).unwrap_err().code, "battle.nothing_to_undo");
+    let id = battles
+        .create(
+            &referee,
+            &new("itacs", json!([{"name": "A"}, {"name": "B"}])),
+        )
+        .unwrap()
+        .id;
     assert_eq!(
-        battles.create(&referee, &new("itacs", json!([{"name": "A"}, {"name": "A"}]))).unwrap_err().code,
+        battles.undo(&referee, id).unwrap_err().code,
+        "battle.nothing_to_undo"
+    );
+    assert_eq!(
+        battles
+            .create(
+                &referee,
+                &new("itacs", json!([{"name": "A"}, {"name": "A"}]))
+            )
+            .unwrap_err()
+            .code,
         "battle.invalid_setup"
     );
-    let e = battles.add_unit(&referee, id, unit("x", "A", json!({"type": "SD", "count": 0}))).unwrap_err();
+    let e = battles
+        .add_unit(
+            &referee,
+            id,
+            unit("x", "A", json!({"type": "SD", "count": 0})),
+        )
+        .unwrap_err();
     assert!(e.field.unwrap().starts_with("unit.stats"));
-    let adjust: referee_api::AdjustRequest = serde_json::from_value(json!({"subject": {"unit": 9}, "change": {"kind": "d_markers", "count": 1}})).unwrap();
-    assert_eq!(battles.adjust(&referee, id, &adjust).unwrap_err().code, "battle.unit_gone");
+    let adjust: referee_api::AdjustRequest = serde_json::from_value(
+        json!({"subject": {"unit": 9}, "change": {"kind": "d_markers", "count": 1}}),
+    )
+    .unwrap();
+    assert_eq!(
+        battles.adjust(&referee, id, &adjust).unwrap_err().code,
+        "battle.unit_gone"
+    );
     let apply = ApplyRequest {
         action: "melee".into(),
         situation: json!({"attackers": [], "defenders": []}),
-        dice: DiceEntry::Physical { faces: vec![3, 4] },
+        dice: DiceEntry::Physical(PhysicalDice { faces: vec![3, 4] }),
         mapping: Mapping::default(),
         rolled_by: None,
     };
     assert!(battles.apply(&referee, id, &apply).is_err());
-    assert_eq!(Battles::open(&path).unwrap().view(&referee, id).unwrap().log.len(), 1);
+    assert_eq!(
+        Battles::open(&path)
+            .unwrap()
+            .view(&referee, id)
+            .unwrap()
+            .log
+            .len(),
+        1
+    );
 }

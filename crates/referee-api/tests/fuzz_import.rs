@@ -7,7 +7,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{json, Value};
 
-use referee_api::{read_battle_file, ApplyRequest, Battles, DiceEntry, NewBattle, Referee};
+use referee_api::{
+    read_battle_file, AppDice, ApplyRequest, Battles, DiceEntry, NewBattle, PhysicalDice, Referee,
+};
 
 struct Rng(u64);
 
@@ -24,7 +26,10 @@ impl Rng {
 }
 
 fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Battle files of each system, exported from real battles.
@@ -33,33 +38,67 @@ fn corpus(referee: &Referee) -> Vec<Value> {
     let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
     let mut files = Vec::new();
     let setups = [
-        ("itacs", json!({"type": "SD", "count": 4}), json!({"type": "PS", "count": 2}), "melee",
-         json!({"attackers": [{"label": "a", "units": [{"type": "SD", "count": 4}]}], "defenders": [{"label": "d", "terrain": "clear", "units": [{"type": "PS", "count": 2}]}]})),
-        ("medieval", json!({"type": "heavy_cavalry", "sp": 2, "cf": 2}), json!({"type": "light_cavalry", "sp": 2, "cf": 1}), "combat",
-         json!({"attackers": [{"units": [{"type": "heavy_cavalry", "sp": 2, "cf": 2}]}], "defenders": [{"terrain": "clear", "units": [{"type": "light_cavalry", "sp": 2, "cf": 1}]}]})),
-        ("gts", json!({"class": "infantry", "weapon": "BW", "armour": "N", "stands": 3}), json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 3}), "fire",
-         json!({"firer": {"class": "infantry", "weapon": "BW", "armour": "N", "stands": 3}, "target": {"class": "infantry", "weapon": "SP", "armour": "M", "stands": 3}, "range": 1.5})),
+        (
+            "itacs",
+            json!({"type": "SD", "count": 4}),
+            json!({"type": "PS", "count": 2}),
+            "melee",
+            json!({"attackers": [{"label": "a", "units": [{"type": "SD", "count": 4}]}], "defenders": [{"label": "d", "terrain": "clear", "units": [{"type": "PS", "count": 2}]}]}),
+        ),
+        (
+            "medieval",
+            json!({"type": "heavy_cavalry", "sp": 2, "cf": 2}),
+            json!({"type": "light_cavalry", "sp": 2, "cf": 1}),
+            "combat",
+            json!({"attackers": [{"units": [{"type": "heavy_cavalry", "sp": 2, "cf": 2}]}], "defenders": [{"terrain": "clear", "units": [{"type": "light_cavalry", "sp": 2, "cf": 1}]}]}),
+        ),
+        (
+            "gts",
+            json!({"class": "infantry", "weapon": "BW", "armour": "N", "stands": 3}),
+            json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 3}),
+            "fire",
+            json!({"firer": {"class": "infantry", "weapon": "BW", "armour": "N", "stands": 3}, "target": {"class": "infantry", "weapon": "SP", "armour": "M", "stands": 3}, "range": 1.5}),
+        ),
     ];
     for (ruleset, a, d, action, situation) in setups {
         let new: NewBattle = serde_json::from_value(json!({"name": ruleset, "ruleset": ruleset, "sides": [{"name": "A", "panic_level": 5}, {"name": "B"}]})).unwrap();
         let id = battles.create(referee, &new).unwrap().id;
-        battles.add_unit(referee, id, serde_json::from_value(json!({"label": "a", "side": "A", "stats": a})).unwrap()).unwrap();
-        battles.add_unit(referee, id, serde_json::from_value(json!({"label": "d", "side": "B", "stats": d})).unwrap()).unwrap();
+        battles
+            .add_unit(
+                referee,
+                id,
+                serde_json::from_value(json!({"label": "a", "side": "A", "stats": a})).unwrap(),
+            )
+            .unwrap();
+        battles
+            .add_unit(
+                referee,
+                id,
+                serde_json::from_value(json!({"label": "d", "side": "B", "stats": d})).unwrap(),
+            )
+            .unwrap();
         // Every effect target on the roster: attacker → a, the rest → d.
-        let r = referee.ruleset(ruleset).unwrap().resolve(action, &situation, None).unwrap();
+        let r = referee
+            .ruleset(ruleset)
+            .unwrap()
+            .resolve(action, &situation, None)
+            .unwrap();
         let mut targets = serde_json::Map::new();
         for o in &r.distribution {
             for e in &o.effects {
                 let key = referee_core::battle::target_key(&e.target);
                 if !key.starts_with("army:") {
-                    targets.insert(key.clone(), json!(if key == "attacker" { [1] } else { [2] }));
+                    targets.insert(
+                        key.clone(),
+                        json!(if key == "attacker" { [1] } else { [2] }),
+                    );
                 }
             }
         }
         let apply = ApplyRequest {
             action: action.into(),
             situation,
-            dice: DiceEntry::App { seed: Some(3) },
+            dice: DiceEntry::App(AppDice { seed: Some(3) }),
             mapping: serde_json::from_value(json!({"targets": targets})).unwrap(),
             rolled_by: Some("fuzz".into()),
         };
@@ -79,13 +118,32 @@ fn random_value(rng: &mut Rng) -> Value {
         3 => json!(i64::MAX - rng.below(3) as i64),
         4 => json!(-1e300),
         5 => {
-            let words = ["", "itacs", "unit", "A", "applied", "d_markers", "lose_units", "undone", "created"];
+            let words = [
+                "",
+                "itacs",
+                "unit",
+                "A",
+                "applied",
+                "d_markers",
+                "lose_units",
+                "undone",
+                "created",
+            ];
             json!(words[rng.below(9) as usize])
         }
         6 => json!([]),
         7 => json!({}),
         _ => {
-            let kinds = ["created", "unit_added", "applied", "adjusted", "turn_advanced", "undone", "redone", "roll_edited"];
+            let kinds = [
+                "created",
+                "unit_added",
+                "applied",
+                "adjusted",
+                "turn_advanced",
+                "undone",
+                "redone",
+                "roll_edited",
+            ];
             json!({ "kind": kinds[rng.below(8) as usize] })
         }
     }
@@ -96,7 +154,11 @@ fn mutate(v: &mut Value, rng: &mut Rng, depth: u32) {
     let descend = depth < 12 && rng.below(3) != 0;
     match v {
         Value::Object(map) if !map.is_empty() && descend => {
-            let key = map.keys().nth(rng.below(map.len() as u64) as usize).unwrap().clone();
+            let key = map
+                .keys()
+                .nth(rng.below(map.len() as u64) as usize)
+                .unwrap()
+                .clone();
             mutate(map.get_mut(&key).unwrap(), rng, depth + 1);
         }
         Value::Array(items) if !items.is_empty() && descend => {
@@ -117,7 +179,11 @@ fn mutate(v: &mut Value, rng: &mut Rng, depth: u32) {
             }
         }
         Value::Object(map) if !map.is_empty() && rng.below(2) == 0 => {
-            let key = map.keys().nth(rng.below(map.len() as u64) as usize).unwrap().clone();
+            let key = map
+                .keys()
+                .nth(rng.below(map.len() as u64) as usize)
+                .unwrap()
+                .clone();
             map.remove(&key);
         }
         _ => *v = random_value(rng),
@@ -129,7 +195,10 @@ fn mutated_battle_files_never_panic_and_what_is_accepted_folds() {
     let referee = Referee::builtin();
     let files = corpus(&referee);
     for f in &files {
-        assert!(read_battle_file(&referee, &f.to_string()).is_ok(), "the corpus imports");
+        assert!(
+            read_battle_file(&referee, &f.to_string()).is_ok(),
+            "the corpus imports"
+        );
     }
     let iterations = env("FUZZ_IMPORT_ITERATIONS", 3000);
     let seed = env("FUZZ_SEED", 7);

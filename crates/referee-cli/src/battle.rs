@@ -9,8 +9,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use referee_api::{
-    roster_from_csv, AdjustRequest, ApplyRequest, Battles, NewBattle, Referee, RefereeError,
-    Roster,
+    roster_from_csv, AdjustRequest, ApplyRequest, Battles, NewBattle, Referee, RefereeError, Roster,
 };
 
 #[derive(Subcommand)]
@@ -20,11 +19,17 @@ pub enum BattleCommand {
     /// Begin a battle: `{name, ruleset, sides: [{name, commands?, panic_level?}]}` on stdin.
     New,
     /// Add a unit: `{label, side, command?, role?, stats}` on stdin.
-    AddUnit { battle: i64 },
+    AddUnit {
+        battle: i64,
+    },
     /// Resolve and apply: `{action, situation, dice, mapping?, rolled_by?}` on stdin.
-    Apply { battle: i64 },
+    Apply {
+        battle: i64,
+    },
     /// A change by hand: `{subject, change, reason?}` on stdin.
-    Adjust { battle: i64 },
+    Adjust {
+        battle: i64,
+    },
     /// Next turn (or the given turn and phase).
     Turn {
         battle: i64,
@@ -33,8 +38,12 @@ pub enum BattleCommand {
         #[arg(long)]
         phase: Option<String>,
     },
-    Undo { battle: i64 },
-    Redo { battle: i64 },
+    Undo {
+        battle: i64,
+    },
+    Redo {
+        battle: i64,
+    },
     /// Edit the dice of an applied event; `--preview` only shows what would change.
     EditRoll {
         battle: i64,
@@ -46,7 +55,9 @@ pub enum BattleCommand {
         preview: bool,
     },
     /// The battle now: state, break points, log.
-    State { battle: i64 },
+    State {
+        battle: i64,
+    },
     /// Write the battle file (to stdout without `--out`).
     Export {
         battle: i64,
@@ -54,17 +65,27 @@ pub enum BattleCommand {
         out: Option<PathBuf>,
     },
     /// Import a battle file as a new battle.
-    Import { file: PathBuf },
-    Duplicate { battle: i64 },
-    Delete { battle: i64 },
+    Import {
+        file: PathBuf,
+    },
+    Duplicate {
+        battle: i64,
+    },
+    Delete {
+        battle: i64,
+    },
     /// Run a scripted battle (docs/api.md): one JSON line per committed step.
-    Script { file: PathBuf },
+    Script {
+        file: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
 pub enum RosterCommand {
     List,
-    Show { roster: i64 },
+    Show {
+        roster: i64,
+    },
     /// Save a roster: `{name, ruleset, units}` on stdin.
     Save,
     /// Save a roster from a CSV or JSON file (docs/rosters.md).
@@ -83,7 +104,9 @@ pub enum RosterCommand {
         #[arg(long)]
         side: String,
     },
-    Delete { roster: i64 },
+    Delete {
+        roster: i64,
+    },
 }
 
 #[derive(Subcommand)]
@@ -112,8 +135,11 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, RefereeError> 
 
 fn read(path: &Path) -> Result<String, RefereeError> {
     std::fs::read_to_string(path).map_err(|e| {
-        RefereeError::new("file.unreadable", format!("cannot read {}: {e}", path.display()))
-            .location(path.display().to_string())
+        RefereeError::new(
+            "file.unreadable",
+            format!("cannot read {}: {e}", path.display()),
+        )
+        .location(path.display().to_string())
     })
 }
 
@@ -243,7 +269,9 @@ struct Script {
 #[derive(Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 enum Step {
-    AddUnit { unit: referee_api::UnitSpec },
+    AddUnit {
+        unit: referee_api::UnitSpec,
+    },
     Apply(ApplyRequest),
     Adjust(AdjustRequest),
     Turn {

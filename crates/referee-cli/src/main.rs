@@ -114,8 +114,12 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
         },
         Command::Check { file } => Ok(json(&check_file(&file)?)),
         Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
-        Command::Battle(command) => battle::battle(&database(&cli.db), &referee(&cli.rulesets), command),
-        Command::Roster(command) => battle::roster(&database(&cli.db), &referee(&cli.rulesets), command),
+        Command::Battle(command) => {
+            battle::battle(&database(&cli.db), &referee(&cli.rulesets), command)
+        }
+        Command::Roster(command) => {
+            battle::roster(&database(&cli.db), &referee(&cli.rulesets), command)
+        }
         Command::Db(command) => battle::db(&database(&cli.db), command),
     }
 }

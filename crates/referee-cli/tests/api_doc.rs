@@ -159,6 +159,7 @@ fn every_error_code_is_documented() {
     for crate_dir in [
         "crates/referee-core/src",
         "crates/referee-api/src",
+        "crates/referee-store/src",
         "crates/referee-cli/src",
     ] {
         codes_in(&root().join(crate_dir), &mut codes);

@@ -51,8 +51,14 @@ impl Xorshift {
 
 #[test]
 fn sigkill_at_random_points_loses_no_committed_event() {
-    let kills: u32 = std::env::var("CRASH_KILLS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
-    let seed: u64 = std::env::var("CRASH_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5EED);
+    let kills: u32 = std::env::var("CRASH_KILLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let seed: u64 = std::env::var("CRASH_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5EED);
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("referee.db");
     let script_path = dir.path().join("script.json");
@@ -67,10 +73,15 @@ fn sigkill_at_random_points_loses_no_committed_event() {
         .env("REFEREE_DB", &db)
         .output()
         .unwrap();
-    assert!(full.status.success(), "{}", String::from_utf8_lossy(&full.stderr));
+    assert!(
+        full.status.success(),
+        "{}",
+        String::from_utf8_lossy(&full.stderr)
+    );
     let span = started.elapsed().as_millis().max(20) as u64;
 
-    let (mut committed_total, mut recovered_total, mut integrity_ok, mut mid_run) = (0u64, 0u64, 0u32, 0u32);
+    let (mut committed_total, mut recovered_total, mut integrity_ok, mut mid_run) =
+        (0u64, 0u64, 0u32, 0u32);
     for _ in 0..kills {
         let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
             .args(["battle", "script"])
@@ -101,16 +112,26 @@ fn sigkill_at_random_points_loses_no_committed_event() {
             mid_run += 1;
         }
         let lines = lines.lock().unwrap();
-        let battle = lines.iter().find_map(|l| l.get("battle").and_then(Value::as_i64));
-        let last = lines.iter().filter_map(|l| l.get("event").and_then(Value::as_u64)).max();
+        let battle = lines
+            .iter()
+            .find_map(|l| l.get("battle").and_then(Value::as_i64));
+        let last = lines
+            .iter()
+            .filter_map(|l| l.get("event").and_then(Value::as_u64))
+            .max();
 
         let mut battles = Battles::open(&db).expect("the database opens after a kill");
         assert_eq!(battles.store().integrity_check().unwrap(), "ok");
         integrity_ok += 1;
         if let (Some(battle), Some(last)) = (battle, last) {
-            let view = battles.view(&referee, battle).expect("the battle still folds");
+            let view = battles
+                .view(&referee, battle)
+                .expect("the battle still folds");
             let stored = view.log.last().map_or(0, |l| l.seq);
-            assert!(stored >= last, "battle {battle}: {last} reported committed, {stored} stored");
+            assert!(
+                stored >= last,
+                "battle {battle}: {last} reported committed, {stored} stored"
+            );
             committed_total += last;
             recovered_total += stored;
         }
@@ -118,5 +139,8 @@ fn sigkill_at_random_points_loses_no_committed_event() {
     eprintln!(
         "crash: {kills} kills ({mid_run} mid-run), {committed_total} events reported committed, {recovered_total} events recovered, integrity_check ok {integrity_ok}/{kills}"
     );
-    assert!(mid_run > kills / 2, "most kills must land mid-run to prove anything ({mid_run}/{kills})");
+    assert!(
+        mid_run > kills / 2,
+        "most kills must land mid-run to prove anything ({mid_run}/{kills})"
+    );
 }

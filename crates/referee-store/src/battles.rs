@@ -58,7 +58,10 @@ impl Store {
                 "a battle's first event creates it",
             ));
         };
-        let tx = self.conn().transaction().map_err(|e| store_error(e, &path))?;
+        let tx = self
+            .conn()
+            .transaction()
+            .map_err(|e| store_error(e, &path))?;
         tx.execute(
             "INSERT INTO battles (name, ruleset, fingerprint, created_at) VALUES (?1, ?2, ?3, ?4)",
             params![setup.name, setup.ruleset, setup.fingerprint, at],
@@ -103,7 +106,10 @@ impl Store {
         events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
     ) -> Result<(), RefereeError> {
         let path = self.path.clone();
-        let tx = self.conn().transaction().map_err(|e| store_error(e, &path))?;
+        let tx = self
+            .conn()
+            .transaction()
+            .map_err(|e| store_error(e, &path))?;
         let last: Option<i64> = tx
             .query_row(
                 "SELECT max(seq) FROM events WHERE battle_id = ?1",
@@ -149,7 +155,11 @@ impl Store {
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
             .query_map([battle], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
             })
             .map_err(|e| store_error(e, &path))?;
         let mut events = Vec::new();
@@ -175,7 +185,11 @@ impl Store {
     }
 
     /// The detail (situation and resolution) stored with an event.
-    pub fn detail(&mut self, battle: i64, seq: u64) -> Result<Option<serde_json::Value>, RefereeError> {
+    pub fn detail(
+        &mut self,
+        battle: i64,
+        seq: u64,
+    ) -> Result<Option<serde_json::Value>, RefereeError> {
         let path = self.path.clone();
         let text: Option<String> = self
             .conn()
@@ -200,7 +214,9 @@ impl Store {
             .prepare("SELECT seq, detail FROM event_details WHERE battle_id = ?1 ORDER BY seq")
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
-            .query_map([battle], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .query_map([battle], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })
             .map_err(|e| store_error(e, &path))?;
         let mut out = Vec::new();
         for row in rows {

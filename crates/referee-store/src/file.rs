@@ -60,7 +60,11 @@ impl BattleFile {
         serde_path_to_error::deserialize(&mut de).map_err(|e| {
             RefereeError::new(
                 "import.invalid",
-                format!("the battle file is damaged at `{}`: {}", e.path(), e.inner()),
+                format!(
+                    "the battle file is damaged at `{}`: {}",
+                    e.path(),
+                    e.inner()
+                ),
             )
             .field(e.path().to_string())
         })

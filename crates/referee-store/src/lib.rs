@@ -36,7 +36,10 @@ const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
 impl Store {
     /// Opens (or creates) the database file, migrating an older schema after backing it up.
     pub fn open(path: &Path) -> Result<Store, RefereeError> {
-        let exists = path.exists() && std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
+        let exists = path.exists()
+            && std::fs::metadata(path)
+                .map(|m| m.len() > 0)
+                .unwrap_or(false);
         if exists {
             let mut header = [0u8; 16];
             let read = std::fs::File::open(path)
@@ -144,24 +147,40 @@ mod tests {
                     ruleset: "itacs".into(),
                     fingerprint: "f".into(),
                     sides: vec![
-                        SideSetup { name: "A".into(), commands: vec![], panic_level: None },
-                        SideSetup { name: "B".into(), commands: vec![], panic_level: None },
+                        SideSetup {
+                            name: "A".into(),
+                            commands: vec![],
+                            panic_level: None,
+                        },
+                        SideSetup {
+                            name: "B".into(),
+                            commands: vec![],
+                            panic_level: None,
+                        },
                     ],
                 },
             },
         };
         let id = store.insert_battle(&[(created, None)]).unwrap();
         // The disk is "full": the file may not grow by a page.
-        let pages: i64 = store.conn.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
+        let pages: i64 = store
+            .conn
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .unwrap();
         store
             .conn
-            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| r.get::<_, i64>(0))
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| {
+                r.get::<_, i64>(0)
+            })
             .unwrap();
         let big = serde_json::json!({"situation": "x".repeat(200_000)});
         let event = Event {
             seq: 2,
             at: now(),
-            body: EventBody::TurnAdvanced { turn: 2, phase: None },
+            body: EventBody::TurnAdvanced {
+                turn: 2,
+                phase: None,
+            },
         };
         let e = store.append(id, &event, Some(&big)).unwrap_err();
         assert_eq!(e.code, "store.disk_full", "{e:?}");

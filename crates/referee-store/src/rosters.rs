@@ -91,7 +91,10 @@ impl Store {
             .execute("DELETE FROM rosters WHERE id = ?1", [id])
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
-            return Err(RefereeError::new("roster.unknown", format!("there is no roster #{id}")).field("roster"));
+            return Err(
+                RefereeError::new("roster.unknown", format!("there is no roster #{id}"))
+                    .field("roster"),
+            );
         }
         Ok(())
     }

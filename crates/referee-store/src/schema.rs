@@ -55,8 +55,10 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(|e| store_error(e, &path))?;
-    conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))
-        .map_err(|e| store_error(e, &path))?;
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map_err(|e| store_error(e, &path))?;
     if version > SCHEMA_VERSION {
         return Err(RefereeError::new(
             "store.newer_version",
@@ -87,7 +89,10 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
 fn migrate(store: &mut Store, from: i64) -> Result<(), RefereeError> {
     let path = store.path.clone();
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(from as usize) {
-        let tx = store.conn().transaction().map_err(|e| store_error(e, &path))?;
+        let tx = store
+            .conn()
+            .transaction()
+            .map_err(|e| store_error(e, &path))?;
         tx.execute_batch(sql).map_err(|e| store_error(e, &path))?;
         tx.pragma_update(None, "user_version", i as i64 + 1)
             .map_err(|e| store_error(e, &path))?;

@@ -17,8 +17,16 @@ fn created() -> Event {
                 ruleset: "itacs".into(),
                 fingerprint: "f".into(),
                 sides: vec![
-                    SideSetup { name: "A".into(), commands: vec![], panic_level: None },
-                    SideSetup { name: "B".into(), commands: vec![], panic_level: None },
+                    SideSetup {
+                        name: "A".into(),
+                        commands: vec![],
+                        panic_level: None,
+                    },
+                    SideSetup {
+                        name: "B".into(),
+                        commands: vec![],
+                        panic_level: None,
+                    },
                 ],
             },
         },
@@ -29,7 +37,10 @@ fn turn(seq: u64) -> Event {
     Event {
         seq,
         at: "2026-11-21T10:01:00Z".into(),
-        body: EventBody::TurnAdvanced { turn: seq as u32, phase: None },
+        body: EventBody::TurnAdvanced {
+            turn: seq as u32,
+            phase: None,
+        },
     }
 }
 
@@ -124,7 +135,11 @@ fn a_damaged_file_is_refused_untouched_and_the_latest_backup_offered() {
     let _ = std::fs::remove_file(path.with_extension("db-wal"));
     let e = Store::open(&path).err().unwrap();
     assert_eq!(e.code, "store.corrupt", "{e:?}");
-    assert!(e.message.contains(&backup.display().to_string()), "{}", e.message);
+    assert!(
+        e.message.contains(&backup.display().to_string()),
+        "{}",
+        e.message
+    );
     assert_eq!(bytes(&path), damaged, "never overwritten");
     // The backup opens, with the battle.
     let mut restored = Store::open(&backup).unwrap();
@@ -137,7 +152,9 @@ fn the_database_uses_wal_with_full_sync_and_appends_in_order() {
     let path = dir.path().join("referee.db");
     let mut store = Store::open(&path).unwrap();
     let conn = Connection::open(&path).unwrap();
-    let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(mode, "wal");
     let id = store.insert_battle(&[(created(), None)]).unwrap();
     store.append(id, &turn(2), None).unwrap();

@@ -156,7 +156,11 @@ export type Role = "unit" | "leader" | "general" | "baggage";
 
 export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, };
 
-export type DiceEntry = { "kind": "none" } | { "kind": "physical", faces: Array<number>, } | { "kind": "app", seed?: number, };
+export type DiceEntry = { "kind": "none" } | { "kind": "physical" } & PhysicalDice | { "kind": "app" } & AppDice;
+
+export type PhysicalDice = { faces: Array<number>, };
+
+export type AppDice = { seed?: number, };
 
 export type Mapping = { 
 /**

@@ -11,9 +11,8 @@ use crate::contract::Change;
 
 /// One event with its place in the battle and when it was recorded (RFC 3339, stamped by the
 /// caller: the core reads no clock).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[ts(rename = "BattleEvent")]
 pub struct Event {
     pub seq: u64,
     pub at: String,
@@ -54,12 +53,18 @@ pub struct AppliedChange {
     pub ruling: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+// Not a UI type: the window sees events as log entries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EventBody {
     /// The battle begins.
-    Created { setup: BattleSetup },
-    UnitAdded { id: UnitId, unit: UnitSpec },
+    Created {
+        setup: BattleSetup,
+    },
+    UnitAdded {
+        id: UnitId,
+        unit: UnitSpec,
+    },
     /// A resolution's effects applied to the roster. The situation and the full resolution are
     /// kept beside the event (they are not needed to fold it).
     Applied {
@@ -67,7 +72,6 @@ pub enum EventBody {
         dice: Vec<u32>,
         source: DiceSource,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
         rolled_by: Option<String>,
         result: String,
         /// Each effect target (`attacker`, `defender`, `hex:A`, `unit:L`) → the roster units.
@@ -81,19 +85,21 @@ pub enum EventBody {
     Adjusted {
         changes: Vec<AppliedChange>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
         reason: Option<String>,
     },
     TurnAdvanced {
         turn: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
         phase: Option<String>,
     },
     /// Takes back an event; later events stay.
-    Undone { event: u64 },
+    Undone {
+        event: u64,
+    },
     /// Puts back an undone event.
-    Redone { event: u64 },
+    Redone {
+        event: u64,
+    },
     /// A past roll corrected: the applied event now has these dice and changes; the later events
     /// are replayed on top.
     RollEdited {
@@ -158,7 +164,10 @@ impl EventBody {
             }
             EventBody::Adjusted { changes, reason } => format!(
                 "Adjusted{}: {}",
-                reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default(),
+                reason
+                    .as_ref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default(),
                 changes
                     .iter()
                     .map(|c| c.text.as_str())

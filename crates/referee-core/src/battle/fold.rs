@@ -90,7 +90,10 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         if i > 0 && e.seq <= last {
             return Err(RefereeError::new(
                 "battle.invalid_events",
-                format!("event {} comes after event {last}: events are in order", e.seq),
+                format!(
+                    "event {} comes after event {last}: events are in order",
+                    e.seq
+                ),
             )
             .field(format!("events[{i}].seq")));
         }
@@ -101,11 +104,10 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         let field = format!("events[{i}]");
         match &e.body {
             EventBody::Created { .. } if i > 0 => {
-                return Err(RefereeError::new(
-                    "battle.invalid_events",
-                    "a battle is created once",
+                return Err(
+                    RefereeError::new("battle.invalid_events", "a battle is created once")
+                        .field(field),
                 )
-                .field(field))
             }
             EventBody::Created { .. } => {}
             EventBody::UnitAdded { id, unit } => {
@@ -117,7 +119,11 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                     .field(field));
                 }
                 if state.side_index(&unit.side).is_none() {
-                    return Err(unknown_side(&state, &unit.side, &format!("{field}.unit.side")));
+                    return Err(unknown_side(
+                        &state,
+                        &unit.side,
+                        &format!("{field}.unit.side"),
+                    ));
                 }
                 let u = units::enter(ruleset, *id, unit, &format!("{field}.unit"))?;
                 state.units.insert(*id, u);
@@ -172,7 +178,10 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
     if setup.ruleset != ruleset {
         return Err(RefereeError::new(
             "battle.invalid_setup",
-            format!("the battle is a `{}` battle, not `{ruleset}`", setup.ruleset),
+            format!(
+                "the battle is a `{}` battle, not `{ruleset}`",
+                setup.ruleset
+            ),
         )
         .field("ruleset"));
     }
@@ -182,7 +191,9 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
                 .field("sides"),
         );
     }
-    if setup.sides[0].name == setup.sides[1].name || setup.sides.iter().any(|s| s.name.trim().is_empty()) {
+    if setup.sides[0].name == setup.sides[1].name
+        || setup.sides.iter().any(|s| s.name.trim().is_empty())
+    {
         return Err(RefereeError::new(
             "battle.invalid_setup",
             "each side needs its own, non-empty name",
@@ -251,14 +262,17 @@ pub fn apply_changes(
                     }
                     Change::Rout | Change::MustBreak => {
                         state.sides[i].panicked = true;
-                        for u in state.units.values_mut().filter(|u| u.side == *name && !u.lost) {
+                        for u in state
+                            .units
+                            .values_mut()
+                            .filter(|u| u.side == *name && !u.lost)
+                        {
                             units::land(ruleset, u, &Change::Rout);
                         }
                     }
-                    _ => state.conflicts.push(format!(
-                        "#{seq}: {name}: a side cannot take “{}”",
-                        c.text
-                    )),
+                    _ => state
+                        .conflicts
+                        .push(format!("#{seq}: {name}: a side cannot take “{}”", c.text)),
                 }
             }
         }

@@ -280,8 +280,14 @@ pub fn differences(before: &BattleState, after: &BattleState) -> Vec<Difference>
         if b != a {
             out.push(Difference {
                 what: b.name.clone(),
-                before: format!("{} points awarded, panicked: {}", b.points_awarded, b.panicked),
-                after: format!("{} points awarded, panicked: {}", a.points_awarded, a.panicked),
+                before: format!(
+                    "{} points awarded, panicked: {}",
+                    b.points_awarded, b.panicked
+                ),
+                after: format!(
+                    "{} points awarded, panicked: {}",
+                    a.points_awarded, a.panicked
+                ),
             });
         }
     }

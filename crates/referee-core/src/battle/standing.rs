@@ -42,7 +42,12 @@ pub struct Standing {
     pub resolutions: Vec<Resolution>,
 }
 
-fn gauge(side: Option<&str>, label: impl Into<String>, value: impl Into<String>, rule: &str) -> Gauge {
+fn gauge(
+    side: Option<&str>,
+    label: impl Into<String>,
+    value: impl Into<String>,
+    rule: &str,
+) -> Gauge {
     Gauge {
         side: side.map(str::to_string),
         label: label.into(),
@@ -123,7 +128,11 @@ fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
             gauges.push(Gauge {
                 threshold: Some(level.to_string()),
                 to_go: Some(show_half_points(at.saturating_sub(against))),
-                progress: Some(if at == 0 { 1.0 } else { (against as f64 / at as f64).min(1.0) }),
+                progress: Some(if at == 0 {
+                    1.0
+                } else {
+                    (against as f64 / at as f64).min(1.0)
+                }),
                 reached: against >= at,
                 ruling: v.panic_ruling.clone(),
                 ..gauge(
@@ -150,15 +159,22 @@ fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
     let resolutions = itacs::resolve(data, "victory", &situation, None)
         .into_iter()
         .collect();
-    Standing { gauges, resolutions }
+    Standing {
+        gauges,
+        resolutions,
+    }
 }
 
 fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Standing {
     let m = &data.morale;
     let track = state.morale_track;
     let favour = match (track.cmp(&0), state.sides.first(), state.sides.get(1)) {
-        (std::cmp::Ordering::Greater, Some(a), _) => format!("{track:+}: {} gains {track} CM", a.name),
-        (std::cmp::Ordering::Less, _, Some(b)) => format!("{track:+}: {} gains {} CM", b.name, -track),
+        (std::cmp::Ordering::Greater, Some(a), _) => {
+            format!("{track:+}: {} gains {track} CM", a.name)
+        }
+        (std::cmp::Ordering::Less, _, Some(b)) => {
+            format!("{track:+}: {} gains {} CM", b.name, -track)
+        }
         _ => "0: no side gains CMs".to_string(),
     };
     let mut gauges = vec![gauge(None, "MORALE track", favour, &m.applied_rule)];
@@ -167,21 +183,36 @@ fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Stan
             .map(|u| u.starting.saturating_sub(u.strength))
             .sum();
         let eliminated = of_side(state, &side.name).filter(|u| u.lost).count();
-        let scattered = of_side(state, &side.name).filter(|u| u.scattered && !u.lost).count();
-        gauges.push(gauge(Some(&side.name), "SPs lost", sp_lost.to_string(), "1.2"));
+        let scattered = of_side(state, &side.name)
+            .filter(|u| u.scattered && !u.lost)
+            .count();
+        gauges.push(gauge(
+            Some(&side.name),
+            "SPs lost",
+            sp_lost.to_string(),
+            "1.2",
+        ));
         gauges.push(gauge(
             Some(&side.name),
             "Units eliminated",
             eliminated.to_string(),
             &m.elimination_rule,
         ));
-        gauges.push(gauge(Some(&side.name), "Units scattered", scattered.to_string(), "9.1"));
+        gauges.push(gauge(
+            Some(&side.name),
+            "Units scattered",
+            scattered.to_string(),
+            "9.1",
+        ));
     }
     let situation = json!({"track": track, "events": []});
     let resolutions = medieval::resolve(data, "morale", &situation, None)
         .into_iter()
         .collect();
-    Standing { gauges, resolutions }
+    Standing {
+        gauges,
+        resolutions,
+    }
 }
 
 /// GTS: a side's units at the start (FRU), lost (eliminated or routed), and whether its general
@@ -189,16 +220,21 @@ fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Stan
 struct GtsSide {
     units: u32,
     lost: u32,
+    /// In Rout now: they count once the Rout is permanent (R-GTS-13).
+    routed: u32,
     general_lost: bool,
     baggage_looted: bool,
     stands_lost: u32,
 }
 
 fn gts_side(state: &BattleState, side: &str) -> GtsSide {
-    let fighting: Vec<&UnitState> = of_side(state, side).filter(|u| u.role == Role::Unit).collect();
+    let fighting: Vec<&UnitState> = of_side(state, side)
+        .filter(|u| u.role == Role::Unit)
+        .collect();
     GtsSide {
         units: fighting.len() as u32,
-        lost: fighting.iter().filter(|u| u.lost || u.rout).count() as u32,
+        lost: fighting.iter().filter(|u| u.lost).count() as u32,
+        routed: fighting.iter().filter(|u| u.rout && !u.lost).count() as u32,
         general_lost: of_side(state, side)
             .filter(|u| u.role == Role::General)
             .any(|u| u.lost || u.leader.is_some()),
@@ -215,20 +251,43 @@ fn gts_standing(data: &gts::GtsData, state: &BattleState) -> Standing {
     let ab = &data.army_break;
     let mut gauges = Vec::new();
     let mut resolutions = Vec::new();
-    let sides: Vec<GtsSide> = state.sides.iter().map(|s| gts_side(state, &s.name)).collect();
+    let sides: Vec<GtsSide> = state
+        .sides
+        .iter()
+        .map(|s| gts_side(state, &s.name))
+        .collect();
     for (i, (side, g)) in state.sides.iter().zip(&sides).enumerate() {
         if g.units == 0 {
-            gauges.push(gauge(Some(&side.name), "Army break point", "no units yet", &ab.rule));
+            gauges.push(gauge(
+                Some(&side.name),
+                "Army break point",
+                "no units yet",
+                &ab.rule,
+            ));
             continue;
         }
-        let (abp, percent) = gts::checks::break_point(data, g.units, g.general_lost, g.baggage_looted);
+        let (abp, percent) =
+            gts::checks::break_point(data, g.units, g.general_lost, g.baggage_looted);
         gauges.push(Gauge {
             threshold: Some(format!("{abp} ({percent}% of {})", g.units)),
             to_go: Some(abp.saturating_sub(g.lost).to_string()),
-            progress: Some(if abp == 0 { 1.0 } else { (f64::from(g.lost) / f64::from(abp)).min(1.0) }),
+            progress: Some(if abp == 0 {
+                1.0
+            } else {
+                (f64::from(g.lost) / f64::from(abp)).min(1.0)
+            }),
             reached: g.lost >= abp,
-            ruling: ab.ruling.clone(),
-            ..gauge(Some(&side.name), "Units lost (eliminated or routed)", g.lost.to_string(), &ab.rule)
+            ruling: Some("R-GTS-13".into()),
+            ..gauge(
+                Some(&side.name),
+                "Units eliminated or in permanent Rout",
+                if g.routed > 0 {
+                    format!("{} (+{} in Rout)", g.lost, g.routed)
+                } else {
+                    g.lost.to_string()
+                },
+                &ab.rule,
+            )
         });
         let enemy = &sides[1 - i];
         let mut situation = json!({
@@ -246,5 +305,8 @@ fn gts_standing(data: &gts::GtsData, state: &BattleState) -> Standing {
             resolutions.push(r);
         }
     }
-    Standing { gauges, resolutions }
+    Standing {
+        gauges,
+        resolutions,
+    }
 }

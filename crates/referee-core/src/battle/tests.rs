@@ -125,9 +125,24 @@ fn an_itacs_melee_applied_undone_and_redone_replays_to_the_live_state() {
         "itacs",
         json!([{"name": "Romans", "panic_level": 3}, {"name": "Gauls", "panic_level": 6}]),
     );
-    let r1 = s.add("17.04", "Romans", Role::Unit, json!({"type": "SD", "count": 4}));
-    let r2 = s.add("18.05", "Romans", Role::Unit, json!({"type": "SD", "count": 2}));
-    let g1 = s.add("17.03", "Gauls", Role::Unit, json!({"type": "PS", "count": 2}));
+    let r1 = s.add(
+        "17.04",
+        "Romans",
+        Role::Unit,
+        json!({"type": "SD", "count": 4}),
+    );
+    let r2 = s.add(
+        "18.05",
+        "Romans",
+        Role::Unit,
+        json!({"type": "SD", "count": 2}),
+    );
+    let g1 = s.add(
+        "17.03",
+        "Gauls",
+        Role::Unit,
+        json!({"type": "PS", "count": 2}),
+    );
     let melee = json!({
         "attackers": [
             { "label": "17.04", "units": [{ "type": "SD", "count": 4 }] }
@@ -135,33 +150,51 @@ fn an_itacs_melee_applied_undone_and_redone_replays_to_the_live_state() {
         "defenders": [{ "label": "17.03", "terrain": "clear", "units": [{ "type": "PS", "count": 2 }] }]
     });
     let dice = dice_for(&s.ruleset, "melee", &melee, |r| {
-        has(r, |e| matches!(e.change, Change::LoseUnits { .. }) && e.target == crate::contract::Target::Defender)
-            && !has(r, |e| matches!(e.change, Change::LoseUnits { .. }) && e.target == crate::contract::Target::Attacker)
+        has(r, |e| {
+            matches!(e.change, Change::LoseUnits { .. })
+                && e.target == crate::contract::Target::Defender
+        }) && !has(r, |e| {
+            matches!(e.change, Change::LoseUnits { .. })
+                && e.target == crate::contract::Target::Attacker
+        })
     });
     let r = s.resolve("melee", &melee, &dice);
     let before = s.battle.state.clone();
     // The defending hex must be mapped: asked for, not guessed.
     let e = s
         .battle
-        .apply(&r, &mapping(&[("attacker", &[r1])]), DiceSource::Physical, None)
+        .apply(
+            &r,
+            &mapping(&[("attacker", &[r1])]),
+            DiceSource::Physical,
+            None,
+        )
         .unwrap_err();
     assert_eq!(e.code, "battle.target_unmapped");
-    s.apply(
-        &r,
-        mapping(&[("attacker", &[r1]), ("defender", &[g1])]),
-    );
+    s.apply(&r, mapping(&[("attacker", &[r1]), ("defender", &[g1])]));
     let after = s.battle.state.clone();
-    let lost = r.outcome.as_ref().unwrap().effects.iter().find_map(|e| match e.change {
-        Change::LoseUnits { count, .. } if e.target == crate::contract::Target::Defender => Some(count),
-        _ => None,
-    });
+    let lost = r
+        .outcome
+        .as_ref()
+        .unwrap()
+        .effects
+        .iter()
+        .find_map(|e| match e.change {
+            Change::LoseUnits { count, .. } if e.target == crate::contract::Target::Defender => {
+                Some(count)
+            }
+            _ => None,
+        });
     assert_eq!(lost, Some(1), "the roll found loses one PS");
     assert_eq!(s.unit(g1).strength, 1);
     assert_eq!(s.unit(g1).stats["count"], 1);
     // A lost PS (combat 4, fire 0) is worth 4 ÷ 2 = 2 victory points to the Romans.
     assert_eq!(s.gauge(Some("Romans"), "Victory points").value, "2");
     let panic = s.gauge(Some("Gauls"), "Panic level");
-    assert_eq!((panic.value.as_str(), panic.to_go.as_deref(), panic.reached), ("2", Some("4"), false));
+    assert_eq!(
+        (panic.value.as_str(), panic.to_go.as_deref(), panic.reached),
+        ("2", Some("4"), false)
+    );
 
     s.record(s.battle.undo().unwrap());
     assert_eq!(s.battle.state.units, before.units);
@@ -171,7 +204,11 @@ fn an_itacs_melee_applied_undone_and_redone_replays_to_the_live_state() {
     assert_eq!(s.battle.redo().unwrap_err().code, "battle.nothing_to_redo");
 
     // Three D markers rout the hex (5.1): the roster's markers follow the ITACS hex rules.
-    s.record(s.battle.adjust(Subject::Unit(r2), Change::DMarkers { count: 3 }, None).unwrap());
+    s.record(
+        s.battle
+            .adjust(Subject::Unit(r2), Change::DMarkers { count: 3 }, None)
+            .unwrap(),
+    );
     assert!(s.unit(r2).rout);
     assert_eq!(s.unit(r2).d_markers, 3);
     // Everything can be undone back to the start, and no further.
@@ -194,14 +231,20 @@ fn losses_spread_over_several_units_need_the_players_choice() {
         "",
         vec![crate::contract::effect(
             crate::contract::Target::Attacker,
-            Change::LoseUnits { count: 2, chosen_by: Chooser::Attacker },
+            Change::LoseUnits {
+                count: 2,
+                chosen_by: Chooser::Attacker,
+            },
             "10.7",
             None,
         )],
     );
     let m = mapping(&[("attacker", &[a, b])]);
     let e = s.battle.apply(&r, &m, DiceSource::None, None).unwrap_err();
-    assert_eq!((e.code.as_str(), e.field.as_deref()), ("battle.choice_needed", Some("choices.0")));
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("battle.choice_needed", Some("choices.0"))
+    );
     assert!(e.message.contains("attacker chooses"), "{}", e.message);
     let mut m = m;
     m.choices.insert("0".into(), vec![b, b]);
@@ -209,7 +252,10 @@ fn losses_spread_over_several_units_need_the_players_choice() {
     assert!(s.unit(b).lost);
     assert_eq!(s.unit(a).strength, 2);
     // A unit that is gone takes nothing more.
-    let e = s.battle.adjust(Subject::Unit(b), Change::DMarkers { count: 1 }, None).unwrap_err();
+    let e = s
+        .battle
+        .adjust(Subject::Unit(b), Change::DMarkers { count: 1 }, None)
+        .unwrap_err();
     assert_eq!(e.code, "battle.unit_gone");
     let e = s
         .battle
@@ -228,15 +274,32 @@ fn an_edited_roll_replays_the_later_events_and_shows_what_changed() {
         "defenders": [{ "label": "17.03", "terrain": "clear", "units": [{ "type": "PS", "count": 2 }] }]
     });
     let quiet = dice_for(&s.ruleset, "melee", &melee, |r| {
-        r.outcome.as_ref().is_some_and(|o| o.effects.iter().all(|e| e.target != crate::contract::Target::Defender || matches!(e.change, Change::DMarkers { .. })))
+        r.outcome.as_ref().is_some_and(|o| {
+            o.effects.iter().all(|e| {
+                e.target != crate::contract::Target::Defender
+                    || matches!(e.change, Change::DMarkers { .. })
+            })
+        })
     });
     let bloody = dice_for(&s.ruleset, "melee", &melee, |r| {
-        has(r, |e| matches!(e.change, Change::LoseUnits { .. } | Change::DestroyAll) && e.target == crate::contract::Target::Defender)
+        has(r, |e| {
+            matches!(e.change, Change::LoseUnits { .. } | Change::DestroyAll)
+                && e.target == crate::contract::Target::Defender
+        })
     });
-    let all = [("attacker", &[a][..]), ("defender", &[d][..]), ("hex:17.04", &[a][..]), ("hex:17.03", &[d][..])];
+    let all = [
+        ("attacker", &[a][..]),
+        ("defender", &[d][..]),
+        ("hex:17.04", &[a][..]),
+        ("hex:17.03", &[d][..]),
+    ];
     s.apply(&s.resolve("melee", &melee, &quiet), mapping(&all));
     let applied = s.battle.events.last().unwrap().seq;
-    s.record(s.battle.adjust(Subject::Unit(d), Change::DMarkers { count: 1 }, None).unwrap());
+    s.record(
+        s.battle
+            .adjust(Subject::Unit(d), Change::DMarkers { count: 1 }, None)
+            .unwrap(),
+    );
     let (body, diff) = s
         .battle
         .edit_roll(&s.ruleset, applied, &melee, &bloody, DiceSource::Physical)
@@ -254,17 +317,38 @@ fn an_edited_roll_replays_the_later_events_and_shows_what_changed() {
     s.record(s.battle.undo().unwrap());
     assert_eq!(s.unit(d).strength, 2);
     assert_eq!(
-        s.battle.edit_roll(&s.ruleset, 2, &melee, &bloody, DiceSource::Physical).unwrap_err().code,
+        s.battle
+            .edit_roll(&s.ruleset, 2, &melee, &bloody, DiceSource::Physical)
+            .unwrap_err()
+            .code,
         "battle.not_a_roll"
     );
 }
 
 #[test]
 fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
-    let mut s = Script::new("medieval", json!([{"name": "Order"}, {"name": "Lithuanians"}]));
-    let k = s.add("Knights", "Order", Role::Unit, json!({"type": "heavy_cavalry", "sp": 2, "cf": 2}));
-    let c = s.add("Riders", "Order", Role::Unit, json!({"type": "cavalry", "sp": 2, "cf": 3}));
-    let l = s.add("Boyars", "Lithuanians", Role::Unit, json!({"type": "light_cavalry", "sp": 2, "cf": 1}));
+    let mut s = Script::new(
+        "medieval",
+        json!([{"name": "Order"}, {"name": "Lithuanians"}]),
+    );
+    let k = s.add(
+        "Knights",
+        "Order",
+        Role::Unit,
+        json!({"type": "heavy_cavalry", "sp": 2, "cf": 2}),
+    );
+    let c = s.add(
+        "Riders",
+        "Order",
+        Role::Unit,
+        json!({"type": "cavalry", "sp": 2, "cf": 3}),
+    );
+    let l = s.add(
+        "Boyars",
+        "Lithuanians",
+        Role::Unit,
+        json!({"type": "light_cavalry", "sp": 2, "cf": 1}),
+    );
     let combat = json!({
         "attackers": [
             { "stream": true, "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }] },
@@ -273,7 +357,10 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
         "defenders": [{ "terrain": "stream", "units": [{ "type": "light_cavalry", "sp": 2, "cf": 1 }] }]
     });
     let dice = dice_for(&s.ruleset, "combat", &combat, |r| {
-        has(r, |e| e.target == crate::contract::Target::Defender && matches!(e.change, Change::LoseSp { .. }))
+        has(r, |e| {
+            e.target == crate::contract::Target::Defender
+                && matches!(e.change, Change::LoseSp { .. })
+        })
     });
     let r = s.resolve("combat", &combat, &dice);
     let mut m = mapping(&[("attacker", &[k, c]), ("defender", &[l])]);
@@ -281,27 +368,57 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
     if let Err(e) = s.battle.apply(&r, &m, DiceSource::Physical, None) {
         assert_eq!(e.code, "battle.choice_needed");
         let i = e.field.unwrap().trim_start_matches("choices.").to_string();
-        let n = r.outcome.as_ref().unwrap().effects[i.parse::<usize>().unwrap()].change.clone();
-        let Change::LoseSp { count, .. } = n else { panic!() };
+        let n = r.outcome.as_ref().unwrap().effects[i.parse::<usize>().unwrap()]
+            .change
+            .clone();
+        let Change::LoseSp { count, .. } = n else {
+            panic!()
+        };
         m.choices.insert(i, vec![k; count as usize]);
     }
     s.apply(&r, m);
     assert!(s.unit(l).strength < 2);
     assert_eq!(s.unit(l).stats["sp"], s.unit(l).strength.max(1));
     let lost = 2 - s.unit(l).strength;
-    assert_eq!(s.gauge(Some("Lithuanians"), "SPs lost").value, lost.to_string());
+    assert_eq!(
+        s.gauge(Some("Lithuanians"), "SPs lost").value,
+        lost.to_string()
+    );
     // A banner captured by the Order: the track moves 3 boxes its way (6.1.5), via player A.
-    let morale = s.ruleset.resolve("morale", &json!({"track": 0, "events": [{"kind": "banner_fall", "to": "a", "count": 1}]}), None).unwrap();
+    let morale = s
+        .ruleset
+        .resolve(
+            "morale",
+            &json!({"track": 0, "events": [{"kind": "banner_fall", "to": "a", "count": 1}]}),
+            None,
+        )
+        .unwrap();
     s.apply(&morale, Mapping::default());
     assert_eq!(s.battle.state.morale_track, 3);
     assert_eq!(s.gauge(None, "MORALE track").value, "+3: Order gains 3 CM");
     let cf = s.unit(c).stats["cf"].as_u64().unwrap();
-    s.record(s.battle.adjust(Subject::Unit(c), Change::ReduceChargeFactor { by: 1 }, None).unwrap());
-    assert_eq!(s.unit(c).stats["cf"].as_u64().unwrap(), cf.saturating_sub(1));
+    s.record(
+        s.battle
+            .adjust(Subject::Unit(c), Change::ReduceChargeFactor { by: 1 }, None)
+            .unwrap(),
+    );
+    assert_eq!(
+        s.unit(c).stats["cf"].as_u64().unwrap(),
+        cf.saturating_sub(1)
+    );
     // Each Medieval counter is its own entry.
     let e = s
         .battle
-        .add_unit(&s.ruleset, UnitSpec { label: "x".into(), side: "Order".into(), command: None, role: Role::Unit, stats: json!({"type": "cavalry", "sp": 2, "count": 2}) })
+        .add_unit(
+            &s.ruleset,
+            UnitSpec {
+                label: "x".into(),
+                side: "Order".into(),
+                command: None,
+                role: Role::Unit,
+                stats: json!({"type": "cavalry", "sp": 2, "count": 2}),
+            },
+        )
         .unwrap_err();
     assert_eq!(e.code, "battle.one_unit_per_entry");
 }
@@ -310,31 +427,86 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
 fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
     let mut s = Script::new("gts", json!([{"name": "Spartans"}, {"name": "Persians"}]));
     let unit = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 });
-    let ids: Vec<UnitId> = (0..5).map(|i| s.add(&format!("P{i}"), "Persians", Role::Unit, unit.clone())).collect();
-    s.add("General", "Persians", Role::General, json!({ "class": "cavalry", "weapon": "SP", "armour": "M", "stands": 1 }));
+    let ids: Vec<UnitId> = (0..5)
+        .map(|i| s.add(&format!("P{i}"), "Persians", Role::Unit, unit.clone()))
+        .collect();
+    s.add(
+        "General",
+        "Persians",
+        Role::General,
+        json!({ "class": "cavalry", "weapon": "SP", "armour": "M", "stands": 1 }),
+    );
     let hps = s.unit(ids[0]).kind.hits_per_stand;
     assert!(hps > 0);
-    let g = s.gauge(Some("Persians"), "Units lost");
-    let abp: u32 = g.threshold.as_ref().unwrap().split(' ').next().unwrap().parse().unwrap();
+    let g = s.gauge(Some("Persians"), "Units eliminated");
+    let abp: u32 = g
+        .threshold
+        .as_ref()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert_eq!(g.to_go.as_deref(), Some(abp.to_string().as_str()));
     for (n, id) in ids.iter().enumerate() {
         // One hit short of a stand, then the stand goes.
-        s.record(s.battle.adjust(Subject::Unit(*id), Change::Hits { count: hps - 1 }, None).unwrap());
+        s.record(
+            s.battle
+                .adjust(Subject::Unit(*id), Change::Hits { count: hps - 1 }, None)
+                .unwrap(),
+        );
         assert_eq!((s.unit(*id).strength, s.unit(*id).hits), (2, hps - 1));
-        s.record(s.battle.adjust(Subject::Unit(*id), Change::Hits { count: hps + 1 }, None).unwrap());
+        s.record(
+            s.battle
+                .adjust(Subject::Unit(*id), Change::Hits { count: hps + 1 }, None)
+                .unwrap(),
+        );
         assert!(s.unit(*id).lost, "two stands' worth of hits");
-        let g = s.gauge(Some("Persians"), "Units lost");
+        let g = s.gauge(Some("Persians"), "Units eliminated");
         assert_eq!(g.value, (n + 1).to_string());
-        assert_eq!(g.reached, n + 1 >= abp as usize, "at {} lost of ABP {abp}", n + 1);
+        assert_eq!(
+            g.reached,
+            n + 1 >= abp as usize,
+            "at {} lost of ABP {abp}",
+            n + 1
+        );
         if g.reached {
             break;
         }
     }
     // The general's loss lowers the break point (8.0).
-    let before: u32 = s.gauge(Some("Persians"), "Units lost").threshold.unwrap().split(' ').next().unwrap().parse().unwrap();
-    let general = s.battle.state.units.values().find(|u| u.role == Role::General).unwrap().id;
-    s.record(s.battle.adjust(Subject::Unit(general), Change::LeaderKilled, None).unwrap());
-    let after: u32 = s.gauge(Some("Persians"), "Units lost").threshold.unwrap().split(' ').next().unwrap().parse().unwrap();
+    let before: u32 = s
+        .gauge(Some("Persians"), "Units eliminated")
+        .threshold
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let general = s
+        .battle
+        .state
+        .units
+        .values()
+        .find(|u| u.role == Role::General)
+        .unwrap()
+        .id;
+    s.record(
+        s.battle
+            .adjust(Subject::Unit(general), Change::LeaderKilled, None)
+            .unwrap(),
+    );
+    let after: u32 = s
+        .gauge(Some("Persians"), "Units eliminated")
+        .threshold
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(after <= before);
     assert!(!standing(&s.ruleset, &s.battle.state).resolutions.is_empty());
 }
@@ -349,14 +521,39 @@ fn units_the_ruleset_rejects_never_join() {
         role: Role::Unit,
         stats,
     };
-    let e = s.battle.add_unit(&s.ruleset, spec(json!({"type": "XX"}), "A")).unwrap_err();
-    assert!(e.field.as_deref().unwrap().starts_with("unit.stats"), "{e:?}");
-    let e = s.battle.add_unit(&s.ruleset, spec(json!({"type": "SD", "count": 0}), "A")).unwrap_err();
-    assert!(e.field.as_deref().unwrap().starts_with("unit.stats"), "{e:?}");
-    let e = s.battle.add_unit(&s.ruleset, spec(json!({"type": "SD"}), "C")).unwrap_err();
+    let e = s
+        .battle
+        .add_unit(&s.ruleset, spec(json!({"type": "XX"}), "A"))
+        .unwrap_err();
+    assert!(
+        e.field.as_deref().unwrap().starts_with("unit.stats"),
+        "{e:?}"
+    );
+    let e = s
+        .battle
+        .add_unit(&s.ruleset, spec(json!({"type": "SD", "count": 0}), "A"))
+        .unwrap_err();
+    assert!(
+        e.field.as_deref().unwrap().starts_with("unit.stats"),
+        "{e:?}"
+    );
+    let e = s
+        .battle
+        .add_unit(&s.ruleset, spec(json!({"type": "SD"}), "C"))
+        .unwrap_err();
     assert_eq!(e.code, "battle.unknown_side");
     // A second creation, or events out of order, do not fold.
     let mut events = s.battle.events.clone();
-    events.push(Event { seq: 1, at: String::new(), body: EventBody::TurnAdvanced { turn: 2, phase: None } });
-    assert_eq!(Battle::open(&s.ruleset, events).unwrap_err().code, "battle.invalid_events");
+    events.push(Event {
+        seq: 1,
+        at: String::new(),
+        body: EventBody::TurnAdvanced {
+            turn: 2,
+            phase: None,
+        },
+    });
+    assert_eq!(
+        Battle::open(&s.ruleset, events).unwrap_err().code,
+        "battle.invalid_events"
+    );
 }

@@ -81,10 +81,11 @@ pub fn enter(
         }
     };
     if spec.label.trim().is_empty() {
-        return Err(
-            RefereeError::new("battle.invalid_unit", "a unit needs a label the umpire knows it by")
-                .field(format!("{field}.label")),
-        );
+        return Err(RefereeError::new(
+            "battle.invalid_unit",
+            "a unit needs a label the umpire knows it by",
+        )
+        .field(format!("{field}.label")));
     }
     if strength == 0 && spec.role == Role::Unit {
         return Err(RefereeError::new(
@@ -167,7 +168,11 @@ pub fn land(ruleset: &Ruleset, unit: &mut UnitState, change: &Change) {
         }
         (_, Change::ReduceChargeFactor { by }) => {
             let cf = unit.stats.get("cf").and_then(Value::as_u64).unwrap_or(0);
-            set(&mut unit.stats, "cf", json!(cf.saturating_sub(u64::from(*by))));
+            set(
+                &mut unit.stats,
+                "cf",
+                json!(cf.saturating_sub(u64::from(*by))),
+            );
         }
         (_, Change::ResetChargeFactor) => set(&mut unit.stats, "cf", json!(0)),
         (_, Change::ConvertTo { unit_type }) => set(&mut unit.stats, "type", json!(unit_type)),
@@ -181,12 +186,15 @@ pub fn land(ruleset: &Ruleset, unit: &mut UnitState, change: &Change) {
         (_, Change::VictoryPoints { .. } | Change::Morale { .. }) => {}
     }
     if let Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. } = change {
-        unit.moves.push(crate::contract::effect(
-            crate::contract::Target::Unit(unit.label.clone()),
-            change.clone(),
-            "",
-            None,
-        ).text);
+        unit.moves.push(
+            crate::contract::effect(
+                crate::contract::Target::Unit(unit.label.clone()),
+                change.clone(),
+                "",
+                None,
+            )
+            .text,
+        );
     }
     if unit.strength == 0 && unit.starting > 0 {
         unit.lost = true;

@@ -626,7 +626,12 @@ pub struct GeneralRating {
 
 /// The army break point (units) and the percentage it rests on (8.0): the general's loss and the
 /// baggage's looting each lower it.
-pub fn break_point(data: &GtsData, units: u32, general_lost: bool, baggage_looted: bool) -> (u32, u32) {
+pub fn break_point(
+    data: &GtsData,
+    units: u32,
+    general_lost: bool,
+    baggage_looted: bool,
+) -> (u32, u32) {
     let ab = &data.army_break;
     let percent = match (general_lost, baggage_looted) {
         (true, true) => ab.both_losses_percent,

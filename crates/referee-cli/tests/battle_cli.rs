@@ -1,0 +1,94 @@
+//! The battle commands on the command line: the documented scripted battle runs, every committed
+//! step is reported, and the battle survives export, import and a fresh process.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn referee(db: &Path, args: &[&str]) -> (i32, Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .env("REFEREE_DB", db)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    (
+        out.status.code().unwrap_or(-1),
+        serde_json::from_str(&stdout).unwrap_or(Value::Null),
+        stdout,
+    )
+}
+
+#[test]
+fn the_documented_scripted_battle_runs_and_round_trips() {
+    let script = root().join("docs/examples/battle-itacs.json");
+    let doc = std::fs::read_to_string(root().join("docs/api.md")).unwrap();
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(
+        doc.contains(&text),
+        "docs/examples/battle-itacs.json is the example of docs/api.md"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    let (status, _, stdout) = referee(&db, &["battle", "script", script.to_str().unwrap()]);
+    assert_eq!(status, 0, "{stdout}");
+    let lines: Vec<Value> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    // The creation, then one line per step (7 steps), then the summary.
+    assert_eq!(lines.iter().filter(|l| l.get("step").is_some()).count(), 7);
+    let (_, state, _) = referee(&db, &["battle", "state", "1"]);
+    assert_eq!(state["events"], 8);
+    assert_eq!(state["state"]["turn"], 2);
+    let log: Vec<&str> = state["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        log[3].contains("app dice, seed 7") && log[3].contains("Hannibal"),
+        "{log:?}"
+    );
+
+    let out = dir.path().join("cannae.json");
+    let (status, _, _) = referee(
+        &db,
+        &["battle", "export", "1", "--out", out.to_str().unwrap()],
+    );
+    assert_eq!(status, 0);
+    let (status, imported, _) = referee(&db, &["battle", "import", out.to_str().unwrap()]);
+    assert_eq!(status, 0);
+    assert_eq!(imported["state"], state["state"]);
+
+    let (status, error, _) = referee(&db, &["battle", "undo", "99"]);
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (2, Some("battle.unknown"))
+    );
+    let (status, check, _) = referee(&db, &["db", "check"]);
+    assert_eq!((status, check["integrity_check"].as_str()), (0, Some("ok")));
+    let (status, backup, _) = referee(&db, &["db", "backup"]);
+    assert_eq!(status, 0);
+    assert!(Path::new(backup["backup"].as_str().unwrap()).exists());
+}
+
+#[test]
+fn a_damaged_database_is_a_clear_error_on_the_cli_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    std::fs::write(&db, b"not a database, not at all, no").unwrap();
+    let (status, error, _) = referee(&db, &["battle", "list"]);
+    assert_eq!((status, error["code"].as_str()), (2, Some("store.corrupt")));
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        b"not a database, not at all, no"
+    );
+}
