@@ -66,7 +66,7 @@ WHAT = {
     "gts/leader_casualty": "both d10s chained",
     "gts/frenzy": "two hits on a wounded elephant",
     "gts/army_break": "ABP, victory ratio",
-    "battles/open_500_units_20000_events": "a fresh process opens the database, reads and folds 20,000 events, standing and log (target < 100 ms)",
+    "battles/open_500_units_20000_events": "a new connection opens the database, reads and folds 20,000 events, standing and log (target < 100 ms)",
     "battles/apply_commit_synchronous_full": "resolve a melee and commit its result in one transaction, WAL + synchronous=FULL (target < 5 ms)",
     "battles/export_20000_events": "the battle file of 20,000 events with their details, as JSON text (target < 1 s)",
     "battles/import_20000_events": "parse, check, fold and store that file as a new battle (target < 1 s)",
