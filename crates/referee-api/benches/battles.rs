@@ -4,9 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 
-use referee_api::{
-    AppDice, ApplyRequest, Battles, DiceEntry, Mapping, NewBattle, PhysicalDice, Referee,
-};
+use referee_api::{ApplyRequest, Battles, DiceEntry, Mapping, NewBattle, PhysicalDice, Referee};
 use referee_core::battle::{Battle, BattleSetup, DiceSource, Event, EventBody, Subject, UnitSpec};
 use referee_core::contract::Change;
 

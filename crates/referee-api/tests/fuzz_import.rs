@@ -8,7 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use serde_json::{json, Value};
 
 use referee_api::{
-    read_battle_file, AppDice, ApplyRequest, Battles, DiceEntry, NewBattle, PhysicalDice, Referee,
+    read_battle_file, AppDice, ApplyRequest, Battles, DiceEntry, NewBattle, Referee,
 };
 
 struct Rng(u64);
