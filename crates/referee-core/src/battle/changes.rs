@@ -180,21 +180,9 @@ fn side_name(state: &BattleState, side: &str) -> Result<String, RefereeError> {
         "B" => state.sides.get(1),
         _ => None,
     };
-    by_player.map(|s| s.name.clone()).ok_or_else(|| {
-        RefereeError::new(
-            "battle.unknown_side",
-            format!(
-                "no side `{side}`; the sides are {}",
-                state
-                    .sides
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ),
-        )
-        .field("side")
-    })
+    by_player
+        .map(|s| s.name.clone())
+        .ok_or_else(|| state.unknown_side(side, "side"))
 }
 
 fn units_of(

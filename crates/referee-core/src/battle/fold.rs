@@ -119,11 +119,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                     .field(field));
                 }
                 if state.side_index(&unit.side).is_none() {
-                    return Err(unknown_side(
-                        &state,
-                        &unit.side,
-                        &format!("{field}.unit.side"),
-                    ));
+                    return Err(state.unknown_side(&unit.side, &format!("{field}.unit.side")));
                 }
                 let u = units::enter(ruleset, *id, unit, &format!("{field}.unit"))?;
                 state.units.insert(*id, u);
@@ -206,22 +202,6 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
     Ok(())
 }
 
-fn unknown_side(state: &BattleState, side: &str, field: &str) -> RefereeError {
-    RefereeError::new(
-        "battle.unknown_side",
-        format!(
-            "no side `{side}` in this battle; the sides are {}",
-            state
-                .sides
-                .iter()
-                .map(|s| s.name.as_str())
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ),
-    )
-    .field(field)
-}
-
 /// Applies concrete changes. A unit already lost (after an edited roll replays) is recorded as
 /// a conflict, not an error: the umpire sees what could not be applied.
 pub fn apply_changes(
@@ -249,7 +229,7 @@ pub fn apply_changes(
             },
             Subject::Side(name) => {
                 let Some(i) = state.side_index(name) else {
-                    return Err(unknown_side(state, name, "subject"));
+                    return Err(state.unknown_side(name, "subject"));
                 };
                 match &c.change {
                     Change::VictoryPoints { points } => {

@@ -55,20 +55,7 @@ impl Battle {
 
     pub fn add_unit(&self, ruleset: &Ruleset, unit: UnitSpec) -> Result<EventBody, RefereeError> {
         if self.state.side_index(&unit.side).is_none() {
-            return Err(RefereeError::new(
-                "battle.unknown_side",
-                format!(
-                    "no side `{}`; the sides are {}",
-                    unit.side,
-                    self.state
-                        .sides
-                        .iter()
-                        .map(|s| s.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                ),
-            )
-            .field("side"));
+            return Err(self.state.unknown_side(&unit.side, "side"));
         }
         if let Some(c) = &unit.command {
             let side = &self.state.sides[self.state.side_index(&unit.side).unwrap_or(0)];

@@ -207,6 +207,19 @@ impl BattleState {
         self.sides.iter().position(|s| s.name == name)
     }
 
+    /// The error for a side the battle does not have, naming the ones it has.
+    pub fn unknown_side(&self, side: &str, field: &str) -> crate::error::RefereeError {
+        let sides: Vec<&str> = self.sides.iter().map(|s| s.name.as_str()).collect();
+        crate::error::RefereeError::new(
+            "battle.unknown_side",
+            format!(
+                "no side `{side}` in this battle; the sides are {}",
+                sides.join(" and ")
+            ),
+        )
+        .field(field)
+    }
+
     /// The next unit id: one more than the highest so far.
     pub fn next_unit_id(&self) -> UnitId {
         self.units.keys().next_back().map_or(1, |id| id + 1)
