@@ -4,6 +4,7 @@ const COMMANDS: &[&str] = &[
     "rulesets",
     "resolve",
     "roll_dice",
+    "situation_schema",
     "battles_list",
     "battle_create",
     "battle_view",

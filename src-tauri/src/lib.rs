@@ -40,6 +40,11 @@ fn resolve(referee: State<Referee>, request: ResolveRequest) -> Result<Resolutio
 }
 
 #[tauri::command]
+fn situation_schema(referee: State<Referee>, ruleset: String, action: String) -> Result<serde_json::Value, RefereeError> {
+    referee.situation_schema(&ruleset, &action)
+}
+
+#[tauri::command]
 fn roll_dice(request: RollRequest) -> Result<DiceRoll, RefereeError> {
     referee_api::roll(&request)
 }
@@ -263,6 +268,7 @@ pub fn run() {
             rulesets,
             resolve,
             roll_dice,
+            situation_schema,
             battles_list,
             battle_create,
             battle_view,

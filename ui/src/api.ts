@@ -1,6 +1,9 @@
-// The app's three commands. Outside the Tauri window (a plain browser) they reject clearly.
+// The app's commands. Outside the Tauri window (a plain browser) they reject clearly.
 import { invoke } from '@tauri-apps/api/core';
-import type { DiceRoll, RefereeError, Resolution, ResolveRequest, RulesetList } from './generated/api';
+import type {
+  AdjustRequest, ApplyRequest, BattleRow, BattleView, DiceRoll, LogEntry, NewBattle, RefereeError, Resolution,
+  ResolveRequest, RollEditPreview, RosterRow, RulesetList, UnitSpec,
+} from './generated/api';
 
 function inTauri(): boolean {
   return typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
@@ -16,4 +19,26 @@ async function call<T>(command: string, args: Record<string, unknown>): Promise<
 
 export const rulesets = () => call<RulesetList>('rulesets', {});
 export const resolve = (request: ResolveRequest) => call<Resolution>('resolve', { request });
-export const rollDice = (dice: string) => call<DiceRoll>('roll_dice', { request: { dice } });
+export const rollDice = (dice: string, seed?: number) => call<DiceRoll>('roll_dice', { request: seed === undefined ? { dice } : { dice, seed } });
+export const situationSchema = (ruleset: string, action: string) => call<unknown>('situation_schema', { ruleset, action });
+
+export const battles = () => call<BattleRow[]>('battles_list', {});
+export const createBattle = (request: NewBattle) => call<BattleView>('battle_create', { request });
+export const viewBattle = (battle: number) => call<BattleView>('battle_view', { battle });
+export const battleLog = (battle: number, before: number | null, limit: number) => call<LogEntry[]>('battle_log', { battle, before, limit });
+export const addUnit = (battle: number, unit: UnitSpec) => call<BattleView>('battle_add_unit', { battle, unit });
+export const apply = (battle: number, request: ApplyRequest) => call<BattleView>('battle_apply', { battle, request });
+export const adjust = (battle: number, request: AdjustRequest) => call<BattleView>('battle_adjust', { battle, request });
+export const turn = (battle: number, turnNumber: number | null, phase: string | null) => call<BattleView>('battle_turn', { battle, turn: turnNumber, phase });
+export const undo = (battle: number) => call<BattleView>('battle_undo', { battle });
+export const redo = (battle: number) => call<BattleView>('battle_redo', { battle });
+export const editRoll = (battle: number, event: number, dice: number[], preview: boolean) =>
+  call<[RollEditPreview, BattleView | null]>('battle_edit_roll', { battle, event, dice, preview });
+export const exportBattle = (battle: number) => call<string>('battle_export', { battle });
+export const importBattle = (text: string) => call<BattleView>('battle_import', { text });
+export const duplicateBattle = (battle: number) => call<BattleView>('battle_duplicate', { battle });
+export const deleteBattle = (battle: number) => call<null>('battle_delete', { battle });
+export const rosters = () => call<RosterRow[]>('rosters_list', {});
+export const importRosterCsv = (name: string, ruleset: string, text: string) => call<number>('roster_import_csv', { name, ruleset, text });
+export const copyRoster = (roster: number, battle: number, side: string) => call<BattleView>('roster_copy', { roster, battle, side });
+export const backup = () => call<string>('db_backup', {});

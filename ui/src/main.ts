@@ -1,6 +1,8 @@
-// The one working screen: pick an ITACS action, enter units and situation, see cited modifiers,
-// the exact odds of every result, and the result of entered or app-rolled dice.
+// The app shell: the battles screens (battle.ts) and the quick ITACS combat form below — pick an
+// ITACS action, enter units and situation, see cited modifiers, the exact odds of every result,
+// and the result of entered or app-rolled dice, without a battle.
 import * as api from './api';
+import { onBattleClick, onBattleInput, onBattleKey, onBattleSubmit, setSystems, showBattles } from './battle';
 import type { Choice, RefereeError, SystemInfo } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
 import { FORM_ACTIONS, enteredDice, initialState, selectorForField, toSituation, unitRow, type ActionId, type FormState, type UnitRow } from './situation';
@@ -117,6 +119,7 @@ function readUnit(row: UnitRow, field: string, el: HTMLInputElement | HTMLSelect
 
 function onInput(ev: Event): void {
   const el = ev.target as HTMLInputElement | HTMLSelectElement;
+  if (!el.closest('#quick-screen')) return;
   const unit = el.closest<HTMLElement>('.unit');
   if (unit && el.dataset.field) {
     const side = unit.dataset.side as 'attackers' | 'defenders';
@@ -146,9 +149,28 @@ function onInput(ev: Event): void {
   void update();
 }
 
+function showScreen(screen: 'battles' | 'battle' | 'quick'): void {
+  document.body.dataset.screen = screen;
+  document.querySelectorAll<HTMLButtonElement>('[data-nav]').forEach((b) => b.setAttribute('aria-current', String(b.dataset.nav === screen || (screen === 'battle' && b.dataset.nav === 'battles'))));
+}
+
 async function onClick(ev: Event): Promise<void> {
   const el = (ev.target as HTMLElement).closest<HTMLElement>('button');
   if (!el) return;
+  if (el.dataset.nav === 'battles') {
+    showScreen('battles');
+    await showBattles();
+    return;
+  }
+  if (el.dataset.nav === 'quick') {
+    showScreen('quick');
+    await update();
+    return;
+  }
+  if (!el.closest('#quick-screen') && el.id !== 'theme') {
+    if (await onBattleClick(el)) showScreen(document.body.dataset.screen === 'battle' ? 'battle' : 'battles');
+    return;
+  }
   if (el.dataset.action) {
     state.action = el.dataset.action as ActionId;
     if (isFire() && state.attackers.every((u) => u.type === 'SD')) state.attackers = [unitRow('LB', 2)];
@@ -190,25 +212,42 @@ async function onClick(ev: Event): Promise<void> {
 async function start(): Promise<void> {
   // A display preference only; battle data never lives in the webview.
   document.documentElement.dataset.theme = localStorage.getItem('referee.theme') === 'light' ? 'light' : 'dark';
-  document.addEventListener('input', onInput);
+  document.addEventListener('input', (ev) => {
+    const el = ev.target as HTMLInputElement;
+    // Selects, checkboxes and files answer on change; text and numbers as they are typed.
+    if (el.closest('#quick-screen')) onInput(ev);
+    else if (el.tagName !== 'SELECT' && el.type !== 'checkbox' && el.type !== 'file') void onBattleInput(el);
+  });
   document.addEventListener('change', (ev) => {
-    if ((ev.target as HTMLElement).tagName === 'SELECT') onInput(ev);
+    const el = ev.target as HTMLInputElement;
+    if (el.closest('#quick-screen')) {
+      if (el.tagName === 'SELECT') onInput(ev);
+    } else if (el.tagName === 'SELECT' || el.type === 'checkbox' || el.type === 'file') {
+      void onBattleInput(el);
+    }
+  });
+  document.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void onBattleSubmit(ev.target as HTMLFormElement).then(() => showScreen(document.body.dataset.screen === 'battle' ? 'battle' : 'battles'));
   });
   document.addEventListener('click', (ev) => void onClick(ev));
   document.addEventListener('keydown', (ev) => {
-    if (ev.key === 'r' && ev.altKey) $('#roll').click();
+    if (ev.key === 'r' && ev.altKey) (document.querySelector<HTMLElement>('#quick-screen:not([hidden]) #roll') ?? document.querySelector<HTMLElement>('#battle-roll'))?.click();
+    onBattleKey(ev);
   });
+  showScreen('battles');
   try {
     const list = await api.rulesets();
+    setSystems(list.systems);
     system = list.systems.find((s) => s.id === 'itacs');
     $('#system').textContent = system ? `${system.name} · ruleset ${system.fingerprint}` : '';
     if (list.problems.length) $('#resolution').innerHTML = list.problems.map(renderError).join('');
   } catch (e) {
     $('#resolution').innerHTML = renderError(e as RefereeError);
   }
+  await showBattles();
   renderTabs();
   renderForm();
-  await update();
 }
 
 void start();

@@ -39,3 +39,31 @@ fn ruleset_schemas_are_current() {
         );
     }
 }
+
+/// The resolver starts each action from its docs/api.md example: they are committed as
+/// `ui/src/generated/examples.json` (ruleset/action → situation); this fails when it is stale.
+#[test]
+fn resolver_examples_are_current() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let doc = std::fs::read_to_string(root.join("docs/api.md")).unwrap();
+    let mut examples = serde_json::Map::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if let Some(tag) = line.strip_prefix("```json example=") {
+            let body: Vec<&str> = lines.by_ref().take_while(|l| !l.starts_with("```")).collect();
+            let key = tag.split_whitespace().next().unwrap().to_string();
+            let value: serde_json::Value = serde_json::from_str(&body.join("\n")).unwrap();
+            examples.entry(key).or_insert(value);
+        }
+    }
+    let fresh = serde_json::to_string_pretty(&examples).unwrap() + "\n";
+    let path = root.join("ui/src/generated/examples.json");
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "ui/src/generated/examples.json is stale: run `npm run bindings` and commit it"
+    );
+}

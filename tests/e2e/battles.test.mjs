@@ -1,0 +1,189 @@
+// End to end: one full combat per rule system in the real app window — begin a battle, add units,
+// resolve with the documented situation (odds equal to the core's, as the CLI gives them), enter
+// the dice, apply the result to the roster, undo it — with screenshots at desktop and phone widths.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { remote } from 'webdriverio';
+
+const app = process.env.REFEREE_APP;
+const cli = process.env.REFEREE_CLI;
+const shots = process.env.REFEREE_SHOTS ?? 'target/e2e';
+const examples = JSON.parse(readFileSync('ui/src/generated/examples.json', 'utf8'));
+let browser;
+
+function core(ruleset, action, situation, dice) {
+  const args = ['resolve', '--ruleset', ruleset, '--action', action];
+  if (dice) args.push('--dice', dice.join(','));
+  return JSON.parse(execFileSync(cli, args, { input: JSON.stringify(situation) }).toString());
+}
+
+async function odds() {
+  const out = [];
+  for (const row of await browser.$$('#battle-resolution #odds .odds-row')) {
+    out.push([await row.getAttribute('data-result'), await row.$('.exact').getText()]);
+  }
+  return out;
+}
+
+async function until(what, check) {
+  await browser.waitUntil(check, { timeout: 10000, timeoutMsg: what });
+}
+
+async function shot(name) {
+  await browser.pause(400);
+  await browser.saveScreenshot(`${shots}/${name}.png`);
+}
+
+before(async () => {
+  assert.ok(app && cli, 'REFEREE_APP and REFEREE_CLI must name the built app and CLI');
+  mkdirSync(shots, { recursive: true });
+  browser = await remote({
+    hostname: '127.0.0.1',
+    port: 4444,
+    logLevel: 'warn',
+    capabilities: { browserName: 'wry', 'wdio:enforceWebDriverClassic': true, 'tauri:options': { application: app } },
+  });
+  await browser.$('#create-battle').waitForExist({ timeout: 20000 });
+});
+
+after(async () => {
+  await browser?.deleteSession();
+});
+
+async function beginBattle(ruleset, name, sides, panic) {
+  await browser.$('#nav-battles').click();
+  await browser.$('#new-ruleset').selectByAttribute('value', ruleset);
+  await browser.$('#new-name').setValue(name);
+  await browser.$('#new-side-a').setValue(sides[0]);
+  await browser.$('#new-side-b').setValue(sides[1]);
+  if (panic) {
+    await browser.$('#panic-a').setValue(String(panic[0]));
+    await browser.$('#panic-b').setValue(String(panic[1]));
+  }
+  await browser.$('#create-battle').click();
+  await browser.$('#add-unit').waitForExist({ timeout: 10000 });
+}
+
+async function addUnit(label, side, stats) {
+  await browser.$('#unit-label').setValue(label);
+  await browser.$('#unit-side').selectByVisibleText(side);
+  await browser.$('#unit-stats').setValue(JSON.stringify(stats));
+  await browser.$('#add-unit-button').click();
+  await until(`${label} on the roster`, async () => (await browser.$('#roster').getText()).includes(label));
+}
+
+async function unitState(id) {
+  return browser.$(`.unit-row[data-unit="${id}"] [data-testid="unit-state"]`).getText();
+}
+
+/** Resolve the documented example of an action, enter dice, map the targets and apply. */
+async function resolveAndApply(ruleset, action, dice, mapping) {
+  await browser.$('button[data-tab="resolve"]').click();
+  await browser.$('#action').waitForExist({ timeout: 10000 });
+  await browser.$('#action').selectByAttribute('value', action);
+  const expected = core(ruleset, action, examples[`${ruleset}/${action}`]);
+  const rows = expected.distribution.map((d) => [d.result, d.probability]);
+  await until(`the odds of ${ruleset}/${action} on screen`, async () => JSON.stringify(await odds()) === JSON.stringify(rows));
+  const dies = await browser.$$('#dice-box input.die');
+  assert.equal(dies.length, dice.length, 'one input per die the action rolls');
+  for (let i = 0; i < dice.length; i++) await dies[i].setValue(String(dice[i]));
+  const withDice = core(ruleset, action, examples[`${ruleset}/${action}`], dice);
+  await until('the outcome on screen', async () => (await browser.$('[data-testid="outcome-result"]').isExisting())
+    && (await browser.$('#battle-resolution [data-testid="outcome-result"]').getText()) === withDice.outcome.result);
+  for (const [target, id] of mapping) {
+    const box = await browser.$(`input[data-map="${target}"][value="${id}"]`);
+    if (!(await box.isExisting())) continue;
+    await until(`${target} → #${id} ticked`, async () => {
+      if (!(await box.isSelected())) await box.click();
+      return box.isSelected();
+    });
+  }
+  await browser.$('#apply-result').click();
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  return withDice;
+}
+
+test('ITACS: a melee applied to the roster, the standing updated, then undone', async () => {
+  await beginBattle('itacs', 'Cannae', ['Romans', 'Carthaginians'], [10, 8]);
+  await addUnit('17.04', 'Carthaginians', { type: 'SD', count: 4 });
+  await addUnit('18.05', 'Carthaginians', { type: 'SD', count: 2 });
+  await addUnit('17.03', 'Romans', { type: 'PS', count: 2 });
+  // 6,6 against PS: the documented melee (4 + 2 SD v 2 PS) destroys the defenders.
+  const result = await resolveAndApply('itacs', 'melee', [6, 6], [['attacker', 1], ['attacker', 2], ['defender', 3]]);
+  assert.equal(result.outcome.result, 'DX');
+  await shot('battle-itacs-resolver-desktop');
+  await browser.$('button[data-tab="roster"]').click();
+  await until('the PS stack lost', async () => (await unitState(3)).includes('lost'));
+  await browser.$('button[data-tab="dashboard"]').click();
+  // Two PS (combat 4) lost: 2 × 2 = 4 victory points to the Carthaginians; the Romans' panic level 10 is 6 away.
+  const card = await browser.$('.side-card[data-side="Romans"]');
+  await until('the Romans panic gauge', async () => (await card.getText()).includes('6 to go'));
+  await shot('battle-itacs-dashboard-desktop');
+  await browser.$('#undo').click();
+  await browser.$('button[data-tab="roster"]').click();
+  await until('undone', async () => (await unitState(3)) === '2/2');
+  await browser.$('#redo').click();
+  await browser.$('button[data-tab="log"]').click();
+  await until('the log shows the melee with its dice', async () => (await browser.$('.log').getText()).includes('melee: DX (dice 6, 6; physical dice)'));
+  // The phone: the same battle at 390 px wide.
+  await browser.setWindowSize(390, 844);
+  await browser.$('button[data-tab="dashboard"]').click();
+  await shot('battle-itacs-dashboard-phone');
+  await browser.$('button[data-tab="resolve"]').click();
+  await browser.$('#battle-resolution #odds').waitForExist({ timeout: 10000 });
+  await shot('battle-itacs-resolver-phone');
+  await browser.setWindowSize(1280, 900);
+});
+
+test('Medieval: a combat costs SPs on the roster, then is undone', async () => {
+  await beginBattle('medieval', 'Grunwald', ['Order', 'Lithuania']);
+  await addUnit('Knights', 'Order', { type: 'heavy_cavalry', sp: 2, cf: 2 });
+  await addUnit('Riders', 'Lithuania', { type: 'light_cavalry', sp: 2, cf: 1 });
+  const before = await browser.$('#battle-screen').getText();
+  assert.ok(before.includes('Knights'));
+  const ids = await browser.$$('.unit-row');
+  const knights = Number(await ids[0].getAttribute('data-unit'));
+  const riders = Number(await ids[1].getAttribute('data-unit'));
+  const result = await resolveAndApply('medieval', 'combat', [6, 6], [['attacker', knights], ['defender', riders]]);
+  assert.ok(result.outcome.effects.length > 0);
+  await shot('battle-medieval-resolver-desktop');
+  await browser.$('button[data-tab="roster"]').click();
+  const changed = await unitState(riders);
+  await browser.$('#undo').click();
+  await until('undone', async () => (await unitState(riders)) === '2/2, CF 1');
+  assert.notEqual(changed, '2/2, CF 1', 'the result changed the riders');
+});
+
+test('GTS: fire hits a unit on the roster, the army break point follows, then undone', async () => {
+  await beginBattle('gts', 'Thermopylae', ['Greeks', 'Persians']);
+  await addUnit('Archers', 'Greeks', { class: 'infantry', weapon: 'BW', armour: 'N', stands: 3 });
+  await addUnit('Immortals', 'Persians', { class: 'infantry', weapon: 'SP', armour: 'M', stands: 3, hits: 3 });
+  const rows = await browser.$$('.unit-row');
+  const archers = Number(await rows[0].getAttribute('data-unit'));
+  const immortals = Number(await rows[1].getAttribute('data-unit'));
+  // Map every target the fire can hit to the Immortals.
+  const result = await resolveAndApply('gts', 'fire', [10, 1], [['defender', immortals], ['unit:target', immortals], ['attacker', archers]]);
+  await shot('battle-gts-resolver-desktop');
+  await browser.$('button[data-tab="dashboard"]').click();
+  const persians = await browser.$('.side-card[data-side="Persians"]');
+  await until('the ABP gauge', async () => (await persians.getText()).includes('Units eliminated or in permanent Rout'));
+  await shot('battle-gts-dashboard-desktop');
+  await browser.$('#undo').click();
+  await browser.$('button[data-tab="roster"]').click();
+  await until('undone', async () => (await unitState(immortals)).startsWith('3/3'));
+  assert.ok(result.outcome.result.length > 0);
+});
+
+test('bad input in the battle screens is a clear error, and nothing is written', async () => {
+  await browser.$('button[data-tab="roster"]').click();
+  await browser.$('#unit-label').setValue('Nobody');
+  await browser.$('#unit-stats').setValue('{ "class": "dragons", "weapon": "SP", "stands": 2 }');
+  await browser.$('#add-unit-button').click();
+  const error = await browser.$('#add-unit-message .error');
+  await error.waitForExist({ timeout: 10000 });
+  assert.equal(await error.getAttribute('data-code'), 'situation.unknown_class');
+  assert.ok(!(await browser.$('#roster').getText()).includes('Nobody'));
+  await shot('battle-error');
+});

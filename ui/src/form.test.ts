@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { blank, field, getAt, humanize, parseInput, parsePath, pathKey, prominent, removeAt, renderSituationForm, schemaAt, setAt, type Schema } from './form';
+
+// Shapes as schemars writes them for the situations (see `referee schema medieval morale`).
+const morale: Schema = {
+  $defs: {
+    MoraleEvent: {
+      type: 'object',
+      properties: { count: { default: 1, type: 'integer', minimum: 0 }, kind: { $ref: '#/$defs/Kind' }, to: { $ref: '#/$defs/Player', description: 'The player it benefits.' } },
+      required: ['kind', 'to'],
+    },
+    Kind: { oneOf: [{ const: 'elimination', type: 'string', description: 'An enemy unit eliminated.' }, { const: 'banner_fall', type: 'string' }] },
+    Player: { enum: ['a', 'b'], type: 'string' },
+  },
+  type: 'object',
+  properties: {
+    events: { type: 'array', items: { $ref: '#/$defs/MoraleEvent' } },
+    track: { default: 0, type: 'integer', description: 'The track now: positive in player A’s favour.' },
+    terrain: { type: ['string', 'null'] },
+    contact_movement: { type: 'array', items: { type: 'integer' } },
+  },
+  required: ['events'],
+};
+const lists = { terrain: [{ key: 'clear', label: 'Clear' }, { key: 'forest', label: 'Forest' }] };
+
+describe('the situation form', () => {
+  it('knows each field kind from the schema and the ruleset choices', () => {
+    expect(field(morale.properties!.events, morale, 'events', lists).kind).toBe('array');
+    expect(field(morale.properties!.track, morale, 'track', lists).kind).toBe('integer');
+    const terrain = field(morale.properties!.terrain, morale, 'terrain', lists);
+    expect([terrain.kind, terrain.nullable, terrain.options.length]).toEqual(['select', true, 2]);
+    expect(field(morale.properties!.contact_movement, morale, 'contact_movement', lists).kind).toBe('list');
+    const kind = field(morale.$defs!.MoraleEvent.properties!.kind, morale, 'kind', {});
+    expect(kind.options.map((o) => o.key)).toEqual(['elimination', 'banner_fall']);
+  });
+
+  it('starts new values with their required fields and defaults', () => {
+    expect(blank(morale, morale)).toEqual({ events: [{ kind: 'elimination', to: 'a' }] });
+    expect(blank(morale.$defs!.MoraleEvent, morale)).toEqual({ kind: 'elimination', to: 'a' });
+    expect(blank(morale.properties!.track, morale)).toBe(0);
+  });
+
+  it('reads and writes values by path, removing emptied optional fields', () => {
+    const v: Record<string, unknown> = { events: [{ kind: 'elimination', to: 'a' }] };
+    setAt(v, parsePath('events.0.count'), 3);
+    expect(getAt(v, ['events', 0, 'count'])).toBe(3);
+    setAt(v, ['events', 0, 'count'], undefined);
+    expect(v.events).toEqual([{ kind: 'elimination', to: 'a' }]);
+    removeAt(v, ['events', 0]);
+    expect(v.events).toEqual([]);
+    expect(pathKey(['a', 1, 'b'])).toBe('a.1.b');
+    expect(schemaAt(morale, ['events', 0]).properties?.kind).toBeDefined();
+  });
+
+  it('parses what is typed, leaving optional blanks out', () => {
+    expect(parseInput('integer', '4', false, false)).toBe(4);
+    expect(parseInput('integer', '', false, true)).toBeUndefined();
+    expect(parseInput('number', '1.5', false, false)).toBe(1.5);
+    expect(parseInput('list', '3, 4 5', false, false)).toEqual([3, 4, 5]);
+    expect(parseInput('boolean', '', true, false)).toBe(true);
+    expect(parseInput('select', '', false, true)).toBeUndefined();
+  });
+
+  it('renders labelled inputs in the rules’ words, with the value and path', () => {
+    const html = renderSituationForm(morale, { events: [{ kind: 'banner_fall', to: 'b', count: 2 }], track: -3 }, lists);
+    expect(html).toContain('data-path="track"');
+    expect(html).toContain('value="-3"');
+    expect(html).toContain('The track now: positive in player A’s favour.');
+    expect(html).toMatch(/<option value="banner_fall" selected>/);
+    expect(html).toContain('data-add="events"');
+    expect(html).toContain('data-remove="events.0"');
+    expect(humanize('d_markers')).toBe('D markers');
+    // Optional fields left at their default fold under "More".
+    const folded = renderSituationForm(morale, { events: [] }, lists);
+    expect(folded).toMatch(/<details class="more"><summary>More \(3\)<\/summary>[\s\S]*data-path="track"/);
+    expect(prominent('track', { default: 0 }, 0, false)).toBe(false);
+    expect(prominent('track', { default: 0 }, 2, false)).toBe(true);
+    expect(prominent('events', {}, [], true)).toBe(true);
+  });
+});

@@ -1,0 +1,264 @@
+// A situation form built from the action's JSON schema (generated from the Rust types, so every
+// action of every system gets one), with the ruleset's choices for its selects. Pure: HTML strings
+// in, values out, so it is unit-tested.
+import type { Choice } from './generated/api';
+import { escape } from './render';
+
+export interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  $ref?: string;
+  $defs?: Record<string, Schema>;
+  enum?: unknown[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  const?: unknown;
+  description?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  title?: string;
+}
+
+export type Path = (string | number)[];
+export type Kind = 'object' | 'array' | 'boolean' | 'integer' | 'number' | 'string' | 'select' | 'list' | 'unknown';
+
+export interface Field {
+  kind: Kind;
+  schema: Schema;
+  nullable: boolean;
+  options: Choice[];
+}
+
+/** Follows a `$ref` into the root's `$defs`. */
+export function deref(s: Schema, root: Schema): Schema {
+  if (!s.$ref) return s;
+  const name = s.$ref.split('/').pop() ?? '';
+  const target = root.$defs?.[name] ?? {};
+  // Keep the referring property's own description and default.
+  return { ...deref(target, root), description: s.description ?? target.description, default: s.default ?? target.default };
+}
+
+function types(s: Schema): string[] {
+  return s.type === undefined ? [] : Array.isArray(s.type) ? s.type : [s.type];
+}
+
+/** The choices of a field: the ruleset's for its name (`type` → `unit_type`), or the schema's enum. */
+export function choicesFor(name: string, lists: Record<string, Choice[]>): Choice[] {
+  const aliases: Record<string, string> = { type: 'unit_type', class: 'unit_class', secondary: 'weapon', unit_type: 'unit_type' };
+  return lists[name] ?? lists[aliases[name] ?? ''] ?? [];
+}
+
+/** What kind of input a schema needs. */
+export function field(s: Schema, root: Schema, name: string, lists: Record<string, Choice[]>): Field {
+  let schema = deref(s, root);
+  let nullable = false;
+  const alternatives = schema.anyOf ?? (schema.oneOf && schema.oneOf.every((o) => o.const === undefined && !o.enum) ? schema.oneOf : undefined);
+  if (alternatives) {
+    const real = alternatives.filter((a) => !types(a).includes('null') || types(a).length > 1);
+    nullable = real.length < alternatives.length;
+    if (real.length === 1) schema = { ...deref(real[0], root), description: schema.description, default: schema.default };
+  }
+  const t = types(schema).filter((x) => x !== 'null');
+  if (types(schema).includes('null')) nullable = true;
+  const enumOptions = schema.enum?.filter((v) => v !== null).map((v) => ({ key: String(v), label: String(v) }))
+    ?? schema.oneOf?.filter((o) => o.const !== undefined).map((o) => ({ key: String(o.const), label: o.description ? `${String(o.const)} — ${o.description}` : String(o.const) }));
+  const ruleset = choicesFor(name, lists);
+  if (enumOptions && enumOptions.length) return { kind: 'select', schema, nullable, options: enumOptions };
+  if (t.includes('string') && ruleset.length) return { kind: 'select', schema, nullable: true, options: ruleset };
+  if (t.includes('object') || schema.properties) return { kind: 'object', schema, nullable, options: [] };
+  if (t.includes('array')) {
+    const item = deref(schema.items ?? {}, root);
+    const itemTypes = types(item);
+    const simple = itemTypes.some((x) => x === 'integer' || x === 'number' || x === 'string') && !item.properties;
+    return { kind: simple ? 'list' : 'array', schema, nullable, options: [] };
+  }
+  if (t.includes('boolean')) return { kind: 'boolean', schema, nullable, options: [] };
+  if (t.includes('integer')) return { kind: 'integer', schema, nullable, options: [] };
+  if (t.includes('number')) return { kind: 'number', schema, nullable, options: [] };
+  if (t.includes('string')) return { kind: 'string', schema, nullable, options: ruleset };
+  return { kind: 'unknown', schema, nullable, options: [] };
+}
+
+/** A new value for a schema: an object with its required fields, an empty list, a 0. */
+export function blank(s: Schema, root: Schema, lists: Record<string, Choice[]> = {}, name = ''): unknown {
+  const f = field(s, root, name, lists);
+  if (f.schema.default !== undefined && f.schema.default !== null) return structuredClone(f.schema.default);
+  switch (f.kind) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const key of f.schema.required ?? []) out[key] = blank(f.schema.properties?.[key] ?? {}, root, lists, key);
+      return out;
+    }
+    case 'array': {
+      // A list of units or hexes starts with one, ready to fill in.
+      const item = f.schema.items ?? {};
+      return [blank(item, root, lists, name)];
+    }
+    case 'list': return [];
+    case 'boolean': return false;
+    case 'integer': case 'number': return f.nullable ? null : Math.max(0, f.schema.minimum ?? 0);
+    case 'select': return f.nullable ? null : f.options[0]?.key ?? '';
+    case 'string': return f.nullable ? null : '';
+    default: return null;
+  }
+}
+
+/** "d_markers" → "D markers"; "attacker_leader_bonus" → "Attacker leader bonus". */
+export function humanize(name: string): string {
+  const words = name.split('_').filter(Boolean);
+  if (!words.length) return name;
+  const first = words[0].length === 1 ? words[0].toUpperCase() : words[0][0].toUpperCase() + words[0].slice(1);
+  return [first, ...words.slice(1).map((w) => (w.length === 1 ? w.toUpperCase() : w))].join(' ');
+}
+
+export function getAt(value: unknown, path: Path): unknown {
+  let v = value;
+  for (const p of path) v = (v as Record<string | number, unknown> | undefined)?.[p];
+  return v;
+}
+
+/** Sets a value at a path, creating objects on the way; `undefined` removes the key. */
+export function setAt(value: unknown, path: Path, next: unknown): unknown {
+  if (path.length === 0) return next;
+  const [head, ...rest] = path;
+  const container = (value ?? (typeof head === 'number' ? [] : {})) as Record<string | number, unknown>;
+  const child = setAt(container[head], rest, next);
+  if (child === undefined && !Array.isArray(container)) {
+    delete container[head];
+  } else {
+    container[head] = child;
+  }
+  return container;
+}
+
+export function removeAt(value: unknown, path: Path): void {
+  const parent = getAt(value, path.slice(0, -1));
+  const last = path[path.length - 1];
+  if (Array.isArray(parent) && typeof last === 'number') parent.splice(last, 1);
+  else if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[String(last)];
+}
+
+export const pathKey = (path: Path): string => path.join('.');
+export const parsePath = (key: string): Path => (key === '' ? [] : key.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)));
+
+/** An input's text as the field's value; `undefined` for an empty optional field. */
+export function parseInput(kind: Kind, raw: string, checked: boolean, nullable: boolean): unknown {
+  switch (kind) {
+    case 'boolean': return checked;
+    case 'integer': case 'number': {
+      if (raw.trim() === '') return nullable ? undefined : 0;
+      const n = Number(raw);
+      return Number.isFinite(n) ? (kind === 'integer' ? Math.trunc(n) : n) : raw;
+    }
+    case 'list': {
+      const parts = raw.split(/[,\s]+/).filter(Boolean);
+      return parts.map((p) => (Number.isFinite(Number(p)) ? Number(p) : p));
+    }
+    case 'select': case 'string': return raw === '' && nullable ? undefined : raw;
+    default: return raw;
+  }
+}
+
+/** The field's name, and its description (the rule's words) under it near the top of the form,
+ * as a tooltip deeper down where the form would otherwise drown in text. */
+function label(name: string, s: Schema, depth: number): string {
+  if (!s.description) return `<span class="field-name">${escape(humanize(name))}</span>`;
+  if (depth > 1) return `<span class="field-name" title="${escape(s.description)}">${escape(humanize(name))}</span>`;
+  return `<span class="field-name">${escape(humanize(name))}</span><span class="hint">${escape(s.description)}</span>`;
+}
+
+/** A field worth showing before "More": required, or holding something other than its default. */
+export function prominent(name: string, s: Schema, value: unknown, required: boolean): boolean {
+  if (required) return true;
+  if (value === undefined || value === null || value === false || value === '') return false;
+  if (Array.isArray(value) && value.length === 0) return false;
+  return s.default === undefined || JSON.stringify(s.default) !== JSON.stringify(value);
+}
+
+interface Ctx {
+  root: Schema;
+  lists: Record<string, Choice[]>;
+  /** Arrays whose items are units: the roster can fill them. */
+  rosterPicker?: (path: Path) => string;
+}
+
+function input(name: string, s: Schema, value: unknown, path: Path, ctx: Ctx): string {
+  const depth = path.filter((p) => typeof p === 'string').length;
+  const f = field(s, ctx.root, name, ctx.lists);
+  const key = escape(pathKey(path));
+  const attrs = `data-path="${key}" data-kind="${f.kind}" data-nullable="${f.nullable}" id="f-${key}"`;
+  switch (f.kind) {
+    case 'object': {
+      const body = properties(f.schema, value, path, ctx);
+      return `<fieldset class="group" data-group="${key}"><legend>${label(name, f.schema, depth)}</legend>${body}</fieldset>`;
+    }
+    case 'array': {
+      const items = Array.isArray(value) ? value : [];
+      const itemSchema = f.schema.items ?? {};
+      const rows = items
+        .map((item, i) => `<div class="item">${input(`${name} ${i + 1}`.replace(/s (\d+)$/, ' $1'), itemSchema, item, [...path, i], ctx)}
+            <button class="ghost remove" data-remove="${escape(pathKey([...path, i]))}" aria-label="Remove ${escape(humanize(name))} ${i + 1}">✕</button></div>`)
+        .join('');
+      const picker = ctx.rosterPicker?.(path) ?? '';
+      return `<fieldset class="list" data-list="${key}"><legend>${label(name, f.schema, depth)}</legend>${rows}
+        <div class="list-actions"><button class="ghost add" data-add="${key}">+ ${escape(humanize(name).replace(/s$/, ''))}</button>${picker}</div></fieldset>`;
+    }
+    case 'boolean':
+      return `<label class="check field"><input type="checkbox" ${attrs}${value === true ? ' checked' : ''}> ${label(name, f.schema, depth)}</label>`;
+    case 'integer': case 'number': {
+      const shown = value === null || value === undefined ? '' : String(value);
+      const min = f.schema.minimum !== undefined ? ` min="${f.schema.minimum}"` : '';
+      const step = f.kind === 'number' ? ' step="any"' : '';
+      return `<label class="field">${label(name, f.schema, depth)} <input type="number" inputmode="decimal"${min}${step} ${attrs} value="${escape(shown)}"${f.nullable ? ' placeholder="—"' : ''}></label>`;
+    }
+    case 'select': {
+      const current = value === null || value === undefined ? '' : String(value);
+      const blankOption = f.nullable ? `<option value="">—</option>` : '';
+      const known = f.options.some((o) => o.key === current);
+      const extra = current && !known ? `<option value="${escape(current)}" selected>${escape(current)}</option>` : '';
+      const opts = f.options.map((o) => `<option value="${escape(o.key)}"${o.key === current ? ' selected' : ''}>${escape(o.label)}</option>`).join('');
+      return `<label class="field">${label(name, f.schema, depth)} <select ${attrs}>${blankOption}${extra}${opts}</select></label>`;
+    }
+    case 'list':
+      return `<label class="field">${label(name, f.schema, depth)} <input ${attrs} value="${escape(Array.isArray(value) ? value.join(', ') : '')}" placeholder="e.g. 3, 4"></label>`;
+    case 'string':
+      return `<label class="field">${label(name, f.schema, depth)} <input ${attrs} value="${escape(value === null || value === undefined ? '' : String(value))}"></label>`;
+    default:
+      return `<label class="field">${label(name, f.schema, depth)} <input ${attrs} data-json="true" value="${escape(JSON.stringify(value ?? null))}"></label>`;
+  }
+}
+
+/** An object's fields: the prominent ones, then the rest folded under "More". */
+function properties(schema: Schema, value: unknown, path: Path, ctx: Ctx): string {
+  const required = new Set(schema.required ?? []);
+  const main: string[] = [];
+  const more: string[] = [];
+  for (const [k, sub] of Object.entries(schema.properties ?? {})) {
+    const v = getAt(value, [k]);
+    const html = input(k, sub, v, [...path, k], ctx);
+    (prominent(k, deref(sub, ctx.root), v, required.has(k)) ? main : more).push(html);
+  }
+  const folded = more.length
+    ? `<details class="more"><summary>More (${more.length})</summary>${more.join('')}</details>`
+    : '';
+  return main.join('') + folded;
+}
+
+/** The whole situation form. */
+export function renderSituationForm(schema: Schema, value: unknown, lists: Record<string, Choice[]>, rosterPicker?: (path: Path) => string): string {
+  return properties(schema, value, [], { root: schema, lists, rosterPicker });
+}
+
+/** The schema of the item at a path (for a new array item). */
+export function schemaAt(schema: Schema, path: Path): Schema {
+  let s: Schema = schema;
+  for (const p of path) {
+    const d = field(s, schema, String(p), {}).schema;
+    s = typeof p === 'number' ? d.items ?? {} : d.properties?.[p] ?? {};
+  }
+  return deref(s, schema);
+}
