@@ -48,9 +48,11 @@ export function standing(view: BattleView): string {
     return `<section class="side-card" data-side="${escape(s.name)}"><h3>${escape(s.name)}${s.panicked ? ' <span class="badge bad">panicked</span>' : ''}</h3>${gauges || '<p class="muted">No figures yet.</p>'}</section>`;
   });
   const shared = view.standing.gauges.filter((g) => !g.side).map(gauge).join('');
+  // One verdict per side (GTS army break) is labelled with its side; one for the battle is not.
+  const perSide = view.standing.resolutions.length === view.state.sides.length && view.state.sides.length > 1;
   const verdicts = view.standing.resolutions
     .filter((r) => r.outcome)
-    .map((r) => `<div class="verdict"><span class="code">${escape(r.outcome!.result)}</span> ${escape(r.outcome!.meaning)}</div>`)
+    .map((r, i) => `<div class="verdict">${perSide ? `<strong>${escape(view.state.sides[i].name)}</strong> ` : ''}<span class="code">${escape(r.outcome!.result)}</span> ${escape(r.outcome!.meaning)}</div>`)
     .join('');
   return `${shared ? `<section class="side-card wide">${shared}</section>` : ''}<div class="sides">${sides.join('')}</div>${verdicts ? `<div class="verdicts">${verdicts}</div>` : ''}`;
 }
