@@ -245,6 +245,7 @@ fn db_backup(db: State<Database>) -> Result<String, RefereeError> {
 #[cfg_attr(mobile, tauri::mobile_entry_point)]
 pub fn run() {
     tauri::Builder::default()
+        .plugin(tauri_plugin_store::Builder::new().build())
         .setup(|app| {
             // House rules and user rulesets live in the app's data folder, `rulesets/`; the
             // battles database beside them.

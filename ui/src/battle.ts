@@ -4,8 +4,9 @@ import * as api from './api';
 import { blank, getAt, parseInput, parsePath, pathKey, removeAt, renderSituationForm, schemaAt, setAt, type Kind, type Path, type Schema } from './form';
 import type { BattleView, Choice, RefereeError, Resolution, SystemInfo, UnitSpec, UnitState } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
-import { applyPanel, battleRows, diceFields, logEntries, phaseOptions, rosterList, standing, targetKeys } from './views';
+import { applyPanel, battleRows, diceFields, logEntries, phaseOptions, possibleEffects, rosterList, standing, targetKeys } from './views';
 import examples from './generated/examples.json';
+import { settings } from './settings';
 
 type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
 
@@ -320,7 +321,7 @@ async function resolveNow(): Promise<void> {
       renderDice();
     }
     guessMapping(res);
-    out.innerHTML = renderResolution(res) + applyPanel(res, ui.view!, r.mapping) + '<div id="apply-message" aria-live="polite"></div>';
+    out.innerHTML = renderResolution(res) + applyPanel(res, ui.view!, r.mapping, settings().diceMode === 'app') + '<div id="apply-message" aria-live="polite"></div>';
     sizeBars(out);
   } catch (e) {
     if (ticket !== ui.pending) return;
@@ -337,7 +338,7 @@ function guessMapping(res: Resolution): void {
   const attacking = /^(attackers|firing_hexes|firer|side_a|attacker)/;
   const defending = /^(defenders|target|side_b|defender)/;
   const byRole = (re: RegExp) => Object.entries(r.picks).filter(([k]) => re.test(k)).flatMap(([, ids]) => ids);
-  for (const e of res.outcome?.effects ?? []) {
+  for (const e of possibleEffects(res)) {
     const key = typeof e.target === 'string' ? e.target : 'unit' in e.target ? `unit:${e.target.unit}` : 'hex' in e.target ? `hex:${e.target.hex}` : '';
     if (!key || r.mapping[key]) continue;
     if (key === 'attacker') r.mapping[key] = byRole(attacking);
@@ -352,14 +353,21 @@ function guessMapping(res: Resolution): void {
 async function applyResult(confirmed = false): Promise<void> {
   const r = ui.resolver!;
   // A target left without units is skipped: say so before anything is written.
-  const unmapped = targetKeys(r.resolution?.outcome?.effects ?? []).filter((k) => !(r.mapping[k] ?? []).length);
+  const unmapped = targetKeys(r.resolution ? possibleEffects(r.resolution) : []).filter((k) => !(r.mapping[k] ?? []).length);
   if (unmapped.length && !confirmed) {
     $('#apply-message').innerHTML = `<div class="panel warn" role="alert">No roster unit is ticked for ${unmapped.map((k) => `<strong>${escape(k)}</strong>`).join(', ')}: its effects will not be applied.
       <button class="primary" id="apply-anyway">Apply anyway</button></div>`;
     return;
   }
+  if (settings().confirmApply && !confirmed) {
+    $('#apply-message').innerHTML = `<div class="panel warn" role="alert">Apply ${escape(r.resolution?.outcome?.result ?? 'the result')} to the roster?
+      <button class="primary" id="apply-anyway">Apply</button></div>`;
+    return;
+  }
   const list = faces();
-  const dice = r.resolution?.dice === '' ? { kind: 'none' as const } : r.seed !== undefined ? { kind: 'app' as const, seed: r.seed } : { kind: 'physical' as const, faces: list ?? [] };
+  // No faces entered: the app rolls if the umpire chose that in Settings, else the core asks for them.
+  const appRoll = r.seed !== undefined || (!list && settings().diceMode === 'app');
+  const dice = r.resolution?.dice === '' ? { kind: 'none' as const } : appRoll ? { kind: 'app' as const, seed: r.seed } : { kind: 'physical' as const, faces: list ?? [] };
   try {
     ui.view = await api.apply(ui.view!.id, {
       action: r.action,
@@ -371,6 +379,14 @@ async function applyResult(confirmed = false): Promise<void> {
     const last = ui.view.log[ui.view.log.length - 1];
     r.choices = {};
     refreshHead();
+    // Rolled by the app just now: show the resolution with the faces it rolled.
+    if (ui.view.applied?.outcome && !list) {
+      r.faces = ui.view.applied.outcome.dice.map(String);
+      renderDice();
+      const out = $('#battle-resolution');
+      out.innerHTML = renderResolution(ui.view.applied) + '<div id="apply-message" aria-live="polite"></div>';
+      sizeBars(out);
+    }
     $('#apply-message').innerHTML = `<p class="ok" id="applied">Applied: ${escape(last?.text ?? '')}${last?.changes.length ? ` — ${escape(last.changes.join('; '))}` : ''}</p>`;
   } catch (e) {
     const error = e as RefereeError;

@@ -3,6 +3,7 @@
 // and the result of entered or app-rolled dice, without a battle.
 import * as api from './api';
 import { onBattleClick, onBattleInput, onBattleKey, onBattleSubmit, setSystems, showBattles } from './battle';
+import { applyTheme, loadSettings, readSetting, renderSettings, saveSettings, settings, type Settings } from './settings';
 import type { Choice, RefereeError, SystemInfo } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
 import { FORM_ACTIONS, enteredDice, initialState, selectorForField, toSituation, unitRow, type ActionId, type FormState, type UnitRow } from './situation';
@@ -149,7 +150,9 @@ function onInput(ev: Event): void {
   void update();
 }
 
-function showScreen(screen: 'battles' | 'battle' | 'quick'): void {
+let layers: string[] = [];
+
+function showScreen(screen: 'battles' | 'battle' | 'quick' | 'settings'): void {
   document.body.dataset.screen = screen;
   document.querySelectorAll<HTMLButtonElement>('[data-nav]').forEach((b) => b.setAttribute('aria-current', String(b.dataset.nav === screen || (screen === 'battle' && b.dataset.nav === 'battles'))));
 }
@@ -162,12 +165,23 @@ async function onClick(ev: Event): Promise<void> {
     await showBattles();
     return;
   }
+  if (el.dataset.nav === 'settings') {
+    showScreen('settings');
+    $('#settings-screen').innerHTML = renderSettings(settings(), layers);
+    return;
+  }
   if (el.dataset.nav === 'quick') {
     showScreen('quick');
     await update();
     return;
   }
-  if (!el.closest('#quick-screen') && el.id !== 'theme') {
+  if (el.id === 'theme') {
+    const theme = document.documentElement.dataset.theme === 'light' ? 'dark' : 'light';
+    applyTheme(theme);
+    await saveSettings({ ...settings(), theme }).catch(() => undefined);
+    return;
+  }
+  if (!el.closest('#quick-screen')) {
     if (await onBattleClick(el)) showScreen(document.body.dataset.screen === 'battle' ? 'battle' : 'battles');
     return;
   }
@@ -195,9 +209,9 @@ async function onClick(ev: Event): Promise<void> {
       return;
     }
   } else if (el.id === 'theme') {
-    const light = document.documentElement.dataset.theme !== 'light';
-    document.documentElement.dataset.theme = light ? 'light' : 'dark';
-    localStorage.setItem('referee.theme', light ? 'light' : 'dark');
+    const theme = document.documentElement.dataset.theme === 'light' ? 'dark' : 'light';
+    applyTheme(theme);
+    await saveSettings({ ...settings(), theme }).catch(() => undefined);
     return;
   } else if (el.id === 'clear-dice') {
     dice = ['', ''];
@@ -210,8 +224,8 @@ async function onClick(ev: Event): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  // A display preference only; battle data never lives in the webview.
-  document.documentElement.dataset.theme = localStorage.getItem('referee.theme') === 'light' ? 'light' : 'dark';
+  // Preferences from the store plugin's file (defaults if it is missing or damaged).
+  applyTheme((await loadSettings()).theme);
   document.addEventListener('input', (ev) => {
     const el = ev.target as HTMLInputElement;
     // Selects, checkboxes and files answer on change; text and numbers as they are typed.
@@ -220,6 +234,13 @@ async function start(): Promise<void> {
   });
   document.addEventListener('change', (ev) => {
     const el = ev.target as HTMLInputElement;
+    if (el.dataset.setting) {
+      const key = el.dataset.setting as keyof Settings;
+      saveSettings({ ...settings(), [key]: readSetting(key, el.value) })
+        .then(() => { $('#settings-message').innerHTML = '<p class="ok">Saved.</p>'; })
+        .catch((e) => { $('#settings-message').innerHTML = renderError({ code: 'settings.unsaved', message: `The preferences could not be saved: ${String(e)}` }); });
+      return;
+    }
     if (el.closest('#quick-screen')) {
       if (el.tagName === 'SELECT') onInput(ev);
     } else if (el.tagName === 'SELECT' || el.type === 'checkbox' || el.type === 'file') {
@@ -239,6 +260,7 @@ async function start(): Promise<void> {
   try {
     const list = await api.rulesets();
     setSystems(list.systems);
+    layers = [...new Set(list.systems.flatMap((x) => x.layers))];
     system = list.systems.find((s) => s.id === 'itacs');
     $('#system').textContent = system ? `${system.name} · ruleset ${system.fingerprint}` : '';
     if (list.problems.length) $('#resolution').innerHTML = list.problems.map(renderError).join('');

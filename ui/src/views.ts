@@ -157,10 +157,16 @@ export function targetKey(t: Effect['target']): string {
   return `army:${t.army}`;
 }
 
-/** The apply panel: each target with a checkbox per live roster unit. */
-export function applyPanel(r: Resolution, view: BattleView, mapping: Record<string, number[]>): string {
-  if (!r.outcome) return '';
-  const keys = targetKeys(r.outcome.effects);
+/** The effects a resolution may apply: its outcome's, or before the dice every result's. */
+export function possibleEffects(r: Resolution): Effect[] {
+  return r.outcome ? r.outcome.effects : r.distribution.flatMap((d) => d.effects);
+}
+
+/** The apply panel: each target with a checkbox per live roster unit. Before the dice, only
+ * when the app is to roll them ("Roll and apply"). */
+export function applyPanel(r: Resolution, view: BattleView, mapping: Record<string, number[]>, appRolls = false): string {
+  if (!r.outcome && !(appRolls && r.dice)) return r.dice ? '<p class="muted apply-hint">Enter the dice (or roll) to apply the result to the roster.</p>' : '';
+  const keys = targetKeys(possibleEffects(r));
   const live = Object.values(view.state.units).filter((u): u is UnitState => !!u && !u.lost);
   const rows = keys
     .map((k) => `<fieldset class="target" data-target="${escape(k)}"><legend>${escape(k.replace(':', ' '))}</legend>${live
@@ -168,7 +174,7 @@ export function applyPanel(r: Resolution, view: BattleView, mapping: Record<stri
       .join('')}</fieldset>`)
     .join('');
   return `<section class="apply" id="apply"><h2>Apply to the roster</h2>${keys.length ? `<p class="muted">Which units are each side of the result? Leave a target empty if it is not on the roster.</p>${rows}` : '<p class="muted">This result changes no unit.</p>'}
-    <button class="primary" id="apply-result">Apply ${escape(r.outcome.result)}</button></section>`;
+    <button class="primary" id="apply-result">${r.outcome ? `Apply ${escape(r.outcome.result)}` : `Roll ${escape(r.dice)} and apply`}</button></section>`;
 }
 
 export function phaseOptions(system: SystemInfo | undefined, current: string | undefined): string {

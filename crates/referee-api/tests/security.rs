@@ -1,5 +1,5 @@
 //! The app's capability set is exactly what docs/security.md lists; the CSP allows nothing
-//! remote; no Tauri plugin is linked.
+//! remote; the only Tauri plugin is the store, for preferences.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -59,7 +59,7 @@ fn the_capability_set_is_the_documented_one() {
 }
 
 #[test]
-fn the_csp_allows_nothing_remote_and_no_plugin_is_linked() {
+fn the_csp_allows_nothing_remote_and_only_the_store_plugin_is_linked() {
     let conf: Value = serde_json::from_str(&read("src-tauri/tauri.conf.json")).unwrap();
     let csp = conf["app"]["security"]["csp"].as_str().unwrap();
     for directive in csp.split(';') {
@@ -71,11 +71,22 @@ fn the_csp_allows_nothing_remote_and_no_plugin_is_linked() {
             );
         }
     }
+    // One plugin, the store for preferences (docs/security.md); no other.
     let cargo = read("src-tauri/Cargo.toml");
-    assert!(!cargo.contains("tauri-plugin"), "a Tauri plugin is linked");
-    let package = read("package.json");
-    assert!(
-        !package.contains("@tauri-apps/plugin-"),
-        "a Tauri plugin is installed"
-    );
+    let linked: BTreeSet<&str> = cargo
+        .lines()
+        .filter_map(|l| l.trim().split_whitespace().next())
+        .filter(|name| name.starts_with("tauri-plugin"))
+        .collect();
+    assert_eq!(linked, BTreeSet::from(["tauri-plugin-store"]), "Tauri plugins linked");
+    let package: Value = serde_json::from_str(&read("package.json")).unwrap();
+    let installed: BTreeSet<&str> = package["dependencies"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .chain(package["devDependencies"].as_object().unwrap().keys())
+        .map(String::as_str)
+        .filter(|name| name.starts_with("@tauri-apps/plugin-"))
+        .collect();
+    assert_eq!(installed, BTreeSet::from(["@tauri-apps/plugin-store"]), "Tauri plugins installed");
 }
