@@ -187,3 +187,56 @@ test('bad input in the battle screens is a clear error, and nothing is written',
   assert.ok(!(await browser.$('#roster').getText()).includes('Nobody'));
   await shot('battle-error');
 });
+
+test('settings: with app dice the resolver rolls and applies in one tap, and every toggle shows its worth', async () => {
+  await browser.$('#nav-settings').click();
+  await browser.$('select[data-setting="diceMode"]').selectByAttribute('value', 'app');
+  await browser.$('#settings-message .ok').waitForExist({ timeout: 10000 });
+  await shot('settings-desktop');
+  await browser.$('#nav-battles').click();
+  await browser.$('button[data-open]').waitForExist({ timeout: 10000 });
+  // The newest battle first: Thermopylae (GTS).
+  await browser.$('button[data-open]').click();
+  await browser.$('button[data-tab="resolve"]').click();
+  await browser.$('#action').selectByAttribute('value', 'fire');
+  const apply = await browser.$('#apply-result');
+  await until('a roll-and-apply button', async () => (await apply.isExisting()) && (await apply.getText()).startsWith('Roll'));
+  await until('the worth of the toggles', async () => {
+    for (const w of await browser.$$('.worth')) if ((await w.getText()).length > 0) return true;
+    return false;
+  });
+  const rows = await browser.$$('input[data-map]');
+  for (const box of rows) {
+    const value = await box.getAttribute('value');
+    const target = await box.getAttribute('data-map');
+    if ((target === 'attacker') === (value === '1') && !(await box.isSelected())) await box.click();
+  }
+  await apply.click();
+  const anyway = await browser.$('#apply-anyway');
+  await browser.waitUntil(async () => (await browser.$('#applied').isExisting()) || (await anyway.isExisting()), { timeout: 10000 });
+  if (await anyway.isExisting()) await anyway.click();
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  assert.match(await browser.$('#applied').getText(), /app dice, seed \d+/);
+  await browser.$('#nav-settings').click();
+  await browser.$('select[data-setting="diceMode"]').selectByAttribute('value', 'physical');
+  await browser.$('#settings-message .ok').waitForExist({ timeout: 10000 });
+});
+
+test('battles screen: duplicate, then delete only after a second tap', async () => {
+  await browser.$('#nav-battles').click();
+  await browser.$('button[data-open]').waitForExist({ timeout: 10000 });
+  const count = async () => (await browser.$$('.battle-row')).length;
+  const before = await count();
+  await browser.$('button[data-duplicate]').click();
+  await until('a copy in the list', async () => (await count()) === before + 1);
+  const del = await browser.$('button[data-delete]');
+  await del.click();
+  assert.equal(await count(), before + 1, 'one tap deletes nothing');
+  assert.equal(await del.getText(), 'Really delete?');
+  await del.click();
+  await until('the copy deleted', async () => (await count()) === before);
+  await shot('battles-desktop');
+  await browser.setWindowSize(390, 844);
+  await shot('battles-phone');
+  await browser.setWindowSize(1280, 900);
+});

@@ -4,7 +4,7 @@ import * as api from './api';
 import { blank, getAt, parseInput, parsePath, pathKey, removeAt, renderSituationForm, schemaAt, setAt, type Kind, type Path, type Schema } from './form';
 import type { BattleView, Choice, RefereeError, Resolution, SystemInfo, UnitSpec, UnitState } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
-import { applyPanel, battleRows, diceFields, logEntries, phaseOptions, possibleEffects, rosterList, standing, targetKeys } from './views';
+import { applyPanel, battleRows, diceFields, logEntries, phaseOptions, possibleEffects, rosterList, standing, targetKeys, worth } from './views';
 import examples from './generated/examples.json';
 import { settings } from './settings';
 
@@ -321,6 +321,7 @@ async function resolveNow(): Promise<void> {
       renderDice();
     }
     guessMapping(res);
+    void showWorth(ticket, res);
     out.innerHTML = renderResolution(res) + applyPanel(res, ui.view!, r.mapping, settings().diceMode === 'app') + '<div id="apply-message" aria-live="polite"></div>';
     sizeBars(out);
   } catch (e) {
@@ -329,6 +330,36 @@ async function resolveNow(): Promise<void> {
     out.innerHTML = renderError(e as RefereeError);
     const f = (e as RefereeError).field;
     if (f) document.getElementById(`f-${f.replace(/\[(\d+)\]/g, '.$1')}`)?.setAttribute('aria-invalid', 'true');
+  }
+}
+
+/** Beside each toggle, what flipping it would do to the odds (one resolution per toggle, without
+ * dice; abandoned as soon as anything changes). */
+async function showWorth(ticket: number, base: Resolution): Promise<void> {
+  const r = ui.resolver!;
+  const toggles = [...document.querySelectorAll<HTMLInputElement>('#situation-form input[data-kind="boolean"]')];
+  for (const box of toggles) {
+    if (ticket !== ui.pending) return;
+    const path = parsePath(box.dataset.path!);
+    const flipped = setAt(structuredClone(r.situation), path, !box.checked);
+    let text = '';
+    try {
+      text = worth(base, await api.resolve({ ruleset: ui.view!.state.ruleset, action: r.action, situation: flipped }));
+    } catch {
+      text = 'not allowed';
+    }
+    if (ticket !== ui.pending) return;
+    const label = box.closest('label');
+    let badge = label?.querySelector<HTMLElement>('.worth');
+    if (label && !badge) {
+      badge = document.createElement('span');
+      badge.className = 'worth';
+      label.append(badge);
+    }
+    if (badge) {
+      badge.textContent = text ? (box.checked ? `off: ${text}` : `on: ${text}`) : '';
+      badge.title = 'What flipping this toggle does to the odds';
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BattleView, Gauge, UnitState } from './generated/api';
-import { battleRows, diceFields, gauge, logEntries, matches, quickEdits, standing, summary, targetKey, targetKeys } from './views';
+import { battleRows, diceFields, gauge, logEntries, matches, quickEdits, standing, summary, targetKey, targetKeys, worth } from './views';
 
 const unit = (over: Partial<UnitState>): UnitState => ({
   id: 1, label: 'Legio I', side: 'Romans', role: 'unit', stats: { type: 'SD', count: 4 }, strength: 4, starting: 4,
@@ -65,5 +65,14 @@ describe('battle views', () => {
     const html = standing(view);
     expect(html).toMatch(/Greeks<\/strong> <span class="code">holding/);
     expect(html).toMatch(/Persians<\/strong> <span class="code">broken/);
+  });
+});
+
+describe('what a toggle is worth', () => {
+  const r = (drm: number, ps: [string, number][]) => ({ total_modifier: drm, distribution: ps.map(([result, p]) => ({ result, p })) }) as never;
+  it('is the change in the modifier, or the largest change in a result’s odds', () => {
+    expect(worth(r(0, [['A', 0.5]]), r(1, [['A', 0.4]]))).toBe('+1 DRM');
+    expect(worth(r(0, [['A', 0.5], ['B', 0.5]]), r(0, [['A', 0.25], ['B', 0.75]]))).toBe('A −25.0 pts');
+    expect(worth(r(0, [['A', 1]]), r(0, [['A', 1]]))).toBe('');
   });
 });

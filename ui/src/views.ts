@@ -181,3 +181,22 @@ export function phaseOptions(system: SystemInfo | undefined, current: string | u
   const phases = system?.phases ?? [];
   return `<option value="">—</option>${phases.map((p) => `<option value="${escape(p.key)}"${p.key === current ? ' selected' : ''}>${escape(p.name)}</option>`).join('')}`;
 }
+
+/** What flipping a toggle does to the odds: the change in the dice modifier, or else the largest
+ * change in any result's probability, in percentage points. */
+export function worth(base: Resolution, flipped: Resolution): string {
+  const drm = flipped.total_modifier - base.total_modifier;
+  if (drm !== 0) return `${drm > 0 ? '+' : ''}${drm} DRM`;
+  const p = new Map(base.distribution.map((d) => [d.result, d.p]));
+  let most = 0;
+  let which = '';
+  for (const d of flipped.distribution) {
+    const change = d.p - (p.get(d.result) ?? 0);
+    if (Math.abs(change) > Math.abs(most)) {
+      most = change;
+      which = d.result;
+    }
+  }
+  if (Math.abs(most) < 0.0005) return '';
+  return `${which} ${most > 0 ? '+' : '−'}${Math.abs(most * 100).toFixed(1)} pts`;
+}
