@@ -148,3 +148,54 @@ test('bad input shows a clear error, not a crash', async () => {
   await browser.pause(300);
   await browser.saveScreenshot(`${shots}/itacs-error.png`);
 });
+
+test('measured: an input change redraws the odds, and the idle app’s memory', async () => {
+  await browser.$('button[data-action="melee"]').click();
+  // Back to the first test's melee: SD against PS, no strength override.
+  await browser.execute(() => {
+    const combat = document.querySelector('.unit[data-side="defenders"] input[data-field="combat"]');
+    combat.value = '';
+    combat.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await browser.$('.unit[data-side="attackers"] select[data-field="type"]').selectByAttribute('value', 'SD');
+  await browser.$('.unit[data-side="defenders"] select[data-field="type"]').selectByAttribute('value', 'PS');
+  await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
+  // In the page: change the attacker count, time until the odds list is replaced (the IPC
+  // round trip, the core's resolution and the redraw), 20 times.
+  const times = await browser.executeAsync((done) => {
+    const input = document.querySelector('.unit[data-side="attackers"] input[data-field="count"]');
+    const odds = document.querySelector('#resolution');
+    const out = [];
+    let n = 0;
+    const once = () => {
+      const t0 = performance.now();
+      const seen = new MutationObserver(() => {
+        if (!document.querySelector('#odds .odds-row')) return;
+        seen.disconnect();
+        out.push(performance.now() - t0);
+        if (++n < 20) setTimeout(once, 30);
+        else done(out);
+      });
+      seen.observe(odds, { childList: true, subtree: true });
+      input.value = String(2 + (n % 6));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    once();
+  });
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)];
+  console.log(`input change → odds redrawn: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms (20 changes)`);
+  assert.equal(times.length, 20);
+  await browser.pause(1500);
+  // Resident memory of the app and its WebKit processes, once idle.
+  const ps = execFileSync('ps', ['-eo', 'rss=,comm=']).toString().trim().split('\n');
+  let app = 0;
+  let web = 0;
+  for (const line of ps) {
+    const [rss, comm] = line.trim().split(/\s+/, 2);
+    if (comm === 'referee-app') app += Number(rss);
+    else if (/^WebKit(Web|Network)Proces/.test(comm ?? '')) web += Number(rss);
+  }
+  console.log(`idle memory: ${((app + web) / 1024).toFixed(0)} MB (app ${(app / 1024).toFixed(0)} MB, WebKit processes ${(web / 1024).toFixed(0)} MB)`);
+  assert.ok(app > 0, 'the app process is found');
+});
