@@ -40,7 +40,11 @@ fn resolve(referee: State<Referee>, request: ResolveRequest) -> Result<Resolutio
 }
 
 #[tauri::command]
-fn situation_schema(referee: State<Referee>, ruleset: String, action: String) -> Result<serde_json::Value, RefereeError> {
+fn situation_schema(
+    referee: State<Referee>,
+    ruleset: String,
+    action: String,
+) -> Result<serde_json::Value, RefereeError> {
     referee.situation_schema(&ruleset, &action)
 }
 

@@ -79,7 +79,7 @@ async function unitState(id) {
 }
 
 /** Resolve the documented example of an action, enter dice, map the targets and apply. */
-async function resolveAndApply(ruleset, action, dice, mapping) {
+async function resolveAndApply(ruleset, action, dice, mapping, tap = false) {
   await browser.$('button[data-tab="resolve"]').click();
   await browser.$('#action').waitForExist({ timeout: 10000 });
   await browser.$('#action').selectByAttribute('value', action);
@@ -88,7 +88,11 @@ async function resolveAndApply(ruleset, action, dice, mapping) {
   await until(`the odds of ${ruleset}/${action} on screen`, async () => JSON.stringify(await odds()) === JSON.stringify(rows));
   const dies = await browser.$$('#dice-box input.die');
   assert.equal(dies.length, dice.length, 'one input per die the action rolls');
-  for (let i = 0; i < dice.length; i++) await dies[i].setValue(String(dice[i]));
+  for (let i = 0; i < dice.length; i++) {
+    // Typed, or tapped on the face pads as a player reads the dice off the table.
+    if (tap) await browser.$(`button[data-face="${i}:${dice[i]}"]`).click();
+    else await dies[i].setValue(String(dice[i]));
+  }
   const withDice = core(ruleset, action, examples[`${ruleset}/${action}`], dice);
   await until('the outcome on screen', async () => (await browser.$('[data-testid="outcome-result"]').isExisting())
     && (await browser.$('#battle-resolution [data-testid="outcome-result"]').getText()) === withDice.outcome.result);
@@ -128,9 +132,11 @@ test('ITACS: a melee applied to the roster, the standing updated, then undone', 
   await browser.$('button[data-tab="log"]').click();
   await until('the log shows the melee with its dice', async () => (await browser.$('.log').getText()).includes('melee: DX (dice 6, 6; physical dice)'));
   // The phone: the same battle at 390 px wide.
-  await browser.setWindowSize(390, 844);
+  await browser.setWindowSize(360, 780);
   await browser.$('button[data-tab="dashboard"]').click();
   await shot('battle-itacs-dashboard-phone');
+  await browser.$('button[data-tab="roster"]').click();
+  await shot('battle-itacs-roster-phone');
   await browser.$('button[data-tab="resolve"]').click();
   await browser.$('#battle-resolution #odds').waitForExist({ timeout: 10000 });
   await shot('battle-itacs-resolver-phone');
@@ -146,7 +152,7 @@ test('Medieval: a combat costs SPs on the roster, then is undone', async () => {
   const ids = await browser.$$('.unit-row');
   const knights = Number(await ids[0].getAttribute('data-unit'));
   const riders = Number(await ids[1].getAttribute('data-unit'));
-  const result = await resolveAndApply('medieval', 'combat', [6, 6], [['attacker', knights], ['defender', riders]]);
+  const result = await resolveAndApply('medieval', 'combat', [6, 6], [['attacker', knights], ['defender', riders]], true);
   assert.ok(result.outcome.effects.length > 0);
   await shot('battle-medieval-resolver-desktop');
   await browser.$('button[data-tab="roster"]').click();
@@ -236,7 +242,7 @@ test('battles screen: duplicate, then delete only after a second tap', async () 
   await del.click();
   await until('the copy deleted', async () => (await count()) === before);
   await shot('battles-desktop');
-  await browser.setWindowSize(390, 844);
+  await browser.setWindowSize(360, 780);
   await shot('battles-phone');
   await browser.setWindowSize(1280, 900);
 });

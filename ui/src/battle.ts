@@ -30,6 +30,7 @@ const ui = {
   filter: '',
   resolver: undefined as Resolver | undefined,
   pending: 0,
+  rolledBy: '',
 };
 
 const $ = <T extends HTMLElement>(sel: string) => document.querySelector<T>(sel)!;
@@ -58,12 +59,19 @@ export async function showBattles(): Promise<void> {
       <h3>Begin a battle</h3>
       <label>Rule system <select id="new-ruleset">${rulesets}</select></label>
       <label>Name <input id="new-name" required value="New battle"></label>
-      <label>First side <input id="new-side-a" required value="Side A"></label>
-      <label>Second side <input id="new-side-b" required value="Side B"></label>
-      <span id="itacs-settings">
-        <label>Panic level, first side <input id="panic-a" type="number" min="0" inputmode="numeric" placeholder="—"> <span class="rule">§ 5.4</span></label>
-        <label>second side <input id="panic-b" type="number" min="0" inputmode="numeric" placeholder="—"></label>
-      </span>
+      <fieldset><legend>First side</legend>
+        <label>Name <input id="new-side-a" required value="Side A"></label>
+        <label>Commands <input id="commands-a" placeholder="e.g. Left wing, Centre"></label>
+        <span class="itacs-only"><label>Panic level <input id="panic-a" type="number" min="0" inputmode="numeric" placeholder="—"> <span class="rule">§ 5.4</span></label>
+        <label>Stacking limit <input id="stacking-a" type="number" min="1" inputmode="numeric" placeholder="—"> <span class="rule">§ 4.3.3</span></label></span>
+      </fieldset>
+      <fieldset><legend>Second side</legend>
+        <label>Name <input id="new-side-b" required value="Side B"></label>
+        <label>Commands <input id="commands-b" placeholder="e.g. Left wing, Centre"></label>
+        <span class="itacs-only"><label>Panic level <input id="panic-b" type="number" min="0" inputmode="numeric" placeholder="—"> <span class="rule">§ 5.4</span></label>
+        <label>Stacking limit <input id="stacking-b" type="number" min="1" inputmode="numeric" placeholder="—"> <span class="rule">§ 4.3.3</span></label></span>
+      </fieldset>
+      <p class="muted">GTS: give the army's general and baggage the roles <em>general</em> and <em>baggage</em> on the roster; they lower the army break point when lost (8.0).</p>
       <button class="primary" id="create-battle" type="submit">Begin</button>
     </form>
     <div class="panel"><h3>Import a battle file</h3>
@@ -87,13 +95,14 @@ async function createBattle(): Promise<void> {
     const v = $<HTMLInputElement>(id).value;
     return ruleset === 'itacs' && v !== '' ? Number(v) : undefined;
   };
+  const commands = (id: string) => $<HTMLInputElement>(id).value.split(',').map((c) => c.trim()).filter(Boolean);
   try {
     const view = await api.createBattle({
       name: $<HTMLInputElement>('#new-name').value,
       ruleset,
       sides: [
-        { name: $<HTMLInputElement>('#new-side-a').value, panic_level: panic('#panic-a') },
-        { name: $<HTMLInputElement>('#new-side-b').value, panic_level: panic('#panic-b') },
+        { name: $<HTMLInputElement>('#new-side-a').value, commands: commands('#commands-a'), panic_level: panic('#panic-a'), stacking_limit: panic('#stacking-a') },
+        { name: $<HTMLInputElement>('#new-side-b').value, commands: commands('#commands-b'), panic_level: panic('#panic-b'), stacking_limit: panic('#stacking-b') },
       ],
     });
     openView(view, 'roster');
@@ -189,10 +198,16 @@ function addUnitForm(): string {
   return `<form id="add-unit" class="panel" autocomplete="off"><h3>Add a unit</h3>
     <label>Label <input id="unit-label" required placeholder="e.g. 17.04 or Legio I"></label>
     <label>Side <select id="unit-side">${v.state.sides.map((s) => `<option>${escape(s.name)}</option>`).join('')}</select></label>
+    ${commandSelect()}
     <label>Role <select id="unit-role"><option value="unit">unit</option><option value="leader">leader</option><option value="general">general</option><option value="baggage">baggage</option></select></label>
     <label class="wide">Stats <textarea id="unit-stats" rows="2" spellcheck="false">${escape(UNIT_TEMPLATES[v.state.ruleset] ?? '{}')}</textarea></label>
     <button class="primary" type="submit" id="add-unit-button">Add</button>
     <div id="add-unit-message" aria-live="polite"></div></form>`;
+}
+
+function commandSelect(): string {
+  const all = ui.view!.state.sides.flatMap((s) => s.commands.map((c) => `<option value="${escape(c)}">${escape(s.name)}: ${escape(c)}</option>`));
+  return all.length ? `<label>Command <select id="unit-command"><option value="">—</option>${all.join('')}</select></label>` : '';
 }
 
 async function addUnit(): Promise<void> {
@@ -207,6 +222,7 @@ async function addUnit(): Promise<void> {
     label: $<HTMLInputElement>('#unit-label').value,
     side: $<HTMLSelectElement>('#unit-side').value,
     role: $<HTMLSelectElement>('#unit-role').value as UnitSpec['role'],
+    command: document.querySelector<HTMLSelectElement>('#unit-command')?.value || undefined,
     stats,
   };
   try {
@@ -293,10 +309,17 @@ function renderDice(): void {
   const inputs = sides
     ? sides.map((s, i) => `<label>Die ${i + 1} <input class="die" data-die="${i}" type="number" min="1" max="${s}" inputmode="numeric" value="${escape(r.faces[i] ?? '')}"></label>`).join('')
     : `<label>Faces <input id="faces-list" value="${escape(r.faces.join(', '))}" placeholder="comma separated"></label>`;
+  // Tap the face each physical die shows (dice up to d10), or type it.
+  const pads = sides && sides.every((s) => s <= 10)
+    ? `<div class="face-pads">${sides
+        .map((s, i) => `<div class="pad" role="group" aria-label="Die ${i + 1} face">${Array.from({ length: s }, (_, f) => `<button type="button" class="face${r.faces[i] === String(f + 1) ? ' on' : ''}" data-face="${i}:${f + 1}" aria-label="Die ${i + 1} shows ${f + 1}">${f + 1}</button>`).join('')}</div>`)
+        .join('')}</div>`
+    : '';
   box.innerHTML = `<legend>Dice (${escape(desc)})</legend>${inputs}
-    ${sides ? '<button id="battle-roll" class="primary" type="button">Roll</button>' : ''}
+    ${sides ? '<button id="battle-roll" class="primary" type="button" title="Alt+R">Roll</button>' : ''}
     <button id="battle-clear-dice" class="ghost" type="button">Clear</button>
-    <span class="muted" id="battle-seed">${r.seed !== undefined ? `rolled by the app, seed ${r.seed}` : 'enter physical dice or roll'}</span>`;
+    <label>Rolled by <input id="rolled-by" value="${escape(ui.rolledBy)}" placeholder="who threw them" size="10"></label>
+    <span class="muted" id="battle-seed">${r.seed !== undefined ? `rolled by the app, seed ${r.seed}` : 'enter physical dice or roll'}</span>${pads}`;
 }
 
 function faces(): number[] | undefined {
@@ -405,7 +428,7 @@ async function applyResult(confirmed = false): Promise<void> {
       situation: r.situation,
       dice,
       mapping: { targets: r.mapping, choices: r.choices },
-      rolled_by: undefined,
+      rolled_by: ui.rolledBy.trim() || undefined,
     });
     const last = ui.view.log[ui.view.log.length - 1];
     r.choices = {};
@@ -521,9 +544,31 @@ export async function onBattleClick(el: HTMLElement): Promise<boolean> {
       ui.resolver.faces = roll.faces.map(String);
       ui.resolver.seed = roll.seed;
       renderDice();
+      document.querySelectorAll('#dice-box input.die').forEach((d) => d.classList.add('rolled'));
       await resolveNow();
     } catch (e) {
       showError('#battle-resolution', e);
+    }
+    return true;
+  }
+  if (d.face && ui.resolver) {
+    const [i, face] = d.face.split(':');
+    ui.resolver.faces[Number(i)] = face;
+    ui.resolver.seed = undefined;
+    renderDice();
+    await resolveNow();
+    return true;
+  }
+  if (d.derive && v) {
+    const unit = v.state.units[Number(d.derive)];
+    const box = document.querySelector(`#derived-${d.derive}`);
+    if (unit && box) {
+      try {
+        const r = await api.resolve({ ruleset: 'gts', action: 'unit', situation: unit.stats });
+        box.innerHTML = `<div class="totals">${r.totals.map((t) => `<div class="total"><span class="muted">${escape(t.label)}</span> <strong>${escape(t.value)}</strong> <span class="rule">§ ${escape(t.rule)}</span></div>`).join('')}</div>`;
+      } catch (e) {
+        box.innerHTML = renderError(e as RefereeError);
+      }
     }
     return true;
   }
@@ -569,7 +614,7 @@ export async function onBattleClick(el: HTMLElement): Promise<boolean> {
 export async function onBattleInput(el: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): Promise<boolean> {
   const v = ui.view;
   if (el.id === 'new-ruleset') {
-    $('#itacs-settings').hidden = el.value !== 'itacs';
+    document.querySelectorAll<HTMLElement>('.itacs-only').forEach((x) => { x.hidden = el.value !== 'itacs'; });
     return true;
   }
   if (el.id === 'import-file') {
@@ -644,6 +689,10 @@ export async function onBattleInput(el: HTMLInputElement | HTMLSelectElement | H
     r.faces[Number(el.dataset.die)] = el.value;
     r.seed = undefined;
     await resolveNow();
+    return true;
+  }
+  if (el.id === 'rolled-by') {
+    ui.rolledBy = el.value;
     return true;
   }
   if (el.id === 'faces-list') {

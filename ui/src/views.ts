@@ -120,7 +120,8 @@ export function rosterList(view: BattleView, filter: string): string {
             <span class="unit-state" data-testid="unit-state">${escape(summary(u))}</span>
             <span class="quick">${quickEdits(view.state.ruleset, u)
               .map(([label, change]) => `<button class="ghost small" data-quick="${u.id}" data-change="${escape(JSON.stringify(change))}">${escape(label)}</button>`)
-              .join('')}</span></li>`)
+              .join('')}${view.state.ruleset === 'gts' && u.role !== 'leader' ? `<button class="ghost small" data-derive="${u.id}" title="The unit's values from Table 2.10, with their sources">Values</button>` : ''}</span>
+            ${view.state.ruleset === 'gts' ? `<div class="derived" id="derived-${u.id}"></div>` : ''}</li>`)
           .join('')}</ul>`)
         .join('');
       return `<section class="roster-side" data-side="${escape(side.name)}"><h3>${escape(side.name)} <span class="muted">(${mine.length})</span></h3>${groups || '<p class="muted">none match</p>'}</section>`;

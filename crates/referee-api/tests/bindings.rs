@@ -50,7 +50,10 @@ fn resolver_examples_are_current() {
     let mut lines = doc.lines();
     while let Some(line) = lines.next() {
         if let Some(tag) = line.strip_prefix("```json example=") {
-            let body: Vec<&str> = lines.by_ref().take_while(|l| !l.starts_with("```")).collect();
+            let body: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
             let key = tag.split_whitespace().next().unwrap().to_string();
             let value: serde_json::Value = serde_json::from_str(&body.join("\n")).unwrap();
             examples.entry(key).or_insert(value);

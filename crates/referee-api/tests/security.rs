@@ -78,7 +78,11 @@ fn the_csp_allows_nothing_remote_and_only_the_store_plugin_is_linked() {
         .filter_map(|l| l.trim().split_whitespace().next())
         .filter(|name| name.starts_with("tauri-plugin"))
         .collect();
-    assert_eq!(linked, BTreeSet::from(["tauri-plugin-store"]), "Tauri plugins linked");
+    assert_eq!(
+        linked,
+        BTreeSet::from(["tauri-plugin-store"]),
+        "Tauri plugins linked"
+    );
     let package: Value = serde_json::from_str(&read("package.json")).unwrap();
     let installed: BTreeSet<&str> = package["dependencies"]
         .as_object()
@@ -88,5 +92,9 @@ fn the_csp_allows_nothing_remote_and_only_the_store_plugin_is_linked() {
         .map(String::as_str)
         .filter(|name| name.starts_with("@tauri-apps/plugin-"))
         .collect();
-    assert_eq!(installed, BTreeSet::from(["@tauri-apps/plugin-store"]), "Tauri plugins installed");
+    assert_eq!(
+        installed,
+        BTreeSet::from(["@tauri-apps/plugin-store"]),
+        "Tauri plugins installed"
+    );
 }

@@ -151,11 +151,13 @@ mod tests {
                             name: "A".into(),
                             commands: vec![],
                             panic_level: None,
+                            stacking_limit: None,
                         },
                         SideSetup {
                             name: "B".into(),
                             commands: vec![],
                             panic_level: None,
+                            stacking_limit: None,
                         },
                     ],
                 },

@@ -21,11 +21,13 @@ fn created() -> Event {
                         name: "A".into(),
                         commands: vec![],
                         panic_level: None,
+                        stacking_limit: None,
                     },
                     SideSetup {
                         name: "B".into(),
                         commands: vec![],
                         panic_level: None,
+                        stacking_limit: None,
                     },
                 ],
             },

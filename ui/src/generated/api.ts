@@ -143,7 +143,11 @@ commands?: Array<string>,
 /**
  * ITACS: the scenario's panic level for this army (5.4).
  */
-panic_level?: number, };
+panic_level?: number, 
+/**
+ * ITACS: the scenario's stacking limit for this side (4.3.3, 8.0).
+ */
+stacking_limit?: number, };
 
 export type UnitSpec = { label: string, side: string, command?: string, role?: Role, 
 /**
@@ -205,7 +209,7 @@ morale_track: number,
  */
 conflicts: Array<string>, };
 
-export type SideState = { name: string, commands: Array<string>, panic_level?: number, 
+export type SideState = { name: string, commands: Array<string>, panic_level?: number, stacking_limit?: number, 
 /**
  * Victory points a result awarded directly (losses are counted from the roster).
  */

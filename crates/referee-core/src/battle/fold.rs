@@ -196,6 +196,14 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
         )
         .field("sides"));
     }
+    if setup.sides.iter().any(|s| s.stacking_limit == Some(0)) {
+        return Err(RefereeError::new(
+            "battle.invalid_setup",
+            "a stacking limit is 1 unit or more",
+        )
+        .field("sides")
+        .rule("4.3.3"));
+    }
     if setup.name.trim().is_empty() {
         return Err(RefereeError::new("battle.invalid_setup", "name the battle").field("name"));
     }

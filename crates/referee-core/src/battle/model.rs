@@ -33,6 +33,10 @@ pub struct SideSetup {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub panic_level: Option<u32>,
+    /// ITACS: the scenario's stacking limit for this side (4.3.3, 8.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stacking_limit: Option<u32>,
 }
 
 /// How a battle begins: the ruleset in force (with its fingerprint) and the sides.
@@ -155,6 +159,8 @@ pub struct SideState {
     pub commands: Vec<String>,
     #[ts(optional)]
     pub panic_level: Option<u32>,
+    #[ts(optional)]
+    pub stacking_limit: Option<u32>,
     /// Victory points a result awarded directly (losses are counted from the roster).
     pub points_awarded: u32,
     /// The army panicked (ITACS 5.4).
@@ -191,6 +197,7 @@ impl BattleState {
                     name: s.name.clone(),
                     commands: s.commands.clone(),
                     panic_level: s.panic_level,
+                    stacking_limit: s.stacking_limit,
                     points_awarded: 0,
                     panicked: false,
                 })

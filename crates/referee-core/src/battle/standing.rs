@@ -122,6 +122,14 @@ fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
             show_half_points(score(i)),
             &v.rule,
         ));
+        if let Some(limit) = side.stacking_limit {
+            gauges.push(gauge(
+                Some(&side.name),
+                "Stacking limit (units a hex)",
+                limit.to_string(),
+                "4.3.3, 8.0",
+            ));
+        }
         if let Some(level) = side.panic_level {
             let against = score(1 - i);
             let at = 2 * u64::from(level);

@@ -1,0 +1,115 @@
+// @vitest-environment happy-dom
+// The battle screens' logic against Tauri's IPC mocks: what each tap sends to the app's commands
+// and what the screen shows back.
+import { mockIPC, clearMocks } from '@tauri-apps/api/mocks';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BattleView, SystemInfo } from './generated/api';
+import { onBattleClick, onBattleSubmit, setSystems, showBattles } from './battle';
+
+const itacs = { id: 'itacs', name: 'ITACS', dice: '2d6', fingerprint: 'f', layers: [], actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5' }], choices: [], phases: [] } as unknown as SystemInfo;
+
+function view(over: Partial<BattleView['state']> = {}): BattleView {
+  return {
+    id: 7, events: 2, log: [{ seq: 1, at: '2026-11-21T10:00:00.000Z', kind: 'created', text: 'Battle “Cannae” begins', undone: false, edited: false, changes: [] }],
+    undo: 2,
+    state: {
+      name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', turn: 1, morale_track: 0, conflicts: [],
+      sides: [{ name: 'Romans', commands: ['Left'], points_awarded: 0, panicked: false }, { name: 'Carthage', commands: [], points_awarded: 0, panicked: false }],
+      units: { 1: { id: 1, label: '17.04', side: 'Romans', role: 'unit', stats: { type: 'SD', count: 4 }, strength: 4, starting: 4, d_markers: 0, broken: false, rout: false, scattered: false, disordered: false, hits: 0, lost: false, moves: [] } },
+      ...over,
+    },
+    standing: { gauges: [{ side: 'Romans', label: 'Victory points', value: '0', reached: false, rule: '7.0' }], resolutions: [] },
+  } as unknown as BattleView;
+}
+
+let calls: [string, Record<string, unknown>][] = [];
+
+beforeEach(() => {
+  document.body.innerHTML = '<div id="battles-screen"></div><div id="battle-screen"></div>';
+  calls = [];
+  setSystems([itacs]);
+});
+afterEach(() => clearMocks());
+
+describe('the battles screen', () => {
+  it('shows the empty state, then begins a battle with its sides, commands and ITACS settings', async () => {
+    mockIPC((cmd, args) => {
+      calls.push([cmd, args as Record<string, unknown>]);
+      if (cmd === 'battles_list') return [];
+      if (cmd === 'battle_create') return view();
+      return null;
+    });
+    await showBattles();
+    expect(document.querySelector('#battle-list')!.textContent).toContain('No battles yet');
+    (document.querySelector('#new-name') as HTMLInputElement).value = 'Cannae';
+    (document.querySelector('#new-side-a') as HTMLInputElement).value = 'Romans';
+    (document.querySelector('#commands-a') as HTMLInputElement).value = 'Left, Centre';
+    (document.querySelector('#panic-a') as HTMLInputElement).value = '10';
+    (document.querySelector('#stacking-b') as HTMLInputElement).value = '3';
+    await onBattleSubmit(document.querySelector('#new-battle') as HTMLFormElement);
+    const [, args] = calls.find(([c]) => c === 'battle_create')!;
+    expect(args.request).toEqual({
+      name: 'Cannae',
+      ruleset: 'itacs',
+      sides: [
+        { name: 'Romans', commands: ['Left', 'Centre'], panic_level: 10, stacking_limit: undefined },
+        { name: 'Side B', commands: [], panic_level: undefined, stacking_limit: 3 },
+      ],
+    });
+    // The new battle opens on its roster.
+    expect(document.querySelector('#roster')!.textContent).toContain('17.04');
+    expect(document.body.dataset.screen).toBe('battle');
+  });
+
+  it('deletes a battle only on the second tap', async () => {
+    mockIPC((cmd, args) => {
+      calls.push([cmd, args as Record<string, unknown>]);
+      if (cmd === 'battles_list') return [{ id: 7, name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', created_at: 'x', updated_at: '2026-11-21T10:00:00Z', events: 2 }];
+      return null;
+    });
+    await showBattles();
+    const del = document.querySelector('[data-delete="7"]') as HTMLElement;
+    await onBattleClick(del);
+    expect(calls.some(([c]) => c === 'battle_delete')).toBe(false);
+    expect(del.textContent).toBe('Really delete?');
+    await onBattleClick(del);
+    expect(calls.find(([c]) => c === 'battle_delete')![1]).toEqual({ battle: 7 });
+  });
+});
+
+describe('a battle', () => {
+  it('sends a quick edit as a logged adjustment and shows the answer', async () => {
+    mockIPC((cmd, args) => {
+      calls.push([cmd, args as Record<string, unknown>]);
+      if (cmd === 'battles_list') return [{ id: 7, name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', created_at: 'x', updated_at: '2026-11-21T10:00:00Z', events: 2 }];
+      if (cmd === 'battle_view') return view();
+      if (cmd === 'battle_adjust') {
+        const v = view();
+        v.state.units[1]!.d_markers = 1;
+        return v;
+      }
+      return null;
+    });
+    await showBattles();
+    await onBattleClick(document.querySelector('[data-open="7"]') as HTMLElement);
+    await onBattleClick(document.querySelector('[data-tab="roster"]') as HTMLElement);
+    await onBattleClick(document.querySelector('[data-quick="1"]') as HTMLElement);
+    expect(calls.find(([c]) => c === 'battle_adjust')![1]).toEqual({ battle: 7, request: { subject: { unit: 1 }, change: { kind: 'd_markers', count: 1 } } });
+    expect(document.querySelector('[data-testid="unit-state"]')!.textContent).toBe('4/4, 1 D');
+  });
+
+  it('shows a refused command as the core’s error, leaving the screen as it was', async () => {
+    mockIPC((cmd) => {
+      if (cmd === 'battles_list') return [{ id: 7, name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', created_at: 'x', updated_at: '2026-11-21T10:00:00Z', events: 2 }];
+      if (cmd === 'battle_view') return view();
+      if (cmd === 'battle_undo') throw { code: 'battle.nothing_to_undo', message: 'nothing to undo: this is how the battle began' };
+      return null;
+    });
+    await showBattles();
+    await onBattleClick(document.querySelector('[data-open="7"]') as HTMLElement);
+    await onBattleClick(document.querySelector('#undo') as HTMLElement);
+    const error = document.querySelector('#battle-message .error')!;
+    expect(error.getAttribute('data-code')).toBe('battle.nothing_to_undo');
+    expect(document.querySelector('.side-card')!.textContent).toContain('Victory points');
+  });
+});
