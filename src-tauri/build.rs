@@ -11,6 +11,7 @@ const COMMANDS: &[&str] = &[
     "battle_log",
     "battle_add_unit",
     "battle_apply",
+    "battle_outlook",
     "battle_adjust",
     "battle_turn",
     "battle_undo",

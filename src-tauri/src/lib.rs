@@ -3,9 +3,9 @@
 use std::sync::Mutex;
 
 use referee_api::{
-    AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, DiceRoll, LogEntry, NewBattle,
-    Referee, RefereeError, Resolution, ResolveRequest, RollEditPreview, RollRequest, Roster,
-    RosterRow, RulesetList, UnitSpec,
+    AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, LogEntry,
+    NewBattle, OutlookRequest, Referee, RefereeError, Resolution, ResolveRequest, RollEditPreview,
+    RollRequest, Roster, RosterRow, RulesetList, UnitSpec,
 };
 use tauri::{Manager, State};
 
@@ -105,6 +105,16 @@ fn battle_apply(
     request: ApplyRequest,
 ) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.apply(&referee, battle, &request))
+}
+
+#[tauri::command]
+fn battle_outlook(
+    db: State<Database>,
+    referee: State<Referee>,
+    battle: i64,
+    request: OutlookRequest,
+) -> Result<Vec<Chance>, RefereeError> {
+    with(&db, |b| b.outlook(&referee, battle, &request))
 }
 
 #[tauri::command]
@@ -280,6 +290,7 @@ pub fn run() {
             battle_log,
             battle_add_unit,
             battle_apply,
+            battle_outlook,
             battle_adjust,
             battle_turn,
             battle_undo,

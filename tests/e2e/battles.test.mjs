@@ -104,6 +104,7 @@ async function resolveAndApply(ruleset, action, dice, mapping, tap = false) {
       return box.isSelected();
     });
   }
+  await until('the outlook for the break points', async () => (await browser.$('#outlook').getText()).includes('reached after this result'));
   await browser.$('#apply-result').click();
   await browser.$('#applied').waitForExist({ timeout: 10000 });
   return withDice;
@@ -117,6 +118,7 @@ test('ITACS: a melee applied to the roster, the standing updated, then undone', 
   // 6,6 against PS: the documented melee (4 + 2 SD v 2 PS) destroys the defenders.
   const result = await resolveAndApply('itacs', 'melee', [6, 6], [['attacker', 1], ['attacker', 2], ['defender', 3]]);
   assert.equal(result.outcome.result, 'DX');
+  // Before it was applied, the outlook gave the chance of each panic level being reached.
   await shot('battle-itacs-resolver-desktop');
   await browser.$('button[data-tab="roster"]').click();
   await until('the PS stack lost', async () => (await unitState(3)).includes('lost'));

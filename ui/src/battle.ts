@@ -4,7 +4,7 @@ import * as api from './api';
 import { blank, getAt, parseInput, parsePath, pathKey, removeAt, renderSituationForm, schemaAt, setAt, type Kind, type Path, type Schema } from './form';
 import type { BattleView, Choice, RefereeError, Resolution, SystemInfo, UnitSpec, UnitState } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
-import { applyPanel, battleRows, diceFields, logEntries, phaseOptions, possibleEffects, rosterList, standing, targetKeys, worth } from './views';
+import { applyPanel, battleRows, diceFields, logEntries, outlookRows, phaseOptions, phaseSteps, possibleEffects, rosterList, standing, targetKeys, worth } from './views';
 import examples from './generated/examples.json';
 import { settings } from './settings';
 
@@ -163,6 +163,7 @@ function renderTab(): void {
           <label>Phase <select id="phase">${phaseOptions(system(), v.state.phase)}</select></label>
           <button id="next-turn">Next turn</button>
           <button class="primary big" data-tab="resolve">Resolve…</button>
+          <div class="phase-steps">${phaseSteps(system(), v.state.phase)}</div>
         </div>
         <div id="standing">${standing(v)}</div>
         <h3>Last events</h3>${logEntries(v.log, 6)}`;
@@ -347,6 +348,7 @@ async function resolveNow(): Promise<void> {
     void showWorth(ticket, res);
     out.innerHTML = renderResolution(res) + applyPanel(res, ui.view!, r.mapping, settings().diceMode === 'app') + '<div id="apply-message" aria-live="polite"></div>';
     sizeBars(out);
+    void refreshOutlook(ticket);
   } catch (e) {
     if (ticket !== ui.pending) return;
     r.resolution = undefined;
@@ -383,6 +385,21 @@ async function showWorth(ticket: number, base: Resolution): Promise<void> {
       badge.textContent = text ? (box.checked ? `off: ${text}` : `on: ${text}`) : '';
       badge.title = 'What flipping this toggle does to the odds';
     }
+  }
+}
+
+/** The chance each break point is reached if the result is applied with the units ticked. */
+async function refreshOutlook(ticket = ui.pending): Promise<void> {
+  const r = ui.resolver!;
+  const box = document.querySelector('#outlook');
+  if (!box) return;
+  try {
+    const chances = await api.outlook(ui.view!.id, { action: r.action, situation: r.situation, mapping: { targets: r.mapping, choices: r.choices } });
+    if (ticket !== ui.pending) return;
+    box.innerHTML = outlookRows(chances);
+    sizeBars(box);
+  } catch {
+    box.innerHTML = '';
   }
 }
 
@@ -514,7 +531,13 @@ export async function onBattleClick(el: HTMLElement): Promise<boolean> {
   }
   if (!v) return false;
   if (el.id === 'to-battles') { document.body.dataset.screen = 'battles'; ui.resolver = undefined; await showBattles(); return true; }
-  if (d.tab) { ui.tab = d.tab as Tab; renderBattle(); return true; }
+  if (d.tab) {
+    // A step of the sequence of play opens the resolver on its action.
+    if (d.stepAction) ui.resolver = { action: d.stepAction, situation: {}, faces: [], mapping: {}, choices: {}, picks: {} };
+    ui.tab = d.tab as Tab;
+    renderBattle();
+    return true;
+  }
   if (el.id === 'undo') { await act(() => api.undo(v.id)); return true; }
   if (el.id === 'redo') { await act(() => api.redo(v.id)); return true; }
   if (el.id === 'next-turn') { await act(() => api.turn(v.id, v.state.turn + 1, null)); return true; }
@@ -683,6 +706,7 @@ export async function onBattleInput(el: HTMLInputElement | HTMLSelectElement | H
   if (el.dataset.map !== undefined) {
     const key = el.dataset.map;
     r.mapping[key] = [...document.querySelectorAll<HTMLInputElement>(`input[data-map="${CSS.escape(key)}"]`)].filter((x) => x.checked).map((x) => Number(x.value));
+    await refreshOutlook();
     return true;
   }
   if (el.dataset.die !== undefined) {

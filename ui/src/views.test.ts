@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BattleView, Gauge, UnitState } from './generated/api';
-import { battleRows, diceFields, gauge, logEntries, matches, quickEdits, standing, summary, targetKey, targetKeys, worth } from './views';
+import { battleRows, diceFields, gauge, logEntries, matches, outlookRows, phaseSteps, quickEdits, standing, summary, targetKey, targetKeys, worth } from './views';
 
 const unit = (over: Partial<UnitState>): UnitState => ({
   id: 1, label: 'Legio I', side: 'Romans', role: 'unit', stats: { type: 'SD', count: 4 }, strength: 4, starting: 4,
@@ -74,5 +74,26 @@ describe('what a toggle is worth', () => {
     expect(worth(r(0, [['A', 0.5]]), r(1, [['A', 0.4]]))).toBe('+1 DRM');
     expect(worth(r(0, [['A', 0.5], ['B', 0.5]]), r(0, [['A', 0.25], ['B', 0.75]]))).toBe('A −25.0 pts');
     expect(worth(r(0, [['A', 1]]), r(0, [['A', 1]]))).toBe('');
+  });
+});
+
+describe('the sequence of play on the dashboard', () => {
+  it('lists the current phase’s steps with their rules and actions', () => {
+    const sys = { phases: [{ key: 'melee', name: 'Melee', rule: '2.0', actions: ['melee'], steps: [{ text: 'Resolve each melee.', rule: '4.5', action: 'melee' }, { text: 'Check breaks.', rule: '5.2' }] }] } as never;
+    const html = phaseSteps(sys, 'melee');
+    expect(html).toContain('Resolve each melee.');
+    expect(html).toContain('data-step-action="melee"');
+    expect(html).toContain('§ 5.2');
+    expect(phaseSteps(sys, undefined)).toContain('Choose the phase');
+  });
+});
+
+describe('the outlook', () => {
+  it('shows each break point’s chance if the result is applied, or nothing', () => {
+    expect(outlookRows([])).toBe('');
+    const html = outlookRows([{ label: 'Gauls: Panic level reached after this result', probability: '5/12', p: 5 / 12, rule: '5.4' }]);
+    expect(html).toContain('If this result is applied');
+    expect(html).toContain('5/12');
+    expect(html).toContain('41.7 %');
   });
 });

@@ -1,7 +1,7 @@
 // Battle screens → HTML: the battles list, gauges, roster, log and the apply panel. Pure string
 // building with escaping, so it is unit-tested.
-import type { BattleRow, BattleView, Effect, Gauge, LogEntry, Resolution, SystemInfo, UnitState } from './generated/api';
-import { cite, escape } from './render';
+import type { BattleRow, BattleView, Chance, Effect, Gauge, LogEntry, Resolution, SystemInfo, UnitState } from './generated/api';
+import { cite, escape, percent } from './render';
 
 /** "2d6" → two dice of 6; "d10 v d10" → two of 10; unknown forms (per unit) → null. */
 export function diceFields(dice: string): number[] | null {
@@ -175,6 +175,7 @@ export function applyPanel(r: Resolution, view: BattleView, mapping: Record<stri
       .join('')}</fieldset>`)
     .join('');
   return `<section class="apply" id="apply"><h2>Apply to the roster</h2>${keys.length ? `<p class="muted">Which units are each side of the result? Leave a target empty if it is not on the roster.</p>${rows}` : '<p class="muted">This result changes no unit.</p>'}
+    <div id="outlook" aria-live="polite"></div>
     <button class="primary" id="apply-result">${r.outcome ? `Apply ${escape(r.outcome.result)}` : `Roll ${escape(r.dice)} and apply`}</button></section>`;
 }
 
@@ -200,4 +201,26 @@ export function worth(base: Resolution, flipped: Resolution): string {
   }
   if (Math.abs(most) < 0.0005) return '';
   return `${which} ${most > 0 ? '+' : '−'}${Math.abs(most * 100).toFixed(1)} pts`;
+}
+
+/** The steps of the current phase of the sequence of play, each with its rule and action. */
+export function phaseSteps(system: SystemInfo | undefined, current: string | undefined): string {
+  const phase = system?.phases.find((p) => p.key === current);
+  if (!phase) return '<p class="muted">Choose the phase to see its steps in the sequence of play.</p>';
+  return `<ol class="steps">${phase.steps
+    .map((s) => `<li>${escape(s.text)} ${cite(s.rule)}${s.action ? ` <button class="ghost small" data-tab="resolve" data-step-action="${escape(s.action)}">${escape(s.action)}</button>` : ''}</li>`)
+    .join('')}</ol>`;
+}
+
+/** The break points this result may reach, with their exact chances. */
+export function outlookRows(chances: Chance[]): string {
+  if (chances.length === 0) return '';
+  return `<h3>If this result is applied</h3><div class="odds forecast">${chances
+    .map((c) => `<div class="forecast-row" title="${escape(c.probability)}">
+      <span class="label">${escape(c.label)}</span>
+      <span class="track"><span class="fill" data-p="${c.p}"></span></span>
+      <span class="pct">${percent(c.p)}</span>
+      <span class="exact">${escape(c.probability)}</span>
+      <span class="cite">${cite(c.rule, c.ruling)}</span></div>`)
+    .join('')}</div>`;
 }

@@ -8,10 +8,10 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use referee_core::battle::{
-    standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource, Difference, Event,
-    EventBody, Mapping, SideSetup, Standing, Subject, UnitSpec,
+    outlook, standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource, Difference,
+    Event, EventBody, Mapping, SideSetup, Standing, Subject, UnitSpec,
 };
-use referee_core::contract::Change;
+use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
 use referee_store::{now, raw, BattleFile, BattleRow, FileEvent, Roster, RosterRow, Store};
 
@@ -75,6 +75,18 @@ pub struct ApplyRequest {
     #[serde(default)]
     #[ts(optional)]
     pub rolled_by: Option<String>,
+}
+
+/// An action's situation and the mapping its result would be applied with.
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct OutlookRequest {
+    pub action: String,
+    #[ts(type = "unknown")]
+    pub situation: serde_json::Value,
+    #[serde(default)]
+    #[ts(optional, as = "Option<Mapping>")]
+    pub mapping: Mapping,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -325,6 +337,25 @@ impl Battles {
         let mut view = self.view(referee, id)?;
         view.applied = Some(resolution);
         Ok(view)
+    }
+
+    /// Before the dice: for each break point not yet reached, the exact chance that this action's
+    /// result, applied with this mapping, reaches it.
+    pub fn outlook(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        request: &OutlookRequest,
+    ) -> Result<Vec<Chance>, RefereeError> {
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        let resolution = ruleset.resolve(&request.action, &request.situation, None)?;
+        let battle = self.battle(referee, id)?;
+        Ok(outlook(
+            ruleset,
+            &battle.state,
+            &resolution,
+            &request.mapping,
+        ))
     }
 
     pub fn adjust(

@@ -10,8 +10,8 @@ use ts_rs::TS;
 
 pub use battles::{
     check_roster, default_database, read_battle_file, roster_from_csv, AdjustRequest, AppDice,
-    ApplyRequest, BattleView, Battles, DiceEntry, LogEntry, NewBattle, PhysicalDice,
-    RollEditPreview, LOG_TAIL,
+    ApplyRequest, BattleView, Battles, DiceEntry, LogEntry, NewBattle, OutlookRequest,
+    PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use referee_core::battle::{Mapping, Subject, UnitSpec};
@@ -88,6 +88,7 @@ pub fn typescript_bindings() -> String {
         AppDice::decl(&cfg),
         battle::Mapping::decl(&cfg),
         AdjustRequest::decl(&cfg),
+        OutlookRequest::decl(&cfg),
         battle::Subject::decl(&cfg),
         BattleView::decl(&cfg),
         battle::BattleState::decl(&cfg),

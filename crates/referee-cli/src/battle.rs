@@ -26,6 +26,10 @@ pub enum BattleCommand {
     Apply {
         battle: i64,
     },
+    /// Before the dice: the chance each break point is reached, `{action, situation, mapping?}` on stdin.
+    Outlook {
+        battle: i64,
+    },
     /// A change by hand: `{subject, change, reason?}` on stdin.
     Adjust {
         battle: i64,
@@ -157,6 +161,7 @@ pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Va
         BattleCommand::Apply { battle } => {
             value(&battles.apply(r, battle, &stdin_json::<ApplyRequest>()?)?)
         }
+        BattleCommand::Outlook { battle } => value(&battles.outlook(r, battle, &stdin_json()?)?),
         BattleCommand::Adjust { battle } => {
             value(&battles.adjust(r, battle, &stdin_json::<AdjustRequest>()?)?)
         }

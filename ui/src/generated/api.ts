@@ -179,6 +179,8 @@ choices: { [key in string]: Array<number> }, };
 
 export type AdjustRequest = { subject: Subject, change: Change, reason?: string, };
 
+export type OutlookRequest = { action: string, situation: unknown, mapping?: Mapping, };
+
 export type Subject = { "unit": number } | { "side": string };
 
 export type BattleView = { id: number, state: BattleState, standing: Standing, 

@@ -10,6 +10,7 @@ pub mod event;
 pub mod fold;
 pub mod live;
 pub mod model;
+pub mod outlook;
 pub mod standing;
 pub mod units;
 
@@ -23,4 +24,5 @@ pub use live::{differences, Battle, Difference};
 pub use model::{
     BattleSetup, BattleState, LeaderFate, Role, SideSetup, SideState, UnitId, UnitSpec, UnitState,
 };
+pub use outlook::outlook;
 pub use standing::{standing, Gauge, Standing};

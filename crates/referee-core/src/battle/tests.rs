@@ -557,3 +557,55 @@ fn units_the_ruleset_rejects_never_join() {
         "battle.invalid_events"
     );
 }
+
+#[test]
+fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
+    // The Gauls panic at 2 points: losing one PS (2 VP to the Romans) is enough.
+    let mut s = Script::new(
+        "itacs",
+        json!([{"name": "Romans"}, {"name": "Gauls", "panic_level": 2}]),
+    );
+    let a = s.add(
+        "17.04",
+        "Romans",
+        Role::Unit,
+        json!({"type": "SD", "count": 4}),
+    );
+    let d = s.add(
+        "17.03",
+        "Gauls",
+        Role::Unit,
+        json!({"type": "PS", "count": 2}),
+    );
+    let melee = json!({
+        "attackers": [{ "label": "17.04", "units": [{ "type": "SD", "count": 4 }] }],
+        "defenders": [{ "label": "17.03", "terrain": "clear", "units": [{ "type": "PS", "count": 2 }] }]
+    });
+    let r = s.ruleset.resolve("melee", &melee, None).unwrap();
+    let chances = outlook(
+        &s.ruleset,
+        &s.battle.state,
+        &r,
+        &mapping(&[("attacker", &[a]), ("defender", &[d])]),
+    );
+    let panic = chances
+        .iter()
+        .find(|c| c.label.starts_with("Gauls: Panic level"))
+        .unwrap();
+    // By hand: every result in which the defender loses a unit or is destroyed.
+    let mut expected = crate::odds::Probability::ZERO;
+    for o in &r.distribution {
+        if o.effects.iter().any(|e| {
+            e.target == crate::contract::Target::Defender
+                && matches!(e.change, Change::LoseUnits { .. } | Change::DestroyAll)
+        }) {
+            expected = expected
+                .plus(&crate::odds::Probability::parse(&o.probability).unwrap())
+                .unwrap();
+        }
+    }
+    assert_eq!(panic.probability, expected.to_string());
+    assert!(panic.p > 0.0 && panic.p < 1.0);
+    // Nothing was applied.
+    assert_eq!(s.unit(d).strength, 2);
+}

@@ -42,6 +42,21 @@ impl Probability {
     pub fn to_f64(&self) -> f64 {
         self.num as f64 / self.den as f64
     }
+
+    /// Reads the contract's `"n/d"` back.
+    pub fn parse(text: &str) -> Option<Probability> {
+        let (n, d) = text.split_once('/')?;
+        let (num, den) = (n.trim().parse().ok()?, d.trim().parse::<u128>().ok()?);
+        (den > 0).then(|| Probability::new(num, den))
+    }
+
+    /// The exact sum, or `None` if the common denominator would overflow.
+    pub fn plus(&self, other: &Probability) -> Option<Probability> {
+        let den = lcm(self.den, other.den).ok()?;
+        let num =
+            (self.num * (den / self.den)).checked_add(other.num.checked_mul(den / other.den)?)?;
+        Some(Probability::new(num, den))
+    }
 }
 
 impl fmt::Display for Probability {

@@ -1,0 +1,110 @@
+//! The battle's outlook under a resolution: for every break point not yet reached, the exact
+//! chance that applying this roll's result reaches it ("P(the Romans reach their panic level)").
+
+use super::changes::{changes_for, Mapping};
+use super::fold::apply_changes;
+use super::model::BattleState;
+use super::standing::standing;
+use crate::contract::{Chance, Resolution};
+use crate::odds::Probability;
+use crate::systems::Ruleset;
+
+/// Each result is applied to a copy of the battle with the mapping given; where a loss needs a
+/// player's choice not yet made, the first units mapped take it (the chance then assumes so, and
+/// says it). Results whose changes cannot be made (a target not mapped) count as not reaching.
+pub fn outlook(
+    ruleset: &Ruleset,
+    state: &BattleState,
+    resolution: &Resolution,
+    mapping: &Mapping,
+) -> Vec<Chance> {
+    let before = standing(ruleset, state);
+    let open: Vec<(Option<String>, String, String, Option<String>)> = before
+        .gauges
+        .iter()
+        .filter(|g| g.threshold.is_some() && !g.reached)
+        .map(|g| {
+            (
+                g.side.clone(),
+                g.label.clone(),
+                g.rule.clone(),
+                g.ruling.clone(),
+            )
+        })
+        .collect();
+    let mut reached: Vec<Probability> = vec![Probability::ZERO; open.len()];
+    let mut assumed = false;
+    for odds in &resolution.distribution {
+        let Some(p) = Probability::parse(&odds.probability) else {
+            continue;
+        };
+        let mut m = mapping.clone();
+        let changes = match changes_for(state, &odds.effects, &m) {
+            Ok(c) => c,
+            Err(e) if e.code == "battle.choice_needed" => {
+                // Take every open choice in the order the units were mapped.
+                assumed = true;
+                for (i, effect) in odds.effects.iter().enumerate() {
+                    let key = super::changes::target_key(&effect.target);
+                    if let (Some(ids), Some(count)) =
+                        (m.targets.get(&key).cloned(), loss(&effect.change))
+                    {
+                        if ids.len() > 1 {
+                            let picked = ids.iter().cycle().take(count as usize).copied().collect();
+                            m.choices.insert(i.to_string(), picked);
+                        }
+                    }
+                }
+                match changes_for(state, &odds.effects, &m) {
+                    Ok(c) => c,
+                    Err(_) => continue,
+                }
+            }
+            Err(_) => continue,
+        };
+        let mut after = state.clone();
+        if apply_changes(ruleset, &mut after, &changes, 0).is_err() {
+            continue;
+        }
+        let now = standing(ruleset, &after);
+        for (i, (side, label, ..)) in open.iter().enumerate() {
+            let hit = now.gauges.iter().any(|g| {
+                &g.side == side
+                    && g.label
+                        .starts_with(label.split(':').next().unwrap_or(label))
+                    && g.reached
+            });
+            if hit {
+                if let Some(sum) = reached[i].plus(&p) {
+                    reached[i] = sum;
+                }
+            }
+        }
+    }
+    open.into_iter()
+        .zip(reached)
+        .map(|((side, label, rule, ruling), p)| {
+            let who = side.map(|s| format!("{s}: ")).unwrap_or_default();
+            let note = if assumed {
+                " (losses taken by the units in the order ticked)"
+            } else {
+                ""
+            };
+            let mut c = Chance::new(
+                format!("{who}{label} reached after this result{note}"),
+                p,
+                &rule,
+            );
+            c.ruling = ruling;
+            c
+        })
+        .collect()
+}
+
+fn loss(change: &crate::contract::Change) -> Option<u32> {
+    match change {
+        crate::contract::Change::LoseUnits { count, .. }
+        | crate::contract::Change::LoseSp { count, .. } => Some(*count),
+        _ => None,
+    }
+}
