@@ -75,7 +75,7 @@ fn the_csp_allows_nothing_remote_and_only_the_store_plugin_is_linked() {
     let cargo = read("src-tauri/Cargo.toml");
     let linked: BTreeSet<&str> = cargo
         .lines()
-        .filter_map(|l| l.trim().split_whitespace().next())
+        .filter_map(|l| l.split_whitespace().next())
         .filter(|name| name.starts_with("tauri-plugin"))
         .collect();
     assert_eq!(
