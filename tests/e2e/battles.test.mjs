@@ -144,6 +144,9 @@ test('ITACS: a melee applied to the roster, the standing updated, then undone', 
   await shot('battle-itacs-roster-phone');
   await browser.$('button[data-tab="resolve"]').click();
   await browser.$('#battle-resolution #odds').waitForExist({ timeout: 10000 });
+  // On a phone the odds stay in view at the bottom while the form is edited.
+  const strip = await browser.$('#odds-strip');
+  await until('the odds strip on the phone', async () => (await strip.isDisplayed()) && (await strip.getText()).includes('%'));
   await shot('battle-itacs-resolver-phone');
   await browser.setWindowSize(1280, 900);
 });

@@ -4,7 +4,7 @@ import * as api from './api';
 import { blank, getAt, parseInput, parsePath, pathKey, removeAt, renderSituationForm, schemaAt, setAt, type Kind, type Path, type Schema } from './form';
 import type { BattleView, Choice, RefereeError, Resolution, SystemInfo, UnitSpec, UnitState } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
-import { applyPanel, battleRows, diceFields, logEntries, outlookRows, phaseOptions, phaseSteps, possibleEffects, rosterList, standing, targetKeys, worth } from './views';
+import { applyPanel, battleRows, diceFields, logEntries, oddsStrip, outlookRows, phaseOptions, phaseSteps, possibleEffects, rosterList, standing, targetKeys, worth } from './views';
 import examples from './generated/examples.json';
 import { settings } from './settings';
 
@@ -269,6 +269,7 @@ async function renderResolver(): Promise<void> {
         <fieldset class="dice" id="dice-box"></fieldset>
       </section>
       <section id="battle-resolution" aria-live="polite"></section>
+      <a class="odds-strip" id="odds-strip" href="#battle-resolution" aria-label="The odds; tap for the details"></a>
     </div>`;
   if (!r.schema) {
     try {
@@ -348,6 +349,7 @@ async function resolveNow(): Promise<void> {
     void showWorth(ticket, res);
     out.innerHTML = renderResolution(res) + applyPanel(res, ui.view!, r.mapping, settings().diceMode === 'app') + '<div id="apply-message" aria-live="polite"></div>';
     sizeBars(out);
+    $('#odds-strip').innerHTML = oddsStrip(res);
     void refreshOutlook(ticket);
   } catch (e) {
     if (ticket !== ui.pending) return;

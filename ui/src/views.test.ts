@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BattleView, Gauge, UnitState } from './generated/api';
-import { battleRows, diceFields, gauge, logEntries, matches, outlookRows, phaseSteps, quickEdits, standing, summary, targetKey, targetKeys, worth } from './views';
+import { battleRows, diceFields, gauge, logEntries, matches, oddsStrip, outlookRows, phaseSteps, quickEdits, standing, summary, targetKey, targetKeys, worth } from './views';
 
 const unit = (over: Partial<UnitState>): UnitState => ({
   id: 1, label: 'Legio I', side: 'Romans', role: 'unit', stats: { type: 'SD', count: 4 }, strength: 4, starting: 4,
@@ -95,5 +95,15 @@ describe('the outlook', () => {
     expect(html).toContain('If this result is applied');
     expect(html).toContain('5/12');
     expect(html).toContain('41.7 %');
+  });
+});
+
+describe('the odds strip on phones', () => {
+  it('lists the possible results with their odds and marks the outcome', () => {
+    const r = { distribution: [{ result: 'DX', p: 0.25 }, { result: 'AX', p: 0 }, { result: 'DD', p: 0.75 }], outcome: { result: 'DD' } } as never;
+    const html = oddsStrip(r);
+    expect(html).toContain('<span class="strip-outcome">DD</span>');
+    expect(html).not.toContain('AX');
+    expect(html).toMatch(/strip-cell hit"><span class="code">DD<\/span> 75.0 %/);
   });
 });

@@ -224,3 +224,14 @@ export function outlookRows(chances: Chance[]): string {
       <span class="cite">${cite(c.rule, c.ruling)}</span></div>`)
     .join('')}</div>`;
 }
+
+/** A one-line strip of the odds (and the outcome, once the dice are in) that stays in view at the
+ * bottom of a phone's screen while the situation is edited above. */
+export function oddsStrip(r: Resolution): string {
+  const outcome = r.outcome ? `<span class="strip-outcome">${escape(r.outcome.result)}</span>` : '';
+  const cells = r.distribution
+    .filter((d) => d.p > 0)
+    .map((d) => `<span class="strip-cell${r.outcome?.result === d.result ? ' hit' : ''}"><span class="code">${escape(d.result)}</span> ${percent(d.p)}</span>`)
+    .join('');
+  return `${outcome}${cells}`;
+}
