@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { remote } from 'webdriverio';
 
 const app = process.env.REFEREE_APP;
@@ -187,15 +187,21 @@ test('measured: an input change redraws the odds, and the idle app’s memory', 
   console.log(`input change → odds redrawn: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms (20 changes)`);
   assert.equal(times.length, 20);
   await browser.pause(1500);
-  // Resident memory of the app and its WebKit processes, once idle.
-  const ps = execFileSync('ps', ['-eo', 'rss=,comm=']).toString().trim().split('\n');
+  // Memory of the app and its WebKit processes, once idle: RSS, and for the app its proportional
+  // share (PSS: shared libraries split among the processes mapping them) and private pages.
+  const ps = execFileSync('ps', ['-eo', 'pid=,rss=,comm=']).toString().trim().split('\n');
   let app = 0;
   let web = 0;
+  let appPid;
   for (const line of ps) {
-    const [rss, comm] = line.trim().split(/\s+/, 2);
-    if (comm === 'referee-app') app += Number(rss);
+    const [pid, rss, comm] = line.trim().split(/\s+/, 3);
+    if (comm === 'referee-app') { app += Number(rss); appPid = pid; }
     else if (/^WebKit(Web|Network)Proces/.test(comm ?? '')) web += Number(rss);
   }
-  console.log(`idle memory: ${((app + web) / 1024).toFixed(0)} MB (app ${(app / 1024).toFixed(0)} MB, WebKit processes ${(web / 1024).toFixed(0)} MB)`);
+  const rollup = appPid ? readFileSync(`/proc/${appPid}/smaps_rollup`, 'utf8') : '';
+  const kb = (field) => Number((new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup) ?? [])[1] ?? 0);
+  const pss = kb('Pss');
+  const own = kb('Private_Clean') + kb('Private_Dirty');
+  console.log(`idle memory: ${((app + web) / 1024).toFixed(0)} MB (app ${(app / 1024).toFixed(0)} MB RSS, ${(pss / 1024).toFixed(0)} MB PSS, ${(own / 1024).toFixed(0)} MB private; WebKit processes ${(web / 1024).toFixed(0)} MB RSS)`);
   assert.ok(app > 0, 'the app process is found');
 });
