@@ -4,7 +4,7 @@ import * as api from './api';
 import { blank, getAt, parseInput, parsePath, pathKey, removeAt, renderSituationForm, schemaAt, setAt, type Kind, type Path, type Schema } from './form';
 import type { BattleView, Choice, RefereeError, Resolution, SystemInfo, UnitSpec, UnitState } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
-import { applyPanel, battleRows, diceFields, logEntries, oddsStrip, outlookRows, phaseOptions, phaseSteps, possibleEffects, rosterList, standing, targetKeys, worth } from './views';
+import { applyPanel, battleRows, diceFields, logEntries, oddsStrip, outlookRows, phaseOptions, phaseSteps, possibleEffects, rosterList, standing, targetKey, targetKeys, worth } from './views';
 import examples from './generated/examples.json';
 import { settings } from './settings';
 
@@ -412,8 +412,8 @@ function guessMapping(res: Resolution): void {
   const defending = /^(defenders|target|side_b|defender)/;
   const byRole = (re: RegExp) => Object.entries(r.picks).filter(([k]) => re.test(k)).flatMap(([, ids]) => ids);
   for (const e of possibleEffects(res)) {
-    const key = typeof e.target === 'string' ? e.target : 'unit' in e.target ? `unit:${e.target.unit}` : 'hex' in e.target ? `hex:${e.target.hex}` : '';
-    if (!key || r.mapping[key]) continue;
+    const key = targetKey(e.target);
+    if (r.mapping[key]) continue;
     if (key === 'attacker') r.mapping[key] = byRole(attacking);
     else if (key === 'defender') r.mapping[key] = byRole(defending);
     else if (key.startsWith('unit:')) {
@@ -478,7 +478,7 @@ function askChoice(error: RefereeError): void {
   const effect = r.resolution?.outcome?.effects[Number(index)];
   const change = effect?.change as { count?: number } | undefined;
   const count = change?.count ?? 1;
-  const key = effect ? (typeof effect.target === 'string' ? effect.target : Object.entries(effect.target).map(([k, v]) => `${k}:${v}`)[0]) : '';
+  const key = effect ? targetKey(effect.target) : '';
   const candidates = (r.mapping[key] ?? []).map((id) => ui.view!.state.units[id]).filter((u): u is UnitState => !!u);
   const selects = Array.from({ length: count }, (_, i) => `<label>Loss ${i + 1} <select data-choice="${escape(index)}" data-n="${i}">${candidates
     .map((u) => `<option value="${u.id}">${escape(u.label)}</option>`)
