@@ -152,6 +152,8 @@ pub enum Change {
     RoutUnit,
     /// The unit moves back this many inches.
     RecoilMove { inches: u32 },
+    /// A DBMM element's combat outcome: recoil, repulsed, flee, spent, destroyed, pursue.
+    ElementFate { fate: String },
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -220,6 +222,15 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::Disorder => "Disordered".to_string(),
         Change::RoutUnit => "Routs".to_string(),
         Change::RecoilMove { inches } => format!("recoils {inches}\" straight back"),
+        Change::ElementFate { fate } => match fate.as_str() {
+            "recoil" => "recoils".to_string(),
+            "repulsed" => "is repulsed".to_string(),
+            "flee" => "flees".to_string(),
+            "spent" => "is spent".to_string(),
+            "destroyed" => "is destroyed".to_string(),
+            "pursue" => "pursues".to_string(),
+            other => other.to_string(),
+        },
     };
     Effect {
         target,

@@ -182,3 +182,8 @@ fn medieval_worked_examples() {
 fn gts_worked_examples() {
     run_system("gts", 7);
 }
+
+#[test]
+fn dbmm_worked_examples() {
+    run_system("dbmm", 1);
+}

@@ -10,7 +10,7 @@ use crate::contract::Resolution;
 use crate::systems::itacs::situation::resolve_units;
 use crate::systems::itacs::strength::show_half_points;
 use crate::systems::itacs::victory::unit_cost;
-use crate::systems::{gts, itacs, medieval, parse_situation, Ruleset, SystemRules};
+use crate::systems::{dbmm, gts, itacs, medieval, parse_situation, Ruleset, SystemRules};
 
 /// One figure against its threshold, e.g. "units lost 3 of 5 (ABP): 2 to go".
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
@@ -70,6 +70,143 @@ pub fn standing(ruleset: &Ruleset, state: &BattleState) -> Standing {
         SystemRules::Itacs(data) => itacs_standing(data, state),
         SystemRules::Medieval(data) => medieval_standing(data, state),
         SystemRules::Gts(data) => gts_standing(data, state),
+        SystemRules::Dbmm(data) => dbmm_standing(data, state),
+    }
+}
+
+/// A DBMM side as the morale rules see it: its commands, each with its elements and what became
+/// of them (the `state` the outcomes wrote on the unit).
+fn dbmm_army(state: &BattleState, side: &str) -> dbmm::morale::ArmySituation {
+    let mut commands: Vec<dbmm::morale::CommandSituation> = Vec::new();
+    for unit in of_side(state, side) {
+        let mut stats = unit.stats.clone();
+        let fate = stats
+            .as_object_mut()
+            .and_then(|m| m.remove("state"))
+            .and_then(|v| v.as_str().map(str::to_string));
+        let Ok(element) = parse_situation::<dbmm::element::Element>(&stats) else {
+            continue;
+        };
+        let element_state = match fate.as_deref() {
+            Some("destroyed") => dbmm::morale::ElementState::Destroyed,
+            Some("spent") => dbmm::morale::ElementState::Spent,
+            Some("off_table") => dbmm::morale::ElementState::OffTable,
+            _ => dbmm::morale::ElementState::InPlay,
+        };
+        let name = unit.command.clone().unwrap_or_else(|| side.to_string());
+        let entry = dbmm::morale::CommandElement {
+            element,
+            state: element_state,
+        };
+        match commands.iter_mut().find(|c| c.name == name) {
+            Some(c) => c.elements.push(entry),
+            None => commands.push(dbmm::morale::CommandSituation {
+                name,
+                elements: vec![entry],
+                tally: None,
+                general_lost: false,
+                nearby_broken_me: None,
+            }),
+        }
+    }
+    dbmm::morale::ArmySituation {
+        name: side.to_string(),
+        commands,
+    }
+}
+
+fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
+    let t = &data.morale.command;
+    let me = |h: i64| format!("{} ME", dbmm::element::me_text(h));
+    let mut gauges = Vec::new();
+    let mut resolutions = Vec::new();
+    let armies: Vec<_> = state
+        .sides
+        .iter()
+        .map(|s| dbmm_army(state, &s.name))
+        .collect();
+    for (side, army) in state.sides.iter().zip(&armies) {
+        let Ok(standing) = dbmm::morale::army_standing(data, army, "") else {
+            gauges.push(gauge(
+                Some(&side.name),
+                "Army morale",
+                "no elements yet",
+                &t.army_rule,
+            ));
+            continue;
+        };
+        for c in &standing.commands {
+            // The next threshold this command can pass, and how far it is.
+            let (next, to_go, of) = match c.state {
+                dbmm::morale::CommandState::Steady => {
+                    ("disheartened", c.to_go[0], c.lost + c.to_go[0])
+                }
+                dbmm::morale::CommandState::Disheartened => {
+                    let to_go = c.to_go[1].min(c.to_go[2]);
+                    ("broken", to_go, c.lost + to_go)
+                }
+                _ => (
+                    "shattered",
+                    c.to_go[3],
+                    c.me.destroyed + c.me.off_table + c.to_go[3],
+                ),
+            };
+            gauges.push(Gauge {
+                threshold: Some(format!("{next} past {} of {}", me(of - 1), me(c.me.total))),
+                to_go: Some(me(to_go)),
+                progress: Some(if of <= 0 {
+                    1.0
+                } else {
+                    (c.lost as f64 / of as f64).min(1.0)
+                }),
+                reached: c.state >= dbmm::morale::CommandState::Disheartened,
+                ruling: t.ruling.clone(),
+                ..gauge(
+                    Some(&side.name),
+                    format!("{}: {}", c.name, c.state.code()),
+                    format!("lost {}", me(c.lost)),
+                    &t.rule,
+                )
+            });
+        }
+        gauges.push(Gauge {
+            threshold: Some(format!(
+                "defeated past {} of {}",
+                me(standing.lost + standing.to_go - 1),
+                me(standing.total)
+            )),
+            to_go: Some(me(standing.to_go)),
+            progress: Some(if standing.total == 0 {
+                1.0
+            } else {
+                (2.0 * standing.lost as f64 / standing.total as f64).min(1.0)
+            }),
+            reached: standing.defeated,
+            ruling: t.ruling.clone(),
+            ..gauge(
+                Some(&side.name),
+                "Army losses",
+                me(standing.lost),
+                &t.army_rule,
+            )
+        });
+        if let Ok(r) = dbmm::morale::army_morale(data, army) {
+            resolutions.push(r);
+        }
+    }
+    // Victory points once both armies have elements: the first side is taken as the invader.
+    if let [invader, defender] = armies.as_slice() {
+        let s = dbmm::morale::VictorySituation {
+            invader: invader.clone(),
+            defender: defender.clone(),
+        };
+        if let Ok(r) = dbmm::morale::victory(data, &s) {
+            resolutions.push(r);
+        }
+    }
+    Standing {
+        gauges,
+        resolutions,
     }
 }
 

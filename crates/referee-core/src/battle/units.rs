@@ -9,7 +9,7 @@ use crate::error::RefereeError;
 use crate::systems::itacs::situation::{resolve_units, stack_state, UnitEntry as ItacsEntry};
 use crate::systems::itacs::state::HexState;
 use crate::systems::medieval::units::{unit as medieval_unit, MedUnit};
-use crate::systems::{gts, parse_situation, Ruleset, SystemRules};
+use crate::systems::{dbmm, gts, parse_situation, Ruleset, SystemRules};
 
 /// Prefixes a unit error's field with where the unit was entered.
 fn at(e: RefereeError, field: &str) -> RefereeError {
@@ -67,6 +67,12 @@ pub fn enter(
                 .rule("1.2"));
             }
             (entry.sp, UnitKind::default(), spec.stats.clone())
+        }
+        SystemRules::Dbmm(data) => {
+            let entry: dbmm::element::Element =
+                parse_situation(&spec.stats).map_err(|e| at(e, &stats_field))?;
+            dbmm::element::check(data, &entry, "").map_err(|e| at(e, &stats_field))?;
+            (1, UnitKind::default(), spec.stats.clone())
         }
         SystemRules::Gts(data) => {
             let entry: gts::units::UnitEntry =
@@ -184,8 +190,22 @@ pub fn land(ruleset: &Ruleset, unit: &mut UnitState, change: &Change) {
         }
         (_, Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. }) => {}
         (_, Change::VictoryPoints { .. } | Change::Morale { .. }) => {}
+        (_, Change::ElementFate { fate }) => match fate.as_str() {
+            // The element leaves the table; its state says how, for the ME tallies (p. 42).
+            "destroyed" | "spent" | "off_table" => {
+                unit.strength = 0;
+                set(&mut unit.stats, "state", json!(fate));
+            }
+            _ => {}
+        },
     }
-    if let Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. } = change {
+    let outcome_move = matches!(change, Change::ElementFate { fate } if !["destroyed", "spent", "off_table"].contains(&fate.as_str()));
+    if outcome_move
+        || matches!(
+            change,
+            Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. }
+        )
+    {
         unit.moves.push(
             crate::contract::effect(
                 crate::contract::Target::Unit(unit.label.clone()),
@@ -244,5 +264,6 @@ fn sync_stats(ruleset: &Ruleset, unit: &mut UnitState) {
             set(&mut unit.stats, "disordered", json!(unit.disordered));
             set(&mut unit.stats, "routed", json!(unit.rout));
         }
+        SystemRules::Dbmm(_) => {}
     }
 }

@@ -1,5 +1,6 @@
 //! The rule systems, one module each, and the loaded ruleset every action runs against.
 
+pub mod dbmm;
 pub mod gts;
 pub mod itacs;
 pub mod medieval;
@@ -250,6 +251,11 @@ pub const BUILTIN: &[(&str, &str, &str)] = &[
         "rulesets/gts.toml",
         include_str!("../../../../rulesets/gts.toml"),
     ),
+    (
+        "dbmm",
+        "rulesets/dbmm.toml",
+        include_str!("../../../../rulesets/dbmm.toml"),
+    ),
 ];
 
 pub fn builtin(id: &str) -> Option<SourceFile<'static>> {
@@ -264,6 +270,7 @@ pub enum SystemRules {
     Itacs(Box<itacs::ItacsData>),
     Medieval(Box<medieval::MedievalData>),
     Gts(Box<gts::GtsData>),
+    Dbmm(Box<dbmm::DbmmData>),
 }
 
 /// A validated ruleset: a system's data with its house rules applied.
@@ -348,6 +355,18 @@ impl Ruleset {
                     rules: SystemRules::Gts(Box::new(data)),
                 })
             }
+            "dbmm" => {
+                let data: dbmm::DbmmData = ruleset::load_typed(layers)?;
+                Ok(Ruleset {
+                    info: info(
+                        &data.system,
+                        dbmm::actions(),
+                        dbmm::choices(&data),
+                        &data.sequence,
+                    ),
+                    rules: SystemRules::Dbmm(Box::new(data)),
+                })
+            }
             other => Err(unknown_system(other)
                 .field("system.id")
                 .location(layers.locate("system.id"))),
@@ -364,6 +383,7 @@ impl Ruleset {
             SystemRules::Itacs(data) => itacs::resolve(data, action, situation, dice),
             SystemRules::Medieval(data) => medieval::resolve(data, action, situation, dice),
             SystemRules::Gts(data) => gts::resolve(data, action, situation, dice),
+            SystemRules::Dbmm(data) => dbmm::resolve(data, action, situation, dice),
         }
     }
 
@@ -372,6 +392,7 @@ impl Ruleset {
             SystemRules::Itacs(_) => itacs::situation_schema(action),
             SystemRules::Medieval(_) => medieval::situation_schema(action),
             SystemRules::Gts(_) => gts::situation_schema(action),
+            SystemRules::Dbmm(_) => dbmm::situation_schema(action),
         };
         schema.ok_or_else(|| unknown_action(&self.info.id, action, &self.info.actions))
     }
@@ -383,6 +404,7 @@ pub fn ruleset_schema(id: &str) -> Result<schemars::Schema, RefereeError> {
         "itacs" => Ok(schemars::schema_for!(itacs::ItacsData)),
         "medieval" => Ok(schemars::schema_for!(medieval::MedievalData)),
         "gts" => Ok(schemars::schema_for!(gts::GtsData)),
+        "dbmm" => Ok(schemars::schema_for!(dbmm::DbmmData)),
         other => Err(unknown_system(other)),
     }
 }

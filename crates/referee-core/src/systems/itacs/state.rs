@@ -138,7 +138,8 @@ impl HexState {
             | Change::Hits { .. }
             | Change::Disorder
             | Change::RoutUnit
-            | Change::RecoilMove { .. } => {}
+            | Change::RecoilMove { .. }
+            | Change::ElementFate { .. } => {}
         }
         if self.units == 0 {
             *self = HexState::default();

@@ -1,0 +1,1025 @@
+//! Close combat and shooting (p. 34–39): each element's total is a d6 plus its combat factor,
+//! rear support and tactical factors; grading factors then adjust it by the first comparison
+//! and the bound (R-DBMM-1); the final comparison gives each element's outcome. Every one of
+//! the 36 pairs of dice is enumerated, so the odds are exact.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::data::{Bound, Class, DbmmData, Doubled, Going};
+use super::element::{self, Checked, Element, Mode};
+use super::outcome::{self, Context, FateAt, Score};
+use super::selector::Traits;
+use crate::contract::{
+    effect, Chance, Change, Modifier, Note, Outcome, Resolution, ResultOdds, Target, Total,
+};
+use crate::error::RefereeError;
+use crate::odds::{Dist, Probability};
+
+fn good_going() -> Going {
+    Going::GGo
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Which edge of this element the enemy's front edge touches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Contact {
+    #[default]
+    Front,
+    Flank,
+    Rear,
+}
+
+/// Time of day for the tactical factors (p. 37) and visibility.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Time {
+    #[default]
+    Day,
+    Dusk,
+    Night,
+    Dawn,
+}
+
+/// An enemy element overlapping this one (p. 35).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Overlap {
+    /// The overlapper's element type.
+    #[serde(rename = "type")]
+    pub type_code: String,
+    /// Its grade (default `O`).
+    #[serde(default)]
+    pub grade: Option<String>,
+}
+
+/// Elements behind claimed as rear support (p. 36), 2nd rank first.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Support {
+    pub ranks: Vec<Element>,
+    #[serde(default = "yes")]
+    pub same_command: bool,
+    #[serde(default = "yes")]
+    pub lined_up: bool,
+    #[serde(default = "yes")]
+    pub facing: bool,
+    /// The army list permits the rows the sheet marks `*`.
+    #[serde(default)]
+    pub army_list_permits: bool,
+}
+
+/// An element in a combat, with what the tables ask about it.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Fighter {
+    pub element: Element,
+    /// The going it fights in (default GGo).
+    #[serde(default = "good_going")]
+    pub going: Going,
+    /// Which of its edges the enemy's front edge touches (default front).
+    #[serde(default)]
+    pub contact: Contact,
+    /// Contacted on flank or rear while also fighting to its front (p. 38).
+    #[serde(default)]
+    pub also_fighting_front: bool,
+    /// Tactical factors claimed by id (p. 37), e.g. `upslope`, `shaken`, `marched`.
+    #[serde(default)]
+    pub factors: Vec<String>,
+    /// Enemy elements overlapping it (p. 35); ignored where the sheet says so.
+    #[serde(default)]
+    pub overlaps: Vec<Overlap>,
+    /// Overlapped by a battlefield edge (p. 35).
+    #[serde(default)]
+    pub edge_overlap: bool,
+    /// Enemy front edges on its flank or rear edge (p. 37).
+    #[serde(default)]
+    pub enemy_on_flank_or_rear: u32,
+    /// Shooting elements aiding the enemy primary shooter not contiguous behind it (p. 37).
+    #[serde(default)]
+    pub enemy_aiders: u32,
+    /// Rear support claimed (p. 36).
+    #[serde(default)]
+    pub support: Option<Support>,
+    /// It fights only as an overlap: its outcome is disregarded (p. 38).
+    #[serde(default)]
+    pub as_overlap: bool,
+    /// Hd in a BUA (p. 39).
+    #[serde(default)]
+    pub in_bua: bool,
+    /// Part of a group (Hd, p. 39; default yes).
+    #[serde(default = "yes")]
+    pub in_group: bool,
+    /// Naval in contact with land (p. 39).
+    #[serde(default)]
+    pub at_land: bool,
+    /// Naval whose troops have disembarked (p. 36).
+    #[serde(default)]
+    pub troops_disembarked: bool,
+    /// In a PF Tower (p. 38).
+    #[serde(default)]
+    pub in_pf_tower: bool,
+    /// Foot in close combat across a TF/PF (p. 38).
+    #[serde(default)]
+    pub across_fortification: bool,
+    /// Assaulting an undefended TF/PF section (p. 38).
+    #[serde(default)]
+    pub assaulting_undefended: bool,
+    /// The friend directly behind, for destruction of friends behind (p. 42).
+    #[serde(default)]
+    pub behind: Option<Element>,
+}
+
+/// Whose bound it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CloseBound {
+    A,
+    B,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloseCombatSituation {
+    pub a: Fighter,
+    pub b: Fighter,
+    /// Whose bound it is: `a` or `b`.
+    pub bound: CloseBound,
+    #[serde(default)]
+    pub time: Time,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ShootingBound {
+    Shooter,
+    Target,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShootingSituation {
+    /// The primary shooter.
+    pub shooter: Fighter,
+    pub target: Fighter,
+    /// The target shoots back at the shooter (p. 34).
+    #[serde(default)]
+    pub shoots_back: bool,
+    /// Whose bound it is.
+    pub bound: ShootingBound,
+    /// Paces from the shooter to the target, checked against its range (p. 34).
+    #[serde(default)]
+    pub range: Option<i64>,
+    #[serde(default)]
+    pub time: Time,
+}
+
+/// One side of the fight, with its totals built.
+struct Side<'a> {
+    fighter: &'a Fighter,
+    checked: Checked<'a>,
+    mode: Mode,
+    own_bound: bool,
+    label: String,
+    /// Combat, rear support and tactical factors.
+    modifiers: Vec<Modifier>,
+    base: i64,
+    /// Grading by the first comparison: [>, =, <].
+    grading: [Vec<Modifier>; 3],
+}
+
+fn bound_fits(bound: Bound, own: bool) -> bool {
+    match bound {
+        Bound::Own => own,
+        Bound::Enemy => !own,
+        Bound::Both => true,
+    }
+}
+
+/// The tactical factors of one side (p. 37), claimed ones checked.
+fn tactical(
+    data: &DbmmData,
+    side: &Checked,
+    fighter: &Fighter,
+    mode: Mode,
+    own_bound: bool,
+    opponent: &Checked,
+    time: Time,
+    field: &str,
+) -> Result<Vec<Modifier>, RefereeError> {
+    let traits = side.traits();
+    let opp = opponent.traits();
+    let mut claimed: Vec<String> = fighter.factors.clone();
+    if side.element.general && !claimed.iter().any(|c| c == "general") {
+        claimed.push("general".into());
+    }
+    if claimed.iter().any(|c| c == "brilliant_stroke") && !side.element.general {
+        return Err(RefereeError::new(
+            "situation.factor_not_applicable",
+            "a Brilliant Stroke is declared by a Brilliant General: the element is not a general",
+        )
+        .field(format!("{field}.factors"))
+        .rule("p. 37, p. 27"));
+    }
+    let overlaps = effective_overlaps(data, side, fighter, own_bound, opponent, field)?;
+    let mut out = Vec::new();
+    let fits = |row: &super::data::TacticalFactor| {
+        data.selector(&row.who).matches(&traits)
+            && mode.fits(row.fighting)
+            && bound_fits(row.bound, own_bound)
+            && row.going.is_none_or(|g| g == fighter.going)
+            && row
+                .against
+                .as_ref()
+                .is_none_or(|a| data.selector(a).matches(&opp))
+            && row.time.is_none_or(|t| match t {
+                super::data::TimeOfDay::Night => time == Time::Night,
+                super::data::TimeOfDay::DuskToSunrise => time != Time::Day,
+            })
+    };
+    for id in &claimed {
+        let rows: Vec<_> = data
+            .tactical_factors
+            .iter()
+            .filter(|r| &r.id == id && !r.automatic && r.per.is_none())
+            .collect();
+        if rows.is_empty() {
+            let known: Vec<&str> = data
+                .tactical_factors
+                .iter()
+                .filter(|r| !r.automatic && r.per.is_none())
+                .map(|r| r.id.as_str())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            return Err(RefereeError::new(
+                "situation.unknown_factor",
+                format!(
+                    "no tactical factor `{id}` to claim; claimable: {} (counts: overlaps, enemy_on_flank_or_rear, enemy_aiders; going and time are read from the situation)",
+                    known.join(", ")
+                ),
+            )
+            .field(format!("{field}.factors"))
+            .rule("p. 37"));
+        }
+        match rows.iter().find(|r| fits(r)) {
+            Some(row) => out.push(Modifier::new(
+                row.text.clone(),
+                row.value,
+                &row.rule,
+                row.ruling.as_deref(),
+            )),
+            None => {
+                return Err(RefereeError::new(
+                    "situation.factor_not_applicable",
+                    format!(
+                        "`{id}` does not apply to {} here: {}",
+                        side.element.label(),
+                        rows.iter()
+                            .map(|r| r.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                )
+                .field(format!("{field}.factors"))
+                .rule(rows[0].rule.clone()))
+            }
+        }
+    }
+    for row in &data.tactical_factors {
+        if row.automatic && fits(row) {
+            out.push(Modifier::new(
+                row.text.clone(),
+                row.value,
+                &row.rule,
+                row.ruling.as_deref(),
+            ));
+        }
+        if let Some(per) = &row.per {
+            let count = match per.as_str() {
+                "overlaps" => overlaps,
+                "enemy_on_flank_or_rear" => fighter.enemy_on_flank_or_rear,
+                "enemy_aiders" => fighter.enemy_aiders,
+                _ => 0,
+            };
+            if count > 0 && fits(row) {
+                out.push(Modifier::new(
+                    format!("{} (×{count})", row.text),
+                    row.value * i64::from(count),
+                    &row.rule,
+                    row.ruling.as_deref(),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Overlaps that count (p. 35): at most one per flank, the ignored ones dropped.
+fn effective_overlaps(
+    data: &DbmmData,
+    side: &Checked,
+    fighter: &Fighter,
+    own_bound: bool,
+    opponent: &Checked,
+    field: &str,
+) -> Result<u32, RefereeError> {
+    let mut count = 0;
+    let t = side.traits();
+    let is = |sel: &str, tr: &Traits| data.selector(sel).matches(tr);
+    let ignores_all = (side.type_code == "Kn"
+        && fighter.element.wedge
+        && !(side.grade == "F" && opponent.type_code == "LH"))
+        || ["Exp", "WWg"].contains(&side.type_code.as_str())
+        || opponent.type_code == "Exp";
+    for (i, o) in fighter.overlaps.iter().enumerate() {
+        let grade = o.grade.clone().unwrap_or_else(|| "O".into());
+        let e = Element {
+            type_code: o.type_code.clone(),
+            grade,
+            ..Element::default()
+        };
+        let c = element::check(data, &e, &format!("{field}.overlaps[{i}]"))?;
+        let ot = c.traits();
+        let el_not_aiding = c.type_code == "El" && !is("El | Foot | Art | Exp", &opponent.traits());
+        let mounted_own_bound = t.class == Class::Mounted && own_bound && is("Foot not Bw", &ot);
+        if !(ignores_all || el_not_aiding || mounted_own_bound) {
+            count += 1;
+        }
+    }
+    if fighter.edge_overlap && !own_bound && !is("Ps | LH | Bge", &t) && !ignores_all {
+        count += 1;
+    }
+    if count > 2 {
+        return Err(RefereeError::new(
+            "situation.too_many_overlaps",
+            "an element has two flanks: at most 2 overlaps count",
+        )
+        .field(format!("{field}.overlaps"))
+        .rule("p. 35"));
+    }
+    Ok(count)
+}
+
+/// Rear support (p. 36): each claimed rank adds the first row that matches it.
+fn rear_support(
+    data: &DbmmData,
+    side: &Checked,
+    fighter: &Fighter,
+    own_bound: bool,
+    opponent: &Checked,
+    notes: &mut Vec<Note>,
+    field: &str,
+) -> Result<Vec<Modifier>, RefereeError> {
+    let Some(support) = &fighter.support else {
+        return Ok(Vec::new());
+    };
+    let rule = data.rear_support.rule.as_str();
+    let refuse = |why: &str| {
+        Err(RefereeError::new(
+            "situation.support_not_allowed",
+            format!(
+                "rear support only if {}: {why}",
+                data.rear_support.only_if.join(", ")
+            ),
+        )
+        .field(format!("{field}.support"))
+        .rule(rule))
+    };
+    if !support.same_command {
+        return refuse("the rear element is of another command");
+    }
+    if !support.lined_up {
+        return refuse("the rear element is not lined up");
+    }
+    if !support.facing {
+        return refuse("the rear element does not face the opponent");
+    }
+    if fighter.going == Going::DGo {
+        return refuse("the front element is in DGo");
+    }
+    if fighter.factors.iter().any(|f| f == "marched") {
+        return refuse("the front element marched into combat");
+    }
+    if support.ranks.len() > 3 {
+        return refuse("only a 2nd, 3rd and 4th rank can support");
+    }
+    let front = side.traits();
+    let opp = opponent.traits();
+    let ranks: Vec<Checked> = support
+        .ranks
+        .iter()
+        .enumerate()
+        .map(|(i, e)| element::check(data, e, &format!("{field}.support.ranks[{i}]")))
+        .collect::<Result<_, _>>()?;
+    let grade_rank = |g: &str| data.grades.get(g).map_or(0, |x| x.rank);
+    let mut out = Vec::new();
+    for (i, rear) in ranks.iter().enumerate() {
+        let rank = i as u32 + 2;
+        let rt = rear.traits();
+        let paired: Vec<_> = data
+            .rear_support
+            .rows
+            .iter()
+            .filter(|r| {
+                r.rank == rank
+                    && data.selector(&r.front).matches(&front)
+                    && data.selector(&r.rear).matches(&rt)
+            })
+            .collect();
+        if paired.is_empty() {
+            return Err(RefereeError::new(
+                "situation.support_not_allowed",
+                format!(
+                    "no rear support row lets {} in rank {rank} support {} (p. 36 lists every pairing)",
+                    rear.element.label(),
+                    side.element.label()
+                ),
+            )
+            .field(format!("{field}.support.ranks[{i}]"))
+            .rule(rule));
+        }
+        let fits = |r: &&super::data::RearSupportRow| {
+            use super::data::RearGrade;
+            let grade_ok = match r.rear_grade {
+                None => true,
+                Some(RearGrade::Same) => rear.grade == side.grade,
+                Some(RearGrade::SameOrHigher) => grade_rank(&rear.grade) >= grade_rank(&side.grade),
+                Some(RearGrade::SameAsSecond) => rear.grade == ranks[0].grade,
+            };
+            grade_ok
+                && (!r.second_same_as_front || ranks[0].type_code == side.type_code)
+                && (!r.good_going || fighter.going == Going::GGo)
+                && (!r.double_based || rear.element.double_based_rear)
+                && (!r.assaulting_fortification
+                    || fighter.assaulting_undefended
+                    || fighter.across_fortification)
+                && bound_fits(r.bound, own_bound)
+                && data.selector(&r.against).matches(&opp)
+        };
+        let Some(row) = paired.iter().find(|r| fits(r)) else {
+            notes.push(Note::new(
+                format!(
+                    "{} in rank {rank} gives no support here: {}",
+                    rear.element.label(),
+                    paired
+                        .iter()
+                        .map(|r| r.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+                rule,
+                None,
+            ));
+            continue;
+        };
+        if row.army_list && !support.army_list_permits {
+            return Err(RefereeError::new(
+                "situation.support_not_allowed",
+                format!(
+                    "{} — only if the army list permits it (the sheet's *): set `army_list_permits`",
+                    row.text
+                ),
+            )
+            .field(format!("{field}.support.army_list_permits"))
+            .rule(rule));
+        }
+        out.push(Modifier::new(
+            format!("Rear support, rank {rank}: {}", row.text),
+            row.factor,
+            rule,
+            row.ruling.as_deref(),
+        ));
+    }
+    Ok(out)
+}
+
+fn grading(
+    data: &DbmmData,
+    side: &Checked,
+    mode: Mode,
+    own_bound: bool,
+    opponent: &Checked,
+) -> [Vec<Modifier>; 3] {
+    let t = side.traits();
+    let o = opponent.traits();
+    let mut out: [Vec<Modifier>; 3] = Default::default();
+    for (i, first) in [">", "=", "<"].iter().enumerate() {
+        for g in &data.grading_factors {
+            let scoring_fits = g.scoring == *first || (g.scoring == "<=" && *first != ">");
+            if scoring_fits
+                && data.selector(&g.who).matches(&t)
+                && mode.fits(g.fighting)
+                && bound_fits(g.bound, own_bound)
+                && data.selector(&g.against).matches(&o)
+                && (!g.against_other_type || side.type_code != opponent.type_code)
+            {
+                out[i].push(Modifier::new(
+                    format!("Grading ({}, first score {first}): {}", side.grade, g.who),
+                    g.value,
+                    &g.rule,
+                    g.ruling.as_deref(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build<'a>(
+    data: &DbmmData,
+    fighter: &'a Fighter,
+    checked: Checked<'a>,
+    mode: Mode,
+    own_bound: bool,
+    opponent: &Checked,
+    time: Time,
+    field: &str,
+    notes: &mut Vec<Note>,
+) -> Result<Side<'a>, RefereeError> {
+    let label = checked.element.label();
+    let cf = element::combat_factor(data, &checked, mode, opponent.class).ok_or_else(|| {
+        RefereeError::new(
+            "situation.no_combat_factor",
+            format!("{label} has no combat factor for this kind of combat"),
+        )
+        .field(format!("{field}.element"))
+        .rule("p. 36")
+    })?;
+    let mut modifiers = vec![cf];
+    if mode.close {
+        modifiers.extend(rear_support(
+            data, &checked, fighter, own_bound, opponent, notes, field,
+        )?);
+    } else if fighter.support.is_some() {
+        return Err(RefereeError::new(
+            "situation.support_not_allowed",
+            "rear support counts in close combat only",
+        )
+        .field(format!("{field}.support"))
+        .rule("p. 36"));
+    }
+    modifiers.extend(tactical(
+        data, &checked, fighter, mode, own_bound, opponent, time, field,
+    )?);
+    let base = modifiers.iter().map(|m| m.value).sum();
+    let grading = grading(data, &checked, mode, own_bound, opponent);
+    Ok(Side {
+        fighter,
+        checked,
+        mode,
+        own_bound,
+        label,
+        modifiers,
+        base,
+        grading,
+    })
+}
+
+pub(crate) fn score_of(own: i64, enemy: i64, doubled: Doubled) -> Score {
+    if own > enemy {
+        Score::Greater
+    } else if own == enemy {
+        Score::Equal
+    } else {
+        let doubled = match doubled {
+            Doubled::LessThanHalf => 2 * own < enemy,
+            Doubled::AtMostHalf => 2 * own <= enemy,
+        };
+        if doubled {
+            Score::Doubled
+        } else {
+            Score::Less
+        }
+    }
+}
+
+fn first_index(own: i64, enemy: i64) -> usize {
+    match own.cmp(&enemy) {
+        std::cmp::Ordering::Greater => 0,
+        std::cmp::Ordering::Equal => 1,
+        std::cmp::Ordering::Less => 2,
+    }
+}
+
+/// Final totals for one pair of dice.
+fn totals(a: &Side, b: &Side, da: i64, db: i64) -> (i64, i64) {
+    let (ta, tb) = (da + a.base, db + b.base);
+    let ga: i64 = a.grading[first_index(ta, tb)].iter().map(|m| m.value).sum();
+    let gb: i64 = b.grading[first_index(tb, ta)].iter().map(|m| m.value).sum();
+    (ta + ga, tb + gb)
+}
+
+/// What a pair of dice gives: each side's score and fate.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Pair {
+    a: FateAt,
+    b: FateAt,
+}
+
+struct Fight<'a> {
+    a: Side<'a>,
+    b: Side<'a>,
+    kind: outcome::Kind,
+    notes: Vec<Note>,
+}
+
+fn context<'a>(
+    me: &'a Side<'a>,
+    them: &'a Side<'a>,
+    kind: outcome::Kind,
+    shooting_unanswered: bool,
+) -> Context<'a> {
+    Context {
+        fighter: me.fighter,
+        checked: &me.checked,
+        opponent: &them.checked,
+        opponent_fighter: them.fighter,
+        own_bound: me.own_bound,
+        kind,
+        shooting_unanswered,
+    }
+}
+
+fn fates(data: &DbmmData, f: &Fight, da: i64, db: i64) -> (Pair, i64, i64, Score, Score) {
+    let (ta, tb) = totals(&f.a, &f.b, da, db);
+    let doubled = data.outcomes.doubled;
+    let (sa, sb) = (score_of(ta, tb, doubled), score_of(tb, ta, doubled));
+    let ctx = |me, them, unanswered| context(me, them, f.kind, unanswered);
+    let unanswered_a = f.kind == outcome::Kind::Shooting { shot_back: false };
+    let mut a = outcome::fate(data, &ctx(&f.a, &f.b, unanswered_a), sa);
+    let mut b = outcome::fate(data, &ctx(&f.b, &f.a, false), sb);
+    outcome::pursuit(data, &ctx(&f.a, &f.b, unanswered_a), &mut a, &b);
+    outcome::pursuit(data, &ctx(&f.b, &f.a, false), &mut b, &a);
+    (Pair { a, b }, ta, tb, sa, sb)
+}
+
+fn resolve_fight(
+    data: &DbmmData,
+    f: Fight,
+    action: &str,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let mut pairs: BTreeMap<Pair, u128> = BTreeMap::new();
+    let mut scores: BTreeMap<(Score, Score), u128> = BTreeMap::new();
+    for da in 1..=6 {
+        for db in 1..=6 {
+            let (pair, _, _, sa, sb) = fates(data, &f, da, db);
+            *pairs.entry(pair).or_default() += 1;
+            *scores.entry((sa, sb)).or_default() += 1;
+        }
+    }
+    let pair_dist = Dist::from_weights(pairs.clone())?;
+    let (la, lb) = (f.a.label.clone(), f.b.label.clone());
+    let effects = |p: &Pair| -> Vec<crate::contract::Effect> {
+        let mut out = Vec::new();
+        for (who, fate, side) in [(&la, &p.a, &f.a), (&lb, &p.b, &f.b)] {
+            if !matches!(
+                fate.fate,
+                super::data::Fate::Stand | super::data::Fate::Disregarded
+            ) {
+                out.push(effect(
+                    Target::Unit(who.clone()),
+                    Change::ElementFate {
+                        fate: fate.fate.code().into(),
+                    },
+                    "p. 38–42",
+                    fate.ruling.as_deref(),
+                ));
+            }
+            let _ = side;
+        }
+        out
+    };
+    let mut rows: Vec<(Pair, u128)> = pairs.into_iter().collect();
+    rows.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+    let distribution: Vec<ResultOdds> = rows
+        .iter()
+        .map(|(p, _)| {
+            ResultOdds::new(
+                &result_code(p),
+                &format!("{} {} · {} {}", la, p.a.describe(), lb, p.b.describe()),
+                dice_pairs(data, &f, p),
+                pair_dist.probability(p),
+                effects(p),
+            )
+        })
+        .collect();
+    let total36 = |w: u128| Probability::new(w, 36);
+    let score_p = |pred: &dyn Fn(Score) -> bool, a_side: bool| {
+        total36(
+            scores
+                .iter()
+                .filter(|((sa, sb), _)| pred(if a_side { *sa } else { *sb }))
+                .map(|(_, w)| *w)
+                .sum(),
+        )
+    };
+    let mut forecast = Vec::new();
+    let rule = "p. 38–39";
+    for (name, a_side) in [(&la, true), (&lb, false)] {
+        forecast.push(Chance::new(
+            format!("{name} scores more"),
+            score_p(&|s| s == Score::Greater, a_side),
+            rule,
+        ));
+        forecast.push(Chance::new(
+            format!("{name} scores equal"),
+            score_p(&|s| s == Score::Equal, a_side),
+            rule,
+        ));
+        forecast.push(Chance::new(
+            format!("{name} scores less, not doubled"),
+            score_p(&|s| s == Score::Less, a_side),
+            rule,
+        ));
+        let mut doubled = Chance::new(
+            format!("{name} is doubled"),
+            score_p(&|s| s == Score::Doubled, a_side),
+            &data.outcomes.doubled_rule,
+        );
+        doubled.ruling = data.outcomes.doubled_ruling.clone();
+        forecast.push(doubled);
+    }
+    for (name, a_side) in [(&la, true), (&lb, false)] {
+        let mut by_fate: BTreeMap<super::data::Fate, u128> = BTreeMap::new();
+        for (p, w) in &rows {
+            let fate = if a_side { p.a.fate } else { p.b.fate };
+            *by_fate.entry(fate).or_default() += w;
+        }
+        for (fate, w) in by_fate {
+            forecast.push(Chance::new(
+                format!("{name} {}", fate.word()),
+                total36(w),
+                "p. 38–42",
+            ));
+        }
+    }
+    let mut modifiers: Vec<Modifier> = Vec::new();
+    for side in [&f.a, &f.b] {
+        for m in &side.modifiers {
+            let mut m = m.clone();
+            m.label = format!("{}: {}", side.label, m.label);
+            modifiers.push(m);
+        }
+    }
+    let mut totals_out = vec![
+        Total::new(
+            format!("{la} total before grading"),
+            format!("d6 {:+}", f.a.base),
+            "p. 36–37",
+            None,
+        ),
+        Total::new(
+            format!("{lb} total before grading"),
+            format!("d6 {:+}", f.b.base),
+            "p. 36–37",
+            None,
+        ),
+    ];
+    for side in [&f.a, &f.b] {
+        for (i, first) in [">", "=", "<"].iter().enumerate() {
+            let g: i64 = side.grading[i].iter().map(|m| m.value).sum();
+            if g != 0 {
+                let mut t = Total::new(
+                    format!("{} grading if its first score is {first}", side.label),
+                    format!("{g:+}"),
+                    "p. 37",
+                    Some("R-DBMM-1"),
+                );
+                t.ruling = Some("R-DBMM-1".into());
+                totals_out.push(t);
+            }
+        }
+    }
+    let outcome = match dice {
+        None => None,
+        Some(faces) => {
+            let [x, y] = faces else {
+                return Err(RefereeError::new(
+                    "dice.invalid",
+                    format!("two d6: {la}'s, then {lb}'s"),
+                )
+                .field("dice"));
+            };
+            if !(1..=6).contains(x) || !(1..=6).contains(y) {
+                return Err(RefereeError::new("dice.invalid", "a d6 shows 1 to 6").field("dice"));
+            }
+            let (pair, ta, tb, _, _) = fates(data, &f, i64::from(*x), i64::from(*y));
+            Some(Outcome {
+                dice: faces.to_vec(),
+                roll: i64::from(*x),
+                modified: ta,
+                result: result_code(&pair),
+                meaning: format!(
+                    "{la} {ta} against {lb} {tb}: {la} {}; {lb} {}.",
+                    pair.a.describe(),
+                    pair.b.describe()
+                ),
+                effects: effects(&pair),
+            })
+        }
+    };
+    let mut checks = outcome::movement_checks(data, f.kind);
+    checks.extend(outcome::friends_behind_checks(
+        data,
+        &f.a.checked,
+        f.a.fighter,
+        &f.b.checked,
+    ));
+    checks.extend(outcome::friends_behind_checks(
+        data,
+        &f.b.checked,
+        f.b.fighter,
+        &f.a.checked,
+    ));
+    let _ = (f.a.mode, f.b.mode);
+    Ok(Resolution {
+        system: data.system.id.clone(),
+        action: action.into(),
+        dice: "d6 v d6".into(),
+        totals: totals_out,
+        modifiers,
+        total_modifier: f.a.base - f.b.base,
+        distribution,
+        forecast,
+        checks,
+        notes: f.notes,
+        outcome,
+    })
+}
+
+fn result_code(p: &Pair) -> String {
+    format!("{}/{}", p.a.code(), p.b.code())
+}
+
+/// The dice pairs (A's die, B's die) that give a result, for the umpire to read.
+fn dice_pairs(data: &DbmmData, f: &Fight, p: &Pair) -> String {
+    let mut out = Vec::new();
+    for da in 1..=6 {
+        for db in 1..=6 {
+            if &fates(data, f, da, db).0 == p {
+                out.push(format!("{da}-{db}"));
+            }
+        }
+    }
+    if out.len() == 36 {
+        "any".into()
+    } else {
+        out.join(" ")
+    }
+}
+
+pub fn close_combat(
+    data: &DbmmData,
+    s: &CloseCombatSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let ca = element::check(data, &s.a.element, "a.element")?;
+    let cb = element::check(data, &s.b.element, "b.element")?;
+    let mode_a = Mode {
+        close: true,
+        front_edge: s.a.contact == Contact::Front,
+        disembarked: s.a.troops_disembarked,
+        ..Mode::default()
+    };
+    let mode_b = Mode {
+        close: true,
+        front_edge: s.b.contact == Contact::Front,
+        disembarked: s.b.troops_disembarked,
+        ..Mode::default()
+    };
+    let mut notes = Vec::new();
+    let (own_a, own_b) = (s.bound == CloseBound::A, s.bound == CloseBound::B);
+    let a = build(
+        data,
+        &s.a,
+        ca.clone(),
+        mode_a,
+        own_a,
+        &cb,
+        s.time,
+        "a",
+        &mut notes,
+    )?;
+    let b = build(data, &s.b, cb, mode_b, own_b, &ca, s.time, "b", &mut notes)?;
+    if s.a.contact != Contact::Front && s.b.contact != Contact::Front {
+        return Err(RefereeError::new(
+            "situation.invalid_contact",
+            "close combat needs a front edge in contact: both elements are contacted on flank or rear",
+        )
+        .field("b.contact")
+        .rule("p. 38"));
+    }
+    resolve_fight(
+        data,
+        Fight {
+            a,
+            b,
+            kind: outcome::Kind::Close,
+            notes,
+        },
+        "close_combat",
+        dice,
+    )
+}
+
+pub fn shooting(
+    data: &DbmmData,
+    s: &ShootingSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let cs = element::check(data, &s.shooter.element, "shooter.element")?;
+    let ct = element::check(data, &s.target.element, "target.element")?;
+    let range = element::shooting_range(data, &cs).ok_or_else(|| {
+        RefereeError::new(
+            "situation.cannot_shoot",
+            format!(
+                "{} does not shoot: the sheet gives it no range",
+                cs.element.label()
+            ),
+        )
+        .field("shooter.element.type")
+        .rule("p. 34")
+    })?;
+    if let Some(r) = s.range {
+        if r > range || r < 0 {
+            return Err(RefereeError::new(
+                "situation.out_of_range",
+                format!(
+                    "{} shoots up to {range}p; the target is {r}p away",
+                    cs.element.label()
+                ),
+            )
+            .field("range")
+            .rule("p. 34"));
+        }
+    }
+    if s.shoots_back && element::shooting_range(data, &ct).is_none() {
+        return Err(RefereeError::new(
+            "situation.cannot_shoot",
+            format!(
+                "{} cannot shoot back: it does not shoot",
+                ct.element.label()
+            ),
+        )
+        .field("shoots_back")
+        .rule("p. 34"));
+    }
+    let mode_s = Mode {
+        shooting: true,
+        shot_at: s.shoots_back,
+        ..Mode::default()
+    };
+    let mode_t = Mode {
+        shooting: s.shoots_back,
+        shot_at: true,
+        ..Mode::default()
+    };
+    let mut notes = Vec::new();
+    let own_s = s.bound == ShootingBound::Shooter;
+    let a = build(
+        data,
+        &s.shooter,
+        cs.clone(),
+        mode_s,
+        own_s,
+        &ct,
+        s.time,
+        "shooter",
+        &mut notes,
+    )?;
+    let b = build(
+        data, &s.target, ct, mode_t, !own_s, &cs, s.time, "target", &mut notes,
+    )?;
+    if !s.shoots_back {
+        notes.push(Note::new(
+            format!(
+                "{}: {}, so its outcome is disregarded",
+                a.label, data.outcomes.disregard.shooting_not_shot_back
+            ),
+            &data.outcomes.disregard.rule,
+            None,
+        ));
+    }
+    resolve_fight(
+        data,
+        Fight {
+            a,
+            b,
+            kind: outcome::Kind::Shooting {
+                shot_back: s.shoots_back,
+            },
+            notes,
+        },
+        "shooting",
+        dice,
+    )
+}

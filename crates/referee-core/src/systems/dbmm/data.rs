@@ -1,0 +1,694 @@
+//! The shape of `rulesets/dbmm.toml`, and its checks: every selector parses against the file's
+//! own element types and grades, every score and bound is one the rules know.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::selector::Selector;
+use crate::ruleset::{Problem, SystemData};
+use crate::systems::itacs::data::SystemHeader;
+use crate::systems::Phase;
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DbmmData {
+    pub system: SystemHeader,
+    pub types: BTreeMap<String, ElementType>,
+    pub classes: BTreeMap<String, ClassInfo>,
+    pub grades: BTreeMap<String, Grade>,
+    pub x_grading: Vec<XGrading>,
+    pub combat_factors: Vec<CombatFactor>,
+    pub rear_support: RearSupport,
+    pub tactical_factors: Vec<TacticalFactor>,
+    pub grading_factors: Vec<GradingFactor>,
+    pub outcomes: Outcomes,
+    pub pursuit: Pursuit,
+    pub morale: Morale,
+    pub victory: Victory,
+    pub pips: Pips,
+    pub movement: Movement,
+    pub shooting: Shooting,
+    pub scales: Vec<Scale>,
+    pub sequence: Vec<Phase>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    Mounted,
+    Foot,
+    Train,
+    Naval,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ElementType {
+    pub name: String,
+    pub class: Class,
+    pub rule: String,
+    pub ruling: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClassInfo {
+    pub name: String,
+    pub rule: String,
+    pub ruling: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Grade {
+    pub name: String,
+    /// Orders "same or higher grade"; higher is better.
+    pub rank: i64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct XGrading {
+    #[serde(rename = "type")]
+    pub type_code: String,
+    /// `Type (G)`.
+    pub counts_as: String,
+    pub when: String,
+    pub rule: String,
+    pub ruling: Option<String>,
+}
+
+/// How an element is fighting, as the tables name it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Fighting {
+    #[default]
+    Any,
+    CloseCombat,
+    FrontEdge,
+    ShotAt,
+    Shooting,
+    /// Close combat or shot at.
+    Combat,
+    FrontEdgeOrShotAt,
+    ShootingNotShotAt,
+    ShotAtNotShooting,
+    ShotAtOrCloseCombat,
+    NotShooting,
+    Disembarked,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CombatFactor {
+    pub types: String,
+    #[serde(default)]
+    pub fighting: Fighting,
+    pub label: Option<String>,
+    pub vs_mounted: i64,
+    pub vs_others: i64,
+    pub rule: String,
+    pub ruling: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    Own,
+    Enemy,
+    #[default]
+    Both,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RearSupport {
+    pub rule: String,
+    pub only_if: Vec<String>,
+    pub rows: Vec<RearSupportRow>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RearGrade {
+    Same,
+    SameOrHigher,
+    SameAsSecond,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RearSupportRow {
+    pub front: String,
+    pub rear: String,
+    pub rank: u32,
+    pub rear_grade: Option<RearGrade>,
+    #[serde(default)]
+    pub second_same_as_front: bool,
+    #[serde(default)]
+    pub good_going: bool,
+    #[serde(default)]
+    pub double_based: bool,
+    #[serde(default)]
+    pub army_list: bool,
+    #[serde(default)]
+    pub assaulting_fortification: bool,
+    pub against: String,
+    pub bound: Bound,
+    pub factor: i64,
+    pub text: String,
+    pub ruling: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum Going {
+    GGo,
+    RGo,
+    DGo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeOfDay {
+    Night,
+    DuskToSunrise,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TacticalFactor {
+    /// The id a situation claims it by (`factors`); two rows may share one (upslope).
+    pub id: String,
+    pub text: String,
+    pub who: String,
+    pub fighting: Fighting,
+    #[serde(default)]
+    pub bound: Bound,
+    pub going: Option<Going>,
+    pub against: Option<String>,
+    /// A count in the situation: the factor applies once per unit of it.
+    pub per: Option<String>,
+    pub time: Option<TimeOfDay>,
+    /// Read from the going, the bound and the time: never claimed.
+    #[serde(default)]
+    pub automatic: bool,
+    pub value: i64,
+    pub rule: String,
+    pub ruling: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GradingFactor {
+    pub who: String,
+    pub fighting: Fighting,
+    /// The first comparison, from this element's side: `>`, `=`, `<`, `<=`.
+    pub scoring: String,
+    pub bound: Bound,
+    pub against: String,
+    /// The opponent must be of another element type ("Mounted not same").
+    #[serde(default)]
+    pub against_other_type: bool,
+    pub value: i64,
+    pub rule: String,
+    pub ruling: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Doubled {
+    /// Own total less than half the enemy's (R-DBMM-1).
+    LessThanHalf,
+    /// Own total at most half the enemy's (the sheet's probability table).
+    AtMostHalf,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Outcomes {
+    pub doubled: Doubled,
+    pub doubled_rule: String,
+    pub doubled_ruling: Option<String>,
+    pub general: Vec<GeneralOutcome>,
+    pub exceptions: Vec<OutcomeException>,
+    pub disregard: Disregard,
+}
+
+/// What becomes of an element.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Fate {
+    Stand,
+    Pursue,
+    Recoil,
+    Repulsed,
+    Flee,
+    Spent,
+    Destroyed,
+    /// The outcome does not apply (overlap, shooting unanswered, flank or rear attacker).
+    Disregarded,
+}
+
+impl Fate {
+    pub fn word(self) -> &'static str {
+        match self {
+            Fate::Stand => "stands",
+            Fate::Pursue => "pursues",
+            Fate::Recoil => "recoils",
+            Fate::Repulsed => "is repulsed",
+            Fate::Flee => "flees",
+            Fate::Spent => "is spent",
+            Fate::Destroyed => "is destroyed",
+            Fate::Disregarded => "outcome disregarded",
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Fate::Stand => "stand",
+            Fate::Pursue => "pursue",
+            Fate::Recoil => "recoil",
+            Fate::Repulsed => "repulsed",
+            Fate::Flee => "flee",
+            Fate::Spent => "spent",
+            Fate::Destroyed => "destroyed",
+            Fate::Disregarded => "disregarded",
+        }
+    }
+}
+
+/// Conditions of the general outcomes that come before the exceptions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GeneralCondition {
+    FlankOrRear,
+    PfTower,
+    FootAcrossFortification,
+    AssaultingUndefended,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GeneralOutcome {
+    pub scoring: String,
+    pub result: Fate,
+    pub condition: Option<GeneralCondition>,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CombatKind {
+    #[default]
+    Any,
+    /// Close combat only.
+    Close,
+    /// Shot at (distant combat).
+    Shot,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeException {
+    #[serde(rename = "type")]
+    pub type_code: String,
+    pub scoring: String,
+    #[serde(default)]
+    pub bound: Bound,
+    #[serde(default)]
+    pub combat: CombatKind,
+    pub opponent: Option<String>,
+    /// Goings it applies in, `GGo | RGo`.
+    pub going: Option<String>,
+    pub opponent_elephant_killer: Option<bool>,
+    pub opponent_wedge: Option<bool>,
+    pub in_bua: Option<bool>,
+    pub in_group: Option<bool>,
+    pub at_land: Option<bool>,
+    pub result: Fate,
+    #[serde(default)]
+    pub quick_kill: bool,
+    /// Only if the player wishes; otherwise the general outcome stands.
+    #[serde(default)]
+    pub choice: bool,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Disregard {
+    pub rule: String,
+    pub shooting_not_shot_back: String,
+    pub as_overlap: String,
+    pub against_rear: String,
+    pub against_flank_engaged: String,
+    pub against_flank_exp: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pursuit {
+    pub rule: String,
+    pub impetuous: String,
+    pub impetuous_in_wedge: String,
+    pub impetuous_rule: String,
+    pub press_forward_paces: i64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Morale {
+    pub rule: String,
+    pub general: f64,
+    pub double_based_rear: f64,
+    pub other: f64,
+    pub values: Vec<MoraleValue>,
+    pub command: CommandThresholds,
+    pub effects: Vec<StateEffects>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoraleValue {
+    pub who: String,
+    #[serde(default)]
+    pub army_baggage: bool,
+    pub me: f64,
+}
+
+/// Fractions as `[numerator, denominator]`; a threshold is passed when strictly more is lost.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CommandThresholds {
+    pub rule: String,
+    pub ruling: Option<String>,
+    pub disheartened_lost: [u32; 2],
+    pub broken_lost: [u32; 2],
+    pub broken_lost_or_spent: [u32; 2],
+    pub shattered_destroyed: [u32; 2],
+    pub nearby_broken_small: u32,
+    pub nearby_broken_large: u32,
+    pub nearby_broken_large_above: u32,
+    pub nearby_broken_rule: String,
+    pub army_defeated: [u32; 2],
+    pub army_rule: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateEffects {
+    pub state: String,
+    pub rule: String,
+    pub text: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Victory {
+    pub rule: String,
+    pub total: i64,
+    pub penalty_per_tenth: i64,
+    pub penalty_per_command: i64,
+    pub penalty_ruling: Option<String>,
+    pub split: Vec<Split>,
+    pub equal_neither_defeated: SideSplit,
+    pub equal_both_defeated: SideSplit,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Split {
+    pub difference_min: i64,
+    pub difference_max: Option<i64>,
+    pub least: i64,
+    pub more: i64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SideSplit {
+    pub defender: i64,
+    pub invader: i64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pips {
+    pub rule: String,
+    pub dice: String,
+    pub inert_deduct: i64,
+    pub brilliant_factor: i64,
+    pub brilliant_range_paces: i64,
+    pub allocation: Vec<String>,
+    pub allocation_rule: String,
+    pub costs: Vec<PipItem>,
+    pub modifiers: Vec<PipItem>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PipItem {
+    pub id: String,
+    pub text: String,
+    #[serde(alias = "value")]
+    pub cost: i64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Movement {
+    pub rule: String,
+    pub fast_bonus: i64,
+    pub fast_bonus_who: String,
+    pub fast_bonus_ruling: Option<String>,
+    pub march_moves: String,
+    pub rows: Vec<MoveRow>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRow {
+    pub who: String,
+    pub good: Option<i64>,
+    pub rough: Option<i64>,
+    pub difficult: Option<i64>,
+    pub road: Option<i64>,
+    pub ruling: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Shooting {
+    pub rule: String,
+    pub ranges: Vec<RangeRow>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RangeRow {
+    pub who: String,
+    pub paces: i64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scale {
+    pub key: String,
+    pub name: String,
+    pub mm_per_pace: f64,
+}
+
+pub const SCORES: &[&str] = &[">", "=", "<", "<=", "<<"];
+
+impl DbmmData {
+    pub fn type_codes(&self) -> Vec<&str> {
+        self.types.keys().map(String::as_str).collect()
+    }
+
+    pub fn grade_codes(&self) -> Vec<&str> {
+        self.grades.keys().map(String::as_str).collect()
+    }
+
+    /// A selector of this file; the checks at load make this infallible for the file's own text.
+    pub fn selector(&self, text: &str) -> Selector {
+        Selector::parse(text, &self.type_codes(), &self.grade_codes())
+            .unwrap_or_else(|_| Selector::parse("Any not Any", &[], &[]).expect("a valid selector"))
+    }
+
+    /// Every selector of the file with its key path.
+    fn selectors(&self) -> Vec<(String, &str)> {
+        let mut out: Vec<(String, &str)> = Vec::new();
+        for (i, r) in self.combat_factors.iter().enumerate() {
+            out.push((format!("combat_factors[{i}].types"), &r.types));
+        }
+        for (i, r) in self.rear_support.rows.iter().enumerate() {
+            out.push((format!("rear_support.rows[{i}].front"), &r.front));
+            out.push((format!("rear_support.rows[{i}].rear"), &r.rear));
+            out.push((format!("rear_support.rows[{i}].against"), &r.against));
+        }
+        for (i, r) in self.tactical_factors.iter().enumerate() {
+            out.push((format!("tactical_factors[{i}].who"), &r.who));
+            if let Some(a) = &r.against {
+                out.push((format!("tactical_factors[{i}].against"), a));
+            }
+        }
+        for (i, r) in self.grading_factors.iter().enumerate() {
+            out.push((format!("grading_factors[{i}].who"), &r.who));
+            out.push((format!("grading_factors[{i}].against"), &r.against));
+        }
+        for (i, r) in self.outcomes.exceptions.iter().enumerate() {
+            out.push((format!("outcomes.exceptions[{i}].type"), &r.type_code));
+            if let Some(o) = &r.opponent {
+                out.push((format!("outcomes.exceptions[{i}].opponent"), o));
+            }
+        }
+        for (i, r) in self.morale.values.iter().enumerate() {
+            out.push((format!("morale.values[{i}].who"), &r.who));
+        }
+        for (i, r) in self.movement.rows.iter().enumerate() {
+            out.push((format!("movement.rows[{i}].who"), &r.who));
+        }
+        out.push((
+            "movement.fast_bonus_who".into(),
+            &self.movement.fast_bonus_who,
+        ));
+        out.push(("pursuit.impetuous".into(), &self.pursuit.impetuous));
+        out.push((
+            "pursuit.impetuous_in_wedge".into(),
+            &self.pursuit.impetuous_in_wedge,
+        ));
+        for (i, r) in self.shooting.ranges.iter().enumerate() {
+            out.push((format!("shooting.ranges[{i}].who"), &r.who));
+        }
+        out
+    }
+}
+
+/// `GGo | RGo` → the goings named.
+pub fn goings(text: &str) -> Result<Vec<Going>, String> {
+    text.split('|')
+        .map(|g| match g.trim() {
+            "GGo" => Ok(Going::GGo),
+            "RGo" => Ok(Going::RGo),
+            "DGo" => Ok(Going::DGo),
+            other => Err(format!("`{other}` is not a going (GGo, RGo, DGo)")),
+        })
+        .collect()
+}
+
+impl SystemData for DbmmData {
+    fn problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let (types, grades) = (self.type_codes(), self.grade_codes());
+        for (path, text) in self.selectors() {
+            if let Err(e) = Selector::parse(text, &types, &grades) {
+                problems.push(Problem::new(path, e));
+            }
+        }
+        for (i, x) in self.x_grading.iter().enumerate() {
+            if !self.types.contains_key(&x.type_code) {
+                problems.push(Problem::new(
+                    format!("x_grading[{i}].type"),
+                    format!("`{}` is not an element type", x.type_code),
+                ));
+            }
+        }
+        let score = |s: &str, path: String, problems: &mut Vec<Problem>| {
+            if !SCORES.contains(&s) {
+                problems.push(Problem::new(
+                    path,
+                    format!("`{s}` is not a score ({})", SCORES.join(" ")),
+                ));
+            }
+        };
+        for (i, g) in self.grading_factors.iter().enumerate() {
+            score(
+                &g.scoring,
+                format!("grading_factors[{i}].scoring"),
+                &mut problems,
+            );
+        }
+        for (i, g) in self.outcomes.general.iter().enumerate() {
+            score(
+                &g.scoring,
+                format!("outcomes.general[{i}].scoring"),
+                &mut problems,
+            );
+        }
+        for (i, e) in self.outcomes.exceptions.iter().enumerate() {
+            score(
+                &e.scoring,
+                format!("outcomes.exceptions[{i}].scoring"),
+                &mut problems,
+            );
+            if let Some(g) = &e.going {
+                if let Err(m) = goings(g) {
+                    problems.push(Problem::new(format!("outcomes.exceptions[{i}].going"), m));
+                }
+            }
+        }
+        for s in [">", "=", "<", "<<"] {
+            if !self
+                .outcomes
+                .general
+                .iter()
+                .any(|g| g.scoring == s && g.condition.is_none())
+            {
+                problems.push(Problem::new(
+                    "outcomes.general",
+                    format!("no unconditional outcome for `{s}`"),
+                ));
+            }
+        }
+        for (i, r) in self.rear_support.rows.iter().enumerate() {
+            if !(2..=4).contains(&r.rank) {
+                problems.push(Problem::new(
+                    format!("rear_support.rows[{i}].rank"),
+                    "a rear rank is 2, 3 or 4",
+                ));
+            }
+        }
+        let t = &self.morale.command;
+        for (name, f) in [
+            ("disheartened_lost", t.disheartened_lost),
+            ("broken_lost", t.broken_lost),
+            ("broken_lost_or_spent", t.broken_lost_or_spent),
+            ("shattered_destroyed", t.shattered_destroyed),
+            ("army_defeated", t.army_defeated),
+        ] {
+            if f[1] == 0 || f[0] > f[1] {
+                problems.push(Problem::new(
+                    format!("morale.command.{name}"),
+                    "a fraction [n, d] with 0 < d and n ≤ d",
+                ));
+            }
+        }
+        if let Err(e) = self.pips.dice.parse::<crate::odds::DiceSpec>() {
+            problems.push(Problem::new("pips.dice", e));
+        }
+        if self.scales.is_empty() {
+            problems.push(Problem::new("scales", "at least one figure scale"));
+        }
+        for (i, s) in self.scales.iter().enumerate() {
+            if !(s.mm_per_pace > 0.0 && s.mm_per_pace < 100.0) {
+                problems.push(Problem::new(
+                    format!("scales[{i}].mm_per_pace"),
+                    "millimetres per pace must be above 0 and below 100",
+                ));
+            }
+        }
+        for (i, v) in self.morale.values.iter().enumerate() {
+            if !(0.0..=10.0).contains(&v.me) || (v.me * 2.0).fract() != 0.0 {
+                problems.push(Problem::new(
+                    format!("morale.values[{i}].me"),
+                    "an ME is a whole or half number from 0 to 10",
+                ));
+            }
+        }
+        problems
+    }
+}

@@ -1,0 +1,268 @@
+//! DBMM 2.x: the troop model, close combat and shooting with exact outcome odds (grading by the
+//! first comparison, R-DBMM-1), quick kills, morale equivalents with command and army breaks,
+//! victory points, PIPs and distances, over the shared engine. Tables are `rulesets/dbmm.toml`.
+
+pub mod combat;
+pub mod data;
+pub mod element;
+pub mod morale;
+pub mod outcome;
+pub mod pips;
+pub mod selector;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::contract::{Resolution, Total};
+use crate::error::RefereeError;
+use crate::systems::{parse_situation as parse, without_dice, ActionInfo, Choice, ChoiceList};
+
+pub use data::DbmmData;
+
+pub fn actions() -> Vec<ActionInfo> {
+    vec![
+        ActionInfo::new(
+            "element",
+            "Element: factors, ME, moves, quick kills",
+            "p. 4–9, 29, 34, 36, 42",
+        ),
+        ActionInfo::new("close_combat", "Close combat", "p. 35–42"),
+        ActionInfo::new("shooting", "Shooting", "p. 34, 36–42"),
+        ActionInfo::new("command_morale", "Command morale", "p. 42–43"),
+        ActionInfo::new("army_morale", "Army morale", "p. 43"),
+        ActionInfo::new("victory", "Victory points", "p. 43"),
+        ActionInfo::new("pips", "PIP dice", "p. 27"),
+        ActionInfo::new("pip_cost", "PIP cost of a move or halt", "p. 27"),
+        ActionInfo::new("distances", "Distances on the table", "p. 29, 34"),
+    ]
+}
+
+pub fn choices(data: &DbmmData) -> Vec<ChoiceList> {
+    vec![
+        ChoiceList {
+            field: "type".into(),
+            options: data
+                .types
+                .iter()
+                .map(|(k, t)| Choice {
+                    key: k.clone(),
+                    label: format!("{k} — {}", t.name),
+                })
+                .collect(),
+        },
+        ChoiceList {
+            field: "grade".into(),
+            options: data
+                .grades
+                .iter()
+                .map(|(k, g)| Choice {
+                    key: k.clone(),
+                    label: format!("({k}) {}", g.name),
+                })
+                .collect(),
+        },
+        ChoiceList {
+            field: "factors".into(),
+            options: data
+                .tactical_factors
+                .iter()
+                .filter(|f| !f.automatic && f.per.is_none())
+                .fold(Vec::<Choice>::new(), |mut out, f| {
+                    if !out.iter().any(|c| c.key == f.id) {
+                        out.push(Choice {
+                            key: f.id.clone(),
+                            label: f.text.clone(),
+                        });
+                    }
+                    out
+                }),
+        },
+        ChoiceList {
+            field: "scale".into(),
+            options: data
+                .scales
+                .iter()
+                .map(|s| Choice {
+                    key: s.key.clone(),
+                    label: s.name.clone(),
+                })
+                .collect(),
+        },
+    ]
+}
+
+/// An element and the figure scale its distances are wanted in.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DistancesSituation {
+    pub element: element::Element,
+    /// A figure scale of the ruleset (`15mm`, `25mm`; default the first).
+    #[serde(default)]
+    pub scale: Option<String>,
+}
+
+fn distances(data: &DbmmData, s: &DistancesSituation) -> Result<Resolution, RefereeError> {
+    let checked = element::check(data, &s.element, "element")?;
+    let scale = match &s.scale {
+        None => &data.scales[0],
+        Some(key) => data.scales.iter().find(|x| &x.key == key).ok_or_else(|| {
+            RefereeError::new(
+                "situation.unknown_scale",
+                format!(
+                    "no figure scale `{key}`; the ruleset has {}",
+                    data.scales
+                        .iter()
+                        .map(|x| x.key.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+            .field("scale")
+        })?,
+    };
+    let show = |paces: i64| {
+        let mm = paces as f64 * scale.mm_per_pace;
+        format!("{paces}p = {mm:.0} mm = {:.1}\"", mm / 25.4)
+    };
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "distances",
+        &scale.key,
+        &format!(
+            "{} at {} ({} mm per pace)",
+            checked.element.label(),
+            scale.name,
+            scale.mm_per_pace
+        ),
+        Vec::new(),
+    );
+    let ruling = Some("R-DBMM-14");
+    if let Some(m) = element::moves(data, &checked) {
+        for (label, v) in ["GGo", "RGo", "DGo", "Road (march)"].iter().zip(m) {
+            r.totals.push(Total::new(
+                format!("Move in {label}"),
+                v.map_or("may not enter".to_string(), |p| {
+                    if p == 0 {
+                        "may not move".into()
+                    } else {
+                        show(p)
+                    }
+                }),
+                &data.movement.rule,
+                ruling,
+            ));
+        }
+    }
+    if let Some(range) = element::shooting_range(data, &checked) {
+        r.totals.push(Total::new(
+            "Shooting range",
+            show(range),
+            &data.shooting.rule,
+            ruling,
+        ));
+    }
+    r.totals
+        .push(Total::new("Threat zone", show(80), "p. 32", ruling));
+    r.notes.push(crate::contract::Note::new(
+        data.movement.march_moves.clone(),
+        &data.movement.rule,
+        None,
+    ));
+    Ok(r)
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ElementSituation {
+    pub element: element::Element,
+}
+
+fn describe(data: &DbmmData, s: &ElementSituation) -> Result<Resolution, RefereeError> {
+    let checked = element::check(data, &s.element, "element")?;
+    let (me, _) = element::morale_halves(data, &checked);
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "element",
+        &format!("{} ({})", checked.type_code, checked.grade),
+        &format!("{}: {} ME", checked.element.label(), element::me_text(me)),
+        Vec::new(),
+    );
+    r.totals = element::describe(data, &checked);
+    let traits = checked.traits();
+    for (symbol, label) in [
+        ("=", "Quick kill if it scores equal"),
+        ("<", "Quick kill if it scores less"),
+    ] {
+        let lines: Vec<&str> = data
+            .outcomes
+            .exceptions
+            .iter()
+            .filter(|e| {
+                e.quick_kill && e.scoring == symbol && data.selector(&e.type_code).matches(&traits)
+            })
+            .map(|e| e.text.as_str())
+            .collect();
+        if !lines.is_empty() {
+            r.totals.push(Total::new(
+                label,
+                lines.join("; "),
+                "p. 38–39",
+                Some("R-DBMM-10"),
+            ));
+        }
+    }
+    if outcome::impetuous(data, &checked) {
+        r.totals.push(Total::new(
+            "Impetuous",
+            "yes",
+            &data.pursuit.impetuous_rule,
+            None,
+        ));
+    }
+    Ok(r)
+}
+
+pub fn resolve(
+    data: &DbmmData,
+    action: &str,
+    situation: &serde_json::Value,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    match action {
+        "element" => without_dice(action, dice, || describe(data, &parse(situation)?)),
+        "close_combat" => combat::close_combat(data, &parse(situation)?, dice),
+        "shooting" => combat::shooting(data, &parse(situation)?, dice),
+        "command_morale" => without_dice(action, dice, || {
+            morale::command_morale(data, &parse(situation)?)
+        }),
+        "army_morale" => without_dice(action, dice, || {
+            morale::army_morale(data, &parse(situation)?)
+        }),
+        "victory" => without_dice(action, dice, || morale::victory(data, &parse(situation)?)),
+        "pips" => pips::pips(data, &parse(situation)?, dice),
+        "pip_cost" => without_dice(action, dice, || pips::pip_cost(data, &parse(situation)?)),
+        "distances" => without_dice(action, dice, || distances(data, &parse(situation)?)),
+        other => Err(crate::systems::unknown_action("dbmm", other, &actions())),
+    }
+}
+
+pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
+    Some(match action {
+        "element" => schemars::schema_for!(ElementSituation),
+        "close_combat" => schemars::schema_for!(combat::CloseCombatSituation),
+        "shooting" => schemars::schema_for!(combat::ShootingSituation),
+        "command_morale" => schemars::schema_for!(morale::CommandSituation),
+        "army_morale" => schemars::schema_for!(morale::ArmySituation),
+        "victory" => schemars::schema_for!(morale::VictorySituation),
+        "pips" => schemars::schema_for!(pips::PipsSituation),
+        "pip_cost" => schemars::schema_for!(pips::PipCostSituation),
+        "distances" => schemars::schema_for!(DistancesSituation),
+        _ => return None,
+    })
+}
+
+#[allow(dead_code)]
+fn _schema_is_json_schema<T: JsonSchema>() {}
+
+#[cfg(test)]
+mod tests;

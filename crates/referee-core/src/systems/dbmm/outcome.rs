@@ -1,0 +1,400 @@
+//! Combat outcomes (p. 38–42): the general outcome by score, the exceptions by element type,
+//! bound, opponent and going (quick kills among them), the disregard cases, pursuit and
+//! pressing forward, and the outcome moves and destruction of friends behind as checklists.
+
+use super::combat::{Contact, Fighter};
+use super::data::{goings, Bound, Class, CombatKind, DbmmData, Fate, GeneralCondition};
+use super::element::Checked;
+use crate::contract::{Check, CheckStatus};
+
+/// An element's final score against its opponent (R-DBMM-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Score {
+    Greater,
+    Equal,
+    Less,
+    /// Less than half the enemy's (or at most half, by the ruleset's `doubled`).
+    Doubled,
+}
+
+impl Score {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Score::Greater => ">",
+            Score::Equal => "=",
+            Score::Less => "<",
+            Score::Doubled => "<<",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Close,
+    Shooting { shot_back: bool },
+}
+
+/// What one element's outcome depends on.
+pub struct Context<'a> {
+    pub fighter: &'a Fighter,
+    pub checked: &'a Checked<'a>,
+    pub opponent: &'a Checked<'a>,
+    pub opponent_fighter: &'a Fighter,
+    pub own_bound: bool,
+    pub kind: Kind,
+    /// The primary shooter when the target does not shoot back.
+    pub shooting_unanswered: bool,
+}
+
+/// One element's fate for one score, with the line of the sheet that gave it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FateAt {
+    pub score: Score,
+    pub fate: Fate,
+    pub text: String,
+    pub quick_kill: bool,
+    /// Only if the player wishes; the general outcome otherwise.
+    pub choice: bool,
+    pub ruling: Option<String>,
+    /// Pursuit or pressing forward, when it wins.
+    pub pursuit: Option<String>,
+}
+
+impl FateAt {
+    pub fn describe(&self) -> String {
+        let mut s = format!("({}) {}", self.score.symbol(), self.fate.word());
+        if self.quick_kill {
+            s.push_str(" — quick kill");
+        }
+        if self.choice {
+            s.push_str(" if the player wishes");
+        }
+        if let Some(p) = &self.pursuit {
+            s.push_str(&format!("; {p}"));
+        }
+        s
+    }
+
+    pub fn code(&self) -> String {
+        self.fate.code().to_string()
+    }
+}
+
+fn bound_fits(bound: Bound, own: bool) -> bool {
+    match bound {
+        Bound::Own => own,
+        Bound::Enemy => !own,
+        Bound::Both => true,
+    }
+}
+
+fn is_shot_at(ctx: &Context) -> bool {
+    match ctx.kind {
+        Kind::Close => false,
+        // The target is always shot at; the shooter only when answered.
+        Kind::Shooting { .. } => !ctx.shooting_unanswered,
+    }
+}
+
+/// The fate of one element for its final score.
+pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
+    let d = &data.outcomes.disregard;
+    let close = ctx.kind == Kind::Close;
+    let disregarded = |text: &str| FateAt {
+        score,
+        fate: Fate::Disregarded,
+        text: text.to_string(),
+        quick_kill: false,
+        choice: false,
+        ruling: None,
+        pursuit: None,
+    };
+    if ctx.shooting_unanswered {
+        return disregarded(&d.shooting_not_shot_back);
+    }
+    if ctx.fighter.as_overlap {
+        return disregarded(&d.as_overlap);
+    }
+    if close && ctx.opponent_fighter.contact == Contact::Rear {
+        return disregarded(&d.against_rear);
+    }
+    if close && ctx.opponent_fighter.contact == Contact::Flank {
+        if ctx.opponent_fighter.also_fighting_front {
+            return disregarded(&d.against_flank_engaged);
+        }
+        if ctx.opponent.type_code == "Exp" {
+            return disregarded(&d.against_flank_exp);
+        }
+    }
+    let symbol = score.symbol();
+    let f = ctx.fighter;
+    for g in data
+        .outcomes
+        .general
+        .iter()
+        .filter(|g| g.scoring == symbol && g.condition.is_some())
+    {
+        let holds = match g.condition {
+            Some(GeneralCondition::FlankOrRear) => close && f.contact != Contact::Front,
+            Some(GeneralCondition::PfTower) => {
+                f.in_pf_tower && (close || ctx.opponent.type_code == "Art")
+            }
+            Some(GeneralCondition::FootAcrossFortification) => {
+                close
+                    && ctx.checked.class == Class::Foot
+                    && (f.across_fortification || f.assaulting_undefended)
+            }
+            Some(GeneralCondition::AssaultingUndefended) => f.assaulting_undefended,
+            None => false,
+        };
+        if holds {
+            return FateAt {
+                score,
+                fate: g.result,
+                text: g.text.clone(),
+                quick_kill: false,
+                choice: false,
+                ruling: None,
+                pursuit: None,
+            };
+        }
+    }
+    let me = ctx.checked.traits();
+    let them = ctx.opponent.traits();
+    let shot_at = is_shot_at(ctx);
+    for e in &data.outcomes.exceptions {
+        let combat_ok = match e.combat {
+            CombatKind::Any => true,
+            CombatKind::Close => close,
+            CombatKind::Shot => shot_at,
+        };
+        let going_ok = e
+            .going
+            .as_ref()
+            .is_none_or(|g| goings(g).is_ok_and(|list| list.contains(&f.going)));
+        if e.scoring == symbol
+            && combat_ok
+            && going_ok
+            && bound_fits(e.bound, ctx.own_bound)
+            && data.selector(&e.type_code).matches(&me)
+            && e.opponent
+                .as_ref()
+                .is_none_or(|o| data.selector(o).matches(&them))
+            && e.opponent_elephant_killer
+                .is_none_or(|k| k == ctx.opponent_fighter.element.elephant_killer)
+            && e.opponent_wedge
+                .is_none_or(|w| w == ctx.opponent_fighter.element.wedge)
+            && e.in_bua.is_none_or(|b| b == f.in_bua)
+            && e.in_group.is_none_or(|g| g == f.in_group)
+            && e.at_land.is_none_or(|l| l == f.at_land)
+        {
+            return FateAt {
+                score,
+                fate: e.result,
+                text: e.text.clone(),
+                quick_kill: e.quick_kill,
+                choice: e.choice,
+                ruling: Some("R-DBMM-10".into()),
+                pursuit: None,
+            };
+        }
+    }
+    let g = data
+        .outcomes
+        .general
+        .iter()
+        .find(|g| g.scoring == symbol && g.condition.is_none())
+        .expect("the ruleset checks give every score an unconditional outcome");
+    FateAt {
+        score,
+        fate: g.result,
+        text: g.text.clone(),
+        quick_kill: false,
+        choice: false,
+        ruling: None,
+        pursuit: None,
+    }
+}
+
+pub fn impetuous(data: &DbmmData, c: &Checked) -> bool {
+    let t = c.traits();
+    data.selector(&data.pursuit.impetuous).matches(&t)
+        || (c.element.wedge && data.selector(&data.pursuit.impetuous_in_wedge).matches(&t))
+}
+
+/// Pursuit after close combat, pressing forward after shooting (p. 42): fills `me.pursuit`,
+/// and makes a mandatory pursuit the fate.
+pub fn pursuit(data: &DbmmData, ctx: &Context, me: &mut FateAt, other: &FateAt) {
+    if me.score != Score::Greater || me.fate == Fate::Disregarded {
+        return;
+    }
+    let imp = impetuous(data, ctx.checked);
+    let t = ctx.checked.traits();
+    let is = |sel: &str| data.selector(sel).matches(&t);
+    let them = ctx.opponent.traits();
+    let vs = |sel: &str| data.selector(sel).matches(&them);
+    if let Kind::Shooting { .. } = ctx.kind {
+        // Only the element shot at presses forward against its shooter.
+        if ctx.shooting_unanswered
+            || !matches!(
+                other.fate,
+                Fate::Stand
+                    | Fate::Recoil
+                    | Fate::Flee
+                    | Fate::Repulsed
+                    | Fate::Spent
+                    | Fate::Destroyed
+                    | Fate::Pursue
+            )
+        {
+            return;
+        }
+        let step = data.pursuit.press_forward_paces;
+        me.pursuit = Some(if imp && other.score == Score::Doubled {
+            format!("must press forward {step}p (impetuous, the shooter doubled)")
+        } else {
+            format!("may press forward {step}p")
+        });
+        return;
+    }
+    if !matches!(other.fate, Fate::Recoil | Fate::Flee | Fate::Destroyed) {
+        return;
+    }
+    let never = if ctx.fighter.as_overlap || ctx.opponent_fighter.contact != Contact::Front {
+        Some("fought only as overlap, flank or corner contact")
+    } else if ctx.checked.class == Class::Foot && them.class == Class::Mounted {
+        Some("Foot fighting Mounted")
+    } else if ctx
+        .fighter
+        .factors
+        .iter()
+        .any(|f| f == "manning_fortification")
+    {
+        Some("defenders of TF/PF")
+    } else {
+        None
+    };
+    if let Some(why) = never {
+        me.pursuit = Some(format!("does not pursue ({why})"));
+        return;
+    }
+    let reg = !ctx.checked.element.irr;
+    let kn_stays = is("Kn") && !imp && !ctx.own_bound && !vs("Kn");
+    let single_based_x = (is("Kn (X)") || is("Cm (X)")) && !ctx.checked.element.double_based_rear;
+    let may = if is("Cv | LH") && !imp {
+        Some("non-impetuous Cv, LH")
+    } else if kn_stays {
+        Some("non-impetuous Kn in the enemy bound, not against Kn")
+    } else if is("Bd | Sp") && reg && !imp && vs("Foot") {
+        Some("non-impetuous Reg Bd/Sp fighting Foot")
+    } else if is("Ps") {
+        Some("Ps")
+    } else {
+        None
+    };
+    let must = if imp {
+        Some("impetuous")
+    } else if may.is_some() {
+        None
+    } else if is("Mounted") && !single_based_x {
+        Some("Mounted")
+    } else if is("Pk | Ax") || (is("Bd") && !reg) || (is("Sp") && !(reg && vs("Foot"))) {
+        Some("Pk, Ax, Irr Bd, Sp")
+    } else if is("Naval") {
+        Some("naval")
+    } else {
+        None
+    };
+    if let Some(why) = must {
+        me.fate = Fate::Pursue;
+        me.pursuit = Some(format!("must pursue ({why})"));
+    } else if let Some(why) = may {
+        me.pursuit = Some(format!("may pursue ({why})"));
+    }
+}
+
+/// What the umpire checks on the table for the outcome moves (p. 40–42).
+pub fn movement_checks(_data: &DbmmData, kind: Kind) -> Vec<Check> {
+    let mut out = vec![
+        Check::umpire(
+            "Recoil: back its base depth without turning; it cannot recoil into enemy, impassable terrain, the battlefield edge, TF/PF or friends it cannot pass through or push back (El, WWg, Bge, Naval cannot be pushed back)",
+            "p. 40",
+        ),
+        Check::umpire(
+            "Repulse: straight back, still facing the opponent, 160p–240p; if 160p is prevented it must recoil; destroyed if an enemy front edge touches its flank or rear",
+            "p. 40",
+        ),
+        Check::umpire(
+            "Flee: recoil its base depth, turn 180°, then the rest of a full tactical move for the going it starts in; destroyed if the first recoil cannot be completed",
+            "p. 40–41",
+        ),
+        Check::umpire(
+            "Pursue: straight ahead the element's base depth or width, stopping at any front contact; never into DGo or water, off the battlefield, or as defenders of TF/PF",
+            "p. 42",
+        ),
+        Check::umpire(
+            "Spent: removed, not counted as lost unless the general's element, its general already lost, or the command becomes broken",
+            "p. 42",
+        ),
+    ];
+    if let Kind::Shooting { .. } = kind {
+        out.push(Check::umpire(
+            "Pressing forward: the element and friends lined up behind move straight forward 80p",
+            "p. 42",
+        ));
+    }
+    out
+}
+
+/// Destruction of friends behind (p. 42), checked for the friend entered behind an element.
+pub fn friends_behind_checks(
+    data: &DbmmData,
+    destroyed: &Checked,
+    fighter: &Fighter,
+    opponent: &Checked,
+) -> Vec<Check> {
+    let Some(friend) = &fighter.behind else {
+        return Vec::new();
+    };
+    let Ok(friend) = super::element::check(data, friend, "behind") else {
+        return Vec::new();
+    };
+    if destroyed.type_code == "Ps" {
+        return Vec::new();
+    }
+    let ft = friend.traits();
+    let ot = opponent.traits();
+    let is = |sel: &str, t: &super::selector::Traits| data.selector(sel).matches(t);
+    let reasons = [
+        (
+            is("Foot", &ft) && is("Wb", &ot),
+            "Foot, and the destroyed element's frontal opponent was Wb",
+        ),
+        (
+            is("Bw | Sh", &ft) && is("Exp | Kn | Cm (S)", &ot),
+            "Bw, Sh, and the destroyed element's frontal opponent was Exp, Kn, Cm (S)",
+        ),
+        (
+            friend.element.double_based_rear,
+            "required to be double-based with the destroyed element",
+        ),
+        (
+            is("El | Exp", &destroyed.traits()),
+            "the destroyed element was El, Exp",
+        ),
+    ];
+    let hit = reasons.iter().find(|(holds, _)| *holds);
+    let label = format!(
+        "If {} is destroyed in close combat, {} directly behind (within its base depth) is destroyed too",
+        destroyed.element.label(),
+        friend.element.label()
+    );
+    vec![match hit {
+        Some((_, why)) => Check::new(format!("{label}: {why}"), CheckStatus::Met, "p. 42"),
+        None => Check::new(
+            format!("{label} only if Ps, Hd, Art directly behind in edge contact with the enemy front edge, or its side edge is entirely in contact with an enemy front edge"),
+            CheckStatus::Umpire,
+            "p. 42",
+        ),
+    }]
+}

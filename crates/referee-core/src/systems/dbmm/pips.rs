@@ -1,0 +1,382 @@
+//! PIPs (p. 27): each command's PIP die with the Reg C-in-C's allocation of the highest, next
+//! and lowest scores, inert generals, Brilliant Strokes and shattered commands — exactly, over
+//! every throw — and the PIP cost of a move or halt as a calculator.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::data::DbmmData;
+use crate::contract::{Chance, Modifier, Note, Outcome, Resolution, ResultOdds, Total};
+use crate::error::RefereeError;
+use crate::odds::{Dist, Probability};
+
+/// Which allocated score a command receives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Allocation {
+    Highest,
+    Next,
+    Lowest,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PipCommand {
+    #[serde(default)]
+    pub name: String,
+    /// The C-in-C's own command.
+    #[serde(default)]
+    pub c_in_c: bool,
+    /// An allied contingent.
+    #[serde(default)]
+    pub ally: bool,
+    /// Its general is Inert.
+    #[serde(default)]
+    pub inert: bool,
+    /// A Brilliant Stroke doubles this command's raw score.
+    #[serde(default)]
+    pub brilliant_stroke: bool,
+    /// Shattered: throws no PIP dice.
+    #[serde(default)]
+    pub shattered: bool,
+    /// The Reg C-in-C's allocation of the dice thrown for the allocated commands.
+    #[serde(default)]
+    pub allocated: Option<Allocation>,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PipsSituation {
+    pub commands: Vec<PipCommand>,
+}
+
+fn name(c: &PipCommand, i: usize) -> String {
+    if c.name.is_empty() {
+        format!("Command {}", i + 1)
+    } else {
+        c.name.clone()
+    }
+}
+
+/// The commands' PIPs for one throw: a die per command that dices, in order.
+fn pips_for(data: &DbmmData, s: &PipsSituation, faces: &[i64], inert_c_in_c: bool) -> Vec<i64> {
+    let p = &data.pips;
+    // Allocated commands share their dice, sorted high to low.
+    let dicing: Vec<usize> = (0..s.commands.len())
+        .filter(|i| !s.commands[*i].shattered)
+        .collect();
+    let mut raw: Vec<i64> = vec![0; s.commands.len()];
+    let mut pool: Vec<i64> = Vec::new();
+    for (k, &i) in dicing.iter().enumerate() {
+        if s.commands[i].allocated.is_some() {
+            pool.push(faces[k]);
+        } else {
+            raw[i] = faces[k];
+        }
+    }
+    pool.sort_unstable_by(|a, b| b.cmp(a));
+    let mut order: Vec<usize> = dicing
+        .iter()
+        .copied()
+        .filter(|i| s.commands[*i].allocated.is_some())
+        .collect();
+    let rank = |a: Option<Allocation>| match a {
+        Some(Allocation::Highest) => 0,
+        Some(Allocation::Next) => 1,
+        _ => 2,
+    };
+    order.sort_by_key(|i| rank(s.commands[*i].allocated));
+    for (score, i) in pool.into_iter().zip(order) {
+        raw[i] = score;
+    }
+    s.commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if c.shattered {
+                return 0;
+            }
+            let mut v = raw[i];
+            if c.brilliant_stroke {
+                v *= p.brilliant_factor;
+            }
+            if inert_c_in_c || (c.inert && c.ally) {
+                v -= p.inert_deduct;
+            }
+            v.max(0)
+        })
+        .collect()
+}
+
+pub fn pips(
+    data: &DbmmData,
+    s: &PipsSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let p = &data.pips;
+    if s.commands.is_empty() || s.commands.len() > 6 {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "an army has 1 to 6 commands to dice for",
+        )
+        .field("commands")
+        .rule(p.rule.clone()));
+    }
+    if s.commands.iter().filter(|c| c.brilliant_stroke).count() > 1 {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "a Brilliant Stroke doubles one raw PIP score",
+        )
+        .field("commands")
+        .rule(p.rule.clone()));
+    }
+    let allocated: Vec<Allocation> = s.commands.iter().filter_map(|c| c.allocated).collect();
+    for a in [Allocation::Highest, Allocation::Next, Allocation::Lowest] {
+        if allocated.iter().filter(|x| **x == a).count() > 1 {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                format!("only one command is allocated the {a:?} score").to_lowercase(),
+            )
+            .field("commands")
+            .rule(p.allocation_rule.clone()));
+        }
+    }
+    let inert_c_in_c = s.commands.iter().any(|c| c.c_in_c && c.inert);
+    let n = s.commands.iter().filter(|c| !c.shattered).count();
+    let die = Dist::die(6)?;
+    let mut throws: BTreeMap<Vec<i64>, u128> = BTreeMap::new();
+    let mut totals: BTreeMap<i64, u128> = BTreeMap::new();
+    // Every throw of n dice: at most 6^6 = 46,656.
+    let mut faces = vec![1i64; n];
+    loop {
+        let got = pips_for(data, s, &faces, inert_c_in_c);
+        *totals.entry(got.iter().sum()).or_default() += 1;
+        *throws.entry(got).or_default() += 1;
+        let mut k = 0;
+        while k < n && faces[k] == 6 {
+            faces[k] = 1;
+            k += 1;
+        }
+        if k == n {
+            break;
+        }
+        faces[k] += 1;
+    }
+    let _ = die;
+    let whole = 6u128.pow(n as u32);
+    let distribution = totals
+        .iter()
+        .map(|(t, w)| {
+            ResultOdds::new(
+                &t.to_string(),
+                &format!("{t} PIPs in all"),
+                "—".into(),
+                Probability::new(*w, whole),
+                Vec::new(),
+            )
+        })
+        .collect();
+    let mut forecast = Vec::new();
+    for (i, c) in s.commands.iter().enumerate() {
+        let mut by: BTreeMap<i64, u128> = BTreeMap::new();
+        for (t, w) in &throws {
+            *by.entry(t[i]).or_default() += w;
+        }
+        for (v, w) in by {
+            forecast.push(Chance::new(
+                format!("{}: {v} PIPs", name(c, i)),
+                Probability::new(w, whole),
+                &p.rule,
+            ));
+        }
+    }
+    let mut modifiers = Vec::new();
+    let mut notes = Vec::new();
+    for (i, c) in s.commands.iter().enumerate() {
+        let who = name(c, i);
+        if c.shattered {
+            notes.push(Note::new(
+                format!("{who} is shattered: it throws no PIP dice"),
+                "p. 27, p. 43",
+                None,
+            ));
+        }
+        if c.brilliant_stroke {
+            modifiers.push(Modifier::new(
+                format!("{who}: Brilliant Stroke doubles its raw score"),
+                p.brilliant_factor,
+                &p.rule,
+                None,
+            ));
+        }
+        if inert_c_in_c || (c.inert && c.ally) {
+            modifiers.push(Modifier::new(
+                format!(
+                    "{who}: {}",
+                    if inert_c_in_c {
+                        "Inert C-in-C deducts from every command"
+                    } else {
+                        "Inert ally general"
+                    }
+                ),
+                -p.inert_deduct,
+                &p.rule,
+                None,
+            ));
+        }
+        if let Some(a) = c.allocated {
+            notes.push(Note::new(
+                format!("{who} receives the {a:?} of the allocated scores")
+                    .to_lowercase()
+                    .replacen(&who.to_lowercase(), &who, 1),
+                &p.allocation_rule,
+                None,
+            ));
+        }
+    }
+    if s.commands.iter().any(|c| c.inert && !c.ally && !c.c_in_c) {
+        notes.push(Note::new("An Inert sub-general deducts nothing: the sheet names Inert allies and an Inert C-in-C only", &p.rule, Some("R-DBMM-12")));
+    }
+    let outcome = match dice {
+        None => None,
+        Some(fs) => {
+            if fs.len() != n || fs.iter().any(|f| !(1..=6).contains(f)) {
+                return Err(RefereeError::new(
+                    "dice.invalid",
+                    format!("{n} d6, one per command that dices (shattered commands throw none), in the order listed"),
+                )
+                .field("dice"));
+            }
+            let faces: Vec<i64> = fs.iter().map(|f| i64::from(*f)).collect();
+            let got = pips_for(data, s, &faces, inert_c_in_c);
+            let total: i64 = got.iter().sum();
+            Some(Outcome {
+                dice: fs.to_vec(),
+                roll: faces.iter().sum(),
+                modified: total,
+                result: total.to_string(),
+                meaning: s
+                    .commands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("{} {}", name(c, i), got[i]))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                effects: Vec::new(),
+            })
+        }
+    };
+    Ok(Resolution {
+        system: data.system.id.clone(),
+        action: "pips".into(),
+        dice: format!("{n}d6"),
+        totals: vec![Total::new("Commands dicing", n.to_string(), &p.rule, None)],
+        modifiers,
+        total_modifier: 0,
+        distribution,
+        forecast,
+        checks: Vec::new(),
+        notes,
+        outcome,
+    })
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PipCostSituation {
+    /// What is done: `move`, `column`, `halt_broken_or_impetuous`, `halt_naval`, `set_up_po`,
+    /// `mount_or_dismount`, `feigned_flight`, `activate_ally`, `change_orders`,
+    /// `first_march_free`.
+    pub action: String,
+    /// The conditions that hold, by id (p. 27), e.g. `night`, `general_unable`.
+    #[serde(default)]
+    pub conditions: Vec<String>,
+}
+
+pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, RefereeError> {
+    let p = &data.pips;
+    let base = p.costs.iter().find(|c| c.id == s.action).ok_or_else(|| {
+        RefereeError::new(
+            "situation.unknown_pip_action",
+            format!(
+                "no PIP cost `{}`; the sheet has {}",
+                s.action,
+                p.costs
+                    .iter()
+                    .map(|c| c.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .field("action")
+        .rule(p.rule.clone())
+    })?;
+    let mut modifiers = Vec::new();
+    for (i, id) in s.conditions.iter().enumerate() {
+        let m = p.modifiers.iter().find(|m| &m.id == id).ok_or_else(|| {
+            RefereeError::new(
+                "situation.unknown_pip_condition",
+                format!(
+                    "no PIP condition `{id}`; the sheet has {}",
+                    p.modifiers
+                        .iter()
+                        .map(|m| m.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+            .field(format!("conditions[{i}]"))
+            .rule(p.rule.clone())
+        })?;
+        if s.conditions[..i].contains(id) {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                format!("`{id}` is listed twice: each condition adds once"),
+            )
+            .field(format!("conditions[{i}]")));
+        }
+        modifiers.push(Modifier::new(
+            m.text.clone(),
+            m.cost,
+            &p.rule,
+            Some("R-DBMM-12"),
+        ));
+    }
+    let sum: i64 = modifiers.iter().map(|m| m.value).sum();
+    let cost = (base.cost + sum).max(0);
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "pip_cost",
+        &cost.to_string(),
+        &format!(
+            "{}: {cost} PIP{}",
+            base.text,
+            if cost == 1 { "" } else { "s" }
+        ),
+        Vec::new(),
+    );
+    r.totals.push(Total::new(
+        "Base cost",
+        base.cost.to_string(),
+        &p.rule,
+        Some("R-DBMM-12"),
+    ));
+    r.totals.push(Total::new(
+        "Cost",
+        cost.to_string(),
+        &p.rule,
+        Some("R-DBMM-12"),
+    ));
+    if base.cost + sum < 0 {
+        r.notes.push(Note::new(
+            "A cost never falls below 0 PIPs",
+            &p.rule,
+            Some("R-DBMM-12"),
+        ));
+    }
+    r.total_modifier = sum;
+    r.modifiers = modifiers;
+    Ok(r)
+}

@@ -1,0 +1,538 @@
+//! DBMM mechanics against hand-counted odds, the sheet's COMBAT DICE PROBABILITIES table, the
+//! morale thresholds at their exact boundaries and the errors the sheet's limits call for.
+
+use serde_json::{json, Value};
+
+use super::combat::score_of;
+use super::data::Doubled;
+use super::outcome::Score;
+use crate::ruleset::{Layers, SourceFile};
+use crate::systems::test_support::{chance, load, odds};
+use crate::systems::{builtin, Ruleset};
+
+fn resolved(action: &str, situation: Value) -> crate::Resolution {
+    load("dbmm")
+        .resolve(action, &situation, None)
+        .unwrap_or_else(|e| panic!("{action}: {}", e.one_line()))
+}
+
+fn refused(action: &str, situation: Value) -> crate::RefereeError {
+    match load("dbmm").resolve(action, &situation, None) {
+        Ok(_) => panic!("{action} resolved {situation}"),
+        Err(e) => e,
+    }
+}
+
+fn value(r: &crate::Resolution, starts: &str) -> String {
+    r.totals
+        .iter()
+        .find(|t| t.label.starts_with(starts))
+        .map(|t| t.value.clone())
+        .unwrap_or_else(|| panic!("no total `{starts}` in {:?}", r.totals))
+}
+
+fn el(t: &str, g: &str) -> Value {
+    json!({ "type": t, "grade": g })
+}
+
+fn fighter(t: &str, g: &str) -> Value {
+    json!({ "element": el(t, g) })
+}
+
+fn sheet_doubling() -> Ruleset {
+    Ruleset::load(&Layers {
+        base: builtin("dbmm").unwrap(),
+        house_rules: vec![SourceFile {
+            name: "sheet-doubling.toml",
+            text: "extends = \"dbmm\"\n[set.outcomes]\ndoubled = \"at_most_half\"\n",
+        }],
+    })
+    .unwrap()
+}
+
+/// The sheet's worked example: double-overlapped Bd (O) against rear-supported Pk (O), 2 v 4.
+fn bd_v_pk() -> Value {
+    json!({
+        "a": { "element": el("Bd", "O"), "overlaps": [{ "type": "Pk" }, { "type": "Bd" }] },
+        "b": { "element": el("Pk", "O"), "support": { "ranks": [el("Pk", "O")] } },
+        "bound": "a"
+    })
+}
+
+#[test]
+fn the_sheets_example_gives_2_against_4_and_its_percentages() {
+    let r = resolved("close_combat", bd_v_pk());
+    assert_eq!(r.total_modifier, 2 - 4);
+    assert_eq!(value(&r, "Bd (O) total before grading"), "d6 +2");
+    assert_eq!(value(&r, "Pk (O) total before grading"), "d6 +4");
+    // Hand count, d6+2 v d6+4: lower 26/36 (72%), equal 4/36 (11%), higher 6/36 (17%).
+    let lower = crate::odds::Probability::parse(&chance(&r, "Bd (O) scores less, not doubled"))
+        .unwrap()
+        .plus(&crate::odds::Probability::parse(&chance(&r, "Bd (O) is doubled")).unwrap())
+        .unwrap();
+    assert_eq!(lower.to_string(), "13/18");
+    assert_eq!(chance(&r, "Bd (O) scores equal"), "1/9");
+    assert_eq!(chance(&r, "Bd (O) scores more"), "1/6");
+    assert_eq!(chance(&r, "Pk (O) is doubled"), "0/1");
+    // R-DBMM-1 reads "doubled" as less than half: 2(a+2) < b+4 for 6 of 36 throws. The sheet's
+    // example says 25%: it counts "at most half" (9 of 36) — the house rule below.
+    assert_eq!(chance(&r, "Bd (O) is doubled"), "1/6");
+    let sheet = sheet_doubling()
+        .resolve("close_combat", &bd_v_pk(), None)
+        .unwrap();
+    assert_eq!(chance(&sheet, "Bd (O) is doubled"), "1/4");
+    // Bd beating Pk in the Pk's enemy bound is a quick kill (p. 38–39).
+    assert_eq!(chance(&r, "Pk (O) is destroyed"), "1/6");
+    assert_eq!(chance(&r, "Bd (O) is destroyed"), "1/6");
+    assert_eq!(chance(&r, "Bd (O) recoils"), "5/9");
+}
+
+#[test]
+fn the_whole_combat_dice_probabilities_table_is_reproduced() {
+    // The sheet's table (121 pairings of adjusted values 0–10), transcribed as printed; with the
+    // sheet's own "at most half" every figure is the exact count rounded, give or take the 1 the
+    // printer rounded the other way, and one misprint.
+    let table: Value =
+        serde_json::from_str(include_str!("combat_dice_probabilities.json")).unwrap();
+    let rows = table["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 121);
+    let sheet = Doubled::AtMostHalf;
+    for row in rows {
+        let (own, vs) = (row["own"].as_i64().unwrap(), row["vs"].as_i64().unwrap());
+        let mut c = [0u32; 4];
+        for a in 1..=6 {
+            for b in 1..=6 {
+                let (mine, theirs) = (
+                    score_of(a + own, b + vs, sheet),
+                    score_of(b + vs, a + own, sheet),
+                );
+                c[0] += u32::from(matches!(mine, Score::Less | Score::Doubled));
+                c[1] += u32::from(mine == Score::Doubled);
+                c[2] += u32::from(mine == Score::Greater);
+                c[3] += u32::from(theirs == Score::Doubled);
+            }
+        }
+        for (k, key) in ["lower", "doubled", "higher", "doubling"]
+            .iter()
+            .enumerate()
+        {
+            let exact = f64::from(c[k]) * 100.0 / 36.0;
+            let printed = row[key].as_f64().unwrap();
+            if row.get("misprint").is_some() && *key == "doubled" {
+                assert_eq!(c[k], 0, "{own} v {vs}: {}", row["misprint"]);
+                continue;
+            }
+            assert!(
+                (exact - printed).abs() <= 1.0,
+                "{own} v {vs} {key}: exact {exact:.1}%, the sheet prints {printed}%"
+            );
+        }
+    }
+}
+
+#[test]
+fn knights_against_blades_in_good_going_in_the_knights_bound() {
+    // The issue's question: Kn (O) v Bd (O), GGo, Kn's bound. Both d6+4 (Kn +4 v Others, Bd +4 v
+    // Mounted): Kn beats Bd in 15 of 36, ties 6, loses 15.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Kn", "O"), "b": fighter("Bd", "O"), "bound": "a" }),
+    );
+    assert_eq!(chance(&r, "Kn (O) scores more"), "5/12");
+    assert_eq!(chance(&r, "Kn (O) scores equal"), "1/6");
+    // Bd beaten by Kn in GGo in its enemy bound: quick kill; the Kn must pursue (mounted).
+    assert_eq!(chance(&r, "Bd (O) is destroyed"), "5/12");
+    assert_eq!(chance(&r, "Kn (O) pursues"), "5/12");
+    // Kn beaten by Foot not Bd (X), Bw, Sh: repulsed if the player wishes; never doubled here.
+    assert_eq!(chance(&r, "Kn (O) is repulsed"), "5/12");
+    assert_eq!(chance(&r, "Kn (O) is doubled"), "0/1");
+    assert_eq!(odds(&r, "pursue/destroyed"), "5/12");
+    let kn_wins = r
+        .distribution
+        .iter()
+        .find(|d| d.result == "pursue/destroyed")
+        .unwrap();
+    assert!(
+        kn_wins.meaning.contains("must pursue (Mounted)"),
+        "{}",
+        kn_wins.meaning
+    );
+    // A repulsed opponent is not pursued (p. 42).
+    let bd_wins = r
+        .distribution
+        .iter()
+        .find(|d| d.result == "repulsed/stand")
+        .unwrap();
+    assert!(!bd_wins.meaning.contains("pursue"), "{}", bd_wins.meaning);
+    // With dice: Kn 5 + 4 = 9 against Bd 2 + 4 = 6.
+    let rolled = load("dbmm")
+        .resolve(
+            "close_combat",
+            &json!({ "a": fighter("Kn", "O"), "b": fighter("Bd", "O"), "bound": "a" }),
+            Some(&[5, 2]),
+        )
+        .unwrap();
+    let o = rolled.outcome.unwrap();
+    assert_eq!((o.modified, o.result.as_str()), (9, "pursue/destroyed"));
+    assert_eq!(
+        o.effects
+            .iter()
+            .map(|e| e.text.as_str())
+            .collect::<Vec<_>>(),
+        ["Kn (O): pursues", "Bd (O): is destroyed"]
+    );
+}
+
+#[test]
+fn grading_factors_follow_the_first_comparison() {
+    // Bd (S) v Bd (O) in the (S)'s bound: +1 on a first tie, +2 on a first win (p. 37), so ties
+    // become wins: 21/36.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Bd", "S"), "b": fighter("Bd", "O"), "bound": "a" }),
+    );
+    assert_eq!(chance(&r, "Bd (S) scores more"), "7/12");
+    assert_eq!(chance(&r, "Bd (S) scores equal"), "0/1");
+    // In the enemy bound, Foot (S) gets +1 only when first behind: a 4 v 5 becomes a tie.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Bd", "S"), "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    // Ties: 6 (level) + 5 (one behind, lifted); wins 15; losses 10.
+    assert_eq!(chance(&r, "Bd (S) scores equal"), "11/36");
+    assert_eq!(chance(&r, "Bd (S) scores more"), "5/12");
+    // Bd (I): −1 once behind in close combat, so it can now be doubled: 2(a+3) < b+4 → 2 of 36.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Bd", "I"), "b": fighter("Bd", "O"), "bound": "a" }),
+    );
+    assert_eq!(chance(&r, "Bd (I) is doubled"), "1/18");
+    assert_eq!(chance(&r, "Bd (I) is destroyed"), "1/18");
+}
+
+#[test]
+fn shooting_unanswered_disregards_the_shooters_outcome() {
+    // Bw (O) shooting, not shot at: +4 v Mounted; Kn shot at: +4 v Others.
+    let r = resolved(
+        "shooting",
+        json!({ "shooter": fighter("Bw", "O"), "target": fighter("Kn", "O"), "bound": "shooter", "range": 200 }),
+    );
+    assert_eq!(value(&r, "Bw (O) total before grading"), "d6 +4");
+    assert_eq!(value(&r, "Kn (O) total before grading"), "d6 +4");
+    assert_eq!(chance(&r, "Bw (O) outcome disregarded"), "1/1");
+    // Kn shot at and beaten: the flee exception is for close combat only, so it recoils.
+    assert_eq!(chance(&r, "Kn (O) recoils"), "5/12");
+    let e = refused(
+        "shooting",
+        json!({ "shooter": fighter("Bw", "O"), "target": fighter("Kn", "O"), "bound": "shooter", "range": 300 }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.out_of_range", Some("p. 34"))
+    );
+    // Answered: both shot at; Bw then fights at +2 v Others (Bw is the target of Bw).
+    let r = resolved(
+        "shooting",
+        json!({ "shooter": fighter("Bw", "O"), "target": fighter("Bw", "O"), "bound": "shooter", "shoots_back": true }),
+    );
+    assert_eq!(value(&r, "Bw (O) total before grading"), "d6 +2");
+    assert_eq!(chance(&r, "Bw (O) scores more"), "5/12");
+}
+
+fn tally(total: f64, destroyed: f64, spent: f64, off: f64) -> Value {
+    json!({ "tally": { "total": total, "destroyed": destroyed, "spent": spent, "off_table": off } })
+}
+
+#[test]
+fn command_thresholds_are_strict_at_their_boundaries() {
+    let state = |t: Value| resolved("command_morale", t).distribution[0].result.clone();
+    // 12 ME: disheartened past 3, broken past 4 lost or 6 lost-or-spent, shattered past 6 gone.
+    let cases = [
+        (tally(12.0, 3.0, 0.0, 0.0), "steady"),
+        (tally(12.0, 3.5, 0.0, 0.0), "disheartened"),
+        (tally(12.0, 2.0, 0.0, 1.5), "disheartened"),
+        (tally(12.0, 4.0, 0.0, 0.0), "disheartened"),
+        (tally(12.0, 4.5, 0.0, 0.0), "broken"),
+        (tally(12.0, 2.0, 4.0, 0.0), "steady"),
+        (tally(12.0, 2.0, 4.5, 0.0), "broken"),
+        (tally(12.0, 6.0, 0.0, 0.0), "broken"),
+        (tally(12.0, 5.0, 0.0, 1.5), "shattered"),
+        (tally(12.0, 6.5, 0.0, 0.0), "shattered"),
+        (tally(9.0, 2.0, 0.0, 0.0), "steady"),
+        (tally(9.0, 2.5, 0.0, 0.0), "disheartened"),
+        (tally(9.0, 3.0, 0.0, 0.0), "disheartened"),
+        (tally(9.0, 3.5, 0.0, 0.0), "broken"),
+    ];
+    for (t, want) in cases {
+        assert_eq!(state(t.clone()), want, "{t}");
+    }
+    let r = resolved("command_morale", tally(12.0, 3.0, 0.0, 0.0));
+    assert_eq!(value(&r, "Disheartened"), "½ ME to go");
+    assert_eq!(value(&r, "Broken: lost >"), "1½ ME to go");
+    let e = refused("command_morale", tally(6.0, 4.0, 2.5, 0.0));
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.losses_exceed_command", Some("p. 42"))
+    );
+}
+
+#[test]
+fn a_command_loses_elements_one_by_one() {
+    // General's Kn (4 ME) and eight Bd (O) (1 ME each): 12 ME.
+    let mut elements = vec![json!({ "element": { "type": "Kn", "grade": "O", "general": true } })];
+    elements.extend((0..8).map(|_| json!({ "element": el("Bd", "O") })));
+    let mut seen = Vec::new();
+    for lost in 0..=8 {
+        for (i, e) in elements.iter_mut().enumerate().skip(1) {
+            e["state"] = json!(if i <= lost { "destroyed" } else { "in_play" });
+        }
+        let r = resolved(
+            "command_morale",
+            json!({ "name": "Left", "elements": elements }),
+        );
+        assert_eq!(value(&r, "Original ME"), "12 ME");
+        seen.push(r.distribution[0].result.clone());
+    }
+    assert_eq!(
+        seen,
+        [
+            "steady",
+            "steady",
+            "steady",
+            "steady",       // 0–3 lost: not past ¼ of 12
+            "disheartened", // 4 > 3
+            "broken",
+            "broken", // 5, 6 > 4 (⅓); 6 destroyed is not past ½
+            "shattered",
+            "shattered", // 7 > 6 destroyed
+        ]
+    );
+    // A spent element counts once the general's element is lost (p. 42).
+    elements[0]["state"] = json!("spent");
+    for e in elements.iter_mut().skip(1) {
+        e["state"] = json!("in_play");
+    }
+    let r = resolved("command_morale", json!({ "elements": elements }));
+    assert_eq!(value(&r, "Lost (as counted)"), "4 ME");
+    assert_eq!(r.distribution[0].result, "broken");
+}
+
+#[test]
+fn a_nearby_broken_command_adds_a_temporary_penalty() {
+    let mut c = tally(12.0, 3.0, 0.0, 0.0);
+    c["nearby_broken_me"] = json!(10);
+    let r = resolved("command_morale", c.clone());
+    assert_eq!(value(&r, "Nearby broken command"), "+1 ME");
+    assert_eq!(r.distribution[0].result, "disheartened");
+    c["nearby_broken_me"] = json!(13);
+    let r = resolved("command_morale", c);
+    assert_eq!(value(&r, "Nearby broken command"), "+2 ME");
+    assert_eq!(r.distribution[0].result, "broken");
+}
+
+#[test]
+fn victory_points_split_25() {
+    let army = |total: f64, lost: f64| json!({ "commands": [tally(total, lost, 0.0, 0.0)] });
+    // Defender loses 13 of 24 (> ½): defeated. Invader lost 5 of 24: 2 complete tenths → 4 PP,
+    // and its command is disheartened (5 > 6? no: steady) → invader 21, defender 4.
+    let r = resolved(
+        "victory",
+        json!({ "invader": army(24.0, 5.0), "defender": army(24.0, 13.0) }),
+    );
+    assert_eq!(r.distribution[0].result, "21-4");
+    // Neither defeated: invader 2 of 20 (1 tenth, 2 PP), defender 5 of 20 (2 tenths → 4, and
+    // disheartened: 5 > 5? no) → PP 2 v 4, differ by 2: 14 and 11.
+    let r = resolved(
+        "victory",
+        json!({ "invader": army(20.0, 2.0), "defender": army(20.0, 5.0) }),
+    );
+    assert_eq!(r.distribution[0].result, "14-11");
+    // Equal, neither defeated: defender 12, invader 13.
+    let r = resolved(
+        "victory",
+        json!({ "invader": army(20.0, 2.0), "defender": army(20.0, 2.0) }),
+    );
+    assert_eq!(r.distribution[0].result, "13-12");
+    // Equal, both defeated: defender 13, invader 12.
+    let r = resolved(
+        "victory",
+        json!({ "invader": army(20.0, 11.0), "defender": army(20.0, 11.0) }),
+    );
+    assert_eq!(r.distribution[0].result, "12-13");
+}
+
+#[test]
+fn pip_dice_with_the_c_in_cs_allocation() {
+    let r = resolved(
+        "pips",
+        json!({ "commands": [
+            { "name": "Centre", "c_in_c": true, "allocated": "highest" },
+            { "name": "Left", "allocated": "next" },
+            { "name": "Right", "allocated": "lowest" }
+        ] }),
+    );
+    // The highest of three d6 is 6 in 1 − (5/6)³ = 91/216; the lowest is 1 as often.
+    assert_eq!(chance(&r, "Centre: 6 PIPs"), "91/216");
+    assert_eq!(chance(&r, "Right: 1 PIPs"), "91/216");
+    // An Inert C-in-C takes 1 from every command (never below 0).
+    let r = resolved(
+        "pips",
+        json!({ "commands": [{ "c_in_c": true, "inert": true }, { "shattered": true }] }),
+    );
+    assert_eq!(chance(&r, "Command 1: 0 PIPs"), "1/6");
+    assert_eq!(chance(&r, "Command 2: 0 PIPs"), "1/1");
+    let r = load("dbmm")
+        .resolve(
+            "pips",
+            &json!({ "commands": [{ "brilliant_stroke": true }, {}] }),
+            Some(&[3, 4]),
+        )
+        .unwrap();
+    assert_eq!(r.outcome.unwrap().meaning, "Command 1 6, Command 2 4");
+}
+
+#[test]
+fn pip_costs_add_their_conditions() {
+    let r = resolved(
+        "pip_cost",
+        json!({ "action": "move", "conditions": ["night", "awkward_troops"] }),
+    );
+    assert_eq!(r.distribution[0].result, "3");
+    let r = resolved(
+        "pip_cost",
+        json!({ "action": "move", "conditions": ["c_in_c"] }),
+    );
+    assert_eq!(r.distribution[0].result, "0");
+    let e = refused("pip_cost", json!({ "action": "teleport" }));
+    assert_eq!(e.code, "situation.unknown_pip_action");
+}
+
+#[test]
+fn distances_convert_paces_for_the_figure_scale() {
+    let r = resolved(
+        "distances",
+        json!({ "element": el("LH", "O"), "scale": "25mm" }),
+    );
+    assert_eq!(value(&r, "Move in GGo"), "320p = 480 mm = 18.9\"");
+    let r = resolved("distances", json!({ "element": el("Ps", "F") }));
+    // (F) +40p (p. 29).
+    assert_eq!(value(&r, "Move in GGo"), "240p = 240 mm = 9.4\"");
+    let r = resolved("distances", json!({ "element": el("Art", "S") }));
+    assert_eq!(value(&r, "Move in DGo"), "may not enter");
+    assert_eq!(value(&r, "Shooting range"), "560p = 560 mm = 22.0\"");
+}
+
+#[test]
+fn the_troop_model_lists_factors_me_and_quick_kills() {
+    let r = resolved("element", json!({ "element": el("Sp", "S") }));
+    assert_eq!(
+        value(&r, "Morale equivalent"),
+        "2 ME (Kn | Cv (S) | Cm (S) | El (S/O) | WWg (S/O) | Sp (S) | Bd (S))"
+    );
+    assert_eq!(value(&r, "Combat factor"), "+4 v Mounted, +4 v Others");
+    assert!(value(&r, "Quick kill if it scores less").contains("Destroyed by El"));
+    let r = resolved(
+        "element",
+        json!({ "element": { "type": "Ps", "grade": "O", "irr": true } }),
+    );
+    assert_eq!(value(&r, "Morale equivalent"), "½ ME (Naval (S/O/I/F) | Irr Pk | Irr Sp (I) | Bw (I) | Ax (O/I/F/X) | Ps | Wb (O/I/F/X) | Hd (S/O/F))");
+    let r = resolved(
+        "element",
+        json!({ "element": { "type": "Kn", "grade": "X", "counts_as": "Kn (I)" } }),
+    );
+    assert_eq!(value(&r, "Counts as"), "Kn (I)");
+}
+
+#[test]
+fn bad_elements_and_claims_are_refused_citing_the_page() {
+    let cases = [
+        (
+            json!({ "element": el("Kt", "O") }),
+            "situation.unknown_element",
+            "p. 36",
+        ),
+        (
+            json!({ "element": el("Train", "O") }),
+            "situation.unknown_element",
+            "p. 36",
+        ),
+        (
+            json!({ "element": el("Kn", "Q") }),
+            "situation.unknown_grade",
+            "p. 4–9",
+        ),
+        (
+            json!({ "element": { "type": "Kn", "grade": "O", "counts_as": "Kn (S)" } }),
+            "situation.invalid_counts_as",
+            "p. 4–9",
+        ),
+    ];
+    for (s, code, rule) in cases {
+        let e = refused("element", s.clone());
+        assert_eq!(
+            (e.code.as_str(), e.rule.as_deref()),
+            (code, Some(rule)),
+            "{s}"
+        );
+    }
+    let e = refused("element", json!({ "element": el("Train", "O") }));
+    assert!(e.message.contains("class of elements"), "{}", e.message);
+    let combat = |b: Value| json!({ "a": fighter("Kn", "O"), "b": b, "bound": "a" });
+    let support_cases = [
+        // Kn cannot support Bd.
+        json!({ "element": el("Bd", "O"), "support": { "ranks": [el("Kn", "O")] } }),
+        // Not in DGo.
+        json!({ "element": el("Pk", "O"), "going": "DGo", "support": { "ranks": [el("Pk", "O")] } }),
+        // Not lined up.
+        json!({ "element": el("Pk", "O"), "support": { "ranks": [el("Pk", "O")], "lined_up": false } }),
+    ];
+    for b in support_cases {
+        let e = refused("close_combat", combat(b.clone()));
+        assert_eq!(
+            (e.code.as_str(), e.rule.as_deref()),
+            ("situation.support_not_allowed", Some("p. 36")),
+            "{b}"
+        );
+    }
+    // Bw behind Bd (S/O) against Foot in the enemy bound: only if the army list permits.
+    let e = refused(
+        "close_combat",
+        json!({ "a": fighter("Bd", "O"), "b": { "element": el("Bd", "S"), "support": { "ranks": [el("Bw", "O")] } }, "bound": "a" }),
+    );
+    assert_eq!(e.field.as_deref(), Some("b.support.army_list_permits"));
+    // A pairing that exists but does not count in this bound is a note, not an error.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Kn", "O"), "b": { "element": el("Sp", "O"), "support": { "ranks": [el("Sp", "O")] } }, "bound": "b" }),
+    );
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.message.contains("gives no support here")));
+    let e = refused(
+        "close_combat",
+        combat(json!({ "element": el("Bd", "O"), "factors": ["upslope", "over_po"] })),
+    );
+    assert_eq!(e.code, "situation.factor_not_applicable");
+    let e = refused(
+        "close_combat",
+        combat(json!({ "element": el("Bd", "O"), "factors": ["fog"] })),
+    );
+    assert_eq!(e.code, "situation.unknown_factor");
+}
+
+#[test]
+fn overlaps_are_ignored_where_the_sheet_says() {
+    // Mounted in its own bound ignores Foot (not Bw) overlapping it (p. 35).
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Kn", "O"), "overlaps": [{ "type": "Sp" }, { "type": "Bw" }] }, "b": fighter("Sp", "O"), "bound": "a" }),
+    );
+    assert_eq!(value(&r, "Kn (O) total before grading"), "d6 +3");
+    // Kn in Wedge ignores every overlap.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": { "type": "Kn", "grade": "O", "wedge": true }, "overlaps": [{ "type": "Bw" }] }, "b": fighter("Sp", "O"), "bound": "b" }),
+    );
+    assert_eq!(value(&r, "Kn (O) total before grading"), "d6 +4");
+}
