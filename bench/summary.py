@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs/performance.md"
-SYSTEMS = ["itacs", "medieval", "gts", "battles"]
+SYSTEMS = ["itacs", "medieval", "gts", "dbmm", "battles"]
 CRATE = {"battles": "referee-api"}
 
 # What each benchmark measures (the situations are in crates/referee-core/benches/<system>.rs).
@@ -66,6 +66,16 @@ WHAT = {
     "gts/leader_casualty": "both d10s chained",
     "gts/frenzy": "two hits on a wounded elephant",
     "gts/army_break": "ABP, victory ratio",
+    "dbmm/element": "Sp (S): factors, ME, moves, quick kills",
+    "dbmm/close_combat": "Kn (O) v Bd (O) with dice: 36 throws, grading, outcomes, pursuit",
+    "dbmm/close_combat_full": "Bd (S) double-overlapped, upslope, shaken, friend behind v a general's Pk with 3 rear ranks, at dusk (target < 1 ms)",
+    "dbmm/shooting": "Bw (S) aided v Bw (I) shooting back (target < 1 ms)",
+    "dbmm/command_morale": "12 elements, 4 destroyed",
+    "dbmm/victory": "two armies, three commands",
+    "dbmm/pips_4_commands": "4 commands, allocation and an Inert ally: 1,296 throws",
+    "dbmm/pip_cost": "a move with two conditions",
+    "dbmm/distances": "LH at 25 mm",
+    "dbmm/load_ruleset": "parse, validate and type the ruleset",
     "battles/open_500_units_20000_events": "a new connection opens the database, reads and folds 20,000 events, standing and log (target < 100 ms)",
     "battles/apply_commit_synchronous_full": "resolve a melee and commit its result in one transaction, WAL + synchronous=FULL (target < 5 ms)",
     "battles/export_20000_events": "the battle file of 20,000 events with their details, as JSON text (target < 1 s)",

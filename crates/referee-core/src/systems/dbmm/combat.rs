@@ -667,14 +667,19 @@ fn resolve_fight(
     action: &str,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
+    // Every throw once: (A's die, B's die) → fates and totals.
+    let throws: Vec<(i64, i64, Pair, i64, i64)> = (1..=6)
+        .flat_map(|da| (1..=6).map(move |db| (da, db)))
+        .map(|(da, db)| {
+            let (pair, ta, tb, _, _) = fates(data, &f, da, db);
+            (da, db, pair, ta, tb)
+        })
+        .collect();
     let mut pairs: BTreeMap<Pair, u128> = BTreeMap::new();
     let mut scores: BTreeMap<(Score, Score), u128> = BTreeMap::new();
-    for da in 1..=6 {
-        for db in 1..=6 {
-            let (pair, _, _, sa, sb) = fates(data, &f, da, db);
-            *pairs.entry(pair).or_default() += 1;
-            *scores.entry((sa, sb)).or_default() += 1;
-        }
+    for (_, _, pair, _, _) in &throws {
+        *pairs.entry(pair.clone()).or_default() += 1;
+        *scores.entry((pair.a.score, pair.b.score)).or_default() += 1;
     }
     let pair_dist = Dist::from_weights(pairs.clone())?;
     let (la, lb) = (f.a.label.clone(), f.b.label.clone());
@@ -706,7 +711,7 @@ fn resolve_fight(
             ResultOdds::new(
                 &result_code(p),
                 &format!("{} {} · {} {}", la, p.a.describe(), lb, p.b.describe()),
-                dice_pairs(data, &f, p),
+                dice_pairs(&throws, p),
                 pair_dist.probability(p),
                 effects(p),
             )
@@ -812,7 +817,11 @@ fn resolve_fight(
             if !(1..=6).contains(x) || !(1..=6).contains(y) {
                 return Err(RefereeError::new("dice.invalid", "a d6 shows 1 to 6").field("dice"));
             }
-            let (pair, ta, tb, _, _) = fates(data, &f, i64::from(*x), i64::from(*y));
+            let (_, _, pair, ta, tb) = throws
+                .iter()
+                .find(|t| t.0 == i64::from(*x) && t.1 == i64::from(*y))
+                .cloned()
+                .expect("every throw is enumerated");
             Some(Outcome {
                 dice: faces.to_vec(),
                 roll: i64::from(*x),
@@ -861,15 +870,12 @@ fn result_code(p: &Pair) -> String {
 }
 
 /// The dice pairs (A's die, B's die) that give a result, for the umpire to read.
-fn dice_pairs(data: &DbmmData, f: &Fight, p: &Pair) -> String {
-    let mut out = Vec::new();
-    for da in 1..=6 {
-        for db in 1..=6 {
-            if &fates(data, f, da, db).0 == p {
-                out.push(format!("{da}-{db}"));
-            }
-        }
-    }
+fn dice_pairs(throws: &[(i64, i64, Pair, i64, i64)], p: &Pair) -> String {
+    let out: Vec<String> = throws
+        .iter()
+        .filter(|t| &t.2 == p)
+        .map(|t| format!("{}-{}", t.0, t.1))
+        .collect();
     if out.len() == 36 {
         "any".into()
     } else {

@@ -32,6 +32,28 @@ pub struct DbmmData {
     pub shooting: Shooting,
     pub scales: Vec<Scale>,
     pub sequence: Vec<Phase>,
+    /// Selectors parsed once: a combat reads hundreds of them.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub parsed: SelectorCache,
+}
+
+/// Parsed selectors by their text, filled as they are first read.
+#[derive(Default)]
+pub struct SelectorCache(
+    std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<Selector>>>,
+);
+
+impl Clone for SelectorCache {
+    fn clone(&self) -> Self {
+        SelectorCache::default()
+    }
+}
+
+impl std::fmt::Debug for SelectorCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SelectorCache")
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -513,10 +535,19 @@ impl DbmmData {
         self.grades.keys().map(String::as_str).collect()
     }
 
-    /// A selector of this file; the checks at load make this infallible for the file's own text.
-    pub fn selector(&self, text: &str) -> Selector {
-        Selector::parse(text, &self.type_codes(), &self.grade_codes())
-            .unwrap_or_else(|_| Selector::parse("Any not Any", &[], &[]).expect("a valid selector"))
+    /// A selector of this file, parsed once; the checks at load make this infallible for the
+    /// file's own text (a text that does not parse selects nothing).
+    pub fn selector(&self, text: &str) -> std::sync::Arc<Selector> {
+        let mut cache = self.parsed.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(s) = cache.get(text) {
+            return s.clone();
+        }
+        let parsed = std::sync::Arc::new(
+            Selector::parse(text, &self.type_codes(), &self.grade_codes())
+                .unwrap_or_else(|_| Selector::nothing()),
+        );
+        cache.insert(text.to_string(), parsed.clone());
+        parsed
     }
 
     /// Every selector of the file with its key path.

@@ -51,6 +51,13 @@ impl Selector {
         Ok(Selector { clauses })
     }
 
+    /// Selects no element.
+    pub fn nothing() -> Selector {
+        Selector {
+            clauses: Vec::new(),
+        }
+    }
+
     pub fn matches(&self, t: &Traits) -> bool {
         self.clauses.iter().any(|c| {
             c.regular.is_none_or(|reg| reg != t.irregular)
