@@ -609,3 +609,101 @@ fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
     // Nothing was applied.
     assert_eq!(s.unit(d).strength, 2);
 }
+
+#[test]
+fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
+    let mut s = Script::new("dbmm", json!([{"name": "Romans"}, {"name": "Gauls"}]));
+    let mut add =
+        |s: &mut Script, label: &str, side: &str, command: &str, stats: serde_json::Value| {
+            let body = s
+                .battle
+                .add_unit(
+                    &s.ruleset,
+                    UnitSpec {
+                        label: label.into(),
+                        side: side.into(),
+                        command: Some(command.into()),
+                        role: Role::Unit,
+                        stats,
+                    },
+                )
+                .unwrap();
+            let EventBody::UnitAdded { id, .. } = body else {
+                panic!()
+            };
+            s.record(body);
+            id
+        };
+    add(
+        &mut s,
+        "Legate",
+        "Romans",
+        "Left",
+        json!({ "type": "Kn", "grade": "O", "general": true }),
+    );
+    let blades: Vec<UnitId> = (1..=8)
+        .map(|i| {
+            add(
+                &mut s,
+                &format!("Bd{i}"),
+                "Romans",
+                "Left",
+                json!({ "type": "Bd", "grade": "O" }),
+            )
+        })
+        .collect();
+    add(
+        &mut s,
+        "Warband",
+        "Gauls",
+        "Host",
+        json!({ "type": "Wb", "grade": "O", "irr": true }),
+    );
+    let g = s.gauge(Some("Romans"), "Left");
+    assert_eq!(g.label, "Left: steady");
+    assert_eq!(
+        g.to_go.as_deref(),
+        Some("3½ ME"),
+        "12 ME: disheartened past 3"
+    );
+    // In the Gauls' bound a beaten Bd is destroyed by Wb (p. 38–39).
+    for (n, id) in blades.iter().enumerate() {
+        let label = format!("Bd{}", n + 1);
+        let situation = json!({
+            "a": { "element": { "type": "Bd", "grade": "O", "name": label } },
+            "b": { "element": { "type": "Wb", "grade": "O", "irr": true, "name": "Warband" } },
+            "bound": "b"
+        });
+        let dice = dice_for(&s.ruleset, "close_combat", &situation, |r| {
+            has(r, |e| {
+                e.change
+                    == Change::ElementFate {
+                        fate: "destroyed".into(),
+                    }
+            })
+        });
+        let r = s.resolve("close_combat", &situation, &dice);
+        s.apply(&r, mapping(&[]));
+        assert!(s.unit(*id).lost, "{label} destroyed");
+        let state = s.gauge(Some("Romans"), "Left").label;
+        let want = match n + 1 {
+            1..=3 => "Left: steady",
+            4 => "Left: disheartened",
+            5 | 6 => "Left: broken",
+            _ => "Left: shattered",
+        };
+        assert_eq!(state, want, "after {} destroyed", n + 1);
+        if n + 1 == 7 {
+            break;
+        }
+    }
+    // 7 of 12 ME lost: the army of 12 ME is defeated (> ½), and victory points follow.
+    assert!(s.gauge(Some("Romans"), "Army losses").reached);
+    let standing = standing(&s.ruleset, &s.battle.state);
+    let victory = standing
+        .resolutions
+        .iter()
+        .find(|r| r.action == "victory")
+        .unwrap();
+    assert_eq!(victory.outcome.as_ref().unwrap().result, "0-25");
+}
