@@ -188,10 +188,21 @@ function renderTab(): void {
   }
 }
 
+/** The action that lists a roster unit's values from the tables: GTS's unit builder, DBMM's
+ * troop model (the outcome's `state` is the roster's, not the element's). */
+function derivation(ruleset: string, stats: unknown): { ruleset: string; action: string; situation: unknown } {
+  if (ruleset === 'dbmm') {
+    const { state: _state, ...element } = (stats ?? {}) as Record<string, unknown>;
+    return { ruleset, action: 'element', situation: { element } };
+  }
+  return { ruleset, action: 'unit', situation: stats };
+}
+
 const UNIT_TEMPLATES: Record<string, string> = {
   itacs: '{ "type": "SD", "count": 4 }',
   medieval: '{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }',
   gts: '{ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 4 }',
+  dbmm: '{ "type": "Bd", "grade": "O" }',
 };
 
 function addUnitForm(): string {
@@ -589,7 +600,7 @@ export async function onBattleClick(el: HTMLElement): Promise<boolean> {
     const box = document.querySelector(`#derived-${d.derive}`);
     if (unit && box) {
       try {
-        const r = await api.resolve({ ruleset: 'gts', action: 'unit', situation: unit.stats });
+        const r = await api.resolve(derivation(v.state.ruleset, unit.stats));
         box.innerHTML = `<div class="totals">${r.totals.map((t) => `<div class="total"><span class="muted">${escape(t.label)}</span> <strong>${escape(t.value)}</strong> <span class="rule">§ ${escape(t.rule)}</span></div>`).join('')}</div>`;
       } catch (e) {
         box.innerHTML = renderError(e as RefereeError);

@@ -32,6 +32,9 @@ describe('battle views', () => {
     expect(quickEdits('itacs', unit({})).map(([l]) => l)).toEqual(['+D', '−D', '−1 unit', 'Break']);
     expect(quickEdits('gts', unit({}))[0][1]).toEqual({ kind: 'hits', count: 1 });
     expect(quickEdits('itacs', unit({ lost: true }))).toEqual([]);
+    expect(quickEdits('dbmm', unit({})).map(([l]) => l)).toEqual(['Destroyed', 'Spent', 'Off table']);
+    const element = unit({ stats: { type: 'Kn', grade: 'O', general: true, state: 'off_table' }, strength: 0, lost: true });
+    expect(summary(element)).toBe('Kn (O), general, off table');
     expect(matches(unit({}), 'sd')).toBe(true);
     expect(matches(unit({}), 'pike')).toBe(false);
   });

@@ -94,6 +94,12 @@ export function quickEdits(system: string, unit: UnitState): [string, Record<str
         ['Rout', { kind: 'rout_unit' }],
         ['Remove', { kind: 'destroy_all' }],
       ];
+    case 'dbmm':
+      return [
+        ['Destroyed', { kind: 'element_fate', fate: 'destroyed' }],
+        ['Spent', { kind: 'element_fate', fate: 'spent' }],
+        ['Off table', { kind: 'element_fate', fate: 'off_table' }],
+      ];
     default:
       return [];
   }
@@ -120,8 +126,8 @@ export function rosterList(view: BattleView, filter: string): string {
             <span class="unit-state" data-testid="unit-state">${escape(summary(u))}</span>
             <span class="quick">${quickEdits(view.state.ruleset, u)
               .map(([label, change]) => `<button class="ghost small" data-quick="${u.id}" data-change="${escape(JSON.stringify(change))}">${escape(label)}</button>`)
-              .join('')}${view.state.ruleset === 'gts' && u.role !== 'leader' ? `<button class="ghost small" data-derive="${u.id}" title="The unit's values from Table 2.10, with their sources">Values</button>` : ''}</span>
-            ${view.state.ruleset === 'gts' ? `<div class="derived" id="derived-${u.id}"></div>` : ''}</li>`)
+              .join('')}${derives(view.state.ruleset) && u.role !== 'leader' ? `<button class="ghost small" data-derive="${u.id}" title="The unit's values from the tables, with their sources">Values</button>` : ''}</span>
+            ${derives(view.state.ruleset) ? `<div class="derived" id="derived-${u.id}"></div>` : ''}</li>`)
           .join('')}</ul>`)
         .join('');
       return `<section class="roster-side" data-side="${escape(side.name)}"><h3>${escape(side.name)} <span class="muted">(${mine.length})</span></h3>${groups || '<p class="muted">none match</p>'}</section>`;
@@ -130,7 +136,19 @@ export function rosterList(view: BattleView, filter: string): string {
 }
 
 /** The unit's state in a few words, as the core's summary does. */
+/** Systems whose roster units have a "Values" button (the tables' derivation of a unit). */
+export function derives(system: string): boolean {
+  return system === 'gts' || system === 'dbmm';
+}
+
 export function summary(u: UnitState): string {
+  const stats = (u.stats ?? {}) as Record<string, unknown>;
+  // A DBMM element: its type and grade, and how it left the table.
+  if (typeof stats.grade === 'string' && typeof stats.type === 'string') {
+    const parts = [`${stats.irr ? 'Irr ' : ''}${stats.type} (${stats.grade})${stats.general ? ', general' : ''}`];
+    if (u.lost) parts.push(typeof stats.state === 'string' ? stats.state.replace('_', ' ') : 'lost');
+    return parts.join(', ');
+  }
   const parts = [`${u.strength}/${u.starting}`];
   if (u.lost) parts.push('lost');
   if (u.d_markers) parts.push(`${u.d_markers} D`);

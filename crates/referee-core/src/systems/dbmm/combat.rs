@@ -883,6 +883,14 @@ fn dice_pairs(throws: &[(i64, i64, Pair, i64, i64)], p: &Pair) -> String {
     }
 }
 
+/// Two elements of one label would be one target on the roster: name them by their role.
+fn tell_apart(a: &mut Side, b: &mut Side, first: &str, second: &str) {
+    if a.label == b.label {
+        a.label = format!("{first}: {}", a.label);
+        b.label = format!("{second}: {}", b.label);
+    }
+}
+
 pub fn close_combat(
     data: &DbmmData,
     s: &CloseCombatSituation,
@@ -904,7 +912,7 @@ pub fn close_combat(
     };
     let mut notes = Vec::new();
     let (own_a, own_b) = (s.bound == CloseBound::A, s.bound == CloseBound::B);
-    let a = build(
+    let mut a = build(
         data,
         &s.a,
         ca.clone(),
@@ -915,7 +923,8 @@ pub fn close_combat(
         "a",
         &mut notes,
     )?;
-    let b = build(data, &s.b, cb, mode_b, own_b, &ca, s.time, "b", &mut notes)?;
+    let mut b = build(data, &s.b, cb, mode_b, own_b, &ca, s.time, "b", &mut notes)?;
+    tell_apart(&mut a, &mut b, "A", "B");
     if s.a.contact != Contact::Front && s.b.contact != Contact::Front {
         return Err(RefereeError::new(
             "situation.invalid_contact",
@@ -991,7 +1000,7 @@ pub fn shooting(
     };
     let mut notes = Vec::new();
     let own_s = s.bound == ShootingBound::Shooter;
-    let a = build(
+    let mut a = build(
         data,
         &s.shooter,
         cs.clone(),
@@ -1002,9 +1011,10 @@ pub fn shooting(
         "shooter",
         &mut notes,
     )?;
-    let b = build(
+    let mut b = build(
         data, &s.target, ct, mode_t, !own_s, &cs, s.time, "target", &mut notes,
     )?;
+    tell_apart(&mut a, &mut b, "Shooter", "Target");
     if !s.shoots_back {
         notes.push(Note::new(
             format!(

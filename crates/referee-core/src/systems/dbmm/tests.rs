@@ -235,8 +235,10 @@ fn shooting_unanswered_disregards_the_shooters_outcome() {
         "shooting",
         json!({ "shooter": fighter("Bw", "O"), "target": fighter("Bw", "O"), "bound": "shooter", "shoots_back": true }),
     );
-    assert_eq!(value(&r, "Bw (O) total before grading"), "d6 +2");
-    assert_eq!(chance(&r, "Bw (O) scores more"), "5/12");
+    // Two elements of one label are told apart by their role, so each maps to its own unit.
+    assert_eq!(value(&r, "Shooter: Bw (O) total before grading"), "d6 +2");
+    assert_eq!(value(&r, "Target: Bw (O) total before grading"), "d6 +2");
+    assert_eq!(chance(&r, "Shooter: Bw (O) scores more"), "5/12");
 }
 
 fn tally(total: f64, destroyed: f64, spent: f64, off: f64) -> Value {
