@@ -170,6 +170,28 @@ test('Medieval: a combat costs SPs on the roster, then is undone', async () => {
   assert.notEqual(changed, '2/2, CF 1', 'the result changed the riders');
 });
 
+test('DBMM: a close combat destroys an element, the command morale follows, then undone', async () => {
+  await beginBattle('dbmm', 'Hastings', ['Normans', 'Saxons']);
+  await addUnit('Knights', 'Normans', { type: 'Kn', grade: 'O' });
+  await addUnit('Huscarls', 'Saxons', { type: 'Bd', grade: 'O' });
+  const rows = await browser.$$('.unit-row');
+  const knights = Number(await rows[0].getAttribute('data-unit'));
+  const huscarls = Number(await rows[1].getAttribute('data-unit'));
+  // Kn 5 + 4 against Bd 2 + 4 in the Kn's bound: the Bd is quick-killed, the Kn pursue.
+  const result = await resolveAndApply('dbmm', 'close_combat', [5, 2], [['unit:Kn (O)', knights], ['unit:Bd (O)', huscarls]]);
+  assert.equal(result.outcome.result, 'pursue/destroyed');
+  await shot('battle-dbmm-resolver-desktop');
+  await browser.$('button[data-tab="roster"]').click();
+  await until('the Bd destroyed on the roster', async () => (await unitState(huscarls)).includes('destroyed'));
+  await browser.$('button[data-tab="dashboard"]').click();
+  const saxons = await browser.$('.side-card[data-side="Saxons"]');
+  await until('the command gauge', async () => (await saxons.getText()).includes('shattered'));
+  await shot('battle-dbmm-dashboard-desktop');
+  await browser.$('#undo').click();
+  await browser.$('button[data-tab="roster"]').click();
+  await until('undone', async () => !(await unitState(huscarls)).includes('destroyed'));
+});
+
 test('GTS: fire hits a unit on the roster, the army break point follows, then undone', async () => {
   await beginBattle('gts', 'Thermopylae', ['Greeks', 'Persians']);
   await addUnit('Archers', 'Greeks', { class: 'infantry', weapon: 'BW', armour: 'N', stands: 3 });

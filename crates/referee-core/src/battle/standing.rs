@@ -151,20 +151,21 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
                     c.me.destroyed + c.me.off_table + c.to_go[3],
                 ),
             };
+            // Labelled by the threshold it measures, so "reached after this result" reads right.
             gauges.push(Gauge {
-                threshold: Some(format!("{next} past {} of {}", me(of - 1), me(c.me.total))),
+                threshold: Some(format!("past {} of {}", me(of - 1), me(c.me.total))),
                 to_go: Some(me(to_go)),
                 progress: Some(if of <= 0 {
                     1.0
                 } else {
                     (c.lost as f64 / of as f64).min(1.0)
                 }),
-                reached: c.state >= dbmm::morale::CommandState::Disheartened,
+                reached: to_go == 0,
                 ruling: t.ruling.clone(),
                 ..gauge(
                     Some(&side.name),
-                    format!("{}: {}", c.name, c.state.code()),
-                    format!("lost {}", me(c.lost)),
+                    format!("{} {next}", c.name),
+                    format!("{}, lost {}", c.state.code(), me(c.lost)),
                     &t.rule,
                 )
             });

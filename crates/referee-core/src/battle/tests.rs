@@ -660,7 +660,10 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
         json!({ "type": "Wb", "grade": "O", "irr": true }),
     );
     let g = s.gauge(Some("Romans"), "Left");
-    assert_eq!(g.label, "Left: steady");
+    assert_eq!(
+        (g.label.as_str(), g.value.as_str()),
+        ("Left disheartened", "steady, lost 0 ME")
+    );
     assert_eq!(
         g.to_go.as_deref(),
         Some("3½ ME"),
@@ -685,14 +688,16 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
         let r = s.resolve("close_combat", &situation, &dice);
         s.apply(&r, mapping(&[]));
         assert!(s.unit(*id).lost, "{label} destroyed");
-        let state = s.gauge(Some("Romans"), "Left").label;
+        let g = s.gauge(Some("Romans"), "Left");
         let want = match n + 1 {
-            1..=3 => "Left: steady",
-            4 => "Left: disheartened",
-            5 | 6 => "Left: broken",
-            _ => "Left: shattered",
+            1..=3 => ("Left disheartened", "steady"),
+            4 => ("Left broken", "disheartened"),
+            5 | 6 => ("Left shattered", "broken"),
+            _ => ("Left shattered", "shattered"),
         };
-        assert_eq!(state, want, "after {} destroyed", n + 1);
+        let state = g.value.split(',').next().unwrap();
+        assert_eq!((g.label.as_str(), state), want, "after {} destroyed", n + 1);
+        assert_eq!(g.reached, n + 1 >= 7);
         if n + 1 == 7 {
             break;
         }
