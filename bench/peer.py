@@ -149,6 +149,60 @@ def gts_cases():
     yield "gts_recoil_3v3", recoil([0, -10, 20], [10, 0, -20]), str
 
 
+def dbmm_cases():
+    """Opposed d6 with grading (R-DBMM-1): totals, grading by the first comparison and the bound,
+    the final comparison with "doubled" as the ruleset reads it — from rulesets/dbmm.toml."""
+    data = tomllib.loads((ROOT / "rulesets/dbmm.toml").read_text())
+    strict = data["outcomes"]["doubled"] == "less_than_half"
+    factors = {(r["types"], r.get("fighting", "any")): r for r in data["combat_factors"]}
+
+    def cf(kind, opponent_mounted):
+        row = factors[(kind, "any")]
+        return row["vs_mounted"] if opponent_mounted else row["vs_others"]
+
+    def grading(who, bound_own, against):
+        """{first comparison: total grading} for close combat, from the rows for `who`."""
+        out = {">": 0, "=": 0, "<": 0}
+        for row in data["grading_factors"]:
+            if row["who"] != who or row["fighting"] != "close_combat":
+                continue
+            if row["bound"] == "own" and not bound_own or row["bound"] == "enemy" and bound_own:
+                continue
+            if against not in row["against"] and row["against"] != "Any":
+                continue
+            if row.get("against_other_type"):
+                continue
+            for first in out:
+                if row["scoring"] == first or (row["scoring"] == "<=" and first != ">"):
+                    out[first] += row["value"]
+        return out
+
+    def score(x, y):
+        if x > y:
+            return ">"
+        if x == y:
+            return "="
+        return "<<" if (2 * x < y if strict else 2 * x <= y) else "<"
+
+    def fight(base_a, base_b, grade_a, grade_b):
+        def f(a, b):
+            ta, tb = a + base_a, b + base_b
+            first_a, first_b = score(ta, tb)[:1], score(tb, ta)[:1]
+            return score(ta + grade_a[first_a], tb + grade_b[first_b])
+        return lambda: icepool.map(f, icepool.d6, icepool.d6)
+
+    none = {">": 0, "=": 0, "<": 0}
+    bd, kn = cf("Bd", False), cf("Kn", True)
+    yield "dbmm_bd_S_v_bd_O_own_bound", fight(bd, bd, grading("Foot (S)", True, "Foot"), none), str
+    yield "dbmm_bd_S_v_bd_O_enemy_bound", fight(bd, bd, grading("Foot (S)", False, "Foot"), none), str
+    yield "dbmm_bd_I_v_bd_O", fight(bd, bd, grading("Any (I)", True, "Foot"), none), str
+    yield "dbmm_kn_S_v_kn_O_own_bound", fight(kn, kn, grading("Mounted (S)", True, "Mounted"), none), str
+    # The sheet's example: Bd +4 with two overlaps −2 against Pk +3 with a rear rank +1.
+    overlapped = cf("Bd", False) - 2
+    supported = cf("Pk", False) + 1
+    yield "dbmm_bd_O_overlapped_v_pk_O_supported", fight(overlapped, supported, none, none), str
+
+
 def main():
     ours = {}
     out = subprocess.run(
@@ -159,7 +213,7 @@ def main():
         case = json.loads(line)
         ours[case["case"]] = case
 
-    cases = [*itacs_cases(), *medieval_case(), *gts_cases()]
+    cases = [*itacs_cases(), *medieval_case(), *gts_cases(), *dbmm_cases()]
     print(f"Icepool {icepool.__version__}; times are the mean per distribution")
     print(f"{'case':40} {'referee':>12} {'icepool':>12} {'ratio':>8}  exact")
     worst = None

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use referee_core::odds::{DiceSpec, Dist};
 use referee_core::ruleset::Layers;
+use referee_core::systems::dbmm::combat::{close_combat_scores, CloseCombatSituation};
 use referee_core::systems::gts::recoil::{unit_fate, Fate, Test};
 use referee_core::systems::gts::rolloff::formed_fire;
 use referee_core::systems::itacs::data::roll_table;
@@ -126,4 +127,49 @@ fn main() {
     let (three_a, three_b) = (side(&[0, -10, 20]), side(&[10, 0, -20]));
     let (dist, ns) = timed(|| unit_fate(&three_a, 0, &three_b, 2).unwrap());
     emit("gts_recoil_3v3", &dist, ns, word);
+
+    // DBMM: A's final score in close combat (factors, support, grading by the first comparison),
+    // >, =, < or doubled.
+    let SystemRules::Dbmm(dbmm) = load("dbmm") else {
+        panic!("the DBMM ruleset")
+    };
+    let fighter = |t: &str, g: &str| serde_json::json!({ "element": { "type": t, "grade": g } });
+    let cases = [
+        (
+            "dbmm_bd_S_v_bd_O_own_bound",
+            fighter("Bd", "S"),
+            fighter("Bd", "O"),
+            "a",
+        ),
+        (
+            "dbmm_bd_S_v_bd_O_enemy_bound",
+            fighter("Bd", "S"),
+            fighter("Bd", "O"),
+            "b",
+        ),
+        (
+            "dbmm_bd_I_v_bd_O",
+            fighter("Bd", "I"),
+            fighter("Bd", "O"),
+            "a",
+        ),
+        (
+            "dbmm_kn_S_v_kn_O_own_bound",
+            fighter("Kn", "S"),
+            fighter("Kn", "O"),
+            "a",
+        ),
+        (
+            "dbmm_bd_O_overlapped_v_pk_O_supported",
+            serde_json::json!({ "element": { "type": "Bd", "grade": "O" }, "overlaps": [{ "type": "Pk" }, { "type": "Bd" }] }),
+            serde_json::json!({ "element": { "type": "Pk", "grade": "O" }, "support": { "ranks": [{ "type": "Pk", "grade": "O" }] } }),
+            "a",
+        ),
+    ];
+    for (case, a, b, bound) in cases {
+        let situation: CloseCombatSituation =
+            serde_json::from_value(serde_json::json!({ "a": a, "b": b, "bound": bound })).unwrap();
+        let (dist, ns) = timed(|| close_combat_scores(&dbmm, &situation).unwrap());
+        emit(case, &dist, ns, |s| s.symbol().to_string());
+    }
 }

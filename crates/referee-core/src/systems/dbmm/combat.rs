@@ -883,6 +883,57 @@ fn dice_pairs(throws: &[(i64, i64, Pair, i64, i64)], p: &Pair) -> String {
     }
 }
 
+/// A's final score over every throw of a close combat (factors, support, grading by the first
+/// comparison): the opposed roll alone, without outcomes — what `bench/peer.py` sets beside
+/// Icepool.
+pub fn close_combat_scores(
+    data: &DbmmData,
+    s: &CloseCombatSituation,
+) -> Result<Dist<Score>, RefereeError> {
+    let ca = element::check(data, &s.a.element, "a.element")?;
+    let cb = element::check(data, &s.b.element, "b.element")?;
+    let mode = |f: &Fighter| Mode {
+        close: true,
+        front_edge: f.contact == Contact::Front,
+        disembarked: f.troops_disembarked,
+        ..Mode::default()
+    };
+    let mut notes = Vec::new();
+    let (own_a, own_b) = (s.bound == CloseBound::A, s.bound == CloseBound::B);
+    let a = build(
+        data,
+        &s.a,
+        ca.clone(),
+        mode(&s.a),
+        own_a,
+        &cb,
+        s.time,
+        "a",
+        &mut notes,
+    )?;
+    let b = build(
+        data,
+        &s.b,
+        cb,
+        mode(&s.b),
+        own_b,
+        &ca,
+        s.time,
+        "b",
+        &mut notes,
+    )?;
+    let mut weights: BTreeMap<Score, u128> = BTreeMap::new();
+    for da in 1..=6 {
+        for db in 1..=6 {
+            let (ta, tb) = totals(&a, &b, da, db);
+            *weights
+                .entry(score_of(ta, tb, data.outcomes.doubled))
+                .or_default() += 1;
+        }
+    }
+    Ok(Dist::from_weights(weights)?)
+}
+
 /// Two elements of one label would be one target on the roster: name them by their role.
 fn tell_apart(a: &mut Side, b: &mut Side, first: &str, second: &str) {
     if a.label == b.label {
