@@ -59,6 +59,13 @@ fn corpus(referee: &Referee) -> Vec<Value> {
             "fire",
             json!({"firer": {"class": "infantry", "weapon": "BW", "armour": "N", "stands": 3}, "target": {"class": "infantry", "weapon": "SP", "armour": "M", "stands": 3}, "range": 1.5}),
         ),
+        (
+            "dbmm",
+            json!({"type": "Kn", "grade": "O"}),
+            json!({"type": "Bd", "grade": "O"}),
+            "close_combat",
+            json!({"a": {"element": {"type": "Kn", "grade": "O", "name": "a"}}, "b": {"element": {"type": "Bd", "grade": "O", "name": "d"}}, "bound": "a"}),
+        ),
     ];
     for (ruleset, a, d, action, situation) in setups {
         let new: NewBattle = serde_json::from_value(json!({"name": ruleset, "ruleset": ruleset, "sides": [{"name": "A", "panic_level": 5}, {"name": "B"}]})).unwrap();
@@ -90,7 +97,11 @@ fn corpus(referee: &Referee) -> Vec<Value> {
                 if !key.starts_with("army:") {
                     targets.insert(
                         key.clone(),
-                        json!(if key == "attacker" { [1] } else { [2] }),
+                        json!(if key == "attacker" || key == "unit:a" {
+                            [1]
+                        } else {
+                            [2]
+                        }),
                     );
                 }
             }
