@@ -613,27 +613,26 @@ fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
 #[test]
 fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
     let mut s = Script::new("dbmm", json!([{"name": "Romans"}, {"name": "Gauls"}]));
-    let mut add =
-        |s: &mut Script, label: &str, side: &str, command: &str, stats: serde_json::Value| {
-            let body = s
-                .battle
-                .add_unit(
-                    &s.ruleset,
-                    UnitSpec {
-                        label: label.into(),
-                        side: side.into(),
-                        command: Some(command.into()),
-                        role: Role::Unit,
-                        stats,
-                    },
-                )
-                .unwrap();
-            let EventBody::UnitAdded { id, .. } = body else {
-                panic!()
-            };
-            s.record(body);
-            id
+    let add = |s: &mut Script, label: &str, side: &str, command: &str, stats: serde_json::Value| {
+        let body = s
+            .battle
+            .add_unit(
+                &s.ruleset,
+                UnitSpec {
+                    label: label.into(),
+                    side: side.into(),
+                    command: Some(command.into()),
+                    role: Role::Unit,
+                    stats,
+                },
+            )
+            .unwrap();
+        let EventBody::UnitAdded { id, .. } = body else {
+            panic!()
         };
+        s.record(body);
+        id
+    };
     add(
         &mut s,
         "Legate",

@@ -203,6 +203,7 @@ fn bound_fits(bound: Bound, own: bool) -> bool {
 }
 
 /// The tactical factors of one side (p. 37), claimed ones checked.
+#[allow(clippy::too_many_arguments)]
 fn tactical(
     data: &DbmmData,
     side: &Checked,
