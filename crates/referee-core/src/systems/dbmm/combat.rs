@@ -891,38 +891,8 @@ pub fn close_combat_scores(
     data: &DbmmData,
     s: &CloseCombatSituation,
 ) -> Result<Dist<Score>, RefereeError> {
-    let ca = element::check(data, &s.a.element, "a.element")?;
-    let cb = element::check(data, &s.b.element, "b.element")?;
-    let mode = |f: &Fighter| Mode {
-        close: true,
-        front_edge: f.contact == Contact::Front,
-        disembarked: f.troops_disembarked,
-        ..Mode::default()
-    };
     let mut notes = Vec::new();
-    let (own_a, own_b) = (s.bound == CloseBound::A, s.bound == CloseBound::B);
-    let a = build(
-        data,
-        &s.a,
-        ca.clone(),
-        mode(&s.a),
-        own_a,
-        &cb,
-        s.time,
-        "a",
-        &mut notes,
-    )?;
-    let b = build(
-        data,
-        &s.b,
-        cb,
-        mode(&s.b),
-        own_b,
-        &ca,
-        s.time,
-        "b",
-        &mut notes,
-    )?;
+    let (a, b) = close_sides(data, s, &mut notes)?;
     let mut weights: BTreeMap<Score, u128> = BTreeMap::new();
     for da in 1..=6 {
         for db in 1..=6 {
@@ -933,6 +903,44 @@ pub fn close_combat_scores(
         }
     }
     Ok(Dist::from_weights(weights)?)
+}
+
+/// Both sides of a close combat with their factors and grading.
+fn close_sides<'s>(
+    data: &DbmmData,
+    s: &'s CloseCombatSituation,
+    notes: &mut Vec<Note>,
+) -> Result<(Side<'s>, Side<'s>), RefereeError> {
+    let ca = element::check(data, &s.a.element, "a.element")?;
+    let cb = element::check(data, &s.b.element, "b.element")?;
+    if s.a.contact != Contact::Front && s.b.contact != Contact::Front {
+        return Err(RefereeError::new(
+            "situation.invalid_contact",
+            "close combat needs a front edge in contact: both elements are contacted on flank or rear",
+        )
+        .field("b.contact")
+        .rule("p. 38"));
+    }
+    let mode = |f: &Fighter| Mode {
+        close: true,
+        front_edge: f.contact == Contact::Front,
+        disembarked: f.troops_disembarked,
+        ..Mode::default()
+    };
+    let (own_a, own_b) = (s.bound == CloseBound::A, s.bound == CloseBound::B);
+    let a = build(
+        data,
+        &s.a,
+        ca.clone(),
+        mode(&s.a),
+        own_a,
+        &cb,
+        s.time,
+        "a",
+        notes,
+    )?;
+    let b = build(data, &s.b, cb, mode(&s.b), own_b, &ca, s.time, "b", notes)?;
+    Ok((a, b))
 }
 
 /// Two elements of one label would be one target on the roster: name them by their role.
@@ -948,43 +956,9 @@ pub fn close_combat(
     s: &CloseCombatSituation,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
-    let ca = element::check(data, &s.a.element, "a.element")?;
-    let cb = element::check(data, &s.b.element, "b.element")?;
-    let mode_a = Mode {
-        close: true,
-        front_edge: s.a.contact == Contact::Front,
-        disembarked: s.a.troops_disembarked,
-        ..Mode::default()
-    };
-    let mode_b = Mode {
-        close: true,
-        front_edge: s.b.contact == Contact::Front,
-        disembarked: s.b.troops_disembarked,
-        ..Mode::default()
-    };
     let mut notes = Vec::new();
-    let (own_a, own_b) = (s.bound == CloseBound::A, s.bound == CloseBound::B);
-    let mut a = build(
-        data,
-        &s.a,
-        ca.clone(),
-        mode_a,
-        own_a,
-        &cb,
-        s.time,
-        "a",
-        &mut notes,
-    )?;
-    let mut b = build(data, &s.b, cb, mode_b, own_b, &ca, s.time, "b", &mut notes)?;
+    let (mut a, mut b) = close_sides(data, s, &mut notes)?;
     tell_apart(&mut a, &mut b, "A", "B");
-    if s.a.contact != Contact::Front && s.b.contact != Contact::Front {
-        return Err(RefereeError::new(
-            "situation.invalid_contact",
-            "close combat needs a front edge in contact: both elements are contacted on flank or rear",
-        )
-        .field("b.contact")
-        .rule("p. 38"));
-    }
     resolve_fight(
         data,
         Fight {

@@ -61,6 +61,19 @@ pub struct FateAt {
 }
 
 impl FateAt {
+    /// A fate from a line of the sheet that is neither a quick kill nor a choice.
+    fn plain(score: Score, fate: Fate, text: &str) -> FateAt {
+        FateAt {
+            score,
+            fate,
+            text: text.to_string(),
+            quick_kill: false,
+            choice: false,
+            ruling: None,
+            pursuit: None,
+        }
+    }
+
     pub fn describe(&self) -> String {
         let mut s = format!("({}) {}", self.score.symbol(), self.fate.word());
         if self.quick_kill {
@@ -100,15 +113,7 @@ fn is_shot_at(ctx: &Context) -> bool {
 pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
     let d = &data.outcomes.disregard;
     let close = ctx.kind == Kind::Close;
-    let disregarded = |text: &str| FateAt {
-        score,
-        fate: Fate::Disregarded,
-        text: text.to_string(),
-        quick_kill: false,
-        choice: false,
-        ruling: None,
-        pursuit: None,
-    };
+    let disregarded = |text: &str| FateAt::plain(score, Fate::Disregarded, text);
     if ctx.shooting_unanswered {
         return disregarded(&d.shooting_not_shot_back);
     }
@@ -148,15 +153,7 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
             None => false,
         };
         if holds {
-            return FateAt {
-                score,
-                fate: g.result,
-                text: g.text.clone(),
-                quick_kill: false,
-                choice: false,
-                ruling: None,
-                pursuit: None,
-            };
+            return FateAt::plain(score, g.result, &g.text);
         }
     }
     let me = ctx.checked.traits();
@@ -205,15 +202,7 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
         .iter()
         .find(|g| g.scoring == symbol && g.condition.is_none())
         .expect("the ruleset checks give every score an unconditional outcome");
-    FateAt {
-        score,
-        fate: g.result,
-        text: g.text.clone(),
-        quick_kill: false,
-        choice: false,
-        ruling: None,
-        pursuit: None,
-    }
+    FateAt::plain(score, g.result, &g.text)
 }
 
 pub fn impetuous(data: &DbmmData, c: &Checked) -> bool {
