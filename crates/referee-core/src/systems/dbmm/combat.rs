@@ -13,7 +13,7 @@ use super::element::{self, Checked, Element, Mode};
 use super::outcome::{self, Context, FateAt, Score};
 use super::selector::Traits;
 use crate::contract::{
-    effect, Chance, Change, Modifier, Note, Outcome, Resolution, ResultOdds, Target, Total,
+    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Target, Total,
 };
 use crate::error::RefereeError;
 use crate::odds::{Dist, Probability};
@@ -1051,7 +1051,7 @@ pub fn shooting(
             None,
         ));
     }
-    resolve_fight(
+    let mut r = resolve_fight(
         data,
         Fight {
             a,
@@ -1063,5 +1063,25 @@ pub fn shooting(
         },
         "shooting",
         dice,
-    )
+    )?;
+    let rule = data.shooting.rule.as_str();
+    let mut checks = vec![match s.range {
+        Some(r) => Check::holds(format!("The target is within {range}p ({r}p)"), true, rule),
+        None => Check::umpire(format!("The target is within {range}p"), rule),
+    }];
+    let marched = [&s.shooter, &s.target]
+        .iter()
+        .any(|f| f.factors.iter().any(|x| x == "marched"));
+    for line in &data.shooting.checklist {
+        checks.push(
+            if line.starts_with("Neither shooter nor target marched") && marched {
+                Check::holds(line.clone(), false, rule)
+            } else {
+                Check::umpire(line.clone(), rule)
+            },
+        );
+    }
+    checks.append(&mut r.checks);
+    r.checks = checks;
+    Ok(r)
 }

@@ -506,6 +506,8 @@ pub struct MoveRow {
 #[serde(deny_unknown_fields)]
 pub struct Shooting {
     pub rule: String,
+    /// Who shoots at whom (p. 34), for the umpire.
+    pub checklist: Vec<String>,
     pub ranges: Vec<RangeRow>,
 }
 

@@ -222,6 +222,19 @@ fn shooting_unanswered_disregards_the_shooters_outcome() {
     assert_eq!(chance(&r, "Bw (O) outcome disregarded"), "1/1");
     // Kn shot at and beaten: the flee exception is for close combat only, so it recoils.
     assert_eq!(chance(&r, "Kn (O) recoils"), "5/12");
+    // Who shoots at whom is a checklist (p. 34); the range entered is checked.
+    let range = &r.checks[0];
+    assert_eq!(
+        (range.label.as_str(), range.status),
+        (
+            "The target is within 240p (200p)",
+            crate::contract::CheckStatus::Met
+        )
+    );
+    assert!(r
+        .checks
+        .iter()
+        .any(|c| c.label.starts_with("Shooting is mandatory")));
     let e = refused(
         "shooting",
         json!({ "shooter": fighter("Bw", "O"), "target": fighter("Kn", "O"), "bound": "shooter", "range": 300 }),
