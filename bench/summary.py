@@ -71,6 +71,7 @@ WHAT = {
     "dbmm/close_combat_full": "Bd (S) double-overlapped, upslope, shaken, friend behind v a general's Pk with 3 rear ranks, at dusk (target < 1 ms)",
     "dbmm/shooting": "Bw (S) aided v Bw (I) shooting back (target < 1 ms)",
     "dbmm/command_morale": "12 elements, 4 destroyed",
+    "dbmm/army_morale": "two commands, a nearby broken command's penalty",
     "dbmm/victory": "two armies, three commands",
     "dbmm/pips_4_commands": "4 commands, allocation and an Inert ally: 1,296 throws",
     "dbmm/pip_cost": "a move with two conditions",

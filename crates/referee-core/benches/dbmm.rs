@@ -53,6 +53,12 @@ fn dbmm(c: &mut Criterion) {
             None,
         ),
         (
+            "army_morale",
+            "army_morale",
+            json!({ "commands": [{ "tally": { "total": 12, "destroyed": 5 } }, { "tally": { "total": 10, "destroyed": 7 }, "nearby_broken_me": 13 }] }),
+            None,
+        ),
+        (
             "victory",
             "victory",
             json!({ "invader": { "commands": [{ "tally": { "total": 24, "destroyed": 5 } }, { "tally": { "total": 12, "destroyed": 6 } }] },

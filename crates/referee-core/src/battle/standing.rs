@@ -137,23 +137,37 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
         };
         for c in &standing.commands {
             // The next threshold this command can pass, and how far it is.
-            let (next, to_go, of) = match c.state {
-                dbmm::morale::CommandState::Steady => {
-                    ("disheartened", c.to_go[0], c.lost + c.to_go[0])
-                }
+            let frac = |f: [u32; 2]| format!("{}/{}", f[0], f[1]);
+            let (next, to_go, of, share) = match c.state {
+                dbmm::morale::CommandState::Steady => (
+                    "disheartened",
+                    c.to_go[0],
+                    c.lost + c.to_go[0],
+                    format!("more than {} lost", frac(t.disheartened_lost)),
+                ),
                 dbmm::morale::CommandState::Disheartened => {
                     let to_go = c.to_go[1].min(c.to_go[2]);
-                    ("broken", to_go, c.lost + to_go)
+                    let share = format!(
+                        "more than {} lost or {} lost or spent",
+                        frac(t.broken_lost),
+                        frac(t.broken_lost_or_spent)
+                    );
+                    ("broken", to_go, c.lost + to_go, share)
                 }
                 _ => (
                     "shattered",
                     c.to_go[3],
                     c.me.destroyed + c.me.off_table + c.to_go[3],
+                    format!(
+                        "more than {} destroyed or off table",
+                        frac(t.shattered_destroyed)
+                    ),
                 ),
             };
             // Labelled by the threshold it measures, so "reached after this result" reads right.
             gauges.push(Gauge {
-                threshold: Some(format!("past {} of {}", me(of - 1), me(c.me.total))),
+                // Shown as "of 12 ME (more than 1/4 lost)": strictly more (R-DBMM-2).
+                threshold: Some(format!("{} ({share})", me(c.me.total))),
                 to_go: Some(me(to_go)),
                 progress: Some(if of <= 0 {
                     1.0
@@ -172,9 +186,10 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
         }
         gauges.push(Gauge {
             threshold: Some(format!(
-                "defeated past {} of {}",
-                me(standing.lost + standing.to_go - 1),
-                me(standing.total)
+                "{} (more than {}/{})",
+                me(standing.total),
+                t.army_defeated[0],
+                t.army_defeated[1]
             )),
             to_go: Some(me(standing.to_go)),
             progress: Some(if standing.total == 0 {
