@@ -22,6 +22,15 @@ pub fn chance(r: &Resolution, label: &str) -> String {
         .unwrap_or_else(|| panic!("no forecast `{label}` in {:?}", r.forecast))
 }
 
+/// The value of the first total whose label starts with `starts`.
+pub fn total(r: &Resolution, starts: &str) -> String {
+    r.totals
+        .iter()
+        .find(|t| t.label.starts_with(starts))
+        .map(|t| t.value.clone())
+        .unwrap_or_else(|| panic!("no total `{starts}` in {:?}", r.totals))
+}
+
 /// The exact probability of a result.
 pub fn odds(r: &Resolution, result: &str) -> String {
     r.distribution

@@ -7,7 +7,7 @@ use super::combat::score_of;
 use super::data::Doubled;
 use super::outcome::Score;
 use crate::ruleset::{Layers, SourceFile};
-use crate::systems::test_support::{chance, load, odds};
+use crate::systems::test_support::{chance, load, odds, total as value};
 use crate::systems::{builtin, Ruleset};
 
 fn resolved(action: &str, situation: Value) -> crate::Resolution {
@@ -21,14 +21,6 @@ fn refused(action: &str, situation: Value) -> crate::RefereeError {
         Ok(_) => panic!("{action} resolved {situation}"),
         Err(e) => e,
     }
-}
-
-fn value(r: &crate::Resolution, starts: &str) -> String {
-    r.totals
-        .iter()
-        .find(|t| t.label.starts_with(starts))
-        .map(|t| t.value.clone())
-        .unwrap_or_else(|| panic!("no total `{starts}` in {:?}", r.totals))
 }
 
 fn el(t: &str, g: &str) -> Value {

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use crate::systems::test_support::{chance, load, odds};
+use crate::systems::test_support::{chance, load, odds, total as value};
 
 fn resolved(action: &str, situation: Value) -> crate::Resolution {
     load("gts")
@@ -12,14 +12,6 @@ fn resolved(action: &str, situation: Value) -> crate::Resolution {
 
 fn refused(action: &str, situation: Value) -> crate::RefereeError {
     load("gts").resolve(action, &situation, None).unwrap_err()
-}
-
-fn value(r: &crate::Resolution, starts: &str) -> String {
-    r.totals
-        .iter()
-        .find(|t| t.label.starts_with(starts))
-        .map(|t| t.value.clone())
-        .unwrap_or_else(|| panic!("no total `{starts}` in {:?}", r.totals))
 }
 
 fn spartans() -> Value {
