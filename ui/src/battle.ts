@@ -59,19 +59,9 @@ export async function showBattles(): Promise<void> {
       <h3>Begin a battle</h3>
       <label>Rule system <select id="new-ruleset">${rulesets}</select></label>
       <label>Name <input id="new-name" required value="New battle"></label>
-      <fieldset><legend>First side</legend>
-        <label>Name <input id="new-side-a" required value="Side A"></label>
-        <label>Commands <input id="commands-a" placeholder="e.g. Left wing, Centre"></label>
-        <span class="itacs-only"><label>Panic level <input id="panic-a" type="number" min="0" inputmode="numeric" placeholder="—"> <span class="rule">§ 5.4</span></label>
-        <label>Stacking limit <input id="stacking-a" type="number" min="1" inputmode="numeric" placeholder="—"> <span class="rule">§ 4.3.3</span></label></span>
-      </fieldset>
-      <fieldset><legend>Second side</legend>
-        <label>Name <input id="new-side-b" required value="Side B"></label>
-        <label>Commands <input id="commands-b" placeholder="e.g. Left wing, Centre"></label>
-        <span class="itacs-only"><label>Panic level <input id="panic-b" type="number" min="0" inputmode="numeric" placeholder="—"> <span class="rule">§ 5.4</span></label>
-        <label>Stacking limit <input id="stacking-b" type="number" min="1" inputmode="numeric" placeholder="—"> <span class="rule">§ 4.3.3</span></label></span>
-      </fieldset>
-      <p class="muted">GTS: give the army's general and baggage the roles <em>general</em> and <em>baggage</em> on the roster; they lower the army break point when lost (8.0).</p>
+      ${sideFieldset('a', 'First side', 'Side A')}
+      ${sideFieldset('b', 'Second side', 'Side B')}
+      <p class="muted">GTS: give the army's general and baggage the roles <em>general</em> and <em>baggage</em> on the roster; they lower the army break point when lost (8.0). DBMM: give each element its command, and the general's element <code>"general": true</code>; each command's morale is counted apart (p. 42–43).</p>
       <button class="primary" id="create-battle" type="submit">Begin</button>
     </form>
     <div class="panel"><h3>Import a battle file</h3>
@@ -196,6 +186,16 @@ function derivation(ruleset: string, stats: unknown): { ruleset: string; action:
     return { ruleset, action: 'element', situation: { element } };
   }
   return { ruleset, action: 'unit', situation: stats };
+}
+
+/** One side of a new battle: name, commands and the ITACS-only panic level and stacking limit. */
+function sideFieldset(key: 'a' | 'b', legend: string, name: string): string {
+  return `<fieldset><legend>${legend}</legend>
+        <label>Name <input id="new-side-${key}" required value="${name}"></label>
+        <label>Commands <input id="commands-${key}" placeholder="e.g. Left wing, Centre"></label>
+        <span class="itacs-only"><label>Panic level <input id="panic-${key}" type="number" min="0" inputmode="numeric" placeholder="—"> <span class="rule">§ 5.4</span></label>
+        <label>Stacking limit <input id="stacking-${key}" type="number" min="1" inputmode="numeric" placeholder="—"> <span class="rule">§ 4.3.3</span></label></span>
+      </fieldset>`;
 }
 
 const UNIT_TEMPLATES: Record<string, string> = {

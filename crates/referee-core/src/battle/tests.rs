@@ -42,6 +42,17 @@ impl Script {
     }
 
     fn add(&mut self, label: &str, side: &str, role: Role, stats: serde_json::Value) -> UnitId {
+        self.add_to(label, side, None, role, stats)
+    }
+
+    fn add_to(
+        &mut self,
+        label: &str,
+        side: &str,
+        command: Option<&str>,
+        role: Role,
+        stats: serde_json::Value,
+    ) -> UnitId {
         let body = self
             .battle
             .add_unit(
@@ -49,7 +60,7 @@ impl Script {
                 UnitSpec {
                     label: label.into(),
                     side: side.into(),
-                    command: None,
+                    command: command.map(str::to_string),
                     role,
                     stats,
                 },
@@ -613,28 +624,10 @@ fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
 #[test]
 fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
     let mut s = Script::new("dbmm", json!([{"name": "Romans"}, {"name": "Gauls"}]));
-    let add = |s: &mut Script, label: &str, side: &str, command: &str, stats: serde_json::Value| {
-        let body = s
-            .battle
-            .add_unit(
-                &s.ruleset,
-                UnitSpec {
-                    label: label.into(),
-                    side: side.into(),
-                    command: Some(command.into()),
-                    role: Role::Unit,
-                    stats,
-                },
-            )
-            .unwrap();
-        let EventBody::UnitAdded { id, .. } = body else {
-            panic!()
-        };
-        s.record(body);
-        id
+    let mut add = |label: &str, side: &str, command: &str, stats: serde_json::Value| {
+        s.add_to(label, side, Some(command), Role::Unit, stats)
     };
     add(
-        &mut s,
         "Legate",
         "Romans",
         "Left",
@@ -643,7 +636,6 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
     let blades: Vec<UnitId> = (1..=8)
         .map(|i| {
             add(
-                &mut s,
                 &format!("Bd{i}"),
                 "Romans",
                 "Left",
@@ -652,7 +644,6 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
         })
         .collect();
     add(
-        &mut s,
         "Warband",
         "Gauls",
         "Host",

@@ -184,7 +184,6 @@ pub struct ShootingSituation {
 struct Side<'a> {
     fighter: &'a Fighter,
     checked: Checked<'a>,
-    mode: Mode,
     own_bound: bool,
     label: String,
     /// Combat, rear support and tactical factors.
@@ -575,7 +574,6 @@ fn build<'a>(
     Ok(Side {
         fighter,
         checked,
-        mode,
         own_bound,
         label,
         modifiers,
@@ -686,7 +684,7 @@ fn resolve_fight(
     let (la, lb) = (f.a.label.clone(), f.b.label.clone());
     let effects = |p: &Pair| -> Vec<crate::contract::Effect> {
         let mut out = Vec::new();
-        for (who, fate, side) in [(&la, &p.a, &f.a), (&lb, &p.b, &f.b)] {
+        for (who, fate) in [(&la, &p.a), (&lb, &p.b)] {
             if !matches!(
                 fate.fate,
                 super::data::Fate::Stand | super::data::Fate::Disregarded
@@ -700,7 +698,6 @@ fn resolve_fight(
                     fate.ruling.as_deref(),
                 ));
             }
-            let _ = side;
         }
         out
     };
@@ -794,14 +791,12 @@ fn resolve_fight(
         for (i, first) in [">", "=", "<"].iter().enumerate() {
             let g: i64 = side.grading[i].iter().map(|m| m.value).sum();
             if g != 0 {
-                let mut t = Total::new(
+                totals_out.push(Total::new(
                     format!("{} grading if its first score is {first}", side.label),
                     format!("{g:+}"),
                     "p. 37",
                     Some("R-DBMM-1"),
-                );
-                t.ruling = Some("R-DBMM-1".into());
-                totals_out.push(t);
+                ));
             }
         }
     }
@@ -850,7 +845,6 @@ fn resolve_fight(
         f.b.fighter,
         &f.a.checked,
     ));
-    let _ = (f.a.mode, f.b.mode);
     Ok(Resolution {
         system: data.system.id.clone(),
         action: action.into(),

@@ -465,7 +465,6 @@ pub struct Pips {
     pub inert_deduct: i64,
     pub brilliant_factor: i64,
     pub brilliant_range_paces: i64,
-    pub allocation: Vec<String>,
     pub allocation_rule: String,
     pub costs: Vec<PipItem>,
     pub modifiers: Vec<PipItem>,
@@ -700,8 +699,14 @@ impl SystemData for DbmmData {
                 ));
             }
         }
-        if let Err(e) = self.pips.dice.parse::<crate::odds::DiceSpec>() {
-            problems.push(Problem::new("pips.dice", e));
+        match self.pips.dice.parse::<crate::odds::DiceSpec>() {
+            Err(e) => problems.push(Problem::new("pips.dice", e)),
+            // Every throw of up to 6 commands is enumerated: one die of at most 10 sides.
+            Ok(d) if d.count != 1 || d.sides > 10 => problems.push(Problem::new(
+                "pips.dice",
+                "a command's PIP roll is one die of at most 10 sides",
+            )),
+            Ok(_) => {}
         }
         if self.scales.is_empty() {
             problems.push(Problem::new("scales", "at least one figure scale"));

@@ -215,12 +215,11 @@ pub fn combat_factor(
     opponent_class: Class,
 ) -> Option<Modifier> {
     let traits = element.traits();
-    let row = data.combat_factors.iter().find(|r| {
-        r.fighting != Fighting::Any
-            && mode.fits(r.fighting)
-            && data.selector(&r.types).matches(&traits)
-            || r.fighting == Fighting::Any && data.selector(&r.types).matches(&traits)
-    })?;
+    // `Fighting::Any` fits every mode, so the first row for the type and mode wins.
+    let row = data
+        .combat_factors
+        .iter()
+        .find(|r| mode.fits(r.fighting) && data.selector(&r.types).matches(&traits))?;
     let mounted = opponent_class == Class::Mounted;
     let what = row
         .label

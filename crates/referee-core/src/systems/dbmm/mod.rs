@@ -261,8 +261,5 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
     })
 }
 
-#[allow(dead_code)]
-fn _schema_is_json_schema<T: JsonSchema>() {}
-
 #[cfg(test)]
 mod tests;

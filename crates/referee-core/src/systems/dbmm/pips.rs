@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::data::DbmmData;
 use crate::contract::{Chance, Modifier, Note, Outcome, Resolution, ResultOdds, Total};
 use crate::error::RefereeError;
-use crate::odds::{Dist, Probability};
+use crate::odds::Probability;
 
 /// Which allocated score a command receives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -19,6 +19,16 @@ pub enum Allocation {
     Highest,
     Next,
     Lowest,
+}
+
+impl Allocation {
+    fn word(self) -> &'static str {
+        match self {
+            Allocation::Highest => "highest",
+            Allocation::Next => "next highest",
+            Allocation::Lowest => "lowest",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -137,7 +147,7 @@ pub fn pips(
         if allocated.iter().filter(|x| **x == a).count() > 1 {
             return Err(RefereeError::new(
                 "situation.invalid_field",
-                format!("only one command is allocated the {a:?} score").to_lowercase(),
+                format!("only one command is allocated the {} score", a.word()),
             )
             .field("commands")
             .rule(p.allocation_rule.clone()));
@@ -145,17 +155,22 @@ pub fn pips(
     }
     let inert_c_in_c = s.commands.iter().any(|c| c.c_in_c && c.inert);
     let n = s.commands.iter().filter(|c| !c.shattered).count();
-    let die = Dist::die(6)?;
+    // One die of the ruleset's per command (its checks keep it one die of at most 10 sides).
+    let sides = p
+        .dice
+        .parse::<crate::odds::DiceSpec>()
+        .map_err(|e| RefereeError::new("ruleset.invalid", e))?
+        .sides as i64;
     let mut throws: BTreeMap<Vec<i64>, u128> = BTreeMap::new();
     let mut totals: BTreeMap<i64, u128> = BTreeMap::new();
-    // Every throw of n dice: at most 6^6 = 46,656.
+    // Every throw of n dice: at most 6^6 = 46,656 with d6.
     let mut faces = vec![1i64; n];
     loop {
         let got = pips_for(data, s, &faces, inert_c_in_c);
         *totals.entry(got.iter().sum()).or_default() += 1;
         *throws.entry(got).or_default() += 1;
         let mut k = 0;
-        while k < n && faces[k] == 6 {
+        while k < n && faces[k] == sides {
             faces[k] = 1;
             k += 1;
         }
@@ -164,8 +179,7 @@ pub fn pips(
         }
         faces[k] += 1;
     }
-    let _ = die;
-    let whole = 6u128.pow(n as u32);
+    let whole = (sides as u128).pow(n as u32);
     let distribution = totals
         .iter()
         .map(|(t, w)| {
@@ -205,7 +219,10 @@ pub fn pips(
         }
         if c.brilliant_stroke {
             modifiers.push(Modifier::new(
-                format!("{who}: Brilliant Stroke doubles its raw score"),
+                format!(
+                    "{who}: Brilliant Stroke multiplies its raw score (a Reg C-in-C's own, or a sub-general's within {}p)",
+                    p.brilliant_range_paces
+                ),
                 p.brilliant_factor,
                 &p.rule,
                 None,
@@ -228,9 +245,7 @@ pub fn pips(
         }
         if let Some(a) = c.allocated {
             notes.push(Note::new(
-                format!("{who} receives the {a:?} of the allocated scores")
-                    .to_lowercase()
-                    .replacen(&who.to_lowercase(), &who, 1),
+                format!("{who} receives the {} of the allocated scores", a.word()),
                 &p.allocation_rule,
                 None,
             ));
@@ -242,10 +257,10 @@ pub fn pips(
     let outcome = match dice {
         None => None,
         Some(fs) => {
-            if fs.len() != n || fs.iter().any(|f| !(1..=6).contains(f)) {
+            if fs.len() != n || fs.iter().any(|f| !(1..=sides).contains(&i64::from(*f))) {
                 return Err(RefereeError::new(
                     "dice.invalid",
-                    format!("{n} d6, one per command that dices (shattered commands throw none), in the order listed"),
+                    format!("{n} × {}, one per command that dices (shattered commands throw none), in the order listed", p.dice),
                 )
                 .field("dice"));
             }
@@ -271,7 +286,7 @@ pub fn pips(
     Ok(Resolution {
         system: data.system.id.clone(),
         action: "pips".into(),
-        dice: format!("{n}d6"),
+        dice: format!("{n}d{sides}"),
         totals: vec![Total::new("Commands dicing", n.to_string(), &p.rule, None)],
         modifiers,
         total_modifier: 0,
