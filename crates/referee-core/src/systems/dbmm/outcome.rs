@@ -223,19 +223,9 @@ pub fn pursuit(data: &DbmmData, ctx: &Context, me: &mut FateAt, other: &FateAt) 
     let them = ctx.opponent.traits();
     let vs = |sel: &str| data.selector(sel).matches(&them);
     if let Kind::Shooting { .. } = ctx.kind {
-        // Only the element shot at presses forward against its shooter.
-        if ctx.shooting_unanswered
-            || !matches!(
-                other.fate,
-                Fate::Stand
-                    | Fate::Recoil
-                    | Fate::Flee
-                    | Fate::Repulsed
-                    | Fate::Spent
-                    | Fate::Destroyed
-                    | Fate::Pursue
-            )
-        {
+        // Only the element shot at presses forward against its shooter, whether or not it shot
+        // back (the shooter's own outcome may be disregarded).
+        if ctx.shooting_unanswered {
             return;
         }
         let step = data.pursuit.press_forward_paces;

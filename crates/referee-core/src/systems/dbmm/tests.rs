@@ -214,6 +214,18 @@ fn shooting_unanswered_disregards_the_shooters_outcome() {
     assert_eq!(chance(&r, "Bw (O) outcome disregarded"), "1/1");
     // Kn shot at and beaten: the flee exception is for close combat only, so it recoils.
     assert_eq!(chance(&r, "Kn (O) recoils"), "5/12");
+    // Kn beating the Bw that shot it may press forward (p. 42), though the Bw's outcome is
+    // disregarded.
+    let kn_wins = r
+        .distribution
+        .iter()
+        .find(|d| d.result == "disregarded/stand")
+        .unwrap();
+    assert!(
+        kn_wins.meaning.contains("may press forward 80p"),
+        "{}",
+        kn_wins.meaning
+    );
     // Who shoots at whom is a checklist (p. 34); the range entered is checked.
     let range = &r.checks[0];
     assert_eq!(
