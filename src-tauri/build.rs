@@ -2,6 +2,7 @@
 // capabilities/default.json: nothing is allowed by default.
 const COMMANDS: &[&str] = &[
     "rulesets",
+    "rulesets_choose",
     "resolve",
     "roll_dice",
     "situation_schema",

@@ -1,17 +1,37 @@
 //! The Tauri shell: each command is a one-line adapter over `referee_api`, which the CLI shares.
 
-use std::sync::Mutex;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, RwLock};
 
 use referee_api::{
-    AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, LogEntry,
-    NewBattle, OutlookRequest, Referee, RefereeError, Resolution, ResolveRequest, RollEditPreview,
-    RollRequest, Roster, RosterRow, RulesetList, UnitSpec,
+    AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, HouseRuleChoice,
+    LogEntry, NewBattle, OutlookRequest, Referee, RefereeError, Resolution, ResolveRequest,
+    RollEditPreview, RollRequest, Roster, RosterRow, RulesetList, UnitSpec,
 };
 use tauri::{Manager, State};
 
 /// The battles database, or why it could not be opened (damaged, from a newer app): the app
 /// still starts, resolves, and shows that error wherever battles are asked for.
 struct Database(Mutex<Result<Battles, RefereeError>>);
+
+/// The rulesets in force, rebuilt when the umpire chooses other house rules in Settings.
+struct Rules {
+    folder: Option<PathBuf>,
+    referee: RwLock<Arc<Referee>>,
+}
+
+impl Rules {
+    fn now(&self) -> Arc<Referee> {
+        // A poisoned lock still holds a whole Referee: it is only ever replaced, never edited.
+        Arc::clone(&self.referee.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn choose(&self, choice: &HouseRuleChoice) -> RulesetList {
+        let referee = Arc::new(Referee::choosing(self.folder.as_deref(), choice));
+        *self.referee.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&referee);
+        referee.rulesets()
+    }
+}
 
 fn with<T>(
     db: &State<Database>,
@@ -30,22 +50,27 @@ fn with<T>(
 }
 
 #[tauri::command]
-fn rulesets(referee: State<Referee>) -> RulesetList {
-    referee.rulesets()
+fn rulesets(rules: State<Rules>) -> RulesetList {
+    rules.now().rulesets()
 }
 
 #[tauri::command]
-fn resolve(referee: State<Referee>, request: ResolveRequest) -> Result<Resolution, RefereeError> {
-    referee.resolve(&request)
+fn rulesets_choose(rules: State<Rules>, choice: HouseRuleChoice) -> RulesetList {
+    rules.choose(&choice)
+}
+
+#[tauri::command]
+fn resolve(rules: State<Rules>, request: ResolveRequest) -> Result<Resolution, RefereeError> {
+    rules.now().resolve(&request)
 }
 
 #[tauri::command]
 fn situation_schema(
-    referee: State<Referee>,
+    rules: State<Rules>,
     ruleset: String,
     action: String,
 ) -> Result<serde_json::Value, RefereeError> {
-    referee.situation_schema(&ruleset, &action)
+    rules.now().situation_schema(&ruleset, &action)
 }
 
 #[tauri::command]
@@ -61,122 +86,124 @@ fn battles_list(db: State<Database>) -> Result<Vec<BattleRow>, RefereeError> {
 #[tauri::command]
 fn battle_create(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     request: NewBattle,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.create(&referee, &request))
+    with(&db, |b| b.create(&rules.now(), &request))
 }
 
 #[tauri::command]
 fn battle_view(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.view(&referee, battle))
+    with(&db, |b| b.view(&rules.now(), battle))
 }
 
 #[tauri::command]
 fn battle_log(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
     before: Option<u64>,
     limit: usize,
 ) -> Result<Vec<LogEntry>, RefereeError> {
-    with(&db, |b| b.log(&referee, battle, before, limit))
+    with(&db, |b| b.log(&rules.now(), battle, before, limit))
 }
 
 #[tauri::command]
 fn battle_add_unit(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
     unit: UnitSpec,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.add_unit(&referee, battle, unit))
+    with(&db, |b| b.add_unit(&rules.now(), battle, unit))
 }
 
 #[tauri::command]
 fn battle_apply(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
     request: ApplyRequest,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.apply(&referee, battle, &request))
+    with(&db, |b| b.apply(&rules.now(), battle, &request))
 }
 
 #[tauri::command]
 fn battle_outlook(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
     request: OutlookRequest,
 ) -> Result<Vec<Chance>, RefereeError> {
-    with(&db, |b| b.outlook(&referee, battle, &request))
+    with(&db, |b| b.outlook(&rules.now(), battle, &request))
 }
 
 #[tauri::command]
 fn battle_adjust(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
     request: AdjustRequest,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.adjust(&referee, battle, &request))
+    with(&db, |b| b.adjust(&rules.now(), battle, &request))
 }
 
 #[tauri::command]
 fn battle_turn(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
     turn: Option<u32>,
     phase: Option<String>,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.advance_turn(&referee, battle, turn, phase))
+    with(&db, |b| b.advance_turn(&rules.now(), battle, turn, phase))
 }
 
 #[tauri::command]
 fn battle_undo(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.undo(&referee, battle))
+    with(&db, |b| b.undo(&rules.now(), battle))
 }
 
 #[tauri::command]
 fn battle_redo(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.redo(&referee, battle))
+    with(&db, |b| b.redo(&rules.now(), battle))
 }
 
 #[tauri::command]
 fn battle_edit_roll(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
     event: u64,
     dice: Vec<u32>,
     preview: bool,
 ) -> Result<(RollEditPreview, Option<BattleView>), RefereeError> {
-    with(&db, |b| b.edit_roll(&referee, battle, event, dice, preview))
+    with(&db, |b| {
+        b.edit_roll(&rules.now(), battle, event, dice, preview)
+    })
 }
 
 /// The battle file as text: the window saves it where the user chooses (no file access here).
 #[tauri::command]
 fn battle_export(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
 ) -> Result<String, RefereeError> {
     with(&db, |b| {
-        b.export(&referee, battle)
+        b.export(&rules.now(), battle)
             .map(|f| serde_json::to_string_pretty(&f).unwrap_or_default())
     })
 }
@@ -185,19 +212,19 @@ fn battle_export(
 #[tauri::command]
 fn battle_import(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     text: String,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.import(&referee, &text))
+    with(&db, |b| b.import(&rules.now(), &text))
 }
 
 #[tauri::command]
 fn battle_duplicate(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     battle: i64,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.duplicate(&referee, battle))
+    with(&db, |b| b.duplicate(&rules.now(), battle))
 }
 
 #[tauri::command]
@@ -213,23 +240,23 @@ fn rosters_list(db: State<Database>) -> Result<Vec<RosterRow>, RefereeError> {
 #[tauri::command]
 fn roster_save(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     roster: Roster,
 ) -> Result<i64, RefereeError> {
-    with(&db, |b| b.save_roster(&referee, &roster))
+    with(&db, |b| b.save_roster(&rules.now(), &roster))
 }
 
 #[tauri::command]
 fn roster_import_csv(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     name: String,
     ruleset: String,
     text: String,
 ) -> Result<i64, RefereeError> {
     with(&db, |b| {
         b.save_roster(
-            &referee,
+            &rules.now(),
             &referee_api::roster_from_csv(&name, &ruleset, &text)?,
         )
     })
@@ -238,12 +265,12 @@ fn roster_import_csv(
 #[tauri::command]
 fn roster_copy(
     db: State<Database>,
-    referee: State<Referee>,
+    rules: State<Rules>,
     roster: i64,
     battle: i64,
     side: String,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.copy_roster(&referee, battle, roster, &side))
+    with(&db, |b| b.copy_roster(&rules.now(), battle, roster, &side))
 }
 
 #[tauri::command]
@@ -264,10 +291,8 @@ pub fn run() {
             // House rules and user rulesets live in the app's data folder, `rulesets/`; the
             // battles database beside them.
             let dir = app.path().app_data_dir();
-            let referee = match &dir {
-                Ok(dir) => Referee::with_user_folder(&dir.join("rulesets")),
-                Err(_) => Referee::builtin(),
-            };
+            let folder = dir.as_ref().ok().map(|dir| dir.join("rulesets"));
+            let referee = Referee::choosing(folder.as_deref(), &HouseRuleChoice::default());
             let battles = match &dir {
                 Ok(dir) => Battles::open(&dir.join("referee.db")),
                 Err(e) => Err(RefereeError::new(
@@ -275,12 +300,16 @@ pub fn run() {
                     format!("the app has no data folder: {e}"),
                 )),
             };
-            app.manage(referee);
+            app.manage(Rules {
+                folder,
+                referee: RwLock::new(Arc::new(referee)),
+            });
             app.manage(Database(Mutex::new(battles)));
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
             rulesets,
+            rulesets_choose,
             resolve,
             roll_dice,
             situation_schema,

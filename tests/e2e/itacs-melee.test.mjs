@@ -149,6 +149,36 @@ test('bad input shows a clear error, not a crash', async () => {
   await browser.saveScreenshot(`${shots}/itacs-error.png`);
 });
 
+test('settings: a switchable ruling put in force refuses a melee below 1:2 (R-ITACS-1), taken out resolves it again', async () => {
+  const forbid = 'input[data-house-rule="rulesets/switches/itacs-forbid-below-lowest-column.toml"]';
+  const toggle = async (on) => {
+    await browser.$('#nav-settings').click();
+    const box = await browser.$(forbid);
+    await box.waitForExist({ timeout: 10000 });
+    assert.equal(await box.isSelected(), !on);
+    await box.click();
+    await browser.waitUntil(async () => (await browser.$('#settings-message').getText()).includes(on ? 'in force' : 'left out'), { timeout: 10000 });
+    assert.equal(await browser.$(forbid).isSelected(), on);
+  };
+  await toggle(true);
+  assert.match(await browser.$('#settings-screen').getText(), /Tactical System: rulesets\/itacs\.toml \+ rulesets\/switches\/itacs-forbid-below-lowest-column\.toml/);
+  await browser.saveScreenshot(`${shots}/settings-rulings.png`);
+  await browser.$('#nav-quick').click();
+  await browser.$('button[data-action="melee"]').click();
+  await browser.$('.unit[data-side="attackers"] select[data-field="type"]').selectByAttribute('value', 'SD');
+  await browser.$('.unit[data-side="defenders"] select[data-field="type"]').selectByAttribute('value', 'PS');
+  await browser.$('.unit[data-side="defenders"] input[data-field="combat"]').setValue('40');
+  const error = await browser.$('#resolution .error');
+  await error.waitForExist({ timeout: 10000 });
+  assert.equal(await error.getAttribute('data-code'), 'situation.below_lowest_column');
+  assert.match(await error.getText(), /R-ITACS-1/);
+  await toggle(false);
+  assert.doesNotMatch(await browser.$('#settings-screen').getText(), /Tactical System: rulesets\/itacs\.toml \+/);
+  await browser.$('#nav-quick').click();
+  await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
+  assert.match(await browser.$('#resolution').getText(), /below the lowest column/);
+});
+
 test('measured: an input change redraws the odds, and the idle app’s memory', async () => {
   await browser.$('button[data-action="melee"]').click();
   // Back to the first test's melee: SD against PS, no strength override.

@@ -2,7 +2,7 @@
 import { invoke } from '@tauri-apps/api/core';
 import type {
   AdjustRequest, ApplyRequest, Chance, OutlookRequest, BattleRow, BattleView, DiceRoll, LogEntry, NewBattle, RefereeError, Resolution,
-  ResolveRequest, RollEditPreview, RosterRow, RulesetList, UnitSpec,
+  HouseRuleChoice, ResolveRequest, RollEditPreview, RosterRow, RulesetList, UnitSpec,
 } from './generated/api';
 
 function inTauri(): boolean {
@@ -18,6 +18,8 @@ async function call<T>(command: string, args: Record<string, unknown>): Promise<
 }
 
 export const rulesets = () => call<RulesetList>('rulesets', {});
+/** Puts the chosen switchable rulings and house-rule files in force; answers the new list. */
+export const chooseRulesets = (choice: HouseRuleChoice) => call<RulesetList>('rulesets_choose', { choice });
 export const resolve = (request: ResolveRequest) => call<Resolution>('resolve', { request });
 export const rollDice = (dice: string, seed?: number) => call<DiceRoll>('roll_dice', { request: seed === undefined ? { dice } : { dice, seed } });
 export const situationSchema = (ruleset: string, action: string) => call<unknown>('situation_schema', { ruleset, action });

@@ -3,8 +3,8 @@
 // and the result of entered or app-rolled dice, without a battle.
 import * as api from './api';
 import { onBattleClick, onBattleInput, onBattleKey, onBattleSubmit, setSystems, showBattles } from './battle';
-import { applyTheme, loadSettings, readSetting, renderSettings, saveSettings, settings, type Settings } from './settings';
-import type { Choice, RefereeError, SystemInfo } from './generated/api';
+import { applyTheme, houseRuleChoice, loadSettings, readSetting, renderSettings, saveSettings, settings, type SettingKey } from './settings';
+import type { Choice, RefereeError, RulesetList, SystemInfo } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
 import { FORM_ACTIONS, enteredDice, initialState, selectorForField, toSituation, unitRow, type ActionId, type FormState, type UnitRow } from './situation';
 
@@ -150,7 +150,34 @@ function onInput(ev: Event): void {
   void update();
 }
 
-let layers: string[] = [];
+let rulesetList: RulesetList = { systems: [], house_rules: [], problems: [] };
+
+/** The rulesets in force, as the referee answered them: every screen reads its systems here. */
+function useRulesets(list: RulesetList): void {
+  rulesetList = list;
+  setSystems(list.systems);
+  system = list.systems.find((s) => s.id === 'itacs');
+  $('#system').textContent = system ? `${system.name} · ruleset ${system.fingerprint}` : '';
+  if (list.problems.length) $('#resolution').innerHTML = list.problems.map(renderError).join('');
+}
+
+/** A house rule ticked or unticked in Settings: saved, put in force, the screen redrawn. */
+async function onHouseRule(el: HTMLInputElement): Promise<void> {
+  const file = el.dataset.houseRule!;
+  const message = () => $('#settings-message');
+  try {
+    await saveSettings({ ...settings(), houseRules: { ...settings().houseRules, [file]: el.checked } });
+    useRulesets(await api.chooseRulesets(houseRuleChoice(settings())));
+  } catch (e) {
+    message().innerHTML = renderError(e as RefereeError);
+    return;
+  }
+  $('#settings-screen').innerHTML = renderSettings(settings(), rulesetList);
+  document.querySelector<HTMLInputElement>(`[data-house-rule="${CSS.escape(file)}"]`)?.focus();
+  const rule = rulesetList.house_rules.find((h) => h.file === file);
+  const problems = rulesetList.problems.map(renderError).join('');
+  message().innerHTML = `<p class="ok">Saved: ${rule?.on ? 'in force' : 'left out'} — ${escape(rule?.name ?? file)}.</p>${problems}`;
+}
 
 function showScreen(screen: 'battles' | 'battle' | 'quick' | 'settings'): void {
   document.body.dataset.screen = screen;
@@ -167,7 +194,7 @@ async function onClick(ev: Event): Promise<void> {
   }
   if (el.dataset.nav === 'settings') {
     showScreen('settings');
-    $('#settings-screen').innerHTML = renderSettings(settings(), layers);
+    $('#settings-screen').innerHTML = renderSettings(settings(), rulesetList);
     return;
   }
   if (el.dataset.nav === 'quick') {
@@ -208,11 +235,6 @@ async function onClick(ev: Event): Promise<void> {
       $('#resolution').innerHTML = renderError(e as RefereeError);
       return;
     }
-  } else if (el.id === 'theme') {
-    const theme = document.documentElement.dataset.theme === 'light' ? 'dark' : 'light';
-    applyTheme(theme);
-    await saveSettings({ ...settings(), theme }).catch(() => undefined);
-    return;
   } else if (el.id === 'clear-dice') {
     dice = ['', ''];
     rolledSeed = undefined;
@@ -234,8 +256,12 @@ async function start(): Promise<void> {
   });
   document.addEventListener('change', (ev) => {
     const el = ev.target as HTMLInputElement;
+    if (el.dataset.houseRule) {
+      void onHouseRule(el);
+      return;
+    }
     if (el.dataset.setting) {
-      const key = el.dataset.setting as keyof Settings;
+      const key = el.dataset.setting as SettingKey;
       saveSettings({ ...settings(), [key]: readSetting(key, el.value) })
         .then(() => { $('#settings-message').innerHTML = '<p class="ok">Saved.</p>'; })
         .catch((e) => { $('#settings-message').innerHTML = renderError({ code: 'settings.unsaved', message: `The preferences could not be saved: ${String(e)}` }); });
@@ -258,12 +284,8 @@ async function start(): Promise<void> {
   });
   showScreen('battles');
   try {
-    const list = await api.rulesets();
-    setSystems(list.systems);
-    layers = [...new Set(list.systems.flatMap((x) => x.layers))];
-    system = list.systems.find((s) => s.id === 'itacs');
-    $('#system').textContent = system ? `${system.name} · ruleset ${system.fingerprint}` : '';
-    if (list.problems.length) $('#resolution').innerHTML = list.problems.map(renderError).join('');
+    // The house rules and switchable rulings chosen in Settings go in force before anything else.
+    useRulesets(await api.chooseRulesets(houseRuleChoice(settings())));
   } catch (e) {
     $('#resolution').innerHTML = renderError(e as RefereeError);
   }

@@ -1,6 +1,7 @@
 // Preferences, kept by the store plugin in `settings.json` (never battle data). Whatever the file
 // holds is checked field by field: a damaged or foreign value falls back to its default.
 import { load } from '@tauri-apps/plugin-store';
+import type { HouseRuleChoice, RulesetList } from './generated/api';
 import { escape } from './render';
 
 export interface Settings {
@@ -12,11 +13,17 @@ export interface Settings {
   units: 'inches' | 'cm';
   /** Figure scale, e.g. 15 mm: how many millimetres a pace or an inch is on this table. */
   figureScale: '6mm' | '15mm' | '25mm' | '28mm';
+  /** House rules the umpire put in force (true) or left out (false), by file; unnamed ones keep
+   * their default: switchable rulings off, the data folder's house-rule files on. */
+  houseRules: Record<string, boolean>;
 }
 
-export const DEFAULTS: Settings = { theme: 'dark', diceMode: 'physical', confirmApply: false, units: 'inches', figureScale: '15mm' };
+/** The preferences chosen from a list (all but the house rules). */
+export type SettingKey = Exclude<keyof Settings, 'houseRules'>;
 
-const CHOICES: { [K in keyof Settings]: readonly Settings[K][] } = {
+export const DEFAULTS: Settings = { theme: 'dark', diceMode: 'physical', confirmApply: false, units: 'inches', figureScale: '15mm', houseRules: {} };
+
+const CHOICES: { [K in SettingKey]: readonly Settings[K][] } = {
   theme: ['dark', 'light', 'system'],
   diceMode: ['physical', 'app'],
   confirmApply: [false, true],
@@ -26,13 +33,23 @@ const CHOICES: { [K in keyof Settings]: readonly Settings[K][] } = {
 
 /** The settings a stored value stands for: each known field if valid, else its default. */
 export function sanitize(raw: unknown): Settings {
-  const out: Settings = { ...DEFAULTS };
+  const out: Settings = { ...DEFAULTS, houseRules: {} };
   if (!raw || typeof raw !== 'object') return out;
-  for (const key of Object.keys(DEFAULTS) as (keyof Settings)[]) {
+  for (const key of Object.keys(CHOICES) as SettingKey[]) {
     const value = (raw as Record<string, unknown>)[key];
     if ((CHOICES[key] as readonly unknown[]).includes(value)) (out as unknown as Record<string, unknown>)[key] = value;
   }
+  const houseRules = (raw as Record<string, unknown>).houseRules;
+  if (houseRules && typeof houseRules === 'object' && !Array.isArray(houseRules)) {
+    for (const [file, on] of Object.entries(houseRules)) if (typeof on === 'boolean') out.houseRules[file] = on;
+  }
   return out;
+}
+
+/** What the settings ask the referee to put in force, as the `rulesets_choose` command takes it. */
+export function houseRuleChoice(s: Settings): HouseRuleChoice {
+  const files = Object.entries(s.houseRules);
+  return { on: files.filter(([, on]) => on).map(([f]) => f), off: files.filter(([, on]) => !on).map(([f]) => f) };
 }
 
 let current: Settings = { ...DEFAULTS };
@@ -68,7 +85,7 @@ export function applyTheme(theme: Settings['theme']): void {
   document.documentElement.dataset.theme = themeFor(theme, light);
 }
 
-const LABELS: { [K in keyof Settings]: [string, Record<string, string>] } = {
+const LABELS: { [K in SettingKey]: [string, Record<string, string>] } = {
   theme: ['Theme', { dark: 'Dark (dim halls)', light: 'Light', system: 'As the system' }],
   diceMode: ['Dice, when no faces are entered', { physical: 'Ask for the physical dice', app: 'The app rolls them (seeded, logged)' }],
   confirmApply: ['Before a result is applied', { false: 'Apply at once (undo is there)', true: 'Ask to confirm' }],
@@ -76,8 +93,16 @@ const LABELS: { [K in keyof Settings]: [string, Record<string, string>] } = {
   figureScale: ['Figure scale', { '6mm': '6 mm', '15mm': '15 mm', '25mm': '25 mm', '28mm': '28 mm' }],
 };
 
-export function renderSettings(s: Settings, layers: string[]): string {
-  const rows = (Object.keys(LABELS) as (keyof Settings)[])
+function houseRuleRow(h: RulesetList['house_rules'][number], system: string): string {
+  const ruling = h.ruling ? `<span class="ruling">${escape(h.ruling)}</span> ` : '';
+  const where = h.switch ? '' : ` <code>${escape(h.file)}</code>`;
+  const about = h.description ? `<span class="muted">${escape(h.description)}</span>` : '';
+  return `<label class="setting house-rule"><input type="checkbox" data-house-rule="${escape(h.file)}"${h.on ? ' checked' : ''}>
+    <span><b>${escape(system)}</b> · ${ruling}${escape(h.name)}${where}<br>${about}</span></label>`;
+}
+
+export function renderSettings(s: Settings, list: Pick<RulesetList, 'systems' | 'house_rules'>): string {
+  const rows = (Object.keys(LABELS) as SettingKey[])
     .map((key) => {
       const [label, options] = LABELS[key];
       const opts = Object.entries(options)
@@ -86,14 +111,25 @@ export function renderSettings(s: Settings, layers: string[]): string {
       return `<label class="setting">${escape(label)} <select data-setting="${key}">${opts}</select></label>`;
     })
     .join('');
+  // The short name ("ITACS", "DBMM 2.x") keeps each row readable on a phone.
+  const name = (id: string) => (list.systems.find((x) => x.id === id)?.name ?? id).split(' — ')[0];
+  const switches = list.house_rules.filter((h) => h.switch);
+  const files = list.house_rules.filter((h) => !h.switch);
+  const inForce = list.systems
+    .map((x) => `<li>${escape(x.name)}: ${x.layers.map((l) => `<code>${escape(l)}</code>`).join(' + ')} <span class="muted">(ruleset ${escape(x.fingerprint)})</span></li>`)
+    .join('');
   return `<h2>Settings</h2><form id="settings-form" class="panel">${rows}</form>
-    <div class="panel"><h3>Rulesets and house rules in force</h3>
-      <ul>${layers.map((l) => `<li><code>${escape(l)}</code></li>`).join('')}</ul>
-      <p class="muted">House-rule files go in the app data folder's <code>rulesets/</code> (docs/rulesets.md); they load when the app starts. Rulings are the referee's readings (docs/rulings.md); a house rule changes a table or modifier by data.</p></div>
+    <form id="house-rules" class="panel"><h3>Rulings you can switch</h3>
+      <p class="muted">The referee's reading is the default (docs/rulings.md); tick a box to play the other reading.</p>
+      ${switches.map((h) => houseRuleRow(h, name(h.extends))).join('') || '<p class="muted">None.</p>'}
+      <h3>House-rule files</h3>
+      ${files.map((h) => houseRuleRow(h, name(h.extends))).join('') || '<p class="muted">None yet: house-rule files go in the app data folder\'s <code>rulesets/</code> (docs/rulesets.md) and are listed here when the app starts.</p>'}
+      <h3>In force</h3><ul>${inForce}</ul>
+      <p class="muted">A battle keeps the fingerprint of the rules it began under; opened under other rules it says so.</p></form>
     <div id="settings-message" aria-live="polite"></div>`;
 }
 
 /** A value from the settings form, typed. */
-export function readSetting(key: keyof Settings, raw: string): Settings[keyof Settings] {
-  return key === 'confirmApply' ? raw === 'true' : (raw as Settings[keyof Settings]);
+export function readSetting(key: SettingKey, raw: string): Settings[SettingKey] {
+  return key === 'confirmApply' ? raw === 'true' : (raw as Settings[SettingKey]);
 }

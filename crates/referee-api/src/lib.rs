@@ -19,7 +19,7 @@ pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
 pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo};
 pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
-pub use rulesets::{check_file, Referee};
+pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 
 /// A request to resolve one action.
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -36,10 +36,12 @@ pub struct ResolveRequest {
     pub dice: Option<Vec<u32>>,
 }
 
-/// What the API answers for a list of rulesets: the systems and any user file that failed.
+/// What the API answers for a list of rulesets: the systems, the house rules that can be put in
+/// force or left out, and any user file that failed.
 #[derive(Clone, Debug, Serialize, TS)]
 pub struct RulesetList {
     pub systems: Vec<SystemInfo>,
+    pub house_rules: Vec<HouseRuleInfo>,
     pub problems: Vec<RefereeError>,
 }
 
@@ -56,6 +58,8 @@ pub fn typescript_bindings() -> String {
     let decls = [
         ResolveRequest::decl(&cfg),
         RulesetList::decl(&cfg),
+        HouseRuleInfo::decl(&cfg),
+        HouseRuleChoice::decl(&cfg),
         SystemInfo::decl(&cfg),
         ActionInfo::decl(&cfg),
         ChoiceList::decl(&cfg),

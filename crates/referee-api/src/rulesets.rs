@@ -4,9 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use referee_core::ruleset::{parse_table, Layers, SourceFile};
-use referee_core::systems::{builtin, ruleset_schema, Ruleset, BUILTIN};
+use referee_core::ruleset::{parse_table, HouseRule, Layers, SourceFile};
+use referee_core::systems::{builtin, ruleset_schema, Ruleset, BUILTIN, SWITCHES};
 use referee_core::{RefereeError, Resolution, SystemInfo};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::{ResolveRequest, RulesetList};
 
@@ -14,7 +16,41 @@ use crate::{ResolveRequest, RulesetList};
 #[derive(Clone, Debug)]
 pub struct Referee {
     rulesets: BTreeMap<String, Ruleset>,
+    house_rules: Vec<HouseRuleInfo>,
     problems: Vec<RefereeError>,
+}
+
+/// Which house rules are in force, by the file name each is listed under: by default every
+/// house-rule file of the user folder and none of the switchable rulings.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct HouseRuleChoice {
+    /// Files to put in force (e.g. `rulesets/switches/itacs-forbid-below-lowest-column.toml`).
+    #[serde(default)]
+    pub on: Vec<String>,
+    /// Files to leave out.
+    #[serde(default)]
+    pub off: Vec<String>,
+}
+
+/// A house rule the umpire can put in force or leave out.
+#[derive(Clone, Debug, Serialize, TS)]
+pub struct HouseRuleInfo {
+    /// The file, as the ruleset's `layers` name it; the key of a `HouseRuleChoice`.
+    pub file: String,
+    /// The ruleset it changes.
+    pub extends: String,
+    pub name: String,
+    /// The ruling it switches, for a switchable ruling.
+    #[ts(optional)]
+    pub ruling: Option<String>,
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// Built into the app (a switchable ruling, off by default) rather than a file of the user
+    /// folder (on by default).
+    pub switch: bool,
+    /// In force now.
+    pub on: bool,
 }
 
 struct UserFile {
@@ -40,10 +76,37 @@ fn is_house_rule(file: SourceFile) -> Result<Option<String>, RefereeError> {
         .map(str::to_string))
 }
 
+/// A house-rule file as the settings list it, on or off by the choice (else by its default).
+fn house_rule_info(
+    file: SourceFile,
+    switch: bool,
+    choice: &HouseRuleChoice,
+) -> Result<HouseRuleInfo, RefereeError> {
+    let rule = HouseRule::parse(file)?;
+    let chosen = |list: &[String]| list.iter().any(|f| f == file.name);
+    let stem = Path::new(file.name).file_stem().map_or_else(
+        || file.name.to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    Ok(HouseRuleInfo {
+        file: file.name.to_string(),
+        extends: rule.extends,
+        name: rule.name.unwrap_or(stem),
+        ruling: rule.ruling,
+        description: rule.description,
+        switch,
+        on: if switch {
+            chosen(&choice.on)
+        } else {
+            !chosen(&choice.off)
+        },
+    })
+}
+
 impl Referee {
     /// Only the built-in rulesets.
     pub fn builtin() -> Referee {
-        Referee::load(&[])
+        Referee::load(&[], &HouseRuleChoice::default())
     }
 
     /// The built-in rulesets, replaced or extended by the `.toml` files of a user folder: a file
@@ -51,12 +114,18 @@ impl Referee {
     /// top (in file-name order). A file that fails is reported in `problems` and left out; the rest
     /// still load.
     pub fn with_user_folder(folder: &Path) -> Referee {
-        let mut paths: Vec<PathBuf> = match std::fs::read_dir(folder) {
-            Ok(entries) => entries
+        Referee::choosing(Some(folder), &HouseRuleChoice::default())
+    }
+
+    /// The built-in rulesets, a user folder's files if any, and the house rules the choice puts in
+    /// force: switchable rulings first, then the user folder's house rules.
+    pub fn choosing(folder: Option<&Path>, choice: &HouseRuleChoice) -> Referee {
+        let mut paths: Vec<PathBuf> = match folder.map(std::fs::read_dir) {
+            Some(Ok(entries)) => entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|x| x == "toml"))
                 .collect(),
-            Err(_) => Vec::new(),
+            _ => Vec::new(),
         };
         paths.sort();
         let mut files = Vec::new();
@@ -70,26 +139,29 @@ impl Referee {
                 Err(e) => problems.push(e),
             }
         }
-        let mut referee = Referee::load(&files);
+        let mut referee = Referee::load(&files, choice);
         problems.append(&mut referee.problems);
         referee.problems = problems;
         referee
     }
 
-    fn load(user_files: &[UserFile]) -> Referee {
+    fn load(user_files: &[UserFile], choice: &HouseRuleChoice) -> Referee {
         let mut problems = Vec::new();
         let mut bases: BTreeMap<String, SourceFile> = BUILTIN
             .iter()
             .map(|(id, name, text)| (id.to_string(), SourceFile { name, text }))
             .collect();
-        let mut houses: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
+        let mut candidates: Vec<(SourceFile, bool)> = SWITCHES
+            .iter()
+            .map(|(name, text)| (SourceFile { name, text }, true))
+            .collect();
         for f in user_files {
             let file = SourceFile {
                 name: &f.name,
                 text: &f.text,
             };
             match is_house_rule(file) {
-                Ok(Some(extends)) => houses.entry(extends).or_default().push(file),
+                Ok(Some(_)) => candidates.push((file, false)),
                 Ok(None) => match referee_core::systems::declared_system(file) {
                     Ok(id) => {
                         bases.insert(id, file);
@@ -99,17 +171,24 @@ impl Referee {
                 Err(e) => problems.push(e),
             }
         }
-        for (id, list) in &houses {
-            if !bases.contains_key(id) {
-                for h in list {
-                    problems.push(
-                        RefereeError::new(
-                            "house_rule.invalid",
-                            format!("extends `{id}`, which is not a ruleset here"),
-                        )
-                        .location(format!("{}:1", h.name)),
-                    );
+        let mut house_rules = Vec::new();
+        let mut houses: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
+        for (file, switch) in candidates {
+            match house_rule_info(file, switch, choice) {
+                Ok(info) if !bases.contains_key(&info.extends) => problems.push(
+                    RefereeError::new(
+                        "house_rule.invalid",
+                        format!("extends `{}`, which is not a ruleset here", info.extends),
+                    )
+                    .location(format!("{}:1", file.name)),
+                ),
+                Ok(info) => {
+                    if info.on {
+                        houses.entry(info.extends.clone()).or_default().push(file);
+                    }
+                    house_rules.push(info);
                 }
+                Err(e) => problems.push(e),
             }
         }
         let mut rulesets = BTreeMap::new();
@@ -136,12 +215,23 @@ impl Referee {
                 }
             }
         }
-        Referee { rulesets, problems }
+        // A house rule is on only if its ruleset stands with it.
+        for info in &mut house_rules {
+            info.on &= rulesets
+                .get(&info.extends)
+                .is_some_and(|r| r.info.layers.contains(&info.file));
+        }
+        Referee {
+            rulesets,
+            house_rules,
+            problems,
+        }
     }
 
     pub fn rulesets(&self) -> RulesetList {
         RulesetList {
             systems: self.rulesets.values().map(|r| r.info.clone()).collect(),
+            house_rules: self.house_rules.clone(),
             problems: self.problems.clone(),
         }
     }
@@ -255,6 +345,102 @@ mod tests {
         // The built-in systems are all still there, ITACS without the broken house rule.
         assert_eq!(list.systems.len(), BUILTIN.len());
         assert_eq!(itacs(&list).layers, vec!["rulesets/itacs.toml"]);
+    }
+
+    #[test]
+    fn switchable_rulings_are_off_and_user_house_rules_on_unless_chosen_otherwise() {
+        let dir = tempfile::tempdir().unwrap();
+        let club = dir.path().join("club.toml");
+        std::fs::write(
+            &club,
+            "extends = \"itacs\"\nname = \"Our club\"\n[set.terrain.hills]\nmelee = -3\n",
+        )
+        .unwrap();
+        let club = club.display().to_string();
+        let forbid = "rulesets/switches/itacs-forbid-below-lowest-column.toml".to_string();
+        let layers = |referee: &Referee| referee.ruleset("itacs").unwrap().info.layers.clone();
+        let on = |referee: &Referee, file: &str| {
+            let list = referee.rulesets();
+            let info = list.house_rules.iter().find(|h| h.file == file).unwrap();
+            info.on
+        };
+
+        let plain = Referee::with_user_folder(dir.path());
+        assert_eq!(layers(&plain), vec!["rulesets/itacs.toml", club.as_str()]);
+        assert!(!on(&plain, &forbid) && on(&plain, &club));
+        let list = plain.rulesets();
+        assert_eq!(list.house_rules.len(), SWITCHES.len() + 1);
+        let named = list.house_rules.iter().find(|h| h.file == club).unwrap();
+        assert_eq!((named.name.as_str(), named.switch), ("Our club", false));
+
+        // The switch goes in first, the club's file on top; a stale name is ignored.
+        let chosen = Referee::choosing(
+            Some(dir.path()),
+            &HouseRuleChoice {
+                on: vec![forbid.clone(), "gone.toml".into()],
+                off: vec![],
+            },
+        );
+        assert_eq!(
+            layers(&chosen),
+            vec!["rulesets/itacs.toml", forbid.as_str(), club.as_str()]
+        );
+        assert!(chosen.rulesets().problems.is_empty());
+        let melee = ResolveRequest {
+            ruleset: "itacs".into(),
+            action: "melee".into(),
+            situation: serde_json::json!({
+                "attackers": [{ "units": [{ "class": "A", "combat": "1" }] }],
+                "defenders": [{ "terrain": "clear", "units": [{ "class": "A", "combat": "3" }] }]
+            }),
+            dice: None,
+        };
+        assert!(plain.resolve(&melee).is_ok());
+        let e = chosen.resolve(&melee).unwrap_err();
+        assert_eq!(e.code, "situation.below_lowest_column");
+
+        let without_club = Referee::choosing(
+            Some(dir.path()),
+            &HouseRuleChoice {
+                on: vec![],
+                off: vec![club.clone()],
+            },
+        );
+        assert_eq!(layers(&without_club), vec!["rulesets/itacs.toml"]);
+        assert!(!on(&without_club, &club));
+        assert_ne!(
+            plain.ruleset("itacs").unwrap().info.fingerprint,
+            without_club.ruleset("itacs").unwrap().info.fingerprint
+        );
+        // With no folder at all the switches are still offered.
+        assert_eq!(
+            Referee::choosing(None, &HouseRuleChoice::default())
+                .rulesets()
+                .house_rules
+                .len(),
+            SWITCHES.len()
+        );
+    }
+
+    #[test]
+    fn a_broken_house_rule_is_reported_and_the_others_still_load() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("a-typo.toml"),
+            "extends = \"itacs\"\nnmae = \"typo\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("b-club.toml"),
+            "extends = \"itacs\"\n[set.terrain.hills]\nmelee = -3\n",
+        )
+        .unwrap();
+        let referee = Referee::with_user_folder(dir.path());
+        let list = referee.rulesets();
+        assert_eq!(list.problems.len(), 1, "{:?}", list.problems);
+        assert_eq!(list.problems[0].field.as_deref(), Some("nmae"));
+        let layers = &referee.ruleset("itacs").unwrap().info.layers;
+        assert!(layers[1].ends_with("b-club.toml"), "{layers:?}");
     }
 
     #[test]

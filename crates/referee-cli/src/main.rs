@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use referee_api::{check_file, roll, Referee, RefereeError, ResolveRequest, RollRequest};
+use referee_api::{
+    check_file, roll, HouseRuleChoice, Referee, RefereeError, ResolveRequest, RollRequest,
+};
 
 #[derive(Parser)]
 #[command(
@@ -22,6 +24,13 @@ struct Cli {
     /// A folder of ruleset and house-rule files (`*.toml`) laid over the built-in rulesets.
     #[arg(long, global = true, env = "REFEREE_RULESETS")]
     rulesets: Option<PathBuf>,
+    /// Put a house rule in force by its file name as `referee rulesets` lists it, e.g. a
+    /// switchable ruling `rulesets/switches/itacs-forbid-below-lowest-column.toml` (repeatable).
+    #[arg(long = "house-rule", global = true, value_name = "FILE")]
+    house_rules_on: Vec<String>,
+    /// Leave a house rule of the `--rulesets` folder out (repeatable).
+    #[arg(long = "no-house-rule", global = true, value_name = "FILE")]
+    house_rules_off: Vec<String>,
     /// The database of battles and rosters (default: the app's data folder).
     #[arg(long, global = true, env = "REFEREE_DB")]
     db: Option<PathBuf>,
@@ -31,7 +40,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the systems, their actions and any user ruleset file that failed.
+    /// List the systems, their actions, the house rules that can be put in force and any user
+    /// ruleset file that failed.
     Rulesets,
     /// Resolve an action: the situation JSON on stdin, the resolution JSON on stdout.
     Resolve {
@@ -67,13 +77,6 @@ enum Command {
     Db(battle::DbCommand),
 }
 
-fn referee(folder: &Option<PathBuf>) -> Referee {
-    match folder {
-        Some(f) => Referee::with_user_folder(f),
-        None => Referee::builtin(),
-    }
-}
-
 fn database(db: &Option<PathBuf>) -> PathBuf {
     db.clone().unwrap_or_else(referee_api::default_database)
 }
@@ -83,8 +86,13 @@ fn json<T: serde::Serialize>(value: &T) -> serde_json::Value {
 }
 
 fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
+    let choice = HouseRuleChoice {
+        on: cli.house_rules_on,
+        off: cli.house_rules_off,
+    };
+    let referee = || Referee::choosing(cli.rulesets.as_deref(), &choice);
     match cli.command {
-        Command::Rulesets => Ok(json(&referee(&cli.rulesets).rulesets())),
+        Command::Rulesets => Ok(json(&referee().rulesets())),
         Command::Resolve {
             ruleset,
             action,
@@ -106,20 +114,16 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
                 situation,
                 dice,
             };
-            Ok(json(&referee(&cli.rulesets).resolve(&request)?))
+            Ok(json(&referee().resolve(&request)?))
         }
         Command::Schema { ruleset, action } => match action {
-            Some(action) => referee(&cli.rulesets).situation_schema(&ruleset, &action),
+            Some(action) => referee().situation_schema(&ruleset, &action),
             None => Referee::ruleset_schema(&ruleset),
         },
         Command::Check { file } => Ok(json(&check_file(&file)?)),
         Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
-        Command::Battle(command) => {
-            battle::battle(&database(&cli.db), &referee(&cli.rulesets), command)
-        }
-        Command::Roster(command) => {
-            battle::roster(&database(&cli.db), &referee(&cli.rulesets), command)
-        }
+        Command::Battle(command) => battle::battle(&database(&cli.db), &referee(), command),
+        Command::Roster(command) => battle::roster(&database(&cli.db), &referee(), command),
         Command::Db(command) => battle::db(&database(&cli.db), command),
     }
 }

@@ -11,7 +11,40 @@ situation: unknown,
  */
 dice?: Array<number>, };
 
-export type RulesetList = { systems: Array<SystemInfo>, problems: Array<RefereeError>, };
+export type RulesetList = { systems: Array<SystemInfo>, house_rules: Array<HouseRuleInfo>, problems: Array<RefereeError>, };
+
+export type HouseRuleInfo = { 
+/**
+ * The file, as the ruleset's `layers` name it; the key of a `HouseRuleChoice`.
+ */
+file: string, 
+/**
+ * The ruleset it changes.
+ */
+extends: string, name: string, 
+/**
+ * The ruling it switches, for a switchable ruling.
+ */
+ruling?: string, description?: string, 
+/**
+ * Built into the app (a switchable ruling, off by default) rather than a file of the user
+ * folder (on by default).
+ */
+switch: boolean, 
+/**
+ * In force now.
+ */
+on: boolean, };
+
+export type HouseRuleChoice = { 
+/**
+ * Files to put in force (e.g. `rulesets/switches/itacs-forbid-below-lowest-column.toml`).
+ */
+on: Array<string>, 
+/**
+ * Files to leave out.
+ */
+off: Array<string>, };
 
 export type SystemInfo = { id: string, name: string, dice: string, fingerprint: string, 
 /**

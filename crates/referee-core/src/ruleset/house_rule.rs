@@ -1,5 +1,6 @@
 //! House-rule files: `extends = "itacs"`, a `[set.…]` tree merged over the ruleset (tables merge,
-//! other values replace) and `remove = ["key.path", …]`.
+//! other values replace) and `remove = ["key.path", …]`; `name`, `ruling` and `description` say
+//! what it is (a switchable ruling names its ruling id).
 
 use super::{parse_table, SourceFile};
 use crate::error::RefereeError;
@@ -8,6 +9,9 @@ use crate::error::RefereeError;
 pub struct HouseRule {
     pub extends: String,
     pub name: Option<String>,
+    /// The ruling it switches, e.g. `R-ITACS-1`.
+    pub ruling: Option<String>,
+    pub description: Option<String>,
     pub set: toml::Table,
     pub remove: Vec<String>,
 }
@@ -40,11 +44,14 @@ impl HouseRule {
                 .location(format!("{}:1", file.name)))
             }
         };
-        let name = match table.remove("name") {
-            Some(toml::Value::String(s)) => Some(s),
-            None => None,
-            Some(_) => return Err(bad("name", "expected a string")),
+        let mut text = |key: &str| match table.remove(key) {
+            Some(toml::Value::String(s)) => Ok(Some(s)),
+            None => Ok(None),
+            Some(_) => Err(bad(key, "expected a string")),
         };
+        let name = text("name")?;
+        let ruling = text("ruling")?;
+        let description = text("description")?;
         let set = match table.remove("set") {
             Some(toml::Value::Table(t)) => t,
             None => toml::Table::new(),
@@ -64,12 +71,16 @@ impl HouseRule {
         if let Some(key) = table.keys().next() {
             return Err(bad(
                 key,
-                &format!("unknown key `{key}`: a house rule has extends, name, set and remove"),
+                &format!(
+                    "unknown key `{key}`: a house rule has extends, name, ruling, description, set and remove"
+                ),
             ));
         }
         Ok(HouseRule {
             extends,
             name,
+            ruling,
+            description,
             set,
             remove,
         })

@@ -169,3 +169,38 @@ fn key_paths_into_arrays_are_located() {
     let line = locate_path(text, "melee.columns[3].ratio").unwrap();
     assert!(text.lines().nth(line - 1).unwrap().contains("3:1"));
 }
+
+#[test]
+fn every_switchable_ruling_names_its_ruling_and_loads_on_its_ruleset() {
+    for (name, text) in crate::systems::SWITCHES {
+        let file = SourceFile { name, text };
+        let rule = HouseRule::parse(file).unwrap();
+        let ruling = rule.ruling.clone().unwrap_or_default();
+        assert!(ruling.starts_with("R-"), "{name}: ruling {ruling:?}");
+        assert!(rule.name.is_some() && rule.description.is_some(), "{name}");
+        let plain = Ruleset::load(&Layers {
+            base: builtin(&rule.extends).unwrap(),
+            house_rules: vec![],
+        })
+        .unwrap();
+        let switched = Ruleset::load(&Layers {
+            base: builtin(&rule.extends).unwrap(),
+            house_rules: vec![file],
+        })
+        .unwrap();
+        assert_ne!(plain.info.fingerprint, switched.info.fingerprint, "{name}");
+        assert_eq!(switched.info.layers.last().map(String::as_str), Some(*name));
+    }
+}
+
+#[test]
+fn a_house_rule_with_an_unknown_key_lists_the_keys_it_may_have() {
+    let e = HouseRule::parse(SourceFile {
+        name: "club.toml",
+        text: "extends = \"itacs\"\nrulling = \"R-ITACS-1\"\n",
+    })
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("rulling"));
+    assert_eq!(e.location.as_deref(), Some("club.toml:2"));
+    assert!(e.message.contains("ruling, description"), "{}", e.message);
+}

@@ -258,6 +258,31 @@ pub const BUILTIN: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The switchable rulings: house-rule files built in, off unless the umpire chooses them
+/// (file name, text).
+pub const SWITCHES: &[(&str, &str)] = &[
+    (
+        "rulesets/switches/itacs-forbid-below-lowest-column.toml",
+        include_str!("../../../../rulesets/switches/itacs-forbid-below-lowest-column.toml"),
+    ),
+    (
+        "rulesets/switches/itacs-hills-missile-chart.toml",
+        include_str!("../../../../rulesets/switches/itacs-hills-missile-chart.toml"),
+    ),
+    (
+        "rulesets/switches/dbmm-doubled-at-most-half.toml",
+        include_str!("../../../../rulesets/switches/dbmm-doubled-at-most-half.toml"),
+    ),
+];
+
+/// A switchable ruling's file by its name.
+pub fn switch(name: &str) -> Option<SourceFile<'static>> {
+    SWITCHES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(name, text)| SourceFile { name, text })
+}
+
 pub fn builtin(id: &str) -> Option<SourceFile<'static>> {
     BUILTIN
         .iter()

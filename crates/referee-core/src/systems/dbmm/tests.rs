@@ -6,9 +6,9 @@ use serde_json::{json, Value};
 use super::combat::score_of;
 use super::data::Doubled;
 use super::outcome::Score;
-use crate::ruleset::{Layers, SourceFile};
+use crate::ruleset::Layers;
 use crate::systems::test_support::{chance, load, odds, total as value};
-use crate::systems::{builtin, Ruleset};
+use crate::systems::{builtin, switch, Ruleset};
 
 fn resolved(action: &str, situation: Value) -> crate::Resolution {
     load("dbmm")
@@ -34,10 +34,8 @@ fn fighter(t: &str, g: &str) -> Value {
 fn sheet_doubling() -> Ruleset {
     Ruleset::load(&Layers {
         base: builtin("dbmm").unwrap(),
-        house_rules: vec![SourceFile {
-            name: "sheet-doubling.toml",
-            text: "extends = \"dbmm\"\n[set.outcomes]\ndoubled = \"at_most_half\"\n",
-        }],
+        // The switchable ruling R-DBMM-15 as shipped (Settings puts it in force).
+        house_rules: vec![switch("rulesets/switches/dbmm-doubled-at-most-half.toml").unwrap()],
     })
     .unwrap()
 }

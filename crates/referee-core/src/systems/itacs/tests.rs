@@ -3,7 +3,7 @@ use serde_json::{json, Value};
 
 use crate::ruleset::{Layers, SourceFile};
 use crate::systems::test_support::{chance, effects, load};
-use crate::systems::{builtin, Ruleset};
+use crate::systems::{builtin, switch, Ruleset};
 
 fn itacs() -> Ruleset {
     load("itacs")
@@ -15,6 +15,15 @@ pub fn itacs_data() -> crate::systems::itacs::ItacsData {
         crate::systems::SystemRules::Itacs(data) => *data,
         _ => unreachable!("the ITACS ruleset loads as ITACS"),
     }
+}
+
+/// ITACS with one of the built-in switchable rulings in force.
+fn with_switch(name: &str) -> Ruleset {
+    Ruleset::load(&Layers {
+        base: builtin("itacs").unwrap(),
+        house_rules: vec![switch(name).unwrap()],
+    })
+    .unwrap()
 }
 
 fn refused(action: &str, situation: Value) -> crate::RefereeError {
@@ -236,14 +245,8 @@ fn below_the_lowest_column_is_flagged_or_forbidden() {
         .iter()
         .any(|n| n.message.contains("below the lowest column")));
     assert_eq!(r.modifiers[0].label, "Combat ratio (1:2)");
-    let forbid = Ruleset::load(&Layers {
-        base: builtin("itacs").unwrap(),
-        house_rules: vec![SourceFile {
-            name: "forbid.toml",
-            text: "extends = \"itacs\"\n[set.melee]\nbelow_lowest_column = \"forbid\"\n",
-        }],
-    })
-    .unwrap();
+    // The switchable ruling as shipped (Settings puts it in force).
+    let forbid = with_switch("rulesets/switches/itacs-forbid-below-lowest-column.toml");
     let e = forbid
         .resolve("melee", &melee("1", "3", "clear"), None)
         .unwrap_err();
@@ -311,6 +314,27 @@ fn mounted_defenders_in_a_village_and_walls_from_walls_use_zero() {
         itacs().resolve("melee", &s, None).unwrap().modifiers[1].value,
         -6
     );
+}
+
+#[test]
+fn hills_take_the_examples_minus_4_or_with_the_switch_the_charts_minus_6() {
+    let into_hills = fire(
+        json!([{ "type": "LB", "count": 2 }]),
+        json!({ "terrain": "hills", "units": [{ "type": "LB" }] }),
+    );
+    let terrain = |r: &crate::Resolution| {
+        r.modifiers
+            .iter()
+            .find(|m| m.rule.contains("10.3"))
+            .map(|m| (m.value, m.ruling.clone()))
+    };
+    let example = itacs().resolve("missile", &into_hills, None).unwrap();
+    assert_eq!(terrain(&example), Some((-4, Some("R-ITACS-8".into()))));
+    let chart = with_switch("rulesets/switches/itacs-hills-missile-chart.toml")
+        .resolve("missile", &into_hills, None)
+        .unwrap();
+    assert_eq!(terrain(&chart), Some((-6, Some("R-ITACS-8".into()))));
+    assert_eq!(chart.total_modifier, example.total_modifier - 2);
 }
 
 #[test]
