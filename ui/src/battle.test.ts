@@ -112,4 +112,32 @@ describe('a battle', () => {
     expect(error.getAttribute('data-code')).toBe('battle.nothing_to_undo');
     expect(document.querySelector('.side-card')!.textContent).toContain('Victory points');
   });
+
+  it('starts a figure scale field at the scale chosen in Settings (15 mm), not the example\'s', async () => {
+    const dbmm = {
+      id: 'dbmm', name: 'DBMM', dice: 'd6 v d6', fingerprint: 'f', layers: [], phases: [],
+      actions: [{ id: 'distances', name: 'Distances', rule: 'p. 29' }],
+      choices: [{ field: 'scale', options: [{ key: '15mm', label: '15 mm and smaller' }, { key: '25mm', label: '20–28 mm' }] }],
+    } as unknown as SystemInfo;
+    setSystems([dbmm]);
+    const schema = { type: 'object', properties: { element: { type: 'object', properties: { type: { type: 'string' } } }, scale: { type: ['string', 'null'], default: null } }, required: ['element'] };
+    mockIPC((cmd, args) => {
+      calls.push([cmd, args as Record<string, unknown>]);
+      if (cmd === 'battles_list') return [{ id: 7, name: 'Zama', ruleset: 'dbmm', fingerprint: 'f', created_at: 'x', updated_at: '2026-11-21T10:00:00Z', events: 2 }];
+      if (cmd === 'battle_view') return view({ ruleset: 'dbmm' });
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'resolve') throw { code: 'test.stop', message: 'only the request matters here' };
+      return null;
+    });
+    await showBattles();
+    await onBattleClick(document.querySelector('[data-open="7"]') as HTMLElement);
+    await onBattleClick(document.querySelector('[data-tab="resolve"]') as HTMLElement);
+    await new Promise((r) => setTimeout(r, 50));
+    const resolve = calls.find(([c]) => c === 'resolve');
+    expect(resolve, JSON.stringify(calls.map(([c]) => c))).toBeDefined();
+    const situation = (resolve![1].request as { situation: { scale: string; element: unknown } }).situation;
+    // The docs example (generated/examples.json) says 25mm; Settings default to 15 mm figures.
+    expect(situation.scale).toBe('15mm');
+    expect(situation.element).toEqual({ type: 'LH', grade: 'O' });
+  });
 });

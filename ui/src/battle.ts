@@ -6,7 +6,7 @@ import type { BattleView, Choice, RefereeError, Resolution, SystemInfo, UnitSpec
 import { escape, renderError, renderResolution, sizeBars } from './render';
 import { applyPanel, battleRows, diceFields, logEntries, oddsStrip, outlookRows, phaseOptions, phaseSteps, possibleEffects, rosterList, standing, targetKey, targetKeys, worth } from './views';
 import examples from './generated/examples.json';
-import { settings } from './settings';
+import { scaleFor, settings } from './settings';
 
 type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
 
@@ -260,7 +260,12 @@ function refreshHead(): void {
 function defaultSituation(action: string, schema: Schema): unknown {
   const key = `${ui.view!.state.ruleset}/${action}`;
   const example = (examples as Record<string, unknown>)[key];
-  return example !== undefined ? structuredClone(example) : blank(schema, schema, lists());
+  const situation = example !== undefined ? structuredClone(example) : blank(schema, schema, lists());
+  // A figure scale field starts at the table's scale from Settings.
+  const scales = (lists().scale ?? []).map((c) => c.key);
+  const scale = scaleFor(settings().figureScale, scales);
+  if (schema.properties?.scale && scale && situation && typeof situation === 'object') (situation as Record<string, unknown>).scale = scale;
+  return situation;
 }
 
 async function renderResolver(): Promise<void> {

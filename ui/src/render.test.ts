@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Resolution } from './generated/api';
-import { atLeast, escape, percent, renderError, renderResolution } from './render';
+import { atLeast, escape, measured, percent, renderError, renderResolution, setTableUnits } from './render';
 
 const resolution: Resolution = {
   system: 'itacs', action: 'melee', dice: '2d6',
@@ -54,5 +54,19 @@ describe('render', () => {
     expect(html).toContain('defenders');
     expect(html).toContain('§ 2.4.6');
     expect(escape('"<&>')).toBe('&quot;&lt;&amp;&gt;');
+  });
+
+  it('show inch figures in centimetres too on a centimetre table, and only there', () => {
+    expect(measured('Fire range 1.5" / 3" / 5"', 'cm')).toBe('Fire range 1.5" (3.8 cm) / 3" (7.6 cm) / 5" (12.7 cm)');
+    expect(measured('recoils 3"', 'inches')).toBe('recoils 3"');
+    expect(measured('320p = 480 mm = 18.9"', 'cm')).toBe('320p = 480 mm = 18.9"');
+    const gts = { ...resolution, totals: [{ label: 'Move', value: '12"', rule: '2.10' }] };
+    setTableUnits('cm');
+    try {
+      expect(renderResolution(gts)).toContain('12&quot; (30.5 cm)');
+    } finally {
+      setTableUnits('inches');
+    }
+    expect(renderResolution(gts)).not.toContain('cm)');
   });
 });

@@ -7,6 +7,20 @@ export function escape(text: string): string {
 
 export const signed = (n: number): string => (n > 0 ? `+${n}` : `${n}`);
 
+/** The table's units from Settings. The rules measure in inches; on a table measured in
+ * centimetres every inch figure also shows in cm. */
+let tableUnits: 'inches' | 'cm' = 'inches';
+export function setTableUnits(units: 'inches' | 'cm'): void {
+  tableUnits = units;
+}
+
+/** `3"` → `3" (7.6 cm)` on a centimetre table; a text that already gives millimetres (DBMM
+ * distances) is left as it is. */
+export function measured(text: string, units: 'inches' | 'cm' = tableUnits): string {
+  if (units !== 'cm' || /\d mm\b/.test(text)) return text;
+  return text.replace(/(\d+(?:\.\d+)?)"/g, (inches, n: string) => `${inches} (${Number((Number(n) * 2.54).toFixed(1))} cm)`);
+}
+
 /** A probability for display: "91.7 %", "0 %", "< 0.1 %". */
 export function percent(p: number): string {
   if (p === 0) return '0 %';
@@ -20,12 +34,12 @@ export function cite(rule: string, ruling?: string): string {
 }
 
 function modifierRow(m: Modifier): string {
-  return `<tr><td>${escape(m.label)}</td><td class="num">${signed(m.value)}</td><td>${cite(m.rule, m.ruling)}</td></tr>`;
+  return `<tr><td>${escape(measured(m.label))}</td><td class="num">${signed(m.value)}</td><td>${cite(m.rule, m.ruling)}</td></tr>`;
 }
 
 function effects(list: Effect[]): string {
   if (list.length === 0) return '<span class="muted">no effect</span>';
-  return `<ul class="effects">${list.map((e) => `<li>${escape(e.text)} ${cite(e.rule, e.ruling)}</li>`).join('')}</ul>`;
+  return `<ul class="effects">${list.map((e) => `<li>${escape(measured(e.text))} ${cite(e.rule, e.ruling)}</li>`).join('')}</ul>`;
 }
 
 /** "At least this good for the attacker": cumulative from the best result down. */
@@ -63,7 +77,7 @@ const CHECK_MARK: Record<Check['status'], string> = { met: '✓', not_met: '✗'
 export function renderChecks(checks: Check[]): string {
   if (checks.length === 0) return '';
   const rows = checks
-    .map((c) => `<li class="check-${c.status}"><span class="mark" aria-label="${c.status.replace('_', ' ')}">${CHECK_MARK[c.status]}</span> ${escape(c.label)} ${cite(c.rule, c.ruling)}</li>`)
+    .map((c) => `<li class="check-${c.status}"><span class="mark" aria-label="${c.status.replace('_', ' ')}">${CHECK_MARK[c.status]}</span> ${escape(measured(c.label))} ${cite(c.rule, c.ruling)}</li>`)
     .join('');
   return `<ul class="checks">${rows}</ul>`;
 }
@@ -85,9 +99,9 @@ export function renderForecast(forecast: Chance[]): string {
 
 export function renderResolution(r: Resolution): string {
   const totals = r.totals
-    .map((t) => `<div class="total"><span class="muted">${escape(t.label)}</span> <strong>${escape(t.value)}</strong> ${cite(t.rule, t.ruling)}</div>`)
+    .map((t) => `<div class="total"><span class="muted">${escape(t.label)}</span> <strong>${escape(measured(t.value))}</strong> ${cite(t.rule, t.ruling)}</div>`)
     .join('');
-  const notes = r.notes.map((n) => `<li>${escape(n.message)} ${cite(n.rule, n.ruling)}</li>`).join('');
+  const notes = r.notes.map((n) => `<li>${escape(measured(n.message))} ${cite(n.rule, n.ruling)}</li>`).join('');
   const outcome = r.outcome
     ? `<div class="outcome" id="outcome">
         <div class="outcome-head">Dice ${r.outcome.dice.join(' + ')} = ${r.outcome.roll}, modified ${signed(r.total_modifier)} → <strong>${r.outcome.modified}</strong></div>
@@ -113,7 +127,7 @@ export function renderError(e: RefereeError): string {
   const where = [e.location, e.field].filter(Boolean).map((x) => escape(String(x))).join(' · ');
   const rule = e.rule ? ` ${cite(e.rule, e.ruling)}` : '';
   return `<div class="error" role="alert" data-code="${escape(e.code)}">
-    <strong>${escape(e.message)}</strong>${rule}
+    <strong>${escape(measured(e.message))}</strong>${rule}
     ${where ? `<div class="muted">${where}</div>` : ''}
   </div>`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HouseRuleInfo, SystemInfo } from './generated/api';
-import { DEFAULTS, houseRuleChoice, readSetting, renderSettings, sanitize, themeFor } from './settings';
+import { DEFAULTS, houseRuleChoice, readSetting, renderSettings, sanitize, scaleFor, themeFor } from './settings';
 
 describe('settings', () => {
   it('fall back to defaults for a damaged or foreign store, field by field', () => {
@@ -40,5 +40,14 @@ describe('settings', () => {
   it('ask the referee for what was ticked and unticked, leaving the rest to their defaults', () => {
     expect(houseRuleChoice(DEFAULTS)).toEqual({ on: [], off: [] });
     expect(houseRuleChoice({ ...DEFAULTS, houseRules: { 'a.toml': true, 'b.toml': false } })).toEqual({ on: ['a.toml'], off: ['b.toml'] });
+  });
+
+  it('pick the ruleset figure scale that covers the table figures', () => {
+    const dbmm = ['15mm', '25mm'];
+    expect(scaleFor('6mm', dbmm)).toBe('15mm');
+    expect(scaleFor('15mm', dbmm)).toBe('15mm');
+    expect(scaleFor('25mm', dbmm)).toBe('25mm');
+    expect(scaleFor('28mm', dbmm)).toBe('25mm');
+    expect(scaleFor('15mm', [])).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
 // holds is checked field by field: a damaged or foreign value falls back to its default.
 import { load } from '@tauri-apps/plugin-store';
 import type { HouseRuleChoice, RulesetList } from './generated/api';
-import { escape } from './render';
+import { escape, setTableUnits } from './render';
 
 export interface Settings {
   theme: 'dark' | 'light' | 'system';
@@ -64,12 +64,14 @@ export async function loadSettings(): Promise<Settings> {
   } catch {
     current = { ...DEFAULTS };
   }
+  setTableUnits(current.units);
   return current;
 }
 
 export async function saveSettings(next: Settings): Promise<void> {
   current = sanitize(next);
   applyTheme(current.theme);
+  setTableUnits(current.units);
   const store = await load(FILE, { autoSave: false, defaults: {} });
   await store.set('settings', current);
   await store.save();
@@ -89,8 +91,8 @@ const LABELS: { [K in SettingKey]: [string, Record<string, string>] } = {
   theme: ['Theme', { dark: 'Dark (dim halls)', light: 'Light', system: 'As the system' }],
   diceMode: ['Dice, when no faces are entered', { physical: 'Ask for the physical dice', app: 'The app rolls them (seeded, logged)' }],
   confirmApply: ['Before a result is applied', { false: 'Apply at once (undo is there)', true: 'Ask to confirm' }],
-  units: ['Table units', { inches: 'Inches', cm: 'Centimetres' }],
-  figureScale: ['Figure scale', { '6mm': '6 mm', '15mm': '15 mm', '25mm': '25 mm', '28mm': '28 mm' }],
+  units: ['Table units', { inches: 'Inches, as the rules measure', cm: 'Centimetres (each inch figure also in cm)' }],
+  figureScale: ['Figure scale (the scale DBMM distances start at)', { '6mm': '6 mm', '15mm': '15 mm', '25mm': '25 mm', '28mm': '28 mm' }],
 };
 
 function houseRuleRow(h: RulesetList['house_rules'][number], system: string): string {
@@ -127,6 +129,14 @@ export function renderSettings(s: Settings, list: Pick<RulesetList, 'systems' | 
       <h3>In force</h3><ul>${inForce}</ul>
       <p class="muted">A battle keeps the fingerprint of the rules it began under; opened under other rules it says so.</p></form>
     <div id="settings-message" aria-live="polite"></div>`;
+}
+
+/** The ruleset's figure scale for the table's figures: the smallest scale at or above their size
+ * (DBMM "15mm" is 15 mm and smaller), else the largest ("25mm" is 20–28 mm). */
+export function scaleFor(figures: Settings['figureScale'], scales: readonly string[]): string | undefined {
+  const size = (key: string) => Number.parseFloat(key);
+  const sorted = [...scales].filter((k) => Number.isFinite(size(k))).sort((a, b) => size(a) - size(b));
+  return sorted.find((k) => size(k) >= size(figures)) ?? sorted[sorted.length - 1];
 }
 
 /** A value from the settings form, typed. */
