@@ -4,7 +4,7 @@
 import { mockIPC, clearMocks } from '@tauri-apps/api/mocks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BattleView, SystemInfo } from './generated/api';
-import { onBattleClick, onBattleSubmit, setSystems, showBattles } from './battle';
+import { onBattleClick, onBattleInput, onBattleSubmit, setSystems, showBattles } from './battle';
 
 const itacs = { id: 'itacs', name: 'ITACS', dice: '2d6', fingerprint: 'f', layers: [], actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5' }], choices: [], phases: [] } as unknown as SystemInfo;
 
@@ -59,6 +59,18 @@ describe('the battles screen', () => {
     // The new battle opens on its roster.
     expect(document.querySelector('#roster')!.textContent).toContain('17.04');
     expect(document.body.dataset.screen).toBe('battle');
+  });
+
+  it('shows the ITACS panic level and stacking limit only while ITACS is the chosen system', async () => {
+    setSystems([{ ...itacs, id: 'dbmm', name: 'DBMM' }, itacs]);
+    mockIPC((cmd) => (cmd === 'battles_list' ? [] : null));
+    await showBattles();
+    const shown = () => [...document.querySelectorAll<HTMLElement>('.itacs-only')].map((x) => !x.hidden);
+    expect(shown()).toEqual([false, false]);
+    const select = document.querySelector('#new-ruleset') as HTMLSelectElement;
+    select.value = 'itacs';
+    await onBattleInput(select);
+    expect(shown()).toEqual([true, true]);
   });
 
   it('deletes a battle only on the second tap', async () => {

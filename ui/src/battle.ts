@@ -59,8 +59,8 @@ export async function showBattles(): Promise<void> {
       <h3>Begin a battle</h3>
       <label>Rule system <select id="new-ruleset">${rulesets}</select></label>
       <label>Name <input id="new-name" required value="New battle"></label>
-      ${sideFieldset('a', 'First side', 'Side A')}
-      ${sideFieldset('b', 'Second side', 'Side B')}
+      ${sideFieldset('a', 'First side', 'Side A', ui.systems[0]?.id === 'itacs')}
+      ${sideFieldset('b', 'Second side', 'Side B', ui.systems[0]?.id === 'itacs')}
       <p class="muted">GTS: give the army's general and baggage the roles <em>general</em> and <em>baggage</em> on the roster; they lower the army break point when lost (8.0). DBMM: give each element its command, and the general's element <code>"general": true</code>; each command's morale is counted apart (p. 42–43).</p>
       <button class="primary" id="create-battle" type="submit">Begin</button>
     </form>
@@ -189,11 +189,11 @@ function derivation(ruleset: string, stats: unknown): { ruleset: string; action:
 }
 
 /** One side of a new battle: name, commands and the ITACS-only panic level and stacking limit. */
-function sideFieldset(key: 'a' | 'b', legend: string, name: string): string {
+function sideFieldset(key: 'a' | 'b', legend: string, name: string, itacs: boolean): string {
   return `<fieldset><legend>${legend}</legend>
         <label>Name <input id="new-side-${key}" required value="${name}"></label>
         <label>Commands <input id="commands-${key}" placeholder="e.g. Left wing, Centre"></label>
-        <span class="itacs-only"><label>Panic level <input id="panic-${key}" type="number" min="0" inputmode="numeric" placeholder="—"> <span class="rule">§ 5.4</span></label>
+        <span class="itacs-only"${itacs ? '' : ' hidden'}><label>Panic level <input id="panic-${key}" type="number" min="0" inputmode="numeric" placeholder="—"> <span class="rule">§ 5.4</span></label>
         <label>Stacking limit <input id="stacking-${key}" type="number" min="1" inputmode="numeric" placeholder="—"> <span class="rule">§ 4.3.3</span></label></span>
       </fieldset>`;
 }
