@@ -152,4 +152,29 @@ describe('a battle', () => {
     expect(situation.scale).toBe('15mm');
     expect(situation.element).toEqual({ type: 'LH', grade: 'O' });
   });
+
+  it('offers to put back the rules a battle began under, as preferences, and reopens it', async () => {
+    const changed = { ...view(), ruleset_changed: 'this battle began under other ruleset or house-rule files with forbid.toml', began_under: { on: ['forbid.toml'], off: ['hills.toml'] } };
+    let chosen: unknown;
+    mockIPC((cmd, args) => {
+      calls.push([cmd, args as Record<string, unknown>]);
+      if (cmd === 'battles_list') return [{ id: 7, name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', created_at: 'x', updated_at: '2026-11-21T10:00:00Z', events: 2 }];
+      if (cmd === 'battle_view') return chosen ? view() : changed;
+      if (cmd === 'plugin:store|load') return 1;
+      if (cmd === 'rulesets_choose') {
+        chosen = (args as { choice: unknown }).choice;
+        return { systems: [itacs], house_rules: [], problems: [] };
+      }
+      return null;
+    });
+    await showBattles();
+    await onBattleClick(document.querySelector('[data-open="7"]') as HTMLElement);
+    expect(document.querySelector('#battle-screen .error')!.textContent).toContain('began under other');
+    await onBattleClick(document.querySelector('#rules-began-under') as HTMLElement);
+    expect(document.querySelector('#battle-message .error')).toBeNull();
+    expect(chosen).toEqual({ on: ['forbid.toml'], off: ['hills.toml'] });
+    const saved = calls.find(([c]) => c === 'plugin:store|set')![1] as { value: { houseRules: unknown } };
+    expect(saved.value.houseRules).toEqual({ 'forbid.toml': true, 'hills.toml': false });
+    expect(document.querySelector('#rules-began-under')).toBeNull();
+  });
 });

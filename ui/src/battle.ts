@@ -6,7 +6,7 @@ import type { BattleView, Choice, RefereeError, Resolution, SystemInfo, UnitSpec
 import { escape, renderError, renderResolution, sizeBars } from './render';
 import { applyPanel, battleRows, diceFields, logEntries, oddsStrip, outlookRows, phaseOptions, phaseSteps, possibleEffects, rosterList, standing, targetKey, targetKeys, worth } from './views';
 import examples from './generated/examples.json';
-import { scaleFor, settings } from './settings';
+import { changesFor, chooseHouseRules, scaleFor, settings } from './settings';
 
 type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
 
@@ -136,7 +136,7 @@ function renderBattle(): void {
         <button id="redo" ${v.redo ? '' : 'disabled'} title="Redo (Ctrl+Shift+Z)">↷ Redo</button>
       </span>
     </div>
-    ${v.ruleset_changed ? `<div class="error" role="alert">${escape(v.ruleset_changed)}</div>` : ''}
+    ${v.ruleset_changed ? `<div class="error" role="alert">${escape(v.ruleset_changed)}${v.began_under ? ' <button id="rules-began-under">Play it under the rules it began under</button>' : ''}</div>` : ''}
     <nav class="tabs" role="tablist">${tabs.map(([k, label]) => `<button role="tab" data-tab="${k}" aria-selected="${k === ui.tab}">${label}</button>`).join('')}</nav>
     <div id="battle-message" aria-live="polite"></div>
     <div id="tab-body"></div>`;
@@ -526,6 +526,16 @@ export async function onBattleClick(el: HTMLElement): Promise<boolean> {
   const d = el.dataset;
   const v = ui.view;
   if (d.open) { await openBattle(Number(d.open)); return true; }
+  if (el.id === 'rules-began-under' && v?.began_under) {
+    // The battle's own rules back in force (a preference, like ticking them in Settings).
+    try {
+      await chooseHouseRules(changesFor(v.began_under));
+      await openBattle(v.id);
+    } catch (e) {
+      showError('#battle-message', e);
+    }
+    return true;
+  }
   if (d.duplicate) { await api.duplicateBattle(Number(d.duplicate)).catch((e) => showError('#battles-message', e)); await refreshBattleList(); return true; }
   if (d.delete) {
     if (el.dataset.confirm !== 'yes') {

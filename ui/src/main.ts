@@ -3,7 +3,7 @@
 // and the result of entered or app-rolled dice, without a battle.
 import * as api from './api';
 import { onBattleClick, onBattleInput, onBattleKey, onBattleSubmit, setSystems, showBattles } from './battle';
-import { applyTheme, houseRuleChoice, loadSettings, readSetting, renderSettings, saveSettings, settings, type SettingKey } from './settings';
+import { applyTheme, chooseHouseRules, houseRuleChoice, loadSettings, onRulesChange, readSetting, renderSettings, saveSettings, settings, type SettingKey } from './settings';
 import type { Choice, RefereeError, RulesetList, SystemInfo } from './generated/api';
 import { escape, renderError, renderResolution, sizeBars } from './render';
 import { FORM_ACTIONS, enteredDice, initialState, selectorForField, toSituation, unitRow, type ActionId, type FormState, type UnitRow } from './situation';
@@ -166,8 +166,7 @@ async function onHouseRule(el: HTMLInputElement): Promise<void> {
   const file = el.dataset.houseRule!;
   const message = () => $('#settings-message');
   try {
-    await saveSettings({ ...settings(), houseRules: { ...settings().houseRules, [file]: el.checked } });
-    useRulesets(await api.chooseRulesets(houseRuleChoice(settings())));
+    await chooseHouseRules({ [file]: el.checked });
   } catch (e) {
     message().innerHTML = renderError(e as RefereeError);
     return;
@@ -285,6 +284,7 @@ async function start(): Promise<void> {
   showScreen('battles');
   try {
     // The house rules and switchable rulings chosen in Settings go in force before anything else.
+    onRulesChange(useRulesets);
     useRulesets(await api.chooseRulesets(houseRuleChoice(settings())));
   } catch (e) {
     $('#resolution').innerHTML = renderError(e as RefereeError);

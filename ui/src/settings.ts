@@ -1,6 +1,7 @@
 // Preferences, kept by the store plugin in `settings.json` (never battle data). Whatever the file
 // holds is checked field by field: a damaged or foreign value falls back to its default.
 import { load } from '@tauri-apps/plugin-store';
+import { chooseRulesets } from './api';
 import type { HouseRuleChoice, RulesetList } from './generated/api';
 import { escape, setTableUnits } from './render';
 
@@ -129,6 +130,26 @@ export function renderSettings(s: Settings, list: Pick<RulesetList, 'systems' | 
       <h3>In force</h3><ul>${inForce}</ul>
       <p class="muted">A battle keeps the fingerprint of the rules it began under; opened under other rules it says so.</p></form>
     <div id="settings-message" aria-live="polite"></div>`;
+}
+
+let whenRulesChange: (list: RulesetList) => void = () => undefined;
+/** Who redraws the screens when other rules are put in force (the shell). */
+export function onRulesChange(redraw: (list: RulesetList) => void): void {
+  whenRulesChange = redraw;
+}
+
+/** Puts house rules in force (true) or leaves them out (false), by file: saved as preferences,
+ * then in force at once. Answers the rulesets now in force. */
+export async function chooseHouseRules(changes: Record<string, boolean>): Promise<RulesetList> {
+  await saveSettings({ ...current, houseRules: { ...current.houseRules, ...changes } });
+  const list = await chooseRulesets(houseRuleChoice(current));
+  whenRulesChange(list);
+  return list;
+}
+
+/** The preference changes that put a battle's rules back in force. */
+export function changesFor(choice: HouseRuleChoice): Record<string, boolean> {
+  return Object.fromEntries([...choice.on.map((f) => [f, true]), ...choice.off.map((f) => [f, false])]);
 }
 
 /** The ruleset's figure scale for the table's figures: the smallest scale at or above their size

@@ -15,7 +15,7 @@ use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
 use referee_store::{now, raw, BattleFile, BattleRow, FileEvent, Roster, RosterRow, Store};
 
-use crate::{roll, Referee, RollRequest};
+use crate::{roll, HouseRuleChoice, Referee, RollRequest};
 
 /// Where the referee keeps its database when none is named: the app's data folder
 /// (`$XDG_DATA_HOME` or `~/.local/share`, then the app identifier), as the app uses it.
@@ -131,6 +131,10 @@ pub struct BattleView {
     /// The battle began under other ruleset or house-rule files than those in force now.
     #[ts(optional)]
     pub ruleset_changed: Option<String>,
+    /// When the rules changed: the house rules of this ruleset that, put in force, give the rules
+    /// the battle began under (if the files offered can).
+    #[ts(optional)]
+    pub began_under: Option<HouseRuleChoice>,
     /// The resolution just applied, when this view answers an `apply`.
     #[ts(optional)]
     pub applied: Option<Resolution>,
@@ -263,17 +267,28 @@ impl Battles {
         let battle = self.battle(referee, id)?;
         let ruleset = referee.ruleset(&battle.state.ruleset)?;
         let from = battle.events.len().saturating_sub(LOG_TAIL);
+        let changed = battle.state.fingerprint != ruleset.info.fingerprint;
+        let began_under = changed
+            .then(|| referee.choice_for(&battle.state.ruleset, &battle.state.fingerprint))
+            .flatten();
+        let ruleset_changed = changed.then(|| {
+            let files = match &began_under {
+                Some(choice) if choice.on.is_empty() => " (without house rules)".to_string(),
+                Some(choice) => format!(" with {}", choice.on.join(" + ")),
+                None => String::new(),
+            };
+            format!(
+                "this battle began under other ruleset or house-rule files{files} ({}); now in force: {} ({})",
+                battle.state.fingerprint,
+                ruleset.info.layers.join(" + "),
+                ruleset.info.fingerprint
+            )
+        });
         Ok(BattleView {
             id,
             standing: standing(ruleset, &battle.state),
-            ruleset_changed: (battle.state.fingerprint != ruleset.info.fingerprint).then(|| {
-                format!(
-                    "this battle began under other ruleset or house-rule files ({}); now in force: {} ({})",
-                    battle.state.fingerprint,
-                    ruleset.info.layers.join(" + "),
-                    ruleset.info.fingerprint
-                )
-            }),
+            began_under,
+            ruleset_changed,
             state: battle.state.clone(),
             events: battle.events.len() as u64,
             log: log_entries(battle, &battle.events[from..]),

@@ -17,12 +17,15 @@ use crate::{ResolveRequest, RulesetList};
 pub struct Referee {
     rulesets: BTreeMap<String, Ruleset>,
     house_rules: Vec<HouseRuleInfo>,
+    /// The text of each ruleset's base file and of each house rule offered, to find which choice
+    /// a battle's fingerprint was made under.
+    texts: BTreeMap<String, String>,
     problems: Vec<RefereeError>,
 }
 
 /// Which house rules are in force, by the file name each is listed under: by default every
 /// house-rule file of the user folder and none of the switchable rulings.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct HouseRuleChoice {
     /// Files to put in force (e.g. `rulesets/switches/itacs-forbid-below-lowest-column.toml`).
@@ -172,6 +175,7 @@ impl Referee {
             }
         }
         let mut house_rules = Vec::new();
+        let mut texts = BTreeMap::new();
         let mut houses: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
         for (file, switch) in candidates {
             match house_rule_info(file, switch, choice) {
@@ -186,12 +190,16 @@ impl Referee {
                     if info.on {
                         houses.entry(info.extends.clone()).or_default().push(file);
                     }
+                    texts.insert(file.name.to_string(), file.text.to_string());
                     house_rules.push(info);
                 }
                 Err(e) => problems.push(e),
             }
         }
         let mut rulesets = BTreeMap::new();
+        for base in bases.values() {
+            texts.insert(base.name.to_string(), base.text.to_string());
+        }
         for (id, base) in bases {
             let house_rules = houses.get(&id).cloned().unwrap_or_default();
             match Ruleset::load(&Layers {
@@ -224,8 +232,49 @@ impl Referee {
         Referee {
             rulesets,
             house_rules,
+            texts,
             problems,
         }
+    }
+
+    /// Which of the house rules offered for a ruleset, put in force, give this fingerprint: the
+    /// choice to play a battle under the rules it began under (`None` if no combination does,
+    /// e.g. a file since edited or removed). Only that ruleset's house rules are named.
+    pub fn choice_for(&self, ruleset: &str, fingerprint: &str) -> Option<HouseRuleChoice> {
+        let base_name = self.rulesets.get(ruleset)?.info.layers.first()?;
+        let base = SourceFile {
+            name: base_name,
+            text: self.texts.get(base_name)?,
+        };
+        let offered: Vec<SourceFile> = self
+            .house_rules
+            .iter()
+            .filter(|h| h.extends == ruleset)
+            .filter_map(|h| {
+                Some(SourceFile {
+                    name: &h.file,
+                    text: self.texts.get(&h.file)?,
+                })
+            })
+            .collect();
+        // Every subset, in the order they load; a handful of files at most (capped at 2^12).
+        let n = offered.len().min(12);
+        (0u32..1 << n).find_map(|mask| {
+            let chosen = |i: usize| mask & (1 << i) != 0;
+            let layers = Layers {
+                base,
+                house_rules: (0..n).filter(|&i| chosen(i)).map(|i| offered[i]).collect(),
+            };
+            (layers.fingerprint() == fingerprint).then(|| {
+                let (on, off): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| chosen(i));
+                let names =
+                    |list: Vec<usize>| list.iter().map(|&i| offered[i].name.to_string()).collect();
+                HouseRuleChoice {
+                    on: names(on),
+                    off: names(off),
+                }
+            })
+        })
     }
 
     pub fn rulesets(&self) -> RulesetList {

@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use referee_api::{
-    roster_from_csv, AppDice, ApplyRequest, BattleView, Battles, DiceEntry, Mapping, NewBattle,
-    PhysicalDice, Referee, UnitSpec,
+    roster_from_csv, AppDice, ApplyRequest, BattleView, Battles, DiceEntry, HouseRuleChoice,
+    Mapping, NewBattle, PhysicalDice, Referee, UnitSpec,
 };
 
 fn new(ruleset: &str, sides: serde_json::Value) -> NewBattle {
@@ -435,4 +435,46 @@ fn bad_requests_leave_the_battle_unchanged() {
             .len(),
         1
     );
+}
+
+#[test]
+fn a_battle_opened_under_other_rulings_names_the_choice_it_began_under() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let mut battles = Battles::open(&path).unwrap();
+    let forbid = "rulesets/switches/itacs-forbid-below-lowest-column.toml";
+    let hills = "rulesets/switches/itacs-hills-missile-chart.toml";
+    let switched = Referee::choosing(
+        None,
+        &HouseRuleChoice {
+            on: vec![forbid.into()],
+            off: vec![],
+        },
+    );
+    let plain = Referee::builtin();
+    let id = battles
+        .create(
+            &switched,
+            &new("itacs", json!([{ "name": "Romans" }, { "name": "Gauls" }])),
+        )
+        .unwrap()
+        .id;
+    let same = battles.view(&switched, id).unwrap();
+    assert_eq!(
+        (same.ruleset_changed, same.began_under.is_none()),
+        (None, true)
+    );
+
+    let other = battles.view(&plain, id).unwrap();
+    assert!(other.ruleset_changed.unwrap().contains(forbid));
+    let began = other
+        .began_under
+        .expect("the switch gives the battle's rules");
+    assert_eq!(began.on, vec![forbid]);
+    assert_eq!(began.off, vec![hills]);
+    // That choice, put in force, is the battle's rules again.
+    let again = Referee::choosing(None, &began);
+    assert_eq!(battles.view(&again, id).unwrap().ruleset_changed, None);
+    // A battle begun under a file no longer offered cannot be matched.
+    assert_eq!(plain.choice_for("itacs", "0123456789abcdef"), None);
 }

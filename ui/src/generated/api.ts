@@ -230,6 +230,11 @@ undo?: number, redo?: number,
  */
 ruleset_changed?: string, 
 /**
+ * When the rules changed: the house rules of this ruleset that, put in force, give the rules
+ * the battle began under (if the files offered can).
+ */
+began_under?: HouseRuleChoice, 
+/**
  * The resolution just applied, when this view answers an `apply`.
  */
 applied?: Resolution, };
