@@ -8,5 +8,5 @@ cargo bench -p referee-core --bench itacs -- --warm-up-time 1 --measurement-time
 REFEREE_PROFILE=release bash scripts/e2e.sh >/dev/null 2>&1 || true
 ls -l target/release/referee-app | awk '{ printf "release binary: %.1f MB (%d bytes)\n", $5 / 1048576, $5 }'
 for _ in 1 2 3; do
-  REFEREE_PROFILE=release bash scripts/e2e.sh 2>/dev/null | grep -E -o '(cold start|input change|idle memory).*'
+  REFEREE_PROFILE=release bash scripts/e2e.sh 2>/dev/null | grep -E -o '(cold start|input change|idle memory).*|^# (pass|fail) [0-9]+'
 done
