@@ -165,14 +165,19 @@ function useRulesets(list: RulesetList): void {
 async function onHouseRule(el: HTMLInputElement): Promise<void> {
   const file = el.dataset.houseRule!;
   const message = () => $('#settings-message');
+  let failed: RefereeError | undefined;
   try {
     await chooseHouseRules({ [file]: el.checked });
   } catch (e) {
-    message().innerHTML = renderError(e as RefereeError);
-    return;
+    failed = e as RefereeError;
   }
+  // Redrawn from what is in force, so a box that could not be saved shows its real state.
   $('#settings-screen').innerHTML = renderSettings(settings(), rulesetList);
   document.querySelector<HTMLInputElement>(`[data-house-rule="${CSS.escape(file)}"]`)?.focus();
+  if (failed) {
+    message().innerHTML = renderError(failed.code ? failed : { code: 'settings.unsaved', message: `The choice could not be saved: ${String(failed)}` });
+    return;
+  }
   const rule = rulesetList.house_rules.find((h) => h.file === file);
   const problems = rulesetList.problems.map(renderError).join('');
   message().innerHTML = `<p class="ok">Saved: ${rule?.on ? 'in force' : 'left out'} — ${escape(rule?.name ?? file)}.</p>${problems}`;
