@@ -1,7 +1,6 @@
 // The app's own commands are declared here so that each needs an explicit grant in
 // capabilities/default.json: nothing is allowed by default.
 const COMMANDS: &[&str] = &[
-    "rulesets",
     "rulesets_choose",
     "resolve",
     "roll_dice",

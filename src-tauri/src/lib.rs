@@ -50,11 +50,6 @@ fn with<T>(
 }
 
 #[tauri::command]
-fn rulesets(rules: State<Rules>) -> RulesetList {
-    rules.now().rulesets()
-}
-
-#[tauri::command]
 fn rulesets_choose(rules: State<Rules>, choice: HouseRuleChoice) -> RulesetList {
     rules.choose(&choice)
 }
@@ -308,7 +303,6 @@ pub fn run() {
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
-            rulesets,
             rulesets_choose,
             resolve,
             roll_dice,

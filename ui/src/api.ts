@@ -17,7 +17,6 @@ async function call<T>(command: string, args: Record<string, unknown>): Promise<
   return invoke<T>(command, args);
 }
 
-export const rulesets = () => call<RulesetList>('rulesets', {});
 /** Puts the chosen switchable rulings and house-rule files in force; answers the new list. */
 export const chooseRulesets = (choice: HouseRuleChoice) => call<RulesetList>('rulesets_choose', { choice });
 export const resolve = (request: ResolveRequest) => call<Resolution>('resolve', { request });

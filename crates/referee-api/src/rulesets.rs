@@ -112,16 +112,11 @@ impl Referee {
         Referee::load(&[], &HouseRuleChoice::default())
     }
 
-    /// The built-in rulesets, replaced or extended by the `.toml` files of a user folder: a file
-    /// with `[system]` replaces that system's ruleset; a file with `extends` is a house rule laid on
-    /// top (in file-name order). A file that fails is reported in `problems` and left out; the rest
-    /// still load.
-    pub fn with_user_folder(folder: &Path) -> Referee {
-        Referee::choosing(Some(folder), &HouseRuleChoice::default())
-    }
-
-    /// The built-in rulesets, a user folder's files if any, and the house rules the choice puts in
-    /// force: switchable rulings first, then the user folder's house rules.
+    /// The built-in rulesets, replaced or extended by the `.toml` files of a user folder if any: a
+    /// file with `[system]` replaces that system's ruleset; a file with `extends` is a house rule.
+    /// The house rules the choice puts in force are laid on top: switchable rulings first, then the
+    /// folder's (in file-name order). A file that fails is reported in `problems` and left out; the
+    /// rest still load.
     pub fn choosing(folder: Option<&Path>, choice: &HouseRuleChoice) -> Referee {
         let mut paths: Vec<PathBuf> = match folder.map(std::fs::read_dir) {
             Some(Ok(entries)) => entries
@@ -362,7 +357,7 @@ mod tests {
             "extends = \"itacs\"\n[set.terrain.quagmire]\nname = \"Quagmire\"\nmissile = 0\nmelee = -5\nrule = \"house\"\n",
         )
         .unwrap();
-        let referee = Referee::with_user_folder(dir.path());
+        let referee = Referee::choosing(Some(dir.path()), &HouseRuleChoice::default());
         let list = referee.rulesets();
         assert!(list.problems.is_empty(), "{:?}", list.problems);
         let itacs = |list: &RulesetList| {
@@ -379,7 +374,7 @@ mod tests {
             "extends = \"itacs\"\n[set.melee]\nrear = 3\n",
         )
         .unwrap();
-        let referee = Referee::with_user_folder(dir.path());
+        let referee = Referee::choosing(Some(dir.path()), &HouseRuleChoice::default());
         let list = referee.rulesets();
         assert_eq!(list.problems.len(), 1);
         assert!(
@@ -414,7 +409,7 @@ mod tests {
             info.on
         };
 
-        let plain = Referee::with_user_folder(dir.path());
+        let plain = Referee::choosing(Some(dir.path()), &HouseRuleChoice::default());
         assert_eq!(layers(&plain), vec!["rulesets/itacs.toml", club.as_str()]);
         assert!(!on(&plain, &forbid) && on(&plain, &club));
         let list = plain.rulesets();
@@ -484,7 +479,7 @@ mod tests {
             "extends = \"itacs\"\n[set.terrain.hills]\nmelee = -3\n",
         )
         .unwrap();
-        let referee = Referee::with_user_folder(dir.path());
+        let referee = Referee::choosing(Some(dir.path()), &HouseRuleChoice::default());
         let list = referee.rulesets();
         assert_eq!(list.problems.len(), 1, "{:?}", list.problems);
         assert_eq!(list.problems[0].field.as_deref(), Some("nmae"));
