@@ -1,5 +1,5 @@
 // The form's state and the situation JSON it stands for: pure, so it is unit-tested.
-import type { AttackPosition, ItacsFireSituation, ItacsMeleeSituation, ItacsUnit, ScarpLine } from './generated/api';
+import type { AttackPosition, ItacsFireSituation, ItacsMeleeSituation, ItacsUnit, ScarpLine } from '../generated/api';
 
 export type ActionId = 'melee' | 'missile' | 'defensive_fire';
 

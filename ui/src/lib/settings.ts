@@ -2,8 +2,8 @@
 // holds is checked field by field: a damaged or foreign value falls back to its default.
 import { load } from '@tauri-apps/plugin-store';
 import { chooseRulesets } from './api';
-import type { HouseRuleChoice, RulesetList } from './generated/api';
-import { escape, setTableUnits } from './render';
+import type { HouseRuleChoice, RulesetList } from '../generated/api';
+import { setTableUnits } from './format';
 
 export interface Settings {
   theme: 'dark' | 'light' | 'system';
@@ -88,7 +88,7 @@ export function applyTheme(theme: Settings['theme']): void {
   document.documentElement.dataset.theme = themeFor(theme, light);
 }
 
-const LABELS: { [K in SettingKey]: [string, Record<string, string>] } = {
+export const LABELS: { [K in SettingKey]: [string, Record<string, string>] } = {
   theme: ['Theme', { dark: 'Dark (dim halls)', light: 'Light', system: 'As the system' }],
   diceMode: ['Dice, when no faces are entered', { physical: 'Ask for the physical dice', app: 'The app rolls them (seeded, logged)' }],
   confirmApply: ['Before a result is applied', { false: 'Apply at once (undo is there)', true: 'Ask to confirm' }],
@@ -96,40 +96,9 @@ const LABELS: { [K in SettingKey]: [string, Record<string, string>] } = {
   figureScale: ['Figure scale (the scale DBMM distances start at)', { '6mm': '6 mm', '15mm': '15 mm', '25mm': '25 mm', '28mm': '28 mm' }],
 };
 
-function houseRuleRow(h: RulesetList['house_rules'][number], system: string): string {
-  const ruling = h.ruling ? `<span class="ruling">${escape(h.ruling)}</span> ` : '';
-  const where = h.switch ? '' : ` <code>${escape(h.file)}</code>`;
-  const about = h.description ? `<span class="muted">${escape(h.description)}</span>` : '';
-  return `<label class="setting house-rule"><input type="checkbox" data-house-rule="${escape(h.file)}"${h.on ? ' checked' : ''}>
-    <span><b>${escape(system)}</b> · ${ruling}${escape(h.name)}${where}<br>${about}</span></label>`;
-}
-
-export function renderSettings(s: Settings, list: Pick<RulesetList, 'systems' | 'house_rules'>): string {
-  const rows = (Object.keys(LABELS) as SettingKey[])
-    .map((key) => {
-      const [label, options] = LABELS[key];
-      const opts = Object.entries(options)
-        .map(([value, text]) => `<option value="${escape(value)}"${String(s[key]) === value ? ' selected' : ''}>${escape(text)}</option>`)
-        .join('');
-      return `<label class="setting">${escape(label)} <select data-setting="${key}">${opts}</select></label>`;
-    })
-    .join('');
-  // The short name ("ITACS", "DBMM 2.x") keeps each row readable on a phone.
-  const name = (id: string) => (list.systems.find((x) => x.id === id)?.name ?? id).split(' — ')[0];
-  const switches = list.house_rules.filter((h) => h.switch);
-  const files = list.house_rules.filter((h) => !h.switch);
-  const inForce = list.systems
-    .map((x) => `<li>${escape(x.name)}: ${x.layers.map((l) => `<code>${escape(l)}</code>`).join(' + ')} <span class="muted">(ruleset ${escape(x.fingerprint)})</span></li>`)
-    .join('');
-  return `<h2>Settings</h2><form id="settings-form" class="panel">${rows}</form>
-    <form id="house-rules" class="panel"><h3>Rulings you can switch</h3>
-      <p class="muted">The referee's reading is the default (docs/rulings.md); tick a box to play the other reading.</p>
-      ${switches.map((h) => houseRuleRow(h, name(h.extends))).join('') || '<p class="muted">None.</p>'}
-      <h3>House-rule files</h3>
-      ${files.map((h) => houseRuleRow(h, name(h.extends))).join('') || '<p class="muted">None yet: house-rule files go in the app data folder\'s <code>rulesets/</code> (docs/rulesets.md) and are listed here when the app starts.</p>'}
-      <h3>In force</h3><ul>${inForce}</ul>
-      <p class="muted">A battle keeps the fingerprint of the rules it began under; opened under other rules it says so.</p></form>
-    <div id="settings-message" aria-live="polite"></div>`;
+/** The short name of a system ("ITACS", "DBMM 2.x"), which keeps a row readable on a phone. */
+export function shortName(systems: RulesetList['systems'], id: string): string {
+  return (systems.find((x) => x.id === id)?.name ?? id).split(' — ')[0];
 }
 
 let whenRulesChange: (list: RulesetList) => void = () => undefined;

@@ -1,8 +1,9 @@
 // A situation form built from the action's JSON schema (generated from the Rust types, so every
-// action of every system gets one), with the ruleset's choices for its selects. Pure: HTML strings
-// in, values out, so it is unit-tested.
-import type { Choice } from './generated/api';
-import { escape } from './render';
+// action of every system gets one), with the ruleset's choices for its selects. The logic only:
+// the form itself is components/SchemaField.svelte. Pure, so it is unit-tested.
+import type { Choice } from '../generated/api';
+import { humanize } from './words';
+export { humanize };
 
 export interface Schema {
   type?: string | string[];
@@ -64,8 +65,9 @@ export function field(s: Schema, root: Schema, name: string, lists: Record<strin
   }
   const t = types(schema).filter((x) => x !== 'null');
   if (types(schema).includes('null')) nullable = true;
-  const enumOptions = schema.enum?.filter((v) => v !== null).map((v) => ({ key: String(v), label: String(v) }))
-    ?? schema.oneOf?.filter((o) => o.const !== undefined).map((o) => ({ key: String(o.const), label: o.description ? `${String(o.const)} — ${o.description}` : String(o.const) }));
+  // Choices in words: the rule's description where the schema has one, else the value humanized.
+  const enumOptions = schema.enum?.filter((v) => v !== null).map((v) => ({ key: String(v), label: humanize(String(v)) }))
+    ?? schema.oneOf?.filter((o) => o.const !== undefined).map((o) => ({ key: String(o.const), label: o.description ? o.description.replace(/`/g, '').replace(/\.$/, '') : humanize(String(o.const)) }));
   const ruleset = choicesFor(name, lists);
   if (enumOptions && enumOptions.length) return { kind: 'select', schema, nullable, options: enumOptions };
   if (t.includes('string') && ruleset.length) return { kind: 'select', schema, nullable: true, options: ruleset };
@@ -107,13 +109,6 @@ export function blank(s: Schema, root: Schema, lists: Record<string, Choice[]> =
   }
 }
 
-/** "d_markers" → "D markers"; "attacker_leader_bonus" → "Attacker leader bonus". */
-export function humanize(name: string): string {
-  const words = name.split('_').filter(Boolean);
-  if (!words.length) return name;
-  const first = words[0].length === 1 ? words[0].toUpperCase() : words[0][0].toUpperCase() + words[0].slice(1);
-  return [first, ...words.slice(1).map((w) => (w.length === 1 ? w.toUpperCase() : w))].join(' ');
-}
 
 export function getAt(value: unknown, path: Path): unknown {
   let v = value;
@@ -163,94 +158,12 @@ export function parseInput(kind: Kind, raw: string, checked: boolean, nullable: 
   }
 }
 
-/** The field's name, and its description (the rule's words) under it near the top of the form,
- * as a tooltip deeper down where the form would otherwise drown in text. */
-function label(name: string, s: Schema, depth: number): string {
-  if (!s.description) return `<span class="field-name">${escape(humanize(name))}</span>`;
-  if (depth > 1) return `<span class="field-name" title="${escape(s.description)}">${escape(humanize(name))}</span>`;
-  return `<span class="field-name">${escape(humanize(name))}</span><span class="hint">${escape(s.description)}</span>`;
-}
-
 /** A field worth showing before "More": required, or holding something other than its default. */
 export function prominent(name: string, s: Schema, value: unknown, required: boolean): boolean {
   if (required) return true;
   if (value === undefined || value === null || value === false || value === '') return false;
   if (Array.isArray(value) && value.length === 0) return false;
   return s.default === undefined || JSON.stringify(s.default) !== JSON.stringify(value);
-}
-
-interface Ctx {
-  root: Schema;
-  lists: Record<string, Choice[]>;
-  /** Arrays whose items are units: the roster can fill them. */
-  rosterPicker?: (path: Path) => string;
-}
-
-function input(name: string, s: Schema, value: unknown, path: Path, ctx: Ctx): string {
-  const depth = path.filter((p) => typeof p === 'string').length;
-  const f = field(s, ctx.root, name, ctx.lists);
-  const key = escape(pathKey(path));
-  const attrs = `data-path="${key}" data-kind="${f.kind}" data-nullable="${f.nullable}" id="f-${key}"`;
-  switch (f.kind) {
-    case 'object': {
-      const body = properties(f.schema, value, path, ctx);
-      return `<fieldset class="group" data-group="${key}"><legend>${label(name, f.schema, depth)}</legend>${body}</fieldset>`;
-    }
-    case 'array': {
-      const items = Array.isArray(value) ? value : [];
-      const itemSchema = f.schema.items ?? {};
-      const rows = items
-        .map((item, i) => `<div class="item">${input(`${name} ${i + 1}`.replace(/s (\d+)$/, ' $1'), itemSchema, item, [...path, i], ctx)}
-            <button class="ghost remove" data-remove="${escape(pathKey([...path, i]))}" aria-label="Remove ${escape(humanize(name))} ${i + 1}">✕</button></div>`)
-        .join('');
-      const picker = ctx.rosterPicker?.(path) ?? '';
-      return `<fieldset class="list" data-list="${key}"><legend>${label(name, f.schema, depth)}</legend>${rows}
-        <div class="list-actions"><button class="ghost add" data-add="${key}">+ ${escape(humanize(name).replace(/s$/, ''))}</button>${picker}</div></fieldset>`;
-    }
-    case 'boolean':
-      return `<label class="check field"><input type="checkbox" ${attrs}${value === true ? ' checked' : ''}> ${label(name, f.schema, depth)}</label>`;
-    case 'integer': case 'number': {
-      const shown = value === null || value === undefined ? '' : String(value);
-      const min = f.schema.minimum !== undefined ? ` min="${f.schema.minimum}"` : '';
-      const step = f.kind === 'number' ? ' step="any"' : '';
-      return `<label class="field">${label(name, f.schema, depth)} <input type="number" inputmode="decimal"${min}${step} ${attrs} value="${escape(shown)}"${f.nullable ? ' placeholder="—"' : ''}></label>`;
-    }
-    case 'select': {
-      const current = value === null || value === undefined ? '' : String(value);
-      const blankOption = f.nullable ? `<option value="">—</option>` : '';
-      const known = f.options.some((o) => o.key === current);
-      const extra = current && !known ? `<option value="${escape(current)}" selected>${escape(current)}</option>` : '';
-      const opts = f.options.map((o) => `<option value="${escape(o.key)}"${o.key === current ? ' selected' : ''}>${escape(o.label)}</option>`).join('');
-      return `<label class="field">${label(name, f.schema, depth)} <select ${attrs}>${blankOption}${extra}${opts}</select></label>`;
-    }
-    case 'list':
-      return `<label class="field">${label(name, f.schema, depth)} <input ${attrs} value="${escape(Array.isArray(value) ? value.join(', ') : '')}" placeholder="e.g. 3, 4"></label>`;
-    case 'string':
-      return `<label class="field">${label(name, f.schema, depth)} <input ${attrs} value="${escape(value === null || value === undefined ? '' : String(value))}"></label>`;
-    default:
-      return `<label class="field">${label(name, f.schema, depth)} <input ${attrs} data-json="true" value="${escape(JSON.stringify(value ?? null))}"></label>`;
-  }
-}
-
-/** An object's fields: the prominent ones, then the rest folded under "More". */
-function properties(schema: Schema, value: unknown, path: Path, ctx: Ctx): string {
-  const required = new Set(schema.required ?? []);
-  const main: string[] = [];
-  const more: string[] = [];
-  for (const [k, sub] of Object.entries(schema.properties ?? {})) {
-    const v = getAt(value, [k]);
-    const html = input(k, sub, v, [...path, k], ctx);
-    (prominent(k, deref(sub, ctx.root), v, required.has(k)) ? main : more).push(html);
-  }
-  const folded = more.length
-    ? `<details class="more"><summary>More (${more.length})</summary>${more.join('')}</details>`
-    : '';
-  return main.join('') + folded;
-}
-
-/** The whole situation form. */
-export function renderSituationForm(schema: Schema, value: unknown, lists: Record<string, Choice[]>, rosterPicker?: (path: Path) => string): string {
-  return properties(schema, value, [], { root: schema, lists, rosterPicker });
 }
 
 /** The schema of the item at a path (for a new array item). */

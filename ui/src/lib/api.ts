@@ -2,8 +2,8 @@
 import { invoke } from '@tauri-apps/api/core';
 import type {
   AdjustRequest, ApplyRequest, Chance, OutlookRequest, BattleRow, BattleView, DiceRoll, LogEntry, NewBattle, RefereeError, Resolution,
-  HouseRuleChoice, ResolveRequest, RollEditPreview, RosterRow, RulesetList, UnitSpec,
-} from './generated/api';
+  HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RosterRow, RuleSection, RulesetList, UnitForm, UnitPreview, UnitSpec,
+} from '../generated/api';
 
 function inTauri(): boolean {
   return typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
@@ -44,3 +44,10 @@ export const rosters = () => call<RosterRow[]>('rosters_list', {});
 export const importRosterCsv = (name: string, ruleset: string, text: string) => call<number>('roster_import_csv', { name, ruleset, text });
 export const copyRoster = (roster: number, battle: number, side: string) => call<BattleView>('roster_copy', { roster, battle, side });
 export const backup = () => call<string>('db_backup', {});
+export const editUnit = (battle: number, unit: number, spec: UnitSpec) => call<BattleView>('battle_edit_unit', { battle, unit, spec });
+export const removeUnit = (battle: number, unit: number) => call<BattleView>('battle_remove_unit', { battle, unit });
+export const unitForm = (ruleset: string) => call<UnitForm>('unit_form', { ruleset });
+export const unitPreview = (ruleset: string, stats: unknown) => call<UnitPreview>('unit_preview', { ruleset, stats });
+export const rosterCsvTemplate = (ruleset: string) => call<string>('roster_csv_template', { ruleset });
+export const presets = () => call<PresetList>('presets_list', {});
+export const ruleSection = (ruleset: string, section: string) => call<RuleSection>('rule_section', { ruleset, section });

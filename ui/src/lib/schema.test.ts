@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blank, field, getAt, humanize, parseInput, parsePath, pathKey, prominent, removeAt, renderSituationForm, schemaAt, setAt, type Schema } from './form';
+import { blank, field, getAt, parseInput, parsePath, pathKey, prominent, removeAt, schemaAt, setAt, type Schema } from './schema';
 
 // Shapes as schemars writes them for the situations (see `referee schema medieval morale`).
 const morale: Schema = {
@@ -61,18 +61,9 @@ describe('the situation form', () => {
     expect(parseInput('select', '', false, true)).toBeUndefined();
   });
 
-  it('renders labelled inputs in the rules’ words, with the value and path', () => {
-    const html = renderSituationForm(morale, { events: [{ kind: 'banner_fall', to: 'b', count: 2 }], track: -3 }, lists);
-    expect(html).toContain('data-path="track"');
-    expect(html).toContain('value="-3"');
-    expect(html).toContain('The track now: positive in player A’s favour.');
-    expect(html).toMatch(/<option value="banner_fall" selected>/);
-    expect(html).toContain('data-add="events"');
-    expect(html).toContain('data-remove="events.0"');
-    expect(humanize('d_markers')).toBe('D markers');
-    // Optional fields left at their default fold under "More".
-    const folded = renderSituationForm(morale, { events: [] }, lists);
-    expect(folded).toMatch(/<details class="more"><summary>More \(3\)<\/summary>[\s\S]*data-path="track"/);
+  it('names choices in words and keeps optional fields at their default out of the way', () => {
+    const kind = field(morale.$defs!.MoraleEvent.properties!.kind, morale, 'kind', {});
+    expect(kind.options.map((o) => o.label)).toEqual(['An enemy unit eliminated', 'Banner fall']);
     expect(prominent('track', { default: 0 }, 0, false)).toBe(false);
     expect(prominent('track', { default: 0 }, 2, false)).toBe(true);
     expect(prominent('events', {}, [], true)).toBe(true);

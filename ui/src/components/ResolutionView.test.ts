@@ -1,0 +1,44 @@
+// A resolution on screen: every modifier with its citation and ruling, the exact odds, the chained
+// forecast and the checks — user text escaped by the template, never parsed as HTML.
+import { render, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import type { Resolution } from '../generated/api';
+import ResolutionView from './ResolutionView.svelte';
+
+const resolution: Resolution = {
+  system: 'itacs', action: 'melee', dice: '2d6',
+  totals: [{ label: 'Attack strength', value: '24', rule: '4.5.10' }],
+  modifiers: [{ label: 'Combat ratio (3:1)', value: 2, rule: '10.5', ruling: 'R-ITACS-1' }, { label: 'Terrain: <Clear>', value: 0, rule: '10.3' }],
+  total_modifier: 2,
+  distribution: [
+    { result: 'AD', meaning: 'a', rolls: '4', probability: '1/4', p: 0.25, effects: [] },
+    { result: 'DX', meaning: 'b', rolls: '5–14', probability: '3/4', p: 0.75, effects: [] },
+  ],
+  forecast: [{ label: 'The target hex routs', probability: '29/36', p: 29 / 36, rule: '5.1' }],
+  checks: [{ label: 'Not <adjacent>', status: 'not_met', rule: '6.4' }],
+  notes: [],
+  outcome: { dice: [4, 1], roll: 5, modified: 7, result: 'DX', meaning: 'b', effects: [] },
+};
+
+describe('a resolution', () => {
+  it('shows every modifier with its citation and ruling, escaped', () => {
+    render(ResolutionView, { resolution, ruleset: 'itacs' });
+    const rows = [...document.querySelectorAll('.modifiers tbody tr')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent?.trim()).join(' '));
+    expect(rows).toEqual(['Combat ratio (3:1) +2 § 10.5 · R-ITACS-1', 'Terrain: <Clear> 0 § 10.3']);
+    expect(document.querySelector('.modifiers')!.innerHTML).toContain('&lt;Clear&gt;');
+    expect(screen.getByTestId('total-modifier')).toHaveTextContent('+2');
+  });
+
+  it('shows the odds exactly, the outcome of the dice, the forecast and the checks', () => {
+    render(ResolutionView, { resolution, ruleset: 'itacs' });
+    const odds = [...document.querySelectorAll('#odds .odds-row')].map((r) => [r.getAttribute('data-result'), r.querySelector('.exact')!.textContent]);
+    expect(odds).toEqual([['AD', '1/4'], ['DX', '3/4']]);
+    expect(document.querySelector('.odds-row.hit')).toHaveAttribute('data-result', 'DX');
+    expect(screen.getByTestId('outcome-result')).toHaveTextContent('DX');
+    expect(document.querySelector('.outcome-head')).toHaveTextContent('Dice 4 + 1 = 5, modified +2 → 7');
+    expect(document.querySelector('#forecast')).toHaveTextContent('The target hex routs');
+    expect(document.querySelector('#forecast')).toHaveTextContent('29/36');
+    expect(screen.getByRole('img', { name: 'not met' })).toHaveTextContent('✗');
+    expect(document.querySelector('.checks')).toHaveTextContent('Not <adjacent>');
+  });
+});

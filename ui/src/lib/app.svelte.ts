@@ -1,0 +1,81 @@
+// The app's state, shared by its screens: the rulesets in force, the screen shown, the battle open
+// and what its last change said. Screens read it and call the functions here; nothing else keeps
+// state across screens.
+import type { BattleView, RulesetList, SystemInfo, UnitForm } from '../generated/api';
+import * as api from './api';
+import { alerts, type Alert } from './battle';
+
+export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
+export type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
+
+interface AppState {
+  screen: Screen;
+  rules: RulesetList;
+  view: BattleView | undefined;
+  tab: Tab;
+  /** What the last change did to the break points, until dismissed or the next change. */
+  alerts: Alert[];
+  /** The last refused battle command, shown under the battle's head. */
+  problem: unknown;
+  /** The citation opened, as a section of a ruleset. */
+  citation: { ruleset: string; section: string } | undefined;
+  /** The action a step of the sequence of play opened the resolver on. */
+  resolverAction: string | undefined;
+}
+
+export const app: AppState = $state({
+  screen: 'battles',
+  rules: { systems: [], house_rules: [], problems: [] },
+  view: undefined,
+  tab: 'dashboard',
+  alerts: [],
+  problem: undefined,
+  citation: undefined,
+  resolverAction: undefined,
+});
+
+/** The system of the battle open (or of the id given). */
+export function systemOf(id: string | undefined = app.view?.state.ruleset): SystemInfo | undefined {
+  return app.rules.systems.find((s) => s.id === id);
+}
+
+/** A battle's new view on screen, with what it did to the break points. */
+export function show(view: BattleView, tab?: Tab): void {
+  const said = alerts(app.view, view);
+  if (app.view?.id !== view.id) app.alerts = [];
+  if (said.length) app.alerts = said;
+  app.view = view;
+  app.problem = undefined;
+  app.screen = 'battle';
+  if (tab) app.tab = tab;
+}
+
+/** Runs a battle command: its answer on screen, or its refusal under the battle's head. */
+export async function act(call: () => Promise<BattleView>): Promise<boolean> {
+  try {
+    show(await call());
+    return true;
+  } catch (e) {
+    app.problem = e;
+    return false;
+  }
+}
+
+export async function openBattle(id: number, tab: Tab = 'dashboard'): Promise<void> {
+  app.alerts = [];
+  app.resolverAction = undefined;
+  show(await api.viewBattle(id), tab);
+}
+
+const forms = new Map<string, Promise<UnitForm>>();
+/** A ruleset's unit form, asked once per set of rules in force. */
+export function unitFormOf(ruleset: string): Promise<UnitForm> {
+  const key = `${ruleset}\u0000${systemOf(ruleset)?.fingerprint ?? ''}`;
+  let form = forms.get(key);
+  if (!form) {
+    form = api.unitForm(ruleset);
+    form.catch(() => forms.delete(key));
+    forms.set(key, form);
+  }
+  return form;
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { BattleView, Gauge, UnitForm, UnitState } from '../generated/api';
+import { alerts, copyLabel, diceFields, gaugeText, labelsFor, matches, possibleEffects, quickEdits, summary, targetKey, targetKeys, targetName, typeName, undoLabel, verdicts, worth } from './battle';
+
+const unit = (over: Partial<UnitState>): UnitState => ({
+  id: 1, label: 'Legio I', side: 'Romans', role: 'unit', stats: { type: 'SD', count: 4 }, strength: 4, starting: 4,
+  d_markers: 0, broken: false, rout: false, scattered: false, disordered: false, hits: 0, lost: false, moves: [], ...over,
+});
+
+const form: UnitForm = {
+  ruleset: 'itacs',
+  fields: [{ key: 'type', label: 'Unit type', rule: '2.4.5', kind: 'choice', required: true, options: [{ key: 'SD', label: 'Spear-armed drilled foot (SD)', fills: ['class'], printed: [] }] }],
+};
+
+function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false): BattleView {
+  return {
+    id: 1, events: 3, log: [{ seq: 3, at: '2026-11-21T10:00:00Z', kind: 'applied', text: 'melee: DX on 17.03', undone: false, edited: false, changes: [] }], undo: 3,
+    state: { name: 'x', ruleset: 'itacs', fingerprint: 'f', sides: [{ name: 'Romans', commands: [], points_awarded: 0, panicked }, { name: 'Carthage', commands: [], points_awarded: 0, panicked: false }], units: {}, turn: 1, morale_track: 0, conflicts: [] },
+    standing: { gauges, resolutions: [] },
+    ...over,
+  } as BattleView;
+}
+
+describe('a battle in words', () => {
+  it('knows the dice inputs an action needs', () => {
+    expect(diceFields('2d6')).toEqual([6, 6]);
+    expect(diceFields('d10 v d10')).toEqual([10, 10]);
+    expect(diceFields('d10 then d10')).toEqual([10, 10]);
+    expect(diceFields('')).toEqual([]);
+    expect(diceFields('d100 per unit')).toBeNull();
+  });
+
+  it('sums a unit up and offers the quick edits of its system', () => {
+    expect(summary(unit({ d_markers: 2, rout: true }))).toBe('4/4, 2 D, Rout');
+    expect(summary(unit({ strength: 0, lost: true }))).toBe('0/4, lost');
+    expect(summary(unit({ hits: 1 }))).toBe('4/4, 1 hit');
+    expect(quickEdits('itacs', unit({})).map((q) => q.label)).toEqual(['+D', '−D', '−1 unit', 'Break']);
+    expect(quickEdits('gts', unit({}))[0].change).toEqual({ kind: 'hits', count: 1 });
+    expect(quickEdits('itacs', unit({ lost: true }))).toEqual([]);
+    expect(quickEdits('dbmm', unit({})).map((q) => q.label)).toEqual(['Destroyed', 'Spent', 'Off table']);
+    const element = unit({ stats: { type: 'Kn', grade: 'O', general: true, state: 'off_table' }, strength: 0, lost: true });
+    expect(summary(element)).toBe('general, off table');
+    expect(matches(unit({}), 'sd')).toBe(true);
+    expect(matches(unit({}), 'spear', form)).toBe(true);
+    expect(matches(unit({}), 'pike', form)).toBe(false);
+  });
+
+  it('names a unit’s type by the ruleset’s full name', () => {
+    expect(typeName(unit({}), form)).toBe('Spear-armed drilled foot (SD)');
+    expect(typeName(unit({}))).toBe('SD');
+    expect(typeName(unit({ stats: { class: 'infantry', weapon: 'SP', armour: 'M', stands: 4 } }))).toBe('infantry, SP, M');
+    expect(typeName(unit({ role: 'leader', stats: {} }))).toBe('Leader');
+  });
+
+  it('labels a quantity 1…n and finds a free label for a copy', () => {
+    expect(labelsFor('SD', 1)).toEqual(['SD']);
+    expect(labelsFor('SD ', 3)).toEqual(['SD 1', 'SD 2', 'SD 3']);
+    expect(copyLabel('SD 3', ['SD 1', 'SD 2', 'SD 3', 'SD 4'])).toBe('SD 5');
+    expect(copyLabel('17.03', ['17.03'])).toBe('17.04');
+    expect(copyLabel('Knights', ['Knights'])).toBe('Knights 2');
+  });
+
+  it('names the targets a result needs units for, leaving armies to their sides', () => {
+    const e = (target: object | string) => ({ target, change: { kind: 'disorder' }, text: '', rule: '' }) as never;
+    expect(targetKeys([e('attacker'), e({ hex: 'A' }), e({ army: 'Romans' }), e('attacker')])).toEqual(['attacker', 'hex:A']);
+    expect(targetKey({ unit: 'Legio I' })).toBe('unit:Legio I');
+    expect(targetName('hex:17.03')).toBe('Hex 17.03');
+    expect(targetName('defender')).toBe('The defender');
+    const r = { outcome: undefined, distribution: [{ effects: [e('attacker')] }, { effects: [e('defender')] }] } as never;
+    expect(possibleEffects(r).length).toBe(2);
+  });
+
+  it('says what a toggle is worth: the change in the modifier, or the largest change in a result’s odds', () => {
+    const r = (drm: number, ps: [string, number][]) => ({ total_modifier: drm, distribution: ps.map(([result, p]) => ({ result, p })) }) as never;
+    expect(worth(r(0, [['A', 0.5]]), r(2, [['A', 0.5]]))).toBe('+2 on the dice');
+    expect(worth(r(1, [['A', 0.5]]), r(0, [['A', 0.5]]))).toBe('−1 on the dice');
+    expect(worth(r(0, [['A', 0.5], ['B', 0.5]]), r(0, [['A', 0.25], ['B', 0.75]]))).toBe('A −25.0 pts');
+    expect(worth(r(0, [['A', 0.5]]), r(0, [['A', 0.5]]))).toBe('');
+  });
+});
+
+describe('gauges, verdicts and alerts', () => {
+  const panic: Gauge = { side: 'Romans', label: 'Panic level', value: 'enemy has 4 of 10 points', to_go: '6 points to panic', progress: 0.4, reached: false, rule: '5.4' };
+
+  it('reads a gauge as one line', () => {
+    expect(gaugeText({ side: 'Saxons', label: 'Housecarls', status: 'broken', value: 'lost 2 of 6 ME', to_go: '½ ME to shattered', reached: false, rule: 'p. 42' })).toBe('Housecarls — broken · lost 2 of 6 ME · ½ ME to shattered');
+    expect(gaugeText({ ...panic, to_go: '6' })).toBe('Panic level · enemy has 4 of 10 points · 6 to go');
+    expect(gaugeText({ ...panic, reached: true })).toBe('Panic level · enemy has 4 of 10 points · reached');
+  });
+
+  it('says when a result reaches a break point, and nothing when none is reached', () => {
+    const before = view([panic]);
+    expect(alerts(before, view([{ ...panic, value: 'enemy has 5 of 10 points' }]))).toEqual([]);
+    const after = view([{ ...panic, reached: true, value: 'enemy has 10 of 10 points' }], {}, true);
+    const said = alerts(before, after);
+    expect(said.map((a) => a.text)).toEqual(['Romans: Panic level · enemy has 10 of 10 points · reached', 'Romans panic.']);
+    expect(said[0].rule).toBe('5.4');
+    // Another battle opened is no alert.
+    expect(alerts(before, { ...after, id: 2 })).toEqual([]);
+  });
+
+  it('says verdicts as sentences, and a changed verdict as an alert', () => {
+    const verdict = (meaning: string) => ({ totals: [], outcome: { result: 'x', meaning, dice: [], roll: 0, modified: 0, effects: [{ rule: '7.2' }] } });
+    const a = view([], { standing: { gauges: [], resolutions: [verdict('no victory yet')] } } as never);
+    const b = view([], { standing: { gauges: [], resolutions: [verdict('Carthaginians win a marginal victory')] } } as never);
+    expect(verdicts(b)).toEqual([{ text: 'Carthaginians win a marginal victory.', rule: '7.2', ruling: undefined }]);
+    expect(alerts(a, b).map((x) => x.text)).toEqual(['Carthaginians win a marginal victory.']);
+  });
+
+  it('names what undo takes back', () => {
+    expect(undoLabel(view([]))).toBe('Undo: melee: DX on 17.03');
+    expect(undoLabel(view([], { undo: 9 }))).toBe('Undo');
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { UnitForm } from '../generated/api';
+import { asked, defaultLabel, initialValues, missing, search, statsOf, valuesOf } from './unit-form';
+
+const form: UnitForm = {
+  ruleset: 'itacs',
+  fields: [
+    { key: 'type', label: 'Unit type', rule: '2.4.5', kind: 'choice', required: true, options: [
+      { key: 'SD', label: 'Spear-armed drilled foot (SD)', fills: ['class'], printed: [{ label: 'Combat', value: '3', rule: '2.4.5' }] },
+      { key: 'PS', label: 'Pike-armed skirmishers (PS)', fills: [], printed: [] },
+      { key: 'LB', label: 'Longbowmen (LB)', fills: ['class'], printed: [] },
+    ] },
+    { key: 'class', label: 'Class', rule: '2.4.6', kind: 'choice', required: true, options: [{ key: 'A', label: 'A', fills: [], printed: [] }] },
+    { key: 'count', label: 'Units in the hex', rule: '2.4', kind: 'number', required: true, default: 1, min: 1, max: 12, options: [] },
+    { key: 'elite', label: 'Elite', rule: '2.4.7', kind: 'toggle', required: false, options: [] },
+  ],
+};
+
+describe('the unit form', () => {
+  it('asks only what the chosen type does not give', () => {
+    expect(asked(form, { type: 'SD' }).map((f) => f.key)).toEqual(['type', 'count', 'elite']);
+    expect(asked(form, { type: 'PS' }).map((f) => f.key)).toEqual(['type', 'class', 'count', 'elite']);
+  });
+
+  it('starts at the defaults and sends only what holds a value', () => {
+    expect(initialValues(form)).toEqual({ count: 1 });
+    expect(statsOf(form, { type: 'SD', count: 4, elite: false, class: 'A' })).toEqual({ type: 'SD', count: 4 });
+    // What the unit carried and the form does not ask stays (a unit's hits are its hits).
+    expect(statsOf(form, { ...valuesOf({ type: 'PS', count: 2, hits: 1 }), class: 'A' })).toEqual({ hits: 1, type: 'PS', class: 'A', count: 2 });
+  });
+
+  it('says what is missing or wrong, by the field’s label', () => {
+    expect(missing(form, { count: 1 }).map((m) => m.label)).toEqual(['Unit type', 'Class']);
+    expect(missing(form, { count: 1 })[0].text).toBe('Pick one from the list.');
+    expect(missing(form, { type: 'XX', count: 1 })[0].text).toMatch(/no such value/);
+    expect(missing(form, { type: 'SD', count: 0 })).toEqual([{ key: 'count', label: 'Units in the hex', text: 'Enter 1 or more.' }]);
+    expect(missing(form, { type: 'SD', count: 2.5 })[0].text).toBe('Enter a whole number.');
+    expect(missing(form, { type: 'SD', count: 6 })).toEqual([]);
+  });
+
+  it('finds a type by its code first, then by its name', () => {
+    const options = form.fields[0].options;
+    expect(search(options, 'sd').map((o) => o.key)).toEqual(['SD']);
+    expect(search(options, 'bow').map((o) => o.key)).toEqual(['LB']);
+    expect(search(options, 'p').map((o) => o.key)).toEqual(['PS', 'SD']);
+    expect(search(options, '').length).toBe(3);
+    expect(defaultLabel(form, { type: 'LB' })).toBe('LB');
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { devText, fieldLabel, humanize, problem, sentence } from './words';
+
+describe('words an umpire reads', () => {
+  it('names fields in words', () => {
+    expect(humanize('d_markers')).toBe('D markers');
+    expect(humanize('attacker_leader_bonus')).toBe('Attacker leader bonus');
+    expect(fieldLabel('side_a[0].stats.armour')).toBe('Armour');
+    expect(fieldLabel('stats.type', { type: 'Unit type' })).toBe('Unit type');
+    expect(fieldLabel(undefined)).toBeUndefined();
+  });
+
+  it('makes a sentence without code quotes', () => {
+    expect(sentence('whose bound it is: `a` or `b`')).toBe('Whose bound it is: a or b.');
+    expect(sentence('The unit type is missing.')).toBe('The unit type is missing.');
+  });
+
+  it('turns an error into a sentence with the field label and the rule, the code kept apart', () => {
+    const p = problem({ code: 'situation.unknown_class', message: 'no class `dragons` in Table 2.10', field: 'stats.class', rule: '2.10' }, { class: 'Class' });
+    expect(p).toEqual({ text: 'No class dragons in Table 2.10.', label: 'Class', rule: '2.10', ruling: undefined, code: 'situation.unknown_class' });
+    expect(problem(new Error('boom')).text).toBe('Error: boom.');
+  });
+
+  it('spots developer text', () => {
+    expect(devText('Housecarls — broken · lost 2 of 6 ME')).toBeUndefined();
+    expect(devText('side_a[0].armour')).toMatch(/array index|code id/);
+    expect(devText('unknown field `armour`')).toMatch(/backtick/);
+    expect(devText('invalid type: string, expected u32')).toMatch(/serde/);
+    expect(devText(`ruleset ${'ab'.repeat(32)}`)).toMatch(/fingerprint/);
+    expect(devText('see docs/rosters.md')).toMatch(/file name/);
+    expect(devText('leader_fate')).toMatch(/code id/);
+  });
+});

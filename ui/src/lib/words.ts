@@ -1,0 +1,73 @@
+// Words an umpire reads: errors as sentences naming the field by its label, never a path, a serde
+// message or a code id (the code stays in a details line). Pure, so it is unit-tested.
+import type { RefereeError } from '../generated/api';
+
+/** "d_markers" → "D markers"; "attacker_leader_bonus" → "Attacker leader bonus". */
+export function humanize(name: string): string {
+  const words = name.split('_').filter(Boolean);
+  if (!words.length) return name;
+  const first = words[0].length === 1 ? words[0].toUpperCase() : words[0][0].toUpperCase() + words[0].slice(1);
+  return [first, ...words.slice(1).map((w) => (w.length === 1 ? w.toUpperCase() : w))].join(' ');
+}
+
+/** A text as a sentence: code quotes dropped, a capital first, a full stop last. */
+export function sentence(text: string): string {
+  let s = text.replace(/`([^`]*)`/g, '$1').replace(/`/g, '').trim();
+  if (!s) return s;
+  s = s[0].toUpperCase() + s.slice(1);
+  return /[.!?…)]$/.test(s) ? s : `${s}.`;
+}
+
+/** The last named part of a field path (`side_a[0].stats.armour` → `armour`). */
+export function fieldKey(field: string | undefined | null): string | undefined {
+  if (!field) return undefined;
+  const parts = field.replace(/\[\d+\]/g, '').split('.').filter((p) => p && !/^\d+$/.test(p));
+  return parts[parts.length - 1];
+}
+
+/** The label a field is shown under: the form's own label if it has one. */
+export function fieldLabel(field: string | undefined | null, labels: Record<string, string> = {}): string | undefined {
+  const key = fieldKey(field);
+  if (!key) return undefined;
+  return labels[key] ?? humanize(key);
+}
+
+export interface Problem {
+  /** The sentence shown. */
+  text: string;
+  /** The field's label, when the error is about one field. */
+  label?: string;
+  rule?: string;
+  ruling?: string;
+  /** The stable code, for the details line only. */
+  code: string;
+}
+
+/** What an error says to the umpire. An error that is not the referee's (a failed call) is said
+ * plainly too. */
+export function problem(e: unknown, labels: Record<string, string> = {}): Problem {
+  const err = (e && typeof e === 'object' && 'code' in e ? e : { code: 'app.failed', message: String(e) }) as RefereeError;
+  const label = fieldLabel(err.field, labels);
+  const text = sentence(err.message ?? '');
+  return { text, label, rule: err.rule ?? undefined, ruling: err.ruling ?? undefined, code: err.code };
+}
+
+/** Developer text that must never reach the screen: each with what it is, for a test's message. */
+export const DEV_TEXT: [RegExp, string][] = [
+  [/`/, 'a backtick'],
+  [/\[\d+\]/, 'an array index'],
+  [/expected one of/i, 'a serde message'],
+  [/invalid type/i, 'a serde message'],
+  [/\b[0-9a-f]{64}\b/i, 'a fingerprint'],
+  [/docs\//, 'a file name'],
+  [/\b[a-z]+_[a-z_]+\b/, 'a code id'],
+];
+
+/** The first piece of developer text in a screen's text, if any. */
+export function devText(text: string): string | undefined {
+  for (const [re, what] of DEV_TEXT) {
+    const m = re.exec(text);
+    if (m) return `${what}: “${text.slice(Math.max(0, m.index - 30), m.index + m[0].length + 30)}”`;
+  }
+  return undefined;
+}

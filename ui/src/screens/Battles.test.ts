@@ -1,0 +1,100 @@
+// The battles screen against Tauri's IPC mocks: what each tap sends and what the screen shows.
+import { clearMocks } from '@tauri-apps/api/mocks';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Preset } from '../generated/api';
+import { app } from '../lib/app.svelte';
+import { itacs, gts, mockCommands, view } from '../test-fixtures';
+import Battles from './Battles.svelte';
+
+const preset: Preset = {
+  id: 'itacs-cannae', name: 'The 4.5.13 melee', ruleset: 'itacs', rule: '4.5.13', description: 'Six SD attack two PS.', builtin: true,
+  sides: [{ name: 'Romans', commands: [], panic_level: 10 }, { name: 'Carthaginians', commands: [] }],
+  units: [{ label: '17.03', side: 'Romans', stats: { type: 'PS', count: 2 } }, { label: '17.04', side: 'Carthaginians', stats: { type: 'SD', count: 4 } }],
+};
+
+beforeEach(() => {
+  app.rules = { systems: [itacs, gts], house_rules: [], problems: [] };
+  app.screen = 'battles';
+  app.view = undefined;
+});
+afterEach(() => clearMocks());
+
+describe('the battles screen', () => {
+  it('shows the empty state, then begins a battle with its sides, commands and ITACS settings', async () => {
+    const calls = mockCommands((cmd) => (cmd === 'battles_list' ? [] : cmd === 'presets_list' ? { presets: [], problems: [] } : cmd === 'battle_create' ? view() : null));
+    render(Battles);
+    expect(await screen.findByText(/No battles yet/)).toBeInTheDocument();
+    await fireEvent.input(screen.getByLabelText('Name', { selector: '#new-name' }), { target: { value: 'Cannae' } });
+    await fireEvent.input(document.querySelector('#new-side-a')!, { target: { value: 'Romans' } });
+    await fireEvent.change(document.querySelector('#commands-a')!, { target: { value: 'Left, Centre' } });
+    await fireEvent.input(document.querySelector('#panic-a')!, { target: { value: '10' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Begin' }));
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_create')).toBe(true));
+    const request = calls.find(([c]) => c === 'battle_create')![1].request as { name: string; sides: unknown[] };
+    expect(request.name).toBe('Cannae');
+    expect(request.sides[0]).toEqual({ name: 'Romans', commands: ['Left', 'Centre'], panic_level: 10, stacking_limit: undefined });
+    expect(app.screen).toBe('battle');
+    expect(app.tab).toBe('roster');
+  });
+
+  it('shows the ITACS panic level and stacking limit only while ITACS is the chosen system', async () => {
+    mockCommands((cmd) => (cmd === 'battles_list' ? [] : cmd === 'presets_list' ? { presets: [], problems: [] } : null));
+    render(Battles);
+    await screen.findByText(/No battles yet/);
+    expect(document.querySelector('#panic-a')).not.toBeNull();
+    await fireEvent.change(document.querySelector('#new-ruleset')!, { target: { value: 'gts' } });
+    expect(document.querySelector('#panic-a')).toBeNull();
+    expect(screen.getByText(/general and baggage/)).toBeInTheDocument();
+  });
+
+  it('begins from a preset: its preview, then its sides and units sent in one request', async () => {
+    const calls = mockCommands((cmd) => (cmd === 'battles_list' ? [] : cmd === 'presets_list' ? { presets: [preset], problems: [] } : cmd === 'battle_create' ? view() : null));
+    render(Battles);
+    await waitFor(() => expect(document.querySelector('#new-preset option[value="itacs-cannae"]')).not.toBeNull());
+    await fireEvent.change(document.querySelector('#new-preset')!, { target: { value: 'itacs-cannae' } });
+    const preview = document.querySelector('#preset-preview')!;
+    expect(preview).toHaveTextContent('Six SD attack two PS.');
+    expect(preview).toHaveTextContent('Romans 1 unit');
+    expect((document.querySelector('#new-name') as HTMLInputElement).value).toBe('The 4.5.13 melee');
+    await fireEvent.click(screen.getByRole('button', { name: 'Begin' }));
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_create')).toBe(true));
+    const request = calls.find(([c]) => c === 'battle_create')![1].request as { units: unknown[]; sides: { name: string; panic_level?: number }[] };
+    expect(request.units).toEqual(preset.units);
+    expect(request.sides.map((s) => [s.name, s.panic_level])).toEqual([['Romans', 10], ['Carthaginians', undefined]]);
+    expect(app.tab).toBe('dashboard');
+  });
+
+  it('deletes a battle only on the second tap, and says plurals right', async () => {
+    let rows = [{ id: 3, name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', created_at: '2026-11-21T10:00:00Z', updated_at: '2026-11-21T10:05:00Z', events: 1 }];
+    const calls = mockCommands((cmd) => {
+      if (cmd === 'battles_list') return rows;
+      if (cmd === 'presets_list') return { presets: [], problems: [] };
+      if (cmd === 'battle_delete') { rows = []; return null; }
+      return null;
+    });
+    render(Battles);
+    expect(await screen.findByText(/ITACS · 1 event · 2026-11-21 10:05/)).toBeInTheDocument();
+    await fireEvent.click(screen.getByRole('button', { name: 'Delete Cannae' }));
+    expect(calls.some(([c]) => c === 'battle_delete')).toBe(false);
+    await fireEvent.click(screen.getByRole('button', { name: 'Really delete Cannae?' }));
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_delete')).toBe(true));
+    expect(await screen.findByText(/No battles yet/)).toBeInTheDocument();
+  });
+
+  it('shows a refused command as a sentence, the code only under Details', async () => {
+    mockCommands((cmd) => {
+      if (cmd === 'battles_list') return [];
+      if (cmd === 'presets_list') return { presets: [], problems: [] };
+      if (cmd === 'battle_create') throw { code: 'battle.invalid_setup', message: 'a battle needs two sides with `different` names', field: 'sides[1].name' };
+      return null;
+    });
+    render(Battles);
+    await screen.findByText(/No battles yet/);
+    await fireEvent.click(screen.getByRole('button', { name: 'Begin' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('strong')).toHaveTextContent('Name: A battle needs two sides with different names.');
+    expect(alert.querySelector('details')).not.toHaveAttribute('open');
+    expect(app.screen).toBe('battles');
+  });
+});

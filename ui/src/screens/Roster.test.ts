@@ -1,0 +1,107 @@
+// The roster and its unit editor against Tauri's IPC mocks: units come from the ruleset's lists,
+// never typed as JSON; each edit, copy and removal is one command.
+import { clearMocks } from '@tauri-apps/api/mocks';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { UnitSpec } from '../generated/api';
+import { app } from '../lib/app.svelte';
+import { itacs, itacsForm, mockCommands, unit, view } from '../test-fixtures';
+import Roster from './Roster.svelte';
+
+beforeEach(() => {
+  app.rules = { systems: [itacs], house_rules: [], problems: [] };
+  app.view = view();
+  app.screen = 'battle';
+  app.tab = 'roster';
+});
+afterEach(() => clearMocks());
+
+function commands(extra: (cmd: string, args: Record<string, unknown>) => unknown = () => null) {
+  return mockCommands((cmd, args) => {
+    if (cmd === 'unit_form') return itacsForm;
+    if (cmd === 'unit_preview') return { summary: `${(args.stats as { count?: number }).count ?? 1} × Spear-armed drilled foot`, values: [{ label: 'Combat', value: '3', rule: '2.4.5' }] };
+    if (cmd === 'battle_add_unit') return view();
+    return extra(cmd, args);
+  });
+}
+
+describe('the roster', () => {
+  it('shows each unit with its type by full name and its state, with no JSON anywhere', async () => {
+    commands();
+    render(Roster);
+    const row = await screen.findByText('17.04');
+    const li = row.closest('li')!;
+    await waitFor(() => expect(li).toHaveTextContent('Spear-armed drilled foot (SD)'));
+    expect(li.querySelector('[data-testid="unit-state"]')).toHaveTextContent('4/4');
+    expect(document.body.textContent).not.toMatch(/[{}]/);
+    expect(document.querySelector('textarea')).toBeNull();
+  });
+
+  it('adds 6 × SD in four interactions: type the code, the quantity, Add — labelled 1…6', async () => {
+    const calls = commands();
+    render(Roster);
+    const type = await screen.findByLabelText(/Unit type/, { selector: 'input' });
+    await fireEvent.input(type, { target: { value: 'SD' } });
+    // The printed values it brings, before it is added.
+    expect(await screen.findByText('Spear-armed drilled foot (SD)', { selector: 'strong' })).toBeInTheDocument();
+    await fireEvent.input(screen.getByLabelText('How many'), { target: { value: '6' } });
+    await screen.findByText('1 × Spear-armed drilled foot');
+    await fireEvent.click(screen.getByRole('button', { name: 'Add 6' }));
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_add_unit').length).toBe(6));
+    const sent = calls.filter(([c]) => c === 'battle_add_unit').map(([, a]) => a.unit as UnitSpec);
+    expect(sent.map((u) => u.label)).toEqual(['SD 1', 'SD 2', 'SD 3', 'SD 4', 'SD 5', 'SD 6']);
+    expect(sent[0]).toEqual({ label: 'SD 1', side: 'Romans', role: 'unit', command: undefined, stats: { type: 'SD', count: 1 } });
+    expect(await screen.findByText('Added 6 units: SD 1 … SD 6.')).toBeInTheDocument();
+  });
+
+  it('refuses a unit type the ruleset does not have, with a sentence beside the field, and sends nothing', async () => {
+    const calls = commands();
+    render(Roster);
+    const type = await screen.findByLabelText(/Unit type/, { selector: 'input' });
+    await fireEvent.input(type, { target: { value: 'XX' } });
+    expect(screen.getByText(/No unit type matches/)).toBeInTheDocument();
+    await fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('Unit type: Pick one from the list: the rules have no such value.')).toBeInTheDocument();
+    expect(type).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.some(([c]) => c === 'battle_add_unit')).toBe(false);
+  });
+
+  it('picks a type by a word of its name from the list', async () => {
+    commands();
+    render(Roster);
+    const type = await screen.findByLabelText(/Unit type/, { selector: 'input' });
+    await fireEvent.input(type, { target: { value: 'pelt' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Peltasts (PS)' }));
+    expect(screen.getByText('Peltasts (PS)', { selector: 'strong' })).toBeInTheDocument();
+  });
+
+  it('edits, duplicates and deletes a unit, each one command (delete on the second tap)', async () => {
+    const calls = commands();
+    render(Roster);
+    await screen.findByText('17.04');
+    await fireEvent.click(screen.getByRole('button', { name: 'Duplicate 17.04' }));
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_add_unit')).toBe(true));
+    expect((calls.find(([c]) => c === 'battle_add_unit')![1].unit as UnitSpec).label).toBe('17.05');
+    await fireEvent.click(screen.getByRole('button', { name: 'Delete 17.04' }));
+    expect(calls.some(([c]) => c === 'battle_remove_unit')).toBe(false);
+    await fireEvent.click(screen.getByRole('button', { name: 'Really delete 17.04?' }));
+    await waitFor(() => expect(calls.find(([c]) => c === 'battle_remove_unit')?.[1]).toEqual({ battle: 7, unit: 1 }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Edit 17.04' }));
+    const editor = await screen.findByRole('form', { name: 'Edit 17.04' });
+    await fireEvent.input(editor.querySelector('#unit-count')!, { target: { value: '3' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_edit_unit')).toBe(true));
+    const edit = calls.find(([c]) => c === 'battle_edit_unit')![1];
+    expect(edit.unit).toBe(1);
+    expect(edit.spec).toEqual({ label: '17.04', side: 'Romans', role: 'unit', command: undefined, stats: { type: 'SD', count: 3 } });
+  });
+
+  it('sends a quick edit as a logged adjustment and shows the answer', async () => {
+    const calls = commands((cmd) => (cmd === 'battle_adjust' ? view({ units: { 1: unit({ d_markers: 1 }) } }) : null));
+    render(Roster);
+    await screen.findByText('17.04');
+    await fireEvent.click(screen.getByRole('button', { name: '+D: 17.04' }));
+    await waitFor(() => expect(calls.find(([c]) => c === 'battle_adjust')?.[1]).toEqual({ battle: 7, request: { subject: { unit: 1 }, change: { kind: 'd_markers', count: 1 } } }));
+    await waitFor(() => expect(document.querySelector('[data-testid="unit-state"]')).toHaveTextContent('4/4, 1 D'));
+  });
+});

@@ -1,0 +1,65 @@
+// Shapes the component tests share: a system, a battle view, a unit form, and Tauri's IPC mocked
+// with a record of every command sent.
+import { mockIPC } from '@tauri-apps/api/mocks';
+import type { BattleView, Gauge, SystemInfo, UnitForm, UnitState } from './generated/api';
+
+export const itacs = {
+  id: 'itacs', name: 'ITACS — Improved Tactical System', dice: '2d6', fingerprint: 'f', layers: [],
+  actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5' }], choices: [], phases: [],
+} as unknown as SystemInfo;
+
+export const gts = { ...itacs, id: 'gts', name: 'GTS — Go Tell the Spartans' } as SystemInfo;
+
+export function unit(over: Partial<UnitState> = {}): UnitState {
+  return {
+    id: 1, label: '17.04', side: 'Romans', role: 'unit', stats: { type: 'SD', count: 4 }, strength: 4, starting: 4,
+    d_markers: 0, broken: false, rout: false, scattered: false, disordered: false, hits: 0, lost: false, moves: [], ...over,
+  };
+}
+
+export function view(over: Partial<BattleView['state']> = {}, gauges: Gauge[] = [{ side: 'Romans', label: 'Victory points', value: '0', reached: false, rule: '7.0' }]): BattleView {
+  return {
+    id: 7, events: 2, undo: 2,
+    log: [
+      { seq: 1, at: '2026-11-21T10:00:00.000Z', kind: 'created', text: 'Battle Cannae begins', undone: false, edited: false, changes: [] },
+      { seq: 2, at: '2026-11-21T10:01:00.000Z', kind: 'unit_added', text: 'Added 17.04', undone: false, edited: false, changes: [] },
+    ],
+    state: {
+      name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', turn: 1, morale_track: 0, conflicts: [],
+      sides: [{ name: 'Romans', commands: ['Left'], points_awarded: 0, panicked: false }, { name: 'Carthage', commands: [], points_awarded: 0, panicked: false }],
+      units: { 1: unit() },
+      ...over,
+    },
+    standing: { gauges, resolutions: [] },
+  } as BattleView;
+}
+
+export const itacsForm: UnitForm = {
+  ruleset: 'itacs',
+  fields: [
+    {
+      key: 'type', label: 'Unit type', rule: '2.4.5', kind: 'choice', required: true,
+      options: [
+        { key: 'SD', label: 'Spear-armed drilled foot (SD)', fills: ['class'], printed: [{ label: 'Combat', value: '3', rule: '2.4.5' }] },
+        { key: 'PS', label: 'Peltasts (PS)', fills: ['class'], printed: [] },
+        ...['LB', 'MS', 'HC', 'LC', 'EL', 'CH', 'BW'].map((key) => ({ key, label: `Type ${key} (${key})`, fills: ['class'], printed: [] })),
+      ],
+    },
+    { key: 'class', label: 'Class', rule: '2.4.6', kind: 'choice', required: true, options: [{ key: 'A', label: 'Class A', fills: [], printed: [] }] },
+    { key: 'count', label: 'Units in the hex', rule: '2.4', kind: 'number', required: true, default: 1, min: 1, max: 12, options: [] },
+  ],
+};
+
+export type Calls = [string, Record<string, unknown>][];
+
+/** Mocks the app's commands with `answer` and records what each call sent. */
+export function mockCommands(answer: (cmd: string, args: Record<string, unknown>) => unknown): Calls {
+  const calls: Calls = [];
+  mockIPC((cmd, args) => {
+    calls.push([cmd, args as Record<string, unknown>]);
+    const out = answer(cmd, args as Record<string, unknown>);
+    if (out instanceof Error) throw out;
+    return out;
+  });
+  return calls;
+}
