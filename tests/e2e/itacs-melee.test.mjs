@@ -161,7 +161,7 @@ test('settings: a switchable ruling put in force refuses a melee below 1:2 (R-IT
     assert.equal(await browser.$(forbid).isSelected(), on);
   };
   await toggle(true);
-  assert.match(await browser.$('#settings-screen').getText(), /Tactical System: rulesets\/itacs\.toml \+ rulesets\/switches\/itacs-forbid-below-lowest-column\.toml/);
+  assert.match(await browser.$('#settings-screen').getText(), /Tactical System: the rules, with R-ITACS-1 /);
   await browser.saveScreenshot(`${shots}/settings-rulings.png`);
   await browser.$('#nav-quick').click();
   await browser.$('button[data-action="melee"]').click();
@@ -173,7 +173,7 @@ test('settings: a switchable ruling put in force refuses a melee below 1:2 (R-IT
   assert.equal(await error.getAttribute('data-code'), 'situation.below_lowest_column');
   assert.match(await error.getText(), /R-ITACS-1/);
   await toggle(false);
-  assert.doesNotMatch(await browser.$('#settings-screen').getText(), /Tactical System: rulesets\/itacs\.toml \+/);
+  assert.doesNotMatch(await browser.$('#settings-screen').getText(), /Tactical System: the rules, with R-ITACS-1/);
   await browser.$('#nav-quick').click();
   await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
   assert.match(await browser.$('#resolution').getText(), /below the lowest column/);
@@ -206,7 +206,7 @@ test('measured: an input change redraws the odds, and the idle app’s memory', 
         if (++n < 20) setTimeout(once, 30);
         else done(out);
       });
-      seen.observe(odds, { childList: true, subtree: true });
+      seen.observe(odds, { childList: true, subtree: true, characterData: true, attributes: true });
       input.value = String(2 + (n % 6));
       input.dispatchEvent(new Event('input', { bubbles: true }));
     };
@@ -217,21 +217,25 @@ test('measured: an input change redraws the odds, and the idle app’s memory', 
   console.log(`input change → odds redrawn: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms (20 changes)`);
   assert.equal(times.length, 20);
   await browser.pause(1500);
-  // Memory of the app and its WebKit processes, once idle: RSS, and for the app its proportional
-  // share (PSS: shared libraries split among the processes mapping them) and private pages.
-  const ps = execFileSync('ps', ['-eo', 'pid=,rss=,comm=']).toString().trim().split('\n');
-  let app = 0;
-  let web = 0;
-  let appPid;
-  for (const line of ps) {
-    const [pid, rss, comm] = line.trim().split(/\s+/, 3);
-    if (comm === 'referee-app') { app += Number(rss); appPid = pid; }
-    else if (/^WebKit(Web|Network)Proces/.test(comm ?? '')) web += Number(rss);
+  // Memory of the app's whole process tree once idle (the app and WebKit's web and network
+  // processes): the sum of their PSS, each shared page split among the processes mapping it.
+  const ps = execFileSync('ps', ['-eo', 'pid=,ppid=,comm=']).toString().trim().split('\n').map((l) => l.trim().split(/\s+/, 3));
+  const appPid = ps.find(([, , comm]) => comm === 'referee-app')?.[0];
+  const tree = new Set(appPid ? [appPid] : []);
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const [pid, ppid] of ps) if (tree.has(ppid) && !tree.has(pid)) { tree.add(pid); grown = true; }
   }
-  const rollup = appPid ? readFileSync(`/proc/${appPid}/smaps_rollup`, 'utf8') : '';
-  const kb = (field) => Number((new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup) ?? [])[1] ?? 0);
-  const pss = kb('Pss');
-  const own = kb('Private_Clean') + kb('Private_Dirty');
-  console.log(`idle memory: ${((app + web) / 1024).toFixed(0)} MB (app ${(app / 1024).toFixed(0)} MB RSS, ${(pss / 1024).toFixed(0)} MB PSS, ${(own / 1024).toFixed(0)} MB private; WebKit processes ${(web / 1024).toFixed(0)} MB RSS)`);
+  const kb = (pid, field) => {
+    try {
+      return Number((new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')) ?? [])[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  };
+  const rows = [...tree].map((pid) => [ps.find(([p]) => p === pid)[2], kb(pid, 'Pss'), kb(pid, 'Rss')]);
+  const pss = rows.reduce((n, [, p]) => n + p, 0);
+  const app = rows.find(([comm]) => comm === 'referee-app')?.[2] ?? 0;
+  console.log(`idle memory: ${(pss / 1024).toFixed(0)} MB PSS over ${rows.length} processes (${rows.map(([c, p]) => `${c} ${(p / 1024).toFixed(0)}`).join(', ')}); app RSS ${(app / 1024).toFixed(0)} MB`);
   assert.ok(app > 0, 'the app process is found');
 });

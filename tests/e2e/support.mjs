@@ -1,0 +1,115 @@
+// What every end-to-end test shares: the session with the real app, waiting, screenshots, and the
+// checks each screen must pass at both sizes — nothing wider than the window, touch targets of
+// 44 px, no serious or critical accessibility violation (axe-core), and no developer text.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { remote } from 'webdriverio';
+
+export const app = process.env.REFEREE_APP;
+export const cli = process.env.REFEREE_CLI;
+export const shots = process.env.REFEREE_SHOTS ?? 'target/e2e';
+export const DESKTOP = [1280, 800];
+export const PHONE = [390, 844];
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export async function connect() {
+  assert.ok(app && cli, 'REFEREE_APP and REFEREE_CLI must name the built app and CLI');
+  mkdirSync(shots, { recursive: true });
+  const browser = await remote({
+    hostname: '127.0.0.1',
+    port: 4444,
+    logLevel: 'warn',
+    capabilities: { browserName: 'wry', 'wdio:enforceWebDriverClassic': true, 'tauri:options': { application: app } },
+  });
+  await browser.$('#create-battle').waitForExist({ timeout: 20000 });
+  await size(browser, DESKTOP);
+  return browser;
+}
+
+/** The window's inner size set to [width, height] (the outer size is what WebDriver sets). */
+export async function size(browser, [width, height]) {
+  await browser.setWindowSize(width, height);
+  const inner = await browser.execute(() => [window.innerWidth, window.innerHeight]);
+  if (inner[0] !== width || inner[1] !== height) await browser.setWindowSize(2 * width - inner[0], 2 * height - inner[1]);
+}
+
+export function core(ruleset, action, situation, dice) {
+  const args = ['resolve', '--ruleset', ruleset, '--action', action];
+  if (dice) args.push('--dice', dice.join(','));
+  return JSON.parse(execFileSync(cli, args, { input: JSON.stringify(situation) }).toString());
+}
+
+export async function until(browser, what, check, timeout = 10000) {
+  await browser.waitUntil(check, { timeout, timeoutMsg: what });
+}
+
+export async function shot(browser, name) {
+  await browser.pause(400); // the frame after the text lands
+  await browser.saveScreenshot(`${shots}/${name}.png`);
+}
+
+/** Developer text that must never be on screen (the same list as ui/src/lib/words.ts). */
+const DEV_TEXT = [
+  [/`/, 'a backtick'],
+  [/\[\d+\]/, 'an array index'],
+  [/expected one of/i, 'a serde message'],
+  [/invalid type/i, 'a serde message'],
+  [/\b[0-9a-f]{64}\b/i, 'a fingerprint'],
+  [/docs\//, 'a file name'],
+  [/\b[a-z]+_[a-z_]+\b/, 'a code id'],
+];
+
+/** Every check a screen must pass, at the window's present size. Returns the problems found. */
+export async function screenProblems(browser) {
+  const found = await browser.execute(() => {
+    const out = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) {
+      const wide = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && el.getClientRects().length);
+      const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+      out.push(`wider than the window (${doc.scrollWidth} > ${window.innerWidth}): ${wide.slice(-3).map(name).join(', ')}`);
+    }
+    const visible = (el) => {
+      const r = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && !el.closest('details:not([open]) > :not(summary)');
+    };
+    // A box's or a radio's target is its label; a citation inline in a sentence needs 24 px
+    // (WCAG 2.5.8's inline exception) and has a 44 px hit area drawn around it.
+    for (const el of document.querySelectorAll('button, a[href], input, select, summary, textarea, [role="tab"]')) {
+      if (!visible(el)) continue;
+      const target = (el.type === 'checkbox' || el.type === 'radio') && el.closest('label') ? el.closest('label') : el;
+      const r = target.getBoundingClientRect();
+      const least = el.classList.contains('cite') ? 24 : 44;
+      if (r.height < least - 0.5 || r.width < least - 0.5) out.push(`a touch target of ${r.width.toFixed(0)}×${r.height.toFixed(0)} px: ${target.tagName.toLowerCase()} “${(target.textContent || target.getAttribute('aria-label') || target.id || '').trim().slice(0, 40)}”`);
+    }
+    return out;
+  });
+  const text = await browser.execute(() => document.body.innerText);
+  for (const [re, what] of DEV_TEXT) {
+    const m = re.exec(text);
+    if (m) found.push(`developer text (${what}): “${text.slice(Math.max(0, m.index - 40), m.index + m[0].length + 40).replace(/\s+/g, ' ')}”`);
+  }
+  await browser.execute(axeSource);
+  const violations = await browser.executeAsync((done) => {
+    window.axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`)), (e) => done([`axe failed: ${e}`]));
+  });
+  return [...found, ...violations.map((v) => `accessibility: ${v}`)];
+}
+
+/** Asserts a screen passes every check at both sizes, with a screenshot of each. */
+export async function checkScreen(browser, name, { restore = DESKTOP } = {}) {
+  const problems = [];
+  for (const [label, dims] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    await size(browser, dims);
+    await browser.pause(250);
+    for (const p of await screenProblems(browser)) problems.push(`${name} (${label}): ${p}`);
+    await shot(browser, `${name}-${label}`);
+  }
+  await size(browser, restore);
+  assert.deepEqual(problems, [], problems.join('\n'));
+}

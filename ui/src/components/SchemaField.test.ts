@@ -1,0 +1,57 @@
+// A situation form from a schema: labelled inputs in words with the rule's description as hint,
+// values shown, lists with add and remove, optional fields at their default folded under "More".
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import type { Schema } from '../lib/schema';
+import SchemaField from './SchemaField.svelte';
+
+const morale: Schema = {
+  $defs: {
+    MoraleEvent: {
+      type: 'object',
+      properties: { count: { default: 1, type: 'integer', minimum: 0 }, kind: { $ref: '#/$defs/Kind' }, to: { $ref: '#/$defs/Player', description: 'The player it benefits.' } },
+      required: ['kind', 'to'],
+    },
+    Kind: { oneOf: [{ const: 'elimination', type: 'string', description: 'An enemy unit eliminated.' }, { const: 'banner_fall', type: 'string' }] },
+    Player: { enum: ['a', 'b'], type: 'string' },
+  },
+  type: 'object',
+  properties: {
+    events: { type: 'array', items: { $ref: '#/$defs/MoraleEvent' } },
+    track: { default: 0, type: 'integer', description: 'The track now: positive in player `A`’s favour.' },
+  },
+  required: ['events'],
+};
+
+function props(value: unknown) {
+  return {
+    name: '', schema: morale, root: morale, value, path: [], lists: {}, worths: {}, invalid: undefined, roster: [],
+    onset: vi.fn(), onadd: vi.fn(), onremove: vi.fn(), onpick: vi.fn(),
+  };
+}
+
+describe('the situation form', () => {
+  it('renders labelled inputs in words, with the value, and sends what is changed by path', async () => {
+    const p = props({ events: [{ kind: 'banner_fall', to: 'b', count: 2 }], track: -3 });
+    render(SchemaField, p);
+    const track = screen.getByLabelText(/Track/) as HTMLInputElement;
+    expect(track.value).toBe('-3');
+    expect(screen.getByText('The track now: positive in player A’s favour.')).toBeInTheDocument();
+    const kind = document.querySelector('#f-events\\.0\\.kind') as HTMLSelectElement;
+    expect(kind.value).toBe('banner_fall');
+    expect([...kind.options].map((o) => o.textContent)).toEqual(['An enemy unit eliminated', 'Banner fall']);
+    await fireEvent.input(track, { target: { value: '2' } });
+    expect(p.onset).toHaveBeenCalledWith(['track'], 2);
+    await fireEvent.click(screen.getByRole('button', { name: '+ event' }));
+    expect(p.onadd).toHaveBeenCalledWith(['events']);
+    await fireEvent.click(screen.getByRole('button', { name: 'Remove event 1' }));
+    expect(p.onremove).toHaveBeenCalledWith(['events', 0]);
+  });
+
+  it('folds optional fields left at their default under “More”', () => {
+    render(SchemaField, props({ events: [] }));
+    const more = document.querySelector('details.more')!;
+    expect(more.querySelector('summary')).toHaveTextContent('More (1)');
+    expect(more.querySelector('#f-track')).not.toBeNull();
+  });
+});
