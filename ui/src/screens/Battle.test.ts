@@ -82,7 +82,7 @@ describe('a battle', () => {
       return null;
     });
     render(App);
-    const cite = await screen.findByRole('button', { name: 'Rule section 5.4, ruling R-ITACS-23' });
+    const cite = await screen.findByRole('button', { name: '§ 5.4 · R-ITACS-23' });
     await fireEvent.click(cite);
     await waitFor(() => expect(calls.find(([c]) => c === 'rule_section')?.[1]).toEqual({ ruleset: 'itacs', section: '5.4' }));
     expect(await screen.findByText('When an army has lost units worth its panic level…')).toBeInTheDocument();
