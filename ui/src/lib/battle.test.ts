@@ -95,6 +95,10 @@ describe('gauges, verdicts and alerts', () => {
     const said = alerts(before, after);
     expect(said.map((a) => a.text)).toEqual(['Romans: Panic level · enemy has 10 of 10 points · reached', 'Romans panic.']);
     expect(said[0].rule).toBe('5.4');
+    // A command whose standing changes (steady → disheartened) is said too.
+    const command: Gauge = { side: 'Saxons', label: 'Housecarls', status: 'steady', value: 'lost 1 of 6 ME', to_go: '½ ME to disheartened', reached: false, rule: 'p. 42' };
+    expect(alerts(view([command]), view([{ ...command, status: 'disheartened', value: 'lost 2 of 6 ME', to_go: '1 ME to broken' }])).map((a) => a.text))
+      .toEqual(['Saxons: Housecarls — disheartened · lost 2 of 6 ME · 1 ME to broken']);
     // Another battle opened is no alert.
     expect(alerts(before, { ...after, id: 2 })).toEqual([]);
   });

@@ -170,8 +170,7 @@ function toGo(g: Gauge): string | undefined {
 
 /** A gauge in one line: "Housecarls — broken · lost 2 of 6 ME · ½ ME to shattered". */
 export function gaugeText(g: Gauge): string {
-  const status = (g as Gauge & { status?: string }).status;
-  const head = status ? `${g.label} — ${status}` : g.label;
+  const head = g.status ? `${g.label} — ${g.status}` : g.label;
   return [head, g.value, toGo(g)].filter((x) => x !== undefined && x !== '').join(' · ');
 }
 
@@ -188,8 +187,9 @@ export interface Alert {
   ruling?: string;
 }
 
-/** What a change of the battle just did to its break points: a gauge that reached its threshold,
- * an army that panicked, a verdict that changed. */
+/** What a change of the battle just did to its break points: a gauge that reached its threshold
+ * or changed its standing (a command disheartened or broken), an army that panicked, a verdict
+ * that changed. */
 export function alerts(before: BattleView | undefined, after: BattleView): Alert[] {
   if (!before || before.id !== after.id) return [];
   const out: Alert[] = [];
@@ -197,7 +197,8 @@ export function alerts(before: BattleView | undefined, after: BattleView): Alert
   const was = new Map(before.standing.gauges.map((g) => [key(g), g]));
   for (const g of after.standing.gauges) {
     const old = was.get(key(g));
-    if (g.reached && old && !old.reached) out.push({ text: `${g.side ? `${g.side}: ` : ''}${gaugeText(g)}`, rule: g.rule, ruling: g.ruling ?? undefined });
+    const changed = g.status && old?.status && g.status !== old.status;
+    if ((g.reached && old && !old.reached) || changed) out.push({ text: `${g.side ? `${g.side}: ` : ''}${gaugeText(g)}`, rule: g.rule, ruling: g.ruling ?? undefined });
   }
   for (const side of after.state.sides) {
     const old = before.state.sides.find((s) => s.name === side.name);
