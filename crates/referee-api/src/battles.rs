@@ -401,7 +401,9 @@ impl Battles {
         spec: UnitSpec,
     ) -> Result<BattleView, RefereeError> {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
-        let body = self.battle(referee, id)?.edit_unit(ruleset, unit_id, spec)?;
+        let body = self
+            .battle(referee, id)?
+            .edit_unit(ruleset, unit_id, spec)?;
         self.commit(referee, id, vec![(body, None)])?;
         self.view(referee, id)
     }

@@ -750,7 +750,11 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     // The Gauls' stack really held 3 PS: it keeps its loss and its D marker.
     let body = s
         .battle
-        .edit_unit(&s.ruleset, g1, spec("17.03", "Gauls", json!({"type": "PS", "count": 3})))
+        .edit_unit(
+            &s.ruleset,
+            g1,
+            spec("17.03", "Gauls", json!({"type": "PS", "count": 3})),
+        )
         .unwrap();
     s.record(body);
     let u = s.unit(g1);
@@ -760,19 +764,33 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     // An edit the ruleset refuses is refused like a new unit, and so is an unknown unit.
     let e = s
         .battle
-        .edit_unit(&s.ruleset, g1, spec("17.03", "Gauls", json!({"type": "XX", "count": 3})))
+        .edit_unit(
+            &s.ruleset,
+            g1,
+            spec("17.03", "Gauls", json!({"type": "XX", "count": 3})),
+        )
         .unwrap_err();
     assert_eq!(e.code, "situation.unknown_unit_type");
     let e = s
         .battle
         .edit_unit(&s.ruleset, 99, spec("x", "Gauls", json!({"type": "PS"})))
         .unwrap_err();
-    assert_eq!((e.code.as_str(), e.field.as_deref()), ("battle.unit_gone", Some("unit")));
-    assert_eq!(s.battle.remove_unit(99).unwrap_err().code, "battle.unit_gone");
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("battle.unit_gone", Some("unit"))
+    );
+    assert_eq!(
+        s.battle.remove_unit(99).unwrap_err().code,
+        "battle.unit_gone"
+    );
     // Fewer than the losses: the stack is lost.
     s.record(
         s.battle
-            .edit_unit(&s.ruleset, g1, spec("17.03", "Gauls", json!({"type": "PS", "count": 1})))
+            .edit_unit(
+                &s.ruleset,
+                g1,
+                spec("17.03", "Gauls", json!({"type": "PS", "count": 1})),
+            )
             .unwrap(),
     );
     assert!(s.unit(g1).lost);
@@ -785,12 +803,20 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     s.record(s.battle.remove_unit(g1).unwrap());
     assert!(!s.battle.state.units.contains_key(&g1));
     assert_eq!(s.gauge(Some("Romans"), "Victory points").value, "0");
-    assert!(s.battle.adjust(Subject::Unit(g1), Change::Break, None).is_err());
+    assert!(s
+        .battle
+        .adjust(Subject::Unit(g1), Change::Break, None)
+        .is_err());
     s.record(s.battle.undo().unwrap());
     assert_eq!(s.battle.state.units, before.units);
     s.record(s.battle.redo().unwrap());
     assert!(!s.battle.state.units.contains_key(&g1));
-    let g2 = s.add("17.02", "Gauls", Role::Unit, json!({"type": "PS", "count": 2}));
+    let g2 = s.add(
+        "17.02",
+        "Gauls",
+        Role::Unit,
+        json!({"type": "PS", "count": 2}),
+    );
     assert_eq!(g2, g1 + 1);
     assert!(s.battle.state.units.contains_key(&r1));
     // The log reads in words.

@@ -138,7 +138,13 @@ pub fn edit(
     spec: &UnitSpec,
     field: &str,
 ) -> Result<UnitState, RefereeError> {
-    let mut unit = enter(ruleset, old.id, spec, field)?;
+    // A DBMM element keeps how it left the table (`state`, set by the battle, not the umpire).
+    let mut checked = spec.clone();
+    let state = match (&ruleset.rules, checked.stats.as_object_mut()) {
+        (SystemRules::Dbmm(_), Some(map)) => map.remove("state"),
+        _ => None,
+    };
+    let mut unit = enter(ruleset, old.id, &checked, field)?;
     let losses = old.starting.saturating_sub(old.strength);
     unit.strength = unit.starting.saturating_sub(losses);
     unit.d_markers = old.d_markers;
@@ -151,10 +157,9 @@ pub fn edit(
     unit.moves.clone_from(&old.moves);
     unit.kind.rampaging = old.kind.rampaging;
     unit.lost = old.leader == Some(LeaderFate::Killed) || (unit.starting > 0 && unit.strength == 0);
-    // A DBMM element keeps how it left the table, for the ME tallies.
-    if let (SystemRules::Dbmm(_), Some(state)) = (&ruleset.rules, old.stats.get("state")) {
-        if unit.stats.get("state").is_none() {
-            set(&mut unit.stats, "state", state.clone());
+    if let SystemRules::Dbmm(_) = &ruleset.rules {
+        if let Some(state) = old.stats.get("state").cloned().or(state) {
+            set(&mut unit.stats, "state", state);
         }
     }
     sync_stats(ruleset, &mut unit);
