@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use referee_api::{
     AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, HouseRuleChoice,
     LogEntry, NewBattle, OutlookRequest, Referee, RefereeError, Resolution, ResolveRequest,
-    RollEditPreview, RollRequest, Roster, RosterRow, RulesetList, UnitSpec,
+    RollEditPreview, RollRequest, Roster, RosterRow, RulesetList, UnitForm, UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
 
@@ -115,6 +115,46 @@ fn battle_add_unit(
     unit: UnitSpec,
 ) -> Result<BattleView, RefereeError> {
     with(&db, |b| b.add_unit(&rules.now(), battle, unit))
+}
+
+#[tauri::command]
+fn battle_edit_unit(
+    db: State<Database>,
+    rules: State<Rules>,
+    battle: i64,
+    unit: u32,
+    spec: UnitSpec,
+) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.edit_unit(&rules.now(), battle, unit, spec))
+}
+
+#[tauri::command]
+fn battle_remove_unit(
+    db: State<Database>,
+    rules: State<Rules>,
+    battle: i64,
+    unit: u32,
+) -> Result<BattleView, RefereeError> {
+    with(&db, |b| b.remove_unit(&rules.now(), battle, unit))
+}
+
+#[tauri::command]
+fn unit_form(rules: State<Rules>, ruleset: String) -> Result<UnitForm, RefereeError> {
+    rules.now().unit_form(&ruleset)
+}
+
+#[tauri::command]
+fn unit_preview(
+    rules: State<Rules>,
+    ruleset: String,
+    stats: serde_json::Value,
+) -> Result<UnitPreview, RefereeError> {
+    rules.now().unit_preview(&ruleset, &stats)
+}
+
+#[tauri::command]
+fn roster_csv_template(rules: State<Rules>, ruleset: String) -> Result<String, RefereeError> {
+    rules.now().roster_csv_template(&ruleset)
 }
 
 #[tauri::command]
@@ -312,6 +352,10 @@ pub fn run() {
             battle_view,
             battle_log,
             battle_add_unit,
+            battle_edit_unit,
+            battle_remove_unit,
+            unit_form,
+            unit_preview,
             battle_apply,
             battle_outlook,
             battle_adjust,
@@ -326,6 +370,7 @@ pub fn run() {
             rosters_list,
             roster_save,
             roster_import_csv,
+            roster_csv_template,
             roster_copy,
             roster_delete,
             db_backup

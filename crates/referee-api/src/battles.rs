@@ -9,7 +9,7 @@ use ts_rs::TS;
 
 use referee_core::battle::{
     outlook, standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource, Difference,
-    Event, EventBody, Mapping, SideSetup, Standing, Subject, UnitSpec,
+    Event, EventBody, Mapping, SideSetup, Standing, Subject, UnitId, UnitSpec,
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
@@ -161,6 +161,66 @@ fn changes_text(changes: &[AppliedChange]) -> Vec<String> {
 /// How many of the latest events a view carries; `log` pages through the rest.
 pub const LOG_TAIL: usize = 200;
 
+/// A unit's entry as it stood before the event `seq` (its latest addition or edit in force).
+fn spec_before(battle: &Battle, seq: u64, id: UnitId) -> Option<&UnitSpec> {
+    battle
+        .events
+        .iter()
+        .rev()
+        .filter(|e| e.seq < seq && battle.history.in_force(e.seq))
+        .find_map(|e| match &e.body {
+            EventBody::UnitAdded { id: i, unit } | EventBody::UnitEdited { id: i, unit }
+                if *i == id =>
+            {
+                Some(unit)
+            }
+            _ => None,
+        })
+}
+
+/// What an edit changed in a unit's entry, in words: "count 4 → 6", "side Romans → Gauls".
+fn edit_changes(before: Option<&UnitSpec>, after: &UnitSpec) -> Vec<String> {
+    let Some(before) = before else {
+        return Vec::new();
+    };
+    let text = |v: Option<&serde_json::Value>| match v {
+        None | Some(serde_json::Value::Null) => "none".to_string(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+    };
+    let mut out = Vec::new();
+    let mut pair = |what: &str, a: String, b: String| {
+        if a != b {
+            out.push(format!("{what} {a} → {b}"));
+        }
+    };
+    pair("label", before.label.clone(), after.label.clone());
+    pair("side", before.side.clone(), after.side.clone());
+    pair(
+        "command",
+        before.command.clone().unwrap_or_else(|| "none".into()),
+        after.command.clone().unwrap_or_else(|| "none".into()),
+    );
+    pair(
+        "role",
+        format!("{:?}", before.role).to_lowercase(),
+        format!("{:?}", after.role).to_lowercase(),
+    );
+    let mut keys: Vec<&String> = before
+        .stats
+        .as_object()
+        .into_iter()
+        .flat_map(|m| m.keys())
+        .chain(after.stats.as_object().into_iter().flat_map(|m| m.keys()))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    for k in keys {
+        pair(k, text(before.stats.get(k)), text(after.stats.get(k)));
+    }
+    out
+}
+
 fn log_entries(battle: &Battle, events: &[Event]) -> Vec<LogEntry> {
     events
         .iter()
@@ -168,13 +228,18 @@ fn log_entries(battle: &Battle, events: &[Event]) -> Vec<LogEntry> {
             seq: e.seq,
             at: e.at.clone(),
             kind: e.body.kind().to_string(),
-            text: e.body.describe(),
+            text: e
+                .body
+                .describe(|id| spec_before(battle, e.seq, id).map(|u| u.label.clone())),
             undone: !battle.history.in_force(e.seq),
             edited: battle.history.edited.contains_key(&e.seq),
             changes: match &e.body {
                 EventBody::Applied { changes, .. }
                 | EventBody::Adjusted { changes, .. }
                 | EventBody::RollEdited { changes, .. } => changes_text(changes),
+                EventBody::UnitEdited { id, unit } => {
+                    edit_changes(spec_before(battle, e.seq, *id), unit)
+                }
                 _ => Vec::new(),
             },
         })
@@ -326,6 +391,36 @@ impl Battles {
         self.view(referee, id)
     }
 
+    /// Corrects a unit's entry (label, side, command, role, stats), checked by the ruleset like a
+    /// new unit; the unit keeps its losses and markers. One event, undoable.
+    pub fn edit_unit(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        unit_id: UnitId,
+        spec: UnitSpec,
+    ) -> Result<BattleView, RefereeError> {
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        let body = self
+            .battle(referee, id)?
+            .edit_unit(ruleset, unit_id, spec)?;
+        self.commit(referee, id, vec![(body, None)])?;
+        self.view(referee, id)
+    }
+
+    /// Takes a unit off the roster: it is gone, neither lost nor counted for victory. One event,
+    /// undoable.
+    pub fn remove_unit(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        unit_id: UnitId,
+    ) -> Result<BattleView, RefereeError> {
+        let body = self.battle(referee, id)?.remove_unit(unit_id)?;
+        self.commit(referee, id, vec![(body, None)])?;
+        self.view(referee, id)
+    }
+
     /// Resolves the action with the dice given (rolling them when the app rolls) and applies its
     /// outcome to the roster.
     pub fn apply(
@@ -469,7 +564,7 @@ impl Battles {
         let battle = self.battle(referee, id)?;
         Ok(BattleFile {
             format: referee_store::FORMAT.into(),
-            version: referee_store::FORMAT_VERSION,
+            version: referee_store::version_for(battle.events.iter().map(|e| &e.body)),
             ruleset: battle.state.ruleset.clone(),
             fingerprint: battle.state.fingerprint.clone(),
             events: battle

@@ -14,7 +14,9 @@ pub use battles::{
     PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
-pub use referee_core::battle::{Mapping, Subject, UnitSpec};
+pub use referee_core::battle::{
+    Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,
+};
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
 pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo};
@@ -86,6 +88,11 @@ pub fn typescript_bindings() -> String {
         battle::SideSetup::decl(&cfg),
         battle::UnitSpec::decl(&cfg),
         battle::Role::decl(&cfg),
+        battle::UnitForm::decl(&cfg),
+        battle::UnitField::decl(&cfg),
+        battle::UnitOption::decl(&cfg),
+        battle::PrintedValue::decl(&cfg),
+        battle::UnitPreview::decl(&cfg),
         ApplyRequest::decl(&cfg),
         DiceEntry::decl(&cfg),
         PhysicalDice::decl(&cfg),

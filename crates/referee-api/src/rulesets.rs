@@ -280,6 +280,28 @@ impl Referee {
         }
     }
 
+    /// The roster unit form of a ruleset: its fields in the rules' words, every choice with the
+    /// values the ruleset data prints for it.
+    pub fn unit_form(&self, ruleset: &str) -> Result<referee_core::battle::UnitForm, RefereeError> {
+        Ok(referee_core::battle::unit_form(self.ruleset(ruleset)?))
+    }
+
+    /// A roster unit's values from the tables, or a plain error naming the stats key at fault.
+    pub fn unit_preview(
+        &self,
+        ruleset: &str,
+        stats: &serde_json::Value,
+    ) -> Result<referee_core::battle::UnitPreview, RefereeError> {
+        referee_core::battle::unit_preview(self.ruleset(ruleset)?, stats)
+    }
+
+    /// A CSV roster template: `label` and the unit form's field keys, with two example rows.
+    pub fn roster_csv_template(&self, ruleset: &str) -> Result<String, RefereeError> {
+        Ok(referee_core::battle::roster_csv_template(
+            self.ruleset(ruleset)?,
+        ))
+    }
+
     pub fn ruleset(&self, id: &str) -> Result<&Ruleset, RefereeError> {
         self.rulesets.get(id).ok_or_else(|| {
             RefereeError::new(

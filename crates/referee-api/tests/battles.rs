@@ -478,3 +478,85 @@ fn a_battle_opened_under_other_rulings_names_the_choice_it_began_under() {
     // A battle begun under a file no longer offered cannot be matched.
     assert_eq!(plain.choice_for("itacs", "0123456789abcdef"), None);
 }
+
+#[test]
+fn units_are_edited_and_removed_in_one_transaction_each_and_travel_in_the_battle_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&path).unwrap();
+    let id = battles
+        .create(
+            &referee,
+            &new(
+                "itacs",
+                json!([{"name": "Romans", "panic_level": 4}, {"name": "Gauls", "panic_level": 6}]),
+            ),
+        )
+        .unwrap()
+        .id;
+    battles
+        .add_unit(
+            &referee,
+            id,
+            unit("17.04", "Gauls", json!({"type": "SD", "count": 4})),
+        )
+        .unwrap();
+    let v = battles
+        .add_unit(
+            &referee,
+            id,
+            unit("17.03", "Romans", json!({"type": "PS", "count": 2})),
+        )
+        .unwrap();
+    assert_eq!(v.log.last().unwrap().text, "Added 17.03 to Romans");
+    let v = battles
+        .edit_unit(
+            &referee,
+            id,
+            2,
+            unit("17.02", "Romans", json!({"type": "PS", "count": 3})),
+        )
+        .unwrap();
+    let last = v.log.last().unwrap();
+    assert_eq!(last.kind, "unit_edited");
+    assert_eq!(last.text, "Edited 17.02 (was 17.03)");
+    assert_eq!(last.changes, vec!["label 17.03 → 17.02", "count 2 → 3"]);
+    assert_eq!(v.state.units[&2].strength, 3);
+    // Refused: nothing written.
+    let events = v.events;
+    let e = battles
+        .edit_unit(
+            &referee,
+            id,
+            2,
+            unit("17.02", "Romans", json!({"type": "XX", "count": 3})),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, "situation.unknown_unit_type");
+    let e = battles.remove_unit(&referee, id, 7).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("battle.unit_gone", Some("unit"))
+    );
+    assert_eq!(battles.view(&referee, id).unwrap().events, events);
+
+    let v = battles.remove_unit(&referee, id, 1).unwrap();
+    assert_eq!(v.log.last().unwrap().text, "Removed 17.04");
+    assert!(!v.state.units.contains_key(&1));
+    same_after_reopening(&path, &referee, &v);
+    let v = battles.undo(&referee, id).unwrap();
+    assert!(v.state.units.contains_key(&1));
+    let v = battles.redo(&referee, id).unwrap();
+    assert!(!v.state.units.contains_key(&1));
+
+    // The battle file carries the new events (as version 2) and imports to the same state.
+    let file = battles.export(&referee, id).unwrap();
+    assert_eq!(file.version, 2);
+    let text = serde_json::to_string(&file).unwrap();
+    let copy = battles.import(&referee, &text).unwrap();
+    assert_eq!(
+        serde_json::to_value(&copy.state).unwrap(),
+        serde_json::to_value(&v.state).unwrap()
+    );
+}

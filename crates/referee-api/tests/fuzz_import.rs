@@ -154,8 +154,10 @@ fn random_value(rng: &mut Rng) -> Value {
                 "undone",
                 "redone",
                 "roll_edited",
+                "unit_edited",
+                "unit_removed",
             ];
-            json!({ "kind": kinds[rng.below(8) as usize] })
+            json!({ "kind": kinds[rng.below(kinds.len() as u64) as usize] })
         }
     }
 }

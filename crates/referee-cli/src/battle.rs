@@ -22,6 +22,19 @@ pub enum BattleCommand {
     AddUnit {
         battle: i64,
     },
+    /// Correct a unit on the roster: `{label, side, command?, role?, stats}` on stdin. It keeps
+    /// its losses and markers.
+    EditUnit {
+        battle: i64,
+        #[arg(long)]
+        unit: u32,
+    },
+    /// Take a unit entered by mistake off the roster (not a loss; undo puts it back).
+    RemoveUnit {
+        battle: i64,
+        #[arg(long)]
+        unit: u32,
+    },
     /// Resolve and apply: `{action, situation, dice, mapping?, rolled_by?}` on stdin.
     Apply {
         battle: i64,
@@ -100,6 +113,24 @@ pub enum RosterCommand {
         #[arg(long)]
         ruleset: Option<String>,
     },
+    /// A CSV roster template for a ruleset: `label` and the unit form's fields, two example rows.
+    Template {
+        #[arg(long)]
+        ruleset: String,
+        /// Write the CSV to this file instead of printing it as a JSON string.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// The roster unit form of a ruleset: its fields, every choice and its printed values.
+    Form {
+        #[arg(long)]
+        ruleset: String,
+    },
+    /// A unit's values from the tables: its `stats` on stdin.
+    Preview {
+        #[arg(long)]
+        ruleset: String,
+    },
     /// Copy a roster's units into a battle, on one side.
     Copy {
         roster: i64,
@@ -158,6 +189,10 @@ pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Va
         BattleCommand::List => value(&battles.list()?),
         BattleCommand::New => value(&battles.create(r, &stdin_json::<NewBattle>()?)?),
         BattleCommand::AddUnit { battle } => value(&battles.add_unit(r, battle, stdin_json()?)?),
+        BattleCommand::EditUnit { battle, unit } => {
+            value(&battles.edit_unit(r, battle, unit, stdin_json()?)?)
+        }
+        BattleCommand::RemoveUnit { battle, unit } => value(&battles.remove_unit(r, battle, unit)?),
         BattleCommand::Apply { battle } => {
             value(&battles.apply(r, battle, &stdin_json::<ApplyRequest>()?)?)
         }
@@ -209,13 +244,14 @@ pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Va
 }
 
 pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Value, RefereeError> {
-    let mut battles = Battles::open(db)?;
+    // The form, its preview and the template need no database.
+    let open = || Battles::open(db);
     Ok(match command {
-        RosterCommand::List => value(&battles.rosters()?),
-        RosterCommand::Show { roster } => value(&battles.roster(roster)?),
+        RosterCommand::List => value(&open()?.rosters()?),
+        RosterCommand::Show { roster } => value(&open()?.roster(roster)?),
         RosterCommand::Save => {
             let roster: Roster = stdin_json()?;
-            json!({"saved": battles.save_roster(referee, &roster)?})
+            json!({"saved": open()?.save_roster(referee, &roster)?})
         }
         RosterCommand::Import {
             file,
@@ -241,15 +277,35 @@ pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Va
                 }
                 roster
             };
-            json!({"saved": battles.save_roster(referee, &roster)?, "units": roster.units.len()})
+            json!({"saved": open()?.save_roster(referee, &roster)?, "units": roster.units.len()})
+        }
+        RosterCommand::Template { ruleset, out } => {
+            let text = referee.roster_csv_template(&ruleset)?;
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, &text).map_err(|e| {
+                        RefereeError::new(
+                            "file.unwritable",
+                            format!("cannot write {}: {e}", path.display()),
+                        )
+                    })?;
+                    json!({"written": path})
+                }
+                None => Value::String(text),
+            }
+        }
+        RosterCommand::Form { ruleset } => value(&referee.unit_form(&ruleset)?),
+        RosterCommand::Preview { ruleset } => {
+            let stats: Value = stdin_json()?;
+            value(&referee.unit_preview(&ruleset, &stats)?)
         }
         RosterCommand::Copy {
             roster,
             battle,
             side,
-        } => value(&battles.copy_roster(referee, battle, roster, &side)?),
+        } => value(&open()?.copy_roster(referee, battle, roster, &side)?),
         RosterCommand::Delete { roster } => {
-            battles.delete_roster(roster)?;
+            open()?.delete_roster(roster)?;
             json!({"deleted": roster})
         }
     })
@@ -277,6 +333,13 @@ enum Step {
     AddUnit {
         unit: referee_api::UnitSpec,
     },
+    EditUnit {
+        id: u32,
+        unit: referee_api::UnitSpec,
+    },
+    RemoveUnit {
+        id: u32,
+    },
     Apply(ApplyRequest),
     Adjust(AdjustRequest),
     Turn {
@@ -302,6 +365,8 @@ fn script(battles: &mut Battles, r: &Referee, text: &str) -> Result<Value, Refer
     for (i, step) in script.steps.into_iter().enumerate() {
         let view = match step {
             Step::AddUnit { unit } => battles.add_unit(r, id, unit),
+            Step::EditUnit { id: unit_id, unit } => battles.edit_unit(r, id, unit_id, unit),
+            Step::RemoveUnit { id: unit_id } => battles.remove_unit(r, id, unit_id),
             Step::Apply(a) => battles.apply(r, id, &a),
             Step::Adjust(a) => battles.adjust(r, id, &a),
             Step::Turn { turn, phase } => battles.advance_turn(r, id, turn, phase),

@@ -92,3 +92,88 @@ fn a_damaged_database_is_a_clear_error_on_the_cli_and_left_untouched() {
         b"not a database, not at all, no"
     );
 }
+
+fn referee_in(db: &Path, args: &[&str], stdin: &str) -> (i32, Value) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .env("REFEREE_DB", db)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    (
+        out.status.code().unwrap_or(-1),
+        serde_json::from_str(&stdout).unwrap_or(Value::Null),
+    )
+}
+
+#[test]
+fn units_are_edited_and_removed_and_rosters_start_from_a_template() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    let (status, _) = referee_in(
+        &db,
+        &["battle", "new"],
+        r#"{"name": "Test", "ruleset": "itacs", "sides": [{"name": "Romans"}, {"name": "Gauls"}]}"#,
+    );
+    assert_eq!(status, 0);
+    let unit = r#"{"label": "17.03", "side": "Gauls", "stats": {"type": "PS", "count": 2}}"#;
+    assert_eq!(referee_in(&db, &["battle", "add-unit", "1"], unit).0, 0);
+    let edited = r#"{"label": "17.03", "side": "Gauls", "stats": {"type": "PS", "count": 3}}"#;
+    let (status, view) = referee_in(&db, &["battle", "edit-unit", "1", "--unit", "1"], edited);
+    assert_eq!(status, 0, "{view}");
+    assert_eq!(view["state"]["units"]["1"]["strength"], 3);
+    assert_eq!(view["log"][2]["text"], "Edited 17.03");
+    let (status, view) = referee_in(&db, &["battle", "remove-unit", "1", "--unit", "1"], "");
+    assert_eq!(status, 0);
+    assert_eq!(view["log"][3]["text"], "Removed 17.03");
+    assert_eq!(view["state"]["units"], serde_json::json!({}));
+    let (status, error) = referee_in(&db, &["battle", "remove-unit", "1", "--unit", "1"], "");
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (2, Some("battle.unit_gone"))
+    );
+
+    let csv = dir.path().join("gts.csv");
+    let (status, _) = referee_in(
+        &db,
+        &[
+            "roster",
+            "template",
+            "--ruleset",
+            "gts",
+            "--out",
+            csv.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(status, 0);
+    let (status, saved) = referee_in(
+        &db,
+        &[
+            "roster",
+            "import",
+            csv.to_str().unwrap(),
+            "--ruleset",
+            "gts",
+        ],
+        "",
+    );
+    assert_eq!((status, saved["units"].as_u64()), (0, Some(2)), "{saved}");
+    let (status, preview) = referee_in(
+        &db,
+        &["roster", "preview", "--ruleset", "dbmm"],
+        r#"{"type": "Kn", "grade": "Q"}"#,
+    );
+    assert_eq!((status, preview["field"].as_str()), (2, Some("grade")));
+}

@@ -7,7 +7,25 @@ use referee_core::battle::{Event, EventBody};
 use referee_core::RefereeError;
 
 pub const FORMAT: &str = "referee-battle";
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest version this referee writes and reads. Version 2 adds unit edits and removals
+/// (`unit_edited`, `unit_removed`); a battle without them is still written as version 1, which
+/// older referees read.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The version a battle file of these events is written as: the oldest that holds them.
+pub fn version_for<'e>(bodies: impl IntoIterator<Item = &'e EventBody>) -> u32 {
+    let v2 = bodies.into_iter().any(|b| {
+        matches!(
+            b,
+            EventBody::UnitEdited { .. } | EventBody::UnitRemoved { .. }
+        )
+    });
+    if v2 {
+        2
+    } else {
+        1
+    }
+}
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -17,7 +17,7 @@ use referee_core::RefereeError;
 
 pub use battles::{raw, BattleRow};
 pub use error::store_error;
-pub use file::{BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
+pub use file::{version_for, BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
 pub use rosters::{Roster, RosterRow};
 pub use schema::{schema_at, SCHEMA_VERSION};
 

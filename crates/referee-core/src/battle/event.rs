@@ -65,6 +65,17 @@ pub enum EventBody {
         id: UnitId,
         unit: UnitSpec,
     },
+    /// The umpire corrected a unit's entry: it takes the new label, side, command, role and
+    /// stats, and keeps the losses and markers it has.
+    UnitEdited {
+        id: UnitId,
+        unit: UnitSpec,
+    },
+    /// The umpire took a unit off the roster (entered by mistake): it is gone from the battle,
+    /// neither lost nor counted for victory.
+    UnitRemoved {
+        id: UnitId,
+    },
     /// A resolution's effects applied to the roster. The situation and the full resolution are
     /// kept beside the event (they are not needed to fold it).
     Applied {
@@ -125,6 +136,8 @@ impl EventBody {
         match self {
             EventBody::Created { .. } => "created",
             EventBody::UnitAdded { .. } => "unit_added",
+            EventBody::UnitEdited { .. } => "unit_edited",
+            EventBody::UnitRemoved { .. } => "unit_removed",
             EventBody::Applied { .. } => "applied",
             EventBody::Adjusted { .. } => "adjusted",
             EventBody::TurnAdvanced { .. } => "turn_advanced",
@@ -134,8 +147,10 @@ impl EventBody {
         }
     }
 
-    /// A line for the log.
-    pub fn describe(&self) -> String {
+    /// A line for the log. `label` names a unit by its id as the battle knew it before the
+    /// event (a removed unit's event carries only its id).
+    pub fn describe(&self, label: impl Fn(UnitId) -> Option<String>) -> String {
+        let name = |id: &UnitId| label(*id).unwrap_or_else(|| format!("unit #{id}"));
         match self {
             EventBody::Created { setup } => format!(
                 "Battle “{}” begins ({}): {}",
@@ -148,9 +163,16 @@ impl EventBody {
                     .collect::<Vec<_>>()
                     .join(" v ")
             ),
-            EventBody::UnitAdded { id, unit } => {
-                format!("#{id} {} joins {}", unit.label, unit.side)
+            EventBody::UnitAdded { unit, .. } => {
+                format!("Added {} to {}", unit.label, unit.side)
             }
+            EventBody::UnitEdited { id, unit } => match label(*id) {
+                Some(before) if before != unit.label => {
+                    format!("Edited {} (was {before})", unit.label)
+                }
+                _ => format!("Edited {}", unit.label),
+            },
+            EventBody::UnitRemoved { id } => format!("Removed {}", name(id)),
             EventBody::Applied {
                 action,
                 dice,

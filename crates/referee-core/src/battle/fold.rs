@@ -110,20 +110,9 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                 )
             }
             EventBody::Created { .. } => {}
-            EventBody::UnitAdded { id, unit } => {
-                if state.units.contains_key(id) {
-                    return Err(RefereeError::new(
-                        "battle.invalid_events",
-                        format!("unit #{id} is added twice"),
-                    )
-                    .field(field));
-                }
-                if state.side_index(&unit.side).is_none() {
-                    return Err(state.unknown_side(&unit.side, &format!("{field}.unit.side")));
-                }
-                let u = units::enter(ruleset, *id, unit, &format!("{field}.unit"))?;
-                state.units.insert(*id, u);
-            }
+            EventBody::UnitAdded { .. }
+            | EventBody::UnitEdited { .. }
+            | EventBody::UnitRemoved { .. } => fold_unit(ruleset, &mut state, &e.body, &field)?,
             EventBody::Applied { changes, .. } => {
                 let changes = match history.edited.get(&e.seq).and_then(|s| edits.get(s)) {
                     Some(Event {
@@ -168,6 +157,57 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         }
     }
     Ok((state, history))
+}
+
+/// Folds an event that adds, edits or removes a roster unit.
+pub fn fold_unit(
+    ruleset: &Ruleset,
+    state: &mut BattleState,
+    body: &EventBody,
+    field: &str,
+) -> Result<(), RefereeError> {
+    match body {
+        EventBody::UnitAdded { id, unit } => {
+            if state.units.contains_key(id) || state.removed.contains(id) {
+                return Err(RefereeError::new(
+                    "battle.invalid_events",
+                    format!("unit #{id} is added twice"),
+                )
+                .field(field));
+            }
+            if state.side_index(&unit.side).is_none() {
+                return Err(state.unknown_side(&unit.side, &format!("{field}.unit.side")));
+            }
+            let u = units::enter(ruleset, *id, unit, &format!("{field}.unit"))?;
+            state.units.insert(*id, u);
+        }
+        EventBody::UnitEdited { id, unit } => {
+            let Some(old) = state.units.get(id) else {
+                return Err(RefereeError::new(
+                    "battle.invalid_events",
+                    format!("an edit of unit #{id}, which is not on the roster"),
+                )
+                .field(field));
+            };
+            if state.side_index(&unit.side).is_none() {
+                return Err(state.unknown_side(&unit.side, &format!("{field}.unit.side")));
+            }
+            let u = units::edit(ruleset, old, unit, &format!("{field}.unit"))?;
+            state.units.insert(*id, u);
+        }
+        EventBody::UnitRemoved { id } => {
+            if state.units.remove(id).is_none() {
+                return Err(RefereeError::new(
+                    "battle.invalid_events",
+                    format!("a removal of unit #{id}, which is not on the roster"),
+                )
+                .field(field));
+            }
+            state.removed.insert(*id);
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeError> {
@@ -227,6 +267,10 @@ pub fn apply_changes(
                 Some(u) => state.conflicts.push(format!(
                     "#{seq}: {} is already lost; not applied: {}",
                     u.label, c.text
+                )),
+                None if state.removed.contains(id) => state.conflicts.push(format!(
+                    "#{seq}: unit #{id} was removed from the roster; not applied: {}",
+                    c.text
                 )),
                 None => {
                     return Err(RefereeError::new(

@@ -6,8 +6,8 @@ use ts_rs::TS;
 
 use super::changes::{adjustment, changes_for, Mapping};
 use super::event::{DiceSource, Event, EventBody, Subject};
-use super::fold::{apply_changes, fold, History};
-use super::model::{BattleSetup, BattleState, UnitSpec};
+use super::fold::{apply_changes, fold, fold_unit, History};
+use super::model::{BattleSetup, BattleState, UnitId, UnitSpec};
 use super::units;
 use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
@@ -54,6 +54,44 @@ impl Battle {
     }
 
     pub fn add_unit(&self, ruleset: &Ruleset, unit: UnitSpec) -> Result<EventBody, RefereeError> {
+        self.check_place(&unit)?;
+        let id = self.state.next_unit_id();
+        units::enter(ruleset, id, &unit, "unit")?;
+        Ok(EventBody::UnitAdded { id, unit })
+    }
+
+    /// A correction to a unit on the roster, checked like a new one; it keeps its losses and
+    /// markers.
+    pub fn edit_unit(
+        &self,
+        ruleset: &Ruleset,
+        id: UnitId,
+        unit: UnitSpec,
+    ) -> Result<EventBody, RefereeError> {
+        let old = self.on_roster(id)?;
+        self.check_place(&unit)?;
+        units::edit(ruleset, old, &unit, "unit")?;
+        Ok(EventBody::UnitEdited { id, unit })
+    }
+
+    /// Takes a unit off the roster (entered by mistake): not a loss.
+    pub fn remove_unit(&self, id: UnitId) -> Result<EventBody, RefereeError> {
+        self.on_roster(id)?;
+        Ok(EventBody::UnitRemoved { id })
+    }
+
+    fn on_roster(&self, id: UnitId) -> Result<&super::model::UnitState, RefereeError> {
+        self.state.units.get(&id).ok_or_else(|| {
+            RefereeError::new(
+                "battle.unit_gone",
+                format!("There is no unit number {id} on this battle's roster."),
+            )
+            .field("unit")
+        })
+    }
+
+    /// The side and command a unit is entered with exist.
+    fn check_place(&self, unit: &UnitSpec) -> Result<(), RefereeError> {
         if self.state.side_index(&unit.side).is_none() {
             return Err(self.state.unknown_side(&unit.side, "side"));
         }
@@ -71,9 +109,7 @@ impl Battle {
                 .field("command"));
             }
         }
-        let id = self.state.next_unit_id();
-        units::enter(ruleset, id, &unit, "unit")?;
-        Ok(EventBody::UnitAdded { id, unit })
+        Ok(())
     }
 
     /// The event applying a resolution's outcome to the roster.
@@ -218,9 +254,10 @@ impl Battle {
     /// Appends a stored event: simple events fold on in place, undo, redo and edits refold.
     pub fn record(&mut self, ruleset: &Ruleset, event: Event) -> Result<(), RefereeError> {
         match &event.body {
-            EventBody::UnitAdded { id, unit } => {
-                let u = units::enter(ruleset, *id, unit, "unit")?;
-                self.state.units.insert(*id, u);
+            EventBody::UnitAdded { .. }
+            | EventBody::UnitEdited { .. }
+            | EventBody::UnitRemoved { .. } => {
+                fold_unit(ruleset, &mut self.state, &event.body, "unit")?
             }
             EventBody::Applied { changes, .. } | EventBody::Adjusted { changes, .. } => {
                 apply_changes(ruleset, &mut self.state, changes, event.seq)?

@@ -8,6 +8,7 @@
 pub mod changes;
 pub mod event;
 pub mod fold;
+pub mod form;
 pub mod live;
 pub mod model;
 pub mod outlook;
@@ -20,6 +21,10 @@ mod tests;
 pub use changes::{changes_for, target_key, Mapping};
 pub use event::{AppliedChange, DiceSource, Event, EventBody, Subject};
 pub use fold::{fold, History};
+pub use form::{
+    roster_csv_template, unit_form, unit_preview, PrintedValue, UnitField, UnitForm, UnitOption,
+    UnitPreview,
+};
 pub use live::{differences, Battle, Difference};
 pub use model::{
     BattleSetup, BattleState, LeaderFate, Role, SideSetup, SideState, UnitId, UnitSpec, UnitState,

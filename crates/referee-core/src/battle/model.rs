@@ -1,7 +1,7 @@
 //! What a battle is made of: its setup (ruleset, sides, commands) and the live state of every
 //! unit and side.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -182,6 +182,10 @@ pub struct BattleState {
     pub morale_track: i64,
     /// Changes a replay could not make (their unit was already gone after an edited roll).
     pub conflicts: Vec<String>,
+    /// Units taken off the roster: their ids are not given again.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub removed: BTreeSet<UnitId>,
 }
 
 impl BattleState {
@@ -207,6 +211,7 @@ impl BattleState {
             phase: None,
             morale_track: 0,
             conflicts: Vec::new(),
+            removed: BTreeSet::new(),
         }
     }
 
@@ -227,9 +232,11 @@ impl BattleState {
         .field(field)
     }
 
-    /// The next unit id: one more than the highest so far.
+    /// The next unit id: one more than the highest so far, removed units included.
     pub fn next_unit_id(&self) -> UnitId {
-        self.units.keys().next_back().map_or(1, |id| id + 1)
+        let on = self.units.keys().next_back().copied().unwrap_or(0);
+        let off = self.removed.last().copied().unwrap_or(0);
+        on.max(off) + 1
     }
 
     pub fn panic_happened(&self) -> bool {

@@ -702,3 +702,143 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
         .unwrap();
     assert_eq!(victory.outcome.as_ref().unwrap().result, "0-25");
 }
+
+#[test]
+fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
+    let mut s = Script::new(
+        "itacs",
+        json!([{"name": "Romans", "panic_level": 3}, {"name": "Gauls", "panic_level": 6}]),
+    );
+    let r1 = s.add(
+        "17.04",
+        "Romans",
+        Role::Unit,
+        json!({"type": "SD", "count": 4}),
+    );
+    let g1 = s.add(
+        "17.03",
+        "Gauls",
+        Role::Unit,
+        json!({"type": "PS", "count": 2}),
+    );
+    let spec = |label: &str, side: &str, stats: serde_json::Value| UnitSpec {
+        label: label.into(),
+        side: side.into(),
+        command: None,
+        role: Role::Unit,
+        stats,
+    };
+    // One PS lost and a D marker: worth 2 victory points to the Romans.
+    s.record(
+        s.battle
+            .adjust(
+                Subject::Unit(g1),
+                Change::LoseUnits {
+                    count: 1,
+                    chosen_by: Chooser::Defender,
+                },
+                None,
+            )
+            .unwrap(),
+    );
+    s.record(
+        s.battle
+            .adjust(Subject::Unit(g1), Change::DMarkers { count: 1 }, None)
+            .unwrap(),
+    );
+    assert_eq!(s.gauge(Some("Romans"), "Victory points").value, "2");
+    // The Gauls' stack really held 3 PS: it keeps its loss and its D marker.
+    let body = s
+        .battle
+        .edit_unit(
+            &s.ruleset,
+            g1,
+            spec("17.03", "Gauls", json!({"type": "PS", "count": 3})),
+        )
+        .unwrap();
+    s.record(body);
+    let u = s.unit(g1);
+    assert_eq!((u.starting, u.strength, u.d_markers), (3, 2, 1));
+    assert_eq!(u.stats["count"], 2);
+    assert!(!u.lost);
+    // An edit the ruleset refuses is refused like a new unit, and so is an unknown unit.
+    let e = s
+        .battle
+        .edit_unit(
+            &s.ruleset,
+            g1,
+            spec("17.03", "Gauls", json!({"type": "XX", "count": 3})),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, "situation.unknown_unit_type");
+    let e = s
+        .battle
+        .edit_unit(&s.ruleset, 99, spec("x", "Gauls", json!({"type": "PS"})))
+        .unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("battle.unit_gone", Some("unit"))
+    );
+    assert_eq!(
+        s.battle.remove_unit(99).unwrap_err().code,
+        "battle.unit_gone"
+    );
+    // Fewer than the losses: the stack is lost.
+    s.record(
+        s.battle
+            .edit_unit(
+                &s.ruleset,
+                g1,
+                spec("17.03", "Gauls", json!({"type": "PS", "count": 1})),
+            )
+            .unwrap(),
+    );
+    assert!(s.unit(g1).lost);
+    assert_eq!(s.unit(g1).strength, 0);
+    s.record(s.battle.undo().unwrap());
+    assert_eq!(s.unit(g1).strength, 2);
+
+    // Removed: gone from the roster, not lost, no victory points; its id is never given again.
+    let before = s.battle.state.clone();
+    s.record(s.battle.remove_unit(g1).unwrap());
+    assert!(!s.battle.state.units.contains_key(&g1));
+    assert_eq!(s.gauge(Some("Romans"), "Victory points").value, "0");
+    assert!(s
+        .battle
+        .adjust(Subject::Unit(g1), Change::Break, None)
+        .is_err());
+    s.record(s.battle.undo().unwrap());
+    assert_eq!(s.battle.state.units, before.units);
+    s.record(s.battle.redo().unwrap());
+    assert!(!s.battle.state.units.contains_key(&g1));
+    let g2 = s.add(
+        "17.02",
+        "Gauls",
+        Role::Unit,
+        json!({"type": "PS", "count": 2}),
+    );
+    assert_eq!(g2, g1 + 1);
+    assert!(s.battle.state.units.contains_key(&r1));
+    // The log reads in words.
+    let names = |id: UnitId| Some(if id == g1 { "17.03" } else { "?" }.to_string());
+    assert_eq!(
+        EventBody::UnitRemoved { id: g1 }.describe(names),
+        "Removed 17.03"
+    );
+    assert_eq!(
+        EventBody::UnitEdited {
+            id: g1,
+            unit: spec("17.03", "Gauls", json!({}))
+        }
+        .describe(names),
+        "Edited 17.03"
+    );
+    assert_eq!(
+        EventBody::UnitAdded {
+            id: g1,
+            unit: spec("17.03", "Gauls", json!({}))
+        }
+        .describe(names),
+        "Added 17.03 to Gauls"
+    );
+}

@@ -129,6 +129,43 @@ pub fn enter(
     Ok(unit)
 }
 
+/// A unit's entry corrected by the umpire: the new entry is checked exactly like `enter`, and the
+/// unit keeps the losses and markers it has (strength = the new starting strength less the losses
+/// so far, not below 0).
+pub fn edit(
+    ruleset: &Ruleset,
+    old: &UnitState,
+    spec: &UnitSpec,
+    field: &str,
+) -> Result<UnitState, RefereeError> {
+    // A DBMM element keeps how it left the table (`state`, set by the battle, not the umpire).
+    let mut checked = spec.clone();
+    let state = match (&ruleset.rules, checked.stats.as_object_mut()) {
+        (SystemRules::Dbmm(_), Some(map)) => map.remove("state"),
+        _ => None,
+    };
+    let mut unit = enter(ruleset, old.id, &checked, field)?;
+    let losses = old.starting.saturating_sub(old.strength);
+    unit.strength = unit.starting.saturating_sub(losses);
+    unit.d_markers = old.d_markers;
+    unit.broken = old.broken;
+    unit.rout = old.rout;
+    unit.scattered = old.scattered;
+    unit.disordered = old.disordered;
+    unit.hits = old.hits;
+    unit.leader = old.leader;
+    unit.moves.clone_from(&old.moves);
+    unit.kind.rampaging = old.kind.rampaging;
+    unit.lost = old.leader == Some(LeaderFate::Killed) || (unit.starting > 0 && unit.strength == 0);
+    if let SystemRules::Dbmm(_) = &ruleset.rules {
+        if let Some(state) = old.stats.get("state").cloned().or(state) {
+            set(&mut unit.stats, "state", state);
+        }
+    }
+    sync_stats(ruleset, &mut unit);
+    Ok(unit)
+}
+
 /// Lands one change on a unit. Total: it never fails, so a replay always completes.
 pub fn land(ruleset: &Ruleset, unit: &mut UnitState, change: &Change) {
     match (&ruleset.rules, change) {
