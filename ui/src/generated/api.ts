@@ -46,6 +46,26 @@ on: Array<string>,
  */
 off: Array<string>, };
 
+export type PresetList = { presets: Array<Preset>, problems: Array<RefereeError>, };
+
+export type Preset = { 
+/**
+ * The file stem, e.g. `itacs-melee-example`.
+ */
+id: string, name: string, ruleset: string, 
+/**
+ * The section of the rule text the forces come from.
+ */
+rule: string, 
+/**
+ * One plain sentence for the begin form's preview.
+ */
+description: string, 
+/**
+ * Shipped with the app, or a file of the data folder's `presets/`.
+ */
+builtin: boolean, sides: Array<SideSetup>, units: Array<UnitSpec>, };
+
 export type SystemInfo = { id: string, name: string, dice: string, fingerprint: string, 
 /**
  * The files it was built from, base first.
@@ -166,7 +186,12 @@ seed?: number, };
 
 export type DiceRoll = { dice: string, faces: Array<number>, seed: number, };
 
-export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>, };
+export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>, 
+/**
+ * Units to begin with (a preset's), added in the same transaction as the battle: all of
+ * them, or no battle.
+ */
+units?: Array<UnitSpec>, };
 
 export type SideSetup = { name: string, 
 /**
