@@ -2,6 +2,7 @@
 // capabilities/default.json: nothing is allowed by default.
 const COMMANDS: &[&str] = &[
     "rulesets_choose",
+    "presets_list",
     "resolve",
     "roll_dice",
     "situation_schema",

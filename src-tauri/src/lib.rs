@@ -5,8 +5,9 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use referee_api::{
     AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, HouseRuleChoice,
-    LogEntry, NewBattle, OutlookRequest, Referee, RefereeError, Resolution, ResolveRequest,
-    RollEditPreview, RollRequest, Roster, RosterRow, RulesetList, UnitForm, UnitPreview, UnitSpec,
+    LogEntry, NewBattle, OutlookRequest, PresetList, Referee, RefereeError, Resolution,
+    ResolveRequest, RollEditPreview, RollRequest, Roster, RosterRow, RulesetList, UnitForm,
+    UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
 
@@ -52,6 +53,11 @@ fn with<T>(
 #[tauri::command]
 fn rulesets_choose(rules: State<Rules>, choice: HouseRuleChoice) -> RulesetList {
     rules.choose(&choice)
+}
+
+#[tauri::command]
+fn presets_list(rules: State<Rules>) -> PresetList {
+    rules.now().presets()
 }
 
 #[tauri::command]
@@ -323,8 +329,8 @@ pub fn run() {
     tauri::Builder::default()
         .plugin(tauri_plugin_store::Builder::new().build())
         .setup(|app| {
-            // House rules and user rulesets live in the app's data folder, `rulesets/`; the
-            // battles database beside them.
+            // House rules and user rulesets live in the app's data folder, `rulesets/`, a club's
+            // presets in its `presets/`; the battles database beside them.
             let dir = app.path().app_data_dir();
             let folder = dir.as_ref().ok().map(|dir| dir.join("rulesets"));
             let referee = Referee::choosing(folder.as_deref(), &HouseRuleChoice::default());
@@ -344,6 +350,7 @@ pub fn run() {
         })
         .invoke_handler(tauri::generate_handler![
             rulesets_choose,
+            presets_list,
             resolve,
             roll_dice,
             situation_schema,

@@ -34,6 +34,23 @@ pub struct NewBattle {
     pub name: String,
     pub ruleset: String,
     pub sides: Vec<SideSetup>,
+    /// Units to begin with (a preset's), added in the same transaction as the battle: all of
+    /// them, or no battle.
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<UnitSpec>>")]
+    pub units: Vec<UnitSpec>,
+}
+
+impl NewBattle {
+    /// A battle begun from a preset: its sides and units, under its name unless another is given.
+    pub fn from_preset(preset: &referee_core::preset::Preset, name: Option<String>) -> NewBattle {
+        NewBattle {
+            name: name.unwrap_or_else(|| preset.name.clone()),
+            ruleset: preset.ruleset.clone(),
+            sides: preset.sides.clone(),
+            units: preset.units.clone(),
+        }
+    }
 }
 
 /// The dice of an applied result: the app rolls them (seeded), or the umpire enters the faces.
@@ -274,10 +291,10 @@ impl Battles {
             fingerprint: ruleset.info.fingerprint.clone(),
             sides: new.sides.clone(),
         };
-        let battle = Battle::create(ruleset, setup, &now())?;
-        let id = self
-            .store
-            .insert_battle(&[(battle.events[0].clone(), None)])?;
+        let battle = Battle::create_with_units(ruleset, setup, &new.units, &now())?;
+        let rows: Vec<(Event, Option<Box<RawValue>>)> =
+            battle.events.iter().map(|e| (e.clone(), None)).collect();
+        let id = self.store.insert_battle(&rows)?;
         self.open = Some((id, battle));
         self.view(referee, id)
     }

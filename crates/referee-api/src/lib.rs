@@ -19,6 +19,7 @@ pub use referee_core::battle::{
 };
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
+pub use referee_core::preset::Preset;
 pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo};
 pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
@@ -47,6 +48,14 @@ pub struct RulesetList {
     pub problems: Vec<RefereeError>,
 }
 
+/// The presets a new battle can begin from (built-in and the data folder's `presets/`), and any
+/// preset file that failed, each error alone.
+#[derive(Clone, Debug, Serialize, TS)]
+pub struct PresetList {
+    pub presets: Vec<Preset>,
+    pub problems: Vec<RefereeError>,
+}
+
 /// Every type the UI sees, as TypeScript, in one file (`ui/src/generated/api.ts`).
 pub fn typescript_bindings() -> String {
     use referee_core::battle;
@@ -62,6 +71,8 @@ pub fn typescript_bindings() -> String {
         RulesetList::decl(&cfg),
         HouseRuleInfo::decl(&cfg),
         HouseRuleChoice::decl(&cfg),
+        PresetList::decl(&cfg),
+        Preset::decl(&cfg),
         SystemInfo::decl(&cfg),
         ActionInfo::decl(&cfg),
         ChoiceList::decl(&cfg),

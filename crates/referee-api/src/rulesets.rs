@@ -4,13 +4,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use referee_core::preset::{self, Preset, BUILTIN_PRESETS};
 use referee_core::ruleset::{parse_table, HouseRule, Layers, SourceFile};
 use referee_core::systems::{builtin, ruleset_schema, Ruleset, BUILTIN, SWITCHES};
 use referee_core::{RefereeError, Resolution, SystemInfo};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::{ResolveRequest, RulesetList};
+use crate::{PresetList, ResolveRequest, RulesetList};
 
 /// The rulesets in force.
 #[derive(Clone, Debug)]
@@ -21,6 +22,9 @@ pub struct Referee {
     /// a battle's fingerprint was made under.
     texts: BTreeMap<String, String>,
     problems: Vec<RefereeError>,
+    /// The presets that stand under these rulesets, and the preset files that failed.
+    presets: Vec<Preset>,
+    preset_problems: Vec<RefereeError>,
 }
 
 /// Which house rules are in force, by the file name each is listed under: by default every
@@ -59,6 +63,29 @@ pub struct HouseRuleInfo {
 struct UserFile {
     name: String,
     text: String,
+}
+
+/// The `.toml` files of a folder, in name order, read; a file that cannot be read is a problem.
+fn read_folder(folder: Option<&Path>, problems: &mut Vec<RefereeError>) -> Vec<UserFile> {
+    let mut paths: Vec<PathBuf> = match folder.map(std::fs::read_dir) {
+        Some(Ok(entries)) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+            .collect(),
+        _ => Vec::new(),
+    };
+    paths.sort();
+    let mut files = Vec::new();
+    for path in paths {
+        match read(&path) {
+            Ok(text) => files.push(UserFile {
+                name: path.display().to_string(),
+                text,
+            }),
+            Err(e) => problems.push(e),
+        }
+    }
+    files
 }
 
 fn read(path: &Path) -> Result<String, RefereeError> {
@@ -109,41 +136,37 @@ fn house_rule_info(
 impl Referee {
     /// Only the built-in rulesets.
     pub fn builtin() -> Referee {
-        Referee::load(&[], &HouseRuleChoice::default())
+        Referee::load(&[], &[], &HouseRuleChoice::default())
     }
 
     /// The built-in rulesets, replaced or extended by the `.toml` files of a user folder if any: a
     /// file with `[system]` replaces that system's ruleset; a file with `extends` is a house rule.
     /// The house rules the choice puts in force are laid on top: switchable rulings first, then the
     /// folder's (in file-name order). A file that fails is reported in `problems` and left out; the
-    /// rest still load.
+    /// rest still load. The folder's `presets/` adds presets to the built-in ones (a file of the
+    /// same name replaces one), each checked under the rulesets now in force; a broken one is
+    /// reported in the presets' own `problems` and left out.
     pub fn choosing(folder: Option<&Path>, choice: &HouseRuleChoice) -> Referee {
-        let mut paths: Vec<PathBuf> = match folder.map(std::fs::read_dir) {
-            Some(Ok(entries)) => entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                .collect(),
-            _ => Vec::new(),
-        };
-        paths.sort();
-        let mut files = Vec::new();
         let mut problems = Vec::new();
-        for path in paths {
-            match read(&path) {
-                Ok(text) => files.push(UserFile {
-                    name: path.display().to_string(),
-                    text,
-                }),
-                Err(e) => problems.push(e),
-            }
-        }
-        let mut referee = Referee::load(&files, choice);
+        let files = read_folder(folder, &mut problems);
+        let mut preset_problems = Vec::new();
+        let presets = read_folder(
+            folder.map(|f| f.join("presets")).as_deref(),
+            &mut preset_problems,
+        );
+        let mut referee = Referee::load(&files, &presets, choice);
         problems.append(&mut referee.problems);
         referee.problems = problems;
+        preset_problems.append(&mut referee.preset_problems);
+        referee.preset_problems = preset_problems;
         referee
     }
 
-    fn load(user_files: &[UserFile], choice: &HouseRuleChoice) -> Referee {
+    fn load(
+        user_files: &[UserFile],
+        user_presets: &[UserFile],
+        choice: &HouseRuleChoice,
+    ) -> Referee {
         let mut problems = Vec::new();
         let mut bases: BTreeMap<String, SourceFile> = BUILTIN
             .iter()
@@ -224,12 +247,37 @@ impl Referee {
                 .get(&info.extends)
                 .is_some_and(|r| r.info.layers.contains(&info.file));
         }
+        let (presets, preset_problems) = load_presets(&rulesets, user_presets);
         Referee {
             rulesets,
             house_rules,
             texts,
             problems,
+            presets,
+            preset_problems,
         }
+    }
+
+    /// The presets a new battle can begin from, and the preset files that failed.
+    pub fn presets(&self) -> PresetList {
+        PresetList {
+            presets: self.presets.clone(),
+            problems: self.preset_problems.clone(),
+        }
+    }
+
+    pub fn preset(&self, id: &str) -> Result<&Preset, RefereeError> {
+        self.presets.iter().find(|p| p.id == id).ok_or_else(|| {
+            let ids: Vec<&str> = self.presets.iter().map(|p| p.id.as_str()).collect();
+            RefereeError::new(
+                "preset.unknown",
+                format!(
+                    "There is no preset named {id}; the presets are {}.",
+                    ids.join(", ")
+                ),
+            )
+            .field("preset")
+        })
     }
 
     /// Which of the house rules offered for a ruleset, put in force, give this fingerprint: the
@@ -336,6 +384,36 @@ impl Referee {
     pub fn ruleset_schema(id: &str) -> Result<serde_json::Value, RefereeError> {
         Ok(ruleset_schema(id)?.to_value())
     }
+}
+
+/// The built-in presets, then the user folder's (one of the same id replaces the built-in one),
+/// each checked under the rulesets loaded.
+fn load_presets(
+    rulesets: &BTreeMap<String, Ruleset>,
+    user_presets: &[UserFile],
+) -> (Vec<Preset>, Vec<RefereeError>) {
+    let mut presets: Vec<Preset> = Vec::new();
+    let mut problems = Vec::new();
+    let builtin = BUILTIN_PRESETS
+        .iter()
+        .map(|(name, text)| (SourceFile { name, text }, true));
+    let user = user_presets.iter().map(|f| {
+        let file = SourceFile {
+            name: &f.name,
+            text: &f.text,
+        };
+        (file, false)
+    });
+    for (file, builtin) in builtin.chain(user) {
+        match preset::load(file, builtin, rulesets) {
+            Ok(p) => match presets.iter_mut().find(|q| q.id == p.id) {
+                Some(q) => *q = p,
+                None => presets.push(p),
+            },
+            Err(e) => problems.push(e),
+        }
+    }
+    (presets, problems)
 }
 
 /// Validates one ruleset or house-rule file (a house rule against the built-in ruleset it

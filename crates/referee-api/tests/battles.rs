@@ -13,6 +13,7 @@ fn new(ruleset: &str, sides: serde_json::Value) -> NewBattle {
         name: format!("{ruleset} battle"),
         ruleset: ruleset.into(),
         sides: serde_json::from_value(sides).unwrap(),
+        units: vec![],
     }
 }
 

@@ -16,8 +16,17 @@ use referee_api::{
 pub enum BattleCommand {
     /// List the battles.
     List,
-    /// Begin a battle: `{name, ruleset, sides: [{name, commands?, panic_level?}]}` on stdin.
-    New,
+    /// Begin a battle: `{name, ruleset, sides: [{name, commands?, panic_level?}], units?}` on
+    /// stdin, or from a preset with `--preset ID` (nothing on stdin).
+    #[command(visible_alias = "create")]
+    New {
+        /// Begin from this preset (`referee presets` lists them): its sides and units.
+        #[arg(long, value_name = "ID")]
+        preset: Option<String>,
+        /// The battle's name, with `--preset` (default: the preset's).
+        #[arg(long, requires = "preset")]
+        name: Option<String>,
+    },
     /// Add a unit: `{label, side, command?, role?, stats}` on stdin.
     AddUnit {
         battle: i64,
@@ -187,7 +196,13 @@ pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Va
     let r = referee;
     Ok(match command {
         BattleCommand::List => value(&battles.list()?),
-        BattleCommand::New => value(&battles.create(r, &stdin_json::<NewBattle>()?)?),
+        BattleCommand::New { preset, name } => {
+            let new = match preset {
+                Some(id) => NewBattle::from_preset(r.preset(&id)?, name),
+                None => stdin_json::<NewBattle>()?,
+            };
+            value(&battles.create(r, &new)?)
+        }
         BattleCommand::AddUnit { battle } => value(&battles.add_unit(r, battle, stdin_json()?)?),
         BattleCommand::EditUnit { battle, unit } => {
             value(&battles.edit_unit(r, battle, unit, stdin_json()?)?)

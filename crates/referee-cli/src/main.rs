@@ -43,6 +43,9 @@ enum Command {
     /// List the systems, their actions, the house rules that can be put in force and any user
     /// ruleset file that failed.
     Rulesets,
+    /// List the presets a battle can begin from (built-in and the `--rulesets` folder's
+    /// `presets/`) and any preset file that failed.
+    Presets,
     /// Resolve an action: the situation JSON on stdin, the resolution JSON on stdout.
     Resolve {
         #[arg(long)]
@@ -93,6 +96,7 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
     let referee = || Referee::choosing(cli.rulesets.as_deref(), &choice);
     match cli.command {
         Command::Rulesets => Ok(json(&referee().rulesets())),
+        Command::Presets => Ok(json(&referee().presets())),
         Command::Resolve {
             ruleset,
             action,

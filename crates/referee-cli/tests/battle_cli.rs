@@ -177,3 +177,83 @@ fn units_are_edited_and_removed_and_rosters_start_from_a_template() {
     );
     assert_eq!((status, preview["field"].as_str()), (2, Some("grade")));
 }
+
+#[test]
+fn a_battle_begins_from_a_preset_and_a_club_preset_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    let (status, list, out) = referee(&db, &["presets"]);
+    assert_eq!(status, 0, "{out}");
+    assert!(list["problems"].as_array().unwrap().is_empty(), "{out}");
+    let ids: Vec<&str> = list["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"itacs-melee-example"), "{ids:?}");
+
+    let (status, view, out) = referee(
+        &db,
+        &["battle", "create", "--preset", "itacs-melee-example"],
+    );
+    assert_eq!(status, 0, "{out}");
+    assert_eq!(view["events"], 5);
+    assert_eq!(view["state"]["units"].as_object().unwrap().len(), 4);
+    let (status, view, out) = referee(
+        &db,
+        &[
+            "battle",
+            "new",
+            "--preset",
+            "gts-cavalry-melee",
+            "--name",
+            "Rematch",
+        ],
+    );
+    assert_eq!(status, 0, "{out}");
+    assert_eq!(view["state"]["name"], "Rematch");
+    let (status, e, _) = referee(&db, &["battle", "create", "--preset", "nope"]);
+    assert_eq!((status, e["code"].as_str()), (2, Some("preset.unknown")));
+    let (_, battles, _) = referee(&db, &["battle", "list"]);
+    assert_eq!(battles.as_array().unwrap().len(), 2);
+
+    // A club's preset beside its house rules, and a broken one reported alone.
+    let rules = dir.path().join("rulesets");
+    std::fs::create_dir_all(rules.join("presets")).unwrap();
+    std::fs::write(
+        rules.join("presets/medieval-club.toml"),
+        "name = \"Club\"\nruleset = \"medieval\"\n\n[[sides]]\nname = \"A\"\n\n[[sides]]\nname = \"B\"\n\n[[units]]\nlabel = \"a\"\nside = \"A\"\nstats = { type = \"archers\", sp = 1 }\n",
+    )
+    .unwrap();
+    std::fs::write(rules.join("presets/medieval-broken.toml"), "name = 3\n").unwrap();
+    let folder = rules.to_str().unwrap();
+    let (status, list, out) = referee(&db, &["presets", "--rulesets", folder]);
+    assert_eq!(status, 0, "{out}");
+    let club = list["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "medieval-club")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(club["builtin"], false);
+    let problems = list["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{out}");
+    assert!(problems[0]["location"]
+        .as_str()
+        .unwrap()
+        .ends_with("medieval-broken.toml:1"));
+    let (status, view, out) = referee(
+        &db,
+        &[
+            "battle",
+            "create",
+            "--preset",
+            "medieval-club",
+            "--rulesets",
+            folder,
+        ],
+    );
+    assert_eq!(status, 0, "{out}");
+    assert_eq!(view["state"]["ruleset"], "medieval");
+}

@@ -6,6 +6,7 @@ pub mod battle;
 pub mod contract;
 pub mod error;
 pub mod odds;
+pub mod preset;
 pub mod ruleset;
 pub mod systems;
 

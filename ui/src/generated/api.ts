@@ -46,6 +46,26 @@ on: Array<string>,
  */
 off: Array<string>, };
 
+export type PresetList = { presets: Array<Preset>, problems: Array<RefereeError>, };
+
+export type Preset = { 
+/**
+ * The file stem, e.g. `itacs-melee-example`.
+ */
+id: string, name: string, ruleset: string, 
+/**
+ * The section of the rule text the forces come from.
+ */
+rule: string, 
+/**
+ * One plain sentence for the begin form's preview.
+ */
+description: string, 
+/**
+ * Shipped with the app, or a file of the data folder's `presets/`.
+ */
+builtin: boolean, sides: Array<SideSetup>, units: Array<UnitSpec>, };
+
 export type SystemInfo = { id: string, name: string, dice: string, fingerprint: string, 
 /**
  * The files it was built from, base first.
@@ -166,7 +186,12 @@ seed?: number, };
 
 export type DiceRoll = { dice: string, faces: Array<number>, seed: number, };
 
-export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>, units?: Array<UnitSpec>, };
+export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>, 
+/**
+ * Units to begin with (a preset's), added in the same transaction as the battle: all of
+ * them, or no battle.
+ */
+units?: Array<UnitSpec>, };
 
 export type SideSetup = { name: string, 
 /**
@@ -190,20 +215,6 @@ export type UnitSpec = { label: string, side: string, command?: string, role?: R
 stats: unknown, };
 
 export type Role = "unit" | "leader" | "general" | "baggage";
-
-export type UnitForm = { ruleset: string, fields: Array<UnitField>, };
-
-export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, };
-
-export type UnitOption = { key: string, label: string, 
-/**
- * Stats keys this option already supplies, so the form does not ask them.
- */
-fills: Array<string>, printed: Array<PrintedValue>, };
-
-export type PrintedValue = { label: string, value: string, rule: string, };
-
-export type UnitPreview = { summary: string, values: Array<PrintedValue>, };
 
 export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, };
 
@@ -291,7 +302,7 @@ export type Gauge = {
 /**
  * The side it belongs to; none for a battle-wide figure (the MORALE track).
  */
-side?: string, label: string, status?: string, value: string, threshold?: string, 
+side?: string, label: string, value: string, threshold?: string, 
 /**
  * How far to the threshold, in the gauge's unit.
  */
@@ -1228,19 +1239,3 @@ front_stands: number,
  * Degrees wheeled.
  */
 degrees: number, };
-
-export type UnitForm = { ruleset: string, fields: Array<UnitField>, };
-
-export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, };
-
-export type UnitOption = { key: string, label: string, fills: Array<string>, printed: Array<PrintedValue>, };
-
-export type PrintedValue = { label: string, value: string, rule: string, };
-
-export type UnitPreview = { summary: string, values: Array<PrintedValue>, };
-
-export type PresetList = { presets: Array<Preset>, problems: Array<RefereeError>, };
-
-export type Preset = { id: string, name: string, ruleset: string, rule: string, description: string, builtin: boolean, sides: Array<SideSetup>, units: Array<UnitSpec>, };
-
-export type RuleSection = { ruleset: string, section: string, title?: string, text?: string, };

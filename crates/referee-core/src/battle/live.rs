@@ -49,6 +49,33 @@ impl Battle {
         Battle::open(ruleset, vec![event])
     }
 
+    /// A battle begun with its first units: the event that creates it, then one `UnitAdded` per
+    /// unit, each checked against the battle as it stands after the ones before it. A refused
+    /// unit is named by its label in the message and by `units[i]` in the field.
+    pub fn create_with_units(
+        ruleset: &Ruleset,
+        setup: BattleSetup,
+        units: &[UnitSpec],
+        at: &str,
+    ) -> Result<Battle, RefereeError> {
+        let mut battle = Battle::create(ruleset, setup, at)?;
+        for (i, unit) in units.iter().enumerate() {
+            let body = battle
+                .add_unit(ruleset, unit.clone())
+                .map_err(|e| refused_unit(e, i, &unit.label))?;
+            let seq = battle.next_seq();
+            battle.record(
+                ruleset,
+                Event {
+                    seq,
+                    at: at.to_string(),
+                    body,
+                },
+            )?;
+        }
+        Ok(battle)
+    }
+
     pub fn next_seq(&self) -> u64 {
         self.events.last().map_or(1, |e| e.seq + 1)
     }
@@ -323,4 +350,20 @@ pub fn differences(before: &BattleState, after: &BattleState) -> Vec<Difference>
         });
     }
     out
+}
+
+/// A unit `add_unit` refused, as one of a list: the message names it by its label (or its place
+/// in the list) and the field says where it is (`units[2].stats.type`).
+fn refused_unit(e: RefereeError, i: usize, label: &str) -> RefereeError {
+    let inner = match e.field.as_deref() {
+        Some("unit") | None => String::new(),
+        Some(f) => format!(".{}", f.strip_prefix("unit.").unwrap_or(f)),
+    };
+    let who = if label.trim().is_empty() {
+        format!("Unit {} of the list", i + 1)
+    } else {
+        format!("Unit {}", label.trim())
+    };
+    let message = format!("{who} cannot enter the battle: {}", e.message);
+    RefereeError { message, ..e }.field(format!("units[{i}]{inner}"))
 }

@@ -45,8 +45,14 @@ pub fn enter(
         SystemRules::Itacs(data) => {
             let entry: ItacsEntry =
                 parse_situation(&spec.stats).map_err(|e| at(e, &stats_field))?;
-            let units = resolve_units(data, std::slice::from_ref(&entry), "")
-                .map_err(|e| at(e, &stats_field))?;
+            // The entry is checked as the only unit of a hex: its fields are the entry's own.
+            let units = resolve_units(data, std::slice::from_ref(&entry), "").map_err(|e| {
+                let own = e.field.as_deref().map(|f| {
+                    let f = f.strip_prefix("units[0]").unwrap_or(f);
+                    f.strip_prefix('.').unwrap_or(f).to_string()
+                });
+                at(RefereeError { field: own, ..e }, &stats_field)
+            })?;
             let stack = stack_state(data, &units, 0, false, false);
             let kind = UnitKind {
                 never_breaks: stack.never_breaks,
