@@ -164,6 +164,9 @@ fn a_club_preset_is_listed_and_a_broken_one_reported_alone_with_its_file_and_lin
             .unwrap_or_else(|| panic!("no problem for {file}: {:#?}", list.problems))
     };
     assert_eq!(list.problems.len(), 4, "{:#?}", list.problems);
+    for e in &list.problems {
+        assert!(!e.message.contains('`'), "plain words: {e:?}");
+    }
 
     let typo = problem("itacs-typo.toml");
     assert!(

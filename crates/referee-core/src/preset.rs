@@ -100,13 +100,15 @@ pub fn load(
     };
     let table = parse_table(file).map_err(|e| RefereeError {
         code: "preset.syntax".into(),
+        message: e.message.replace('`', ""),
         ..e
     })?;
     let parsed: PresetFile =
         serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
             let path = e.path().to_string();
             let path = if path == "." { String::new() } else { path };
-            RefereeError::new("preset.invalid", plain_serde_message(e.inner().message()))
+            let message = plain_serde_message(e.inner().message()).replace('`', "");
+            RefereeError::new("preset.invalid", message)
                 .location(at(&path))
                 .field(path)
         })?;

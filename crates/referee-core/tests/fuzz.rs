@@ -9,6 +9,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
+use referee_core::preset::{self, BUILTIN_PRESETS};
 use referee_core::ruleset::{Layers, SourceFile};
 use referee_core::systems::{builtin, Ruleset, BUILTIN};
 use serde_json::{json, Map, Value};
@@ -279,6 +280,49 @@ fn mutated_situations_never_panic_and_stay_exact() {
     );
 }
 
+/// A file's text with one to four lines removed, repeated, renumbered, cut or retyped.
+fn mutated_text(lines: &[&str], rng: &mut Rng) -> String {
+    let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    for _ in 0..1 + rng.below(4) {
+        let i = rng.below(edited.len() as u64) as usize;
+        match rng.below(5) {
+            0 => {
+                edited.remove(i);
+            }
+            1 => {
+                let j = rng.below(edited.len() as u64) as usize;
+                edited.insert(i, edited[j].clone());
+            }
+            2 => {
+                // Change a number on the line.
+                edited[i] = edited[i]
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_digit() && rng.chance(2) {
+                            char::from(b'0' + rng.below(10) as u8)
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+            }
+            3 => {
+                let cut = rng.below(edited[i].len() as u64 + 1) as usize;
+                let cut = (0..=cut)
+                    .rev()
+                    .find(|k| edited[i].is_char_boundary(*k))
+                    .unwrap_or(0);
+                edited[i].truncate(cut);
+            }
+            _ => {
+                let word = WORDS[rng.below(WORDS.len() as u64) as usize];
+                edited[i] = edited[i].replacen('"', &format!("\"{word}"), 1);
+            }
+        }
+    }
+    edited.join("\n")
+}
+
 #[test]
 fn mutated_ruleset_files_never_panic() {
     let iterations = env("FUZZ_RULESET_ITERATIONS", 150);
@@ -287,45 +331,7 @@ fn mutated_ruleset_files_never_panic() {
     for (_, name, text) in BUILTIN {
         let lines: Vec<&str> = text.lines().collect();
         for _ in 0..iterations {
-            let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-            for _ in 0..1 + rng.below(4) {
-                let i = rng.below(edited.len() as u64) as usize;
-                match rng.below(5) {
-                    0 => {
-                        edited.remove(i);
-                    }
-                    1 => {
-                        let j = rng.below(edited.len() as u64) as usize;
-                        edited.insert(i, edited[j].clone());
-                    }
-                    2 => {
-                        // Change a number on the line.
-                        edited[i] = edited[i]
-                            .chars()
-                            .map(|c| {
-                                if c.is_ascii_digit() && rng.chance(2) {
-                                    char::from(b'0' + rng.below(10) as u8)
-                                } else {
-                                    c
-                                }
-                            })
-                            .collect();
-                    }
-                    3 => {
-                        let cut = rng.below(edited[i].len() as u64 + 1) as usize;
-                        let cut = (0..=cut)
-                            .rev()
-                            .find(|k| edited[i].is_char_boundary(*k))
-                            .unwrap_or(0);
-                        edited[i].truncate(cut);
-                    }
-                    _ => {
-                        let word = WORDS[rng.below(WORDS.len() as u64) as usize];
-                        edited[i] = edited[i].replacen('"', &format!("\"{word}"), 1);
-                    }
-                }
-            }
-            let text = edited.join("\n");
+            let text = mutated_text(&lines, &mut rng);
             let answer = catch_unwind(AssertUnwindSafe(|| {
                 Ruleset::load(&Layers {
                     base: SourceFile { name, text: &text },
@@ -340,4 +346,35 @@ fn mutated_ruleset_files_never_panic() {
         }
     }
     println!("rulesets: {executions} executions, none panicked");
+}
+
+#[test]
+fn mutated_preset_files_never_panic() {
+    let iterations = env("FUZZ_RULESET_ITERATIONS", 150);
+    let mut rng = Rng(env("FUZZ_SEED", 0x5EED_CAFE).max(1) ^ 0xBEEF);
+    let rulesets: std::collections::BTreeMap<String, Ruleset> = BUILTIN
+        .iter()
+        .map(|(id, _, _)| {
+            let layers = Layers {
+                base: builtin(id).unwrap(),
+                house_rules: vec![],
+            };
+            (id.to_string(), Ruleset::load(&layers).unwrap())
+        })
+        .collect();
+    let mut executions = 0u64;
+    for (name, text) in BUILTIN_PRESETS {
+        let lines: Vec<&str> = text.lines().collect();
+        for _ in 0..iterations {
+            let text = mutated_text(&lines, &mut rng);
+            let answer = catch_unwind(AssertUnwindSafe(|| {
+                preset::load(SourceFile { name, text: &text }, true, &rulesets).map(|_| ())
+            }));
+            executions += 1;
+            if answer.is_err() {
+                panic!("{name}: loading panicked on:\n{text}");
+            }
+        }
+    }
+    println!("presets: {executions} executions, none panicked");
 }

@@ -364,6 +364,10 @@ fn refused_unit(e: RefereeError, i: usize, label: &str) -> RefereeError {
     } else {
         format!("Unit {}", label.trim())
     };
-    let message = format!("{who} cannot enter the battle: {}", e.message);
+    // Plain words: the ruleset's own wording may quote names in backticks.
+    let message = format!(
+        "{who} cannot enter the battle: {}",
+        e.message.replace('`', "")
+    );
     RefereeError { message, ..e }.field(format!("units[{i}]{inner}"))
 }
