@@ -10,7 +10,8 @@ if [ "$profile" = release ]; then
 else
   cargo build -p referee-app -p referee-cli
 fi
-export REFEREE_APP="$PWD/target/$profile/referee-app" REFEREE_CLI="$PWD/target/$profile/referee"
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+export REFEREE_APP="$target/$profile/referee-app" REFEREE_CLI="$target/$profile/referee"
 export PATH="$HOME/.cargo/bin:$PATH"
 # A fresh data, config and cache home: no earlier run's files leak in.
 home=$(mktemp -d)

@@ -216,6 +216,20 @@ stats: unknown, };
 
 export type Role = "unit" | "leader" | "general" | "baggage";
 
+export type UnitForm = { ruleset: string, fields: Array<UnitField>, };
+
+export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, };
+
+export type UnitOption = { key: string, label: string, 
+/**
+ * Stats keys this option already supplies, so the form does not ask them.
+ */
+fills: Array<string>, printed: Array<PrintedValue>, };
+
+export type PrintedValue = { label: string, value: string, rule: string, };
+
+export type UnitPreview = { summary: string, values: Array<PrintedValue>, };
+
 export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, };
 
 export type DiceEntry = { "kind": "none" } | { "kind": "physical" } & PhysicalDice | { "kind": "app" } & AppDice;

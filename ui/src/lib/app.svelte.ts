@@ -21,6 +21,8 @@ interface AppState {
   citation: { ruleset: string; section: string } | undefined;
   /** The action a step of the sequence of play opened the resolver on. */
   resolverAction: string | undefined;
+  /** Counts the battles opened: the resolver starts afresh with each. */
+  opened: number;
 }
 
 export const app: AppState = $state({
@@ -32,6 +34,7 @@ export const app: AppState = $state({
   problem: undefined,
   citation: undefined,
   resolverAction: undefined,
+  opened: 0,
 });
 
 /** The system of the battle open (or of the id given). */
@@ -64,6 +67,7 @@ export async function act(call: () => Promise<BattleView>): Promise<boolean> {
 export async function openBattle(id: number, tab: Tab = 'dashboard'): Promise<void> {
   app.alerts = [];
   app.resolverAction = undefined;
+  app.opened += 1;
   show(await api.viewBattle(id), tab);
 }
 

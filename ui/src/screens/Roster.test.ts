@@ -79,14 +79,14 @@ describe('the roster', () => {
     const calls = commands();
     render(Roster);
     await screen.findByText('17.04');
-    await fireEvent.click(screen.getByRole('button', { name: 'Duplicate 17.04' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Edit 17.04' }));
+    await fireEvent.click(await screen.findByRole('button', { name: 'Duplicate 17.04' }));
     await waitFor(() => expect(calls.some(([c]) => c === 'battle_add_unit')).toBe(true));
     expect((calls.find(([c]) => c === 'battle_add_unit')![1].unit as UnitSpec).label).toBe('17.05');
     await fireEvent.click(screen.getByRole('button', { name: 'Delete 17.04' }));
     expect(calls.some(([c]) => c === 'battle_remove_unit')).toBe(false);
     await fireEvent.click(screen.getByRole('button', { name: 'Really delete 17.04?' }));
     await waitFor(() => expect(calls.find(([c]) => c === 'battle_remove_unit')?.[1]).toEqual({ battle: 7, unit: 1 }));
-    await fireEvent.click(screen.getByRole('button', { name: 'Edit 17.04' }));
     const editor = await screen.findByRole('form', { name: 'Edit 17.04' });
     await fireEvent.input(editor.querySelector('#unit-count')!, { target: { value: '3' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Save' }));

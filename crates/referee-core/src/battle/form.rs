@@ -247,7 +247,7 @@ fn itacs_fields(d: &itacs::ItacsData) -> Vec<Field> {
             .help("The letter at the bottom of the counter, asked only when the rules do not give the type's class.")
             .options(classes),
         Field::new("combat", "Combat strength", "2.4.6", FieldKind::Text)
-            .help("As printed on the counter: a number, a dot, or a number in brackets such as [4]."),
+            .help("As printed on the counter: a number, a dot, or a number in square brackets."),
         Field::new("fire", "Fire strength", "2.4.6", FieldKind::Number)
             .range(Some(0), None)
             .help("As printed on the counter; a unit without one has a fire strength of 0."),
