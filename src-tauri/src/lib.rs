@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use referee_api::{
     AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, HouseRuleChoice,
     LogEntry, NewBattle, OutlookRequest, Referee, RefereeError, Resolution, ResolveRequest,
-    RollEditPreview, RollRequest, Roster, RosterRow, RulesetList, UnitSpec,
+    RollEditPreview, RollRequest, Roster, RosterRow, RuleSection, RulesetList, UnitSpec,
 };
 use tauri::{Manager, State};
 
@@ -66,6 +66,15 @@ fn situation_schema(
     action: String,
 ) -> Result<serde_json::Value, RefereeError> {
     rules.now().situation_schema(&ruleset, &action)
+}
+
+#[tauri::command]
+fn rule_section(
+    rules: State<Rules>,
+    ruleset: String,
+    section: String,
+) -> Result<RuleSection, RefereeError> {
+    rules.now().rule_section(&ruleset, &section)
 }
 
 #[tauri::command]
@@ -307,6 +316,7 @@ pub fn run() {
             resolve,
             roll_dice,
             situation_schema,
+            rule_section,
             battles_list,
             battle_create,
             battle_view,
