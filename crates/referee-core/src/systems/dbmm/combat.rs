@@ -262,7 +262,7 @@ fn tactical(
                 "situation.unknown_factor",
                 format!(
                     "no tactical factor {} to claim; claimable: {} (counted: overlaps, enemy on flank or rear, enemy aiders; going and time are read from the situation)",
-                    crate::error::given(&id),
+                    crate::error::given(id),
                     known.join(", ")
                 ),
             )
@@ -281,7 +281,7 @@ fn tactical(
                     "situation.factor_not_applicable",
                     format!(
                         "{} does not apply to {} here: {}",
-                        crate::error::given(&id),
+                        crate::error::given(id),
                         side.element.label(),
                         rows.iter()
                             .map(|r| r.text.as_str())

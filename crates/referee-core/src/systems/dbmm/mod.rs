@@ -110,7 +110,7 @@ fn distances(data: &DbmmData, s: &DistancesSituation) -> Result<Resolution, Refe
                 "situation.unknown_scale",
                 format!(
                     "no figure scale {}; the ruleset has {}",
-                    crate::error::given(&key),
+                    crate::error::given(key),
                     crate::error::choices(data.scales.iter().map(|x| x.key.as_str()))
                 ),
             )

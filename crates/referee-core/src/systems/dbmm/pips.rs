@@ -331,7 +331,7 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
                 "situation.unknown_pip_condition",
                 format!(
                     "no PIP condition {}; the sheet has {}",
-                    crate::error::given(&id),
+                    crate::error::given(id),
                     crate::error::choices(p.modifiers.iter().map(|m| m.id.as_str()))
                 ),
             )
@@ -343,7 +343,7 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
                 "situation.invalid_field",
                 format!(
                     "{} is listed twice: each condition adds once",
-                    crate::error::given(&id)
+                    crate::error::given(id)
                 ),
             )
             .field(format!("conditions[{i}]")));

@@ -166,7 +166,7 @@ fn row<'d>(
             "situation.unknown_rating",
             format!(
                 "unknown {group} {}; Table 2.10 has {}",
-                crate::error::given(&key),
+                crate::error::given(key),
                 data.rows
                     .iter()
                     .filter(|(_, r)| r.group == group)

@@ -101,7 +101,7 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
                 "situation.unknown_result",
                 format!(
                     "unknown combat result {}; the results are {}",
-                    crate::error::given(&code),
+                    crate::error::given(code),
                     crate::error::choices(data.results.keys())
                 ),
             )

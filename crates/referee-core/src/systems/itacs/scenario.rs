@@ -129,7 +129,7 @@ pub fn scenario(data: &ItacsData, s: &ScenarioSituation) -> Result<Resolution, R
                 if !data.unit_types.contains_key(t) {
                     return Err(RefereeError::new(
                         "situation.unknown_unit_type",
-                        format!("unknown unit type {}", crate::error::given(&t)),
+                        format!("unknown unit type {}", crate::error::given(t)),
                     )
                     .field(format!("{field}.{key}[{j}]"))
                     .rule(rule));

@@ -263,7 +263,7 @@ impl Unit {
                     "situation.unknown_unit_type",
                     format!(
                         "unknown unit type {}; the ruleset knows {}. Enter the class and strengths from the counter instead.",
-                        crate::error::given(&code),
+                        crate::error::given(code),
                         crate::error::choices(data.unit_types.keys())
                     ),
                 )
@@ -283,7 +283,7 @@ impl Unit {
                     "situation.unknown_unit_class",
                     format!(
                         "unknown unit class {}; the classes are {}",
-                        crate::error::given(&class),
+                        crate::error::given(class),
                         crate::error::choices(data.unit_classes.keys())
                     ),
                 )
@@ -520,7 +520,7 @@ pub fn terrain<'d>(
             "situation.unknown_terrain",
             format!(
                 "unknown terrain {}; the terrain chart has {}",
-                crate::error::given(&key),
+                crate::error::given(key),
                 crate::error::choices(data.terrain.keys())
             ),
         )

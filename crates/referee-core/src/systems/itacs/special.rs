@@ -235,7 +235,7 @@ pub fn conversion(data: &ItacsData, s: &ConversionSituation) -> Result<Resolutio
             if !data.unit_types.contains_key(t) {
                 return Err(RefereeError::new(
                     "situation.unknown_unit_type",
-                    format!("unknown unit type {}", crate::error::given(&t)),
+                    format!("unknown unit type {}", crate::error::given(t)),
                 )
                 .field(field)
                 .rule("10.2"));

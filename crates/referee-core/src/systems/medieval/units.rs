@@ -187,7 +187,7 @@ pub fn terrain<'d>(
             "situation.unknown_terrain",
             format!(
                 "unknown terrain {}; the TERRAIN EFFECT chart has {}",
-                crate::error::given(&key),
+                crate::error::given(key),
                 crate::error::choices(data.terrain.keys())
             ),
         )
