@@ -6,6 +6,7 @@ const COMMANDS: &[&str] = &[
     "resolve",
     "roll_dice",
     "situation_schema",
+    "rule_section",
     "battles_list",
     "battle_create",
     "battle_view",

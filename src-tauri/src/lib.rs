@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use referee_api::{
     AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, HouseRuleChoice,
     LogEntry, NewBattle, OutlookRequest, PresetList, Referee, RefereeError, Resolution,
-    ResolveRequest, RollEditPreview, RollRequest, Roster, RosterRow, RulesetList, UnitForm,
-    UnitPreview, UnitSpec,
+    ResolveRequest, RollEditPreview, RollRequest, Roster, RosterRow, RuleSection, RulesetList,
+    UnitForm, UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
 
@@ -72,6 +72,15 @@ fn situation_schema(
     action: String,
 ) -> Result<serde_json::Value, RefereeError> {
     rules.now().situation_schema(&ruleset, &action)
+}
+
+#[tauri::command]
+fn rule_section(
+    rules: State<Rules>,
+    ruleset: String,
+    section: String,
+) -> Result<RuleSection, RefereeError> {
+    rules.now().rule_section(&ruleset, &section)
 }
 
 #[tauri::command]
@@ -354,6 +363,7 @@ pub fn run() {
             resolve,
             roll_dice,
             situation_schema,
+            rule_section,
             battles_list,
             battle_create,
             battle_view,

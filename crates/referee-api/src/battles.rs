@@ -660,7 +660,7 @@ impl Battles {
             return Err(RefereeError::new(
                 "roster.wrong_ruleset",
                 format!(
-                    "the roster is for `{}`, the battle is `{}`",
+                    "the roster is for “{}”, the battle is “{}”",
                     roster.ruleset, ruleset.info.id
                 ),
             )
@@ -701,11 +701,8 @@ pub fn read_battle_file(
         return Err(RefereeError::new(
             "import.foreign_ruleset",
             format!(
-                "the battle was played under other `{}` ruleset or house-rule files (fingerprint {}; here {} from {}): load the same house rules, then import again",
-                file.ruleset,
-                file.fingerprint,
-                ruleset.info.fingerprint,
-                ruleset.info.layers.join(" + ")
+                "the battle was played under other {} rules or house rules than those chosen now: choose the same house rules in Settings, then import again",
+                ruleset.info.name
             ),
         )
         .field("fingerprint"));
@@ -784,7 +781,7 @@ fn dice_for(
                 RefereeError::new(
                     "dice.enter_by_hand",
                     format!(
-                        "the app cannot roll `{}` for this action ({}): enter the faces",
+                        "the app cannot roll “{}” for this action ({}): enter the faces",
                         r.dice, e.message
                     ),
                 )
@@ -819,7 +816,7 @@ pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, 
     if !header.iter().any(|h| h == "label") {
         return Err(RefereeError::new(
             "roster.invalid",
-            "the first line names the columns, and one of them is `label`",
+            "the first line names the columns, and one of them is label",
         )
         .location("line 1"));
     }
@@ -865,8 +862,11 @@ pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, 
         unit.insert("stats".into(), serde_json::Value::Object(stats));
         let spec: UnitSpec =
             serde_json::from_value(serde_json::Value::Object(unit)).map_err(|e| {
-                RefereeError::new("roster.invalid", e.to_string())
-                    .location(format!("line {}", n + 2))
+                RefereeError::new(
+                    "roster.invalid",
+                    referee_core::error::plain_serde_error(&e.to_string(), ""),
+                )
+                .location(format!("line {}", n + 2))
             })?;
         units.push(spec);
     }

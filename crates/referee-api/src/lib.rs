@@ -20,6 +20,7 @@ pub use referee_core::battle::{
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
 pub use referee_core::preset::Preset;
+pub use referee_core::systems::sections::RuleSection;
 pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo};
 pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
@@ -91,6 +92,7 @@ pub fn typescript_bindings() -> String {
         Check::decl(&cfg),
         CheckStatus::decl(&cfg),
         Phase::decl(&cfg),
+        RuleSection::decl(&cfg),
         PhaseStep::decl(&cfg),
         RefereeError::decl(&cfg),
         RollRequest::decl(&cfg),

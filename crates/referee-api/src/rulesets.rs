@@ -11,7 +11,7 @@ use referee_core::{RefereeError, Resolution, SystemInfo};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::{PresetList, ResolveRequest, RulesetList};
+use crate::{PresetList, ResolveRequest, RuleSection, RulesetList};
 
 /// The rulesets in force.
 #[derive(Clone, Debug)]
@@ -200,7 +200,7 @@ impl Referee {
                 Ok(info) if !bases.contains_key(&info.extends) => problems.push(
                     RefereeError::new(
                         "house_rule.invalid",
-                        format!("extends `{}`, which is not a ruleset here", info.extends),
+                        format!("extends “{}”, which is not a ruleset here", info.extends),
                     )
                     .location(format!("{}:1", file.name)),
                 ),
@@ -355,7 +355,7 @@ impl Referee {
             RefereeError::new(
                 "ruleset.unknown",
                 format!(
-                    "no ruleset `{id}`; available: {}",
+                    "no ruleset “{id}”; available: {}",
                     self.rulesets.keys().cloned().collect::<Vec<_>>().join(", ")
                 ),
             )
@@ -369,6 +369,15 @@ impl Referee {
             &request.situation,
             request.dice.as_deref(),
         )
+    }
+
+    /// The section a citation opens ("4.5.8, 10.4" → 4.5.8, "p. 42"): its title and the rule's
+    /// words, from rulesets/sections/<system>.toml; a section the data lacks answers its id alone.
+    pub fn rule_section(&self, ruleset: &str, section: &str) -> Result<RuleSection, RefereeError> {
+        let system = &self.ruleset(ruleset)?.info.id;
+        Ok(referee_core::systems::sections::rule_section(
+            ruleset, system, section,
+        ))
     }
 
     /// The JSON schema of an action's situation.
@@ -430,7 +439,7 @@ pub fn check_file(path: &Path) -> Result<SystemInfo, RefereeError> {
             base: builtin(&extends).ok_or_else(|| {
                 RefereeError::new(
                     "house_rule.invalid",
-                    format!("extends `{extends}`, which is not a built-in ruleset"),
+                    format!("extends “{extends}”, which is not a built-in ruleset"),
                 )
                 .location(format!("{name}:1"))
                 .field("extends")

@@ -61,6 +61,8 @@ enum Command {
         ruleset: String,
         action: Option<String>,
     },
+    /// Print a rule section a citation opens: its title and the rule's words.
+    Section { ruleset: String, section: String },
     /// Validate a ruleset or house-rule file.
     Check { file: PathBuf },
     /// Roll dice with the app's seeded generator, e.g. `referee roll 2d6 --seed 7`.
@@ -124,6 +126,9 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
             Some(action) => referee().situation_schema(&ruleset, &action),
             None => Referee::ruleset_schema(&ruleset),
         },
+        Command::Section { ruleset, section } => {
+            Ok(json(&referee().rule_section(&ruleset, &section)?))
+        }
         Command::Check { file } => Ok(json(&check_file(&file)?)),
         Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
         Command::Battle(command) => battle::battle(&database(&cli.db), &referee(), command),

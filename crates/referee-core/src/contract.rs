@@ -246,9 +246,9 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
 pub struct ResultOdds {
     pub result: String,
     pub meaning: String,
-    /// The modified rolls that give it, e.g. `≤ 1`, `2–8`, `12+`.
+    /// The modified rolls that give it, e.g. ≤ 1, 2–8, 12+.
     pub rolls: String,
-    /// Exact, as `n/d`.
+    /// Exact, as n/d.
     pub probability: String,
     /// The same, as a float for display only.
     pub p: f64,
@@ -271,7 +271,7 @@ pub struct Outcome {
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct Chance {
     pub label: String,
-    /// Exact, as `n/d`.
+    /// Exact, as n/d.
     pub probability: String,
     /// The same, as a float for display only.
     pub p: f64,
@@ -353,7 +353,7 @@ impl Check {
 pub struct Resolution {
     pub system: String,
     pub action: String,
-    /// Dice notation of the roll, e.g. `2d6`.
+    /// Dice notation of the roll, e.g. 2d6.
     pub dice: String,
     pub totals: Vec<Total>,
     pub modifiers: Vec<Modifier>,
@@ -427,7 +427,7 @@ impl ResultOdds {
     }
 }
 
-/// The modified rolls of a distribution that give a result, as runs of rolls: `2, 4–6`.
+/// The modified rolls of a distribution that give a result, as runs of rolls: 2, 4–6.
 pub fn rolls_text(modified: &Dist<i64>, gives: impl Fn(i64) -> bool) -> String {
     let rolls: Vec<i64> = modified
         .outcomes()

@@ -17,8 +17,7 @@ pub(crate) fn corrupt(path: &Path) -> RefereeError {
     RefereeError::new(
         "store.corrupt",
         format!(
-            "the database {} is damaged or is not a referee database; it was left untouched. {backup}",
-            path.display()
+            "the battles database is damaged or is not a referee database; it was left untouched. {backup}"
         ),
     )
     .location(path.display().to_string())
@@ -33,25 +32,22 @@ pub fn store_error(e: rusqlite::Error, path: &Path) -> RefereeError {
     match code {
         Some(ErrorCode::DiskFull) => RefereeError::new(
             "store.disk_full",
-            format!(
-                "the disk holding {} is full: nothing was written and the battle is unchanged; free some space and try again",
-                path.display()
-            ),
+            "the disk holding the battles database is full: nothing was written and the battle is unchanged; free some space and try again",
         ),
         Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => corrupt(path),
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => RefereeError::new(
             "store.busy",
-            format!("{} is in use by another referee; close it and try again", path.display()),
+            "the battles database is in use by another referee; close it and try again",
         ),
         Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
             RefereeError::new(
                 "store.unwritable",
-                format!("cannot write {}: {e}", path.display()),
+                format!("the battles database cannot be written ({e})"),
             )
         }
         _ => RefereeError::new(
             "store.failed",
-            format!("the database {} failed: {e}; nothing was written", path.display()),
+            format!("the battles database failed ({e}); nothing was written"),
         ),
     }
     .location(path.display().to_string())

@@ -51,16 +51,16 @@ pub struct FileEvent {
 impl BattleFile {
     /// Reads a battle file, checking its format and version before its contents.
     pub fn parse(text: &str) -> Result<BattleFile, RefereeError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|_| {
             RefereeError::new(
                 "import.invalid",
-                format!("the file is not JSON ({e}): choose a battle file exported by the referee"),
+                "the file is not a battle file: choose a battle file exported by the referee",
             )
         })?;
         if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
             return Err(RefereeError::new(
                 "import.not_a_battle",
-                format!("the file is not a referee battle (its `format` is not \"{FORMAT}\")"),
+                "the file is not a referee battle: choose a battle file exported by the referee",
             )
             .field("format"));
         }
@@ -79,9 +79,11 @@ impl BattleFile {
             RefereeError::new(
                 "import.invalid",
                 format!(
-                    "the battle file is damaged at `{}`: {}",
-                    e.path(),
-                    e.inner()
+                    "the battle file is damaged: {}",
+                    referee_core::error::plain_serde_error(
+                        &e.inner().to_string(),
+                        &e.path().to_string()
+                    )
                 ),
             )
             .field(e.path().to_string())

@@ -63,8 +63,7 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
         return Err(RefereeError::new(
             "store.newer_version",
             format!(
-                "{} was written by a newer referee (schema {version}; this one knows up to {SCHEMA_VERSION}): update the app to open it. The file was left untouched.",
-                path.display()
+                "the battles database was written by a newer referee (schema {version}; this one knows up to {SCHEMA_VERSION}): update the app to open it. The file was left untouched."
             ),
         )
         .location(path.display().to_string()));
@@ -75,7 +74,7 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
     if !wal.eq_ignore_ascii_case("wal") {
         return Err(RefereeError::new(
             "store.failed",
-            format!("{} cannot use write-ahead logging ({wal})", path.display()),
+            format!("the battles database cannot use write-ahead logging ({wal})"),
         ));
     }
     conn.execute_batch("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")

@@ -72,7 +72,7 @@ export type SystemInfo = { id: string, name: string, dice: string, fingerprint: 
  */
 layers: Array<string>, actions: Array<ActionInfo>, 
 /**
- * The values a situation field can take, from the ruleset data (`unit_type`, `terrain`).
+ * The values a situation field can take, from the ruleset data (unit_type, terrain).
  */
 choices: Array<ChoiceList>, 
 /**
@@ -88,7 +88,7 @@ export type Choice = { key: string, label: string, };
 
 export type Resolution = { system: string, action: string, 
 /**
- * Dice notation of the roll, e.g. `2d6`.
+ * Dice notation of the roll, e.g. 2d6.
  */
 dice: string, totals: Array<Total>, modifiers: Array<Modifier>, total_modifier: number, distribution: Array<ResultOdds>, 
 /**
@@ -108,11 +108,11 @@ export type Note = { message: string, rule: string, ruling?: string, };
 
 export type ResultOdds = { result: string, meaning: string, 
 /**
- * The modified rolls that give it, e.g. `≤ 1`, `2–8`, `12+`.
+ * The modified rolls that give it, e.g. ≤ 1, 2–8, 12+.
  */
 rolls: string, 
 /**
- * Exact, as `n/d`.
+ * Exact, as n/d.
  */
 probability: string, 
 /**
@@ -132,7 +132,7 @@ export type Chooser = "attacker" | "defender";
 
 export type Chance = { label: string, 
 /**
- * Exact, as `n/d`.
+ * Exact, as n/d.
  */
 probability: string, 
 /**
@@ -153,6 +153,13 @@ actions: Array<string>,
  * What happens in the phase, in order.
  */
 steps: Array<PhaseStep>, };
+
+export type RuleSection = { ruleset: string, 
+/**
+ * The section answered: the first of the citation ("4.5.8" of "4.5.8, 10.4"), or the
+ * section holding it when the data has only that ("4.2" for "4.2.9").
+ */
+section: string, title?: string, text?: string, };
 
 export type PhaseStep = { text: string, rule: string, 
 /**
@@ -240,7 +247,7 @@ export type AppDice = { seed?: number, };
 
 export type Mapping = { 
 /**
- * Effect target (`attacker`, `defender`, `hex:<label>`, `unit:<label>`) → unit ids. An
+ * Effect target (attacker, defender, hex:<label>, unit:<label>) → unit ids. An
  * empty list says the target is not on the roster and its effects are skipped.
  */
 targets: { [key in string]: Array<number> }, 
@@ -316,11 +323,32 @@ export type Gauge = {
 /**
  * The side it belongs to; none for a battle-wide figure (the MORALE track).
  */
-side?: string, label: string, value: string, threshold?: string, 
+side?: string, 
 /**
- * How far to the threshold, in the gauge's unit.
+ * What is measured: "Army", a command's name, "Panic level", "Army break point".
+ */
+label: string, 
+/**
+ * Where it stands, in the rules' word: "steady", "disheartened", "broken", "shattered",
+ * "panicked", "defeated", "broken" (GTS army).
+ */
+status?: string, 
+/**
+ * The figure as a phrase: "lost 2 of 6 ME", "enemy has 7 of 10 points".
+ */
+value: string, 
+/**
+ * The threshold itself, for a tooltip: "more than 1/4 lost", "10 points".
+ */
+threshold?: string, 
+/**
+ * How far to the threshold, saying which: "½ ME to shattered", "3 points to panic".
  */
 to_go?: string, 
+/**
+ * What passing the threshold makes of it, for the outlook: "shattered", "defeated".
+ */
+next?: string, 
 /**
  * Share of the way to the threshold, 0–1, for a bar (display only).
  */
@@ -356,7 +384,7 @@ export type Roster = { name: string, ruleset: string, units: Array<UnitSpec>, };
 
 export type ItacsFireSituation = { firing_hexes: Array<FiringHex>, target: TargetHex, 
 /**
- * Horse archers firing after movement (6.2): only for `horse_archer_fire`.
+ * Horse archers firing after movement (6.2): only for horse_archer_fire.
  */
 after_movement?: AfterMovement, };
 
@@ -372,7 +400,7 @@ attacker_leader_bonus?: number, defender_leader_bonus?: number, };
 
 export type FiringHex = { 
 /**
- * A name for the hex, e.g. its map number `22.19`.
+ * A name for the hex, e.g. its map number 22.19.
  */
 label?: string, 
 /**
@@ -390,7 +418,7 @@ leader?: boolean, units: Array<ItacsUnit>, };
 
 export type TargetHex = { 
 /**
- * Terrain key from the ruleset's terrain chart, e.g. `clear`, `mud`.
+ * Terrain key from the ruleset's terrain chart, e.g. clear, mud.
  */
 terrain: string, stream?: boolean, road?: boolean, scarp?: ScarpLine, square?: boolean, 
 /**
@@ -428,7 +456,7 @@ rout?: boolean, units: Array<ItacsUnit>, };
 
 export type ItacsUnit = { 
 /**
- * Unit type code, e.g. `SD`, `LB`.
+ * Unit type code, e.g. SD, LB.
  */
 type?: string, 
 /**
@@ -436,7 +464,7 @@ type?: string,
  */
 class?: string, 
 /**
- * Printed combat strength: a number, `.` or `[n]`.
+ * Printed combat strength: a number, . or [n].
  */
 combat?: string, 
 /**
@@ -498,7 +526,7 @@ rampaging?: boolean, units: Array<ItacsUnit>, };
 
 export type ItacsMarkersSituation = { hex: ItacsHexState, 
 /**
- * The changes, in order, e.g. two results' `d_markers`.
+ * The changes, in order, e.g. two results' d_markers.
  */
 changes: Array<Change>, };
 
@@ -586,7 +614,7 @@ export type ItacsBreakSituation = {
  */
 units: Array<ItacsUnit>, side?: CombatSide, 
 /**
- * The combat result they suffered, e.g. `D2XB` (10.7).
+ * The combat result they suffered, e.g. D2XB (10.7).
  */
 result?: string, 
 /**
@@ -610,11 +638,11 @@ export type CombatSide = "attacker" | "defender";
 
 export type ItacsLeaderFateSituation = { 
 /**
- * A key of the ruleset's `leader_fate` table.
+ * A key of the ruleset's leader_fate table.
  */
 event: string, 
 /**
- * The leader, e.g. `2L Harold`.
+ * The leader, e.g. 2L Harold.
  */
 leader?: string, };
 
@@ -718,7 +746,7 @@ shield_types?: Array<string>, };
 
 export type MedievalUnit = { 
 /**
- * A unit type key, e.g. `heavy_cavalry`, `retainers`, `crossbowmen`.
+ * A unit type key, e.g. heavy_cavalry, retainers, crossbowmen.
  */
 type: string, 
 /**
@@ -790,7 +818,7 @@ terrain: string, units: Array<MedievalUnit>, };
 
 export type MedievalSide = { leader?: MedievalLeader, 
 /**
- * Instead of `leader`: hexes to the nearest leader of the units (0 = stacked)…
+ * Instead of leader: hexes to the nearest leader of the units (0 = stacked)…
  */
 leader_distance?: number, 
 /**
@@ -1015,19 +1043,19 @@ units: number, };
 
 export type MedievalBannerSituation = { event: MedievalBannerEvent, 
 /**
- * Friendly units left on the holder's hex (`holder_eliminated`).
+ * Friendly units left on the holder's hex (holder_eliminated).
  */
 friendly_units_on_hex?: number, 
 /**
- * The entering unit (`unit_enters`).
+ * The entering unit (unit_enters).
  */
 unit?: MedievalUnit, 
 /**
- * The entering unit is of the banner's own side: a recapture (`unit_enters`).
+ * The entering unit is of the banner's own side: a recapture (unit_enters).
  */
 own_side?: boolean, 
 /**
- * The holder has already moved this turn (`pass`): the new holder cannot move (7.1.3).
+ * The holder has already moved this turn (pass): the new holder cannot move (7.1.3).
  */
 holder_moved?: boolean, };
 
@@ -1097,7 +1125,7 @@ stands: number,
  */
 hits?: number, 
 /**
- * Stands when the battle began, for the terminal rout trigger (default: `stands`).
+ * Stands when the battle began, for the terminal rout trigger (default: stands).
  */
 starting_stands?: number, 
 /**
@@ -1179,7 +1207,7 @@ first_turn_spent?: boolean, };
 
 export type GtsResponseSituation = { 
 /**
- * Which test: a key of the ruleset's `response.tests` (rally, cavalry_charge, …).
+ * Which test: a key of the ruleset's response.tests (rally, cavalry_charge, …).
  */
 test: string, unit: GtsUnit, 
 /**

@@ -16,7 +16,7 @@ use crate::error::RefereeError;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Mapping {
-    /// Effect target (`attacker`, `defender`, `hex:<label>`, `unit:<label>`) → unit ids. An
+    /// Effect target (attacker, defender, hex:<label>, unit:<label>) → unit ids. An
     /// empty list says the target is not on the roster and its effects are skipped.
     #[serde(default)]
     pub targets: BTreeMap<String, Vec<UnitId>>,
@@ -170,7 +170,7 @@ pub fn adjustment(
     })
 }
 
-/// A side by name; Medieval's players `A` and `B` are the first and second side.
+/// A side by name; Medieval's players A and B are the first and second side.
 fn side_name(state: &BattleState, side: &str) -> Result<String, RefereeError> {
     if state.side_index(side).is_some() {
         return Ok(side.to_string());
@@ -207,7 +207,7 @@ fn units_of(
     }
     Err(RefereeError::new(
         "battle.target_unmapped",
-        format!("which roster units are `{key}`? Give their ids, or [] if none is on the roster"),
+        format!("which roster units are “{key}”? Give their ids, or [] if none is on the roster"),
     )
     .field(format!("targets.{key}")))
 }

@@ -85,7 +85,7 @@ pub enum EventBody {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rolled_by: Option<String>,
         result: String,
-        /// Each effect target (`attacker`, `defender`, `hex:A`, `unit:L`) → the roster units.
+        /// Each effect target (attacker, defender, hex:A, unit:L) → the roster units.
         targets: BTreeMap<String, Vec<UnitId>>,
         /// The players' choices: effect index → the units chosen, one per loss.
         #[serde(default)]

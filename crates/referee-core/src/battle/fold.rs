@@ -215,7 +215,7 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
         return Err(RefereeError::new(
             "battle.invalid_setup",
             format!(
-                "the battle is a `{}` battle, not `{ruleset}`",
+                "the battle is a “{}” battle, not “{ruleset}”",
                 setup.ruleset
             ),
         )

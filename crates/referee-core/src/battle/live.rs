@@ -128,7 +128,7 @@ impl Battle {
                 return Err(RefereeError::new(
                     "battle.unknown_command",
                     format!(
-                        "{} has no command `{c}`; its commands are {}",
+                        "{} has no command “{c}”; its commands are {}",
                         side.name,
                         side.commands.join(", ")
                     ),

@@ -75,7 +75,7 @@ pub enum LeaderFate {
     Killed,
 }
 
-/// One unit now. `stats` is kept current (count, SPs, charge factor, stands, hits, disorder,
+/// One unit now. stats is kept current (count, SPs, charge factor, stands, hits, disorder,
 /// rout), so it can go straight into the next situation.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct UnitState {
@@ -225,7 +225,7 @@ impl BattleState {
         crate::error::RefereeError::new(
             "battle.unknown_side",
             format!(
-                "no side `{side}` in this battle; the sides are {}",
+                "no side “{side}” in this battle; the sides are {}",
                 sides.join(" and ")
             ),
         )

@@ -19,18 +19,10 @@ pub fn outlook(
     mapping: &Mapping,
 ) -> Vec<Chance> {
     let before = standing(ruleset, state);
-    let open: Vec<(Option<String>, String, String, Option<String>)> = before
+    let open: Vec<&super::standing::Gauge> = before
         .gauges
         .iter()
         .filter(|g| g.threshold.is_some() && !g.reached)
-        .map(|g| {
-            (
-                g.side.clone(),
-                g.label.clone(),
-                g.rule.clone(),
-                g.ruling.clone(),
-            )
-        })
         .collect();
     let mut reached: Vec<Probability> = vec![Probability::ZERO; open.len()];
     let mut assumed = false;
@@ -67,12 +59,11 @@ pub fn outlook(
             continue;
         }
         let now = standing(ruleset, &after);
-        for (i, (side, label, ..)) in open.iter().enumerate() {
+        for (i, was) in open.iter().enumerate() {
+            // Reached, or moved past the threshold to the next state (a DBMM command gauge
+            // then measures the next threshold).
             let hit = now.gauges.iter().any(|g| {
-                &g.side == side
-                    && g.label
-                        .starts_with(label.split(':').next().unwrap_or(label))
-                    && g.reached
+                g.side == was.side && g.label == was.label && (g.reached || g.status != was.status)
             });
             if hit {
                 if let Some(sum) = reached[i].plus(&p) {
@@ -83,19 +74,24 @@ pub fn outlook(
     }
     open.into_iter()
         .zip(reached)
-        .map(|((side, label, rule, ruling), p)| {
-            let who = side.map(|s| format!("{s}: ")).unwrap_or_default();
+        .map(|(g, p)| {
+            let who = g
+                .side
+                .as_ref()
+                .map(|s| format!("{s}: "))
+                .unwrap_or_default();
+            let next = g.next.as_deref().unwrap_or("reached");
             let note = if assumed {
                 " (losses taken by the units in the order ticked)"
             } else {
                 ""
             };
             let mut c = Chance::new(
-                format!("{who}{label} reached after this result{note}"),
+                format!("{who}{} {next} after this result{note}", g.label),
                 p,
-                &rule,
+                &g.rule,
             );
-            c.ruling = ruling;
+            c.ruling = g.ruling.clone();
             c
         })
         .collect()

@@ -12,19 +12,33 @@ use crate::systems::itacs::strength::show_half_points;
 use crate::systems::itacs::victory::unit_cost;
 use crate::systems::{dbmm, gts, itacs, medieval, parse_situation, Ruleset, SystemRules};
 
-/// One figure against its threshold, e.g. "units lost 3 of 5 (ABP): 2 to go".
+/// One figure against its threshold, in phrases the app joins as
+/// "label — status · value · to_go" (parts absent are skipped), e.g. "Housecarls — broken ·
+/// lost 2 of 6 ME · ½ ME to shattered".
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct Gauge {
     /// The side it belongs to; none for a battle-wide figure (the MORALE track).
     #[ts(optional)]
     pub side: Option<String>,
+    /// What is measured: "Army", a command's name, "Panic level", "Army break point".
     pub label: String,
+    /// Where it stands, in the rules' word: "steady", "disheartened", "broken", "shattered",
+    /// "panicked", "defeated", "broken" (GTS army).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub status: Option<String>,
+    /// The figure as a phrase: "lost 2 of 6 ME", "enemy has 7 of 10 points".
     pub value: String,
+    /// The threshold itself, for a tooltip: "more than 1/4 lost", "10 points".
     #[ts(optional)]
     pub threshold: Option<String>,
-    /// How far to the threshold, in the gauge's unit.
+    /// How far to the threshold, saying which: "½ ME to shattered", "3 points to panic".
     #[ts(optional)]
     pub to_go: Option<String>,
+    /// What passing the threshold makes of it, for the outlook: "shattered", "defeated".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub next: Option<String>,
     /// Share of the way to the threshold, 0–1, for a bar (display only).
     #[ts(optional)]
     pub progress: Option<f64>,
@@ -51,9 +65,11 @@ fn gauge(
     Gauge {
         side: side.map(str::to_string),
         label: label.into(),
+        status: None,
         value: value.into(),
         threshold: None,
         to_go: None,
+        next: None,
         progress: None,
         reached: false,
         rule: rule.to_string(),
@@ -129,7 +145,7 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
         let Ok(standing) = dbmm::morale::army_standing(data, army, "") else {
             gauges.push(gauge(
                 Some(&side.name),
-                "Army morale",
+                "Army",
                 "no elements yet",
                 &t.army_rule,
             ));
@@ -164,11 +180,13 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
                     ),
                 ),
             };
-            // Labelled by the threshold it measures, so "reached after this result" reads right.
             gauges.push(Gauge {
-                // Shown as "of 12 ME (more than 1/4 lost)": strictly more (R-DBMM-2).
-                threshold: Some(format!("{} ({share})", me(c.me.total))),
-                to_go: Some(me(to_go)),
+                status: Some(c.state.code().to_string()),
+                // "more than 1/4 lost": strictly more (R-DBMM-2).
+                threshold: Some(share),
+                to_go: (c.state != dbmm::morale::CommandState::Shattered)
+                    .then(|| format!("{} to {next}", me(to_go))),
+                next: Some(next.to_string()),
                 progress: Some(if of <= 0 {
                     1.0
                 } else {
@@ -178,20 +196,24 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
                 ruling: t.ruling.clone(),
                 ..gauge(
                     Some(&side.name),
-                    format!("{} {next}", c.name),
-                    format!("{}, lost {}", c.state.code(), me(c.lost)),
+                    c.name.clone(),
+                    format!(
+                        "lost {} of {}",
+                        dbmm::element::me_text(c.lost),
+                        me(c.me.total)
+                    ),
                     &t.rule,
                 )
             });
         }
         gauges.push(Gauge {
+            status: standing.defeated.then(|| "defeated".to_string()),
             threshold: Some(format!(
-                "{} (more than {}/{})",
-                me(standing.total),
-                t.army_defeated[0],
-                t.army_defeated[1]
+                "more than {}/{} lost",
+                t.army_defeated[0], t.army_defeated[1]
             )),
-            to_go: Some(me(standing.to_go)),
+            to_go: (!standing.defeated).then(|| format!("{} to defeat", me(standing.to_go))),
+            next: Some("defeated".into()),
             progress: Some(if standing.total == 0 {
                 1.0
             } else {
@@ -201,8 +223,12 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
             ruling: t.ruling.clone(),
             ..gauge(
                 Some(&side.name),
-                "Army losses",
-                me(standing.lost),
+                "Army",
+                format!(
+                    "lost {} of {}",
+                    dbmm::element::me_text(standing.lost),
+                    me(standing.total)
+                ),
                 &t.army_rule,
             )
         });
@@ -258,6 +284,16 @@ fn itacs_losses(
     (entries, half_points)
 }
 
+/// Half points as "7 points", "½ point", "1 point".
+fn points(half_points: u64) -> String {
+    let n = show_half_points(half_points);
+    if half_points == 2 || half_points == 1 {
+        format!("{n} point")
+    } else {
+        format!("{n} points")
+    }
+}
+
 fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
     let v = &data.victory;
     let losses: Vec<(Vec<serde_json::Value>, u64)> = state
@@ -272,23 +308,29 @@ fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
         gauges.push(gauge(
             Some(&side.name),
             "Victory points",
-            show_half_points(score(i)),
+            format!("{} scored", points(score(i))),
             &v.rule,
         ));
         if let Some(limit) = side.stacking_limit {
             gauges.push(gauge(
                 Some(&side.name),
-                "Stacking limit (units a hex)",
-                limit.to_string(),
+                "Stacking limit",
+                format!(
+                    "{limit} {} a hex",
+                    if limit == 1 { "unit" } else { "units" }
+                ),
                 "4.3.3, 8.0",
             ));
         }
         if let Some(level) = side.panic_level {
             let against = score(1 - i);
             let at = 2 * u64::from(level);
+            let left = at.saturating_sub(against);
             gauges.push(Gauge {
-                threshold: Some(level.to_string()),
-                to_go: Some(show_half_points(at.saturating_sub(against))),
+                status: side.panicked.then(|| "panicked".to_string()),
+                threshold: Some(points(at)),
+                to_go: (left > 0).then(|| format!("{} to panic", points(left))),
+                next: Some("reached".into()),
                 progress: Some(if at == 0 {
                     1.0
                 } else {
@@ -298,12 +340,8 @@ fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
                 ruling: v.panic_ruling.clone(),
                 ..gauge(
                     Some(&side.name),
-                    if side.panicked {
-                        "Panic level: the army panicked".to_string()
-                    } else {
-                        "Panic level: the enemy's points".to_string()
-                    },
-                    show_half_points(against),
+                    "Panic level",
+                    format!("enemy has {} of {}", show_half_points(against), points(at)),
                     &v.panic_rule,
                 )
             });
@@ -326,15 +364,23 @@ fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
     }
 }
 
+fn plural(n: i64) -> &'static str {
+    if n.abs() == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Standing {
     let m = &data.morale;
     let track = state.morale_track;
     let favour = match (track.cmp(&0), state.sides.first(), state.sides.get(1)) {
         (std::cmp::Ordering::Greater, Some(a), _) => {
-            format!("{track:+}: {} gains {track} CM", a.name)
+            format!("{track:+}: {} gains {track} CM{}", a.name, plural(track))
         }
         (std::cmp::Ordering::Less, _, Some(b)) => {
-            format!("{track:+}: {} gains {} CM", b.name, -track)
+            format!("{track:+}: {} gains {} CM{}", b.name, -track, plural(track))
         }
         _ => "0: no side gains CMs".to_string(),
     };
@@ -349,20 +395,20 @@ fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Stan
             .count();
         gauges.push(gauge(
             Some(&side.name),
-            "SPs lost",
-            sp_lost.to_string(),
+            "Strength points",
+            format!("lost {sp_lost} SP{}", if sp_lost == 1 { "" } else { "s" }),
             "1.2",
         ));
         gauges.push(gauge(
             Some(&side.name),
             "Units eliminated",
-            eliminated.to_string(),
+            format!("{eliminated} eliminated"),
             &m.elimination_rule,
         ));
         gauges.push(gauge(
             Some(&side.name),
             "Units scattered",
-            scattered.to_string(),
+            format!("{scattered} scattered"),
             "9.1",
         ));
     }
@@ -429,9 +475,13 @@ fn gts_standing(data: &gts::GtsData, state: &BattleState) -> Standing {
         }
         let (abp, percent) =
             gts::checks::break_point(data, g.units, g.general_lost, g.baggage_looted);
+        let left = abp.saturating_sub(g.lost);
+        let units = |n: u32| format!("{n} unit{}", if n == 1 { "" } else { "s" });
         gauges.push(Gauge {
-            threshold: Some(format!("{abp} ({percent}% of {})", g.units)),
-            to_go: Some(abp.saturating_sub(g.lost).to_string()),
+            status: (g.lost >= abp).then(|| "broken".to_string()),
+            threshold: Some(format!("{} ({percent}% of {})", units(abp), g.units)),
+            to_go: (left > 0).then(|| format!("{} to break", units(left))),
+            next: Some("reached".into()),
             progress: Some(if abp == 0 {
                 1.0
             } else {
@@ -441,11 +491,14 @@ fn gts_standing(data: &gts::GtsData, state: &BattleState) -> Standing {
             ruling: Some("R-GTS-13".into()),
             ..gauge(
                 Some(&side.name),
-                "Units eliminated or in permanent Rout",
+                "Army break point",
                 if g.routed > 0 {
-                    format!("{} (+{} in Rout)", g.lost, g.routed)
+                    format!(
+                        "lost {} of {} units ({} more in Rout)",
+                        g.lost, g.units, g.routed
+                    )
                 } else {
-                    g.lost.to_string()
+                    format!("lost {} of {} units", g.lost, g.units)
                 },
                 &ab.rule,
             )
@@ -462,7 +515,36 @@ fn gts_standing(data: &gts::GtsData, state: &BattleState) -> Standing {
             situation["victor_stands_lost"] = json!(enemy.stands_lost);
             situation["defeated_stands_lost"] = json!(g.stands_lost);
         }
-        if let Ok(r) = gts::resolve(data, "army_break", &situation, None) {
+        if let Ok(mut r) = gts::resolve(data, "army_break", &situation, None) {
+            // The verdict names the side: "Romans' army breaks".
+            let army = crate::error::possessive(&side.name);
+            let enemy_name = &state.sides[1 - i].name;
+            let level = r
+                .totals
+                .iter()
+                .find_map(|t| t.value.split("→ ").nth(1).map(str::to_string));
+            let verdict = if g.lost >= abp {
+                match level {
+                    Some(level) => format!(
+                        "{army} army breaks: {} {} {level}, unless {} break them too this turn, for a draw.",
+                        crate::error::side_verb(enemy_name, "win", "wins"),
+                        crate::error::article_for(&level),
+                        side.name
+                    ),
+                    None => format!(
+                        "{army} army breaks: in its Command phase it has this turn to break the {} too, for a draw.",
+                        enemy_name
+                    ),
+                }
+            } else {
+                format!(
+                    "{army} army holds: {} more lost and it breaks.",
+                    units(left)
+                )
+            };
+            if let Some(o) = r.outcome.as_mut() {
+                o.meaning = verdict;
+            }
             resolutions.push(r);
         }
     }

@@ -200,11 +200,28 @@ fn an_itacs_melee_applied_undone_and_redone_replays_to_the_live_state() {
     assert_eq!(s.unit(g1).strength, 1);
     assert_eq!(s.unit(g1).stats["count"], 1);
     // A lost PS (combat 4, fire 0) is worth 4 ÷ 2 = 2 victory points to the Romans.
-    assert_eq!(s.gauge(Some("Romans"), "Victory points").value, "2");
+    assert_eq!(
+        s.gauge(Some("Romans"), "Victory points").value,
+        "2 points scored"
+    );
     let panic = s.gauge(Some("Gauls"), "Panic level");
     assert_eq!(
-        (panic.value.as_str(), panic.to_go.as_deref(), panic.reached),
-        ("2", Some("4"), false)
+        (
+            panic.label.as_str(),
+            panic.status.as_deref(),
+            panic.value.as_str(),
+            panic.to_go.as_deref(),
+            panic.threshold.as_deref(),
+            panic.reached
+        ),
+        (
+            "Panic level",
+            None,
+            "enemy has 2 of 6 points",
+            Some("4 points to panic"),
+            Some("6 points"),
+            false
+        )
     );
 
     s.record(s.battle.undo().unwrap());
@@ -392,8 +409,8 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
     assert_eq!(s.unit(l).stats["sp"], s.unit(l).strength.max(1));
     let lost = 2 - s.unit(l).strength;
     assert_eq!(
-        s.gauge(Some("Lithuanians"), "SPs lost").value,
-        lost.to_string()
+        s.gauge(Some("Lithuanians"), "Strength points").value,
+        format!("lost {lost} SP{}", if lost == 1 { "" } else { "s" })
     );
     // A banner captured by the Order: the track moves 3 boxes its way (6.1.5), via player A.
     let morale = s
@@ -406,7 +423,7 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
         .unwrap();
     s.apply(&morale, Mapping::default());
     assert_eq!(s.battle.state.morale_track, 3);
-    assert_eq!(s.gauge(None, "MORALE track").value, "+3: Order gains 3 CM");
+    assert_eq!(s.gauge(None, "MORALE track").value, "+3: Order gains 3 CMs");
     let cf = s.unit(c).stats["cf"].as_u64().unwrap();
     s.record(
         s.battle
@@ -449,7 +466,7 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
     );
     let hps = s.unit(ids[0]).kind.hits_per_stand;
     assert!(hps > 0);
-    let g = s.gauge(Some("Persians"), "Units eliminated");
+    let g = s.gauge(Some("Persians"), "Army break point");
     let abp: u32 = g
         .threshold
         .as_ref()
@@ -459,7 +476,9 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
         .unwrap()
         .parse()
         .unwrap();
-    assert_eq!(g.to_go.as_deref(), Some(abp.to_string().as_str()));
+    let units = |n: u32| format!("{n} unit{}", if n == 1 { "" } else { "s" });
+    assert_eq!(g.to_go, Some(format!("{} to break", units(abp))));
+    assert_eq!(g.value, format!("lost 0 of {} units", ids.len()));
     for (n, id) in ids.iter().enumerate() {
         // One hit short of a stand, then the stand goes.
         s.record(
@@ -474,8 +493,9 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
                 .unwrap(),
         );
         assert!(s.unit(*id).lost, "two stands' worth of hits");
-        let g = s.gauge(Some("Persians"), "Units eliminated");
-        assert_eq!(g.value, (n + 1).to_string());
+        let g = s.gauge(Some("Persians"), "Army break point");
+        assert_eq!(g.value, format!("lost {} of {} units", n + 1, ids.len()));
+        assert_eq!(g.status.as_deref(), g.reached.then_some("broken"));
         assert_eq!(
             g.reached,
             n + 1 >= abp as usize,
@@ -488,7 +508,7 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
     }
     // The general's loss lowers the break point (8.0).
     let before: u32 = s
-        .gauge(Some("Persians"), "Units eliminated")
+        .gauge(Some("Persians"), "Army break point")
         .threshold
         .unwrap()
         .split(' ')
@@ -510,7 +530,7 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
             .unwrap(),
     );
     let after: u32 = s
-        .gauge(Some("Persians"), "Units eliminated")
+        .gauge(Some("Persians"), "Army break point")
         .threshold
         .unwrap()
         .split(' ')
@@ -651,12 +671,22 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
     );
     let g = s.gauge(Some("Romans"), "Left");
     assert_eq!(
-        (g.label.as_str(), g.value.as_str()),
-        ("Left disheartened", "steady, lost 0 ME")
+        (
+            g.label.as_str(),
+            g.status.as_deref(),
+            g.value.as_str(),
+            g.threshold.as_deref()
+        ),
+        (
+            "Left",
+            Some("steady"),
+            "lost 0 of 12 ME",
+            Some("more than 1/4 lost")
+        )
     );
     assert_eq!(
         g.to_go.as_deref(),
-        Some("3½ ME"),
+        Some("3½ ME to disheartened"),
         "12 ME: disheartened past 3"
     );
     // In the Gauls' bound a beaten Bd is destroyed by Wb (p. 38–39).
@@ -680,27 +710,45 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
         assert!(s.unit(*id).lost, "{label} destroyed");
         let g = s.gauge(Some("Romans"), "Left");
         let want = match n + 1 {
-            1..=3 => ("Left disheartened", "steady"),
-            4 => ("Left broken", "disheartened"),
-            5 | 6 => ("Left shattered", "broken"),
-            _ => ("Left shattered", "shattered"),
+            1..=3 => ("disheartened", "steady"),
+            4 => ("broken", "disheartened"),
+            5 | 6 => ("shattered", "broken"),
+            _ => ("shattered", "shattered"),
         };
-        let state = g.value.split(',').next().unwrap();
-        assert_eq!((g.label.as_str(), state), want, "after {} destroyed", n + 1);
+        let next = g.to_go.as_deref().map(|t| t.rsplit(' ').next().unwrap());
+        assert_eq!(
+            (next.unwrap_or("shattered"), g.status.as_deref().unwrap()),
+            want,
+            "after {} destroyed",
+            n + 1
+        );
         assert_eq!(g.reached, n + 1 >= 7);
         if n + 1 == 7 {
             break;
         }
     }
     // 7 of 12 ME lost: the army of 12 ME is defeated (> ½), and victory points follow.
-    assert!(s.gauge(Some("Romans"), "Army losses").reached);
+    let army = s.gauge(Some("Romans"), "Army");
+    assert!(army.reached);
+    assert_eq!(
+        (army.status.as_deref(), army.value.as_str()),
+        (Some("defeated"), "lost 7 of 12 ME")
+    );
     let standing = standing(&s.ruleset, &s.battle.state);
     let victory = standing
         .resolutions
         .iter()
         .find(|r| r.action == "victory")
         .unwrap();
-    assert_eq!(victory.outcome.as_ref().unwrap().result, "0-25");
+    let outcome = victory.outcome.as_ref().unwrap();
+    assert_eq!(outcome.result, "0-25");
+    assert!(
+        outcome
+            .meaning
+            .starts_with("Gauls win 25–0 on victory points"),
+        "{}",
+        outcome.meaning
+    );
 }
 
 #[test]

@@ -39,7 +39,7 @@ impl HouseRule {
             None => {
                 return Err(RefereeError::new(
                     "house_rule.invalid",
-                    "a house-rule file starts with `extends = \"<ruleset id>\"`",
+                    "a house-rule file starts with “extends = \"<ruleset id>\"”",
                 )
                 .location(format!("{}:1", file.name)))
             }
@@ -72,7 +72,7 @@ impl HouseRule {
             return Err(bad(
                 key,
                 &format!(
-                    "unknown key `{key}`: a house rule has extends, name, ruling, description, set and remove"
+                    "unknown key “{key}”: a house rule has extends, name, ruling, description, set and remove"
                 ),
             ));
         }
@@ -113,7 +113,7 @@ fn missing(path: &str, file: SourceFile) -> RefereeError {
     let line = super::locate_path(file.text, "remove").unwrap_or(1);
     RefereeError::new(
         "house_rule.invalid",
-        format!("cannot remove `{path}`: the ruleset has no such entry"),
+        format!("cannot remove “{path}”: the ruleset has no such entry"),
     )
     .field("remove")
     .location(format!("{}:{line}", file.name))

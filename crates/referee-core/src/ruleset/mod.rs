@@ -59,7 +59,7 @@ pub struct Layers<'a> {
 }
 
 impl<'a> Layers<'a> {
-    /// `file:line` of the layer that last set `path`; in the base file, of `path` or its nearest
+    /// file:line of the layer that last set path; in the base file, of path or its nearest
     /// parent there (a missing key is reported at the table that lacks it).
     pub fn locate(&self, path: &str) -> String {
         for house in self.house_rules.iter().rev() {
@@ -95,13 +95,13 @@ impl<'a> Layers<'a> {
 }
 
 /// Builds the merged table from the layers and deserializes it into a system's typed data,
-/// then runs the system's own checks. Every error names `file:line` and the key path.
+/// then runs the system's own checks. Every error names file:line and the key path.
 pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
     let mut table = parse_table(layers.base)?;
     if table.contains_key("extends") {
         return Err(RefereeError::new(
             "ruleset.is_house_rule",
-            "this is a house-rule file (it has `extends`); load it on top of its ruleset",
+            "this is a house-rule file (it has extends); load it on top of its ruleset",
         )
         .location(format!("{}:1", layers.base.name)));
     }
@@ -111,9 +111,12 @@ pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
     let data: T = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
-        RefereeError::new("ruleset.invalid", plain_serde_message(e.inner().message()))
-            .field(path.clone())
-            .location(layers.locate(&path))
+        RefereeError::new(
+            "ruleset.invalid",
+            crate::error::plain_serde_error(e.inner().message(), &path),
+        )
+        .field(path.clone())
+        .location(layers.locate(&path))
     })?;
     if let Some(p) = data.problems().into_iter().next() {
         return Err(RefereeError::new("ruleset.invalid", p.message)
@@ -125,20 +128,6 @@ pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
 
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or(s).trim().to_string()
-}
-
-/// serde's wording made readable for an umpire editing a file.
-pub fn plain_serde_message(message: &str) -> String {
-    let mut m = first_line(message);
-    for (rust, plain) in [
-        ("expected i64", "expected integer"),
-        ("expected u32", "expected a whole number ≥ 0"),
-        ("expected u64", "expected a whole number ≥ 0"),
-        ("expected a boolean", "expected true or false"),
-    ] {
-        m = m.replace(rust, plain);
-    }
-    m
 }
 
 #[cfg(test)]
@@ -153,7 +142,7 @@ pub fn check_rows(path: &str, rows: &[(Option<i64>, Option<i64>)], problems: &mu
     if rows[0].0.is_some() {
         problems.push(Problem::new(
             format!("{path}[0].min"),
-            "the first row must be open below (leave out `min`)",
+            "the first row must be open below (leave out min)",
         ));
     }
     for (i, pair) in rows.windows(2).enumerate() {
@@ -169,7 +158,7 @@ pub fn check_rows(path: &str, rows: &[(Option<i64>, Option<i64>)], problems: &mu
             )),
             _ => problems.push(Problem::new(
                 format!("{path}[{}]", i + 1),
-                "only the first row may leave out `min` and only the last `max`",
+                "only the first row may leave out min and only the last max",
             )),
         }
     }
@@ -177,7 +166,7 @@ pub fn check_rows(path: &str, rows: &[(Option<i64>, Option<i64>)], problems: &mu
         if last.1.is_some() {
             problems.push(Problem::new(
                 format!("{path}[{}].max", rows.len() - 1),
-                "the last row must be open above (leave out `max`)",
+                "the last row must be open above (leave out max)",
             ));
         }
     }

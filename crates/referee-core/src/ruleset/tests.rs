@@ -32,7 +32,11 @@ fn a_wrong_type_names_file_line_and_key_path() {
     assert_eq!(e.code, "ruleset.invalid");
     assert_eq!(e.field.as_deref(), Some("terrain.swamp.melee"));
     assert_eq!(e.location, Some(format!("rulesets/itacs.toml:{line}")));
-    assert!(e.message.contains("expected integer"), "{}", e.message);
+    assert!(
+        e.message.contains("must be a whole number"),
+        "{}",
+        e.message
+    );
     assert_eq!(
         e.one_line(),
         format!(
@@ -61,7 +65,7 @@ fn a_gap_in_a_results_table_is_found() {
     let e = load_with(&text).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("missile.results[2].min"));
     assert!(
-        e.message.contains("rolls 9 to 10 have no row"),
+        e.message.contains("Rolls 9 to 10 have no row"),
         "{}",
         e.message
     );
@@ -74,7 +78,8 @@ fn an_unknown_key_and_an_unknown_result_are_refused() {
         .replace("[scarp]\n", "[scarp]\nfiring_sideways = 1\n");
     let e = load_with(&text).unwrap_err();
     assert!(
-        e.message.contains("unknown field `firing_sideways`"),
+        e.message
+            .contains("has a firing sideways value, which the rules do not use here"),
         "{}",
         e.message
     );
@@ -160,7 +165,7 @@ fn a_house_rule_error_points_into_the_house_rule_file() {
     let e = load_house("name = \"no extends\"").unwrap_err();
     assert_eq!(e.code, "house_rule.invalid");
     let e = load_house("extends = \"itacs\"\nsett = {}").unwrap_err();
-    assert!(e.message.contains("unknown key `sett`"), "{}", e.message);
+    assert!(e.message.contains("Unknown key “sett”"), "{}", e.message);
 }
 
 #[test]

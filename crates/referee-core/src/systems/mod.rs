@@ -4,6 +4,7 @@ pub mod dbmm;
 pub mod gts;
 pub mod itacs;
 pub mod medieval;
+pub mod sections;
 #[cfg(test)]
 pub(crate) mod test_support;
 
@@ -29,7 +30,7 @@ pub fn parse_situation<T: serde::de::DeserializeOwned>(
         let path = e.path().to_string();
         let error = RefereeError::new(
             "situation.invalid_field",
-            crate::ruleset::plain_serde_message(&e.inner().to_string()),
+            crate::error::plain_serde_error(&e.inner().to_string(), &path),
         );
         if path == "." {
             error
@@ -43,7 +44,7 @@ pub fn parse_situation<T: serde::de::DeserializeOwned>(
 /// door keeps every sum and product of them far from overflow.
 pub const MAX_VALUE: i64 = 10_000;
 
-/// The first number in a situation beyond ±`MAX_VALUE`, with its path.
+/// The first number in a situation beyond ±MAX_VALUE, with its path.
 fn out_of_range(json: &serde_json::Value, path: &str) -> Option<(String, String)> {
     match json {
         serde_json::Value::Number(n) => {
@@ -64,14 +65,14 @@ fn out_of_range(json: &serde_json::Value, path: &str) -> Option<(String, String)
     }
 }
 
-/// The total of the faces the umpire entered for `spec`, refused as `dice.invalid` when they do
+/// The total of the faces the umpire entered for spec, refused as dice.invalid when they do
 /// not fit the roll.
 pub fn faces_total(spec: &crate::odds::DiceSpec, faces: &[u32]) -> Result<i64, RefereeError> {
     spec.total_of(faces)
         .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))
 }
 
-/// A roll of `dice` on a table of named results: exact distribution and, with faces, the outcome.
+/// A roll of dice on a table of named results: exact distribution and, with faces, the outcome.
 pub fn roll_named(
     dice: &str,
     rows: &[(crate::odds::Band, String)],
@@ -139,7 +140,7 @@ pub fn sequence_problems(sequence: &[Phase], actions: &[ActionInfo]) -> Vec<rule
             if !actions.iter().any(|x| &x.id == a) {
                 problems.push(ruleset::Problem::new(
                     format!("sequence[{i}]"),
-                    format!("unknown action `{a}`"),
+                    format!("unknown action “{a}”"),
                 ));
             }
         }
@@ -156,7 +157,10 @@ pub fn without_dice(
     if dice.is_some() {
         return Err(RefereeError::new(
             "dice.not_rolled",
-            format!("`{action}` rolls no dice: leave out the dice"),
+            format!(
+                "{} rolls no dice: leave out the dice",
+                crate::error::given(action)
+            ),
         )
         .field("dice"));
     }
@@ -191,7 +195,7 @@ pub struct SystemInfo {
     /// The files it was built from, base first.
     pub layers: Vec<String>,
     pub actions: Vec<ActionInfo>,
-    /// The values a situation field can take, from the ruleset data (`unit_type`, `terrain`).
+    /// The values a situation field can take, from the ruleset data (unit_type, terrain).
     pub choices: Vec<ChoiceList>,
     /// The sequence of play, phase by phase, with the actions each phase offers.
     pub phases: Vec<Phase>,
@@ -305,7 +309,7 @@ pub struct Ruleset {
     pub rules: SystemRules,
 }
 
-/// The system id a ruleset file declares in `[system] id`.
+/// The system id a ruleset file declares in [system] id.
 pub fn declared_system(file: SourceFile) -> Result<String, RefereeError> {
     let table = ruleset::parse_table(file)?;
     table
@@ -316,7 +320,7 @@ pub fn declared_system(file: SourceFile) -> Result<String, RefereeError> {
         .ok_or_else(|| {
             RefereeError::new(
                 "ruleset.invalid",
-                "missing `[system] id`: which system is this?",
+                "the file does not say which rule system it is for (id under [system])",
             )
             .field("system.id")
             .location(format!("{}:1", file.name))
@@ -438,7 +442,7 @@ fn unknown_system(id: &str) -> RefereeError {
     let known = BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", ");
     RefereeError::new(
         "ruleset.unknown_system",
-        format!("no rule system `{id}`; known: {known}"),
+        format!("no rule system “{id}”; known: {known}"),
     )
 }
 
@@ -446,10 +450,11 @@ pub fn unknown_action(system: &str, action: &str, actions: &[ActionInfo]) -> Ref
     RefereeError::new(
         "action.unknown",
         format!(
-            "{system} has no action `{action}`; it has {}",
+            "{system} has no action {}; it has {}",
+            crate::error::given(action),
             actions
                 .iter()
-                .map(|a| a.id.as_str())
+                .map(|a| a.name.to_lowercase())
                 .collect::<Vec<_>>()
                 .join(", ")
         ),

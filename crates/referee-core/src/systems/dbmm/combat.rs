@@ -54,7 +54,7 @@ pub struct Overlap {
     /// The overlapper's element type.
     #[serde(rename = "type")]
     pub type_code: String,
-    /// Its grade (default `O`).
+    /// Its grade (default O).
     #[serde(default)]
     pub grade: Option<String>,
 }
@@ -70,7 +70,7 @@ pub struct Support {
     pub lined_up: bool,
     #[serde(default = "yes")]
     pub facing: bool,
-    /// The army list permits the rows the sheet marks `*`.
+    /// The army list permits the rows the sheet marks *.
     #[serde(default)]
     pub army_list_permits: bool,
 }
@@ -89,7 +89,7 @@ pub struct Fighter {
     /// Contacted on flank or rear while also fighting to its front (p. 38).
     #[serde(default)]
     pub also_fighting_front: bool,
-    /// Tactical factors claimed by id (p. 37), e.g. `upslope`, `shaken`, `marched`.
+    /// Tactical factors claimed by id (p. 37), e.g. upslope, shaken, marched.
     #[serde(default)]
     pub factors: Vec<String>,
     /// Enemy elements overlapping it (p. 35); ignored where the sheet says so.
@@ -149,7 +149,7 @@ pub enum CloseBound {
 pub struct CloseCombatSituation {
     pub a: Fighter,
     pub b: Fighter,
-    /// Whose bound it is: `a` or `b`.
+    /// Whose bound it is: a or b.
     pub bound: CloseBound,
     #[serde(default)]
     pub time: Time,
@@ -261,7 +261,8 @@ fn tactical(
             return Err(RefereeError::new(
                 "situation.unknown_factor",
                 format!(
-                    "no tactical factor `{id}` to claim; claimable: {} (counts: overlaps, enemy_on_flank_or_rear, enemy_aiders; going and time are read from the situation)",
+                    "no tactical factor {} to claim; claimable: {} (counted: overlaps, enemy on flank or rear, enemy aiders; going and time are read from the situation)",
+                    crate::error::given(id),
                     known.join(", ")
                 ),
             )
@@ -279,7 +280,8 @@ fn tactical(
                 return Err(RefereeError::new(
                     "situation.factor_not_applicable",
                     format!(
-                        "`{id}` does not apply to {} here: {}",
+                        "{} does not apply to {} here: {}",
+                        crate::error::given(id),
                         side.element.label(),
                         rows.iter()
                             .map(|r| r.text.as_str())
@@ -483,7 +485,7 @@ fn rear_support(
             return Err(RefereeError::new(
                 "situation.support_not_allowed",
                 format!(
-                    "{} — only if the army list permits it (the sheet's *): set `army_list_permits`",
+                    "{} — only if the army list permits it (the sheet's *): set army_list_permits",
                     row.text
                 ),
             )
@@ -879,7 +881,7 @@ fn dice_pairs(throws: &[(i64, i64, Pair, i64, i64)], p: &Pair) -> String {
 }
 
 /// A's final score over every throw of a close combat (factors, support, grading by the first
-/// comparison): the opposed roll alone, without outcomes — what `bench/peer.py` sets beside
+/// comparison): the opposed roll alone, without outcomes — what bench/peer.py sets beside
 /// Icepool.
 pub fn close_combat_scores(
     data: &DbmmData,

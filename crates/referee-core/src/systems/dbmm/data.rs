@@ -95,7 +95,7 @@ pub struct Grade {
 pub struct XGrading {
     #[serde(rename = "type")]
     pub type_code: String,
-    /// `Type (G)`.
+    /// Type (G).
     pub counts_as: String,
     pub when: String,
     pub rule: String,
@@ -201,7 +201,7 @@ pub enum TimeOfDay {
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TacticalFactor {
-    /// The id a situation claims it by (`factors`); two rows may share one (upslope).
+    /// The id a situation claims it by (factors); two rows may share one (upslope).
     pub id: String,
     pub text: String,
     pub who: String,
@@ -226,7 +226,7 @@ pub struct TacticalFactor {
 pub struct GradingFactor {
     pub who: String,
     pub fighting: Fighting,
-    /// The first comparison, from this element's side: `>`, `=`, `<`, `<=`.
+    /// The first comparison, from this element's side: >, =, <, <=.
     pub scoring: String,
     pub bound: Bound,
     pub against: String,
@@ -344,7 +344,7 @@ pub struct OutcomeException {
     #[serde(default)]
     pub combat: CombatKind,
     pub opponent: Option<String>,
-    /// Goings it applies in, `GGo | RGo`.
+    /// Goings it applies in, GGo | RGo.
     pub going: Option<String>,
     pub opponent_elephant_killer: Option<bool>,
     pub opponent_wedge: Option<bool>,
@@ -402,7 +402,7 @@ pub struct MoraleValue {
     pub me: f64,
 }
 
-/// Fractions as `[numerator, denominator]`; a threshold is passed when strictly more is lost.
+/// Fractions as [numerator, denominator]; a threshold is passed when strictly more is lost.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CommandThresholds {
@@ -600,14 +600,14 @@ impl DbmmData {
     }
 }
 
-/// `GGo | RGo` → the goings named.
+/// GGo | RGo → the goings named.
 pub fn goings(text: &str) -> Result<Vec<Going>, String> {
     text.split('|')
         .map(|g| match g.trim() {
             "GGo" => Ok(Going::GGo),
             "RGo" => Ok(Going::RGo),
             "DGo" => Ok(Going::DGo),
-            other => Err(format!("`{other}` is not a going (GGo, RGo, DGo)")),
+            other => Err(format!("“{other}” is not a going (GGo, RGo, DGo)")),
         })
         .collect()
 }
@@ -625,7 +625,7 @@ impl SystemData for DbmmData {
             if !self.types.contains_key(&x.type_code) {
                 problems.push(Problem::new(
                     format!("x_grading[{i}].type"),
-                    format!("`{}` is not an element type", x.type_code),
+                    format!("“{}” is not an element type", x.type_code),
                 ));
             }
         }
@@ -633,7 +633,7 @@ impl SystemData for DbmmData {
             if !SCORES.contains(&s) {
                 problems.push(Problem::new(
                     path,
-                    format!("`{s}` is not a score ({})", SCORES.join(" ")),
+                    format!("“{s}” is not a score ({})", SCORES.join(" ")),
                 ));
             }
         };
@@ -672,7 +672,7 @@ impl SystemData for DbmmData {
             {
                 problems.push(Problem::new(
                     "outcomes.general",
-                    format!("no unconditional outcome for `{s}`"),
+                    format!("no unconditional outcome for “{s}”"),
                 ));
             }
         }

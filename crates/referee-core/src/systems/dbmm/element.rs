@@ -13,10 +13,10 @@ use crate::error::RefereeError;
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Element {
-    /// Its element type: `Kn`, `Bd`, `Ps` … (p. 36).
+    /// Its element type: Kn, Bd, Ps … (p. 36).
     #[serde(rename = "type")]
     pub type_code: String,
-    /// `S`, `O`, `I`, `F` or `X` (p. 4–9).
+    /// S, O, I, F or X (p. 4–9).
     pub grade: String,
     /// Irregular (default regular).
     #[serde(default)]
@@ -33,7 +33,7 @@ pub struct Element {
     /// Part of the army's baggage command (Reg army Bge: 2 ME, p. 42).
     #[serde(default)]
     pub army_baggage: bool,
-    /// For an (X) element, the line of X-grading it counts as now, `Kn (S)` (p. 4–9).
+    /// For an (X) element, the line of X-grading it counts as now, Kn (S) (p. 4–9).
     #[serde(default)]
     pub counts_as: Option<String>,
     /// Ax that the army list makes elephant-killers (p. 38).
@@ -95,7 +95,7 @@ fn class_of(data: &DbmmData, code: &str) -> Option<Class> {
     data.types.get(code).map(|t| t.class)
 }
 
-/// Checks an element's type and grade; `field` names it in errors.
+/// Checks an element's type and grade; field names it in errors.
 pub fn check<'a>(
     data: &DbmmData,
     element: &'a Element,
@@ -104,7 +104,7 @@ pub fn check<'a>(
     let Some(kind) = data.types.get(&element.type_code) else {
         let hint = if ["Train", "Naval", "Mounted", "Foot"].contains(&element.type_code.as_str()) {
             format!(
-                " `{}` is a class of elements: enter the element's own type",
+                " “{}” is a class of elements: enter the element's own type",
                 element.type_code
             )
         } else {
@@ -113,8 +113,8 @@ pub fn check<'a>(
         return Err(RefereeError::new(
             "situation.unknown_element",
             format!(
-                "the sheet has no element type `{}`: it has {}.{hint}",
-                element.type_code,
+                "the sheet has no element type {}: it has {}.{hint}",
+                crate::error::given(&element.type_code),
                 data.type_codes().join(", ")
             ),
         )
@@ -125,8 +125,8 @@ pub fn check<'a>(
         return Err(RefereeError::new(
             "situation.unknown_grade",
             format!(
-                "the sheet has no grade `{}`: grades are {}",
-                element.grade,
+                "the sheet has no grade {}: grades are {}",
+                crate::error::given(&element.grade),
                 data.grade_codes().join(", ")
             ),
         )
@@ -154,13 +154,13 @@ pub fn check<'a>(
             };
             return Err(RefereeError::new(
                 "situation.invalid_counts_as",
-                format!("`counts_as` is only for (X) elements: {known}"),
+                format!("counts_as is only for (X) elements: {known}"),
             )
             .field(format!("{field}.counts_as"))
             .rule("p. 4–9"));
         }
         let (code, grade) = split_type_grade(line).ok_or_else(|| {
-            RefereeError::new("ruleset.invalid", format!("`{line}` is not `Type (G)`"))
+            RefereeError::new("ruleset.invalid", format!("“{line}” is not “Type (G)”"))
         })?;
         checked.class = class_of(data, &code).unwrap_or(checked.class);
         checked.type_code = code;
@@ -169,7 +169,7 @@ pub fn check<'a>(
     Ok(checked)
 }
 
-/// `Kn (S)` → (`Kn`, `S`).
+/// Kn (S) → (Kn, S).
 pub fn split_type_grade(text: &str) -> Option<(String, String)> {
     let (code, rest) = text.split_once('(')?;
     Some((
@@ -207,7 +207,7 @@ impl Mode {
     }
 }
 
-/// The combat factor against `opponent` (p. 36): the first row for the element and its mode.
+/// The combat factor against opponent (p. 36): the first row for the element and its mode.
 pub fn combat_factor(
     data: &DbmmData,
     element: &Checked,
@@ -263,7 +263,7 @@ pub fn morale_halves(data: &DbmmData, element: &Checked) -> (i64, String) {
     (halves(m.other), "Other".into())
 }
 
-/// `3`, `½`, `1½`.
+/// 3, ½, 1½.
 pub fn me_text(halves: i64) -> String {
     let (whole, half) = (halves / 2, halves % 2 != 0);
     match (whole, half) {
@@ -273,7 +273,7 @@ pub fn me_text(halves: i64) -> String {
     }
 }
 
-/// Tactical move by going, and road (march) move, in paces (p. 29); `None` where it may not go.
+/// Tactical move by going, and road (march) move, in paces (p. 29); None where it may not go.
 pub fn moves(data: &DbmmData, element: &Checked) -> Option<[Option<i64>; 4]> {
     let traits = element.own_traits(data);
     let row = data

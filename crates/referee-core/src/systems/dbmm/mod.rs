@@ -96,7 +96,7 @@ pub fn choices(data: &DbmmData) -> Vec<ChoiceList> {
 #[serde(deny_unknown_fields)]
 pub struct DistancesSituation {
     pub element: element::Element,
-    /// A figure scale of the ruleset (`15mm`, `25mm`; default the first).
+    /// A figure scale of the ruleset (15mm, 25mm; default the first).
     #[serde(default)]
     pub scale: Option<String>,
 }
@@ -109,12 +109,9 @@ fn distances(data: &DbmmData, s: &DistancesSituation) -> Result<Resolution, Refe
             RefereeError::new(
                 "situation.unknown_scale",
                 format!(
-                    "no figure scale `{key}`; the ruleset has {}",
-                    data.scales
-                        .iter()
-                        .map(|x| x.key.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "no figure scale {}; the ruleset has {}",
+                    crate::error::given(key),
+                    crate::error::choices(data.scales.iter().map(|x| x.key.as_str()))
                 ),
             )
             .field("scale")

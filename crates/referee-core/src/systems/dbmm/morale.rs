@@ -48,10 +48,10 @@ pub struct Tally {
 pub struct CommandSituation {
     #[serde(default)]
     pub name: String,
-    /// The command's elements with their state (or `tally`).
+    /// The command's elements with their state (or tally).
     #[serde(default)]
     pub elements: Vec<CommandElement>,
-    /// ME tallies instead of `elements`.
+    /// ME tallies instead of elements.
     #[serde(default)]
     pub tally: Option<Tally>,
     /// Its general's element has been lost (p. 42: spent elements then count as lost).
@@ -124,7 +124,7 @@ fn halves(me: f64, field: &str) -> Result<i64, RefereeError> {
     Ok((me * 2.0) as i64)
 }
 
-/// The least `lost` (halves) with `lost × d > total × n`: strictly more than the fraction.
+/// The least lost (halves) with lost × d > total × n: strictly more than the fraction.
 fn threshold(total: i64, [n, d]: [u32; 2]) -> i64 {
     total * i64::from(n) / i64::from(d) + 1
 }
@@ -139,14 +139,14 @@ pub fn tally(data: &DbmmData, c: &CommandSituation, field: &str) -> Result<Halve
         (Some(_), false) => {
             return Err(RefereeError::new(
                 "situation.invalid_field",
-                "give the command's `elements` or its `tally`, not both",
+                "give the command's elements or its tally, not both",
             )
             .field(field.to_string()))
         }
         (None, true) => {
             return Err(RefereeError::new(
                 "situation.invalid_field",
-                "a command needs its `elements` (or a `tally` of its ME)",
+                "a command needs its elements (or a tally of its ME)",
             )
             .field(field.to_string())
             .rule("p. 42"))
@@ -556,7 +556,33 @@ pub fn victory(data: &DbmmData, s: &VictorySituation) -> Result<Resolution, Refe
         &data.system.id,
         "victory",
         &format!("{vi}-{vd}"),
-        &format!("Invader {vi} VP, defender {vd} VP ({how})"),
+        &{
+            let name = |a: &ArmySituation, role: &str| {
+                if a.name.trim().is_empty() {
+                    role.to_string()
+                } else {
+                    a.name.clone()
+                }
+            };
+            let (i, d) = (
+                name(&s.invader, "the invader"),
+                name(&s.defender, "the defender"),
+            );
+            let verdict = match vi.cmp(&vd) {
+                std::cmp::Ordering::Greater => format!(
+                    "{} {vi}–{vd} on victory points",
+                    crate::error::side_verb(&i, "win", "wins")
+                ),
+                std::cmp::Ordering::Less => format!(
+                    "{} {vd}–{vi} on victory points",
+                    crate::error::side_verb(&d, "win", "wins")
+                ),
+                std::cmp::Ordering::Equal => {
+                    format!("{i} and {d} draw {vi}–{vd} on victory points")
+                }
+            };
+            crate::error::sentence(&format!("{verdict} ({how})."))
+        },
         Vec::new(),
     );
     let ruling = v.penalty_ruling.as_deref();

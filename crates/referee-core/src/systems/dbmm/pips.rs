@@ -301,11 +301,11 @@ pub fn pips(
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PipCostSituation {
-    /// What is done: `move`, `column`, `halt_broken_or_impetuous`, `halt_naval`, `set_up_po`,
-    /// `mount_or_dismount`, `feigned_flight`, `activate_ally`, `change_orders`,
-    /// `first_march_free`.
+    /// What is done: move, column, halt_broken_or_impetuous, halt_naval, set_up_po,
+    /// mount_or_dismount, feigned_flight, activate_ally, change_orders,
+    /// first_march_free.
     pub action: String,
-    /// The conditions that hold, by id (p. 27), e.g. `night`, `general_unable`.
+    /// The conditions that hold, by id (p. 27), e.g. night, general_unable.
     #[serde(default)]
     pub conditions: Vec<String>,
 }
@@ -316,13 +316,9 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
         RefereeError::new(
             "situation.unknown_pip_action",
             format!(
-                "no PIP cost `{}`; the sheet has {}",
-                s.action,
-                p.costs
-                    .iter()
-                    .map(|c| c.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "no PIP cost {}; the sheet has {}",
+                crate::error::given(&s.action),
+                crate::error::choices(p.costs.iter().map(|c| c.id.as_str()))
             ),
         )
         .field("action")
@@ -334,12 +330,9 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
             RefereeError::new(
                 "situation.unknown_pip_condition",
                 format!(
-                    "no PIP condition `{id}`; the sheet has {}",
-                    p.modifiers
-                        .iter()
-                        .map(|m| m.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "no PIP condition {}; the sheet has {}",
+                    crate::error::given(id),
+                    crate::error::choices(p.modifiers.iter().map(|m| m.id.as_str()))
                 ),
             )
             .field(format!("conditions[{i}]"))
@@ -348,7 +341,10 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
         if s.conditions[..i].contains(id) {
             return Err(RefereeError::new(
                 "situation.invalid_field",
-                format!("`{id}` is listed twice: each condition adds once"),
+                format!(
+                    "{} is listed twice: each condition adds once",
+                    crate::error::given(id)
+                ),
             )
             .field(format!("conditions[{i}]")));
         }

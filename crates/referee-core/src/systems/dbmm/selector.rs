@@ -82,7 +82,7 @@ fn name_matches(name: &Name, t: &Traits) -> bool {
 
 fn clause(text: &str, types: &[&str], grades: &[&str]) -> Result<Clause, String> {
     if text.is_empty() {
-        return Err("an empty clause between `|`".into());
+        return Err("an empty clause between “|”".into());
     }
     let (head, not) = match text.split_once(" not ") {
         Some((h, n)) => (h.trim(), Some(n.trim())),
@@ -96,7 +96,7 @@ fn clause(text: &str, types: &[&str], grades: &[&str]) -> Result<Clause, String>
         (None, head)
     };
     let (name, grade_list) = named(head, types, grades)?;
-    let name = name.ok_or_else(|| format!("`{text}` names no element type or class"))?;
+    let name = name.ok_or_else(|| format!("“{text}” names no element type or class"))?;
     let not = match not {
         None => Vec::new(),
         Some(list) => list
@@ -125,7 +125,7 @@ fn named(
         Some(i) => {
             let inner = text[i + 1..]
                 .strip_suffix(')')
-                .ok_or_else(|| format!("`{text}`: a grade list must end with `)`"))?;
+                .ok_or_else(|| format!("“{text}”: a grade list must end with “)”"))?;
             (text[..i].trim(), Some(inner))
         }
         None => (text.trim(), None),
@@ -141,7 +141,7 @@ fn named(
         code if types.contains(&code) => Some(Name::Type(code.to_string())),
         other => {
             return Err(format!(
-                "`{other}` is not an element type ({}) nor Any, Land, Mounted, Foot, Train, Naval",
+                "“{other}” is not an element type ({}) nor Any, Land, Mounted, Foot, Train, Naval",
                 types.join(", ")
             ))
         }
@@ -155,13 +155,13 @@ fn named(
                 if grades.contains(&g) {
                     Ok(g.to_string())
                 } else {
-                    Err(format!("`{g}` is not a grade ({})", grades.join(", ")))
+                    Err(format!("“{g}” is not a grade ({})", grades.join(", ")))
                 }
             })
             .collect::<Result<Vec<_>, String>>()?,
     };
     if name.is_none() && grade_list.is_empty() {
-        return Err(format!("`{text}` names nothing"));
+        return Err(format!("“{text}” names nothing"));
     }
     Ok((name, grade_list))
 }
@@ -217,9 +217,9 @@ mod tests {
     #[test]
     fn typos_in_a_selector_are_named() {
         let e = Selector::parse("Kn | Knights", TYPES, GRADES).unwrap_err();
-        assert!(e.contains("`Knights` is not an element type"), "{e}");
+        assert!(e.contains("“Knights” is not an element type"), "{e}");
         let e = Selector::parse("Pk (Q)", TYPES, GRADES).unwrap_err();
-        assert!(e.contains("`Q` is not a grade"), "{e}");
+        assert!(e.contains("“Q” is not a grade"), "{e}");
         let e = Selector::parse("Kn |", TYPES, GRADES).unwrap_err();
         assert!(e.contains("empty clause"), "{e}");
     }

@@ -13,12 +13,12 @@ use crate::error::RefereeError;
 use crate::odds::{Band, DiceSpec, Dist};
 use crate::systems::roll_named;
 
-/// `response_test`: a unit's d10 against its response number (2.11).
+/// response_test: a unit's d10 against its response number (2.11).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsResponseSituation")]
 pub struct ResponseSituation {
-    /// Which test: a key of the ruleset's `response.tests` (rally, cavalry_charge, …).
+    /// Which test: a key of the ruleset's response.tests (rally, cavalry_charge, …).
     pub test: String,
     pub unit: UnitEntry,
     /// Personal valour of an attached leader (1.6).
@@ -37,9 +37,9 @@ pub fn response_test(
         RefereeError::new(
             "situation.unknown_test",
             format!(
-                "unknown test `{}`; the tests are {}",
-                s.test,
-                rr.tests.keys().cloned().collect::<Vec<_>>().join(", ")
+                "unknown test {}; the tests are {}",
+                crate::error::given(&s.test),
+                crate::error::choices(rr.tests.keys())
             ),
         )
         .field("test")
@@ -139,7 +139,7 @@ pub fn response_test(
     Ok(r)
 }
 
-/// `command_points`: a general's command points this phase (1.2–1.5).
+/// command_points: a general's command points this phase (1.2–1.5).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsCommandSituation")]
@@ -171,7 +171,10 @@ pub fn command_points(
     let die = c.dice.get(&s.ts).ok_or_else(|| {
         RefereeError::new(
             "situation.invalid_rating",
-            format!("tactical skill `{}`: E, G, A or P", s.ts),
+            format!(
+                "tactical skill {}: E, G, A or P",
+                crate::error::given(&s.ts)
+            ),
         )
         .field("ts")
         .rule("1.2")
@@ -252,7 +255,7 @@ pub fn command_points(
     Ok(r)
 }
 
-/// `leader_casualty`: a general with a unit that routs or loses a stand while routed (1.9–1.10).
+/// leader_casualty: a general with a unit that routs or loses a stand while routed (1.9–1.10).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsLeaderCasualtySituation")]
@@ -394,7 +397,7 @@ pub fn leader_casualty(
     Ok(r)
 }
 
-/// `frenzy`: an elephant's frenzy tests after hits, the driver's chance, the direction (7.41–7.42,
+/// frenzy: an elephant's frenzy tests after hits, the driver's chance, the direction (7.41–7.42,
 /// 4.46).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -586,7 +589,7 @@ pub fn frenzy(
     Ok(r)
 }
 
-/// `army_break`: the army break point and, at the end, the victory level (8.0, R-GTS-7).
+/// army_break: the army break point and, at the end, the victory level (8.0, R-GTS-7).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsArmyBreakSituation")]
@@ -716,7 +719,10 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
         let grade = gc.grades.iter().position(|x| *x == g.ts).ok_or_else(|| {
             RefereeError::new(
                 "situation.invalid_rating",
-                format!("tactical skill `{}`: E, G, A or P", g.ts),
+                format!(
+                    "tactical skill {}: E, G, A or P",
+                    crate::error::given(&g.ts)
+                ),
             )
             .field("general.ts")
             .rule("1.2")
@@ -739,7 +745,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
     Ok(r)
 }
 
-/// `wheel_cost`: the inches a wheel costs, and whether it disorders (4.13).
+/// wheel_cost: the inches a wheel costs, and whether it disorders (4.13).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsWheelSituation")]

@@ -140,7 +140,7 @@ pub struct Row {
     /// Armour levels for the 2.14 gap modifier: none 0 … plate 4.
     pub armour_level: Option<u32>,
     /// Fire ranges in tenths of an inch: short first, then the longest for foot (and for
-    /// mounted, `mounted_range`).
+    /// mounted, mounted_range).
     #[serde(default)]
     pub ranges: Vec<u32>,
     pub short_range: Option<u32>,
@@ -281,14 +281,14 @@ pub struct ArmyBreakRules {
     pub decisive_at_least: String,
 }
 
-/// `"a/b"` → (a, b).
+/// "a/b" → (a, b).
 pub fn fraction(text: &str) -> Option<(u64, u64)> {
     let (a, b) = text.split_once('/')?;
     let (a, b) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
     (b > 0).then_some((a, b))
 }
 
-/// `"s-h"` → (stands, hits).
+/// "s-h" → (stands, hits).
 pub fn trigger(text: &str) -> Option<(u32, u32)> {
     let (s, h) = text.split_once('-')?;
     Some((s.trim().parse().ok()?, h.trim().parse().ok()?))
@@ -320,7 +320,7 @@ impl SystemData for GtsData {
                 if trigger(t).is_none() {
                     problems.push(Problem::new(
                         format!("rout_triggers.{letter}[{i}]"),
-                        format!("`{t}` is not stands-hits"),
+                        format!("“{t}” is not stands-hits"),
                     ));
                 }
             }
@@ -330,7 +330,7 @@ impl SystemData for GtsData {
                 if !self.rows.contains_key(r) {
                     problems.push(Problem::new(
                         format!("classes.{key}.rows"),
-                        format!("unknown row `{r}`"),
+                        format!("unknown row “{r}”"),
                     ));
                 }
             }

@@ -14,7 +14,7 @@ use crate::contract::{
 use crate::error::RefereeError;
 use crate::odds::Dist;
 
-/// `fire`: one fire event (5.5).
+/// fire: one fire event (5.5).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsFireSituation")]

@@ -52,7 +52,7 @@ pub struct MeleeUnit {
     pub first_turn_spent: bool,
 }
 
-/// `melee`, `recoil` and `melee_round`: the two sides of one combat.
+/// melee, recoil and melee_round: the two sides of one combat.
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsMeleeSituation")]

@@ -86,7 +86,7 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional, as = "Option<u32>")]
     pub hits: u32,
-    /// Stands when the battle began, for the terminal rout trigger (default: `stands`).
+    /// Stands when the battle began, for the terminal rout trigger (default: stands).
     #[serde(default)]
     #[ts(optional)]
     pub starting_stands: Option<u32>,
@@ -165,7 +165,8 @@ fn row<'d>(
         RefereeError::new(
             "situation.unknown_rating",
             format!(
-                "unknown {group} `{key}`; Table 2.10 has {}",
+                "unknown {group} {}; Table 2.10 has {}",
+                crate::error::given(key),
                 data.rows
                     .iter()
                     .filter(|(_, r)| r.group == group)
@@ -181,7 +182,7 @@ fn row<'d>(
         return Err(RefereeError::new(
             "situation.unknown_rating",
             format!(
-                "`{key}` ({}) is a {} rating, not a {group}",
+                "“{key}” ({}) is a {} rating, not a {group}",
                 r.name, r.group
             ),
         )
@@ -202,9 +203,9 @@ impl Unit {
             RefereeError::new(
                 "situation.unknown_class",
                 format!(
-                    "unknown unit class `{}`; the classes are {}",
-                    e.class,
-                    data.classes.keys().cloned().collect::<Vec<_>>().join(", ")
+                    "unknown unit class {}; the classes are {}",
+                    crate::error::given(&e.class),
+                    crate::error::choices(data.classes.keys())
                 ),
             )
             .field(format!("{field}class"))
@@ -285,7 +286,7 @@ impl Unit {
             if data.quality_index(q).is_none() {
                 return Err(RefereeError::new(
                     "situation.invalid_quality",
-                    format!("quality `{q}`: the qualities are A, B, C, D and E"),
+                    format!("quality “{q}”: the qualities are A, B, C, D and E"),
                 )
                 .field(format!("{field}tag.quality"))
                 .rule("2.12"));

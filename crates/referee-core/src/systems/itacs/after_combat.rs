@@ -28,7 +28,7 @@ pub struct AfterCombatRules {
 pub struct LeaderFate {
     /// The event, in the rule's words.
     pub event: String,
-    /// `unaffected`, `captured`, `freed` or `killed`.
+    /// unaffected, captured, freed or killed.
     pub result: String,
     pub text: String,
     pub rule: String,
@@ -43,7 +43,7 @@ pub enum CombatSide {
     Defender,
 }
 
-/// `break_check`: may or must these units break at the end of the combat phase?
+/// break_check: may or must these units break at the end of the combat phase?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsBreakSituation")]
@@ -53,7 +53,7 @@ pub struct BreakSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<CombatSide>")]
     pub side: CombatSide,
-    /// The combat result they suffered, e.g. `D2XB` (10.7).
+    /// The combat result they suffered, e.g. D2XB (10.7).
     #[serde(default)]
     #[ts(optional)]
     pub result: Option<String>,
@@ -100,8 +100,9 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
             return Err(RefereeError::new(
                 "situation.unknown_result",
                 format!(
-                    "unknown combat result `{code}`; the results are {}",
-                    data.results.keys().cloned().collect::<Vec<_>>().join(", ")
+                    "unknown combat result {}; the results are {}",
+                    crate::error::given(code),
+                    crate::error::choices(data.results.keys())
                 ),
             )
             .field("result")
@@ -202,14 +203,14 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
     Ok(r)
 }
 
-/// `leader_fate`: an event of 6.1.4.
+/// leader_fate: an event of 6.1.4.
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsLeaderFateSituation")]
 pub struct LeaderFateSituation {
-    /// A key of the ruleset's `leader_fate` table.
+    /// A key of the ruleset's leader_fate table.
     pub event: String,
-    /// The leader, e.g. `2L Harold`.
+    /// The leader, e.g. 2L Harold.
     #[serde(default)]
     #[ts(optional)]
     pub leader: Option<String>,
@@ -220,13 +221,9 @@ pub fn leader_fate(data: &ItacsData, s: &LeaderFateSituation) -> Result<Resoluti
         RefereeError::new(
             "situation.unknown_event",
             format!(
-                "unknown event `{}`; the events are {}",
-                s.event,
-                data.leader_fate
-                    .keys()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "unknown event {}; the events are {}",
+                crate::error::given(&s.event),
+                crate::error::choices(data.leader_fate.keys())
             ),
         )
         .field("event")

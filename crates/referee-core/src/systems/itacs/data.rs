@@ -68,7 +68,7 @@ pub struct UnitType {
     pub name: String,
     /// Unset where the rule text never states it: the umpire enters it from the counter.
     pub class: Option<String>,
-    /// As printed: a number, `.` (dot) or `[n]` (bracketed), 2.4.6.
+    /// As printed: a number, . (dot) or [n] (bracketed), 2.4.6.
     pub combat: Option<String>,
     pub fire: Option<u32>,
     pub movement: Option<u32>,
@@ -113,7 +113,7 @@ pub struct Terrain {
     pub impassable: bool,
     /// Movement points to enter (10.3).
     pub movement: Option<u32>,
-    /// Movement points for cavalry (C, Mf) instead of `movement`.
+    /// Movement points for cavalry (C, Mf) instead of movement.
     pub mounted_movement: Option<u32>,
     /// Unit classes that may not enter.
     #[serde(default)]
@@ -127,7 +127,7 @@ pub struct Terrain {
     pub missile: Option<i64>,
     /// Melee combat modifier; unset where melee is not allowed.
     pub melee: Option<i64>,
-    /// Melee modifier instead of `melee` when mounted (C, Mf) units defend there.
+    /// Melee modifier instead of melee when mounted (C, Mf) units defend there.
     pub mounted_melee: Option<i64>,
     /// Where melee attackers must stand to attack the hex (unset: anywhere).
     pub melee_from: Option<Vec<AttackPosition>>,
@@ -201,7 +201,7 @@ impl BandModifier {
     }
 }
 
-/// A row of a results table: modified rolls `min…max` (open ends allowed) give `result`.
+/// A row of a results table: modified rolls min…max (open ends allowed) give result.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResultRow {
@@ -267,15 +267,15 @@ pub enum BelowLowest {
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RatioColumn {
-    /// `a:b`, e.g. `3:1`.
+    /// a:b, e.g. 3:1.
     pub ratio: String,
     pub modifier: i64,
-    /// How the column is printed when it is open-ended (`7:1 or more`).
+    /// How the column is printed when it is open-ended (7:1 or more).
     pub label: Option<String>,
 }
 
 impl RatioColumn {
-    /// `(a, b)` of `a:b`.
+    /// (a, b) of a:b.
     pub fn parts(&self) -> Option<(u64, u64)> {
         let (a, b) = self.ratio.split_once(':')?;
         let (a, b) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
@@ -344,7 +344,7 @@ pub struct ResultSpec {
     pub text: String,
     pub rule: String,
     pub effects: Vec<EffectSpec>,
-    /// Effects instead of `effects` when exactly one unit defends.
+    /// Effects instead of effects when exactly one unit defends.
     pub single_defender_effects: Option<Vec<EffectSpec>>,
     pub single_defender_ruling: Option<String>,
 }
@@ -368,7 +368,7 @@ impl SystemData for ItacsData {
                 if !self.results.contains_key(&row.result) {
                     problems.push(Problem::new(
                         format!("{path}[{i}].result"),
-                        format!("result `{}` is not described under [results]", row.result),
+                        format!("result “{}” is not described under [results]", row.result),
                     ));
                 }
             }
@@ -394,7 +394,7 @@ impl SystemData for ItacsData {
             match c.parts() {
                 None => problems.push(Problem::new(
                     format!("melee.columns[{i}].ratio"),
-                    format!("expected a ratio such as 3:1, got `{}`", c.ratio),
+                    format!("expected a ratio such as 3:1, got “{}”", c.ratio),
                 )),
                 Some((a, b)) => {
                     if let Some((pa, pb)) = previous {
@@ -416,7 +416,7 @@ impl SystemData for ItacsData {
             if !self.results.contains_key(code) {
                 problems.push(Problem::new(
                     "melee.square_breaks_attacker_on",
-                    format!("result `{code}` is not described under [results]"),
+                    format!("result “{code}” is not described under [results]"),
                 ));
             }
         }
@@ -424,7 +424,7 @@ impl SystemData for ItacsData {
             if !self.unit_classes.contains_key(class) {
                 problems.push(Problem::new(
                     "defensive_fire.ff_disruption_classes",
-                    format!("unknown unit class `{class}`"),
+                    format!("unknown unit class “{class}”"),
                 ));
             }
         }
@@ -433,7 +433,7 @@ impl SystemData for ItacsData {
                 if !self.unit_classes.contains_key(class) {
                     problems.push(Problem::new(
                         format!("unit_types.{name}.class"),
-                        format!("unknown unit class `{class}`"),
+                        format!("unknown unit class “{class}”"),
                     ));
                 }
             }
@@ -448,7 +448,7 @@ impl SystemData for ItacsData {
                 if !self.unit_classes.contains_key(class) {
                     problems.push(Problem::new(
                         format!("unit_modifiers.defending.{def}"),
-                        format!("unknown unit class `{class}`"),
+                        format!("unknown unit class “{class}”"),
                     ));
                 }
             }
@@ -481,17 +481,17 @@ impl ItacsData {
     fn special_problems(&self, problems: &mut Vec<Problem>) {
         let class = |path: String, c: &String, problems: &mut Vec<Problem>| {
             if !self.unit_classes.contains_key(c) {
-                problems.push(Problem::new(path, format!("unknown unit class `{c}`")));
+                problems.push(Problem::new(path, format!("unknown unit class “{c}”")));
             }
         };
         let unit_type = |path: String, t: &String, problems: &mut Vec<Problem>| {
             if !self.unit_types.contains_key(t) {
-                problems.push(Problem::new(path, format!("unknown unit type `{t}`")));
+                problems.push(Problem::new(path, format!("unknown unit type “{t}”")));
             }
         };
         let terrain = |path: String, t: &String, problems: &mut Vec<Problem>| {
             if !self.terrain.contains_key(t) {
-                problems.push(Problem::new(path, format!("unknown terrain `{t}`")));
+                problems.push(Problem::new(path, format!("unknown terrain “{t}”")));
             }
         };
         if self.markers.rout_at == 0 {
@@ -535,7 +535,7 @@ impl ItacsData {
             if !self.results.contains_key(code) {
                 problems.push(Problem::new(
                     "after_combat.must_break_results",
-                    format!("result `{code}` is not described under [results]"),
+                    format!("result “{code}” is not described under [results]"),
                 ));
             }
         }

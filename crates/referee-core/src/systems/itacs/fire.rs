@@ -40,7 +40,7 @@ fn horse_archer_consequence(
     let Some(after) = &s.after_movement else {
         return Err(RefereeError::new(
             "situation.invalid_field",
-            "horse archer fire needs `after_movement`: their terrain, movement and the movement of the units in contact",
+            "horse archer fire needs after_movement: their terrain, movement and the movement of the units in contact",
         )
         .field("after_movement")
         .rule(&ha.rule));
@@ -139,7 +139,7 @@ pub fn resolve(
     if kind != FireKind::HorseArchers && s.after_movement.is_some() {
         return Err(RefereeError::new(
             "situation.invalid_field",
-            "`after_movement` is for horse archers firing after movement (action horse_archer_fire)",
+            "after_movement is for horse archers firing after movement (action horse_archer_fire)",
         )
         .field("after_movement")
         .rule("6.2"));

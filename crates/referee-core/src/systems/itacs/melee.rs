@@ -46,7 +46,7 @@ fn hex_strength(
         if u.count > 1 || units.len() > 1 {
             return Err(RefereeError::new(
                 "situation.fleet_stacking",
-                "fleets stack one fleet counter per hex; carried units go in its `cargo`",
+                "fleets stack one fleet counter per hex; carried units go in its cargo",
             )
             .field(format!("{field}.units"))
             .rule("6.7.1"));

@@ -28,7 +28,7 @@ pub struct MovementRules {
     pub pass_through_stationary_d: u32,
     pub break_rout_penalty: u32,
     pub square_hexes: u32,
-    /// Terrain keys a square may not enter; `stream` stands for stream and river hexes.
+    /// Terrain keys a square may not enter; stream stands for stream and river hexes.
     pub square_closed_to: Vec<String>,
     pub square_rule: String,
 }
@@ -79,7 +79,7 @@ pub struct PathStep {
     pub rout: bool,
 }
 
-/// `move`: one unit or stack along a path.
+/// move: one unit or stack along a path.
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsMoveSituation")]
@@ -223,7 +223,7 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             let Some(infantry_cost) = ground.movement else {
                 return Err(refuse(
                     "situation.no_movement_cost",
-                    format!("the ruleset gives no movement cost for {}: add `movement` to its terrain entry", ground.name),
+                    format!("the ruleset gives no movement cost for {}: add movement to its terrain entry", ground.name),
                     format!("{field}.terrain"),
                     &ground.rule,
                 ));
@@ -390,7 +390,7 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
     Ok(r)
 }
 
-/// `withdraw`: may the defenders step back before melee (4.5.5)?
+/// withdraw: may the defenders step back before melee (4.5.5)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsWithdrawSituation")]

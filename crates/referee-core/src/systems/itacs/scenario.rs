@@ -34,7 +34,7 @@ pub struct ScenarioSide {
     pub shield_types: Vec<String>,
 }
 
-/// `scenario`: a scenario's settings.
+/// scenario: a scenario's settings.
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsScenarioSituation")]
@@ -81,7 +81,10 @@ pub fn scenario(data: &ItacsData, s: &ScenarioSituation) -> Result<Resolution, R
     }
     if !s.sides.iter().any(|x| x.name == s.first_side) {
         return Err(refuse(
-            format!("`{}` is not one of the two sides", s.first_side),
+            format!(
+                "{} is not one of the two sides",
+                crate::error::given(&s.first_side)
+            ),
             "first_side".into(),
             "4.1, 8.0",
         ));
@@ -126,7 +129,7 @@ pub fn scenario(data: &ItacsData, s: &ScenarioSituation) -> Result<Resolution, R
                 if !data.unit_types.contains_key(t) {
                     return Err(RefereeError::new(
                         "situation.unknown_unit_type",
-                        format!("unknown unit type `{t}`"),
+                        format!("unknown unit type {}", crate::error::given(t)),
                     )
                     .field(format!("{field}.{key}[{j}]"))
                     .rule(rule));

@@ -22,7 +22,7 @@ fn yes() -> bool {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsUnit")]
 pub struct UnitEntry {
-    /// Unit type code, e.g. `SD`, `LB`.
+    /// Unit type code, e.g. SD, LB.
     #[serde(rename = "type", default)]
     #[ts(optional)]
     pub unit_type: Option<String>,
@@ -30,7 +30,7 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional)]
     pub class: Option<String>,
-    /// Printed combat strength: a number, `.` or `[n]`.
+    /// Printed combat strength: a number, . or [n].
     #[serde(default)]
     #[ts(optional)]
     pub combat: Option<String>,
@@ -83,7 +83,7 @@ pub enum ScarpLine {
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct FiringHex {
-    /// A name for the hex, e.g. its map number `22.19`.
+    /// A name for the hex, e.g. its map number 22.19.
     #[serde(default)]
     #[ts(optional)]
     pub label: Option<String>,
@@ -103,7 +103,7 @@ pub struct FiringHex {
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct TargetHex {
-    /// Terrain key from the ruleset's terrain chart, e.g. `clear`, `mud`.
+    /// Terrain key from the ruleset's terrain chart, e.g. clear, mud.
     pub terrain: String,
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
@@ -138,7 +138,7 @@ pub struct TargetHex {
 pub struct FireSituation {
     pub firing_hexes: Vec<FiringHex>,
     pub target: TargetHex,
-    /// Horse archers firing after movement (6.2): only for `horse_archer_fire`.
+    /// Horse archers firing after movement (6.2): only for horse_archer_fire.
     #[serde(default)]
     #[ts(optional)]
     pub after_movement: Option<AfterMovement>,
@@ -262,8 +262,9 @@ impl Unit {
                 RefereeError::new(
                     "situation.unknown_unit_type",
                     format!(
-                        "unknown unit type `{code}`; the ruleset knows {}. Enter the class and strengths from the counter instead.",
-                        data.unit_types.keys().cloned().collect::<Vec<_>>().join(", ")
+                        "unknown unit type {}; the ruleset knows {}. Enter the class and strengths from the counter instead.",
+                        crate::error::given(code),
+                        crate::error::choices(data.unit_types.keys())
                     ),
                 )
                 .field(format!("{field}.type"))
@@ -281,12 +282,9 @@ impl Unit {
                 RefereeError::new(
                     "situation.unknown_unit_class",
                     format!(
-                        "unknown unit class `{class}`; the classes are {}",
-                        data.unit_classes
-                            .keys()
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        "unknown unit class {}; the classes are {}",
+                        crate::error::given(class),
+                        crate::error::choices(data.unit_classes.keys())
                     ),
                 )
                 .field(format!("{field}.class"))
@@ -296,7 +294,7 @@ impl Unit {
         if class_data.is_some_and(|c| c.leader) {
             return Err(RefereeError::new(
                 "situation.leader_as_unit",
-                "leaders do not fight as units: enter a leader's bonus with the side (melee) or tick `leader` on the firing hex",
+                "leaders do not fight as units: enter a leader's bonus with the side (melee) or tick leader on the firing hex",
             )
             .field(format!("{field}.class"))
             .rule("2.4.3, 6.1.3"));
@@ -328,7 +326,7 @@ impl Unit {
         if entry.throwing && entry.fire.is_some() {
             return Err(RefereeError::new(
                 "situation.invalid_field",
-                "a unit firing throwing weapons has their fire strength (6.6): leave out `fire`",
+                "a unit firing throwing weapons has their fire strength (6.6): leave out fire",
             )
             .field(format!("{field}.fire"))
             .rule("6.6"));
@@ -442,7 +440,7 @@ impl Unit {
             RefereeError::new(
                 "situation.missing_strength",
                 format!(
-                    "enter the combat strength printed on the {} counter (a number, `.` or `[n]`)",
+                    "enter the combat strength printed on the {} counter (a number, “.” or “[n]”)",
                     self.label
                 ),
             )
@@ -521,8 +519,9 @@ pub fn terrain<'d>(
         RefereeError::new(
             "situation.unknown_terrain",
             format!(
-                "unknown terrain `{key}`; the terrain chart has {}",
-                data.terrain.keys().cloned().collect::<Vec<_>>().join(", ")
+                "unknown terrain {}; the terrain chart has {}",
+                crate::error::given(key),
+                crate::error::choices(data.terrain.keys())
             ),
         )
         .field(field)

@@ -59,7 +59,7 @@ pub struct RampageRules {
     pub directions: Vec<ResultRow>,
 }
 
-/// `feudal_charge`: must this HC formation charge (6.3)?
+/// feudal_charge: must this HC formation charge (6.3)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsFeudalSituation")]
@@ -155,7 +155,7 @@ pub fn feudal_charge(
     Ok(r)
 }
 
-/// `rampage`: the direction a rampaging elephant takes this turn (6.9.2, R-ITACS-18).
+/// rampage: the direction a rampaging elephant takes this turn (6.9.2, R-ITACS-18).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsRampageSituation")]
@@ -203,7 +203,7 @@ pub fn rampage(
     Ok(r)
 }
 
-/// `conversion`: may this unit dismount, mount, or change its weapons (6.4, 6.5)?
+/// conversion: may this unit dismount, mount, or change its weapons (6.4, 6.5)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsConversionSituation")]
@@ -235,7 +235,7 @@ pub fn conversion(data: &ItacsData, s: &ConversionSituation) -> Result<Resolutio
             if !data.unit_types.contains_key(t) {
                 return Err(RefereeError::new(
                     "situation.unknown_unit_type",
-                    format!("unknown unit type `{t}`"),
+                    format!("unknown unit type {}", crate::error::given(t)),
                 )
                 .field(field)
                 .rule("10.2"));

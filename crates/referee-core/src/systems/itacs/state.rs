@@ -239,13 +239,13 @@ impl HexEntry {
     }
 }
 
-/// `markers`: changes applied to one hex, with the rout, square and elephant rules.
+/// markers: changes applied to one hex, with the rout, square and elephant rules.
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsMarkersSituation")]
 pub struct MarkersSituation {
     pub hex: HexEntry,
-    /// The changes, in order, e.g. two results' `d_markers`.
+    /// The changes, in order, e.g. two results' d_markers.
     pub changes: Vec<Change>,
 }
 
@@ -376,7 +376,7 @@ pub struct PhaseHex {
     pub leader_distances: BTreeMap<String, u32>,
 }
 
-/// `end_of_movement` and `recovery`: every hex with markers.
+/// end_of_movement and recovery: every hex with markers.
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsPhaseSituation")]
@@ -401,7 +401,7 @@ fn unique_labels(s: &PhaseSituation) -> Result<(), RefereeError> {
         if s.hexes[..i].iter().any(|o| o.label == h.label) {
             return Err(RefereeError::new(
                 "situation.duplicate_label",
-                format!("hex `{}` is listed twice", h.label),
+                format!("hex “{}” is listed twice", h.label),
             )
             .field(format!("hexes[{i}].label")));
         }
@@ -488,7 +488,10 @@ pub fn end_of_movement(data: &ItacsData, s: &PhaseSituation) -> Result<Resolutio
             if !leaders.iter().any(|(_, l)| &l.label == name) {
                 return Err(RefereeError::new(
                     "situation.unknown_leader",
-                    format!("no hex lists a leader `{name}`: add him to the `leaders` of his hex"),
+                    format!(
+                        "no hex lists a leader {}: add him to the leaders of his hex",
+                        crate::error::given(name)
+                    ),
                 )
                 .field(format!("hexes[{i}].leader_distances.{name}"))
                 .rule("6.1.1"));

@@ -19,7 +19,10 @@ impl CombatStrength {
             return Ok(CombatStrength::Dot);
         }
         let bad = || {
-            format!("combat strength `{printed}` must be a whole number, `.` (dot) or `[n]` (bracketed)")
+            format!(
+                "combat strength {} must be a whole number, “.” (dot) or “[n]” (bracketed)",
+                crate::error::given(printed)
+            )
         };
         if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
             return inner

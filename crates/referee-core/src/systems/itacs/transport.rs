@@ -14,7 +14,7 @@ use super::strength::show_half_points;
 use crate::contract::{Change, Check, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 
-/// One way of loading a carrier: up to `max` units of these classes.
+/// One way of loading a carrier: up to max units of these classes.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LoadOption {
@@ -53,7 +53,7 @@ pub struct FleetRules {
     pub firers_per_fleet: u32,
 }
 
-/// `transport`: a carrier and its load.
+/// transport: a carrier and its load.
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsTransportSituation")]
@@ -100,7 +100,7 @@ pub fn check_load<'d>(
         RefereeError::new(
             "situation.not_a_carrier",
             format!(
-                "`{}` carries no units; the carriers are {}",
+                "“{}” carries no units; the carriers are {}",
                 carrier.label,
                 data.carriers.keys().cloned().collect::<Vec<_>>().join(", ")
             ),
@@ -293,7 +293,7 @@ pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution,
     Ok(r)
 }
 
-/// `fire_ship`: a light fleet designated as a fire ship (6.7.6).
+/// fire_ship: a light fleet designated as a fire ship (6.7.6).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsFireShipSituation")]

@@ -21,7 +21,7 @@ pub struct VictoryRules {
     pub panic_rule: String,
     pub panic_ruling: Option<String>,
     pub levels_rule: String,
-    /// Ascending: a side wins at a level when it has more than `more_than` times the other's points.
+    /// Ascending: a side wins at a level when it has more than more_than times the other's points.
     pub levels: Vec<VictoryLevel>,
 }
 
@@ -74,7 +74,7 @@ pub struct SideEntry {
     pub lost: Vec<UnitEntry>,
 }
 
-/// `victory`: points, panic and the victory level (7.0–7.2).
+/// victory: points, panic and the victory level (7.0–7.2).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsVictorySituation")]
@@ -189,13 +189,15 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
     let (result, meaning) = match level {
         None => (
             "no victory".to_string(),
-            "Neither side has more victory points.".to_string(),
+            "Neither side wins: neither has more victory points.".to_string(),
         ),
         Some(l) => (
             format!("{} victory: {}", l.name, s.sides[lead].name),
             format!(
-                "{} has {} victory points against {}.",
-                s.sides[lead].name,
+                "{} {} {} victory, with {} victory points against {}.",
+                crate::error::side_verb(&s.sides[lead].name, "win", "wins"),
+                crate::error::article_for(&l.name),
+                l.name.to_lowercase(),
                 show_half_points(a),
                 show_half_points(b)
             ),

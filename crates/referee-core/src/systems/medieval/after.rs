@@ -12,7 +12,7 @@ use crate::error::RefereeError;
 use crate::odds::Band;
 use crate::systems::roll_named;
 
-/// `pursuit`: is the pursuit obligatory (5.5.2)?
+/// pursuit: is the pursuit obligatory (5.5.2)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalPursuitSituation")]
@@ -90,7 +90,7 @@ pub fn pursuit(
     Ok(r)
 }
 
-/// `leader_death`: the 2d6 roll for a leader stacked with retreating units (8.2.4, 8.2.5).
+/// leader_death: the 2d6 roll for a leader stacked with retreating units (8.2.4, 8.2.5).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalLeaderDeathSituation")]
@@ -207,7 +207,7 @@ pub enum RideDownWhen {
     Retreat,
 }
 
-/// `ride_down`: may this cavalry ride down these infantry, and at what cost (5.8)?
+/// ride_down: may this cavalry ride down these infantry, and at what cost (5.8)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalRideDownSituation")]
@@ -339,7 +339,7 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
     Ok(r)
 }
 
-/// `countercharge`: may this cavalry countercharge, and with what CF (5.7)?
+/// countercharge: may this cavalry countercharge, and with what CF (5.7)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalCounterchargeSituation")]

@@ -81,7 +81,7 @@ pub struct SideSupport {
     #[serde(default)]
     #[ts(optional, as = "Option<LeaderPresence>")]
     pub leader: LeaderPresence,
-    /// Instead of `leader`: hexes to the nearest leader of the units (0 = stacked)…
+    /// Instead of leader: hexes to the nearest leader of the units (0 = stacked)…
     #[serde(default)]
     #[ts(optional)]
     pub leader_distance: Option<u32>,
@@ -103,7 +103,7 @@ pub struct SideSupport {
     pub retreat_possible: Option<u32>,
 }
 
-/// `combat`: one attack (5.1).
+/// combat: one attack (5.1).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalCombatSituation")]
@@ -135,7 +135,7 @@ pub struct CombatSituation {
 }
 
 impl SideSupport {
-    /// The leader's part, from `leader` or from distance and range (8.2.1–8.2.2).
+    /// The leader's part, from leader or from distance and range (8.2.1–8.2.2).
     fn presence(&self, field: &str) -> Result<LeaderPresence, RefereeError> {
         if let Some(range) = self.leader_range {
             if range != 2 && range != 3 {

@@ -61,7 +61,7 @@ pub struct UnitType {
     pub cavalry: bool,
     /// Armour level 0–2 (1.1).
     pub armour: u32,
-    /// A key of `[fire]` for ranged units (10.0).
+    /// A key of [fire] for ranged units (10.0).
     pub ranged: Option<String>,
     /// Gets no combat modifier from its charge factor (horse archers, 10.5.3).
     #[serde(default)]
@@ -127,7 +127,7 @@ pub struct CombatRules {
     pub shift_ruling: Option<String>,
     pub table_rule: String,
     pub result_ruling: Option<String>,
-    /// `1:4` … `9:1`, left to right.
+    /// 1:4 … 9:1, left to right.
     pub columns: Vec<String>,
     pub rows: Vec<CombatRow>,
     pub armour: Citation,
@@ -157,7 +157,7 @@ impl CombatRules {
             + uphill * self.uphill_cf_per_hex
     }
 
-    /// `(a, b)` of each `a:b` column.
+    /// (a, b) of each a:b column.
     pub fn column_ratios(&self) -> Vec<Option<(u64, u64)>> {
         self.columns
             .iter()
@@ -181,7 +181,7 @@ pub struct ScatterTable {
 }
 
 impl ScatterTable {
-    /// The highest d6 that scatters a unit of this column after retreating `hexes`.
+    /// The highest d6 that scatters a unit of this column after retreating hexes.
     pub fn threshold(&self, column: &str, hexes: u32) -> u32 {
         if hexes == 0 {
             return 0;
@@ -228,7 +228,7 @@ pub struct RideDownRules {
     pub protected_terrain: Vec<String>,
 }
 
-/// A column of a fire table: modified 2d6 rolls `min…max`.
+/// A column of a fire table: modified 2d6 rolls min…max.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RollBand {
@@ -382,14 +382,14 @@ impl SystemData for MedievalData {
             if !self.scatter.columns.contains_key(&t.scatter) {
                 problems.push(Problem::new(
                     format!("unit_types.{name}.scatter"),
-                    format!("no COMBAT SCATTER column `{}`", t.scatter),
+                    format!("no COMBAT SCATTER column “{}”", t.scatter),
                 ));
             }
             if let Some(r) = &t.ranged {
                 if !self.fire.contains_key(r) {
                     problems.push(Problem::new(
                         format!("unit_types.{name}.ranged"),
-                        format!("no fire table `{r}`"),
+                        format!("no fire table “{r}”"),
                     ));
                 }
             }
@@ -422,7 +422,7 @@ impl SystemData for MedievalData {
                     if super::fire::FireResult::parse(code).is_none() {
                         problems.push(Problem::new(
                             format!("fire.{key}.ranges[{i}][{j}]"),
-                            format!("`{code}` is not a fire result (-, -N, -NR, S, D)"),
+                            format!("“{code}” is not a fire result (-, -N, -NR, S, D)"),
                         ));
                     }
                 }
@@ -443,7 +443,7 @@ impl SystemData for MedievalData {
             if !self.terrain.contains_key(k) {
                 problems.push(Problem::new(
                     format!("fire_rules.cover_terrain[{i}]"),
-                    format!("unknown terrain `{k}`"),
+                    format!("unknown terrain “{k}”"),
                 ));
             }
         }

@@ -19,9 +19,9 @@ use crate::odds::{DiceSpec, Dist, RollTable};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct FireResult {
     pub loss: u32,
-    /// `R` after a loss, or `S`: the target is scattered.
+    /// R after a loss, or S: the target is scattered.
     pub scattered: bool,
-    /// `D`: the object is destroyed.
+    /// D: the object is destroyed.
     pub destroyed: bool,
 }
 
@@ -65,7 +65,7 @@ impl FireResult {
     }
 }
 
-/// `fire`: one ranged unit shooting (10.2).
+/// fire: one ranged unit shooting (10.2).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalFireSituation")]
@@ -209,7 +209,7 @@ pub fn resolve(
     let codes = rt.distribution(&modified)?;
     let parse = |code: &str| {
         FireResult::parse(code).ok_or_else(|| {
-            RefereeError::new("ruleset.invalid", format!("`{code}` is not a fire result"))
+            RefereeError::new("ruleset.invalid", format!("“{code}” is not a fire result"))
                 .rule(&table.rule)
         })
     };

@@ -52,7 +52,7 @@ fn one() -> u32 {
     1
 }
 
-/// `morale`: the track after this turn's events, applied in phase 9 (6.1.9).
+/// morale: the track after this turn's events, applied in phase 9 (6.1.9).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalMoraleSituation")]
@@ -138,7 +138,7 @@ pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, Re
     Ok(r)
 }
 
-/// `regroup`: a scattered unit's roll at the start of its movement phase (9.1.6, 9.1.7).
+/// regroup: a scattered unit's roll at the start of its movement phase (9.1.6, 9.1.7).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalRegroupSituation")]
@@ -249,7 +249,7 @@ pub fn regroup(
     Ok(r)
 }
 
-/// `fatigue`: a leader's fatigue this turn and its effect on his units (13.1, 13.2).
+/// fatigue: a leader's fatigue this turn and its effect on his units (13.1, 13.2).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalFatigueSituation")]
@@ -341,29 +341,29 @@ pub enum BannerEvent {
     Pass,
     /// The unit holding it is eliminated (7.1.5).
     HolderEliminated,
-    /// A unit enters the hex of a fallen banner (7.1.6); `unit` says whose and what.
+    /// A unit enters the hex of a fallen banner (7.1.6); unit says whose and what.
     UnitEnters,
 }
 
-/// `banner`: a banner held, passed, fallen, captured or recaptured (7.1, 6.1.5).
+/// banner: a banner held, passed, fallen, captured or recaptured (7.1, 6.1.5).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalBannerSituation")]
 pub struct BannerSituation {
     pub event: BannerEvent,
-    /// Friendly units left on the holder's hex (`holder_eliminated`).
+    /// Friendly units left on the holder's hex (holder_eliminated).
     #[serde(default)]
     #[ts(optional, as = "Option<u32>")]
     pub friendly_units_on_hex: u32,
-    /// The entering unit (`unit_enters`).
+    /// The entering unit (unit_enters).
     #[serde(default)]
     #[ts(optional)]
     pub unit: Option<super::units::MedUnit>,
-    /// The entering unit is of the banner's own side: a recapture (`unit_enters`).
+    /// The entering unit is of the banner's own side: a recapture (unit_enters).
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub own_side: bool,
-    /// The holder has already moved this turn (`pass`): the new holder cannot move (7.1.3).
+    /// The holder has already moved this turn (pass): the new holder cannot move (7.1.3).
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub holder_moved: bool,
@@ -407,7 +407,7 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
         ),
         BannerEvent::UnitEnters => {
             let entering = s.unit.as_ref().ok_or_else(|| {
-                RefereeError::new("situation.invalid_field", "enter the `unit` that enters the banner's hex")
+                RefereeError::new("situation.invalid_field", "enter the unit that enters the banner's hex")
                     .field("unit")
                     .rule("7.1.6")
             })?;

@@ -12,7 +12,7 @@ use super::units::{terrain, unit, MedUnit, Unit};
 use crate::contract::{effect, Change, Check, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 
-/// Sixths of an MP as text: `4`, `1½`, `2⅓`.
+/// Sixths of an MP as text: 4, 1½, 2⅓.
 pub fn show_sixths(sixths: u32) -> String {
     let whole = sixths / 6;
     let frac = match sixths % 6 {
@@ -30,7 +30,7 @@ pub fn show_sixths(sixths: u32) -> String {
     }
 }
 
-/// `turn_cost`: a unit turning in place (4.3).
+/// turn_cost: a unit turning in place (4.3).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalTurnSituation")]
@@ -230,7 +230,7 @@ pub struct PathStep {
     pub hold_cf: bool,
 }
 
-/// `move_cost`: a unit moving straight ahead hex by hex (4.0, 5.6).
+/// move_cost: a unit moving straight ahead hex by hex (4.0, 5.6).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalMoveSituation")]

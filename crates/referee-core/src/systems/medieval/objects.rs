@@ -21,7 +21,7 @@ pub enum LeftDuring {
     Pursuit,
 }
 
-/// `map_return`: when and where a unit that left the map may come back (4.4).
+/// map_return: when and where a unit that left the map may come back (4.4).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalMapReturnSituation")]
@@ -100,7 +100,7 @@ pub fn map_return(data: &MedievalData, s: &MapReturnSituation) -> Result<Resolut
     Ok(r)
 }
 
-/// `demolish`: when a regular unit on a fortified hex destroys it (11.1.6, 11.1.7).
+/// demolish: when a regular unit on a fortified hex destroys it (11.1.6, 11.1.7).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalDemolishSituation")]

@@ -15,7 +15,7 @@ pub struct Part {
 
 impl Part {
     fn parse(text: &str, letter: char) -> Result<Part, String> {
-        let bad = || format!("`{text}` is not a result part (-, -N, {letter}N, {letter}N-M, …R)");
+        let bad = || format!("“{text}” is not a result part (-, -N, {letter}N, {letter}N-M, …R)");
         let mut t = text.trim();
         if t == "-" || t.is_empty() {
             return Ok(Part::default());
@@ -43,7 +43,7 @@ impl Part {
             return Err(bad());
         }
         if part.scattered && part.retreat == 0 {
-            return Err(format!("`{text}`: R (scattered) goes with a retreat"));
+            return Err(format!("“{text}”: R (scattered) goes with a retreat"));
         }
         Ok(part)
     }
@@ -79,7 +79,7 @@ impl FromStr for CombatResult {
             })
         } else {
             Err(format!(
-                "`{code}` is not a COMBAT TABLE result: a lone loss needs a side (-1/-, -/-1)"
+                "“{code}” is not a COMBAT TABLE result: a lone loss needs a side (-1/-, -/-1)"
             ))
         }
     }

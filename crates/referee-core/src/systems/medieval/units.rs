@@ -17,7 +17,7 @@ fn one() -> u32 {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalUnit")]
 pub struct MedUnit {
-    /// A unit type key, e.g. `heavy_cavalry`, `retainers`, `crossbowmen`.
+    /// A unit type key, e.g. heavy_cavalry, retainers, crossbowmen.
     #[serde(rename = "type")]
     #[ts(rename = "type")]
     pub unit_type: String,
@@ -63,13 +63,9 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
         RefereeError::new(
             "situation.unknown_unit_type",
             format!(
-                "unknown unit type `{}`; the ruleset knows {}",
-                e.unit_type,
-                data.unit_types
-                    .keys()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "unknown unit type {}; the ruleset knows {}",
+                crate::error::given(&e.unit_type),
+                crate::error::choices(data.unit_types.keys())
             ),
         )
         .field(format!("{field}.type"))
@@ -190,8 +186,9 @@ pub fn terrain<'d>(
         RefereeError::new(
             "situation.unknown_terrain",
             format!(
-                "unknown terrain `{key}`; the TERRAIN EFFECT chart has {}",
-                data.terrain.keys().cloned().collect::<Vec<_>>().join(", ")
+                "unknown terrain {}; the TERRAIN EFFECT chart has {}",
+                crate::error::given(key),
+                crate::error::choices(data.terrain.keys())
             ),
         )
         .field(field)
