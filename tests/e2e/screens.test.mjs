@@ -15,14 +15,13 @@ after(async () => {
   await browser?.deleteSession();
 });
 
-test('the battles list and the begin form with a preset', async () => {
+test('a battle begun from a preset', async () => {
   await browser.$('#nav-battles').click();
   await browser.$('#new-ruleset').selectByAttribute('value', 'itacs');
   const preset = await browser.$('#new-preset');
   await until(browser, 'the ITACS presets listed', async () => (await preset.$$('option')).length > 1);
   await preset.selectByIndex(1);
   await browser.$('#preset-preview').waitForExist({ timeout: 10000 });
-  await checkScreen(browser, 'battles');
   await browser.$('#create-battle').click();
   await browser.$('#standing').waitForExist({ timeout: 10000 });
 });
@@ -65,4 +64,15 @@ test('settings and the quick combat form', async () => {
   await browser.$('#nav-quick').click();
   await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
   await checkScreen(browser, 'quick-combat');
+});
+
+test('the battles list, and the begin form showing a preset', async () => {
+  await browser.$('#nav-battles').click();
+  await browser.$('button[data-open]').waitForExist({ timeout: 10000 });
+  await browser.$('#new-ruleset').selectByAttribute('value', 'dbmm');
+  const preset = await browser.$('#new-preset');
+  await until(browser, 'the DBMM presets listed', async () => (await preset.$$('option')).length > 1);
+  await preset.selectByIndex(1);
+  await browser.$('#preset-preview').waitForExist({ timeout: 10000 });
+  await checkScreen(browser, 'battles');
 });

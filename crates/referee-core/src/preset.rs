@@ -11,7 +11,7 @@ use ts_rs::TS;
 
 use crate::battle::{Battle, BattleSetup, SideSetup, UnitSpec};
 use crate::error::RefereeError;
-use crate::ruleset::{parse_table, plain_serde_message, Layers, SourceFile};
+use crate::ruleset::{parse_table, Layers, SourceFile};
 use crate::systems::Ruleset;
 
 /// The presets shipped with the app, embedded at compile time: (file, text).
@@ -107,7 +107,7 @@ pub fn load(
         serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
             let path = e.path().to_string();
             let path = if path == "." { String::new() } else { path };
-            let message = plain_serde_message(e.inner().message()).replace('`', "");
+            let message = crate::error::plain_serde_error(e.inner().message(), &path);
             RefereeError::new("preset.invalid", message)
                 .location(at(&path))
                 .field(path)
