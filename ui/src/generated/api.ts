@@ -385,7 +385,11 @@ d_markers?: number,
 /**
  * The hex already has a Rout marker.
  */
-rout?: boolean, units: Array<ItacsUnit>, };
+rout?: boolean, 
+/**
+ * The defending units stand on a ladder or siege tower against a wall (3.1.4).
+ */
+on_ladder_or_tower?: boolean, units: Array<ItacsUnit>, };
 
 export type ItacsUnit = { 
 /**
@@ -543,7 +547,7 @@ export type ItacsWithdrawSituation = { defenders: Array<ItacsUnit>, attackers: A
 
 export type ItacsBreakSituation = { 
 /**
- * The units of the hex, with their movement points.
+ * The units left in the hex after the result (the survivors), with their movement points.
  */
 units: Array<ItacsUnit>, side?: CombatSide, 
 /**

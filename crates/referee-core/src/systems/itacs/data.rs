@@ -59,6 +59,9 @@ pub struct UnitClass {
     pub leader: bool,
     #[serde(default)]
     pub missile: bool,
+    /// Standard combat units that may not fire missiles (2.4.1), throwing weapons aside (6.6).
+    #[serde(default)]
+    pub no_missiles: bool,
     pub rule: String,
 }
 
@@ -88,6 +91,9 @@ pub struct UnitType {
     /// A fleet: moves only on water, stacks one per hex (6.7).
     #[serde(default)]
     pub fleet: bool,
+    /// A fleet that may also enter river hexes (6.7: VF and LF).
+    #[serde(default)]
+    pub enters_rivers: bool,
     /// Horse archer facing and fire after movement (6.2).
     #[serde(default)]
     pub horse_archer: bool,
@@ -100,6 +106,8 @@ pub struct UnitType {
     /// Terrain keys where it pays the infantry cost although mounted (elephants, 6.9.1).
     #[serde(default)]
     pub infantry_costs_in: Vec<String>,
+    /// The ruling its movement costs rest on (elephants, R-ITACS-28).
+    pub movement_ruling: Option<String>,
     /// Where the rule text gives these values.
     pub rule: String,
 }
@@ -253,6 +261,9 @@ pub struct DefensiveFireRules {
     pub ff_disruption: u32,
     pub ff_disruption_classes: Vec<String>,
     pub ff_disruption_rule: String,
+    pub ff_disruption_ruling: Option<String>,
+    /// Firing Ff units with a non-dot strength do not spare one another (R-ITACS-30).
+    pub ff_firers_ruling: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -195,8 +195,32 @@ pub fn resolve(
                 .rule(&tw.rule));
             }
         }
+        for (j, u) in units.iter().enumerate() {
+            let standard = u
+                .class
+                .as_ref()
+                .and_then(|c| data.unit_classes.get(c))
+                .is_some_and(|c| c.no_missiles);
+            if u.firing && !u.throwing && u.fire > 0 && standard {
+                return Err(RefereeError::new(
+                    "situation.may_not_fire",
+                    format!(
+                        "{} units are class {}, standard combat units: they may not fire missiles (only throwing weapons, in defensive fire)",
+                        u.label,
+                        u.class.as_deref().unwrap_or_default()
+                    ),
+                )
+                .field(format!("{field}.units[{j}].fire"))
+                .rule("2.4.1"));
+            }
+        }
         if defensive {
-            for (j, u) in units.iter().enumerate().filter(|(_, u)| u.firing) {
+            // Throwing weapons are carried by infantry (10.2.1), never Ff: no class is needed.
+            for (j, u) in units
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.firing && !u.throwing)
+            {
                 u.require_class(&format!("{field}.units[{j}]"))?;
             }
         }
@@ -322,7 +346,10 @@ pub fn resolve(
         &format!("4.2.7, {table}"),
         None,
     ));
-    let rear = s.firing_hexes.iter().any(|h| h.rear);
+    // A square has no rear hexes (2.6.1, R-ITACS-5): a firer "in the rear" neither adds the rear
+    // modifier nor takes the shields away.
+    let rear_entered = s.firing_hexes.iter().any(|h| h.rear);
+    let rear = rear_entered && !s.target.square;
     if target_units.iter().any(|u| u.shields) {
         if rear {
             notes.push(Note::new(
@@ -335,11 +362,14 @@ pub fn resolve(
         }
     }
     if rear {
-        if s.target.square {
-            notes.push(square_has_no_rear_note(&data.melee.square_rule));
-        } else {
-            modifiers.push(m.rear.line("Rear attack"));
+        modifiers.push(m.rear.line("Rear attack"));
+    } else if rear_entered {
+        let mut note = square_has_no_rear_note(&data.melee.square_rule);
+        if target_units.iter().any(|u| u.shields) {
+            note.message =
+                "A square has no rear hexes: no rear modifier, and its shields count.".into();
         }
+        notes.push(note);
     }
     if firing.iter().flatten().any(|u| u.firing && u.elite) {
         modifiers.push(m.elite_attacking.line("Elite unit attacking"));
@@ -355,7 +385,7 @@ pub fn resolve(
                 .as_ref()
                 .is_some_and(|c| dd.ff_disruption_classes.contains(c))
     };
-    let ff_disrupted: Vec<String> = if defensive {
+    let ff_disrupted: Vec<(String, Option<&str>)> = if defensive {
         s.firing_hexes
             .iter()
             .zip(&firing)
@@ -370,10 +400,23 @@ pub fn resolve(
                     });
                 ff_fired && !covered
             })
-            .map(|(i, (hex, _))| {
-                hex.label
+            .map(|(i, (hex, units))| {
+                let label = hex
+                    .label
                     .clone()
-                    .unwrap_or_else(|| format!("firing hex {}", i + 1))
+                    .unwrap_or_else(|| format!("firing hex {}", i + 1));
+                // Firing Ff units with a non-dot strength do not spare one another (R-ITACS-30).
+                let strong_firers = units.iter().any(|u| {
+                    disrupts(u)
+                        && u.combat
+                            .is_some_and(|c| c.half_points(false).unwrap_or(0) > 0)
+                });
+                let ruling = if strong_firers {
+                    dd.ff_firers_ruling.as_deref()
+                } else {
+                    dd.ff_disruption_ruling.as_deref()
+                };
+                (label, ruling)
             })
             .collect()
     } else {
@@ -406,14 +449,14 @@ pub fn resolve(
     let extra = |_: &str| {
         ff_disrupted
             .iter()
-            .map(|label| {
+            .map(|(label, ruling)| {
                 effect(
                     Target::Hex(label.clone()),
                     Change::DMarkers {
                         count: dd.ff_disruption,
                     },
                     &dd.ff_disruption_rule,
-                    None,
+                    *ruling,
                 )
             })
             .chain(after_fire.iter().cloned())

@@ -263,7 +263,11 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             label: format!("Enter {name} ({})", ground.name),
             value,
             rule,
-            ruling: None,
+            ruling: if step.road {
+                None
+            } else {
+                kind.and_then(|t| t.movement_ruling.clone())
+            },
         });
         let mut limit = ground
             .stacking_limit

@@ -207,6 +207,10 @@ pub struct DefendingHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub rout: bool,
+    /// The defending units stand on a ladder or siege tower against a wall (3.1.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub on_ladder_or_tower: bool,
     pub units: Vec<UnitEntry>,
 }
 
@@ -595,22 +599,27 @@ pub fn check_can_stand(
         ));
     }
     for u in units {
-        let fleet = u
-            .unit_type
-            .as_ref()
-            .and_then(|t| data.unit_types.get(t))
-            .is_some_and(|t| t.fleet);
+        let kind = u.type_data(data);
+        let fleet = kind.is_some_and(|t| t.fleet);
         if ground.fleets_only && !fleet {
             return refuse(format!(
                 "{} units cannot be in a {} hex: only fleets enter it (6.7)",
                 u.label, ground.name
             ));
         }
-        if fleet && !ground.fleets_only && !stream {
-            return refuse(format!(
-                "a fleet moves only in sea hexes (and light or Viking fleets in rivers), not {} (6.7)",
-                ground.name
-            ));
+        if fleet && !ground.fleets_only {
+            if !stream {
+                return refuse(format!(
+                    "a fleet moves only in sea hexes (and light or Viking fleets in rivers), not {} (6.7)",
+                    ground.name
+                ));
+            }
+            if !kind.is_some_and(|t| t.enters_rivers) {
+                return refuse(format!(
+                    "{} units may not enter river hexes: only light and Viking fleets may (6.7)",
+                    u.label
+                ));
+            }
         }
         if let Some(class) = &u.class {
             if ground.closed_to.contains(class) {

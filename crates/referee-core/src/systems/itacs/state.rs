@@ -25,6 +25,8 @@ pub struct MarkerRules {
     pub leader_removes: u32,
     pub leader_rule: String,
     pub leader_rout_rule: String,
+    /// The reading that a leader's own hex need not hold a Rout marker (R-ITACS-29).
+    pub leader_rout_own_hex_ruling: String,
     pub leader_ruling: Option<String>,
     pub end_of_break_rule: String,
     pub square_rule: String,
@@ -477,6 +479,7 @@ pub fn end_of_movement(data: &ItacsData, s: &PhaseSituation) -> Result<Resolutio
     let mut changes: Vec<Vec<(Change, String, Option<String>)>> = vec![Vec::new(); s.hexes.len()];
     let mut d_removed = vec![0u32; s.hexes.len()];
     let mut rout_removed = vec![false; s.hexes.len()];
+    let mut rout_ruling: Vec<Option<String>> = vec![None; s.hexes.len()];
     let leaders: Vec<(usize, &LeaderEntry)> = s
         .hexes
         .iter()
@@ -509,9 +512,13 @@ pub fn end_of_movement(data: &ItacsData, s: &PhaseSituation) -> Result<Resolutio
             if in_range && h.d_markers > d_removed[i] {
                 d_removed[i] += rules.leader_removes.min(h.d_markers - d_removed[i]);
             }
-            // 5.3.2: every Rout marker of the leader's formation, whatever the range.
+            // 5.3.2: every Rout marker of the leader's formation, whatever the range, whether or
+            // not the leader's own hex has one (R-ITACS-29).
             if h.rout && !rout_removed[i] {
                 rout_removed[i] = true;
+                if i != *home && !s.hexes[*home].rout {
+                    rout_ruling[i] = Some(rules.leader_rout_own_hex_ruling.clone());
+                }
             }
         }
     }
@@ -529,7 +536,7 @@ pub fn end_of_movement(data: &ItacsData, s: &PhaseSituation) -> Result<Resolutio
             changes[i].push((
                 Change::RemoveRout,
                 rules.leader_rout_rule.clone(),
-                ruling.clone(),
+                rout_ruling[i].clone().or(ruling.clone()),
             ));
         }
         if h.broken && h.moving_player {

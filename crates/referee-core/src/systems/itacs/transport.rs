@@ -45,6 +45,8 @@ pub struct FleetRules {
     pub sea_melee_modifier: i64,
     pub fleet_vs_fleet_rule: String,
     pub fleet_vs_fleet_ruling: Option<String>,
+    /// A fleet in a river is attacked with the hex's own modifiers, not 6.7.3's 0 (R-ITACS-31).
+    pub river_ruling: Option<String>,
     pub fire_ship_turns: u32,
     pub fire_ship_types: Vec<String>,
     pub fire_ship_rule: String,
