@@ -347,7 +347,15 @@ rear?: boolean,
 /**
  * A leader is in this hex (4.4.1).
  */
-leader?: boolean, units: Array<ItacsUnit>, };
+leader?: boolean, 
+/**
+ * Terrain key of the firing hex: hills add 1 to the fire range (4.2.3).
+ */
+terrain?: string, 
+/**
+ * The hex has D markers: its units may not fire (5.1, 9.0).
+ */
+disrupted?: boolean, units: Array<ItacsUnit>, };
 
 export type TargetHex = { 
 /**
@@ -375,7 +383,11 @@ disrupted?: boolean,
 /**
  * The units form a square (2.6.1).
  */
-square?: boolean, units: Array<ItacsUnit>, };
+square?: boolean, 
+/**
+ * A scarp hexside lies between this hex and the defenders: melee is not allowed (3.2.1).
+ */
+across_scarp?: boolean, units: Array<ItacsUnit>, };
 
 export type DefendingHex = { label?: string, terrain: string, stream?: boolean, road?: boolean, square?: boolean, 
 /**
@@ -408,6 +420,10 @@ combat?: string,
  * Printed fire strength.
  */
 fire?: number, 
+/**
+ * Printed fire range in hexes (the range allowance, 4.2, 6.2).
+ */
+fire_range?: number, 
 /**
  * Printed movement points.
  */
@@ -511,6 +527,10 @@ square?: boolean,
  */
 fire_ship?: boolean, 
 /**
+ * A feudal cavalry charge (6.3): HC may then enter trench hexes (10.3).
+ */
+charging?: boolean, 
+/**
  * The scenario's stacking limit for this side (default 3, 4.3.3).
  */
 stacking_limit?: number, path: Array<ItacsPathStep>, 
@@ -539,7 +559,15 @@ d_markers?: number,
 /**
  * A Rout marker on the hex: a unit entering it routs too (5.3).
  */
-rout?: boolean, };
+rout?: boolean, 
+/**
+ * An elephant stands in the hex: no other unit may stack with it (6.9.3).
+ */
+elephant?: boolean, 
+/**
+ * The hex is entered across a scarp hexside: not allowed (3.2.1).
+ */
+across_scarp?: boolean, };
 
 export type MoveKind = "normal" | "rout" | "break";
 

@@ -74,6 +74,8 @@ pub struct UnitType {
     /// As printed: a number, `.` (dot) or `[n]` (bracketed), 2.4.6.
     pub combat: Option<String>,
     pub fire: Option<u32>,
+    /// Fire range in hexes, where the rule text gives it (4.2.3).
+    pub fire_range: Option<u32>,
     pub movement: Option<u32>,
     #[serde(default)]
     pub shields: bool,
@@ -126,11 +128,17 @@ pub struct Terrain {
     /// Unit classes that may not enter.
     #[serde(default)]
     pub closed_to: Vec<String>,
+    /// Feudal cavalry charging (6.3) may enter although its class is closed out (trenches, 10.3).
+    #[serde(default)]
+    pub feudal_charge_enters: bool,
     /// Only fleets may enter (water, 6.7).
     #[serde(default)]
     pub fleets_only: bool,
     /// A lower stacking limit than the scenario's (walls, 3.1.4).
     pub stacking_limit: Option<u32>,
+    /// Fire range added for units firing from this terrain at units not on such terrain
+    /// (hills, 4.2.3, 10.3).
+    pub fire_range_bonus: Option<u32>,
     /// Missile combat modifier; unset where no missile combat into the hex is possible.
     pub missile: Option<i64>,
     /// Melee combat modifier; unset where melee is not allowed.
@@ -309,6 +317,8 @@ pub struct MeleeRules {
     pub results: Vec<ResultRow>,
     /// Results that force an attacker on a square to break (2.6.1).
     pub square_breaks_attacker_on: Vec<String>,
+    /// The unit types that may form a square (2.6.1).
+    pub square_types: Vec<String>,
     pub square_rule: String,
     pub leader_rule: String,
     pub leader_ruling: Option<String>,
@@ -422,6 +432,14 @@ impl SystemData for ItacsData {
         }
         if self.melee.columns.is_empty() {
             problems.push(Problem::new("melee.columns", "the table has no columns"));
+        }
+        for t in &self.melee.square_types {
+            if !self.unit_types.contains_key(t) {
+                problems.push(Problem::new(
+                    "melee.square_types",
+                    format!("unknown unit type `{t}`"),
+                ));
+            }
         }
         for code in &self.melee.square_breaks_attacker_on {
             if !self.results.contains_key(code) {

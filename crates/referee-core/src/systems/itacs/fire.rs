@@ -153,8 +153,30 @@ pub fn resolve(
     }
     let mut firing: Vec<Vec<Unit>> = Vec::new();
     let mut range: u32 = 0;
+    // 4.2.3: hills add to the fire range against units not on hills.
+    let target_bonus = data
+        .terrain
+        .get(&s.target.terrain)
+        .and_then(|t| t.fire_range_bonus);
+    let mut range_unknown = false;
+    let mut hills_used = false;
     for (i, hex) in s.firing_hexes.iter().enumerate() {
         let field = format!("firing_hexes[{i}]");
+        if hex.disrupted {
+            return Err(RefereeError::new(
+                "situation.disrupted_attacker",
+                "units that are disrupted may not fire: they may not attack enemy units",
+            )
+            .field(format!("{field}.disrupted"))
+            .rule("5.1, 9.0"));
+        }
+        let bonus = match &hex.terrain {
+            Some(key) => terrain(data, key, &format!("{field}.terrain"))?
+                .fire_range_bonus
+                .filter(|_| target_bonus.is_none())
+                .unwrap_or(0),
+            None => 0,
+        };
         if hex.range == 0 {
             return Err(RefereeError::new(
                 "situation.invalid_range",
@@ -193,6 +215,33 @@ pub fn resolve(
                 )
                 .field(format!("{field}.range"))
                 .rule(&tw.rule));
+            }
+        }
+        for u in units.iter() {
+            if !u.firing || u.fire_strength(data) == 0 || u.throwing {
+                continue;
+            }
+            match u.fire_range {
+                None => range_unknown = true,
+                Some(reach) if hex.range > reach + bonus => {
+                    let hills = if bonus > 0 {
+                        format!(" (+{bonus} from hills)")
+                    } else {
+                        String::new()
+                    };
+                    return Err(RefereeError::new(
+                        "situation.out_of_range",
+                        format!(
+                            "{} units fire {}{hills}: the target at range {} is out of their reach",
+                            u.label,
+                            plural(reach + bonus, "hex", "hexes"),
+                            hex.range
+                        ),
+                    )
+                    .field(format!("{field}.range"))
+                    .rule("4.2, 4.2.3"));
+                }
+                Some(reach) => hills_used |= hex.range > reach,
             }
         }
         for (j, u) in units.iter().enumerate() {
@@ -257,6 +306,7 @@ pub fn resolve(
     super::situation::check_can_stand(data, &target_units, ground, s.target.stream, "target")?;
     if s.target.square {
         check_square(
+            data,
             &target_units,
             s.target.d_markers,
             "target",
@@ -433,12 +483,41 @@ pub fn resolve(
         .filter(|u| u.firing)
         .cloned()
         .collect();
-    checks.extend(super::situation::horse_archer_arcs(
-        data,
-        &firers,
-        &target_units,
-        rear,
+    let ha_arcs = super::situation::horse_archer_arcs(data, &firers, &target_units, rear);
+    let ha_firing = firers
+        .iter()
+        .any(|u| u.type_data(data).is_some_and(|t| t.horse_archer));
+    if !ha_firing || firers.len() > 1 {
+        checks.push(if defensive {
+            Check::umpire(
+                "The target is in an adjacent front or side hex of every firing unit",
+                "4.4, 4.2.1",
+            )
+        } else {
+            Check::umpire(
+                "Every firing unit fires through its front or side hexes",
+                "4.2.1",
+            )
+        });
+    }
+    checks.extend(ha_arcs);
+    checks.push(Check::umpire(
+        "Line of sight: no hill, forest or jungle hex lies between a firing unit and the target (firing into one is allowed)",
+        "4.2.3",
     ));
+    if range_unknown {
+        checks.push(Check::umpire(
+            "Every firing unit's printed fire range reaches the target (+1 from hills at units not on hills)",
+            "4.2, 4.2.3",
+        ));
+    }
+    if hills_used {
+        notes.push(Note::new(
+            "Firing from hills: +1 fire range at units not on hills.",
+            "4.2.3, 10.3",
+            None,
+        ));
+    }
     if firing.iter().flatten().any(|u| u.firing && u.throwing) {
         notes.push(Note::new(
             "Throwing weapons: once per game for each unit.",

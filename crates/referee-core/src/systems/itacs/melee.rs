@@ -113,12 +113,20 @@ pub fn resolve(
             .field(format!("{field}.disrupted"))
             .rule("4.5, 5.1"));
         }
+        if hex.across_scarp {
+            return Err(RefereeError::new(
+                "situation.melee_not_allowed",
+                "melee combat across a scarp hexside is not permitted, up or down",
+            )
+            .field(format!("{field}.across_scarp"))
+            .rule(&data.scarp.rule));
+        }
         let units = resolve_units(data, &hex.units, &field)?;
         for (j, u) in units.iter().enumerate() {
             u.require_class(&format!("{field}.units[{j}]"))?;
         }
         attack += if hex.square {
-            check_square(&units, 0, &field, &m.square_rule)?;
+            check_square(data, &units, 0, &field, &m.square_rule)?;
             // A square attacks with the strength of a single unit (2.6.1).
             let one = [(units[0].combat_strength(&format!("{field}.units[0]"))?, 1)];
             stack_half_points(&one, false)
@@ -146,7 +154,7 @@ pub fn resolve(
             u.require_class(&format!("{field}.units[{j}]"))?;
         }
         if hex.square {
-            check_square(&units, hex.d_markers, &field, &m.square_rule)?;
+            check_square(data, &units, hex.d_markers, &field, &m.square_rule)?;
         }
         let ground = terrain(data, &hex.terrain, &format!("{field}.terrain"))?;
         check_can_stand(data, &units, ground, hex.stream, &field)?;

@@ -38,6 +38,10 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional)]
     pub fire: Option<u32>,
+    /// Printed fire range in hexes (the range allowance, 4.2, 6.2).
+    #[serde(default)]
+    #[ts(optional)]
+    pub fire_range: Option<u32>,
     /// Printed movement points.
     #[serde(default)]
     #[ts(optional)]
@@ -97,6 +101,14 @@ pub struct FiringHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub leader: bool,
+    /// Terrain key of the firing hex: hills add 1 to the fire range (4.2.3).
+    #[serde(default)]
+    #[ts(optional)]
+    pub terrain: Option<String>,
+    /// The hex has D markers: its units may not fire (5.1, 9.0).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub disrupted: bool,
     pub units: Vec<UnitEntry>,
 }
 
@@ -180,6 +192,10 @@ pub struct AttackingHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub square: bool,
+    /// A scarp hexside lies between this hex and the defenders: melee is not allowed (3.2.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub across_scarp: bool,
     pub units: Vec<UnitEntry>,
 }
 
@@ -248,6 +264,8 @@ pub struct Unit {
     pub class: Option<String>,
     pub combat: Option<CombatStrength>,
     pub fire: u32,
+    /// Fire range in hexes, from the entry or its type; unset when neither gives one.
+    pub fire_range: Option<u32>,
     pub movement: Option<u32>,
     pub count: u32,
     pub elite: bool,
@@ -354,6 +372,11 @@ impl Unit {
             class,
             combat,
             fire,
+            fire_range: if entry.throwing {
+                Some(data.throwing_weapons.range)
+            } else {
+                entry.fire_range.or(unit_type.and_then(|t| t.fire_range))
+            },
             movement: entry.movement.or(unit_type.and_then(|t| t.movement)),
             count: entry.count,
             elite: entry.elite,
@@ -484,13 +507,30 @@ pub fn resolve_units(
         .collect()
 }
 
-/// Checks a square: four identical units that are not disrupted (2.6.1).
+/// Checks a square: four identical units of a type that forms squares, not disrupted (2.6.1).
 pub fn check_square(
+    data: &ItacsData,
     units: &[Unit],
     d_markers: u32,
     field: &str,
     rule: &str,
 ) -> Result<(), RefereeError> {
+    let types = &data.melee.square_types;
+    if let Some(u) = units
+        .iter()
+        .find(|u| !u.unit_type.as_ref().is_some_and(|t| types.contains(t)))
+    {
+        return Err(RefereeError::new(
+            "situation.invalid_square",
+            format!(
+                "only {} units may form a square, not {} units",
+                types.join(", "),
+                u.label
+            ),
+        )
+        .field(format!("{field}.square"))
+        .rule(rule));
+    }
     if d_markers > 0 {
         return Err(RefereeError::new(
             "situation.invalid_square",
@@ -622,7 +662,9 @@ pub fn check_can_stand(
             }
         }
         if let Some(class) = &u.class {
-            if ground.closed_to.contains(class) {
+            // Feudal cavalry is there only by charging (6.3, 10.3): the move checks the charge.
+            let charged = ground.feudal_charge_enters && kind.is_some_and(|t| t.feudal);
+            if ground.closed_to.contains(class) && !charged {
                 return refuse(format!(
                     "class {class} units ({}) may not enter {} hexes",
                     u.label, ground.name
