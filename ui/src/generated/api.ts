@@ -413,9 +413,9 @@ type?: string,
  */
 class?: string, 
 /**
- * Printed combat strength: a number, `.` or `[n]`.
+ * Printed combat strength: a number (`4` or `"4"`), `.` or `[n]`.
  */
-combat?: string, 
+combat?: PrintedStrength, 
 /**
  * Printed fire strength.
  */
@@ -451,6 +451,8 @@ marine?: boolean, };
 
 export type ScarpLine = "none" | "firing_down" | "firing_up";
 
+export type PrintedStrength = number | string;
+
 export type AttackPosition = "ground" | "ladder_or_tower" | "wall";
 
 export type AfterMovement = { 
@@ -479,9 +481,17 @@ rampaging?: boolean, units: Array<ItacsUnit>, };
 
 export type ItacsMarkersSituation = { hex: ItacsHexState, 
 /**
+ * A combat result code applied to the hex first, e.g. `DD` or `D1X` (10.7).
+ */
+result?: string, 
+/**
+ * Which side of that combat the hex was on (default the defender).
+ */
+side?: CombatSide, 
+/**
  * The changes, in order, e.g. two results' `d_markers`.
  */
-changes: Array<Change>, };
+changes?: Array<Change>, };
 
 export type ItacsPhaseSituation = { hexes: Array<ItacsPhaseHex>, };
 
@@ -653,7 +663,11 @@ destroyed?: boolean,
 /**
  * An adjacent land hex has room for the cargo (6.7.7).
  */
-land_with_room?: boolean, };
+land_with_room?: boolean, 
+/**
+ * The cargo is loaded or unloaded this movement phase (6.7.2), or mounts the chariot (6.8).
+ */
+loading?: boolean, };
 
 export type ItacsFireShipSituation = { type: string, 
 /**
@@ -679,7 +693,12 @@ panic_level?: number,
 /**
  * Units lost: destroyed in combat or routed off the map (7.0).
  */
-lost?: Array<ItacsUnit>, };
+lost?: Array<ItacsUnit>, 
+/**
+ * Victory points the scenario awards this side besides the enemy's losses (8.0), e.g. for
+ * a hex held or a leader captured.
+ */
+awarded?: number, };
 
 export type ItacsScenarioSituation = { name?: string, 
 /**

@@ -30,10 +30,10 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional)]
     pub class: Option<String>,
-    /// Printed combat strength: a number, `.` or `[n]`.
+    /// Printed combat strength: a number (`4` or `"4"`), `.` or `[n]`.
     #[serde(default)]
     #[ts(optional)]
-    pub combat: Option<String>,
+    pub combat: Option<PrintedStrength>,
     /// Printed fire strength.
     #[serde(default)]
     #[ts(optional)]
@@ -72,6 +72,24 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub marine: bool,
+}
+
+/// A combat strength as printed on the counter: a plain number, or text (`"4"`, `"."`, `"[4]"`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(untagged)]
+pub enum PrintedStrength {
+    Number(u32),
+    Text(String),
+}
+
+impl PrintedStrength {
+    /// The printed form, as the ruleset writes it.
+    pub fn text(&self) -> String {
+        match self {
+            PrintedStrength::Number(n) => n.to_string(),
+            PrintedStrength::Text(t) => t.clone(),
+        }
+    }
 }
 
 /// A scarp hexside between the firers and the target (3.2.1).
@@ -323,12 +341,13 @@ impl Unit {
             .field(format!("{field}.class"))
             .rule("2.4.3, 6.1.3"));
         }
-        let combat = match entry
+        let printed = entry
             .combat
             .as_ref()
-            .or(unit_type.and_then(|t| t.combat.as_ref()))
-        {
-            Some(printed) => Some(CombatStrength::parse(printed).map_err(|m| {
+            .map(PrintedStrength::text)
+            .or_else(|| unit_type.and_then(|t| t.combat.clone()));
+        let combat = match printed {
+            Some(printed) => Some(CombatStrength::parse(&printed).map_err(|m| {
                 RefereeError::new("situation.invalid_strength", m)
                     .field(format!("{field}.combat"))
                     .rule("2.4.6")
