@@ -4,6 +4,7 @@ pub mod dbmm;
 pub mod gts;
 pub mod itacs;
 pub mod medieval;
+pub mod shared;
 #[cfg(test)]
 pub(crate) mod test_support;
 
@@ -330,7 +331,7 @@ impl Ruleset {
             .chain(layers.house_rules.iter().map(|h| h.name))
             .map(str::to_string)
             .collect();
-        let info = |header: &itacs::data::SystemHeader,
+        let info = |header: &shared::SystemHeader,
                     actions: Vec<ActionInfo>,
                     choices: Vec<ChoiceList>,
                     phases: &[Phase]| SystemInfo {

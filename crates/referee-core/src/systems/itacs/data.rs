@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::odds::Band;
 use crate::ruleset::{check_rows, Problem, SystemData};
+pub use crate::systems::shared::{roll_table, ResultRow, SystemHeader};
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -36,17 +37,6 @@ pub struct ItacsData {
     pub rampage: super::special::RampageRules,
     pub victory: super::victory::VictoryRules,
     pub sequence: Vec<crate::systems::Phase>,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SystemHeader {
-    pub id: String,
-    pub name: String,
-    /// The rule text this data transcribes.
-    pub source: String,
-    /// Dice notation of every combat roll.
-    pub dice: String,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -214,33 +204,6 @@ impl BandModifier {
             min: self.min,
             max: self.max,
         }
-    }
-}
-
-/// A row of a results table: modified rolls `min…max` (open ends allowed) give `result`.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ResultRow {
-    pub min: Option<i64>,
-    pub max: Option<i64>,
-    pub result: String,
-}
-
-/// The rows of a results table as the engine's table.
-pub fn roll_table(rows: &[ResultRow]) -> crate::odds::RollTable<String> {
-    crate::odds::RollTable {
-        rows: rows
-            .iter()
-            .map(|r| {
-                (
-                    Band {
-                        min: r.min,
-                        max: r.max,
-                    },
-                    r.result.clone(),
-                )
-            })
-            .collect(),
     }
 }
 
