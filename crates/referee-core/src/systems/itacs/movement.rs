@@ -360,21 +360,27 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                     step.units_in_hex
                 )
             };
-            return Err(refuse(
+            let e = refuse(
                 "situation.over_stacking",
                 message,
                 format!("{field}.units_in_hex"),
                 &over_rule,
-            ));
+            );
+            return Err(if step.elephant {
+                e.ruling("R-ITACS-33")
+            } else {
+                e
+            });
         }
         if over && (step.units_in_hex >= limit || step.elephant) {
+            let ruling = step.elephant.then_some("R-ITACS-33");
             effects.push(effect(
                 Target::Unit(mover.clone()),
                 Change::DMarkers {
                     count: mv.pass_through_mover_d,
                 },
                 &mv.stacking_rule,
-                None,
+                ruling,
             ));
             effects.push(effect(
                 Target::Hex(name.clone()),
@@ -382,12 +388,12 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                     count: mv.pass_through_stationary_d,
                 },
                 &mv.stacking_rule,
-                None,
+                ruling,
             ));
             notes.push(Note::new(
                 format!("Moving through {name} at its stacking limit disrupts both stacks, once all movement is finished."),
                 &mv.stacking_rule,
-                None,
+                ruling,
             ));
         }
         if step.rout && s.kind == MoveKind::Normal {

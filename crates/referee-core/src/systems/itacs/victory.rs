@@ -128,7 +128,7 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
                 label: format!("{} awarded by the scenario", side.name),
                 value: side.awarded.to_string(),
                 rule: "8.0, 7.2".into(),
-                ruling: None,
+                ruling: Some("R-ITACS-32".into()),
             });
         }
     }
