@@ -135,6 +135,7 @@ pub fn typescript_bindings() -> String {
         itacs::DefendingHex::decl(&cfg),
         itacs::UnitEntry::decl(&cfg),
         itacs::ScarpLine::decl(&cfg),
+        itacs::PrintedStrength::decl(&cfg),
         AttackPosition::decl(&cfg),
         itacs::AfterMovement::decl(&cfg),
         state::HexEntry::decl(&cfg),

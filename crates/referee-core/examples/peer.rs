@@ -9,8 +9,8 @@ use referee_core::ruleset::Layers;
 use referee_core::systems::dbmm::combat::{close_combat_scores, CloseCombatSituation};
 use referee_core::systems::gts::recoil::{unit_fate, Fate, Test};
 use referee_core::systems::gts::rolloff::formed_fire;
-use referee_core::systems::itacs::data::roll_table;
 use referee_core::systems::medieval::result::CombatResult;
+use referee_core::systems::shared::roll_table;
 use referee_core::systems::{builtin, Ruleset, SystemRules};
 
 fn load(id: &str) -> SystemRules {

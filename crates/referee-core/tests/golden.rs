@@ -97,6 +97,49 @@ fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String>
             return fail(format!("no forecast {label} = {p} in {:?}", r.forecast));
         }
     }
+    // Notes and checks named by the case: each wanted text is part of some note (or check label),
+    // each absent text part of none; a note or check may carry the ruling it rests on.
+    let notes: Vec<(&str, Option<&str>)> = r
+        .notes
+        .iter()
+        .map(|n| (n.message.as_str(), n.ruling.as_deref()))
+        .collect();
+    let checks: Vec<(&str, Option<&str>)> = r
+        .checks
+        .iter()
+        .map(|c| (c.label.as_str(), c.ruling.as_deref()))
+        .collect();
+    for (key, list) in [("notes", &notes), ("checks", &checks)] {
+        for w in expect
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let (text, ruling) = match w {
+                Value::Array(pair) => (pair[0].as_str().unwrap_or(""), pair[1].as_str()),
+                other => (other.as_str().unwrap_or(""), None),
+            };
+            let found = list
+                .iter()
+                .any(|(m, r)| m.contains(text) && (ruling.is_none() || *r == ruling));
+            if !found {
+                return fail(format!("no {key} entry {text:?} ({ruling:?}) in {list:?}"));
+            }
+        }
+        let absent = format!("{key}_absent");
+        for w in expect
+            .get(&absent)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let text = w.as_str().unwrap_or("");
+            if list.iter().any(|(m, _)| m.contains(text)) {
+                return fail(format!("{key} should not mention {text:?}: {list:?}"));
+            }
+        }
+    }
     // Every distribution is exact and sums to one.
     let sum = r.distribution.iter().fold((0u128, 1u128), |(n, d), x| {
         let (a, b) = x.probability.split_once('/').unwrap();
@@ -130,6 +173,22 @@ fn check_case(ruleset: &Ruleset, name: &str, case: &Value) -> Result<(), String>
             let wanted: Vec<&str> = effects.iter().filter_map(Value::as_str).collect();
             if texts != wanted {
                 return fail(format!("effects {texts:?}, expected {wanted:?}"));
+            }
+        }
+        // The ruling an effect rests on, where the case names one: `[text, ruling]`.
+        for pair in expect
+            .get("effect_rulings")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let (text, ruling) = (pair[0].as_str().unwrap_or(""), pair[1].as_str());
+            let found = outcome
+                .effects
+                .iter()
+                .any(|e| e.text == text && e.ruling.as_deref() == ruling);
+            if !found {
+                return fail(format!("no effect {text:?} resting on {ruling:?}"));
             }
         }
     } else if expect.get("result").is_some() {

@@ -659,7 +659,7 @@ fn preview(ruleset: &Ruleset, stats: &Value) -> Result<UnitPreview, RefereeError
                 values.push(printed("Unit class", format!("{c} ({name})"), "2.4.4"));
             }
             if let (Some(c), false) = (&entry.combat, has(&values, "Combat strength")) {
-                values.push(printed("Combat strength", c, "2.4.6"));
+                values.push(printed("Combat strength", c.text(), "2.4.6"));
             }
             if let (Some(f), false) = (entry.fire, has(&values, "Fire strength")) {
                 values.push(printed("Fire strength", f, "2.4.6"));
@@ -677,7 +677,12 @@ fn preview(ruleset: &Ruleset, stats: &Value) -> Result<UnitPreview, RefereeError
             if let Some(c) = &unit.class {
                 summary.push_str(&format!(", class {c}"));
             }
-            if let Some(c) = entry.combat.as_ref().or(t.and_then(|t| t.combat.as_ref())) {
+            let combat = entry
+                .combat
+                .as_ref()
+                .map(|c| c.text())
+                .or_else(|| t.and_then(|t| t.combat.clone()));
+            if let Some(c) = combat {
                 summary.push_str(&format!(", combat {c}"));
             }
             if unit.fire > 0 {

@@ -794,7 +794,10 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
             .adjust(Subject::Unit(g1), Change::DMarkers { count: 1 }, None)
             .unwrap(),
     );
-    assert_eq!(s.gauge(Some("Romans"), "Victory points").value, "2 points scored");
+    assert_eq!(
+        s.gauge(Some("Romans"), "Victory points").value,
+        "2 points scored"
+    );
     // The Gauls' stack really held 3 PS: it keeps its loss and its D marker.
     let body = s
         .battle
@@ -850,7 +853,10 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     let before = s.battle.state.clone();
     s.record(s.battle.remove_unit(g1).unwrap());
     assert!(!s.battle.state.units.contains_key(&g1));
-    assert_eq!(s.gauge(Some("Romans"), "Victory points").value, "0 points scored");
+    assert_eq!(
+        s.gauge(Some("Romans"), "Victory points").value,
+        "0 points scored"
+    );
     assert!(s
         .battle
         .adjust(Subject::Unit(g1), Change::Break, None)

@@ -5,6 +5,7 @@ pub mod gts;
 pub mod itacs;
 pub mod medieval;
 pub mod sections;
+pub mod shared;
 #[cfg(test)]
 pub(crate) mod test_support;
 
@@ -334,7 +335,7 @@ impl Ruleset {
             .chain(layers.house_rules.iter().map(|h| h.name))
             .map(str::to_string)
             .collect();
-        let info = |header: &itacs::data::SystemHeader,
+        let info = |header: &shared::SystemHeader,
                     actions: Vec<ActionInfo>,
                     choices: Vec<ChoiceList>,
                     phases: &[Phase]| SystemInfo {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::selector::Selector;
 use crate::ruleset::{Problem, SystemData};
-use crate::systems::itacs::data::SystemHeader;
+use crate::systems::shared::SystemHeader;
 use crate::systems::Phase;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

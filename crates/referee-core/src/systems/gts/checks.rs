@@ -298,7 +298,7 @@ pub fn leader_casualty(
         .outcome_dice
         .parse()
         .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
-    let table = super::super::itacs::data::roll_table(&lc.outcomes);
+    let table = crate::systems::shared::roll_table(&lc.outcomes);
     let consequences = outcome_dice
         .distribution()?
         .and_then(|r| Ok(Dist::certain(table.lookup(*r).cloned().unwrap_or_default())))?;

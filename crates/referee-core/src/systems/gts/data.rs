@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::ruleset::{check_rows, Cited, Problem, SystemData};
-use crate::systems::itacs::data::{ResultRow, SystemHeader};
+use crate::systems::shared::{ResultRow, SystemHeader};
 use crate::systems::Phase;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

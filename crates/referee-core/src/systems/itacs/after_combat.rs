@@ -48,7 +48,7 @@ pub enum CombatSide {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsBreakSituation")]
 pub struct BreakSituation {
-    /// The units of the hex, with their movement points.
+    /// The units left in the hex after the result (the survivors), with their movement points.
     pub units: Vec<UnitEntry>,
     #[serde(default)]
     #[ts(optional, as = "Option<CombatSide>")]
@@ -123,8 +123,11 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
                 Vec::new()
             }
         };
+        // The units entered are those the result left (10.7): a D2XB that leaves survivors had
+        // more than one defender, so "the remaining units must break" applies to them however
+        // few they are; the single-defender reading (R-ITACS-7) destroys the lone defender.
         let ctx = EffectContext {
-            defending_units: units.iter().map(|u| u.count).sum(),
+            defending_units: u32::MAX,
             extra: &extra,
         };
         result_effects = effects_of(data, code, &ctx)
@@ -200,6 +203,13 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
     }
     let mut r = Resolution::certain(&data.system.id, "break_check", result, meaning, effects);
     r.checks = checks;
+    if s.result.is_some() {
+        r.notes.push(crate::contract::Note::new(
+            "The units entered are those left in the hex after the result.",
+            "10.7",
+            None,
+        ));
+    }
     Ok(r)
 }
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::odds::Band;
 use crate::ruleset::{check_rows, Problem, SystemData};
+pub use crate::systems::shared::{roll_table, ResultRow, SystemHeader};
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -40,17 +41,6 @@ pub struct ItacsData {
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SystemHeader {
-    pub id: String,
-    pub name: String,
-    /// The rule text this data transcribes.
-    pub source: String,
-    /// Dice notation of every combat roll.
-    pub dice: String,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct UnitClass {
     pub name: String,
     #[serde(default)]
@@ -59,6 +49,9 @@ pub struct UnitClass {
     pub leader: bool,
     #[serde(default)]
     pub missile: bool,
+    /// Standard combat units that may not fire missiles (2.4.1), throwing weapons aside (6.6).
+    #[serde(default)]
+    pub no_missiles: bool,
     pub rule: String,
 }
 
@@ -71,6 +64,8 @@ pub struct UnitType {
     /// As printed: a number, . (dot) or [n] (bracketed), 2.4.6.
     pub combat: Option<String>,
     pub fire: Option<u32>,
+    /// Fire range in hexes, where the rule text gives it (4.2.3).
+    pub fire_range: Option<u32>,
     pub movement: Option<u32>,
     #[serde(default)]
     pub shields: bool,
@@ -88,6 +83,9 @@ pub struct UnitType {
     /// A fleet: moves only on water, stacks one per hex (6.7).
     #[serde(default)]
     pub fleet: bool,
+    /// A fleet that may also enter river hexes (6.7: VF and LF).
+    #[serde(default)]
+    pub enters_rivers: bool,
     /// Horse archer facing and fire after movement (6.2).
     #[serde(default)]
     pub horse_archer: bool,
@@ -100,6 +98,8 @@ pub struct UnitType {
     /// Terrain keys where it pays the infantry cost although mounted (elephants, 6.9.1).
     #[serde(default)]
     pub infantry_costs_in: Vec<String>,
+    /// The ruling its movement costs rest on (elephants, R-ITACS-28).
+    pub movement_ruling: Option<String>,
     /// Where the rule text gives these values.
     pub rule: String,
 }
@@ -118,11 +118,17 @@ pub struct Terrain {
     /// Unit classes that may not enter.
     #[serde(default)]
     pub closed_to: Vec<String>,
+    /// Feudal cavalry charging (6.3) may enter although its class is closed out (trenches, 10.3).
+    #[serde(default)]
+    pub feudal_charge_enters: bool,
     /// Only fleets may enter (water, 6.7).
     #[serde(default)]
     pub fleets_only: bool,
     /// A lower stacking limit than the scenario's (walls, 3.1.4).
     pub stacking_limit: Option<u32>,
+    /// Fire range added for units firing from this terrain at units not on such terrain
+    /// (hills, 4.2.3, 10.3).
+    pub fire_range_bonus: Option<u32>,
     /// Missile combat modifier; unset where no missile combat into the hex is possible.
     pub missile: Option<i64>,
     /// Melee combat modifier; unset where melee is not allowed.
@@ -201,33 +207,6 @@ impl BandModifier {
     }
 }
 
-/// A row of a results table: modified rolls min…max (open ends allowed) give result.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ResultRow {
-    pub min: Option<i64>,
-    pub max: Option<i64>,
-    pub result: String,
-}
-
-/// The rows of a results table as the engine's table.
-pub fn roll_table(rows: &[ResultRow]) -> crate::odds::RollTable<String> {
-    crate::odds::RollTable {
-        rows: rows
-            .iter()
-            .map(|r| {
-                (
-                    Band {
-                        min: r.min,
-                        max: r.max,
-                    },
-                    r.result.clone(),
-                )
-            })
-            .collect(),
-    }
-}
-
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MissileRules {
@@ -253,6 +232,9 @@ pub struct DefensiveFireRules {
     pub ff_disruption: u32,
     pub ff_disruption_classes: Vec<String>,
     pub ff_disruption_rule: String,
+    pub ff_disruption_ruling: Option<String>,
+    /// Firing Ff units with a non-dot strength do not spare one another (R-ITACS-30).
+    pub ff_firers_ruling: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -298,6 +280,8 @@ pub struct MeleeRules {
     pub results: Vec<ResultRow>,
     /// Results that force an attacker on a square to break (2.6.1).
     pub square_breaks_attacker_on: Vec<String>,
+    /// The unit types that may form a square (2.6.1).
+    pub square_types: Vec<String>,
     pub square_rule: String,
     pub leader_rule: String,
     pub leader_ruling: Option<String>,
@@ -411,6 +395,14 @@ impl SystemData for ItacsData {
         }
         if self.melee.columns.is_empty() {
             problems.push(Problem::new("melee.columns", "the table has no columns"));
+        }
+        for t in &self.melee.square_types {
+            if !self.unit_types.contains_key(t) {
+                problems.push(Problem::new(
+                    "melee.square_types",
+                    format!("unknown unit type `{t}`"),
+                ));
+            }
         }
         for code in &self.melee.square_breaks_attacker_on {
             if !self.results.contains_key(code) {

@@ -153,8 +153,30 @@ pub fn resolve(
     }
     let mut firing: Vec<Vec<Unit>> = Vec::new();
     let mut range: u32 = 0;
+    // 4.2.3: hills add to the fire range against units not on hills.
+    let target_bonus = data
+        .terrain
+        .get(&s.target.terrain)
+        .and_then(|t| t.fire_range_bonus);
+    let mut range_unknown = false;
+    let mut hills_used = false;
     for (i, hex) in s.firing_hexes.iter().enumerate() {
         let field = format!("firing_hexes[{i}]");
+        if hex.disrupted {
+            return Err(RefereeError::new(
+                "situation.disrupted_attacker",
+                "units that are disrupted may not fire: they may not attack enemy units",
+            )
+            .field(format!("{field}.disrupted"))
+            .rule("5.1, 9.0"));
+        }
+        let bonus = match &hex.terrain {
+            Some(key) => terrain(data, key, &format!("{field}.terrain"))?
+                .fire_range_bonus
+                .filter(|_| target_bonus.is_none())
+                .unwrap_or(0),
+            None => 0,
+        };
         if hex.range == 0 {
             return Err(RefereeError::new(
                 "situation.invalid_range",
@@ -195,8 +217,59 @@ pub fn resolve(
                 .rule(&tw.rule));
             }
         }
+        for u in units.iter() {
+            if !u.firing || u.fire_strength(data) == 0 || u.throwing {
+                continue;
+            }
+            match u.fire_range {
+                None => range_unknown = true,
+                Some(reach) if hex.range > reach + bonus => {
+                    let hills = if bonus > 0 {
+                        format!(" (+{bonus} from hills)")
+                    } else {
+                        String::new()
+                    };
+                    return Err(RefereeError::new(
+                        "situation.out_of_range",
+                        format!(
+                            "{} units fire {}{hills}: the target at range {} is out of their reach",
+                            u.label,
+                            plural(reach + bonus, "hex", "hexes"),
+                            hex.range
+                        ),
+                    )
+                    .field(format!("{field}.range"))
+                    .rule("4.2, 4.2.3"));
+                }
+                Some(reach) => hills_used |= hex.range > reach,
+            }
+        }
+        for (j, u) in units.iter().enumerate() {
+            let standard = u
+                .class
+                .as_ref()
+                .and_then(|c| data.unit_classes.get(c))
+                .is_some_and(|c| c.no_missiles);
+            if u.firing && !u.throwing && u.fire > 0 && standard {
+                return Err(RefereeError::new(
+                    "situation.may_not_fire",
+                    format!(
+                        "{} units are class {}, standard combat units: they may not fire missiles (only throwing weapons, in defensive fire)",
+                        u.label,
+                        u.class.as_deref().unwrap_or_default()
+                    ),
+                )
+                .field(format!("{field}.units[{j}].fire"))
+                .rule("2.4.1"));
+            }
+        }
         if defensive {
-            for (j, u) in units.iter().enumerate().filter(|(_, u)| u.firing) {
+            // Throwing weapons are carried by infantry (10.2.1), never Ff: no class is needed.
+            for (j, u) in units
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.firing && !u.throwing)
+            {
                 u.require_class(&format!("{field}.units[{j}]"))?;
             }
         }
@@ -233,6 +306,7 @@ pub fn resolve(
     super::situation::check_can_stand(data, &target_units, ground, s.target.stream, "target")?;
     if s.target.square {
         check_square(
+            data,
             &target_units,
             s.target.d_markers,
             "target",
@@ -322,7 +396,10 @@ pub fn resolve(
         &format!("4.2.7, {table}"),
         None,
     ));
-    let rear = s.firing_hexes.iter().any(|h| h.rear);
+    // A square has no rear hexes (2.6.1, R-ITACS-5): a firer "in the rear" neither adds the rear
+    // modifier nor takes the shields away.
+    let rear_entered = s.firing_hexes.iter().any(|h| h.rear);
+    let rear = rear_entered && !s.target.square;
     if target_units.iter().any(|u| u.shields) {
         if rear {
             notes.push(Note::new(
@@ -335,11 +412,14 @@ pub fn resolve(
         }
     }
     if rear {
-        if s.target.square {
-            notes.push(square_has_no_rear_note(&data.melee.square_rule));
-        } else {
-            modifiers.push(m.rear.line("Rear attack"));
+        modifiers.push(m.rear.line("Rear attack"));
+    } else if rear_entered {
+        let mut note = square_has_no_rear_note(&data.melee.square_rule);
+        if target_units.iter().any(|u| u.shields) {
+            note.message =
+                "A square has no rear hexes: no rear modifier, and its shields count.".into();
         }
+        notes.push(note);
     }
     if firing.iter().flatten().any(|u| u.firing && u.elite) {
         modifiers.push(m.elite_attacking.line("Elite unit attacking"));
@@ -355,7 +435,7 @@ pub fn resolve(
                 .as_ref()
                 .is_some_and(|c| dd.ff_disruption_classes.contains(c))
     };
-    let ff_disrupted: Vec<String> = if defensive {
+    let ff_disrupted: Vec<(String, Option<&str>)> = if defensive {
         s.firing_hexes
             .iter()
             .zip(&firing)
@@ -370,10 +450,23 @@ pub fn resolve(
                     });
                 ff_fired && !covered
             })
-            .map(|(i, (hex, _))| {
-                hex.label
+            .map(|(i, (hex, units))| {
+                let label = hex
+                    .label
                     .clone()
-                    .unwrap_or_else(|| format!("firing hex {}", i + 1))
+                    .unwrap_or_else(|| format!("firing hex {}", i + 1));
+                // Firing Ff units with a non-dot strength do not spare one another (R-ITACS-30).
+                let strong_firers = units.iter().any(|u| {
+                    disrupts(u)
+                        && u.combat
+                            .is_some_and(|c| c.half_points(false).unwrap_or(0) > 0)
+                });
+                let ruling = if strong_firers {
+                    dd.ff_firers_ruling.as_deref()
+                } else {
+                    dd.ff_disruption_ruling.as_deref()
+                };
+                (label, ruling)
             })
             .collect()
     } else {
@@ -390,12 +483,41 @@ pub fn resolve(
         .filter(|u| u.firing)
         .cloned()
         .collect();
-    checks.extend(super::situation::horse_archer_arcs(
-        data,
-        &firers,
-        &target_units,
-        rear,
+    let ha_arcs = super::situation::horse_archer_arcs(data, &firers, &target_units, rear);
+    let ha_firing = firers
+        .iter()
+        .any(|u| u.type_data(data).is_some_and(|t| t.horse_archer));
+    if !ha_firing || firers.len() > 1 {
+        checks.push(if defensive {
+            Check::umpire(
+                "The target is in an adjacent front or side hex of every firing unit",
+                "4.4, 4.2.1",
+            )
+        } else {
+            Check::umpire(
+                "Every firing unit fires through its front or side hexes",
+                "4.2.1",
+            )
+        });
+    }
+    checks.extend(ha_arcs);
+    checks.push(Check::umpire(
+        "Line of sight: no hill, forest or jungle hex lies between a firing unit and the target (firing into one is allowed)",
+        "4.2.3",
     ));
+    if range_unknown {
+        checks.push(Check::umpire(
+            "Every firing unit's printed fire range reaches the target (+1 from hills at units not on hills)",
+            "4.2, 4.2.3",
+        ));
+    }
+    if hills_used {
+        notes.push(Note::new(
+            "Firing from hills: +1 fire range at units not on hills.",
+            "4.2.3, 10.3",
+            None,
+        ));
+    }
     if firing.iter().flatten().any(|u| u.firing && u.throwing) {
         notes.push(Note::new(
             "Throwing weapons: once per game for each unit.",
@@ -406,14 +528,14 @@ pub fn resolve(
     let extra = |_: &str| {
         ff_disrupted
             .iter()
-            .map(|label| {
+            .map(|(label, ruling)| {
                 effect(
                     Target::Hex(label.clone()),
                     Change::DMarkers {
                         count: dd.ff_disruption,
                     },
                     &dd.ff_disruption_rule,
-                    None,
+                    *ruling,
                 )
             })
             .chain(after_fire.iter().cloned())

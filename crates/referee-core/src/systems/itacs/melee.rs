@@ -1,7 +1,7 @@
 //! Melee combat (4.5): strengths with dots, brackets, squares and leaders; the odds column
 //! (R-ITACS-1); terrain, unit class, rear and elite modifiers; the Melee Combat Table (10.5).
 
-use super::data::{BelowLowest, ItacsData};
+use super::data::{AttackPosition, BelowLowest, ItacsData};
 use super::forecast::{forecast, Stack};
 use super::results::{effect, roll_on_table, EffectContext};
 use super::situation::{
@@ -113,12 +113,20 @@ pub fn resolve(
             .field(format!("{field}.disrupted"))
             .rule("4.5, 5.1"));
         }
+        if hex.across_scarp {
+            return Err(RefereeError::new(
+                "situation.melee_not_allowed",
+                "melee combat across a scarp hexside is not permitted, up or down",
+            )
+            .field(format!("{field}.across_scarp"))
+            .rule(&data.scarp.rule));
+        }
         let units = resolve_units(data, &hex.units, &field)?;
         for (j, u) in units.iter().enumerate() {
             u.require_class(&format!("{field}.units[{j}]"))?;
         }
         attack += if hex.square {
-            check_square(&units, 0, &field, &m.square_rule)?;
+            check_square(data, &units, 0, &field, &m.square_rule)?;
             // A square attacks with the strength of a single unit (2.6.1).
             let one = [(units[0].combat_strength(&format!("{field}.units[0]"))?, 1)];
             stack_half_points(&one, false)
@@ -146,7 +154,7 @@ pub fn resolve(
             u.require_class(&format!("{field}.units[{j}]"))?;
         }
         if hex.square {
-            check_square(&units, hex.d_markers, &field, &m.square_rule)?;
+            check_square(data, &units, hex.d_markers, &field, &m.square_rule)?;
         }
         let ground = terrain(data, &hex.terrain, &format!("{field}.terrain"))?;
         check_can_stand(data, &units, ground, hex.stream, &field)?;
@@ -159,7 +167,10 @@ pub fn resolve(
             start: stack_state(data, &units, hex.d_markers, hex.rout, hex.square),
         });
         let fleets = &data.fleets;
-        if units.iter().all(is_fleet) {
+        // 6.7.3's 0 is for a fleet at sea; a fleet in a river takes the hex's own modifiers
+        // (R-ITACS-31); fleet against fleet has none (6.7.5).
+        let fleet_in_river = hex.stream && !fleet_battle && units.iter().all(is_fleet);
+        if units.iter().all(is_fleet) && !fleet_in_river {
             let (value, name, rule) = if fleet_battle {
                 (
                     0,
@@ -186,6 +197,23 @@ pub fn resolve(
             .field(format!("{field}.terrain"))
             .rule(&ground.rule));
         };
+        // 3.1.4: units on a wall hex attack only units on an adjacent wall hex, a ladder or a
+        // siege tower.
+        let wall_hex = ground
+            .melee_from
+            .as_ref()
+            .is_some_and(|from| from.contains(&AttackPosition::Wall));
+        if s.attack_from == AttackPosition::Wall && !wall_hex && !hex.on_ladder_or_tower {
+            return Err(RefereeError::new(
+                "situation.melee_not_allowed",
+                format!(
+                    "units on a wall hex may attack only units on an adjacent wall hex or on a ladder or siege tower, not units in a {} hex",
+                    ground.name
+                ),
+            )
+            .field("attack_from")
+            .rule("3.1.4"));
+        }
         if let Some(allowed) = &ground.melee_from {
             if !allowed.contains(&s.attack_from) {
                 return Err(RefereeError::new(
@@ -233,6 +261,11 @@ pub fn resolve(
             name = format!("{name} + {}", data.stream.name);
             rule = format!("{rule}; {}", data.stream.rule);
             ruling = ruling.or(data.stream.ruling.clone());
+        }
+        if fleet_in_river {
+            name = format!("{name} (fleet in a river)");
+            rule = format!("{rule}; {}", data.fleets.land_defence_rule);
+            ruling = data.fleets.river_ruling.clone();
         }
         if hex.road {
             notes.push(road_note());

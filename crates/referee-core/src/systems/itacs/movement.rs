@@ -77,6 +77,14 @@ pub struct PathStep {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub rout: bool,
+    /// An elephant stands in the hex: no other unit may stack with it (6.9.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub elephant: bool,
+    /// The hex is entered across a scarp hexside: not allowed (3.2.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub across_scarp: bool,
 }
 
 /// move: one unit or stack along a path.
@@ -101,6 +109,10 @@ pub struct MoveSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub fire_ship: bool,
+    /// A feudal cavalry charge (6.3): HC may then enter trench hexes (10.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub charging: bool,
     /// The scenario's stacking limit for this side (default 3, 4.3.3).
     #[serde(default)]
     #[ts(optional)]
@@ -174,6 +186,24 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             &mv.rule,
         ));
     }
+    let square_types = &data.melee.square_types;
+    if s.square
+        && !unit
+            .unit_type
+            .as_ref()
+            .is_some_and(|t| square_types.contains(t))
+    {
+        return Err(refuse(
+            "situation.invalid_square",
+            format!(
+                "only {} units may form a square, not {} units",
+                square_types.join(", "),
+                unit.label
+            ),
+            "square".into(),
+            &mv.square_rule,
+        ));
+    }
     if s.square && s.path.len() as u32 > mv.square_hexes {
         return Err(refuse(
             "situation.square_move",
@@ -201,7 +231,30 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             .clone()
             .unwrap_or_else(|| format!("hex {}", i + 1));
         let ground = terrain(data, &step.terrain, &format!("{field}.terrain"))?;
+        if step.across_scarp {
+            return Err(refuse(
+                "situation.terrain_closed",
+                format!("{name} is across a scarp hexside: movement up or down a scarp is not permitted"),
+                format!("{field}.across_scarp"),
+                &data.scarp.rule,
+            ));
+        }
         check_can_stand(data, &units, ground, step.stream, &field)?;
+        let closed = unit
+            .class
+            .as_ref()
+            .is_some_and(|c| ground.closed_to.contains(c));
+        if closed && !s.charging {
+            return Err(refuse(
+                "situation.terrain_closed",
+                format!(
+                    "{} units may enter {} hexes only when charging by the feudal cavalry rule",
+                    unit.label, ground.name
+                ),
+                format!("{field}.terrain"),
+                "10.3, 6.3",
+            ));
+        }
         if s.square
             && (step.road
                 || mv.square_closed_to.contains(&step.terrain)
@@ -263,7 +316,11 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             label: format!("Enter {name} ({})", ground.name),
             value,
             rule,
-            ruling: None,
+            ruling: if step.road {
+                None
+            } else {
+                kind.and_then(|t| t.movement_ruling.clone())
+            },
         });
         let mut limit = ground
             .stacking_limit
@@ -273,26 +330,57 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             limit = limit.max(mv.square_stacking);
         }
         let alone = kind.is_some_and(|t| t.stacks_alone || t.fleet);
-        let over = step.units_in_hex + unit.count > limit || (alone && step.units_in_hex > 0);
+        // Elephants and fleets stack alone (6.9.3, 6.7.1): a hex holding one is full.
+        let alone_rule = if kind.is_some_and(|t| t.fleet) {
+            "6.7.1"
+        } else {
+            "6.9.3"
+        };
+        let over = step.units_in_hex + unit.count > limit
+            || (alone && step.units_in_hex > 0)
+            || step.elephant;
+        let over_rule = if step.elephant {
+            "6.9.3".to_string()
+        } else if alone && step.units_in_hex > 0 {
+            alone_rule.to_string()
+        } else {
+            mv.stacking_rule.clone()
+        };
         if over && i == last {
-            return Err(refuse(
-                "situation.over_stacking",
+            let message = if step.elephant {
+                format!("{name} holds an elephant: no other unit may stack in its hex but the unit it carries")
+            } else if alone && step.units_in_hex > 0 {
+                format!(
+                    "{} units stack alone: {name} already holds {} units",
+                    unit.label, step.units_in_hex
+                )
+            } else {
                 format!(
                     "{name} already holds {} units: ending there breaks the stacking limit of {limit}",
                     step.units_in_hex
-                ),
+                )
+            };
+            let e = refuse(
+                "situation.over_stacking",
+                message,
                 format!("{field}.units_in_hex"),
-                &mv.stacking_rule,
-            ));
+                &over_rule,
+            );
+            return Err(if step.elephant {
+                e.ruling("R-ITACS-33")
+            } else {
+                e
+            });
         }
-        if over && step.units_in_hex >= limit {
+        if over && (step.units_in_hex >= limit || step.elephant) {
+            let ruling = step.elephant.then_some("R-ITACS-33");
             effects.push(effect(
                 Target::Unit(mover.clone()),
                 Change::DMarkers {
                     count: mv.pass_through_mover_d,
                 },
                 &mv.stacking_rule,
-                None,
+                ruling,
             ));
             effects.push(effect(
                 Target::Hex(name.clone()),
@@ -300,12 +388,12 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                     count: mv.pass_through_stationary_d,
                 },
                 &mv.stacking_rule,
-                None,
+                ruling,
             ));
             notes.push(Note::new(
                 format!("Moving through {name} at its stacking limit disrupts both stacks, once all movement is finished."),
                 &mv.stacking_rule,
-                None,
+                ruling,
             ));
         }
         if step.rout && s.kind == MoveKind::Normal {

@@ -30,14 +30,18 @@ pub struct UnitEntry {
     #[serde(default)]
     #[ts(optional)]
     pub class: Option<String>,
-    /// Printed combat strength: a number, . or [n].
+    /// Printed combat strength: a number (4 or "4"), a dot or a number in brackets.
     #[serde(default)]
     #[ts(optional)]
-    pub combat: Option<String>,
+    pub combat: Option<PrintedStrength>,
     /// Printed fire strength.
     #[serde(default)]
     #[ts(optional)]
     pub fire: Option<u32>,
+    /// Printed fire range in hexes (the range allowance, 4.2, 6.2).
+    #[serde(default)]
+    #[ts(optional)]
+    pub fire_range: Option<u32>,
     /// Printed movement points.
     #[serde(default)]
     #[ts(optional)]
@@ -70,6 +74,24 @@ pub struct UnitEntry {
     pub marine: bool,
 }
 
+/// A combat strength as printed on the counter: a plain number, or text (`"4"`, `"."`, `"[4]"`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(untagged)]
+pub enum PrintedStrength {
+    Number(u32),
+    Text(String),
+}
+
+impl PrintedStrength {
+    /// The printed form, as the ruleset writes it.
+    pub fn text(&self) -> String {
+        match self {
+            PrintedStrength::Number(n) => n.to_string(),
+            PrintedStrength::Text(t) => t.clone(),
+        }
+    }
+}
+
 /// A scarp hexside between the firers and the target (3.2.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
@@ -97,6 +119,14 @@ pub struct FiringHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub leader: bool,
+    /// Terrain key of the firing hex: hills add 1 to the fire range (4.2.3).
+    #[serde(default)]
+    #[ts(optional)]
+    pub terrain: Option<String>,
+    /// The hex has D markers: its units may not fire (5.1, 9.0).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub disrupted: bool,
     pub units: Vec<UnitEntry>,
 }
 
@@ -180,6 +210,10 @@ pub struct AttackingHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub square: bool,
+    /// A scarp hexside lies between this hex and the defenders: melee is not allowed (3.2.1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub across_scarp: bool,
     pub units: Vec<UnitEntry>,
 }
 
@@ -207,6 +241,10 @@ pub struct DefendingHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub rout: bool,
+    /// The defending units stand on a ladder or siege tower against a wall (3.1.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub on_ladder_or_tower: bool,
     pub units: Vec<UnitEntry>,
 }
 
@@ -244,6 +282,8 @@ pub struct Unit {
     pub class: Option<String>,
     pub combat: Option<CombatStrength>,
     pub fire: u32,
+    /// Fire range in hexes, from the entry or its type; unset when neither gives one.
+    pub fire_range: Option<u32>,
     pub movement: Option<u32>,
     pub count: u32,
     pub elite: bool,
@@ -299,12 +339,13 @@ impl Unit {
             .field(format!("{field}.class"))
             .rule("2.4.3, 6.1.3"));
         }
-        let combat = match entry
+        let printed = entry
             .combat
             .as_ref()
-            .or(unit_type.and_then(|t| t.combat.as_ref()))
-        {
-            Some(printed) => Some(CombatStrength::parse(printed).map_err(|m| {
+            .map(PrintedStrength::text)
+            .or_else(|| unit_type.and_then(|t| t.combat.clone()));
+        let combat = match printed {
+            Some(printed) => Some(CombatStrength::parse(&printed).map_err(|m| {
                 RefereeError::new("situation.invalid_strength", m)
                     .field(format!("{field}.combat"))
                     .rule("2.4.6")
@@ -348,6 +389,11 @@ impl Unit {
             class,
             combat,
             fire,
+            fire_range: if entry.throwing {
+                Some(data.throwing_weapons.range)
+            } else {
+                entry.fire_range.or(unit_type.and_then(|t| t.fire_range))
+            },
             movement: entry.movement.or(unit_type.and_then(|t| t.movement)),
             count: entry.count,
             elite: entry.elite,
@@ -478,13 +524,30 @@ pub fn resolve_units(
         .collect()
 }
 
-/// Checks a square: four identical units that are not disrupted (2.6.1).
+/// Checks a square: four identical units of a type that forms squares, not disrupted (2.6.1).
 pub fn check_square(
+    data: &ItacsData,
     units: &[Unit],
     d_markers: u32,
     field: &str,
     rule: &str,
 ) -> Result<(), RefereeError> {
+    let types = &data.melee.square_types;
+    if let Some(u) = units
+        .iter()
+        .find(|u| !u.unit_type.as_ref().is_some_and(|t| types.contains(t)))
+    {
+        return Err(RefereeError::new(
+            "situation.invalid_square",
+            format!(
+                "only {} units may form a square, not {} units",
+                types.join(", "),
+                u.label
+            ),
+        )
+        .field(format!("{field}.square"))
+        .rule(rule));
+    }
     if d_markers > 0 {
         return Err(RefereeError::new(
             "situation.invalid_square",
@@ -594,25 +657,32 @@ pub fn check_can_stand(
         ));
     }
     for u in units {
-        let fleet = u
-            .unit_type
-            .as_ref()
-            .and_then(|t| data.unit_types.get(t))
-            .is_some_and(|t| t.fleet);
+        let kind = u.type_data(data);
+        let fleet = kind.is_some_and(|t| t.fleet);
         if ground.fleets_only && !fleet {
             return refuse(format!(
                 "{} units cannot be in a {} hex: only fleets enter it (6.7)",
                 u.label, ground.name
             ));
         }
-        if fleet && !ground.fleets_only && !stream {
-            return refuse(format!(
-                "a fleet moves only in sea hexes (and light or Viking fleets in rivers), not {} (6.7)",
-                ground.name
-            ));
+        if fleet && !ground.fleets_only {
+            if !stream {
+                return refuse(format!(
+                    "a fleet moves only in sea hexes (and light or Viking fleets in rivers), not {} (6.7)",
+                    ground.name
+                ));
+            }
+            if !kind.is_some_and(|t| t.enters_rivers) {
+                return refuse(format!(
+                    "{} units may not enter river hexes: only light and Viking fleets may (6.7)",
+                    u.label
+                ));
+            }
         }
         if let Some(class) = &u.class {
-            if ground.closed_to.contains(class) {
+            // Feudal cavalry is there only by charging (6.3, 10.3): the move checks the charge.
+            let charged = ground.feudal_charge_enters && kind.is_some_and(|t| t.feudal);
+            if ground.closed_to.contains(class) && !charged {
                 return refuse(format!(
                     "class {class} units ({}) may not enter {} hexes",
                     u.label, ground.name

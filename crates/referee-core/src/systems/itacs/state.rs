@@ -25,6 +25,8 @@ pub struct MarkerRules {
     pub leader_removes: u32,
     pub leader_rule: String,
     pub leader_rout_rule: String,
+    /// The reading that a leader's own hex need not hold a Rout marker (R-ITACS-29).
+    pub leader_rout_own_hex_ruling: String,
     pub leader_ruling: Option<String>,
     pub end_of_break_rule: String,
     pub square_rule: String,
@@ -245,7 +247,17 @@ impl HexEntry {
 #[ts(rename = "ItacsMarkersSituation")]
 pub struct MarkersSituation {
     pub hex: HexEntry,
-    /// The changes, in order, e.g. two results' d_markers.
+    /// A combat result code applied to the hex first, e.g. DD or D1X (10.7).
+    #[serde(default)]
+    #[ts(optional)]
+    pub result: Option<String>,
+    /// Which side of that combat the hex was on (default the defender).
+    #[serde(default)]
+    #[ts(optional, as = "Option<super::after_combat::CombatSide>")]
+    pub side: super::after_combat::CombatSide,
+    /// The changes, in order, e.g. two results' D markers.
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<Change>>")]
     pub changes: Vec<Change>,
 }
 
@@ -291,8 +303,46 @@ pub fn markers(data: &ItacsData, s: &MarkersSituation) -> Result<Resolution, Ref
         .unwrap_or(Target::Defender);
     let mut effects: Vec<Effect> = Vec::new();
     let mut notes = Vec::new();
-    for change in &s.changes {
-        effects.push(effect(target.clone(), change.clone(), &rules.rule, None));
+    let mut changes: Vec<(Change, String, Option<String>)> = Vec::new();
+    if let Some(code) = &s.result {
+        if !data.results.contains_key(code) {
+            return Err(RefereeError::new(
+                "situation.unknown_result",
+                format!(
+                    "unknown combat result `{code}`; the results are {}",
+                    data.results.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .field("result")
+            .rule("10.7"));
+        }
+        let side = match s.side {
+            super::after_combat::CombatSide::Attacker => Target::Attacker,
+            super::after_combat::CombatSide::Defender => Target::Defender,
+        };
+        let no_extra = |_: &str| Vec::new();
+        let ctx = super::results::EffectContext {
+            defending_units: before.units,
+            extra: &no_extra,
+        };
+        for e in super::results::effects_of(data, code, &ctx) {
+            if e.target == side {
+                changes.push((e.change, e.rule, e.ruling));
+            }
+        }
+    }
+    changes.extend(
+        s.changes
+            .iter()
+            .map(|c| (c.clone(), rules.rule.clone(), None)),
+    );
+    for (change, rule, ruling) in &changes {
+        effects.push(effect(
+            target.clone(),
+            change.clone(),
+            rule,
+            ruling.as_deref(),
+        ));
         for c in after.apply(change, rules) {
             if c == Consequence::Routed {
                 effects.push(effect(target.clone(), Change::Rout, &rules.rout_rule, None));
@@ -305,7 +355,10 @@ pub fn markers(data: &ItacsData, s: &MarkersSituation) -> Result<Resolution, Ref
         &data.system.id,
         "markers",
         state,
-        &format!("The hex is {state} after the changes."),
+        &match state {
+            "routs" => "The hex routs after the changes.".to_string(),
+            other => format!("The hex is {other} after the changes."),
+        },
         effects,
     );
     r.totals = marker_totals(&before, &after, &rules.rule);
@@ -477,6 +530,7 @@ pub fn end_of_movement(data: &ItacsData, s: &PhaseSituation) -> Result<Resolutio
     let mut changes: Vec<Vec<(Change, String, Option<String>)>> = vec![Vec::new(); s.hexes.len()];
     let mut d_removed = vec![0u32; s.hexes.len()];
     let mut rout_removed = vec![false; s.hexes.len()];
+    let mut rout_ruling: Vec<Option<String>> = vec![None; s.hexes.len()];
     let leaders: Vec<(usize, &LeaderEntry)> = s
         .hexes
         .iter()
@@ -512,9 +566,13 @@ pub fn end_of_movement(data: &ItacsData, s: &PhaseSituation) -> Result<Resolutio
             if in_range && h.d_markers > d_removed[i] {
                 d_removed[i] += rules.leader_removes.min(h.d_markers - d_removed[i]);
             }
-            // 5.3.2: every Rout marker of the leader's formation, whatever the range.
+            // 5.3.2: every Rout marker of the leader's formation, whatever the range, whether or
+            // not the leader's own hex has one (R-ITACS-29).
             if h.rout && !rout_removed[i] {
                 rout_removed[i] = true;
+                if i != *home && !s.hexes[*home].rout {
+                    rout_ruling[i] = Some(rules.leader_rout_own_hex_ruling.clone());
+                }
             }
         }
     }
@@ -532,7 +590,7 @@ pub fn end_of_movement(data: &ItacsData, s: &PhaseSituation) -> Result<Resolutio
             changes[i].push((
                 Change::RemoveRout,
                 rules.leader_rout_rule.clone(),
-                ruling.clone(),
+                rout_ruling[i].clone().or(ruling.clone()),
             ));
         }
         if h.broken && h.moving_player {

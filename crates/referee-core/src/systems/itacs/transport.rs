@@ -45,12 +45,17 @@ pub struct FleetRules {
     pub sea_melee_modifier: i64,
     pub fleet_vs_fleet_rule: String,
     pub fleet_vs_fleet_ruling: Option<String>,
+    /// A fleet in a river is attacked with the hex's own modifiers, not 6.7.3's 0 (R-ITACS-31).
+    pub river_ruling: Option<String>,
     pub fire_ship_turns: u32,
     pub fire_ship_types: Vec<String>,
     pub fire_ship_rule: String,
     pub transported_rule: String,
     pub transported_disruption: u32,
     pub firers_per_fleet: u32,
+    /// Movement points a fleet spends loading or unloading, whatever the number of units (6.7.2).
+    pub load_cost: u32,
+    pub load_rule: String,
 }
 
 /// transport: a carrier and its load.
@@ -73,6 +78,10 @@ pub struct TransportSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub land_with_room: bool,
+    /// The cargo is loaded or unloaded this movement phase (6.7.2), or mounts the chariot (6.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub loading: bool,
 }
 
 fn class_of<'u>(u: &'u Unit, field: &str) -> Result<&'u str, RefereeError> {
@@ -251,6 +260,38 @@ pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution,
     }
     let mut effects = Vec::new();
     let mut checks = Vec::new();
+    if s.loading && fleet {
+        if let Some(mp) = carrier.movement.filter(|mp| *mp < fr.load_cost) {
+            return Err(RefereeError::new(
+                "situation.out_of_movement",
+                format!(
+                    "loading or unloading costs the fleet {} movement points and it has {mp}",
+                    fr.load_cost
+                ),
+            )
+            .field("carrier.movement")
+            .rule(&fr.load_rule));
+        }
+        totals.push(Total {
+            label: "Loading or unloading costs the fleet".into(),
+            value: format!("{} MP", fr.load_cost),
+            rule: fr.load_rule.clone(),
+            ruling: None,
+        });
+        checks.push(Check::umpire(
+            "The fleet is adjacent to the land hex",
+            &fr.load_rule,
+        ));
+        checks.push(Check::umpire(
+            "The units loaded or unloaded spend all their movement points: they begin or end the movement phase in the land hex",
+            &fr.load_rule,
+        ));
+    } else if s.loading && spec.carried_movement.is_some() {
+        checks.push(Check::umpire(
+            "The Ff unit began the movement phase adjacent to the chariot",
+            &spec.rule,
+        ));
+    }
     let (result, meaning) = if s.destroyed {
         let disruption = Change::DMarkers {
             count: fr.transported_disruption,

@@ -72,6 +72,11 @@ pub struct SideEntry {
     #[serde(default)]
     #[ts(optional, as = "Option<Vec<UnitEntry>>")]
     pub lost: Vec<UnitEntry>,
+    /// Victory points the scenario awards this side besides the enemy's losses (8.0), e.g. for
+    /// a hex held or a leader captured.
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub awarded: u32,
 }
 
 /// victory: points, panic and the victory level (7.0–7.2).
@@ -115,7 +120,18 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
             });
         }
     }
-    let score = [lost[1], lost[0]];
+    let mut score = [lost[1], lost[0]];
+    for (i, side) in s.sides.iter().enumerate() {
+        if side.awarded > 0 {
+            score[i] += 2 * u64::from(side.awarded);
+            totals.push(Total {
+                label: format!("{} awarded by the scenario", side.name),
+                value: side.awarded.to_string(),
+                rule: "8.0, 7.2".into(),
+                ruling: Some("R-ITACS-32".into()),
+            });
+        }
+    }
     for (i, side) in s.sides.iter().enumerate() {
         totals.push(Total {
             label: format!("{} victory points", side.name),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::result::CombatResult;
 use crate::odds::Band;
 use crate::ruleset::{check_rows, Citation, Cited, Problem, SystemData};
-use crate::systems::itacs::data::SystemHeader;
+use crate::systems::shared::SystemHeader;
 use crate::systems::Phase;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
