@@ -146,12 +146,7 @@ fn container(parent: Option<&str>) -> String {
     let last = parent.map(|p| p.rsplit('.').next().unwrap_or(p));
     match last.map(step) {
         None | Some(("", None)) => "the situation".into(),
-        Some((k, Some(_)))
-            if matches!(
-                k,
-                "units" | "side_a" | "side_b" | "elements" | "stack" | "cargo"
-            ) =>
-        {
+        Some(("units" | "side_a" | "side_b" | "elements" | "stack" | "cargo", Some(_))) => {
             "this unit".into()
         }
         Some((k, Some(i))) => format!("the {} of the {}", ordinal(i), words(k)),
