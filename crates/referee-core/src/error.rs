@@ -99,6 +99,7 @@ pub fn words(id: &str) -> String {
     let w = id.trim_matches('`').replace(['_', '-'], " ");
     match w.as_str() {
         "type" => "unit type".into(),
+        "lost" => "number lost".into(),
         "me" | "vp" | "pips" | "cf" | "sp" | "zoc" | "abp" => w.to_uppercase(),
         _ => w,
     }
@@ -131,35 +132,6 @@ fn ordinal(i: usize) -> String {
         .map_or_else(|| format!("number {}", i + 1), |w| (*w).to_string())
 }
 
-/// Keys whose list entries are units (or elements, stands, stacks).
-fn unit_list(key: &str) -> bool {
-    matches!(
-        key,
-        "units"
-            | "side_a"
-            | "side_b"
-            | "attackers"
-            | "defenders"
-            | "attacker"
-            | "defender"
-            | "cargo"
-            | "stack"
-            | "firers"
-            | "elements"
-            | "element"
-            | "unit"
-            | "supporters"
-            | "support"
-            | "rear_support"
-            | "overlaps"
-            | "targets"
-            | "target"
-            | "group"
-            | "own"
-            | "enemy"
-    )
-}
-
 /// One step of a serde path: `side_a[0]` → ("side_a", Some(0)).
 fn step(seg: &str) -> (&str, Option<usize>) {
     match seg.split_once('[') {
@@ -168,20 +140,17 @@ fn step(seg: &str) -> (&str, Option<usize>) {
     }
 }
 
-/// What a field belongs to, in words: "this unit", "the target", "the situation".
+/// What a field belongs to, in words: "this unit", "the first of the defenders", "the target",
+/// "the situation".
 fn container(parent: Option<&str>) -> String {
-    match parent.map(step) {
-        None => "the situation".into(),
-        Some((k, Some(i))) if unit_list(k) => {
-            if matches!(k, "side_a" | "side_b" | "units" | "elements" | "stack") {
-                "this unit".into()
-            } else {
-                format!("the {} {} unit", ordinal(i), words(k))
-            }
+    let last = parent.map(|p| p.rsplit('.').next().unwrap_or(p));
+    match last.map(step) {
+        None | Some(("", None)) => "the situation".into(),
+        Some(("units" | "side_a" | "side_b" | "elements" | "stack" | "cargo", Some(_))) => {
+            "this unit".into()
         }
-        Some((k, Some(i))) => format!("the {} entry of {}", ordinal(i), words(k)),
-        Some(("", None)) => "the situation".into(),
-        Some((k, None)) if unit_list(k) => format!("the {}", words(k)),
+        Some((k, Some(i))) => format!("the {} of the {}", ordinal(i), words(k)),
+        Some(("a" | "b", None)) => format!("side {}", last.unwrap_or_default()),
         Some((k, None)) => format!("the {}", words(k)),
     }
 }
