@@ -166,7 +166,7 @@ seed?: number, };
 
 export type DiceRoll = { dice: string, faces: Array<number>, seed: number, };
 
-export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>, units?: Array<UnitSpec>, };
+export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>, };
 
 export type SideSetup = { name: string, 
 /**
@@ -277,7 +277,7 @@ export type Gauge = {
 /**
  * The side it belongs to; none for a battle-wide figure (the MORALE track).
  */
-side?: string, label: string, status?: string, value: string, threshold?: string, 
+side?: string, label: string, value: string, threshold?: string, 
 /**
  * How far to the threshold, in the gauge's unit.
  */
@@ -1146,7 +1146,11 @@ test: string, unit: GtsUnit,
 /**
  * Personal valour of an attached leader (1.6).
  */
-leader_pv?: number, };
+leader_pv?: number, 
+/**
+ * Within 2" of a formed enemy unit: a failed voluntary rout then Disorders (4.311).
+ */
+near_formed_enemy?: boolean, };
 
 export type GtsCommandSituation = { 
 /**
@@ -1214,19 +1218,3 @@ front_stands: number,
  * Degrees wheeled.
  */
 degrees: number, };
-
-export type UnitForm = { ruleset: string, fields: Array<UnitField>, };
-
-export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, };
-
-export type UnitOption = { key: string, label: string, fills: Array<string>, printed: Array<PrintedValue>, };
-
-export type PrintedValue = { label: string, value: string, rule: string, };
-
-export type UnitPreview = { summary: string, values: Array<PrintedValue>, };
-
-export type PresetList = { presets: Array<Preset>, problems: Array<RefereeError>, };
-
-export type Preset = { id: string, name: string, ruleset: string, rule: string, description: string, builtin: boolean, sides: Array<SideSetup>, units: Array<UnitSpec>, };
-
-export type RuleSection = { ruleset: string, section: string, title?: string, text?: string, };

@@ -25,6 +25,10 @@ pub struct ResponseSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<i64>")]
     pub leader_pv: i64,
+    /// Within 2" of a formed enemy unit: a failed voluntary rout then Disorders (4.311).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub near_formed_enemy: bool,
 }
 
 pub fn response_test(
@@ -88,13 +92,21 @@ pub fn response_test(
         modifiers.push(rr.disordered.line("Unit is Disordered"));
     }
     let number: i64 = modifiers.iter().map(|m| m.value).sum();
-    let (pass_text, fail_text) = (test.pass.clone(), test.fail.clone());
+    let pass_text = test.pass.clone();
+    let fail_text = if test.fail_only_near_enemy && !s.near_formed_enemy {
+        "No consequence: the unit is not within 2\" of a formed enemy unit.".to_string()
+    } else {
+        test.fail.clone()
+    };
     let effects = |list: &[super::data::Consequence]| -> Vec<crate::contract::Effect> {
         list.iter()
-            .map(|c| effect(Target::Unit(u.name.clone()), c.change(), &test.rule, None))
+            .flat_map(|c| c.changes())
+            .map(|c| effect(Target::Unit(u.name.clone()), c, &test.rule, None))
             .collect()
     };
-    let fail_effects = if u.disordered {
+    let fail_effects = if test.fail_only_near_enemy && !s.near_formed_enemy {
+        Vec::new()
+    } else if u.disordered {
         effects(&test.on_fail_disordered)
     } else {
         effects(&test.on_fail)

@@ -50,6 +50,9 @@ pub struct ResponseTest {
     pub on_fail: Vec<Consequence>,
     /// On failure when the unit is already Disordered.
     pub on_fail_disordered: Vec<Consequence>,
+    /// The failure's consequences apply only within 2" of a formed enemy unit (4.311).
+    #[serde(default)]
+    pub fail_only_near_enemy: bool,
 }
 
 /// What a response test does to the unit.
@@ -59,14 +62,19 @@ pub enum Consequence {
     Disorder,
     Rout,
     Hit,
+    /// Rallied from Rout: the Rout ends, the unit takes Attack formation, Disordered (3.33;
+    /// conditions are exclusive, 3.3).
+    Rally,
 }
 
 impl Consequence {
-    pub fn change(self) -> crate::contract::Change {
+    pub fn changes(self) -> Vec<crate::contract::Change> {
+        use crate::contract::Change;
         match self {
-            Consequence::Disorder => crate::contract::Change::Disorder,
-            Consequence::Rout => crate::contract::Change::RoutUnit,
-            Consequence::Hit => crate::contract::Change::Hits { count: 1 },
+            Consequence::Disorder => vec![Change::Disorder],
+            Consequence::Rout => vec![Change::RoutUnit],
+            Consequence::Hit => vec![Change::Hits { count: 1 }],
+            Consequence::Rally => vec![Change::RemoveRout, Change::Disorder],
         }
     }
 }

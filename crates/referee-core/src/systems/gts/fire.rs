@@ -90,40 +90,38 @@ pub fn resolve(
         .field("firer")
         .rule("3.14, 5.1"));
     }
-    let tenths = (s.range * 10.0).round();
-    if tenths.is_nan() || tenths <= 0.0 {
+    // The measured range is compared exactly with the text's limits (5.1, Table 2.13): the
+    // ruleset keeps them in tenths of an inch, and a tenth divided by ten is the same double as
+    // the decimal the umpire types, so 1.5 is short range for a bow and 1.54 is not.
+    if !s.range.is_finite() || s.range <= 0.0 {
         return Err(
             RefereeError::new("situation.invalid_range", "range must be more than 0\"")
                 .field("range")
                 .rule("5.1"),
         );
     }
-    let tenths = tenths as u32;
+    let inches = |tenths: u32| f64::from(tenths) / 10.0;
     let longest = match (firer.mounted, weapon.mounted_range) {
         (true, Some(m)) => m,
         _ => *weapon.ranges.last().unwrap_or(&0),
     };
-    if tenths > longest {
+    if s.range > inches(longest) {
         return Err(RefereeError::new(
             "situation.out_of_range",
             format!(
                 "{} reach {}\", not {}\"",
                 weapon.name,
-                longest as f64 / 10.0,
+                inches(longest),
                 s.range
             ),
         )
         .field("range")
         .rule("5.1"));
     }
-    if weapon.min_range.is_some_and(|m| tenths < m) {
+    if let Some(m) = weapon.min_range.filter(|m| s.range < inches(*m)) {
         return Err(RefereeError::new(
             "situation.out_of_range",
-            format!(
-                "{} cannot fire under {}\"",
-                weapon.name,
-                weapon.min_range.unwrap_or(0) as f64 / 10.0
-            ),
+            format!("{} cannot fire under {}\"", weapon.name, inches(m)),
         )
         .field("range")
         .rule("9.26"));
@@ -144,7 +142,7 @@ pub fn resolve(
     if target.skirmish {
         modifiers.push(f.target_skirmish.line("Target in Skirmish formation"));
     }
-    if weapon.short_range.is_some_and(|sr| tenths <= sr) {
+    if weapon.short_range.is_some_and(|sr| s.range <= inches(sr)) {
         if firer.weapon_key == "BL" {
             modifiers.push(Modifier::new(
                 "Ballista close range",
@@ -212,17 +210,33 @@ pub fn resolve(
         _ => formed_fire(attack, defence, max)?,
     };
     let most = hits.outcomes().map(|(h, _)| *h).max().unwrap_or(0);
-    let effects_for = |h: u32| {
-        if h == 0 {
-            Vec::new()
+    // What the hits Disorder: a chariot's or engine's second hit, for good (3.32), and a double
+    // hit from one artillery shot (9.28).
+    let disorder_by = |h: u32| -> Option<&'static str> {
+        if target.disordered || h == 0 {
+            None
+        } else if target.disordered_for_good_by(h) {
+            Some("3.32")
+        } else if engine && h >= 2 {
+            Some("9.28")
         } else {
-            vec![effect(
+            None
+        }
+    };
+    let effects_for = |h: u32| {
+        let mut out = Vec::new();
+        if h > 0 {
+            out.push(effect(
                 Target::Defender,
                 Change::Hits { count: h },
                 &f.rule,
                 f.ruling.as_deref(),
-            )]
+            ));
         }
+        if let Some(rule) = disorder_by(h) {
+            out.push(effect(Target::Defender, Change::Disorder, rule, None));
+        }
+        out
     };
     let name = |h: u32| match h {
         0 => "no effect".to_string(),
@@ -264,22 +278,16 @@ pub fn resolve(
             })
         }
     };
-    // Chained: a stand lost, then the stand-loss morale check (5.53).
+    // Chained: a stand lost, then the stand-loss morale check (5.53), taken in the state the
+    // hits left the unit in (a Disorder from 3.32 or 9.28 lands with the hits).
     let room = target.hits_per_stand - target.hits;
-    let response = target.response.value + s.target_leader_pv
-        - if target.disordered {
-            data.response.disordered.modifier.abs()
-        } else {
-            0
-        };
-    let pass = Dist::die(10)?.map(move |r| *r <= response);
-    let ends = hits.joint(&pass)?.map(|(h, ok)| {
+    let response = target.response.value + s.target_leader_pv;
+    let penalty = data.response.disordered.modifier.abs();
+    let ends = hits.joint(&Dist::die(10)?)?.map(|(h, roll)| {
         let lost = *h >= room;
-        (
-            lost,
-            lost && !*ok && !target.disordered,
-            lost && !*ok && target.disordered,
-        )
+        let disordered = target.disordered || disorder_by(*h).is_some();
+        let ok = *roll <= response - if disordered { penalty } else { 0 };
+        (lost, lost && !ok && !disordered, lost && !ok && disordered)
     });
     let mut forecast = vec![
         Chance::new(
@@ -298,19 +306,19 @@ pub fn resolve(
             "5.53, 3.33",
         ),
     ];
-    let mut notes = Vec::new();
-    if target.second_hit_disorders {
+    let notes: Vec<Note> = Vec::new();
+    if target.second_hit_disorders && !target.disordered {
         forecast.push(Chance::new(
             "The target is Disordered for good (its second hit)",
             hits.probability_where(|h| target.disordered_for_good_by(*h)),
             "3.32",
         ));
     }
-    if engine {
-        notes.push(Note::new(
-            "A double hit from one artillery shot Disorders the target.",
+    if engine && !target.disordered {
+        forecast.push(Chance::new(
+            "The target is Disordered by a double hit from the shot",
+            hits.probability_where(|h| *h >= 2),
             "9.28",
-            None,
         ));
     }
     Ok(Resolution {

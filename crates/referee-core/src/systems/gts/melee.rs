@@ -134,22 +134,26 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let (u, e) = &own.units[own.modifying];
     let (ou, _) = &other.units[other.modifying];
     let who = own.name;
-    let mut out = vec![Modifier::new(
-        format!("{who}: melee of {}", u.name),
-        u.melee.value,
-        "2.10, 6.12",
-        Some("R-GTS-1"),
-    )];
-    if e.first_turn && !e.first_turn_spent {
-        if let Some(v) = u.melee_first.value {
-            out.push(Modifier::new(
-                format!("{who}: 1st-turn melee ({})", u.weapon.name),
-                v,
-                "2.14",
-                None,
-            ));
-        }
-    }
+    // The 1st-turn melee mod is not added to the melee mod: it is the unit's mod in its first
+    // melee (the 2.10 note, R-GTS-14).
+    let first = u
+        .melee_first
+        .value
+        .filter(|_| e.first_turn && !e.first_turn_spent);
+    let mut out = vec![match first {
+        Some(v) => Modifier::new(
+            format!("{who}: 1st-turn melee of {} ({})", u.name, u.weapon.name),
+            v,
+            "2.10, 2.14",
+            Some("R-GTS-14"),
+        ),
+        None => Modifier::new(
+            format!("{who}: melee of {}", u.name),
+            u.melee.value,
+            "2.10, 6.12",
+            Some("R-GTS-1"),
+        ),
+    }];
     if e.elevation {
         out.push(m.elevation.line(&format!("{who}: elevation")));
     }
@@ -229,7 +233,12 @@ fn recoil_tests(data: &GtsData, s: &Side, hits_taken: u32) -> Vec<Test> {
         .map(|(i, (u, e))| {
             let (stands, disordered) = if i == s.modifying {
                 let (stands, _) = u.after_hits(hits_taken);
-                (stands, u.disordered || hits_taken >= u.hits_per_stand)
+                (
+                    stands,
+                    u.disordered
+                        || hits_taken >= u.hits_per_stand
+                        || u.disordered_for_good_by(hits_taken),
+                )
             } else {
                 (u.stands, u.disordered)
             };

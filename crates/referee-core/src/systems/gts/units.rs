@@ -322,17 +322,26 @@ impl Unit {
                 )],
             },
         };
+        // The 1st-turn melee mod is the whole mod of the unit's first melee, not a bonus on top
+        // of it (the 2.10 note, R-GTS-14): derived, it is the melee mod plus the weapon's
+        // "melee 1st T"; printed on the tag, it is taken as it stands.
         let melee_first = match tag.melee_first {
             Some(t) => Value {
                 value: Some(t),
                 sources: vec!["unit tag".into()],
             },
-            None => Value {
-                value: weapon.melee_first,
-                sources: weapon
-                    .melee_first
-                    .map(|v| vec![format!("{} ({}) {}", weapon.name, e.weapon, signed(v))])
-                    .unwrap_or_default(),
+            None => match weapon.melee_first {
+                Some(v) => Value {
+                    value: Some(melee.value + v),
+                    sources: vec![
+                        format!("melee {}", signed(melee.value)),
+                        format!("{} ({}) {}", weapon.name, e.weapon, signed(v)),
+                    ],
+                },
+                None => Value {
+                    value: None,
+                    sources: Vec::new(),
+                },
             },
         };
         let hits_per_stand = tag.hits_per_stand.unwrap_or(if e.skirmish {
@@ -488,14 +497,18 @@ impl Unit {
                 format!("{:+}", self.melee.value),
                 &self.melee.sources,
             ),
-            line(
-                "1st-turn melee",
-                self.melee_first
-                    .value
-                    .map(|v| format!("{v:+}"))
-                    .unwrap_or_else(|| "none".into()),
-                &self.melee_first.sources,
-            ),
+            Total {
+                ruling: Some("R-GTS-14".into()),
+                rule: "2.10, 2.14".into(),
+                ..line(
+                    "1st-turn melee",
+                    self.melee_first
+                        .value
+                        .map(|v| format!("{v:+}"))
+                        .unwrap_or_else(|| "none".into()),
+                    &self.melee_first.sources,
+                )
+            },
             line(
                 "Recoil number",
                 self.recoil.value.to_string(),
