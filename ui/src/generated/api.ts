@@ -1042,6 +1042,10 @@ armour?: string,
  */
 weapon: string, 
 /**
+ * Sling ammunition: stones (4") or lead (6") (5.1, R-GTS-20).
+ */
+ammunition?: string, 
+/**
  * Secondary weapon, for fire at −1 (2.13).
  */
 secondary?: string, 

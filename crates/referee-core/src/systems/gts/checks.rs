@@ -101,7 +101,14 @@ pub fn response_test(
     let effects = |list: &[super::data::Consequence]| -> Vec<crate::contract::Effect> {
         list.iter()
             .flat_map(|c| c.changes())
-            .map(|c| effect(Target::Unit(u.name.clone()), c, &test.rule, None))
+            .map(|c| {
+                effect(
+                    Target::Unit(u.name.clone()),
+                    c,
+                    &test.rule,
+                    test.ruling.as_deref(),
+                )
+            })
             .collect()
     };
     let fail_effects = if test.fail_only_near_enemy && !s.near_formed_enemy {
@@ -133,7 +140,7 @@ pub fn response_test(
         format!("{}: passes on a d10 of at most", test.name),
         number.to_string(),
         &test.rule,
-        None,
+        test.ruling.as_deref(),
     ));
     if s.test == "formation_change" {
         let cost = rr.formation_change_base - u.response.value;

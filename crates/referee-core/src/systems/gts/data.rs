@@ -53,6 +53,9 @@ pub struct ResponseTest {
     /// The failure's consequences apply only within 2" of a formed enemy unit (4.311).
     #[serde(default)]
     pub fail_only_near_enemy: bool,
+    /// The ruling the test rests on, if any.
+    #[serde(default)]
+    pub ruling: Option<String>,
 }
 
 /// What a response test does to the unit.
@@ -111,6 +114,9 @@ pub struct UnitClass {
     pub second_hit_disorders: bool,
     #[serde(default)]
     pub always_flanked: bool,
+    /// Shoots bows at the horse archers' range though not mounted (chariots, R-GTS-21).
+    #[serde(default)]
+    pub mounted_fire: bool,
     pub rule: String,
 }
 
@@ -154,6 +160,9 @@ pub struct Row {
     pub short_range: Option<u32>,
     pub mounted_range: Option<u32>,
     pub min_range: Option<u32>,
+    /// Longest range by ammunition, in tenths (slings: stones 4", lead shot 6"; 5.1, R-GTS-20).
+    #[serde(default)]
+    pub ammunition: BTreeMap<String, u32>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

@@ -101,9 +101,55 @@ pub fn resolve(
         );
     }
     let inches = |tenths: u32| f64::from(tenths) / 10.0;
-    let longest = match (firer.mounted, weapon.mounted_range) {
-        (true, Some(m)) => m,
+    let mut notes: Vec<Note> = Vec::new();
+    let longest = match (firer.mounted_fire, weapon.mounted_range) {
+        (true, Some(m)) => {
+            if !firer.mounted {
+                notes.push(Note::new(
+                    format!(
+                        "{} shoot at the horse archers' range, {}\".",
+                        firer.name,
+                        inches(m)
+                    ),
+                    "5.1",
+                    Some("R-GTS-21"),
+                ));
+            }
+            m
+        }
         _ => *weapon.ranges.last().unwrap_or(&0),
+    };
+    // Slings reach 4" with stones and 6" with lead shot (5.1, R-GTS-20): beyond the shorter,
+    // the ammunition must be known.
+    let longest = if weapon.ammunition.is_empty() {
+        longest
+    } else {
+        match firer
+            .ammunition
+            .as_ref()
+            .and_then(|a| weapon.ammunition.get(a))
+        {
+            Some(r) => *r,
+            None => {
+                let shortest = weapon.ammunition.values().min().copied().unwrap_or(longest);
+                if s.range > inches(shortest) {
+                    return Err(RefereeError::new(
+                        "situation.out_of_range",
+                        format!(
+                            "a {} reaches {}\" with stones and {}\" with lead shot: say whether {} shoot stones or lead",
+                            weapon.name.to_lowercase(),
+                            inches(weapon.ammunition.get("stones").copied().unwrap_or(shortest)),
+                            inches(weapon.ammunition.get("lead").copied().unwrap_or(longest)),
+                            firer.name
+                        ),
+                    )
+                    .field("firer.ammunition")
+                    .rule("5.1")
+                    .ruling("R-GTS-20"));
+                }
+                shortest
+            }
+        }
     };
     if s.range > inches(longest) {
         return Err(RefereeError::new(
@@ -147,8 +193,8 @@ pub fn resolve(
             modifiers.push(Modifier::new(
                 "Ballista close range",
                 f.ballista_close,
-                "9.27",
-                None,
+                "2.10, 9.27",
+                Some("R-GTS-15"),
             ));
         } else {
             modifiers.push(f.short_range.line("Short range"));
@@ -182,6 +228,13 @@ pub fn resolve(
         } else {
             0
         };
+        if s.target_in_cover {
+            notes.push(Note::new(
+                "Against artillery, cover behind woods, a village or a wall gives the target +2 in place of the firer's −2 for cover.",
+                "2.13, 9.25",
+                Some("R-GTS-15"),
+            ));
+        }
         (d, "Fire defence against artillery (9.24–9.25)".to_string())
     } else {
         (
@@ -306,7 +359,6 @@ pub fn resolve(
             "5.53, 3.33",
         ),
     ];
-    let notes: Vec<Note> = Vec::new();
     if target.second_hit_disorders && !target.disordered {
         forecast.push(Chance::new(
             "The target is Disordered for good (its second hit)",
@@ -335,8 +387,8 @@ pub fn resolve(
             Total {
                 label: defence_label,
                 value: format!("{defence:+}"),
-                rule: "2.10, 5.51".into(),
-                ruling: Some("R-GTS-2".into()),
+                rule: if engine { "9.24, 9.25" } else { "2.10, 5.51" }.into(),
+                ruling: Some(if engine { "R-GTS-15" } else { "R-GTS-2" }.into()),
             },
         ],
         modifiers,

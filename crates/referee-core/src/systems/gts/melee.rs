@@ -198,16 +198,83 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
             None,
         ));
     }
-    if u.armour_level < ou.armour_level {
-        let gap = i64::from(ou.armour_level - u.armour_level);
-        out.push(Modifier::new(
-            format!("{who}: {gap} armour level(s) less"),
-            m.armour_level_gap * gap,
-            &m.weapon_rule,
-            None,
-        ));
+    if let (Some(mine), Some(theirs)) = (u.armour_level, ou.armour_level) {
+        if mine < theirs {
+            let gap = i64::from(theirs - mine);
+            out.push(Modifier::new(
+                format!("{who}: {gap} armour level(s) less"),
+                m.armour_level_gap * gap,
+                &m.weapon_rule,
+                None,
+            ));
+        }
     }
     out
+}
+
+/// What the roll-off leaves out, said aloud: entries on units that do not modify (6.12,
+/// R-GTS-16), modifying units without an armour rating (R-GTS-22), and the recoil stand tiers
+/// (7.1, R-GTS-17).
+fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
+    let mut notes = Vec::new();
+    for s in sides {
+        for (i, (u, e)) in s.units.iter().enumerate() {
+            if i == s.modifying {
+                continue;
+            }
+            let mut set = Vec::new();
+            if e.flanked {
+                set.push("flank");
+            }
+            if e.elevation {
+                set.push("elevation");
+            }
+            if e.leader_pv.is_some_and(|pv| pv != 0) {
+                set.push("leader");
+            }
+            if e.first_turn {
+                set.push("first turn");
+            }
+            if !set.is_empty() {
+                notes.push(Note::new(
+                    format!(
+                        "Side {}: {} is not the unit whose modifiers its side uses, so its {} entries do not change the roll-off; its elevation and leader still count in its own recoil test.",
+                        s.name,
+                        u.name,
+                        set.join(", ")
+                    ),
+                    "6.12, 7.1",
+                    Some("R-GTS-16"),
+                ));
+            }
+        }
+    }
+    let [a, b] = sides;
+    let (ua, ub) = (&a.units[a.modifying].0, &b.units[b.modifying].0);
+    for u in [ua, ub] {
+        if u.armour_level.is_none() {
+            notes.push(Note::new(
+                format!(
+                    "{} has no armour rating: no armour gap is counted for or against it.",
+                    u.name
+                ),
+                "2.1, 2.14",
+                Some("R-GTS-22"),
+            ));
+        }
+    }
+    if recoil
+        && sides
+            .iter()
+            .any(|s| s.units.iter().any(|(u, _)| u.stands >= 6))
+    {
+        notes.push(Note::new(
+            "A unit of 6 or more stands takes −20 on its recoil roll, not −30: the 3-stand line does not add to the 6-stand line.",
+            "7.1",
+            Some("R-GTS-17"),
+        ));
+    }
+    notes
 }
 
 fn tie_hits(data: &GtsData) -> impl Fn(i64, i64) -> u32 + '_ {
@@ -467,11 +534,13 @@ pub fn melee(
             "Every unit in contact fights at least one enemy unit; no stand splits its effort",
             "6.11",
         )],
-        notes: vec![Note::new(
+        notes: std::iter::once(Note::new(
             "Hits go to each side's modifying unit; a tie follows the net modifiers (R-GTS-4).",
             &data.melee.tie_rule,
             data.melee.tie_ruling.as_deref(),
-        )],
+        ))
+        .chain(melee_notes([&a, &b], false))
+        .collect(),
         outcome,
     })
 }
@@ -665,6 +734,11 @@ pub fn recoil(
         &r.rule,
         r.ruling.as_deref(),
     ));
+    res.notes.extend(
+        melee_notes([&a, &b], true)
+            .into_iter()
+            .filter(|n| n.ruling.as_deref() == Some("R-GTS-17")),
+    );
     Ok(res)
 }
 
@@ -674,6 +748,9 @@ pub fn round(
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let Fight { a, b, hits, .. } = fight(data, s)?;
+    let tiers = melee_notes([&a, &b], true)
+        .into_iter()
+        .filter(|n| n.ruling.as_deref() == Some("R-GTS-17"));
     let r = &data.recoil;
     // Hits only change the recoil tests through Disorder and stands: cache by the tests.
     type Tests = (Vec<(i64, i64)>, Vec<(i64, i64)>);
@@ -728,6 +805,7 @@ pub fn round(
     }
     let mut res = melee(data, s, dice)?;
     res.action = "melee_round".into();
+    res.notes.extend(tiers);
     res.forecast = forecast;
     res.notes.push(Note::new(
         "One round chained: the roll-off's hits (Disorder at a stand's worth, 6.13; stands lost change the recoil modifiers), then every unit's recoil test.",

@@ -72,6 +72,10 @@ pub struct UnitEntry {
     pub armour: Option<String>,
     /// Primary weapon: PK, LN, LS, SP, JV, BW, SL, SH, HM, PM, BL, CT.
     pub weapon: String,
+    /// Sling ammunition: stones (4") or lead (6") (5.1, R-GTS-20).
+    #[serde(default)]
+    #[ts(optional)]
+    pub ammunition: Option<String>,
     /// Secondary weapon, for fire at −1 (2.13).
     #[serde(default)]
     #[ts(optional)]
@@ -142,7 +146,10 @@ pub struct Unit {
     pub weapon_key: String,
     pub secondary: Option<Row>,
     pub weapon_class: String,
-    pub armour_level: u32,
+    /// None without an armour rating: no armour gap counts for or against it (R-GTS-22).
+    pub armour_level: Option<u32>,
+    pub mounted_fire: bool,
+    pub ammunition: Option<String>,
     /// (stands, hits) of the terminal rout trigger.
     pub rout_trigger: Option<(u32, u32)>,
     pub second_hit_disorders: bool,
@@ -368,6 +375,39 @@ impl Unit {
             .field(format!("{field}hits"))
             .rule("5.52"));
         }
+        if let Some(a) = &e.ammunition {
+            let slings = [Some(&weapon), secondary.as_ref()]
+                .into_iter()
+                .flatten()
+                .find(|w| !w.ammunition.is_empty());
+            match slings {
+                None => {
+                    return Err(RefereeError::new(
+                        "situation.invalid_field",
+                        "only a sling unit has a choice of ammunition",
+                    )
+                    .field(format!("{field}ammunition"))
+                    .rule("5.1"))
+                }
+                Some(w) if !w.ammunition.contains_key(a) => {
+                    return Err(RefereeError::new(
+                        "situation.invalid_field",
+                        format!(
+                            "a {} shoots {}",
+                            w.name.to_lowercase(),
+                            w.ammunition
+                                .keys()
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        ),
+                    )
+                    .field(format!("{field}ammunition"))
+                    .rule("5.1"))
+                }
+                _ => {}
+            }
+        }
         let starting = e.starting_stands.unwrap_or(e.stands);
         if starting < e.stands {
             return Err(RefereeError::new(
@@ -409,8 +449,9 @@ impl Unit {
                 .armour
                 .as_ref()
                 .and_then(|a| data.rows.get(a))
-                .and_then(|r| r.armour_level)
-                .unwrap_or(0),
+                .and_then(|r| r.armour_level),
+            mounted_fire: class.mounted || class.mounted_fire,
+            ammunition: e.ammunition.clone(),
             weapon,
             weapon_key: e.weapon.clone(),
             secondary,
