@@ -50,7 +50,18 @@ pub fn response_test(
         .rule(&rr.rule)
     })?;
     let u = Unit::build(data, &s.unit, "unit")?;
+    super::units::check_pv(s.leader_pv, "leader_pv")?;
     if s.test == "rally" {
+        // The terminal rout trigger is read from the stands the unit started with (2.11): a unit
+        // down to half must not be offered a rally the rules deny, so they are asked for.
+        if s.unit.starting_stands.is_none() {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "a rally needs the stands the unit started the battle with, for its terminal rout trigger",
+            )
+            .field("unit.starting_stands")
+            .rule("2.11, 3.33"));
+        }
         if !u.routed {
             return Err(
                 RefereeError::new("situation.not_routed", "only a routed unit rallies")

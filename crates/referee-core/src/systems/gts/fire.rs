@@ -61,6 +61,7 @@ pub fn resolve(
 ) -> Result<Resolution, RefereeError> {
     let f = &data.fire;
     let firer = Unit::build(data, &s.firer, "firer")?;
+    super::units::check_pv(s.target_leader_pv, "target_leader_pv")?;
     let target = Unit::build(data, &s.target, "target")?;
     let weapon = if s.secondary {
         firer.secondary.clone().ok_or_else(|| {

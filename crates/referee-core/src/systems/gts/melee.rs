@@ -7,7 +7,7 @@ use serde::Deserialize;
 use ts_rs::TS;
 
 use super::data::GtsData;
-use super::recoil::{side_fate, unit_fate, Fate, SideFate, Test};
+use super::recoil::{joint_fate, side_fate, unit_fate, Fate, SideFate, Test};
 use super::rolloff::melee_hits;
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
@@ -93,6 +93,9 @@ fn side(
         .iter()
         .enumerate()
         .map(|(i, e)| {
+            if let Some(pv) = e.leader_pv {
+                super::units::check_pv(pv, &format!("{field}[{i}].leader_pv"))?;
+            }
             Ok((
                 Unit::build(data, &e.unit, &format!("{field}[{i}].unit"))?,
                 e.clone(),
@@ -627,17 +630,40 @@ pub fn recoil(
             ));
         }
     }
-    let sa = side_fate(&ta, &tb, r.rout_multiple)?;
     let side_words = |f: &SideFate| match f {
         SideFate::Holds => "every unit of side A holds",
         SideFate::GivesGround => "side A gives ground (recoils, none routs)",
         SideFate::SomeRout => "a unit of side A routs",
         SideFate::Locked => "everyone fails: locked, 2 hits each",
     };
-    let distribution = sa
+    // The distribution is both sides together (R-GTS-12): what becomes of side A and of side B
+    // in the same rolls.
+    let word = |f: &SideFate| match f {
+        SideFate::Holds => "every unit holds",
+        SideFate::GivesGround => "gives ground (recoils, none routs)",
+        SideFate::SomeRout => "a unit routs",
+        SideFate::Locked => "locked",
+    };
+    let both = |(fa, fb): &(SideFate, SideFate)| {
+        if *fa == SideFate::Locked {
+            side_words(fa).to_string()
+        } else {
+            format!("side A: {}; side B: {}", word(fa), word(fb))
+        }
+    };
+    let joint = joint_fate(&ta, &tb, r.rout_multiple)?;
+    let distribution = joint
         .outcomes()
-        .map(|(f, p)| ResultOdds::new(side_words(f), side_words(f), "—".into(), p, Vec::new()))
+        .map(|(f, p)| ResultOdds::new(&both(f), &both(f), "—".into(), p, Vec::new()))
         .collect();
+    let sa = side_fate(&ta, &tb, r.rout_multiple)?;
+    for (f, p) in sa.outcomes() {
+        forecast.push(Chance::new(
+            format!("Side A: {}", side_words(f)),
+            p,
+            &r.rule,
+        ));
+    }
     let sb = side_fate(&tb, &ta, r.rout_multiple)?;
     for (f, p) in sb.outcomes() {
         forecast.push(Chance::new(
@@ -710,7 +736,10 @@ pub fn recoil(
                 dice: faces.to_vec(),
                 roll: i64::from(faces[0]),
                 modified: (i64::from(faces[0]) + ta[0].modifier).clamp(1, 100),
-                result: side_words(&side_of(&fates[..a.units.len()])).to_string(),
+                result: both(&(
+                    side_of(&fates[..a.units.len()]),
+                    side_of(&fates[a.units.len()..]),
+                )),
                 meaning: words.join("; "),
                 effects,
             })

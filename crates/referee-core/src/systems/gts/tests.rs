@@ -239,7 +239,7 @@ fn errors_name_the_unit_field_inside_a_situation() {
         )
         .unwrap();
     let o = r.outcome.unwrap();
-    assert_eq!(o.result, "every unit of side A holds");
+    assert_eq!(o.result, "side A: every unit holds; side B: a unit routs");
     assert!(o.effects.iter().any(|e| e.text.ends_with("Routs")));
 }
 

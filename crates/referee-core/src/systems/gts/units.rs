@@ -198,6 +198,20 @@ fn row<'d>(
     Ok(r)
 }
 
+/// A leader's personal valour runs from −2 to +2 (1.2).
+pub fn check_pv(pv: i64, field: &str) -> Result<(), RefereeError> {
+    if (-2..=2).contains(&pv) {
+        Ok(())
+    } else {
+        Err(RefereeError::new(
+            "situation.invalid_rating",
+            format!("a leader's personal valour runs from −2 to +2, not {pv:+}"),
+        )
+        .field(field)
+        .rule("1.2"))
+    }
+}
+
 impl Unit {
     pub fn build(data: &GtsData, e: &UnitEntry, field: &str) -> Result<Unit, RefereeError> {
         let field = if field.is_empty() {
@@ -415,6 +429,28 @@ impl Unit {
                 "a unit cannot have more stands than it started with",
             )
             .field(format!("{field}starting_stands")));
+        }
+        let columns = data
+            .rout_triggers
+            .by_quality
+            .get(&quality.value)
+            .map_or(0, |row| row.len() as u32);
+        if columns > 0 && starting > columns {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                format!(
+                    "Table 2.11 gives terminal rout triggers for units of 1 to {columns} stands, not {starting}"
+                ),
+            )
+            .field(format!(
+                "{field}{}",
+                if e.starting_stands.is_some() {
+                    "starting_stands"
+                } else {
+                    "stands"
+                }
+            ))
+            .rule("2.11"));
         }
         let rout_trigger = data
             .rout_triggers
