@@ -51,6 +51,14 @@ pub fn response_test(
     })?;
     let u = Unit::build(data, &s.unit, "unit")?;
     super::units::check_pv(s.leader_pv, "leader_pv")?;
+    if test.skirmish_only && !u.skirmish {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            format!("{} is for skirmish stands", test.name.to_lowercase()),
+        )
+        .field("unit.skirmish")
+        .rule(&test.rule));
+    }
     if s.test == "rally" {
         // The terminal rout trigger is read from the stands the unit started with (2.11): a unit
         // down to half must not be offered a rally the rules deny, so they are asked for.
@@ -130,16 +138,54 @@ pub fn response_test(
         effects(&test.on_fail)
     };
     let pass_effects = effects(&test.on_pass);
-    let rows = vec![
-        (Band::at_most(number), "passes".to_string()),
-        (Band::above(number), "fails".to_string()),
-    ];
-    let meaning = |code: &str| {
-        if code == "passes" {
-            (pass_text.clone(), pass_effects.clone())
-        } else {
-            (fail_text.clone(), fail_effects.clone())
+    let rows = match test.eliminated_on {
+        // 4.324: a natural face eliminates the stand whatever the response number.
+        Some(face) => {
+            let mut rows = vec![(
+                Band {
+                    min: None,
+                    max: Some(number.min(face - 1)),
+                },
+                "passes".to_string(),
+            )];
+            if number < face - 1 {
+                rows.push((
+                    Band {
+                        min: Some(number + 1),
+                        max: Some(face - 1),
+                    },
+                    "fails".to_string(),
+                ));
+            }
+            rows.push((
+                Band {
+                    min: Some(face),
+                    max: None,
+                },
+                "eliminated".to_string(),
+            ));
+            rows
         }
+        None => vec![
+            (Band::at_most(number), "passes".to_string()),
+            (Band::above(number), "fails".to_string()),
+        ],
+    };
+    let eliminated_effects = vec![effect(
+        Target::Unit(u.name.clone()),
+        Change::Hits {
+            count: u.hits_per_stand - u.hits,
+        },
+        &test.rule,
+        test.ruling.as_deref(),
+    )];
+    let meaning = |code: &str| match code {
+        "passes" => (pass_text.clone(), pass_effects.clone()),
+        "eliminated" => (
+            "The skirmish stand is eliminated.".to_string(),
+            eliminated_effects.clone(),
+        ),
+        _ => (fail_text.clone(), fail_effects.clone()),
     };
     let (distribution, outcome) = roll_named("d10", &rows, &meaning, dice)?;
     let mut r = Resolution::certain(&data.system.id, "response_test", "", "", Vec::new());

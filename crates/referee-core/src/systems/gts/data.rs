@@ -56,6 +56,12 @@ pub struct ResponseTest {
     /// The ruling the test rests on, if any.
     #[serde(default)]
     pub ruling: Option<String>,
+    /// A natural d10 face that eliminates the stand whatever its response (4.324: 10).
+    #[serde(default)]
+    pub eliminated_on: Option<i64>,
+    /// Only skirmish stands take this test (4.324).
+    #[serde(default)]
+    pub skirmish_only: bool,
 }
 
 /// What a response test does to the unit.
