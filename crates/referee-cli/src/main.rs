@@ -5,7 +5,7 @@
 
 mod battle;
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -137,18 +137,27 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
     }
 }
 
+/// Writes the answer; a reader that closed the pipe early (`referee … | head`) is not an error
+/// worth a panic: the rest of the output is simply dropped.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(value) => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&value).unwrap_or_default()
-            );
+            emit(&serde_json::to_string_pretty(&value).unwrap_or_default());
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error [{}]: {}", e.code, e.one_line());
-            println!("{}", serde_json::to_string_pretty(&e).unwrap_or_default());
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "error [{}]: {}",
+                e.code,
+                e.one_line()
+            );
+            emit(&serde_json::to_string_pretty(&e).unwrap_or_default());
             ExitCode::from(2)
         }
     }

@@ -117,6 +117,7 @@ const WORDS: &[&str] = &[
     "retainers",
     "stand_loss",
     "rally",
+    "pass_through",
     "D2XB",
     "DX",
     "stream",

@@ -414,7 +414,15 @@ rear?: boolean,
 /**
  * A leader is in this hex (4.4.1).
  */
-leader?: boolean, units: Array<ItacsUnit>, };
+leader?: boolean, 
+/**
+ * Terrain key of the firing hex: hills add 1 to the fire range (4.2.3).
+ */
+terrain?: string, 
+/**
+ * The hex has D markers: its units may not fire (5.1, 9.0).
+ */
+disrupted?: boolean, units: Array<ItacsUnit>, };
 
 export type TargetHex = { 
 /**
@@ -442,7 +450,11 @@ disrupted?: boolean,
 /**
  * The units form a square (2.6.1).
  */
-square?: boolean, units: Array<ItacsUnit>, };
+square?: boolean, 
+/**
+ * A scarp hexside lies between this hex and the defenders: melee is not allowed (3.2.1).
+ */
+across_scarp?: boolean, units: Array<ItacsUnit>, };
 
 export type DefendingHex = { label?: string, terrain: string, stream?: boolean, road?: boolean, square?: boolean, 
 /**
@@ -452,7 +464,11 @@ d_markers?: number,
 /**
  * The hex already has a Rout marker.
  */
-rout?: boolean, units: Array<ItacsUnit>, };
+rout?: boolean, 
+/**
+ * The defending units stand on a ladder or siege tower against a wall (3.1.4).
+ */
+on_ladder_or_tower?: boolean, units: Array<ItacsUnit>, };
 
 export type ItacsUnit = { 
 /**
@@ -464,13 +480,17 @@ type?: string,
  */
 class?: string, 
 /**
- * Printed combat strength: a number, . or [n].
+ * Printed combat strength: a number (4 or "4"), a dot or a number in brackets.
  */
-combat?: string, 
+combat?: PrintedStrength, 
 /**
  * Printed fire strength.
  */
 fire?: number, 
+/**
+ * Printed fire range in hexes (the range allowance, 4.2, 6.2).
+ */
+fire_range?: number, 
 /**
  * Printed movement points.
  */
@@ -497,6 +517,8 @@ cargo?: Array<ItacsUnit>,
 marine?: boolean, };
 
 export type ScarpLine = "none" | "firing_down" | "firing_up";
+
+export type PrintedStrength = number | string;
 
 export type AttackPosition = "ground" | "ladder_or_tower" | "wall";
 
@@ -526,9 +548,17 @@ rampaging?: boolean, units: Array<ItacsUnit>, };
 
 export type ItacsMarkersSituation = { hex: ItacsHexState, 
 /**
- * The changes, in order, e.g. two results' d_markers.
+ * A combat result code applied to the hex first, e.g. DD or D1X (10.7).
  */
-changes: Array<Change>, };
+result?: string, 
+/**
+ * Which side of that combat the hex was on (default the defender).
+ */
+side?: CombatSide, 
+/**
+ * The changes, in order, e.g. two results' D markers.
+ */
+changes?: Array<Change>, };
 
 export type ItacsPhaseSituation = { hexes: Array<ItacsPhaseHex>, };
 
@@ -574,6 +604,10 @@ square?: boolean,
  */
 fire_ship?: boolean, 
 /**
+ * A feudal cavalry charge (6.3): HC may then enter trench hexes (10.3).
+ */
+charging?: boolean, 
+/**
  * The scenario's stacking limit for this side (default 3, 4.3.3).
  */
 stacking_limit?: number, path: Array<ItacsPathStep>, 
@@ -602,7 +636,15 @@ d_markers?: number,
 /**
  * A Rout marker on the hex: a unit entering it routs too (5.3).
  */
-rout?: boolean, };
+rout?: boolean, 
+/**
+ * An elephant stands in the hex: no other unit may stack with it (6.9.3).
+ */
+elephant?: boolean, 
+/**
+ * The hex is entered across a scarp hexside: not allowed (3.2.1).
+ */
+across_scarp?: boolean, };
 
 export type MoveKind = "normal" | "rout" | "break";
 
@@ -610,7 +652,7 @@ export type ItacsWithdrawSituation = { defenders: Array<ItacsUnit>, attackers: A
 
 export type ItacsBreakSituation = { 
 /**
- * The units of the hex, with their movement points.
+ * The units left in the hex after the result (the survivors), with their movement points.
  */
 units: Array<ItacsUnit>, side?: CombatSide, 
 /**
@@ -688,7 +730,11 @@ destroyed?: boolean,
 /**
  * An adjacent land hex has room for the cargo (6.7.7).
  */
-land_with_room?: boolean, };
+land_with_room?: boolean, 
+/**
+ * The cargo is loaded or unloaded this movement phase (6.7.2), or mounts the chariot (6.8).
+ */
+loading?: boolean, };
 
 export type ItacsFireShipSituation = { type: string, 
 /**
@@ -714,7 +760,12 @@ panic_level?: number,
 /**
  * Units lost: destroyed in combat or routed off the map (7.0).
  */
-lost?: Array<ItacsUnit>, };
+lost?: Array<ItacsUnit>, 
+/**
+ * Victory points the scenario awards this side besides the enemy's losses (8.0), e.g. for
+ * a hex held or a leader captured.
+ */
+awarded?: number, };
 
 export type ItacsScenarioSituation = { name?: string, 
 /**
@@ -1109,6 +1160,10 @@ armour?: string,
  */
 weapon: string, 
 /**
+ * Sling ammunition: stones (4") or lead (6") (5.1, R-GTS-20).
+ */
+ammunition?: string, 
+/**
  * Secondary weapon, for fire at −1 (2.13).
  */
 secondary?: string, 
@@ -1213,7 +1268,11 @@ test: string, unit: GtsUnit,
 /**
  * Personal valour of an attached leader (1.6).
  */
-leader_pv?: number, };
+leader_pv?: number, 
+/**
+ * Within 2" of a formed enemy unit: a failed voluntary rout then Disorders (4.311).
+ */
+near_formed_enemy?: boolean, };
 
 export type GtsCommandSituation = { 
 /**

@@ -896,3 +896,26 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
         "Added 17.03 to Gauls"
     );
 }
+
+#[test]
+fn a_rallied_gts_unit_is_no_longer_routed_but_disordered() {
+    // 3.33: the rallied unit assumes Attack formation and Disordered status; conditions are
+    // exclusive (3.3), so applying the rally ends the Rout.
+    let mut s = Script::new("gts", json!([{"name": "Spartans"}, {"name": "Persians"}]));
+    let id = s.add(
+        "Hoplites",
+        "Spartans",
+        Role::Unit,
+        json!({ "name": "Hoplites", "class": "infantry", "weapon": "SP", "armour": "M",
+                "stands": 4, "routed": true }),
+    );
+    assert!(s.unit(id).rout);
+    let situation = json!({ "test": "rally", "unit": s.unit(id).stats.clone() });
+    let r = s.resolve("response_test", &situation, &[1]);
+    s.apply(&r, mapping(&[("unit:Hoplites", &[id])]));
+    let u = s.unit(id);
+    assert!(!u.rout, "the Rout ends");
+    assert!(u.disordered, "and the unit is Disordered");
+    assert_eq!(u.stats["routed"], json!(false));
+    assert_eq!(u.stats["disordered"], json!(true));
+}

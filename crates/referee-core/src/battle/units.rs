@@ -128,6 +128,11 @@ pub fn enter(
     };
     // GTS units may enter already hit, disordered or routed.
     if let SystemRules::Gts(_) = &ruleset.rules {
+        // The roster keeps the stands the unit started with, for its terminal rout trigger
+        // (2.11): later situations built from the stats read them, not the stands left.
+        if unit.stats.get("starting_stands").is_none() {
+            set(&mut unit.stats, "starting_stands", json!(strength));
+        }
         unit.hits = unit.stats.get("hits").and_then(Value::as_u64).unwrap_or(0) as u32;
         unit.disordered = unit.stats.get("disordered") == Some(&json!(true));
         unit.rout = unit.stats.get("routed") == Some(&json!(true));

@@ -25,6 +25,10 @@ pub struct ResponseSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<i64>")]
     pub leader_pv: i64,
+    /// Within 2" of a formed enemy unit: a failed voluntary rout then Disorders (4.311).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub near_formed_enemy: bool,
 }
 
 pub fn response_test(
@@ -46,7 +50,26 @@ pub fn response_test(
         .rule(&rr.rule)
     })?;
     let u = Unit::build(data, &s.unit, "unit")?;
+    super::units::check_pv(s.leader_pv, "leader_pv")?;
+    if test.skirmish_only && !u.skirmish {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            format!("{} is for skirmish stands", test.name.to_lowercase()),
+        )
+        .field("unit.skirmish")
+        .rule(&test.rule));
+    }
     if s.test == "rally" {
+        // The terminal rout trigger is read from the stands the unit started with (2.11): a unit
+        // down to half must not be offered a rally the rules deny, so they are asked for.
+        if s.unit.starting_stands.is_none() {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "a rally needs the stands the unit started the battle with, for its terminal rout trigger",
+            )
+            .field("unit.starting_stands")
+            .rule("2.11, 3.33"));
+        }
         if !u.routed {
             return Err(
                 RefereeError::new("situation.not_routed", "only a routed unit rallies")
@@ -88,28 +111,81 @@ pub fn response_test(
         modifiers.push(rr.disordered.line("Unit is Disordered"));
     }
     let number: i64 = modifiers.iter().map(|m| m.value).sum();
-    let (pass_text, fail_text) = (test.pass.clone(), test.fail.clone());
+    let pass_text = test.pass.clone();
+    let fail_text = if test.fail_only_near_enemy && !s.near_formed_enemy {
+        "No consequence: the unit is not within 2\" of a formed enemy unit.".to_string()
+    } else {
+        test.fail.clone()
+    };
     let effects = |list: &[super::data::Consequence]| -> Vec<crate::contract::Effect> {
         list.iter()
-            .map(|c| effect(Target::Unit(u.name.clone()), c.change(), &test.rule, None))
+            .flat_map(|c| c.changes())
+            .map(|c| {
+                effect(
+                    Target::Unit(u.name.clone()),
+                    c,
+                    &test.rule,
+                    test.ruling.as_deref(),
+                )
+            })
             .collect()
     };
-    let fail_effects = if u.disordered {
+    let fail_effects = if test.fail_only_near_enemy && !s.near_formed_enemy {
+        Vec::new()
+    } else if u.disordered {
         effects(&test.on_fail_disordered)
     } else {
         effects(&test.on_fail)
     };
     let pass_effects = effects(&test.on_pass);
-    let rows = vec![
-        (Band::at_most(number), "passes".to_string()),
-        (Band::above(number), "fails".to_string()),
-    ];
-    let meaning = |code: &str| {
-        if code == "passes" {
-            (pass_text.clone(), pass_effects.clone())
-        } else {
-            (fail_text.clone(), fail_effects.clone())
+    let rows = match test.eliminated_on {
+        // 4.324: a natural face eliminates the stand whatever the response number.
+        Some(face) => {
+            let mut rows = vec![(
+                Band {
+                    min: None,
+                    max: Some(number.min(face - 1)),
+                },
+                "passes".to_string(),
+            )];
+            if number < face - 1 {
+                rows.push((
+                    Band {
+                        min: Some(number + 1),
+                        max: Some(face - 1),
+                    },
+                    "fails".to_string(),
+                ));
+            }
+            rows.push((
+                Band {
+                    min: Some(face),
+                    max: None,
+                },
+                "eliminated".to_string(),
+            ));
+            rows
         }
+        None => vec![
+            (Band::at_most(number), "passes".to_string()),
+            (Band::above(number), "fails".to_string()),
+        ],
+    };
+    let eliminated_effects = vec![effect(
+        Target::Unit(u.name.clone()),
+        Change::Hits {
+            count: u.hits_per_stand - u.hits,
+        },
+        &test.rule,
+        test.ruling.as_deref(),
+    )];
+    let meaning = |code: &str| match code {
+        "passes" => (pass_text.clone(), pass_effects.clone()),
+        "eliminated" => (
+            "The skirmish stand is eliminated.".to_string(),
+            eliminated_effects.clone(),
+        ),
+        _ => (fail_text.clone(), fail_effects.clone()),
     };
     let (distribution, outcome) = roll_named("d10", &rows, &meaning, dice)?;
     let mut r = Resolution::certain(&data.system.id, "response_test", "", "", Vec::new());
@@ -121,7 +197,7 @@ pub fn response_test(
         format!("{}: passes on a d10 of at most", test.name),
         number.to_string(),
         &test.rule,
-        None,
+        test.ruling.as_deref(),
     ));
     if s.test == "formation_change" {
         let cost = rr.formation_change_base - u.response.value;

@@ -50,6 +50,18 @@ pub struct ResponseTest {
     pub on_fail: Vec<Consequence>,
     /// On failure when the unit is already Disordered.
     pub on_fail_disordered: Vec<Consequence>,
+    /// The failure's consequences apply only within 2" of a formed enemy unit (4.311).
+    #[serde(default)]
+    pub fail_only_near_enemy: bool,
+    /// The ruling the test rests on, if any.
+    #[serde(default)]
+    pub ruling: Option<String>,
+    /// A natural d10 face that eliminates the stand whatever its response (4.324: 10).
+    #[serde(default)]
+    pub eliminated_on: Option<i64>,
+    /// Only skirmish stands take this test (4.324).
+    #[serde(default)]
+    pub skirmish_only: bool,
 }
 
 /// What a response test does to the unit.
@@ -59,14 +71,19 @@ pub enum Consequence {
     Disorder,
     Rout,
     Hit,
+    /// Rallied from Rout: the Rout ends, the unit takes Attack formation, Disordered (3.33;
+    /// conditions are exclusive, 3.3).
+    Rally,
 }
 
 impl Consequence {
-    pub fn change(self) -> crate::contract::Change {
+    pub fn changes(self) -> Vec<crate::contract::Change> {
+        use crate::contract::Change;
         match self {
-            Consequence::Disorder => crate::contract::Change::Disorder,
-            Consequence::Rout => crate::contract::Change::RoutUnit,
-            Consequence::Hit => crate::contract::Change::Hits { count: 1 },
+            Consequence::Disorder => vec![Change::Disorder],
+            Consequence::Rout => vec![Change::RoutUnit],
+            Consequence::Hit => vec![Change::Hits { count: 1 }],
+            Consequence::Rally => vec![Change::RemoveRout, Change::Disorder],
         }
     }
 }
@@ -103,6 +120,9 @@ pub struct UnitClass {
     pub second_hit_disorders: bool,
     #[serde(default)]
     pub always_flanked: bool,
+    /// Shoots bows at the horse archers' range though not mounted (chariots, R-GTS-21).
+    #[serde(default)]
+    pub mounted_fire: bool,
     pub rule: String,
 }
 
@@ -146,6 +166,9 @@ pub struct Row {
     pub short_range: Option<u32>,
     pub mounted_range: Option<u32>,
     pub min_range: Option<u32>,
+    /// Longest range by ammunition, in tenths (slings: stones 4", lead shot 6"; 5.1, R-GTS-20).
+    #[serde(default)]
+    pub ammunition: BTreeMap<String, u32>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

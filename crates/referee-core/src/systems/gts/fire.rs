@@ -61,6 +61,7 @@ pub fn resolve(
 ) -> Result<Resolution, RefereeError> {
     let f = &data.fire;
     let firer = Unit::build(data, &s.firer, "firer")?;
+    super::units::check_pv(s.target_leader_pv, "target_leader_pv")?;
     let target = Unit::build(data, &s.target, "target")?;
     let weapon = if s.secondary {
         firer.secondary.clone().ok_or_else(|| {
@@ -90,40 +91,84 @@ pub fn resolve(
         .field("firer")
         .rule("3.14, 5.1"));
     }
-    let tenths = (s.range * 10.0).round();
-    if tenths.is_nan() || tenths <= 0.0 {
+    // The measured range is compared exactly with the text's limits (5.1, Table 2.13): the
+    // ruleset keeps them in tenths of an inch, and a tenth divided by ten is the same double as
+    // the decimal the umpire types, so 1.5 is short range for a bow and 1.54 is not.
+    if !s.range.is_finite() || s.range <= 0.0 {
         return Err(
             RefereeError::new("situation.invalid_range", "range must be more than 0\"")
                 .field("range")
                 .rule("5.1"),
         );
     }
-    let tenths = tenths as u32;
-    let longest = match (firer.mounted, weapon.mounted_range) {
-        (true, Some(m)) => m,
+    let inches = |tenths: u32| f64::from(tenths) / 10.0;
+    let mut notes: Vec<Note> = Vec::new();
+    let longest = match (firer.mounted_fire, weapon.mounted_range) {
+        (true, Some(m)) => {
+            if !firer.mounted {
+                notes.push(Note::new(
+                    format!(
+                        "{} shoot at the horse archers' range, {}\".",
+                        firer.name,
+                        inches(m)
+                    ),
+                    "5.1",
+                    Some("R-GTS-21"),
+                ));
+            }
+            m
+        }
         _ => *weapon.ranges.last().unwrap_or(&0),
     };
-    if tenths > longest {
+    // Slings reach 4" with stones and 6" with lead shot (5.1, R-GTS-20): beyond the shorter,
+    // the ammunition must be known.
+    let longest = if weapon.ammunition.is_empty() {
+        longest
+    } else {
+        match firer
+            .ammunition
+            .as_ref()
+            .and_then(|a| weapon.ammunition.get(a))
+        {
+            Some(r) => *r,
+            None => {
+                let shortest = weapon.ammunition.values().min().copied().unwrap_or(longest);
+                if s.range > inches(shortest) {
+                    return Err(RefereeError::new(
+                        "situation.out_of_range",
+                        format!(
+                            "a {} reaches {}\" with stones and {}\" with lead shot: say whether {} shoot stones or lead",
+                            weapon.name.to_lowercase(),
+                            inches(weapon.ammunition.get("stones").copied().unwrap_or(shortest)),
+                            inches(weapon.ammunition.get("lead").copied().unwrap_or(longest)),
+                            firer.name
+                        ),
+                    )
+                    .field("firer.ammunition")
+                    .rule("5.1")
+                    .ruling("R-GTS-20"));
+                }
+                shortest
+            }
+        }
+    };
+    if s.range > inches(longest) {
         return Err(RefereeError::new(
             "situation.out_of_range",
             format!(
                 "{} reach {}\", not {}\"",
                 weapon.name,
-                longest as f64 / 10.0,
+                inches(longest),
                 s.range
             ),
         )
         .field("range")
         .rule("5.1"));
     }
-    if weapon.min_range.is_some_and(|m| tenths < m) {
+    if let Some(m) = weapon.min_range.filter(|m| s.range < inches(*m)) {
         return Err(RefereeError::new(
             "situation.out_of_range",
-            format!(
-                "{} cannot fire under {}\"",
-                weapon.name,
-                weapon.min_range.unwrap_or(0) as f64 / 10.0
-            ),
+            format!("{} cannot fire under {}\"", weapon.name, inches(m)),
         )
         .field("range")
         .rule("9.26"));
@@ -144,13 +189,13 @@ pub fn resolve(
     if target.skirmish {
         modifiers.push(f.target_skirmish.line("Target in Skirmish formation"));
     }
-    if weapon.short_range.is_some_and(|sr| tenths <= sr) {
+    if weapon.short_range.is_some_and(|sr| s.range <= inches(sr)) {
         if firer.weapon_key == "BL" {
             modifiers.push(Modifier::new(
                 "Ballista close range",
                 f.ballista_close,
-                "9.27",
-                None,
+                "2.10, 9.27",
+                Some("R-GTS-15"),
             ));
         } else {
             modifiers.push(f.short_range.line("Short range"));
@@ -184,6 +229,13 @@ pub fn resolve(
         } else {
             0
         };
+        if s.target_in_cover {
+            notes.push(Note::new(
+                "Against artillery, cover behind woods, a village or a wall gives the target +2 in place of the firer's −2 for cover.",
+                "2.13, 9.25",
+                Some("R-GTS-15"),
+            ));
+        }
         (d, "Fire defence against artillery (9.24–9.25)".to_string())
     } else {
         (
@@ -212,17 +264,33 @@ pub fn resolve(
         _ => formed_fire(attack, defence, max)?,
     };
     let most = hits.outcomes().map(|(h, _)| *h).max().unwrap_or(0);
-    let effects_for = |h: u32| {
-        if h == 0 {
-            Vec::new()
+    // What the hits Disorder: a chariot's or engine's second hit, for good (3.32), and a double
+    // hit from one artillery shot (9.28).
+    let disorder_by = |h: u32| -> Option<&'static str> {
+        if target.disordered || h == 0 {
+            None
+        } else if target.disordered_for_good_by(h) {
+            Some("3.32")
+        } else if engine && h >= 2 {
+            Some("9.28")
         } else {
-            vec![effect(
+            None
+        }
+    };
+    let effects_for = |h: u32| {
+        let mut out = Vec::new();
+        if h > 0 {
+            out.push(effect(
                 Target::Defender,
                 Change::Hits { count: h },
                 &f.rule,
                 f.ruling.as_deref(),
-            )]
+            ));
         }
+        if let Some(rule) = disorder_by(h) {
+            out.push(effect(Target::Defender, Change::Disorder, rule, None));
+        }
+        out
     };
     let name = |h: u32| match h {
         0 => "no effect".to_string(),
@@ -264,22 +332,16 @@ pub fn resolve(
             })
         }
     };
-    // Chained: a stand lost, then the stand-loss morale check (5.53).
+    // Chained: a stand lost, then the stand-loss morale check (5.53), taken in the state the
+    // hits left the unit in (a Disorder from 3.32 or 9.28 lands with the hits).
     let room = target.hits_per_stand - target.hits;
-    let response = target.response.value + s.target_leader_pv
-        - if target.disordered {
-            data.response.disordered.modifier.abs()
-        } else {
-            0
-        };
-    let pass = Dist::die(10)?.map(move |r| *r <= response);
-    let ends = hits.joint(&pass)?.map(|(h, ok)| {
+    let response = target.response.value + s.target_leader_pv;
+    let penalty = data.response.disordered.modifier.abs();
+    let ends = hits.joint(&Dist::die(10)?)?.map(|(h, roll)| {
         let lost = *h >= room;
-        (
-            lost,
-            lost && !*ok && !target.disordered,
-            lost && !*ok && target.disordered,
-        )
+        let disordered = target.disordered || disorder_by(*h).is_some();
+        let ok = *roll <= response - if disordered { penalty } else { 0 };
+        (lost, lost && !ok && !disordered, lost && !ok && disordered)
     });
     let mut forecast = vec![
         Chance::new(
@@ -298,19 +360,18 @@ pub fn resolve(
             "5.53, 3.33",
         ),
     ];
-    let mut notes = Vec::new();
-    if target.second_hit_disorders {
+    if target.second_hit_disorders && !target.disordered {
         forecast.push(Chance::new(
             "The target is Disordered for good (its second hit)",
             hits.probability_where(|h| target.disordered_for_good_by(*h)),
             "3.32",
         ));
     }
-    if engine {
-        notes.push(Note::new(
-            "A double hit from one artillery shot Disorders the target.",
+    if engine && !target.disordered {
+        forecast.push(Chance::new(
+            "The target is Disordered by a double hit from the shot",
+            hits.probability_where(|h| *h >= 2),
             "9.28",
-            None,
         ));
     }
     Ok(Resolution {
@@ -327,8 +388,8 @@ pub fn resolve(
             Total {
                 label: defence_label,
                 value: format!("{defence:+}"),
-                rule: "2.10, 5.51".into(),
-                ruling: Some("R-GTS-2".into()),
+                rule: if engine { "9.24, 9.25" } else { "2.10, 5.51" }.into(),
+                ruling: Some(if engine { "R-GTS-15" } else { "R-GTS-2" }.into()),
             },
         ],
         modifiers,

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use ts_rs::TS;
 
 use super::data::GtsData;
-use super::recoil::{side_fate, unit_fate, Fate, SideFate, Test};
+use super::recoil::{joint_fate, side_fate, unit_fate, Fate, SideFate, Test};
 use super::rolloff::melee_hits;
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
@@ -93,6 +93,9 @@ fn side(
         .iter()
         .enumerate()
         .map(|(i, e)| {
+            if let Some(pv) = e.leader_pv {
+                super::units::check_pv(pv, &format!("{field}[{i}].leader_pv"))?;
+            }
             Ok((
                 Unit::build(data, &e.unit, &format!("{field}[{i}].unit"))?,
                 e.clone(),
@@ -134,22 +137,26 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let (u, e) = &own.units[own.modifying];
     let (ou, _) = &other.units[other.modifying];
     let who = own.name;
-    let mut out = vec![Modifier::new(
-        format!("{who}: melee of {}", u.name),
-        u.melee.value,
-        "2.10, 6.12",
-        Some("R-GTS-1"),
-    )];
-    if e.first_turn && !e.first_turn_spent {
-        if let Some(v) = u.melee_first.value {
-            out.push(Modifier::new(
-                format!("{who}: 1st-turn melee ({})", u.weapon.name),
-                v,
-                "2.14",
-                None,
-            ));
-        }
-    }
+    // The 1st-turn melee mod is not added to the melee mod: it is the unit's mod in its first
+    // melee (the 2.10 note, R-GTS-14).
+    let first = u
+        .melee_first
+        .value
+        .filter(|_| e.first_turn && !e.first_turn_spent);
+    let mut out = vec![match first {
+        Some(v) => Modifier::new(
+            format!("{who}: 1st-turn melee of {} ({})", u.name, u.weapon.name),
+            v,
+            "2.10, 2.14",
+            Some("R-GTS-14"),
+        ),
+        None => Modifier::new(
+            format!("{who}: melee of {}", u.name),
+            u.melee.value,
+            "2.10, 6.12",
+            Some("R-GTS-1"),
+        ),
+    }];
     if e.elevation {
         out.push(m.elevation.line(&format!("{who}: elevation")));
     }
@@ -194,16 +201,83 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
             None,
         ));
     }
-    if u.armour_level < ou.armour_level {
-        let gap = i64::from(ou.armour_level - u.armour_level);
-        out.push(Modifier::new(
-            format!("{who}: {gap} armour level(s) less"),
-            m.armour_level_gap * gap,
-            &m.weapon_rule,
-            None,
-        ));
+    if let (Some(mine), Some(theirs)) = (u.armour_level, ou.armour_level) {
+        if mine < theirs {
+            let gap = i64::from(theirs - mine);
+            out.push(Modifier::new(
+                format!("{who}: {gap} armour level(s) less"),
+                m.armour_level_gap * gap,
+                &m.weapon_rule,
+                None,
+            ));
+        }
     }
     out
+}
+
+/// What the roll-off leaves out, said aloud: entries on units that do not modify (6.12,
+/// R-GTS-16), modifying units without an armour rating (R-GTS-22), and the recoil stand tiers
+/// (7.1, R-GTS-17).
+fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
+    let mut notes = Vec::new();
+    for s in sides {
+        for (i, (u, e)) in s.units.iter().enumerate() {
+            if i == s.modifying {
+                continue;
+            }
+            let mut set = Vec::new();
+            if e.flanked {
+                set.push("flank");
+            }
+            if e.elevation {
+                set.push("elevation");
+            }
+            if e.leader_pv.is_some_and(|pv| pv != 0) {
+                set.push("leader");
+            }
+            if e.first_turn {
+                set.push("first turn");
+            }
+            if !set.is_empty() {
+                notes.push(Note::new(
+                    format!(
+                        "Side {}: {} is not the unit whose modifiers its side uses, so its {} entries do not change the roll-off; its elevation and leader still count in its own recoil test.",
+                        s.name,
+                        u.name,
+                        set.join(", ")
+                    ),
+                    "6.12, 7.1",
+                    Some("R-GTS-16"),
+                ));
+            }
+        }
+    }
+    let [a, b] = sides;
+    let (ua, ub) = (&a.units[a.modifying].0, &b.units[b.modifying].0);
+    for u in [ua, ub] {
+        if u.armour_level.is_none() {
+            notes.push(Note::new(
+                format!(
+                    "{} has no armour rating: no armour gap is counted for or against it.",
+                    u.name
+                ),
+                "2.1, 2.14",
+                Some("R-GTS-22"),
+            ));
+        }
+    }
+    if recoil
+        && sides
+            .iter()
+            .any(|s| s.units.iter().any(|(u, _)| u.stands >= 6))
+    {
+        notes.push(Note::new(
+            "A unit of 6 or more stands takes −20 on its recoil roll, not −30: the 3-stand line does not add to the 6-stand line.",
+            "7.1",
+            Some("R-GTS-17"),
+        ));
+    }
+    notes
 }
 
 fn tie_hits(data: &GtsData) -> impl Fn(i64, i64) -> u32 + '_ {
@@ -229,7 +303,12 @@ fn recoil_tests(data: &GtsData, s: &Side, hits_taken: u32) -> Vec<Test> {
         .map(|(i, (u, e))| {
             let (stands, disordered) = if i == s.modifying {
                 let (stands, _) = u.after_hits(hits_taken);
-                (stands, u.disordered || hits_taken >= u.hits_per_stand)
+                (
+                    stands,
+                    u.disordered
+                        || hits_taken >= u.hits_per_stand
+                        || u.disordered_for_good_by(hits_taken),
+                )
             } else {
                 (u.stands, u.disordered)
             };
@@ -458,11 +537,13 @@ pub fn melee(
             "Every unit in contact fights at least one enemy unit; no stand splits its effort",
             "6.11",
         )],
-        notes: vec![Note::new(
+        notes: std::iter::once(Note::new(
             "Hits go to each side's modifying unit; a tie follows the net modifiers (R-GTS-4).",
             &data.melee.tie_rule,
             data.melee.tie_ruling.as_deref(),
-        )],
+        ))
+        .chain(melee_notes([&a, &b], false))
+        .collect(),
         outcome,
     })
 }
@@ -549,17 +630,40 @@ pub fn recoil(
             ));
         }
     }
-    let sa = side_fate(&ta, &tb, r.rout_multiple)?;
     let side_words = |f: &SideFate| match f {
         SideFate::Holds => "every unit of side A holds",
         SideFate::GivesGround => "side A gives ground (recoils, none routs)",
         SideFate::SomeRout => "a unit of side A routs",
         SideFate::Locked => "everyone fails: locked, 2 hits each",
     };
-    let distribution = sa
+    // The distribution is both sides together (R-GTS-12): what becomes of side A and of side B
+    // in the same rolls.
+    let word = |f: &SideFate| match f {
+        SideFate::Holds => "every unit holds",
+        SideFate::GivesGround => "gives ground (recoils, none routs)",
+        SideFate::SomeRout => "a unit routs",
+        SideFate::Locked => "locked",
+    };
+    let both = |(fa, fb): &(SideFate, SideFate)| {
+        if *fa == SideFate::Locked {
+            side_words(fa).to_string()
+        } else {
+            format!("side A: {}; side B: {}", word(fa), word(fb))
+        }
+    };
+    let joint = joint_fate(&ta, &tb, r.rout_multiple)?;
+    let distribution = joint
         .outcomes()
-        .map(|(f, p)| ResultOdds::new(side_words(f), side_words(f), "—".into(), p, Vec::new()))
+        .map(|(f, p)| ResultOdds::new(&both(f), &both(f), "—".into(), p, Vec::new()))
         .collect();
+    let sa = side_fate(&ta, &tb, r.rout_multiple)?;
+    for (f, p) in sa.outcomes() {
+        forecast.push(Chance::new(
+            format!("Side A: {}", side_words(f)),
+            p,
+            &r.rule,
+        ));
+    }
     let sb = side_fate(&tb, &ta, r.rout_multiple)?;
     for (f, p) in sb.outcomes() {
         forecast.push(Chance::new(
@@ -632,7 +736,10 @@ pub fn recoil(
                 dice: faces.to_vec(),
                 roll: i64::from(faces[0]),
                 modified: (i64::from(faces[0]) + ta[0].modifier).clamp(1, 100),
-                result: side_words(&side_of(&fates[..a.units.len()])).to_string(),
+                result: both(&(
+                    side_of(&fates[..a.units.len()]),
+                    side_of(&fates[a.units.len()..]),
+                )),
                 meaning: words.join("; "),
                 effects,
             })
@@ -656,6 +763,11 @@ pub fn recoil(
         &r.rule,
         r.ruling.as_deref(),
     ));
+    res.notes.extend(
+        melee_notes([&a, &b], true)
+            .into_iter()
+            .filter(|n| n.ruling.as_deref() == Some("R-GTS-17")),
+    );
     Ok(res)
 }
 
@@ -665,6 +777,9 @@ pub fn round(
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let Fight { a, b, hits, .. } = fight(data, s)?;
+    let tiers = melee_notes([&a, &b], true)
+        .into_iter()
+        .filter(|n| n.ruling.as_deref() == Some("R-GTS-17"));
     let r = &data.recoil;
     // Hits only change the recoil tests through Disorder and stands: cache by the tests.
     type Tests = (Vec<(i64, i64)>, Vec<(i64, i64)>);
@@ -719,6 +834,7 @@ pub fn round(
     }
     let mut res = melee(data, s, dice)?;
     res.action = "melee_round".into();
+    res.notes.extend(tiers);
     res.forecast = forecast;
     res.notes.push(Note::new(
         "One round chained: the roll-off's hits (Disorder at a stand's worth, 6.13; stands lost change the recoil modifiers), then every unit's recoil test.",

@@ -186,6 +186,101 @@ pub fn side_fate(own: &[Test], other: &[Test], multiple: i64) -> Result<Dist<Sid
     ])
 }
 
+/// Weights of a side's (lowest passing md100, highest failing md100), 0 for none, over 100ⁿ:
+/// `out[low][high]`.
+fn low_and_high(side: &[Test]) -> Vec<[u128; 101]> {
+    let mut acc = vec![[0u128; 101]; 101];
+    acc[0][0] = 1;
+    for t in side {
+        let roll = md100(t);
+        let mut next = vec![[0u128; 101]; 101];
+        for (low, row) in acc.iter().enumerate() {
+            for (high, &w) in row.iter().enumerate() {
+                if w == 0 {
+                    continue;
+                }
+                for (r, &rw) in roll.iter().enumerate().skip(1) {
+                    if rw == 0 {
+                        continue;
+                    }
+                    if r as i64 <= t.number {
+                        let l = if low == 0 { r } else { low.min(r) };
+                        next[l][high] += w * rw;
+                    } else {
+                        next[low][high.max(r)] += w * rw;
+                    }
+                }
+            }
+        }
+        acc = next;
+    }
+    acc
+}
+
+/// A side's fate from its lowest pass and highest failure and the other side's lowest pass.
+fn fate_of(low: usize, high: usize, other_low: usize, multiple: i64) -> SideFate {
+    if low == 0 && other_low == 0 {
+        SideFate::Locked
+    } else if high == 0 {
+        SideFate::Holds
+    } else if other_low > 0 && high as i64 >= multiple * other_low as i64 {
+        SideFate::SomeRout
+    } else {
+        SideFate::GivesGround
+    }
+}
+
+/// The joint fate of both sides, exactly (R-GTS-6, R-GTS-12): given both sides' lowest passing
+/// rolls, the two sides' highest failures are independent, so the pairs are summed over the
+/// lowest passes only.
+pub fn joint_fate(
+    a: &[Test],
+    b: &[Test],
+    multiple: i64,
+) -> Result<Dist<(SideFate, SideFate)>, OddsError> {
+    let (wa, wb) = (low_and_high(a), low_and_high(b));
+    let fates = [
+        SideFate::Holds,
+        SideFate::GivesGround,
+        SideFate::SomeRout,
+        SideFate::Locked,
+    ];
+    let index = |f: SideFate| fates.iter().position(|x| *x == f).unwrap_or(0);
+    let mut w = [[0u128; 4]; 4];
+    for (la, row_a) in wa.iter().enumerate() {
+        if row_a.iter().all(|x| *x == 0) {
+            continue;
+        }
+        for (lb, row_b) in wb.iter().enumerate() {
+            if row_b.iter().all(|x| *x == 0) {
+                continue;
+            }
+            let mut fa = [0u128; 4];
+            for (h, &x) in row_a.iter().enumerate() {
+                if x > 0 {
+                    fa[index(fate_of(la, h, lb, multiple))] += x;
+                }
+            }
+            let mut fb = [0u128; 4];
+            for (h, &x) in row_b.iter().enumerate() {
+                if x > 0 {
+                    fb[index(fate_of(lb, h, la, multiple))] += x;
+                }
+            }
+            for i in 0..4 {
+                for j in 0..4 {
+                    w[i][j] += fa[i] * fb[j];
+                }
+            }
+        }
+    }
+    Dist::from_weights(
+        (0..4)
+            .flat_map(|i| (0..4).map(move |j| (i, j)))
+            .map(|(i, j)| ((fates[i], fates[j]), w[i][j])),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +306,24 @@ mod tests {
         assert_eq!(f.probability(&Fate::Recoils).to_string(), "1/16");
         let s = side_fate(&a, &b, 2).unwrap();
         assert_eq!(s.probability(&SideFate::SomeRout).to_string(), "3/16");
+        // Jointly: A routs only when B held (3/16); both locked 1/4; each side's margin agrees
+        // with side_fate.
+        let j = joint_fate(&a, &b, 2).unwrap();
+        assert_eq!(
+            j.probability(&(SideFate::SomeRout, SideFate::Holds))
+                .to_string(),
+            "3/16"
+        );
+        assert_eq!(
+            j.probability(&(SideFate::Locked, SideFate::Locked))
+                .to_string(),
+            "1/4"
+        );
+        assert_eq!(
+            j.probability_where(|(x, _)| *x == SideFate::GivesGround)
+                .to_string(),
+            s.probability(&SideFate::GivesGround).to_string()
+        );
     }
 
     #[test]

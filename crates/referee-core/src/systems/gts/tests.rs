@@ -239,7 +239,7 @@ fn errors_name_the_unit_field_inside_a_situation() {
         )
         .unwrap();
     let o = r.outcome.unwrap();
-    assert_eq!(o.result, "every unit of side A holds");
+    assert_eq!(o.result, "side A: every unit holds; side B: a unit routs");
     assert!(o.effects.iter().any(|e| e.text.ends_with("Routs")));
 }
 
@@ -257,4 +257,39 @@ fn an_engine_is_disordered_for_good_on_its_second_hit() {
         chance(&r, "The target is Disordered for good (its second hit)"),
         "9/20"
     );
+}
+
+#[test]
+fn entries_on_a_unit_that_does_not_modify_are_named_in_a_note() {
+    // 6.12, R-GTS-16: the largest unit's characteristics; the smaller unit's flank and leader
+    // entries do not change the roll-off, and the answer says so.
+    let r = resolved(
+        "melee",
+        json!({
+            "side_a": [
+                { "unit": spartans() },
+                { "unit": { "name": "Helots", "class": "infantry", "armour": "N", "weapon": "SP",
+                            "stands": 2 }, "flanked": true, "leader_pv": 2 }
+            ],
+            "side_b": [{ "unit": persian_horse() }]
+        }),
+    );
+    let note = r
+        .notes
+        .iter()
+        .find(|n| n.ruling.as_deref() == Some("R-GTS-16"))
+        .expect("a note for the smaller unit");
+    assert!(note.message.contains("Helots") && note.message.contains("flank, leader"));
+    assert!(!r.modifiers.iter().any(|m| m.label.contains("flanked")));
+    // R-GTS-17: a 6-stand unit in a recoil gets the tier note.
+    let mut big = spartans();
+    big["stands"] = json!(6);
+    let r = resolved(
+        "recoil",
+        json!({ "side_a": [{ "unit": big }], "side_b": [{ "unit": persian_horse() }] }),
+    );
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.ruling.as_deref() == Some("R-GTS-17")));
 }

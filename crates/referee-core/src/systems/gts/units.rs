@@ -72,6 +72,10 @@ pub struct UnitEntry {
     pub armour: Option<String>,
     /// Primary weapon: PK, LN, LS, SP, JV, BW, SL, SH, HM, PM, BL, CT.
     pub weapon: String,
+    /// Sling ammunition: stones (4") or lead (6") (5.1, R-GTS-20).
+    #[serde(default)]
+    #[ts(optional)]
+    pub ammunition: Option<String>,
     /// Secondary weapon, for fire at −1 (2.13).
     #[serde(default)]
     #[ts(optional)]
@@ -142,7 +146,10 @@ pub struct Unit {
     pub weapon_key: String,
     pub secondary: Option<Row>,
     pub weapon_class: String,
-    pub armour_level: u32,
+    /// None without an armour rating: no armour gap counts for or against it (R-GTS-22).
+    pub armour_level: Option<u32>,
+    pub mounted_fire: bool,
+    pub ammunition: Option<String>,
     /// (stands, hits) of the terminal rout trigger.
     pub rout_trigger: Option<(u32, u32)>,
     pub second_hit_disorders: bool,
@@ -190,6 +197,20 @@ fn row<'d>(
         .rule("2.10"));
     }
     Ok(r)
+}
+
+/// A leader's personal valour runs from −2 to +2 (1.2).
+pub fn check_pv(pv: i64, field: &str) -> Result<(), RefereeError> {
+    if (-2..=2).contains(&pv) {
+        Ok(())
+    } else {
+        Err(RefereeError::new(
+            "situation.invalid_rating",
+            format!("a leader's personal valour runs from −2 to +2, not {pv:+}"),
+        )
+        .field(field)
+        .rule("1.2"))
+    }
 }
 
 impl Unit {
@@ -323,17 +344,26 @@ impl Unit {
                 )],
             },
         };
+        // The 1st-turn melee mod is the whole mod of the unit's first melee, not a bonus on top
+        // of it (the 2.10 note, R-GTS-14): derived, it is the melee mod plus the weapon's
+        // "melee 1st T"; printed on the tag, it is taken as it stands.
         let melee_first = match tag.melee_first {
             Some(t) => Value {
                 value: Some(t),
                 sources: vec!["unit tag".into()],
             },
-            None => Value {
-                value: weapon.melee_first,
-                sources: weapon
-                    .melee_first
-                    .map(|v| vec![format!("{} ({}) {}", weapon.name, e.weapon, signed(v))])
-                    .unwrap_or_default(),
+            None => match weapon.melee_first {
+                Some(v) => Value {
+                    value: Some(melee.value + v),
+                    sources: vec![
+                        format!("melee {}", signed(melee.value)),
+                        format!("{} ({}) {}", weapon.name, e.weapon, signed(v)),
+                    ],
+                },
+                None => Value {
+                    value: None,
+                    sources: Vec::new(),
+                },
             },
         };
         let hits_per_stand = tag.hits_per_stand.unwrap_or(if e.skirmish {
@@ -360,6 +390,39 @@ impl Unit {
             .field(format!("{field}hits"))
             .rule("5.52"));
         }
+        if let Some(a) = &e.ammunition {
+            let slings = [Some(&weapon), secondary.as_ref()]
+                .into_iter()
+                .flatten()
+                .find(|w| !w.ammunition.is_empty());
+            match slings {
+                None => {
+                    return Err(RefereeError::new(
+                        "situation.invalid_field",
+                        "only a sling unit has a choice of ammunition",
+                    )
+                    .field(format!("{field}ammunition"))
+                    .rule("5.1"))
+                }
+                Some(w) if !w.ammunition.contains_key(a) => {
+                    return Err(RefereeError::new(
+                        "situation.invalid_field",
+                        format!(
+                            "a {} shoots {}",
+                            w.name.to_lowercase(),
+                            w.ammunition
+                                .keys()
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        ),
+                    )
+                    .field(format!("{field}ammunition"))
+                    .rule("5.1"))
+                }
+                _ => {}
+            }
+        }
         let starting = e.starting_stands.unwrap_or(e.stands);
         if starting < e.stands {
             return Err(RefereeError::new(
@@ -367,6 +430,28 @@ impl Unit {
                 "a unit cannot have more stands than it started with",
             )
             .field(format!("{field}starting_stands")));
+        }
+        let columns = data
+            .rout_triggers
+            .by_quality
+            .get(&quality.value)
+            .map_or(0, |row| row.len() as u32);
+        if columns > 0 && starting > columns {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                format!(
+                    "Table 2.11 gives terminal rout triggers for units of 1 to {columns} stands, not {starting}"
+                ),
+            )
+            .field(format!(
+                "{field}{}",
+                if e.starting_stands.is_some() {
+                    "starting_stands"
+                } else {
+                    "stands"
+                }
+            ))
+            .rule("2.11"));
         }
         let rout_trigger = data
             .rout_triggers
@@ -401,8 +486,9 @@ impl Unit {
                 .armour
                 .as_ref()
                 .and_then(|a| data.rows.get(a))
-                .and_then(|r| r.armour_level)
-                .unwrap_or(0),
+                .and_then(|r| r.armour_level),
+            mounted_fire: class.mounted || class.mounted_fire,
+            ammunition: e.ammunition.clone(),
             weapon,
             weapon_key: e.weapon.clone(),
             secondary,
@@ -489,14 +575,18 @@ impl Unit {
                 format!("{:+}", self.melee.value),
                 &self.melee.sources,
             ),
-            line(
-                "1st-turn melee",
-                self.melee_first
-                    .value
-                    .map(|v| format!("{v:+}"))
-                    .unwrap_or_else(|| "none".into()),
-                &self.melee_first.sources,
-            ),
+            Total {
+                ruling: Some("R-GTS-14".into()),
+                rule: "2.10, 2.14".into(),
+                ..line(
+                    "1st-turn melee",
+                    self.melee_first
+                        .value
+                        .map(|v| format!("{v:+}"))
+                        .unwrap_or_else(|| "none".into()),
+                    &self.melee_first.sources,
+                )
+            },
             line(
                 "Recoil number",
                 self.recoil.value.to_string(),
