@@ -152,10 +152,10 @@ impl EventBody {
     pub fn describe(&self, label: impl Fn(UnitId) -> Option<String>) -> String {
         let name = |id: &UnitId| label(*id).unwrap_or_else(|| format!("unit #{id}"));
         match self {
+            // The system is on the battle's head; its id is no word for the log.
             EventBody::Created { setup } => format!(
-                "Battle “{}” begins ({}): {}",
+                "Battle “{}” begins: {}",
                 setup.name,
-                setup.ruleset,
                 setup
                     .sides
                     .iter()
