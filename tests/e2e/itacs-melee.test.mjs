@@ -142,7 +142,7 @@ test('bad input shows a clear error, not a crash', async () => {
   const error = await browser.$('.error');
   await error.waitForExist({ timeout: 10000 });
   assert.equal(await error.getAttribute('data-code'), 'situation.invalid_strength');
-  assert.match(await error.getText(), /combat strength/);
+  assert.match(await error.getText(), /combat strength/i);
   const input = await browser.$('.unit[data-side="defenders"][data-index="0"] [data-field="combat"]');
   assert.equal(await input.getAttribute('aria-invalid'), 'true');
   await browser.pause(300);
@@ -192,26 +192,40 @@ test('measured: an input change redraws the odds, and the idle app’s memory', 
   await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
   // In the page: change the attacker count, time until the odds list is replaced (the IPC
   // round trip, the core's resolution and the redraw), 20 times.
-  const times = await browser.executeAsync((done) => {
+  const { times, missed, screen } = await browser.executeAsync((done) => {
     const input = document.querySelector('.unit[data-side="attackers"] input[data-field="count"]');
     const odds = document.querySelector('#resolution');
     const out = [];
+    const missed = [];
     let n = 0;
+    const next = () => {
+      if (++n < 20) setTimeout(once, 30);
+      else done({ times: out, missed, screen: odds.innerText.slice(0, 300) });
+    };
     const once = () => {
+      const before = odds.innerText;
       const t0 = performance.now();
       const seen = new MutationObserver(() => {
-        if (!document.querySelector('#odds .odds-row')) return;
+        if (odds.innerText === before || !document.querySelector('#odds .odds-row')) return;
         seen.disconnect();
+        clearTimeout(timer);
         out.push(performance.now() - t0);
-        if (++n < 20) setTimeout(once, 30);
-        else done(out);
+        next();
       });
-      seen.observe(odds, { childList: true, subtree: true, characterData: true, attributes: true });
-      input.value = String(2 + (n % 6));
+      // A change that never shows is recorded as missed, not waited on for ever.
+      const timer = setTimeout(() => {
+        seen.disconnect();
+        missed.push(input.value);
+        next();
+      }, 3000);
+      seen.observe(odds, { childList: true, subtree: true, characterData: true });
+      // Always another count than the one shown (2 … 7, round again).
+      input.value = String(2 + ((Number(input.value) - 1) % 6));
       input.dispatchEvent(new Event('input', { bubbles: true }));
     };
     once();
   });
+  assert.deepEqual(missed, [], `no redraw for counts ${missed.join(', ')}; the screen shows: ${screen}`);
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
   console.log(`input change → odds redrawn: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms (20 changes)`);

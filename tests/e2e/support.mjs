@@ -29,11 +29,20 @@ export async function connect() {
   return browser;
 }
 
-/** The window's inner size set to [width, height] (the outer size is what WebDriver sets). */
+/** The window's inner size set to [width, height] (WebDriver sets the outer size, and the window
+ * takes a moment to follow). */
 export async function size(browser, [width, height]) {
+  const inner = () => browser.execute(() => [window.innerWidth, window.innerHeight]);
   await browser.setWindowSize(width, height);
-  const inner = await browser.execute(() => [window.innerWidth, window.innerHeight]);
-  if (inner[0] !== width || inner[1] !== height) await browser.setWindowSize(2 * width - inner[0], 2 * height - inner[1]);
+  let now = await inner();
+  for (let i = 0; i < 20 && Math.abs(now[0] - width) > 40; i++) {
+    await browser.pause(100);
+    now = await inner();
+  }
+  if (now[0] !== width || now[1] !== height) {
+    await browser.setWindowSize(Math.max(100, 2 * width - now[0]), Math.max(100, 2 * height - now[1]));
+    await browser.waitUntil(async () => (await inner())[0] === width, { timeout: 3000 }).catch(() => undefined);
+  }
 }
 
 export function core(ruleset, action, situation, dice) {

@@ -77,7 +77,7 @@ describe('the battles screen', () => {
     expect(await screen.findByText(/ITACS · 1 event · 2026-11-21 10:05/)).toBeInTheDocument();
     await fireEvent.click(screen.getByRole('button', { name: 'Delete Cannae' }));
     expect(calls.some(([c]) => c === 'battle_delete')).toBe(false);
-    await fireEvent.click(screen.getByRole('button', { name: 'Really delete Cannae?' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Really delete? Cannae' }));
     await waitFor(() => expect(calls.some(([c]) => c === 'battle_delete')).toBe(true));
     expect(await screen.findByText(/No battles yet/)).toBeInTheDocument();
   });

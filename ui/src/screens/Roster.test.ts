@@ -85,7 +85,7 @@ describe('the roster', () => {
     expect((calls.find(([c]) => c === 'battle_add_unit')![1].unit as UnitSpec).label).toBe('17.05');
     await fireEvent.click(screen.getByRole('button', { name: 'Delete 17.04' }));
     expect(calls.some(([c]) => c === 'battle_remove_unit')).toBe(false);
-    await fireEvent.click(screen.getByRole('button', { name: 'Really delete 17.04?' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Really delete? 17.04' }));
     await waitFor(() => expect(calls.find(([c]) => c === 'battle_remove_unit')?.[1]).toEqual({ battle: 7, unit: 1 }));
     const editor = await screen.findByRole('form', { name: 'Edit 17.04' });
     await fireEvent.input(editor.querySelector('#unit-count')!, { target: { value: '3' } });
