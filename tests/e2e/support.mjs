@@ -56,7 +56,9 @@ export async function until(browser, what, check, timeout = 10000) {
 }
 
 export async function shot(browser, name) {
-  await browser.pause(400); // the frame after the text lands
+  // WebKit under Xvfb may hand over the last painted frame: ask for a new one, and wait for it.
+  await browser.execute(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await browser.pause(600);
   await browser.saveScreenshot(`${shots}/${name}.png`);
 }
 
