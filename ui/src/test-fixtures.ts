@@ -2,6 +2,7 @@
 // with a record of every command sent.
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { BattleView, Gauge, SystemInfo, UnitForm, UnitState } from './generated/api';
+import type { Schema } from './lib/schema';
 
 export const itacs = {
   id: 'itacs', name: 'ITACS — Improved Tactical System', dice: '2d6', fingerprint: 'f', layers: [],
@@ -63,3 +64,24 @@ export function mockCommands(answer: (cmd: string, args: Record<string, unknown>
   });
   return calls;
 }
+
+// Shapes as schemars writes them for the situations (see `referee schema medieval morale`).
+export const morale: Schema = {
+  $defs: {
+    MoraleEvent: {
+      type: 'object',
+      properties: { count: { default: 1, type: 'integer', minimum: 0 }, kind: { $ref: '#/$defs/Kind' }, to: { $ref: '#/$defs/Player', description: 'The player it benefits.' } },
+      required: ['kind', 'to'],
+    },
+    Kind: { oneOf: [{ const: 'elimination', type: 'string', description: 'An enemy unit eliminated.' }, { const: 'banner_fall', type: 'string' }] },
+    Player: { enum: ['a', 'b'], type: 'string' },
+  },
+  type: 'object',
+  properties: {
+    events: { type: 'array', items: { $ref: '#/$defs/MoraleEvent' } },
+    track: { default: 0, type: 'integer', description: 'The track now: positive in player A’s favour.' },
+    terrain: { type: ['string', 'null'] },
+    contact_movement: { type: 'array', items: { type: 'integer' } },
+  },
+  required: ['events'],
+};

@@ -2,26 +2,8 @@
 // values shown, lists with add and remove, optional fields at their default folded under "More".
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
-import type { Schema } from '../lib/schema';
+import { morale } from '../test-fixtures';
 import SchemaField from './SchemaField.svelte';
-
-const morale: Schema = {
-  $defs: {
-    MoraleEvent: {
-      type: 'object',
-      properties: { count: { default: 1, type: 'integer', minimum: 0 }, kind: { $ref: '#/$defs/Kind' }, to: { $ref: '#/$defs/Player', description: 'The player it benefits.' } },
-      required: ['kind', 'to'],
-    },
-    Kind: { oneOf: [{ const: 'elimination', type: 'string', description: 'An enemy unit eliminated.' }, { const: 'banner_fall', type: 'string' }] },
-    Player: { enum: ['a', 'b'], type: 'string' },
-  },
-  type: 'object',
-  properties: {
-    events: { type: 'array', items: { $ref: '#/$defs/MoraleEvent' } },
-    track: { default: 0, type: 'integer', description: 'The track now: positive in player `A`’s favour.' },
-  },
-  required: ['events'],
-};
 
 function props(value: unknown) {
   return {
@@ -51,7 +33,7 @@ describe('the situation form', () => {
   it('folds optional fields left at their default under “More”', () => {
     render(SchemaField, props({ events: [] }));
     const more = document.querySelector('details.more')!;
-    expect(more.querySelector('summary')).toHaveTextContent('More (1)');
+    expect(more.querySelector('summary')).toHaveTextContent('More (3)');
     expect(more.querySelector('#f-track')).not.toBeNull();
   });
 });

@@ -1,26 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { blank, field, getAt, parseInput, parsePath, pathKey, prominent, removeAt, schemaAt, setAt, type Schema } from './schema';
+import { blank, field, getAt, parseInput, parsePath, pathKey, prominent, removeAt, schemaAt, setAt } from './schema';
+import { morale } from '../test-fixtures';
 
-// Shapes as schemars writes them for the situations (see `referee schema medieval morale`).
-const morale: Schema = {
-  $defs: {
-    MoraleEvent: {
-      type: 'object',
-      properties: { count: { default: 1, type: 'integer', minimum: 0 }, kind: { $ref: '#/$defs/Kind' }, to: { $ref: '#/$defs/Player', description: 'The player it benefits.' } },
-      required: ['kind', 'to'],
-    },
-    Kind: { oneOf: [{ const: 'elimination', type: 'string', description: 'An enemy unit eliminated.' }, { const: 'banner_fall', type: 'string' }] },
-    Player: { enum: ['a', 'b'], type: 'string' },
-  },
-  type: 'object',
-  properties: {
-    events: { type: 'array', items: { $ref: '#/$defs/MoraleEvent' } },
-    track: { default: 0, type: 'integer', description: 'The track now: positive in player A’s favour.' },
-    terrain: { type: ['string', 'null'] },
-    contact_movement: { type: 'array', items: { type: 'integer' } },
-  },
-  required: ['events'],
-};
 const lists = { terrain: [{ key: 'clear', label: 'Clear' }, { key: 'forest', label: 'Forest' }] };
 
 describe('the situation form', () => {
