@@ -22,10 +22,18 @@ impl DiceSpec {
     /// Checks physical dice faces against this spec and returns their sum.
     pub fn total_of(&self, faces: &[u32]) -> Result<i64, String> {
         if faces.len() != self.count as usize {
+            let dice = |n: usize| {
+                if n == 1 {
+                    "1 die".to_string()
+                } else {
+                    format!("{n} dice")
+                }
+            };
+            let given = if faces.len() == 1 { "was" } else { "were" };
             return Err(format!(
-                "{self} needs {} dice, {} were given",
-                self.count,
-                faces.len()
+                "{self} needs {}, {} {given} given",
+                dice(self.count as usize),
+                dice(faces.len())
             ));
         }
         if let Some(bad) = faces.iter().find(|f| **f == 0 || **f > self.sides) {
