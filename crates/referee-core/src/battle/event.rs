@@ -182,7 +182,12 @@ impl EventBody {
                 ..
             } => {
                 let dice = describe_dice(dice, source, rolled_by.as_deref());
-                format!("{action}: {result}{dice}")
+                // The action in words ("close_combat" → "Close combat"): no id on the log.
+                let mut words = action.replace('_', " ");
+                if let Some(first) = words.get(..1) {
+                    words = first.to_uppercase() + &words[1..];
+                }
+                format!("{words}: {result}{dice}")
             }
             EventBody::Adjusted { changes, reason } => format!(
                 "Adjusted{}: {}",
