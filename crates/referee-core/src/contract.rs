@@ -264,6 +264,34 @@ pub struct Outcome {
     pub result: String,
     pub meaning: String,
     pub effects: Vec<Effect>,
+    /// An opposed roll, side by side: each side's die, its modifier and its total, so the
+    /// header reads "A 7 + 2 = 9 · B 3 + 4 = 7". Empty when one side throws.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<SideThrow>>")]
+    pub sides: Vec<SideThrow>,
+}
+
+/// One side's throw in an opposed roll.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct SideThrow {
+    /// The side or element, as the resolution names it.
+    pub label: String,
+    pub die: u32,
+    /// Everything added to the die, before any clamping.
+    pub modifier: i64,
+    /// The total the results compare (clamped where the rule clamps it).
+    pub total: i64,
+}
+
+impl SideThrow {
+    pub fn new(label: impl Into<String>, die: u32, modifier: i64, total: i64) -> SideThrow {
+        SideThrow {
+            label: label.into(),
+            die,
+            modifier,
+            total,
+        }
+    }
 }
 
 /// A chained probability: what finally becomes of a hex or a side over every result, e.g.
@@ -403,6 +431,7 @@ impl Resolution {
                 result: result.to_string(),
                 meaning: meaning.to_string(),
                 effects,
+                sides: Vec::new(),
             }),
         }
     }

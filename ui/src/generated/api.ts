@@ -78,9 +78,11 @@ choices: Array<ChoiceList>,
 /**
  * The sequence of play, phase by phase, with the actions each phase offers.
  */
-phases: Array<Phase>, };
+phases: Array<Phase>, main_action: string, };
 
-export type ActionInfo = { id: string, name: string, rule: string, };
+export type ActionInfo = { id: string, name: string, rule: string, group: ActionGroup, fights: boolean, };
+
+export type ActionGroup = "combat" | "checks" | "movement" | "tables";
 
 export type ChoiceList = { field: string, options: Array<Choice>, };
 
@@ -120,7 +122,9 @@ probability: string,
  */
 p: number, effects: Array<Effect>, };
 
-export type Outcome = { dice: Array<number>, roll: number, modified: number, result: string, meaning: string, effects: Array<Effect>, };
+export type Outcome = { dice: Array<number>, roll: number, modified: number, result: string, meaning: string, effects: Array<Effect>, sides?: Array<SideThrow>, };
+
+export type SideThrow = { label: string, die: number, modifier: number, total: number, };
 
 export type Effect = { target: Target, change: Change, text: string, rule: string, ruling?: string, };
 
@@ -237,7 +241,7 @@ export type PrintedValue = { label: string, value: string, rule: string, };
 
 export type UnitPreview = { summary: string, values: Array<PrintedValue>, };
 
-export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, };
+export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, apply_key?: string, };
 
 export type DiceEntry = { "kind": "none" } | { "kind": "physical" } & PhysicalDice | { "kind": "app" } & AppDice;
 
@@ -1340,3 +1344,7 @@ front_stands: number,
  * Degrees wheeled.
  */
 degrees: number, };
+
+export type FightRequest = { action: string, attackers: Array<number>, defenders: Array<number>, };
+
+export type Fight = { action: string, situation: unknown, targets: { [key in string]?: Array<number> }, asks: Array<string>, };

@@ -123,6 +123,7 @@ pub fn roll_named(
                 result: code,
                 meaning: text,
                 effects,
+                sides: Vec::new(),
             })
         }
     };

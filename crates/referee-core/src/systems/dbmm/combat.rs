@@ -13,7 +13,8 @@ use super::element::{self, Checked, Element, Mode};
 use super::outcome::{self, Context, FateAt, Score};
 use super::selector::Traits;
 use crate::contract::{
-    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Target, Total,
+    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, SideThrow, Target,
+    Total,
 };
 use crate::error::RefereeError;
 use crate::odds::{Dist, Probability};
@@ -831,6 +832,10 @@ fn resolve_fight(
                     pair.b.describe()
                 ),
                 effects: effects(&pair),
+                sides: vec![
+                    SideThrow::new(la.clone(), *x, ta - i64::from(*x), ta),
+                    SideThrow::new(lb.clone(), *y, tb - i64::from(*y), tb),
+                ],
             })
         }
     };

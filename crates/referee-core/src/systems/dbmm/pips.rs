@@ -280,6 +280,7 @@ pub fn pips(
                     .collect::<Vec<_>>()
                     .join(", "),
                 effects: Vec::new(),
+                sides: Vec::new(),
             })
         }
     };

@@ -553,3 +553,16 @@ fn overlaps_are_ignored_where_the_sheet_says() {
     );
     assert_eq!(value(&r, "Kn (O) total before grading"), "d6 +4");
 }
+
+#[test]
+fn an_opposed_throw_shows_each_side_die_modifier_and_total() {
+    let s = json!({ "a": fighter("Kn", "O"), "b": fighter("Bd", "O"), "bound": "a" });
+    let r = load("dbmm").resolve("close_combat", &s, Some(&[4, 3])).unwrap();
+    let sides = &r.outcome.unwrap().sides;
+    let line: Vec<_> = sides
+        .iter()
+        .map(|s| (s.label.as_str(), s.die, s.modifier, s.total))
+        .collect();
+    // Kn against foot 4, Bd against mounted 4 (p. 36): 4 + 4 = 8 against 3 + 4 = 7.
+    assert_eq!(line, [("Kn (O)", 4, 4, 8), ("Bd (O)", 3, 4, 7)]);
+}

@@ -296,6 +296,7 @@ pub fn command_points(
                 result: format!("{n} points"),
                 meaning: format!("{n} command points this phase."),
                 effects: Vec::new(),
+                sides: Vec::new(),
             })
         }
     };
@@ -457,6 +458,7 @@ pub fn leader_casualty(
                 meaning: result.clone(),
                 result,
                 effects,
+                sides: Vec::new(),
             })
         }
     };
@@ -620,6 +622,7 @@ pub fn frenzy(
                 result: result.to_string(),
                 meaning: result.to_string(),
                 effects,
+                sides: Vec::new(),
             })
         }
     };

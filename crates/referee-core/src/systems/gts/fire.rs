@@ -329,6 +329,10 @@ pub fn resolve(
                 result: name(h),
                 meaning: format!("Firer {ma} against target {md}: {}.", name(h)),
                 effects: effects_for(h),
+                sides: vec![
+                    crate::contract::SideThrow::new("Firer", a as u32, attack, ma),
+                    crate::contract::SideThrow::new("Target", d as u32, defence, md),
+                ],
             })
         }
     };

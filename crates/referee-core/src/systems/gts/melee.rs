@@ -11,7 +11,8 @@ use super::recoil::{joint_fate, side_fate, unit_fate, Fate, SideFate, Test};
 use super::rolloff::melee_hits;
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
-    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Target, Total,
+    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, SideThrow, Target,
+    Total,
 };
 use crate::error::RefereeError;
 use crate::odds::Dist;
@@ -483,6 +484,10 @@ pub fn melee(
                 result: label(h),
                 meaning: format!("A {mx} against B {my}: {}.", label(h)),
                 effects: effects_for(h),
+                sides: vec![
+                    SideThrow::new("A", x as u32, na, mx),
+                    SideThrow::new("B", y as u32, nb, my),
+                ],
             })
         }
     };
@@ -742,6 +747,7 @@ pub fn recoil(
                 )),
                 meaning: words.join("; "),
                 effects,
+                sides: Vec::new(),
             })
         }
     };

@@ -116,6 +116,7 @@ pub fn roll_on_table(
                     .unwrap_or_default(),
                 effects: effects_of(data, &code, ctx),
                 result: code,
+                sides: Vec::new(),
             })
         }
     };

@@ -808,6 +808,7 @@ pub fn resolve(
                 meaning: meaning(&r),
                 effects: effects_of(&r),
                 result: code,
+                sides: Vec::new(),
             })
         }
     };

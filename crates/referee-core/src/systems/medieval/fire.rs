@@ -300,6 +300,7 @@ pub fn resolve(
             result: friendly_fire.clone(),
             meaning: "A friendly unit next to the target (owner's choice) loses 1 SP; the target loses nothing.".into(),
             effects: friendly_effects.clone(),
+            sides: Vec::new(),
         }),
         None => None,
         Some(faces) => {
@@ -313,6 +314,7 @@ pub fn resolve(
                 meaning: r.meaning(),
                 effects: effects_of(&r),
                 result: code,
+                sides: Vec::new(),
             })
         }
     };

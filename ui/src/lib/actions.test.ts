@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { SystemInfo } from '../generated/api';
+import { actionGroups, fights, mainAction } from './actions';
+
+const system = {
+  id: 'gts', main_action: 'melee',
+  actions: [
+    { id: 'unit', name: 'Unit builder', rule: '2.10', group: 'tables', fights: false },
+    { id: 'fire', name: 'Missile fire', rule: '5', group: 'combat', fights: true },
+    { id: 'response_test', name: 'Response test', rule: '4.4', group: 'checks', fights: false },
+    { id: 'melee', name: 'Melee', rule: '6', group: 'combat', fights: true },
+  ],
+} as unknown as SystemInfo;
+
+describe('actions as the umpire looks for them', () => {
+  it('groups them in the order of play with the main combat first', () => {
+    const groups = actionGroups(system);
+    expect(groups.map((g) => g.name)).toEqual(['Combat', 'Morale and checks', 'Tables and army']);
+    expect(groups[0].actions.map((a) => a.id)).toEqual(['melee', 'fire']);
+  });
+  it('knows the main combat and which actions take the picked units', () => {
+    expect(mainAction(system)).toBe('melee');
+    expect(mainAction({ ...system, main_action: '' })).toBe('fire');
+    expect(fights(system, 'fire')).toBe(true);
+    expect(fights(system, 'unit')).toBe(false);
+  });
+});

@@ -1,0 +1,38 @@
+// A system's actions as the umpire looks for them: grouped (combat, morale and checks, movement,
+// tables), the main combat first. Pure, so it is unit-tested.
+import type { ActionGroup, ActionInfo, SystemInfo } from '../generated/api';
+
+export const groupNames: Record<ActionGroup, string> = {
+  combat: 'Combat',
+  checks: 'Morale and checks',
+  movement: 'Movement',
+  tables: 'Tables and army',
+};
+const order: ActionGroup[] = ['combat', 'checks', 'movement', 'tables'];
+
+export interface ActionGroupList {
+  group: ActionGroup;
+  name: string;
+  actions: ActionInfo[];
+}
+
+export function actionGroups(system: SystemInfo | undefined): ActionGroupList[] {
+  if (!system) return [];
+  const main = mainAction(system);
+  return order
+    .map((group) => ({
+      group,
+      name: groupNames[group],
+      actions: system.actions.filter((a) => (a.group ?? 'tables') === group).sort((x, y) => Number(y.id === main) - Number(x.id === main)),
+    }))
+    .filter((g) => g.actions.length);
+}
+
+/** The system's main combat: what "Resolve" opens on. */
+export function mainAction(system: SystemInfo | undefined): string {
+  if (!system) return '';
+  return system.main_action || system.actions.find((a) => a.fights)?.id || system.actions[0]?.id || '';
+}
+
+/** Whether an action takes the picked units of both sides. */
+export const fights = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.fights;

@@ -1,0 +1,49 @@
+// Units picked for a fight on the roster or the dashboard: the first unit tapped sets the
+// attacking side; a unit of another side is a defender; tapping a picked unit lets it go. Pure.
+import type { UnitState } from '../generated/api';
+
+export interface Picks {
+  attackers: number[];
+  defenders: number[];
+}
+
+export const noPicks = (): Picks => ({ attackers: [], defenders: [] });
+
+/** The picks after a tap on `unit`. With `against`, a unit of the attackers' own side may be
+ * picked as a defender too (a side fighting itself is rare, but the umpire decides). */
+export function togglePick(p: Picks, unit: UnitState, units: Record<number, UnitState | undefined>, against = false): Picks {
+  if (p.attackers.includes(unit.id)) return { ...p, attackers: p.attackers.filter((id) => id !== unit.id) };
+  if (p.defenders.includes(unit.id)) return { ...p, defenders: p.defenders.filter((id) => id !== unit.id) };
+  const attackingSide = p.attackers.map((id) => units[id]?.side).find((s) => s !== undefined);
+  if (attackingSide === undefined && !against) return { ...p, attackers: [...p.attackers, unit.id] };
+  if (unit.side === attackingSide && !against) return { ...p, attackers: [...p.attackers, unit.id] };
+  return { ...p, defenders: [...p.defenders, unit.id] };
+}
+
+/** Which part of the fight a unit is in, if any. */
+export function pickedAs(p: Picks, id: number): 'attacker' | 'defender' | undefined {
+  if (p.attackers.includes(id)) return 'attacker';
+  if (p.defenders.includes(id)) return 'defender';
+  return undefined;
+}
+
+/** Picks that are still units on the roster (a removed or lost unit drops out). */
+export function livePicks(p: Picks, units: Record<number, UnitState | undefined>): Picks {
+  const alive = (id: number) => !!units[id] && !units[id]!.lost;
+  return { attackers: p.attackers.filter(alive), defenders: p.defenders.filter(alive) };
+}
+
+/** "Normans: Kn 1, Kn 2" for one part of the fight. */
+export function partText(ids: number[], units: Record<number, UnitState | undefined>): string {
+  const list = ids.map((id) => units[id]).filter((u): u is UnitState => !!u);
+  if (!list.length) return '';
+  const sides = [...new Set(list.map((u) => u.side))];
+  return `${sides.join(' and ')}: ${list.map((u) => u.label).join(', ')}`;
+}
+
+/** The fight in one line: "Normans: Kn 1 against Saxons: Fyrd 1, Fyrd 2". */
+export function fightText(p: Picks, units: Record<number, UnitState | undefined>): string {
+  const a = partText(p.attackers, units);
+  const d = partText(p.defenders, units);
+  return d ? `${a} against ${d}` : a;
+}
