@@ -8,8 +8,8 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use referee_core::battle::{
-    outlook, standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource, Difference,
-    Event, EventBody, Mapping, SideSetup, Standing, Subject, UnitId, UnitSpec,
+    outlook, settled, standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource,
+    Difference, Event, EventBody, Mapping, SideSetup, Standing, Subject, UnitId, UnitSpec,
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
@@ -101,6 +101,10 @@ pub struct OutlookRequest {
     pub action: String,
     #[ts(type = "unknown")]
     pub situation: serde_json::Value,
+    /// The dice thrown, if any: the outlook is then this roll's (each chance certain or nil).
+    #[serde(default)]
+    #[ts(optional)]
+    pub dice: Option<Vec<u32>>,
     #[serde(default)]
     #[ts(optional, as = "Option<Mapping>")]
     pub mapping: Mapping,
@@ -475,7 +479,11 @@ impl Battles {
         request: &OutlookRequest,
     ) -> Result<Vec<Chance>, RefereeError> {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
-        let resolution = ruleset.resolve(&request.action, &request.situation, None)?;
+        let resolution = settled(&ruleset.resolve(
+            &request.action,
+            &request.situation,
+            request.dice.as_deref(),
+        )?);
         let battle = self.battle(referee, id)?;
         Ok(outlook(
             ruleset,

@@ -262,7 +262,11 @@ choices: { [key in string]: Array<number> }, };
 
 export type AdjustRequest = { subject: Subject, change: Change, reason?: string, };
 
-export type OutlookRequest = { action: string, situation: unknown, mapping?: Mapping, };
+export type OutlookRequest = { action: string, situation: unknown, 
+/**
+ * The dice thrown, if any: the outlook is then this roll's (each chance certain or nil).
+ */
+dice?: Array<number>, mapping?: Mapping, };
 
 export type Subject = { "unit": number } | { "side": string };
 

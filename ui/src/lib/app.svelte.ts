@@ -4,6 +4,7 @@
 import type { BattleView, RulesetList, SystemInfo, UnitForm } from '../generated/api';
 import * as api from './api';
 import { alerts, type Alert } from './battle';
+import { noPicks, type Picks } from './pick';
 
 export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
 export type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
@@ -23,6 +24,10 @@ interface AppState {
   resolverAction: string | undefined;
   /** Counts the battles opened: the resolver starts afresh with each. */
   opened: number;
+  /** Units tapped on the roster or the dashboard for the next fight. */
+  picks: Picks;
+  /** The fight "Resolve" opened the resolver on, once. */
+  fight: Picks | undefined;
 }
 
 export const app: AppState = $state({
@@ -35,7 +40,17 @@ export const app: AppState = $state({
   citation: undefined,
   resolverAction: undefined,
   opened: 0,
+  picks: noPicks(),
+  fight: undefined,
 });
+
+/** Opens the resolver on the system's main combat with the units picked. */
+export function resolvePicks(): void {
+  app.fight = { attackers: [...app.picks.attackers], defenders: [...app.picks.defenders] };
+  app.picks = noPicks();
+  app.resolverAction = undefined;
+  app.tab = 'resolve';
+}
 
 /** The system of the battle open (or of the id given). */
 export function systemOf(id: string | undefined = app.view?.state.ruleset): SystemInfo | undefined {
@@ -67,6 +82,8 @@ export async function act(call: () => Promise<BattleView>): Promise<boolean> {
 export async function openBattle(id: number, tab: Tab = 'dashboard'): Promise<void> {
   app.alerts = [];
   app.resolverAction = undefined;
+  app.picks = noPicks();
+  app.fight = undefined;
   app.opened += 1;
   show(await api.viewBattle(id), tab);
 }

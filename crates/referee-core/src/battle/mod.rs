@@ -29,5 +29,5 @@ pub use live::{differences, Battle, Difference};
 pub use model::{
     BattleSetup, BattleState, LeaderFate, Role, SideSetup, SideState, UnitId, UnitSpec, UnitState,
 };
-pub use outlook::outlook;
+pub use outlook::{outlook, settled};
 pub use standing::{standing, Gauge, Standing};

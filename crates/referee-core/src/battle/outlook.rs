@@ -5,9 +5,29 @@ use super::changes::{changes_for, Mapping};
 use super::fold::apply_changes;
 use super::model::BattleState;
 use super::standing::standing;
-use crate::contract::{Chance, Resolution};
+use crate::contract::{Chance, Resolution, ResultOdds};
 use crate::odds::Probability;
 use crate::systems::Ruleset;
+
+/// After the dice: the resolution narrowed to its outcome, so that the outlook says what this
+/// roll's result does (each chance then 0 or 1) rather than what any roll might.
+pub fn settled(resolution: &Resolution) -> Resolution {
+    let mut settled = resolution.clone();
+    if let Some(o) = &resolution.outcome {
+        settled.distribution = vec![ResultOdds::new(
+            &o.result,
+            &o.meaning,
+            o.dice
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join("-"),
+            Probability::ONE,
+            o.effects.clone(),
+        )];
+    }
+    settled
+}
 
 /// Each result is applied to a copy of the battle with the mapping given; where a loss needs a
 /// player's choice not yet made, the first units mapped take it (the chance then assumes so, and

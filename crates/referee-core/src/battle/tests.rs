@@ -639,6 +639,23 @@ fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
     assert!(panic.p > 0.0 && panic.p < 1.0);
     // Nothing was applied.
     assert_eq!(s.unit(d).strength, 2);
+
+    // After the dice the outlook is that roll's: certain for every throw, and it agrees with what
+    // the throw's result does.
+    let map = mapping(&[("attacker", &[a]), ("defender", &[d])]);
+    for (x, y) in [(1, 1), (3, 4), (6, 6)] {
+        let thrown = s.ruleset.resolve("melee", &melee, Some(&[x, y])).unwrap();
+        let loses = thrown.outcome.as_ref().unwrap().effects.iter().any(|e| {
+            e.target == crate::contract::Target::Defender
+                && matches!(e.change, Change::LoseUnits { .. } | Change::DestroyAll)
+        });
+        let certain = outlook(&s.ruleset, &s.battle.state, &super::settled(&thrown), &map);
+        let panic = certain
+            .iter()
+            .find(|c| c.label.starts_with("Gauls: Panic level"))
+            .unwrap();
+        assert_eq!(panic.p, if loses { 1.0 } else { 0.0 }, "{x}-{y}");
+    }
 }
 
 #[test]

@@ -13,8 +13,8 @@ use super::element::{self, Checked, Element, Mode};
 use super::outcome::{self, Context, FateAt, Score};
 use super::selector::Traits;
 use crate::contract::{
-    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, SideThrow, Target,
-    Total,
+    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, SideThrow,
+    Target, Total,
 };
 use crate::error::RefereeError;
 use crate::odds::{Dist, Probability};

@@ -557,7 +557,9 @@ fn overlaps_are_ignored_where_the_sheet_says() {
 #[test]
 fn an_opposed_throw_shows_each_side_die_modifier_and_total() {
     let s = json!({ "a": fighter("Kn", "O"), "b": fighter("Bd", "O"), "bound": "a" });
-    let r = load("dbmm").resolve("close_combat", &s, Some(&[4, 3])).unwrap();
+    let r = load("dbmm")
+        .resolve("close_combat", &s, Some(&[4, 3]))
+        .unwrap();
     let sides = &r.outcome.unwrap().sides;
     let line: Vec<_> = sides
         .iter()

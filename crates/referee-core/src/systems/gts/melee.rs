@@ -11,8 +11,8 @@ use super::recoil::{joint_fate, side_fate, unit_fate, Fate, SideFate, Test};
 use super::rolloff::melee_hits;
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
-    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, SideThrow, Target,
-    Total,
+    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, SideThrow,
+    Target, Total,
 };
 use crate::error::RefereeError;
 use crate::odds::Dist;

@@ -298,13 +298,20 @@ fn entries_on_a_unit_that_does_not_modify_are_named_in_a_note() {
 fn a_melee_roll_off_shows_each_side_die_modifier_and_clamped_total() {
     let s = json!({ "side_a": [{ "unit": spartans() }], "side_b": [{ "unit": persian_horse() }] });
     let r = load("gts").resolve("melee", &s, Some(&[7, 1])).unwrap();
-    let (o, a, b) = (r.outcome.clone().unwrap(), value(&r, "Side A"), value(&r, "Side B"));
+    let (o, a, b) = (
+        r.outcome.clone().unwrap(),
+        value(&r, "Side A"),
+        value(&r, "Side B"),
+    );
     let net = |v: String| v.replace('+', "").parse::<i64>().unwrap();
     assert_eq!(o.sides.len(), 2);
     assert_eq!((o.sides[0].die, o.sides[0].modifier), (7, net(a)));
     assert_eq!((o.sides[1].die, o.sides[1].modifier), (1, net(b)));
     for side in &o.sides {
-        assert_eq!(side.total, (i64::from(side.die) + side.modifier).clamp(1, 10));
+        assert_eq!(
+            side.total,
+            (i64::from(side.die) + side.modifier).clamp(1, 10)
+        );
     }
     assert_eq!(o.modified, o.sides[0].total);
 }

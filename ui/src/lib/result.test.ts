@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { Effect, Outcome } from '../generated/api';
+import { unit } from '../test-fixtures';
+import { effectsByTarget, oddsSummary, throwLine } from './result';
+
+const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
+
+describe('a result in words', () => {
+  it('reads an opposed roll side by side and a single throw with its modifier', () => {
+    expect(throwLine(outcome({ sides: [{ label: 'A', die: 7, modifier: 2, total: 9 }, { label: 'B', die: 3, modifier: -4, total: 1 }] }), 0)).toBe('A 7 + 2 = 9 · B 3 − 4 = 1');
+    expect(throwLine(outcome({}), 2)).toBe('Dice 4 + 3 = 7, +2 → 9');
+    expect(throwLine(outcome({ dice: [57], roll: 57, modified: 57 }), 0)).toBe('Dice 57');
+  });
+  it('gathers effects by target, named by the units they land on', () => {
+    const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };
+    const effects = [
+      { target: 'defender', change: { kind: 'd_markers', count: 1 }, text: 'Defender: 1 D marker', rule: '4.5' },
+      { target: 'defender', change: { kind: 'retreat', hexes: 1 }, text: 'Defender: retreats 1 hex', rule: '4.5' },
+      { target: { unit: 'Kn 1' }, change: { kind: 'break' }, text: 'Kn 1: breaks', rule: '5.2' },
+      { target: 'attacker', change: { kind: 'break' }, text: 'Attacker: breaks', rule: '5.2' },
+    ] as unknown as Effect[];
+    const got = effectsByTarget(effects, { defender: [2], 'unit:Kn 1': [1] }, units);
+    expect(got.map((g) => [g.who, g.side, g.texts.length])).toEqual([['Fyrd 1', 'Saxons', 2], ['Kn 1', 'Normans', 1], ['The attacker', '', 1]]);
+  });
+  it('sums the odds up by the likeliest results', () => {
+    expect(oddsSummary([{ result: 'a', p: 0.1 }, { result: 'b', p: 0.5 }, { result: 'c', p: 0 }, { result: 'd', p: 0.4 }], 2).map((d) => d.result)).toEqual(['b', 'd']);
+  });
+});

@@ -1,0 +1,44 @@
+// A result after the dice, in words: the throw as the table reads it and what the result does to
+// each unit of the fight. Pure, so it is unit-tested.
+import type { Effect, Outcome, UnitState } from '../generated/api';
+import { signed } from './format';
+import { targetKey, targetName } from './battle';
+
+/** "A 7 + 2 = 9 · B 3 + 4 = 7" for an opposed roll; "Dice 4 + 3 = 7, +2 → 9" for one throw. */
+export function throwLine(o: Outcome, totalModifier: number): string {
+  if (o.sides?.length) {
+    return o.sides.map((s) => `${s.label} ${s.die} ${s.modifier < 0 ? '−' : '+'} ${Math.abs(s.modifier)} = ${s.total}`).join(' · ');
+  }
+  const dice = o.dice.length > 1 ? `${o.dice.join(' + ')} = ${o.roll}` : `${o.roll}`;
+  return totalModifier ? `Dice ${dice}, ${signed(totalModifier)} → ${o.modified}` : `Dice ${dice}`;
+}
+
+export interface TargetEffects {
+  key: string;
+  /** The units it lands on ("Kn 1, Kn 2"), or the target in words when none is picked. */
+  who: string;
+  side: string;
+  texts: Effect[];
+}
+
+/** The outcome's effects gathered by target, each target named by the roster units it lands on. */
+export function effectsByTarget(effects: Effect[], mapping: Record<string, number[] | undefined>, units: Record<number, UnitState | undefined>): TargetEffects[] {
+  const out: TargetEffects[] = [];
+  for (const e of effects) {
+    const key = targetKey(e.target);
+    let entry = out.find((x) => x.key === key);
+    if (!entry) {
+      const list = (mapping[key] ?? []).map((id) => units[id]).filter((u): u is UnitState => !!u);
+      const sides = [...new Set(list.map((u) => u.side))];
+      entry = { key, who: list.length ? list.map((u) => u.label).join(', ') : targetName(key), side: sides.join(', '), texts: [] };
+      out.push(entry);
+    }
+    entry.texts.push(e);
+  }
+  return out;
+}
+
+/** The likeliest results first, for a one-line summary of the odds. */
+export function oddsSummary(distribution: { result: string; p: number }[], max = 3): { result: string; p: number }[] {
+  return [...distribution].filter((d) => d.p > 0).sort((x, y) => y.p - x.p).slice(0, max);
+}
