@@ -30,10 +30,10 @@ describe('the situation form', () => {
     expect(p.onremove).toHaveBeenCalledWith(['events', 0]);
   });
 
-  it('folds optional fields left at their default under “More”', () => {
+  it('folds optional fields left at their default under “Other situations”', () => {
     render(SchemaField, props({ events: [] }));
     const more = document.querySelector('details.more')!;
-    expect(more.querySelector('summary')).toHaveTextContent('More (3)');
+    expect(more.querySelector('summary')).toHaveTextContent('Other situations (3)');
     expect(more.querySelector('#f-track')).not.toBeNull();
   });
 });

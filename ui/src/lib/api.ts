@@ -1,7 +1,7 @@
 // The app's commands. Outside the Tauri window (a plain browser) they reject clearly.
 import { invoke } from '@tauri-apps/api/core';
 import type {
-  AdjustRequest, ApplyRequest, Chance, OutlookRequest, BattleRow, BattleView, DiceRoll, LogEntry, NewBattle, RefereeError, Resolution,
+  AdjustRequest, ApplyRequest, Chance, Fight, FightRequest, OutlookRequest, BattleRow, BattleView, DiceRoll, LogEntry, NewBattle, RefereeError, Resolution,
   HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RosterRow, RuleSection, RulesetList, UnitForm, UnitPreview, UnitSpec,
 } from '../generated/api';
 
@@ -29,6 +29,7 @@ export const viewBattle = (battle: number) => call<BattleView>('battle_view', { 
 export const battleLog = (battle: number, before: number | null, limit: number) => call<LogEntry[]>('battle_log', { battle, before, limit });
 export const addUnit = (battle: number, unit: UnitSpec) => call<BattleView>('battle_add_unit', { battle, unit });
 export const apply = (battle: number, request: ApplyRequest) => call<BattleView>('battle_apply', { battle, request });
+export const fight = (battle: number, request: FightRequest) => call<Fight>('battle_fight', { battle, request });
 export const outlook = (battle: number, request: OutlookRequest) => call<Chance[]>('battle_outlook', { battle, request });
 export const adjust = (battle: number, request: AdjustRequest) => call<BattleView>('battle_adjust', { battle, request });
 export const turn = (battle: number, turnNumber: number | null, phase: string | null) => call<BattleView>('battle_turn', { battle, turn: turnNumber, phase });
@@ -36,6 +37,8 @@ export const undo = (battle: number) => call<BattleView>('battle_undo', { battle
 export const redo = (battle: number) => call<BattleView>('battle_redo', { battle });
 export const editRoll = (battle: number, event: number, dice: number[], preview: boolean) =>
   call<[RollEditPreview, BattleView | null]>('battle_edit_roll', { battle, event, dice, preview });
+export const battleReport = (battle: number) => call<string>('battle_report', { battle });
+export const battleLogText = (battle: number) => call<string>('battle_log_text', { battle });
 export const exportBattle = (battle: number) => call<string>('battle_export', { battle });
 export const importBattle = (text: string) => call<BattleView>('battle_import', { text });
 export const duplicateBattle = (battle: number) => call<BattleView>('battle_duplicate', { battle });

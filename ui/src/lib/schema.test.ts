@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blank, field, getAt, parseInput, parsePath, pathKey, prominent, removeAt, schemaAt, setAt } from './schema';
+import { blank, field, getAt, parseInput, parsePath, pathKey, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey } from './schema';
 import { morale } from '../test-fixtures';
 
 const lists = { terrain: [{ key: 'clear', label: 'Clear' }, { key: 'forest', label: 'Forest' }] };
@@ -48,5 +48,20 @@ describe('the situation form', () => {
     expect(prominent('track', { default: 0 }, 0, false)).toBe(false);
     expect(prominent('track', { default: 0 }, 2, false)).toBe(true);
     expect(prominent('events', {}, [], true)).toBe(true);
+  });
+});
+
+describe('fields kept up front', () => {
+  it('are those holding something when the form opened, by their key without list indices', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        hexes: { type: 'array', items: { type: 'object', properties: { rear: { type: 'boolean' }, range: { type: 'integer', default: 1 } } } },
+        night: { type: 'boolean' },
+      },
+    };
+    const keys = prominentKeys(schema, { hexes: [{ rear: false, range: 1 }, { rear: true, range: 3 }], night: false });
+    expect([...keys].sort()).toEqual(['hexes', 'hexes.range', 'hexes.rear']);
+    expect(shapeKey(['hexes', 1, 'rear'])).toBe('hexes.rear');
   });
 });

@@ -138,6 +138,26 @@ export function removeAt(value: unknown, path: Path): void {
 }
 
 export const pathKey = (path: Path): string => path.join('.');
+/** A path's key without its list indices: the same field of every unit in a list. */
+export const shapeKey = (path: Path): string => path.filter((p) => typeof p === 'string').join('.');
+
+/** The keys (without indices) of every field holding something other than its default: the
+ * fields shown up front when a form opens, and kept there. */
+export function prominentKeys(schema: Schema, value: unknown, lists: Record<string, Choice[]> = {}): Set<string> {
+  const keys = new Set<string>();
+  const walk = (s: Schema, v: unknown, path: Path) => {
+    const f = field(s, schema, String(path[path.length - 1] ?? ''), lists);
+    if (f.kind === 'object') {
+      for (const [k, sub] of Object.entries(f.schema.properties ?? {})) {
+        const child = getAt(v, [k]);
+        if (prominent(k, deref(sub, schema), child, false)) keys.add(shapeKey([...path, k]));
+        walk(sub, child, [...path, k]);
+      }
+    } else if (f.kind === 'array' && Array.isArray(v)) v.forEach((item, i) => walk(f.schema.items ?? {}, item, [...path, i]));
+  };
+  walk(schema, value, []);
+  return keys;
+}
 export const parsePath = (key: string): Path => (key === '' ? [] : key.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)));
 
 /** An input's text as the field's value; `undefined` for an empty optional field. */

@@ -1,16 +1,17 @@
-// The resolver against Tauri's IPC mocks: the figure scale from Settings, the result applied once
-// (a second tap sends nothing), and a refused situation as a sentence.
+// The resolver against Tauri's IPC mocks: the figure scale from Settings, the fight picked on the
+// roster, the result applied once (a second tap undoes, never applies), and a refused situation.
 import { clearMocks } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Resolution, SystemInfo } from '../generated/api';
 import { app } from '../lib/app.svelte';
-import { mockCommands, view } from '../test-fixtures';
+import { mockCommands, unit, view } from '../test-fixtures';
 import Resolver from './Resolver.svelte';
 
 const dbmm = {
   id: 'dbmm', name: 'DBMM', dice: 'd6 v d6', fingerprint: 'f', layers: [],
-  actions: [{ id: 'distance', name: 'Distances', rule: 'p. 21' }, { id: 'melee', name: 'Melee', rule: '4.5' }],
+  actions: [{ id: 'distance', name: 'Distances', rule: 'p. 21', group: 'tables', fights: false }, { id: 'melee', name: 'Melee', rule: '4.5', group: 'combat', fights: true }],
+  main_action: 'melee',
   choices: [{ field: 'scale', options: [{ key: '15mm', label: '15 mm' }, { key: '25mm', label: '25 mm' }] }], phases: [],
 } as unknown as SystemInfo;
 
@@ -27,6 +28,9 @@ beforeEach(() => {
   app.view = view({ ruleset: 'dbmm' });
   app.screen = 'battle';
   app.tab = 'resolve';
+  // Each test is a battle opened afresh: the resolver keeps no work from the last.
+  app.opened += 1;
+  app.fight = undefined;
 });
 afterEach(() => clearMocks());
 
@@ -43,30 +47,66 @@ describe('the resolver', () => {
     expect(request.situation.scale).toBe('15mm');
   });
 
-  it('applies a result once: the button turns into “Applied ✓” and a second tap sends nothing', async () => {
+  it('opens on the fight picked, applies its result to the picked units once, and the button then undoes it', async () => {
+    app.view = view({ ruleset: 'dbmm', units: { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) } });
+    app.fight = { attackers: [1], defenders: [2] };
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'battle_fight') return { action: 'melee', situation: { paces: 40 }, targets: { defender: [2], attacker: [1] }, asks: [] };
+      if (cmd === 'resolve') return resolution(!!(args.request as { dice?: number[] }).dice);
+      if (cmd === 'battle_apply') return { ...app.view!, log: [{ seq: 3, at: '2026-11-21T10:02:00Z', kind: 'applied', text: 'Melee: DX (dice 3, 4; physical dice)', undone: false, edited: false, changes: ['Fyrd 1: destroyed'] }] };
+      if (cmd === 'battle_undo') return app.view;
+      return [];
+    });
+    render(Resolver);
+    // The main combat with exactly the units picked.
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_fight')).toBe(true));
+    expect(calls.find(([c]) => c === 'battle_fight')![1]).toEqual({ battle: 7, request: { action: 'melee', attackers: [1], defenders: [2] } });
+    expect(await screen.findByText('Kn 1')).toBeInTheDocument();
+    // "34" typed in one go fills both dice.
+    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '34' } });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Apply DX' }));
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1));
+    const sent = calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown; mapping: { targets: unknown }; apply_key: string };
+    expect(sent.dice).toEqual({ kind: 'physical', faces: [3, 4] });
+    expect(sent.mapping.targets).toEqual({ defender: [2], attacker: [1] });
+    expect(sent.apply_key).toBeTruthy();
+    expect(await screen.findByText(/On the roster: Melee: DX/)).toBeInTheDocument();
+    // The second tap undoes; it never applies again.
+    await fireEvent.click(screen.getByRole('button', { name: 'Applied. Undo it' }));
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_undo').length).toBe(1));
+    expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1);
+    expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();
+  });
+
+  it('opens empty without a fight: the rule’s example is one button away', async () => {
     app.resolverAction = 'melee';
     const calls = mockCommands((cmd, args) => {
       if (cmd === 'situation_schema') return schema;
       if (cmd === 'resolve') return resolution(!!(args.request as { dice?: number[] }).dice);
-      if (cmd === 'battle_apply') return { ...view({ ruleset: 'dbmm' }), log: [{ seq: 3, at: '2026-11-21T10:02:00Z', kind: 'applied', text: 'Melee: DX (dice 3, 4; physical dice)', undone: false, edited: false, changes: ['17.04: destroyed'] }] };
       return [];
     });
     render(Resolver);
-    await waitFor(() => expect(document.querySelectorAll('#dice-box input.die').length).toBe(2));
-    await fireEvent.click(screen.getByRole('button', { name: 'Die 1 shows 3' }));
+    await waitFor(() => expect(calls.some(([c]) => c === 'resolve')).toBe(true));
+    expect(calls.some(([c]) => c === 'battle_fight')).toBe(false);
+    expect((calls.find(([c]) => c === 'resolve')![1].request as { situation: { paces: number } }).situation.paces).toBe(0);
+  });
+
+  it('takes a refused second apply as applied', async () => {
+    app.resolverAction = 'melee';
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'resolve') return resolution(!!(args.request as { dice?: number[] }).dice);
+      if (cmd === 'battle_apply') throw { code: 'battle.already_applied', message: 'This result is already on the roster.' };
+      return [];
+    });
+    render(Resolver);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Die 1 shows 3' }));
     await fireEvent.click(screen.getByRole('button', { name: 'Die 2 shows 4' }));
-    const apply = await screen.findByRole('button', { name: 'Apply DX' });
-    await fireEvent.click(apply);
-    // Nothing is ticked for the defender: the umpire is asked first.
+    await fireEvent.click(await screen.findByRole('button', { name: 'Apply DX' }));
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply anyway' }));
-    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1));
-    expect(await screen.findByText(/Applied: Melee: DX \(dice 3, 4; physical dice\) — 17.04: destroyed/)).toBeInTheDocument();
-    const done = screen.getByRole('button', { name: 'Applied ✓' });
-    expect(done).toBeDisabled();
-    await fireEvent.click(done);
+    expect(await screen.findByRole('button', { name: 'Applied. Undo it' })).toBeInTheDocument();
     expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1);
-    const sent = calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown };
-    expect(sent.dice).toEqual({ kind: 'physical', faces: [3, 4] });
   });
 
   it('shows a refused situation as a sentence naming the field', async () => {

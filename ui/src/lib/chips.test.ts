@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { commonChips } from './chips';
+
+describe('common situations as chips', () => {
+  it('finds the flank, rear, uphill and river boxes, named by whose they are', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        attackers: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, rear: { type: 'boolean' }, leader: { type: 'boolean' } } } },
+        target: { type: 'object', properties: { stream: { type: 'boolean' }, terrain: { type: 'string' } } },
+        uphill: { type: 'boolean' },
+        night: { type: 'boolean' },
+      },
+    };
+    const chips = commonChips(schema, { attackers: [{ label: '17.04', rear: false }, { label: '17.05', rear: true }], target: { stream: false }, uphill: false });
+    expect(chips.map((c) => [c.key, c.label])).toEqual([
+      ['attackers.0.rear', 'rear · 17.04'],
+      ['attackers.1.rear', 'rear · 17.05'],
+      ['target.stream', 'stream'],
+      ['uphill', 'uphill'],
+    ]);
+  });
+});

@@ -1,0 +1,38 @@
+// The situations an umpire reaches for most (a flank or rear attack, uphill, a river or stream,
+// cover): found among a form's boxes by name, so every system's form offers them as chips. Pure.
+import type { Choice } from '../generated/api';
+import { deref, field, getAt, pathKey, type Path, type Schema } from './schema';
+
+const common = /(^|_)(flank|flanked|flanking|rear|uphill|downhill|river|stream|ford|cover|in_cover|wood|woods|hill|behind)(_|$)/;
+
+export interface Chip {
+  path: Path;
+  key: string;
+  /** The box's name, and whose it is when the form has several ("rear · 17.03"). */
+  label: string;
+}
+
+export function commonChips(schema: Schema, situation: unknown, lists: Record<string, Choice[]> = {}, max = 10): Chip[] {
+  const out: Chip[] = [];
+  const walk = (s: Schema, value: unknown, path: Path, owner: string) => {
+    const name = String(path[path.length - 1] ?? '');
+    const f = field(s, schema, name, lists);
+    if (f.kind === 'boolean' && common.test(name)) out.push({ path, key: pathKey(path), label: owner ? `${name} · ${owner}` : name });
+    else if (f.kind === 'object') {
+      const here = ownerOf(value) ?? owner;
+      for (const [k, sub] of Object.entries(f.schema.properties ?? {})) walk(deref(sub, schema), getAt(value, [k]), [...path, k], here);
+    } else if (f.kind === 'array' && Array.isArray(value)) value.forEach((item, i) => walk(f.schema.items ?? {}, item, [...path, i], owner));
+  };
+  walk(schema, situation, [], '');
+  return out.slice(0, max);
+}
+
+/** What a part of a situation is called: its label or name, or its element's name. */
+function ownerOf(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  for (const x of [v.label, v.name, (v.element as Record<string, unknown> | undefined)?.name, (v.unit as Record<string, unknown> | undefined)?.name]) {
+    if (typeof x === 'string' && x) return x;
+  }
+  return undefined;
+}

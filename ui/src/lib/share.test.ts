@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import type { Outcome } from '../generated/api';
+import { fileName, resultText } from './share';
+
+describe('sharing', () => {
+  it('names a file after the battle, without characters a file system refuses', () => {
+    expect(fileName('Hastings: 1066 / replay', 'html')).toBe('Hastings 1066  replay.html');
+    expect(fileName('???', 'txt')).toBe('battle.txt');
+  });
+  it('puts a result in one line of text', () => {
+    const o = { dice: [4, 3], roll: 4, modified: 8, result: 'pursue/destroyed', meaning: 'Kn 1 8 against Fyrd 1 7: Kn 1 pursues; Fyrd 1 is destroyed', effects: [], sides: [{ label: 'Kn 1', die: 4, modifier: 4, total: 8 }, { label: 'Fyrd 1', die: 3, modifier: 4, total: 7 }] } as Outcome;
+    expect(resultText('Normans: Kn 1 against Saxons: Fyrd 1', 'Close combat', o, 0)).toBe(
+      'Close combat — Normans: Kn 1 against Saxons: Fyrd 1: Kn 1 4 + 4 = 8 · Fyrd 1 3 + 4 = 7. Kn 1 8 against Fyrd 1 7: Kn 1 pursues; Fyrd 1 is destroyed.',
+    );
+  });
+});
