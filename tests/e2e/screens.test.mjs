@@ -3,7 +3,10 @@
 // with the screenshots the README shows.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScreen, connect, until } from './support.mjs';
+import { readFileSync } from 'node:fs';
+import { checkScreen, connect, core, until } from './support.mjs';
+
+const examples = JSON.parse(readFileSync('ui/src/generated/examples.json', 'utf8'));
 
 let browser;
 
@@ -49,10 +52,31 @@ test('the roster, a unit editor open, and a citation opened', async () => {
   assert.equal(await browser.$('dialog.rule-dialog[open]').isExisting(), false);
 });
 
-test('the resolver and the log', async () => {
-  await browser.$('button[data-tab="resolve"]').click();
-  await browser.$('#battle-resolution #odds').waitForExist({ timeout: 10000 });
+test('the resolver: a fight picked on the dashboard, its result, the table view; the rule\'s example; the log', async () => {
+  await browser.$('button[data-tab="dashboard"]').click();
+  const strips = await browser.$$('.unit-strip');
+  assert.ok(strips.length >= 2, 'a unit strip per side');
+  await (await strips[0].$('button')).click();
+  await (await strips[1].$('button')).click();
+  await browser.$('#resolve-picked').click();
+  await until(browser, 'the odds in the bar', async () => (await browser.$$('#sticky-bar .likely')).length > 0);
   await checkScreen(browser, 'resolver');
+  await browser.$('#dice-typed').setValue('34');
+  await browser.$('#battle-resolution [data-testid="outcome-result"]').waitForExist({ timeout: 10000 });
+  await checkScreen(browser, 'resolver-result');
+  await browser.$('#table-view').click();
+  await browser.$('#table-view-screen').waitForExist({ timeout: 10000 });
+  await checkScreen(browser, 'table-view');
+  await browser.$('#close-table-view').click();
+  // The rule's worked example is one tap away, with the core's odds.
+  const action = await browser.$('#action').getValue();
+  await browser.$('#load-example').click();
+  const expected = core('itacs', action, examples[`itacs/${action}`]).distribution.map((d) => [d.result, d.probability]);
+  await until(browser, 'the example\'s odds, as the core gives them', async () => {
+    const rows = [];
+    for (const row of await browser.$$('#battle-resolution #odds .odds-row')) rows.push([await row.getAttribute('data-result'), await row.$('.exact').getText()]);
+    return JSON.stringify(rows) === JSON.stringify(expected);
+  });
   await browser.$('button[data-tab="log"]').click();
   await checkScreen(browser, 'log');
 });

@@ -94,6 +94,22 @@ export async function screenProblems(browser) {
       const style = getComputedStyle(el);
       return r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && !el.closest('details:not([open]) > :not(summary)');
     };
+    // Text cut off by a box too small for it (overflow hidden or clipped, text wider or taller).
+    for (const el of document.querySelectorAll('body *')) {
+      if (!visible(el) || !el.textContent?.trim()) continue;
+      const style = getComputedStyle(el);
+      const clips = (o) => o === 'hidden' || o === 'clip';
+      if ((clips(style.overflowX) && el.scrollWidth > el.clientWidth + 1) || (clips(style.overflowY) && el.scrollHeight > el.clientHeight + 1)) {
+        if (el.closest('.track')) continue;
+        out.push(`text clipped (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight}): ${el.tagName.toLowerCase()} “${el.textContent.trim().slice(0, 40)}”`);
+      }
+    }
+    // The resolver's bar (odds, dice, Apply) is on screen without scrolling.
+    const bar = document.querySelector('#sticky-bar');
+    if (bar) {
+      const r = bar.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight + 1 || r.height > window.innerHeight * 0.45) out.push(`the bar with the odds, dice and Apply is not wholly on screen or too tall (${r.top.toFixed(0)}–${r.bottom.toFixed(0)} of ${window.innerHeight})`);
+    }
     // A box's or a radio's target is its label; a citation inline in a sentence needs 24 px
     // (WCAG 2.5.8's inline exception) and has a 44 px hit area drawn around it.
     for (const el of document.querySelectorAll('button, a[href], input, select, summary, textarea, [role="tab"]')) {

@@ -1,5 +1,5 @@
 // The resolver against Tauri's IPC mocks: the figure scale from Settings, the fight picked on the
-// roster, the result applied once (a second tap undoes, never applies), and a refused situation.
+// roster, the result applied once (a second tap lands on “Applied ✓”; Undo is beside it), and a refused situation.
 import { clearMocks } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -72,8 +72,9 @@ describe('the resolver', () => {
     expect(sent.mapping.targets).toEqual({ defender: [2], attacker: [1] });
     expect(sent.apply_key).toBeTruthy();
     expect(await screen.findByText(/On the roster: Melee: DX/)).toBeInTheDocument();
-    // The second tap undoes; it never applies again.
-    await fireEvent.click(screen.getByRole('button', { name: 'Applied. Undo it' }));
+    // A second tap lands on the disabled “Applied ✓”; Undo beside it takes the result back.
+    expect(screen.getByRole('button', { name: 'Applied ✓' })).toBeDisabled();
+    await fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     await waitFor(() => expect(calls.filter(([c]) => c === 'battle_undo').length).toBe(1));
     expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1);
     expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();
@@ -105,7 +106,7 @@ describe('the resolver', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Die 2 shows 4' }));
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply DX' }));
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply anyway' }));
-    expect(await screen.findByRole('button', { name: 'Applied. Undo it' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Applied ✓' })).toBeDisabled();
     expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1);
   });
 
