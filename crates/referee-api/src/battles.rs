@@ -92,6 +92,12 @@ pub struct ApplyRequest {
     #[serde(default)]
     #[ts(optional)]
     pub rolled_by: Option<String>,
+    /// The client's key for the resolution it shows (one per shown result): a second apply with a
+    /// key an applied result in force already carries is refused (`battle.already_applied`)
+    /// before anything is written; once that result is undone, the key applies again.
+    #[serde(default)]
+    #[ts(optional)]
+    pub apply_key: Option<String>,
 }
 
 /// An action's situation and the mapping its result would be applied with.
@@ -455,6 +461,7 @@ impl Battles {
             &request.mapping,
             source,
             request.rolled_by.clone(),
+            request.apply_key.clone(),
         )?;
         let detail = serde_json::json!({
             "situation": request.situation,

@@ -44,9 +44,13 @@ pub enum BattleCommand {
         #[arg(long)]
         unit: u32,
     },
-    /// Resolve and apply: `{action, situation, dice, mapping?, rolled_by?}` on stdin.
+    /// Resolve and apply: `{action, situation, dice, mapping?, rolled_by?, apply_key?}` on stdin.
     Apply {
         battle: i64,
+        /// The key of the shown result (overrides the request's `apply_key`): applying it again
+        /// while it is in force is refused.
+        #[arg(long, value_name = "KEY")]
+        apply_key: Option<String>,
     },
     /// Before the dice: the chance each break point is reached, `{action, situation, mapping?}` on stdin.
     Outlook {
@@ -208,8 +212,12 @@ pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Va
             value(&battles.edit_unit(r, battle, unit, stdin_json()?)?)
         }
         BattleCommand::RemoveUnit { battle, unit } => value(&battles.remove_unit(r, battle, unit)?),
-        BattleCommand::Apply { battle } => {
-            value(&battles.apply(r, battle, &stdin_json::<ApplyRequest>()?)?)
+        BattleCommand::Apply { battle, apply_key } => {
+            let mut request = stdin_json::<ApplyRequest>()?;
+            if apply_key.is_some() {
+                request.apply_key = apply_key;
+            }
+            value(&battles.apply(r, battle, &request)?)
         }
         BattleCommand::Outlook { battle } => value(&battles.outlook(r, battle, &stdin_json()?)?),
         BattleCommand::Adjust { battle } => {

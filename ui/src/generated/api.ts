@@ -237,7 +237,13 @@ export type PrintedValue = { label: string, value: string, rule: string, };
 
 export type UnitPreview = { summary: string, values: Array<PrintedValue>, };
 
-export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, };
+export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, 
+/**
+ * The client's key for the resolution it shows (one per shown result): a second apply with a
+ * key an applied result in force already carries is refused (`battle.already_applied`)
+ * before anything is written; once that result is undone, the key applies again.
+ */
+apply_key?: string, };
 
 export type DiceEntry = { "kind": "none" } | { "kind": "physical" } & PhysicalDice | { "kind": "app" } & AppDice;
 
