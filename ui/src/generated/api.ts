@@ -358,7 +358,16 @@ next?: string,
 /**
  * Share of the way to the threshold, 0–1, for a bar (display only).
  */
-progress?: number, reached: boolean, rule: string, ruling?: string, };
+progress?: number, 
+/**
+ * The figure as a number, in the unit of `value` (ME lost, points, units lost, SPs lost,
+ * MORALE track boxes), for charts over the turns; none for a setting (a stacking limit).
+ */
+amount?: number, 
+/**
+ * The threshold as a number in the same unit, where there is one.
+ */
+limit?: number, reached: boolean, rule: string, ruling?: string, };
 
 export type LogEntry = { seq: number, at: string, kind: string, text: string, 
 /**

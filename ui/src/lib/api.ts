@@ -37,6 +37,8 @@ export const redo = (battle: number) => call<BattleView>('battle_redo', { battle
 export const editRoll = (battle: number, event: number, dice: number[], preview: boolean) =>
   call<[RollEditPreview, BattleView | null]>('battle_edit_roll', { battle, event, dice, preview });
 export const exportBattle = (battle: number) => call<string>('battle_export', { battle });
+export const battleReport = (battle: number) => call<string>('battle_report', { battle });
+export const battleLogText = (battle: number) => call<string>('battle_log_text', { battle });
 export const importBattle = (text: string) => call<BattleView>('battle_import', { text });
 export const duplicateBattle = (battle: number) => call<BattleView>('battle_duplicate', { battle });
 export const deleteBattle = (battle: number) => call<null>('battle_delete', { battle });
