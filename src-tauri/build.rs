@@ -24,6 +24,8 @@ const COMMANDS: &[&str] = &[
     "battle_redo",
     "battle_edit_roll",
     "battle_export",
+    "battle_report",
+    "battle_log_text",
     "battle_import",
     "battle_duplicate",
     "battle_delete",

@@ -245,6 +245,27 @@ fn battle_edit_roll(
     })
 }
 
+/// The printable battle report (one self-contained HTML file) as text: the window saves or
+/// prints it.
+#[tauri::command]
+fn battle_report(
+    db: State<Database>,
+    rules: State<Rules>,
+    battle: i64,
+) -> Result<String, RefereeError> {
+    with(&db, |b| b.report(&rules.now(), battle))
+}
+
+/// The battle's plain-text log, to copy or share.
+#[tauri::command]
+fn battle_log_text(
+    db: State<Database>,
+    rules: State<Rules>,
+    battle: i64,
+) -> Result<String, RefereeError> {
+    with(&db, |b| b.text_log(&rules.now(), battle))
+}
+
 /// The battle file as text: the window saves it where the user chooses (no file access here).
 #[tauri::command]
 fn battle_export(
@@ -381,6 +402,8 @@ pub fn run() {
             battle_redo,
             battle_edit_roll,
             battle_export,
+            battle_report,
+            battle_log_text,
             battle_import,
             battle_duplicate,
             battle_delete,

@@ -79,7 +79,7 @@ fn big_battle_file(referee: &Referee) -> String {
                 )
                 .unwrap();
                 let body = battle
-                    .apply(&r, &mapping, DiceSource::Physical, None)
+                    .apply(&r, &mapping, DiceSource::Physical, None, None)
                     .unwrap();
                 let detail = json!({"situation": melee(), "resolution": r});
                 push(&mut battle, body, Some(detail), &mut details);
@@ -136,6 +136,7 @@ fn bench(c: &mut Criterion) {
         mapping: serde_json::from_value(json!({"targets": {"attacker": [1], "defender": [2]}}))
             .unwrap(),
         rolled_by: None,
+        apply_key: None,
     };
     battles.view(&referee, id).unwrap();
     g.bench_function("apply_commit_synchronous_full", |b| {

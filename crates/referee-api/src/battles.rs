@@ -15,7 +15,7 @@ use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
 use referee_store::{now, raw, BattleFile, BattleRow, FileEvent, Roster, RosterRow, Store};
 
-use crate::{roll, HouseRuleChoice, Referee, RollRequest};
+use crate::{report, roll, HouseRuleChoice, Referee, RollRequest};
 
 /// Where the referee keeps its database when none is named: the app's data folder
 /// (`$XDG_DATA_HOME` or `~/.local/share`, then the app identifier), as the app uses it.
@@ -92,6 +92,12 @@ pub struct ApplyRequest {
     #[serde(default)]
     #[ts(optional)]
     pub rolled_by: Option<String>,
+    /// The client's key for the resolution it shows (one per shown result): a second apply with a
+    /// key an applied result in force already carries is refused (`battle.already_applied`)
+    /// before anything is written; once that result is undone, the key applies again.
+    #[serde(default)]
+    #[ts(optional)]
+    pub apply_key: Option<String>,
 }
 
 /// An action's situation and the mapping its result would be applied with.
@@ -183,7 +189,7 @@ fn changes_text(changes: &[AppliedChange]) -> Vec<String> {
 pub const LOG_TAIL: usize = 200;
 
 /// A unit's entry as it stood before the event `seq` (its latest addition or edit in force).
-fn spec_before(battle: &Battle, seq: u64, id: UnitId) -> Option<&UnitSpec> {
+pub(crate) fn spec_before(battle: &Battle, seq: u64, id: UnitId) -> Option<&UnitSpec> {
     battle
         .events
         .iter()
@@ -459,6 +465,7 @@ impl Battles {
             &request.mapping,
             source,
             request.rolled_by.clone(),
+            request.apply_key.clone(),
         )?;
         let detail = serde_json::json!({
             "situation": request.situation,
@@ -581,6 +588,49 @@ impl Battles {
         let detail = serde_json::json!({"situation": situation, "resolution": resolution});
         self.commit(referee, id, vec![(body, Some(detail))])?;
         Ok((answer, Some(self.view(referee, id)?)))
+    }
+
+    /// What a report of the battle is told from: the battle, its stored resolutions, and the
+    /// house rules in force.
+    fn report_source<T>(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        write: impl FnOnce(&report::Source) -> Result<T, RefereeError>,
+    ) -> Result<T, RefereeError> {
+        let details = self
+            .store
+            .details(id)?
+            .into_iter()
+            .filter_map(|(seq, raw)| Some((seq, serde_json::from_str(raw.get()).ok()?)))
+            .collect();
+        let battle = self.battle(referee, id)?;
+        let ruleset = referee.ruleset(&battle.state.ruleset)?;
+        let house_rules = referee
+            .rulesets()
+            .house_rules
+            .into_iter()
+            .filter(|r| r.on && r.extends == ruleset.info.id)
+            .map(|r| r.name)
+            .collect();
+        write(&report::Source {
+            ruleset,
+            battle,
+            details,
+            house_rules,
+        })
+    }
+
+    /// The battle as a readable plain-text log: the head, each turn's events in force in words
+    /// with their dice and the exact chance of each result rolled, the final standing.
+    pub fn text_log(&mut self, referee: &Referee, id: i64) -> Result<String, RefereeError> {
+        self.report_source(referee, id, report::text_log)
+    }
+
+    /// The printable battle report: one self-contained HTML file (style inline, charts as inline
+    /// SVG, no script), every name from the battle escaped.
+    pub fn report(&mut self, referee: &Referee, id: i64) -> Result<String, RefereeError> {
+        self.report_source(referee, id, report::html_report)
     }
 
     pub fn export(&mut self, referee: &Referee, id: i64) -> Result<BattleFile, RefereeError> {

@@ -3,6 +3,7 @@
 
 mod battles;
 mod dice;
+mod report;
 mod rulesets;
 
 use serde::{Deserialize, Serialize};

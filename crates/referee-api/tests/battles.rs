@@ -78,6 +78,7 @@ fn an_itacs_battle_with_app_dice_undo_and_an_edited_roll_replays_from_the_file()
         dice: DiceEntry::App(AppDice { seed: Some(7) }),
         mapping: mapping(json!({"attacker": [1], "defender": [2]})),
         rolled_by: Some("Vercingetorix".into()),
+        apply_key: None,
     };
     let v = battles.apply(&referee, id, &request).unwrap();
     let applied = v.applied.clone().unwrap();
@@ -191,6 +192,7 @@ fn a_gts_and_a_medieval_battle_replay_from_the_file() {
                 dice: DiceEntry::Physical(PhysicalDice { faces: vec![9, 2] }),
                 mapping: mapping(serde_json::Value::Object(targets)),
                 rolled_by: None,
+                apply_key: None,
             },
         )
         .unwrap();
@@ -225,6 +227,7 @@ fn a_gts_and_a_medieval_battle_replay_from_the_file() {
             dice: DiceEntry::None,
             mapping: Mapping::default(),
             rolled_by: None,
+            apply_key: None,
         })
         .unwrap();
     assert_eq!(v.state.morale_track, -2);
@@ -425,6 +428,7 @@ fn bad_requests_leave_the_battle_unchanged() {
         dice: DiceEntry::Physical(PhysicalDice { faces: vec![3, 4] }),
         mapping: Mapping::default(),
         rolled_by: None,
+        apply_key: None,
     };
     assert!(battles.apply(&referee, id, &apply).is_err());
     assert_eq!(

@@ -112,6 +112,7 @@ fn corpus(referee: &Referee) -> Vec<Value> {
             dice: DiceEntry::App(AppDice { seed: Some(3) }),
             mapping: serde_json::from_value(json!({"targets": targets})).unwrap(),
             rolled_by: Some("fuzz".into()),
+            apply_key: None,
         };
         battles.apply(referee, id, &apply).unwrap();
         battles.undo(referee, id).unwrap();

@@ -44,9 +44,13 @@ pub enum BattleCommand {
         #[arg(long)]
         unit: u32,
     },
-    /// Resolve and apply: `{action, situation, dice, mapping?, rolled_by?}` on stdin.
+    /// Resolve and apply: `{action, situation, dice, mapping?, rolled_by?, apply_key?}` on stdin.
     Apply {
         battle: i64,
+        /// The key of the shown result (overrides the request's `apply_key`): applying it again
+        /// while it is in force is refused.
+        #[arg(long, value_name = "KEY")]
+        apply_key: Option<String>,
     },
     /// Before the dice: the chance each break point is reached, `{action, situation, mapping?}` on stdin.
     Outlook {
@@ -87,6 +91,15 @@ pub enum BattleCommand {
     /// Write the battle file (to stdout without `--out`).
     Export {
         battle: i64,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// The printable battle report, one self-contained HTML file (to stdout without `--out`);
+    /// with `--text`, the battle's log as plain text.
+    Report {
+        battle: i64,
+        #[arg(long)]
+        text: bool,
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -187,14 +200,33 @@ fn read(path: &Path) -> Result<String, RefereeError> {
     })
 }
 
+fn write(path: &Path, text: &str) -> Result<(), RefereeError> {
+    std::fs::write(path, text).map_err(|e| {
+        RefereeError::new(
+            "file.unwritable",
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })
+}
+
+/// What a battle command prints: JSON, or a document as it is (a report).
+pub enum Answer {
+    Json(Value),
+    Text(String),
+}
+
 fn value<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
-pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Value, RefereeError> {
+pub fn battle(
+    db: &Path,
+    referee: &Referee,
+    command: BattleCommand,
+) -> Result<Answer, RefereeError> {
     let mut battles = Battles::open(db)?;
     let r = referee;
-    Ok(match command {
+    Ok(Answer::Json(match command {
         BattleCommand::List => value(&battles.list()?),
         BattleCommand::New { preset, name } => {
             let new = match preset {
@@ -208,8 +240,12 @@ pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Va
             value(&battles.edit_unit(r, battle, unit, stdin_json()?)?)
         }
         BattleCommand::RemoveUnit { battle, unit } => value(&battles.remove_unit(r, battle, unit)?),
-        BattleCommand::Apply { battle } => {
-            value(&battles.apply(r, battle, &stdin_json::<ApplyRequest>()?)?)
+        BattleCommand::Apply { battle, apply_key } => {
+            let mut request = stdin_json::<ApplyRequest>()?;
+            if apply_key.is_some() {
+                request.apply_key = apply_key;
+            }
+            value(&battles.apply(r, battle, &request)?)
         }
         BattleCommand::Outlook { battle } => value(&battles.outlook(r, battle, &stdin_json()?)?),
         BattleCommand::Adjust { battle } => {
@@ -236,16 +272,28 @@ pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Va
             let file = battles.export(r, battle)?;
             match out {
                 Some(path) => {
-                    let text = serde_json::to_string_pretty(&file).unwrap_or_default();
-                    std::fs::write(&path, text).map_err(|e| {
-                        RefereeError::new(
-                            "file.unwritable",
-                            format!("cannot write {}: {e}", path.display()),
-                        )
-                    })?;
+                    write(
+                        &path,
+                        &serde_json::to_string_pretty(&file).unwrap_or_default(),
+                    )?;
                     json!({"exported": path, "events": file.events.len()})
                 }
                 None => value(&file),
+            }
+        }
+        BattleCommand::Report { battle, text, out } => {
+            let report = if text {
+                battles.text_log(r, battle)?
+            } else {
+                battles.report(r, battle)?
+            };
+            match out {
+                Some(path) => {
+                    write(&path, &report)?;
+                    json!({"written": path, "bytes": report.len()})
+                }
+                // The report itself, not a JSON string of it: `referee battle report 1 > b.html`.
+                None => return Ok(Answer::Text(report)),
             }
         }
         BattleCommand::Import { file } => value(&battles.import(r, &read(&file)?)?),
@@ -255,7 +303,7 @@ pub fn battle(db: &Path, referee: &Referee, command: BattleCommand) -> Result<Va
             json!({"deleted": battle})
         }
         BattleCommand::Script { file } => script(&mut battles, r, &read(&file)?)?,
-    })
+    }))
 }
 
 pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Value, RefereeError> {
@@ -298,12 +346,7 @@ pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Va
             let text = referee.roster_csv_template(&ruleset)?;
             match out {
                 Some(path) => {
-                    std::fs::write(&path, &text).map_err(|e| {
-                        RefereeError::new(
-                            "file.unwritable",
-                            format!("cannot write {}: {e}", path.display()),
-                        )
-                    })?;
+                    write(&path, &text)?;
                     json!({"written": path})
                 }
                 None => Value::String(text),

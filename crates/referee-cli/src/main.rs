@@ -90,13 +90,13 @@ fn json<T: serde::Serialize>(value: &T) -> serde_json::Value {
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
 }
 
-fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
+fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
     let choice = HouseRuleChoice {
         on: cli.house_rules_on,
         off: cli.house_rules_off,
     };
     let referee = || Referee::choosing(cli.rulesets.as_deref(), &choice);
-    match cli.command {
+    let json_answer = match cli.command {
         Command::Rulesets => Ok(json(&referee().rulesets())),
         Command::Presets => Ok(json(&referee().presets())),
         Command::Resolve {
@@ -131,10 +131,11 @@ fn run(cli: Cli) -> Result<serde_json::Value, RefereeError> {
         }
         Command::Check { file } => Ok(json(&check_file(&file)?)),
         Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
-        Command::Battle(command) => battle::battle(&database(&cli.db), &referee(), command),
+        Command::Battle(command) => return battle::battle(&database(&cli.db), &referee(), command),
         Command::Roster(command) => battle::roster(&database(&cli.db), &referee(), command),
         Command::Db(command) => battle::db(&database(&cli.db), command),
-    }
+    };
+    json_answer.map(battle::Answer::Json)
 }
 
 /// Writes the answer; a reader that closed the pipe early (`referee … | head`) is not an error
@@ -146,8 +147,12 @@ fn emit(text: &str) {
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
-        Ok(value) => {
+        Ok(battle::Answer::Json(value)) => {
             emit(&serde_json::to_string_pretty(&value).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Ok(battle::Answer::Text(text)) => {
+            emit(&text);
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -8,23 +8,24 @@ use referee_core::RefereeError;
 
 pub const FORMAT: &str = "referee-battle";
 /// The newest version this referee writes and reads. Version 2 adds unit edits and removals
-/// (`unit_edited`, `unit_removed`); a battle without them is still written as version 1, which
-/// older referees read.
-pub const FORMAT_VERSION: u32 = 2;
+/// (`unit_edited`, `unit_removed`); version 3 adds the client's key on an applied result
+/// (`apply_key`). A battle is written as the oldest version that holds its events, so a battle
+/// without them stays readable by older referees, and a newer one is refused by them plainly.
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The version a battle file of these events is written as: the oldest that holds them.
 pub fn version_for<'e>(bodies: impl IntoIterator<Item = &'e EventBody>) -> u32 {
-    let v2 = bodies.into_iter().any(|b| {
-        matches!(
-            b,
-            EventBody::UnitEdited { .. } | EventBody::UnitRemoved { .. }
-        )
-    });
-    if v2 {
-        2
-    } else {
-        1
-    }
+    bodies
+        .into_iter()
+        .map(|b| match b {
+            EventBody::Applied {
+                apply_key: Some(_), ..
+            } => 3,
+            EventBody::UnitEdited { .. } | EventBody::UnitRemoved { .. } => 2,
+            _ => 1,
+        })
+        .max()
+        .unwrap_or(1)
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -78,11 +78,9 @@ choices: Array<ChoiceList>,
 /**
  * The sequence of play, phase by phase, with the actions each phase offers.
  */
-phases: Array<Phase>, main_action: string, };
+phases: Array<Phase>, };
 
-export type ActionInfo = { id: string, name: string, rule: string, group: ActionGroup, fights: boolean, };
-
-export type ActionGroup = "combat" | "checks" | "movement" | "tables";
+export type ActionInfo = { id: string, name: string, rule: string, };
 
 export type ChoiceList = { field: string, options: Array<Choice>, };
 
@@ -122,9 +120,7 @@ probability: string,
  */
 p: number, effects: Array<Effect>, };
 
-export type Outcome = { dice: Array<number>, roll: number, modified: number, result: string, meaning: string, effects: Array<Effect>, sides?: Array<SideThrow>, };
-
-export type SideThrow = { label: string, die: number, modifier: number, total: number, };
+export type Outcome = { dice: Array<number>, roll: number, modified: number, result: string, meaning: string, effects: Array<Effect>, };
 
 export type Effect = { target: Target, change: Change, text: string, rule: string, ruling?: string, };
 
@@ -241,7 +237,13 @@ export type PrintedValue = { label: string, value: string, rule: string, };
 
 export type UnitPreview = { summary: string, values: Array<PrintedValue>, };
 
-export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, apply_key?: string, };
+export type ApplyRequest = { action: string, situation: unknown, dice: DiceEntry, mapping?: Mapping, rolled_by?: string, 
+/**
+ * The client's key for the resolution it shows (one per shown result): a second apply with a
+ * key an applied result in force already carries is refused (`battle.already_applied`)
+ * before anything is written; once that result is undone, the key applies again.
+ */
+apply_key?: string, };
 
 export type DiceEntry = { "kind": "none" } | { "kind": "physical" } & PhysicalDice | { "kind": "app" } & AppDice;
 
@@ -262,11 +264,7 @@ choices: { [key in string]: Array<number> }, };
 
 export type AdjustRequest = { subject: Subject, change: Change, reason?: string, };
 
-export type OutlookRequest = { action: string, situation: unknown, 
-/**
- * The dice thrown, if any: the outlook is then this roll's (each chance certain or nil).
- */
-dice?: Array<number>, mapping?: Mapping, };
+export type OutlookRequest = { action: string, situation: unknown, mapping?: Mapping, };
 
 export type Subject = { "unit": number } | { "side": string };
 
@@ -360,7 +358,16 @@ next?: string,
 /**
  * Share of the way to the threshold, 0–1, for a bar (display only).
  */
-progress?: number, reached: boolean, rule: string, ruling?: string, };
+progress?: number, 
+/**
+ * The figure as a number, in the unit of `value` (ME lost, points, units lost, SPs lost,
+ * MORALE track boxes), for charts over the turns; none for a setting (a stacking limit).
+ */
+amount?: number, 
+/**
+ * The threshold as a number in the same unit, where there is one.
+ */
+limit?: number, reached: boolean, rule: string, ruling?: string, };
 
 export type LogEntry = { seq: number, at: string, kind: string, text: string, 
 /**
@@ -1348,7 +1355,3 @@ front_stands: number,
  * Degrees wheeled.
  */
 degrees: number, };
-
-export type FightRequest = { action: string, attackers: Array<number>, defenders: Array<number>, };
-
-export type Fight = { action: string, situation: unknown, targets: { [key in string]?: Array<number> }, asks: Array<string>, };

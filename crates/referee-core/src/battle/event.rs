@@ -91,6 +91,11 @@ pub enum EventBody {
         #[serde(default)]
         choices: BTreeMap<String, Vec<UnitId>>,
         changes: Vec<AppliedChange>,
+        /// The client's key for the resolution it showed: a second apply of the same shown
+        /// result (a double tap, a retried request) is refused while this event is in force.
+        /// Absent in battles recorded before keys existed, and written only when given.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        apply_key: Option<String>,
     },
     /// The umpire changed the roster by hand (a quick edit).
     Adjusted {
@@ -123,12 +128,23 @@ pub enum EventBody {
 }
 
 impl EventBody {
-    /// Events that change the battle and can be undone.
+    /// Events that change the battle and can be undone. A turn or phase change is navigation,
+    /// not a change to take back: the umpire sets the phase back directly, so undo after a
+    /// combat and a phase change takes back the combat, and a phase change keeps the redo.
     pub fn undoable(&self) -> bool {
         !matches!(
             self,
-            EventBody::Created { .. } | EventBody::Undone { .. } | EventBody::Redone { .. }
+            EventBody::Created { .. }
+                | EventBody::TurnAdvanced { .. }
+                | EventBody::Undone { .. }
+                | EventBody::Redone { .. }
         )
+    }
+
+    /// What an undo or redo event may name: the undoable events, and turn changes, which battles
+    /// recorded before turns left the undo stack could undo (their undos are honoured).
+    pub fn may_be_taken_back(&self) -> bool {
+        self.undoable() || matches!(self, EventBody::TurnAdvanced { .. })
     }
 
     /// The event's kind, as serialized.
@@ -179,6 +195,7 @@ impl EventBody {
                 source,
                 rolled_by,
                 result,
+                targets,
                 ..
             } => {
                 let dice = describe_dice(dice, source, rolled_by.as_deref());
@@ -187,7 +204,20 @@ impl EventBody {
                 if let Some(first) = words.get(..1) {
                     words = first.to_uppercase() + &words[1..];
                 }
-                format!("{words}: {result}{dice}")
+                // The units it was applied to, so an undo label says which combat it takes back.
+                let mut units: Vec<String> = Vec::new();
+                for id in targets.values().flatten() {
+                    let n = name(id);
+                    if !units.contains(&n) {
+                        units.push(n);
+                    }
+                }
+                let on = if units.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", units.join(", "))
+                };
+                format!("{words}{on}: {result}{dice}")
             }
             EventBody::Adjusted { changes, reason } => format!(
                 "Adjusted{}: {}",

@@ -126,15 +126,12 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
             EventBody::Adjusted { changes, .. } => {
                 apply_changes(ruleset, &mut state, changes, e.seq)?
             }
-            EventBody::TurnAdvanced { turn, phase } => {
-                state.turn = *turn;
-                state.phase.clone_from(phase);
-                for u in state.units.values_mut() {
-                    u.moves.clear();
-                }
-            }
+            EventBody::TurnAdvanced { turn, phase } => turn_to(&mut state, *turn, phase),
             EventBody::Undone { event } | EventBody::Redone { event } => {
-                if !events.iter().any(|x| x.seq == *event && x.body.undoable()) {
+                if !events
+                    .iter()
+                    .any(|x| x.seq == *event && x.body.may_be_taken_back())
+                {
                     return Err(RefereeError::new(
                         "battle.invalid_events",
                         format!("undo or redo of event {event}, which is not an event that can be undone"),
@@ -157,6 +154,15 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         }
     }
     Ok((state, history))
+}
+
+/// A new turn or phase: the moves the results called for were the last phase's.
+pub fn turn_to(state: &mut BattleState, turn: u32, phase: &Option<String>) {
+    state.turn = turn;
+    state.phase.clone_from(phase);
+    for u in state.units.values_mut() {
+        u.moves.clear();
+    }
 }
 
 /// Folds an event that adds, edits or removes a roster unit.

@@ -6,7 +6,7 @@ use ts_rs::TS;
 
 use super::changes::{adjustment, changes_for, Mapping};
 use super::event::{DiceSource, Event, EventBody, Subject};
-use super::fold::{apply_changes, fold, fold_unit, History};
+use super::fold::{apply_changes, fold, fold_unit, turn_to, History};
 use super::model::{BattleSetup, BattleState, UnitId, UnitSpec};
 use super::units;
 use crate::contract::{Change, Resolution};
@@ -139,14 +139,27 @@ impl Battle {
         Ok(())
     }
 
-    /// The event applying a resolution's outcome to the roster.
+    /// The event applying a resolution's outcome to the roster. `apply_key` names the shown
+    /// resolution: a key an applied event in force already carries is refused first, so a
+    /// double tap or a retried request never applies one result twice.
     pub fn apply(
         &self,
         resolution: &Resolution,
         mapping: &Mapping,
         source: DiceSource,
         rolled_by: Option<String>,
+        apply_key: Option<String>,
     ) -> Result<EventBody, RefereeError> {
+        let apply_key = apply_key.filter(|k| !k.trim().is_empty());
+        if let Some(key) = &apply_key {
+            if self.applied_with_key(key).is_some() {
+                return Err(RefereeError::new(
+                    "battle.already_applied",
+                    "This result is already on the roster. Undo it first to apply it again.",
+                )
+                .field("apply_key"));
+            }
+        }
         let outcome = resolution.outcome.as_ref().ok_or_else(|| {
             RefereeError::new(
                 "battle.no_outcome",
@@ -168,6 +181,17 @@ impl Battle {
             targets: mapping.targets.clone(),
             choices: mapping.choices.clone(),
             changes,
+            apply_key,
+        })
+    }
+
+    /// The applied event in force that carries this key, if any (an undone one frees its key).
+    pub fn applied_with_key(&self, key: &str) -> Option<u64> {
+        self.events.iter().rev().find_map(|e| match &e.body {
+            EventBody::Applied {
+                apply_key: Some(k), ..
+            } if k == key && self.history.in_force(e.seq) => Some(e.seq),
+            _ => None,
         })
     }
 
@@ -290,11 +314,10 @@ impl Battle {
                 apply_changes(ruleset, &mut self.state, changes, event.seq)?
             }
             EventBody::TurnAdvanced { turn, phase } => {
-                self.state.turn = *turn;
-                self.state.phase.clone_from(phase);
-                for u in self.state.units.values_mut() {
-                    u.moves.clear();
-                }
+                turn_to(&mut self.state, *turn, phase);
+                // Not undoable: the undo and redo stacks stay as they were.
+                self.events.push(event);
+                return Ok(());
             }
             EventBody::Created { .. }
             | EventBody::Undone { .. }

@@ -42,6 +42,15 @@ pub struct Gauge {
     /// Share of the way to the threshold, 0–1, for a bar (display only).
     #[ts(optional)]
     pub progress: Option<f64>,
+    /// The figure as a number, in the unit of `value` (ME lost, points, units lost, SPs lost,
+    /// MORALE track boxes), for charts over the turns; none for a setting (a stacking limit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub amount: Option<f64>,
+    /// The threshold as a number in the same unit, where there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub limit: Option<f64>,
     pub reached: bool,
     pub rule: String,
     #[ts(optional)]
@@ -71,6 +80,8 @@ fn gauge(
         to_go: None,
         next: None,
         progress: None,
+        amount: None,
+        limit: None,
         reached: false,
         rule: rule.to_string(),
         ruling: None,
@@ -192,6 +203,9 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
                 } else {
                     (c.lost as f64 / of as f64).min(1.0)
                 }),
+                // ME are counted in halves.
+                amount: Some(c.lost as f64 / 2.0),
+                limit: Some(of as f64 / 2.0),
                 reached: to_go == 0,
                 ruling: t.ruling.clone(),
                 ..gauge(
@@ -219,6 +233,9 @@ fn dbmm_standing(data: &dbmm::DbmmData, state: &BattleState) -> Standing {
             } else {
                 (2.0 * standing.lost as f64 / standing.total as f64).min(1.0)
             }),
+            // Halves of ME: the army is defeated past half its total.
+            amount: Some(standing.lost as f64 / 2.0),
+            limit: Some(standing.total as f64 / 4.0),
             reached: standing.defeated,
             ruling: t.ruling.clone(),
             ..gauge(
@@ -305,12 +322,15 @@ fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
     // Side i scores the other side's losses, plus any points a result awarded it.
     let score = |i: usize| losses[1 - i].1 + 2 * u64::from(state.sides[i].points_awarded);
     for (i, side) in state.sides.iter().enumerate() {
-        gauges.push(gauge(
-            Some(&side.name),
-            "Victory points",
-            format!("{} scored", points(score(i))),
-            &v.rule,
-        ));
+        gauges.push(Gauge {
+            amount: Some(score(i) as f64 / 2.0),
+            ..gauge(
+                Some(&side.name),
+                "Victory points",
+                format!("{} scored", points(score(i))),
+                &v.rule,
+            )
+        });
         if let Some(limit) = side.stacking_limit {
             gauges.push(gauge(
                 Some(&side.name),
@@ -336,6 +356,8 @@ fn itacs_standing(data: &itacs::ItacsData, state: &BattleState) -> Standing {
                 } else {
                     (against as f64 / at as f64).min(1.0)
                 }),
+                amount: Some(against as f64 / 2.0),
+                limit: Some(at as f64 / 2.0),
                 reached: against >= at,
                 ruling: v.panic_ruling.clone(),
                 ..gauge(
@@ -384,7 +406,10 @@ fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Stan
         }
         _ => "0: no side gains CMs".to_string(),
     };
-    let mut gauges = vec![gauge(None, "MORALE track", favour, &m.applied_rule)];
+    let mut gauges = vec![Gauge {
+        amount: Some(track as f64),
+        ..gauge(None, "MORALE track", favour, &m.applied_rule)
+    }];
     for side in &state.sides {
         let sp_lost: u32 = of_side(state, &side.name)
             .map(|u| u.starting.saturating_sub(u.strength))
@@ -393,24 +418,33 @@ fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Stan
         let scattered = of_side(state, &side.name)
             .filter(|u| u.scattered && !u.lost)
             .count();
-        gauges.push(gauge(
-            Some(&side.name),
-            "Strength points",
-            format!("lost {sp_lost} SP{}", if sp_lost == 1 { "" } else { "s" }),
-            "1.2",
-        ));
-        gauges.push(gauge(
-            Some(&side.name),
-            "Units eliminated",
-            format!("{eliminated} eliminated"),
-            &m.elimination_rule,
-        ));
-        gauges.push(gauge(
-            Some(&side.name),
-            "Units scattered",
-            format!("{scattered} scattered"),
-            "9.1",
-        ));
+        gauges.push(Gauge {
+            amount: Some(f64::from(sp_lost)),
+            ..gauge(
+                Some(&side.name),
+                "Strength points",
+                format!("lost {sp_lost} SP{}", if sp_lost == 1 { "" } else { "s" }),
+                "1.2",
+            )
+        });
+        gauges.push(Gauge {
+            amount: Some(eliminated as f64),
+            ..gauge(
+                Some(&side.name),
+                "Units eliminated",
+                format!("{eliminated} eliminated"),
+                &m.elimination_rule,
+            )
+        });
+        gauges.push(Gauge {
+            amount: Some(scattered as f64),
+            ..gauge(
+                Some(&side.name),
+                "Units scattered",
+                format!("{scattered} scattered"),
+                "9.1",
+            )
+        });
     }
     let situation = json!({"track": track, "events": []});
     let resolutions = medieval::resolve(data, "morale", &situation, None)
@@ -487,6 +521,8 @@ fn gts_standing(data: &gts::GtsData, state: &BattleState) -> Standing {
             } else {
                 (f64::from(g.lost) / f64::from(abp)).min(1.0)
             }),
+            amount: Some(f64::from(g.lost)),
+            limit: Some(f64::from(abp)),
             reached: g.lost >= abp,
             ruling: Some("R-GTS-13".into()),
             ..gauge(

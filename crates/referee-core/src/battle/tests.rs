@@ -80,7 +80,13 @@ impl Script {
     fn apply(&mut self, r: &Resolution, mapping: Mapping) {
         let body = self
             .battle
-            .apply(r, &mapping, DiceSource::Physical, Some("umpire".into()))
+            .apply(
+                r,
+                &mapping,
+                DiceSource::Physical,
+                Some("umpire".into()),
+                None,
+            )
             .unwrap();
         self.record(body);
     }
@@ -179,6 +185,7 @@ fn an_itacs_melee_applied_undone_and_redone_replays_to_the_live_state() {
             &mapping(&[("attacker", &[r1])]),
             DiceSource::Physical,
             None,
+            None,
         )
         .unwrap_err();
     assert_eq!(e.code, "battle.target_unmapped");
@@ -268,7 +275,10 @@ fn losses_spread_over_several_units_need_the_players_choice() {
         )],
     );
     let m = mapping(&[("attacker", &[a, b])]);
-    let e = s.battle.apply(&r, &m, DiceSource::None, None).unwrap_err();
+    let e = s
+        .battle
+        .apply(&r, &m, DiceSource::None, None, None)
+        .unwrap_err();
     assert_eq!(
         (e.code.as_str(), e.field.as_deref()),
         ("battle.choice_needed", Some("choices.0"))
@@ -287,7 +297,13 @@ fn losses_spread_over_several_units_need_the_players_choice() {
     assert_eq!(e.code, "battle.unit_gone");
     let e = s
         .battle
-        .apply(&r, &mapping(&[("attacker", &[b])]), DiceSource::None, None)
+        .apply(
+            &r,
+            &mapping(&[("attacker", &[b])]),
+            DiceSource::None,
+            None,
+            None,
+        )
         .unwrap_err();
     assert_eq!(e.code, "battle.unit_gone");
 }
@@ -393,7 +409,7 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
     let r = s.resolve("combat", &combat, &dice);
     let mut m = mapping(&[("attacker", &[k, c]), ("defender", &[l])]);
     // Attacker SP losses over two hexes are the attacker's choice.
-    if let Err(e) = s.battle.apply(&r, &m, DiceSource::Physical, None) {
+    if let Err(e) = s.battle.apply(&r, &m, DiceSource::Physical, None, None) {
         assert_eq!(e.code, "battle.choice_needed");
         let i = e.field.unwrap().trim_start_matches("choices.").to_string();
         let n = r.outcome.as_ref().unwrap().effects[i.parse::<usize>().unwrap()]
@@ -935,4 +951,74 @@ fn a_rallied_gts_unit_is_no_longer_routed_but_disordered() {
     assert!(u.disordered, "and the unit is Disordered");
     assert_eq!(u.stats["routed"], json!(false));
     assert_eq!(u.stats["disordered"], json!(true));
+}
+
+#[test]
+fn turn_changes_are_navigation_that_undo_and_redo_pass_over() {
+    let mut s = Script::new("itacs", json!([{"name": "Romans"}, {"name": "Gauls"}]));
+    let a = s.add(
+        "17.04",
+        "Romans",
+        Role::Unit,
+        json!({"type": "SD", "count": 4}),
+    );
+    let marker = |s: &Script| {
+        s.battle
+            .adjust(Subject::Unit(a), Change::DMarkers { count: 1 }, None)
+            .unwrap()
+    };
+    s.record(marker(&s));
+    let adjusted = s.battle.events.last().unwrap().seq;
+    s.record(s.battle.advance_turn(None, Some("Melee phase".into())));
+    assert_eq!(
+        s.battle.history.undo,
+        Some(adjusted),
+        "undo skips the phase"
+    );
+    s.record(s.battle.undo().unwrap());
+    assert_eq!(
+        (s.unit(a).d_markers, s.battle.state.phase.as_deref()),
+        (0, Some("Melee phase")),
+        "the marker is taken back, the phase stays"
+    );
+    // A turn change between undo and redo keeps the redo.
+    s.record(s.battle.advance_turn(Some(2), None));
+    assert_eq!(s.battle.history.redo, Some(adjusted));
+    s.record(s.battle.redo().unwrap());
+    assert_eq!((s.unit(a).d_markers, s.battle.state.turn), (1, 2));
+}
+
+#[test]
+fn battles_whose_undo_took_back_a_turn_still_fold_as_they_were_played() {
+    let s = Script::new("itacs", json!([{"name": "Romans"}, {"name": "Gauls"}]));
+    let mut events = s.battle.events.clone();
+    // Recorded when turn changes were on the undo stack: turn 2, undone, redone, undone.
+    for body in [
+        EventBody::TurnAdvanced {
+            turn: 2,
+            phase: None,
+        },
+        EventBody::Undone { event: 2 },
+        EventBody::Redone { event: 2 },
+        EventBody::Undone { event: 2 },
+    ] {
+        events.push(Event {
+            seq: events.len() as u64 + 1,
+            at: String::new(),
+            body,
+        });
+        let battle = Battle::open(&s.ruleset, events.clone()).unwrap();
+        let undone = matches!(events.last().unwrap().body, EventBody::Undone { .. });
+        assert_eq!(battle.state.turn, if undone { 1 } else { 2 });
+    }
+    let battle = Battle::open(&s.ruleset, events.clone()).unwrap();
+    assert_eq!(
+        battle.history.redo,
+        Some(2),
+        "the legacy undo can be redone"
+    );
+    assert_eq!(
+        battle.history.undo, None,
+        "and the turn is not undone again"
+    );
 }
