@@ -120,7 +120,12 @@ probability: string,
  */
 p: number, effects: Array<Effect>, };
 
-export type Outcome = { dice: Array<number>, roll: number, modified: number, result: string, meaning: string, effects: Array<Effect>, };
+export type Outcome = { dice: Array<number>, roll: number, modified: number, result: string, meaning: string, effects: Array<Effect>, 
+/**
+ * An opposed roll, side by side: each side's die, its modifier and its total, so the
+ * header reads "A 7 + 2 = 9 · B 3 + 4 = 7". Empty when one side throws.
+ */
+sides?: Array<SideThrow>, };
 
 export type Effect = { target: Target, change: Change, text: string, rule: string, ruling?: string, };
 
@@ -264,7 +269,11 @@ choices: { [key in string]: Array<number> }, };
 
 export type AdjustRequest = { subject: Subject, change: Change, reason?: string, };
 
-export type OutlookRequest = { action: string, situation: unknown, mapping?: Mapping, };
+export type OutlookRequest = { action: string, situation: unknown, 
+/**
+ * The dice thrown, if any: the outlook is then this roll's (each chance certain or nil).
+ */
+dice?: Array<number>, mapping?: Mapping, };
 
 export type Subject = { "unit": number } | { "side": string };
 
