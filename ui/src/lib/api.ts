@@ -1,7 +1,7 @@
 // The app's commands. Outside the Tauri window (a plain browser) they reject clearly.
 import { invoke } from '@tauri-apps/api/core';
 import type {
-  AdjustRequest, ApplyRequest, Chance, OutlookRequest, BattleRow, BattleView, DiceRoll, LogEntry, NewBattle, RefereeError, Resolution,
+  AdjustRequest, ApplyRequest, Chance, Fight, FightRequest, OutlookRequest, BattleRow, BattleView, DiceRoll, LogEntry, NewBattle, RefereeError, Resolution,
   HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RosterRow, RuleSection, RulesetList, UnitForm, UnitPreview, UnitSpec,
 } from '../generated/api';
 
@@ -30,6 +30,7 @@ export const battleLog = (battle: number, before: number | null, limit: number) 
 export const addUnit = (battle: number, unit: UnitSpec) => call<BattleView>('battle_add_unit', { battle, unit });
 export const apply = (battle: number, request: ApplyRequest) => call<BattleView>('battle_apply', { battle, request });
 export const outlook = (battle: number, request: OutlookRequest) => call<Chance[]>('battle_outlook', { battle, request });
+export const fight = (battle: number, request: FightRequest) => call<Fight>('battle_fight', { battle, request });
 export const adjust = (battle: number, request: AdjustRequest) => call<BattleView>('battle_adjust', { battle, request });
 export const turn = (battle: number, turnNumber: number | null, phase: string | null) => call<BattleView>('battle_turn', { battle, turn: turnNumber, phase });
 export const undo = (battle: number) => call<BattleView>('battle_undo', { battle });
