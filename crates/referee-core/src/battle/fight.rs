@@ -112,7 +112,7 @@ pub fn fight<'s>(
                 "fight.picked_twice",
                 format!(
                     "{} is picked twice: a unit fights once, on one side.",
-                    unit.map_or_else(|| format!("Unit #{id}"), |u| named(u))
+                    unit.map_or_else(|| format!("Unit #{id}"), named)
                 ),
             ));
         }
