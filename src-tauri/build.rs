@@ -18,6 +18,7 @@ const COMMANDS: &[&str] = &[
     "unit_preview",
     "battle_apply",
     "battle_outlook",
+    "battle_fight",
     "battle_adjust",
     "battle_turn",
     "battle_undo",

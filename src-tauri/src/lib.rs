@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
 use referee_api::{
-    AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, HouseRuleChoice,
-    LogEntry, NewBattle, OutlookRequest, PresetList, Referee, RefereeError, Resolution,
-    ResolveRequest, RollEditPreview, RollRequest, Roster, RosterRow, RuleSection, RulesetList,
-    UnitForm, UnitPreview, UnitSpec,
+    AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, Fight,
+    FightRequest, HouseRuleChoice, LogEntry, NewBattle, OutlookRequest, PresetList, Referee,
+    RefereeError, Resolution, ResolveRequest, RollEditPreview, RollRequest, Roster, RosterRow,
+    RuleSection, RulesetList, UnitForm, UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
 
@@ -190,6 +190,16 @@ fn battle_outlook(
     request: OutlookRequest,
 ) -> Result<Vec<Chance>, RefereeError> {
     with(&db, |b| b.outlook(&rules.now(), battle, &request))
+}
+
+#[tauri::command]
+fn battle_fight(
+    db: State<Database>,
+    rules: State<Rules>,
+    battle: i64,
+    request: FightRequest,
+) -> Result<Fight, RefereeError> {
+    with(&db, |b| b.fight(&rules.now(), battle, &request))
 }
 
 #[tauri::command]
@@ -396,6 +406,7 @@ pub fn run() {
             unit_preview,
             battle_apply,
             battle_outlook,
+            battle_fight,
             battle_adjust,
             battle_turn,
             battle_undo,

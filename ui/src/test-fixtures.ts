@@ -6,7 +6,7 @@ import type { Schema } from './lib/schema';
 
 export const itacs = {
   id: 'itacs', name: 'ITACS — Improved Tactical System', dice: '2d6', fingerprint: 'f', layers: [],
-  actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5' }], choices: [], phases: [],
+  actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5', group: 'combat', fights: true }], main_action: 'melee', choices: [], phases: [],
 } as unknown as SystemInfo;
 
 export const gts = { ...itacs, id: 'gts', name: 'GTS — Go Tell the Spartans' } as SystemInfo;

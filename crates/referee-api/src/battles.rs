@@ -8,8 +8,8 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use referee_core::battle::{
-    outlook, settled, standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource,
-    Difference, Event, EventBody, Mapping, SideSetup, Standing, Subject, UnitId, UnitSpec,
+    fight, outlook, settled, standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource,
+    Difference, Event, EventBody, Fight, Mapping, SideSetup, Standing, Subject, UnitId, UnitSpec,
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
@@ -114,6 +114,15 @@ pub struct OutlookRequest {
     #[serde(default)]
     #[ts(optional, as = "Option<Mapping>")]
     pub mapping: Mapping,
+}
+
+/// The units the umpire ticked on the roster, and the combat they fight.
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct FightRequest {
+    pub action: String,
+    pub attackers: Vec<UnitId>,
+    pub defenders: Vec<UnitId>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -498,6 +507,25 @@ impl Battles {
             &resolution,
             &request.mapping,
         ))
+    }
+
+    /// The action's situation opened with the picked units in their state now, and the mapping
+    /// that applies its result to them.
+    pub fn fight(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        request: &FightRequest,
+    ) -> Result<Fight, RefereeError> {
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        let battle = self.battle(referee, id)?;
+        fight(
+            ruleset,
+            &battle.state,
+            &request.action,
+            &request.attackers,
+            &request.defenders,
+        )
     }
 
     pub fn adjust(

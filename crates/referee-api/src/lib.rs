@@ -11,18 +11,20 @@ use ts_rs::TS;
 
 pub use battles::{
     check_roster, default_database, read_battle_file, roster_from_csv, AdjustRequest, AppDice,
-    ApplyRequest, BattleView, Battles, DiceEntry, LogEntry, NewBattle, OutlookRequest,
-    PhysicalDice, RollEditPreview, LOG_TAIL,
+    ApplyRequest, BattleView, Battles, DiceEntry, FightRequest, LogEntry, NewBattle,
+    OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use referee_core::battle::{
-    Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,
+    Fight, Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,
 };
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
 pub use referee_core::preset::Preset;
 pub use referee_core::systems::sections::RuleSection;
-pub use referee_core::systems::{ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo};
+pub use referee_core::systems::{
+    ActionGroup, ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo,
+};
 pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 
@@ -77,6 +79,7 @@ pub fn typescript_bindings() -> String {
         Preset::decl(&cfg),
         SystemInfo::decl(&cfg),
         ActionInfo::decl(&cfg),
+        ActionGroup::decl(&cfg),
         ChoiceList::decl(&cfg),
         Choice::decl(&cfg),
         Resolution::decl(&cfg),
@@ -114,6 +117,8 @@ pub fn typescript_bindings() -> String {
         battle::Mapping::decl(&cfg),
         AdjustRequest::decl(&cfg),
         OutlookRequest::decl(&cfg),
+        FightRequest::decl(&cfg),
+        battle::Fight::decl(&cfg),
         battle::Subject::decl(&cfg),
         BattleView::decl(&cfg),
         battle::BattleState::decl(&cfg),

@@ -565,3 +565,56 @@ fn units_are_edited_and_removed_in_one_transaction_each_and_travel_in_the_battle
         serde_json::to_value(&v.state).unwrap()
     );
 }
+
+/// "Resolve" on the roster: the picked units open the main combat, which applies back onto them.
+#[test]
+fn a_fight_from_the_roster_resolves_and_applies_to_the_picked_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let mut battle = new("gts", json!([{"name": "Persians"}, {"name": "Greeks"}]));
+    battle.units = vec![
+        unit(
+            "Archers",
+            "Persians",
+            json!({"class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3}),
+        ),
+        unit(
+            "Lancers",
+            "Greeks",
+            json!({"class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3}),
+        ),
+    ];
+    let id = battles.create(&referee, &battle).unwrap().id;
+    let main = referee.ruleset("gts").unwrap().info.main_action.clone();
+    let request: referee_api::FightRequest =
+        serde_json::from_value(json!({"action": main, "attackers": [1], "defenders": [2]}))
+            .unwrap();
+    let fight = battles.fight(&referee, id, &request).unwrap();
+    let applied = battles
+        .apply(
+            &referee,
+            id,
+            &serde_json::from_value(json!({
+                "action": fight.action,
+                "situation": fight.situation,
+                "dice": {"kind": "physical", "faces": [1, 10]},
+                "mapping": {"targets": fight.targets},
+            }))
+            .unwrap(),
+        )
+        .unwrap();
+    let last = applied.log.last().unwrap();
+    assert!(!last.changes.is_empty(), "{last:?}");
+    assert!(
+        last.changes
+            .iter()
+            .all(|c| c.contains("Archers") || c.contains("Lancers")),
+        "{:?}",
+        last.changes
+    );
+    let bad: Result<referee_api::FightRequest, _> = serde_json::from_value(
+        json!({"action": "melee", "attackers": [1], "defenders": [2], "dice": 3}),
+    );
+    assert!(bad.is_err(), "unknown fields are refused");
+}

@@ -9,7 +9,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use referee_api::{
-    roster_from_csv, AdjustRequest, ApplyRequest, Battles, NewBattle, Referee, RefereeError, Roster,
+    roster_from_csv, AdjustRequest, ApplyRequest, Battles, FightRequest, NewBattle, Referee,
+    RefereeError, Roster,
 };
 
 #[derive(Subcommand)]
@@ -55,6 +56,20 @@ pub enum BattleCommand {
     /// Before the dice: the chance each break point is reached, `{action, situation, mapping?}` on stdin.
     Outlook {
         battle: i64,
+    },
+    /// Open a combat with the units ticked on the roster, in their state now: the situation,
+    /// the targets that apply its result to them, and what the umpire still has to set.
+    Fight {
+        battle: i64,
+        /// The action, e.g. melee (`referee systems` lists each system's actions).
+        #[arg(long)]
+        action: String,
+        /// Roster ids of the attacking units (the firing units in a fire action), e.g. 1,2.
+        #[arg(long, value_delimiter = ',', required = true)]
+        attackers: Vec<u32>,
+        /// Roster ids of the defending units (their target in a fire action).
+        #[arg(long, value_delimiter = ',', required = true)]
+        defenders: Vec<u32>,
     },
     /// A change by hand: `{subject, change, reason?}` on stdin.
     Adjust {
@@ -248,6 +263,20 @@ pub fn battle(
             value(&battles.apply(r, battle, &request)?)
         }
         BattleCommand::Outlook { battle } => value(&battles.outlook(r, battle, &stdin_json()?)?),
+        BattleCommand::Fight {
+            battle,
+            action,
+            attackers,
+            defenders,
+        } => value(&battles.fight(
+            r,
+            battle,
+            &FightRequest {
+                action,
+                attackers,
+                defenders,
+            },
+        )?),
         BattleCommand::Adjust { battle } => {
             value(&battles.adjust(r, battle, &stdin_json::<AdjustRequest>()?)?)
         }

@@ -72,6 +72,10 @@ export type SystemInfo = { id: string, name: string, dice: string, fingerprint: 
  */
 layers: Array<string>, actions: Array<ActionInfo>, 
 /**
+ * The action that resolves the system's main combat: "Resolve" on the roster opens it.
+ */
+main_action: string, 
+/**
  * The values a situation field can take, from the ruleset data (unit_type, terrain).
  */
 choices: Array<ChoiceList>, 
@@ -80,7 +84,13 @@ choices: Array<ChoiceList>,
  */
 phases: Array<Phase>, };
 
-export type ActionInfo = { id: string, name: string, rule: string, };
+export type ActionInfo = { id: string, name: string, rule: string, group: ActionGroup, 
+/**
+ * It takes two sides of roster units: `battle::fight` builds its situation from them.
+ */
+fights: boolean, };
+
+export type ActionGroup = "combat" | "checks" | "movement" | "tables";
 
 export type ChoiceList = { field: string, options: Array<Choice>, };
 
@@ -274,6 +284,23 @@ export type OutlookRequest = { action: string, situation: unknown,
  * The dice thrown, if any: the outlook is then this roll's (each chance certain or nil).
  */
 dice?: Array<number>, mapping?: Mapping, };
+
+export type FightRequest = { action: string, attackers: Array<number>, defenders: Array<number>, };
+
+export type Fight = { action: string, 
+/**
+ * The action's situation, with the picked units in their current state.
+ */
+situation: unknown, 
+/**
+ * Effect target (attacker, defender, hex:<label>, unit:<label>) → the picked units it is:
+ * the mapping that applies the result.
+ */
+targets: { [key in string]: Array<number> }, 
+/**
+ * What the umpire still has to set, in the rules' words.
+ */
+asks: Array<string>, };
 
 export type Subject = { "unit": number } | { "side": string };
 

@@ -7,6 +7,7 @@
 
 pub mod changes;
 pub mod event;
+pub mod fight;
 pub mod fold;
 pub mod form;
 pub mod live;
@@ -20,6 +21,7 @@ mod tests;
 
 pub use changes::{changes_for, target_key, Mapping};
 pub use event::{AppliedChange, DiceSource, Event, EventBody, Subject};
+pub use fight::{fight, Fight};
 pub use fold::{fold, History};
 pub use form::{
     roster_csv_template, unit_form, unit_preview, PrintedValue, UnitField, UnitForm, UnitOption,

@@ -169,20 +169,45 @@ pub fn without_dice(
     answer()
 }
 
+/// Where an action belongs in the app's list: the umpire looks for a combat, a check, a move or a
+/// table, not for a rule number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionGroup {
+    Combat,
+    /// Morale and checks.
+    Checks,
+    Movement,
+    Tables,
+}
+
 /// One action a system resolves.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct ActionInfo {
     pub id: String,
     pub name: String,
     pub rule: String,
+    pub group: ActionGroup,
+    /// It takes two sides of roster units: `battle::fight` builds its situation from them.
+    pub fights: bool,
 }
 
 impl ActionInfo {
-    pub fn new(id: &str, name: &str, rule: &str) -> ActionInfo {
+    pub fn new(id: &str, name: &str, rule: &str, group: ActionGroup) -> ActionInfo {
         ActionInfo {
             id: id.into(),
             name: name.into(),
             rule: rule.into(),
+            group,
+            fights: false,
+        }
+    }
+
+    /// A combat that opens from the units the umpire picked on the roster.
+    pub fn fights(self) -> ActionInfo {
+        ActionInfo {
+            fights: true,
+            ..self
         }
     }
 }
@@ -197,6 +222,8 @@ pub struct SystemInfo {
     /// The files it was built from, base first.
     pub layers: Vec<String>,
     pub actions: Vec<ActionInfo>,
+    /// The action that resolves the system's main combat: "Resolve" on the roster opens it.
+    pub main_action: String,
     /// The values a situation field can take, from the ruleset data (unit_type, terrain).
     pub choices: Vec<ChoiceList>,
     /// The sequence of play, phase by phase, with the actions each phase offers.
@@ -337,6 +364,7 @@ impl Ruleset {
             .map(str::to_string)
             .collect();
         let info = |header: &shared::SystemHeader,
+                    main_action: &str,
                     actions: Vec<ActionInfo>,
                     choices: Vec<ChoiceList>,
                     phases: &[Phase]| SystemInfo {
@@ -346,6 +374,7 @@ impl Ruleset {
             fingerprint: layers.fingerprint(),
             layers: names,
             actions,
+            main_action: main_action.to_string(),
             choices,
             phases: phases.to_vec(),
         };
@@ -355,6 +384,7 @@ impl Ruleset {
                 Ok(Ruleset {
                     info: info(
                         &data.system,
+                        itacs::MAIN_ACTION,
                         itacs::actions(),
                         itacs::choices(&data),
                         &data.sequence,
@@ -367,6 +397,7 @@ impl Ruleset {
                 Ok(Ruleset {
                     info: info(
                         &data.system,
+                        medieval::MAIN_ACTION,
                         medieval::actions(),
                         medieval::choices(&data),
                         &data.sequence,
@@ -379,6 +410,7 @@ impl Ruleset {
                 Ok(Ruleset {
                     info: info(
                         &data.system,
+                        gts::MAIN_ACTION,
                         gts::actions(),
                         gts::choices(&data),
                         &data.sequence,
@@ -391,6 +423,7 @@ impl Ruleset {
                 Ok(Ruleset {
                     info: info(
                         &data.system,
+                        dbmm::MAIN_ACTION,
                         dbmm::actions(),
                         dbmm::choices(&data),
                         &data.sequence,

@@ -99,7 +99,8 @@ pub struct Fighter {
     /// Overlapped by a battlefield edge (p. 35).
     #[serde(default)]
     pub edge_overlap: bool,
-    /// Enemy front edges on its flank or rear edge (p. 37).
+    /// Enemy front edges on its flank or rear edge (p. 37); a flank or rear `contact` is one of
+    /// them without being counted here (R-DBMM-16).
     #[serde(default)]
     pub enemy_on_flank_or_rear: u32,
     /// Shooting elements aiding the enemy primary shooter not contiguous behind it (p. 37).
@@ -305,18 +306,24 @@ fn tactical(
             ));
         }
         if let Some(per) = &row.per {
-            let count = match per.as_str() {
-                "overlaps" => overlaps,
-                "enemy_on_flank_or_rear" => fighter.enemy_on_flank_or_rear,
-                "enemy_aiders" => fighter.enemy_aiders,
-                _ => 0,
+            // The opponent's front edge on this element's flank or rear is one of the enemy
+            // front edges there: the contact implies the −1 (p. 37, R-DBMM-16).
+            let by_contact = u32::from(fighter.contact != Contact::Front);
+            let (count, ruling) = match per.as_str() {
+                "overlaps" => (overlaps, row.ruling.as_deref()),
+                "enemy_on_flank_or_rear" if by_contact > fighter.enemy_on_flank_or_rear => {
+                    (by_contact, Some("R-DBMM-16"))
+                }
+                "enemy_on_flank_or_rear" => (fighter.enemy_on_flank_or_rear, row.ruling.as_deref()),
+                "enemy_aiders" => (fighter.enemy_aiders, row.ruling.as_deref()),
+                _ => (0, None),
             };
             if count > 0 && fits(row) {
                 out.push(Modifier::new(
                     format!("{} (×{count})", row.text),
                     row.value * i64::from(count),
                     &row.rule,
-                    row.ruling.as_deref(),
+                    ruling,
                 ));
             }
         }

@@ -5,6 +5,7 @@
 pub mod combat;
 pub mod data;
 pub mod element;
+pub mod fight;
 pub mod morale;
 pub mod outcome;
 pub mod pips;
@@ -15,9 +16,14 @@ use serde::Deserialize;
 
 use crate::contract::{Resolution, Total};
 use crate::error::RefereeError;
-use crate::systems::{parse_situation as parse, without_dice, ActionInfo, Choice, ChoiceList};
+use crate::systems::{
+    parse_situation as parse, without_dice, ActionGroup, ActionInfo, Choice, ChoiceList,
+};
 
 pub use data::DbmmData;
+
+/// The action "Resolve" on the roster opens (SystemInfo::main_action).
+pub const MAIN_ACTION: &str = "close_combat";
 
 pub fn actions() -> Vec<ActionInfo> {
     vec![
@@ -25,15 +31,37 @@ pub fn actions() -> Vec<ActionInfo> {
             "element",
             "Element: factors, ME, moves, quick kills",
             "p. 4–9, 29, 34, 36, 42",
+            ActionGroup::Tables,
         ),
-        ActionInfo::new("close_combat", "Close combat", "p. 35–42"),
-        ActionInfo::new("shooting", "Shooting", "p. 34, 36–42"),
-        ActionInfo::new("command_morale", "Command morale", "p. 42–43"),
-        ActionInfo::new("army_morale", "Army morale", "p. 43"),
-        ActionInfo::new("victory", "Victory points", "p. 43"),
-        ActionInfo::new("pips", "PIP dice", "p. 27"),
-        ActionInfo::new("pip_cost", "PIP cost of a move or halt", "p. 27"),
-        ActionInfo::new("distances", "Distances on the table", "p. 29, 34"),
+        ActionInfo::new(
+            "close_combat",
+            "Close combat",
+            "p. 35–42",
+            ActionGroup::Combat,
+        )
+        .fights(),
+        ActionInfo::new("shooting", "Shooting", "p. 34, 36–42", ActionGroup::Combat).fights(),
+        ActionInfo::new(
+            "command_morale",
+            "Command morale",
+            "p. 42–43",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new("army_morale", "Army morale", "p. 43", ActionGroup::Checks),
+        ActionInfo::new("victory", "Victory points", "p. 43", ActionGroup::Checks),
+        ActionInfo::new("pips", "PIP dice", "p. 27", ActionGroup::Checks),
+        ActionInfo::new(
+            "pip_cost",
+            "PIP cost of a move or halt",
+            "p. 27",
+            ActionGroup::Movement,
+        ),
+        ActionInfo::new(
+            "distances",
+            "Distances on the table",
+            "p. 29, 34",
+            ActionGroup::Tables,
+        ),
     ]
 }
 

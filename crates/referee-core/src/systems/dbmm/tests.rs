@@ -568,3 +568,29 @@ fn an_opposed_throw_shows_each_side_die_modifier_and_total() {
     // Kn against foot 4, Bd against mounted 4 (p. 36): 4 + 4 = 8 against 3 + 4 = 7.
     assert_eq!(line, [("Kn (O)", 4, 4, 8), ("Bd (O)", 3, 4, 7)]);
 }
+
+/// A flank or rear contact brings its −1 without being entered twice (p. 37, R-DBMM-16).
+#[test]
+fn a_flank_contact_implies_the_enemy_front_edge_factor_once() {
+    let factor = |contact: &str, entered: u32| {
+        let r = resolved(
+            "close_combat",
+            json!({
+                "a": { "element": el("Bd", "O"), "contact": contact, "also_fighting_front": true, "enemy_on_flank_or_rear": entered },
+                "b": fighter("Kn", "O"),
+                "bound": "b",
+            }),
+        );
+        r.modifiers
+            .iter()
+            .find(|m| {
+                m.label
+                    .contains("Each enemy front edge on flank or rear edge")
+            })
+            .map(|m| (m.value, m.ruling.clone()))
+    };
+    assert_eq!(factor("front", 0), None);
+    assert_eq!(factor("flank", 0), Some((-1, Some("R-DBMM-16".into()))));
+    assert_eq!(factor("rear", 1), Some((-1, None)));
+    assert_eq!(factor("flank", 2).map(|f| f.0), Some(-2));
+}

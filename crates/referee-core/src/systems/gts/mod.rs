@@ -4,6 +4,7 @@
 
 pub mod checks;
 pub mod data;
+pub mod fight;
 pub mod fire;
 pub mod melee;
 pub mod recoil;
@@ -12,27 +13,59 @@ pub mod units;
 
 use crate::contract::Resolution;
 use crate::error::RefereeError;
-use crate::systems::{parse_situation as parse, without_dice, ActionInfo, Choice, ChoiceList};
+use crate::systems::{
+    parse_situation as parse, without_dice, ActionGroup, ActionInfo, Choice, ChoiceList,
+};
 
 pub use data::GtsData;
 
+/// The action "Resolve" on the roster opens (SystemInfo::main_action).
+pub const MAIN_ACTION: &str = "melee";
+
 pub fn actions() -> Vec<ActionInfo> {
     vec![
-        ActionInfo::new("unit", "Unit builder", "2.1, 2.10, 2.11"),
-        ActionInfo::new("fire", "Missile combat", "5.0"),
-        ActionInfo::new("melee", "Melee roll-off", "6.0"),
-        ActionInfo::new("recoil", "Recoil", "7.1"),
+        ActionInfo::new(
+            "unit",
+            "Unit builder",
+            "2.1, 2.10, 2.11",
+            ActionGroup::Tables,
+        ),
+        ActionInfo::new("fire", "Missile combat", "5.0", ActionGroup::Combat).fights(),
+        ActionInfo::new("melee", "Melee roll-off", "6.0", ActionGroup::Combat).fights(),
+        ActionInfo::new("recoil", "Recoil", "7.1", ActionGroup::Combat).fights(),
         ActionInfo::new(
             "melee_round",
             "One melee round: hits, disorder, recoil",
             "6.12–7.1",
+            ActionGroup::Combat,
+        )
+        .fights(),
+        ActionInfo::new(
+            "response_test",
+            "Response test",
+            "2.11",
+            ActionGroup::Checks,
         ),
-        ActionInfo::new("response_test", "Response test", "2.11"),
-        ActionInfo::new("command_points", "Command points", "1.2"),
-        ActionInfo::new("leader_casualty", "Leader casualty", "1.9"),
-        ActionInfo::new("frenzy", "Elephant frenzy", "7.4"),
-        ActionInfo::new("army_break", "Army break point and victory", "8.0"),
-        ActionInfo::new("wheel_cost", "Wheeling cost", "4.13"),
+        ActionInfo::new(
+            "command_points",
+            "Command points",
+            "1.2",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new(
+            "leader_casualty",
+            "Leader casualty",
+            "1.9",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new("frenzy", "Elephant frenzy", "7.4", ActionGroup::Checks),
+        ActionInfo::new(
+            "army_break",
+            "Army break point and victory",
+            "8.0",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new("wheel_cost", "Wheeling cost", "4.13", ActionGroup::Movement),
     ]
 }
 

@@ -2,6 +2,7 @@
 
 pub mod after_combat;
 pub mod data;
+pub mod fight;
 mod fire;
 mod forecast;
 mod melee;
@@ -17,46 +18,95 @@ pub mod victory;
 
 use crate::contract::Resolution;
 use crate::error::RefereeError;
-use crate::systems::{ActionInfo, Choice, ChoiceList};
+use crate::systems::{ActionGroup, ActionInfo, Choice, ChoiceList};
 
 pub use data::ItacsData;
 
+/// The action "Resolve" on the roster opens (SystemInfo::main_action).
+pub const MAIN_ACTION: &str = "melee";
+
 pub fn actions() -> Vec<ActionInfo> {
     vec![
-        ActionInfo::new("missile", "Missile combat", "4.2"),
-        ActionInfo::new("defensive_fire", "Defensive fire", "4.4"),
-        ActionInfo::new("melee", "Melee combat", "4.5"),
+        ActionInfo::new("missile", "Missile combat", "4.2", ActionGroup::Combat).fights(),
+        ActionInfo::new(
+            "defensive_fire",
+            "Defensive fire",
+            "4.4",
+            ActionGroup::Combat,
+        )
+        .fights(),
+        ActionInfo::new("melee", "Melee combat", "4.5", ActionGroup::Combat).fights(),
         ActionInfo::new(
             "horse_archer_fire",
             "Horse archers fire after movement",
             "6.2",
+            ActionGroup::Combat,
+        )
+        .fights(),
+        ActionInfo::new(
+            "markers",
+            "Markers on a hex",
+            "5.0–5.3",
+            ActionGroup::Checks,
         ),
-        ActionInfo::new("markers", "Markers on a hex", "5.0–5.3"),
         ActionInfo::new(
             "end_of_movement",
             "End of movement: leaders and Break markers",
             "5.2.1, 6.1.1",
+            ActionGroup::Checks,
         ),
-        ActionInfo::new("recovery", "Recovery phase", "4.6"),
-        ActionInfo::new("move", "Movement", "4.3"),
-        ActionInfo::new("withdraw", "Withdraw before melee", "4.5.5"),
-        ActionInfo::new("break_check", "Break after combat", "4.5.12, 5.2"),
-        ActionInfo::new("leader_fate", "Leader capture, recovery and death", "6.1.4"),
-        ActionInfo::new("feudal_charge", "Feudal cavalry charge", "6.3"),
-        ActionInfo::new("conversion", "Cavalry and archer conversion", "6.4, 6.5"),
+        ActionInfo::new("recovery", "Recovery phase", "4.6", ActionGroup::Checks),
+        ActionInfo::new("move", "Movement", "4.3", ActionGroup::Movement),
+        ActionInfo::new(
+            "withdraw",
+            "Withdraw before melee",
+            "4.5.5",
+            ActionGroup::Movement,
+        ),
+        ActionInfo::new(
+            "break_check",
+            "Break after combat",
+            "4.5.12, 5.2",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new(
+            "leader_fate",
+            "Leader capture, recovery and death",
+            "6.1.4",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new(
+            "feudal_charge",
+            "Feudal cavalry charge",
+            "6.3",
+            ActionGroup::Combat,
+        ),
+        ActionInfo::new(
+            "conversion",
+            "Cavalry and archer conversion",
+            "6.4, 6.5",
+            ActionGroup::Movement,
+        ),
         ActionInfo::new(
             "transport",
             "Fleets, chariots and elephants carrying units",
             "6.7, 6.8, 6.9",
+            ActionGroup::Movement,
         ),
-        ActionInfo::new("fire_ship", "Fire ships", "6.7.6"),
-        ActionInfo::new("rampage", "Rampaging elephant", "6.9.2"),
+        ActionInfo::new("fire_ship", "Fire ships", "6.7.6", ActionGroup::Combat),
+        ActionInfo::new(
+            "rampage",
+            "Rampaging elephant",
+            "6.9.2",
+            ActionGroup::Combat,
+        ),
         ActionInfo::new(
             "victory",
             "Victory points, panic and victory level",
             "5.4, 7.0–7.2",
+            ActionGroup::Checks,
         ),
-        ActionInfo::new("scenario", "Scenario settings", "8.0"),
+        ActionInfo::new("scenario", "Scenario settings", "8.0", ActionGroup::Tables),
     ]
 }
 

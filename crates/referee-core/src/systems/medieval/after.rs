@@ -246,7 +246,11 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
     let cf = if ground.no_charge {
         0
     } else {
-        cav.cf.saturating_sub(c.crossing_cf(false, false, s.uphill))
+        cav.cf.saturating_sub(c.crossing_cf(
+            false,
+            false,
+            super::combat::uphill_hexes(s.uphill, ground),
+        ))
     };
     let cm = if cav.no_charge_modifier {
         0

@@ -278,6 +278,12 @@ fn forecast(
         .collect())
 }
 
+/// Hexes climbed to attack into `ground`: as entered, and at least one into a slope (5.6.9,
+/// R-MED-16).
+pub fn uphill_hexes(entered: u32, ground: &super::data::Terrain) -> u32 {
+    entered.max(u32::from(ground.uphill))
+}
+
 /// The side's combat modifiers from armour and charge (5.2.7, 5.6.4–5.6.6, 1.7, R-MED-9).
 fn armour_and_charge(
     data: &MedievalData,
@@ -437,7 +443,9 @@ pub fn resolve(
         if hex.rear {
             rear_hexes += 1;
         }
-        let crossing = c.crossing_cf(hex.stream, hex.bridge, hex.uphill);
+        // The slope's defender modifier and the attacker's climb are one fact (R-MED-16): the
+        // defending hex on a slope is at least one hex uphill for every attacker.
+        let crossing = c.crossing_cf(hex.stream, hex.bridge, uphill_hexes(hex.uphill, ground));
         for u in units {
             let cf = if ground.no_charge || hex.through_fortifications {
                 0
@@ -460,6 +468,16 @@ pub fn resolve(
             "Ranged units fighting alone count 1 SP.",
             "10.3.2",
             None,
+        ));
+    }
+    if ground.uphill && !ground.no_charge {
+        notes.push(Note::new(
+            format!(
+                "Attacking into {}: at least one hex uphill, CF −{} (5.6.9).",
+                ground.name, c.uphill_cf_per_hex
+            ),
+            "5.6.9",
+            Some("R-MED-16"),
         ));
     }
     if ground.no_charge {

@@ -89,6 +89,9 @@ pub struct Terrain {
     pub enter_loses_sp: bool,
     #[serde(default)]
     pub fortified: bool,
+    /// Attacking into it is charging uphill: at least one hex uphill, CF −1 (5.6.9, R-MED-16).
+    #[serde(default)]
+    pub uphill: bool,
     pub rule: String,
     pub ruling: Option<String>,
 }

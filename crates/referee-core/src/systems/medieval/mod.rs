@@ -5,6 +5,7 @@
 pub mod after;
 pub mod combat;
 pub mod data;
+pub mod fight;
 pub mod fire;
 pub mod morale;
 pub mod movement;
@@ -14,26 +15,56 @@ pub mod units;
 
 use crate::contract::Resolution;
 use crate::error::RefereeError;
-use crate::systems::{parse_situation as parse, without_dice, ActionInfo, Choice, ChoiceList};
+use crate::systems::{
+    parse_situation as parse, without_dice, ActionGroup, ActionInfo, Choice, ChoiceList,
+};
 
 pub use data::MedievalData;
 
+/// The action "Resolve" on the roster opens (SystemInfo::main_action).
+pub const MAIN_ACTION: &str = "combat";
+
 pub fn actions() -> Vec<ActionInfo> {
     vec![
-        ActionInfo::new("combat", "Combat", "1.4–1.7, 5.0"),
-        ActionInfo::new("fire", "Ranged fire", "10.2–10.7"),
-        ActionInfo::new("pursuit", "Pursuit test", "5.5"),
-        ActionInfo::new("leader_death", "Leader death roll", "8.2.4"),
-        ActionInfo::new("ride_down", "Ride down", "5.8"),
-        ActionInfo::new("countercharge", "Countercharge", "5.7"),
-        ActionInfo::new("turn_cost", "Turning cost", "4.3"),
-        ActionInfo::new("move_cost", "Movement cost and charge factor", "4.0, 5.6"),
-        ActionInfo::new("morale", "MORALE track", "6.1"),
-        ActionInfo::new("banner", "Banners", "7.1"),
-        ActionInfo::new("regroup", "Regroup a scattered unit", "9.1.6"),
-        ActionInfo::new("fatigue", "Fatigue", "13.0"),
-        ActionInfo::new("map_return", "Returning to the map", "4.4"),
-        ActionInfo::new("demolish", "Destroying fortifications", "11.1.6"),
+        ActionInfo::new("combat", "Combat", "1.4–1.7, 5.0", ActionGroup::Combat).fights(),
+        ActionInfo::new("fire", "Ranged fire", "10.2–10.7", ActionGroup::Combat).fights(),
+        ActionInfo::new("pursuit", "Pursuit test", "5.5", ActionGroup::Combat),
+        ActionInfo::new(
+            "leader_death",
+            "Leader death roll",
+            "8.2.4",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new("ride_down", "Ride down", "5.8", ActionGroup::Combat),
+        ActionInfo::new("countercharge", "Countercharge", "5.7", ActionGroup::Combat),
+        ActionInfo::new("turn_cost", "Turning cost", "4.3", ActionGroup::Movement),
+        ActionInfo::new(
+            "move_cost",
+            "Movement cost and charge factor",
+            "4.0, 5.6",
+            ActionGroup::Movement,
+        ),
+        ActionInfo::new("morale", "MORALE track", "6.1", ActionGroup::Checks),
+        ActionInfo::new("banner", "Banners", "7.1", ActionGroup::Checks),
+        ActionInfo::new(
+            "regroup",
+            "Regroup a scattered unit",
+            "9.1.6",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new("fatigue", "Fatigue", "13.0", ActionGroup::Checks),
+        ActionInfo::new(
+            "map_return",
+            "Returning to the map",
+            "4.4",
+            ActionGroup::Movement,
+        ),
+        ActionInfo::new(
+            "demolish",
+            "Destroying fortifications",
+            "11.1.6",
+            ActionGroup::Tables,
+        ),
     ]
 }
 

@@ -317,3 +317,22 @@ fn ranged_units_in_combat_formation_take_every_retreat_hex_as_an_sp() {
     );
     assert_eq!(chance(&r, "The defender is eliminated"), "13/18");
 }
+
+/// A defender on a slope is charged uphill: its terrain modifier and the attacker's CF −1 come
+/// from the one terrain choice (5.6.9, R-MED-16); a longer climb is entered on the attacking hex.
+#[test]
+fn a_slope_defender_takes_the_attackers_charge_factor_once() {
+    let combat = |terrain: &str, uphill: u32| {
+        let r = resolved(
+            "combat",
+            json!({
+                "attackers": [{ "uphill": uphill, "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 3 }] }],
+                "defenders": [{ "terrain": terrain, "units": [{ "type": "heavy_infantry", "sp": 2 }] }],
+            }),
+        );
+        serde_json::to_value(&r.modifiers).unwrap()
+    };
+    assert_eq!(combat("slope", 0), combat("slope", 1));
+    assert_ne!(combat("slope", 0), combat("slope", 2));
+    assert_ne!(combat("clear", 0), combat("clear", 1));
+}

@@ -1,0 +1,47 @@
+//! GTS combats opened from the roster: each picked unit with the stands it has left, its hits,
+//! Disorder and rout (2.11, 3.32, 6.13), named as on the roster.
+
+use serde_json::{json, Value};
+
+use crate::battle::fight::{not_a_combat, one_each, with, Fighter, Labels, Opening, Sides};
+use crate::error::RefereeError;
+
+pub fn open(action: &str, sides: &Sides) -> Result<Opening, RefereeError> {
+    let (situation, asks) = match action {
+        "melee" | "recoil" | "melee_round" => (
+            json!({
+                "side_a": sides.attackers.iter().map(|f| json!({ "unit": unit(f) })).collect::<Vec<_>>(),
+                "side_b": sides.defenders.iter().map(|f| json!({ "unit": unit(f) })).collect::<Vec<_>>(),
+            }),
+            vec![
+                "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1).".into(),
+            ],
+        ),
+        "fire" => {
+            if sides.attackers.len() > 1 || sides.defenders.len() > 1 {
+                return Err(one_each("A fire event is one unit firing at one unit", "5.5"));
+            }
+            (
+                json!({
+                    "firer": unit(&sides.attackers[0]),
+                    "target": unit(&sides.defenders[0]),
+                    "range": 1,
+                }),
+                vec!["Set the range in inches and the target's cover and elevation (5.0).".into()],
+            )
+        }
+        _ => return Err(not_a_combat(action)),
+    };
+    Ok(Opening {
+        situation,
+        labels: Labels::Units,
+        asks,
+    })
+}
+
+/// The unit now (the roster keeps stands, hits, disorder and rout in its stats), named as the
+/// roster names it so its effects find it.
+fn unit(f: &Fighter) -> Value {
+    let stats = with(&f.unit.stats, "stands", json!(f.unit.strength));
+    with(&stats, "name", json!(f.label))
+}
