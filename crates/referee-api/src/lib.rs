@@ -88,6 +88,7 @@ pub fn typescript_bindings() -> String {
         Note::decl(&cfg),
         ResultOdds::decl(&cfg),
         Outcome::decl(&cfg),
+        SideThrow::decl(&cfg),
         Effect::decl(&cfg),
         Target::decl(&cfg),
         Change::decl(&cfg),

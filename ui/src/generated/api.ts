@@ -137,6 +137,20 @@ export type Outcome = { dice: Array<number>, roll: number, modified: number, res
  */
 sides?: Array<SideThrow>, };
 
+export type SideThrow = { 
+/**
+ * The side or element, as the resolution names it.
+ */
+label: string, die: number, 
+/**
+ * Everything added to the die, before any clamping.
+ */
+modifier: number, 
+/**
+ * The total the results compare (clamped where the rule clamps it).
+ */
+total: number, };
+
 export type Effect = { target: Target, change: Change, text: string, rule: string, ruling?: string, };
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string };
