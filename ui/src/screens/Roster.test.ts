@@ -26,6 +26,21 @@ function commands(extra: (cmd: string, args: Record<string, unknown>) => unknown
 }
 
 describe('the roster', () => {
+  it('picks a fight: the first side tapped attacks, a unit of the other defends, Resolve opens the resolver on them', async () => {
+    commands();
+    app.view = view({ units: { 1: unit({ id: 1, label: '17.04', side: 'Romans' }), 2: unit({ id: 2, label: '17.03', side: 'Carthage' }), 3: unit({ id: 3, label: '18.05', side: 'Romans' }) } });
+    render(Roster);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Pick for a fight: 17.03' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Pick for a fight: 17.04' }));
+    expect(screen.getByRole('button', { name: 'Attacks: 17.03' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Defends: 17.04' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'The fight picked' })).toHaveTextContent('Carthage: 17.03 against Romans: 17.04');
+    await fireEvent.click(screen.getByRole('button', { name: 'Resolve' }));
+    expect(app.fight).toEqual({ attackers: [2], defenders: [1] });
+    expect(app.tab).toBe('resolve');
+    expect(app.picks).toEqual({ attackers: [], defenders: [] });
+  });
+
   it('shows each unit with its type by full name and its state, with no JSON anywhere', async () => {
     commands();
     render(Roster);
