@@ -4,7 +4,7 @@
 // the interactions (`table-flow <system>: N interactions`, at most six).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, connect, shot, size, until } from './support.mjs';
+import { DESKTOP, PHONE, connect, shot, size, tap, until } from './support.mjs';
 
 let browser;
 
@@ -55,15 +55,22 @@ async function addUnit(label, side, stats) {
  * double tap), which must change nothing. Answers the interactions and the result on screen. */
 async function tableFlow(system, label, attackers, defenders, dice) {
   let n = 0;
-  await browser.$('button[data-tab="roster"]').click();
+  const step = (what) => process.env.E2E_STEPS && console.log(`${system} (${label}): ${what}`);
+  step('to the roster');
+  await tap(browser, 'button[data-tab="roster"]');
   await browser.$('#roster .unit-row').waitForExist({ timeout: 10000 });
   for (const id of [...attackers, ...defenders]) {
-    await browser.$(`#roster button[data-pick-unit="${id}"]`).click();
+    step(`pick ${id}`);
+    await tap(browser, `#roster button[data-pick-unit="${id}"]`);
     n += 1;
   }
+  step('picked');
   await browser.$('#resolve-picked').click();
   n += 1;
-  await until(browser, `the odds of the ${system} fight`, async () => (await browser.$$('#sticky-bar .likely')).length > 0);
+  step('resolve tapped');
+  await until(browser, `the odds of the ${system} fight`, async () => (await browser.$$('#sticky-bar .likely')).length > 0).catch(async (e) => {
+    throw new Error(`${e.message}; the resolver shows: ${(await browser.$('.resolver').getText()).slice(0, 600)}`);
+  });
   for (const id of [...attackers, ...defenders]) assert.ok(await browser.$(`#fight [data-fighter="${id}"]`).isExisting(), `unit ${id} in the fight`);
   await browser.$('#dice-typed').setValue(dice);
   n += 1;
@@ -74,8 +81,10 @@ async function tableFlow(system, label, attackers, defenders, dice) {
   const before = await states();
   const apply = await browser.$('#apply-result');
   await until(browser, 'Apply ready', async () => apply.isEnabled());
+  step('apply');
   await apply.click();
   n += 1;
+  step('double tap');
   // The double tap's second tap lands on the disabled "Applied ✓".
   await apply.click().catch(() => undefined);
   await until(browser, 'applied', async () => (await apply.getText()) === 'Applied ✓');
@@ -98,7 +107,16 @@ async function walk(system, label, attackers, defenders, dice) {
   assert.notDeepEqual(after, flow.before, `${system}: the result changed the roster`);
   // Only one change: the undo button names the combat, and one undo restores the roster.
   assert.match(await browser.$('#undo').getAttribute('aria-label'), /^Undo: /);
-  await browser.$('#undo-applied').click();
+  process.env.E2E_STEPS && console.log(`${system} (${label}): undo`);
+  await browser.$('#undo-applied').click().catch(async (e) => {
+    const over = await browser.execute(() => {
+      const b = document.querySelector('#undo-applied').getBoundingClientRect();
+      const el = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+      return `${JSON.stringify(b)} ${el?.outerHTML.slice(0, 200)} vh=${window.innerHeight}`;
+    });
+    await shot(browser, `failed-undo-${system}-${label}`);
+    throw new Error(`${e.message}: ${over}`);
+  });
   await until(browser, `${system}: undone`, async () => JSON.stringify(await flow.states()) === JSON.stringify(flow.before));
   return flow;
 }
@@ -138,7 +156,15 @@ async function bothSizes(system, attackers, defenders, dice, check) {
     await size(browser, DESKTOP);
   }
   // Once more, applied and kept, for the dashboard's break points.
-  await tableFlow(system, 'kept', attackers, defenders, dice);
+  await tableFlow(system, 'kept', attackers, defenders, dice).catch(async (e) => {
+    await shot(browser, `failed-${system}-kept`);
+    const over = await browser.execute(() => {
+      const t = document.querySelector('button[data-tab="roster"]');
+      const b = t.getBoundingClientRect();
+      return `${JSON.stringify(b)} ${document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2)?.outerHTML.slice(0, 300)} ${window.innerWidth}x${window.innerHeight} scroll ${window.scrollY}`;
+    });
+    throw new Error(`${e.message}: ${over}`);
+  });
   await check?.(flow);
 }
 
@@ -152,11 +178,11 @@ test('ITACS: a melee from the roster, applied once, the standing updated, undone
   await addUnit('15.03', 'Romans', { type: 'SD', count: 3 });
   const id = await rosterIds();
   await bothSizes('itacs', [id['17.04'], id['18.05']], [id['17.03']], '66', async () => {
-    await browser.$('button[data-tab="dashboard"]').click();
+    await tap(browser, 'button[data-tab="dashboard"]');
     const card = await browser.$('.side-card[data-side="Romans"]');
     await until(browser, 'the Romans panic gauge', async () => (await card.getText()).includes('Panic'));
     await shot(browser, 'battle-itacs-dashboard-desktop');
-    await browser.$('button[data-tab="log"]').click();
+    await tap(browser, 'button[data-tab="log"]');
     await until(browser, 'the log shows the melee with its dice', async () => (await browser.$('.log').getText()).includes('(dice 6, 6; physical dice)'));
   });
 });
@@ -181,7 +207,7 @@ test('DBMM: a close combat from the roster destroys an element once, the command
   // Kn 5 + 4 against Bd 2 + 4 in the Kn's bound: the Bd is quick-killed, the Kn pursue.
   await bothSizes('dbmm', [id['Knights 1']], [id['Huscarls 1']], '52', async (flow) => {
     assert.equal(flow.result, 'pursue/destroyed');
-    await browser.$('button[data-tab="dashboard"]').click();
+    await tap(browser, 'button[data-tab="dashboard"]');
     await until(browser, 'the Saxons gauge moved', async () => (await browser.$('.side-card[data-side="Saxons"]').getText()).length > 0);
     await shot(browser, 'battle-dbmm-dashboard-desktop');
   });
@@ -198,7 +224,7 @@ test('GTS: a melee from the roster takes stands once, the army break point follo
   const id = await rosterIds();
   // The Greeks throw a 10, the Persians a 1: the Persians take hits.
   await bothSizes('gts', [id.Hoplites], [id.Immortals], '01', async () => {
-    await browser.$('button[data-tab="dashboard"]').click();
+    await tap(browser, 'button[data-tab="dashboard"]');
     const persians = await browser.$('.side-card[data-side="Persians"]');
     await until(browser, 'the army break gauge', async () => (await persians.$('.gauge').isExisting()));
     await shot(browser, 'battle-gts-dashboard-desktop');
@@ -206,7 +232,7 @@ test('GTS: a melee from the roster takes stands once, the army break point follo
 });
 
 test('bad input in the unit form is a clear sentence beside the field, and nothing is written', async () => {
-  await browser.$('button[data-tab="roster"]').click();
+  await tap(browser, 'button[data-tab="roster"]');
   const before = (await browser.$$('.unit-row')).length;
   await browser.$('#unit-label').setValue('Nobody');
   await browser.$('#add-unit #unit-weapon').setValue('dragonfire');

@@ -47,6 +47,8 @@ test('the report as printed: a screenshot in WebKit', { skip: !existsSync(MINIBR
       await browser.setWindowSize(794, 1123);
       await browser.url(`file://${resolve(report)}`);
       assert.ok((await browser.$('h1').getText()).length > 0);
+      // WebKit hands over a frame once it has painted one: give it the time.
+      await browser.pause(1500);
       await browser.saveScreenshot(`${shots}/report-page.png`);
     } finally {
       await browser.deleteSession();

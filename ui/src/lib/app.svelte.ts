@@ -60,7 +60,12 @@ export function systemOf(id: string | undefined = app.view?.state.ruleset): Syst
 /** A battle's new view on screen, with what it did to the break points. */
 export function show(view: BattleView, tab?: Tab): void {
   const said = alerts(app.view, view);
-  if (app.view?.id !== view.id) app.alerts = [];
+  if (app.view?.id !== view.id) {
+    // Another battle: nothing picked in the last one carries over (unit ids are per battle).
+    app.alerts = [];
+    app.picks = noPicks();
+    app.fight = undefined;
+  }
   if (said.length) app.alerts = said;
   app.view = view;
   app.problem = undefined;

@@ -6,7 +6,7 @@ describe('common situations as chips', () => {
     const schema = {
       type: 'object',
       properties: {
-        attackers: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, rear: { type: 'boolean' }, leader: { type: 'boolean' } } } },
+        attackers: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, rear: { type: 'boolean' }, leader: { type: 'boolean' }, double_based_rear: { type: 'boolean' } } } },
         target: { type: 'object', properties: { stream: { type: 'boolean' }, terrain: { type: 'string' } } },
         uphill: { type: 'boolean' },
         night: { type: 'boolean' },

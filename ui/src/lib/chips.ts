@@ -3,7 +3,8 @@
 import type { Choice } from '../generated/api';
 import { deref, field, getAt, pathKey, type Path, type Schema } from './schema';
 
-const common = /(^|_)(flank|flanked|flanking|rear|uphill|downhill|river|stream|ford|cover|in_cover|wood|woods|hill|behind)(_|$)/;
+// Whole names only: an element's own `double_based_rear` is not a rear attack.
+const common = /^(flank|flanked|flanking|rear|uphill|downhill|river|stream|ford|cover|in_cover|woods|in_bua|assaulting_undefended)$/;
 
 export interface Chip {
   path: Path;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dieOwners, typedFaces } from './dice';
+import { dieOwners, possessive, typedFaces } from './dice';
 
 describe('the dice as the table throws them', () => {
   it('gives each die of an opposed roll to its side', () => {
@@ -27,5 +27,12 @@ describe('the dice as the table throws them', () => {
     expect(typedFaces('47', [6, 6]).error).toBe('A d6 shows 1 to 6; 7 is not one of its faces.');
     expect(typedFaces('435', [6, 6]).error).toBe('Type 2 dice, e.g. 34.');
     expect(typedFaces('4x', [6, 6]).error).toContain('is not a face');
+  });
+});
+
+describe('whose die', () => {
+  it('is said as English says it', () => {
+    expect(possessive('Saxons')).toBe('Saxons’');
+    expect(possessive('Kn 1')).toBe('Kn 1’s');
   });
 });

@@ -36,3 +36,6 @@ export function typedFaces(text: string, sides: number[]): { faces?: string[]; e
 function example(sides: number[]): string {
   return sides.every((s) => s <= 10) ? sides.map((_, i) => String((i % 6) + 3)).join('').slice(0, sides.length) : sides.map((s) => String(Math.ceil(s / 2))).join(' ');
 }
+
+/** "Saxons’", "Kn 1’s": whose die it is. */
+export const possessive = (name: string): string => (/s$/i.test(name) ? `${name}’` : `${name}’s`);
