@@ -7,8 +7,8 @@ import SchemaField from './SchemaField.svelte';
 
 function props(value: unknown) {
   return {
-    name: '', schema: morale, root: morale, value, path: [], lists: {}, worths: {}, invalid: undefined, roster: [],
-    onset: vi.fn(), onadd: vi.fn(), onremove: vi.fn(), onpick: vi.fn(),
+    name: '', schema: morale, root: morale, value, path: [], lists: {}, worths: {}, invalid: undefined,
+    onset: vi.fn(), onadd: vi.fn(), onremove: vi.fn(),
   };
 }
 

@@ -7,8 +7,10 @@ const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, m
 
 describe('a result in words', () => {
   it('reads an opposed roll side by side and a single throw with its modifier', () => {
-    expect(throwLine(outcome({ sides: [{ label: 'A', die: 7, modifier: 2, total: 9 }, { label: 'B', die: 3, modifier: -4, total: 1 }] }), 0)).toBe('A 7 + 2 = 9 · B 3 − 4 = 1');
+    expect(throwLine(outcome({ sides: [{ label: 'A', die: 7, modifier: 2, total: 9 }, { label: 'B', die: 5, modifier: -4, total: 1 }] }), 0)).toBe('A 7 + 2 = 9 · B 5 − 4 = 1');
     expect(throwLine(outcome({}), 2)).toBe('Dice 4 + 3 = 7, +2 → 9');
+    // GTS: the roll-off's A and B are the sides; a total below 1 counts as 1.
+    expect(throwLine(outcome({ sides: [{ label: 'A', die: 10, modifier: 0, total: 10 }, { label: 'B', die: 1, modifier: -3, total: 1 }] }), 0, ['Greeks', 'Persians'])).toBe('Greeks 10 + 0 = 10 · Persians 1 − 3 = −2 (at least 1)');
     expect(throwLine(outcome({ dice: [57], roll: 57, modified: 57 }), 0)).toBe('Dice 57');
   });
   it('gathers effects by target, named by the units they land on', () => {

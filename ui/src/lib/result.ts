@@ -4,10 +4,20 @@ import type { Effect, Outcome, UnitState } from '../generated/api';
 import { signed } from './format';
 import { targetKey, targetName } from './battle';
 
-/** "A 7 + 2 = 9 · B 3 + 4 = 7" for an opposed roll; "Dice 4 + 3 = 7, +2 → 9" for one throw. */
-export function throwLine(o: Outcome, totalModifier: number): string {
+/** "A 7 + 2 = 9 · B 3 + 4 = 7" for an opposed roll ("Greeks …" when the sides' names are given
+ * for its generic labels; a total the rule holds within the die's range says so); "Dice 4 + 3 =
+ * 7, +2 → 9" for one throw. */
+export function throwLine(o: Outcome, totalModifier: number, names?: [string, string]): string {
   if (o.sides?.length) {
-    return o.sides.map((s) => `${s.label} ${s.die} ${s.modifier < 0 ? '−' : '+'} ${Math.abs(s.modifier)} = ${s.total}`).join(' · ');
+    return o.sides
+      .map((s, i) => {
+        const who = names && /^(A|B|Firer|Target)$/.test(s.label) ? names[i] : s.label;
+        const sum = s.die + s.modifier;
+        const held = s.total > sum ? ` (at least ${s.total})` : s.total < sum ? ` (at most ${s.total})` : '';
+        const shown = held ? sum : s.total;
+        return `${who} ${s.die} ${s.modifier < 0 ? '−' : '+'} ${Math.abs(s.modifier)} = ${shown < 0 ? `−${-shown}` : shown}${held}`;
+      })
+      .join(' · ');
   }
   const dice = o.dice.length > 1 ? `${o.dice.join(' + ')} = ${o.roll}` : `${o.roll}`;
   return totalModifier ? `Dice ${dice}, ${signed(totalModifier)} → ${o.modified}` : `Dice ${dice}`;

@@ -54,8 +54,9 @@ describe('the resolver', () => {
       if (cmd === 'situation_schema') return schema;
       if (cmd === 'battle_fight') return { action: 'melee', situation: { paces: 40 }, targets: { defender: [2], attacker: [1] }, asks: [] };
       if (cmd === 'resolve') return resolution(!!(args.request as { dice?: number[] }).dice);
-      if (cmd === 'battle_apply') return { ...app.view!, log: [{ seq: 3, at: '2026-11-21T10:02:00Z', kind: 'applied', text: 'Melee: DX (dice 3, 4; physical dice)', undone: false, edited: false, changes: ['Fyrd 1: destroyed'] }] };
-      if (cmd === 'battle_undo') return app.view;
+      const entry = { seq: 3, at: '2026-11-21T10:02:00Z', kind: 'applied', text: 'Melee: DX (dice 3, 4; physical dice)', undone: false, edited: false, changes: ['Fyrd 1: destroyed'] };
+      if (cmd === 'battle_apply') return { ...app.view!, events: 3, undo: 3, log: [entry] };
+      if (cmd === 'battle_undo') return { ...app.view!, events: 4, undo: 2, log: [{ ...entry, undone: true }] };
       return [];
     });
     render(Resolver);
@@ -74,7 +75,9 @@ describe('the resolver', () => {
     expect(await screen.findByText(/On the roster: Melee: DX/)).toBeInTheDocument();
     // A second tap lands on the disabled “Applied ✓”; Undo beside it takes the result back.
     expect(screen.getByRole('button', { name: 'Applied ✓' })).toBeDisabled();
-    await fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    // The dice are the roster's now: a face tapped changes nothing.
+    expect(screen.getByRole('button', { name: 'Die 1 shows 5' })).toBeDisabled();
+    await fireEvent.click(screen.getByRole('button', { name: 'Undo: Melee: DX (dice 3, 4; physical dice)' }));
     await waitFor(() => expect(calls.filter(([c]) => c === 'battle_undo').length).toBe(1));
     expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1);
     expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();
