@@ -150,6 +150,8 @@ export async function checkScreen(browser, name, { restore = DESKTOP } = {}) {
   const problems = [];
   for (const [label, dims] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await size(browser, dims);
+    // Each screen is looked at from its top, as it opens.
+    await browser.execute(() => window.scrollTo(0, 0));
     await browser.pause(250);
     for (const p of await screenProblems(browser)) problems.push(`${name} (${label}): ${p}`);
     await shot(browser, `${name}-${label}`);
