@@ -212,6 +212,7 @@ fn tactical(
     mode: Mode,
     own_bound: bool,
     opponent: &Checked,
+    opponent_going: Going,
     time: Time,
     field: &str,
 ) -> Result<Vec<Modifier>, RefereeError> {
@@ -240,6 +241,7 @@ fn tactical(
                 .against
                 .as_ref()
                 .is_none_or(|a| data.selector(a).matches(&opp))
+            && row.against_going.is_none_or(|g| g == opponent_going)
             && row.time.is_none_or(|t| match t {
                 super::data::TimeOfDay::Night => time == Time::Night,
                 super::data::TimeOfDay::DuskToSunrise => time != Time::Day,
@@ -550,6 +552,7 @@ fn build<'a>(
     mode: Mode,
     own_bound: bool,
     opponent: &Checked,
+    opponent_going: Going,
     time: Time,
     field: &str,
     notes: &mut Vec<Note>,
@@ -577,7 +580,15 @@ fn build<'a>(
         .rule("p. 36"));
     }
     modifiers.extend(tactical(
-        data, &checked, fighter, mode, own_bound, opponent, time, field,
+        data,
+        &checked,
+        fighter,
+        mode,
+        own_bound,
+        opponent,
+        opponent_going,
+        time,
+        field,
     )?);
     let base = modifiers.iter().map(|m| m.value).sum();
     let grading = grading(data, &checked, mode, own_bound, opponent);
@@ -943,11 +954,23 @@ fn close_sides<'s>(
         mode(&s.a),
         own_a,
         &cb,
+        s.b.going,
         s.time,
         "a",
         notes,
     )?;
-    let b = build(data, &s.b, cb, mode(&s.b), own_b, &ca, s.time, "b", notes)?;
+    let b = build(
+        data,
+        &s.b,
+        cb,
+        mode(&s.b),
+        own_b,
+        &ca,
+        s.a.going,
+        s.time,
+        "b",
+        notes,
+    )?;
     Ok((a, b))
 }
 
@@ -1041,12 +1064,22 @@ pub fn shooting(
         mode_s,
         own_s,
         &ct,
+        s.target.going,
         s.time,
         "shooter",
         &mut notes,
     )?;
     let mut b = build(
-        data, &s.target, ct, mode_t, !own_s, &cs, s.time, "target", &mut notes,
+        data,
+        &s.target,
+        ct,
+        mode_t,
+        !own_s,
+        &cs,
+        s.shooter.going,
+        s.time,
+        "target",
+        &mut notes,
     )?;
     tell_apart(&mut a, &mut b, "Shooter", "Target");
     if !s.shoots_back {

@@ -210,6 +210,8 @@ pub struct TacticalFactor {
     pub bound: Bound,
     pub going: Option<Going>,
     pub against: Option<String>,
+    /// The going the opponent must be in ("against Mounted (in GGo for them)", p. 37).
+    pub against_going: Option<Going>,
     /// A count in the situation: the factor applies once per unit of it.
     pub per: Option<String>,
     pub time: Option<TimeOfDay>,
@@ -466,17 +468,58 @@ pub struct Pips {
     pub brilliant_factor: i64,
     pub brilliant_range_paces: i64,
     pub allocation_rule: String,
-    pub costs: Vec<PipItem>,
-    pub modifiers: Vec<PipItem>,
+    pub costs: Vec<PipCost>,
+    pub modifiers: Vec<PipCondition>,
 }
 
+/// What a PIP cost row pays for: the sheet's conditions name a move or a halt (p. 27).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PipKind {
+    /// A move of an element or group, march moves and changes of formation included.
+    Move,
+    /// A halt of an element or group.
+    Halt,
+    /// Anything else: PO, mounting, feigned flight, activating an ally, changing orders.
+    Other,
+}
+
+impl PipKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            PipKind::Move => "a move",
+            PipKind::Halt => "a halt",
+            PipKind::Other => "neither a move nor a halt",
+        }
+    }
+}
+
+/// A base PIP cost row (p. 27).
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct PipItem {
+pub struct PipCost {
     pub id: String,
     pub text: String,
-    #[serde(alias = "value")]
     pub cost: i64,
+    /// A move, a halt or other: which conditions add to it.
+    pub kind: PipKind,
+}
+
+/// A condition adding to or taking from a PIP cost (p. 27).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PipCondition {
+    pub id: String,
+    pub text: String,
+    pub value: i64,
+    /// The kinds of cost it adds to ("Move or halt …": move and halt); absent: every cost.
+    pub applies_to: Option<Vec<PipKind>>,
+}
+
+impl PipCondition {
+    pub fn applies(&self, kind: PipKind) -> bool {
+        self.applies_to.as_ref().is_none_or(|k| k.contains(&kind))
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

@@ -326,6 +326,7 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
         .rule(p.rule.clone())
     })?;
     let mut modifiers = Vec::new();
+    let mut not_applying = Vec::new();
     for (i, id) in s.conditions.iter().enumerate() {
         let m = p.modifiers.iter().find(|m| &m.id == id).ok_or_else(|| {
             RefereeError::new(
@@ -349,12 +350,25 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
             )
             .field(format!("conditions[{i}]")));
         }
-        modifiers.push(Modifier::new(
-            m.text.clone(),
-            m.cost,
-            &p.rule,
-            Some("R-DBMM-12"),
-        ));
+        if m.applies(base.kind) {
+            modifiers.push(Modifier::new(
+                m.text.clone(),
+                m.value,
+                &p.rule,
+                Some("R-DBMM-12"),
+            ));
+        } else {
+            not_applying.push(Note::new(
+                format!(
+                    "{} adds nothing here: {} is {}",
+                    m.text,
+                    lower_first(&base.text),
+                    base.kind.word()
+                ),
+                &p.rule,
+                Some("R-DBMM-18"),
+            ));
+        }
     }
     let sum: i64 = modifiers.iter().map(|m| m.value).sum();
     let cost = (base.cost + sum).max(0);
@@ -388,7 +402,19 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
             Some("R-DBMM-12"),
         ));
     }
+    r.notes.extend(not_applying);
     r.total_modifier = sum;
     r.modifiers = modifiers;
     Ok(r)
+}
+
+/// "Activate ally by the C-in-C" → "activate ally by the C-in-C" (an abbreviation stays).
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.clone().next()) {
+        (Some(c), Some(d)) if c.is_uppercase() && !d.is_uppercase() => {
+            c.to_lowercase().chain(chars).collect()
+        }
+        _ => text.to_string(),
+    }
 }

@@ -174,6 +174,52 @@ fn knights_against_blades_in_good_going_in_the_knights_bound() {
 }
 
 #[test]
+fn foot_in_difficult_going_lose_one_against_mounted_only_in_good_going() {
+    // p. 37: Pk (F), Bd, Wb (S/O), Hd (O) in close combat in DGo −1 "against Mounted (in GGo for
+    // them) or Foot"; p. 19 names only Foot (R-DBMM-17).
+    let dgo = |t: &str, g: &str| json!({ "element": el(t, g), "going": "DGo" });
+    let in_going = |t: &str, g: &str, going: &str| json!({ "element": el(t, g), "going": going });
+    let mounted_row = "Pk (F), Bd, Wb (S/O), Hd (O) in close combat in DGo against Mounted in GGo";
+    let foot_row = "Pk (F), Bd, Wb (S/O), Hd (O) in close combat in DGo against Foot";
+    let factor = |r: &crate::Resolution, text: &str| {
+        r.modifiers
+            .iter()
+            .find(|m| m.label.ends_with(text))
+            .map(|m| (m.value, m.rule.clone(), m.ruling.clone()))
+    };
+    // Against Cv in GGo: −1, citing p. 37 and the ruling.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": dgo("Bd", "O"), "b": in_going("Cv", "O", "GGo"), "bound": "b" }),
+    );
+    assert_eq!(
+        factor(&r, mounted_row),
+        Some((-1, "p. 37".into(), Some("R-DBMM-17".into())))
+    );
+    // Against Cv in RGo or DGo: nothing (it was −1 in any going before issue 22).
+    for going in ["RGo", "DGo"] {
+        let r = resolved(
+            "close_combat",
+            json!({ "a": dgo("Wb", "S"), "b": in_going("Cv", "O", going), "bound": "b" }),
+        );
+        assert_eq!(factor(&r, mounted_row), None, "{going}");
+        assert_eq!(factor(&r, foot_row), None, "{going}");
+    }
+    // Against Foot in any going, as before.
+    for going in ["GGo", "DGo"] {
+        let r = resolved(
+            "close_combat",
+            json!({ "a": dgo("Pk", "F"), "b": in_going("Bd", "O", going), "bound": "a" }),
+        );
+        assert_eq!(
+            factor(&r, foot_row),
+            Some((-1, "p. 37, p. 19".into(), None)),
+            "{going}"
+        );
+    }
+}
+
+#[test]
 fn grading_factors_follow_the_first_comparison() {
     // Bd (S) v Bd (O) in the (S)'s bound: +1 on a first tie, +2 on a first win (p. 37), so ties
     // become wins: 21/36.
@@ -422,6 +468,74 @@ fn pip_costs_add_their_conditions() {
     assert_eq!(r.distribution[0].result, "0");
     let e = refused("pip_cost", json!({ "action": "teleport" }));
     assert_eq!(e.code, "situation.unknown_pip_action");
+}
+
+#[test]
+fn move_or_halt_conditions_add_to_moves_and_halts_only() {
+    // p. 27: the C-in-C's −1 and the night +1 are "Move or halt …" rows (issue 22, R-DBMM-18).
+    let cost = |action: &str, conditions: Value| {
+        resolved(
+            "pip_cost",
+            json!({ "action": action, "conditions": conditions }),
+        )
+    };
+    // Changing orders with the C-in-C costs 3, not 2; activating an ally at night 3, not 4.
+    let r = cost("change_orders", json!(["c_in_c"]));
+    assert_eq!(r.distribution[0].result, "3");
+    assert!(r.modifiers.is_empty(), "{:?}", r.modifiers);
+    assert_eq!(r.total_modifier, 0);
+    let note = r
+        .notes
+        .iter()
+        .find(|n| n.message.starts_with("Move or halt, once per bound"))
+        .expect("a note for the condition that adds nothing");
+    assert!(
+        note.message.ends_with(
+            "change orders by the C-in-C (not by Brilliant Stroke) is neither a move nor a halt"
+        ),
+        "{}",
+        note.message
+    );
+    assert_eq!(
+        (note.rule.as_str(), note.ruling.as_deref()),
+        ("p. 27", Some("R-DBMM-18"))
+    );
+    assert_eq!(
+        cost("activate_ally", json!(["night"])).distribution[0].result,
+        "3"
+    );
+    for other in ["set_up_po", "mount_or_dismount", "feigned_flight"] {
+        let r = cost(other, json!(["c_in_c", "night", "general_unable"]));
+        assert_eq!(r.distribution[0].result, "2", "{other}");
+        assert_eq!(r.notes.len(), 3, "{other}: {:?}", r.notes);
+    }
+    // A move or a halt still takes them, each cited.
+    let r = cost("halt_naval", json!(["c_in_c", "night", "general_unable"]));
+    assert_eq!(r.distribution[0].result, "3");
+    assert!(r
+        .modifiers
+        .iter()
+        .all(|m| m.rule == "p. 27" && m.ruling.as_deref() == Some("R-DBMM-12")));
+    assert_eq!(cost("column", json!(["night"])).distribution[0].result, "2");
+    // March conditions belong to moves, the Irr halt to halts; the orders changed last bound
+    // names no row and adds to every cost.
+    assert_eq!(
+        cost(
+            "halt_broken_or_impetuous",
+            json!(["irr_third_march", "irr_halt"])
+        )
+        .distribution[0]
+            .result,
+        "2"
+    );
+    assert_eq!(
+        cost("move", json!(["irr_third_march", "irr_halt"])).distribution[0].result,
+        "2"
+    );
+    assert_eq!(
+        cost("change_orders", json!(["orders_changed"])).distribution[0].result,
+        "4"
+    );
 }
 
 #[test]
