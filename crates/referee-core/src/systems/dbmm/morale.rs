@@ -397,10 +397,12 @@ pub fn army_morale(data: &DbmmData, a: &ArmySituation) -> Result<Resolution, Ref
     let s = army_standing(data, a, "")?;
     let t = &data.morale.command;
     let ruling = t.ruling.as_deref();
+    // "Saxons: the army …": the verb agrees whether the side is named in the singular or the
+    // plural ("Rome", "Saxons").
     let name = if a.name.is_empty() {
-        "The army"
+        "The army".to_string()
     } else {
-        &a.name
+        format!("{}: the army", a.name)
     };
     let (code, text) = if s.defeated {
         ("defeated", format!("{name} is defeated"))

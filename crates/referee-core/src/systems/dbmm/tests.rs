@@ -708,3 +708,10 @@ fn a_flank_contact_implies_the_enemy_front_edge_factor_once() {
     assert_eq!(factor("rear", 1), Some((-1, None)));
     assert_eq!(factor("flank", 2).map(|f| f.0), Some(-2));
 }
+
+#[test]
+fn the_army_verdict_reads_right_for_a_side_named_in_the_plural() {
+    let s = json!({ "name": "Saxons", "commands": [{ "name": "Housecarls", "tally": { "total": 12, "destroyed": 0 } }] });
+    let r = resolved("army_morale", s);
+    assert_eq!(r.outcome.unwrap().meaning, "Saxons: the army fights on");
+}
