@@ -254,36 +254,21 @@ fn medieval_actions_open_from_the_roster() {
     check_all(&r, &b, &[("fire", 1, 3), ("combat", 3, 3)]);
 }
 
+/// A GTS cavalry unit as the roster keeps it.
+fn horse(armour: &str, weapon: &str, stands: u32) -> serde_json::Value {
+    json!({ "class": "cavalry", "armour": armour, "weapon": weapon, "stands": stands })
+}
+
 #[test]
 fn gts_actions_open_from_the_roster() {
     let (r, b) = battle(
         "gts",
         &[
-            (
-                "Archers",
-                0,
-                json!({ "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 }),
-            ),
-            (
-                "Lancers",
-                0,
-                json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 2 }),
-            ),
-            (
-                "Javelins",
-                0,
-                json!({ "class": "cavalry", "armour": "N", "weapon": "JV", "stands": 2 }),
-            ),
-            (
-                "Greeks",
-                1,
-                json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 }),
-            ),
-            (
-                "Greeks 2",
-                1,
-                json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 2 }),
-            ),
+            ("Archers", 0, horse("N", "BW", 3)),
+            ("Lancers", 0, horse("M", "LN", 2)),
+            ("Javelins", 0, horse("N", "JV", 2)),
+            ("Greeks", 1, horse("M", "LN", 3)),
+            ("Greeks 2", 1, horse("M", "LN", 2)),
         ],
     );
     check_all(
@@ -392,16 +377,8 @@ fn the_units_fight_in_their_state_now() {
     let (r, mut b) = battle(
         "gts",
         &[
-            (
-                "Persians",
-                0,
-                json!({ "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 }),
-            ),
-            (
-                "Greeks",
-                1,
-                json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 }),
-            ),
+            ("Persians", 0, horse("N", "BW", 3)),
+            ("Greeks", 1, horse("M", "LN", 3)),
         ],
     );
     adjust(&r, &mut b, 2, Change::Hits { count: 5 });
@@ -454,21 +431,9 @@ fn picks_the_rules_cannot_fight_are_refused_in_words() {
     let (r, b) = battle(
         "gts",
         &[
-            (
-                "Persians",
-                0,
-                json!({ "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 }),
-            ),
-            (
-                "Persians",
-                0,
-                json!({ "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 2 }),
-            ),
-            (
-                "Greeks",
-                1,
-                json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 }),
-            ),
+            ("Persians", 0, horse("N", "BW", 3)),
+            ("Persians", 0, horse("N", "BW", 2)),
+            ("Greeks", 1, horse("M", "LN", 3)),
         ],
     );
     let cases: &[(&str, &[UnitId], &[UnitId], &str)] = &[

@@ -33,12 +33,21 @@ export function livePicks(p: Picks, units: Record<number, UnitState | undefined>
   return { attackers: p.attackers.filter(alive), defenders: p.defenders.filter(alive) };
 }
 
+/** The units of these ids that are on the roster. */
+export function unitsOf(ids: number[] | undefined, units: Record<number, UnitState | undefined>): UnitState[] {
+  return (ids ?? []).map((id) => units[id]).filter((u): u is UnitState => !!u);
+}
+
+/** The sides these units belong to, each once, in the order met. */
+export function sidesOf(ids: number[] | undefined, units: Record<number, UnitState | undefined>): string[] {
+  return [...new Set(unitsOf(ids, units).map((u) => u.side))];
+}
+
 /** "Normans: Kn 1, Kn 2" for one part of the fight. */
 export function partText(ids: number[], units: Record<number, UnitState | undefined>): string {
-  const list = ids.map((id) => units[id]).filter((u): u is UnitState => !!u);
+  const list = unitsOf(ids, units);
   if (!list.length) return '';
-  const sides = [...new Set(list.map((u) => u.side))];
-  return `${sides.join(' and ')}: ${list.map((u) => u.label).join(', ')}`;
+  return `${sidesOf(ids, units).join(' and ')}: ${list.map((u) => u.label).join(', ')}`;
 }
 
 /** The fight in one line: "Normans: Kn 1 against Saxons: Fyrd 1, Fyrd 2". */

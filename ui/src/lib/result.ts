@@ -3,6 +3,7 @@
 import type { Effect, Outcome, UnitState } from '../generated/api';
 import { signed } from './format';
 import { targetKey, targetName } from './battle';
+import { sidesOf, unitsOf } from './pick';
 
 /** "A 7 + 2 = 9 · B 3 + 4 = 7" for an opposed roll ("Greeks …" when the sides' names are given
  * for its generic labels; a total the rule holds within the die's range says so); "Dice 4 + 3 =
@@ -38,9 +39,8 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
     const key = targetKey(e.target);
     let entry = out.find((x) => x.key === key);
     if (!entry) {
-      const list = (mapping[key] ?? []).map((id) => units[id]).filter((u): u is UnitState => !!u);
-      const sides = [...new Set(list.map((u) => u.side))];
-      entry = { key, who: list.length ? list.map((u) => u.label).join(', ') : targetName(key), side: sides.join(', '), texts: [] };
+      const list = unitsOf(mapping[key], units);
+      entry = { key, who: list.length ? list.map((u) => u.label).join(', ') : targetName(key), side: sidesOf(mapping[key], units).join(', '), texts: [] };
       out.push(entry);
     }
     entry.texts.push(e);
