@@ -13,7 +13,10 @@ use referee_core::battle::{
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
-use referee_store::{now, raw, BattleFile, BattleRow, FileEvent, Roster, RosterRow, Store};
+use referee_store::{
+    now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent, Roster,
+    RosterRow, Store,
+};
 
 use crate::{report, roll, HouseRuleChoice, Referee, RollRequest};
 
@@ -703,6 +706,7 @@ impl Battles {
         self.import(referee, &text)
     }
 
+    /// Deletes a battle: it can be restored for `KEEP_DELETED_DAYS` days (`deleted`, `restore`).
     pub fn delete(&mut self, id: i64) -> Result<(), RefereeError> {
         self.store.delete_battle(id)?;
         if matches!(&self.open, Some((open, _)) if *open == id) {
@@ -711,8 +715,32 @@ impl Battles {
         Ok(())
     }
 
+    /// The battles deleted lately, that can still be restored.
+    pub fn deleted(&mut self) -> Result<Vec<DeletedBattle>, RefereeError> {
+        self.store.deleted_battles()
+    }
+
+    /// Brings a deleted battle back, as it was.
+    pub fn restore(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
+        self.store.restore_battle(id)?;
+        self.view(referee, id)
+    }
+
+    /// A backup now, at the user's asking; answers its file.
     pub fn backup(&self) -> Result<PathBuf, RefereeError> {
-        self.store.backup("on-demand")
+        self.store.backup_for(BackupReason::OnDemand, None)
+    }
+
+    /// The backups, newest first (and why the last automatic one failed, if it did).
+    pub fn backups(&self) -> Backups {
+        self.store.backups()
+    }
+
+    /// Puts a listed backup in the database's place, after backing up the database as it is.
+    pub fn restore_backup(&mut self, id: &str) -> Result<Backups, RefereeError> {
+        self.open = None;
+        self.store.restore_backup(id)?;
+        Ok(self.store.backups())
     }
 
     pub fn save_roster(&mut self, referee: &Referee, roster: &Roster) -> Result<i64, RefereeError> {

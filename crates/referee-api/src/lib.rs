@@ -25,7 +25,10 @@ pub use referee_core::systems::sections::RuleSection;
 pub use referee_core::systems::{
     ActionGroup, ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo,
 };
-pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
+pub use referee_store::{
+    BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
+    KEEP_DELETED_DAYS,
+};
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 
 /// A request to resolve one action.
@@ -132,6 +135,10 @@ pub fn typescript_bindings() -> String {
         RollEditPreview::decl(&cfg),
         battle::Difference::decl(&cfg),
         BattleRow::decl(&cfg),
+        DeletedBattle::decl(&cfg),
+        BackupInfo::decl(&cfg),
+        BackupReason::decl(&cfg),
+        Backups::decl(&cfg),
         RosterRow::decl(&cfg),
         Roster::decl(&cfg),
         itacs::FireSituation::decl(&cfg),

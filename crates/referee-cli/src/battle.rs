@@ -125,7 +125,14 @@ pub enum BattleCommand {
     Duplicate {
         battle: i64,
     },
+    /// Delete a battle: it can be restored for 30 days (`battle deleted`, `battle restore`).
     Delete {
+        battle: i64,
+    },
+    /// The battles deleted in the last 30 days, that can be restored.
+    Deleted,
+    /// Bring a deleted battle back, as it was.
+    Restore {
         battle: i64,
     },
     /// Run a scripted battle (docs/api.md): one JSON line per committed step.
@@ -185,6 +192,12 @@ pub enum RosterCommand {
 pub enum DbCommand {
     /// Back up the database now (SQLite's backup API) into `backups/` beside it.
     Backup,
+    /// The backups (`backups/` beside the database), newest first: the day's first change,
+    /// before a migration or a restore, or asked for.
+    Backups,
+    /// Put a backup (its `id` from `db backups`) in the database's place, after backing up the
+    /// database as it is now.
+    Restore { backup: String },
     /// `PRAGMA integrity_check`.
     Check,
 }
@@ -331,6 +344,8 @@ pub fn battle(
             battles.delete(battle)?;
             json!({"deleted": battle})
         }
+        BattleCommand::Deleted => value(&battles.deleted()?),
+        BattleCommand::Restore { battle } => value(&battles.restore(r, battle)?),
         BattleCommand::Script { file } => script(&mut battles, r, &read(&file)?)?,
     }))
 }
@@ -399,9 +414,11 @@ pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Va
 }
 
 pub fn db(db: &Path, command: DbCommand) -> Result<Value, RefereeError> {
-    let battles = Battles::open(db)?;
+    let mut battles = Battles::open(db)?;
     Ok(match command {
         DbCommand::Backup => json!({"backup": battles.backup()?}),
+        DbCommand::Backups => value(&battles.backups()),
+        DbCommand::Restore { backup } => value(&battles.restore_backup(&backup)?),
         DbCommand::Check => json!({"integrity_check": battles.store().integrity_check()?}),
     })
 }

@@ -22,6 +22,16 @@ pub struct BattleRow {
     pub events: i64,
 }
 
+/// A battle deleted lately: it can be restored until `kept_until`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct DeletedBattle {
+    pub battle: BattleRow,
+    /// When it was deleted (RFC 3339, UTC).
+    pub deleted_at: String,
+    /// After this it is gone for good (RFC 3339, UTC).
+    pub kept_until: String,
+}
+
 fn unknown(id: i64) -> RefereeError {
     RefereeError::new("battle.unknown", format!("there is no battle #{id}")).field("battle")
 }
@@ -58,6 +68,7 @@ impl Store {
                 "a battle's first event creates it",
             ));
         };
+        self.before_write();
         let tx = self
             .conn()
             .transaction()
@@ -106,13 +117,15 @@ impl Store {
         events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
     ) -> Result<(), RefereeError> {
         let path = self.path.clone();
+        self.before_write();
         let tx = self
             .conn()
             .transaction()
             .map_err(|e| store_error(e, &path))?;
         let last: Option<i64> = tx
             .query_row(
-                "SELECT max(seq) FROM events WHERE battle_id = ?1",
+                "SELECT max(seq) FROM events e JOIN battles b ON b.id = e.battle_id
+                 WHERE e.battle_id = ?1 AND b.deleted_at IS NULL",
                 [battle],
                 |r| r.get(0),
             )
@@ -151,7 +164,10 @@ impl Store {
         let path = self.path.clone();
         let conn = self.conn();
         let mut stmt = conn
-            .prepare_cached("SELECT seq, at, body FROM events WHERE battle_id = ?1 ORDER BY seq")
+            .prepare_cached(
+                "SELECT e.seq, e.at, e.body FROM events e JOIN battles b ON b.id = e.battle_id
+                 WHERE e.battle_id = ?1 AND b.deleted_at IS NULL ORDER BY e.seq",
+            )
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
             .query_map([battle], |r| {
@@ -236,7 +252,7 @@ impl Store {
                 "SELECT b.id, b.name, b.ruleset, b.fingerprint, b.created_at,
                         (SELECT max(at) FROM events e WHERE e.battle_id = b.id),
                         (SELECT count(*) FROM events e WHERE e.battle_id = b.id)
-                 FROM battles b ORDER BY b.id DESC",
+                 FROM battles b WHERE b.deleted_at IS NULL ORDER BY b.id DESC",
             )
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
@@ -256,16 +272,101 @@ impl Store {
             .map_err(|e| store_error(e, &path))
     }
 
-    /// Deletes a battle and its events, in one transaction.
+    /// Deletes a battle: it leaves the list and can be restored for `KEEP_DELETED_DAYS` days.
     pub fn delete_battle(&mut self, battle: i64) -> Result<(), RefereeError> {
         let path = self.path.clone();
+        self.before_write();
         let n = self
             .conn()
-            .execute("DELETE FROM battles WHERE id = ?1", [battle])
+            .execute(
+                "UPDATE battles SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
+                params![battle, super::now()],
+            )
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
             return Err(unknown(battle));
         }
         Ok(())
     }
+
+    /// The battles deleted lately, the latest first.
+    pub fn deleted_battles(&mut self) -> Result<Vec<DeletedBattle>, RefereeError> {
+        let path = self.path.clone();
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT b.id, b.name, b.ruleset, b.fingerprint, b.created_at,
+                        (SELECT max(at) FROM events e WHERE e.battle_id = b.id),
+                        (SELECT count(*) FROM events e WHERE e.battle_id = b.id),
+                        b.deleted_at
+                 FROM battles b WHERE b.deleted_at IS NOT NULL ORDER BY b.deleted_at DESC",
+            )
+            .map_err(|e| store_error(e, &path))?;
+        let rows = stmt
+            .query_map([], |r| {
+                let deleted_at: String = r.get(7)?;
+                Ok(DeletedBattle {
+                    battle: BattleRow {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        ruleset: r.get(2)?,
+                        fingerprint: r.get(3)?,
+                        created_at: r.get(4)?,
+                        updated_at: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
+                        events: r.get(6)?,
+                    },
+                    kept_until: kept_until(&deleted_at),
+                    deleted_at,
+                })
+            })
+            .map_err(|e| store_error(e, &path))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|e| store_error(e, &path))
+    }
+
+    /// Brings a deleted battle back to the list, as it was.
+    pub fn restore_battle(&mut self, battle: i64) -> Result<(), RefereeError> {
+        let path = self.path.clone();
+        self.before_write();
+        let n = self
+            .conn()
+            .execute(
+                "UPDATE battles SET deleted_at = NULL WHERE id = ?1 AND deleted_at IS NOT NULL",
+                [battle],
+            )
+            .map_err(|e| store_error(e, &path))?;
+        if n == 0 {
+            return Err(RefereeError::new(
+                "battle.not_deleted",
+                format!("battle #{battle} is not among the recently deleted ones"),
+            )
+            .field("battle"));
+        }
+        Ok(())
+    }
+
+    /// Lets the battles deleted before `before` go for good (events and details with them).
+    pub(crate) fn purge_deleted(
+        &mut self,
+        before: chrono::DateTime<chrono::Utc>,
+    ) -> Result<usize, RefereeError> {
+        let path = self.path.clone();
+        let before = before.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        self.conn()
+            .execute(
+                "DELETE FROM battles WHERE deleted_at IS NOT NULL AND deleted_at < ?1",
+                [before],
+            )
+            .map_err(|e| store_error(e, &path))
+    }
+}
+
+/// When a battle deleted at `deleted_at` is let go.
+fn kept_until(deleted_at: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(deleted_at)
+        .map(|at| {
+            (at.with_timezone(&chrono::Utc) + chrono::Duration::days(super::KEEP_DELETED_DAYS))
+                .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+        })
+        .unwrap_or_default()
 }

@@ -3,6 +3,7 @@
 //! transaction each after an automatic backup; a database from a newer app, or a damaged one, is
 //! refused and left untouched.
 
+mod backups;
 mod battles;
 mod error;
 mod file;
@@ -15,7 +16,8 @@ use rusqlite::{Connection, OpenFlags};
 
 use referee_core::RefereeError;
 
-pub use battles::{raw, BattleRow};
+pub use backups::{backups_dir, daily_due, latest_backup, BackupInfo, BackupReason, Backups};
+pub use battles::{raw, BattleRow, DeletedBattle};
 pub use error::store_error;
 pub use file::{version_for, BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
 pub use rosters::{Roster, RosterRow};
@@ -24,7 +26,14 @@ pub use schema::{schema_at, SCHEMA_VERSION};
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// The local day whose backup is known to be taken (checked once a day, not per write).
+    backed_up_on: Option<chrono::NaiveDate>,
+    /// Why the last automatic backup failed, for Settings to say.
+    backup_problem: Option<RefereeError>,
 }
+
+/// How long a deleted battle can still be restored.
+pub const KEEP_DELETED_DAYS: i64 = 30;
 
 /// The time now, as the events record it.
 pub fn now() -> String {
@@ -64,6 +73,8 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            backed_up_on: None,
+            backup_problem: None,
         };
         schema::prepare(&mut store)?;
         Ok(store)
@@ -92,14 +103,6 @@ impl Store {
         Ok(())
     }
 
-    /// A backup beside the database, in `backups/`, named after the time and a reason.
-    pub fn backup(&self, reason: &str) -> Result<PathBuf, RefereeError> {
-        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%3fZ");
-        let dest = backups_dir(&self.path).join(format!("referee-{stamp}-{reason}.db"));
-        self.backup_to(&dest)?;
-        Ok(dest)
-    }
-
     /// `PRAGMA integrity_check`: "ok", or what is wrong.
     pub fn integrity_check(&self) -> Result<String, RefereeError> {
         self.conn
@@ -112,38 +115,18 @@ impl Store {
     }
 }
 
-pub fn backups_dir(db: &Path) -> PathBuf {
-    db.parent()
-        .map_or_else(|| PathBuf::from("backups"), |d| d.join("backups"))
-}
-
-/// The newest backup of a database, to offer when it is damaged.
-pub fn latest_backup(db: &Path) -> Option<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(backups_dir(db))
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "db"))
-        .collect();
-    found.sort();
-    found.pop()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use referee_core::battle::{BattleSetup, Event, EventBody, SideSetup};
 
-    #[test]
-    fn a_full_disk_leaves_the_battle_unchanged_with_a_clear_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("referee.db");
-        let mut store = Store::open(&path).unwrap();
-        let created = Event {
+    fn created(name: &str) -> Event {
+        Event {
             seq: 1,
             at: now(),
             body: EventBody::Created {
                 setup: BattleSetup {
-                    name: "Full".into(),
+                    name: name.into(),
                     ruleset: "itacs".into(),
                     fingerprint: "f".into(),
                     sides: vec![
@@ -162,8 +145,54 @@ mod tests {
                     ],
                 },
             },
-        };
-        let id = store.insert_battle(&[(created, None)]).unwrap();
+        }
+    }
+
+    #[test]
+    fn battles_deleted_more_than_30_days_ago_go_on_the_next_days_first_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("referee.db")).unwrap();
+        let old = store.insert_battle(&[(created("Old"), None)]).unwrap();
+        let recent = store.insert_battle(&[(created("Recent"), None)]).unwrap();
+        store.delete_battle(old).unwrap();
+        store.delete_battle(recent).unwrap();
+        let long_ago = (chrono::Utc::now() - chrono::Duration::days(KEEP_DELETED_DAYS + 1))
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        store
+            .conn
+            .execute(
+                "UPDATE battles SET deleted_at = ?1 WHERE id = ?2",
+                rusqlite::params![long_ago, old],
+            )
+            .unwrap();
+        store.before_write(); // already checked today: nothing happens
+        assert_eq!(store.deleted_battles().unwrap().len(), 2);
+        store.backed_up_on = None; // the next day
+        store.before_write();
+        let left: Vec<_> = store
+            .deleted_battles()
+            .unwrap()
+            .into_iter()
+            .map(|d| d.battle.name)
+            .collect();
+        assert_eq!(left, ["Recent"]);
+        let events: i64 = store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM events WHERE battle_id = ?1",
+                [old],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(events, 0, "its events go with it");
+    }
+
+    #[test]
+    fn a_full_disk_leaves_the_battle_unchanged_with_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("referee.db");
+        let mut store = Store::open(&path).unwrap();
+        let id = store.insert_battle(&[(created("Full"), None)]).unwrap();
         // The disk is "full": the file may not grow by a page.
         let pages: i64 = store
             .conn

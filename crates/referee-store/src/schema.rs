@@ -37,6 +37,8 @@ const MIGRATIONS: &[&str] = &[
         units TEXT NOT NULL,
         saved_at TEXT NOT NULL
     );",
+    // 3: a deleted battle is kept, restorable, for 30 days (KEEP_DELETED_DAYS).
+    "ALTER TABLE battles ADD COLUMN deleted_at TEXT;",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -80,7 +82,10 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
     conn.execute_batch("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
         .map_err(|e| store_error(e, &path))?;
     if version > 0 && version < SCHEMA_VERSION {
-        store.backup(&format!("before-schema-{}", SCHEMA_VERSION))?;
+        store.backup_for(
+            super::BackupReason::BeforeSchema,
+            Some(&SCHEMA_VERSION.to_string()),
+        )?;
     }
     migrate(store, version)
 }

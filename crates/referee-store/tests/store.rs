@@ -127,7 +127,9 @@ fn a_damaged_file_is_refused_untouched_and_the_latest_backup_offered() {
     std::fs::remove_file(&path).unwrap();
     let mut store = Store::open(&path).unwrap();
     store.insert_battle(&[(created(), None)]).unwrap();
-    let backup = store.backup("test").unwrap();
+    let backup = store
+        .backup_for(referee_store::BackupReason::OnDemand, None)
+        .unwrap();
     drop(store);
     let mut damaged = bytes(&path);
     for b in &mut damaged[100..1000] {
