@@ -3,6 +3,7 @@
 
 mod battles;
 mod dice;
+mod preferences;
 mod report;
 mod rulesets;
 
@@ -15,6 +16,7 @@ pub use battles::{
     OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
+pub use preferences::{check_preferences, PREFERENCES_MAX_BYTES};
 pub use referee_core::battle::{
     Fight, Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,
 };
