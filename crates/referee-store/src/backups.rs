@@ -113,7 +113,7 @@ fn listed(db: &Path) -> Vec<(PathBuf, DateTime<Utc>, BackupReason)> {
             Some((p, at, reason))
         })
         .collect();
-    found.sort_by(|a, b| b.1.cmp(&a.1));
+    found.sort_by_key(|b| std::cmp::Reverse(b.1));
     found
 }
 
@@ -142,7 +142,7 @@ fn check_backup(path: &Path) -> Result<i64, RefereeError> {
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(|e| unusable(e.to_string()))?;
-    if version < 1 || version > schema::SCHEMA_VERSION {
+    if !(1..=schema::SCHEMA_VERSION).contains(&version) {
         return Err(unusable(format!(
             "it is not a battles database this app knows (schema {version})"
         )));
