@@ -15,8 +15,12 @@ use tauri::{Manager, State};
 use tauri_plugin_store::StoreExt;
 
 /// The battles database, or why it could not be opened (damaged, from a newer app): the app
-/// still starts, resolves, and shows that error wherever battles are asked for.
-struct Database(Arc<Mutex<Result<Battles, RefereeError>>>);
+/// still starts, resolves, and shows that error wherever battles are asked for — except the
+/// backups, which are listed and restored from the database's path alone.
+struct Database {
+    path: Option<PathBuf>,
+    battles: Arc<Mutex<Result<Battles, RefereeError>>>,
+}
 
 /// The rulesets in force, rebuilt when the umpire chooses other house rules in Settings.
 struct Rules {
@@ -42,10 +46,10 @@ async fn off_main<T: Send + 'static>(
 ) -> Result<T, RefereeError> {
     tauri::async_runtime::spawn_blocking(f)
         .await
-        .unwrap_or_else(|e| {
+        .unwrap_or_else(|_| {
             Err(RefereeError::new(
                 "app.failed",
-                format!("the referee stopped midway ({e}): nothing was written, try again"),
+                "the referee stopped midway: open the battle again to see what was kept, then try again",
             ))
         })
 }
@@ -66,18 +70,34 @@ async fn with_db<T: Send + 'static>(
     f: impl FnOnce(&mut Battles, &Referee) -> Result<T, RefereeError> + Send + 'static,
 ) -> Result<T, RefereeError> {
     let referee = rules.now();
-    let db = Arc::clone(&db.0);
+    with_store(db, move |opened, _| match opened.as_mut() {
+        Ok(battles) => f(battles, &referee),
+        Err(e) => Err(e.clone()),
+    })
+    .await
+}
+
+/// Runs `f` on the database as it is — opened, or why it could not be — and its path, off the
+/// main thread.
+async fn with_store<T: Send + 'static>(
+    db: &Database,
+    f: impl FnOnce(
+            &mut Result<Battles, RefereeError>,
+            Option<&std::path::Path>,
+        ) -> Result<T, RefereeError>
+        + Send
+        + 'static,
+) -> Result<T, RefereeError> {
+    let battles = Arc::clone(&db.battles);
+    let path = db.path.clone();
     off_main(move || {
-        let mut guard = db.lock().map_err(|_| {
+        let mut guard = battles.lock().map_err(|_| {
             RefereeError::new(
                 "store.failed",
                 "an earlier database operation failed midway: restart the app",
             )
         })?;
-        match guard.as_mut() {
-            Ok(battles) => f(battles, &referee),
-            Err(e) => Err(e.clone()),
-        }
+        f(&mut guard, path.as_deref())
     })
     .await
 }
@@ -446,21 +466,31 @@ async fn db_backup(
     .await
 }
 
+/// The backups, even when the database cannot be opened (damaged).
 #[tauri::command]
-async fn backups_list(
-    db: State<'_, Database>,
-    rules: State<'_, Rules>,
-) -> Result<Backups, RefereeError> {
-    with_db(&db, &rules, |b, _| Ok(b.backups())).await
+async fn backups_list(db: State<'_, Database>) -> Result<Backups, RefereeError> {
+    with_store(&db, |opened, path| match (opened, path) {
+        (Ok(b), _) => Ok(b.backups()),
+        (Err(_), Some(path)) => Ok(referee_api::backups_at(path)),
+        (Err(e), None) => Err(e.clone()),
+    })
+    .await
 }
 
+/// A listed backup put in the database's place; over a damaged database, it is opened anew.
 #[tauri::command]
-async fn backup_restore(
-    db: State<'_, Database>,
-    rules: State<'_, Rules>,
-    backup: String,
-) -> Result<Backups, RefereeError> {
-    with_db(&db, &rules, move |b, _| b.restore_backup(&backup)).await
+async fn backup_restore(db: State<'_, Database>, backup: String) -> Result<Backups, RefereeError> {
+    with_store(&db, move |opened, path| match (opened.as_mut(), path) {
+        (Ok(b), _) => b.restore_backup(&backup),
+        (Err(_), Some(path)) => {
+            let battles = referee_api::restore_over_damaged(path, &backup)?;
+            let list = battles.backups();
+            *opened = Ok(battles);
+            Ok(list)
+        }
+        (Err(e), None) => Err(e.clone()),
+    })
+    .await
 }
 
 #[cfg_attr(mobile, tauri::mobile_entry_point)]
@@ -473,18 +503,26 @@ pub fn run() {
             let dir = app.path().app_data_dir();
             let folder = dir.as_ref().ok().map(|dir| dir.join("rulesets"));
             let referee = Referee::choosing(folder.as_deref(), &HouseRuleChoice::default());
-            let battles = match &dir {
-                Ok(dir) => Battles::open(&dir.join("referee.db")),
-                Err(e) => Err(RefereeError::new(
+            let path = dir.as_ref().ok().map(|dir| dir.join("referee.db"));
+            let battles = match (&path, &dir) {
+                (Some(path), _) => Battles::open(path),
+                (None, Err(e)) => Err(RefereeError::new(
                     "store.unwritable",
                     format!("the app has no data folder: {e}"),
+                )),
+                (None, Ok(_)) => Err(RefereeError::new(
+                    "store.unwritable",
+                    "the app has no data folder",
                 )),
             };
             app.manage(Rules {
                 folder,
                 referee: RwLock::new(Arc::new(referee)),
             });
-            app.manage(Database(Arc::new(Mutex::new(battles))));
+            app.manage(Database {
+                path,
+                battles: Arc::new(Mutex::new(battles)),
+            });
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![

@@ -742,7 +742,25 @@ impl Battles {
         self.store.restore_backup(id)?;
         Ok(self.store.backups())
     }
+}
 
+/// The backups of a database read from its folder alone: they can be listed when the database
+/// itself cannot be opened (damaged).
+pub fn backups_at(db: &Path) -> Backups {
+    Backups {
+        backups: referee_store::backups_of(db),
+        problem: None,
+    }
+}
+
+/// Puts a listed backup in the place of a database that cannot be opened (the damaged file is
+/// kept among the backups), and opens it.
+pub fn restore_over_damaged(db: &Path, id: &str) -> Result<Battles, RefereeError> {
+    referee_store::restore_over_damaged(db, id)?;
+    Battles::open(db)
+}
+
+impl Battles {
     pub fn save_roster(&mut self, referee: &Referee, roster: &Roster) -> Result<i64, RefereeError> {
         check_roster(referee, roster)?;
         self.store.save_roster(roster)

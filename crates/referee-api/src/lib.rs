@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
-    check_roster, default_database, read_battle_file, roster_from_csv, AdjustRequest, AppDice,
-    ApplyRequest, BattleView, Battles, DiceEntry, FightRequest, LogEntry, NewBattle,
-    OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
+    backups_at, check_roster, default_database, read_battle_file, restore_over_damaged,
+    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry,
+    FightRequest, LogEntry, NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use preferences::{check_preferences, PREFERENCES_MAX_BYTES};

@@ -158,3 +158,88 @@ fn a_damaged_backup_is_refused_and_nothing_changes() {
     let shown = listed.backups.iter().find(|b| b.id == id).unwrap();
     assert_eq!(shown.battles, None, "a damaged backup shows no count");
 }
+
+#[test]
+fn the_oldest_backup_kept_before_a_restore_can_itself_be_restored() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&path).unwrap();
+    begin(&mut battles, &referee, "Raphia");
+    let first = battles.backup().unwrap();
+    let first = first.file_name().unwrap().to_str().unwrap().to_string();
+    begin(&mut battles, &referee, "Magnesia");
+    // Five restores keep five copies of what they replaced: as many as are kept.
+    for _ in 0..5 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        battles.restore_backup(&first).unwrap();
+    }
+    let kept: Vec<_> = battles
+        .backups()
+        .backups
+        .into_iter()
+        .filter(|b| b.reason == BackupReason::BeforeRestore)
+        .collect();
+    assert_eq!(kept.len(), 5);
+    let oldest = kept.last().unwrap();
+    assert_eq!(
+        oldest.battles,
+        Some(2),
+        "the copy taken before the first restore"
+    );
+    battles.restore_backup(&oldest.id).unwrap();
+    assert_eq!(names(&mut battles), ["Magnesia", "Raphia"]);
+    let mut fresh = Battles::open(&path).unwrap();
+    assert_eq!(names(&mut fresh), ["Magnesia", "Raphia"]);
+    // Backups are single files: reading them leaves nothing beside them.
+    let strays: Vec<_> = std::fs::read_dir(dir.path().join("backups"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| !n.ends_with(".db"))
+        .collect();
+    assert!(strays.is_empty(), "{strays:?}");
+}
+
+#[test]
+fn a_damaged_database_is_restored_from_its_backups_without_opening_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let referee = Referee::builtin();
+    {
+        let mut battles = Battles::open(&path).unwrap();
+        begin(&mut battles, &referee, "Hydaspes");
+        battles.backup().unwrap();
+    }
+    for side in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.path().join(format!("referee.db{side}")));
+    }
+    std::fs::write(&path, vec![0x5a; 8192]).unwrap();
+    let e = Battles::open(&path).err().expect("damaged");
+    assert_eq!(e.code, "store.corrupt");
+    assert!(
+        !e.message.contains(dir.path().to_str().unwrap()),
+        "no path in the message: {}",
+        e.message
+    );
+    assert!(e.message.contains("Settings"), "{}", e.message);
+    let listed = referee_api::backups_at(&path);
+    assert_eq!(listed.backups.len(), 1);
+    assert_eq!(listed.backups[0].battles, Some(1));
+    assert_eq!(
+        referee_api::restore_over_damaged(&path, "../referee.db")
+            .err()
+            .unwrap()
+            .code,
+        "backup.unknown"
+    );
+    let mut battles = referee_api::restore_over_damaged(&path, &listed.backups[0].id).unwrap();
+    assert_eq!(names(&mut battles), ["Hydaspes"]);
+    let after = battles.backups();
+    let damaged = after
+        .backups
+        .iter()
+        .find(|b| b.reason == BackupReason::BeforeRestore)
+        .expect("the damaged file is kept");
+    assert_eq!(damaged.battles, None, "kept as it was, unreadable");
+}

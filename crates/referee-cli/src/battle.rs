@@ -414,7 +414,17 @@ pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Va
 }
 
 pub fn db(db: &Path, command: DbCommand) -> Result<Value, RefereeError> {
-    let mut battles = Battles::open(db)?;
+    // Backups are listed and restored even when the database itself cannot be opened.
+    let opened = Battles::open(db);
+    let mut battles = match (opened, &command) {
+        (Ok(b), _) => b,
+        (Err(_), DbCommand::Backups) => return Ok(value(&referee_api::backups_at(db))),
+        (Err(_), DbCommand::Restore { backup }) => {
+            let battles = referee_api::restore_over_damaged(db, backup)?;
+            return Ok(value(&battles.backups()));
+        }
+        (Err(e), _) => return Err(e),
+    };
     Ok(match command {
         DbCommand::Backup => json!({"backup": battles.backup()?}),
         DbCommand::Backups => value(&battles.backups()),

@@ -129,32 +129,111 @@ pub fn daily_due(today: NaiveDate, taken: &[DateTime<Utc>]) -> bool {
         .any(|at| at.with_timezone(&Local).date_naive() == today)
 }
 
-/// A backup file opened read-only, checked to be a referee database this app can open.
-fn check_backup(path: &Path) -> Result<i64, RefereeError> {
-    let unusable = |why: String| {
-        RefereeError::new(
-            "backup.unusable",
-            format!("that backup cannot be restored: {why}. The battles were left as they are"),
-        )
-    };
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| unusable(e.to_string()))?;
+fn unusable(why: &str) -> RefereeError {
+    RefereeError::new(
+        "backup.unusable",
+        format!("that backup cannot be restored: {why}. The battles were left as they are"),
+    )
+}
+
+fn open_read_only(path: &Path) -> Result<Connection, RefereeError> {
+    // A file that is not there must not be created by opening it.
+    Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|_| unusable("it cannot be read"))
+}
+
+/// How many battles (not deleted) a backup holds, if it is a referee database this app knows.
+fn count_battles(conn: &Connection) -> Result<i64, RefereeError> {
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(|e| unusable(e.to_string()))?;
+        .map_err(|_| unusable("it is not a battles database"))?;
     if !(1..=schema::SCHEMA_VERSION).contains(&version) {
-        return Err(unusable(format!(
-            "it is not a battles database this app knows (schema {version})"
-        )));
+        return Err(unusable("it is not a battles database this app knows"));
     }
+    let deleted_known = version >= 3;
+    let sql = if deleted_known {
+        "SELECT count(*) FROM battles WHERE deleted_at IS NULL"
+    } else {
+        "SELECT count(*) FROM battles"
+    };
+    conn.query_row(sql, [], |r| r.get(0))
+        .map_err(|_| unusable("it is not a battles database"))
+}
+
+/// A backup checked whole before it is restored: readable, a referee database this app knows,
+/// not damaged. Answers how many battles it holds.
+fn check_backup(path: &Path) -> Result<i64, RefereeError> {
+    let conn = open_read_only(path)?;
     let check: String = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))
-        .map_err(|e| unusable(e.to_string()))?;
+        .map_err(|_| unusable("it is damaged"))?;
     if check != "ok" {
-        return Err(unusable(format!("it is damaged ({check})")));
+        return Err(unusable("it is damaged"));
     }
-    conn.query_row("SELECT count(*) FROM battles", [], |r| r.get(0))
-        .map_err(|e| unusable(e.to_string()))
+    count_battles(&conn)
+}
+
+/// The backups of a database, newest first, read from its folder alone (so they can be listed
+/// even when the database itself is damaged). Only each file's header is read.
+pub fn backups_of(db: &Path) -> Vec<BackupInfo> {
+    listed(db)
+        .into_iter()
+        .filter_map(|(path, at, reason)| {
+            Some(BackupInfo {
+                id: path.file_name()?.to_str()?.to_string(),
+                taken_at: at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                reason,
+                battles: open_read_only(&path).and_then(|c| count_battles(&c)).ok(),
+                bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
+/// The listed backup named `id`: a name from the list, never a path.
+fn find(db: &Path, id: &str) -> Result<PathBuf, RefereeError> {
+    listed(db)
+        .into_iter()
+        .map(|(p, _, _)| p)
+        .find(|p| p.file_name().and_then(|n| n.to_str()) == Some(id))
+        .ok_or_else(|| {
+            RefereeError::new(
+                "backup.unknown",
+                "there is no such backup: choose one from the list",
+            )
+        })
+}
+
+/// Puts a backup in the place of a database that cannot be opened (damaged): the damaged file is
+/// kept among the backups, the checked backup is copied over it whole (temporary file, then
+/// rename). The caller opens the database again.
+pub fn restore_over_damaged(db: &Path, id: &str) -> Result<(), RefereeError> {
+    let source = find(db, id)?;
+    check_backup(&source)?;
+    let failed = |e: std::io::Error| {
+        RefereeError::new(
+            "store.unwritable",
+            format!(
+                "the backup could not be put in place ({e}); the battles were left as they are"
+            ),
+        )
+    };
+    let kept = backups_dir(db).join(file_name(Utc::now(), BackupReason::BeforeRestore, None));
+    if db.exists() {
+        std::fs::copy(db, &kept).map_err(failed)?;
+    }
+    let temp = db.with_extension("restoring");
+    std::fs::copy(&source, &temp).map_err(failed)?;
+    std::fs::File::open(&temp)
+        .and_then(|f| f.sync_all())
+        .map_err(failed)?;
+    for side in ["-wal", "-shm"] {
+        let mut name = db.as_os_str().to_owned();
+        name.push(side);
+        let _ = std::fs::remove_file(PathBuf::from(name));
+    }
+    std::fs::rename(&temp, db).map_err(failed)?;
+    Ok(())
 }
 
 impl Store {
@@ -172,20 +251,8 @@ impl Store {
 
     /// Every backup, newest first, with how many battles each holds.
     pub fn backups(&self) -> Backups {
-        let backups = listed(&self.path)
-            .into_iter()
-            .filter_map(|(path, at, reason)| {
-                Some(BackupInfo {
-                    id: path.file_name()?.to_str()?.to_string(),
-                    taken_at: at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                    reason,
-                    battles: check_backup(&path).ok(),
-                    bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
-                })
-            })
-            .collect();
         Backups {
-            backups,
+            backups: backups_of(&self.path),
             problem: self.backup_problem.clone(),
         }
     }
@@ -224,27 +291,33 @@ impl Store {
     /// Answers the backup of what was replaced.
     pub fn restore_backup(&mut self, id: &str) -> Result<PathBuf, RefereeError> {
         // Only a backup listed by name: a path cannot reach outside the backups folder.
-        let Some((source, _, _)) = listed(&self.path)
-            .into_iter()
-            .find(|(p, _, _)| p.file_name().and_then(|n| n.to_str()) == Some(id))
-        else {
-            return Err(RefereeError::new(
-                "backup.unknown",
-                "there is no such backup: choose one from the list",
-            ));
-        };
+        let source = find(&self.path, id)?;
         check_backup(&source)?;
-        let before = self.backup_for(BackupReason::BeforeRestore, None)?;
+        // Kept before anything is pruned, so the backup being restored cannot go.
+        let before =
+            backups_dir(&self.path).join(file_name(Utc::now(), BackupReason::BeforeRestore, None));
+        self.backup_to(&before)?;
         let path = self.path.clone();
-        self.conn()
-            .restore(
-                rusqlite::MAIN_DB,
-                &source,
-                None::<fn(rusqlite::backup::Progress)>,
-            )
-            .map_err(|e| store_error(e, &path))?;
+        let copied = open_read_only(&source).and_then(|from| {
+            let backup = rusqlite::backup::Backup::new(&from, self.conn())
+                .map_err(|e| store_error(e, &path))?;
+            backup
+                .run_to_completion(256, std::time::Duration::from_millis(0), None)
+                .map_err(|e| store_error(e, &path))
+        });
+        let whole = copied.and_then(|()| count_battles(self.conn()).map(|_| ()));
+        if let Err(e) = whole {
+            // Whatever went wrong midway, the database is put back as it was.
+            if let Ok(from) = open_read_only(&before) {
+                if let Ok(back) = rusqlite::backup::Backup::new(&from, self.conn()) {
+                    let _ = back.run_to_completion(256, std::time::Duration::ZERO, None);
+                }
+            }
+            return Err(e);
+        }
         // An older backup is brought up to this schema, as at opening.
         schema::prepare(self)?;
+        prune(&self.path, BackupReason::BeforeRestore);
         Ok(before)
     }
 }
@@ -256,7 +329,11 @@ fn prune(db: &Path, reason: BackupReason) {
         .filter(|(_, _, r)| *r == reason)
         .skip(reason.kept())
     {
-        let _ = std::fs::remove_file(path);
+        for side in ["", "-wal", "-shm", "-journal"] {
+            let mut name = path.as_os_str().to_owned();
+            name.push(side);
+            let _ = std::fs::remove_file(PathBuf::from(name));
+        }
     }
 }
 

@@ -299,11 +299,12 @@ impl Store {
                         (SELECT max(at) FROM events e WHERE e.battle_id = b.id),
                         (SELECT count(*) FROM events e WHERE e.battle_id = b.id),
                         b.deleted_at
-                 FROM battles b WHERE b.deleted_at IS NOT NULL ORDER BY b.deleted_at DESC",
+                 FROM battles b WHERE b.deleted_at IS NOT NULL AND b.deleted_at >= ?1
+                 ORDER BY b.deleted_at DESC",
             )
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
-            .query_map([], |r| {
+            .query_map([kept_since()], |r| {
                 let deleted_at: String = r.get(7)?;
                 Ok(DeletedBattle {
                     battle: BattleRow {
@@ -331,14 +332,15 @@ impl Store {
         let n = self
             .conn()
             .execute(
-                "UPDATE battles SET deleted_at = NULL WHERE id = ?1 AND deleted_at IS NOT NULL",
-                [battle],
+                "UPDATE battles SET deleted_at = NULL
+                 WHERE id = ?1 AND deleted_at IS NOT NULL AND deleted_at >= ?2",
+                params![battle, kept_since()],
             )
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
             return Err(RefereeError::new(
                 "battle.not_deleted",
-                format!("battle #{battle} is not among the recently deleted ones"),
+                "that battle is not among the recently deleted ones (it was restored already, or deleted more than 30 days ago)",
             )
             .field("battle"));
         }
@@ -359,6 +361,12 @@ impl Store {
             )
             .map_err(|e| store_error(e, &path))
     }
+}
+
+/// The oldest deletion still restorable: `KEEP_DELETED_DAYS` ago.
+fn kept_since() -> String {
+    (chrono::Utc::now() - chrono::Duration::days(super::KEEP_DELETED_DAYS))
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// When a battle deleted at `deleted_at` is let go.

@@ -16,7 +16,10 @@ use rusqlite::{Connection, OpenFlags};
 
 use referee_core::RefereeError;
 
-pub use backups::{backups_dir, daily_due, latest_backup, BackupInfo, BackupReason, Backups};
+pub use backups::{
+    backups_dir, backups_of, daily_due, latest_backup, restore_over_damaged, BackupInfo,
+    BackupReason, Backups,
+};
 pub use battles::{raw, BattleRow, DeletedBattle};
 pub use error::store_error;
 pub use file::{version_for, BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
@@ -100,6 +103,12 @@ impl Store {
         backup
             .run_to_completion(256, std::time::Duration::from_millis(0), None)
             .map_err(|e| store_error(e, dest))?;
+        drop(backup);
+        // The copy carries the WAL mode; as a rollback-journal file it stays one file, and
+        // reading it later leaves no -wal or -shm beside it.
+        target
+            .query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0))
+            .map_err(|e| store_error(e, dest))?;
         Ok(())
     }
 
@@ -165,8 +174,24 @@ mod tests {
                 rusqlite::params![long_ago, old],
             )
             .unwrap();
-        store.before_write(); // already checked today: nothing happens
-        assert_eq!(store.deleted_battles().unwrap().len(), 2);
+        store.before_write(); // already checked today: nothing is let go yet
+        let rows: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM battles", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 2);
+        // … but a battle past its 30 days is neither listed nor restorable meanwhile.
+        let listed: Vec<_> = store
+            .deleted_battles()
+            .unwrap()
+            .into_iter()
+            .map(|d| d.battle.name)
+            .collect();
+        assert_eq!(listed, ["Recent"]);
+        assert_eq!(
+            store.restore_battle(old).unwrap_err().code,
+            "battle.not_deleted"
+        );
         store.backed_up_on = None; // the next day
         store.before_write();
         let left: Vec<_> = store

@@ -5,7 +5,7 @@ import { devText } from './words';
 
 const backup = (over: Partial<BackupInfo> = {}): BackupInfo => ({
   id: 'referee-20261123T173005123Z-daily.db',
-  taken_at: '2026-11-23T17:30:05Z',
+  taken_at: '2026-11-23T12:30:05Z',
   reason: 'daily',
   battles: 3,
   bytes: 40960,
@@ -27,13 +27,15 @@ describe('backups in words', () => {
     expect(daysAgo('2026-11-23T08:00:00Z', now)).toBe('today');
     expect(daysAgo('2026-11-22T08:00:00Z', now)).toBe('yesterday');
     expect(daysAgo('2026-11-13T08:00:00Z', now)).toBe('10 days ago');
+    // Times are the table's local time: the test's instants sit at midday UTC, the same date
+    // from UTC−11 to UTC+11.
   });
 
   it('says until when a deleted battle can come back', () => {
     const d: DeletedBattle = {
       battle: { id: 4, name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:00:00Z', events: 3 },
-      deleted_at: '2026-11-22T08:00:00.000Z',
-      kept_until: '2026-12-22T08:00:00.000Z',
+      deleted_at: '2026-11-22T12:00:00.000Z',
+      kept_until: '2026-12-22T12:00:00.000Z',
     };
     expect(deletedLine(d, new Date('2026-11-23T12:00:00Z'))).toBe('Deleted yesterday · can be restored until 22 December');
   });

@@ -91,8 +91,10 @@ describe('the battles screen', () => {
     expect(await screen.findByText(/No battles yet/)).toBeInTheDocument();
     expect(await screen.findByText('Recently deleted (1)')).toBeInTheDocument();
     expect(screen.getByText(/Deleted today · can be restored until 23 December/)).toBeInTheDocument();
-    await fireEvent.click(screen.getByRole('button', { name: 'Restore Cannae' }));
+    const restore = screen.getByRole('button', { name: 'Restore Cannae' });
+    await Promise.all([fireEvent.click(restore), fireEvent.click(restore)]);
     await waitFor(() => expect(calls.find(([c]) => c === 'battle_restore')?.[1]).toEqual({ battle: 3 }));
+    expect(calls.filter(([c]) => c === 'battle_restore')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByText(/Recently deleted/)).toBeNull());
     expect(screen.getByText(/ITACS · 1 event/)).toBeInTheDocument();
   });
