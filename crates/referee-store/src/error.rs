@@ -8,7 +8,7 @@ use referee_core::RefereeError;
 
 pub(crate) fn corrupt(path: &Path) -> RefereeError {
     let backup = match super::latest_backup(path) {
-        Some(_) => "Restore its latest backup in Settings, under Backups (or with referee db restore): the damaged file is kept beside them.".to_string(),
+        Some(_) => "Restore its latest backup in Settings, under Backups: the damaged file will be kept among them.".to_string(),
         None => "There is no backup of it yet.".to_string(),
     };
     RefereeError::new(
