@@ -61,10 +61,10 @@ pub fn pursuit(
     r.total_modifier = modifier;
     if modifier != 0 {
         r.modifiers.push(crate::contract::Modifier::new(
-            format!("MORALE +{}", p.high_morale),
+            format!("MORALE +{} or more", p.high_morale),
             modifier,
             &p.high_morale_rule,
-            None,
+            p.high_morale_ruling.as_deref(),
         ));
     }
     r.totals.push(Total::new(
@@ -261,11 +261,14 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
     let margin =
         i64::from(cm) + i64::from(cav.armour) - i64::from(target_armour) - i64::from(ground.combat);
     let sp: u32 = targets.iter().map(|u| u.sp * u.count).sum();
-    let checks = vec![
+    // 5.4.4, 5.8.7: cavalry retreating through friendly non-cavalry eliminates it; entering the
+    // hex is enough, whatever its CF.
+    let retreat = s.when == RideDownWhen::Retreat;
+    let mut checks = vec![
         Check::holds(
             "The units ridden down are not cavalry",
             targets.iter().all(|u| !u.cavalry),
-            "5.8.1",
+            if retreat { "5.4.4" } else { "5.8.1" },
         ),
         Check::holds(
             format!("Charge factor above {} on entering (now {cf})", rd.min_cf - 1),
@@ -286,17 +289,25 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
             "5.8.8",
         ),
     ];
+    if retreat {
+        // Neither the CF of 5.8.1 nor the margin of 5.8.2 is asked of a retreat.
+        checks.drain(1..3);
+    }
     let ok = checks.iter().all(|c| c.status == CheckStatus::Met);
     let mut r = if ok {
         Resolution::certain(
             &data.system.id,
             "ride_down",
             "ridden down",
-            "The units are ridden down and eliminated; the MORALE track does not move.",
+            if retreat {
+                "The retreating cavalry rides its own units down: they are eliminated; the MORALE track does not move."
+            } else {
+                "The units are ridden down and eliminated; the MORALE track does not move."
+            },
             vec![effect(
                 Target::Defender,
                 Change::DestroyAll,
-                "5.8.3, 5.8.4",
+                if retreat { "5.4.4, 5.8.3, 5.8.4" } else { "5.8.3, 5.8.4" },
                 None,
             )],
         )

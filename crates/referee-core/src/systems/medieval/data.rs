@@ -68,6 +68,10 @@ pub struct UnitType {
     pub no_charge_modifier: bool,
     /// Its COMBAT SCATTER column.
     pub scatter: String,
+    /// The column for a counter of armour 0, 1, 2 when its shields differ from the type's: the
+    /// table names its columns by class and armour (R-MED-22).
+    #[serde(default)]
+    pub scatter_by_armour: Vec<String>,
     pub rule: String,
 }
 
@@ -213,6 +217,8 @@ pub struct PursuitRules {
     pub high_morale: i64,
     pub high_morale_modifier: i64,
     pub high_morale_rule: String,
+    /// "+2 MORALE" read as at least +2 (R-MED-20).
+    pub high_morale_ruling: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -294,6 +300,10 @@ pub struct MovementRules {
     pub hold_cf_extra: u32,
     pub lower_cf_extra: u32,
     pub leave_map_cost: u32,
+    /// Horse archers shooting in their own movement phase (10.5.8).
+    pub horse_archer_fire_cost: u32,
+    /// Passing a banner to another unit (7.1.4).
+    pub pass_banner_cost: u32,
     pub stacking_sp: u32,
     pub fortified_stacking_sp: u32,
     pub fortified_cavalry_sp: u32,
@@ -387,6 +397,20 @@ impl SystemData for MedievalData {
                     format!("unit_types.{name}.scatter"),
                     format!("no COMBAT SCATTER column “{}”", t.scatter),
                 ));
+            }
+            if !t.scatter_by_armour.is_empty() && t.scatter_by_armour.len() != 3 {
+                problems.push(Problem::new(
+                    format!("unit_types.{name}.scatter_by_armour"),
+                    "expected three columns, for armour 0, 1 and 2",
+                ));
+            }
+            for column in &t.scatter_by_armour {
+                if !self.scatter.columns.contains_key(column) {
+                    problems.push(Problem::new(
+                        format!("unit_types.{name}.scatter_by_armour"),
+                        format!("no COMBAT SCATTER column “{column}”"),
+                    ));
+                }
             }
             if let Some(r) = &t.ranged {
                 if !self.fire.contains_key(r) {

@@ -157,6 +157,14 @@ pub fn regroup(
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let rg = &data.regroup;
+    if s.sp == 0 {
+        return Err(RefereeError::new(
+            "situation.invalid_strength",
+            "a unit with 0 SPs is eliminated: it has nothing to regroup",
+        )
+        .field("sp")
+        .rule("1.2"));
+    }
     if !s.leader_alive && !s.grand_leader_alive {
         let mut r = Resolution::certain(
             &data.system.id,
@@ -221,7 +229,7 @@ pub fn regroup(
                     chosen_by: crate::contract::Chooser::Attacker,
                 },
                 "9.1.7",
-                None,
+                Some("R-MED-23"),
             ));
         }
         effects.push(effect(
@@ -246,6 +254,13 @@ pub fn regroup(
         rule: rg.rule.clone(),
         ruling: None,
     });
+    if under_grand_leader {
+        r.notes.push(Note::new(
+            "Its leader is dead: it still rolls to regroup, and only on regrouping is it placed in the grand leader's range, losing 1 SP (with 1 SP left, eliminated).",
+            "9.1.7",
+            Some("R-MED-23"),
+        ));
+    }
     Ok(r)
 }
 
