@@ -280,6 +280,10 @@ pub struct FireRules {
     pub friendly_fire_rule: String,
     pub leader_hit_on: i64,
     pub leader_hit_rule: String,
+    /// Shots a ranged unit has a turn (10.1.6); horse archers', one in each movement phase
+    /// (10.5.6, 10.5.7).
+    pub shots_per_turn: u32,
+    pub horse_archer_shots_per_turn: u32,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

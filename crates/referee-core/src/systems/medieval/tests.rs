@@ -591,3 +591,69 @@ fn turning_in_an_enemy_zoc_costs_one_more_once() {
     assert_eq!((zoc.value.as_str(), zoc.ruling.as_deref()), ("+1", Some("R-MED-25")));
     assert_eq!(r.outcome.as_ref().unwrap().result, "2 MP");
 }
+
+#[test]
+fn shots_a_turn_and_the_phase_they_are_fired_in() {
+    let fire = |shooter: &str, extra: Value| {
+        let mut s = json!({
+            "shooter": { "type": shooter, "sp": 2 },
+            "range": 1,
+            "target": { "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            s[k] = v.clone();
+        }
+        s
+    };
+    // 10.1.6: once a turn.
+    let e = refused("fire", fire("archers", json!({ "shots_this_turn": 1 })));
+    assert_eq!((e.code.as_str(), e.rule.as_deref()), ("situation.no_shot_left", Some("10.1.6")));
+    // 10.1.5: foot shoot in the enemy's movement phase only.
+    let e = refused("fire", fire("crossbowmen", json!({ "phase": "own_movement" })));
+    assert_eq!(e.code, "situation.no_shot_left");
+    // 10.5.6–10.5.7: horse archers twice, once a phase.
+    let r = resolved(
+        "fire",
+        fire("horse_archers", json!({ "phase": "own_movement", "shots_this_turn": 1 })),
+    );
+    assert!(has_note(&r, "1 MP", None));
+    let e = refused("fire", fire("horse_archers", json!({ "shots_this_turn": 2 })));
+    assert_eq!(e.rule.as_deref(), Some("10.5.6"));
+    let e = refused("fire", fire("horse_archers", json!({ "shot_this_phase": true })));
+    assert_eq!(e.rule.as_deref(), Some("10.5.7"));
+    // 10.2.6 said where it applies.
+    let r = resolved("fire", fire("archers", json!({ "concurrent": true })));
+    assert!(has_note(&r, "losses are set after both have shot", None));
+}
+
+#[test]
+fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
+    let r = resolved(
+        "pursuit",
+        json!({
+            "hexes_from_leader": 2,
+            "pursuer": { "type": "light_cavalry", "sp": 2, "cf": 3 },
+            "path": [
+                { "label": "first", "friendly_sp": 1 },
+                { "label": "second", "enemy": [{ "type": "retainers", "sp": 1 }] },
+                { "label": "third", "enemy": [{ "type": "heavy_infantry", "sp": 1 }] }
+            ]
+        }),
+    );
+    let status = |starts: &str| {
+        r.checks
+            .iter()
+            .find(|c| c.label.starts_with(starts))
+            .map(|c| c.status)
+            .unwrap_or_else(|| panic!("no check {starts}"))
+    };
+    use crate::contract::CheckStatus::{Met, NotMet};
+    assert_eq!(status("first"), NotMet); // 3 SPs in one hex (4.5.2)
+    assert_eq!(status("second"), Met); // 5.8.2 example a
+    assert_eq!(status("third"), NotMet); // armour 2: 1 + 0 − 2 ≤ 0
+    let e = refused(
+        "pursuit",
+        json!({ "hexes_from_leader": 2, "path": [{ "friendly_sp": 1 }] }),
+    );
+    assert_eq!(e.field.as_deref(), Some("pursuer"));
+}
