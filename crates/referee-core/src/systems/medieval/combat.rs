@@ -306,6 +306,16 @@ fn forecast(
             ends.probability_where(|e| e.leader_dies),
             data.leader_death.rule.clone(),
         ));
+        // 8.2.6–8.2.8: he retreats on his own; with every unit of his stack gone he stands
+        // alone, and an enemy entering his hex kills him.
+        out.push((
+            format!(
+                "The {}'s leader lives but is left alone (killed if an enemy enters his hex)",
+                side.name
+            ),
+            ends.probability_where(|e| e.eliminated && !e.leader_dies),
+            "8.2.6, 8.2.7, 8.2.8".to_string(),
+        ));
     }
     Ok(out
         .into_iter()
@@ -1204,6 +1214,13 @@ pub fn resolve(
             ));
             break;
         }
+    }
+    if attacker_leader == LeaderPresence::Stacked || defender_leader == LeaderPresence::Stacked {
+        notes.push(Note::new(
+            "A stacked leader retreats on his own, ignoring enemy ZoCs; if he cannot retreat he stops at the last hex he can reach.",
+            "8.2.6, 8.2.7",
+            None,
+        ));
     }
     checks.push(Check::umpire(
         "Every unit with enemies in its ZoC attacks, and every enemy in an attacker's ZoC is attacked",

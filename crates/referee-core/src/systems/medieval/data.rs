@@ -308,6 +308,9 @@ pub struct MovementRules {
     pub horse_archer_fire_cost: u32,
     /// Passing a banner to another unit (7.1.4).
     pub pass_banner_cost: u32,
+    /// A leader's movement points (8.1.2) and the rules of his moving (8.1.1–8.1.3).
+    pub leader_mp: u32,
+    pub leader_rule: String,
     pub stacking_sp: u32,
     pub fortified_stacking_sp: u32,
     pub fortified_cavalry_sp: u32,

@@ -256,9 +256,19 @@ pub struct PathStep {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalMoveSituation")]
 pub struct MoveSituation {
-    pub unit: MedUnit,
-    /// Its movement points this phase.
-    pub movement: u32,
+    /// The moving unit; leave out when a leader moves on his own (`leader`).
+    #[serde(default)]
+    #[ts(optional)]
+    pub unit: Option<MedUnit>,
+    /// A leader moving: 10 MPs, terrain as for cavalry, no charge factor, enemy ZoCs ignored, no
+    /// stacking limit (8.1.1–8.1.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub leader: bool,
+    /// Its movement points this phase (a leader's: 10 unless given, 8.1.2).
+    #[serde(default)]
+    #[ts(optional)]
+    pub movement: Option<u32>,
     pub path: Vec<PathStep>,
     /// After the last hex it crosses the map border: 1 MP (4.4.2).
     #[serde(default)]
@@ -269,7 +279,51 @@ pub struct MoveSituation {
 pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, RefereeError> {
     let mv = &data.movement;
     let c = &data.combat;
-    let u = unit(data, &s.unit, "unit")?;
+    let u = match (&s.unit, s.leader) {
+        (Some(e), false) => unit(data, e, "unit")?,
+        (None, true) => Unit {
+            key: "leader".into(),
+            name: "Leader".into(),
+            sp: 0,
+            armour: 0,
+            cf: 0,
+            count: 1,
+            cavalry: true,
+            ranged: None,
+            no_charge_modifier: true,
+            scatter: String::new(),
+            movement_formation: false,
+        },
+        (Some(_), true) => {
+            return Err(RefereeError::new(
+                "situation.invalid_move",
+                "a leader moves on his own: enter either the unit or the leader, not both",
+            )
+            .field("leader")
+            .rule("8.1.1"))
+        }
+        (None, false) => {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "enter the moving unit, or say that a leader moves",
+            )
+            .field("unit")
+            .rule(&mv.rule))
+        }
+    };
+    let leader = s.leader;
+    let movement = match (s.movement, leader) {
+        (Some(m), _) => m,
+        (None, true) => mv.leader_mp,
+        (None, false) => {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "enter the unit's movement points",
+            )
+            .field("movement")
+            .rule(&mv.rule))
+        }
+    };
     if s.path.is_empty() {
         return Err(
             RefereeError::new("situation.empty_path", "enter at least one hex")
@@ -277,7 +331,7 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
                 .rule(&mv.rule),
         );
     }
-    let budget = 6 * s.movement;
+    let budget = 6 * movement;
     let mut spent = 0u32;
     let mut cf = u.cf;
     let mut totals = Vec::new();
@@ -365,7 +419,8 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
                 fortification_lines.push(name.clone());
             }
         }
-        if step.friendly_sp > 0 {
+        // A leader stacks without adding to the limit (8.1.1).
+        if step.friendly_sp > 0 && !leader {
             if step.friendly_sp + u.sp * u.count > mv.stacking_sp {
                 return Err(RefereeError::new(
                     "situation.over_stacking",
@@ -392,7 +447,7 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
         }
         // The charge factor: +1 per hex straight ahead, unless held or lowered; crossings and
         // slopes cost.
-        if u.cavalry {
+        if u.cavalry && !leader {
             if step.hold_cf {
                 let hold = if step.road { 3 } else { 6 * mv.hold_cf_extra };
                 sixths += hold;
@@ -461,7 +516,8 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
         // road) costs an SP and a scatter; on a road cavalry may pass at CF 1.
         let road_ok = step.road && cf <= 1;
         let charging_in = (ground.enter_loses_sp || step.ford) && cf > 0;
-        if (charging_in || (ground.enter_loses_sp && ground.prohibited)) && !road_ok {
+        // A leader has no SPs to lose and does not scatter (8.1.1, 8.1.7).
+        if (charging_in || (ground.enter_loses_sp && ground.prohibited)) && !road_ok && !leader {
             if charging_in {
                 notes.push(Note::new(
                     format!("{name}: the unit enters with the CF the hex gives it ({cf})."),
@@ -497,7 +553,7 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             cf = 0;
             fords = true;
         }
-        if let Some(enemy_cf) = step.enemy_zoc_cf {
+        if let Some(enemy_cf) = step.enemy_zoc_cf.filter(|_| !leader) {
             if cf >= enemy_cf + mv.zoc_pass_cf_margin {
                 zoc_extra_next = true;
             } else if i != last {
@@ -572,10 +628,17 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
     }
     totals.push(Total::new(
         "Movement points spent",
-        format!("{} of {}", show_sixths(spent), s.movement),
+        format!("{} of {movement}", show_sixths(spent)),
         &mv.rule,
         None,
     ));
+    if leader {
+        notes.push(Note::new(
+            "A leader moves like cavalry over the terrain, ignores enemy ZoCs and stacks with any units.",
+            &mv.leader_rule,
+            None,
+        ));
+    }
     totals.push(Total::new(
         "Charge factor at the end",
         cf.to_string(),

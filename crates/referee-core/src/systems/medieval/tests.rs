@@ -657,3 +657,52 @@ fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
     );
     assert_eq!(e.field.as_deref(), Some("pursuer"));
 }
+
+#[test]
+fn a_leader_moves_like_cavalry_through_zocs_and_stacks() {
+    // 8.1.2–8.1.3: forest 1 + 3, then a clear hex in an enemy ZoC and one beyond, a full friendly
+    // hex on the way: 4 + 1 + 1 = 6 of his 10 MPs, no stop, no SP lost, no scatter.
+    let r = resolved(
+        "move_cost",
+        json!({
+            "leader": true,
+            "path": [
+                { "terrain": "forest" },
+                { "terrain": "clear", "enemy_zoc_cf": 0, "friendly_sp": 2 },
+                { "terrain": "clear" }
+            ]
+        }),
+    );
+    assert_eq!(
+        crate::systems::test_support::total(&r, "Movement points spent"),
+        "6 of 10"
+    );
+    assert_eq!(r.outcome.as_ref().unwrap().result, "moves");
+    let e = refused(
+        "move_cost",
+        json!({ "leader": true, "unit": { "type": "retainers", "sp": 1 }, "path": [{ "terrain": "clear" }] }),
+    );
+    assert_eq!(e.rule.as_deref(), Some("8.1.1"));
+    let e = refused("move_cost", json!({ "unit": { "type": "retainers", "sp": 1 }, "path": [{ "terrain": "clear" }] }));
+    assert_eq!(e.field.as_deref(), Some("movement"));
+}
+
+#[test]
+fn a_stacked_leader_left_alone_is_forecast() {
+    // 8.2.6–8.2.8: 1 SP of retainers with a leader, attacked at 9:1: eliminated on every roll
+    // that costs it an SP; the leader lives (2d6 − 1 > retreat) on some of them.
+    let r = resolved(
+        "combat",
+        json!({
+            "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "leader": true, "units": [{ "type": "retainers", "sp": 1 }] }],
+            "column": "9:1"
+        }),
+    );
+    let alone = chance(
+        &r,
+        "The defender's leader lives but is left alone (killed if an enemy enters his hex)",
+    );
+    assert_ne!(alone, "0/1");
+    assert!(has_note(&r, "retreats on his own", None));
+}
