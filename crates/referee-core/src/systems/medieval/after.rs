@@ -61,7 +61,10 @@ pub struct PursuitHex {
 
 /// The checks of a pursuit's hexes: the stacking limit at every moment (4.5.2) and riding down
 /// the enemy met on the way (5.5.9, 5.8), as ride_down answers them.
-fn pursuit_path_checks(data: &MedievalData, s: &PursuitSituation) -> Result<Vec<Check>, RefereeError> {
+fn pursuit_path_checks(
+    data: &MedievalData,
+    s: &PursuitSituation,
+) -> Result<Vec<Check>, RefereeError> {
     let mut checks = Vec::new();
     if s.path.is_empty() {
         return Ok(checks);
@@ -78,7 +81,10 @@ fn pursuit_path_checks(data: &MedievalData, s: &PursuitSituation) -> Result<Vec<
     let mv = &data.movement;
     for (i, hex) in s.path.iter().enumerate() {
         let field = format!("path[{i}]");
-        let name = hex.label.clone().unwrap_or_else(|| format!("hex {}", i + 1));
+        let name = hex
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("hex {}", i + 1));
         let key = hex.terrain.clone().unwrap_or_else(|| "clear".into());
         let ground = terrain(data, &key, &format!("{field}.terrain"))?;
         if hex.friendly_sp > 0 {
@@ -107,9 +113,9 @@ fn pursuit_path_checks(data: &MedievalData, s: &PursuitSituation) -> Result<Vec<
                 },
             );
             let ok = pursuer.cavalry
-                && ride.as_ref().is_ok_and(|r| {
-                    r.checks.iter().all(|c| c.status == CheckStatus::Met)
-                });
+                && ride
+                    .as_ref()
+                    .is_ok_and(|r| r.checks.iter().all(|c| c.status == CheckStatus::Met));
             checks.push(Check::holds(
                 format!("{name}: the pursuing cavalry rides the enemy there down"),
                 ok,
@@ -126,6 +132,7 @@ pub fn pursuit(
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let p = &data.pursuit;
+    data.morale.on_track(s.morale, "morale")?;
     let path_checks = pursuit_path_checks(data, s)?;
     let modifier = if s.morale >= p.high_morale {
         p.high_morale_modifier
@@ -404,7 +411,11 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
             vec![effect(
                 Target::Defender,
                 Change::DestroyAll,
-                if retreat { "5.4.4, 5.8.3, 5.8.4" } else { "5.8.3, 5.8.4" },
+                if retreat {
+                    "5.4.4, 5.8.3, 5.8.4"
+                } else {
+                    "5.8.3, 5.8.4"
+                },
                 None,
             )],
         )

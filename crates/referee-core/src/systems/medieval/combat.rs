@@ -358,7 +358,12 @@ fn counted_hex<'d>(hexes: &[(u32, &'d super::data::Terrain)]) -> (&'d super::dat
         .iter()
         .copied()
         .max_by(|a, b| {
-            (a.combat, a.no_charge, a.uphill, &b.name).cmp(&(b.combat, b.no_charge, b.uphill, &a.name))
+            (a.combat, a.no_charge, a.uphill, &b.name).cmp(&(
+                b.combat,
+                b.no_charge,
+                b.uphill,
+                &a.name,
+            ))
         })
         .expect("at least one defending hex");
     let tie = strongest.iter().any(|g| g.name != best.name);
@@ -457,6 +462,7 @@ pub fn resolve(
                 .rule(&c.rule),
         );
     }
+    data.morale.on_track(s.morale, "morale")?;
     let mut notes = Vec::new();
     let mut checks = vec![Check::holds(
         "Either the attackers or the defenders are in one hex (no many-on-many combats)",
@@ -594,11 +600,7 @@ pub fn resolve(
         // An attack from outside on a fortified hex is an attack through its fortifications:
         // the pair is entered once, by the defender's terrain (11.1.1).
         let through = hex.through_fortifications || (defending_fortified && !fortified);
-        attack += if through {
-            sp.div_ceil(2)
-        } else {
-            sp
-        };
+        attack += if through { sp.div_ceil(2) } else { sp };
         if hex.rear {
             rear_hexes += 1;
         }
@@ -934,13 +936,33 @@ pub fn resolve(
         units
             .iter()
             .zip(hex_of)
-            .filter(|(_, h)| if by_hex { !flags[**h] } else { leader != LeaderPresence::Stacked })
+            .filter(|(_, h)| {
+                if by_hex {
+                    !flags[**h]
+                } else {
+                    leader != LeaderPresence::Stacked
+                }
+            })
             .map(|(u, _)| u.clone())
             .collect::<Vec<_>>()
     };
-    let attacker_exposed = exposed(&attacker_units, &attacker_hex_of, &attacker_flags, attacker_leader);
-    let defender_exposed = exposed(&defender_units, &defender_hex_of, &defender_flags, defender_leader);
-    let scatter_targets = |side: Target, flags: &[bool], labels: Vec<Option<&str>>, word: &str, units_exposed: bool| {
+    let attacker_exposed = exposed(
+        &attacker_units,
+        &attacker_hex_of,
+        &attacker_flags,
+        attacker_leader,
+    );
+    let defender_exposed = exposed(
+        &defender_units,
+        &defender_hex_of,
+        &defender_flags,
+        defender_leader,
+    );
+    let scatter_targets = |side: Target,
+                           flags: &[bool],
+                           labels: Vec<Option<&str>>,
+                           word: &str,
+                           units_exposed: bool| {
         if !units_exposed {
             Vec::new()
         } else if flags.iter().any(|f| *f) {
@@ -1203,6 +1225,20 @@ pub fn resolve(
             ));
             break;
         }
+    }
+    if let Some((u, _)) = attacker_units
+        .iter()
+        .chain(&defender_units)
+        .find(|(u, _)| u.cavalry && u.ranged.is_some())
+    {
+        notes.push(Note::new(
+            format!(
+                "{} fight as cavalry: their SPs count in full, they retreat, and they scatter as light cavalry at armour 0.",
+                u.name
+            ),
+            "10.5.1",
+            Some("R-MED-24"),
+        ));
     }
     for units in [&attacker_units, &defender_units] {
         let held = |u: &Unit| u.fights_as_ranged() && !u.movement_formation;

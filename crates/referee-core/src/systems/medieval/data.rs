@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::result::CombatResult;
+use crate::error::RefereeError;
 use crate::odds::Band;
 use crate::ruleset::{check_rows, Citation, Cited, Problem, SystemData};
 use crate::systems::shared::SystemHeader;
@@ -330,6 +331,28 @@ pub struct MoraleRules {
     pub leader_rule: String,
     pub grand_leader_rule: String,
     pub applied_rule: String,
+    /// The last box of the MORALE track each way, when the scenario's map gives it (6.1.1,
+    /// 6.1.3): a value beyond it is refused. The rule text prints no extent.
+    #[serde(default)]
+    pub track_ends: Option<i64>,
+}
+
+impl MoraleRules {
+    /// Refuses a MORALE value beyond the track's last box, never clamping it silently.
+    pub fn on_track(&self, value: i64, field: &str) -> Result<(), RefereeError> {
+        match self.track_ends {
+            Some(end) if value.abs() > end => Err(RefereeError::new(
+                "situation.off_the_track",
+                format!(
+                    "a MORALE of {value:+} is beyond the track, which runs from {} to {end:+}",
+                    -end
+                ),
+            )
+            .field(field)
+            .rule("6.1.1, 6.1.3")),
+            _ => Ok(()),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

@@ -456,7 +456,8 @@ pub fn resolve(
             &fr.leader_hit_rule,
         ));
     }
-    let limit = "Each ranged unit shoots once per turn (horse archers twice: once in each movement phase)";
+    let limit =
+        "Each ranged unit shoots once per turn (horse archers twice: once in each movement phase)";
     checks.push(if s.shots_this_turn.is_some() {
         Check::holds(limit, true, "10.1.6, 10.5.6, 10.5.7")
     } else {

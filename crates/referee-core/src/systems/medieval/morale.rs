@@ -66,6 +66,7 @@ pub struct MoraleSituation {
 
 pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, RefereeError> {
     let m = &data.morale;
+    m.on_track(s.track, "track")?;
     let mut track = s.track;
     let mut totals = vec![Total {
         label: "MORALE track now".into(),
@@ -98,6 +99,16 @@ pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, Re
             rule: rule.clone(),
             ruling: None,
         });
+    }
+    // The counter stops at the track's last box when the events would carry it further.
+    if let Some(end) = m.track_ends.filter(|end| track.abs() > *end) {
+        totals.push(Total {
+            label: "At the end of the track".into(),
+            value: format!("{track:+} → {:+}", end * track.signum()),
+            rule: m.rule.clone(),
+            ruling: None,
+        });
+        track = end * track.signum();
     }
     let favour = match track.cmp(&0) {
         std::cmp::Ordering::Greater => format!("player A gains {track} CM in every combat"),

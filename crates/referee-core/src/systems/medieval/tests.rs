@@ -354,8 +354,10 @@ fn has_note(r: &crate::Resolution, text: &str, ruling: Option<&str>) -> bool {
 #[test]
 fn equal_defending_hexes_count_the_better_terrain_whatever_the_order() {
     // 5.3.2, R-MED-17: 1 SP in a village (1 CM) and 1 SP in clear; either order, the village.
-    let village = json!({ "label": "V", "terrain": "village", "units": [{ "type": "retainers", "sp": 1 }] });
-    let clear = json!({ "label": "C", "terrain": "clear", "units": [{ "type": "retainers", "sp": 1 }] });
+    let village =
+        json!({ "label": "V", "terrain": "village", "units": [{ "type": "retainers", "sp": 1 }] });
+    let clear =
+        json!({ "label": "C", "terrain": "clear", "units": [{ "type": "retainers", "sp": 1 }] });
     let attackers = json!([{ "units": [{ "type": "retainers", "sp": 2 }] }]);
     let mut columns = Vec::new();
     for defenders in [json!([village, clear]), json!([clear, village])] {
@@ -368,7 +370,10 @@ fn equal_defending_hexes_count_the_better_terrain_whatever_the_order() {
             .iter()
             .any(|m| m.label.starts_with("Defender: terrain, Village") && m.value == -1));
         assert!(has_note(&r, "Village counts", Some("R-MED-17")));
-        columns.push(crate::systems::test_support::total(&r, "Final combat ratio"));
+        columns.push(crate::systems::test_support::total(
+            &r,
+            "Final combat ratio",
+        ));
     }
     assert_eq!(columns[0], columns[1]);
 }
@@ -386,7 +391,10 @@ fn a_weaker_defending_hex_in_forest_still_stops_the_charge() {
             ]
         }),
     );
-    assert!(!r.modifiers.iter().any(|m| m.label.contains("charge factor")));
+    assert!(!r
+        .modifiers
+        .iter()
+        .any(|m| m.label.contains("charge factor")));
     assert!(has_note(&r, "Forest", Some("R-MED-18")));
 }
 
@@ -529,8 +537,10 @@ fn formations_and_strengths_as_the_counters_stand() {
 
 #[test]
 fn movement_surcharges_of_the_ruleset() {
-    let spent = |r: &crate::Resolution| crate::systems::test_support::total(r, "Movement points spent");
-    let cf = |r: &crate::Resolution| crate::systems::test_support::total(r, "Charge factor at the end");
+    let spent =
+        |r: &crate::Resolution| crate::systems::test_support::total(r, "Movement points spent");
+    let cf =
+        |r: &crate::Resolution| crate::systems::test_support::total(r, "Charge factor at the end");
     // 5.6.13, R-MED-26: +2 MPs, CF 2 → 1 instead of 3.
     let r = resolved(
         "move_cost",
@@ -587,8 +597,15 @@ fn turning_in_an_enemy_zoc_costs_one_more_once() {
         "turn_cost",
         json!({ "unit": { "type": "retainers", "sp": 2 }, "hexsides": 1, "in_enemy_zoc": true }),
     );
-    let zoc = r.totals.iter().find(|t| t.label.starts_with("In an enemy ZoC")).unwrap();
-    assert_eq!((zoc.value.as_str(), zoc.ruling.as_deref()), ("+1", Some("R-MED-25")));
+    let zoc = r
+        .totals
+        .iter()
+        .find(|t| t.label.starts_with("In an enemy ZoC"))
+        .unwrap();
+    assert_eq!(
+        (zoc.value.as_str(), zoc.ruling.as_deref()),
+        ("+1", Some("R-MED-25"))
+    );
     assert_eq!(r.outcome.as_ref().unwrap().result, "2 MP");
 }
 
@@ -607,19 +624,34 @@ fn shots_a_turn_and_the_phase_they_are_fired_in() {
     };
     // 10.1.6: once a turn.
     let e = refused("fire", fire("archers", json!({ "shots_this_turn": 1 })));
-    assert_eq!((e.code.as_str(), e.rule.as_deref()), ("situation.no_shot_left", Some("10.1.6")));
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.no_shot_left", Some("10.1.6"))
+    );
     // 10.1.5: foot shoot in the enemy's movement phase only.
-    let e = refused("fire", fire("crossbowmen", json!({ "phase": "own_movement" })));
+    let e = refused(
+        "fire",
+        fire("crossbowmen", json!({ "phase": "own_movement" })),
+    );
     assert_eq!(e.code, "situation.no_shot_left");
     // 10.5.6–10.5.7: horse archers twice, once a phase.
     let r = resolved(
         "fire",
-        fire("horse_archers", json!({ "phase": "own_movement", "shots_this_turn": 1 })),
+        fire(
+            "horse_archers",
+            json!({ "phase": "own_movement", "shots_this_turn": 1 }),
+        ),
     );
     assert!(has_note(&r, "1 MP", None));
-    let e = refused("fire", fire("horse_archers", json!({ "shots_this_turn": 2 })));
+    let e = refused(
+        "fire",
+        fire("horse_archers", json!({ "shots_this_turn": 2 })),
+    );
     assert_eq!(e.rule.as_deref(), Some("10.5.6"));
-    let e = refused("fire", fire("horse_archers", json!({ "shot_this_phase": true })));
+    let e = refused(
+        "fire",
+        fire("horse_archers", json!({ "shot_this_phase": true })),
+    );
     assert_eq!(e.rule.as_deref(), Some("10.5.7"));
     // 10.2.6 said where it applies.
     let r = resolved("fire", fire("archers", json!({ "concurrent": true })));
@@ -683,7 +715,10 @@ fn a_leader_moves_like_cavalry_through_zocs_and_stacks() {
         json!({ "leader": true, "unit": { "type": "retainers", "sp": 1 }, "path": [{ "terrain": "clear" }] }),
     );
     assert_eq!(e.rule.as_deref(), Some("8.1.1"));
-    let e = refused("move_cost", json!({ "unit": { "type": "retainers", "sp": 1 }, "path": [{ "terrain": "clear" }] }));
+    let e = refused(
+        "move_cost",
+        json!({ "unit": { "type": "retainers", "sp": 1 }, "path": [{ "terrain": "clear" }] }),
+    );
     assert_eq!(e.field.as_deref(), Some("movement"));
 }
 
@@ -705,4 +740,39 @@ fn a_stacked_leader_left_alone_is_forecast() {
     );
     assert_ne!(alone, "0/1");
     assert!(has_note(&r, "retreats on his own", None));
+}
+
+#[test]
+fn a_morale_beyond_the_track_is_refused_where_the_track_is_given() {
+    use crate::ruleset::{Layers, SourceFile};
+    // Without the track's ends (the text prints none) any value is taken as entered.
+    resolved("pursuit", json!({ "hexes_from_leader": 1, "morale": 20 }));
+    let house = "extends = \"medieval\"\nname = \"Track of 15\"\n[set.morale]\ntrack_ends = 15\n";
+    let ruleset = Ruleset::load(&Layers {
+        base: crate::systems::builtin("medieval").unwrap(),
+        house_rules: vec![SourceFile {
+            name: "track.toml",
+            text: house,
+        }],
+    })
+    .unwrap();
+    let combat = json!({
+        "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+        "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }],
+        "morale": -16
+    });
+    let e = ruleset.resolve("combat", &combat, None).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.off_the_track", Some("morale"))
+    );
+    // Events carry the counter to the last box and no further, and say so.
+    let r = ruleset
+        .resolve(
+            "morale",
+            &json!({ "track": 10, "events": [{ "kind": "leader_death", "to": "a" }] }),
+            None,
+        )
+        .unwrap();
+    assert_eq!(r.outcome.as_ref().unwrap().result, "+15");
 }
