@@ -1147,11 +1147,20 @@ terrain?: string,
  */
 on_road?: boolean, };
 
-export type MedievalMoveSituation = { unit: MedievalUnit, 
+export type MedievalMoveSituation = { 
 /**
- * Its movement points this phase.
+ * The moving unit; leave out when a leader moves on his own (`leader`).
  */
-movement: number, path: Array<MedievalPathStep>, 
+unit?: MedievalUnit, 
+/**
+ * A leader moving: 10 MPs, terrain as for cavalry, no charge factor, enemy ZoCs ignored, no
+ * stacking limit (8.1.1–8.1.3).
+ */
+leader?: boolean, 
+/**
+ * Its movement points this phase (a leader's: 10 unless given, 8.1.2).
+ */
+movement?: number, path: Array<MedievalPathStep>, 
 /**
  * After the last hex it crosses the map border: 1 MP (4.4.2).
  */
