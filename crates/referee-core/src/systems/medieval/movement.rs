@@ -341,6 +341,7 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
     let mut fortification_lines: Vec<String> = Vec::new();
     let mut fired = false;
     let mut lowered = false;
+    let mut climbed_slopes = false;
     let mut fords = false;
     // 4.2.10: the one-hex move any unit may always make, for all its MPs.
     let mut always_allowed = false;
@@ -460,7 +461,12 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             } else {
                 cf = (cf + 1).min(c.max_charge_factor);
             }
-            let loss = c.crossing_cf(step.stream, step.bridge, u32::from(step.uphill));
+            // Entering a slope is climbing it: the terrain and the climb are one fact (R-MED-16).
+            let climbs = step.uphill || ground.uphill;
+            if climbs && !step.uphill {
+                climbed_slopes = true;
+            }
+            let loss = c.crossing_cf(step.stream, step.bridge, u32::from(climbs));
             cf = cf.saturating_sub(loss);
         }
         if step.fire {
@@ -610,6 +616,13 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             ),
             &data.fortification_costs.rule,
             None,
+        ));
+    }
+    if climbed_slopes {
+        notes.push(Note::new(
+            "Entering a slope is moving uphill: CF −1 there.",
+            "5.6.9",
+            Some("R-MED-16"),
         ));
     }
     if lowered {

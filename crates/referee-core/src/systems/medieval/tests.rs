@@ -776,3 +776,18 @@ fn a_morale_beyond_the_track_is_refused_where_the_track_is_given() {
         .unwrap();
     assert_eq!(r.outcome.as_ref().unwrap().result, "+15");
 }
+
+#[test]
+fn entering_a_slope_is_climbing_it_entered_once() {
+    // R-MED-16 in movement: a slope hex takes the CF down whether or not uphill is ticked too.
+    let cf = |step: Value| {
+        let r = resolved(
+            "move_cost",
+            json!({ "unit": { "type": "cavalry", "sp": 2, "cf": 2 }, "movement": 8, "path": [step] }),
+        );
+        crate::systems::test_support::total(&r, "Charge factor at the end")
+    };
+    assert_eq!(cf(json!({ "terrain": "slope" })), "2");
+    assert_eq!(cf(json!({ "terrain": "slope", "uphill": true })), "2");
+    assert_eq!(cf(json!({ "terrain": "clear" })), "3");
+}
