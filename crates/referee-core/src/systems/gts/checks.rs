@@ -501,48 +501,7 @@ pub fn frenzy(
         .field("new_hits")
         .rule("5.52"));
     }
-    // 7.41: after the first hit, each hit tests; several in one round test once per hit over
-    // the first. −1 per hit over 2 on the stand at that moment.
-    let mut tests = Vec::new();
-    let mut on_stand = s.hits_before;
-    for k in 0..s.new_hits {
-        on_stand += 1;
-        let counts = if s.new_hits > 1 {
-            k >= 1 && on_stand > 1
-        } else {
-            on_stand > 1
-        };
-        if counts {
-            tests.push(i64::from(on_stand.saturating_sub(fz.free_hits)));
-        }
-    }
-    let d8: DiceSpec = fz
-        .dice
-        .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
-    let mut calm = Dist::certain(true);
-    for minus in &tests {
-        let ok = d8.distribution()?.map(|r| *r - minus > fz.frenzy_on);
-        calm = calm.joint(&ok)?.map(|(a, b)| *a && *b);
-    }
-    let driver: DiceSpec = fz
-        .driver_dice
-        .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
-    let kills = driver.distribution()?.map(|r| *r <= fz.driver_kills_on);
-    let end = calm.and_then(|c| {
-        if *c {
-            Ok(Dist::certain("calm"))
-        } else {
-            Ok(kills.map(|k| {
-                if *k {
-                    "killed by its driver"
-                } else {
-                    "frenzied"
-                }
-            }))
-        }
-    })?;
+    let (tests, end) = frenzy_odds(data, s.hits_before, s.new_hits)?;
     let mut r = Resolution::certain(&data.system.id, "frenzy", "", "", Vec::new());
     r.dice = format!("{} per test, then {}", fz.dice, fz.driver_dice);
     r.distribution = end
@@ -666,6 +625,59 @@ pub fn frenzy(
         None,
     ));
     Ok(r)
+}
+
+/// The frenzy tests of an elephant stand with `before` hits taking `new` more (7.41, R-GTS-10):
+/// the −1s of each test, and the end: calm, frenzied, or killed by its driver (7.42).
+pub fn frenzy_odds(
+    data: &GtsData,
+    before: u32,
+    new: u32,
+) -> Result<(Vec<i64>, Dist<&'static str>), RefereeError> {
+    let fz = &data.frenzy;
+    // 7.41: after the first hit, each hit tests; several in one round test once per hit over
+    // the first. −1 per hit over 2 on the stand at that moment.
+    let mut tests = Vec::new();
+    let mut on_stand = before;
+    for k in 0..new {
+        on_stand += 1;
+        let counts = if new > 1 {
+            k >= 1 && on_stand > 1
+        } else {
+            on_stand > 1
+        };
+        if counts {
+            tests.push(i64::from(on_stand.saturating_sub(fz.free_hits)));
+        }
+    }
+    let d8: DiceSpec = fz
+        .dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let mut calm = Dist::certain(true);
+    for minus in &tests {
+        let ok = d8.distribution()?.map(|r| *r - minus > fz.frenzy_on);
+        calm = calm.joint(&ok)?.map(|(a, b)| *a && *b);
+    }
+    let driver: DiceSpec = fz
+        .driver_dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let kills = driver.distribution()?.map(|r| *r <= fz.driver_kills_on);
+    let end = calm.and_then(|c| {
+        if *c {
+            Ok(Dist::certain("calm"))
+        } else {
+            Ok(kills.map(|k| {
+                if *k {
+                    "killed by its driver"
+                } else {
+                    "frenzied"
+                }
+            }))
+        }
+    })?;
+    Ok((tests, end))
 }
 
 /// army_break: the army break point and, at the end, the victory level (8.0, R-GTS-7).

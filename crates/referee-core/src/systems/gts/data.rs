@@ -196,6 +196,11 @@ pub struct FireRules {
     pub artillery_cover_defence: i64,
     pub ballista_close: i64,
     pub ballista_indirect: i64,
+    /// 9.26: a catapult's unmodified d10 of this misses the mark; the shot strays
+    /// `stray_inches` on a d8 and is a shot of `stray_shot` against any unit there (d10 + 0).
+    pub catapult_astray_on: i64,
+    pub stray_shot: i64,
+    pub stray_inches: u32,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

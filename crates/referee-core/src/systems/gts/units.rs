@@ -133,6 +133,8 @@ pub struct Unit {
     pub disordered: bool,
     pub routed: bool,
     pub march: bool,
+    /// Close order (3.21).
+    pub close_order: bool,
     pub response: Value<i64>,
     pub quality: Value<String>,
     pub move_inches: Value<Option<i64>>,
@@ -472,6 +474,7 @@ impl Unit {
             disordered: e.disordered,
             routed: e.routed,
             march: e.march,
+            close_order: e.order.as_deref() == Some("CO"),
             response,
             quality,
             move_inches,
