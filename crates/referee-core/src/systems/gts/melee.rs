@@ -61,6 +61,11 @@ pub struct MeleeUnit {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub out_of_control: bool,
+    /// A frenzied elephant (4.46): it fights one unit at a time, and its contact puts the unit
+    /// to a response test (4.45).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub frenzied: bool,
 }
 
 /// melee, recoil and melee_round: the two sides of one combat.
@@ -402,6 +407,29 @@ fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeErro
             }
         }
     }
+    for (side, other, field) in [(&a, &b, "side_a"), (&b, &a, "side_b")] {
+        for (i, (u, e)) in side.units.iter().enumerate() {
+            if !e.frenzied {
+                continue;
+            }
+            if u.class != "elephant" {
+                return Err(RefereeError::new(
+                    "situation.invalid_field",
+                    "only an elephant frenzies",
+                )
+                .field(format!("{field}[{i}].frenzied"))
+                .rule("7.4"));
+            }
+            if other.units.len() != 1 {
+                return Err(RefereeError::new(
+                    "situation.invalid_field",
+                    "a frenzied elephant fights one unit at a time: split the combat",
+                )
+                .field(format!("{field}[{i}].frenzied"))
+                .rule("4.46"));
+            }
+        }
+    }
     let (mut a, mut b) = (a, b);
     if s.contact {
         contact_checks(&mut a, &mut b)?;
@@ -657,10 +685,22 @@ pub fn melee(
         total_modifier: na - nb,
         distribution,
         forecast,
-        checks: vec![Check::umpire(
+        checks: std::iter::once(Check::umpire(
             "Every unit in contact fights at least one enemy unit; no stand splits its effort",
             "6.11",
-        )],
+        ))
+        .chain(
+            [&a, &b]
+                .iter()
+                .any(|s| s.units.iter().any(|(_, e)| e.frenzied))
+                .then(|| {
+                    Check::umpire(
+                        "The frenzied elephant moved into contact in the Command phase, before any other combat; the unit it contacts tests response, failing into Disorder (Elephant contact), and an escort was removed when it frenzied",
+                        "4.45, 4.46, 7.43, 3.166",
+                    )
+                }),
+        )
+        .collect(),
         notes: std::iter::once(Note::new(
             "Hits go to each side's modifying unit; a tie follows the net modifiers (R-GTS-4).",
             &data.melee.tie_rule,

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::checks::frenzy_odds;
 use super::data::GtsData;
 use super::melee::{
     disordered_by, fate_word, fight, melee, melee_notes, recoil_test, MeleeSituation, Side,
@@ -277,6 +278,33 @@ pub fn round(
                 })))
         })?;
         forecast.extend(unit_lines(name, *modifying, &d));
+    }
+    // 7.41–7.42: an elephant that takes the roll-off's hits tests for frenzy, chained.
+    for (side, first) in [(a, true), (b, false)] {
+        let (u, _) = &side.units[side.modifying];
+        if u.class != "elephant" {
+            continue;
+        }
+        let frenzy = f.hits.and_then(|(ha, hb)| {
+            let h = if first { *ha } else { *hb };
+            if h == 0 || u.hits + h >= u.hits_per_stand {
+                Ok(Dist::certain("calm"))
+            } else {
+                frenzy_odds(data, u.hits, h)
+                    .map(|(_, d)| d)
+                    .map_err(|_| OddsError::Empty)
+            }
+        })?;
+        let who = format!("{}: {}", side.name, u.name);
+        for (end, words, rule) in [
+            ("frenzied", "frenzies (its escort is removed)", "7.41, 3.166"),
+            ("killed by its driver", "frenzies and its driver kills it", "7.42"),
+        ] {
+            let p = frenzy.probability(&end);
+            if p.numerator() > 0 {
+                forecast.push(Chance::new(format!("{who} {words}"), p, rule));
+            }
+        }
     }
     let mut res = melee(data, s, dice)?;
     res.action = "melee_round".into();
