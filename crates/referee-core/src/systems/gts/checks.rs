@@ -93,6 +93,14 @@ pub fn response_test(
             return Ok(r);
         }
     }
+    if s.test == "withdrawal" && !u.drilled {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "only Drilled units withdraw from combat",
+        )
+        .field("unit.training")
+        .rule("4.12, 4.22"));
+    }
     let mut modifiers = vec![Modifier::new(
         format!("Response of {}", u.name),
         u.response.value,
@@ -200,6 +208,18 @@ pub fn response_test(
         test.ruling.as_deref(),
     ));
     if s.test == "formation_change" {
+        // 3.1512–3.1513: from March to Attack at the end of the move.
+        let (text, rule) = match (u.professional, u.drilled) {
+            (true, true) => ("Allowed at the end of its move (Professional and Drilled), as its one formation change", "3.1512"),
+            (_, true) => ("At the end of its move only if a general spent two command points on it in the command phase (Drilled)", "3.1513"),
+            _ => ("At the start of its move only (neither Drilled nor Professional and Drilled)", "3.15, 3.1512"),
+        };
+        r.totals.push(Total::new(
+            "From March to Attack formation",
+            text,
+            rule,
+            (rule == "3.1512").then_some("R-GTS-24"),
+        ));
         let cost = rr.formation_change_base - u.response.value;
         r.totals.push(Total::new(
             "Formation change cost",

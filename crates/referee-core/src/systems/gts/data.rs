@@ -169,6 +169,13 @@ pub struct Row {
     /// Longest range by ammunition, in tenths (slings: stones 4", lead shot 6"; 5.1, R-GTS-20).
     #[serde(default)]
     pub ammunition: BTreeMap<String, u32>,
+    /// Training: Professional, and Drilled — a Drilled unit may withdraw (4.12); one both
+    /// Professional and Drilled enters Attack formation from March at the end of its move
+    /// (3.1512, R-GTS-24).
+    #[serde(default)]
+    pub professional: bool,
+    #[serde(default)]
+    pub drilled: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
