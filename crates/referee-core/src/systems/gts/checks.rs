@@ -421,19 +421,33 @@ pub fn leader_casualty(
             None,
         ));
     }
+    // The Table 1.10 roll a result stands for, for the roster's change.
+    let roll_of = |k: &str| {
+        lc.outcomes
+            .iter()
+            .find(|row| row.result == k)
+            .and_then(|row| row.min.or(row.max))
+    };
     r.distribution = chained
         .outcomes()
         .map(|(k, p)| {
-            let effects = if k.contains("killed") || k.contains("captured") || k.contains("sword") {
-                vec![effect(
+            let roll = roll_of(k);
+            let mut effects = Vec::new();
+            if roll.is_some_and(|n| lc.killed_on.contains(&n)) {
+                effects.push(effect(
                     Target::Unit("the leader".into()),
                     Change::LeaderKilled,
                     "Table 1.10",
                     None,
-                )]
-            } else {
-                Vec::new()
-            };
+                ));
+            } else if roll.is_some_and(|n| lc.captured_on.contains(&n)) {
+                effects.push(effect(
+                    Target::Unit("the leader".into()),
+                    Change::LeaderCaptured,
+                    "Table 1.10",
+                    None,
+                ));
+            }
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
         })
         .collect();
@@ -487,6 +501,16 @@ pub fn leader_casualty(
         hurt.probability(&true),
         &lc.rule,
     ));
+    if lc.nearby_minus_one_on.iter().any(|n| {
+        lc.outcomes
+            .iter()
+            .any(|row| row.min.or(row.max) == Some(*n))
+    }) {
+        r.checks.push(Check::umpire(
+            "Result 8: every unit within 6\" of the fallen leader takes −1 to melees and command tests for one turn",
+            "Table 1.10",
+        ));
+    }
     r.forecast.push(Chance::new(
         "The leader leaves play (6–0 on Table 1.10)",
         chained.probability_where(|k| ["6", "7", "8", "9", "0"].iter().any(|d| k.starts_with(d))),

@@ -277,6 +277,13 @@ pub struct LeaderCasualtyRules {
     pub victorious_side: i64,
     pub outcome_dice: String,
     pub outcomes: Vec<ResultRow>,
+    /// Table 1.10's rolls (0 = 10) that kill the leader or take him prisoner: either way he is
+    /// removed from play, and the roster marks him so (8.0 counts both).
+    pub killed_on: Vec<i64>,
+    pub captured_on: Vec<i64>,
+    /// Table 1.10's rolls that also give −1 to melees and command tests of every unit within
+    /// 6" for one turn (result 8).
+    pub nearby_minus_one_on: Vec<i64>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
