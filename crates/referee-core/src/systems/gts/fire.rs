@@ -316,12 +316,11 @@ pub fn resolve(
             }
             let u = Unit::build(data, e, "target_escort")?;
             if u.stands != 1 {
-                return Err(RefereeError::new(
-                    "situation.invalid_field",
-                    "an escort is one stand",
-                )
-                .field("target_escort.stands")
-                .rule("3.16"));
+                return Err(
+                    RefereeError::new("situation.invalid_field", "an escort is one stand")
+                        .field("target_escort.stands")
+                        .rule("3.16"),
+                );
             }
             Some(u)
         }

@@ -98,7 +98,11 @@ fn stand_loss(data: &GtsData, side: &Side, hits: u32) -> Result<Dist<StandLoss>,
 }
 
 /// A leader's casualty test and Table 1.10 (1.9–1.10), when the unit has one.
-fn leader_test(data: &GtsData, has_leader: bool, modifier: i64) -> Result<Dist<Option<u8>>, OddsError> {
+fn leader_test(
+    data: &GtsData,
+    has_leader: bool,
+    modifier: i64,
+) -> Result<Dist<Option<u8>>, OddsError> {
     if !has_leader {
         return Ok(Dist::certain(None));
     }
@@ -270,12 +274,14 @@ pub fn round(
                 .get(sc)
                 .and_then(|v| v.get(k))
                 .cloned()
-                .unwrap_or_else(|| Dist::certain(End {
-                    step: Step::Holds,
-                    stand_loss: StandLoss::None,
-                    recoil_move: None,
-                    leader: None,
-                })))
+                .unwrap_or_else(|| {
+                    Dist::certain(End {
+                        step: Step::Holds,
+                        stand_loss: StandLoss::None,
+                        recoil_move: None,
+                        leader: None,
+                    })
+                }))
         })?;
         forecast.extend(unit_lines(name, *modifying, &d));
     }
@@ -297,8 +303,16 @@ pub fn round(
         })?;
         let who = format!("{}: {}", side.name, u.name);
         for (end, words, rule) in [
-            ("frenzied", "frenzies (its escort is removed)", "7.41, 3.166"),
-            ("killed by its driver", "frenzies and its driver kills it", "7.42"),
+            (
+                "frenzied",
+                "frenzies (its escort is removed)",
+                "7.41, 3.166",
+            ),
+            (
+                "killed by its driver",
+                "frenzies and its driver kills it",
+                "7.42",
+            ),
         ] {
             let p = frenzy.probability(&end);
             if p.numerator() > 0 {
@@ -338,21 +352,30 @@ pub fn round(
 /// The forecast lines of one unit: its fate first (they sum to one), then what follows.
 fn unit_lines(name: &str, modifying: bool, d: &Dist<End>) -> Vec<Chance> {
     let mut out = Vec::new();
-    let mut line = |label: String, p: crate::odds::Probability, rule: &str, ruling: Option<&str>| {
-        if p.numerator() > 0 {
-            let mut c = Chance::new(label, p, rule);
-            c.ruling = ruling.map(str::to_string);
-            out.push(c);
-        }
-    };
+    let mut line =
+        |label: String, p: crate::odds::Probability, rule: &str, ruling: Option<&str>| {
+            if p.numerator() > 0 {
+                let mut c = Chance::new(label, p, rule);
+                c.ruling = ruling.map(str::to_string);
+                out.push(c);
+            }
+        };
     let fates: [(&str, &dyn Fn(&End) -> bool, &str); 6] = [
         (
             fate_word(&Fate::Holds),
             &|e| matches!(e.step, Step::Holds | Step::FollowsUp),
             "7.1",
         ),
-        (fate_word(&Fate::Recoils), &|e| e.step == Step::Recoils, "7.1, 7.2"),
-        (fate_word(&Fate::Routs), &|e| e.step == Step::Routs, "7.1, 5.53"),
+        (
+            fate_word(&Fate::Recoils),
+            &|e| e.step == Step::Recoils,
+            "7.1, 7.2",
+        ),
+        (
+            fate_word(&Fate::Routs),
+            &|e| e.step == Step::Routs,
+            "7.1, 5.53",
+        ),
         (fate_word(&Fate::Locked), &|e| e.step == Step::Locked, "7.1"),
         (
             "makes another rout move",
