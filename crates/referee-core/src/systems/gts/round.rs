@@ -349,6 +349,9 @@ pub fn round(
     Ok(res)
 }
 
+/// Whether a unit's end is of some kind.
+type EndTest = dyn Fn(&End) -> bool;
+
 /// The forecast lines of one unit: its fate first (they sum to one), then what follows.
 fn unit_lines(name: &str, modifying: bool, d: &Dist<End>) -> Vec<Chance> {
     let mut out = Vec::new();
@@ -360,7 +363,7 @@ fn unit_lines(name: &str, modifying: bool, d: &Dist<End>) -> Vec<Chance> {
                 out.push(c);
             }
         };
-    let fates: [(&str, &dyn Fn(&End) -> bool, &str); 6] = [
+    let fates: [(&str, &EndTest, &str); 6] = [
         (
             fate_word(&Fate::Holds),
             &|e| matches!(e.step, Step::Holds | Step::FollowsUp),
