@@ -486,13 +486,15 @@ pub fn resolve(
         }
         m
     };
-    // Rows in order: the hits, then the escort's, then astray.
+    // Rows by hits on the target, then the escort's, then astray; a shot's own Disorder kept
+    // only where it Disorders (9.28), so rows with the same effects are one row.
     let distribution: Vec<ResultOdds> = shots
-        .map(|sh| (name(sh), *sh))
-        .outcomes()
-        .map(|((label, sh), p)| {
-            ResultOdds::new(label, &meaning(sh), "—".into(), p, effects_for(sh))
+        .map(|sh| Shot {
+            shot_disorders: disorder_by(sh) == Some("9.28"),
+            ..*sh
         })
+        .outcomes()
+        .map(|(sh, p)| ResultOdds::new(&name(sh), &meaning(sh), "—".into(), p, effects_for(sh)))
         .collect();
     let outcome = match dice {
         None => None,
