@@ -446,6 +446,16 @@ pub fn resolve(
                 None,
             ));
         }
+        // 3.166: an elephant's escort is removed the instant the elephant is eliminated.
+        let left = target.stands * target.hits_per_stand - target.hits;
+        if escort.is_some() && target.class == "elephant" && sh.hits > 0 && sh.hits >= left {
+            out.push(effect(
+                Target::Unit(escort_name.clone()),
+                Change::DestroyAll,
+                "3.166",
+                None,
+            ));
+        }
         out
     };
     let name = |sh: &Shot| {
