@@ -1425,6 +1425,20 @@ escort?: boolean,
  */
 indirect?: boolean, 
 /**
+ * Mechanical artillery firing twice in the defensive fire phase at a unit that has just
+ * contacted it (9.21): two shots, each its own roll-off.
+ */
+twice?: boolean, 
+/**
+ * A catapult shooting Greek fire: a single hit Disorders (9.28).
+ */
+greek_fire?: boolean, 
+/**
+ * The runner or escort stand of a target elephant or chariot (3.16): an even firer's die
+ * hits it, an odd one the elephant or chariot (3.163).
+ */
+target_escort?: GtsUnit, 
+/**
  * The personal valour of a leader attached to the target, for its stand-loss check.
  */
 target_leader_pv?: number, };
@@ -1433,7 +1447,13 @@ export type GtsMeleeSituation = { side_a: Array<GtsMeleeUnit>, side_b: Array<Gts
 /**
  * Which unit's modifiers side A uses when several are equally large (6.12); default the first.
  */
-modifying_a?: number, modifying_b?: number, };
+modifying_a?: number, modifying_b?: number, 
+/**
+ * This round follows contact made this turn, side A having moved into contact: cavalry may
+ * not charge close-order infantry with an equal or longer weapon (4.43), camels Disorder
+ * cavalry (4.47), and contact from rough terrain Disorders (4.54).
+ */
+contact?: boolean, };
 
 export type GtsMeleeUnit = { unit: GtsUnit, 
 /**
@@ -1463,7 +1483,22 @@ first_turn?: boolean,
 /**
  * Its HM bonus or SH capability is already spent (2.14).
  */
-first_turn_spent?: boolean, };
+first_turn_spent?: boolean, 
+/**
+ * It touches a rough terrain feature as contact is made: a formed unit is Disordered
+ * (4.54), and close-order infantry there may be charged by cavalry (4.43).
+ */
+in_rough?: boolean, 
+/**
+ * Cavalry that failed its response after an enemy rout and charges out of control (6.26):
+ * it may contact close-order infantry with an equal or longer weapon (4.43).
+ */
+out_of_control?: boolean, 
+/**
+ * A frenzied elephant (4.46): it fights one unit at a time, and its contact puts the unit
+ * to a response test (4.45).
+ */
+frenzied?: boolean, };
 
 export type GtsResponseSituation = { 
 /**
