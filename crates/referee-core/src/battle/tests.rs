@@ -634,7 +634,8 @@ fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
         &s.battle.state,
         &r,
         &mapping(&[("attacker", &[a]), ("defender", &[d])]),
-    );
+    )
+    .unwrap();
     let panic = chances
         .iter()
         .find(|c| c.label.starts_with("Gauls: Panic level"))
@@ -665,7 +666,7 @@ fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
             e.target == crate::contract::Target::Defender
                 && matches!(e.change, Change::LoseUnits { .. } | Change::DestroyAll)
         });
-        let certain = outlook(&s.ruleset, &s.battle.state, &super::settled(&thrown), &map);
+        let certain = outlook(&s.ruleset, &s.battle.state, &super::settled(&thrown), &map).unwrap();
         let panic = certain
             .iter()
             .find(|c| c.label.starts_with("Gauls: Panic level"))
@@ -1041,7 +1042,11 @@ mod limits {
             ("18.05", "Romans", json!({"type": "SD", "count": 1})),
             ("19.05", "Romans", json!({"type": "SD", "count": 3})),
             ("20.05", "Romans", json!({"type": "LB", "count": 1})),
-            ("21.05", "Romans", json!({"type": "HB", "count": 1, "fire": 3, "fire_range": 2, "movement": 12})),
+            (
+                "21.05",
+                "Romans",
+                json!({"type": "HB", "count": 1, "fire": 3, "fire_range": 2, "movement": 12}),
+            ),
             ("17.03", "Gauls", json!({"type": "PS", "count": 2})),
             ("18.04", "Gauls", json!({"type": "PS", "count": 2})),
             ("19.04", "Gauls", json!({"type": "PS", "count": 2})),
@@ -1108,7 +1113,10 @@ mod limits {
         assert_eq!(e.code, "battle.once_per_turn");
         // The same single attacker on another hex: refused.
         let e = refused(s.open("melee", &[u["17.04"]], &[u["18.04"]]));
-        assert_eq!((e.code.as_str(), e.field.as_deref()), ("battle.once_per_turn", Some("attackers")));
+        assert_eq!(
+            (e.code.as_str(), e.field.as_deref()),
+            ("battle.once_per_turn", Some("attackers"))
+        );
         // A phase of the same turn keeps the limits.
         s.record(s.battle.advance_turn(None, Some("Melee Combat".into())));
         refused(s.open("melee", &[u["18.05"]], &[u["17.03"]]));
@@ -1143,7 +1151,10 @@ mod limits {
             .iter()
             .find(|a| a.contains("R-ITACS-35"))
             .expect("a warning");
-        assert!(warning.starts_with("19.05 (#3) already attacked this turn"), "{warning}");
+        assert!(
+            warning.starts_with("19.05 (#3) already attacked this turn"),
+            "{warning}"
+        );
     }
 
     #[test]
@@ -1154,7 +1165,10 @@ mod limits {
         // Other firers on the same hex: refused (4.2), horse archers after movement too
         // (R-ITACS-34).
         let e = refused(s.open("missile", &[u["21.05"]], &[u["17.03"]]));
-        assert_eq!((e.code.as_str(), e.rule.as_deref()), ("battle.once_per_turn", Some("4.2")));
+        assert_eq!(
+            (e.code.as_str(), e.rule.as_deref()),
+            ("battle.once_per_turn", Some("4.2"))
+        );
         let e = refused(s.open("horse_archer_fire", &[u["21.05"]], &[u["17.03"]]));
         assert_eq!(e.ruling.as_deref(), Some("R-ITACS-34"));
         // The same firer at another hex: refused.
