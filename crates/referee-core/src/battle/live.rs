@@ -167,6 +167,7 @@ impl Battle {
             )
             .field("dice")
         })?;
+        let changes = changes_for(&self.state, &outcome.effects, mapping)?;
         let picked = |key: &str| mapping.targets.get(key).map_or(&[][..], Vec::as_slice);
         crate::systems::turn_limits(
             &self.state,
@@ -174,7 +175,6 @@ impl Battle {
             picked("attacker"),
             picked("defender"),
         )?;
-        let changes = changes_for(&self.state, &outcome.effects, mapping)?;
         self.check_throwing(&changes)?;
         Ok(EventBody::Applied {
             action: resolution.action.clone(),
