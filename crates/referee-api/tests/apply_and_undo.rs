@@ -189,11 +189,28 @@ fn melee_of(
             defenders: vec![defender],
         },
     )?;
+    // The first throw that leaves the attacker untouched and the defender on the table, so the
+    // limits alone decide what follows.
+    let itacs = referee.ruleset("itacs").unwrap();
+    let faces = (1..=36)
+        .map(|i| vec![1 + (i - 1) / 6, 1 + (i - 1) % 6])
+        .find(|faces| {
+            let r = itacs
+                .resolve("melee", &fight.situation, Some(faces))
+                .unwrap();
+            r.outcome.unwrap().effects.iter().all(|e| {
+                e.target == referee_api::Target::Defender
+                    && !matches!(
+                        e.change,
+                        referee_api::Change::LoseUnits { .. } | referee_api::Change::DestroyAll
+                    )
+            })
+        })
+        .unwrap();
     let request = ApplyRequest {
         action: "melee".into(),
         situation: fight.situation,
-        // 4 and 3: a result that leaves both sides on the table.
-        dice: DiceEntry::Physical(PhysicalDice { faces: vec![4, 3] }),
+        dice: DiceEntry::Physical(PhysicalDice { faces }),
         mapping: Mapping {
             targets: fight.targets,
             choices: Default::default(),

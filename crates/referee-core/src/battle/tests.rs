@@ -1181,7 +1181,12 @@ mod limits {
         s.fight_it("horse_archer_fire", &[u["21.05"]], &[u["18.04"]], |_| {})
             .unwrap();
         let e = refused(s.open("melee", &[u["21.05"]], &[u["19.04"]]));
-        assert_eq!(e.rule.as_deref(), Some("4.5.4, 6.2"));
+        assert_eq!(e.rule.as_deref(), Some("6.2"));
+        assert!(
+            e.message.contains("instead of melee combat"),
+            "{}",
+            e.message
+        );
 
         s.record(s.battle.advance_turn(Some(2), None));
         s.open("missile", &[u["20.05"]], &[u["17.03"]]).unwrap();

@@ -62,39 +62,57 @@ fn target_limit(action: &str) -> Option<Limit> {
     })
 }
 
-/// The limit on the units attacking (the picked attackers).
-fn attacker_limit(action: &str) -> Option<Limit> {
-    Some(match action {
-        "missile" => Limit {
+/// The limits on the units attacking (the picked attackers), each with the rule it rests on.
+fn attacker_limits(action: &str) -> Vec<Limit> {
+    match action {
+        "missile" => vec![Limit {
             earlier: FIRE_ACTIONS,
             done: "fired",
             words: "each unit with missiles may attack one hex, and no unit may attack units in more than one hex",
             rule: "4.2",
             ruling: None,
-        },
-        "horse_archer_fire" => Limit {
-            earlier: &["missile", "horse_archer_fire", "melee"],
-            done: "fired or attacked",
-            words: "horse archers fire after movement instead of melee, and not when they fired in the missile combat phase: once per turn",
-            rule: "6.2",
-            ruling: None,
-        },
-        "defensive_fire" => Limit {
+        }],
+        "horse_archer_fire" => vec![
+            Limit {
+                earlier: FIRE_ACTIONS,
+                done: "fired",
+                words: "horse archers that have fired may not fire again after movement: they do so once per turn",
+                rule: "6.2",
+                ruling: None,
+            },
+            Limit {
+                earlier: &["melee"],
+                done: "attacked in melee",
+                words: "horse archers fire after movement instead of melee combat",
+                rule: "6.2",
+                ruling: None,
+            },
+        ],
+        "defensive_fire" => vec![Limit {
             earlier: &["defensive_fire"],
             done: "fired in defensive fire",
             words: "defensive fire is resolved as missile combat, where no unit may attack units in more than one hex",
             rule: "4.4, 4.2",
             ruling: Some("R-ITACS-34"),
-        },
-        "melee" => Limit {
-            earlier: &["melee", "horse_archer_fire"],
-            done: "attacked",
-            words: "each attacking unit may only attack once per game turn, and horse archers that fired after movement do so instead of melee",
-            rule: "4.5.4, 6.2",
-            ruling: None,
-        },
-        _ => return None,
-    })
+        }],
+        "melee" => vec![
+            Limit {
+                earlier: &["melee"],
+                done: "attacked",
+                words: "each attacking unit may only attack once per game turn",
+                rule: "4.5.4",
+                ruling: None,
+            },
+            Limit {
+                earlier: &["horse_archer_fire"],
+                done: "fired after movement",
+                words: "horse archers fire after movement instead of melee combat",
+                rule: "6.2",
+                ruling: None,
+            },
+        ],
+        _ => Vec::new(),
+    }
 }
 
 /// Checks `action` with these attackers and defenders against the results applied this turn:
@@ -122,7 +140,7 @@ pub fn check(
             ));
         }
     }
-    if let Some(limit) = attacker_limit(action) {
+    for limit in attacker_limits(action) {
         for id in repeated(state, &limit, attackers, |c| &c.attackers) {
             let Some(unit) = state.units.get(&id) else {
                 continue;
