@@ -504,12 +504,7 @@ impl Battles {
             request.dice.as_deref(),
         )?);
         let battle = self.battle(referee, id)?;
-        Ok(outlook(
-            ruleset,
-            &battle.state,
-            &resolution,
-            &request.mapping,
-        ))
+        outlook(ruleset, &battle.state, &resolution, &request.mapping)
     }
 
     /// The action's situation opened with the picked units in their state now, and the mapping

@@ -1,5 +1,6 @@
 //! Applying a shown result once, and what undo takes back: a key applies one result once while it
-//! is in force; turns and phases are navigation, never on the undo stack.
+//! is in force; turns and phases are navigation, never on the undo stack; an ITACS hex is meleed
+//! once a turn, until that melee is undone or the turn ends.
 
 use serde_json::json;
 
@@ -72,11 +73,14 @@ fn a_shown_result_applies_once_until_it_is_undone() {
         let (mut fresh, _) = open(&dir);
         assert_eq!(fresh.view(&referee, id).unwrap().events, first.events);
     }
-    // Another key, or none, is another result.
+    // Another key, or none, is another result (a turn later: a hex is meleed once a turn).
+    battles.advance_turn(&referee, id, None, None).unwrap();
     battles
         .apply(&referee, id, &melee([1, 1], Some("shown-2")))
         .unwrap();
+    battles.advance_turn(&referee, id, None, None).unwrap();
     battles.apply(&referee, id, &melee([1, 1], None)).unwrap();
+    battles.advance_turn(&referee, id, None, None).unwrap();
     battles.apply(&referee, id, &melee([1, 1], None)).unwrap();
 
     // Undone, the key is free again; redone, it is taken again.
@@ -105,6 +109,7 @@ fn the_key_travels_in_the_battle_file_and_only_when_given() {
     let id = skirmish(&mut battles, &referee);
     battles.apply(&referee, id, &melee([1, 1], None)).unwrap();
     let file = serde_json::to_value(battles.export(&referee, id).unwrap()).unwrap();
+    battles.advance_turn(&referee, id, None, None).unwrap();
     assert_eq!(file["version"], 1, "a battle without keys stays version 1");
     assert!(!file.to_string().contains("apply_key"));
 
@@ -165,4 +170,109 @@ fn undo_takes_back_the_combat_not_the_phase_change_after_it() {
         view = battles.undo(&referee, id).unwrap();
     }
     assert_eq!((view.state.turn, view.state.units.len()), (2, 0));
+}
+
+/// A melee of `attacker` on `defender` (single units), with the fight's own situation.
+fn melee_of(
+    battles: &mut Battles,
+    referee: &Referee,
+    id: i64,
+    attacker: u32,
+    defender: u32,
+) -> Result<BattleView, referee_core::RefereeError> {
+    let fight = battles.fight(
+        referee,
+        id,
+        &referee_api::FightRequest {
+            action: "melee".into(),
+            attackers: vec![attacker],
+            defenders: vec![defender],
+        },
+    )?;
+    // The first throw that leaves the attacker untouched and the defender on the table, so the
+    // limits alone decide what follows.
+    let itacs = referee.ruleset("itacs").unwrap();
+    let faces = (1..=36)
+        .map(|i| vec![1 + (i - 1) / 6, 1 + (i - 1) % 6])
+        .find(|faces| {
+            let r = itacs
+                .resolve("melee", &fight.situation, Some(faces))
+                .unwrap();
+            r.outcome.unwrap().effects.iter().all(|e| {
+                e.target == referee_api::Target::Defender
+                    && !matches!(
+                        e.change,
+                        referee_api::Change::LoseUnits { .. } | referee_api::Change::DestroyAll
+                    )
+            })
+        })
+        .unwrap();
+    let request = ApplyRequest {
+        action: "melee".into(),
+        situation: fight.situation,
+        dice: DiceEntry::Physical(PhysicalDice { faces }),
+        mapping: Mapping {
+            targets: fight.targets,
+            choices: Default::default(),
+        },
+        rolled_by: None,
+        apply_key: None,
+    };
+    battles.apply(referee, id, &request)
+}
+
+#[test]
+fn a_defending_hex_is_meleed_once_a_turn_until_undone_or_the_next_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let new: NewBattle = serde_json::from_value(json!({
+        "name": "Sentinum",
+        "ruleset": "itacs",
+        "sides": [{"name": "Romans"}, {"name": "Samnites"}],
+        "units": [
+            {"label": "17.04", "side": "Romans", "stats": {"type": "SD", "count": 1}},
+            {"label": "18.05", "side": "Romans", "stats": {"type": "SD", "count": 1}},
+            {"label": "17.03", "side": "Samnites", "stats": {"type": "PS", "count": 2}},
+            {"label": "18.04", "side": "Samnites", "stats": {"type": "PS", "count": 2}}
+        ]
+    }))
+    .unwrap();
+    let id = battles.create(&referee, &new).unwrap().id;
+    let first = melee_of(&mut battles, &referee, id, 1, 3).unwrap();
+    assert!(!first.state.units[&3].lost && !first.state.units[&1].lost);
+
+    // A second melee on 17.03, or by 17.04, this turn: refused, nothing written.
+    for (a, d, field) in [(2, 3, "defenders"), (1, 4, "attackers")] {
+        let e = melee_of(&mut battles, &referee, id, a, d).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.field.as_deref(), e.rule.as_deref()),
+            ("battle.once_per_turn", Some(field), Some("4.5.4")),
+            "{}",
+            e.message
+        );
+        let (mut fresh, _) = open(&dir);
+        assert_eq!(fresh.view(&referee, id).unwrap().events, first.events);
+    }
+    // The fight itself says so before any dice: the apply's refusal is the fight's.
+    let e = melee_of(&mut battles, &referee, id, 2, 3).unwrap_err();
+    assert!(
+        e.message.starts_with("17.03 (#3) was already attacked in melee this turn: each defending hex may only be subject to one melee combat each game turn."),
+        "{}",
+        e.message
+    );
+
+    // Undo the first melee: the hex may be attacked again.
+    battles.undo(&referee, id).unwrap();
+    melee_of(&mut battles, &referee, id, 2, 3).unwrap();
+    assert_eq!(
+        melee_of(&mut battles, &referee, id, 1, 3).unwrap_err().code,
+        "battle.once_per_turn"
+    );
+    // A phase change keeps the limit; the next turn lifts it.
+    battles
+        .advance_turn(&referee, id, None, Some("Recovery".into()))
+        .unwrap();
+    assert!(melee_of(&mut battles, &referee, id, 1, 3).is_err());
+    battles.advance_turn(&referee, id, None, None).unwrap();
+    melee_of(&mut battles, &referee, id, 1, 3).unwrap();
 }

@@ -154,6 +154,8 @@ pub enum Change {
     RecoilMove { inches: u32 },
     /// A DBMM element's combat outcome: recoil, repulsed, flee, spent, destroyed, pursue.
     ElementFate { fate: String },
+    /// The units fired their throwing weapons: once per game (ITACS 6.6).
+    ThrowingWeaponsUsed,
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -231,6 +233,9 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             "pursue" => "pursues".to_string(),
             other => other.to_string(),
         },
+        Change::ThrowingWeaponsUsed => {
+            "throwing weapons used (once per game: not again this battle)".to_string()
+        }
     };
     Effect {
         target,

@@ -155,7 +155,7 @@ export type Effect = { target: Target, change: Change, text: string, rule: strin
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "element_fate", fate: string, };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
 
 export type Chooser = "attacker" | "defender";
 
@@ -369,7 +369,11 @@ strength: number, starting: number, d_markers: number, broken: boolean, rout: bo
 /**
  * Moves the results called for (retreats, recoils, rampages): the map is the players'.
  */
-moves: Array<string>, };
+moves: Array<string>, 
+/**
+ * ITACS: the unit has fired its throwing weapons, which it does once per game (6.6).
+ */
+threw?: boolean, };
 
 export type LeaderFate = "captured" | "killed";
 

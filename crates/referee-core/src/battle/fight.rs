@@ -174,11 +174,14 @@ pub fn fight<'s>(
         "fight.not_a_combat" => not_a_combat(&info.name),
         _ => e,
     })?;
+    // What this turn's results already did to these units (ITACS 4.2, 4.5.4).
+    let mut asks = opening.asks;
+    asks.extend(systems::turn_limits(state, action, attackers, defenders)?);
     Ok(Fight {
         action: action.to_string(),
         situation: opening.situation,
         targets: targets(&sides, opening.labels),
-        asks: opening.asks,
+        asks,
     })
 }
 

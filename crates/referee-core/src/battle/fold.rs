@@ -113,7 +113,13 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
             EventBody::UnitAdded { .. }
             | EventBody::UnitEdited { .. }
             | EventBody::UnitRemoved { .. } => fold_unit(ruleset, &mut state, &e.body, &field)?,
-            EventBody::Applied { changes, .. } => {
+            EventBody::Applied {
+                changes,
+                action,
+                targets,
+                ..
+            } => {
+                state.note_combat(e.seq, action, targets);
                 let changes = match history.edited.get(&e.seq).and_then(|s| edits.get(s)) {
                     Some(Event {
                         body: EventBody::RollEdited { changes, .. },
@@ -157,7 +163,11 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
 }
 
 /// A new turn or phase: the moves the results called for were the last phase's.
+/// A new turn also lifts the once-per-turn limits; a phase of the same turn keeps them.
 pub fn turn_to(state: &mut BattleState, turn: u32, phase: &Option<String>) {
+    if state.turn != turn {
+        state.this_turn.clear();
+    }
     state.turn = turn;
     state.phase.clone_from(phase);
     for u in state.units.values_mut() {

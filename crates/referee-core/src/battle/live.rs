@@ -5,7 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use super::changes::{adjustment, changes_for, Mapping};
-use super::event::{DiceSource, Event, EventBody, Subject};
+use super::event::{AppliedChange, DiceSource, Event, EventBody, Subject};
 use super::fold::{apply_changes, fold, fold_unit, turn_to, History};
 use super::model::{BattleSetup, BattleState, UnitId, UnitSpec};
 use super::units;
@@ -168,6 +168,14 @@ impl Battle {
             .field("dice")
         })?;
         let changes = changes_for(&self.state, &outcome.effects, mapping)?;
+        let picked = |key: &str| mapping.targets.get(key).map_or(&[][..], Vec::as_slice);
+        crate::systems::turn_limits(
+            &self.state,
+            &resolution.action,
+            picked("attacker"),
+            picked("defender"),
+        )?;
+        self.check_throwing(&changes)?;
         Ok(EventBody::Applied {
             action: resolution.action.clone(),
             dice: outcome.dice.clone(),
@@ -183,6 +191,30 @@ impl Battle {
             changes,
             apply_key,
         })
+    }
+
+    /// Throwing weapons are fired once per game (ITACS 6.6): a unit that threw may not again.
+    fn check_throwing(&self, changes: &[AppliedChange]) -> Result<(), RefereeError> {
+        for c in changes {
+            let Subject::Unit(id) = &c.subject else {
+                continue;
+            };
+            match self.state.units.get(id) {
+                Some(u) if u.threw && c.change == Change::ThrowingWeaponsUsed => {
+                    return Err(RefereeError::new(
+                        "battle.once_per_game",
+                        format!(
+                            "{} has already fired its throwing weapons in this battle: they are used once per game. Undo that fire first, or fire without them",
+                            super::fight::named(u)
+                        ),
+                    )
+                    .field("attackers")
+                    .rule(&c.rule))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// The applied event in force that carries this key, if any (an undone one frees its key).
@@ -310,7 +342,16 @@ impl Battle {
             | EventBody::UnitRemoved { .. } => {
                 fold_unit(ruleset, &mut self.state, &event.body, "unit")?
             }
-            EventBody::Applied { changes, .. } | EventBody::Adjusted { changes, .. } => {
+            EventBody::Applied {
+                changes,
+                action,
+                targets,
+                ..
+            } => {
+                self.state.note_combat(event.seq, action, targets);
+                apply_changes(ruleset, &mut self.state, changes, event.seq)?
+            }
+            EventBody::Adjusted { changes, .. } => {
                 apply_changes(ruleset, &mut self.state, changes, event.seq)?
             }
             EventBody::TurnAdvanced { turn, phase } => {

@@ -101,6 +101,10 @@ pub struct UnitState {
     pub leader: Option<LeaderFate>,
     /// Moves the results called for (retreats, recoils, rampages): the map is the players'.
     pub moves: Vec<String>,
+    /// ITACS: the unit has fired its throwing weapons, which it does once per game (6.6).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub threw: bool,
     #[serde(skip)]
     #[ts(skip)]
     pub kind: UnitKind,
@@ -141,6 +145,9 @@ impl UnitState {
         if self.hits > 0 {
             parts.push(format!("{} hits", self.hits));
         }
+        if self.threw {
+            parts.push("threw".into());
+        }
         if let Some(cf) = self.stats.get("cf").and_then(|v| v.as_u64()) {
             parts.push(format!("CF {cf}"));
         }
@@ -151,6 +158,15 @@ impl UnitState {
         }
         parts.join(", ")
     }
+}
+
+/// A result applied this turn: its action and the roster units on each side of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnCombat {
+    pub seq: u64,
+    pub action: String,
+    pub attackers: Vec<UnitId>,
+    pub defenders: Vec<UnitId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
@@ -182,6 +198,11 @@ pub struct BattleState {
     pub morale_track: i64,
     /// Changes a replay could not make (their unit was already gone after an edited roll).
     pub conflicts: Vec<String>,
+    /// The results applied (and in force) since the turn began: the once-per-turn limits read
+    /// them (ITACS 4.2, 4.5.4).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub this_turn: Vec<TurnCombat>,
     /// Units taken off the roster: their ids are not given again.
     #[serde(skip)]
     #[ts(skip)]
@@ -211,6 +232,7 @@ impl BattleState {
             phase: None,
             morale_track: 0,
             conflicts: Vec::new(),
+            this_turn: Vec::new(),
             removed: BTreeSet::new(),
         }
     }
@@ -237,6 +259,17 @@ impl BattleState {
         let on = self.units.keys().next_back().copied().unwrap_or(0);
         let off = self.removed.last().copied().unwrap_or(0);
         on.max(off) + 1
+    }
+
+    /// Notes a result applied this turn, for the once-per-turn limits.
+    pub fn note_combat(&mut self, seq: u64, action: &str, targets: &BTreeMap<String, Vec<UnitId>>) {
+        let ids = |key: &str| targets.get(key).cloned().unwrap_or_default();
+        self.this_turn.push(TurnCombat {
+            seq,
+            action: action.to_string(),
+            attackers: ids("attacker"),
+            defenders: ids("defender"),
+        });
     }
 
     pub fn panic_happened(&self) -> bool {

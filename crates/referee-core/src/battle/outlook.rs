@@ -6,6 +6,7 @@ use super::fold::apply_changes;
 use super::model::BattleState;
 use super::standing::standing;
 use crate::contract::{Chance, Resolution, ResultOdds};
+use crate::error::RefereeError;
 use crate::odds::Probability;
 use crate::systems::Ruleset;
 
@@ -31,13 +32,15 @@ pub fn settled(resolution: &Resolution) -> Resolution {
 
 /// Each result is applied to a copy of the battle with the mapping given; where a loss needs a
 /// player's choice not yet made, the first units mapped take it (the chance then assumes so, and
-/// says it). Results whose changes cannot be made (a target not mapped) count as not reaching.
+/// says it). A result whose changes cannot be made (a target not mapped, a unit gone) is refused
+/// as applying it would be: counting it as reaching nothing would forecast 0 where applying,
+/// once mapped, reaches the break point.
 pub fn outlook(
     ruleset: &Ruleset,
     state: &BattleState,
     resolution: &Resolution,
     mapping: &Mapping,
-) -> Vec<Chance> {
+) -> Result<Vec<Chance>, RefereeError> {
     let before = standing(ruleset, state);
     let open: Vec<&super::standing::Gauge> = before
         .gauges
@@ -67,17 +70,12 @@ pub fn outlook(
                         }
                     }
                 }
-                match changes_for(state, &odds.effects, &m) {
-                    Ok(c) => c,
-                    Err(_) => continue,
-                }
+                changes_for(state, &odds.effects, &m)?
             }
-            Err(_) => continue,
+            Err(e) => return Err(e),
         };
         let mut after = state.clone();
-        if apply_changes(ruleset, &mut after, &changes, 0).is_err() {
-            continue;
-        }
+        apply_changes(ruleset, &mut after, &changes, 0)?;
         let now = standing(ruleset, &after);
         for (i, was) in open.iter().enumerate() {
             // Reached, or moved past the threshold to the next state (a DBMM command gauge
@@ -92,7 +90,8 @@ pub fn outlook(
             }
         }
     }
-    open.into_iter()
+    Ok(open
+        .into_iter()
         .zip(reached)
         .map(|(g, p)| {
             let who = g
@@ -114,7 +113,7 @@ pub fn outlook(
             c.ruling = g.ruling.clone();
             c
         })
-        .collect()
+        .collect())
 }
 
 fn loss(change: &crate::contract::Change) -> Option<u32> {

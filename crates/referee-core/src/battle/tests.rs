@@ -634,7 +634,8 @@ fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
         &s.battle.state,
         &r,
         &mapping(&[("attacker", &[a]), ("defender", &[d])]),
-    );
+    )
+    .unwrap();
     let panic = chances
         .iter()
         .find(|c| c.label.starts_with("Gauls: Panic level"))
@@ -665,7 +666,7 @@ fn the_outlook_is_the_exact_chance_a_result_breaks_the_army() {
             e.target == crate::contract::Target::Defender
                 && matches!(e.change, Change::LoseUnits { .. } | Change::DestroyAll)
         });
-        let certain = outlook(&s.ruleset, &s.battle.state, &super::settled(&thrown), &map);
+        let certain = outlook(&s.ruleset, &s.battle.state, &super::settled(&thrown), &map).unwrap();
         let panic = certain
             .iter()
             .find(|c| c.label.starts_with("Gauls: Panic level"))
@@ -1124,4 +1125,206 @@ fn gts_contact_disorder_and_escort_hits_land_on_the_roster() {
         runner.hits == hits || runner.strength == 0,
         "the runners take the hits: {runner:?}"
     );
+
+/// Once-per-turn limits (ITACS 4.2, 4.4, 4.5.4, 6.2) and throwing weapons once per game (6.6).
+mod limits {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::contract::Target;
+    use crate::error::RefereeError;
+
+    /// An ITACS battle: Roman SD singles at 17.04 and 18.05, a stack of three SD at 19.05, LB at
+    /// 20.05 and HB at 21.05; Gaulish PS at 17.03, 18.04 and 19.04, and Frankish AX at 20.04.
+    fn battle() -> (Script, BTreeMap<&'static str, UnitId>) {
+        let mut s = Script::new("itacs", json!([{"name": "Romans"}, {"name": "Gauls"}]));
+        let mut ids = BTreeMap::new();
+        for (label, side, stats) in [
+            ("17.04", "Romans", json!({"type": "SD", "count": 1})),
+            ("18.05", "Romans", json!({"type": "SD", "count": 1})),
+            ("19.05", "Romans", json!({"type": "SD", "count": 3})),
+            ("20.05", "Romans", json!({"type": "LB", "count": 1})),
+            (
+                "21.05",
+                "Romans",
+                json!({"type": "HB", "count": 1, "fire": 3, "fire_range": 2, "movement": 12}),
+            ),
+            ("17.03", "Gauls", json!({"type": "PS", "count": 2})),
+            ("18.04", "Gauls", json!({"type": "PS", "count": 2})),
+            ("19.04", "Gauls", json!({"type": "PS", "count": 2})),
+            ("20.04", "Gauls", json!({"type": "AX", "count": 1})),
+        ] {
+            ids.insert(label, s.add(label, side, Role::Unit, stats));
+        }
+        (s, ids)
+    }
+
+    impl Script {
+        fn open(&self, action: &str, a: &[UnitId], d: &[UnitId]) -> Result<Fight, RefereeError> {
+            fight(&self.ruleset, &self.battle.state, action, a, d)
+        }
+
+        /// Opens the fight and applies a roll that leaves every picked unit on the table and
+        /// the attackers untouched, so the limits alone decide what follows.
+        fn fight_it(
+            &mut self,
+            action: &str,
+            a: &[UnitId],
+            d: &[UnitId],
+            edit: impl Fn(&mut serde_json::Value),
+        ) -> Result<Fight, RefereeError> {
+            let f = self.open(action, a, d)?;
+            let mut situation = f.situation.clone();
+            edit(&mut situation);
+            let dice = dice_for(&self.ruleset, action, &situation, |r| {
+                !has(r, |e| {
+                    (e.target != Target::Defender && e.change != Change::ThrowingWeaponsUsed)
+                        || matches!(e.change, Change::DestroyAll | Change::LoseUnits { .. })
+                })
+            });
+            let r = self.resolve(action, &situation, &dice);
+            let m = Mapping {
+                targets: f.targets.clone(),
+                choices: Default::default(),
+            };
+            let body = self
+                .battle
+                .apply(&r, &m, DiceSource::Physical, None, None)?;
+            self.record(body);
+            Ok(f)
+        }
+    }
+
+    fn refused(r: Result<Fight, RefereeError>) -> RefereeError {
+        r.expect_err("a repeat this turn is refused")
+    }
+
+    #[test]
+    fn a_defending_hex_is_meleed_once_a_turn_and_an_attacking_unit_attacks_once() {
+        let (mut s, u) = battle();
+        s.fight_it("melee", &[u["17.04"]], &[u["17.03"]], |_| {})
+            .unwrap();
+
+        // Another attacker on the same defending hex: refused at the fight and at apply.
+        let e = refused(s.open("melee", &[u["18.05"]], &[u["17.03"]]));
+        assert_eq!(e.code, "battle.once_per_turn");
+        assert_eq!(e.rule.as_deref(), Some("4.5.4"));
+        assert_eq!(e.field.as_deref(), Some("defenders"));
+        assert!(e.message.contains("17.03"), "{}", e.message);
+        let e = refused(s.fight_it("melee", &[u["18.05"]], &[u["17.03"]], |_| {}));
+        assert_eq!(e.code, "battle.once_per_turn");
+        // The same single attacker on another hex: refused.
+        let e = refused(s.open("melee", &[u["17.04"]], &[u["18.04"]]));
+        assert_eq!(
+            (e.code.as_str(), e.field.as_deref()),
+            ("battle.once_per_turn", Some("attackers"))
+        );
+        // A phase of the same turn keeps the limits.
+        s.record(s.battle.advance_turn(None, Some("Melee Combat".into())));
+        refused(s.open("melee", &[u["18.05"]], &[u["17.03"]]));
+
+        // Undo the melee: the hex and the attacker are free again.
+        s.record(s.battle.undo().unwrap());
+        s.open("melee", &[u["18.05"]], &[u["17.03"]]).unwrap();
+        s.open("melee", &[u["17.04"]], &[u["18.04"]]).unwrap();
+        // Redone, the limit is back.
+        s.record(s.battle.redo().unwrap());
+        refused(s.open("melee", &[u["18.05"]], &[u["17.03"]]));
+
+        // The next turn lifts it.
+        s.record(s.battle.advance_turn(Some(2), None));
+        s.fight_it("melee", &[u["18.05"]], &[u["17.03"]], |_| {})
+            .unwrap();
+    }
+
+    #[test]
+    fn a_stack_of_several_units_may_attack_again_with_a_warning() {
+        let (mut s, u) = battle();
+        let first = s
+            .fight_it("melee", &[u["19.05"]], &[u["18.04"]], |_| {})
+            .unwrap();
+        assert!(!first.asks.iter().any(|a| a.contains("R-ITACS-35")));
+        // Units of one stack may attack different hexes (4.5.4): warned, not refused.
+        let again = s
+            .fight_it("melee", &[u["19.05"]], &[u["19.04"]], |_| {})
+            .unwrap();
+        let warning = again
+            .asks
+            .iter()
+            .find(|a| a.contains("R-ITACS-35"))
+            .expect("a warning");
+        assert!(
+            warning.starts_with("19.05 (#3) already attacked this turn"),
+            "{warning}"
+        );
+    }
+
+    #[test]
+    fn a_hex_is_fired_on_once_a_turn_and_a_firing_unit_fires_at_one_hex() {
+        let (mut s, u) = battle();
+        s.fight_it("missile", &[u["20.05"]], &[u["17.03"]], |_| {})
+            .unwrap();
+        // Other firers on the same hex: refused (4.2), horse archers after movement too
+        // (R-ITACS-34).
+        let e = refused(s.open("missile", &[u["21.05"]], &[u["17.03"]]));
+        assert_eq!(
+            (e.code.as_str(), e.rule.as_deref()),
+            ("battle.once_per_turn", Some("4.2"))
+        );
+        let e = refused(s.open("horse_archer_fire", &[u["21.05"]], &[u["17.03"]]));
+        assert_eq!(e.ruling.as_deref(), Some("R-ITACS-34"));
+        // The same firer at another hex: refused.
+        let e = refused(s.open("missile", &[u["20.05"]], &[u["18.04"]]));
+        assert_eq!(e.field.as_deref(), Some("attackers"));
+        // Melee is another attack: the hex fired on may still be attacked in melee.
+        s.open("melee", &[u["17.04"]], &[u["17.03"]]).unwrap();
+
+        // Horse archers that fired after movement do not attack in melee (6.2).
+        s.fight_it("horse_archer_fire", &[u["21.05"]], &[u["18.04"]], |_| {})
+            .unwrap();
+        let e = refused(s.open("melee", &[u["21.05"]], &[u["19.04"]]));
+        assert_eq!(e.rule.as_deref(), Some("6.2"));
+        assert!(
+            e.message.contains("instead of melee combat"),
+            "{}",
+            e.message
+        );
+
+        s.record(s.battle.advance_turn(Some(2), None));
+        s.open("missile", &[u["20.05"]], &[u["17.03"]]).unwrap();
+        s.open("melee", &[u["21.05"]], &[u["19.04"]]).unwrap();
+    }
+
+    #[test]
+    fn throwing_weapons_are_fired_once_per_game_and_an_undo_gives_them_back() {
+        let (mut s, u) = battle();
+        let throwing = |situation: &mut serde_json::Value| {
+            situation["firing_hexes"][0]["units"][0]["throwing"] = json!(true);
+        };
+        let (ax, target) = (u["20.04"], u["17.04"]);
+        assert!(!s.unit(ax).threw);
+        s.fight_it("defensive_fire", &[ax], &[target], throwing)
+            .unwrap();
+        assert!(s.unit(ax).threw, "the battle records the throw");
+        assert!(s.unit(ax).summary().contains("threw"));
+
+        // Not this turn, nor the next: once per game.
+        s.record(s.battle.advance_turn(Some(2), None));
+        let f = s.open("defensive_fire", &[ax], &[target]).unwrap();
+        assert!(f.asks.iter().any(|a| a.contains("once per game (6.6)")));
+        let e = refused(s.fight_it("defensive_fire", &[ax], &[target], throwing));
+        assert_eq!(e.code, "battle.once_per_game");
+        assert_eq!(e.rule.as_deref(), Some("6.6"));
+        assert_eq!(
+            e.message,
+            "20.04 (#9) has already fired its throwing weapons in this battle: they are used once per game. Undo that fire first, or fire without them."
+        );
+
+        // Undo the first throw: the unit may throw again.
+        s.record(s.battle.undo().unwrap());
+        assert!(!s.unit(ax).threw);
+        s.fight_it("defensive_fire", &[ax], &[target], throwing)
+            .unwrap();
+        assert!(s.unit(ax).threw);
+    }
 }

@@ -124,6 +124,7 @@ pub fn enter(
         lost: false,
         leader: None,
         moves: Vec::new(),
+        threw: false,
         kind,
     };
     // GTS units may enter already hit, disordered or routed.
@@ -167,6 +168,7 @@ pub fn edit(
     unit.leader = old.leader;
     unit.moves.clone_from(&old.moves);
     unit.kind.rampaging = old.kind.rampaging;
+    unit.threw = old.threw;
     unit.lost = old.leader == Some(LeaderFate::Killed) || (unit.starting > 0 && unit.strength == 0);
     if let SystemRules::Dbmm(_) = &ruleset.rules {
         if let Some(state) = old.stats.get("state").cloned().or(state) {
@@ -238,6 +240,7 @@ pub fn land(ruleset: &Ruleset, unit: &mut UnitState, change: &Change) {
         }
         (_, Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. }) => {}
         (_, Change::VictoryPoints { .. } | Change::Morale { .. }) => {}
+        (_, Change::ThrowingWeaponsUsed) => unit.threw = true,
         (_, Change::ElementFate { fate }) => match fate.as_str() {
             // The element leaves the table; its state says how, for the ME tallies (p. 42).
             "destroyed" | "spent" | "off_table" => {

@@ -267,6 +267,20 @@ pub struct Choice {
     pub label: String,
 }
 
+/// A battle's check of an action against the results applied this turn (ITACS 4.2, 4.5.4, 6.2):
+/// a refusal, or warnings to show with the fight. Systems without such limits accept all.
+pub fn turn_limits(
+    state: &crate::battle::BattleState,
+    action: &str,
+    attackers: &[crate::battle::UnitId],
+    defenders: &[crate::battle::UnitId],
+) -> Result<Vec<String>, RefereeError> {
+    match state.ruleset.as_str() {
+        "itacs" => itacs::limits::check(state, action, attackers, defenders),
+        _ => Ok(Vec::new()),
+    }
+}
+
 /// The built-in rulesets, embedded at compile time: (id, file name, text).
 pub const BUILTIN: &[(&str, &str, &str)] = &[
     (

@@ -817,9 +817,34 @@ pub fn recoil(
         }
     };
     let joint = joint_fate(&ta, &tb, r.rout_multiple)?;
+    // A row names each side's fate, not which unit recoils or routs; only the locked row says
+    // what befalls every unit (everyone failed: hits each), so it carries those effects, as the
+    // throw's outcome does — a battle's outlook then counts the stands they cost.
+    let locked_hits: Vec<crate::contract::Effect> = a
+        .units
+        .iter()
+        .chain(&b.units)
+        .map(|(u, _)| {
+            effect(
+                Target::Unit(u.name.clone()),
+                Change::Hits {
+                    count: r.locked_hits,
+                },
+                &r.rule,
+                r.ruling.as_deref(),
+            )
+        })
+        .collect();
     let distribution = joint
         .outcomes()
-        .map(|(f, p)| ResultOdds::new(&both(f), &both(f), "—".into(), p, Vec::new()))
+        .map(|(f, p)| {
+            let effects = if f.0 == SideFate::Locked {
+                locked_hits.clone()
+            } else {
+                Vec::new()
+            };
+            ResultOdds::new(&both(f), &both(f), "—".into(), p, effects)
+        })
         .collect();
     let sa = side_fate(&ta, &tb, r.rout_multiple)?;
     for (f, p) in sa.outcomes() {

@@ -78,6 +78,14 @@ pub fn open(data: &ItacsData, action: &str, sides: &Sides) -> Result<Opening, Re
         ],
     };
     asks.extend(missing_values(data, action, sides));
+    if action == "defensive_fire" {
+        for f in sides.attackers.iter().filter(|f| f.unit.threw) {
+            asks.push(format!(
+                "{} has already fired its throwing weapons in this battle: they are used once per game (6.6).",
+                f.label
+            ));
+        }
+    }
     Ok(Opening {
         situation,
         labels: Labels::Hexes,

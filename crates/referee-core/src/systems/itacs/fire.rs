@@ -525,6 +525,19 @@ pub fn resolve(
             None,
         ));
     }
+    // 6.6: each unit throws once per game; the battle remembers the hexes that threw.
+    let threw: Vec<String> = s
+        .firing_hexes
+        .iter()
+        .zip(&firing)
+        .enumerate()
+        .filter(|(_, (_, units))| units.iter().any(|u| u.firing && u.throwing))
+        .map(|(i, (hex, _))| {
+            hex.label
+                .clone()
+                .unwrap_or_else(|| format!("firing hex {}", i + 1))
+        })
+        .collect();
     let extra = |_: &str| {
         ff_disrupted
             .iter()
@@ -539,6 +552,14 @@ pub fn resolve(
                 )
             })
             .chain(after_fire.iter().cloned())
+            .chain(threw.iter().map(|label| {
+                effect(
+                    Target::Hex(label.clone()),
+                    Change::ThrowingWeaponsUsed,
+                    &data.throwing_weapons.rule,
+                    None,
+                )
+            }))
             .collect()
     };
     let ctx = EffectContext {

@@ -5,6 +5,7 @@ pub mod data;
 pub mod fight;
 mod fire;
 mod forecast;
+pub mod limits;
 mod melee;
 pub mod movement;
 mod results;

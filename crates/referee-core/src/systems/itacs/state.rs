@@ -141,7 +141,8 @@ impl HexState {
             | Change::Disorder
             | Change::RoutUnit
             | Change::RecoilMove { .. }
-            | Change::ElementFate { .. } => {}
+            | Change::ElementFate { .. }
+            | Change::ThrowingWeaponsUsed => {}
         }
         if self.units == 0 {
             *self = HexState::default();
