@@ -6,14 +6,19 @@ use rusqlite::ErrorCode;
 
 use referee_core::RefereeError;
 
-pub(crate) fn corrupt(path: &Path) -> RefereeError {
-    let backup = match super::latest_backup(path) {
+/// What to do about a damaged database: the latest backup, if there is one.
+pub(crate) fn backup_hint(path: &Path) -> String {
+    match super::latest_backup(path) {
         Some(b) => format!(
             "The latest backup is {}: copy it over the damaged file, or open it instead.",
             b.display()
         ),
         None => "There is no backup of it yet.".to_string(),
-    };
+    }
+}
+
+pub(crate) fn corrupt(path: &Path) -> RefereeError {
+    let backup = backup_hint(path);
     RefereeError::new(
         "store.corrupt",
         format!(
