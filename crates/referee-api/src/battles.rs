@@ -729,7 +729,13 @@ impl Battles {
             .iter()
             .map(|e| {
                 let detail = details.remove(&e.seq);
-                let hash = event_hash(&prev, e.seq, &e.at, &e.body, detail.as_ref().map(|d| d.get()));
+                let hash = event_hash(
+                    &prev,
+                    e.seq,
+                    &e.at,
+                    &e.body,
+                    detail.as_ref().map(|d| d.get()),
+                );
                 prev.clone_from(&hash);
                 FileEvent {
                     seq: e.seq,
@@ -951,7 +957,10 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
     }
     for (i, unit) in roster.units.iter().enumerate() {
         let id = u32::try_from(i + 1).map_err(|_| {
-            RefereeError::new("roster.invalid", "the roster has more units than a battle holds")
+            RefereeError::new(
+                "roster.invalid",
+                "the roster has more units than a battle holds",
+            )
         })?;
         referee_core::battle::units::enter(ruleset, id, unit, &format!("units[{i}]"))?;
     }

@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
-    check_roster, default_database, roster_from_csv, AdjustRequest, AppDice,
-    ApplyRequest, BattleView, Battles, DiceEntry, FightRequest, LogEntry, NewBattle,
-    OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
+    check_roster, default_database, roster_from_csv, AdjustRequest, AppDice, ApplyRequest,
+    BattleView, Battles, DiceEntry, FightRequest, LogEntry, NewBattle, OutlookRequest,
+    PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use files::write_atomically;

@@ -85,7 +85,7 @@ fn size(bytes: u64) -> String {
     const MB: u64 = 1024 * 1024;
     if bytes >= MB {
         let tenths = bytes.saturating_mul(10) / MB;
-        if tenths % 10 == 0 {
+        if tenths.is_multiple_of(10) {
             format!("{} MB", tenths / 10)
         } else {
             format!("{}.{} MB", tenths / 10, tenths % 10)
@@ -104,8 +104,16 @@ mod tests {
         assert!(Limited::Roster.check(1024 * 1024).is_ok());
         let e = Limited::Roster.check(1024 * 1024 + 1).unwrap_err();
         assert_eq!(e.code, "file.too_large");
-        assert!(e.message.contains("1.0 MB") || e.message.contains("1 MB"), "{}", e.message);
+        assert!(
+            e.message.contains("1.0 MB") || e.message.contains("1 MB"),
+            "{}",
+            e.message
+        );
         let e = Limited::BattleFile.check(100 * 1024 * 1024).unwrap_err();
-        assert!(e.message.contains("100 MB") && e.message.contains("16 MB"), "{}", e.message);
+        assert!(
+            e.message.contains("100 MB") && e.message.contains("16 MB"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -326,7 +326,10 @@ fn imports_are_checked_whole_and_never_partial() {
         // One character changed in an event of a file with hashes.
         ("import.damaged", {
             let mut f = file.clone();
-            let at = f["events"][1]["at"].as_str().unwrap().replace('Z', "+00:00");
+            let at = f["events"][1]["at"]
+                .as_str()
+                .unwrap()
+                .replace('Z', "+00:00");
             f["events"][1]["at"] = json!(at);
             f
         }),
@@ -679,7 +682,10 @@ fn turns_stop_at_the_last_a_battle_can_reach_instead_of_overflowing() {
     let referee = Referee::builtin();
     let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
     let id = battles
-        .create(&referee, &new("itacs", json!([{"name": "A"}, {"name": "B"}])))
+        .create(
+            &referee,
+            &new("itacs", json!([{"name": "A"}, {"name": "B"}])),
+        )
         .unwrap()
         .id;
     let e = battles
@@ -687,11 +693,17 @@ fn turns_stop_at_the_last_a_battle_can_reach_instead_of_overflowing() {
         .unwrap_err();
     assert_eq!(e.code, "battle.turn_out_of_range");
     let last = referee_api::MAX_TURN;
-    let v = battles.advance_turn(&referee, id, Some(last), None).unwrap();
+    let v = battles
+        .advance_turn(&referee, id, Some(last), None)
+        .unwrap();
     assert_eq!(v.state.turn, last);
     let e = battles.advance_turn(&referee, id, None, None).unwrap_err();
     assert_eq!(e.code, "battle.turn_out_of_range");
-    assert_eq!(battles.view(&referee, id).unwrap().events, 2, "nothing written");
+    assert_eq!(
+        battles.view(&referee, id).unwrap().events,
+        2,
+        "nothing written"
+    );
     // The battle at its last turn exports, imports and takes a phase change.
     let file = serde_json::to_string(&battles.export(&referee, id).unwrap()).unwrap();
     let copy = battles.import(&referee, &file).unwrap();

@@ -215,8 +215,26 @@ fn plausible(file: &mut Value, rng: &mut Rng) {
     };
     let n = events.len() as u64;
     let max = u64::from(referee_api::MAX_TURN);
-    let turns = [0, 1, 2, max - 1, max, max + 1, u64::from(u32::MAX), rng.below(1 << 33)];
-    let seqs = [0, 1, n, n + 1, i64::MAX as u64, 1 << 63, u64::MAX, rng.below(n + 2)];
+    let turns = [
+        0,
+        1,
+        2,
+        max - 1,
+        max,
+        max + 1,
+        u64::from(u32::MAX),
+        rng.below(1 << 33),
+    ];
+    let seqs = [
+        0,
+        1,
+        n,
+        n + 1,
+        i64::MAX as u64,
+        1 << 63,
+        u64::MAX,
+        rng.below(n + 2),
+    ];
     let pick = |rng: &mut Rng, list: &[u64]| list[rng.below(list.len() as u64) as usize];
     match rng.below(6) {
         0 => {
@@ -234,7 +252,11 @@ fn plausible(file: &mut Value, rng: &mut Rng) {
             events.pop();
         }
         3 => {
-            let kind = if rng.below(2) == 0 { "undone" } else { "redone" };
+            let kind = if rng.below(2) == 0 {
+                "undone"
+            } else {
+                "redone"
+            };
             let event = pick(rng, &seqs);
             events.push(json!({"seq": n + 1, "at": "2026-01-01T00:00:00.000Z", "body": {"kind": kind, "event": event}}));
         }
@@ -248,7 +270,8 @@ fn plausible(file: &mut Value, rng: &mut Rng) {
         _ => {
             for e in events.iter_mut() {
                 let body = e.get_mut("body").and_then(Value::as_object_mut);
-                if let Some(body) = body.filter(|b| b.get("kind") == Some(&json!("turn_advanced"))) {
+                if let Some(body) = body.filter(|b| b.get("kind") == Some(&json!("turn_advanced")))
+                {
                     body.insert("turn".into(), json!(pick(rng, &turns)));
                 }
             }
@@ -331,7 +354,10 @@ fn mutated_battle_files_never_panic_and_what_is_accepted_folds() {
     }
     eprintln!("import fuzz: {iterations} files (seed {seed}): {accepted} accepted, {refused} refused with a typed error ({unchained} by the hash chain), 0 panics; of the accepted, {reopened} stored and reopened equal, {appended} took one more turn, {last_turn} refused it at the last turn");
     assert!(refused > 0);
-    assert!(accepted > 0, "some mutated files must be accepted to prove anything");
+    assert!(
+        accepted > 0,
+        "some mutated files must be accepted to prove anything"
+    );
 }
 
 /// Imports an accepted file into a database, reopens it there as a fresh process would (same

@@ -462,24 +462,23 @@ fn script(
     existing: Option<i64>,
 ) -> Result<Value, RefereeError> {
     let script: Script = parse(text)?;
-    let view = match (existing, &script.battle) {
-        (Some(id), None) => battles.view(r, id)?,
-        (None, Some(new)) => battles.create(r, new)?,
-        (Some(_), Some(_)) => {
-            return Err(RefereeError::new(
-                "input.invalid",
-                "the script begins a battle and --battle names one: keep only one of them",
-            )
-            .field("battle"))
-        }
-        (None, None) => {
-            return Err(RefereeError::new(
+    let view =
+        match (existing, &script.battle) {
+            (Some(id), None) => battles.view(r, id)?,
+            (None, Some(new)) => battles.create(r, new)?,
+            (Some(_), Some(_)) => {
+                return Err(RefereeError::new(
+                    "input.invalid",
+                    "the script begins a battle and --battle names one: keep only one of them",
+                )
+                .field("battle"))
+            }
+            (None, None) => return Err(RefereeError::new(
                 "input.invalid",
                 "the script begins no battle: describe one under battle, or name one with --battle",
             )
-            .field("battle"))
-        }
-    };
+            .field("battle")),
+        };
     let id = view.id;
     let mut out = std::io::stdout().lock();
     let mut last = view.log.last().map_or(0, |l| l.seq);

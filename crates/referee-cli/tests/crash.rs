@@ -155,7 +155,10 @@ fn sigkill_at_random_points_loses_no_committed_event() {
                 .iter()
                 .map(|e| &e["body"])
                 .collect();
-            assert!(bodies.len() <= reference.len(), "battle {battle}: more events than the script makes");
+            assert!(
+                bodies.len() <= reference.len(),
+                "battle {battle}: more events than the script makes"
+            );
             for (i, body) in bodies.iter().enumerate() {
                 assert_eq!(
                     **body,

@@ -52,7 +52,10 @@ fn one_flipped_byte_in_an_event_is_caught_naming_battle_and_event() {
     let (status, sound, stderr) = referee(&db, &["db", "check"], None);
     assert_eq!(status, 0, "{stderr}");
     assert_eq!(sound["integrity_check"], "ok");
-    assert_eq!((sound["battles"].as_u64(), sound["events"].as_u64()), (Some(1), Some(3)));
+    assert_eq!(
+        (sound["battles"].as_u64(), sound["events"].as_u64()),
+        (Some(1), Some(3))
+    );
 
     // The processes have closed the database, so its pages are in the file itself (no WAL).
     let mut bytes = std::fs::read(&db).unwrap();

@@ -16,7 +16,8 @@ use referee_api::{Battles, Referee};
 fn script(dir: &Path, name: &str, steps: usize, new_battle: bool) -> std::path::PathBuf {
     let mut script = json!({"steps": vec![json!({"op": "turn"}); steps]});
     if new_battle {
-        script["battle"] = json!({"name": name, "ruleset": "itacs", "sides": [{"name": "A"}, {"name": "B"}]});
+        script["battle"] =
+            json!({"name": name, "ruleset": "itacs", "sides": [{"name": "A"}, {"name": "B"}]});
     }
     let path = dir.join(format!("{name}.json"));
     std::fs::write(&path, script.to_string()).unwrap();
@@ -95,10 +96,17 @@ fn two_processes_writing_at_once_lose_duplicate_and_refuse_nothing() {
     assert_eq!(refused_b, None, "writer B was refused");
     committed.sort_unstable();
     let expected: Vec<u64> = (2..=1 + 2 * steps as u64).collect();
-    assert_eq!(committed, expected, "each write committed once, as its own event");
+    assert_eq!(
+        committed, expected,
+        "each write committed once, as its own event"
+    );
     let mut battles = Battles::open(&db).unwrap();
     let view = battles.view(&referee, shared).unwrap();
-    assert_eq!(view.events, 1 + 2 * steps as u64, "nothing lost, nothing doubled");
+    assert_eq!(
+        view.events,
+        1 + 2 * steps as u64,
+        "nothing lost, nothing doubled"
+    );
     // Each next turn was worked out on the battle as the other writer left it: 2, 3, 4…
     let expected_turns: Vec<u64> = (2..=1 + 2 * steps as u64).collect();
     assert_eq!(turns(&mut battles, &referee, shared), expected_turns);

@@ -51,7 +51,9 @@ pub(crate) fn seq_column(seq: u64) -> Result<i64, RefereeError> {
 fn conflict(battle: i64, last: i64) -> RefereeError {
     RefereeError::new(
         "store.conflict",
-        format!("battle #{battle} changed elsewhere (it is at event {last}): reopen it and try again"),
+        format!(
+            "battle #{battle} changed elsewhere (it is at event {last}): reopen it and try again"
+        ),
     )
 }
 
@@ -66,13 +68,19 @@ fn insert_events(
     let mut ev = tx.prepare_cached(
         "INSERT INTO events (battle_id, seq, at, body, hash) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
-    let mut det = tx.prepare_cached(
-        "INSERT INTO event_details (battle_id, seq, detail) VALUES (?1, ?2, ?3)",
-    )?;
+    let mut det = tx
+        .prepare_cached("INSERT INTO event_details (battle_id, seq, detail) VALUES (?1, ?2, ?3)")?;
     for (e, detail) in events {
         // Checked by the callers: every seq here fits.
-        let seq = i64::try_from(e.seq).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(1, i64::MAX))?;
-        let hash = event_hash(&prev, e.seq, &e.at, &e.body, detail.as_ref().map(|d| d.get()));
+        let seq = i64::try_from(e.seq)
+            .map_err(|_| rusqlite::Error::IntegralValueOutOfRange(1, i64::MAX))?;
+        let hash = event_hash(
+            &prev,
+            e.seq,
+            &e.at,
+            &e.body,
+            detail.as_ref().map(|d| d.get()),
+        );
         ev.execute(params![battle, seq, e.at, body_text(&e.body), hash])?;
         if let Some(d) = detail {
             det.execute(params![battle, seq, d.get()])?;
@@ -166,7 +174,9 @@ impl Store {
         };
         let mut expected = last;
         for (event, _) in events {
-            expected = expected.checked_add(1).ok_or_else(|| conflict(battle, last))?;
+            expected = expected
+                .checked_add(1)
+                .ok_or_else(|| conflict(battle, last))?;
             if seq_column(event.seq)? != expected {
                 return Err(conflict(battle, last));
             }

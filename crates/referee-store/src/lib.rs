@@ -182,9 +182,10 @@ impl Store {
             damage: Vec::new(),
         };
         if integrity != "ok" {
-            check
-                .damage
-                .push(format!("SQLite's integrity check failed: {}", integrity.replace('\n', "; ")));
+            check.damage.push(format!(
+                "SQLite's integrity check failed: {}",
+                integrity.replace('\n', "; ")
+            ));
         }
         if orphans > 0 {
             check

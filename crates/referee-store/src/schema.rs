@@ -126,7 +126,11 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
 
 fn migrate(store: &mut Store, from: i64) -> Result<(), RefereeError> {
     let path = store.path.clone();
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(usize::try_from(from).unwrap_or(0)) {
+    for (i, sql) in MIGRATIONS
+        .iter()
+        .enumerate()
+        .skip(usize::try_from(from).unwrap_or(0))
+    {
         let to = i64::try_from(i + 1).unwrap_or(i64::MAX);
         let tx = store
             .conn()

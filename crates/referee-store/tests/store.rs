@@ -205,7 +205,10 @@ fn another_applications_database_is_refused_untouched_and_a_folder_named_plainly
         conn.execute_batch(&schema_at(2)).unwrap();
         conn.pragma_update(None, "application_id", 42).unwrap();
     }
-    assert_eq!(Store::open(&marked).err().unwrap().code, "store.not_referee");
+    assert_eq!(
+        Store::open(&marked).err().unwrap().code,
+        "store.not_referee"
+    );
 
     // A referee database is marked as one.
     let ours = dir.path().join("referee.db");
@@ -251,10 +254,15 @@ fn a_changed_event_or_a_gap_in_the_numbering_is_caught_naming_battle_and_event()
     );
 
     // A battle numbered 1, 3 (an event deleted) is caught too.
-    let other = store.insert_battle(&[(created(), None), (turn(2), None)]).unwrap();
+    let other = store
+        .insert_battle(&[(created(), None), (turn(2), None)])
+        .unwrap();
     Connection::open(&path)
         .unwrap()
-        .execute("UPDATE events SET seq = 3 WHERE battle_id = ?1 AND seq = 2", [other])
+        .execute(
+            "UPDATE events SET seq = 3 WHERE battle_id = ?1 AND seq = 2",
+            [other],
+        )
         .unwrap();
     assert_eq!(store.events(other).unwrap_err().code, "store.damaged_event");
     assert_eq!(store.check().unwrap().damage.len(), 2);
@@ -276,7 +284,11 @@ fn a_battle_is_stored_only_numbered_one_two_three() {
         (1 << 63, "battle.invalid_events"),
         (3, "store.conflict"),
     ] {
-        assert_eq!(store.append(id, &turn(seq), None).unwrap_err().code, code, "{seq}");
+        assert_eq!(
+            store.append(id, &turn(seq), None).unwrap_err().code,
+            code,
+            "{seq}"
+        );
     }
     assert!(store.battles().unwrap().iter().all(|b| b.events == 1));
 }
