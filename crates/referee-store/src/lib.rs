@@ -44,11 +44,7 @@ impl Store {
         if path.is_dir() {
             return Err(RefereeError::new(
                 "store.is_folder",
-                format!(
-                    "{} is a folder, not a database file: name the file inside it, e.g. {}",
-                    path.display(),
-                    path.join("referee.db").display()
-                ),
+                "the database path names a folder, not a file: name the database file inside it (referee.db, say)",
             )
             .location(path.display().to_string()));
         }
