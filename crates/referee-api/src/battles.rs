@@ -410,7 +410,7 @@ impl Battles {
             began_under,
             ruleset_changed,
             state: battle.state.clone(),
-            events: battle.events.len() as u64,
+            events: u64::try_from(battle.events.len()).unwrap_or(u64::MAX),
             log: log_entries(battle, &battle.events[from..]),
             undo: battle.history.undo,
             redo: battle.history.redo,

@@ -22,7 +22,7 @@ pub fn event_hash(
 ) -> String {
     let mut h = Sha256::new();
     let mut part = |bytes: &[u8]| {
-        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
         h.update(bytes);
     };
     part(b"referee-event-1");
