@@ -367,20 +367,39 @@ impl Battles {
         Ok(())
     }
 
-    /// Runs a write (work out the events from the battle as it stands, then commit them) again
-    /// when another writer changed the battle in the meantime: the command applies to the battle
-    /// as it now stands, as if it had come a moment later, instead of being refused.
+    /// Runs a write — work out the events from the battle as it stands, then commit them —
+    /// holding the database's write lock throughout (`BEGIN IMMEDIATE`), so another process can
+    /// neither be refused nor overtake it: it waits, up to the busy timeout. A battle another
+    /// process changed since this one read it is read again and the events worked out anew, as
+    /// if the command had come a moment later.
     fn writing<T>(
         &mut self,
+        id: i64,
         mut write: impl FnMut(&mut Battles) -> Result<T, RefereeError>,
     ) -> Result<T, RefereeError> {
-        for _ in 1..WRITE_ATTEMPTS {
-            match write(self) {
-                Err(e) if e.code == "store.conflict" => {}
-                answer => return answer,
+        self.store.begin_write()?;
+        // Inside the lock, the battle in memory is checked against the store before anything is
+        // worked out from it, so a command is never judged on a stale battle.
+        if let Some((open, battle)) = &self.open {
+            let cached = battle.events.last().map(|e| e.seq);
+            if *open == id && self.store.last_seq(id).ok() != Some(cached) {
+                self.open = None;
             }
         }
-        write(self)
+        let mut answer = write(self);
+        for _ in 1..WRITE_ATTEMPTS {
+            match &answer {
+                Err(e) if e.code == "store.conflict" => answer = write(self),
+                _ => break,
+            }
+        }
+        let ended = self.store.end_write(answer.is_ok());
+        if answer.is_err() || ended.is_err() {
+            // Whatever was folded in memory may not have been kept: read the battle again.
+            self.open = None;
+        }
+        ended?;
+        answer
     }
 
     pub fn view(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
@@ -440,7 +459,7 @@ impl Battles {
         id: i64,
         unit: UnitSpec,
     ) -> Result<BattleView, RefereeError> {
-        self.writing(|b| {
+        self.writing(id, |b| {
             let ruleset = referee.ruleset(&b.battle(referee, id)?.state.ruleset.clone())?;
             let body = b.battle(referee, id)?.add_unit(ruleset, unit.clone())?;
             b.commit(referee, id, vec![(body, None)])
@@ -457,7 +476,7 @@ impl Battles {
         unit_id: UnitId,
         spec: UnitSpec,
     ) -> Result<BattleView, RefereeError> {
-        self.writing(|b| {
+        self.writing(id, |b| {
             let ruleset = referee.ruleset(&b.battle(referee, id)?.state.ruleset.clone())?;
             let body = b
                 .battle(referee, id)?
@@ -475,7 +494,7 @@ impl Battles {
         id: i64,
         unit_id: UnitId,
     ) -> Result<BattleView, RefereeError> {
-        self.writing(|b| {
+        self.writing(id, |b| {
             let body = b.battle(referee, id)?.remove_unit(unit_id)?;
             b.commit(referee, id, vec![(body, None)])
         })?;
@@ -498,7 +517,7 @@ impl Battles {
             "situation": request.situation,
             "resolution": resolution,
         });
-        self.writing(|b| {
+        self.writing(id, |b| {
             let body = b.battle(referee, id)?.apply(
                 &resolution,
                 &request.mapping,
@@ -561,7 +580,7 @@ impl Battles {
         id: i64,
         request: &AdjustRequest,
     ) -> Result<BattleView, RefereeError> {
-        self.writing(|b| {
+        self.writing(id, |b| {
             let body = b.battle(referee, id)?.adjust(
                 request.subject.clone(),
                 request.change.clone(),
@@ -582,7 +601,7 @@ impl Battles {
         if let Some(t) = turn.filter(|t| *t > MAX_TURN) {
             return Err(turn_out_of_range(t));
         }
-        self.writing(|b| {
+        self.writing(id, |b| {
             let battle = b.battle(referee, id)?;
             let next = match turn {
                 Some(t) => Some(t),
@@ -603,7 +622,7 @@ impl Battles {
     }
 
     pub fn undo(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
-        self.writing(|b| {
+        self.writing(id, |b| {
             let body = b.battle(referee, id)?.undo()?;
             b.commit(referee, id, vec![(body, None)])
         })?;
@@ -611,7 +630,7 @@ impl Battles {
     }
 
     pub fn redo(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
-        self.writing(|b| {
+        self.writing(id, |b| {
             let body = b.battle(referee, id)?.redo()?;
             b.commit(referee, id, vec![(body, None)])
         })?;
@@ -663,7 +682,7 @@ impl Battles {
             Some(&faces),
         )?;
         let detail = serde_json::json!({"situation": situation, "resolution": resolution});
-        self.writing(|b| {
+        self.writing(id, |b| {
             let (body, _) = b.battle(referee, id)?.edit_roll(
                 ruleset,
                 event,
@@ -831,7 +850,7 @@ impl Battles {
             .field("roster"));
         }
         // Each unit is checked against the battle as it will stand after the ones before it.
-        self.writing(|b| {
+        self.writing(id, |b| {
             let mut trial = b.battle(referee, id)?.clone();
             let mut bodies = Vec::new();
             for (i, unit) in roster.units.iter().enumerate() {
@@ -856,8 +875,9 @@ impl Battles {
     }
 }
 
-/// How many times a write is tried when another writer changed the battle meanwhile.
-const WRITE_ATTEMPTS: usize = 8;
+/// How many times a write is worked out when the battle read was stale (inside the write lock,
+/// the second time always holds).
+const WRITE_ATTEMPTS: usize = 3;
 
 /// The seq the next event takes.
 fn next_seq(battle: &Battle) -> Result<u64, RefereeError> {

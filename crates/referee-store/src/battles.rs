@@ -1,13 +1,13 @@
 //! Battles as rows, their events as an append-only list, and each event's detail kept apart.
 
-use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use ts_rs::TS;
 
 use referee_core::battle::{Event, EventBody};
 use referee_core::RefereeError;
 
-use super::chain::{event_hash, CHAIN_START};
+use super::chain::{event_hash, event_hash_text, CHAIN_START};
 use super::{error::store_error, Store};
 
 /// A battle in the list.
@@ -60,7 +60,7 @@ fn conflict(battle: i64, last: i64) -> RefereeError {
 /// Writes events after `prev` (the hash of the event before the first), with their chained
 /// hashes, inside the caller's transaction.
 fn insert_events(
-    tx: &Transaction,
+    tx: &Connection,
     battle: i64,
     mut prev: String,
     events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
@@ -121,10 +121,7 @@ impl Store {
                 .field(format!("events[{i}].seq")));
             }
         }
-        let tx = self
-            .conn()
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| store_error(e, &path))?;
+        let tx = self.write_tx().map_err(|e| store_error(e, &path))?;
         tx.execute(
             "INSERT INTO battles (name, ruleset, fingerprint, created_at) VALUES (?1, ?2, ?3, ?4)",
             params![setup.name, setup.ruleset, setup.fingerprint, at],
@@ -157,10 +154,7 @@ impl Store {
         let path = self.path.clone();
         // IMMEDIATE: the write lock is taken before the last event is read, so a second writer
         // waits (the busy timeout) instead of failing when it upgrades a read to a write.
-        let tx = self
-            .conn()
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| store_error(e, &path))?;
+        let tx = self.write_tx().map_err(|e| store_error(e, &path))?;
         let last: Option<(i64, String)> = tx
             .query_row(
                 "SELECT seq, hash FROM events WHERE battle_id = ?1 ORDER BY seq DESC LIMIT 1",
@@ -234,11 +228,11 @@ impl Store {
             let Some(seq_u) = u64::try_from(seq).ok().filter(|s| *s == expected) else {
                 return Ok(Err((seq, format!("stands where event {expected} belongs"))));
             };
+            let computed = event_hash_text(&prev, seq_u, &at, &body, detail.as_deref());
             let body: EventBody = match serde_json::from_str(&body) {
                 Ok(b) => b,
                 Err(e) => return Ok(Err((seq, format!("cannot be read ({e})")))),
             };
-            let computed = event_hash(&prev, seq_u, &at, &body, detail.as_deref());
             if computed != hash {
                 return Ok(Err((
                     seq,
@@ -257,6 +251,20 @@ impl Store {
             return Err(unknown(battle));
         }
         Ok(Ok(events))
+    }
+
+    /// The seq of a battle's last event (None: no such battle).
+    pub fn last_seq(&mut self, battle: i64) -> Result<Option<u64>, RefereeError> {
+        let path = self.path.clone();
+        let last: Option<i64> = self
+            .conn()
+            .query_row(
+                "SELECT max(seq) FROM events WHERE battle_id = ?1",
+                [battle],
+                |r| r.get(0),
+            )
+            .map_err(|e| store_error(e, &path))?;
+        Ok(last.and_then(|s| u64::try_from(s).ok()))
     }
 
     /// The detail (situation and resolution) stored with an event.

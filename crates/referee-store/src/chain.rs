@@ -11,8 +11,8 @@ use referee_core::battle::EventBody;
 pub const CHAIN_START: &str = "";
 
 /// The hash of one event after `prev`: SHA-256, as 64 lowercase hex digits, over each part
-/// length-prefixed (so no two different events read alike). The body is hashed as the referee
-/// writes it and the detail as compact JSON, so re-indenting a battle file changes nothing.
+/// length-prefixed (so no two different events read alike). The body is hashed as the JSON text
+/// the referee writes for it, the detail as the text stored (and exported verbatim).
 pub fn event_hash(
     prev: &str,
     seq: u64,
@@ -20,6 +20,13 @@ pub fn event_hash(
     body: &EventBody,
     detail: Option<&str>,
 ) -> String {
+    let body = serde_json::to_string(body).unwrap_or_default();
+    event_hash_text(prev, seq, at, &body, detail)
+}
+
+/// `event_hash` of a body already as the referee's JSON text (as the database stores it), so
+/// opening a battle hashes the stored text without writing it again.
+pub fn event_hash_text(prev: &str, seq: u64, at: &str, body: &str, detail: Option<&str>) -> String {
     let mut h = Sha256::new();
     let mut part = |bytes: &[u8]| {
         h.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
@@ -29,11 +36,11 @@ pub fn event_hash(
     part(prev.as_bytes());
     part(&seq.to_le_bytes());
     part(at.as_bytes());
-    part(serde_json::to_string(body).unwrap_or_default().as_bytes());
+    part(body.as_bytes());
     match detail {
         Some(d) => {
             part(b"detail");
-            part(canonical_json(d).as_bytes());
+            part(d.as_bytes());
         }
         None => part(b"none"),
     }
@@ -41,20 +48,12 @@ pub fn event_hash(
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// JSON text as compact JSON (its keys as they came); text that is not JSON as it is.
-fn canonical_json(text: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|v| serde_json::to_string(&v).ok())
-        .unwrap_or_else(|| text.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_part_of_an_event_changes_its_hash_and_indentation_does_not() {
+    fn every_part_of_an_event_changes_its_hash() {
         let body = EventBody::TurnAdvanced {
             turn: 2,
             phase: None,
@@ -75,8 +74,9 @@ mod tests {
         ] {
             assert_ne!(changed, base);
         }
+        let text = serde_json::to_string(&body).unwrap();
         assert_eq!(
-            event_hash("p", 2, "t", &body, Some("{\n  \"a\": [1, 2]\n}")),
+            event_hash_text("p", 2, "t", &text, Some(r#"{"a":[1,2]}"#)),
             base
         );
     }

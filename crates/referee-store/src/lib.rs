@@ -14,13 +14,13 @@ mod schema;
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, Savepoint, Transaction, TransactionBehavior};
 use serde::Serialize;
 
 use referee_core::RefereeError;
 
 pub use battles::{raw, BattleRow};
-pub use chain::{event_hash, CHAIN_START};
+pub use chain::{event_hash, event_hash_text, CHAIN_START};
 pub use error::store_error;
 pub use file::{version_for, BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
 pub use rosters::{Roster, RosterRow};
@@ -208,22 +208,79 @@ impl Store {
         Ok(check)
     }
 
-    /// Runs `write` in one `BEGIN IMMEDIATE` transaction: it waits for another writer (up to the
-    /// busy timeout) before reading anything, and commits only if `write` succeeds.
+    /// Runs `write` in one `BEGIN IMMEDIATE` transaction (or inside the caller's, see
+    /// `begin_write`): it waits for another writer (up to the busy timeout) before reading
+    /// anything, and commits only if `write` succeeds.
     pub(crate) fn write<T>(
         &mut self,
-        write: impl FnOnce(&Transaction) -> rusqlite::Result<T>,
+        write: impl FnOnce(&Connection) -> rusqlite::Result<T>,
     ) -> rusqlite::Result<T> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.write_tx()?;
         let out = write(&tx)?;
         tx.commit()?;
         Ok(out)
     }
 
+    /// A write's transaction: `BEGIN IMMEDIATE`, or a savepoint inside the write the caller holds.
+    pub(crate) fn write_tx(&mut self) -> rusqlite::Result<WriteTx<'_>> {
+        if self.conn.is_autocommit() {
+            Ok(WriteTx::Own(self.conn.transaction_with_behavior(
+                TransactionBehavior::Immediate,
+            )?))
+        } else {
+            Ok(WriteTx::Nested(self.conn.savepoint()?))
+        }
+    }
+
+    /// Takes the write lock (`BEGIN IMMEDIATE`) for a read, work out, write sequence: no other
+    /// process can write until `end_write`, so what is worked out from the battle read inside
+    /// cannot be overtaken. The writes made meanwhile join this transaction.
+    pub fn begin_write(&mut self) -> Result<(), RefereeError> {
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| store_error(e, &self.path))
+    }
+
+    /// Ends the write `begin_write` began: commits it, or rolls it back.
+    pub fn end_write(&mut self, commit: bool) -> Result<(), RefereeError> {
+        if self.conn.is_autocommit() {
+            return Ok(());
+        }
+        let sql = if commit { "COMMIT" } else { "ROLLBACK" };
+        let done = self.conn.execute_batch(sql);
+        if done.is_err() && !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+        done.map_err(|e| store_error(e, &self.path))
+    }
+
     pub(crate) fn conn(&mut self) -> &mut Connection {
         &mut self.conn
+    }
+}
+
+/// A write's own transaction, or a savepoint of the caller's.
+pub(crate) enum WriteTx<'c> {
+    Own(Transaction<'c>),
+    Nested(Savepoint<'c>),
+}
+
+impl std::ops::Deref for WriteTx<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        match self {
+            WriteTx::Own(tx) => tx,
+            WriteTx::Nested(sp) => sp,
+        }
+    }
+}
+
+impl WriteTx<'_> {
+    pub(crate) fn commit(self) -> rusqlite::Result<()> {
+        match self {
+            WriteTx::Own(tx) => tx.commit(),
+            WriteTx::Nested(sp) => sp.commit(),
+        }
     }
 }
 
