@@ -51,8 +51,8 @@ impl Limited {
             format!(
                 "the {} is {}; the referee reads one of up to {}, so it was not read",
                 self.name(),
-                size(len),
-                size(self.limit())
+                size(len, true),
+                size(self.limit(), false)
             ),
         ))
     }
@@ -81,11 +81,16 @@ impl Limited {
     }
 }
 
-/// A size as people read it: "16 MB", "1.5 MB", "900 kB".
-fn size(bytes: u64) -> String {
+/// A size as people read it: "16 MB", "1.5 MB", "900 kB"; rounded `up` to the tenth, so a file
+/// just over a limit never reads as the limit itself.
+fn size(bytes: u64, up: bool) -> String {
     const MB: u64 = 1024 * 1024;
     if bytes >= MB {
-        let tenths = bytes.saturating_mul(10) / MB;
+        let tenths = if up {
+            bytes.saturating_mul(10).div_ceil(MB)
+        } else {
+            bytes.saturating_mul(10) / MB
+        };
         if tenths.is_multiple_of(10) {
             format!("{} MB", tenths / 10)
         } else {
@@ -105,11 +110,7 @@ mod tests {
         assert!(Limited::Roster.check(1024 * 1024).is_ok());
         let e = Limited::Roster.check(1024 * 1024 + 1).unwrap_err();
         assert_eq!(e.code, "file.too_large");
-        assert!(
-            e.message.contains("1.0 MB") || e.message.contains("1 MB"),
-            "{}",
-            e.message
-        );
+        assert!(e.message.contains("is 1.1 MB"), "{}", e.message);
         let e = Limited::BattleFile.check(100 * 1024 * 1024).unwrap_err();
         assert!(
             e.message.contains("100 MB") && e.message.contains("32 MB"),

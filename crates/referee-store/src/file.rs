@@ -63,20 +63,28 @@ pub struct FileEvent {
 impl BattleFile {
     /// Reads a battle file, checking its format and version before its contents.
     pub fn parse(text: &str) -> Result<BattleFile, RefereeError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|_| {
+        // Only the head first (the rest is skipped, not built): a big file is not held twice.
+        #[derive(Deserialize)]
+        struct Head {
+            #[serde(default)]
+            format: serde_json::Value,
+            #[serde(default)]
+            version: serde_json::Value,
+        }
+        let value: Head = serde_json::from_str(text).map_err(|_| {
             RefereeError::new(
                 "import.invalid",
                 "the file is not a battle file: choose a battle file exported by the referee",
             )
         })?;
-        if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        if value.format.as_str() != Some(FORMAT) {
             return Err(RefereeError::new(
                 "import.not_a_battle",
                 "the file is not a referee battle: choose a battle file exported by the referee",
             )
             .field("format"));
         }
-        match value.get("version").and_then(|v| v.as_u64()) {
+        match value.version.as_u64() {
             Some(v) if v > u64::from(FORMAT_VERSION) => {
                 return Err(RefereeError::new(
                     "import.newer_version",
