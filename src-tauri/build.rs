@@ -1,6 +1,8 @@
 // The app's own commands are declared here so that each needs an explicit grant in
 // capabilities/default.json: nothing is allowed by default.
 const COMMANDS: &[&str] = &[
+    "preferences_load",
+    "preferences_save",
     "rulesets_choose",
     "presets_list",
     "resolve",
@@ -8,9 +10,9 @@ const COMMANDS: &[&str] = &[
     "situation_schema",
     "rule_section",
     "battles_list",
+    "battles_deleted",
     "battle_create",
     "battle_view",
-    "battle_log",
     "battle_add_unit",
     "battle_edit_unit",
     "battle_remove_unit",
@@ -30,13 +32,13 @@ const COMMANDS: &[&str] = &[
     "battle_import",
     "battle_duplicate",
     "battle_delete",
-    "rosters_list",
-    "roster_save",
+    "battle_restore",
     "roster_import_csv",
     "roster_csv_template",
     "roster_copy",
-    "roster_delete",
     "db_backup",
+    "backups_list",
+    "backup_restore",
 ];
 
 fn main() {

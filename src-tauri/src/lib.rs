@@ -1,19 +1,26 @@
 //! The Tauri shell: each command is a one-line adapter over `referee_api`, which the CLI shares.
+//! Commands are async and do their work on a blocking thread, so a long one (a large import, a
+//! restore) never holds the window's main thread.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
 use referee_api::{
-    AdjustRequest, ApplyRequest, BattleRow, BattleView, Battles, Chance, DiceRoll, Fight,
-    FightRequest, HouseRuleChoice, LogEntry, NewBattle, OutlookRequest, PresetList, Referee,
-    RefereeError, Resolution, ResolveRequest, RollEditPreview, RollRequest, Roster, RosterRow,
-    RuleSection, RulesetList, UnitForm, UnitPreview, UnitSpec,
+    AdjustRequest, ApplyRequest, Backups, BattleRow, BattleView, Battles, Chance, DeletedBattle,
+    DiceRoll, Fight, FightRequest, HouseRuleChoice, NewBattle, OutlookRequest, PresetList, Referee,
+    RefereeError, Resolution, ResolveRequest, RollEditPreview, RollRequest, RuleSection,
+    RulesetList, UnitForm, UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
+use tauri_plugin_store::StoreExt;
 
 /// The battles database, or why it could not be opened (damaged, from a newer app): the app
-/// still starts, resolves, and shows that error wherever battles are asked for.
-struct Database(Mutex<Result<Battles, RefereeError>>);
+/// still starts, resolves, and shows that error wherever battles are asked for — except the
+/// backups, which are listed and restored from the database's path alone.
+struct Database {
+    path: Option<PathBuf>,
+    battles: Arc<Mutex<Result<Battles, RefereeError>>>,
+}
 
 /// The rulesets in force, rebuilt when the umpire chooses other house rules in Settings.
 struct Rules {
@@ -27,341 +34,463 @@ impl Rules {
         Arc::clone(&self.referee.read().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn choose(&self, choice: &HouseRuleChoice) -> RulesetList {
-        let referee = Arc::new(Referee::choosing(self.folder.as_deref(), choice));
+    fn replace(&self, referee: Arc<Referee>) -> RulesetList {
         *self.referee.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&referee);
         referee.rulesets()
     }
 }
 
-fn with<T>(
-    db: &State<Database>,
-    f: impl FnOnce(&mut Battles) -> Result<T, RefereeError>,
+/// Runs `f` on a blocking thread, off the window's main thread.
+async fn off_main<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, RefereeError> + Send + 'static,
 ) -> Result<T, RefereeError> {
-    let mut guard = db.0.lock().map_err(|_| {
-        RefereeError::new(
-            "store.failed",
-            "an earlier database operation failed midway: restart the app",
-        )
-    })?;
-    match guard.as_mut() {
-        Ok(battles) => f(battles),
+    tauri::async_runtime::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|_| {
+            Err(RefereeError::new(
+                "app.failed",
+                "the referee stopped midway: open the battle again to see what was kept, then try again",
+            ))
+        })
+}
+
+/// Runs `f` with the rulesets in force, off the main thread.
+async fn with_rules<T: Send + 'static>(
+    rules: &Rules,
+    f: impl FnOnce(&Referee) -> Result<T, RefereeError> + Send + 'static,
+) -> Result<T, RefereeError> {
+    let referee = rules.now();
+    off_main(move || f(&referee)).await
+}
+
+/// Runs `f` on the battles database with the rulesets in force, off the main thread.
+async fn with_db<T: Send + 'static>(
+    db: &Database,
+    rules: &Rules,
+    f: impl FnOnce(&mut Battles, &Referee) -> Result<T, RefereeError> + Send + 'static,
+) -> Result<T, RefereeError> {
+    let referee = rules.now();
+    with_store(db, move |opened, _| match opened.as_mut() {
+        Ok(battles) => f(battles, &referee),
         Err(e) => Err(e.clone()),
-    }
+    })
+    .await
+}
+
+/// Runs `f` on the database as it is — opened, or why it could not be — and its path, off the
+/// main thread.
+async fn with_store<T: Send + 'static>(
+    db: &Database,
+    f: impl FnOnce(
+            &mut Result<Battles, RefereeError>,
+            Option<&std::path::Path>,
+        ) -> Result<T, RefereeError>
+        + Send
+        + 'static,
+) -> Result<T, RefereeError> {
+    let battles = Arc::clone(&db.battles);
+    let path = db.path.clone();
+    off_main(move || {
+        let mut guard = battles.lock().map_err(|_| {
+            RefereeError::new(
+                "store.failed",
+                "an earlier database operation failed midway: restart the app",
+            )
+        })?;
+        f(&mut guard, path.as_deref())
+    })
+    .await
+}
+
+/// The preferences file, in the app's data folder: the only store the app opens. The window has
+/// no grant on the store plugin; it reads and writes this one value through the two commands.
+const PREFERENCES_FILE: &str = "settings.json";
+const PREFERENCES_KEY: &str = "settings";
+
+#[tauri::command]
+async fn preferences_load(app: tauri::AppHandle) -> Result<serde_json::Value, RefereeError> {
+    let store = app.store(PREFERENCES_FILE).map_err(preferences_error)?;
+    Ok(store
+        .get(PREFERENCES_KEY)
+        .unwrap_or(serde_json::Value::Null))
 }
 
 #[tauri::command]
-fn rulesets_choose(rules: State<Rules>, choice: HouseRuleChoice) -> RulesetList {
-    rules.choose(&choice)
+async fn preferences_save(
+    app: tauri::AppHandle,
+    settings: serde_json::Value,
+) -> Result<(), RefereeError> {
+    referee_api::check_preferences(&settings)?;
+    let store = app.store(PREFERENCES_FILE).map_err(preferences_error)?;
+    store.set(PREFERENCES_KEY, settings);
+    store.save().map_err(preferences_error)
+}
+
+fn preferences_error(e: tauri_plugin_store::Error) -> RefereeError {
+    RefereeError::new(
+        "preferences.unwritable",
+        format!("the preferences could not be kept ({e}): they apply until the app closes"),
+    )
 }
 
 #[tauri::command]
-fn presets_list(rules: State<Rules>) -> PresetList {
-    rules.now().presets()
+async fn rulesets_choose(
+    rules: State<'_, Rules>,
+    choice: HouseRuleChoice,
+) -> Result<RulesetList, RefereeError> {
+    let folder = rules.folder.clone();
+    let referee = off_main(move || Ok(Referee::choosing(folder.as_deref(), &choice))).await?;
+    Ok(rules.replace(Arc::new(referee)))
 }
 
 #[tauri::command]
-fn resolve(rules: State<Rules>, request: ResolveRequest) -> Result<Resolution, RefereeError> {
-    rules.now().resolve(&request)
+async fn presets_list(rules: State<'_, Rules>) -> Result<PresetList, RefereeError> {
+    with_rules(&rules, |r| Ok(r.presets())).await
 }
 
 #[tauri::command]
-fn situation_schema(
-    rules: State<Rules>,
+async fn resolve(
+    rules: State<'_, Rules>,
+    request: ResolveRequest,
+) -> Result<Resolution, RefereeError> {
+    with_rules(&rules, move |r| r.resolve(&request)).await
+}
+
+#[tauri::command]
+async fn situation_schema(
+    rules: State<'_, Rules>,
     ruleset: String,
     action: String,
 ) -> Result<serde_json::Value, RefereeError> {
-    rules.now().situation_schema(&ruleset, &action)
+    with_rules(&rules, move |r| r.situation_schema(&ruleset, &action)).await
 }
 
 #[tauri::command]
-fn rule_section(
-    rules: State<Rules>,
+async fn rule_section(
+    rules: State<'_, Rules>,
     ruleset: String,
     section: String,
 ) -> Result<RuleSection, RefereeError> {
-    rules.now().rule_section(&ruleset, &section)
+    with_rules(&rules, move |r| r.rule_section(&ruleset, &section)).await
 }
 
 #[tauri::command]
-fn roll_dice(request: RollRequest) -> Result<DiceRoll, RefereeError> {
+async fn roll_dice(request: RollRequest) -> Result<DiceRoll, RefereeError> {
     referee_api::roll(&request)
 }
 
 #[tauri::command]
-fn battles_list(db: State<Database>) -> Result<Vec<BattleRow>, RefereeError> {
-    with(&db, |b| b.list())
+async fn battles_list(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+) -> Result<Vec<BattleRow>, RefereeError> {
+    with_db(&db, &rules, |b, _| b.list()).await
 }
 
 #[tauri::command]
-fn battle_create(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battles_deleted(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+) -> Result<Vec<DeletedBattle>, RefereeError> {
+    with_db(&db, &rules, |b, _| b.deleted()).await
+}
+
+#[tauri::command]
+async fn battle_create(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     request: NewBattle,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.create(&rules.now(), &request))
+    with_db(&db, &rules, move |b, r| b.create(r, &request)).await
 }
 
 #[tauri::command]
-fn battle_view(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_view(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.view(&rules.now(), battle))
+    with_db(&db, &rules, move |b, r| b.view(r, battle)).await
 }
 
 #[tauri::command]
-fn battle_log(
-    db: State<Database>,
-    rules: State<Rules>,
-    battle: i64,
-    before: Option<u64>,
-    limit: usize,
-) -> Result<Vec<LogEntry>, RefereeError> {
-    with(&db, |b| b.log(&rules.now(), battle, before, limit))
-}
-
-#[tauri::command]
-fn battle_add_unit(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_add_unit(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     unit: UnitSpec,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.add_unit(&rules.now(), battle, unit))
+    with_db(&db, &rules, move |b, r| b.add_unit(r, battle, unit)).await
 }
 
 #[tauri::command]
-fn battle_edit_unit(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_edit_unit(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     unit: u32,
     spec: UnitSpec,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.edit_unit(&rules.now(), battle, unit, spec))
+    with_db(&db, &rules, move |b, r| b.edit_unit(r, battle, unit, spec)).await
 }
 
 #[tauri::command]
-fn battle_remove_unit(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_remove_unit(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     unit: u32,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.remove_unit(&rules.now(), battle, unit))
+    with_db(&db, &rules, move |b, r| b.remove_unit(r, battle, unit)).await
 }
 
 #[tauri::command]
-fn unit_form(rules: State<Rules>, ruleset: String) -> Result<UnitForm, RefereeError> {
-    rules.now().unit_form(&ruleset)
+async fn unit_form(rules: State<'_, Rules>, ruleset: String) -> Result<UnitForm, RefereeError> {
+    with_rules(&rules, move |r| r.unit_form(&ruleset)).await
 }
 
 #[tauri::command]
-fn unit_preview(
-    rules: State<Rules>,
+async fn unit_preview(
+    rules: State<'_, Rules>,
     ruleset: String,
     stats: serde_json::Value,
 ) -> Result<UnitPreview, RefereeError> {
-    rules.now().unit_preview(&ruleset, &stats)
+    with_rules(&rules, move |r| r.unit_preview(&ruleset, &stats)).await
 }
 
 #[tauri::command]
-fn roster_csv_template(rules: State<Rules>, ruleset: String) -> Result<String, RefereeError> {
-    rules.now().roster_csv_template(&ruleset)
+async fn roster_csv_template(
+    rules: State<'_, Rules>,
+    ruleset: String,
+) -> Result<String, RefereeError> {
+    with_rules(&rules, move |r| r.roster_csv_template(&ruleset)).await
 }
 
 #[tauri::command]
-fn battle_apply(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_apply(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     request: ApplyRequest,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.apply(&rules.now(), battle, &request))
+    with_db(&db, &rules, move |b, r| b.apply(r, battle, &request)).await
 }
 
 #[tauri::command]
-fn battle_outlook(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_outlook(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     request: OutlookRequest,
 ) -> Result<Vec<Chance>, RefereeError> {
-    with(&db, |b| b.outlook(&rules.now(), battle, &request))
+    with_db(&db, &rules, move |b, r| b.outlook(r, battle, &request)).await
 }
 
 #[tauri::command]
-fn battle_fight(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_fight(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     request: FightRequest,
 ) -> Result<Fight, RefereeError> {
-    with(&db, |b| b.fight(&rules.now(), battle, &request))
+    with_db(&db, &rules, move |b, r| b.fight(r, battle, &request)).await
 }
 
 #[tauri::command]
-fn battle_adjust(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_adjust(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     request: AdjustRequest,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.adjust(&rules.now(), battle, &request))
+    with_db(&db, &rules, move |b, r| b.adjust(r, battle, &request)).await
 }
 
 #[tauri::command]
-fn battle_turn(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_turn(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     turn: Option<u32>,
     phase: Option<String>,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.advance_turn(&rules.now(), battle, turn, phase))
+    with_db(&db, &rules, move |b, r| {
+        b.advance_turn(r, battle, turn, phase)
+    })
+    .await
 }
 
 #[tauri::command]
-fn battle_undo(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_undo(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.undo(&rules.now(), battle))
+    with_db(&db, &rules, move |b, r| b.undo(r, battle)).await
 }
 
 #[tauri::command]
-fn battle_redo(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_redo(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.redo(&rules.now(), battle))
+    with_db(&db, &rules, move |b, r| b.redo(r, battle)).await
 }
 
 #[tauri::command]
-fn battle_edit_roll(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_edit_roll(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
     event: u64,
     dice: Vec<u32>,
     preview: bool,
 ) -> Result<(RollEditPreview, Option<BattleView>), RefereeError> {
-    with(&db, |b| {
-        b.edit_roll(&rules.now(), battle, event, dice, preview)
+    with_db(&db, &rules, move |b, r| {
+        b.edit_roll(r, battle, event, dice, preview)
     })
+    .await
 }
 
 /// The printable battle report (one self-contained HTML file) as text: the window saves or
 /// prints it.
 #[tauri::command]
-fn battle_report(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_report(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
 ) -> Result<String, RefereeError> {
-    with(&db, |b| b.report(&rules.now(), battle))
+    with_db(&db, &rules, move |b, r| b.report(r, battle)).await
 }
 
 /// The battle's plain-text log, to copy or share.
 #[tauri::command]
-fn battle_log_text(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_log_text(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
 ) -> Result<String, RefereeError> {
-    with(&db, |b| b.text_log(&rules.now(), battle))
+    with_db(&db, &rules, move |b, r| b.text_log(r, battle)).await
 }
 
 /// The battle file as text: the window saves it where the user chooses (no file access here).
 #[tauri::command]
-fn battle_export(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_export(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
 ) -> Result<String, RefereeError> {
-    with(&db, |b| {
-        b.export(&rules.now(), battle)
+    with_db(&db, &rules, move |b, r| {
+        b.export(r, battle)
             .map(|f| serde_json::to_string_pretty(&f).unwrap_or_default())
     })
+    .await
 }
 
 /// A battle file's text, read by the window from a file the user chose.
 #[tauri::command]
-fn battle_import(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_import(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     text: String,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.import(&rules.now(), &text))
+    with_db(&db, &rules, move |b, r| b.import(r, &text)).await
 }
 
 #[tauri::command]
-fn battle_duplicate(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn battle_duplicate(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     battle: i64,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.duplicate(&rules.now(), battle))
+    with_db(&db, &rules, move |b, r| b.duplicate(r, battle)).await
 }
 
 #[tauri::command]
-fn battle_delete(db: State<Database>, battle: i64) -> Result<(), RefereeError> {
-    with(&db, |b| b.delete(battle))
+async fn battle_delete(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    battle: i64,
+) -> Result<(), RefereeError> {
+    with_db(&db, &rules, move |b, _| b.delete(battle)).await
 }
 
 #[tauri::command]
-fn rosters_list(db: State<Database>) -> Result<Vec<RosterRow>, RefereeError> {
-    with(&db, |b| b.rosters())
+async fn battle_restore(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    battle: i64,
+) -> Result<BattleView, RefereeError> {
+    with_db(&db, &rules, move |b, r| b.restore(r, battle)).await
 }
 
 #[tauri::command]
-fn roster_save(
-    db: State<Database>,
-    rules: State<Rules>,
-    roster: Roster,
-) -> Result<i64, RefereeError> {
-    with(&db, |b| b.save_roster(&rules.now(), &roster))
-}
-
-#[tauri::command]
-fn roster_import_csv(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn roster_import_csv(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     name: String,
     ruleset: String,
     text: String,
 ) -> Result<i64, RefereeError> {
-    with(&db, |b| {
-        b.save_roster(
-            &rules.now(),
-            &referee_api::roster_from_csv(&name, &ruleset, &text)?,
-        )
+    with_db(&db, &rules, move |b, r| {
+        b.save_roster(r, &referee_api::roster_from_csv(&name, &ruleset, &text)?)
     })
+    .await
 }
 
 #[tauri::command]
-fn roster_copy(
-    db: State<Database>,
-    rules: State<Rules>,
+async fn roster_copy(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
     roster: i64,
     battle: i64,
     side: String,
 ) -> Result<BattleView, RefereeError> {
-    with(&db, |b| b.copy_roster(&rules.now(), battle, roster, &side))
+    with_db(&db, &rules, move |b, r| {
+        b.copy_roster(r, battle, roster, &side)
+    })
+    .await
 }
 
+/// A backup now; answers the list (the window never sees a file's path).
 #[tauri::command]
-fn roster_delete(db: State<Database>, roster: i64) -> Result<(), RefereeError> {
-    with(&db, |b| b.delete_roster(roster))
+async fn db_backup(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+) -> Result<Backups, RefereeError> {
+    with_db(&db, &rules, |b, _| {
+        b.backup()?;
+        Ok(b.backups())
+    })
+    .await
 }
 
+/// The backups, even when the database cannot be opened (damaged).
 #[tauri::command]
-fn db_backup(db: State<Database>) -> Result<String, RefereeError> {
-    with(&db, |b| b.backup().map(|p| p.display().to_string()))
+async fn backups_list(db: State<'_, Database>) -> Result<Backups, RefereeError> {
+    with_store(&db, |opened, path| match (opened, path) {
+        (Ok(b), _) => Ok(b.backups()),
+        (Err(_), Some(path)) => Ok(referee_api::backups_at(path)),
+        (Err(e), None) => Err(e.clone()),
+    })
+    .await
+}
+
+/// A listed backup put in the database's place; over a damaged database, it is opened anew.
+#[tauri::command]
+async fn backup_restore(db: State<'_, Database>, backup: String) -> Result<Backups, RefereeError> {
+    with_store(&db, move |opened, path| match (opened.as_mut(), path) {
+        (Ok(b), _) => b.restore_backup(&backup),
+        (Err(_), Some(path)) => {
+            let battles = referee_api::restore_over_damaged(path, &backup)?;
+            let list = battles.backups();
+            *opened = Ok(battles);
+            Ok(list)
+        }
+        (Err(e), None) => Err(e.clone()),
+    })
+    .await
 }
 
 #[cfg_attr(mobile, tauri::mobile_entry_point)]
@@ -374,21 +503,31 @@ pub fn run() {
             let dir = app.path().app_data_dir();
             let folder = dir.as_ref().ok().map(|dir| dir.join("rulesets"));
             let referee = Referee::choosing(folder.as_deref(), &HouseRuleChoice::default());
-            let battles = match &dir {
-                Ok(dir) => Battles::open(&dir.join("referee.db")),
-                Err(e) => Err(RefereeError::new(
+            let path = dir.as_ref().ok().map(|dir| dir.join("referee.db"));
+            let battles = match (&path, &dir) {
+                (Some(path), _) => Battles::open(path),
+                (None, Err(e)) => Err(RefereeError::new(
                     "store.unwritable",
                     format!("the app has no data folder: {e}"),
+                )),
+                (None, Ok(_)) => Err(RefereeError::new(
+                    "store.unwritable",
+                    "the app has no data folder",
                 )),
             };
             app.manage(Rules {
                 folder,
                 referee: RwLock::new(Arc::new(referee)),
             });
-            app.manage(Database(Mutex::new(battles)));
+            app.manage(Database {
+                path,
+                battles: Arc::new(Mutex::new(battles)),
+            });
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
+            preferences_load,
+            preferences_save,
             rulesets_choose,
             presets_list,
             resolve,
@@ -396,9 +535,9 @@ pub fn run() {
             situation_schema,
             rule_section,
             battles_list,
+            battles_deleted,
             battle_create,
             battle_view,
-            battle_log,
             battle_add_unit,
             battle_edit_unit,
             battle_remove_unit,
@@ -418,13 +557,13 @@ pub fn run() {
             battle_import,
             battle_duplicate,
             battle_delete,
-            rosters_list,
-            roster_save,
+            battle_restore,
             roster_import_csv,
             roster_csv_template,
             roster_copy,
-            roster_delete,
-            db_backup
+            db_backup,
+            backups_list,
+            backup_restore
         ])
         .run(tauri::generate_context!())
         .expect("error while running the referee app");

@@ -81,10 +81,43 @@ test('the resolver: a fight picked on the dashboard, its result, the table view;
   await checkScreen(browser, 'log');
 });
 
-test('settings and the quick combat form', async () => {
+test('settings: preferences kept through the app, the store plugin out of the window\'s reach, the backups', async () => {
   await browser.$('#nav-settings').click();
   await browser.$('select[data-setting="theme"]').waitForExist({ timeout: 10000 });
+  await browser.$('select[data-setting="units"]').selectByAttribute('value', 'cm');
+  await browser.$('#settings-message .ok').waitForExist({ timeout: 10000 });
+  // The page can name no store file: the plugin's own commands are refused whatever the path,
+  // the app's file included; the preferences come back through the app's commands.
+  const answers = await browser.executeAsync(async (done) => {
+    const out = {};
+    for (const path of ['/tmp/referee-escape.json', '../referee-escape.json', 'settings.json']) {
+      try {
+        await window.__TAURI_INTERNALS__.invoke('plugin:store|load', { path, options: {} });
+        out[path] = 'allowed';
+      } catch (e) {
+        out[path] = String(e);
+      }
+    }
+    try {
+      out.preferences = await window.__TAURI_INTERNALS__.invoke('preferences_load', {});
+    } catch (e) {
+      out.preferences = `refused: ${String(e)}`;
+    }
+    done(out);
+  });
+  for (const path of ['/tmp/referee-escape.json', '../referee-escape.json', 'settings.json']) {
+    assert.match(answers[path], /not allowed/i, `the store plugin at ${path}: ${answers[path]}`);
+  }
+  assert.equal(answers.preferences?.units, 'cm', `preferences kept: ${JSON.stringify(answers.preferences)}`);
+  await browser.$('select[data-setting="units"]').selectByAttribute('value', 'inches');
+  // A backup on request shows by its time and reason, restorable.
+  await browser.$('#backup-now').click();
+  await until(browser, 'the backup listed', async () => (await browser.$$('#backups .backup-row')).length > 0);
+  assert.match(await browser.$('#backups .backup-row').getText(), /backed up on request · 1 battle/);
   await checkScreen(browser, 'settings');
+});
+
+test('the quick combat form', async () => {
   await browser.$('#nav-quick').click();
   await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
   await checkScreen(browser, 'quick-combat');
@@ -99,4 +132,23 @@ test('the battles list, and the begin form showing a preset', async () => {
   await preset.selectByIndex(1);
   await browser.$('#preset-preview').waitForExist({ timeout: 10000 });
   await checkScreen(browser, 'battles');
+});
+
+test('a deleted battle waits among the recently deleted and comes back whole', async () => {
+  await browser.$('#nav-battles').click();
+  const first = await browser.$('button[data-open]');
+  await first.waitForExist({ timeout: 10000 });
+  const id = await first.getAttribute('data-open');
+  const name = await browser.$(`li[data-battle="${id}"] strong`).getText();
+  await browser.$(`button[data-delete="${id}"]`).click();
+  await browser.$(`button[data-delete="${id}"]`).click();
+  await browser.$('#recently-deleted').waitForExist({ timeout: 10000 });
+  assert.equal(await browser.$(`button[data-open="${id}"]`).isExisting(), false, 'gone from the list');
+  await browser.$('#recently-deleted summary').click();
+  assert.match(await browser.$('#recently-deleted').getText(), /Deleted today · can be restored until/);
+  await checkScreen(browser, 'recently-deleted');
+  await browser.$(`button[data-restore="${id}"]`).click();
+  await browser.$(`button[data-open="${id}"]`).waitForExist({ timeout: 10000 });
+  assert.equal(await browser.$(`li[data-battle="${id}"] strong`).getText(), name);
+  assert.equal(await browser.$('#recently-deleted').isExisting(), false);
 });

@@ -68,19 +68,23 @@ export async function until(browser, what, check, timeout = 10000) {
 
 export async function shot(browser, name) {
   // WebKit under Xvfb may hand over the last painted frame: wait for a new one. A screenshot that
-  // hangs (seen once under load) is tried again, then left out with a warning: it is a picture
-  // for the README, not a check.
-  // Without compositing (the app's default on Linux) WebKit paints only what changed, and a
-  // screenshot waits for a paint: an invisible change gives it one.
+  // hangs is tried again, then left out with a warning: it is a picture for the README, not a
+  // check. Without compositing (the app's default on Linux) WebKit paints only what changed, and
+  // a screenshot waits for a paint: while it is taken, an invisible change every 50 ms keeps
+  // paints coming (a single change before it was not always enough).
   for (let attempt = 1; attempt <= 2; attempt++) {
-    await browser.execute((n) => { document.body.style.opacity = n % 2 ? '0.999' : '0.998'; }, attempt);
+    await browser.execute(() => {
+      let n = 0;
+      window.__shotTicks = setInterval(() => { document.body.style.opacity = (n++ % 2) ? '0.999' : '0.998'; }, 50);
+    });
     await browser.pause(600);
     try {
       await browser.saveScreenshot(`${shots}/${name}.png`);
-      await browser.execute(() => { document.body.style.opacity = ''; });
       return;
     } catch (e) {
       console.log(`screenshot ${name} failed (attempt ${attempt}): ${e.message}`);
+    } finally {
+      await browser.execute(() => { clearInterval(window.__shotTicks); document.body.style.opacity = ''; }).catch(() => undefined);
     }
   }
 }

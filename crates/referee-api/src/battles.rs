@@ -14,7 +14,8 @@ use referee_core::battle::{
 use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
 use referee_store::{
-    event_hash, now, raw, BattleFile, BattleRow, FileEvent, Roster, RosterRow, Store, CHAIN_START,
+    event_hash, now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent,
+    Roster, RosterRow, Store, CHAIN_START,
 };
 
 use crate::import::{read_battle_file, MAX_TURN};
@@ -794,6 +795,7 @@ impl Battles {
         self.import(referee, &text)
     }
 
+    /// Deletes a battle: it can be restored for `KEEP_DELETED_DAYS` days (`deleted`, `restore`).
     pub fn delete(&mut self, id: i64) -> Result<(), RefereeError> {
         self.store.delete_battle(id)?;
         if matches!(&self.open, Some((open, _)) if *open == id) {
@@ -802,16 +804,59 @@ impl Battles {
         Ok(())
     }
 
-    /// The whole database checked: SQLite's integrity, every battle opened, every chain verified.
+    /// The whole database checked: SQLite's integrity, every battle opened (the recently
+    /// deleted too), every chain verified.
     pub fn check(&mut self) -> Result<referee_store::Check, RefereeError> {
         self.open = None;
         self.store.check()
     }
 
-    pub fn backup(&self) -> Result<PathBuf, RefereeError> {
-        self.store.backup("on-demand")
+    /// The battles deleted lately, that can still be restored.
+    pub fn deleted(&mut self) -> Result<Vec<DeletedBattle>, RefereeError> {
+        self.store.deleted_battles()
     }
 
+    /// Brings a deleted battle back, as it was.
+    pub fn restore(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
+        self.store.restore_battle(id)?;
+        self.view(referee, id)
+    }
+
+    /// A backup now, at the user's asking; answers its file.
+    pub fn backup(&self) -> Result<PathBuf, RefereeError> {
+        self.store.backup_for(BackupReason::OnDemand, None)
+    }
+
+    /// The backups, newest first (and why the last automatic one failed, if it did).
+    pub fn backups(&self) -> Backups {
+        self.store.backups()
+    }
+
+    /// Puts a listed backup in the database's place, after backing up the database as it is.
+    pub fn restore_backup(&mut self, id: &str) -> Result<Backups, RefereeError> {
+        self.open = None;
+        self.store.restore_backup(id)?;
+        Ok(self.store.backups())
+    }
+}
+
+/// The backups of a database read from its folder alone: they can be listed when the database
+/// itself cannot be opened (damaged).
+pub fn backups_at(db: &Path) -> Backups {
+    Backups {
+        backups: referee_store::backups_of(db),
+        problem: None,
+    }
+}
+
+/// Puts a listed backup in the place of a database that cannot be opened (the damaged file is
+/// kept among the backups), and opens it.
+pub fn restore_over_damaged(db: &Path, id: &str) -> Result<Battles, RefereeError> {
+    referee_store::restore_over_damaged(db, id)?;
+    Battles::open(db)
+}
+
+impl Battles {
     pub fn save_roster(&mut self, referee: &Referee, roster: &Roster) -> Result<i64, RefereeError> {
         check_roster(referee, roster)?;
         self.store.save_roster(roster)

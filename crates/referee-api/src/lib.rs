@@ -6,6 +6,7 @@ mod dice;
 mod files;
 mod import;
 mod limits;
+mod preferences;
 mod report;
 mod rulesets;
 
@@ -13,14 +14,15 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
-    check_roster, default_database, roster_from_csv, AdjustRequest, AppDice, ApplyRequest,
-    BattleView, Battles, DiceEntry, FightRequest, LogEntry, NewBattle, OutlookRequest,
-    PhysicalDice, RollEditPreview, LOG_TAIL,
+    backups_at, check_roster, default_database, restore_over_damaged, roster_from_csv,
+    AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry, FightRequest, LogEntry,
+    NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use files::write_atomically;
 pub use import::{read_battle_file, MAX_TURN};
 pub use limits::{Limited, BATTLE_FILE_LIMIT, ROSTER_FILE_LIMIT, RULESET_FILE_LIMIT};
+pub use preferences::{check_preferences, PREFERENCES_MAX_BYTES};
 pub use referee_core::battle::{
     Fight, Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,
 };
@@ -31,7 +33,10 @@ pub use referee_core::systems::sections::RuleSection;
 pub use referee_core::systems::{
     ActionGroup, ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo,
 };
-pub use referee_store::{BattleFile, BattleRow, Roster, RosterRow};
+pub use referee_store::{
+    BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
+    KEEP_DELETED_DAYS,
+};
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 
 /// A request to resolve one action.
@@ -138,6 +143,10 @@ pub fn typescript_bindings() -> String {
         RollEditPreview::decl(&cfg),
         battle::Difference::decl(&cfg),
         BattleRow::decl(&cfg),
+        DeletedBattle::decl(&cfg),
+        BackupInfo::decl(&cfg),
+        BackupReason::decl(&cfg),
+        Backups::decl(&cfg),
         RosterRow::decl(&cfg),
         Roster::decl(&cfg),
         itacs::FireSituation::decl(&cfg),

@@ -125,7 +125,14 @@ pub enum BattleCommand {
     Duplicate {
         battle: i64,
     },
+    /// Delete a battle: it can be restored for 30 days (`battle deleted`, `battle restore`).
     Delete {
+        battle: i64,
+    },
+    /// The battles deleted in the last 30 days, that can be restored.
+    Deleted,
+    /// Bring a deleted battle back, as it was.
+    Restore {
         battle: i64,
     },
     /// Run a scripted battle (docs/api.md): one JSON line per committed step. With `--battle`,
@@ -188,9 +195,15 @@ pub enum RosterCommand {
 pub enum DbCommand {
     /// Back up the database now (SQLite's backup API) into `backups/` beside it.
     Backup,
-    /// Check the whole database: SQLite's integrity check, then every battle opened and the
-    /// chain of its event hashes verified. Exits non-zero on any damage, naming the battle and
-    /// the event.
+    /// The backups (`backups/` beside the database), newest first: the day's first change,
+    /// before a migration or a restore, or asked for.
+    Backups,
+    /// Put a backup (its `id` from `db backups`) in the database's place, after backing up the
+    /// database as it is now.
+    Restore { backup: String },
+    /// Check the whole database: SQLite's integrity check, then every battle opened (the recently
+    /// deleted too) and the chain of its event hashes verified. Exits non-zero on any damage,
+    /// naming the battle and the event.
     Check,
 }
 
@@ -329,6 +342,8 @@ pub fn battle(
             battles.delete(battle)?;
             json!({"deleted": battle})
         }
+        BattleCommand::Deleted => value(&battles.deleted()?),
+        BattleCommand::Restore { battle } => value(&battles.restore(r, battle)?),
         BattleCommand::Script { file, battle } => {
             script(&mut battles, r, &read(&file, Limited::BattleFile)?, battle)?
         }
@@ -399,9 +414,21 @@ pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Va
 }
 
 pub fn db(db: &Path, command: DbCommand) -> Result<Value, RefereeError> {
-    let mut battles = Battles::open(db)?;
+    // Backups are listed and restored even when the database itself cannot be opened.
+    let opened = Battles::open(db);
+    let mut battles = match (opened, &command) {
+        (Ok(b), _) => b,
+        (Err(_), DbCommand::Backups) => return Ok(value(&referee_api::backups_at(db))),
+        (Err(_), DbCommand::Restore { backup }) => {
+            let battles = referee_api::restore_over_damaged(db, backup)?;
+            return Ok(value(&battles.backups()));
+        }
+        (Err(e), _) => return Err(e),
+    };
     Ok(match command {
         DbCommand::Backup => json!({"backup": battles.backup()?}),
+        DbCommand::Backups => value(&battles.backups()),
+        DbCommand::Restore { backup } => value(&battles.restore_backup(&backup)?),
         DbCommand::Check => {
             let check = battles.check()?;
             if !check.damage.is_empty() {

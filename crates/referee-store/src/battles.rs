@@ -23,6 +23,16 @@ pub struct BattleRow {
     pub events: i64,
 }
 
+/// A battle deleted lately: it can be restored until `kept_until`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct DeletedBattle {
+    pub battle: BattleRow,
+    /// When it was deleted (RFC 3339, UTC).
+    pub deleted_at: String,
+    /// After this it is gone for good (RFC 3339, UTC).
+    pub kept_until: String,
+}
+
 fn unknown(id: i64) -> RefereeError {
     RefereeError::new("battle.unknown", format!("there is no battle #{id}")).field("battle")
 }
@@ -121,6 +131,7 @@ impl Store {
                 .field(format!("events[{i}].seq")));
             }
         }
+        self.before_write();
         let tx = self.write_tx().map_err(|e| store_error(e, &path))?;
         tx.execute(
             "INSERT INTO battles (name, ruleset, fingerprint, created_at) VALUES (?1, ?2, ?3, ?4)",
@@ -152,12 +163,14 @@ impl Store {
         events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
     ) -> Result<(), RefereeError> {
         let path = self.path.clone();
+        self.before_write();
         // IMMEDIATE: the write lock is taken before the last event is read, so a second writer
         // waits (the busy timeout) instead of failing when it upgrades a read to a write.
         let tx = self.write_tx().map_err(|e| store_error(e, &path))?;
         let last: Option<(i64, String)> = tx
             .query_row(
-                "SELECT seq, hash FROM events WHERE battle_id = ?1 ORDER BY seq DESC LIMIT 1",
+                "SELECT e.seq, e.hash FROM events e JOIN battles b ON b.id = e.battle_id
+                 WHERE e.battle_id = ?1 AND b.deleted_at IS NULL ORDER BY e.seq DESC LIMIT 1",
                 [battle],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
@@ -183,7 +196,7 @@ impl Store {
     /// its hash in the chain. A damaged event is refused, named by its battle and seq.
     pub fn events(&mut self, battle: i64) -> Result<Vec<Event>, RefereeError> {
         let path = self.path.clone();
-        self.checked_events(battle)?.map_err(|(seq, what)| {
+        self.checked_events(battle, false)?.map_err(|(seq, what)| {
             RefereeError::new(
                 "store.damaged_event",
                 format!(
@@ -195,22 +208,25 @@ impl Store {
         })
     }
 
-    /// A battle's events, or the first damaged one: its seq and what is wrong with it.
+    /// A battle's events, or the first damaged one: its seq and what is wrong with it. A deleted
+    /// battle's only with `deleted` (`db check` reads them too: they can be restored).
     pub(crate) fn checked_events(
         &mut self,
         battle: i64,
+        deleted: bool,
     ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
         let path = self.path.clone();
         let conn = self.conn();
         let mut stmt = conn
             .prepare_cached(
                 "SELECT e.seq, e.at, e.body, e.hash, d.detail FROM events e
+                 JOIN battles b ON b.id = e.battle_id
                  LEFT JOIN event_details d ON d.battle_id = e.battle_id AND d.seq = e.seq
-                 WHERE e.battle_id = ?1 ORDER BY e.seq",
+                 WHERE e.battle_id = ?1 AND (?2 OR b.deleted_at IS NULL) ORDER BY e.seq",
             )
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
-            .query_map([battle], |r| {
+            .query_map(params![battle, deleted], |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
                     r.get::<_, String>(1)?,
@@ -322,7 +338,7 @@ impl Store {
                 "SELECT b.id, b.name, b.ruleset, b.fingerprint, b.created_at,
                         (SELECT max(at) FROM events e WHERE e.battle_id = b.id),
                         (SELECT count(*) FROM events e WHERE e.battle_id = b.id)
-                 FROM battles b ORDER BY b.id DESC",
+                 FROM battles b WHERE b.deleted_at IS NULL ORDER BY b.id DESC",
             )
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
@@ -342,15 +358,110 @@ impl Store {
             .map_err(|e| store_error(e, &path))
     }
 
-    /// Deletes a battle and its events, in one transaction.
+    /// Deletes a battle: it leaves the list and can be restored for `KEEP_DELETED_DAYS` days.
     pub fn delete_battle(&mut self, battle: i64) -> Result<(), RefereeError> {
         let path = self.path.clone();
+        self.before_write();
         let n = self
-            .write(|tx| tx.execute("DELETE FROM battles WHERE id = ?1", [battle]))
+            .write(|tx| {
+                tx.execute(
+                    "UPDATE battles SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
+                    params![battle, super::now()],
+                )
+            })
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
             return Err(unknown(battle));
         }
         Ok(())
     }
+
+    /// The battles deleted lately, the latest first.
+    pub fn deleted_battles(&mut self) -> Result<Vec<DeletedBattle>, RefereeError> {
+        let path = self.path.clone();
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT b.id, b.name, b.ruleset, b.fingerprint, b.created_at,
+                        (SELECT max(at) FROM events e WHERE e.battle_id = b.id),
+                        (SELECT count(*) FROM events e WHERE e.battle_id = b.id),
+                        b.deleted_at
+                 FROM battles b WHERE b.deleted_at IS NOT NULL AND b.deleted_at >= ?1
+                 ORDER BY b.deleted_at DESC",
+            )
+            .map_err(|e| store_error(e, &path))?;
+        let rows = stmt
+            .query_map([kept_since()], |r| {
+                let deleted_at: String = r.get(7)?;
+                Ok(DeletedBattle {
+                    battle: BattleRow {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        ruleset: r.get(2)?,
+                        fingerprint: r.get(3)?,
+                        created_at: r.get(4)?,
+                        updated_at: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
+                        events: r.get(6)?,
+                    },
+                    kept_until: kept_until(&deleted_at),
+                    deleted_at,
+                })
+            })
+            .map_err(|e| store_error(e, &path))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|e| store_error(e, &path))
+    }
+
+    /// Brings a deleted battle back to the list, as it was.
+    pub fn restore_battle(&mut self, battle: i64) -> Result<(), RefereeError> {
+        let path = self.path.clone();
+        self.before_write();
+        let n = self
+            .conn()
+            .execute(
+                "UPDATE battles SET deleted_at = NULL
+                 WHERE id = ?1 AND deleted_at IS NOT NULL AND deleted_at >= ?2",
+                params![battle, kept_since()],
+            )
+            .map_err(|e| store_error(e, &path))?;
+        if n == 0 {
+            return Err(RefereeError::new(
+                "battle.not_deleted",
+                "that battle is not among the recently deleted ones (it was restored already, or deleted more than 30 days ago)",
+            )
+            .field("battle"));
+        }
+        Ok(())
+    }
+
+    /// Lets the battles deleted before `before` go for good (events and details with them).
+    pub(crate) fn purge_deleted(
+        &mut self,
+        before: chrono::DateTime<chrono::Utc>,
+    ) -> Result<usize, RefereeError> {
+        let path = self.path.clone();
+        let before = before.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        self.conn()
+            .execute(
+                "DELETE FROM battles WHERE deleted_at IS NOT NULL AND deleted_at < ?1",
+                [before],
+            )
+            .map_err(|e| store_error(e, &path))
+    }
+}
+
+/// The oldest deletion still restorable: `KEEP_DELETED_DAYS` ago.
+fn kept_since() -> String {
+    (chrono::Utc::now() - chrono::Duration::days(super::KEEP_DELETED_DAYS))
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// When a battle deleted at `deleted_at` is let go.
+fn kept_until(deleted_at: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(deleted_at)
+        .map(|at| {
+            (at.with_timezone(&chrono::Utc) + chrono::Duration::days(super::KEEP_DELETED_DAYS))
+                .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+        })
+        .unwrap_or_default()
 }

@@ -9,10 +9,7 @@ use referee_core::RefereeError;
 /// What to do about a damaged database: the latest backup, if there is one.
 pub(crate) fn backup_hint(path: &Path) -> String {
     match super::latest_backup(path) {
-        Some(b) => format!(
-            "The latest backup is {}: copy it over the damaged file, or open it instead.",
-            b.display()
-        ),
+        Some(_) => "Restore its latest backup in Settings, under Backups: the damaged file will be kept among them.".to_string(),
         None => "There is no backup of it yet.".to_string(),
     }
 }

@@ -5,6 +5,7 @@
 //! backup; a database from a newer app, another application's or a damaged one is refused and
 //! left untouched.
 
+mod backups;
 mod battles;
 mod chain;
 mod error;
@@ -19,7 +20,11 @@ use serde::Serialize;
 
 use referee_core::RefereeError;
 
-pub use battles::{raw, BattleRow};
+pub use backups::{
+    backups_dir, backups_of, daily_due, latest_backup, restore_over_damaged, BackupInfo,
+    BackupReason, Backups,
+};
+pub use battles::{raw, BattleRow, DeletedBattle};
 pub use chain::{event_hash, event_hash_text, CHAIN_START};
 pub use error::store_error;
 pub use file::{version_for, BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
@@ -29,7 +34,14 @@ pub use schema::{schema_at, APPLICATION_ID, SCHEMA_VERSION};
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// The local day whose backup is known to be taken (checked once a day, not per write).
+    backed_up_on: Option<chrono::NaiveDate>,
+    /// Why the last automatic backup failed, for Settings to say.
+    backup_problem: Option<RefereeError>,
 }
+
+/// How long a deleted battle can still be restored.
+pub const KEEP_DELETED_DAYS: i64 = 30;
 
 /// The time now, as the events record it.
 pub fn now() -> String {
@@ -76,6 +88,8 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            backed_up_on: None,
+            backup_problem: None,
         };
         schema::prepare(&mut store)?;
         Ok(store)
@@ -106,6 +120,9 @@ impl Store {
                 let backup = rusqlite::backup::Backup::new(&self.conn, &mut target)?;
                 backup.run_to_completion(256, std::time::Duration::from_millis(0), None)?;
             }
+            // The copy carries the WAL mode; as a rollback-journal file it stays one file, and
+            // reading it later leaves no -wal or -shm beside it.
+            target.query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0))?;
             target.close().map_err(|(_, e)| e)
         })();
         if let Err(e) = copied {
@@ -120,14 +137,6 @@ impl Store {
             )
         })?;
         Ok(())
-    }
-
-    /// A backup beside the database, in `backups/`, named after the time and a reason.
-    pub fn backup(&self, reason: &str) -> Result<PathBuf, RefereeError> {
-        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%3fZ");
-        let dest = backups_dir(&self.path).join(format!("referee-{stamp}-{reason}.db"));
-        self.backup_to(&dest)?;
-        Ok(dest)
     }
 
     /// `PRAGMA integrity_check`: "ok", or every problem it found, one per line.
@@ -190,7 +199,7 @@ impl Store {
         }
         for (id, name) in ids {
             check.battles += 1;
-            match self.checked_events(id) {
+            match self.checked_events(id, true) {
                 Ok(Ok(events)) => {
                     check.events = check
                         .events
@@ -236,6 +245,8 @@ impl Store {
     /// process can write until `end_write`, so what is worked out from the battle read inside
     /// cannot be overtaken. The writes made meanwhile join this transaction.
     pub fn begin_write(&mut self) -> Result<(), RefereeError> {
+        // The day's backup and purge first, outside the transaction they would otherwise join.
+        self.before_write();
         self.conn
             .execute_batch("BEGIN IMMEDIATE")
             .map_err(|e| store_error(e, &self.path))
@@ -296,38 +307,18 @@ pub struct Check {
     pub damage: Vec<String>,
 }
 
-pub fn backups_dir(db: &Path) -> PathBuf {
-    db.parent()
-        .map_or_else(|| PathBuf::from("backups"), |d| d.join("backups"))
-}
-
-/// The newest backup of a database, to offer when it is damaged.
-pub fn latest_backup(db: &Path) -> Option<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(backups_dir(db))
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "db"))
-        .collect();
-    found.sort();
-    found.pop()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use referee_core::battle::{BattleSetup, Event, EventBody, SideSetup};
 
-    #[test]
-    fn a_full_disk_leaves_the_battle_unchanged_with_a_clear_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("referee.db");
-        let mut store = Store::open(&path).unwrap();
-        let created = Event {
+    fn created(name: &str) -> Event {
+        Event {
             seq: 1,
             at: now(),
             body: EventBody::Created {
                 setup: BattleSetup {
-                    name: "Full".into(),
+                    name: name.into(),
                     ruleset: "itacs".into(),
                     fingerprint: "f".into(),
                     sides: vec![
@@ -346,8 +337,70 @@ mod tests {
                     ],
                 },
             },
-        };
-        let id = store.insert_battle(&[(created, None)]).unwrap();
+        }
+    }
+
+    #[test]
+    fn battles_deleted_more_than_30_days_ago_go_on_the_next_days_first_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("referee.db")).unwrap();
+        let old = store.insert_battle(&[(created("Old"), None)]).unwrap();
+        let recent = store.insert_battle(&[(created("Recent"), None)]).unwrap();
+        store.delete_battle(old).unwrap();
+        store.delete_battle(recent).unwrap();
+        let long_ago = (chrono::Utc::now() - chrono::Duration::days(KEEP_DELETED_DAYS + 1))
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        store
+            .conn
+            .execute(
+                "UPDATE battles SET deleted_at = ?1 WHERE id = ?2",
+                rusqlite::params![long_ago, old],
+            )
+            .unwrap();
+        store.before_write(); // already checked today: nothing is let go yet
+        let rows: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM battles", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 2);
+        // … but a battle past its 30 days is neither listed nor restorable meanwhile.
+        let listed: Vec<_> = store
+            .deleted_battles()
+            .unwrap()
+            .into_iter()
+            .map(|d| d.battle.name)
+            .collect();
+        assert_eq!(listed, ["Recent"]);
+        assert_eq!(
+            store.restore_battle(old).unwrap_err().code,
+            "battle.not_deleted"
+        );
+        store.backed_up_on = None; // the next day
+        store.before_write();
+        let left: Vec<_> = store
+            .deleted_battles()
+            .unwrap()
+            .into_iter()
+            .map(|d| d.battle.name)
+            .collect();
+        assert_eq!(left, ["Recent"]);
+        let events: i64 = store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM events WHERE battle_id = ?1",
+                [old],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(events, 0, "its events go with it");
+    }
+
+    #[test]
+    fn a_full_disk_leaves_the_battle_unchanged_with_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("referee.db");
+        let mut store = Store::open(&path).unwrap();
+        let id = store.insert_battle(&[(created("Full"), None)]).unwrap();
         // The disk is "full": the file may not grow by a page.
         let pages: i64 = store
             .conn

@@ -30,6 +30,7 @@ impl Store {
     pub fn save_roster(&mut self, roster: &Roster) -> Result<i64, RefereeError> {
         let path = self.path.clone();
         let units = serde_json::to_string(&roster.units).unwrap_or_default();
+        self.before_write();
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO rosters (name, ruleset, units, saved_at) VALUES (?1, ?2, ?3, ?4)",
@@ -87,6 +88,7 @@ impl Store {
 
     pub fn delete_roster(&mut self, id: i64) -> Result<(), RefereeError> {
         let path = self.path.clone();
+        self.before_write();
         let n = self
             .write(|tx| tx.execute("DELETE FROM rosters WHERE id = ?1", [id]))
             .map_err(|e| store_error(e, &path))?;

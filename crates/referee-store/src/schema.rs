@@ -7,7 +7,7 @@ use referee_core::RefereeError;
 
 use super::{error::store_error, Store};
 
-/// `PRAGMA application_id` of a referee database ("REFR"), set by migration 3: another
+/// `PRAGMA application_id` of a referee database ("REFR"), set by migration 4: another
 /// application's SQLite file is refused instead of being turned into a referee database.
 pub const APPLICATION_ID: i64 = 0x5245_4652;
 
@@ -43,7 +43,9 @@ const MIGRATIONS: &[&str] = &[
         units TEXT NOT NULL,
         saved_at TEXT NOT NULL
     );",
-    // 3: each event's hash, chained to the one before (see chain.rs); the hashes of the events
+    // 3: a deleted battle is kept, restorable, for 30 days (KEEP_DELETED_DAYS).
+    "ALTER TABLE battles ADD COLUMN deleted_at TEXT;",
+    // 4: each event's hash, chained to the one before (see chain.rs); the hashes of the events
     // already stored are computed in the same transaction (`fill_hashes`). The file is marked as
     // the referee's.
     "ALTER TABLE events ADD COLUMN hash TEXT NOT NULL DEFAULT '';
@@ -51,7 +53,7 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 /// The schema version whose migration adds event hashes (computed for existing events).
-const HASHED: usize = 3;
+const HASHED: usize = 4;
 
 #[allow(clippy::cast_possible_wrap)] // a handful of migrations
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -119,7 +121,10 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
     conn.execute_batch("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
         .map_err(|e| store_error(e, &path))?;
     if version > 0 && version < SCHEMA_VERSION {
-        store.backup(&format!("before-schema-{}", SCHEMA_VERSION))?;
+        store.backup_for(
+            super::BackupReason::BeforeSchema,
+            Some(&SCHEMA_VERSION.to_string()),
+        )?;
     }
     migrate(store, version)
 }

@@ -70,8 +70,8 @@ fn every_earlier_schema_migrates_with_a_backup_and_keeps_its_battles() {
                     [serde_json::to_string(&created().body).unwrap()],
                 )
                 .unwrap();
-                // From schema 3 on, events carry their hash (earlier ones get it migrating).
-                if version >= 3 {
+                // From schema 4 on, events carry their hash (earlier ones get it migrating).
+                if version >= 4 {
                     let hash = event_hash(CHAIN_START, 1, "then", &created().body, None);
                     conn.execute("UPDATE events SET hash = ?1", [hash]).unwrap();
                 }
@@ -84,16 +84,16 @@ fn every_earlier_schema_migrates_with_a_backup_and_keeps_its_battles() {
             .unwrap();
         assert_eq!(v, SCHEMA_VERSION, "from {version}");
         if version >= 1 {
-            // The chain was computed for the old event: it opens, and takes an append.
             assert_eq!(store.events(1).unwrap().len(), 1, "from {version}");
-            store.append(1, &turn(2), None).unwrap();
-            assert_eq!(store.events(1).unwrap().len(), 2, "from {version}");
             let backup = latest_backup(&path).expect("a backup before migrating");
             let old: i64 = Connection::open(&backup)
                 .unwrap()
                 .query_row("PRAGMA user_version", [], |r| r.get(0))
                 .unwrap();
             assert_eq!(old, version, "the backup is the file as it was");
+            // The chain was computed for the old event: it opens, and takes an append.
+            store.append(1, &turn(2), None).unwrap();
+            assert_eq!(store.events(1).unwrap().len(), 2, "from {version}");
         } else {
             assert!(latest_backup(&path).is_none(), "a new file needs no backup");
         }
@@ -135,7 +135,9 @@ fn a_damaged_file_is_refused_untouched_and_the_latest_backup_offered() {
     std::fs::remove_file(&path).unwrap();
     let mut store = Store::open(&path).unwrap();
     store.insert_battle(&[(created(), None)]).unwrap();
-    let backup = store.backup("test").unwrap();
+    let backup = store
+        .backup_for(referee_store::BackupReason::OnDemand, None)
+        .unwrap();
     drop(store);
     let mut damaged = bytes(&path);
     for b in &mut damaged[100..1000] {
@@ -145,8 +147,14 @@ fn a_damaged_file_is_refused_untouched_and_the_latest_backup_offered() {
     let _ = std::fs::remove_file(path.with_extension("db-wal"));
     let e = Store::open(&path).err().unwrap();
     assert_eq!(e.code, "store.corrupt", "{e:?}");
+    // The backup is offered where the umpire can restore it, with no path on screen.
     assert!(
-        e.message.contains(&backup.display().to_string()),
+        e.message.contains("Restore its latest backup in Settings"),
+        "{}",
+        e.message
+    );
+    assert!(
+        !e.message.contains(&backup.display().to_string()),
         "{}",
         e.message
     );

@@ -443,6 +443,34 @@ export type BattleRow = { id: number, name: string, ruleset: string, fingerprint
  */
 updated_at: string, events: number, };
 
+export type DeletedBattle = { battle: BattleRow, 
+/**
+ * When it was deleted (RFC 3339, UTC).
+ */
+deleted_at: string, 
+/**
+ * After this it is gone for good (RFC 3339, UTC).
+ */
+kept_until: string, };
+
+export type BackupInfo = { 
+/**
+ * What a restore names it by (never shown: the window shows its time and reason).
+ */
+id: string, 
+/**
+ * When it was taken (RFC 3339, UTC).
+ */
+taken_at: string, reason: BackupReason, 
+/**
+ * How many battles it holds, when it can be read.
+ */
+battles: number | null, bytes: number, };
+
+export type BackupReason = "daily" | "before_schema" | "before_restore" | "on_demand";
+
+export type Backups = { backups: Array<BackupInfo>, problem: RefereeError | null, };
+
 export type RosterRow = { id: number, name: string, ruleset: string, units: number, saved_at: string, };
 
 export type Roster = { name: string, ruleset: string, units: Array<UnitSpec>, };

@@ -1,8 +1,8 @@
 // The app's commands. Outside the Tauri window (a plain browser) they reject clearly.
 import { invoke } from '@tauri-apps/api/core';
 import type {
-  AdjustRequest, ApplyRequest, Chance, Fight, FightRequest, OutlookRequest, BattleRow, BattleView, DiceRoll, LogEntry, NewBattle, RefereeError, Resolution,
-  HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RosterRow, RuleSection, RulesetList, UnitForm, UnitPreview, UnitSpec,
+  AdjustRequest, ApplyRequest, Chance, Fight, FightRequest, OutlookRequest, BattleRow, BattleView, DiceRoll, NewBattle, RefereeError, Resolution,
+  Backups, DeletedBattle, HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RuleSection, RulesetList, UnitForm, UnitPreview, UnitSpec,
 } from '../generated/api';
 
 function inTauri(): boolean {
@@ -26,7 +26,6 @@ export const situationSchema = (ruleset: string, action: string) => call<unknown
 export const battles = () => call<BattleRow[]>('battles_list', {});
 export const createBattle = (request: NewBattle) => call<BattleView>('battle_create', { request });
 export const viewBattle = (battle: number) => call<BattleView>('battle_view', { battle });
-export const battleLog = (battle: number, before: number | null, limit: number) => call<LogEntry[]>('battle_log', { battle, before, limit });
 export const addUnit = (battle: number, unit: UnitSpec) => call<BattleView>('battle_add_unit', { battle, unit });
 export const apply = (battle: number, request: ApplyRequest) => call<BattleView>('battle_apply', { battle, request });
 export const fight = (battle: number, request: FightRequest) => call<Fight>('battle_fight', { battle, request });
@@ -43,10 +42,18 @@ export const exportBattle = (battle: number) => call<string>('battle_export', { 
 export const importBattle = (text: string) => call<BattleView>('battle_import', { text });
 export const duplicateBattle = (battle: number) => call<BattleView>('battle_duplicate', { battle });
 export const deleteBattle = (battle: number) => call<null>('battle_delete', { battle });
-export const rosters = () => call<RosterRow[]>('rosters_list', {});
 export const importRosterCsv = (name: string, ruleset: string, text: string) => call<number>('roster_import_csv', { name, ruleset, text });
 export const copyRoster = (roster: number, battle: number, side: string) => call<BattleView>('roster_copy', { roster, battle, side });
-export const backup = () => call<string>('db_backup', {});
+/** A backup now; answers the backups, newest first. */
+export const backupNow = () => call<Backups>('db_backup', {});
+export const backups = () => call<Backups>('backups_list', {});
+/** Puts a listed backup in the database's place (the database as it is kept as a backup first). */
+export const restoreBackup = (backup: string) => call<Backups>('backup_restore', { backup });
+export const deletedBattles = () => call<DeletedBattle[]>('battles_deleted', {});
+export const restoreBattle = (battle: number) => call<BattleView>('battle_restore', { battle });
+/** The preferences the app keeps (whatever the file holds: the caller checks it). */
+export const loadPreferences = () => call<unknown>('preferences_load', {});
+export const savePreferences = (settings: unknown) => call<null>('preferences_save', { settings });
 export const editUnit = (battle: number, unit: number, spec: UnitSpec) => call<BattleView>('battle_edit_unit', { battle, unit, spec });
 export const removeUnit = (battle: number, unit: number) => call<BattleView>('battle_remove_unit', { battle, unit });
 export const unitForm = (ruleset: string) => call<UnitForm>('unit_form', { ruleset });

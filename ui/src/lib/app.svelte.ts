@@ -84,6 +84,15 @@ export async function act(call: () => Promise<BattleView>): Promise<boolean> {
   }
 }
 
+/** The battle open is no longer known as shown (a backup was restored): back to the list. */
+export function forgetBattle(): void {
+  app.view = undefined;
+  app.alerts = [];
+  app.picks = noPicks();
+  app.fight = undefined;
+  app.problem = undefined;
+}
+
 export async function openBattle(id: number, tab: Tab = 'dashboard'): Promise<void> {
   app.alerts = [];
   app.resolverAction = undefined;

@@ -1,7 +1,7 @@
-// Preferences, kept by the store plugin in `settings.json` (never battle data). Whatever the file
-// holds is checked field by field: a damaged or foreign value falls back to its default.
-import { load } from '@tauri-apps/plugin-store';
-import { chooseRulesets } from './api';
+// Preferences, kept by the app in its one preferences file (the store plugin, driven from Rust:
+// the window names no file). Never battle data. Whatever the file holds is checked field by
+// field: a damaged or foreign value falls back to its default.
+import { chooseRulesets, loadPreferences, savePreferences } from './api';
 import type { HouseRuleChoice, RulesetList } from '../generated/api';
 import { setTableUnits } from './format';
 
@@ -56,12 +56,9 @@ export function houseRuleChoice(s: Settings): HouseRuleChoice {
 let current: Settings = { ...DEFAULTS };
 export const settings = (): Settings => current;
 
-const FILE = 'settings.json';
-
 export async function loadSettings(): Promise<Settings> {
   try {
-    const store = await load(FILE, { autoSave: false, defaults: {} });
-    current = sanitize(await store.get('settings'));
+    current = sanitize(await loadPreferences());
   } catch {
     current = { ...DEFAULTS };
   }
@@ -73,9 +70,7 @@ export async function saveSettings(next: Settings): Promise<void> {
   current = sanitize(next);
   applyTheme(current.theme);
   setTableUnits(current.units);
-  const store = await load(FILE, { autoSave: false, defaults: {} });
-  await store.set('settings', current);
-  await store.save();
+  await savePreferences(current);
 }
 
 export function themeFor(theme: Settings['theme'], prefersLight: boolean): 'dark' | 'light' {

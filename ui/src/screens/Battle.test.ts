@@ -78,7 +78,7 @@ describe('a battle', () => {
     const calls = mockCommands((cmd) => {
       if (cmd === 'rule_section') return { ruleset: 'itacs', section: '5.4', title: 'Panic', text: 'When an army has lost units worth its panic level…' };
       if (cmd === 'rulesets_choose') return { systems: [itacs], house_rules: [], problems: [] };
-      if (cmd === 'plugin:store|load') return 1;
+      if (cmd === 'preferences_load') return {};
       return null;
     });
     render(App);

@@ -22,7 +22,7 @@ afterEach(() => clearMocks());
 
 describe('the battles screen', () => {
   it('shows the empty state, then begins a battle with its sides, commands and ITACS settings', async () => {
-    const calls = mockCommands((cmd) => (cmd === 'battles_list' ? [] : cmd === 'presets_list' ? { presets: [], problems: [] } : cmd === 'battle_create' ? view() : null));
+    const calls = mockCommands((cmd) => (cmd === 'battles_list' || cmd === 'battles_deleted' ? [] : cmd === 'presets_list' ? { presets: [], problems: [] } : cmd === 'battle_create' ? view() : null));
     render(Battles);
     expect(await screen.findByText(/No battles yet/)).toBeInTheDocument();
     await fireEvent.input(screen.getByLabelText('Name', { selector: '#new-name' }), { target: { value: 'Cannae' } });
@@ -39,7 +39,7 @@ describe('the battles screen', () => {
   });
 
   it('shows the ITACS panic level and stacking limit only while ITACS is the chosen system', async () => {
-    mockCommands((cmd) => (cmd === 'battles_list' ? [] : cmd === 'presets_list' ? { presets: [], problems: [] } : null));
+    mockCommands((cmd) => (cmd === 'battles_list' || cmd === 'battles_deleted' ? [] : cmd === 'presets_list' ? { presets: [], problems: [] } : null));
     render(Battles);
     await screen.findByText(/No battles yet/);
     expect(document.querySelector('#panic-a')).not.toBeNull();
@@ -49,7 +49,7 @@ describe('the battles screen', () => {
   });
 
   it('begins from a preset: its preview, then its sides and units sent in one request', async () => {
-    const calls = mockCommands((cmd) => (cmd === 'battles_list' ? [] : cmd === 'presets_list' ? { presets: [preset], problems: [] } : cmd === 'battle_create' ? view() : null));
+    const calls = mockCommands((cmd) => (cmd === 'battles_list' || cmd === 'battles_deleted' ? [] : cmd === 'presets_list' ? { presets: [preset], problems: [] } : cmd === 'battle_create' ? view() : null));
     render(Battles);
     await waitFor(() => expect(document.querySelector('#new-preset option[value="itacs-cannae"]')).not.toBeNull());
     await fireEvent.change(document.querySelector('#new-preset')!, { target: { value: 'itacs-cannae' } });
@@ -65,26 +65,43 @@ describe('the battles screen', () => {
     expect(app.tab).toBe('dashboard');
   });
 
-  it('deletes a battle only on the second tap, and says plurals right', async () => {
-    let rows = [{ id: 3, name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', created_at: '2026-11-21T10:00:00Z', updated_at: '2026-11-21T10:05:00Z', events: 1 }];
+  it('deletes a battle only on the second tap, keeps it among the recently deleted, and restores it', async () => {
+    const cannae = { id: 3, name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', created_at: '2026-11-21T10:00:00Z', updated_at: '2026-11-21T10:05:00Z', events: 1 };
+    let rows = [cannae];
+    let deleted: unknown[] = [];
     const calls = mockCommands((cmd) => {
       if (cmd === 'battles_list') return rows;
+      if (cmd === 'battles_deleted') return deleted;
       if (cmd === 'presets_list') return { presets: [], problems: [] };
-      if (cmd === 'battle_delete') { rows = []; return null; }
+      if (cmd === 'battle_delete') {
+        rows = [];
+        deleted = [{ battle: cannae, deleted_at: new Date().toISOString(), kept_until: '2026-12-23T10:00:00.000Z' }];
+        return null;
+      }
+      if (cmd === 'battle_restore') { rows = [cannae]; deleted = []; return null; }
       return null;
     });
     render(Battles);
     expect(await screen.findByText(/ITACS · 1 event · 2026-11-21 10:05/)).toBeInTheDocument();
+    expect(screen.queryByText(/Recently deleted/)).toBeNull();
     await fireEvent.click(screen.getByRole('button', { name: 'Delete Cannae' }));
     expect(calls.some(([c]) => c === 'battle_delete')).toBe(false);
     await fireEvent.click(screen.getByRole('button', { name: 'Really delete? Cannae' }));
     await waitFor(() => expect(calls.some(([c]) => c === 'battle_delete')).toBe(true));
     expect(await screen.findByText(/No battles yet/)).toBeInTheDocument();
+    expect(await screen.findByText('Recently deleted (1)')).toBeInTheDocument();
+    expect(screen.getByText(/Deleted today · can be restored until 23 December/)).toBeInTheDocument();
+    const restore = screen.getByRole('button', { name: 'Restore Cannae' });
+    await Promise.all([fireEvent.click(restore), fireEvent.click(restore)]);
+    await waitFor(() => expect(calls.find(([c]) => c === 'battle_restore')?.[1]).toEqual({ battle: 3 }));
+    expect(calls.filter(([c]) => c === 'battle_restore')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByText(/Recently deleted/)).toBeNull());
+    expect(screen.getByText(/ITACS · 1 event/)).toBeInTheDocument();
   });
 
   it('shows a refused command as a sentence, the code only under Details', async () => {
     mockCommands((cmd) => {
-      if (cmd === 'battles_list') return [];
+      if (cmd === 'battles_list' || cmd === 'battles_deleted') return [];
       if (cmd === 'presets_list') return { presets: [], problems: [] };
       if (cmd === 'battle_create') throw { code: 'battle.invalid_setup', message: 'a battle needs two sides with `different` names', field: 'sides[1].name' };
       return null;

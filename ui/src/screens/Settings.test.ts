@@ -32,10 +32,39 @@ describe('settings', () => {
   });
 
   it('puts a house rule in force when ticked, and says so', async () => {
-    const calls = mockCommands((cmd) => (cmd === 'rulesets_choose' ? { systems: [itacs], house_rules: [forbid, { ...club, on: true }], problems: [] } : cmd === 'plugin:store|load' ? 1 : null));
+    const calls = mockCommands((cmd) => (cmd === 'rulesets_choose' ? { systems: [itacs], house_rules: [forbid, { ...club, on: true }], problems: [] } : cmd === 'preferences_load' ? {} : null));
     render(Settings);
     await fireEvent.click(screen.getAllByRole('checkbox')[1]);
     await waitFor(() => expect(calls.find(([c]) => c === 'rulesets_choose')?.[1]).toEqual({ choice: { on: ['/data/rulesets/club.toml'], off: [] } }));
     expect(await screen.findByText('Saved: in force — Our <club>.')).toBeInTheDocument();
+  });
+
+  it('lists the backups by time and reason, and restores one only after a confirmation', async () => {
+    const daily = { id: 'referee-20261123T090000000Z-daily.db', taken_at: '2026-11-23T09:00:00Z', reason: 'daily', battles: 2, bytes: 4096 };
+    const older = { ...daily, id: 'referee-20261122T090000000Z-on-demand.db', taken_at: '2026-11-22T09:00:00Z', reason: 'on_demand', battles: 1 };
+    const calls = mockCommands((cmd) => {
+      if (cmd === 'backups_list') return { backups: [daily, older], problem: null };
+      if (cmd === 'backup_restore') return { backups: [{ ...daily, id: 'x', reason: 'before_restore' }, daily, older], problem: null };
+      return null;
+    });
+    app.view = { id: 9 } as never;
+    render(Settings);
+    expect(await screen.findByText(/22 November 2026, \d\d:\d\d — backed up on request · 1 battle$/)).toBeInTheDocument();
+    const text = document.body.textContent ?? '';
+    expect(text).not.toMatch(/referee-|\.db\b|on_demand/);
+    await fireEvent.click(screen.getAllByRole('button', { name: /^Restore the backup of/ })[1]);
+    expect(calls.some(([c]) => c === 'backup_restore')).toBe(false);
+    expect(screen.getByRole('alertdialog')).toHaveTextContent(/kept as a backup first/);
+    await fireEvent.click(screen.getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(calls.find(([c]) => c === 'backup_restore')?.[1]).toEqual({ backup: older.id }));
+    expect(await screen.findByText(/^Restored: the battles as they were on/)).toBeInTheDocument();
+    expect(screen.getByText(/before a backup was restored/)).toBeInTheDocument();
+    expect(app.view).toBeUndefined();
+  });
+
+  it('says when the last automatic backup failed', async () => {
+    mockCommands((cmd) => (cmd === 'backups_list' ? { backups: [], problem: { code: 'store.disk_full', message: 'The disk is full.' } } : null));
+    render(Settings);
+    expect(await screen.findByText('The last automatic backup failed: The disk is full.')).toBeInTheDocument();
   });
 });
