@@ -894,7 +894,9 @@ export type MedievalUnit = {
  */
 type: string, 
 /**
- * Strength points now (1.2).
+ * Strength points now (1.2); a ranged unit on its movement side may be entered with the
+ * SP 0 its counter shows there, or with its combat side's SPs, which count for stacking
+ * (10.1.1).
  */
 sp: number, 
 /**
@@ -928,11 +930,21 @@ opposing_directions?: boolean,
  */
 countercharge?: boolean, 
 /**
- * The defender is a leader alone on his hex (8.2.9).
+ * The final column (e.g. "4:1"), when the umpire has counted it: the COMBAT TABLE is read
+ * there directly (1.4, 1.5).
+ */
+column?: string, 
+/**
+ * The defender is a leader alone on his hex (8.2.9): one defending hex, with no units.
  */
 leader_alone?: boolean, };
 
 export type MedievalAttackingHex = { label?: string, units: Array<MedievalUnit>, 
+/**
+ * A leader is stacked on this hex: 2 CMs (8.2.1); its units do not scatter (9.1.3) and he
+ * rolls for his life if they retreat (8.2.4). Other hexes of the side may scatter.
+ */
+leader?: boolean, 
 /**
  * The hex is in the defender's rear area (3.1.2).
  */
@@ -946,19 +958,37 @@ stream?: boolean,
  */
 bridge?: boolean, 
 /**
+ * Across a ford: CF 0, as in the countercharge example (4.2.5, 5.7.6, R-MED-27).
+ */
+ford?: boolean, 
+/**
  * Hexes moved uphill: CF −1 each (5.6.9).
  */
 uphill?: number, 
 /**
- * Attacking through fortifications: SPs halved, no CF (11.1.1, 11.1.2).
+ * Attacking through fortifications: SPs halved, no CF (11.1.1, 11.1.2). Implied when a
+ * defending hex is fortified and this one is not.
  */
-through_fortifications?: boolean, };
+through_fortifications?: boolean, 
+/**
+ * The attacking hex's own terrain, a key of the TERRAIN EFFECT chart (default: clear). A
+ * fortified hex holds up to 10 SPs and fights with at most 4 (11.1.8, 11.1.9).
+ */
+terrain?: string, };
 
 export type MedievalDefendingHex = { label?: string, 
 /**
  * A key of the TERRAIN EFFECT chart.
  */
-terrain: string, units: Array<MedievalUnit>, };
+terrain: string, 
+/**
+ * A leader is stacked on this hex (8.2.1, 9.1.3, 8.2.4), as for an attacking hex.
+ */
+leader?: boolean, 
+/**
+ * The units on the hex; none when a leader stands there alone (`leader_alone`, 8.2.9).
+ */
+units?: Array<MedievalUnit>, };
 
 export type MedievalSide = { leader?: MedievalLeader, 
 /**
@@ -980,7 +1010,12 @@ scatter_track_full?: boolean,
 /**
  * Hexes the side could retreat, when fewer than a result may ask (5.4.5, 5.4.6).
  */
-retreat_possible?: number, };
+retreat_possible?: number, 
+/**
+ * The side's combat modifiers as the umpire counted them: they stand for the referee's
+ * count (1.5).
+ */
+cms?: number, };
 
 export type MedievalLeader = "none" | "in_range" | "stacked";
 
@@ -1009,9 +1044,26 @@ friendly_fire_roll?: number,
 /**
  * A leader is in the target hex (10.2.4).
  */
-leader_in_target_hex?: boolean, };
+leader_in_target_hex?: boolean, 
+/**
+ * The phase it shoots in: the enemy's movement phase (any ranged unit, 10.1.5) or, for horse
+ * archers only, their own (10.5.6).
+ */
+phase?: MedievalFirePhase, 
+/**
+ * Shots the unit has already fired this turn, and whether one of them was in this phase:
+ * once a turn, horse archers twice, once in each movement phase (10.1.6, 10.5.6, 10.5.7).
+ */
+shots_this_turn?: number, shot_this_phase?: boolean, 
+/**
+ * The enemy shoots back at the same moment: both use their strength before the exchange,
+ * losses set after both have shot (10.2.6).
+ */
+concurrent?: boolean, };
 
 export type MedievalFireTarget = { terrain: string, units: Array<MedievalUnit>, };
+
+export type MedievalFirePhase = "enemy_movement" | "own_movement";
 
 export type MedievalPursuitSituation = { 
 /**
@@ -1019,9 +1071,35 @@ export type MedievalPursuitSituation = {
  */
 hexes_from_leader: number, 
 /**
- * The side's MORALE value: at +2 the roll is 3 lower (5.5.10).
+ * The side's MORALE value: at +2 or more the roll is 3 lower (5.5.10, R-MED-20).
  */
-morale?: number, };
+morale?: number, 
+/**
+ * The pursuing unit, to check the hexes of its pursuit (4.5.2, 5.5.9).
+ */
+pursuer?: MedievalUnit, 
+/**
+ * The hexes it would pursue into, in order.
+ */
+path?: Array<MedievalPursuitHex>, };
+
+export type MedievalPursuitHex = { label?: string, 
+/**
+ * A key of the TERRAIN EFFECT chart (default: clear).
+ */
+terrain?: string, 
+/**
+ * SPs of friendly units there (4.5.2).
+ */
+friendly_sp?: number, 
+/**
+ * Enemy units there, to be ridden down (5.5.9).
+ */
+enemy?: Array<MedievalUnit>, 
+/**
+ * Hexes climbed to enter it (5.6.9).
+ */
+uphill?: number, };
 
 export type MedievalLeaderDeathSituation = { 
 /**
@@ -1097,11 +1175,24 @@ terrain?: string,
  */
 on_road?: boolean, };
 
-export type MedievalMoveSituation = { unit: MedievalUnit, 
+export type MedievalMoveSituation = { 
 /**
- * Its movement points this phase.
+ * The moving unit; leave out when a leader moves on his own (`leader`).
  */
-movement: number, path: Array<MedievalPathStep>, };
+unit?: MedievalUnit, 
+/**
+ * A leader moving: 10 MPs, terrain as for cavalry, no charge factor, enemy ZoCs ignored, no
+ * stacking limit (8.1.1–8.1.3).
+ */
+leader?: boolean, 
+/**
+ * Its movement points this phase (a leader's: 10 unless given, 8.1.2).
+ */
+movement?: number, path: Array<MedievalPathStep>, 
+/**
+ * After the last hex it crosses the map border: 1 MP (4.4.2).
+ */
+leave_map?: boolean, };
 
 export type MedievalPathStep = { label?: string, terrain: string, 
 /**
@@ -1131,7 +1222,28 @@ turn_before?: number,
 /**
  * Pay to keep the CF from rising (1 MP, ½ on a road: 5.6.12, 4.2.9).
  */
-hold_cf?: boolean, };
+hold_cf?: boolean, 
+/**
+ * Pay 2 MPs to lower the CF by 1 instead of raising it (5.6.13, R-MED-26).
+ */
+lower_cf?: boolean, 
+/**
+ * Crossing a river by a ford (4.2.5): charging into it costs an SP and a scatter (4.2.6),
+ * and the CF ends at 0 (5.7.6, R-MED-27).
+ */
+ford?: boolean, 
+/**
+ * Into a fortified hex through its gate: no extra MPs (11.1.4).
+ */
+gate?: boolean, 
+/**
+ * Horse archers shoot from this hex in their own movement phase: 1 MP, once (10.5.7, 10.5.8).
+ */
+fire?: boolean, 
+/**
+ * The unit passes its banner to a friendly unit here: 1 MP (7.1.4).
+ */
+pass_banner?: boolean, };
 
 export type MedievalMoraleSituation = { 
 /**
@@ -1313,6 +1425,20 @@ escort?: boolean,
  */
 indirect?: boolean, 
 /**
+ * Mechanical artillery firing twice in the defensive fire phase at a unit that has just
+ * contacted it (9.21): two shots, each its own roll-off.
+ */
+twice?: boolean, 
+/**
+ * A catapult shooting Greek fire: a single hit Disorders (9.28).
+ */
+greek_fire?: boolean, 
+/**
+ * The runner or escort stand of a target elephant or chariot (3.16): an even firer's die
+ * hits it, an odd one the elephant or chariot (3.163).
+ */
+target_escort?: GtsUnit, 
+/**
  * The personal valour of a leader attached to the target, for its stand-loss check.
  */
 target_leader_pv?: number, };
@@ -1321,7 +1447,13 @@ export type GtsMeleeSituation = { side_a: Array<GtsMeleeUnit>, side_b: Array<Gts
 /**
  * Which unit's modifiers side A uses when several are equally large (6.12); default the first.
  */
-modifying_a?: number, modifying_b?: number, };
+modifying_a?: number, modifying_b?: number, 
+/**
+ * This round follows contact made this turn, side A having moved into contact: cavalry may
+ * not charge close-order infantry with an equal or longer weapon (4.43), camels Disorder
+ * cavalry (4.47), and contact from rough terrain Disorders (4.54).
+ */
+contact?: boolean, };
 
 export type GtsMeleeUnit = { unit: GtsUnit, 
 /**
@@ -1351,7 +1483,22 @@ first_turn?: boolean,
 /**
  * Its HM bonus or SH capability is already spent (2.14).
  */
-first_turn_spent?: boolean, };
+first_turn_spent?: boolean, 
+/**
+ * It touches a rough terrain feature as contact is made: a formed unit is Disordered
+ * (4.54), and close-order infantry there may be charged by cavalry (4.43).
+ */
+in_rough?: boolean, 
+/**
+ * Cavalry that failed its response after an enemy rout and charges out of control (6.26):
+ * it may contact close-order infantry with an equal or longer weapon (4.43).
+ */
+out_of_control?: boolean, 
+/**
+ * A frenzied elephant (4.46): it fights one unit at a time, and its contact puts the unit
+ * to a response test (4.45).
+ */
+frenzied?: boolean, };
 
 export type GtsResponseSituation = { 
 /**

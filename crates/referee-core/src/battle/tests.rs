@@ -1022,3 +1022,106 @@ fn battles_whose_undo_took_back_a_turn_still_fold_as_they_were_played() {
         "and the turn is not undone again"
     );
 }
+
+#[test]
+fn a_captured_gts_general_counts_against_the_break_point_through_the_apply_path() {
+    // Table 1.10: a 9 takes the leader prisoner; applied, the roster marks him captured and the
+    // army break point drops to 50 % (8.0).
+    let mut s = Script::new("gts", json!([{"name": "Spartans"}, {"name": "Persians"}]));
+    for i in 0..4 {
+        s.add(
+            &format!("P{i}"),
+            "Persians",
+            Role::Unit,
+            json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 }),
+        );
+    }
+    let general = s.add(
+        "Xerxes",
+        "Persians",
+        Role::General,
+        json!({ "class": "cavalry", "weapon": "SP", "armour": "M", "stands": 1 }),
+    );
+    let before = s.gauge(Some("Persians"), "Army break point").threshold;
+    let r = s.resolve("leader_casualty", &json!({}), &[2, 9]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "9: captured");
+    s.apply(&r, mapping(&[("unit:the leader", &[general])]));
+    assert_eq!(s.unit(general).leader, Some(LeaderFate::Captured));
+    let after = s.gauge(Some("Persians"), "Army break point").threshold;
+    assert_eq!(before.as_deref(), Some("3 units (60% of 4)"));
+    assert_eq!(after.as_deref(), Some("2 units (50% of 4)"));
+}
+
+#[test]
+fn gts_contact_disorder_and_escort_hits_land_on_the_roster() {
+    // 4.47: camels Disorder the cavalry they contact, before the roll-off; 3.163: an even die
+    // puts the fire on the escort, whose roster entry takes the hits.
+    let mut s = Script::new("gts", json!([{"name": "Arabs"}, {"name": "Romans"}]));
+    let camels = s.add(
+        "Camels",
+        "Arabs",
+        Role::Unit,
+        json!({ "name": "Camels", "class": "camelry", "armour": "L", "weapon": "BW", "stands": 2 }),
+    );
+    let lancers = s.add(
+        "Lancers",
+        "Romans",
+        Role::Unit,
+        json!({ "name": "Lancers", "class": "cavalry", "armour": "L", "weapon": "LN", "stands": 2 }),
+    );
+    let situation = json!({
+        "contact": true,
+        "side_a": [{ "unit": s.unit(camels).stats.clone() }],
+        "side_b": [{ "unit": s.unit(lancers).stats.clone() }],
+    });
+    let r = s.resolve("melee", &situation, &[5, 5]);
+    s.apply(
+        &r,
+        mapping(&[("unit:Camels", &[camels]), ("unit:Lancers", &[lancers])]),
+    );
+    assert!(s.unit(lancers).disordered, "Disordered by the camels");
+    assert_eq!(s.unit(lancers).stats["disordered"], json!(true));
+
+    let elephant = s.add(
+        "Elephant",
+        "Romans",
+        Role::Unit,
+        json!({ "name": "Elephant", "class": "elephant", "weapon": "SP", "stands": 1 }),
+    );
+    let runners = s.add(
+        "Runners",
+        "Romans",
+        Role::Unit,
+        json!({ "name": "Runners", "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1,
+                "tag": { "fire_defence": 0 } }),
+    );
+    let situation = json!({
+        "firer": s.unit(camels).stats.clone(),
+        "target": s.unit(elephant).stats.clone(),
+        "target_escort": s.unit(runners).stats.clone(),
+        "range": 2.5,
+    });
+    let r = s.resolve("fire", &situation, &[10, 1]);
+    let hits: u32 = r
+        .outcome
+        .as_ref()
+        .unwrap()
+        .effects
+        .iter()
+        .filter_map(|e| match e.change {
+            Change::Hits { count } => Some(count),
+            _ => None,
+        })
+        .sum();
+    assert!(hits > 0, "an even 10 against 1 hits the escort");
+    s.apply(
+        &r,
+        mapping(&[("defender", &[elephant]), ("unit:Runners", &[runners])]),
+    );
+    assert_eq!(s.unit(elephant).hits, 0, "the elephant is untouched");
+    let runner = s.unit(runners);
+    assert!(
+        runner.hits == hits || runner.strength == 0,
+        "the runners take the hits: {runner:?}"
+    );
+}

@@ -93,6 +93,14 @@ pub fn response_test(
             return Ok(r);
         }
     }
+    if s.test == "withdrawal" && !u.drilled {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "only Drilled units withdraw from combat",
+        )
+        .field("unit.training")
+        .rule("4.12, 4.22"));
+    }
     let mut modifiers = vec![Modifier::new(
         format!("Response of {}", u.name),
         u.response.value,
@@ -200,6 +208,18 @@ pub fn response_test(
         test.ruling.as_deref(),
     ));
     if s.test == "formation_change" {
+        // 3.1512–3.1513: from March to Attack at the end of the move.
+        let (text, rule) = match (u.professional, u.drilled) {
+            (true, true) => ("Allowed at the end of its move (Professional and Drilled), as its one formation change", "3.1512"),
+            (_, true) => ("At the end of its move only if a general spent two command points on it in the command phase (Drilled)", "3.1513"),
+            _ => ("At the start of its move only (neither Drilled nor Professional and Drilled)", "3.15, 3.1512"),
+        };
+        r.totals.push(Total::new(
+            "From March to Attack formation",
+            text,
+            rule,
+            (rule == "3.1512").then_some("R-GTS-24"),
+        ));
         let cost = rr.formation_change_base - u.response.value;
         r.totals.push(Total::new(
             "Formation change cost",
@@ -401,19 +421,33 @@ pub fn leader_casualty(
             None,
         ));
     }
+    // The Table 1.10 roll a result stands for, for the roster's change.
+    let roll_of = |k: &str| {
+        lc.outcomes
+            .iter()
+            .find(|row| row.result == k)
+            .and_then(|row| row.min.or(row.max))
+    };
     r.distribution = chained
         .outcomes()
         .map(|(k, p)| {
-            let effects = if k.contains("killed") || k.contains("captured") || k.contains("sword") {
-                vec![effect(
+            let roll = roll_of(k);
+            let mut effects = Vec::new();
+            if roll.is_some_and(|n| lc.killed_on.contains(&n)) {
+                effects.push(effect(
                     Target::Unit("the leader".into()),
                     Change::LeaderKilled,
                     "Table 1.10",
                     None,
-                )]
-            } else {
-                Vec::new()
-            };
+                ));
+            } else if roll.is_some_and(|n| lc.captured_on.contains(&n)) {
+                effects.push(effect(
+                    Target::Unit("the leader".into()),
+                    Change::LeaderCaptured,
+                    "Table 1.10",
+                    None,
+                ));
+            }
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
         })
         .collect();
@@ -467,6 +501,16 @@ pub fn leader_casualty(
         hurt.probability(&true),
         &lc.rule,
     ));
+    if lc.nearby_minus_one_on.iter().any(|n| {
+        lc.outcomes
+            .iter()
+            .any(|row| row.min.or(row.max) == Some(*n))
+    }) {
+        r.checks.push(Check::umpire(
+            "Result 8: every unit within 6\" of the fallen leader takes −1 to melees and command tests for one turn",
+            "Table 1.10",
+        ));
+    }
     r.forecast.push(Chance::new(
         "The leader leaves play (6–0 on Table 1.10)",
         chained.probability_where(|k| ["6", "7", "8", "9", "0"].iter().any(|d| k.starts_with(d))),
@@ -501,48 +545,7 @@ pub fn frenzy(
         .field("new_hits")
         .rule("5.52"));
     }
-    // 7.41: after the first hit, each hit tests; several in one round test once per hit over
-    // the first. −1 per hit over 2 on the stand at that moment.
-    let mut tests = Vec::new();
-    let mut on_stand = s.hits_before;
-    for k in 0..s.new_hits {
-        on_stand += 1;
-        let counts = if s.new_hits > 1 {
-            k >= 1 && on_stand > 1
-        } else {
-            on_stand > 1
-        };
-        if counts {
-            tests.push(i64::from(on_stand.saturating_sub(fz.free_hits)));
-        }
-    }
-    let d8: DiceSpec = fz
-        .dice
-        .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
-    let mut calm = Dist::certain(true);
-    for minus in &tests {
-        let ok = d8.distribution()?.map(|r| *r - minus > fz.frenzy_on);
-        calm = calm.joint(&ok)?.map(|(a, b)| *a && *b);
-    }
-    let driver: DiceSpec = fz
-        .driver_dice
-        .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
-    let kills = driver.distribution()?.map(|r| *r <= fz.driver_kills_on);
-    let end = calm.and_then(|c| {
-        if *c {
-            Ok(Dist::certain("calm"))
-        } else {
-            Ok(kills.map(|k| {
-                if *k {
-                    "killed by its driver"
-                } else {
-                    "frenzied"
-                }
-            }))
-        }
-    })?;
+    let (tests, end) = frenzy_odds(data, s.hits_before, s.new_hits)?;
     let mut r = Resolution::certain(&data.system.id, "frenzy", "", "", Vec::new());
     r.dice = format!("{} per test, then {}", fz.dice, fz.driver_dice);
     r.distribution = end
@@ -666,6 +669,59 @@ pub fn frenzy(
         None,
     ));
     Ok(r)
+}
+
+/// The frenzy tests of an elephant stand with `before` hits taking `new` more (7.41, R-GTS-10):
+/// the −1s of each test, and the end: calm, frenzied, or killed by its driver (7.42).
+pub fn frenzy_odds(
+    data: &GtsData,
+    before: u32,
+    new: u32,
+) -> Result<(Vec<i64>, Dist<&'static str>), RefereeError> {
+    let fz = &data.frenzy;
+    // 7.41: after the first hit, each hit tests; several in one round test once per hit over
+    // the first. −1 per hit over 2 on the stand at that moment.
+    let mut tests = Vec::new();
+    let mut on_stand = before;
+    for k in 0..new {
+        on_stand += 1;
+        let counts = if new > 1 {
+            k >= 1 && on_stand > 1
+        } else {
+            on_stand > 1
+        };
+        if counts {
+            tests.push(i64::from(on_stand.saturating_sub(fz.free_hits)));
+        }
+    }
+    let d8: DiceSpec = fz
+        .dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let mut calm = Dist::certain(true);
+    for minus in &tests {
+        let ok = d8.distribution()?.map(|r| *r - minus > fz.frenzy_on);
+        calm = calm.joint(&ok)?.map(|(a, b)| *a && *b);
+    }
+    let driver: DiceSpec = fz
+        .driver_dice
+        .parse()
+        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+    let kills = driver.distribution()?.map(|r| *r <= fz.driver_kills_on);
+    let end = calm.and_then(|c| {
+        if *c {
+            Ok(Dist::certain("calm"))
+        } else {
+            Ok(kills.map(|k| {
+                if *k {
+                    "killed by its driver"
+                } else {
+                    "frenzied"
+                }
+            }))
+        }
+    })?;
+    Ok((tests, end))
 }
 
 /// army_break: the army break point and, at the end, the victory level (8.0, R-GTS-7).

@@ -169,6 +169,13 @@ pub struct Row {
     /// Longest range by ammunition, in tenths (slings: stones 4", lead shot 6"; 5.1, R-GTS-20).
     #[serde(default)]
     pub ammunition: BTreeMap<String, u32>,
+    /// Training: Professional, and Drilled — a Drilled unit may withdraw (4.12); one both
+    /// Professional and Drilled enters Attack formation from March at the end of its move
+    /// (3.1512, R-GTS-24).
+    #[serde(default)]
+    pub professional: bool,
+    #[serde(default)]
+    pub drilled: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -196,6 +203,11 @@ pub struct FireRules {
     pub artillery_cover_defence: i64,
     pub ballista_close: i64,
     pub ballista_indirect: i64,
+    /// 9.26: a catapult's unmodified d10 of this misses the mark; the shot strays
+    /// `stray_inches` on a d8 and is a shot of `stray_shot` against any unit there (d10 + 0).
+    pub catapult_astray_on: i64,
+    pub stray_shot: i64,
+    pub stray_inches: u32,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -265,6 +277,13 @@ pub struct LeaderCasualtyRules {
     pub victorious_side: i64,
     pub outcome_dice: String,
     pub outcomes: Vec<ResultRow>,
+    /// Table 1.10's rolls (0 = 10) that kill the leader or take him prisoner: either way he is
+    /// removed from play, and the roster marks him so (8.0 counts both).
+    pub killed_on: Vec<i64>,
+    pub captured_on: Vec<i64>,
+    /// Table 1.10's rolls that also give −1 to melees and command tests of every unit within
+    /// 6" for one turn (result 8).
+    pub nearby_minus_one_on: Vec<i64>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

@@ -14,7 +14,7 @@ pub fn open(action: &str, sides: &Sides) -> Result<Opening, RefereeError> {
                 "side_b": sides.defenders.iter().map(|f| json!({ "unit": unit(f) })).collect::<Vec<_>>(),
             }),
             vec![
-                "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1).".into(),
+                "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1); after contact made this turn, tick contact and any unit touching rough terrain (4.43, 4.47, 4.54).".into(),
             ],
         ),
         "fire" => {
@@ -27,7 +27,7 @@ pub fn open(action: &str, sides: &Sides) -> Result<Opening, RefereeError> {
                     "target": unit(&sides.defenders[0]),
                     "range": 1,
                 }),
-                vec!["Set the range in inches and the target's cover and elevation (5.0).".into()],
+                vec!["Set the range in inches and the target's cover and elevation (5.0); for an elephant or chariot with an escort, enter the escort stand (3.163).".into()],
             )
         }
         _ => return Err(not_a_combat(action)),

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use ts_rs::TS;
 
 use super::data::GtsData;
-use super::rolloff::{formed_fire, skirmish_fire};
+use super::rolloff::{fire_hits, skirmish_fire};
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
     effect, Chance, Change, Check, Modifier, Note, Resolution, ResultOdds, Target, Total,
@@ -48,10 +48,45 @@ pub struct FireSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub indirect: bool,
+    /// Mechanical artillery firing twice in the defensive fire phase at a unit that has just
+    /// contacted it (9.21): two shots, each its own roll-off.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub twice: bool,
+    /// A catapult shooting Greek fire: a single hit Disorders (9.28).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub greek_fire: bool,
+    /// The runner or escort stand of a target elephant or chariot (3.16): an even firer's die
+    /// hits it, an odd one the elephant or chariot (3.163).
+    #[serde(default)]
+    #[ts(optional)]
+    pub target_escort: Option<UnitEntry>,
     /// The personal valour of a leader attached to the target, for its stand-loss check.
     #[serde(default)]
     #[ts(optional, as = "Option<i64>")]
     pub target_leader_pv: i64,
+}
+
+/// What one shot (or two, 9.21) does: hits on the target and on its escort, whether a shot
+/// Disorders by itself (9.28), and how many went astray (9.26).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Shot {
+    hits: u32,
+    escort_hits: u32,
+    shot_disorders: bool,
+    astray: u32,
+}
+
+impl Shot {
+    fn and(&self, other: &Shot) -> Shot {
+        Shot {
+            hits: self.hits + other.hits,
+            escort_hits: self.escort_hits + other.escort_hits,
+            shot_disorders: self.shot_disorders || other.shot_disorders,
+            astray: self.astray + other.astray,
+        }
+    }
 }
 
 pub fn resolve(
@@ -249,7 +284,100 @@ pub fn resolve(
     } else {
         2
     };
-    let hits: Dist<u32> = match s.skirmish_stands {
+    let catapult = firer.weapon_key == "CT";
+    if s.twice && !engine {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "only mechanical artillery fires twice, in the defensive fire phase at a unit that has just contacted it",
+        )
+        .field("twice")
+        .rule("9.21"));
+    }
+    if s.greek_fire && !catapult {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "Greek fire is shot from a catapult",
+        )
+        .field("greek_fire")
+        .rule("9.28"));
+    }
+    // 3.163: against a mixed unit the firer's die picks the stand: even, the escort with its own
+    // modifiers; odd, the elephant or chariot.
+    let escort = match &s.target_escort {
+        None => None,
+        Some(e) => {
+            if !matches!(target.class.as_str(), "elephant" | "chariot") {
+                return Err(RefereeError::new(
+                    "situation.invalid_field",
+                    "only an elephant or a chariot has an escort stand",
+                )
+                .field("target_escort")
+                .rule("3.16"));
+            }
+            let u = Unit::build(data, e, "target_escort")?;
+            if u.stands != 1 {
+                return Err(
+                    RefereeError::new("situation.invalid_field", "an escort is one stand")
+                        .field("target_escort.stands")
+                        .rule("3.16"),
+                );
+            }
+            Some(u)
+        }
+    };
+    if escort.is_some() && s.skirmish_stands.is_some_and(|n| n > 1) {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "against a mixed unit each stand's die picks the escort or the elephant or chariot: resolve each skirmish stand's fire on its own",
+        )
+        .field("skirmish_stands")
+        .rule("3.163"));
+    }
+    let escort_attack = escort.as_ref().map(|e| {
+        let mut a = attack;
+        if target.skirmish {
+            a -= f.target_skirmish.modifier;
+        }
+        if e.skirmish {
+            a += f.target_skirmish.modifier;
+        }
+        a
+    });
+    let escort_defence = escort.as_ref().map(|e| {
+        if engine {
+            defence
+        } else {
+            e.fire_defence.value
+        }
+    });
+    // One shot from the firer's and the target's faces (9.26: a catapult's unmodified 1 goes
+    // astray; 9.28: a double hit, or one hit of Greek fire, Disorders).
+    let shot = |x: i64, y: i64| -> Shot {
+        if catapult && x == f.catapult_astray_on {
+            return Shot {
+                astray: 1,
+                ..Shot::default()
+            };
+        }
+        match (&escort, escort_attack, escort_defence) {
+            (Some(e), Some(ea), Some(ed)) if x % 2 == 0 => {
+                let h = fire_hits((x + ea).clamp(1, 10), (y + ed).clamp(1, 10), max);
+                Shot {
+                    escort_hits: h.min(e.hits_per_stand - e.hits),
+                    ..Shot::default()
+                }
+            }
+            _ => {
+                let h = fire_hits((x + attack).clamp(1, 10), (y + defence).clamp(1, 10), max);
+                Shot {
+                    hits: h,
+                    shot_disorders: engine && (h >= 2 || (s.greek_fire && h >= 1)),
+                    ..Shot::default()
+                }
+            }
+        }
+    };
+    let one: Dist<Shot> = match s.skirmish_stands {
         Some(n) if n > 1 => {
             if !firer.skirmish {
                 return Err(RefereeError::new(
@@ -259,54 +387,124 @@ pub fn resolve(
                 .field("skirmish_stands")
                 .rule("5.5"));
             }
-            skirmish_fire(attack, defence, n)?
+            skirmish_fire(attack, defence, n)?.map(|h| Shot {
+                hits: *h,
+                ..Shot::default()
+            })
         }
-        _ => formed_fire(attack, defence, max)?,
+        _ => Dist::die(10)?
+            .joint(&Dist::die(10)?)?
+            .map(|(x, y)| shot(*x, *y)),
     };
-    let most = hits.outcomes().map(|(h, _)| *h).max().unwrap_or(0);
+    // Hits that eliminate an escort are not carried over (3.163).
+    let escort_room = escort.as_ref().map_or(0, |e| e.hits_per_stand - e.hits);
+    let shots = if s.twice {
+        one.joint(&one)?.map(|(p, q)| {
+            let both = p.and(q);
+            Shot {
+                escort_hits: both.escort_hits.min(escort_room),
+                ..both
+            }
+        })
+    } else {
+        one.clone()
+    };
     // What the hits Disorder: a chariot's or engine's second hit, for good (3.32), and a double
-    // hit from one artillery shot (9.28).
-    let disorder_by = |h: u32| -> Option<&'static str> {
-        if target.disordered || h == 0 {
+    // hit from one artillery shot or a hit of Greek fire (9.28).
+    let disorder_by = |sh: &Shot| -> Option<&'static str> {
+        if target.disordered || sh.hits == 0 {
             None
-        } else if target.disordered_for_good_by(h) {
+        } else if target.disordered_for_good_by(sh.hits) {
             Some("3.32")
-        } else if engine && h >= 2 {
+        } else if sh.shot_disorders {
             Some("9.28")
         } else {
             None
         }
     };
-    let effects_for = |h: u32| {
+    let escort_name = escort.as_ref().map(|e| e.name.clone()).unwrap_or_default();
+    let effects_for = |sh: &Shot| {
         let mut out = Vec::new();
-        if h > 0 {
+        if sh.hits > 0 {
             out.push(effect(
                 Target::Defender,
-                Change::Hits { count: h },
+                Change::Hits { count: sh.hits },
                 &f.rule,
                 f.ruling.as_deref(),
             ));
         }
-        if let Some(rule) = disorder_by(h) {
+        if let Some(rule) = disorder_by(sh) {
             out.push(effect(Target::Defender, Change::Disorder, rule, None));
+        }
+        if sh.escort_hits > 0 {
+            out.push(effect(
+                Target::Unit(escort_name.clone()),
+                Change::Hits {
+                    count: sh.escort_hits,
+                },
+                "3.163, 3.165",
+                None,
+            ));
+        }
+        // 3.166: an elephant's escort is removed the instant the elephant is eliminated.
+        let left = target.stands * target.hits_per_stand - target.hits;
+        if escort.is_some() && target.class == "elephant" && sh.hits > 0 && sh.hits >= left {
+            out.push(effect(
+                Target::Unit(escort_name.clone()),
+                Change::DestroyAll,
+                "3.166",
+                None,
+            ));
         }
         out
     };
-    let name = |h: u32| match h {
-        0 => "no effect".to_string(),
-        1 => "1 hit".to_string(),
-        n => format!("{n} hits"),
+    let name = |sh: &Shot| {
+        let mut words = match sh.hits {
+            0 => "no effect".to_string(),
+            1 => "1 hit".to_string(),
+            n => format!("{n} hits"),
+        };
+        if s.twice && disorder_by(sh) == Some("9.28") {
+            words.push_str(", Disordered");
+        }
+        if sh.escort_hits > 0 {
+            words = if sh.hits == 0 {
+                format!("the escort takes {}", sh.escort_hits)
+            } else {
+                format!("{words}; the escort takes {}", sh.escort_hits)
+            };
+        }
+        match sh.astray {
+            0 => words,
+            1 if sh.hits == 0 && sh.escort_hits == 0 => "astray".to_string(),
+            _ => format!("{words}; astray"),
+        }
     };
-    let distribution: Vec<ResultOdds> = (0..=most)
-        .map(|h| {
-            ResultOdds::new(
-                &name(h),
-                &format!("The target takes {h} hit(s)."),
-                "—".into(),
-                hits.probability(&h),
-                effects_for(h),
-            )
+    let meaning = |sh: &Shot| {
+        let mut m = match sh.hits {
+            0 => "The target takes no hits.".to_string(),
+            h => format!("The target takes {h} hit(s)."),
+        };
+        if sh.escort_hits > 0 {
+            m.push_str(&format!(" The escort takes {} (3.163).", sh.escort_hits));
+        }
+        if sh.astray > 0 {
+            m.push_str(&format!(
+                " The catapult misses the mark: roll a d8 for the direction (the target side's edge as north); the shot lands {}\" from the target's centre front as a \"{}\" shot on any unit there, which rolls a d10 + 0 (9.26).",
+                f.stray_inches, f.stray_shot
+            ));
+        }
+        m
+    };
+    // Rows by hits on the target, then the escort's, then astray; a shot's own Disorder kept
+    // only where it Disorders (9.28), so rows with the same effects are one row.
+    let distribution: Vec<ResultOdds> = shots
+        .map(|sh| Shot {
+            shot_disorders: disorder_by(sh) == Some("9.28"),
+            ..*sh
         })
+        .outcomes()
+        .map(|(sh, p)| ResultOdds::new(&name(sh), &meaning(sh), "—".into(), p, effects_for(sh)))
         .collect();
     let outcome = match dice {
         None => None,
@@ -318,17 +516,33 @@ pub fn resolve(
                 )
                 .field("dice"));
             }
-            let (a, d) = super::rolloff::two_d10(faces, "the firer's, then the target's")?;
+            let (first, second) = if s.twice {
+                if faces.len() != 4 {
+                    return Err(RefereeError::new(
+                        "dice.invalid",
+                        "two shots: four d10, the firer's and the target's for each shot",
+                    )
+                    .field("dice"));
+                }
+                (&faces[..2], Some(&faces[2..]))
+            } else {
+                (faces, None)
+            };
+            let (a, d) = super::rolloff::two_d10(first, "the firer's, then the target's")?;
+            let mut sh = shot(a, d);
+            if let Some(more) = second {
+                let (a2, d2) = super::rolloff::two_d10(more, "the firer's, then the target's")?;
+                sh = sh.and(&shot(a2, d2));
+            }
             let ma = (a + attack).clamp(1, 10);
             let md = (d + defence).clamp(1, 10);
-            let h = super::rolloff::fire_hits(ma, md, max);
             Some(crate::contract::Outcome {
                 dice: faces.to_vec(),
                 roll: a,
                 modified: ma,
-                result: name(h),
-                meaning: format!("Firer {ma} against target {md}: {}.", name(h)),
-                effects: effects_for(h),
+                result: name(&sh),
+                meaning: format!("Firer {ma} against target {md}: {}", meaning(&sh)),
+                effects: effects_for(&sh),
                 sides: vec![
                     crate::contract::SideThrow::new("Firer", a as u32, attack, ma),
                     crate::contract::SideThrow::new("Target", d as u32, defence, md),
@@ -341,9 +555,9 @@ pub fn resolve(
     let room = target.hits_per_stand - target.hits;
     let response = target.response.value + s.target_leader_pv;
     let penalty = data.response.disordered.modifier.abs();
-    let ends = hits.joint(&Dist::die(10)?)?.map(|(h, roll)| {
-        let lost = *h >= room;
-        let disordered = target.disordered || disorder_by(*h).is_some();
+    let ends = shots.joint(&Dist::die(10)?)?.map(|(sh, roll)| {
+        let lost = sh.hits >= room;
+        let disordered = target.disordered || disorder_by(sh).is_some();
         let ok = *roll <= response - if disordered { penalty } else { 0 };
         (lost, lost && !ok && !disordered, lost && !ok && disordered)
     });
@@ -367,15 +581,70 @@ pub fn resolve(
     if target.second_hit_disorders && !target.disordered {
         forecast.push(Chance::new(
             "The target is Disordered for good (its second hit)",
-            hits.probability_where(|h| target.disordered_for_good_by(*h)),
+            shots.probability_where(|sh| disorder_by(sh) == Some("3.32")),
             "3.32",
         ));
     }
     if engine && !target.disordered {
         forecast.push(Chance::new(
-            "The target is Disordered by a double hit from the shot",
-            hits.probability_where(|h| *h >= 2),
+            if s.greek_fire {
+                "The target is Disordered by a double hit or a hit of Greek fire"
+            } else {
+                "The target is Disordered by a double hit from the shot"
+            },
+            shots.probability_where(|sh| disorder_by(sh) == Some("9.28")),
             "9.28",
+        ));
+    }
+    if catapult {
+        forecast.push(Chance::new(
+            "The catapult misses the mark (an unmodified 1) and the shot strays",
+            shots.probability_where(|sh| sh.astray > 0),
+            "9.26",
+        ));
+        // Each stray shot is a "5" against a d10 + 0 (9.26); any unit where it lands is hit.
+        let stray = super::rolloff::modified_d10(0)?.map(|d| fire_hits(f.stray_shot, *d, 2) > 0);
+        let stray_hits = shots.and_then(|sh| {
+            let mut any = Dist::certain(false);
+            for _ in 0..sh.astray {
+                any = any.joint(&stray)?.map(|(x, y)| *x || *y);
+            }
+            Ok(any)
+        })?;
+        forecast.push(Chance::new(
+            "A stray shot hits whatever unit it lands on, of either side",
+            stray_hits.probability(&true),
+            "9.26",
+        ));
+    }
+    if let Some(e) = &escort {
+        forecast.push(Chance::new(
+            format!("The escort ({}) is removed", e.name),
+            shots.probability_where(|sh| sh.escort_hits >= e.hits_per_stand - e.hits),
+            "3.165",
+        ));
+    }
+    // 7.41–7.42: an elephant's hits put it to the frenzy test, chained.
+    if target.class == "elephant" {
+        let frenzy = shots.and_then(|sh| {
+            let h = sh.hits;
+            if h == 0 || target.hits + h >= target.hits_per_stand {
+                Ok(Dist::certain("calm"))
+            } else {
+                super::checks::frenzy_odds(data, target.hits, h)
+                    .map(|(_, d)| d)
+                    .map_err(|_| crate::odds::OddsError::Empty)
+            }
+        })?;
+        forecast.push(Chance::new(
+            "The elephant frenzies (its escort is removed)",
+            frenzy.probability(&"frenzied"),
+            "7.41, 3.166",
+        ));
+        forecast.push(Chance::new(
+            "The elephant frenzies and its driver kills it",
+            frenzy.probability(&"killed by its driver"),
+            "7.42",
         ));
     }
     Ok(Resolution {

@@ -51,6 +51,21 @@ pub struct MeleeUnit {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub first_turn_spent: bool,
+    /// It touches a rough terrain feature as contact is made: a formed unit is Disordered
+    /// (4.54), and close-order infantry there may be charged by cavalry (4.43).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub in_rough: bool,
+    /// Cavalry that failed its response after an enemy rout and charges out of control (6.26):
+    /// it may contact close-order infantry with an equal or longer weapon (4.43).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub out_of_control: bool,
+    /// A frenzied elephant (4.46): it fights one unit at a time, and its contact puts the unit
+    /// to a response test (4.45).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub frenzied: bool,
 }
 
 /// melee, recoil and melee_round: the two sides of one combat.
@@ -67,12 +82,20 @@ pub struct MeleeSituation {
     #[serde(default)]
     #[ts(optional)]
     pub modifying_b: Option<usize>,
+    /// This round follows contact made this turn, side A having moved into contact: cavalry may
+    /// not charge close-order infantry with an equal or longer weapon (4.43), camels Disorder
+    /// cavalry (4.47), and contact from rough terrain Disorders (4.54).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub contact: bool,
 }
 
-struct Side {
-    name: &'static str,
-    units: Vec<(Unit, MeleeUnit)>,
-    modifying: usize,
+pub(super) struct Side {
+    pub(super) name: &'static str,
+    pub(super) units: Vec<(Unit, MeleeUnit)>,
+    pub(super) modifying: usize,
+    /// Units Disordered as contact is made, with the rule (4.47, 4.54).
+    pub(super) contact_disorders: Vec<(String, &'static str)>,
 }
 
 fn side(
@@ -129,6 +152,7 @@ fn side(
         name,
         units,
         modifying,
+        contact_disorders: Vec::new(),
     })
 }
 
@@ -219,7 +243,7 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
 /// What the roll-off leaves out, said aloud: entries on units that do not modify (6.12,
 /// R-GTS-16), modifying units without an armour rating (R-GTS-22), and the recoil stand tiers
 /// (7.1, R-GTS-17).
-fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
+pub(super) fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
     let mut notes = Vec::new();
     for s in sides {
         for (i, (u, e)) in s.units.iter().enumerate() {
@@ -297,51 +321,62 @@ fn tie_hits(data: &GtsData) -> impl Fn(i64, i64) -> u32 + '_ {
 
 /// The recoil test of each unit, given the hits the side's modifying unit just took.
 fn recoil_tests(data: &GtsData, s: &Side, hits_taken: u32) -> Vec<Test> {
-    let r = &data.recoil;
     s.units
         .iter()
         .enumerate()
         .map(|(i, (u, e))| {
-            let (stands, disordered) = if i == s.modifying {
+            if i == s.modifying {
                 let (stands, _) = u.after_hits(hits_taken);
-                (
-                    stands,
-                    u.disordered
-                        || hits_taken >= u.hits_per_stand
-                        || u.disordered_for_good_by(hits_taken),
-                )
+                recoil_test(data, u, e, stands, disordered_by(u, hits_taken))
             } else {
-                (u.stands, u.disordered)
-            };
-            let mut modifier = 0;
-            if e.flanking && !e.flanked {
-                modifier += r.flanking.modifier;
-            }
-            if stands >= 6 {
-                modifier += r.six_stands.modifier;
-            } else if stands >= 3 {
-                modifier += r.three_stands.modifier;
-            }
-            if e.elevation {
-                modifier += r.elevation.modifier;
-            }
-            if e.contacts_double {
-                modifier += r.double_enemy_stands.modifier;
-            }
-            if disordered {
-                modifier += r.disordered.modifier;
-            }
-            if u.march {
-                modifier += r.march.modifier;
-            }
-            // R-GTS-8: a leader's valour lowers the md100 (lower is better on a recoil test).
-            modifier -= e.leader_pv.unwrap_or(0);
-            Test {
-                number: u.recoil.value,
-                modifier,
+                recoil_test(data, u, e, u.stands, u.disordered)
             }
         })
         .collect()
+}
+
+/// Whether a unit is Disordered once it has taken `hits` this round: a stand's worth (6.13) or a
+/// chariot's or engine's second hit (3.32).
+pub(super) fn disordered_by(u: &Unit, hits: u32) -> bool {
+    u.disordered || hits >= u.hits_per_stand || u.disordered_for_good_by(hits)
+}
+
+/// One unit's recoil test (7.1) with the stands it has and whether it is Disordered now.
+pub(super) fn recoil_test(
+    data: &GtsData,
+    u: &Unit,
+    e: &MeleeUnit,
+    stands: u32,
+    disordered: bool,
+) -> Test {
+    let r = &data.recoil;
+    let mut modifier = 0;
+    if e.flanking && !e.flanked {
+        modifier += r.flanking.modifier;
+    }
+    if stands >= 6 {
+        modifier += r.six_stands.modifier;
+    } else if stands >= 3 {
+        modifier += r.three_stands.modifier;
+    }
+    if e.elevation {
+        modifier += r.elevation.modifier;
+    }
+    if e.contacts_double {
+        modifier += r.double_enemy_stands.modifier;
+    }
+    if disordered {
+        modifier += r.disordered.modifier;
+    }
+    if u.march {
+        modifier += r.march.modifier;
+    }
+    // R-GTS-8: a leader's valour lowers the md100 (lower is better on a recoil test).
+    modifier -= e.leader_pv.unwrap_or(0);
+    Test {
+        number: u.recoil.value,
+        modifier,
+    }
 }
 
 fn recoil_modifier_lines(data: &GtsData, s: &Side, tests: &[Test]) -> Vec<Total> {
@@ -372,21 +407,132 @@ fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeErro
             }
         }
     }
+    for (side, other, field) in [(&a, &b, "side_a"), (&b, &a, "side_b")] {
+        for (i, (u, e)) in side.units.iter().enumerate() {
+            if !e.frenzied {
+                continue;
+            }
+            if u.class != "elephant" {
+                return Err(RefereeError::new(
+                    "situation.invalid_field",
+                    "only an elephant frenzies",
+                )
+                .field(format!("{field}[{i}].frenzied"))
+                .rule("7.4"));
+            }
+            if other.units.len() != 1 {
+                return Err(RefereeError::new(
+                    "situation.invalid_field",
+                    "a frenzied elephant fights one unit at a time: split the combat",
+                )
+                .field(format!("{field}[{i}].frenzied"))
+                .rule("4.46"));
+            }
+        }
+    }
+    let (mut a, mut b) = (a, b);
+    if s.contact {
+        contact_checks(&mut a, &mut b)?;
+    }
     Ok((a, b))
 }
 
+/// What contact made this turn does before the first roll-off (4.43, 4.47, 4.54).
+fn contact_checks(a: &mut Side, b: &mut Side) -> Result<(), RefereeError> {
+    // 4.43: cavalry cannot contact formed close-order infantry whose primary weapon is as long
+    // or longer (the lower letter), unless the infantry is Disordered or in rough terrain, or
+    // the cavalry is out of control (6.26).
+    for (i, (cav, ce)) in a.units.iter().enumerate() {
+        if cav.class != "cavalry" || ce.out_of_control {
+            continue;
+        }
+        for (inf, ie) in &b.units {
+            let guarded = inf.class == "infantry"
+                && inf.close_order
+                && !inf.disordered
+                && !inf.routed
+                && !ie.in_rough
+                && inf.weapon_class <= cav.weapon_class;
+            if guarded {
+                return Err(RefereeError::new(
+                    "situation.contact_forbidden",
+                    format!(
+                        "{} cannot charge {}: cavalry may not contact close-order infantry with a weapon of equal or longer class ({} against {}) unless the infantry is Disordered or in rough terrain, or the cavalry is out of control",
+                        cav.name, inf.name, cav.weapon_class, inf.weapon_class
+                    ),
+                )
+                .field(format!("side_a[{i}].unit"))
+                .rule("4.43"));
+            }
+        }
+    }
+    // What each side faces: camels, and a formed enemy unit.
+    let faces = |other: &Side| {
+        (
+            other.units.iter().any(|(u, _)| u.class == "camelry"),
+            other.units.iter().any(|(u, _)| !u.routed && !u.skirmish),
+        )
+    };
+    let (against_a, against_b) = (faces(b), faces(a));
+    for (own, (camels, formed_enemy)) in [(&mut *a, against_a), (&mut *b, against_b)] {
+        for (u, e) in own.units.iter_mut() {
+            let rule = if camels && u.class == "cavalry" {
+                Some("4.47")
+            } else if e.in_rough && formed_enemy && !u.routed {
+                Some("4.54")
+            } else {
+                None
+            };
+            if let Some(rule) = rule {
+                if !u.disordered {
+                    u.disordered = true;
+                    own.contact_disorders.push((u.name.clone(), rule));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The Disorder contact brings (4.47, 4.54), as effects every outcome of the round carries.
+fn contact_effects(sides: [&Side; 2]) -> Vec<crate::contract::Effect> {
+    sides
+        .iter()
+        .flat_map(|s| &s.contact_disorders)
+        .map(|(name, rule)| effect(Target::Unit(name.clone()), Change::Disorder, rule, None))
+        .collect()
+}
+
+fn contact_notes(sides: [&Side; 2]) -> Vec<Note> {
+    sides
+        .iter()
+        .flat_map(|s| &s.contact_disorders)
+        .map(|(name, rule)| {
+            Note::new(
+                if *rule == "4.47" {
+                    format!("{name} is Disordered by contact with camels, and fights Disordered.")
+                } else {
+                    format!("{name} touches rough terrain as contact is made: it is Disordered, and fights Disordered.")
+                },
+                rule,
+                None,
+            )
+        })
+        .collect()
+}
+
 /// One combat's two sides, their modifiers and net values, and the roll-off's hits.
-struct Fight {
-    a: Side,
-    b: Side,
+pub(super) struct Fight {
+    pub(super) a: Side,
+    pub(super) b: Side,
     ma: Vec<Modifier>,
     mb: Vec<Modifier>,
     na: i64,
     nb: i64,
-    hits: Dist<(u32, u32)>,
+    pub(super) hits: Dist<(u32, u32)>,
 }
 
-fn fight(data: &GtsData, s: &MeleeSituation) -> Result<Fight, RefereeError> {
+pub(super) fn fight(data: &GtsData, s: &MeleeSituation) -> Result<Fight, RefereeError> {
     let (a, b) = sides(data, s)?;
     let ma = melee_modifiers(data, &a, &b);
     let mb = melee_modifiers(data, &b, &a);
@@ -422,8 +568,9 @@ pub fn melee(
     } = fight(data, s)?;
     let ties = tie_hits(data);
     let (ua, ub) = (&a.units[a.modifying].0, &b.units[b.modifying].0);
+    let on_contact = contact_effects([&a, &b]);
     let effects_for = |(ha, hb): (u32, u32)| {
-        let mut out = Vec::new();
+        let mut out = on_contact.clone();
         for (h, u) in [(ha, ua), (hb, ub)] {
             if h > 0 {
                 out.push(effect(
@@ -538,22 +685,35 @@ pub fn melee(
         total_modifier: na - nb,
         distribution,
         forecast,
-        checks: vec![Check::umpire(
+        checks: std::iter::once(Check::umpire(
             "Every unit in contact fights at least one enemy unit; no stand splits its effort",
             "6.11",
-        )],
+        ))
+        .chain(
+            [&a, &b]
+                .iter()
+                .any(|s| s.units.iter().any(|(_, e)| e.frenzied))
+                .then(|| {
+                    Check::umpire(
+                        "The frenzied elephant moved into contact in the Command phase, before any other combat; the unit it contacts tests response, failing into Disorder (Elephant contact), and an escort was removed when it frenzied",
+                        "4.45, 4.46, 7.43, 3.166",
+                    )
+                }),
+        )
+        .collect(),
         notes: std::iter::once(Note::new(
             "Hits go to each side's modifying unit; a tie follows the net modifiers (R-GTS-4).",
             &data.melee.tie_rule,
             data.melee.tie_ruling.as_deref(),
         ))
         .chain(melee_notes([&a, &b], false))
+        .chain(contact_notes([&a, &b]))
         .collect(),
         outcome,
     })
 }
 
-fn fate_word(f: &Fate) -> &'static str {
+pub(super) fn fate_word(f: &Fate) -> &'static str {
     match f {
         Fate::Holds => "holds",
         Fate::Recoils => "recoils 3\"",
@@ -711,7 +871,7 @@ pub fn recoil(
                 .chain(&b.units)
                 .map(|(u, _)| u.name.clone())
                 .collect();
-            let mut effects = Vec::new();
+            let mut effects = contact_effects([&a, &b]);
             for (name, f) in names.iter().zip(&fates) {
                 let change = match f {
                     Fate::Holds => None,
@@ -774,78 +934,6 @@ pub fn recoil(
             .into_iter()
             .filter(|n| n.ruling.as_deref() == Some("R-GTS-17")),
     );
-    Ok(res)
-}
-
-pub fn round(
-    data: &GtsData,
-    s: &MeleeSituation,
-    dice: Option<&[u32]>,
-) -> Result<Resolution, RefereeError> {
-    let Fight { a, b, hits, .. } = fight(data, s)?;
-    let tiers = melee_notes([&a, &b], true)
-        .into_iter()
-        .filter(|n| n.ruling.as_deref() == Some("R-GTS-17"));
-    let r = &data.recoil;
-    // Hits only change the recoil tests through Disorder and stands: cache by the tests.
-    type Tests = (Vec<(i64, i64)>, Vec<(i64, i64)>);
-    let mut cache: Vec<(Tests, Vec<Dist<Fate>>)> = Vec::new();
-    let mut fates: Vec<Dist<Fate>> = Vec::new();
-    let n = a.units.len() + b.units.len();
-    let mut weighted: Vec<Vec<Dist<Fate>>> = vec![Vec::new(); n];
-    for ((ha, hb), _) in hits.outcomes() {
-        let (ta, tb) = (recoil_tests(data, &a, *ha), recoil_tests(data, &b, *hb));
-        let key = (
-            ta.iter()
-                .map(|t| (t.number, t.modifier))
-                .collect::<Vec<_>>(),
-            tb.iter()
-                .map(|t| (t.number, t.modifier))
-                .collect::<Vec<_>>(),
-        );
-        let per_unit = if let Some((_, v)) = cache.iter().find(|(k, _)| *k == key) {
-            v.clone()
-        } else {
-            let mut v = Vec::new();
-            for i in 0..a.units.len() {
-                v.push(unit_fate(&ta, i, &tb, r.rout_multiple)?);
-            }
-            for i in 0..b.units.len() {
-                v.push(unit_fate(&tb, i, &ta, r.rout_multiple)?);
-            }
-            cache.push((key, v.clone()));
-            v
-        };
-        for (k, d) in per_unit.into_iter().enumerate() {
-            weighted[k].push(d);
-        }
-    }
-    // Σ P(hits) · P(fate | hits), exactly: an and_then over the hits distribution per unit.
-    for per_outcome in &weighted {
-        let d = hits.and_then(|h| {
-            let i = hits.outcomes().position(|(x, _)| x == h).unwrap_or(0);
-            Ok(per_outcome[i].clone())
-        })?;
-        fates.push(d);
-    }
-    let mut forecast = Vec::new();
-    let names: Vec<String> = a
-        .units
-        .iter()
-        .map(|(u, _)| format!("A: {}", u.name))
-        .chain(b.units.iter().map(|(u, _)| format!("B: {}", u.name)))
-        .collect();
-    for (name, d) in names.iter().zip(&fates) {
-        forecast.extend(fate_lines(name, d, "6.12, 6.13, 7.1"));
-    }
-    let mut res = melee(data, s, dice)?;
-    res.action = "melee_round".into();
-    res.notes.extend(tiers);
-    res.forecast = forecast;
-    res.notes.push(Note::new(
-        "One round chained: the roll-off's hits (Disorder at a stand's worth, 6.13; stands lost change the recoil modifiers), then every unit's recoil test.",
-        "6.13, 6.14, 7.1",
-        data.recoil.ruling.as_deref(),
-    ));
+    res.notes.extend(contact_notes([&a, &b]));
     Ok(res)
 }

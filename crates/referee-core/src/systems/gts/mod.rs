@@ -9,6 +9,7 @@ pub mod fire;
 pub mod melee;
 pub mod recoil;
 pub mod rolloff;
+pub mod round;
 pub mod units;
 
 use crate::contract::Resolution;
@@ -135,7 +136,7 @@ pub fn resolve(
         "fire" => fire::resolve(data, &parse(situation)?, dice),
         "melee" => melee::melee(data, &parse(situation)?, dice),
         "recoil" => melee::recoil(data, &parse(situation)?, dice),
-        "melee_round" => melee::round(data, &parse(situation)?, dice),
+        "melee_round" => round::round(data, &parse(situation)?, dice),
         "response_test" => checks::response_test(data, &parse(situation)?, dice),
         "command_points" => checks::command_points(data, &parse(situation)?, dice),
         "leader_casualty" => checks::leader_casualty(data, &parse(situation)?, dice),

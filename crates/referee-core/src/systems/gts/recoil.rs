@@ -85,6 +85,13 @@ fn anyone_passes(side: &[Test]) -> [u128; 2] {
     [none, total - none]
 }
 
+/// Whether nobody on a side passes its test (true), over 100ⁿ: the victor's follow-up (7.3)
+/// needs every enemy unit to fail.
+pub fn nobody_passes(side: &[Test]) -> Result<Dist<bool>, OddsError> {
+    let [none, some] = anyone_passes(side);
+    Dist::from_weights([(true, none), (false, some)])
+}
+
 /// The fate of unit `i` of `own`, facing `other` (R-GTS-6).
 pub fn unit_fate(
     own: &[Test],

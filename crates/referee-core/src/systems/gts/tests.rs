@@ -315,3 +315,21 @@ fn a_melee_roll_off_shows_each_side_die_modifier_and_clamped_total() {
     }
     assert_eq!(o.modified, o.sides[0].total);
 }
+
+#[test]
+fn artillery_firing_twice_gives_one_row_per_result() {
+    // 9.21 against a target already Disordered: a double hit's Disorder (9.28) changes nothing,
+    // so two shots making 2 hits are one row whichever way they fell, and rows run by hits.
+    let target = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 4, "disordered": true });
+    let r = resolved(
+        "fire",
+        json!({ "firer": { "class": "engine", "weapon": "BL", "stands": 1 }, "target": target,
+                "range": 2.0, "twice": true }),
+    );
+    let labels: Vec<&str> = r.distribution.iter().map(|d| d.result.as_str()).collect();
+    let mut unique = labels.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), labels.len(), "{labels:?}");
+    assert_eq!(labels, ["no effect", "1 hit", "2 hits", "3 hits", "4 hits"]);
+}

@@ -133,6 +133,11 @@ pub struct Unit {
     pub disordered: bool,
     pub routed: bool,
     pub march: bool,
+    /// Close order (3.21).
+    pub close_order: bool,
+    /// Trained as Professional, Drilled, or both (2.10, 3.1512).
+    pub professional: bool,
+    pub drilled: bool,
     pub response: Value<i64>,
     pub quality: Value<String>,
     pub move_inches: Value<Option<i64>>,
@@ -256,6 +261,7 @@ impl Unit {
             None => None,
         };
         let weapon = row(data, &e.weapon, "weapon", &format!("{field}weapon"))?.clone();
+        let training = e.training.as_ref().and_then(|k| data.rows.get(k));
         let b = &data.base;
         let sum = |base: i64, base_label: &str, get: &dyn Fn(&Row) -> i64| {
             let mut sources = vec![format!("base {base_label}")];
@@ -472,6 +478,9 @@ impl Unit {
             disordered: e.disordered,
             routed: e.routed,
             march: e.march,
+            close_order: e.order.as_deref() == Some("CO"),
+            professional: training.is_some_and(|r| r.professional),
+            drilled: training.is_some_and(|r| r.drilled),
             response,
             quality,
             move_inches,

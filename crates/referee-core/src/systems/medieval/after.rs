@@ -19,10 +19,111 @@ use crate::systems::roll_named;
 pub struct PursuitSituation {
     /// Hexes from the unit to its leader; 0 when he is on the attacker's hex.
     pub hexes_from_leader: u32,
-    /// The side's MORALE value: at +2 the roll is 3 lower (5.5.10).
+    /// The side's MORALE value: at +2 or more the roll is 3 lower (5.5.10, R-MED-20).
     #[serde(default)]
     #[ts(optional, as = "Option<i64>")]
     pub morale: i64,
+    /// The pursuing unit, to check the hexes of its pursuit (4.5.2, 5.5.9).
+    #[serde(default)]
+    #[ts(optional)]
+    pub pursuer: Option<MedUnit>,
+    /// The hexes it would pursue into, in order.
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<PursuitHex>>")]
+    pub path: Vec<PursuitHex>,
+}
+
+/// A hex of a pursuit: friendly units to stack with, enemy non-cavalry to ride down.
+#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalPursuitHex")]
+pub struct PursuitHex {
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    /// A key of the TERRAIN EFFECT chart (default: clear).
+    #[serde(default)]
+    #[ts(optional)]
+    pub terrain: Option<String>,
+    /// SPs of friendly units there (4.5.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub friendly_sp: u32,
+    /// Enemy units there, to be ridden down (5.5.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<MedUnit>>")]
+    pub enemy: Vec<MedUnit>,
+    /// Hexes climbed to enter it (5.6.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub uphill: u32,
+}
+
+/// The checks of a pursuit's hexes: the stacking limit at every moment (4.5.2) and riding down
+/// the enemy met on the way (5.5.9, 5.8), as ride_down answers them.
+fn pursuit_path_checks(
+    data: &MedievalData,
+    s: &PursuitSituation,
+) -> Result<Vec<Check>, RefereeError> {
+    let mut checks = Vec::new();
+    if s.path.is_empty() {
+        return Ok(checks);
+    }
+    let entry = s.pursuer.as_ref().ok_or_else(|| {
+        RefereeError::new(
+            "situation.invalid_field",
+            "to check the hexes of a pursuit, enter the pursuing unit",
+        )
+        .field("pursuer")
+        .rule("5.5")
+    })?;
+    let pursuer = unit(data, entry, "pursuer")?;
+    let mv = &data.movement;
+    for (i, hex) in s.path.iter().enumerate() {
+        let field = format!("path[{i}]");
+        let name = hex
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("hex {}", i + 1));
+        let key = hex.terrain.clone().unwrap_or_else(|| "clear".into());
+        let ground = terrain(data, &key, &format!("{field}.terrain"))?;
+        if hex.friendly_sp > 0 {
+            let limit = if ground.fortified {
+                mv.fortified_stacking_sp
+            } else {
+                mv.stacking_sp
+            };
+            let total = hex.friendly_sp + pursuer.sp * pursuer.count;
+            checks.push(Check::holds(
+                format!("{name}: {total} SPs with the friendly units there, at most {limit}"),
+                total <= limit,
+                "4.5.2",
+            ));
+        }
+        if !hex.enemy.is_empty() {
+            let ride = ride_down(
+                data,
+                &RideDownSituation {
+                    cavalry: entry.clone(),
+                    uphill: hex.uphill,
+                    terrain: key.clone(),
+                    units: hex.enemy.clone(),
+                    special_formation: false,
+                    when: RideDownWhen::Pursuit,
+                },
+            );
+            let ok = pursuer.cavalry
+                && ride
+                    .as_ref()
+                    .is_ok_and(|r| r.checks.iter().all(|c| c.status == CheckStatus::Met));
+            checks.push(Check::holds(
+                format!("{name}: the pursuing cavalry rides the enemy there down"),
+                ok,
+                "5.5.9, 5.8.1, 5.8.2",
+            ));
+        }
+    }
+    Ok(checks)
 }
 
 pub fn pursuit(
@@ -31,6 +132,8 @@ pub fn pursuit(
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let p = &data.pursuit;
+    data.morale.on_track(s.morale, "morale")?;
+    let path_checks = pursuit_path_checks(data, s)?;
     let modifier = if s.morale >= p.high_morale {
         p.high_morale_modifier
     } else {
@@ -61,10 +164,10 @@ pub fn pursuit(
     r.total_modifier = modifier;
     if modifier != 0 {
         r.modifiers.push(crate::contract::Modifier::new(
-            format!("MORALE +{}", p.high_morale),
+            format!("MORALE +{} or more", p.high_morale),
             modifier,
             &p.high_morale_rule,
-            None,
+            p.high_morale_ruling.as_deref(),
         ));
     }
     r.totals.push(Total::new(
@@ -87,6 +190,7 @@ pub fn pursuit(
             "11.1.5",
         ),
     ];
+    r.checks.extend(path_checks);
     Ok(r)
 }
 
@@ -261,11 +365,14 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
     let margin =
         i64::from(cm) + i64::from(cav.armour) - i64::from(target_armour) - i64::from(ground.combat);
     let sp: u32 = targets.iter().map(|u| u.sp * u.count).sum();
-    let checks = vec![
+    // 5.4.4, 5.8.7: cavalry retreating through friendly non-cavalry eliminates it; entering the
+    // hex is enough, whatever its CF.
+    let retreat = s.when == RideDownWhen::Retreat;
+    let mut checks = vec![
         Check::holds(
             "The units ridden down are not cavalry",
             targets.iter().all(|u| !u.cavalry),
-            "5.8.1",
+            if retreat { "5.4.4" } else { "5.8.1" },
         ),
         Check::holds(
             format!("Charge factor above {} on entering (now {cf})", rd.min_cf - 1),
@@ -286,17 +393,29 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
             "5.8.8",
         ),
     ];
+    if retreat {
+        // Neither the CF of 5.8.1 nor the margin of 5.8.2 is asked of a retreat.
+        checks.drain(1..3);
+    }
     let ok = checks.iter().all(|c| c.status == CheckStatus::Met);
     let mut r = if ok {
         Resolution::certain(
             &data.system.id,
             "ride_down",
             "ridden down",
-            "The units are ridden down and eliminated; the MORALE track does not move.",
+            if retreat {
+                "The retreating cavalry rides its own units down: they are eliminated; the MORALE track does not move."
+            } else {
+                "The units are ridden down and eliminated; the MORALE track does not move."
+            },
             vec![effect(
                 Target::Defender,
                 Change::DestroyAll,
-                "5.8.3, 5.8.4",
+                if retreat {
+                    "5.4.4, 5.8.3, 5.8.4"
+                } else {
+                    "5.8.3, 5.8.4"
+                },
                 None,
             )],
         )

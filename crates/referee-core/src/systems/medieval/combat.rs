@@ -39,6 +39,11 @@ pub struct AttackingHex {
     #[ts(optional)]
     pub label: Option<String>,
     pub units: Vec<MedUnit>,
+    /// A leader is stacked on this hex: 2 CMs (8.2.1); its units do not scatter (9.1.3) and he
+    /// rolls for his life if they retreat (8.2.4). Other hexes of the side may scatter.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub leader: bool,
     /// The hex is in the defender's rear area (3.1.2).
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
@@ -51,14 +56,24 @@ pub struct AttackingHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub bridge: bool,
+    /// Across a ford: CF 0, as in the countercharge example (4.2.5, 5.7.6, R-MED-27).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub ford: bool,
     /// Hexes moved uphill: CF −1 each (5.6.9).
     #[serde(default)]
     #[ts(optional, as = "Option<u32>")]
     pub uphill: u32,
-    /// Attacking through fortifications: SPs halved, no CF (11.1.1, 11.1.2).
+    /// Attacking through fortifications: SPs halved, no CF (11.1.1, 11.1.2). Implied when a
+    /// defending hex is fortified and this one is not.
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub through_fortifications: bool,
+    /// The attacking hex's own terrain, a key of the TERRAIN EFFECT chart (default: clear). A
+    /// fortified hex holds up to 10 SPs and fights with at most 4 (11.1.8, 11.1.9).
+    #[serde(default)]
+    #[ts(optional)]
+    pub terrain: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -70,6 +85,13 @@ pub struct DefendingHex {
     pub label: Option<String>,
     /// A key of the TERRAIN EFFECT chart.
     pub terrain: String,
+    /// A leader is stacked on this hex (8.2.1, 9.1.3, 8.2.4), as for an attacking hex.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub leader: bool,
+    /// The units on the hex; none when a leader stands there alone (`leader_alone`, 8.2.9).
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub units: Vec<MedUnit>,
 }
 
@@ -101,6 +123,11 @@ pub struct SideSupport {
     #[serde(default)]
     #[ts(optional)]
     pub retreat_possible: Option<u32>,
+    /// The side's combat modifiers as the umpire counted them: they stand for the referee's
+    /// count (1.5).
+    #[serde(default)]
+    #[ts(optional)]
+    pub cms: Option<u32>,
 }
 
 /// combat: one attack (5.1).
@@ -128,7 +155,12 @@ pub struct CombatSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub countercharge: bool,
-    /// The defender is a leader alone on his hex (8.2.9).
+    /// The final column (e.g. "4:1"), when the umpire has counted it: the COMBAT TABLE is read
+    /// there directly (1.4, 1.5).
+    #[serde(default)]
+    #[ts(optional)]
+    pub column: Option<String>,
+    /// The defender is a leader alone on his hex (8.2.9): one defending hex, with no units.
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub leader_alone: bool,
@@ -170,8 +202,11 @@ struct Fate {
     name: &'static str,
     sp: u32,
     retreat_possible: Option<u32>,
+    /// A leader stacked with the side's units rolls for his life when they retreat (8.2.4).
     leader: bool,
-    /// The COMBAT SCATTER column of the side's most easily scattered unit.
+    /// Every unit of the side is stacked with a leader: none scatters (9.1.3).
+    scatter_immune: bool,
+    /// The COMBAT SCATTER column of the side's most easily scattered unit not with a leader.
     scatter_column: String,
     /// Scattered units are eliminated (9.1.4).
     track_full: bool,
@@ -207,7 +242,7 @@ fn end_of(
         leader_dies: false,
     };
     // 5.1.1 g: after a retreat, the d6 scatter roll; none when stacked with a leader (9.1.3).
-    let scatter: Dist<bool> = if eliminated || part.retreat == 0 || side.leader {
+    let scatter: Dist<bool> = if eliminated || part.retreat == 0 || side.scatter_immune {
         Dist::certain(false)
     } else if part.scattered {
         Dist::certain(true)
@@ -271,11 +306,68 @@ fn forecast(
             ends.probability_where(|e| e.leader_dies),
             data.leader_death.rule.clone(),
         ));
+        // 8.2.6–8.2.8: he retreats on his own; with every unit of his stack gone he stands
+        // alone, and an enemy entering his hex kills him.
+        out.push((
+            format!(
+                "The {}'s leader lives but is left alone (killed if an enemy enters his hex)",
+                side.name
+            ),
+            ends.probability_where(|e| e.eliminated && !e.leader_dies),
+            "8.2.6, 8.2.7, 8.2.8".to_string(),
+        ));
     }
     Ok(out
         .into_iter()
         .map(|(label, p, rule)| Chance::new(label, p, &rule))
         .collect())
+}
+
+/// 8.2.9: a leader alone is one defending hex with no units on it.
+fn leader_alone_hex(s: &CombatSituation) -> Result<(), RefereeError> {
+    if s.defenders.len() > 1 {
+        return Err(RefereeError::new(
+            "situation.invalid_leader_alone",
+            "a leader alone stands on one hex: enter that hex only",
+        )
+        .field("defenders")
+        .rule("8.2.9"));
+    }
+    if !s.defenders[0].units.is_empty() {
+        return Err(RefereeError::new(
+            "situation.invalid_leader_alone",
+            "a leader alone has no units on his hex: leave them out, or attack the units with the leader stacked among them",
+        )
+        .field("defenders[0].units")
+        .rule("8.2.9"));
+    }
+    Ok(())
+}
+
+/// The defending hex whose terrain counts (5.3.2): the one with most SPs; among equals, the
+/// terrain that gives the defender most, never the order they were entered in (R-MED-17).
+/// Also says whether equal hexes in different terrain had to be told apart.
+fn counted_hex<'d>(hexes: &[(u32, &'d super::data::Terrain)]) -> (&'d super::data::Terrain, bool) {
+    let most = hexes.iter().map(|(sp, _)| *sp).max().unwrap_or(0);
+    let strongest: Vec<&super::data::Terrain> = hexes
+        .iter()
+        .filter(|(sp, _)| *sp == most)
+        .map(|(_, g)| *g)
+        .collect();
+    let best = strongest
+        .iter()
+        .copied()
+        .max_by(|a, b| {
+            (a.combat, a.no_charge, a.uphill, &b.name).cmp(&(
+                b.combat,
+                b.no_charge,
+                b.uphill,
+                &a.name,
+            ))
+        })
+        .expect("at least one defending hex");
+    let tie = strongest.iter().any(|g| g.name != best.name);
+    (best, tie)
 }
 
 /// Hexes climbed to attack into `ground`: as entered, and at least one into a slope (5.6.9,
@@ -370,6 +462,7 @@ pub fn resolve(
                 .rule(&c.rule),
         );
     }
+    data.morale.on_track(s.morale, "morale")?;
     let mut notes = Vec::new();
     let mut checks = vec![Check::holds(
         "Either the attackers or the defenders are in one hex (no many-on-many combats)",
@@ -381,19 +474,36 @@ pub fn resolve(
     let mut defender_modifiers = Vec::new();
 
     // --- defenders: strength per hex, the terrain of the strongest hex (5.3.2).
+    if s.leader_alone {
+        leader_alone_hex(s)?;
+    } else if let Some(i) = s.defenders.iter().position(|h| h.units.is_empty()) {
+        return Err(RefereeError::new(
+            "situation.no_units",
+            "a defending hex needs at least one unit; for a leader standing alone on his hex, say that the defender is a leader alone",
+        )
+        .field(format!("defenders[{i}].units"))
+        .rule("8.2.9"));
+    }
     let mut defence = 0u32;
     let mut defender_units: Vec<(Unit, u32)> = Vec::new();
-    let mut strongest: Option<(u32, &DefendingHex)> = None;
+    // The defending hex of each unit, for a leader's hex (9.1.3).
+    let mut defender_hex_of: Vec<usize> = Vec::new();
+    let mut hexes: Vec<(u32, &super::data::Terrain)> = Vec::new();
     for (i, hex) in s.defenders.iter().enumerate() {
         let field = format!("defenders[{i}]");
         let ground = super::units::terrain(data, &hex.terrain, &format!("{field}.terrain"))?;
+        if s.leader_alone {
+            hexes.push((0, ground));
+            continue;
+        }
         let units = resolve_hex(
             data,
             &hex.units,
             &format!("{field}.units"),
             ground.fortified,
         )?;
-        let mut sp: u32 = units.iter().map(|u| u.sp * u.count).sum();
+        // A ranged unit on its movement side fights with no SPs (10.1.1).
+        let mut sp: u32 = units.iter().map(Unit::combat_sp).sum();
         if ground.fortified && sp > c.fortified_defence_max {
             notes.push(Note::new(
                 format!(
@@ -405,17 +515,18 @@ pub fn resolve(
             ));
             sp = c.fortified_defence_max;
         }
-        if strongest.is_none_or(|(best, _)| sp > best) {
-            strongest = Some((sp, hex));
-        }
+        hexes.push((sp, ground));
         defence += sp;
+        defender_hex_of.extend(std::iter::repeat_n(i, units.len()));
         defender_units.extend(units.into_iter().map(|u| {
             let cf = u.cf;
             (u, cf)
         }));
     }
-    let all_ranged =
-        |units: &[(Unit, u32)]| !units.is_empty() && units.iter().all(|(u, _)| u.ranged.is_some());
+    // Horse archers are cavalry here (10.5.1): only foot ranged units count.
+    let all_ranged = |units: &[(Unit, u32)]| {
+        !units.is_empty() && units.iter().all(|(u, _)| u.fights_as_ranged())
+    };
     if all_ranged(&defender_units) && !s.leader_alone {
         defence = 1;
         notes.push(Note::new(
@@ -426,35 +537,94 @@ pub fn resolve(
     }
 
     // --- attackers: CF after crossings (5.6.6–5.6.9, 11.1.2), SPs halved through fortifications.
-    let (_, defending_hex) = strongest.expect("at least one defending hex");
-    let ground = super::units::terrain(data, &defending_hex.terrain, "defenders")?;
+    let (ground, tie) = counted_hex(&hexes);
+    if tie {
+        notes.push(Note::new(
+            format!(
+                "Defending hexes of equal SPs in different terrain: {} counts, the one that gives the defender most (5.3.2).",
+                ground.name
+            ),
+            "5.3.2",
+            Some("R-MED-17"),
+        ));
+    }
+    // 5.6.6: charging units in forest, swamp or fortifications counts nothing, whichever of the
+    // defending hexes they stand in (R-MED-18).
+    let no_charge = hexes.iter().find(|(_, g)| g.no_charge).map(|(_, g)| *g);
+    if let (Some(g), false) = (no_charge, ground.no_charge) {
+        notes.push(Note::new(
+            format!(
+                "One of the defending hexes is in {}: charge factors count 0 against the whole defence.",
+                g.name
+            ),
+            "5.6.6",
+            Some("R-MED-18"),
+        ));
+    }
+    if ground.fortified {
+        notes.push(Note::new(
+            "Fortifications give the defender no combat modifier of their own: attackers through them fight with half their SPs and no charge factor.",
+            "11.1.1, 11.1.2",
+            Some("R-MED-24"),
+        ));
+    }
+    let defending_fortified = hexes.iter().any(|(_, g)| g.fortified);
     let mut attack = 0u32;
     let mut attacker_units: Vec<(Unit, u32)> = Vec::new();
+    let mut attacker_hex_of: Vec<usize> = Vec::new();
     let mut rear_hexes = 0;
     for (i, hex) in s.attackers.iter().enumerate() {
         let field = format!("attackers[{i}]");
-        let units = resolve_hex(data, &hex.units, &format!("{field}.units"), false)?;
-        let sp: u32 = units.iter().map(|u| u.sp * u.count).sum();
-        attack += if hex.through_fortifications {
-            sp.div_ceil(2)
-        } else {
-            sp
+        let own = match &hex.terrain {
+            Some(key) => Some(super::units::terrain(
+                data,
+                key,
+                &format!("{field}.terrain"),
+            )?),
+            None => None,
         };
+        let fortified = own.is_some_and(|g| g.fortified);
+        let units = resolve_hex(data, &hex.units, &format!("{field}.units"), fortified)?;
+        let mut sp: u32 = units.iter().map(Unit::combat_sp).sum();
+        if fortified && sp > c.fortified_defence_max {
+            notes.push(Note::new(
+                format!(
+                    "A fortified hex fights with at most {} SPs, attacking as defending.",
+                    c.fortified_defence_max
+                ),
+                "11.1.8",
+                None,
+            ));
+            sp = c.fortified_defence_max;
+        }
+        // An attack from outside on a fortified hex is an attack through its fortifications:
+        // the pair is entered once, by the defender's terrain (11.1.1).
+        let through = hex.through_fortifications || (defending_fortified && !fortified);
+        attack += if through { sp.div_ceil(2) } else { sp };
         if hex.rear {
             rear_hexes += 1;
         }
         // The slope's defender modifier and the attacker's climb are one fact (R-MED-16): the
         // defending hex on a slope is at least one hex uphill for every attacker.
         let crossing = c.crossing_cf(hex.stream, hex.bridge, uphill_hexes(hex.uphill, ground));
+        let units_charge = units.iter().any(|u| u.cf > 0);
         for u in units {
-            let cf = if ground.no_charge || hex.through_fortifications {
+            let cf = if no_charge.is_some() || through || hex.ford {
                 0
             } else {
                 u.cf.saturating_sub(crossing)
             };
             attacker_units.push((u, cf));
+            attacker_hex_of.push(i);
         }
-        if hex.through_fortifications {
+        if hex.ford && units_charge {
+            notes.push(Note::new(
+                "Attacking across a ford: the charge factor counts 0.",
+                "4.2.5, 5.7.6",
+                Some("R-MED-27"),
+            ));
+        }
+        if through {
             notes.push(Note::new(
                 "Attacking through fortifications: SPs halved (rounded up), no charge factor.",
                 "11.1.1, 11.1.2, 1.6",
@@ -470,7 +640,7 @@ pub fn resolve(
             None,
         ));
     }
-    if ground.uphill && !ground.no_charge {
+    if ground.uphill && no_charge.is_none() {
         notes.push(Note::new(
             format!(
                 "Attacking into {}: at least one hex uphill, CF −{} (5.6.9).",
@@ -517,8 +687,18 @@ pub fn resolve(
         false,
         &mut defender_modifiers,
     );
-    let attacker_leader = s.attacker.presence("attacker")?;
-    let defender_leader = s.defender.presence("defender")?;
+    // A leader on one of the side's hexes is stacked with that hex's units (8.2.1).
+    let attacker_flags: Vec<bool> = s.attackers.iter().map(|h| h.leader).collect();
+    let defender_flags: Vec<bool> = s.defenders.iter().map(|h| h.leader).collect();
+    let presence = |flags: &[bool], support: &SideSupport, field: &str| {
+        if flags.iter().any(|f| *f) {
+            Ok(LeaderPresence::Stacked)
+        } else {
+            support.presence(field)
+        }
+    };
+    let attacker_leader = presence(&attacker_flags, &s.attacker, "attacker")?;
+    let defender_leader = presence(&defender_flags, &s.defender, "defender")?;
     for (support, presence, list, side) in [
         (
             &s.attacker,
@@ -588,11 +768,35 @@ pub fn resolve(
                 .line("Attacker: from opposing directions"),
         );
     }
-    if defender_units.iter().any(|(u, _)| u.ranged.is_some()) {
+    if defender_units.iter().any(|(u, _)| u.fights_as_ranged()) {
         attacker_modifiers.push(
             c.ranged_target
                 .line("Attacker: the targets include ranged units"),
         );
+    }
+
+    // The umpire who has already counted a side's CMs enters the count: it stands for the
+    // referee's lines, which a note still gives for comparison (1.5).
+    for (support, list, side) in [
+        (&s.attacker, &mut attacker_modifiers, "Attacker"),
+        (&s.defender, &mut defender_modifiers, "Defender"),
+    ] {
+        if let Some(counted) = support.cms {
+            let own: i64 = list.iter().map(|m| m.value).sum();
+            notes.push(Note::new(
+                format!(
+                    "{side}: {counted} CMs as the umpire counted them; the referee counts {own}."
+                ),
+                "1.5",
+                None,
+            ));
+            *list = vec![Modifier::new(
+                format!("{side}: combat modifiers as counted"),
+                i64::from(counted),
+                "1.5",
+                None,
+            )];
+        }
     }
 
     // --- the column: initial ratio, attacker shifts right, then defender shifts left (R-MED-2).
@@ -612,6 +816,39 @@ pub fn resolve(
         let after = (initial as i64 + a_cms).clamp(0, last as i64) as usize;
         let fin = (after as i64 - d_cms).clamp(0, last as i64) as usize;
         (initial, after, fin)
+    };
+    // A direct look-up: the umpire names the final column and the table is read there.
+    let final_column = match &s.column {
+        None => final_column,
+        Some(wanted) => {
+            let at = c
+                .columns
+                .iter()
+                .position(|k| k.replace(' ', "") == wanted.replace(' ', ""))
+                .ok_or_else(|| {
+                    RefereeError::new(
+                        "situation.unknown_column",
+                        format!(
+                            "the COMBAT TABLE has no column {}; its columns are {}",
+                            crate::error::given(wanted),
+                            c.columns.join(", ")
+                        ),
+                    )
+                    .field("column")
+                    .rule(&c.table_rule)
+                })?;
+            if at != final_column {
+                notes.push(Note::new(
+                    format!(
+                        "The table is read on the {} column the umpire named; the referee's count gives {}.",
+                        c.columns[at], c.columns[final_column]
+                    ),
+                    &c.table_rule,
+                    None,
+                ));
+            }
+            at
+        }
     };
     totals.push(Total {
         label: "Attacker SPs".into(),
@@ -682,6 +919,7 @@ pub fn resolve(
     let (attacker_cavalry, defender_cavalry) =
         (has_cavalry(&attacker_units), has_cavalry(&defender_units));
     // Ranged units in combat formation cannot retreat: every hex is an SP (10.3.3, 10.7.4).
+    // A mixed stack retreats as one, its ranged units with it (R-MED-21).
     let can_retreat = |units: &[(Unit, u32)], support: &SideSupport| {
         if all_ranged(units) && units.iter().all(|(u, _)| !u.movement_formation) {
             Some(0)
@@ -691,6 +929,70 @@ pub fn resolve(
     };
     let attacker_retreat = can_retreat(&attacker_units, &s.attacker);
     let defender_retreat = can_retreat(&defender_units, &s.defender);
+    // Who a scattering result scatters: nobody stacked with a leader (9.1.3). With the leader on
+    // one hex, the side's other hexes scatter; a side-wide leader covers every unit.
+    let exposed = |units: &[(Unit, u32)], hex_of: &[usize], flags: &[bool], leader| {
+        let by_hex = flags.iter().any(|f| *f);
+        units
+            .iter()
+            .zip(hex_of)
+            .filter(|(_, h)| {
+                if by_hex {
+                    !flags[**h]
+                } else {
+                    leader != LeaderPresence::Stacked
+                }
+            })
+            .map(|(u, _)| u.clone())
+            .collect::<Vec<_>>()
+    };
+    let attacker_exposed = exposed(
+        &attacker_units,
+        &attacker_hex_of,
+        &attacker_flags,
+        attacker_leader,
+    );
+    let defender_exposed = exposed(
+        &defender_units,
+        &defender_hex_of,
+        &defender_flags,
+        defender_leader,
+    );
+    let scatter_targets = |side: Target,
+                           flags: &[bool],
+                           labels: Vec<Option<&str>>,
+                           word: &str,
+                           units_exposed: bool| {
+        if !units_exposed {
+            Vec::new()
+        } else if flags.iter().any(|f| *f) {
+            flags
+                .iter()
+                .zip(labels)
+                .enumerate()
+                .filter(|(_, (f, _))| !**f)
+                .map(|(i, (_, l))| {
+                    Target::Hex(l.map_or_else(|| format!("{word} hex {}", i + 1), str::to_string))
+                })
+                .collect()
+        } else {
+            vec![side]
+        }
+    };
+    let attacker_scatter = scatter_targets(
+        Target::Attacker,
+        &attacker_flags,
+        s.attackers.iter().map(|h| h.label.as_deref()).collect(),
+        "attacking",
+        !attacker_exposed.is_empty(),
+    );
+    let defender_scatter = scatter_targets(
+        Target::Defender,
+        &defender_flags,
+        s.defenders.iter().map(|h| h.label.as_deref()).collect(),
+        "defending",
+        !defender_exposed.is_empty(),
+    );
     let effects_of = |r: &CombatResult| -> Vec<Effect> {
         let mut out = Vec::new();
         for (part, target, chooser, rule, retreat_possible) in [
@@ -755,12 +1057,19 @@ pub fn resolve(
                 }
             }
             if part.scattered {
-                out.push(effect(
-                    target.clone(),
-                    Change::Scatter,
-                    &c.table_rule,
-                    c.result_ruling.as_deref(),
-                ));
+                let scattered = if target == Target::Attacker {
+                    &attacker_scatter
+                } else {
+                    &defender_scatter
+                };
+                for hex in scattered {
+                    out.push(effect(
+                        hex.clone(),
+                        Change::Scatter,
+                        &c.table_rule,
+                        c.result_ruling.as_deref(),
+                    ));
+                }
             }
         }
         // 5.2.11: every charge factor drops by 1 after a combat.
@@ -841,6 +1150,7 @@ pub fn resolve(
     };
     let fate = |name,
                 units: &[(Unit, u32)],
+                exposed: &[(Unit, u32)],
                 sp: u32,
                 support: &SideSupport,
                 retreat_possible: Option<u32>,
@@ -853,7 +1163,8 @@ pub fn resolve(
             .max(sp.min(1)),
         retreat_possible,
         leader: leader == LeaderPresence::Stacked,
-        scatter_column: scatter_column(units),
+        scatter_immune: exposed.is_empty(),
+        scatter_column: scatter_column(exposed),
         track_full: support.scatter_track_full,
     };
     let mut forecast_lines = forecast(
@@ -862,6 +1173,7 @@ pub fn resolve(
         &fate(
             "attacker",
             &attacker_units,
+            &attacker_exposed,
             attack,
             &s.attacker,
             attacker_retreat,
@@ -881,6 +1193,7 @@ pub fn resolve(
             &fate(
                 "defender",
                 &defender_units,
+                &defender_exposed,
                 defence,
                 &s.defender,
                 defender_retreat,
@@ -896,6 +1209,52 @@ pub fn resolve(
         notes.push(Note::new(
             "Units of several types: one scatter roll, read for each unit; the forecast uses the most easily scattered.",
             &data.scatter.rule,
+            None,
+        ));
+    }
+    for (u, _) in attacker_units.iter().chain(&defender_units) {
+        let own = data.unit_types.get(&u.key).map(|t| t.scatter.as_str());
+        if own.is_some_and(|column| column != u.scatter) {
+            notes.push(Note::new(
+                format!(
+                    "{} with armour {} scatter on the COMBAT SCATTER column of that armour.",
+                    u.name, u.armour
+                ),
+                &data.scatter.rule,
+                Some("R-MED-22"),
+            ));
+            break;
+        }
+    }
+    if let Some((u, _)) = attacker_units
+        .iter()
+        .chain(&defender_units)
+        .find(|(u, _)| u.cavalry && u.ranged.is_some())
+    {
+        notes.push(Note::new(
+            format!(
+                "{} fight as cavalry: their SPs count in full, they retreat, and they scatter as light cavalry at armour 0.",
+                u.name
+            ),
+            "10.5.1",
+            Some("R-MED-24"),
+        ));
+    }
+    for units in [&attacker_units, &defender_units] {
+        let held = |u: &Unit| u.fights_as_ranged() && !u.movement_formation;
+        if units.iter().any(|(u, _)| held(u)) && !units.iter().all(|(u, _)| held(u)) {
+            notes.push(Note::new(
+                "Ranged units in combat formation stacked with other units retreat with the stack; only ranged units fighting on their own cannot retreat.",
+                "10.3.3",
+                Some("R-MED-21"),
+            ));
+            break;
+        }
+    }
+    if attacker_leader == LeaderPresence::Stacked || defender_leader == LeaderPresence::Stacked {
+        notes.push(Note::new(
+            "A stacked leader retreats on his own, ignoring enemy ZoCs; if he cannot retreat he stops at the last hex he can reach.",
+            "8.2.6, 8.2.7",
             None,
         ));
     }

@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::result::CombatResult;
+use crate::error::RefereeError;
 use crate::odds::Band;
 use crate::ruleset::{check_rows, Citation, Cited, Problem, SystemData};
 use crate::systems::shared::SystemHeader;
@@ -68,6 +69,10 @@ pub struct UnitType {
     pub no_charge_modifier: bool,
     /// Its COMBAT SCATTER column.
     pub scatter: String,
+    /// The column for a counter of armour 0, 1, 2 when its shields differ from the type's: the
+    /// table names its columns by class and armour (R-MED-22).
+    #[serde(default)]
+    pub scatter_by_armour: Vec<String>,
     pub rule: String,
 }
 
@@ -213,6 +218,8 @@ pub struct PursuitRules {
     pub high_morale: i64,
     pub high_morale_modifier: i64,
     pub high_morale_rule: String,
+    /// "+2 MORALE" read as at least +2 (R-MED-20).
+    pub high_morale_ruling: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -274,6 +281,10 @@ pub struct FireRules {
     pub friendly_fire_rule: String,
     pub leader_hit_on: i64,
     pub leader_hit_rule: String,
+    /// Shots a ranged unit has a turn (10.1.6); horse archers', one in each movement phase
+    /// (10.5.6, 10.5.7).
+    pub shots_per_turn: u32,
+    pub horse_archer_shots_per_turn: u32,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -294,6 +305,13 @@ pub struct MovementRules {
     pub hold_cf_extra: u32,
     pub lower_cf_extra: u32,
     pub leave_map_cost: u32,
+    /// Horse archers shooting in their own movement phase (10.5.8).
+    pub horse_archer_fire_cost: u32,
+    /// Passing a banner to another unit (7.1.4).
+    pub pass_banner_cost: u32,
+    /// A leader's movement points (8.1.2) and the rules of his moving (8.1.1–8.1.3).
+    pub leader_mp: u32,
+    pub leader_rule: String,
     pub stacking_sp: u32,
     pub fortified_stacking_sp: u32,
     pub fortified_cavalry_sp: u32,
@@ -313,6 +331,28 @@ pub struct MoraleRules {
     pub leader_rule: String,
     pub grand_leader_rule: String,
     pub applied_rule: String,
+    /// The last box of the MORALE track each way, when the scenario's map gives it (6.1.1,
+    /// 6.1.3): a value beyond it is refused. The rule text prints no extent.
+    #[serde(default)]
+    pub track_ends: Option<i64>,
+}
+
+impl MoraleRules {
+    /// Refuses a MORALE value beyond the track's last box, never clamping it silently.
+    pub fn on_track(&self, value: i64, field: &str) -> Result<(), RefereeError> {
+        match self.track_ends {
+            Some(end) if value.abs() > end => Err(RefereeError::new(
+                "situation.off_the_track",
+                format!(
+                    "a MORALE of {value:+} is beyond the track, which runs from {} to {end:+}",
+                    -end
+                ),
+            )
+            .field(field)
+            .rule("6.1.1, 6.1.3")),
+            _ => Ok(()),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -387,6 +427,20 @@ impl SystemData for MedievalData {
                     format!("unit_types.{name}.scatter"),
                     format!("no COMBAT SCATTER column “{}”", t.scatter),
                 ));
+            }
+            if !t.scatter_by_armour.is_empty() && t.scatter_by_armour.len() != 3 {
+                problems.push(Problem::new(
+                    format!("unit_types.{name}.scatter_by_armour"),
+                    "expected three columns, for armour 0, 1 and 2",
+                ));
+            }
+            for column in &t.scatter_by_armour {
+                if !self.scatter.columns.contains_key(column) {
+                    problems.push(Problem::new(
+                        format!("unit_types.{name}.scatter_by_armour"),
+                        format!("no COMBAT SCATTER column “{column}”"),
+                    ));
+                }
             }
             if let Some(r) = &t.ranged {
                 if !self.fire.contains_key(r) {

@@ -68,7 +68,7 @@ pub fn open(data: &MedievalData, action: &str, sides: &Sides) -> Result<Opening,
     };
     Ok(Opening {
         situation,
-        labels: Labels::SidesOnly,
+        labels: Labels::Hexes,
         asks,
     })
 }

@@ -91,6 +91,34 @@ pub struct FireSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub leader_in_target_hex: bool,
+    /// The phase it shoots in: the enemy's movement phase (any ranged unit, 10.1.5) or, for horse
+    /// archers only, their own (10.5.6).
+    #[serde(default)]
+    #[ts(optional, as = "Option<FirePhase>")]
+    pub phase: FirePhase,
+    /// Shots the unit has already fired this turn, and whether one of them was in this phase:
+    /// once a turn, horse archers twice, once in each movement phase (10.1.6, 10.5.6, 10.5.7).
+    #[serde(default)]
+    #[ts(optional)]
+    pub shots_this_turn: Option<u32>,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub shot_this_phase: bool,
+    /// The enemy shoots back at the same moment: both use their strength before the exchange,
+    /// losses set after both have shot (10.2.6).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub concurrent: bool,
+}
+
+/// The movement phase a ranged unit shoots in (10.1.5, 10.5.6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "MedievalFirePhase")]
+pub enum FirePhase {
+    #[default]
+    EnemyMovement,
+    OwnMovement,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -134,6 +162,44 @@ pub fn resolve(
         )
         .field("shooter.movement_formation")
         .rule("10.1.2"));
+    }
+    // 10.1.5, 10.1.6, 10.5.6, 10.5.7: when and how often it may shoot.
+    let horse_archers = shooter.cavalry;
+    let per_turn = if horse_archers {
+        fr.horse_archer_shots_per_turn
+    } else {
+        fr.shots_per_turn
+    };
+    if s.phase == FirePhase::OwnMovement && !horse_archers {
+        return Err(RefereeError::new(
+            "situation.no_shot_left",
+            format!(
+                "{} shoot during the enemy's movement phase, not their own",
+                shooter.name
+            ),
+        )
+        .field("phase")
+        .rule("10.1.5, 10.5.6"));
+    }
+    if s.shot_this_phase {
+        return Err(RefereeError::new(
+            "situation.no_shot_left",
+            format!("{} have already shot in this phase", shooter.name),
+        )
+        .field("shot_this_phase")
+        .rule(if horse_archers { "10.5.7" } else { "10.1.6" }));
+    }
+    if let Some(shots) = s.shots_this_turn.filter(|n| *n >= per_turn) {
+        return Err(RefereeError::new(
+            "situation.no_shot_left",
+            format!(
+                "{} shoot {} a turn and have shot {shots} times",
+                shooter.name,
+                if per_turn == 1 { "once" } else { "twice" }
+            ),
+        )
+        .field("shots_this_turn")
+        .rule(if horse_archers { "10.5.6" } else { "10.1.6" }));
     }
     if s.range == 0 || s.range as usize > table.ranges.len() {
         return Err(RefereeError::new(
@@ -390,10 +456,27 @@ pub fn resolve(
             &fr.leader_hit_rule,
         ));
     }
-    checks.push(Check::umpire(
-        "Each ranged unit shoots once per turn (horse archers twice: once in each movement phase)",
-        "10.1.6, 10.5.6",
-    ));
+    let limit =
+        "Each ranged unit shoots once per turn (horse archers twice: once in each movement phase)";
+    checks.push(if s.shots_this_turn.is_some() {
+        Check::holds(limit, true, "10.1.6, 10.5.6, 10.5.7")
+    } else {
+        Check::umpire(limit, "10.1.6, 10.5.6")
+    });
+    if s.concurrent {
+        notes.push(Note::new(
+            "Fire exchanged at the same moment: both shoot with their strength before the exchange, and the losses are set after both have shot.",
+            "10.2.6",
+            None,
+        ));
+    }
+    if s.phase == FirePhase::OwnMovement {
+        notes.push(Note::new(
+            "Shooting in their own movement phase costs the horse archers 1 MP.",
+            "10.5.8",
+            None,
+        ));
+    }
     Ok(Resolution {
         system: data.system.id.clone(),
         action: "fire".into(),

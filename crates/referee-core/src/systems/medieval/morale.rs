@@ -66,6 +66,7 @@ pub struct MoraleSituation {
 
 pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, RefereeError> {
     let m = &data.morale;
+    m.on_track(s.track, "track")?;
     let mut track = s.track;
     let mut totals = vec![Total {
         label: "MORALE track now".into(),
@@ -98,6 +99,16 @@ pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, Re
             rule: rule.clone(),
             ruling: None,
         });
+    }
+    // The counter stops at the track's last box when the events would carry it further.
+    if let Some(end) = m.track_ends.filter(|end| track.abs() > *end) {
+        totals.push(Total {
+            label: "At the end of the track".into(),
+            value: format!("{track:+} → {:+}", end * track.signum()),
+            rule: m.rule.clone(),
+            ruling: None,
+        });
+        track = end * track.signum();
     }
     let favour = match track.cmp(&0) {
         std::cmp::Ordering::Greater => format!("player A gains {track} CM in every combat"),
@@ -157,6 +168,14 @@ pub fn regroup(
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let rg = &data.regroup;
+    if s.sp == 0 {
+        return Err(RefereeError::new(
+            "situation.invalid_strength",
+            "a unit with 0 SPs is eliminated: it has nothing to regroup",
+        )
+        .field("sp")
+        .rule("1.2"));
+    }
     if !s.leader_alive && !s.grand_leader_alive {
         let mut r = Resolution::certain(
             &data.system.id,
@@ -221,7 +240,7 @@ pub fn regroup(
                     chosen_by: crate::contract::Chooser::Attacker,
                 },
                 "9.1.7",
-                None,
+                Some("R-MED-23"),
             ));
         }
         effects.push(effect(
@@ -246,6 +265,13 @@ pub fn regroup(
         rule: rg.rule.clone(),
         ruling: None,
     });
+    if under_grand_leader {
+        r.notes.push(Note::new(
+            "Its leader is dead: it still rolls to regroup, and only on regrouping is it placed in the grand leader's range, losing 1 SP (with 1 SP left, eliminated).",
+            "9.1.7",
+            Some("R-MED-23"),
+        ));
+    }
     Ok(r)
 }
 

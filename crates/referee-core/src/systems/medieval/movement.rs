@@ -134,10 +134,10 @@ pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, R
     if s.in_enemy_zoc && !s.on_road {
         sixths += 6 * mv.enemy_zoc_turn_extra;
         totals.push(Total::new(
-            "In an enemy ZoC",
+            "In an enemy ZoC (once, 4.3.4 and 4.3.5 being one rule)",
             format!("+{}", mv.enemy_zoc_turn_extra),
             &mv.enemy_zoc_rule,
-            None,
+            Some("R-MED-25"),
         ));
     }
     if let (Some(key), false) = (&s.terrain, s.on_road) {
@@ -228,6 +228,27 @@ pub struct PathStep {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub hold_cf: bool,
+    /// Pay 2 MPs to lower the CF by 1 instead of raising it (5.6.13, R-MED-26).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub lower_cf: bool,
+    /// Crossing a river by a ford (4.2.5): charging into it costs an SP and a scatter (4.2.6),
+    /// and the CF ends at 0 (5.7.6, R-MED-27).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub ford: bool,
+    /// Into a fortified hex through its gate: no extra MPs (11.1.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub gate: bool,
+    /// Horse archers shoot from this hex in their own movement phase: 1 MP, once (10.5.7, 10.5.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub fire: bool,
+    /// The unit passes its banner to a friendly unit here: 1 MP (7.1.4).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub pass_banner: bool,
 }
 
 /// move_cost: a unit moving straight ahead hex by hex (4.0, 5.6).
@@ -235,16 +256,74 @@ pub struct PathStep {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalMoveSituation")]
 pub struct MoveSituation {
-    pub unit: MedUnit,
-    /// Its movement points this phase.
-    pub movement: u32,
+    /// The moving unit; leave out when a leader moves on his own (`leader`).
+    #[serde(default)]
+    #[ts(optional)]
+    pub unit: Option<MedUnit>,
+    /// A leader moving: 10 MPs, terrain as for cavalry, no charge factor, enemy ZoCs ignored, no
+    /// stacking limit (8.1.1–8.1.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub leader: bool,
+    /// Its movement points this phase (a leader's: 10 unless given, 8.1.2).
+    #[serde(default)]
+    #[ts(optional)]
+    pub movement: Option<u32>,
     pub path: Vec<PathStep>,
+    /// After the last hex it crosses the map border: 1 MP (4.4.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub leave_map: bool,
 }
 
 pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, RefereeError> {
     let mv = &data.movement;
     let c = &data.combat;
-    let u = unit(data, &s.unit, "unit")?;
+    let u = match (&s.unit, s.leader) {
+        (Some(e), false) => unit(data, e, "unit")?,
+        (None, true) => Unit {
+            key: "leader".into(),
+            name: "Leader".into(),
+            sp: 0,
+            armour: 0,
+            cf: 0,
+            count: 1,
+            cavalry: true,
+            ranged: None,
+            no_charge_modifier: true,
+            scatter: String::new(),
+            movement_formation: false,
+        },
+        (Some(_), true) => {
+            return Err(RefereeError::new(
+                "situation.invalid_move",
+                "a leader moves on his own: enter either the unit or the leader, not both",
+            )
+            .field("leader")
+            .rule("8.1.1"))
+        }
+        (None, false) => {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "enter the moving unit, or say that a leader moves",
+            )
+            .field("unit")
+            .rule(&mv.rule))
+        }
+    };
+    let leader = s.leader;
+    let movement = match (s.movement, leader) {
+        (Some(m), _) => m,
+        (None, true) => mv.leader_mp,
+        (None, false) => {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "enter the unit's movement points",
+            )
+            .field("movement")
+            .rule(&mv.rule))
+        }
+    };
     if s.path.is_empty() {
         return Err(
             RefereeError::new("situation.empty_path", "enter at least one hex")
@@ -252,13 +331,20 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
                 .rule(&mv.rule),
         );
     }
-    let budget = 6 * s.movement;
+    let budget = 6 * movement;
     let mut spent = 0u32;
     let mut cf = u.cf;
     let mut totals = Vec::new();
     let mut effects = Vec::new();
     let mut notes = Vec::new();
     let mut zoc_extra_next = false;
+    let mut fortification_lines: Vec<String> = Vec::new();
+    let mut fired = false;
+    let mut lowered = false;
+    let mut climbed_slopes = false;
+    let mut fords = false;
+    // 4.2.10: the one-hex move any unit may always make, for all its MPs.
+    let mut always_allowed = false;
     let last = s.path.len() - 1;
     for (i, step) in s.path.iter().enumerate() {
         let field = format!("path[{i}]");
@@ -315,7 +401,27 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             parts.push(format!("+{} leaving a ZoC", mv.zoc_pass_extra));
             zoc_extra_next = false;
         }
-        if step.friendly_sp > 0 {
+        // 11.1.3: moving through fortifications costs more by class and armour, but not through
+        // a gate (11.1.4).
+        if ground.fortified && !step.gate {
+            let by_armour = if u.cavalry {
+                &data.fortification_costs.cavalry
+            } else {
+                &data.fortification_costs.infantry
+            };
+            let extra = by_armour
+                .get(u.armour as usize)
+                .or(by_armour.last())
+                .copied()
+                .unwrap_or(0);
+            if extra > 0 {
+                sixths += 6 * extra;
+                parts.push(format!("+{extra} fortifications"));
+                fortification_lines.push(name.clone());
+            }
+        }
+        // A leader stacks without adding to the limit (8.1.1).
+        if step.friendly_sp > 0 && !leader {
             if step.friendly_sp + u.sp * u.count > mv.stacking_sp {
                 return Err(RefereeError::new(
                     "situation.over_stacking",
@@ -332,19 +438,68 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             sixths += 6 * mv.friendly_hex_extra;
             parts.push(format!("+{} friendly hex", mv.friendly_hex_extra));
         }
-        // The charge factor: +1 per hex straight ahead, unless held; crossings and slopes cost.
-        if u.cavalry {
+        if step.hold_cf && step.lower_cf {
+            return Err(RefereeError::new(
+                "situation.invalid_move",
+                format!("{name}: a unit either holds its charge factor or lowers it, not both"),
+            )
+            .field(format!("{field}.lower_cf"))
+            .rule("5.6.12, 5.6.13"));
+        }
+        // The charge factor: +1 per hex straight ahead, unless held or lowered; crossings and
+        // slopes cost.
+        if u.cavalry && !leader {
             if step.hold_cf {
                 let hold = if step.road { 3 } else { 6 * mv.hold_cf_extra };
                 sixths += hold;
                 parts.push(format!("+{} holding CF", show_sixths(hold)));
+            } else if step.lower_cf {
+                sixths += 6 * mv.lower_cf_extra;
+                parts.push(format!("+{} lowering CF", mv.lower_cf_extra));
+                cf = cf.saturating_sub(1);
+                lowered = true;
             } else {
                 cf = (cf + 1).min(c.max_charge_factor);
             }
-            let loss = c.crossing_cf(step.stream, step.bridge, u32::from(step.uphill));
+            // Entering a slope is climbing it: the terrain and the climb are one fact (R-MED-16).
+            let climbs = step.uphill || ground.uphill;
+            if climbs && !step.uphill {
+                climbed_slopes = true;
+            }
+            let loss = c.crossing_cf(step.stream, step.bridge, u32::from(climbs));
             cf = cf.saturating_sub(loss);
         }
-        if spent + sixths > budget && !(i == 0 && s.path.len() == 1) {
+        if step.fire {
+            if u.ranged.as_deref() != Some("horse_archers") {
+                return Err(RefereeError::new(
+                    "situation.invalid_move",
+                    format!(
+                        "{}: only horse archers shoot during their own movement",
+                        u.name
+                    ),
+                )
+                .field(format!("{field}.fire"))
+                .rule("10.5.6, 10.1.5"));
+            }
+            if fired {
+                return Err(RefereeError::new(
+                    "situation.invalid_move",
+                    "horse archers shoot only once during their own movement phase",
+                )
+                .field(format!("{field}.fire"))
+                .rule("10.5.7"));
+            }
+            fired = true;
+            sixths += 6 * mv.horse_archer_fire_cost;
+            parts.push(format!("+{} shooting", mv.horse_archer_fire_cost));
+        }
+        if step.pass_banner {
+            sixths += 6 * mv.pass_banner_cost;
+            parts.push(format!("+{} passing the banner", mv.pass_banner_cost));
+        }
+        if spent + sixths > budget && i == 0 && s.path.len() == 1 && !s.leave_map {
+            always_allowed = true;
+        } else if spent + sixths > budget {
             return Err(RefereeError::new(
                 "situation.out_of_movement",
                 format!(
@@ -366,7 +521,16 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
         // 4.2.6–4.2.8: charging into forest, village, ford or fortifications (or a swamp off the
         // road) costs an SP and a scatter; on a road cavalry may pass at CF 1.
         let road_ok = step.road && cf <= 1;
-        if ground.enter_loses_sp && (cf > 0 || ground.prohibited) && !road_ok {
+        let charging_in = (ground.enter_loses_sp || step.ford) && cf > 0;
+        // A leader has no SPs to lose and does not scatter (8.1.1, 8.1.7).
+        if (charging_in || (ground.enter_loses_sp && ground.prohibited)) && !road_ok && !leader {
+            if charging_in {
+                notes.push(Note::new(
+                    format!("{name}: the unit enters with the CF the hex gives it ({cf})."),
+                    "4.2.6, 5.6.3",
+                    Some("R-MED-19"),
+                ));
+            }
             effects.push(effect(
                 Target::Unit(u.name.clone()),
                 Change::LoseSp {
@@ -391,7 +555,11 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
                 .rule("4.2.6, 4.2.7"));
             }
         }
-        if let Some(enemy_cf) = step.enemy_zoc_cf {
+        if step.ford && u.cavalry {
+            cf = 0;
+            fords = true;
+        }
+        if let Some(enemy_cf) = step.enemy_zoc_cf.filter(|_| !leader) {
             if cf >= enemy_cf + mv.zoc_pass_cf_margin {
                 zoc_extra_next = true;
             } else if i != last {
@@ -407,12 +575,83 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             }
         }
     }
+    if s.leave_map {
+        let sixths = 6 * mv.leave_map_cost;
+        if spent + sixths > budget {
+            return Err(RefereeError::new(
+                "situation.out_of_movement",
+                format!(
+                    "crossing the map border costs {} and only {} MP are left",
+                    mv.leave_map_cost,
+                    show_sixths(budget.saturating_sub(spent))
+                ),
+            )
+            .field("leave_map")
+            .rule("4.4.2"));
+        }
+        spent += sixths;
+        totals.push(Total::new(
+            "Leave the map",
+            format!("{} MP", mv.leave_map_cost),
+            "4.4.2",
+            None,
+        ));
+    }
+    if always_allowed {
+        spent = budget;
+        if u.cavalry {
+            cf = 0;
+        }
+        notes.push(Note::new(
+            "A unit may always move 1 hex for all its MPs; its CF is then 0.",
+            "4.2.10",
+            None,
+        ));
+    }
+    if !fortification_lines.is_empty() {
+        notes.push(Note::new(
+            format!(
+                "Moving through fortifications costs more by class and armour ({}); through a gate it costs nothing extra.",
+                fortification_lines.join(", ")
+            ),
+            &data.fortification_costs.rule,
+            None,
+        ));
+    }
+    if climbed_slopes {
+        notes.push(Note::new(
+            "Entering a slope is moving uphill: CF −1 there.",
+            "5.6.9",
+            Some("R-MED-16"),
+        ));
+    }
+    if lowered {
+        notes.push(Note::new(
+            "Lowering the CF on entering a hex takes it 1 lower for 2 MPs.",
+            "5.6.13",
+            Some("R-MED-26"),
+        ));
+    }
+    if fords {
+        notes.push(Note::new(
+            "A cavalry unit crossing a ford ends there with CF 0, as in the countercharge example.",
+            "4.2.5, 5.7.6",
+            Some("R-MED-27"),
+        ));
+    }
     totals.push(Total::new(
         "Movement points spent",
-        format!("{} of {}", show_sixths(spent), s.movement),
+        format!("{} of {movement}", show_sixths(spent)),
         &mv.rule,
         None,
     ));
+    if leader {
+        notes.push(Note::new(
+            "A leader moves like cavalry over the terrain, ignores enemy ZoCs and stacks with any units.",
+            &mv.leader_rule,
+            None,
+        ));
+    }
     totals.push(Total::new(
         "Charge factor at the end",
         cf.to_string(),
@@ -424,11 +663,20 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
     } else {
         "scattered"
     };
+    let scattered = !effects.is_empty();
+    if always_allowed && u.cavalry && u.cf > 0 && !scattered {
+        effects.push(effect(
+            Target::Unit(u.name.clone()),
+            Change::ResetChargeFactor,
+            "4.2.10",
+            None,
+        ));
+    }
     let mut r = Resolution::certain(
         &data.system.id,
         "move_cost",
         result,
-        if effects.is_empty() {
+        if !scattered {
             "The move is allowed."
         } else {
             "The unit loses 1 SP and scatters in the last hex."

@@ -336,3 +336,458 @@ fn a_slope_defender_takes_the_attackers_charge_factor_once() {
     assert_ne!(combat("slope", 0), combat("slope", 2));
     assert_ne!(combat("clear", 0), combat("clear", 1));
 }
+
+// ---- the audit of issue 20: readings and the rules that were missing.
+
+fn with_dice(action: &str, situation: Value, dice: &[u32]) -> crate::Resolution {
+    medieval()
+        .resolve(action, &situation, Some(dice))
+        .unwrap_or_else(|e| panic!("{action}: {}", e.one_line()))
+}
+
+fn has_note(r: &crate::Resolution, text: &str, ruling: Option<&str>) -> bool {
+    r.notes
+        .iter()
+        .any(|n| n.message.contains(text) && (ruling.is_none() || n.ruling.as_deref() == ruling))
+}
+
+#[test]
+fn equal_defending_hexes_count_the_better_terrain_whatever_the_order() {
+    // 5.3.2, R-MED-17: 1 SP in a village (1 CM) and 1 SP in clear; either order, the village.
+    let village =
+        json!({ "label": "V", "terrain": "village", "units": [{ "type": "retainers", "sp": 1 }] });
+    let clear =
+        json!({ "label": "C", "terrain": "clear", "units": [{ "type": "retainers", "sp": 1 }] });
+    let attackers = json!([{ "units": [{ "type": "retainers", "sp": 2 }] }]);
+    let mut columns = Vec::new();
+    for defenders in [json!([village, clear]), json!([clear, village])] {
+        let r = resolved(
+            "combat",
+            json!({ "attackers": attackers, "defenders": defenders }),
+        );
+        assert!(r
+            .modifiers
+            .iter()
+            .any(|m| m.label.starts_with("Defender: terrain, Village") && m.value == -1));
+        assert!(has_note(&r, "Village counts", Some("R-MED-17")));
+        columns.push(crate::systems::test_support::total(
+            &r,
+            "Final combat ratio",
+        ));
+    }
+    assert_eq!(columns[0], columns[1]);
+}
+
+#[test]
+fn a_weaker_defending_hex_in_forest_still_stops_the_charge() {
+    // 5.6.6, R-MED-18: 2 SPs in clear count for the terrain, 1 SP in forest stops the CF.
+    let r = resolved(
+        "combat",
+        json!({
+            "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 3 }] }],
+            "defenders": [
+                { "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] },
+                { "terrain": "forest", "units": [{ "type": "retainers", "sp": 1 }] }
+            ]
+        }),
+    );
+    assert!(!r
+        .modifiers
+        .iter()
+        .any(|m| m.label.contains("charge factor")));
+    assert!(has_note(&r, "Forest", Some("R-MED-18")));
+}
+
+#[test]
+fn a_counter_with_other_armour_scatters_on_its_armours_column() {
+    // R-MED-22: light infantry with armour 2 scatters as heavy infantry does.
+    let fight = |unit: Value| {
+        resolved(
+            "combat",
+            json!({
+                "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+                "defenders": [{ "terrain": "clear", "units": [unit] }],
+                "column": "9:1"
+            }),
+        )
+    };
+    let armoured = fight(json!({ "type": "light_infantry", "sp": 2, "armour": 2 }));
+    let heavy = fight(json!({ "type": "heavy_infantry", "sp": 2 }));
+    let light = fight(json!({ "type": "light_infantry", "sp": 2 }));
+    let scattered = |r: &crate::Resolution| chance(r, "The defender is scattered");
+    assert_eq!(scattered(&armoured), scattered(&heavy));
+    assert_ne!(scattered(&armoured), scattered(&light));
+    assert!(has_note(&armoured, "armour 2", Some("R-MED-22")));
+    assert!(!has_note(&heavy, "armour 2", Some("R-MED-22")));
+}
+
+#[test]
+fn a_leader_on_one_hex_keeps_only_that_hex_from_scattering() {
+    // 9.1.3, 8.2.4 by hex; the table read on the 1:4 column the umpire names: 12 is A4-1R.
+    let situation = |leader_on_a: bool, side_stacked: bool| {
+        json!({
+            "attackers": [
+                { "label": "A", "leader": leader_on_a, "units": [{ "type": "retainers", "sp": 1 }] },
+                { "label": "B", "units": [{ "type": "retainers", "sp": 1 }] }
+            ],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }],
+            "attacker": { "leader": if side_stacked { "stacked" } else { "none" } },
+            "column": "1:4"
+        })
+    };
+    let scattered = |r: &crate::Resolution| {
+        r.outcome
+            .as_ref()
+            .unwrap()
+            .effects
+            .iter()
+            .filter(|e| e.change == crate::contract::Change::Scatter)
+            .map(|e| e.target.clone())
+            .collect::<Vec<_>>()
+    };
+    let by_hex = with_dice("combat", situation(true, false), &[6, 6]);
+    assert_eq!(by_hex.outcome.as_ref().unwrap().result, "A4-1R");
+    assert_eq!(
+        scattered(&by_hex),
+        vec![crate::contract::Target::Hex("B".into())]
+    );
+    assert_ne!(chance(&by_hex, "The attacker is scattered"), "0/1");
+    chance(&by_hex, "The attacker's leader dies");
+    // A leader stacked with the whole side: nobody scatters, in the forecast and the effects.
+    let side = with_dice("combat", situation(false, true), &[6, 6]);
+    assert!(scattered(&side).is_empty());
+    assert_eq!(chance(&side, "The attacker is scattered"), "0/1");
+    // Nobody with a leader: the side scatters.
+    let none = with_dice("combat", situation(false, false), &[6, 6]);
+    assert_eq!(scattered(&none), vec![crate::contract::Target::Attacker]);
+}
+
+#[test]
+fn the_umpires_own_count_and_column() {
+    let base = json!({
+        "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }] }],
+        "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }],
+        "attacker": { "cms": 1 }
+    });
+    let r = resolved("combat", base.clone());
+    let attacker: Vec<_> = r.modifiers.iter().filter(|m| m.value > 0).collect();
+    assert_eq!(attacker.len(), 1);
+    assert_eq!(attacker[0].value, 1);
+    // The referee's own count: armour 2 + CF 2 (capped at 3) = 4.
+    assert!(has_note(&r, "the referee counts 4", None));
+    assert_eq!(
+        crate::systems::test_support::total(&r, "Final combat ratio"),
+        "+0 → 2:1"
+    );
+    let mut bad = base;
+    bad["column"] = json!("10:1");
+    assert_eq!(refused("combat", bad).code, "situation.unknown_column");
+}
+
+#[test]
+fn an_attack_on_fortifications_from_outside_is_through_them() {
+    // 11.1.1: entered once, by the defender's terrain: 4 SPs attack with 2.
+    let r = resolved(
+        "combat",
+        json!({
+            "attackers": [
+                { "units": [{ "type": "retainers", "sp": 2 }] },
+                { "units": [{ "type": "retainers", "sp": 2 }] }
+            ],
+            "defenders": [{ "terrain": "fortifications", "units": [{ "type": "retainers", "sp": 2 }] }]
+        }),
+    );
+    assert_eq!(crate::systems::test_support::total(&r, "Attacker SPs"), "2");
+}
+
+#[test]
+fn formations_and_strengths_as_the_counters_stand() {
+    let combat = |unit: Value| {
+        json!({
+            "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "units": [unit] }]
+        })
+    };
+    // 10.5.1: horse archers have no movement side.
+    let e = refused(
+        "combat",
+        combat(json!({ "type": "horse_archers", "sp": 2, "movement_formation": true })),
+    );
+    assert_eq!(e.code, "situation.invalid_formation");
+    assert_eq!(e.rule.as_deref(), Some("10.5.1"));
+    // 10.1.1: archers on their movement side as the counter shows them, SP 0: alone, 1 SP.
+    let r = resolved(
+        "combat",
+        combat(json!({ "type": "archers", "sp": 0, "movement_formation": true })),
+    );
+    assert_eq!(crate::systems::test_support::total(&r, "Defender SPs"), "1");
+    // Regroup with 0 SPs is refused like everywhere else.
+    let e = refused(
+        "regroup",
+        json!({ "sp": 0, "leader_alive": true, "grand_leader_alive": true }),
+    );
+    assert_eq!(e.code, "situation.invalid_strength");
+    // 9.1.7 carries its ruling.
+    let r = resolved(
+        "regroup",
+        json!({ "sp": 2, "leader_alive": false, "grand_leader_alive": true }),
+    );
+    assert!(has_note(&r, "grand leader", Some("R-MED-23")));
+}
+
+#[test]
+fn movement_surcharges_of_the_ruleset() {
+    let spent =
+        |r: &crate::Resolution| crate::systems::test_support::total(r, "Movement points spent");
+    let cf =
+        |r: &crate::Resolution| crate::systems::test_support::total(r, "Charge factor at the end");
+    // 5.6.13, R-MED-26: +2 MPs, CF 2 → 1 instead of 3.
+    let r = resolved(
+        "move_cost",
+        json!({ "unit": { "type": "cavalry", "sp": 2, "cf": 2 }, "movement": 8,
+                "path": [{ "terrain": "clear", "lower_cf": true }] }),
+    );
+    assert_eq!((spent(&r), cf(&r)), ("3 of 8".to_string(), "1".to_string()));
+    // 4.4.2: leaving the map, 1 MP; 7.1.4: passing a banner, 1 MP.
+    let r = resolved(
+        "move_cost",
+        json!({ "unit": { "type": "retainers", "sp": 2 }, "movement": 6,
+                "path": [{ "terrain": "clear", "pass_banner": true }], "leave_map": true }),
+    );
+    assert_eq!(spent(&r), "3 of 6");
+    let e = refused(
+        "move_cost",
+        json!({ "unit": { "type": "retainers", "sp": 2 }, "movement": 1,
+                "path": [{ "terrain": "clear" }], "leave_map": true }),
+    );
+    assert_eq!(e.code, "situation.out_of_movement");
+    // 10.5.8: horse archers shoot for 1 MP, once (10.5.7); nobody else shoots in own movement.
+    let r = resolved(
+        "move_cost",
+        json!({ "unit": { "type": "horse_archers", "sp": 2 }, "movement": 8,
+                "path": [{ "terrain": "clear" }, { "terrain": "clear", "fire": true }] }),
+    );
+    assert_eq!(spent(&r), "3 of 8");
+    let twice = json!({ "unit": { "type": "horse_archers", "sp": 2 }, "movement": 8,
+        "path": [{ "terrain": "clear", "fire": true }, { "terrain": "clear", "fire": true }] });
+    assert_eq!(refused("move_cost", twice).rule.as_deref(), Some("10.5.7"));
+    let archers = json!({ "unit": { "type": "archers", "sp": 2 }, "movement": 8,
+        "path": [{ "terrain": "clear", "fire": true }] });
+    assert_eq!(refused("move_cost", archers).code, "situation.invalid_move");
+    // 4.2.5–4.2.6, R-MED-27: charging into a ford costs an SP and a scatter; held at CF 0 it
+    // crosses and stays at 0.
+    let r = resolved(
+        "move_cost",
+        json!({ "unit": { "type": "cavalry", "sp": 2, "cf": 2 }, "movement": 8,
+                "path": [{ "terrain": "stream", "ford": true }] }),
+    );
+    assert_eq!(r.outcome.as_ref().unwrap().result, "scattered");
+    let r = resolved(
+        "move_cost",
+        json!({ "unit": { "type": "cavalry", "sp": 2 }, "movement": 8,
+                "path": [{ "terrain": "stream", "ford": true, "hold_cf": true }, { "terrain": "clear" }] }),
+    );
+    assert_eq!(cf(&r), "1");
+    assert!(has_note(&r, "ford", Some("R-MED-27")));
+}
+
+#[test]
+fn turning_in_an_enemy_zoc_costs_one_more_once() {
+    let r = resolved(
+        "turn_cost",
+        json!({ "unit": { "type": "retainers", "sp": 2 }, "hexsides": 1, "in_enemy_zoc": true }),
+    );
+    let zoc = r
+        .totals
+        .iter()
+        .find(|t| t.label.starts_with("In an enemy ZoC"))
+        .unwrap();
+    assert_eq!(
+        (zoc.value.as_str(), zoc.ruling.as_deref()),
+        ("+1", Some("R-MED-25"))
+    );
+    assert_eq!(r.outcome.as_ref().unwrap().result, "2 MP");
+}
+
+#[test]
+fn shots_a_turn_and_the_phase_they_are_fired_in() {
+    let fire = |shooter: &str, extra: Value| {
+        let mut s = json!({
+            "shooter": { "type": shooter, "sp": 2 },
+            "range": 1,
+            "target": { "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            s[k] = v.clone();
+        }
+        s
+    };
+    // 10.1.6: once a turn.
+    let e = refused("fire", fire("archers", json!({ "shots_this_turn": 1 })));
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.no_shot_left", Some("10.1.6"))
+    );
+    // 10.1.5: foot shoot in the enemy's movement phase only.
+    let e = refused(
+        "fire",
+        fire("crossbowmen", json!({ "phase": "own_movement" })),
+    );
+    assert_eq!(e.code, "situation.no_shot_left");
+    // 10.5.6–10.5.7: horse archers twice, once a phase.
+    let r = resolved(
+        "fire",
+        fire(
+            "horse_archers",
+            json!({ "phase": "own_movement", "shots_this_turn": 1 }),
+        ),
+    );
+    assert!(has_note(&r, "1 MP", None));
+    let e = refused(
+        "fire",
+        fire("horse_archers", json!({ "shots_this_turn": 2 })),
+    );
+    assert_eq!(e.rule.as_deref(), Some("10.5.6"));
+    let e = refused(
+        "fire",
+        fire("horse_archers", json!({ "shot_this_phase": true })),
+    );
+    assert_eq!(e.rule.as_deref(), Some("10.5.7"));
+    // 10.2.6 said where it applies.
+    let r = resolved("fire", fire("archers", json!({ "concurrent": true })));
+    assert!(has_note(&r, "losses are set after both have shot", None));
+}
+
+#[test]
+fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
+    let r = resolved(
+        "pursuit",
+        json!({
+            "hexes_from_leader": 2,
+            "pursuer": { "type": "light_cavalry", "sp": 2, "cf": 3 },
+            "path": [
+                { "label": "first", "friendly_sp": 1 },
+                { "label": "second", "enemy": [{ "type": "retainers", "sp": 1 }] },
+                { "label": "third", "enemy": [{ "type": "heavy_infantry", "sp": 1 }] }
+            ]
+        }),
+    );
+    let status = |starts: &str| {
+        r.checks
+            .iter()
+            .find(|c| c.label.starts_with(starts))
+            .map(|c| c.status)
+            .unwrap_or_else(|| panic!("no check {starts}"))
+    };
+    use crate::contract::CheckStatus::{Met, NotMet};
+    assert_eq!(status("first"), NotMet); // 3 SPs in one hex (4.5.2)
+    assert_eq!(status("second"), Met); // 5.8.2 example a
+    assert_eq!(status("third"), NotMet); // armour 2: 1 + 0 − 2 ≤ 0
+    let e = refused(
+        "pursuit",
+        json!({ "hexes_from_leader": 2, "path": [{ "friendly_sp": 1 }] }),
+    );
+    assert_eq!(e.field.as_deref(), Some("pursuer"));
+}
+
+#[test]
+fn a_leader_moves_like_cavalry_through_zocs_and_stacks() {
+    // 8.1.2–8.1.3: forest 1 + 3, then a clear hex in an enemy ZoC and one beyond, a full friendly
+    // hex on the way: 4 + 1 + 1 = 6 of his 10 MPs, no stop, no SP lost, no scatter.
+    let r = resolved(
+        "move_cost",
+        json!({
+            "leader": true,
+            "path": [
+                { "terrain": "forest" },
+                { "terrain": "clear", "enemy_zoc_cf": 0, "friendly_sp": 2 },
+                { "terrain": "clear" }
+            ]
+        }),
+    );
+    assert_eq!(
+        crate::systems::test_support::total(&r, "Movement points spent"),
+        "6 of 10"
+    );
+    assert_eq!(r.outcome.as_ref().unwrap().result, "moves");
+    let e = refused(
+        "move_cost",
+        json!({ "leader": true, "unit": { "type": "retainers", "sp": 1 }, "path": [{ "terrain": "clear" }] }),
+    );
+    assert_eq!(e.rule.as_deref(), Some("8.1.1"));
+    let e = refused(
+        "move_cost",
+        json!({ "unit": { "type": "retainers", "sp": 1 }, "path": [{ "terrain": "clear" }] }),
+    );
+    assert_eq!(e.field.as_deref(), Some("movement"));
+}
+
+#[test]
+fn a_stacked_leader_left_alone_is_forecast() {
+    // 8.2.6–8.2.8: 1 SP of retainers with a leader, attacked at 9:1: eliminated on every roll
+    // that costs it an SP; the leader lives (2d6 − 1 > retreat) on some of them.
+    let r = resolved(
+        "combat",
+        json!({
+            "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "leader": true, "units": [{ "type": "retainers", "sp": 1 }] }],
+            "column": "9:1"
+        }),
+    );
+    let alone = chance(
+        &r,
+        "The defender's leader lives but is left alone (killed if an enemy enters his hex)",
+    );
+    assert_ne!(alone, "0/1");
+    assert!(has_note(&r, "retreats on his own", None));
+}
+
+#[test]
+fn a_morale_beyond_the_track_is_refused_where_the_track_is_given() {
+    use crate::ruleset::{Layers, SourceFile};
+    // Without the track's ends (the text prints none) any value is taken as entered.
+    resolved("pursuit", json!({ "hexes_from_leader": 1, "morale": 20 }));
+    let house = "extends = \"medieval\"\nname = \"Track of 15\"\n[set.morale]\ntrack_ends = 15\n";
+    let ruleset = Ruleset::load(&Layers {
+        base: crate::systems::builtin("medieval").unwrap(),
+        house_rules: vec![SourceFile {
+            name: "track.toml",
+            text: house,
+        }],
+    })
+    .unwrap();
+    let combat = json!({
+        "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+        "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }],
+        "morale": -16
+    });
+    let e = ruleset.resolve("combat", &combat, None).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.off_the_track", Some("morale"))
+    );
+    // Events carry the counter to the last box and no further, and say so.
+    let r = ruleset
+        .resolve(
+            "morale",
+            &json!({ "track": 10, "events": [{ "kind": "leader_death", "to": "a" }] }),
+            None,
+        )
+        .unwrap();
+    assert_eq!(r.outcome.as_ref().unwrap().result, "+15");
+}
+
+#[test]
+fn entering_a_slope_is_climbing_it_entered_once() {
+    // R-MED-16 in movement: a slope hex takes the CF down whether or not uphill is ticked too.
+    let cf = |step: Value| {
+        let r = resolved(
+            "move_cost",
+            json!({ "unit": { "type": "cavalry", "sp": 2, "cf": 2 }, "movement": 8, "path": [step] }),
+        );
+        crate::systems::test_support::total(&r, "Charge factor at the end")
+    };
+    assert_eq!(cf(json!({ "terrain": "slope" })), "2");
+    assert_eq!(cf(json!({ "terrain": "slope", "uphill": true })), "2");
+    assert_eq!(cf(json!({ "terrain": "clear" })), "3");
+}

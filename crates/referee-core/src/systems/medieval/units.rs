@@ -21,7 +21,9 @@ pub struct MedUnit {
     #[serde(rename = "type")]
     #[ts(rename = "type")]
     pub unit_type: String,
-    /// Strength points now (1.2).
+    /// Strength points now (1.2); a ranged unit on its movement side may be entered with the
+    /// SP 0 its counter shows there, or with its combat side's SPs, which count for stacking
+    /// (10.1.1).
     pub sp: u32,
     /// Armour level from the counter's shields, 0–2 (default: the type's).
     #[serde(default)]
@@ -97,7 +99,23 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
         .field(format!("{field}.cf"))
         .rule("5.6.1"));
     }
-    if e.sp == 0 || e.count == 0 {
+    // 10.1.1, 10.5.1: only foot archers, crossbowmen and bombards have a movement side; horse
+    // archers are cavalry and have none.
+    if e.movement_formation && (t.ranged.is_none() || t.cavalry) {
+        return Err(RefereeError::new(
+            "situation.invalid_formation",
+            format!(
+                "{} have no movement formation: only archers, crossbowmen and bombards turn their counters",
+                t.name
+            ),
+        )
+        .field(format!("{field}.movement_formation"))
+        .rule(if t.cavalry { "10.5.1" } else { "10.1.1" }));
+    }
+    // A ranged unit on its movement side may be entered as the counter stands there, SP 0
+    // (10.1.1); it then fights with none, as it would anyway.
+    let movement_side_as_printed = e.sp == 0 && e.movement_formation;
+    if (e.sp == 0 && !movement_side_as_printed) || e.count == 0 {
         return Err(RefereeError::new(
             "situation.invalid_strength",
             "a unit with 0 SPs is eliminated: leave it out",
@@ -115,9 +133,33 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
         cavalry: t.cavalry,
         ranged: t.ranged.clone(),
         no_charge_modifier: t.no_charge_modifier,
-        scatter: t.scatter.clone(),
+        // R-MED-22: a counter whose armour differs from its type's is read on the column of its
+        // own armour.
+        scatter: t
+            .scatter_by_armour
+            .get(armour as usize)
+            .unwrap_or(&t.scatter)
+            .clone(),
         movement_formation: e.movement_formation,
     })
+}
+
+impl Unit {
+    /// A ranged unit in direct combat (10.3): archers, crossbowmen, bombards. Horse archers are
+    /// cavalry there (10.5.1: "[10.3] doesn't apply").
+    pub fn fights_as_ranged(&self) -> bool {
+        self.ranged.is_some() && !self.cavalry
+    }
+
+    /// The SPs it fights with: none on its movement side (10.1.1), though they count for
+    /// stacking.
+    pub fn combat_sp(&self) -> u32 {
+        if self.fights_as_ranged() && self.movement_formation {
+            0
+        } else {
+            self.sp * self.count
+        }
+    }
 }
 
 /// Resolves the units of one hex and checks its stacking limit: 2 SPs, 10 in fortifications

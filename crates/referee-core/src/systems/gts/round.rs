@@ -1,0 +1,449 @@
+//! The chained melee round, one exact forecast per unit: the roll-off's hits (6.12), Disorder
+//! (6.13, 3.32), the stand-loss check of a modifying unit that lost a stand (R-GTS-19), every
+//! unit's recoil test (7.1), then the recoil-move test (7.2), the victor's follow-up (7.3) and the
+//! leader casualty test of a unit that routs or loses a stand while Routed (1.9–1.10).
+
+use std::collections::BTreeMap;
+
+use super::checks::frenzy_odds;
+use super::data::GtsData;
+use super::melee::{
+    disordered_by, fate_word, fight, melee, melee_notes, recoil_test, MeleeSituation, Side,
+};
+use super::recoil::{nobody_passes, unit_fate, Fate, Test};
+use crate::contract::{Chance, Check, Note, Resolution};
+use crate::error::RefereeError;
+use crate::odds::{Dist, OddsError};
+
+/// The stand-loss check of a side's modifying unit after the roll-off (5.53, R-GTS-19).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum StandLoss {
+    /// No stand lost: no check.
+    None,
+    Passed,
+    /// Failed in good order.
+    Disordered,
+    /// Failed while Disordered.
+    Routed,
+    /// A stand lost by a unit already Routed: no check, but its leader tests (1.9).
+    WhileRouted,
+    /// Its last stand is gone.
+    Eliminated,
+}
+
+/// What a unit does after its recoil test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    Holds,
+    /// Held, made every enemy unit give ground and passed its command test (7.3).
+    FollowsUp,
+    Recoils,
+    Routs,
+    Locked,
+    /// Already Routed: another rout move instead of a recoil test (6.21).
+    RoutMove,
+    Eliminated,
+}
+
+/// A unit's end of the round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct End {
+    step: Step,
+    stand_loss: StandLoss,
+    /// The recoil-move test (7.2): None untested; a failure Disorders, or costs a hit when the
+    /// unit is already Disordered.
+    recoil_move: Option<RecoilMove>,
+    /// The leader's test (1.9): None untested, 0 unharmed, 1…10 Table 1.10's result.
+    leader: Option<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum RecoilMove {
+    Passed,
+    Disordered,
+    Hit,
+}
+
+/// Hits to each side's modifying unit and their stand-loss checks.
+type Scenario = (u32, u32, StandLoss, StandLoss);
+
+fn d10_at_most(n: i64) -> Result<Dist<bool>, OddsError> {
+    Ok(Dist::die(10)?.map(|r| *r <= n))
+}
+
+fn stand_loss(data: &GtsData, side: &Side, hits: u32) -> Result<Dist<StandLoss>, OddsError> {
+    let (u, e) = &side.units[side.modifying];
+    let (stands, _) = u.after_hits(hits);
+    if stands == 0 {
+        return Ok(Dist::certain(StandLoss::Eliminated));
+    }
+    if stands == u.stands {
+        return Ok(Dist::certain(StandLoss::None));
+    }
+    if u.routed {
+        return Ok(Dist::certain(StandLoss::WhileRouted));
+    }
+    let disordered = disordered_by(u, hits);
+    let penalty = if disordered {
+        data.response.disordered.modifier
+    } else {
+        0
+    };
+    let number = u.response.value + e.leader_pv.unwrap_or(0) + penalty;
+    Ok(d10_at_most(number)?.map(|ok| match (*ok, disordered) {
+        (true, _) => StandLoss::Passed,
+        (false, false) => StandLoss::Disordered,
+        (false, true) => StandLoss::Routed,
+    }))
+}
+
+/// A leader's casualty test and Table 1.10 (1.9–1.10), when the unit has one.
+fn leader_test(
+    data: &GtsData,
+    has_leader: bool,
+    modifier: i64,
+) -> Result<Dist<Option<u8>>, OddsError> {
+    if !has_leader {
+        return Ok(Dist::certain(None));
+    }
+    let lc = &data.leader_casualty;
+    let table = Dist::die(10)?.map(|r| Some(*r as u8));
+    Dist::die(10)?.and_then(|r| {
+        if *r + modifier <= lc.wounded_on {
+            Ok(table.clone())
+        } else {
+            Ok(Dist::certain(Some(0)))
+        }
+    })
+}
+
+/// A unit's state after the roll-off and the stand-loss check: (routed, eliminated, disordered).
+fn status(side: &Side, i: usize, hits: u32, check: StandLoss) -> (bool, bool, bool) {
+    let u = &side.units[i].0;
+    if i != side.modifying {
+        return (u.routed, false, u.disordered);
+    }
+    (
+        u.routed || check == StandLoss::Routed,
+        check == StandLoss::Eliminated,
+        disordered_by(u, hits) || check == StandLoss::Disordered,
+    )
+}
+
+/// Every unit's end (side A's, then side B's) in one scenario.
+fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End>>, OddsError> {
+    let (ha, hb, ca, cb) = *sc;
+    let hits = [ha, hb];
+    let checks = [ca, cb];
+    let r = &data.recoil;
+    let rr = &data.response;
+    // Who tests recoil (6.21: a Routed unit makes a rout move instead), and with what.
+    let mut tests: [Vec<Test>; 2] = [Vec::new(), Vec::new()];
+    let mut index: [Vec<Option<usize>>; 2] = [Vec::new(), Vec::new()];
+    for s in 0..2 {
+        let side = sides[s];
+        for (i, (u, e)) in side.units.iter().enumerate() {
+            let h = if i == side.modifying { hits[s] } else { 0 };
+            let (routed, eliminated, disordered) = status(side, i, h, checks[s]);
+            if routed || eliminated {
+                index[s].push(None);
+            } else {
+                index[s].push(Some(tests[s].len()));
+                tests[s].push(recoil_test(data, u, e, u.after_hits(h).0, disordered));
+            }
+        }
+    }
+    let has_leader = |s: usize| sides[s].units.iter().any(|(_, e)| e.leader_pv.is_some());
+    let mut out = Vec::new();
+    for s in 0..2 {
+        let (own, other) = (&tests[s], &tests[1 - s]);
+        let side = sides[s];
+        // 1.10: with a leader on each side, the leader of the routed units tests at −1.
+        let leader_modifier = if has_leader(1 - s) {
+            data.leader_casualty.routed_side
+        } else {
+            0
+        };
+        let everyone_failed = nobody_passes(other)?;
+        for (i, (u, e)) in side.units.iter().enumerate() {
+            let h = if i == side.modifying { hits[s] } else { 0 };
+            let check = if i == side.modifying {
+                checks[s]
+            } else {
+                StandLoss::None
+            };
+            let (routed, eliminated, disordered) = status(side, i, h, check);
+            let end = |step, leader| End {
+                step,
+                stand_loss: check,
+                recoil_move: None,
+                leader,
+            };
+            let leader = leader_test(data, e.leader_pv.is_some(), leader_modifier)?;
+            let pv = e.leader_pv.unwrap_or(0);
+            let d = if eliminated {
+                Dist::certain(end(Step::Eliminated, None))
+            } else if u.routed {
+                // 1.9: a unit already Routed that loses a stand puts its leader to the test.
+                if check == StandLoss::WhileRouted {
+                    leader.map(|l| end(Step::RoutMove, *l))
+                } else {
+                    Dist::certain(end(Step::RoutMove, None))
+                }
+            } else if routed {
+                leader.map(|l| end(Step::Routs, *l))
+            } else if other.is_empty() {
+                // Every enemy unit routed or was eliminated before the recoil tests: nobody is
+                // left to press this unit, so it holds (R-GTS-23).
+                Dist::certain(end(Step::Holds, None))
+            } else {
+                let k = index[s][i].unwrap_or(0);
+                let fate = unit_fate(own, k, other, r.rout_multiple)?;
+                let follow = d10_at_most(u.response.value + pv)?;
+                let recoil_move = d10_at_most(
+                    u.response.value
+                        + pv
+                        + if disordered {
+                            rr.disordered.modifier
+                        } else {
+                            0
+                        },
+                )?;
+                fate.and_then(|f| match f {
+                    // 7.3: a unit in good order that held while every enemy unit gave ground
+                    // takes a command test; the enemy's rolls are independent of its own.
+                    Fate::Holds if !disordered => everyone_failed.and_then(|all| {
+                        if *all {
+                            Ok(follow.map(|ok| {
+                                end(if *ok { Step::FollowsUp } else { Step::Holds }, None)
+                            }))
+                        } else {
+                            Ok(Dist::certain(end(Step::Holds, None)))
+                        }
+                    }),
+                    Fate::Holds => Ok(Dist::certain(end(Step::Holds, None))),
+                    Fate::Recoils => Ok(recoil_move.map(|ok| End {
+                        recoil_move: Some(match (*ok, disordered) {
+                            (true, _) => RecoilMove::Passed,
+                            (false, false) => RecoilMove::Disordered,
+                            (false, true) => RecoilMove::Hit,
+                        }),
+                        ..end(Step::Recoils, None)
+                    })),
+                    Fate::Routs => Ok(leader.map(|l| end(Step::Routs, *l))),
+                    Fate::Locked => Ok(Dist::certain(end(Step::Locked, None))),
+                })?
+            };
+            out.push(d);
+        }
+    }
+    Ok(out)
+}
+
+pub fn round(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let f = fight(data, s)?;
+    let (a, b) = (&f.a, &f.b);
+    let scenarios: Dist<Scenario> = f.hits.and_then(|(ha, hb)| {
+        let (ca, cb) = (stand_loss(data, a, *ha)?, stand_loss(data, b, *hb)?);
+        Ok(ca.joint(&cb)?.map(|(x, y)| (*ha, *hb, *x, *y)))
+    })?;
+    let mut per_scenario: BTreeMap<Scenario, Vec<Dist<End>>> = BTreeMap::new();
+    for (sc, _) in scenarios.outcomes() {
+        per_scenario.insert(*sc, ends(data, [a, b], sc)?);
+    }
+    let units: Vec<(String, bool)> = a
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, (u, _))| (format!("A: {}", u.name), i == a.modifying))
+        .chain(
+            b.units
+                .iter()
+                .enumerate()
+                .map(|(i, (u, _))| (format!("B: {}", u.name), i == b.modifying)),
+        )
+        .collect();
+    let mut forecast = Vec::new();
+    for (k, (name, modifying)) in units.iter().enumerate() {
+        let d = scenarios.and_then(|sc| {
+            Ok(per_scenario
+                .get(sc)
+                .and_then(|v| v.get(k))
+                .cloned()
+                .unwrap_or_else(|| {
+                    Dist::certain(End {
+                        step: Step::Holds,
+                        stand_loss: StandLoss::None,
+                        recoil_move: None,
+                        leader: None,
+                    })
+                }))
+        })?;
+        forecast.extend(unit_lines(name, *modifying, &d));
+    }
+    // 7.41–7.42: an elephant that takes the roll-off's hits tests for frenzy, chained.
+    for (side, first) in [(a, true), (b, false)] {
+        let (u, _) = &side.units[side.modifying];
+        if u.class != "elephant" {
+            continue;
+        }
+        let frenzy = f.hits.and_then(|(ha, hb)| {
+            let h = if first { *ha } else { *hb };
+            if h == 0 || u.hits + h >= u.hits_per_stand {
+                Ok(Dist::certain("calm"))
+            } else {
+                frenzy_odds(data, u.hits, h)
+                    .map(|(_, d)| d)
+                    .map_err(|_| OddsError::Empty)
+            }
+        })?;
+        let who = format!("{}: {}", side.name, u.name);
+        for (end, words, rule) in [
+            (
+                "frenzied",
+                "frenzies (its escort is removed)",
+                "7.41, 3.166",
+            ),
+            (
+                "killed by its driver",
+                "frenzies and its driver kills it",
+                "7.42",
+            ),
+        ] {
+            let p = frenzy.probability(&end);
+            if p.numerator() > 0 {
+                forecast.push(Chance::new(format!("{who} {words}"), p, rule));
+            }
+        }
+    }
+    let mut res = melee(data, s, dice)?;
+    res.action = "melee_round".into();
+    res.notes.extend(
+        melee_notes([a, b], true)
+            .into_iter()
+            .filter(|n| n.ruling.as_deref() == Some("R-GTS-17")),
+    );
+    res.forecast = forecast;
+    res.notes.push(Note::new(
+        "One round chained: the roll-off's hits (Disorder at a stand's worth, 6.13), the stand-loss check of a unit that lost a stand (a failure Disorders, or Routs a unit already Disordered), every unit's recoil test, then the recoil-move test, the victor's follow-up and the leader's casualty test.",
+        "6.13, 6.14, 7.1–7.3, 1.9",
+        Some("R-GTS-23"),
+    ));
+    res.notes.push(Note::new(
+        "A unit whose enemies have all routed or been eliminated before the recoil tests holds: nobody is left to press it.",
+        "6.21, 7.1",
+        Some("R-GTS-23"),
+    ));
+    res.checks.push(Check::umpire(
+        "With a leader on each side, the victorious side's leader tests too when a unit with a leader routs, at +1 (Leader casualty)",
+        "1.10",
+    ));
+    res.checks.push(Check::umpire(
+        "Hits from being locked in combat or from a failed recoil-move test that cost a stand call for another stand-loss check",
+        "7.1, 7.2, 5.53",
+    ));
+    Ok(res)
+}
+
+/// Whether a unit's end is of some kind.
+type EndTest = dyn Fn(&End) -> bool;
+
+/// The forecast lines of one unit: its fate first (they sum to one), then what follows.
+fn unit_lines(name: &str, modifying: bool, d: &Dist<End>) -> Vec<Chance> {
+    let mut out = Vec::new();
+    let mut line =
+        |label: String, p: crate::odds::Probability, rule: &str, ruling: Option<&str>| {
+            if p.numerator() > 0 {
+                let mut c = Chance::new(label, p, rule);
+                c.ruling = ruling.map(str::to_string);
+                out.push(c);
+            }
+        };
+    let fates: [(&str, &EndTest, &str); 6] = [
+        (
+            fate_word(&Fate::Holds),
+            &|e| matches!(e.step, Step::Holds | Step::FollowsUp),
+            "7.1",
+        ),
+        (
+            fate_word(&Fate::Recoils),
+            &|e| e.step == Step::Recoils,
+            "7.1, 7.2",
+        ),
+        (
+            fate_word(&Fate::Routs),
+            &|e| e.step == Step::Routs,
+            "7.1, 5.53",
+        ),
+        (fate_word(&Fate::Locked), &|e| e.step == Step::Locked, "7.1"),
+        (
+            "makes another rout move",
+            &|e| e.step == Step::RoutMove,
+            "6.21",
+        ),
+        ("is eliminated", &|e| e.step == Step::Eliminated, "5.52"),
+    ];
+    for (word, pred, rule) in fates {
+        line(
+            format!("{name} {word}"),
+            d.probability_where(pred),
+            rule,
+            None,
+        );
+    }
+    if modifying {
+        line(
+            format!("{name} loses a stand"),
+            d.probability_where(|e| e.stand_loss != StandLoss::None),
+            "5.52, 6.12",
+            None,
+        );
+        line(
+            format!("{name} fails its stand-loss check and is Disordered"),
+            d.probability_where(|e| e.stand_loss == StandLoss::Disordered),
+            "5.53, 7.0",
+            Some("R-GTS-19"),
+        );
+        line(
+            format!("{name} fails its stand-loss check and routs"),
+            d.probability_where(|e| e.stand_loss == StandLoss::Routed),
+            "5.53, 7.0",
+            Some("R-GTS-19"),
+        );
+    }
+    line(
+        format!("{name} fails its recoil-move test and is Disordered"),
+        d.probability_where(|e| e.recoil_move == Some(RecoilMove::Disordered)),
+        "7.2",
+        None,
+    );
+    line(
+        format!("{name} fails its recoil-move test and takes a hit (already Disordered)"),
+        d.probability_where(|e| e.recoil_move == Some(RecoilMove::Hit)),
+        "7.2",
+        None,
+    );
+    line(
+        format!("{name} follows up to contact"),
+        d.probability_where(|e| e.step == Step::FollowsUp),
+        "7.3",
+        None,
+    );
+    line(
+        format!("{name}: its leader is hurt and rolls on Table 1.10"),
+        d.probability_where(|e| e.leader.is_some_and(|l| l > 0)),
+        "1.9, 1.10",
+        None,
+    );
+    line(
+        format!("{name}: its leader leaves play (6–0 on Table 1.10)"),
+        d.probability_where(|e| e.leader.is_some_and(|l| l >= 6)),
+        "Table 1.10",
+        None,
+    );
+    out
+}
