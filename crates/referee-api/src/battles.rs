@@ -14,11 +14,12 @@ use referee_core::battle::{
 use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
 use referee_store::{
-    now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent, Roster,
-    RosterRow, Store,
+    event_hash, now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent,
+    Roster, RosterRow, Store, CHAIN_START,
 };
 
-use crate::{report, roll, HouseRuleChoice, Referee, RollRequest};
+use crate::import::{read_battle_file, MAX_TURN};
+use crate::{report, roll, HouseRuleChoice, Limited, Referee, RollRequest};
 
 /// Where the referee keeps its database when none is named: the app's data folder
 /// (`$XDG_DATA_HOME` or `~/.local/share`, then the app identifier), as the app uses it.
@@ -341,20 +342,20 @@ impl Battles {
         bodies: Vec<(EventBody, Option<serde_json::Value>)>,
     ) -> Result<(), RefereeError> {
         let battle = self.battle(referee, id)?;
-        let mut seq = battle.next_seq();
+        let mut seq = next_seq(battle)?;
         let at = now();
-        let events: Vec<(Event, Option<Box<RawValue>>)> = bodies
-            .into_iter()
-            .map(|(body, detail)| {
-                let e = Event {
+        let mut events: Vec<(Event, Option<Box<RawValue>>)> = Vec::new();
+        for (body, detail) in bodies {
+            events.push((
+                Event {
                     seq,
                     at: at.clone(),
                     body,
-                };
-                seq += 1;
-                (e, detail.as_ref().map(raw))
-            })
-            .collect();
+                },
+                detail.as_ref().map(raw),
+            ));
+            seq = seq.checked_add(1).ok_or_else(battle_full)?;
+        }
         if let Err(e) = self.store.append_all(id, &events) {
             self.open = None;
             return Err(e);
@@ -365,6 +366,41 @@ impl Battles {
             battle.record(ruleset, e)?;
         }
         Ok(())
+    }
+
+    /// Runs a write — work out the events from the battle as it stands, then commit them —
+    /// holding the database's write lock throughout (`BEGIN IMMEDIATE`), so another process can
+    /// neither be refused nor overtake it: it waits, up to the busy timeout. A battle another
+    /// process changed since this one read it is read again and the events worked out anew, as
+    /// if the command had come a moment later.
+    fn writing<T>(
+        &mut self,
+        id: i64,
+        mut write: impl FnMut(&mut Battles) -> Result<T, RefereeError>,
+    ) -> Result<T, RefereeError> {
+        self.store.begin_write()?;
+        // Inside the lock, the battle in memory is checked against the store before anything is
+        // worked out from it, so a command is never judged on a stale battle.
+        if let Some((open, battle)) = &self.open {
+            let cached = battle.events.last().map(|e| e.seq);
+            if *open == id && self.store.last_seq(id).ok() != Some(cached) {
+                self.open = None;
+            }
+        }
+        let mut answer = write(self);
+        for _ in 1..WRITE_ATTEMPTS {
+            match &answer {
+                Err(e) if e.code == "store.conflict" => answer = write(self),
+                _ => break,
+            }
+        }
+        let ended = self.store.end_write(answer.is_ok());
+        if answer.is_err() || ended.is_err() {
+            // Whatever was folded in memory may not have been kept: read the battle again.
+            self.open = None;
+        }
+        ended?;
+        answer
     }
 
     pub fn view(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
@@ -394,7 +430,7 @@ impl Battles {
             began_under,
             ruleset_changed,
             state: battle.state.clone(),
-            events: battle.events.len() as u64,
+            events: u64::try_from(battle.events.len()).unwrap_or(u64::MAX),
             log: log_entries(battle, &battle.events[from..]),
             undo: battle.history.undo,
             redo: battle.history.redo,
@@ -424,9 +460,11 @@ impl Battles {
         id: i64,
         unit: UnitSpec,
     ) -> Result<BattleView, RefereeError> {
-        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
-        let body = self.battle(referee, id)?.add_unit(ruleset, unit)?;
-        self.commit(referee, id, vec![(body, None)])?;
+        self.writing(id, |b| {
+            let ruleset = referee.ruleset(&b.battle(referee, id)?.state.ruleset.clone())?;
+            let body = b.battle(referee, id)?.add_unit(ruleset, unit.clone())?;
+            b.commit(referee, id, vec![(body, None)])
+        })?;
         self.view(referee, id)
     }
 
@@ -439,11 +477,13 @@ impl Battles {
         unit_id: UnitId,
         spec: UnitSpec,
     ) -> Result<BattleView, RefereeError> {
-        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
-        let body = self
-            .battle(referee, id)?
-            .edit_unit(ruleset, unit_id, spec)?;
-        self.commit(referee, id, vec![(body, None)])?;
+        self.writing(id, |b| {
+            let ruleset = referee.ruleset(&b.battle(referee, id)?.state.ruleset.clone())?;
+            let body = b
+                .battle(referee, id)?
+                .edit_unit(ruleset, unit_id, spec.clone())?;
+            b.commit(referee, id, vec![(body, None)])
+        })?;
         self.view(referee, id)
     }
 
@@ -455,8 +495,10 @@ impl Battles {
         id: i64,
         unit_id: UnitId,
     ) -> Result<BattleView, RefereeError> {
-        let body = self.battle(referee, id)?.remove_unit(unit_id)?;
-        self.commit(referee, id, vec![(body, None)])?;
+        self.writing(id, |b| {
+            let body = b.battle(referee, id)?.remove_unit(unit_id)?;
+            b.commit(referee, id, vec![(body, None)])
+        })?;
         self.view(referee, id)
     }
 
@@ -472,18 +514,20 @@ impl Battles {
         let (faces, source) =
             dice_for(ruleset, &request.action, &request.situation, &request.dice)?;
         let resolution = ruleset.resolve(&request.action, &request.situation, faces.as_deref())?;
-        let body = self.battle(referee, id)?.apply(
-            &resolution,
-            &request.mapping,
-            source,
-            request.rolled_by.clone(),
-            request.apply_key.clone(),
-        )?;
         let detail = serde_json::json!({
             "situation": request.situation,
             "resolution": resolution,
         });
-        self.commit(referee, id, vec![(body, Some(detail))])?;
+        self.writing(id, |b| {
+            let body = b.battle(referee, id)?.apply(
+                &resolution,
+                &request.mapping,
+                source,
+                request.rolled_by.clone(),
+                request.apply_key.clone(),
+            )?;
+            b.commit(referee, id, vec![(body, Some(detail.clone()))])
+        })?;
         let mut view = self.view(referee, id)?;
         view.applied = Some(resolution);
         Ok(view)
@@ -532,12 +576,14 @@ impl Battles {
         id: i64,
         request: &AdjustRequest,
     ) -> Result<BattleView, RefereeError> {
-        let body = self.battle(referee, id)?.adjust(
-            request.subject.clone(),
-            request.change.clone(),
-            request.reason.clone(),
-        )?;
-        self.commit(referee, id, vec![(body, None)])?;
+        self.writing(id, |b| {
+            let body = b.battle(referee, id)?.adjust(
+                request.subject.clone(),
+                request.change.clone(),
+                request.reason.clone(),
+            )?;
+            b.commit(referee, id, vec![(body, None)])
+        })?;
         self.view(referee, id)
     }
 
@@ -548,22 +594,42 @@ impl Battles {
         turn: Option<u32>,
         phase: Option<String>,
     ) -> Result<BattleView, RefereeError> {
-        let battle = self.battle(referee, id)?;
-        let turn = turn.or_else(|| phase.is_none().then_some(battle.state.turn + 1));
-        let body = battle.advance_turn(turn, phase);
-        self.commit(referee, id, vec![(body, None)])?;
+        if let Some(t) = turn.filter(|t| *t > MAX_TURN) {
+            return Err(turn_out_of_range(t));
+        }
+        self.writing(id, |b| {
+            let battle = b.battle(referee, id)?;
+            let next = match turn {
+                Some(t) => Some(t),
+                None if phase.is_none() => Some(
+                    battle
+                        .state
+                        .turn
+                        .checked_add(1)
+                        .filter(|t| *t <= MAX_TURN)
+                        .ok_or_else(|| turn_out_of_range(battle.state.turn.saturating_add(1)))?,
+                ),
+                None => None,
+            };
+            let body = battle.advance_turn(next, phase.clone());
+            b.commit(referee, id, vec![(body, None)])
+        })?;
         self.view(referee, id)
     }
 
     pub fn undo(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
-        let body = self.battle(referee, id)?.undo()?;
-        self.commit(referee, id, vec![(body, None)])?;
+        self.writing(id, |b| {
+            let body = b.battle(referee, id)?.undo()?;
+            b.commit(referee, id, vec![(body, None)])
+        })?;
         self.view(referee, id)
     }
 
     pub fn redo(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
-        let body = self.battle(referee, id)?.redo()?;
-        self.commit(referee, id, vec![(body, None)])?;
+        self.writing(id, |b| {
+            let body = b.battle(referee, id)?.redo()?;
+            b.commit(referee, id, vec![(body, None)])
+        })?;
         self.view(referee, id)
     }
 
@@ -589,14 +655,14 @@ impl Battles {
                 )
                 .field("event")
             })?;
-        let (body, differences) = self.battle(referee, id)?.edit_roll(
+        let (preview_body, differences) = self.battle(referee, id)?.edit_roll(
             ruleset,
             event,
             &situation,
             &faces,
             DiceSource::Physical,
         )?;
-        let EventBody::RollEdited { result, .. } = &body else {
+        let EventBody::RollEdited { result, .. } = &preview_body else {
             unreachable!("edit_roll answers a RollEdited event")
         };
         let answer = RollEditPreview {
@@ -612,7 +678,16 @@ impl Battles {
             Some(&faces),
         )?;
         let detail = serde_json::json!({"situation": situation, "resolution": resolution});
-        self.commit(referee, id, vec![(body, Some(detail))])?;
+        self.writing(id, |b| {
+            let (body, _) = b.battle(referee, id)?.edit_roll(
+                ruleset,
+                event,
+                &situation,
+                &faces,
+                DiceSource::Physical,
+            )?;
+            b.commit(referee, id, vec![(body, Some(detail.clone()))])
+        })?;
         Ok((answer, Some(self.view(referee, id)?)))
     }
 
@@ -663,21 +738,35 @@ impl Battles {
         let mut details: std::collections::BTreeMap<u64, Box<RawValue>> =
             self.store.details(id)?.into_iter().collect();
         let battle = self.battle(referee, id)?;
-        Ok(BattleFile {
-            format: referee_store::FORMAT.into(),
-            version: referee_store::version_for(battle.events.iter().map(|e| &e.body)),
-            ruleset: battle.state.ruleset.clone(),
-            fingerprint: battle.state.fingerprint.clone(),
-            events: battle
-                .events
-                .iter()
-                .map(|e| FileEvent {
+        let mut prev = CHAIN_START.to_string();
+        let events = battle
+            .events
+            .iter()
+            .map(|e| {
+                let detail = details.remove(&e.seq);
+                let hash = event_hash(
+                    &prev,
+                    e.seq,
+                    &e.at,
+                    &e.body,
+                    detail.as_ref().map(|d| d.get()),
+                );
+                prev.clone_from(&hash);
+                FileEvent {
                     seq: e.seq,
                     at: e.at.clone(),
                     body: e.body.clone(),
-                    detail: details.remove(&e.seq),
-                })
-                .collect(),
+                    detail,
+                    hash: Some(hash),
+                }
+            })
+            .collect();
+        Ok(BattleFile {
+            format: referee_store::FORMAT.into(),
+            version: referee_store::version_for(battle.events.iter().map(|e| &e.body), true),
+            ruleset: battle.state.ruleset.clone(),
+            fingerprint: battle.state.fingerprint.clone(),
+            events,
         })
     }
 
@@ -708,6 +797,13 @@ impl Battles {
             self.open = None;
         }
         Ok(())
+    }
+
+    /// The whole database checked: SQLite's integrity, every battle opened (the recently
+    /// deleted too), every chain verified.
+    pub fn check(&mut self) -> Result<referee_store::Check, RefereeError> {
+        self.open = None;
+        self.store.check()
     }
 
     /// The battles deleted lately, that can still be restored.
@@ -794,62 +890,56 @@ impl Battles {
             .field("roster"));
         }
         // Each unit is checked against the battle as it will stand after the ones before it.
-        let mut trial = self.battle(referee, id)?.clone();
-        let mut bodies = Vec::new();
-        for (i, mut unit) in roster.units.into_iter().enumerate() {
-            unit.side = side.to_string();
-            let body = trial
-                .add_unit(ruleset, unit)
-                .map_err(|e| prefix(e, &format!("units[{i}]")))?;
-            trial.record(
-                ruleset,
-                Event {
-                    seq: trial.next_seq(),
-                    at: String::new(),
-                    body: body.clone(),
-                },
-            )?;
-            bodies.push((body, None));
-        }
-        self.commit(referee, id, bodies)?;
+        self.writing(id, |b| {
+            let mut trial = b.battle(referee, id)?.clone();
+            let mut bodies = Vec::new();
+            for (i, unit) in roster.units.iter().enumerate() {
+                let mut unit = unit.clone();
+                unit.side = side.to_string();
+                let body = trial
+                    .add_unit(ruleset, unit)
+                    .map_err(|e| prefix(e, &format!("units[{i}]")))?;
+                trial.record(
+                    ruleset,
+                    Event {
+                        seq: next_seq(&trial)?,
+                        at: String::new(),
+                        body: body.clone(),
+                    },
+                )?;
+                bodies.push((body, None));
+            }
+            b.commit(referee, id, bodies)
+        })?;
         self.view(referee, id)
     }
 }
 
-/// Reads and checks a battle file completely (format, version, fields, ruleset fingerprint, every
-/// event folded) without storing anything.
-pub fn read_battle_file(
-    referee: &Referee,
-    text: &str,
-) -> Result<(BattleFile, Battle), RefereeError> {
-    let file = BattleFile::parse(text)?;
-    let ruleset = referee.ruleset(&file.ruleset)?;
-    if file.fingerprint != ruleset.info.fingerprint {
-        return Err(RefereeError::new(
-            "import.foreign_ruleset",
-            format!(
-                "the battle was played under other {} rules or house rules than those chosen now: choose the same house rules in Settings, then import again",
-                ruleset.info.name
-            ),
-        )
-        .field("fingerprint"));
+/// How many times a write is worked out when the battle read was stale (inside the write lock,
+/// the second time always holds).
+const WRITE_ATTEMPTS: usize = 3;
+
+/// The seq the next event takes.
+fn next_seq(battle: &Battle) -> Result<u64, RefereeError> {
+    match battle.events.last() {
+        None => Ok(1),
+        Some(e) => e.seq.checked_add(1).ok_or_else(battle_full),
     }
-    let events: Vec<Event> = file.events.iter().map(FileEvent::event).collect();
-    if let Some(Event {
-        body: EventBody::Created { setup },
-        ..
-    }) = events.first()
-    {
-        if setup.fingerprint != file.fingerprint || setup.ruleset != file.ruleset {
-            return Err(RefereeError::new(
-                "import.invalid",
-                "the battle's first event names another ruleset than the file",
-            )
-            .field("events[0]"));
-        }
-    }
-    let battle = Battle::open(ruleset, events)?;
-    Ok((file, battle))
+}
+
+fn battle_full() -> RefereeError {
+    RefereeError::new(
+        "battle.full",
+        "the battle holds as many events as it can: duplicate it to go on",
+    )
+}
+
+fn turn_out_of_range(turn: u32) -> RefereeError {
+    RefereeError::new(
+        "battle.turn_out_of_range",
+        format!("turn {turn} is beyond the last turn a battle can reach ({MAX_TURN})"),
+    )
+    .field("turn")
 }
 
 fn prefix(e: RefereeError, at: &str) -> RefereeError {
@@ -926,7 +1016,13 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
         return Err(RefereeError::new("roster.invalid", "name the roster").field("name"));
     }
     for (i, unit) in roster.units.iter().enumerate() {
-        referee_core::battle::units::enter(ruleset, i as u32 + 1, unit, &format!("units[{i}]"))?;
+        let id = u32::try_from(i + 1).map_err(|_| {
+            RefereeError::new(
+                "roster.invalid",
+                "the roster has more units than a battle holds",
+            )
+        })?;
+        referee_core::battle::units::enter(ruleset, id, unit, &format!("units[{i}]"))?;
     }
     Ok(())
 }
@@ -935,6 +1031,7 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
 /// every other column is a stat of the unit (numbers, `true`/`false`, or text; empty cells are
 /// left out). See docs/rosters.md.
 pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, RefereeError> {
+    Limited::Roster.check(text.len())?;
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let header: Vec<String> = lines
         .next()

@@ -3,6 +3,9 @@
 
 mod battles;
 mod dice;
+mod files;
+mod import;
+mod limits;
 mod preferences;
 mod report;
 mod rulesets;
@@ -11,11 +14,14 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
-    backups_at, check_roster, default_database, read_battle_file, restore_over_damaged,
-    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry,
-    FightRequest, LogEntry, NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
+    backups_at, check_roster, default_database, restore_over_damaged, roster_from_csv,
+    AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry, FightRequest, LogEntry,
+    NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
+pub use files::write_atomically;
+pub use import::{read_battle_file, MAX_TURN};
+pub use limits::{Limited, BATTLE_FILE_LIMIT, ROSTER_FILE_LIMIT, RULESET_FILE_LIMIT};
 pub use preferences::{check_preferences, PREFERENCES_MAX_BYTES};
 pub use referee_core::battle::{
     Fight, Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,

@@ -89,13 +89,7 @@ fn read_folder(folder: Option<&Path>, problems: &mut Vec<RefereeError>) -> Vec<U
 }
 
 fn read(path: &Path) -> Result<String, RefereeError> {
-    std::fs::read_to_string(path).map_err(|e| {
-        RefereeError::new(
-            "file.unreadable",
-            format!("cannot read {}: {e}", path.display()),
-        )
-        .location(path.display().to_string())
-    })
+    crate::Limited::Ruleset.read(path)
 }
 
 fn is_house_rule(file: SourceFile) -> Result<Option<String>, RefereeError> {

@@ -110,14 +110,17 @@ fn the_key_travels_in_the_battle_file_and_only_when_given() {
     battles.apply(&referee, id, &melee([1, 1], None)).unwrap();
     let file = serde_json::to_value(battles.export(&referee, id).unwrap()).unwrap();
     battles.advance_turn(&referee, id, None, None).unwrap();
-    assert_eq!(file["version"], 1, "a battle without keys stays version 1");
+    assert_eq!(
+        file["version"], 4,
+        "every export carries its events' hashes (version 4)"
+    );
     assert!(!file.to_string().contains("apply_key"));
 
     battles
         .apply(&referee, id, &melee([1, 1], Some("shown-1")))
         .unwrap();
     let file = battles.export(&referee, id).unwrap();
-    assert_eq!(file.version, 3);
+    assert_eq!(file.version, 4);
     let copy = battles
         .import(&referee, &serde_json::to_string(&file).unwrap())
         .unwrap();

@@ -294,9 +294,55 @@ fn imports_are_checked_whole_and_never_partial() {
             f["events"][1]["body"]["unit"]["stats"]["type"] = json!("ZZ");
             f
         }),
-        ("battle.invalid_events", {
+        ("import.out_of_range", {
             let mut f = file.clone();
             f["events"][1]["seq"] = json!(1);
+            f
+        }),
+        // Issue 18: seq 2⁶⁴−1 made a battle that could never be opened, 2⁶³−1 one whose next
+        // turn panicked, turn u32::MAX one whose next turn panicked.
+        ("import.out_of_range", {
+            let mut f = file.clone();
+            f["events"][1]["seq"] = json!(u64::MAX);
+            f
+        }),
+        ("import.out_of_range", {
+            let mut f = file.clone();
+            f["events"][1]["seq"] = json!(i64::MAX);
+            f
+        }),
+        ("import.out_of_range", {
+            let mut f = file.clone();
+            let mut turn = f["events"][1].clone();
+            turn["seq"] = json!(3);
+            turn["body"] = json!({"kind": "turn_advanced", "turn": u32::MAX});
+            turn.as_object_mut().unwrap().remove("hash");
+            f["events"].as_array_mut().unwrap().push(turn);
+            f
+        }),
+        ("import.out_of_range", {
+            let mut f = file.clone();
+            f["events"][1]["body"]["id"] = json!(u32::MAX);
+            f
+        }),
+        // One character changed in an event of a file with hashes.
+        ("import.damaged", {
+            let mut f = file.clone();
+            let at = f["events"][1]["at"]
+                .as_str()
+                .unwrap()
+                .replace('Z', "+00:00");
+            f["events"][1]["at"] = json!(at);
+            f
+        }),
+        ("import.damaged", {
+            let mut f = file.clone();
+            f["events"][1].as_object_mut().unwrap().remove("hash");
+            f
+        }),
+        ("file.too_large", {
+            let mut f = file.clone();
+            f["events"][1]["at"] = json!("x".repeat(referee_api::BATTLE_FILE_LIMIT as usize));
             f
         }),
     ];
@@ -307,6 +353,16 @@ fn imports_are_checked_whole_and_never_partial() {
     }
     let e = battles.import(&referee, "{ not json").unwrap_err();
     assert_eq!(e.code, "import.invalid");
+    // A file from before hashes (version 3 and older) still imports.
+    let mut old = file.clone();
+    old["version"] = json!(1);
+    for e in old["events"].as_array_mut().unwrap() {
+        e.as_object_mut().unwrap().remove("hash");
+    }
+    let v = battles.import(&referee, &old.to_string()).unwrap();
+    assert_eq!(v.state.units.len(), 1);
+    battles.delete(v.id).unwrap();
+    assert_eq!(file["version"], 4, "an export carries hashes");
     let v = battles.import(&referee, &file.to_string()).unwrap();
     assert_eq!(count(), 2);
     assert_eq!(v.state.units.len(), 1);
@@ -557,9 +613,10 @@ fn units_are_edited_and_removed_in_one_transaction_each_and_travel_in_the_battle
     let v = battles.redo(&referee, id).unwrap();
     assert!(!v.state.units.contains_key(&1));
 
-    // The battle file carries the new events (as version 2) and imports to the same state.
+    // The battle file carries the new events (version 2 holds them; every export is version 4,
+    // which adds the hashes) and imports to the same state.
     let file = battles.export(&referee, id).unwrap();
-    assert_eq!(file.version, 2);
+    assert_eq!(file.version, 4);
     let text = serde_json::to_string(&file).unwrap();
     let copy = battles.import(&referee, &text).unwrap();
     assert_eq!(
@@ -619,4 +676,41 @@ fn a_fight_from_the_roster_resolves_and_applies_to_the_picked_units() {
         json!({"action": "melee", "attackers": [1], "defenders": [2], "dice": 3}),
     );
     assert!(bad.is_err(), "unknown fields are refused");
+}
+
+#[test]
+fn turns_stop_at_the_last_a_battle_can_reach_instead_of_overflowing() {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let id = battles
+        .create(
+            &referee,
+            &new("itacs", json!([{"name": "A"}, {"name": "B"}])),
+        )
+        .unwrap()
+        .id;
+    let e = battles
+        .advance_turn(&referee, id, Some(u32::MAX), None)
+        .unwrap_err();
+    assert_eq!(e.code, "battle.turn_out_of_range");
+    let last = referee_api::MAX_TURN;
+    let v = battles
+        .advance_turn(&referee, id, Some(last), None)
+        .unwrap();
+    assert_eq!(v.state.turn, last);
+    let e = battles.advance_turn(&referee, id, None, None).unwrap_err();
+    assert_eq!(e.code, "battle.turn_out_of_range");
+    assert_eq!(
+        battles.view(&referee, id).unwrap().events,
+        2,
+        "nothing written"
+    );
+    // The battle at its last turn exports, imports and takes a phase change.
+    let file = serde_json::to_string(&battles.export(&referee, id).unwrap()).unwrap();
+    let copy = battles.import(&referee, &file).unwrap();
+    let v = battles
+        .advance_turn(&referee, copy.id, None, Some("melee".into()))
+        .unwrap();
+    assert_eq!((v.state.turn, v.events), (last, 3));
 }

@@ -9,8 +9,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use referee_api::{
-    roster_from_csv, AdjustRequest, ApplyRequest, Battles, FightRequest, NewBattle, Referee,
-    RefereeError, Roster,
+    roster_from_csv, write_atomically, AdjustRequest, ApplyRequest, Battles, FightRequest, Limited,
+    NewBattle, Referee, RefereeError, Roster,
 };
 
 #[derive(Subcommand)]
@@ -135,9 +135,12 @@ pub enum BattleCommand {
     Restore {
         battle: i64,
     },
-    /// Run a scripted battle (docs/api.md): one JSON line per committed step.
+    /// Run a scripted battle (docs/api.md): one JSON line per committed step. With `--battle`,
+    /// the script's steps go on an existing battle (the script then begins none).
     Script {
         file: PathBuf,
+        #[arg(long)]
+        battle: Option<i64>,
     },
 }
 
@@ -198,7 +201,9 @@ pub enum DbCommand {
     /// Put a backup (its `id` from `db backups`) in the database's place, after backing up the
     /// database as it is now.
     Restore { backup: String },
-    /// `PRAGMA integrity_check`.
+    /// Check the whole database: SQLite's integrity check, then every battle opened (the recently
+    /// deleted too) and the chain of its event hashes verified. Exits non-zero on any damage,
+    /// naming the battle and the event.
     Check,
 }
 
@@ -218,23 +223,14 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, RefereeError> 
     })
 }
 
-fn read(path: &Path) -> Result<String, RefereeError> {
-    std::fs::read_to_string(path).map_err(|e| {
-        RefereeError::new(
-            "file.unreadable",
-            format!("cannot read {}: {e}", path.display()),
-        )
-        .location(path.display().to_string())
-    })
+/// A file the user names, read only if it is within its documented size.
+fn read(path: &Path, kind: Limited) -> Result<String, RefereeError> {
+    kind.read(path)
 }
 
+/// Exports, reports and templates are written whole or not at all.
 fn write(path: &Path, text: &str) -> Result<(), RefereeError> {
-    std::fs::write(path, text).map_err(|e| {
-        RefereeError::new(
-            "file.unwritable",
-            format!("cannot write {}: {e}", path.display()),
-        )
-    })
+    write_atomically(path, text.as_bytes())
 }
 
 /// What a battle command prints: JSON, or a document as it is (a report).
@@ -338,7 +334,9 @@ pub fn battle(
                 None => return Ok(Answer::Text(report)),
             }
         }
-        BattleCommand::Import { file } => value(&battles.import(r, &read(&file)?)?),
+        BattleCommand::Import { file } => {
+            value(&battles.import(r, &read(&file, Limited::BattleFile)?)?)
+        }
         BattleCommand::Duplicate { battle } => value(&battles.duplicate(r, battle)?),
         BattleCommand::Delete { battle } => {
             battles.delete(battle)?;
@@ -346,7 +344,9 @@ pub fn battle(
         }
         BattleCommand::Deleted => value(&battles.deleted()?),
         BattleCommand::Restore { battle } => value(&battles.restore(r, battle)?),
-        BattleCommand::Script { file } => script(&mut battles, r, &read(&file)?)?,
+        BattleCommand::Script { file, battle } => {
+            script(&mut battles, r, &read(&file, Limited::BattleFile)?, battle)?
+        }
     }))
 }
 
@@ -365,7 +365,7 @@ pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Va
             name,
             ruleset,
         } => {
-            let text = read(&file)?;
+            let text = read(&file, Limited::Roster)?;
             let roster = if file.extension().is_some_and(|x| x == "csv") {
                 let ruleset = ruleset.ok_or_else(|| {
                     RefereeError::new("roster.invalid", "a CSV roster needs --ruleset")
@@ -429,7 +429,20 @@ pub fn db(db: &Path, command: DbCommand) -> Result<Value, RefereeError> {
         DbCommand::Backup => json!({"backup": battles.backup()?}),
         DbCommand::Backups => value(&battles.backups()),
         DbCommand::Restore { backup } => value(&battles.restore_backup(&backup)?),
-        DbCommand::Check => json!({"integrity_check": battles.store().integrity_check()?}),
+        DbCommand::Check => {
+            let check = battles.check()?;
+            if !check.damage.is_empty() {
+                return Err(RefereeError::new(
+                    "store.damaged",
+                    format!(
+                        "the battles database is damaged: {}",
+                        check.damage.join("; ")
+                    ),
+                )
+                .location(db.display().to_string()));
+            }
+            json!({"integrity_check": check.integrity, "battles": check.battles, "events": check.events})
+        }
     })
 }
 
@@ -437,7 +450,8 @@ pub fn db(db: &Path, command: DbCommand) -> Result<Value, RefereeError> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Script {
-    battle: NewBattle,
+    #[serde(default)]
+    battle: Option<NewBattle>,
     steps: Vec<Step>,
 }
 
@@ -468,9 +482,30 @@ enum Step {
 
 /// Each committed step prints `{"step": n, "event": seq}` and flushes, so a test that kills the
 /// process knows what was committed before it died.
-fn script(battles: &mut Battles, r: &Referee, text: &str) -> Result<Value, RefereeError> {
+fn script(
+    battles: &mut Battles,
+    r: &Referee,
+    text: &str,
+    existing: Option<i64>,
+) -> Result<Value, RefereeError> {
     let script: Script = parse(text)?;
-    let view = battles.create(r, &script.battle)?;
+    let view =
+        match (existing, &script.battle) {
+            (Some(id), None) => battles.view(r, id)?,
+            (None, Some(new)) => battles.create(r, new)?,
+            (Some(_), Some(_)) => {
+                return Err(RefereeError::new(
+                    "input.invalid",
+                    "the script begins a battle and --battle names one: keep only one of them",
+                )
+                .field("battle"))
+            }
+            (None, None) => return Err(RefereeError::new(
+                "input.invalid",
+                "the script begins no battle: describe one under battle, or name one with --battle",
+            )
+            .field("battle")),
+        };
     let id = view.id;
     let mut out = std::io::stdout().lock();
     let mut last = view.log.last().map_or(0, |l| l.seq);

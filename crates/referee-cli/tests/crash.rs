@@ -1,6 +1,8 @@
 //! Crash safety: a scripted battle is killed with SIGKILL at random points, again and again; every
-//! event the process reported committed must be in the database afterwards, the database must
-//! pass `PRAGMA integrity_check`, and the battle must still fold. `CRASH_KILLS` sets how many
+//! event the process reported committed must be in the database afterwards, with the same content
+//! as the uninterrupted run's event at that place (body compared in full, each event's hash
+//! verified on opening), the database must pass `PRAGMA integrity_check`, and the battle must still
+//! fold. `CRASH_KILLS` sets how many
 //! kills (default 200); `bench/crash.sh` runs it as a standalone report.
 
 use std::io::{BufRead, BufReader};
@@ -79,6 +81,18 @@ fn sigkill_at_random_points_loses_no_committed_event() {
         String::from_utf8_lossy(&full.stderr)
     );
     let span = started.elapsed().as_millis().max(20) as u64;
+    // The events of the uninterrupted run: every killed run's events must be a prefix of them.
+    let reference: Vec<Value> = {
+        let mut battles = Battles::open(&db).unwrap();
+        let file = serde_json::to_value(battles.export(&referee, 1).unwrap()).unwrap();
+        file["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["body"].clone())
+            .collect()
+    };
+    let mut compared = 0u64;
 
     let (mut committed_total, mut recovered_total, mut integrity_ok, mut mid_run) =
         (0u64, 0u64, 0u32, 0u32);
@@ -134,10 +148,30 @@ fn sigkill_at_random_points_loses_no_committed_event() {
             );
             committed_total += last;
             recovered_total += stored;
+            let file = serde_json::to_value(battles.export(&referee, battle).unwrap()).unwrap();
+            let bodies: Vec<&Value> = file["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| &e["body"])
+                .collect();
+            assert!(
+                bodies.len() <= reference.len(),
+                "battle {battle}: more events than the script makes"
+            );
+            for (i, body) in bodies.iter().enumerate() {
+                assert_eq!(
+                    **body,
+                    reference[i],
+                    "battle {battle}: event {} differs from the uninterrupted run's",
+                    i + 1
+                );
+            }
+            compared += bodies.len() as u64;
         }
     }
     eprintln!(
-        "crash: {kills} kills ({mid_run} mid-run), {committed_total} events reported committed, {recovered_total} events recovered, integrity_check ok {integrity_ok}/{kills}"
+        "crash: {kills} kills ({mid_run} mid-run), {committed_total} events reported committed, {recovered_total} events recovered, {compared} compared in full with the uninterrupted run's (all equal, every hash verified), integrity_check ok {integrity_ok}/{kills}"
     );
     assert!(
         mid_run > kills / 2,

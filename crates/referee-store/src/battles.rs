@@ -1,12 +1,13 @@
 //! Battles as rows, their events as an append-only list, and each event's detail kept apart.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use ts_rs::TS;
 
 use referee_core::battle::{Event, EventBody};
 use referee_core::RefereeError;
 
+use super::chain::{event_hash, event_hash_text, CHAIN_START};
 use super::{error::store_error, Store};
 
 /// A battle in the list.
@@ -47,6 +48,58 @@ fn body_text(body: &EventBody) -> String {
     serde_json::to_string(body).unwrap_or_default()
 }
 
+/// An event's seq as SQLite stores it (a signed 64-bit integer).
+pub(crate) fn seq_column(seq: u64) -> Result<i64, RefereeError> {
+    i64::try_from(seq).map_err(|_| {
+        RefereeError::new(
+            "battle.invalid_events",
+            format!("event {seq} is numbered beyond what a battle holds"),
+        )
+    })
+}
+
+fn conflict(battle: i64, last: i64) -> RefereeError {
+    RefereeError::new(
+        "store.conflict",
+        format!(
+            "battle #{battle} changed elsewhere (it is at event {last}): reopen it and try again"
+        ),
+    )
+}
+
+/// Writes events after `prev` (the hash of the event before the first), with their chained
+/// hashes, inside the caller's transaction.
+fn insert_events(
+    tx: &Connection,
+    battle: i64,
+    mut prev: String,
+    events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
+) -> rusqlite::Result<()> {
+    let mut ev = tx.prepare_cached(
+        "INSERT INTO events (battle_id, seq, at, body, hash) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    let mut det = tx
+        .prepare_cached("INSERT INTO event_details (battle_id, seq, detail) VALUES (?1, ?2, ?3)")?;
+    for (e, detail) in events {
+        // Checked by the callers: every seq here fits.
+        let seq = i64::try_from(e.seq)
+            .map_err(|_| rusqlite::Error::IntegralValueOutOfRange(1, i64::MAX))?;
+        let hash = event_hash(
+            &prev,
+            e.seq,
+            &e.at,
+            &e.body,
+            detail.as_ref().map(|d| d.get()),
+        );
+        ev.execute(params![battle, seq, e.at, body_text(&e.body), hash])?;
+        if let Some(d) = detail {
+            det.execute(params![battle, seq, d.get()])?;
+        }
+        prev = hash;
+    }
+    Ok(())
+}
+
 impl Store {
     /// A new battle from its first event (and any more, e.g. an import), in one transaction.
     pub fn insert_battle(
@@ -68,33 +121,26 @@ impl Store {
                 "a battle's first event creates it",
             ));
         };
+        // A battle's events are numbered 1, 2, 3…: the chain and every later append rely on it.
+        for (i, (e, _)) in events.iter().enumerate() {
+            if u64::try_from(i + 1).ok() != Some(e.seq) {
+                return Err(RefereeError::new(
+                    "battle.invalid_events",
+                    format!("event {} stands at place {}: a battle's events are numbered 1, 2, 3 and so on", e.seq, i + 1),
+                )
+                .field(format!("events[{i}].seq")));
+            }
+        }
         self.before_write();
-        let tx = self
-            .conn()
-            .transaction()
-            .map_err(|e| store_error(e, &path))?;
+        let tx = self.write_tx().map_err(|e| store_error(e, &path))?;
         tx.execute(
             "INSERT INTO battles (name, ruleset, fingerprint, created_at) VALUES (?1, ?2, ?3, ?4)",
             params![setup.name, setup.ruleset, setup.fingerprint, at],
         )
         .map_err(|e| store_error(e, &path))?;
         let id = tx.last_insert_rowid();
-        {
-            let mut ev = tx
-                .prepare("INSERT INTO events (battle_id, seq, at, body) VALUES (?1, ?2, ?3, ?4)")
-                .map_err(|e| store_error(e, &path))?;
-            let mut det = tx
-                .prepare("INSERT INTO event_details (battle_id, seq, detail) VALUES (?1, ?2, ?3)")
-                .map_err(|e| store_error(e, &path))?;
-            for (e, detail) in events {
-                ev.execute(params![id, e.seq as i64, e.at, body_text(&e.body)])
-                    .map_err(|x| store_error(x, &path))?;
-                if let Some(d) = detail {
-                    det.execute(params![id, e.seq as i64, d.get()])
-                        .map_err(|x| store_error(x, &path))?;
-                }
-            }
-        }
+        insert_events(&tx, id, CHAIN_START.to_string(), events)
+            .map_err(|e| store_error(e, &path))?;
         tx.commit().map_err(|e| store_error(e, &path))?;
         Ok(id)
     }
@@ -118,78 +164,101 @@ impl Store {
     ) -> Result<(), RefereeError> {
         let path = self.path.clone();
         self.before_write();
-        let tx = self
-            .conn()
-            .transaction()
-            .map_err(|e| store_error(e, &path))?;
-        let last: Option<i64> = tx
+        // IMMEDIATE: the write lock is taken before the last event is read, so a second writer
+        // waits (the busy timeout) instead of failing when it upgrades a read to a write.
+        let tx = self.write_tx().map_err(|e| store_error(e, &path))?;
+        let last: Option<(i64, String)> = tx
             .query_row(
-                "SELECT max(seq) FROM events e JOIN battles b ON b.id = e.battle_id
-                 WHERE e.battle_id = ?1 AND b.deleted_at IS NULL",
+                "SELECT e.seq, e.hash FROM events e JOIN battles b ON b.id = e.battle_id
+                 WHERE e.battle_id = ?1 AND b.deleted_at IS NULL ORDER BY e.seq DESC LIMIT 1",
                 [battle],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
+            .optional()
             .map_err(|e| store_error(e, &path))?;
-        let Some(mut last) = last else {
+        let Some((last, prev)) = last else {
             return Err(unknown(battle));
         };
-        for (event, detail) in events {
-            if event.seq as i64 != last + 1 {
-                return Err(RefereeError::new(
-                    "store.conflict",
-                    format!(
-                        "battle #{battle} changed elsewhere (it is at event {last}): reopen it and try again"
-                    ),
-                ));
-            }
-            last += 1;
-            tx.execute(
-                "INSERT INTO events (battle_id, seq, at, body) VALUES (?1, ?2, ?3, ?4)",
-                params![battle, event.seq as i64, event.at, body_text(&event.body)],
-            )
-            .map_err(|e| store_error(e, &path))?;
-            if let Some(d) = detail {
-                tx.execute(
-                    "INSERT INTO event_details (battle_id, seq, detail) VALUES (?1, ?2, ?3)",
-                    params![battle, event.seq as i64, d.get()],
-                )
-                .map_err(|e| store_error(e, &path))?;
+        let mut expected = last;
+        for (event, _) in events {
+            expected = expected
+                .checked_add(1)
+                .ok_or_else(|| conflict(battle, last))?;
+            if seq_column(event.seq)? != expected {
+                return Err(conflict(battle, last));
             }
         }
+        insert_events(&tx, battle, prev, events).map_err(|e| store_error(e, &path))?;
         tx.commit().map_err(|e| store_error(e, &path))
     }
 
-    /// Every event of a battle, in order.
+    /// Every event of a battle, in order, checked: numbered 1, 2, 3…, each readable and matching
+    /// its hash in the chain. A damaged event is refused, named by its battle and seq.
     pub fn events(&mut self, battle: i64) -> Result<Vec<Event>, RefereeError> {
+        let path = self.path.clone();
+        self.checked_events(battle, false)?.map_err(|(seq, what)| {
+            RefereeError::new(
+                "store.damaged_event",
+                format!(
+                    "event {seq} of battle #{battle} {what}: the battle cannot be opened as it is. {}",
+                    super::error::backup_hint(&path)
+                ),
+            )
+            .location(path.display().to_string())
+        })
+    }
+
+    /// A battle's events, or the first damaged one: its seq and what is wrong with it. A deleted
+    /// battle's only with `deleted` (`db check` reads them too: they can be restored).
+    pub(crate) fn checked_events(
+        &mut self,
+        battle: i64,
+        deleted: bool,
+    ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
         let path = self.path.clone();
         let conn = self.conn();
         let mut stmt = conn
             .prepare_cached(
-                "SELECT e.seq, e.at, e.body FROM events e JOIN battles b ON b.id = e.battle_id
-                 WHERE e.battle_id = ?1 AND b.deleted_at IS NULL ORDER BY e.seq",
+                "SELECT e.seq, e.at, e.body, e.hash, d.detail FROM events e
+                 JOIN battles b ON b.id = e.battle_id
+                 LEFT JOIN event_details d ON d.battle_id = e.battle_id AND d.seq = e.seq
+                 WHERE e.battle_id = ?1 AND (?2 OR b.deleted_at IS NULL) ORDER BY e.seq",
             )
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
-            .query_map([battle], |r| {
+            .query_map(params![battle, deleted], |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
                     r.get::<_, String>(1)?,
                     r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, Option<String>>(4)?,
                 ))
             })
             .map_err(|e| store_error(e, &path))?;
         let mut events = Vec::new();
+        let mut prev = CHAIN_START.to_string();
         for row in rows {
-            let (seq, at, body) = row.map_err(|e| store_error(e, &path))?;
-            let body: EventBody = serde_json::from_str(&body).map_err(|e| {
-                RefereeError::new(
-                    "store.corrupt",
-                    format!("event {seq} of battle #{battle} cannot be read: {e}"),
-                )
-                .location(path.display().to_string())
-            })?;
+            let (seq, at, body, hash, detail) = row.map_err(|e| store_error(e, &path))?;
+            let expected = u64::try_from(events.len() + 1).unwrap_or(u64::MAX);
+            let Some(seq_u) = u64::try_from(seq).ok().filter(|s| *s == expected) else {
+                return Ok(Err((seq, format!("stands where event {expected} belongs"))));
+            };
+            let computed = event_hash_text(&prev, seq_u, &at, &body, detail.as_deref());
+            let body: EventBody = match serde_json::from_str(&body) {
+                Ok(b) => b,
+                Err(e) => return Ok(Err((seq, format!("cannot be read ({e})")))),
+            };
+            if computed != hash {
+                return Ok(Err((
+                    seq,
+                    "was changed outside the referee (it no longer matches its hash in the chain)"
+                        .to_string(),
+                )));
+            }
+            prev = computed;
             events.push(Event {
-                seq: seq as u64,
+                seq: seq_u,
                 at,
                 body,
             });
@@ -197,7 +266,21 @@ impl Store {
         if events.is_empty() {
             return Err(unknown(battle));
         }
-        Ok(events)
+        Ok(Ok(events))
+    }
+
+    /// The seq of a battle's last event (None: no such battle).
+    pub fn last_seq(&mut self, battle: i64) -> Result<Option<u64>, RefereeError> {
+        let path = self.path.clone();
+        let last: Option<i64> = self
+            .conn()
+            .query_row(
+                "SELECT max(seq) FROM events WHERE battle_id = ?1",
+                [battle],
+                |r| r.get(0),
+            )
+            .map_err(|e| store_error(e, &path))?;
+        Ok(last.and_then(|s| u64::try_from(s).ok()))
     }
 
     /// The detail (situation and resolution) stored with an event.
@@ -211,7 +294,7 @@ impl Store {
             .conn()
             .query_row(
                 "SELECT detail FROM event_details WHERE battle_id = ?1 AND seq = ?2",
-                params![battle, seq as i64],
+                params![battle, seq_column(seq)?],
                 |r| r.get(0),
             )
             .optional()
@@ -237,8 +320,11 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (seq, text) = row.map_err(|e| store_error(e, &path))?;
-            if let Ok(v) = serde_json::value::RawValue::from_string(text) {
-                out.push((seq as u64, v));
+            if let (Ok(seq), Ok(v)) = (
+                u64::try_from(seq),
+                serde_json::value::RawValue::from_string(text),
+            ) {
+                out.push((seq, v));
             }
         }
         Ok(out)
@@ -277,11 +363,12 @@ impl Store {
         let path = self.path.clone();
         self.before_write();
         let n = self
-            .conn()
-            .execute(
-                "UPDATE battles SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
-                params![battle, super::now()],
-            )
+            .write(|tx| {
+                tx.execute(
+                    "UPDATE battles SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
+                    params![battle, super::now()],
+                )
+            })
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
             return Err(unknown(battle));

@@ -6,11 +6,16 @@ use rusqlite::ErrorCode;
 
 use referee_core::RefereeError;
 
-pub(crate) fn corrupt(path: &Path) -> RefereeError {
-    let backup = match super::latest_backup(path) {
+/// What to do about a damaged database: the latest backup, if there is one.
+pub(crate) fn backup_hint(path: &Path) -> String {
+    match super::latest_backup(path) {
         Some(_) => "Restore its latest backup in Settings, under Backups: the damaged file will be kept among them.".to_string(),
         None => "There is no backup of it yet.".to_string(),
-    };
+    }
+}
+
+pub(crate) fn corrupt(path: &Path) -> RefereeError {
+    let backup = backup_hint(path);
     RefereeError::new(
         "store.corrupt",
         format!(

@@ -9,13 +9,16 @@ use referee_core::RefereeError;
 pub const FORMAT: &str = "referee-battle";
 /// The newest version this referee writes and reads. Version 2 adds unit edits and removals
 /// (`unit_edited`, `unit_removed`); version 3 adds the client's key on an applied result
-/// (`apply_key`). A battle is written as the oldest version that holds its events, so a battle
-/// without them stays readable by older referees, and a newer one is refused by them plainly.
-pub const FORMAT_VERSION: u32 = 3;
+/// (`apply_key`); version 4 adds each event's `hash`, chained to the one before. A battle is
+/// written as the oldest version that holds what it carries (with hashes, as every export now
+/// does: 4), so an older referee refuses a newer file plainly ("update the app"). Files without
+/// hashes (versions 1 to 3) still import.
+pub const FORMAT_VERSION: u32 = 4;
 
-/// The version a battle file of these events is written as: the oldest that holds them.
-pub fn version_for<'e>(bodies: impl IntoIterator<Item = &'e EventBody>) -> u32 {
-    bodies
+/// The version a battle file of these events is written as: the oldest that holds them (and
+/// their hashes, if `hashed`).
+pub fn version_for<'e>(bodies: impl IntoIterator<Item = &'e EventBody>, hashed: bool) -> u32 {
+    let events = bodies
         .into_iter()
         .map(|b| match b {
             EventBody::Applied {
@@ -25,7 +28,12 @@ pub fn version_for<'e>(bodies: impl IntoIterator<Item = &'e EventBody>) -> u32 {
             _ => 1,
         })
         .max()
-        .unwrap_or(1)
+        .unwrap_or(1);
+    if hashed {
+        events.max(4)
+    } else {
+        events
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -47,25 +55,36 @@ pub struct FileEvent {
     /// The situation and resolution of an applied event, kept as the JSON text it was stored as.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Box<serde_json::value::RawValue>>,
+    /// The event's hash, chained to the one before it (version 4; see chain.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
 }
 
 impl BattleFile {
     /// Reads a battle file, checking its format and version before its contents.
     pub fn parse(text: &str) -> Result<BattleFile, RefereeError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|_| {
+        // Only the head first (the rest is skipped, not built): a big file is not held twice.
+        #[derive(Deserialize)]
+        struct Head {
+            #[serde(default)]
+            format: serde_json::Value,
+            #[serde(default)]
+            version: serde_json::Value,
+        }
+        let value: Head = serde_json::from_str(text).map_err(|_| {
             RefereeError::new(
                 "import.invalid",
                 "the file is not a battle file: choose a battle file exported by the referee",
             )
         })?;
-        if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        if value.format.as_str() != Some(FORMAT) {
             return Err(RefereeError::new(
                 "import.not_a_battle",
                 "the file is not a referee battle: choose a battle file exported by the referee",
             )
             .field("format"));
         }
-        match value.get("version").and_then(|v| v.as_u64()) {
+        match value.version.as_u64() {
             Some(v) if v > u64::from(FORMAT_VERSION) => {
                 return Err(RefereeError::new(
                     "import.newer_version",
@@ -89,6 +108,41 @@ impl BattleFile {
             )
             .field(e.path().to_string())
         })
+    }
+}
+
+impl BattleFile {
+    /// Every event's hash checked against the chain, when the file carries hashes (all of its
+    /// events, or none: a file from before version 4).
+    pub fn check_chain(&self) -> Result<(), RefereeError> {
+        let hashed = self.events.iter().filter(|e| e.hash.is_some()).count();
+        if hashed == 0 {
+            return Ok(());
+        }
+        let mut prev = super::chain::CHAIN_START.to_string();
+        for (i, e) in self.events.iter().enumerate() {
+            let computed = super::chain::event_hash(
+                &prev,
+                e.seq,
+                &e.at,
+                &e.body,
+                e.detail.as_ref().map(|d| d.get()),
+            );
+            if e.hash.as_deref() != Some(computed.as_str()) {
+                let what = if e.hash.is_none() {
+                    "has no hash while others do"
+                } else {
+                    "was changed after the battle was exported (it no longer matches its hash)"
+                };
+                return Err(RefereeError::new(
+                    "import.damaged",
+                    format!("event {} of the battle file {what}: export the battle again from the referee that played it", e.seq),
+                )
+                .field(format!("events[{i}].hash")));
+            }
+            prev = computed;
+        }
+        Ok(())
     }
 }
 

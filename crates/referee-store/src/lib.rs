@@ -1,10 +1,13 @@
 //! The referee's memory: battles (as their event lists), event details and rosters in one SQLite
-//! file. WAL with `synchronous=FULL`; every write is one transaction; schema migrations run one
-//! transaction each after an automatic backup; a database from a newer app, or a damaged one, is
-//! refused and left untouched.
+//! file. WAL with `synchronous=FULL`; every write is one `BEGIN IMMEDIATE` transaction (so a
+//! second writer waits up to the busy timeout instead of being refused); each event carries a
+//! hash chained to the one before; schema migrations run one transaction each after an automatic
+//! backup; a database from a newer app, another application's or a damaged one is refused and
+//! left untouched.
 
 mod backups;
 mod battles;
+mod chain;
 mod error;
 mod file;
 mod rosters;
@@ -12,7 +15,8 @@ mod schema;
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, Savepoint, Transaction, TransactionBehavior};
+use serde::Serialize;
 
 use referee_core::RefereeError;
 
@@ -21,10 +25,11 @@ pub use backups::{
     BackupReason, Backups,
 };
 pub use battles::{raw, BattleRow, DeletedBattle};
+pub use chain::{event_hash, event_hash_text, CHAIN_START};
 pub use error::store_error;
 pub use file::{version_for, BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
 pub use rosters::{Roster, RosterRow};
-pub use schema::{schema_at, SCHEMA_VERSION};
+pub use schema::{schema_at, APPLICATION_ID, SCHEMA_VERSION};
 
 pub struct Store {
     conn: Connection,
@@ -48,6 +53,13 @@ const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
 impl Store {
     /// Opens (or creates) the database file, migrating an older schema after backing it up.
     pub fn open(path: &Path) -> Result<Store, RefereeError> {
+        if path.is_dir() {
+            return Err(RefereeError::new(
+                "store.is_folder",
+                "the database path names a folder, not a file: name the database file inside it (referee.db, say)",
+            )
+            .location(path.display().to_string()));
+        }
         let exists = path.exists()
             && std::fs::metadata(path)
                 .map(|m| m.len() > 0)
@@ -97,31 +109,202 @@ impl Store {
                 )
             })?;
         }
-        let mut target = Connection::open(dest).map_err(|e| store_error(e, dest))?;
-        let backup = rusqlite::backup::Backup::new(&self.conn, &mut target)
-            .map_err(|e| store_error(e, dest))?;
-        backup
-            .run_to_completion(256, std::time::Duration::from_millis(0), None)
-            .map_err(|e| store_error(e, dest))?;
-        drop(backup);
-        // The copy carries the WAL mode; as a rollback-journal file it stays one file, and
-        // reading it later leaves no -wal or -shm beside it.
-        target
-            .query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0))
-            .map_err(|e| store_error(e, dest))?;
+        // Into a temporary file first, renamed once whole: a backup that exists is complete.
+        let mut partial = dest.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        let _ = std::fs::remove_file(&partial);
+        let copied = (|| {
+            let mut target = Connection::open(&partial)?;
+            {
+                let backup = rusqlite::backup::Backup::new(&self.conn, &mut target)?;
+                backup.run_to_completion(256, std::time::Duration::from_millis(0), None)?;
+            }
+            // The copy carries the WAL mode; as a rollback-journal file it stays one file, and
+            // reading it later leaves no -wal or -shm beside it.
+            target.query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0))?;
+            target.close().map_err(|(_, e)| e)
+        })();
+        if let Err(e) = copied {
+            let _ = std::fs::remove_file(&partial);
+            return Err(store_error(e, dest));
+        }
+        std::fs::rename(&partial, dest).map_err(|e| {
+            let _ = std::fs::remove_file(&partial);
+            RefereeError::new(
+                "store.unwritable",
+                format!("cannot write the backup {}: {e}", dest.display()),
+            )
+        })?;
         Ok(())
     }
 
-    /// `PRAGMA integrity_check`: "ok", or what is wrong.
+    /// `PRAGMA integrity_check`: "ok", or every problem it found, one per line.
     pub fn integrity_check(&self) -> Result<String, RefereeError> {
+        let mut stmt = self
+            .conn
+            .prepare("PRAGMA integrity_check")
+            .map_err(|e| store_error(e, &self.path))?;
+        let rows = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| store_error(e, &self.path))?;
+        let lines = rows
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| store_error(e, &self.path))?;
+        Ok(lines.join("\n"))
+    }
+
+    /// The whole database checked: SQLite's integrity and foreign keys, then every battle opened
+    /// and its chain of event hashes verified. Damage is listed, not stopped at.
+    pub fn check(&mut self) -> Result<Check, RefereeError> {
+        let integrity = self.integrity_check()?;
+        let path = self.path.clone();
+        let orphans: i64 = self
+            .conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM events WHERE battle_id NOT IN (SELECT id FROM battles))
+                      + (SELECT count(*) FROM event_details d WHERE NOT EXISTS
+                          (SELECT 1 FROM events e WHERE e.battle_id = d.battle_id AND e.seq = d.seq))",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| store_error(e, &path))?;
+        let ids: Vec<(i64, String)> = {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT id, name FROM battles ORDER BY id")
+                .map_err(|e| store_error(e, &path))?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(|e| store_error(e, &path))?;
+            rows.collect::<Result<_, _>>()
+                .map_err(|e| store_error(e, &path))?
+        };
+        let mut check = Check {
+            integrity: integrity.clone(),
+            battles: 0,
+            events: 0,
+            damage: Vec::new(),
+        };
+        if integrity != "ok" {
+            check.damage.push(format!(
+                "SQLite's integrity check failed: {}",
+                integrity.replace('\n', "; ")
+            ));
+        }
+        if orphans > 0 {
+            check
+                .damage
+                .push(format!("{orphans} events or details belong to no battle"));
+        }
+        for (id, name) in ids {
+            check.battles += 1;
+            match self.checked_events(id, true) {
+                Ok(Ok(events)) => {
+                    check.events = check
+                        .events
+                        .saturating_add(u64::try_from(events.len()).unwrap_or(u64::MAX));
+                }
+                Ok(Err((seq, what))) => check
+                    .damage
+                    .push(format!("battle #{id} “{name}”, event {seq}: it {what}")),
+                Err(e) if e.code == "battle.unknown" => check
+                    .damage
+                    .push(format!("battle #{id} “{name}” has no events")),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(check)
+    }
+
+    /// Runs `write` in one `BEGIN IMMEDIATE` transaction (or inside the caller's, see
+    /// `begin_write`): it waits for another writer (up to the busy timeout) before reading
+    /// anything, and commits only if `write` succeeds.
+    pub(crate) fn write<T>(
+        &mut self,
+        write: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
+        let tx = self.write_tx()?;
+        let out = write(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// A write's transaction: `BEGIN IMMEDIATE`, or a savepoint inside the write the caller holds.
+    pub(crate) fn write_tx(&mut self) -> rusqlite::Result<WriteTx<'_>> {
+        if self.conn.is_autocommit() {
+            Ok(WriteTx::Own(self.conn.transaction_with_behavior(
+                TransactionBehavior::Immediate,
+            )?))
+        } else {
+            Ok(WriteTx::Nested(self.conn.savepoint()?))
+        }
+    }
+
+    /// Takes the write lock (`BEGIN IMMEDIATE`) for a read, work out, write sequence: no other
+    /// process can write until `end_write`, so what is worked out from the battle read inside
+    /// cannot be overtaken. The writes made meanwhile join this transaction.
+    pub fn begin_write(&mut self) -> Result<(), RefereeError> {
+        // The day's backup and purge first, outside the transaction they would otherwise join.
+        self.before_write();
         self.conn
-            .query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0))
+            .execute_batch("BEGIN IMMEDIATE")
             .map_err(|e| store_error(e, &self.path))
+    }
+
+    /// Ends the write `begin_write` began: commits it, or rolls it back.
+    pub fn end_write(&mut self, commit: bool) -> Result<(), RefereeError> {
+        if self.conn.is_autocommit() {
+            return Ok(());
+        }
+        let sql = if commit { "COMMIT" } else { "ROLLBACK" };
+        let done = self.conn.execute_batch(sql);
+        if done.is_err() && !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+        done.map_err(|e| store_error(e, &self.path))
     }
 
     pub(crate) fn conn(&mut self) -> &mut Connection {
         &mut self.conn
     }
+}
+
+/// A write's own transaction, or a savepoint of the caller's.
+pub(crate) enum WriteTx<'c> {
+    Own(Transaction<'c>),
+    Nested(Savepoint<'c>),
+}
+
+impl std::ops::Deref for WriteTx<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        match self {
+            WriteTx::Own(tx) => tx,
+            WriteTx::Nested(sp) => sp,
+        }
+    }
+}
+
+impl WriteTx<'_> {
+    pub(crate) fn commit(self) -> rusqlite::Result<()> {
+        match self {
+            WriteTx::Own(tx) => tx.commit(),
+            WriteTx::Nested(sp) => sp.commit(),
+        }
+    }
+}
+
+/// What `referee db check` found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Check {
+    /// `PRAGMA integrity_check`'s answer ("ok").
+    pub integrity: String,
+    pub battles: u64,
+    /// Events read and verified, in all battles.
+    pub events: u64,
+    /// Each problem, naming its battle and event; empty when the database is sound.
+    pub damage: Vec<String>,
 }
 
 #[cfg(test)]

@@ -31,13 +31,14 @@ impl Store {
         let path = self.path.clone();
         let units = serde_json::to_string(&roster.units).unwrap_or_default();
         self.before_write();
-        self.conn()
-            .execute(
+        self.write(|tx| {
+            tx.execute(
                 "INSERT INTO rosters (name, ruleset, units, saved_at) VALUES (?1, ?2, ?3, ?4)",
                 params![roster.name, roster.ruleset, units, now()],
-            )
-            .map_err(|e| store_error(e, &path))?;
-        Ok(self.conn().last_insert_rowid())
+            )?;
+            Ok(tx.last_insert_rowid())
+        })
+        .map_err(|e| store_error(e, &path))
     }
 
     pub fn roster(&mut self, id: i64) -> Result<Roster, RefereeError> {
@@ -89,8 +90,7 @@ impl Store {
         let path = self.path.clone();
         self.before_write();
         let n = self
-            .conn()
-            .execute("DELETE FROM rosters WHERE id = ?1", [id])
+            .write(|tx| tx.execute("DELETE FROM rosters WHERE id = ?1", [id]))
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
             return Err(

@@ -1,9 +1,15 @@
 //! The schema and its migrations. `PRAGMA user_version` records the version; each migration runs
 //! in one transaction, after a backup of the older file.
 
+use rusqlite::{Transaction, TransactionBehavior};
+
 use referee_core::RefereeError;
 
 use super::{error::store_error, Store};
+
+/// `PRAGMA application_id` of a referee database ("REFR"), set by migration 4: another
+/// application's SQLite file is refused instead of being turned into a referee database.
+pub const APPLICATION_ID: i64 = 0x5245_4652;
 
 /// Migration `i` takes the schema from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -39,13 +45,22 @@ const MIGRATIONS: &[&str] = &[
     );",
     // 3: a deleted battle is kept, restorable, for 30 days (KEEP_DELETED_DAYS).
     "ALTER TABLE battles ADD COLUMN deleted_at TEXT;",
+    // 4: each event's hash, chained to the one before (see chain.rs); the hashes of the events
+    // already stored are computed in the same transaction (`fill_hashes`). The file is marked as
+    // the referee's.
+    "ALTER TABLE events ADD COLUMN hash TEXT NOT NULL DEFAULT '';
+    PRAGMA application_id = 1380271698;",
 ];
 
+/// The schema version whose migration adds event hashes (computed for existing events).
+const HASHED: usize = 4;
+
+#[allow(clippy::cast_possible_wrap)] // a handful of migrations
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// The SQL of the schema at an earlier version, for tests of the migrations.
 pub fn schema_at(version: i64) -> String {
-    MIGRATIONS[..version as usize].join("\n")
+    MIGRATIONS[..usize::try_from(version).unwrap_or(0).min(MIGRATIONS.len())].join("\n")
 }
 
 pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
@@ -57,10 +72,34 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(|e| store_error(e, &path))?;
-    conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
-        r.get::<_, i64>(0)
-    })
-    .map_err(|e| store_error(e, &path))?;
+    let objects: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+        .map_err(|e| store_error(e, &path))?;
+    let application: i64 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .map_err(|e| store_error(e, &path))?;
+    let referee_tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('battles', 'events')",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(|e| store_error(e, &path))?;
+    // Before anything is written (not even WAL mode): a file that is not the referee's stays
+    // exactly as it was. Databases from before the application id are known by their tables.
+    let ours = match application {
+        APPLICATION_ID => true,
+        0 if version == 0 => objects == 0,
+        0 => referee_tables == 2,
+        _ => false,
+    };
+    if !ours {
+        return Err(RefereeError::new(
+            "store.not_referee",
+            "the file is a database of another application, not the referee's battles; it was left untouched. Choose the referee's own database, or a new file name to begin one",
+        )
+        .location(path.display().to_string()));
+    }
     if version > SCHEMA_VERSION {
         return Err(RefereeError::new(
             "store.newer_version",
@@ -92,15 +131,64 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
 
 fn migrate(store: &mut Store, from: i64) -> Result<(), RefereeError> {
     let path = store.path.clone();
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(from as usize) {
+    for (i, sql) in MIGRATIONS
+        .iter()
+        .enumerate()
+        .skip(usize::try_from(from).unwrap_or(0))
+    {
+        let to = i64::try_from(i + 1).unwrap_or(i64::MAX);
         let tx = store
             .conn()
-            .transaction()
+            .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| store_error(e, &path))?;
+        // Another referee opening the same new file may have migrated it while this one waited.
+        let now: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| store_error(e, &path))?;
+        if now >= to {
+            continue;
+        }
         tx.execute_batch(sql).map_err(|e| store_error(e, &path))?;
-        tx.pragma_update(None, "user_version", i as i64 + 1)
+        if i + 1 == HASHED {
+            fill_hashes(&tx).map_err(|e| store_error(e, &path))?;
+        }
+        tx.pragma_update(None, "user_version", to)
             .map_err(|e| store_error(e, &path))?;
         tx.commit().map_err(|e| store_error(e, &path))?;
+    }
+    Ok(())
+}
+
+/// The chain of every battle stored before events had hashes, computed from the events as they
+/// are (an event that cannot be read keeps no hash, and its battle will say so when opened).
+fn fill_hashes(tx: &Transaction) -> rusqlite::Result<()> {
+    let rows: Vec<(i64, i64, String, String, Option<String>)> = {
+        let mut stmt = tx.prepare(
+            "SELECT e.battle_id, e.seq, e.at, e.body, d.detail FROM events e
+             LEFT JOIN event_details d ON d.battle_id = e.battle_id AND d.seq = e.seq
+             ORDER BY e.battle_id, e.seq",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let mut update = tx.prepare("UPDATE events SET hash = ?3 WHERE battle_id = ?1 AND seq = ?2")?;
+    let mut battle = None;
+    let mut prev = super::chain::CHAIN_START.to_string();
+    for (id, seq, at, body, detail) in rows {
+        if battle != Some(id) {
+            battle = Some(id);
+            prev = super::chain::CHAIN_START.to_string();
+        }
+        // Hashed as stored, as opening a battle will check it.
+        let Ok(seq_u) = u64::try_from(seq) else {
+            prev = String::new();
+            continue;
+        };
+        let hash = super::chain::event_hash_text(&prev, seq_u, &at, &body, detail.as_deref());
+        update.execute(rusqlite::params![id, seq, hash])?;
+        prev = hash;
     }
     Ok(())
 }

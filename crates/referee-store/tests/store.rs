@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use referee_core::battle::{BattleSetup, Event, EventBody, SideSetup};
-use referee_store::{latest_backup, schema_at, Store, SCHEMA_VERSION};
+use referee_store::{event_hash, latest_backup, schema_at, Store, CHAIN_START, SCHEMA_VERSION};
 use rusqlite::Connection;
 
 fn created() -> Event {
@@ -70,6 +70,11 @@ fn every_earlier_schema_migrates_with_a_backup_and_keeps_its_battles() {
                     [serde_json::to_string(&created().body).unwrap()],
                 )
                 .unwrap();
+                // From schema 4 on, events carry their hash (earlier ones get it migrating).
+                if version >= 4 {
+                    let hash = event_hash(CHAIN_START, 1, "then", &created().body, None);
+                    conn.execute("UPDATE events SET hash = ?1", [hash]).unwrap();
+                }
             }
         }
         let mut store = Store::open(&path).unwrap();
@@ -86,6 +91,9 @@ fn every_earlier_schema_migrates_with_a_backup_and_keeps_its_battles() {
                 .query_row("PRAGMA user_version", [], |r| r.get(0))
                 .unwrap();
             assert_eq!(old, version, "the backup is the file as it was");
+            // The chain was computed for the old event: it opens, and takes an append.
+            store.append(1, &turn(2), None).unwrap();
+            assert_eq!(store.events(1).unwrap().len(), 2, "from {version}");
         } else {
             assert!(latest_backup(&path).is_none(), "a new file needs no backup");
         }
@@ -180,4 +188,115 @@ fn the_database_uses_wal_with_full_sync_and_appends_in_order() {
         .unwrap_err();
     assert_eq!(e.code, "store.conflict");
     assert_eq!(store.events(id).unwrap().len(), 2);
+}
+
+#[test]
+fn another_applications_database_is_refused_untouched_and_a_folder_named_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+            .unwrap();
+    }
+    let before = bytes(&path);
+    let e = Store::open(&path).err().unwrap();
+    assert_eq!(e.code, "store.not_referee", "{e:?}");
+    assert!(e.message.contains("another application"), "{}", e.message);
+    assert_eq!(bytes(&path), before, "not converted");
+    assert!(!path.with_extension("db-wal").exists());
+
+    // Another application's id, even with tables named like the referee's.
+    let marked = dir.path().join("marked.db");
+    {
+        let conn = Connection::open(&marked).unwrap();
+        conn.execute_batch(&schema_at(2)).unwrap();
+        conn.pragma_update(None, "application_id", 42).unwrap();
+    }
+    assert_eq!(
+        Store::open(&marked).err().unwrap().code,
+        "store.not_referee"
+    );
+
+    // A referee database is marked as one.
+    let ours = dir.path().join("referee.db");
+    drop(Store::open(&ours).unwrap());
+    let id: i64 = Connection::open(&ours)
+        .unwrap()
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(id, referee_store::APPLICATION_ID);
+
+    let e = Store::open(dir.path()).err().unwrap();
+    assert_eq!(e.code, "store.is_folder", "{e:?}");
+    assert!(e.message.contains("folder"), "{}", e.message);
+}
+
+#[test]
+fn a_changed_event_or_a_gap_in_the_numbering_is_caught_naming_battle_and_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let mut store = Store::open(&path).unwrap();
+    let id = store
+        .insert_battle(&[(created(), None), (turn(2), None), (turn(3), None)])
+        .unwrap();
+    assert!(store.check().unwrap().damage.is_empty());
+    // Event 2's turn changed behind the referee's back.
+    Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE events SET body = replace(body, '\"turn\":2', '\"turn\":7') WHERE seq = 2",
+            [],
+        )
+        .unwrap();
+    let e = store.events(id).unwrap_err();
+    assert_eq!(e.code, "store.damaged_event", "{e:?}");
+    assert!(e.message.contains("Event 2 of battle #1"), "{}", e.message);
+    let check = store.check().unwrap();
+    assert_eq!(check.integrity, "ok", "SQLite sees nothing wrong");
+    assert_eq!(check.damage.len(), 1, "{:?}", check.damage);
+    assert!(
+        check.damage[0].contains("battle #1 “Test”, event 2"),
+        "{:?}",
+        check.damage
+    );
+
+    // A battle numbered 1, 3 (an event deleted) is caught too.
+    let other = store
+        .insert_battle(&[(created(), None), (turn(2), None)])
+        .unwrap();
+    Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE events SET seq = 3 WHERE battle_id = ?1 AND seq = 2",
+            [other],
+        )
+        .unwrap();
+    assert_eq!(store.events(other).unwrap_err().code, "store.damaged_event");
+    assert_eq!(store.check().unwrap().damage.len(), 2);
+}
+
+#[test]
+fn a_battle_is_stored_only_numbered_one_two_three() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("referee.db")).unwrap();
+    for seqs in [[1, 3], [1, u64::MAX], [1, 1 << 63]] {
+        let e = store
+            .insert_battle(&[(created(), None), (turn(seqs[1]), None)])
+            .unwrap_err();
+        assert_eq!(e.code, "battle.invalid_events", "{seqs:?}");
+    }
+    let id = store.insert_battle(&[(created(), None)]).unwrap();
+    for (seq, code) in [
+        (u64::MAX, "battle.invalid_events"),
+        (1 << 63, "battle.invalid_events"),
+        (3, "store.conflict"),
+    ] {
+        assert_eq!(
+            store.append(id, &turn(seq), None).unwrap_err().code,
+            code,
+            "{seq}"
+        );
+    }
+    assert!(store.battles().unwrap().iter().all(|b| b.events == 1));
 }

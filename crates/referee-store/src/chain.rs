@@ -1,0 +1,83 @@
+//! Each event's hash, chained to the one before it: a byte changed inside a stored or exported
+//! event (its seq, time, body or detail) no longer matches, and every later event's hash depends
+//! on it. The chain guards against damage and careless edits, not against someone who recomputes
+//! it (there is no secret key).
+
+use sha2::{Digest, Sha256};
+
+use referee_core::battle::EventBody;
+
+/// The hash of the event before the first one.
+pub const CHAIN_START: &str = "";
+
+/// The hash of one event after `prev`: SHA-256, as 64 lowercase hex digits, over each part
+/// length-prefixed (so no two different events read alike). The body is hashed as the JSON text
+/// the referee writes for it, the detail as the text stored (and exported verbatim).
+pub fn event_hash(
+    prev: &str,
+    seq: u64,
+    at: &str,
+    body: &EventBody,
+    detail: Option<&str>,
+) -> String {
+    let body = serde_json::to_string(body).unwrap_or_default();
+    event_hash_text(prev, seq, at, &body, detail)
+}
+
+/// `event_hash` of a body already as the referee's JSON text (as the database stores it), so
+/// opening a battle hashes the stored text without writing it again.
+pub fn event_hash_text(prev: &str, seq: u64, at: &str, body: &str, detail: Option<&str>) -> String {
+    let mut h = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        h.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
+        h.update(bytes);
+    };
+    part(b"referee-event-1");
+    part(prev.as_bytes());
+    part(&seq.to_le_bytes());
+    part(at.as_bytes());
+    part(body.as_bytes());
+    match detail {
+        Some(d) => {
+            part(b"detail");
+            part(d.as_bytes());
+        }
+        None => part(b"none"),
+    }
+    let digest = h.finalize();
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_part_of_an_event_changes_its_hash() {
+        let body = EventBody::TurnAdvanced {
+            turn: 2,
+            phase: None,
+        };
+        let base = event_hash("p", 2, "t", &body, Some(r#"{"a":[1,2]}"#));
+        assert_eq!(base.len(), 64);
+        let other_body = EventBody::TurnAdvanced {
+            turn: 3,
+            phase: None,
+        };
+        for changed in [
+            event_hash("q", 2, "t", &body, Some(r#"{"a":[1,2]}"#)),
+            event_hash("p", 3, "t", &body, Some(r#"{"a":[1,2]}"#)),
+            event_hash("p", 2, "u", &body, Some(r#"{"a":[1,2]}"#)),
+            event_hash("p", 2, "t", &other_body, Some(r#"{"a":[1,2]}"#)),
+            event_hash("p", 2, "t", &body, Some(r#"{"a":[1,3]}"#)),
+            event_hash("p", 2, "t", &body, None),
+        ] {
+            assert_ne!(changed, base);
+        }
+        let text = serde_json::to_string(&body).unwrap();
+        assert_eq!(
+            event_hash_text("p", 2, "t", &text, Some(r#"{"a":[1,2]}"#)),
+            base
+        );
+    }
+}
