@@ -1125,6 +1125,7 @@ fn gts_contact_disorder_and_escort_hits_land_on_the_roster() {
         runner.hits == hits || runner.strength == 0,
         "the runners take the hits: {runner:?}"
     );
+}
 
 /// Once-per-turn limits (ITACS 4.2, 4.4, 4.5.4, 6.2) and throwing weapons once per game (6.6).
 mod limits {
