@@ -229,6 +229,8 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             "spent" => "is spent".to_string(),
             "destroyed" => "is destroyed".to_string(),
             "pursue" => "pursues".to_string(),
+            "turn" => "turns 180° to face the enemy".to_string(),
+            "burst_through" => "bursts through the enemy".to_string(),
             other => other.to_string(),
         },
     };

@@ -258,6 +258,7 @@ pub struct Outcomes {
     pub general: Vec<GeneralOutcome>,
     pub exceptions: Vec<OutcomeException>,
     pub disregard: Disregard,
+    pub fleeing: FleeingContact,
 }
 
 /// What becomes of an element.
@@ -275,6 +276,10 @@ pub enum Fate {
     Destroyed,
     /// The outcome does not apply (overlap, shooting unanswered, flank or rear attacker).
     Disregarded,
+    /// Contacted on its rear edge, its total equal or more: it turns to face the enemy (p. 40).
+    Turn,
+    /// A fleeing element scoring more than the enemy it could not avoid goes through it (p. 41).
+    BurstThrough,
 }
 
 impl Fate {
@@ -288,6 +293,8 @@ impl Fate {
             Fate::Spent => "is spent",
             Fate::Destroyed => "is destroyed",
             Fate::Disregarded => "outcome disregarded",
+            Fate::Turn => "turns 180°",
+            Fate::BurstThrough => "bursts through",
         }
     }
 
@@ -301,6 +308,8 @@ impl Fate {
             Fate::Spent => "spent",
             Fate::Destroyed => "destroyed",
             Fate::Disregarded => "disregarded",
+            Fate::Turn => "turn",
+            Fate::BurstThrough => "burst_through",
         }
     }
 }
@@ -310,6 +319,8 @@ impl Fate {
 #[serde(rename_all = "snake_case")]
 pub enum GeneralCondition {
     FlankOrRear,
+    /// Contacted on its rear edge in close combat (p. 40).
+    RearContact,
     PfTower,
     FootAcrossFortification,
     AssaultingUndefended,
@@ -371,6 +382,23 @@ pub struct Disregard {
     pub against_rear: String,
     pub against_flank_engaged: String,
     pub against_flank_exp: String,
+}
+
+/// A fleeing element meeting enemy or friends it cannot pass (p. 41).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FleeingContact {
+    pub rule: String,
+    /// Its total more than the enemy's.
+    pub burst_through: String,
+    /// Its total equal or less.
+    pub destroyed: String,
+    /// The enemy it burst through.
+    pub enemy_untouched: String,
+    /// Friends it bursts through when its ME are equal or more than theirs.
+    pub friends_recoil: String,
+    /// Friends it bursts through when its ME are less.
+    pub friends_spent: String,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

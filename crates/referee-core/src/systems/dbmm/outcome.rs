@@ -120,6 +120,19 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
     if ctx.fighter.as_overlap {
         return disregarded(&d.as_overlap);
     }
+    // A fleeing element that could not avoid the enemy: through them if more, else destroyed,
+    // and it inflicts no combat outcome (p. 41).
+    let fleeing = &data.outcomes.fleeing;
+    if close && ctx.fighter.fleeing {
+        return if score == Score::Greater {
+            FateAt::plain(score, Fate::BurstThrough, &fleeing.burst_through)
+        } else {
+            FateAt::plain(score, Fate::Destroyed, &fleeing.destroyed)
+        };
+    }
+    if close && ctx.opponent_fighter.fleeing && matches!(score, Score::Less | Score::Doubled) {
+        return disregarded(&fleeing.enemy_untouched);
+    }
     if close && ctx.opponent_fighter.contact == Contact::Rear {
         return disregarded(&d.against_rear);
     }
@@ -141,6 +154,7 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
     {
         let holds = match g.condition {
             Some(GeneralCondition::FlankOrRear) => close && f.contact != Contact::Front,
+            Some(GeneralCondition::RearContact) => close && f.contact == Contact::Rear,
             Some(GeneralCondition::PfTower) => {
                 f.in_pf_tower && (close || ctx.opponent.type_code == "Art")
             }
@@ -153,7 +167,11 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
             None => false,
         };
         if holds {
-            return FateAt::plain(score, g.result, &g.text);
+            let mut at = FateAt::plain(score, g.result, &g.text);
+            if g.condition == Some(GeneralCondition::RearContact) {
+                at.ruling = Some("R-DBMM-23".into());
+            }
+            return at;
         }
     }
     let me = ctx.checked.traits();
@@ -214,7 +232,17 @@ pub fn impetuous(data: &DbmmData, c: &Checked) -> bool {
 /// Pursuit after close combat, pressing forward after shooting (p. 42): fills `me.pursuit`,
 /// and makes a mandatory pursuit the fate.
 pub fn pursuit(data: &DbmmData, ctx: &Context, me: &mut FateAt, other: &FateAt) {
-    if me.score != Score::Greater || me.fate == Fate::Disregarded {
+    if me.score != Score::Greater
+        || matches!(
+            me.fate,
+            Fate::Disregarded | Fate::BurstThrough | Fate::Destroyed
+        )
+    {
+        return;
+    }
+    if me.fate == Fate::Turn {
+        // It has no enemy to its front to follow (R-DBMM-23).
+        me.pursuit = Some("does not pursue (contacted on its rear edge)".into());
         return;
     }
     let imp = impetuous(data, ctx.checked);
@@ -325,21 +353,24 @@ pub fn movement_checks(_data: &DbmmData, kind: Kind) -> Vec<Check> {
     out
 }
 
-/// Destruction of friends behind (p. 42), checked for the friend entered behind an element.
-pub fn friends_behind_checks(
+/// Destruction of friends behind (p. 42) for the friend entered behind an element: the check,
+/// and the friend's label when its destruction follows from what was entered (a battle then
+/// destroys it with the element in front).
+pub struct FriendsBehind {
+    pub check: Check,
+    pub destroyed_with: Option<String>,
+}
+
+pub fn friends_behind(
     data: &DbmmData,
     destroyed: &Checked,
     fighter: &Fighter,
     opponent: &Checked,
-) -> Vec<Check> {
-    let Some(friend) = &fighter.behind else {
-        return Vec::new();
-    };
-    let Ok(friend) = super::element::check(data, friend, "behind") else {
-        return Vec::new();
-    };
+) -> Option<FriendsBehind> {
+    let friend = fighter.behind.as_ref()?;
+    let friend = super::element::check(data, friend, "behind").ok()?;
     if destroyed.type_code == "Ps" {
-        return Vec::new();
+        return None;
     }
     let ft = friend.traits();
     let ot = opponent.traits();
@@ -368,12 +399,18 @@ pub fn friends_behind_checks(
         destroyed.element.label(),
         friend.element.label()
     );
-    vec![match hit {
-        Some((_, why)) => Check::new(format!("{label}: {why}"), CheckStatus::Met, "p. 42"),
-        None => Check::new(
-            format!("{label} only if Ps, Hd, Art directly behind in edge contact with the enemy front edge, or its side edge is entirely in contact with an enemy front edge"),
-            CheckStatus::Umpire,
-            "p. 42",
-        ),
-    }]
+    Some(match hit {
+        Some((_, why)) => FriendsBehind {
+            check: Check::new(format!("{label}: {why}"), CheckStatus::Met, "p. 42"),
+            destroyed_with: Some(friend.element.label()),
+        },
+        None => FriendsBehind {
+            check: Check::new(
+                format!("{label} only if Ps, Hd, Art directly behind in edge contact with the enemy front edge, or its side edge is entirely in contact with an enemy front edge"),
+                CheckStatus::Umpire,
+                "p. 42",
+            ),
+            destroyed_with: None,
+        },
+    })
 }
