@@ -715,3 +715,226 @@ fn the_army_verdict_reads_right_for_a_side_named_in_the_plural() {
     let r = resolved("army_morale", s);
     assert_eq!(r.outcome.unwrap().meaning, "Saxons: the army fights on");
 }
+
+fn note_with(r: &crate::Resolution, ruling: &str) -> String {
+    r.notes
+        .iter()
+        .find(|n| n.ruling.as_deref() == Some(ruling))
+        .map(|n| n.message.clone())
+        .unwrap_or_else(|| panic!("no note {ruling} in {:?}", r.notes))
+}
+
+fn results(r: &crate::Resolution) -> Vec<String> {
+    r.distribution.iter().map(|d| d.result.clone()).collect()
+}
+
+/// "Between dusk and sunrise" begins at dusk: the sunset-to-dusk period has no −2 (p. 37,
+/// p. 23, R-DBMM-19).
+#[test]
+fn mounted_lose_two_from_dusk_until_sunrise_not_in_the_dusk_period() {
+    for (time, kn_total) in [("day", 4), ("dusk", 4), ("night", 2), ("dawn", 2)] {
+        let r = resolved(
+            "close_combat",
+            json!({ "a": fighter("Kn", "O"), "b": fighter("Bd", "O"), "bound": "a", "time": time }),
+        );
+        assert_eq!(
+            value(&r, "Kn (O) total before grading"),
+            format!("d6 +{kn_total}"),
+            "{time}"
+        );
+        let night = r.modifiers.iter().find(|m| m.label.contains("dusk"));
+        assert_eq!(night.is_some(), kn_total == 2, "{time}");
+        if let Some(m) = night {
+            assert_eq!(m.ruling.as_deref(), Some("R-DBMM-19"));
+        }
+        let noted = r.notes.iter().any(|n| n.ruling.as_deref() == Some("R-DBMM-19"));
+        assert_eq!(noted, time == "dusk", "{time}");
+    }
+}
+
+/// Sp behind Sp of "same or * grade": read as Pk's "same or higher" (p. 36, R-DBMM-20).
+#[test]
+fn spear_support_comes_from_spear_of_the_same_or_higher_grade() {
+    let support = |front: &str, rear: &str| {
+        let r = resolved(
+            "close_combat",
+            json!({
+                "a": { "element": el("Sp", front), "support": { "ranks": [el("Sp", rear)] } },
+                "b": fighter("Bd", "O"),
+                "bound": "a",
+            }),
+        );
+        r.modifiers
+            .iter()
+            .find(|m| m.label.contains("Rear support"))
+            .map(|m| (m.value, m.ruling.clone()))
+    };
+    let plus_one = Some((1, Some("R-DBMM-20".to_string())));
+    assert_eq!(support("O", "O"), plus_one);
+    assert_eq!(support("O", "S"), plus_one, "a higher grade behind supports");
+    assert_eq!(support("I", "O"), plus_one);
+    assert_eq!(support("S", "O"), None, "a lower grade behind does not");
+}
+
+/// Doubled compares with half a positive total only (R-DBMM-21).
+#[test]
+fn a_total_of_zero_or_less_doubles_nobody() {
+    for rule in [Doubled::LessThanHalf, Doubled::AtMostHalf] {
+        assert_eq!(score_of(-3, -2, rule), Score::Less, "{rule:?}");
+        assert_eq!(score_of(-1, 0, rule), Score::Less, "{rule:?}");
+        assert_eq!(score_of(-1, 1, rule), Score::Doubled, "{rule:?}");
+        assert_eq!(score_of(0, 1, rule), Score::Doubled, "{rule:?}");
+        assert_eq!(score_of(2, 5, rule), Score::Doubled, "{rule:?}");
+    }
+    // Shaken Ps (O) that marched and cannot recoil: d6 + 2 − 3 reaches 0, and with two enemy
+    // front edges on its flanks below.
+    let r = resolved(
+        "close_combat",
+        json!({
+            "a": { "element": el("Ps", "O"), "factors": ["shaken", "marched", "unable_to_recoil"], "enemy_on_flank_or_rear": 2 },
+            "b": { "element": el("Ps", "O"), "factors": ["shaken", "marched", "unable_to_recoil"] },
+            "bound": "a",
+        }),
+    );
+    assert!(note_with(&r, "R-DBMM-21").contains("0 or less"));
+    // Either side totals −1 … 5: the only doubled throws are against a positive total.
+    let doubled = crate::odds::Probability::parse(&chance(&r, "A: Ps (O) is doubled")).unwrap();
+    assert!(doubled.numerator() > 0);
+}
+
+/// Ignored overlaps say which line of p. 35 ignores them (R-DBMM-22).
+#[test]
+fn ignored_overlaps_are_noted_with_their_line() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": { "type": "Kn", "grade": "O", "wedge": true }, "overlaps": [{ "type": "Bw" }] }, "b": fighter("Sp", "O"), "bound": "b" }),
+    );
+    assert!(note_with(&r, "R-DBMM-22").contains("Wedge"));
+    // Kn (F) in Wedge against LH is overlapped after all.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": { "type": "Kn", "grade": "F", "wedge": true }, "overlaps": [{ "type": "Bw" }] }, "b": fighter("LH", "O"), "bound": "b" }),
+    );
+    assert!(r.modifiers.iter().any(|m| m.label.contains("overlapped")));
+    // An El overlapping an element it does not aid (its friend in front is Kn) is ignored.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "overlaps": [{ "type": "El" }] }, "b": fighter("Kn", "O"), "bound": "b" }),
+    );
+    assert!(note_with(&r, "R-DBMM-22").contains("El not aiding"));
+    assert!(!r.modifiers.iter().any(|m| m.label.contains("overlapped")));
+}
+
+/// Contacted on its rear edge: equal or more turns 180°, less is destroyed (p. 40); a Kn that
+/// wins there turns, it does not pursue (R-DBMM-23).
+#[test]
+fn an_element_contacted_on_its_rear_edge_turns_or_is_destroyed() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Kn", "O"), "contact": "rear" }, "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    let kn: Vec<String> = results(&r)
+        .iter()
+        .map(|x| x.split('/').next().unwrap().to_string())
+        .collect();
+    assert!(kn.iter().all(|f| ["turn", "destroyed"].contains(&f.as_str())), "{kn:?}");
+    assert!(kn.iter().any(|f| f == "turn") && kn.iter().any(|f| f == "destroyed"));
+    let more = r
+        .distribution
+        .iter()
+        .find(|d| d.meaning.starts_with("Kn (O) (>)"))
+        .unwrap();
+    assert!(more.meaning.contains("does not pursue (contacted on its rear edge)"), "{}", more.meaning);
+    let turn = more.effects.iter().find(|e| e.text.contains("turns 180°")).unwrap();
+    assert_eq!(turn.ruling.as_deref(), Some("R-DBMM-23"));
+    // The Bd fighting a rear edge has its outcome disregarded whatever it scores.
+    assert!(results(&r).iter().all(|x| x.ends_with("/disregarded")));
+    // A flank contact that wins stands (p. 38).
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "contact": "flank", "also_fighting_front": true }, "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    assert!(results(&r).iter().all(|x| !x.starts_with("turn")));
+}
+
+/// A fleeing element that meets enemy it cannot avoid bursts through if more, is destroyed if
+/// not, and inflicts no outcome (p. 41).
+#[test]
+fn a_fleeing_element_bursts_through_enemy_or_is_destroyed() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Cv", "O"), "fleeing": true }, "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    for d in &r.distribution {
+        let (cv, bd) = d.result.split_once('/').unwrap();
+        match cv {
+            "burst_through" => assert_eq!(bd, "disregarded", "{}", d.meaning),
+            "destroyed" => assert_ne!(bd, "disregarded", "{}", d.meaning),
+            other => panic!("fleeing Cv {other}"),
+        }
+    }
+    // Cv 3 + d6 against Bd 3 + d6 (p. 36): more on 15 of 36 throws.
+    assert_eq!(chance(&r, "Cv (O) bursts through"), "5/12");
+    assert_eq!(chance(&r, "Cv (O) is destroyed"), "7/12");
+}
+
+/// The friend behind an element destroyed in close combat is destroyed by the same result when
+/// what was entered makes it certain (p. 42); otherwise the umpire checks it.
+#[test]
+fn friends_behind_are_destroyed_with_the_element_in_front() {
+    let behind = |friend: Value| {
+        resolved(
+            "close_combat",
+            json!({
+                "a": { "element": el("Bd", "O"), "behind": friend },
+                "b": { "element": { "type": "Wb", "grade": "O", "irr": true } },
+                "bound": "b",
+            }),
+        )
+    };
+    let r = behind(json!({ "type": "Bw", "grade": "O", "name": "Archers" }));
+    let hit = r
+        .distribution
+        .iter()
+        .find(|d| d.result.starts_with("destroyed/"))
+        .unwrap();
+    assert!(hit.effects.iter().any(|e| e.text == "Archers: is destroyed" && e.rule == "p. 42"));
+    for d in r.distribution.iter().filter(|d| !d.result.starts_with("destroyed/")) {
+        assert!(d.effects.iter().all(|e| !e.text.starts_with("Archers")), "{}", d.meaning);
+    }
+    // Ps behind Bd fighting Kn: only the umpire can tell (edge contact), so no effect.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "behind": { "type": "Ps", "grade": "O", "name": "Skirmishers" } }, "b": fighter("Kn", "O"), "bound": "b" }),
+    );
+    assert!(r.distribution.iter().flat_map(|d| &d.effects).all(|e| !e.text.starts_with("Skirmishers")));
+    assert!(r.checks.iter().any(|c| c.label.contains("Skirmishers")));
+}
+
+/// An (X) element with no line entered is not silently ungraded (p. 4–9, R-DBMM-6).
+#[test]
+fn an_x_element_without_its_line_is_noted_and_a_wrong_line_lists_the_right_ones() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Kn", "X"), "b": fighter("Bd", "O"), "bound": "a" }),
+    );
+    let note = note_with(&r, "R-DBMM-6");
+    assert!(note.contains("Kn (S)") && note.contains("Kn (I)") && note.contains("Kn (O)"), "{note}");
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": { "type": "Kn", "grade": "X", "counts_as": "Kn (S)" } }, "b": fighter("Bd", "O"), "bound": "a" }),
+    );
+    assert!(r.notes.iter().all(|n| n.ruling.as_deref() != Some("R-DBMM-6")));
+    let e = refused(
+        "element",
+        json!({ "element": { "type": "Kn", "grade": "X", "counts_as": "Kn (F)" } }),
+    );
+    assert_eq!(e.code, "situation.invalid_counts_as");
+    assert!(e.message.contains("Kn (S), Kn (I), Kn (O)"), "{}", e.message);
+    assert!(!e.message.contains("only for"), "{}", e.message);
+    let e = refused(
+        "element",
+        json!({ "element": { "type": "Kn", "grade": "O", "counts_as": "Kn (S)" } }),
+    );
+    assert!(e.message.starts_with("Only an (X) element"), "{}", e.message);
+}
