@@ -42,6 +42,12 @@ pub fn actions() -> Vec<ActionInfo> {
         .fights(),
         ActionInfo::new("shooting", "Shooting", "p. 34, 36–42", ActionGroup::Combat).fights(),
         ActionInfo::new(
+            "flee_through_friends",
+            "Fleeing through friends",
+            "p. 41",
+            ActionGroup::Movement,
+        ),
+        ActionInfo::new(
             "command_morale",
             "Command morale",
             "p. 42–43",
@@ -257,6 +263,9 @@ pub fn resolve(
         "element" => without_dice(action, dice, || describe(data, &parse(situation)?)),
         "close_combat" => combat::close_combat(data, &parse(situation)?, dice),
         "shooting" => combat::shooting(data, &parse(situation)?, dice),
+        "flee_through_friends" => without_dice(action, dice, || {
+            outcome::flee_through_friends(data, &parse(situation)?)
+        }),
         "command_morale" => without_dice(action, dice, || {
             morale::command_morale(data, &parse(situation)?)
         }),
@@ -276,6 +285,7 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "element" => schemars::schema_for!(ElementSituation),
         "close_combat" => schemars::schema_for!(combat::CloseCombatSituation),
         "shooting" => schemars::schema_for!(combat::ShootingSituation),
+        "flee_through_friends" => schemars::schema_for!(outcome::FleeThroughFriendsSituation),
         "command_morale" => schemars::schema_for!(morale::CommandSituation),
         "army_morale" => schemars::schema_for!(morale::ArmySituation),
         "victory" => schemars::schema_for!(morale::VictorySituation),

@@ -414,3 +414,69 @@ pub fn friends_behind(
         },
     })
 }
+
+/// A fleeing element and the friends it met and cannot pass through or around (p. 41).
+#[derive(Clone, Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FleeThroughFriendsSituation {
+    /// The fleeing element.
+    pub fleeing: super::element::Element,
+    /// The friends it contacts.
+    pub friends: super::element::Element,
+}
+
+/// It bursts through them; the friends recoil if its ME are equal or more than theirs, and are
+/// spent if less (p. 41).
+pub fn flee_through_friends(
+    data: &DbmmData,
+    s: &FleeThroughFriendsSituation,
+) -> Result<crate::contract::Resolution, crate::error::RefereeError> {
+    use super::element::{check, me_text, morale_halves};
+    use crate::contract::{effect, Change, Resolution, Target, Total};
+    let fleeing = check(data, &s.fleeing, "fleeing")?;
+    let friends = check(data, &s.friends, "friends")?;
+    let (mine, _) = morale_halves(data, &fleeing);
+    let (theirs, _) = morale_halves(data, &friends);
+    let text = &data.outcomes.fleeing;
+    let (fate, line) = if mine >= theirs {
+        (Fate::Recoil, &text.friends_recoil)
+    } else {
+        (Fate::Spent, &text.friends_spent)
+    };
+    let (fl, fr) = (fleeing.element.label(), friends.element.label());
+    let (fl, fr) = if fl == fr {
+        (format!("Fleeing {fl}"), format!("Friends {fr}"))
+    } else {
+        (fl, fr)
+    };
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "flee_through_friends",
+        fate.code(),
+        &format!(
+            "{fl} ({} ME) bursts through {fr} ({} ME), which {}.",
+            me_text(mine),
+            me_text(theirs),
+            fate.word()
+        ),
+        vec![effect(
+            Target::Unit(fr.clone()),
+            Change::ElementFate {
+                fate: fate.code().into(),
+            },
+            &text.rule,
+            None,
+        )],
+    );
+    for (who, me) in [(&fl, mine), (&fr, theirs)] {
+        r.totals.push(Total::new(
+            format!("{who} ME"),
+            me_text(me),
+            &data.morale.rule,
+            Some("R-DBMM-11"),
+        ));
+    }
+    r.notes
+        .push(crate::contract::Note::new(line.clone(), &text.rule, None));
+    Ok(r)
+}

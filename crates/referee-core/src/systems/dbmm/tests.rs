@@ -938,3 +938,31 @@ fn an_x_element_without_its_line_is_noted_and_a_wrong_line_lists_the_right_ones(
     );
     assert!(e.message.starts_with("Only an (X) element"), "{}", e.message);
 }
+
+/// Friends a fleeing element bursts through recoil if its ME are equal or more, are spent if
+/// less (p. 41).
+#[test]
+fn fleeing_through_friends_compares_morale_equivalents() {
+    for (fleeing, friends, fate) in [
+        (el("Cv", "O"), el("Bd", "O"), "recoil"),  // 1 ME against 1 ME
+        (el("Ps", "O"), el("Bd", "O"), "spent"),   // ½ against 1
+        (el("Kn", "O"), el("Bd", "S"), "recoil"),  // 2 against 2
+        (el("Cv", "O"), el("Bd", "S"), "spent"),   // 1 against 2
+        (el("Bd", "O"), el("Bd", "O"), "recoil"),  // the same, told apart
+    ] {
+        let r = resolved(
+            "flee_through_friends",
+            json!({ "fleeing": fleeing, "friends": friends }),
+        );
+        let o = r.outcome.as_ref().unwrap();
+        assert_eq!(o.result, fate, "{}", o.meaning);
+        assert_eq!(o.effects.len(), 1);
+        assert_eq!(o.effects[0].rule, "p. 41");
+        let target = match &o.effects[0].target {
+            crate::contract::Target::Unit(l) => l.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(target.ends_with(&format!("({})", friends["grade"].as_str().unwrap())));
+        assert!(!target.starts_with("Fleeing"));
+    }
+}
