@@ -220,6 +220,9 @@ fn bound_fits(bound: Bound, own: bool) -> bool {
     }
 }
 
+/// An element's two flank edges and its rear edge each take one enemy front edge.
+const ENEMY_EDGES_AT_MOST: u32 = 3;
+
 /// The tactical factors of one side (p. 37), claimed ones checked.
 #[allow(clippy::too_many_arguments)]
 fn tactical(
@@ -236,6 +239,18 @@ fn tactical(
 ) -> Result<Vec<Modifier>, RefereeError> {
     let traits = side.traits();
     let opp = opponent.traits();
+    if fighter.enemy_on_flank_or_rear > ENEMY_EDGES_AT_MOST {
+        return Err(RefereeError::new(
+            "situation.invalid_contact",
+            format!(
+                "{} has two flank edges and a rear edge: at most {ENEMY_EDGES_AT_MOST} enemy front edges can be on them, not {}",
+                side.element.label(),
+                fighter.enemy_on_flank_or_rear
+            ),
+        )
+        .field(format!("{field}.enemy_on_flank_or_rear"))
+        .rule("p. 37"));
+    }
     let mut claimed: Vec<String> = fighter.factors.clone();
     if side.element.general && !claimed.iter().any(|c| c == "general") {
         claimed.push("general".into());
@@ -809,9 +824,7 @@ fn resolve_fight(
             ) {
                 out.push(effect(
                     Target::Unit(who.clone()),
-                    Change::ElementFate {
-                        fate: fate.fate.code().into(),
-                    },
+                    Change::ElementFate { fate: fate.code() },
                     "p. 38–42",
                     fate.ruling.as_deref(),
                 ));
@@ -881,14 +894,18 @@ fn resolve_fight(
         forecast.push(doubled);
     }
     for (name, a_side) in [(&la, true), (&lb, false)] {
-        let mut by_fate: BTreeMap<super::data::Fate, u128> = BTreeMap::new();
+        let mut by_fate: BTreeMap<(super::data::Fate, Option<super::data::Fate>), u128> =
+            BTreeMap::new();
+        let mut words = BTreeMap::new();
         for (p, w) in &rows {
-            let fate = if a_side { p.a.fate } else { p.b.fate };
-            *by_fate.entry(fate).or_default() += w;
+            let fate = if a_side { &p.a } else { &p.b };
+            let key = (fate.fate, fate.choice);
+            *by_fate.entry(key).or_default() += w;
+            words.insert(key, fate.word());
         }
-        for (fate, w) in by_fate {
+        for (key, w) in by_fate {
             forecast.push(Chance::new(
-                format!("{name} {}", fate.word()),
+                format!("{name} {}", words[&key]),
                 total36(w),
                 "p. 38–42",
             ));
@@ -902,7 +919,19 @@ fn resolve_fight(
             modifiers.push(m);
         }
     }
+    let bound_of = |side: &Side| if side.own_bound { "own" } else { "enemy" };
     let mut totals_out = vec![
+        // Whose bound, as the sheet's tables say it: each element's "own" or "enemy" bound.
+        Total::new(
+            "Bound",
+            format!(
+                "{la}: {} bound; {lb}: {} bound",
+                bound_of(&f.a),
+                bound_of(&f.b)
+            ),
+            "p. 36–39",
+            None,
+        ),
         Total::new(
             format!("{la} total before grading"),
             format!("d6 {:+}", f.a.base),
@@ -1127,8 +1156,16 @@ pub fn shooting(
         .field("shooter.element.type")
         .rule("p. 34")
     })?;
+    if let Some(r) = s.range.filter(|r| *r < 0) {
+        return Err(RefereeError::new(
+            "situation.invalid_range",
+            format!("a range is a distance in paces, 0 or more: {r}p cannot be measured"),
+        )
+        .field("range")
+        .rule("p. 34"));
+    }
     if let Some(r) = s.range {
-        if r > range || r < 0 {
+        if r > range {
             return Err(RefereeError::new(
                 "situation.out_of_range",
                 format!(

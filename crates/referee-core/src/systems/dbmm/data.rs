@@ -594,6 +594,29 @@ pub struct Scale {
     pub key: String,
     pub name: String,
     pub mm_per_pace: f64,
+    /// The figure sizes it covers, smallest and largest in mm (R-DBMM-14): "28mm" is the 25mm
+    /// scale's.
+    #[serde(default)]
+    pub figures_mm: Option<[u32; 2]>,
+}
+
+impl DbmmData {
+    /// A figure scale by its key or by a figure size it covers ("20mm", "28 mm").
+    pub fn scale(&self, given: &str) -> Option<&Scale> {
+        if let Some(s) = self.scales.iter().find(|s| s.key == given) {
+            return Some(s);
+        }
+        let size: u32 = given
+            .trim()
+            .trim_end_matches("mm")
+            .trim()
+            .parse()
+            .ok()?;
+        self.scales.iter().find(|s| {
+            s.figures_mm
+                .is_some_and(|[lo, hi]| (lo..=hi).contains(&size))
+        })
+    }
 }
 
 pub const SCORES: &[&str] = &[">", "=", "<", "<=", "<<"];

@@ -139,16 +139,23 @@ fn distances(data: &DbmmData, s: &DistancesSituation) -> Result<Resolution, Refe
     let checked = element::check(data, &s.element, "element")?;
     let scale = match &s.scale {
         None => &data.scales[0],
-        Some(key) => data.scales.iter().find(|x| &x.key == key).ok_or_else(|| {
+        Some(key) => data.scale(key).ok_or_else(|| {
             RefereeError::new(
                 "situation.unknown_scale",
                 format!(
                     "no figure scale {}; the ruleset has {}",
                     crate::error::given(key),
-                    crate::error::choices(data.scales.iter().map(|x| x.key.as_str()))
+                    crate::error::choices(data.scales.iter().map(|x| {
+                        match x.figures_mm {
+                            Some([lo, hi]) if lo > 1 => format!("{} ({lo}–{hi} mm figures)", x.key),
+                            Some([_, hi]) => format!("{} (figures up to {hi} mm)", x.key),
+                            None => x.key.clone(),
+                        }
+                    }))
                 ),
             )
             .field("scale")
+            .ruling("R-DBMM-14")
         })?,
     };
     let show = |paces: i64| {

@@ -53,8 +53,8 @@ pub struct FateAt {
     pub fate: Fate,
     pub text: String,
     pub quick_kill: bool,
-    /// Only if the player wishes; the general outcome otherwise.
-    pub choice: bool,
+    /// Only if the player wishes: the general outcome the player may keep instead (p. 38–39).
+    pub choice: Option<Fate>,
     pub ruling: Option<String>,
     /// Pursuit or pressing forward, when it wins.
     pub pursuit: Option<String>,
@@ -68,19 +68,28 @@ impl FateAt {
             fate,
             text: text.to_string(),
             quick_kill: false,
-            choice: false,
+            choice: None,
             ruling: None,
             pursuit: None,
         }
     }
 
+    /// Its fate in words; a fate the player may choose reads as the choice it is.
+    pub fn word(&self) -> String {
+        match self.choice {
+            Some(kept) => format!(
+                "{} or {}, as the player chooses",
+                self.fate.word(),
+                kept.word()
+            ),
+            None => self.fate.word().to_string(),
+        }
+    }
+
     pub fn describe(&self) -> String {
-        let mut s = format!("({}) {}", self.score.symbol(), self.fate.word());
+        let mut s = format!("({}) {}", self.score.symbol(), self.word());
         if self.quick_kill {
             s.push_str(" — quick kill");
-        }
-        if self.choice {
-            s.push_str(" if the player wishes");
         }
         if let Some(p) = &self.pursuit {
             s.push_str(&format!("; {p}"));
@@ -88,8 +97,12 @@ impl FateAt {
         s
     }
 
+    /// `repulsed`, or `repulsed_or_recoil` for the player's choice.
     pub fn code(&self) -> String {
-        self.fate.code().to_string()
+        match self.choice {
+            Some(kept) => format!("{}_or_{}", self.fate.code(), kept.code()),
+            None => self.fate.code().to_string(),
+        }
     }
 }
 
@@ -208,19 +221,27 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
                 fate: e.result,
                 text: e.text.clone(),
                 quick_kill: e.quick_kill,
-                choice: e.choice,
+                // The general outcome for the score, kept if the player does not wish it.
+                choice: e.choice.then(|| general_outcome(data, score)),
                 ruling: Some("R-DBMM-10".into()),
                 pursuit: None,
             };
         }
     }
-    let g = data
-        .outcomes
+    let g = unconditional(data, score);
+    FateAt::plain(score, g.result, &g.text)
+}
+
+fn unconditional(data: &DbmmData, score: Score) -> &super::data::GeneralOutcome {
+    data.outcomes
         .general
         .iter()
-        .find(|g| g.scoring == symbol && g.condition.is_none())
-        .expect("the ruleset checks give every score an unconditional outcome");
-    FateAt::plain(score, g.result, &g.text)
+        .find(|g| g.scoring == score.symbol() && g.condition.is_none())
+        .expect("the ruleset checks give every score an unconditional outcome")
+}
+
+fn general_outcome(data: &DbmmData, score: Score) -> Fate {
+    unconditional(data, score).result
 }
 
 pub fn impetuous(data: &DbmmData, c: &Checked) -> bool {

@@ -134,7 +134,7 @@ fn knights_against_blades_in_good_going_in_the_knights_bound() {
     assert_eq!(chance(&r, "Bd (O) is destroyed"), "5/12");
     assert_eq!(chance(&r, "Kn (O) pursues"), "5/12");
     // Kn beaten by Foot not Bd (X), Bw, Sh: repulsed if the player wishes; never doubled here.
-    assert_eq!(chance(&r, "Kn (O) is repulsed"), "5/12");
+    assert_eq!(chance(&r, "Kn (O) is repulsed or recoils, as the player chooses"), "5/12");
     assert_eq!(chance(&r, "Kn (O) is doubled"), "0/1");
     assert_eq!(odds(&r, "pursue/destroyed"), "5/12");
     let kn_wins = r
@@ -151,7 +151,7 @@ fn knights_against_blades_in_good_going_in_the_knights_bound() {
     let bd_wins = r
         .distribution
         .iter()
-        .find(|d| d.result == "repulsed/stand")
+        .find(|d| d.result == "repulsed_or_recoil/stand")
         .unwrap();
     assert!(!bd_wins.meaning.contains("pursue"), "{}", bd_wins.meaning);
     // With dice: Kn 5 + 4 = 9 against Bd 2 + 4 = 6.
@@ -965,4 +965,107 @@ fn fleeing_through_friends_compares_morale_equivalents() {
         assert!(target.ends_with(&format!("({})", friends["grade"].as_str().unwrap())));
         assert!(!target.starts_with("Fleeing"));
     }
+}
+
+/// The sheet's choices read as choices: Kn beaten by Foot may be repulsed, or recoil as the
+/// general outcome says (p. 38–39); the effect and the forecast say both.
+#[test]
+fn a_repulse_the_player_may_choose_is_shown_as_a_choice() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Kn", "O"), "b": fighter("Sp", "O"), "bound": "b" }),
+    );
+    let row = r
+        .distribution
+        .iter()
+        .find(|d| d.result.starts_with("repulsed_or_recoil/"))
+        .unwrap_or_else(|| panic!("{:?}", results(&r)));
+    assert!(row.meaning.contains("is repulsed or recoils, as the player chooses"), "{}", row.meaning);
+    assert!(row
+        .effects
+        .iter()
+        .any(|e| e.text == "Kn (O): is repulsed or recoils, as the player chooses"));
+    assert!(!results(&r).iter().any(|x| x.starts_with("repulsed/")));
+    let p = chance(&r, "Kn (O) is repulsed or recoils, as the player chooses");
+    assert_eq!(p, chance(&r, "Kn (O) scores less, not doubled"));
+}
+
+/// Whose bound it is, in the sheet's words for each element.
+#[test]
+fn the_bound_is_each_elements_own_or_enemy_bound() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Kn", "O"), "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    assert_eq!(value(&r, "Bound"), "Kn (O): enemy bound; Bd (O): own bound");
+    let r = resolved(
+        "shooting",
+        json!({ "shooter": fighter("Bw", "O"), "target": fighter("Bd", "O"), "bound": "shooter" }),
+    );
+    assert_eq!(value(&r, "Bound"), "Bw (O): own bound; Bd (O): enemy bound");
+}
+
+/// The entry refusals of issue 22: each names its field and rule, none is a panic.
+#[test]
+fn impossible_entries_are_refused_as_such() {
+    // Three edges take at most three enemy front edges (p. 37).
+    let e = refused(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "enemy_on_flank_or_rear": 4 }, "b": fighter("Kn", "O"), "bound": "b" }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.invalid_contact", Some("a.enemy_on_flank_or_rear"))
+    );
+    resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "enemy_on_flank_or_rear": 3 }, "b": fighter("Kn", "O"), "bound": "b" }),
+    );
+    // A command of 0 ME has no thresholds (p. 42).
+    for command in [
+        json!({ "tally": { "total": 0 } }),
+        json!({ "elements": [{ "element": el("Exp", "O") }] }),
+    ] {
+        let e = refused("command_morale", command.clone());
+        assert_eq!(e.code, "situation.no_morale_equivalents", "{command}");
+    }
+    // A negative range is no distance, not one out of range (p. 34).
+    let shoot = |range: i64| {
+        load("dbmm").resolve(
+            "shooting",
+            &json!({ "shooter": fighter("Bw", "O"), "target": fighter("Bd", "O"), "bound": "shooter", "range": range }),
+            None,
+        )
+    };
+    assert_eq!(shoot(-40).unwrap_err().code, "situation.invalid_range");
+    assert_eq!(shoot(100_000 / 100).unwrap_err().code, "situation.out_of_range");
+    assert!(shoot(0).is_ok());
+}
+
+/// Every figure scale R-DBMM-14 covers is accepted by its size; sizes it does not cover are
+/// refused with the sizes it does.
+#[test]
+fn every_figure_scale_the_ruling_covers_is_accepted() {
+    let at = |scale: &str| {
+        load("dbmm").resolve(
+            "distances",
+            &json!({ "element": el("LH", "O"), "scale": scale }),
+            None,
+        )
+    };
+    for (scale, key) in [
+        ("6mm", "15mm"),
+        ("10mm", "15mm"),
+        ("15mm", "15mm"),
+        ("20mm", "25mm"),
+        ("25mm", "25mm"),
+        ("28mm", "25mm"),
+        ("28 mm", "25mm"),
+    ] {
+        let r = at(scale).unwrap_or_else(|e| panic!("{scale}: {}", e.one_line()));
+        assert_eq!(r.outcome.unwrap().result, key, "{scale}");
+    }
+    let e = at("18mm").unwrap_err();
+    assert_eq!(e.code, "situation.unknown_scale");
+    assert!(e.message.contains("20–28 mm figures"), "{}", e.message);
 }
