@@ -31,6 +31,8 @@ pub struct DbmmData {
     pub movement: Movement,
     pub shooting: Shooting,
     pub scales: Vec<Scale>,
+    /// Going by element (p. 19–20).
+    pub going: super::going::GoingTables,
     pub sequence: Vec<Phase>,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]
@@ -689,6 +691,14 @@ impl DbmmData {
         ));
         for (i, r) in self.shooting.ranges.iter().enumerate() {
             out.push((format!("shooting.ranges[{i}].who"), &r.who));
+        }
+        out.push(("going.camelry".to_string(), self.going.camelry.as_str()));
+        for (list, cases) in [("special", &self.going.special), ("wading", &self.going.wading)] {
+            for (i, c) in cases.iter().enumerate() {
+                if let Some(w) = &c.who {
+                    out.push((format!("going.{list}[{i}].who"), w.as_str()));
+                }
+            }
         }
         out
     }

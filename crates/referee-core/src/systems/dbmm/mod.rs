@@ -6,6 +6,7 @@ pub mod combat;
 pub mod data;
 pub mod element;
 pub mod fight;
+pub mod going;
 pub mod morale;
 pub mod outcome;
 pub mod pips;
@@ -60,6 +61,12 @@ pub fn actions() -> Vec<ActionInfo> {
             "pip_cost",
             "PIP cost of a move or halt",
             "p. 27",
+            ActionGroup::Movement,
+        ),
+        ActionInfo::new(
+            "going",
+            "Going by element",
+            "p. 19–20",
             ActionGroup::Movement,
         ),
         ActionInfo::new(
@@ -283,6 +290,7 @@ pub fn resolve(
         "pips" => pips::pips(data, &parse(situation)?, dice),
         "pip_cost" => without_dice(action, dice, || pips::pip_cost(data, &parse(situation)?)),
         "distances" => without_dice(action, dice, || distances(data, &parse(situation)?)),
+        "going" => without_dice(action, dice, || going::going(data, &parse(situation)?)),
         other => Err(crate::systems::unknown_action("dbmm", other, &actions())),
     }
 }
@@ -299,6 +307,7 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "pips" => schemars::schema_for!(pips::PipsSituation),
         "pip_cost" => schemars::schema_for!(pips::PipCostSituation),
         "distances" => schemars::schema_for!(DistancesSituation),
+        "going" => schemars::schema_for!(going::GoingSituation),
         _ => return None,
     })
 }

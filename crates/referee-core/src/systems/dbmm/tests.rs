@@ -1069,3 +1069,41 @@ fn every_figure_scale_the_ruling_covers_is_accepted() {
     assert_eq!(e.code, "situation.unknown_scale");
     assert!(e.message.contains("20–28 mm figures"), "{}", e.message);
 }
+
+/// Going by element: the special cases of the terrain definitions (p. 19) and wading (p. 20).
+#[test]
+fn going_depends_on_the_element_in_the_special_cases_and_rivers() {
+    let going = |situation: Value| {
+        let r = resolved("going", situation);
+        r.outcome.unwrap().result
+    };
+    let cases = [
+        // Elephants in SH and SF are in good going; camelry in dunes too.
+        (json!({ "element": el("El", "O"), "terrain": "SH", "going": "RGo" }), "GGo"),
+        (json!({ "element": el("El", "O"), "terrain": "SF", "going": "RGo" }), "GGo"),
+        (json!({ "element": el("El", "O"), "terrain": "RH", "going": "RGo" }), "DGo"),
+        (json!({ "element": el("Cm", "O"), "terrain": "D", "going": "DGo" }), "GGo"),
+        (json!({ "element": el("Bge", "F"), "terrain": "D", "going": "DGo" }), "GGo"),
+        (json!({ "element": el("Cv", "O"), "camelry": true, "terrain": "SH", "going": "RGo" }), "DGo"),
+        (json!({ "element": el("Kn", "O"), "chariots": true, "terrain": "SF", "going": "RGo" }), "DGo"),
+        // No special case: the terrain's own going.
+        (json!({ "element": el("Bd", "O"), "terrain": "SH", "going": "RGo" }), "RGo"),
+        (json!({ "element": el("Kn", "O"), "terrain": "CH" }), "impassable"),
+        // Wading: a river 80p or wider is DGo for Foot, RGo for Mounted not Exp or chariots.
+        (json!({ "element": el("Bd", "O"), "river": { "width": 120 } }), "DGo"),
+        (json!({ "element": el("Cv", "O"), "river": { "width": 120 } }), "RGo"),
+        (json!({ "element": el("Exp", "O"), "river": { "width": 120 } }), "DGo"),
+        (json!({ "element": el("Cv", "O"), "chariots": true, "river": { "width": 120 } }), "DGo"),
+        (json!({ "element": el("Cv", "O"), "river": { "width": 120, "state": "spate" } }), "DGo"),
+        (json!({ "element": el("Bd", "O"), "river": { "width": 120, "state": "low" } }), "RGo"),
+        // Narrower than 80p: Foot RGo, Mounted and Train DGo.
+        (json!({ "element": el("Bd", "O"), "river": { "width": 40 } }), "RGo"),
+        (json!({ "element": el("Cv", "O"), "river": { "width": 40 } }), "DGo"),
+        (json!({ "element": el("Bge", "O"), "river": { "width": 40 } }), "DGo"),
+    ];
+    for (situation, want) in cases {
+        assert_eq!(going(situation.clone()), want, "{situation}");
+    }
+    let e = refused("going", json!({ "element": el("Bd", "O"), "river": { "width": -5 } }));
+    assert_eq!(e.code, "situation.invalid_range");
+}
