@@ -33,6 +33,8 @@ pub struct DbmmData {
     pub scales: Vec<Scale>,
     /// Going by element (p. 19–20).
     pub going: super::going::GoingTables,
+    /// Dawn to dusk by climate and season, and visibility (p. 23–25).
+    pub daylight: super::daylight::Daylight,
     pub sequence: Vec<Phase>,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]

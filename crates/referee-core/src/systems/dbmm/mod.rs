@@ -4,6 +4,7 @@
 
 pub mod combat;
 pub mod data;
+pub mod daylight;
 pub mod element;
 pub mod fight;
 pub mod going;
@@ -62,6 +63,12 @@ pub fn actions() -> Vec<ActionInfo> {
             "PIP cost of a move or halt",
             "p. 27",
             ActionGroup::Movement,
+        ),
+        ActionInfo::new(
+            "daylight",
+            "Time of day and visibility",
+            "p. 23–25",
+            ActionGroup::Tables,
         ),
         ActionInfo::new(
             "going",
@@ -291,6 +298,9 @@ pub fn resolve(
         "pip_cost" => without_dice(action, dice, || pips::pip_cost(data, &parse(situation)?)),
         "distances" => without_dice(action, dice, || distances(data, &parse(situation)?)),
         "going" => without_dice(action, dice, || going::going(data, &parse(situation)?)),
+        "daylight" => without_dice(action, dice, || {
+            daylight::daylight(data, &parse(situation)?)
+        }),
         other => Err(crate::systems::unknown_action("dbmm", other, &actions())),
     }
 }
@@ -308,6 +318,7 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "pip_cost" => schemars::schema_for!(pips::PipCostSituation),
         "distances" => schemars::schema_for!(DistancesSituation),
         "going" => schemars::schema_for!(going::GoingSituation),
+        "daylight" => schemars::schema_for!(daylight::DaylightSituation),
         _ => return None,
     })
 }

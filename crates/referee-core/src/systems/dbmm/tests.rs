@@ -1107,3 +1107,41 @@ fn going_depends_on_the_element_in_the_special_cases_and_rivers() {
     let e = refused("going", json!({ "element": el("Bd", "O"), "river": { "width": -5 } }));
     assert_eq!(e.code, "situation.invalid_range");
 }
+
+/// The climate table's times bound the periods of the day (p. 23–24, R-DBMM-19); visibility is
+/// the shorter of the period's and the weather's (p. 25).
+#[test]
+fn the_clock_gives_the_period_of_the_day_and_how_far_elements_see() {
+    let at = |clock: &str, weather: &str, moonlight: bool| {
+        let r = resolved(
+            "daylight",
+            json!({ "climate": "Warm", "season": "Summer", "clock": clock, "weather": weather, "moonlight": moonlight }),
+        );
+        (r.outcome.clone().unwrap().result, value(&r, "Visibility"))
+    };
+    // Warm summer: dawn 04:30, sunrise 05:00, sunset 19:00, dusk 19:30.
+    let want = [
+        ("04:29", "clear", false, "night_moonless", "80p"),
+        ("04:30", "clear", true, "dawn", "400p"),
+        ("05:00", "clear", false, "day", "no limit"),
+        ("12:00", "fog", false, "day", "80p"),
+        ("19:00", "clear", false, "dusk", "400p"),
+        ("19:15", "snow", false, "dusk", "160p"),
+        ("19:30", "clear", true, "night_moonlight", "160p"),
+        ("23:59", "mist", true, "night_moonlight", "160p"),
+    ];
+    for (clock, weather, moon, period, seen) in want {
+        assert_eq!(
+            at(clock, weather, moon),
+            (period.to_string(), seen.to_string()),
+            "{clock} {weather}"
+        );
+    }
+    for (situation, code) in [
+        (json!({ "climate": "Arctic", "season": "Summer", "clock": "12:00" }), "situation.unknown_climate"),
+        (json!({ "climate": "Warm", "season": "Summer", "clock": "25:00" }), "situation.invalid_clock"),
+        (json!({ "climate": "Warm", "season": "Summer", "clock": "12:00", "weather": "rain" }), "situation.unknown_weather"),
+    ] {
+        assert_eq!(refused("daylight", situation).code, code);
+    }
+}
