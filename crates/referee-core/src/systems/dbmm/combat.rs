@@ -388,7 +388,9 @@ fn effective_overlaps(
         && fighter.element.wedge
         && !(side.grade == "F" && opponent.type_code == "LH")
     {
-        Some(format!("{label} is Kn in Wedge, and overlaps on it are ignored"))
+        Some(format!(
+            "{label} is Kn in Wedge, and overlaps on it are ignored"
+        ))
     } else if ["Exp", "WWg"].contains(&side.type_code.as_str()) {
         Some(format!(
             "{label} is {}, and overlaps on it are ignored",

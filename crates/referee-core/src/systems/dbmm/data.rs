@@ -610,12 +610,7 @@ impl DbmmData {
         if let Some(s) = self.scales.iter().find(|s| s.key == given) {
             return Some(s);
         }
-        let size: u32 = given
-            .trim()
-            .trim_end_matches("mm")
-            .trim()
-            .parse()
-            .ok()?;
+        let size: u32 = given.trim().trim_end_matches("mm").trim().parse().ok()?;
         self.scales.iter().find(|s| {
             s.figures_mm
                 .is_some_and(|[lo, hi]| (lo..=hi).contains(&size))
@@ -695,7 +690,10 @@ impl DbmmData {
             out.push((format!("shooting.ranges[{i}].who"), &r.who));
         }
         out.push(("going.camelry".to_string(), self.going.camelry.as_str()));
-        for (list, cases) in [("special", &self.going.special), ("wading", &self.going.wading)] {
+        for (list, cases) in [
+            ("special", &self.going.special),
+            ("wading", &self.going.wading),
+        ] {
             for (i, c) in cases.iter().enumerate() {
                 if let Some(w) = &c.who {
                     out.push((format!("going.{list}[{i}].who"), w.as_str()));

@@ -168,7 +168,8 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         ("Sunset", &row.sunset),
         ("Dusk", &row.dusk),
     ] {
-        r.totals.push(Total::new(label, value.clone(), &d.rule, None));
+        r.totals
+            .push(Total::new(label, value.clone(), &d.rule, None));
     }
     r.totals
         .push(Total::new("Time of day", word, &d.rule, Some("R-DBMM-19")));

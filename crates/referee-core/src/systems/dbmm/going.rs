@@ -199,7 +199,8 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
         &format!("{label} in {place}: {}.", result.words()),
         Vec::new(),
     );
-    r.totals.push(Total::new("Going", result.code(), &rule, None));
+    r.totals
+        .push(Total::new("Going", result.code(), &rule, None));
     match found {
         Some(c) => r.notes.push(Note::new(c.text.clone(), &rule, None)),
         None if s.river.is_some() => {

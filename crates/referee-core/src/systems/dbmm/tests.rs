@@ -134,7 +134,10 @@ fn knights_against_blades_in_good_going_in_the_knights_bound() {
     assert_eq!(chance(&r, "Bd (O) is destroyed"), "5/12");
     assert_eq!(chance(&r, "Kn (O) pursues"), "5/12");
     // Kn beaten by Foot not Bd (X), Bw, Sh: repulsed if the player wishes; never doubled here.
-    assert_eq!(chance(&r, "Kn (O) is repulsed or recoils, as the player chooses"), "5/12");
+    assert_eq!(
+        chance(&r, "Kn (O) is repulsed or recoils, as the player chooses"),
+        "5/12"
+    );
     assert_eq!(chance(&r, "Kn (O) is doubled"), "0/1");
     assert_eq!(odds(&r, "pursue/destroyed"), "5/12");
     let kn_wins = r
@@ -747,7 +750,10 @@ fn mounted_lose_two_from_dusk_until_sunrise_not_in_the_dusk_period() {
         if let Some(m) = night {
             assert_eq!(m.ruling.as_deref(), Some("R-DBMM-19"));
         }
-        let noted = r.notes.iter().any(|n| n.ruling.as_deref() == Some("R-DBMM-19"));
+        let noted = r
+            .notes
+            .iter()
+            .any(|n| n.ruling.as_deref() == Some("R-DBMM-19"));
         assert_eq!(noted, time == "dusk", "{time}");
     }
 }
@@ -771,7 +777,11 @@ fn spear_support_comes_from_spear_of_the_same_or_higher_grade() {
     };
     let plus_one = Some((1, Some("R-DBMM-20".to_string())));
     assert_eq!(support("O", "O"), plus_one);
-    assert_eq!(support("O", "S"), plus_one, "a higher grade behind supports");
+    assert_eq!(
+        support("O", "S"),
+        plus_one,
+        "a higher grade behind supports"
+    );
     assert_eq!(support("I", "O"), plus_one);
     assert_eq!(support("S", "O"), None, "a lower grade behind does not");
 }
@@ -837,15 +847,28 @@ fn an_element_contacted_on_its_rear_edge_turns_or_is_destroyed() {
         .iter()
         .map(|x| x.split('/').next().unwrap().to_string())
         .collect();
-    assert!(kn.iter().all(|f| ["turn", "destroyed"].contains(&f.as_str())), "{kn:?}");
+    assert!(
+        kn.iter()
+            .all(|f| ["turn", "destroyed"].contains(&f.as_str())),
+        "{kn:?}"
+    );
     assert!(kn.iter().any(|f| f == "turn") && kn.iter().any(|f| f == "destroyed"));
     let more = r
         .distribution
         .iter()
         .find(|d| d.meaning.starts_with("Kn (O) (>)"))
         .unwrap();
-    assert!(more.meaning.contains("does not pursue (contacted on its rear edge)"), "{}", more.meaning);
-    let turn = more.effects.iter().find(|e| e.text.contains("turns 180°")).unwrap();
+    assert!(
+        more.meaning
+            .contains("does not pursue (contacted on its rear edge)"),
+        "{}",
+        more.meaning
+    );
+    let turn = more
+        .effects
+        .iter()
+        .find(|e| e.text.contains("turns 180°"))
+        .unwrap();
     assert_eq!(turn.ruling.as_deref(), Some("R-DBMM-23"));
     // The Bd fighting a rear edge has its outcome disregarded whatever it scores.
     assert!(results(&r).iter().all(|x| x.ends_with("/disregarded")));
@@ -898,16 +921,31 @@ fn friends_behind_are_destroyed_with_the_element_in_front() {
         .iter()
         .find(|d| d.result.starts_with("destroyed/"))
         .unwrap();
-    assert!(hit.effects.iter().any(|e| e.text == "Archers: is destroyed" && e.rule == "p. 42"));
-    for d in r.distribution.iter().filter(|d| !d.result.starts_with("destroyed/")) {
-        assert!(d.effects.iter().all(|e| !e.text.starts_with("Archers")), "{}", d.meaning);
+    assert!(hit
+        .effects
+        .iter()
+        .any(|e| e.text == "Archers: is destroyed" && e.rule == "p. 42"));
+    for d in r
+        .distribution
+        .iter()
+        .filter(|d| !d.result.starts_with("destroyed/"))
+    {
+        assert!(
+            d.effects.iter().all(|e| !e.text.starts_with("Archers")),
+            "{}",
+            d.meaning
+        );
     }
     // Ps behind Bd fighting Kn: only the umpire can tell (edge contact), so no effect.
     let r = resolved(
         "close_combat",
         json!({ "a": { "element": el("Bd", "O"), "behind": { "type": "Ps", "grade": "O", "name": "Skirmishers" } }, "b": fighter("Kn", "O"), "bound": "b" }),
     );
-    assert!(r.distribution.iter().flat_map(|d| &d.effects).all(|e| !e.text.starts_with("Skirmishers")));
+    assert!(r
+        .distribution
+        .iter()
+        .flat_map(|d| &d.effects)
+        .all(|e| !e.text.starts_with("Skirmishers")));
     assert!(r.checks.iter().any(|c| c.label.contains("Skirmishers")));
 }
 
@@ -919,24 +957,38 @@ fn an_x_element_without_its_line_is_noted_and_a_wrong_line_lists_the_right_ones(
         json!({ "a": fighter("Kn", "X"), "b": fighter("Bd", "O"), "bound": "a" }),
     );
     let note = note_with(&r, "R-DBMM-6");
-    assert!(note.contains("Kn (S)") && note.contains("Kn (I)") && note.contains("Kn (O)"), "{note}");
+    assert!(
+        note.contains("Kn (S)") && note.contains("Kn (I)") && note.contains("Kn (O)"),
+        "{note}"
+    );
     let r = resolved(
         "close_combat",
         json!({ "a": { "element": { "type": "Kn", "grade": "X", "counts_as": "Kn (S)" } }, "b": fighter("Bd", "O"), "bound": "a" }),
     );
-    assert!(r.notes.iter().all(|n| n.ruling.as_deref() != Some("R-DBMM-6")));
+    assert!(r
+        .notes
+        .iter()
+        .all(|n| n.ruling.as_deref() != Some("R-DBMM-6")));
     let e = refused(
         "element",
         json!({ "element": { "type": "Kn", "grade": "X", "counts_as": "Kn (F)" } }),
     );
     assert_eq!(e.code, "situation.invalid_counts_as");
-    assert!(e.message.contains("Kn (S), Kn (I), Kn (O)"), "{}", e.message);
+    assert!(
+        e.message.contains("Kn (S), Kn (I), Kn (O)"),
+        "{}",
+        e.message
+    );
     assert!(!e.message.contains("only for"), "{}", e.message);
     let e = refused(
         "element",
         json!({ "element": { "type": "Kn", "grade": "O", "counts_as": "Kn (S)" } }),
     );
-    assert!(e.message.starts_with("Only an (X) element"), "{}", e.message);
+    assert!(
+        e.message.starts_with("Only an (X) element"),
+        "{}",
+        e.message
+    );
 }
 
 /// Friends a fleeing element bursts through recoil if its ME are equal or more, are spent if
@@ -944,11 +996,11 @@ fn an_x_element_without_its_line_is_noted_and_a_wrong_line_lists_the_right_ones(
 #[test]
 fn fleeing_through_friends_compares_morale_equivalents() {
     for (fleeing, friends, fate) in [
-        (el("Cv", "O"), el("Bd", "O"), "recoil"),  // 1 ME against 1 ME
-        (el("Ps", "O"), el("Bd", "O"), "spent"),   // ½ against 1
-        (el("Kn", "O"), el("Bd", "S"), "recoil"),  // 2 against 2
-        (el("Cv", "O"), el("Bd", "S"), "spent"),   // 1 against 2
-        (el("Bd", "O"), el("Bd", "O"), "recoil"),  // the same, told apart
+        (el("Cv", "O"), el("Bd", "O"), "recoil"), // 1 ME against 1 ME
+        (el("Ps", "O"), el("Bd", "O"), "spent"),  // ½ against 1
+        (el("Kn", "O"), el("Bd", "S"), "recoil"), // 2 against 2
+        (el("Cv", "O"), el("Bd", "S"), "spent"),  // 1 against 2
+        (el("Bd", "O"), el("Bd", "O"), "recoil"), // the same, told apart
     ] {
         let r = resolved(
             "flee_through_friends",
@@ -980,7 +1032,12 @@ fn a_repulse_the_player_may_choose_is_shown_as_a_choice() {
         .iter()
         .find(|d| d.result.starts_with("repulsed_or_recoil/"))
         .unwrap_or_else(|| panic!("{:?}", results(&r)));
-    assert!(row.meaning.contains("is repulsed or recoils, as the player chooses"), "{}", row.meaning);
+    assert!(
+        row.meaning
+            .contains("is repulsed or recoils, as the player chooses"),
+        "{}",
+        row.meaning
+    );
     assert!(row
         .effects
         .iter()
@@ -1015,7 +1072,10 @@ fn impossible_entries_are_refused_as_such() {
     );
     assert_eq!(
         (e.code.as_str(), e.field.as_deref()),
-        ("situation.invalid_contact", Some("a.enemy_on_flank_or_rear"))
+        (
+            "situation.invalid_contact",
+            Some("a.enemy_on_flank_or_rear")
+        )
     );
     resolved(
         "close_combat",
@@ -1038,7 +1098,10 @@ fn impossible_entries_are_refused_as_such() {
         )
     };
     assert_eq!(shoot(-40).unwrap_err().code, "situation.invalid_range");
-    assert_eq!(shoot(100_000 / 100).unwrap_err().code, "situation.out_of_range");
+    assert_eq!(
+        shoot(100_000 / 100).unwrap_err().code,
+        "situation.out_of_range"
+    );
     assert!(shoot(0).is_ok());
 }
 
@@ -1079,32 +1142,89 @@ fn going_depends_on_the_element_in_the_special_cases_and_rivers() {
     };
     let cases = [
         // Elephants in SH and SF are in good going; camelry in dunes too.
-        (json!({ "element": el("El", "O"), "terrain": "SH", "going": "RGo" }), "GGo"),
-        (json!({ "element": el("El", "O"), "terrain": "SF", "going": "RGo" }), "GGo"),
-        (json!({ "element": el("El", "O"), "terrain": "RH", "going": "RGo" }), "DGo"),
-        (json!({ "element": el("Cm", "O"), "terrain": "D", "going": "DGo" }), "GGo"),
-        (json!({ "element": el("Bge", "F"), "terrain": "D", "going": "DGo" }), "GGo"),
-        (json!({ "element": el("Cv", "O"), "camelry": true, "terrain": "SH", "going": "RGo" }), "DGo"),
-        (json!({ "element": el("Kn", "O"), "chariots": true, "terrain": "SF", "going": "RGo" }), "DGo"),
+        (
+            json!({ "element": el("El", "O"), "terrain": "SH", "going": "RGo" }),
+            "GGo",
+        ),
+        (
+            json!({ "element": el("El", "O"), "terrain": "SF", "going": "RGo" }),
+            "GGo",
+        ),
+        (
+            json!({ "element": el("El", "O"), "terrain": "RH", "going": "RGo" }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Cm", "O"), "terrain": "D", "going": "DGo" }),
+            "GGo",
+        ),
+        (
+            json!({ "element": el("Bge", "F"), "terrain": "D", "going": "DGo" }),
+            "GGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "camelry": true, "terrain": "SH", "going": "RGo" }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Kn", "O"), "chariots": true, "terrain": "SF", "going": "RGo" }),
+            "DGo",
+        ),
         // No special case: the terrain's own going.
-        (json!({ "element": el("Bd", "O"), "terrain": "SH", "going": "RGo" }), "RGo"),
-        (json!({ "element": el("Kn", "O"), "terrain": "CH" }), "impassable"),
+        (
+            json!({ "element": el("Bd", "O"), "terrain": "SH", "going": "RGo" }),
+            "RGo",
+        ),
+        (
+            json!({ "element": el("Kn", "O"), "terrain": "CH" }),
+            "impassable",
+        ),
         // Wading: a river 80p or wider is DGo for Foot, RGo for Mounted not Exp or chariots.
-        (json!({ "element": el("Bd", "O"), "river": { "width": 120 } }), "DGo"),
-        (json!({ "element": el("Cv", "O"), "river": { "width": 120 } }), "RGo"),
-        (json!({ "element": el("Exp", "O"), "river": { "width": 120 } }), "DGo"),
-        (json!({ "element": el("Cv", "O"), "chariots": true, "river": { "width": 120 } }), "DGo"),
-        (json!({ "element": el("Cv", "O"), "river": { "width": 120, "state": "spate" } }), "DGo"),
-        (json!({ "element": el("Bd", "O"), "river": { "width": 120, "state": "low" } }), "RGo"),
+        (
+            json!({ "element": el("Bd", "O"), "river": { "width": 120 } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "river": { "width": 120 } }),
+            "RGo",
+        ),
+        (
+            json!({ "element": el("Exp", "O"), "river": { "width": 120 } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "chariots": true, "river": { "width": 120 } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "river": { "width": 120, "state": "spate" } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Bd", "O"), "river": { "width": 120, "state": "low" } }),
+            "RGo",
+        ),
         // Narrower than 80p: Foot RGo, Mounted and Train DGo.
-        (json!({ "element": el("Bd", "O"), "river": { "width": 40 } }), "RGo"),
-        (json!({ "element": el("Cv", "O"), "river": { "width": 40 } }), "DGo"),
-        (json!({ "element": el("Bge", "O"), "river": { "width": 40 } }), "DGo"),
+        (
+            json!({ "element": el("Bd", "O"), "river": { "width": 40 } }),
+            "RGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "river": { "width": 40 } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Bge", "O"), "river": { "width": 40 } }),
+            "DGo",
+        ),
     ];
     for (situation, want) in cases {
         assert_eq!(going(situation.clone()), want, "{situation}");
     }
-    let e = refused("going", json!({ "element": el("Bd", "O"), "river": { "width": -5 } }));
+    let e = refused(
+        "going",
+        json!({ "element": el("Bd", "O"), "river": { "width": -5 } }),
+    );
     assert_eq!(e.code, "situation.invalid_range");
 }
 
@@ -1138,9 +1258,18 @@ fn the_clock_gives_the_period_of_the_day_and_how_far_elements_see() {
         );
     }
     for (situation, code) in [
-        (json!({ "climate": "Arctic", "season": "Summer", "clock": "12:00" }), "situation.unknown_climate"),
-        (json!({ "climate": "Warm", "season": "Summer", "clock": "25:00" }), "situation.invalid_clock"),
-        (json!({ "climate": "Warm", "season": "Summer", "clock": "12:00", "weather": "rain" }), "situation.unknown_weather"),
+        (
+            json!({ "climate": "Arctic", "season": "Summer", "clock": "12:00" }),
+            "situation.unknown_climate",
+        ),
+        (
+            json!({ "climate": "Warm", "season": "Summer", "clock": "25:00" }),
+            "situation.invalid_clock",
+        ),
+        (
+            json!({ "climate": "Warm", "season": "Summer", "clock": "12:00", "weather": "rain" }),
+            "situation.unknown_weather",
+        ),
     ] {
         assert_eq!(refused("daylight", situation).code, code);
     }
