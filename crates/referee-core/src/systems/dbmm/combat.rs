@@ -1190,6 +1190,16 @@ pub fn shooting(
         .field("shoots_back")
         .rule("p. 34"));
     }
+    for (f, field) in [(&s.shooter, "shooter"), (&s.target, "target")] {
+        if f.fleeing {
+            return Err(RefereeError::new(
+                "situation.invalid_contact",
+                "a fleeing element fights the enemy it cannot avoid in close combat, not by shooting",
+            )
+            .field(format!("{field}.fleeing"))
+            .rule("p. 41"));
+        }
+    }
     let mode_s = Mode {
         shooting: true,
         shot_at: s.shoots_back,
