@@ -195,6 +195,9 @@ pub struct ShootingSituation {
     /// Paces from the shooter to the target, checked against its range (p. 34).
     #[serde(default)]
     pub range: Option<i64>,
+    /// Bounds it has rained so far (p. 25: after 6, Art and Sh no longer shoot).
+    #[serde(default)]
+    pub bounds_of_rain: u32,
     #[serde(default)]
     pub time: Time,
 }
@@ -1189,6 +1192,28 @@ pub fn shooting(
         )
         .field("shoots_back")
         .rule("p. 34"));
+    }
+    let rain = &data.daylight;
+    if s.bounds_of_rain >= rain.rain_bounds {
+        let stopped = [
+            (&cs, "shooter.element", true),
+            (&ct, "shoots_back", s.shoots_back),
+        ]
+        .into_iter()
+        .find(|(c, _, shoots)| *shoots && data.selector(&rain.rain_stops).matches(&c.traits()));
+        if let Some((c, field, _)) = stopped {
+            return Err(RefereeError::new(
+                "situation.cannot_shoot",
+                format!(
+                    "after {} bounds of rain Art and Sh can no longer shoot: {} cannot shoot after {}",
+                    rain.rain_bounds,
+                    c.element.label(),
+                    s.bounds_of_rain
+                ),
+            )
+            .field(field)
+            .rule(rain.visibility_rule.clone()));
+        }
     }
     for (f, field) in [(&s.shooter, "shooter"), (&s.target, "target")] {
         if f.fleeing {

@@ -690,6 +690,10 @@ impl DbmmData {
             out.push((format!("shooting.ranges[{i}].who"), &r.who));
         }
         out.push(("going.camelry".to_string(), self.going.camelry.as_str()));
+        out.push((
+            "daylight.rain_stops".to_string(),
+            self.daylight.rain_stops.as_str(),
+        ));
         for (list, cases) in [
             ("special", &self.going.special),
             ("wading", &self.going.wading),

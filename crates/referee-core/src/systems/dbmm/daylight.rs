@@ -30,6 +30,14 @@ pub struct Sight {
     pub name: String,
     #[serde(default)]
     pub paces: Option<i64>,
+    /// Its limit at night, where the weather table gives one apart (mist, overcast).
+    #[serde(default)]
+    pub night_paces: Option<i64>,
+    /// The furthest a move goes in it (WEATHER EFFECT, p. 25), by day and at night.
+    #[serde(default)]
+    pub move_paces: Option<i64>,
+    #[serde(default)]
+    pub night_move_paces: Option<i64>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -40,8 +48,11 @@ pub struct Daylight {
     pub times: Vec<DaylightRow>,
     /// By the period of the day: day, dusk, dawn, night_moonlight, night_moonless.
     pub periods: Vec<Sight>,
-    /// By the weather: clear, mist, fog, dust_storm, snow.
+    /// By the weather: clear, overcast, mist, fog, dust_storm, snow.
     pub weather: Vec<Sight>,
+    /// Bounds of rain after which `rain_stops` can no longer shoot.
+    pub rain_bounds: u32,
+    pub rain_stops: String,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -140,8 +151,17 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
             .rule(d.visibility_rule.clone())
         })?;
     let by_period = d.periods.iter().find(|p| p.key == period_key);
+    let night = time == Time::Night;
+    let (weather_sight, weather_move) = if night {
+        (
+            weather.night_paces.or(weather.paces),
+            weather.night_move_paces.or(weather.move_paces),
+        )
+    } else {
+        (weather.paces, weather.move_paces)
+    };
     // The shorter of the two limits holds.
-    let limits = [by_period.and_then(|p| p.paces), weather.paces];
+    let limits = [by_period.and_then(|p| p.paces), weather_sight];
     let sight = limits.iter().flatten().min().copied();
     let seen = sight.map_or("no limit".to_string(), |p| format!("{p}p"));
     let word = match time {
@@ -175,6 +195,14 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         .push(Total::new("Time of day", word, &d.rule, Some("R-DBMM-19")));
     r.totals
         .push(Total::new("Visibility", seen, &d.visibility_rule, None));
+    if let Some(most) = weather_move {
+        r.totals.push(Total::new(
+            format!("Moves at most ({})", weather.name),
+            format!("{most}p"),
+            &d.visibility_rule,
+            None,
+        ));
+    }
     r.notes.push(Note::new(
         "An element or group that cannot see enemy cannot move closer to enemy or to the enemy's rear battlefield edge; the time of day is the close combat's time.",
         &d.rule,

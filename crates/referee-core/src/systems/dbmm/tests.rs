@@ -1248,7 +1248,7 @@ fn the_clock_gives_the_period_of_the_day_and_how_far_elements_see() {
         ("19:00", "clear", false, "dusk", "400p"),
         ("19:15", "snow", false, "dusk", "160p"),
         ("19:30", "clear", true, "night_moonlight", "160p"),
-        ("23:59", "mist", true, "night_moonlight", "160p"),
+        ("23:59", "mist", true, "night_moonlight", "80p"),
     ];
     for (clock, weather, moon, period, seen) in want {
         assert_eq!(
@@ -1273,4 +1273,36 @@ fn the_clock_gives_the_period_of_the_day_and_how_far_elements_see() {
     ] {
         assert_eq!(refused("daylight", situation).code, code);
     }
+}
+
+/// WEATHER EFFECT (p. 25): mist sees less at night, fog limits moves, and after 6 bounds of
+/// rain Art and Sh no longer shoot.
+#[test]
+fn weather_limits_sight_and_moves_and_rain_stops_art_and_sh() {
+    let r = resolved(
+        "daylight",
+        json!({ "climate": "Cool", "season": "Autumn", "clock": "23:00", "weather": "mist", "moonlight": true }),
+    );
+    assert_eq!(value(&r, "Visibility"), "80p");
+    assert_eq!(value(&r, "Moves at most"), "120p");
+    let r = resolved(
+        "daylight",
+        json!({ "climate": "Cool", "season": "Autumn", "clock": "12:00", "weather": "fog" }),
+    );
+    assert_eq!(value(&r, "Moves at most"), "120p");
+    let shoot = |shooter: &str, rain: u32| {
+        load("dbmm").resolve(
+            "shooting",
+            &json!({ "shooter": fighter(shooter, "O"), "target": fighter("Bd", "O"), "bound": "shooter", "bounds_of_rain": rain }),
+            None,
+        )
+    };
+    assert!(shoot("Art", 5).is_ok());
+    let e = shoot("Art", 6).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.cannot_shoot", Some("p. 25"))
+    );
+    assert!(shoot("Sh", 7).is_err());
+    assert!(shoot("Bw", 9).is_ok());
 }
