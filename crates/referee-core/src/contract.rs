@@ -231,6 +231,14 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             "spent" => "is spent".to_string(),
             "destroyed" => "is destroyed".to_string(),
             "pursue" => "pursues".to_string(),
+            "turn" => "turns 180° to face the enemy".to_string(),
+            "burst_through" => "bursts through the enemy".to_string(),
+            // The player's choice between the sheet's exception and the general outcome.
+            "repulsed_or_recoil" => "is repulsed or recoils, as the player chooses".to_string(),
+            "repulsed_or_destroyed" => {
+                "is repulsed or is destroyed, as the player chooses".to_string()
+            }
+            "repulsed_or_stand" => "is repulsed or stands, as the player chooses".to_string(),
             other => other.to_string(),
         },
         Change::ThrowingWeaponsUsed => {

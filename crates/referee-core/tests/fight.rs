@@ -299,6 +299,27 @@ fn dbmm_actions_open_from_the_roster() {
     check_all(&r, &b, &[("shooting", 1, 1), ("close_combat", 3, 3)]);
 }
 
+/// An (X) element picked without its X-grading line is asked for it (p. 4–9, R-DBMM-6).
+#[test]
+fn a_dbmm_x_element_picked_without_its_line_is_asked_for_it() {
+    let (r, b) = battle(
+        "dbmm",
+        &[
+            ("Knights", 0, json!({ "type": "Kn", "grade": "X" })),
+            ("Blades", 1, json!({ "type": "Bd", "grade": "O" })),
+        ],
+    );
+    let f = fight(&r, &b.state, "close_combat", &[1], &[2]).unwrap();
+    assert!(
+        f.asks
+            .iter()
+            .any(|a| a.starts_with("Knights is graded (X)") && a.contains("R-DBMM-6")),
+        "{:?}",
+        f.asks
+    );
+    assert!(f.asks.iter().all(|a| !a.starts_with("Blades")));
+}
+
 /// Lands a change on a unit as the umpire's adjustment would.
 fn adjust(ruleset: &Ruleset, battle: &mut Battle, id: UnitId, change: Change) {
     let body = battle.adjust(Subject::Unit(id), change, None).unwrap();

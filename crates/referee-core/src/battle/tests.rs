@@ -785,6 +785,52 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
     );
 }
 
+/// Destruction of friends behind (p. 42) is an effect the battle applies: the Bw behind a Bd
+/// destroyed by Wb leaves the roster with it, and counts as lost for the command.
+#[test]
+fn a_dbmm_friend_behind_is_destroyed_with_the_element_in_front() {
+    let mut s = Script::new("dbmm", json!([{"name": "Romans"}, {"name": "Gauls"}]));
+    let bd = s.add_to(
+        "Bd1",
+        "Romans",
+        Some("Left"),
+        Role::Unit,
+        json!({ "type": "Bd", "grade": "O" }),
+    );
+    let bw = s.add_to(
+        "Archers",
+        "Romans",
+        Some("Left"),
+        Role::Unit,
+        json!({ "type": "Bw", "grade": "O" }),
+    );
+    s.add_to(
+        "Warband",
+        "Gauls",
+        Some("Host"),
+        Role::Unit,
+        json!({ "type": "Wb", "grade": "O", "irr": true }),
+    );
+    let situation = json!({
+        "a": { "element": { "type": "Bd", "grade": "O", "name": "Bd1" },
+               "behind": { "type": "Bw", "grade": "O", "name": "Archers" } },
+        "b": { "element": { "type": "Wb", "grade": "O", "irr": true, "name": "Warband" } },
+        "bound": "b"
+    });
+    let dice = dice_for(&s.ruleset, "close_combat", &situation, |r| {
+        has(r, |e| {
+            matches!(&e.change, Change::ElementFate { fate } if fate == "destroyed")
+                && e.text.starts_with("Archers")
+        })
+    });
+    let r = s.resolve("close_combat", &situation, &dice);
+    s.apply(&r, mapping(&[]));
+    assert!(s.unit(bd).lost, "the Bd is destroyed");
+    assert!(s.unit(bw).lost, "the Bw behind it is destroyed too");
+    let g = s.gauge(Some("Romans"), "Left");
+    assert_eq!(g.value.as_str(), "lost 2 of 2 ME");
+}
+
 #[test]
 fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     let mut s = Script::new(

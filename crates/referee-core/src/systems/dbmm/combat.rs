@@ -37,15 +37,28 @@ pub enum Contact {
     Rear,
 }
 
-/// Time of day for the tactical factors (p. 37) and visibility.
+/// Time of day for the tactical factors (p. 37) and visibility (p. 23–25), as the climate
+/// table's four times bound it (R-DBMM-19).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Time {
+    /// From sunrise to sunset.
     #[default]
     Day,
+    /// From sunset until dusk: the failing light, seeing 400p.
     Dusk,
+    /// From dusk until dawn.
     Night,
+    /// From dawn until sunrise: seeing 400p.
     Dawn,
+}
+
+impl Time {
+    /// "Between dusk and sunrise" (p. 37): night and the dawn before sunrise, not the period
+    /// from sunset to dusk (R-DBMM-19).
+    pub fn between_dusk_and_sunrise(self) -> bool {
+        matches!(self, Time::Night | Time::Dawn)
+    }
 }
 
 /// An enemy element overlapping this one (p. 35).
@@ -133,9 +146,13 @@ pub struct Fighter {
     /// Assaulting an undefended TF/PF section (p. 38).
     #[serde(default)]
     pub assaulting_undefended: bool,
-    /// The friend directly behind, for destruction of friends behind (p. 42).
+    /// The friend directly behind, for destruction of friends behind (p. 42); named as on the
+    /// roster, a battle applies its destruction.
     #[serde(default)]
     pub behind: Option<Element>,
+    /// A fleeing element that contacted this enemy and could not avoid it (p. 41).
+    #[serde(default)]
+    pub fleeing: bool,
 }
 
 /// Whose bound it is.
@@ -178,6 +195,9 @@ pub struct ShootingSituation {
     /// Paces from the shooter to the target, checked against its range (p. 34).
     #[serde(default)]
     pub range: Option<i64>,
+    /// Bounds it has rained so far (p. 25: after 6, Art and Sh no longer shoot).
+    #[serde(default)]
+    pub bounds_of_rain: u32,
     #[serde(default)]
     pub time: Time,
 }
@@ -203,6 +223,9 @@ fn bound_fits(bound: Bound, own: bool) -> bool {
     }
 }
 
+/// An element's two flank edges and its rear edge each take one enemy front edge.
+const ENEMY_EDGES_AT_MOST: u32 = 3;
+
 /// The tactical factors of one side (p. 37), claimed ones checked.
 #[allow(clippy::too_many_arguments)]
 fn tactical(
@@ -215,9 +238,22 @@ fn tactical(
     opponent_going: Going,
     time: Time,
     field: &str,
+    notes: &mut Vec<Note>,
 ) -> Result<Vec<Modifier>, RefereeError> {
     let traits = side.traits();
     let opp = opponent.traits();
+    if fighter.enemy_on_flank_or_rear > ENEMY_EDGES_AT_MOST {
+        return Err(RefereeError::new(
+            "situation.invalid_contact",
+            format!(
+                "{} has two flank edges and a rear edge: at most {ENEMY_EDGES_AT_MOST} enemy front edges can be on them, not {}",
+                side.element.label(),
+                fighter.enemy_on_flank_or_rear
+            ),
+        )
+        .field(format!("{field}.enemy_on_flank_or_rear"))
+        .rule("p. 37"));
+    }
     let mut claimed: Vec<String> = fighter.factors.clone();
     if side.element.general && !claimed.iter().any(|c| c == "general") {
         claimed.push("general".into());
@@ -230,7 +266,7 @@ fn tactical(
         .field(format!("{field}.factors"))
         .rule("p. 37, p. 27"));
     }
-    let overlaps = effective_overlaps(data, side, fighter, own_bound, opponent, field)?;
+    let overlaps = effective_overlaps(data, side, fighter, own_bound, opponent, field, notes)?;
     let mut out = Vec::new();
     let fits = |row: &super::data::TacticalFactor| {
         data.selector(&row.who).matches(&traits)
@@ -244,7 +280,7 @@ fn tactical(
             && row.against_going.is_none_or(|g| g == opponent_going)
             && row.time.is_none_or(|t| match t {
                 super::data::TimeOfDay::Night => time == Time::Night,
-                super::data::TimeOfDay::DuskToSunrise => time != Time::Day,
+                super::data::TimeOfDay::DuskToSunrise => time.between_dusk_and_sunrise(),
             })
     };
     for id in &claimed {
@@ -333,7 +369,8 @@ fn tactical(
     Ok(out)
 }
 
-/// Overlaps that count (p. 35): at most one per flank, the ignored ones dropped.
+/// Overlaps that count (p. 35): at most one per flank, the ignored ones dropped with a note
+/// saying which line of the sheet ignores them (R-DBMM-22).
 fn effective_overlaps(
     data: &DbmmData,
     side: &Checked,
@@ -341,15 +378,35 @@ fn effective_overlaps(
     own_bound: bool,
     opponent: &Checked,
     field: &str,
+    notes: &mut Vec<Note>,
 ) -> Result<u32, RefereeError> {
     let mut count = 0;
     let t = side.traits();
     let is = |sel: &str, tr: &Traits| data.selector(sel).matches(tr);
-    let ignores_all = (side.type_code == "Kn"
+    let label = side.element.label();
+    // "Kn in Wedge (unless Kn (F) against LH), Exp, WWg" is read as the overlapped element:
+    // the exception names the enemy it fights, which only the overlapped element has
+    // (R-DBMM-22). "Aided is Exp": the overlapper's friend in front, this element's opponent.
+    let ignores_all = if side.type_code == "Kn"
         && fighter.element.wedge
-        && !(side.grade == "F" && opponent.type_code == "LH"))
-        || ["Exp", "WWg"].contains(&side.type_code.as_str())
-        || opponent.type_code == "Exp";
+        && !(side.grade == "F" && opponent.type_code == "LH")
+    {
+        Some(format!(
+            "{label} is Kn in Wedge, and overlaps on it are ignored"
+        ))
+    } else if ["Exp", "WWg"].contains(&side.type_code.as_str()) {
+        Some(format!(
+            "{label} is {}, and overlaps on it are ignored",
+            side.type_code
+        ))
+    } else if opponent.type_code == "Exp" {
+        Some(format!(
+            "the element the overlappers aid is Exp, so overlaps on {label} are ignored"
+        ))
+    } else {
+        None
+    };
+    let mut ignored = Vec::new();
     for (i, o) in fighter.overlaps.iter().enumerate() {
         let grade = o.grade.clone().unwrap_or_else(|| "O".into());
         let e = Element {
@@ -361,12 +418,41 @@ fn effective_overlaps(
         let ot = c.traits();
         let el_not_aiding = c.type_code == "El" && !is("El | Foot | Art | Exp", &opponent.traits());
         let mounted_own_bound = t.class == Class::Mounted && own_bound && is("Foot not Bw", &ot);
-        if !(ignores_all || el_not_aiding || mounted_own_bound) {
+        if ignores_all.is_some() {
+            continue;
+        } else if el_not_aiding {
+            ignored.push(format!(
+                "The overlap by {} on {label} is ignored: the overlapper is El not aiding El, Foot, Art, Exp.",
+                e.label()
+            ));
+        } else if mounted_own_bound {
+            ignored.push(format!(
+                "The overlap by {} on {label} is ignored: Mounted in its own bound are not overlapped by Foot not Bw.",
+                e.label()
+            ));
+        } else {
             count += 1;
         }
     }
-    if fighter.edge_overlap && !own_bound && !is("Ps | LH | Bge", &t) && !ignores_all {
-        count += 1;
+    if fighter.edge_overlap {
+        if own_bound || is("Ps | LH | Bge", &t) {
+            ignored.push(format!(
+                "The battlefield edge overlaps {label} only in the enemy bound and not Ps, LH, Bge."
+            ));
+        } else if ignores_all.is_none() {
+            count += 1;
+        }
+    }
+    let claimed = fighter.overlaps.len() + usize::from(fighter.edge_overlap);
+    if let Some(why) = ignores_all.filter(|_| claimed > 0) {
+        notes.push(Note::new(
+            format!("Overlaps ignored: {why}."),
+            "p. 35",
+            Some("R-DBMM-22"),
+        ));
+    }
+    for why in ignored {
+        notes.push(Note::new(why, "p. 35", Some("R-DBMM-22")));
     }
     if count > 2 {
         return Err(RefereeError::new(
@@ -558,6 +644,7 @@ fn build<'a>(
     notes: &mut Vec<Note>,
 ) -> Result<Side<'a>, RefereeError> {
     let label = checked.element.label();
+    notes.extend(element::x_grading_note(data, &checked));
     let cf = element::combat_factor(data, &checked, mode, opponent.class).ok_or_else(|| {
         RefereeError::new(
             "situation.no_combat_factor",
@@ -589,6 +676,7 @@ fn build<'a>(
         opponent_going,
         time,
         field,
+        notes,
     )?);
     let base = modifiers.iter().map(|m| m.value).sum();
     let grading = grading(data, &checked, mode, own_bound, opponent);
@@ -609,10 +697,13 @@ pub(crate) fn score_of(own: i64, enemy: i64, doubled: Doubled) -> Score {
     } else if own == enemy {
         Score::Equal
     } else {
-        let doubled = match doubled {
-            Doubled::LessThanHalf => 2 * own < enemy,
-            Doubled::AtMostHalf => 2 * own <= enemy,
-        };
+        // A total of 0 or less has no half to fall below: only a positive total doubles
+        // (R-DBMM-21).
+        let doubled = enemy > 0
+            && match doubled {
+                Doubled::LessThanHalf => 2 * own < enemy,
+                Doubled::AtMostHalf => 2 * own <= enemy,
+            };
         if doubled {
             Score::Doubled
         } else {
@@ -702,21 +793,56 @@ fn resolve_fight(
         *scores.entry((pair.a.score, pair.b.score)).or_default() += 1;
     }
     let pair_dist = Dist::from_weights(pairs.clone())?;
+    let mut notes = f.notes.clone();
+    let beaten_by_nothing = throws
+        .iter()
+        .any(|(_, _, _, ta, tb)| (ta < tb && *tb <= 0) || (tb < ta && *ta <= 0));
+    if beaten_by_nothing {
+        notes.push(Note::new(
+            "A total of 0 or less has no half to fall below: an element scoring less than it is not doubled (a total of 0 or less is doubled by any positive total).",
+            &data.outcomes.doubled_rule,
+            Some("R-DBMM-21"),
+        ));
+    }
     let (la, lb) = (f.a.label.clone(), f.b.label.clone());
+    // Friends behind an element destroyed in close combat (p. 42), when what was entered makes
+    // their destruction certain; named apart from the fighters so a battle finds them.
+    let behind = |me: &Side, them: &Side| -> Option<outcome::FriendsBehind> {
+        if f.kind != outcome::Kind::Close {
+            return None;
+        }
+        let mut fb = outcome::friends_behind(data, &me.checked, me.fighter, &them.checked)?;
+        if let Some(name) = &mut fb.destroyed_with {
+            if *name == la || *name == lb {
+                *name = format!("Behind {name}");
+            }
+        }
+        Some(fb)
+    };
+    let (behind_a, behind_b) = (behind(&f.a, &f.b), behind(&f.b, &f.a));
     let effects = |p: &Pair| -> Vec<crate::contract::Effect> {
         let mut out = Vec::new();
-        for (who, fate) in [(&la, &p.a), (&lb, &p.b)] {
+        for (who, fate, friend) in [(&la, &p.a, &behind_a), (&lb, &p.b, &behind_b)] {
             if !matches!(
                 fate.fate,
                 super::data::Fate::Stand | super::data::Fate::Disregarded
             ) {
                 out.push(effect(
                     Target::Unit(who.clone()),
-                    Change::ElementFate {
-                        fate: fate.fate.code().into(),
-                    },
+                    Change::ElementFate { fate: fate.code() },
                     "p. 38–42",
                     fate.ruling.as_deref(),
+                ));
+            }
+            let friend = friend.as_ref().and_then(|fb| fb.destroyed_with.as_ref());
+            if let (super::data::Fate::Destroyed, Some(friend)) = (fate.fate, friend) {
+                out.push(effect(
+                    Target::Unit(friend.clone()),
+                    Change::ElementFate {
+                        fate: "destroyed".into(),
+                    },
+                    "p. 42",
+                    None,
                 ));
             }
         }
@@ -773,14 +899,18 @@ fn resolve_fight(
         forecast.push(doubled);
     }
     for (name, a_side) in [(&la, true), (&lb, false)] {
-        let mut by_fate: BTreeMap<super::data::Fate, u128> = BTreeMap::new();
+        let mut by_fate: BTreeMap<(super::data::Fate, Option<super::data::Fate>), u128> =
+            BTreeMap::new();
+        let mut words = BTreeMap::new();
         for (p, w) in &rows {
-            let fate = if a_side { p.a.fate } else { p.b.fate };
-            *by_fate.entry(fate).or_default() += w;
+            let fate = if a_side { &p.a } else { &p.b };
+            let key = (fate.fate, fate.choice);
+            *by_fate.entry(key).or_default() += w;
+            words.insert(key, fate.word());
         }
-        for (fate, w) in by_fate {
+        for (key, w) in by_fate {
             forecast.push(Chance::new(
-                format!("{name} {}", fate.word()),
+                format!("{name} {}", words[&key]),
                 total36(w),
                 "p. 38–42",
             ));
@@ -794,7 +924,19 @@ fn resolve_fight(
             modifiers.push(m);
         }
     }
+    let bound_of = |side: &Side| if side.own_bound { "own" } else { "enemy" };
     let mut totals_out = vec![
+        // Whose bound, as the sheet's tables say it: each element's "own" or "enemy" bound.
+        Total::new(
+            "Bound",
+            format!(
+                "{la}: {} bound; {lb}: {} bound",
+                bound_of(&f.a),
+                bound_of(&f.b)
+            ),
+            "p. 36–39",
+            None,
+        ),
         Total::new(
             format!("{la} total before grading"),
             format!("d6 {:+}", f.a.base),
@@ -858,18 +1000,9 @@ fn resolve_fight(
         }
     };
     let mut checks = outcome::movement_checks(data, f.kind);
-    checks.extend(outcome::friends_behind_checks(
-        data,
-        &f.a.checked,
-        f.a.fighter,
-        &f.b.checked,
-    ));
-    checks.extend(outcome::friends_behind_checks(
-        data,
-        &f.b.checked,
-        f.b.fighter,
-        &f.a.checked,
-    ));
+    for fb in [&behind_a, &behind_b].into_iter().flatten() {
+        checks.push(fb.check.clone());
+    }
     Ok(Resolution {
         system: data.system.id.clone(),
         action: action.into(),
@@ -880,7 +1013,7 @@ fn resolve_fight(
         distribution,
         forecast,
         checks,
-        notes: f.notes,
+        notes,
         outcome,
     })
 }
@@ -990,6 +1123,13 @@ pub fn close_combat(
     let mut notes = Vec::new();
     let (mut a, mut b) = close_sides(data, s, &mut notes)?;
     tell_apart(&mut a, &mut b, "A", "B");
+    if s.time == Time::Dusk && [&a, &b].iter().any(|x| x.checked.class == Class::Mounted) {
+        notes.push(Note::new(
+            "Dusk is the time from sunset until dusk: the −2 for Mounted between dusk and sunrise begins at dusk, so it does not count yet.",
+            "p. 37, p. 23",
+            Some("R-DBMM-19"),
+        ));
+    }
     resolve_fight(
         data,
         Fight {
@@ -1021,8 +1161,16 @@ pub fn shooting(
         .field("shooter.element.type")
         .rule("p. 34")
     })?;
+    if let Some(r) = s.range.filter(|r| *r < 0) {
+        return Err(RefereeError::new(
+            "situation.invalid_range",
+            format!("a range is a distance in paces, 0 or more: {r}p cannot be measured"),
+        )
+        .field("range")
+        .rule("p. 34"));
+    }
     if let Some(r) = s.range {
-        if r > range || r < 0 {
+        if r > range {
             return Err(RefereeError::new(
                 "situation.out_of_range",
                 format!(
@@ -1044,6 +1192,38 @@ pub fn shooting(
         )
         .field("shoots_back")
         .rule("p. 34"));
+    }
+    let rain = &data.daylight;
+    if s.bounds_of_rain >= rain.rain_bounds {
+        let stopped = [
+            (&cs, "shooter.element", true),
+            (&ct, "shoots_back", s.shoots_back),
+        ]
+        .into_iter()
+        .find(|(c, _, shoots)| *shoots && data.selector(&rain.rain_stops).matches(&c.traits()));
+        if let Some((c, field, _)) = stopped {
+            return Err(RefereeError::new(
+                "situation.cannot_shoot",
+                format!(
+                    "after {} bounds of rain Art and Sh can no longer shoot: {} cannot shoot after {}",
+                    rain.rain_bounds,
+                    c.element.label(),
+                    s.bounds_of_rain
+                ),
+            )
+            .field(field)
+            .rule(rain.visibility_rule.clone()));
+        }
+    }
+    for (f, field) in [(&s.shooter, "shooter"), (&s.target, "target")] {
+        if f.fleeing {
+            return Err(RefereeError::new(
+                "situation.invalid_contact",
+                "a fleeing element fights the enemy it cannot avoid in close combat, not by shooting",
+            )
+            .field(format!("{field}.fleeing"))
+            .rule("p. 41"));
+        }
     }
     let mode_s = Mode {
         shooting: true,

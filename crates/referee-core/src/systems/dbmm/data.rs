@@ -31,6 +31,10 @@ pub struct DbmmData {
     pub movement: Movement,
     pub shooting: Shooting,
     pub scales: Vec<Scale>,
+    /// Going by element (p. 19–20).
+    pub going: super::going::GoingTables,
+    /// Dawn to dusk by climate and season, and visibility (p. 23–25).
+    pub daylight: super::daylight::Daylight,
     pub sequence: Vec<Phase>,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]
@@ -258,6 +262,7 @@ pub struct Outcomes {
     pub general: Vec<GeneralOutcome>,
     pub exceptions: Vec<OutcomeException>,
     pub disregard: Disregard,
+    pub fleeing: FleeingContact,
 }
 
 /// What becomes of an element.
@@ -275,6 +280,10 @@ pub enum Fate {
     Destroyed,
     /// The outcome does not apply (overlap, shooting unanswered, flank or rear attacker).
     Disregarded,
+    /// Contacted on its rear edge, its total equal or more: it turns to face the enemy (p. 40).
+    Turn,
+    /// A fleeing element scoring more than the enemy it could not avoid goes through it (p. 41).
+    BurstThrough,
 }
 
 impl Fate {
@@ -288,6 +297,8 @@ impl Fate {
             Fate::Spent => "is spent",
             Fate::Destroyed => "is destroyed",
             Fate::Disregarded => "outcome disregarded",
+            Fate::Turn => "turns 180°",
+            Fate::BurstThrough => "bursts through",
         }
     }
 
@@ -301,6 +312,8 @@ impl Fate {
             Fate::Spent => "spent",
             Fate::Destroyed => "destroyed",
             Fate::Disregarded => "disregarded",
+            Fate::Turn => "turn",
+            Fate::BurstThrough => "burst_through",
         }
     }
 }
@@ -310,6 +323,8 @@ impl Fate {
 #[serde(rename_all = "snake_case")]
 pub enum GeneralCondition {
     FlankOrRear,
+    /// Contacted on its rear edge in close combat (p. 40).
+    RearContact,
     PfTower,
     FootAcrossFortification,
     AssaultingUndefended,
@@ -371,6 +386,23 @@ pub struct Disregard {
     pub against_rear: String,
     pub against_flank_engaged: String,
     pub against_flank_exp: String,
+}
+
+/// A fleeing element meeting enemy or friends it cannot pass (p. 41).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FleeingContact {
+    pub rule: String,
+    /// Its total more than the enemy's.
+    pub burst_through: String,
+    /// Its total equal or less.
+    pub destroyed: String,
+    /// The enemy it burst through.
+    pub enemy_untouched: String,
+    /// Friends it bursts through when its ME are equal or more than theirs.
+    pub friends_recoil: String,
+    /// Friends it bursts through when its ME are less.
+    pub friends_spent: String,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -566,6 +598,24 @@ pub struct Scale {
     pub key: String,
     pub name: String,
     pub mm_per_pace: f64,
+    /// The figure sizes it covers, smallest and largest in mm (R-DBMM-14): "28mm" is the 25mm
+    /// scale's.
+    #[serde(default)]
+    pub figures_mm: Option<[u32; 2]>,
+}
+
+impl DbmmData {
+    /// A figure scale by its key or by a figure size it covers ("20mm", "28 mm").
+    pub fn scale(&self, given: &str) -> Option<&Scale> {
+        if let Some(s) = self.scales.iter().find(|s| s.key == given) {
+            return Some(s);
+        }
+        let size: u32 = given.trim().trim_end_matches("mm").trim().parse().ok()?;
+        self.scales.iter().find(|s| {
+            s.figures_mm
+                .is_some_and(|[lo, hi]| (lo..=hi).contains(&size))
+        })
+    }
 }
 
 pub const SCORES: &[&str] = &[">", "=", "<", "<=", "<<"];
@@ -638,6 +688,21 @@ impl DbmmData {
         ));
         for (i, r) in self.shooting.ranges.iter().enumerate() {
             out.push((format!("shooting.ranges[{i}].who"), &r.who));
+        }
+        out.push(("going.camelry".to_string(), self.going.camelry.as_str()));
+        out.push((
+            "daylight.rain_stops".to_string(),
+            self.daylight.rain_stops.as_str(),
+        ));
+        for (list, cases) in [
+            ("special", &self.going.special),
+            ("wading", &self.going.wading),
+        ] {
+            for (i, c) in cases.iter().enumerate() {
+                if let Some(w) = &c.who {
+                    out.push((format!("going.{list}[{i}].who"), w.as_str()));
+                }
+            }
         }
         out
     }

@@ -147,17 +147,29 @@ pub fn check<'a>(
             .map(|x| x.counts_as.as_str())
             .collect();
         if element.grade != "X" || !lines.contains(&line.as_str()) {
-            let known = if lines.is_empty() {
-                format!("{} has no X-grading line", element.type_code)
+            let message = if element.grade != "X" {
+                format!(
+                    "Only an (X) element counts as another line of the X-grading table: {} is graded {}",
+                    element.label(),
+                    element.grade
+                )
+            } else if lines.is_empty() {
+                format!(
+                    "{} (X) has no X-grading line: it fights as it is entered",
+                    element.type_code
+                )
             } else {
-                format!("{} (X) counts as {}", element.type_code, lines.join(", "))
+                format!(
+                    "{} (X) counts as {}: {} is not one of its lines",
+                    element.type_code,
+                    lines.join(", "),
+                    crate::error::given(line)
+                )
             };
-            return Err(RefereeError::new(
-                "situation.invalid_counts_as",
-                format!("counts_as is only for (X) elements: {known}"),
-            )
-            .field(format!("{field}.counts_as"))
-            .rule("p. 4–9"));
+            return Err(RefereeError::new("situation.invalid_counts_as", message)
+                .field(format!("{field}.counts_as"))
+                .rule("p. 4–9")
+                .ruling("R-DBMM-6"));
         }
         let (code, grade) = split_type_grade(line).ok_or_else(|| {
             RefereeError::new("ruleset.invalid", format!("“{line}” is not “Type (G)”"))
@@ -410,4 +422,31 @@ pub fn describe(data: &DbmmData, element: &Checked) -> Vec<Total> {
         ));
     }
     totals
+}
+
+/// An (X) element entered without the line it counts as fights ungraded as its own type; the
+/// answer says so and lists the lines the umpire picks from (R-DBMM-6).
+pub fn x_grading_note(data: &DbmmData, element: &Checked) -> Option<crate::contract::Note> {
+    if element.element.grade != "X" || element.element.counts_as.is_some() {
+        return None;
+    }
+    let lines: Vec<String> = data
+        .x_grading
+        .iter()
+        .filter(|x| x.type_code == element.element.type_code)
+        .map(|x| format!("{} {}", x.counts_as, x.when))
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    Some(crate::contract::Note::new(
+        format!(
+            "{} is graded (X) but no X-grading line is entered, so it fights as {} (X) with no grading factors; the umpire enters the line it counts as now: {}.",
+            element.element.label(),
+            element.element.type_code,
+            lines.join("; ")
+        ),
+        "p. 4–9",
+        Some("R-DBMM-6"),
+    ))
 }

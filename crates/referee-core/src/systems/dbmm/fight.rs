@@ -52,6 +52,19 @@ pub fn open(_data: &DbmmData, action: &str, sides: &Sides) -> Result<Opening, Re
         }
         _ => return Err(not_a_combat(action)),
     };
+    let mut asks = asks;
+    // An (X) element fights ungraded until its X-grading line is entered (R-DBMM-6).
+    for f in [a, b] {
+        let stats = &f.unit.stats;
+        if stats.get("grade").and_then(Value::as_str) == Some("X")
+            && stats.get("counts_as").is_none_or(Value::is_null)
+        {
+            asks.push(format!(
+                "{} is graded (X): enter the X-grading line it counts as in this combat (p. 4–9, R-DBMM-6).",
+                f.label
+            ));
+        }
+    }
     Ok(Opening {
         situation,
         labels: Labels::Units,

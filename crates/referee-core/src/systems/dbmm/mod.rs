@@ -4,8 +4,10 @@
 
 pub mod combat;
 pub mod data;
+pub mod daylight;
 pub mod element;
 pub mod fight;
+pub mod going;
 pub mod morale;
 pub mod outcome;
 pub mod pips;
@@ -42,6 +44,12 @@ pub fn actions() -> Vec<ActionInfo> {
         .fights(),
         ActionInfo::new("shooting", "Shooting", "p. 34, 36–42", ActionGroup::Combat).fights(),
         ActionInfo::new(
+            "flee_through_friends",
+            "Fleeing through friends",
+            "p. 41",
+            ActionGroup::Movement,
+        ),
+        ActionInfo::new(
             "command_morale",
             "Command morale",
             "p. 42–43",
@@ -54,6 +62,18 @@ pub fn actions() -> Vec<ActionInfo> {
             "pip_cost",
             "PIP cost of a move or halt",
             "p. 27",
+            ActionGroup::Movement,
+        ),
+        ActionInfo::new(
+            "daylight",
+            "Time of day and visibility",
+            "p. 23–25",
+            ActionGroup::Tables,
+        ),
+        ActionInfo::new(
+            "going",
+            "Going by element",
+            "p. 19–20",
             ActionGroup::Movement,
         ),
         ActionInfo::new(
@@ -133,16 +153,23 @@ fn distances(data: &DbmmData, s: &DistancesSituation) -> Result<Resolution, Refe
     let checked = element::check(data, &s.element, "element")?;
     let scale = match &s.scale {
         None => &data.scales[0],
-        Some(key) => data.scales.iter().find(|x| &x.key == key).ok_or_else(|| {
+        Some(key) => data.scale(key).ok_or_else(|| {
             RefereeError::new(
                 "situation.unknown_scale",
                 format!(
                     "no figure scale {}; the ruleset has {}",
                     crate::error::given(key),
-                    crate::error::choices(data.scales.iter().map(|x| x.key.as_str()))
+                    crate::error::choices(data.scales.iter().map(|x| {
+                        match x.figures_mm {
+                            Some([lo, hi]) if lo > 1 => format!("{} ({lo}–{hi} mm figures)", x.key),
+                            Some([_, hi]) => format!("{} (figures up to {hi} mm)", x.key),
+                            None => x.key.clone(),
+                        }
+                    }))
                 ),
             )
             .field("scale")
+            .ruling("R-DBMM-14")
         })?,
     };
     let show = |paces: i64| {
@@ -257,6 +284,9 @@ pub fn resolve(
         "element" => without_dice(action, dice, || describe(data, &parse(situation)?)),
         "close_combat" => combat::close_combat(data, &parse(situation)?, dice),
         "shooting" => combat::shooting(data, &parse(situation)?, dice),
+        "flee_through_friends" => without_dice(action, dice, || {
+            outcome::flee_through_friends(data, &parse(situation)?)
+        }),
         "command_morale" => without_dice(action, dice, || {
             morale::command_morale(data, &parse(situation)?)
         }),
@@ -267,6 +297,10 @@ pub fn resolve(
         "pips" => pips::pips(data, &parse(situation)?, dice),
         "pip_cost" => without_dice(action, dice, || pips::pip_cost(data, &parse(situation)?)),
         "distances" => without_dice(action, dice, || distances(data, &parse(situation)?)),
+        "going" => without_dice(action, dice, || going::going(data, &parse(situation)?)),
+        "daylight" => without_dice(action, dice, || {
+            daylight::daylight(data, &parse(situation)?)
+        }),
         other => Err(crate::systems::unknown_action("dbmm", other, &actions())),
     }
 }
@@ -276,12 +310,15 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "element" => schemars::schema_for!(ElementSituation),
         "close_combat" => schemars::schema_for!(combat::CloseCombatSituation),
         "shooting" => schemars::schema_for!(combat::ShootingSituation),
+        "flee_through_friends" => schemars::schema_for!(outcome::FleeThroughFriendsSituation),
         "command_morale" => schemars::schema_for!(morale::CommandSituation),
         "army_morale" => schemars::schema_for!(morale::ArmySituation),
         "victory" => schemars::schema_for!(morale::VictorySituation),
         "pips" => schemars::schema_for!(pips::PipsSituation),
         "pip_cost" => schemars::schema_for!(pips::PipCostSituation),
         "distances" => schemars::schema_for!(DistancesSituation),
+        "going" => schemars::schema_for!(going::GoingSituation),
+        "daylight" => schemars::schema_for!(daylight::DaylightSituation),
         _ => return None,
     })
 }

@@ -261,6 +261,15 @@ fn me(h: i64) -> String {
 
 pub fn command_morale(data: &DbmmData, c: &CommandSituation) -> Result<Resolution, RefereeError> {
     let s = standing(data, c, "")?;
+    if s.me.total == 0 {
+        // Fractions of nothing: no loss can pass them (p. 42).
+        return Err(RefereeError::new(
+            "situation.no_morale_equivalents",
+            "the command counts 0 ME, so no share of its ME can be lost: enter its elements or its original ME",
+        )
+        .field(if c.tally.is_some() { "tally.total" } else { "elements" })
+        .rule(&data.morale.rule));
+    }
     let t = &data.morale.command;
     let ruling = t.ruling.as_deref();
     let name = if s.name.is_empty() {

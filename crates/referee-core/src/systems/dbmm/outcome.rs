@@ -53,8 +53,8 @@ pub struct FateAt {
     pub fate: Fate,
     pub text: String,
     pub quick_kill: bool,
-    /// Only if the player wishes; the general outcome otherwise.
-    pub choice: bool,
+    /// Only if the player wishes: the general outcome the player may keep instead (p. 38–39).
+    pub choice: Option<Fate>,
     pub ruling: Option<String>,
     /// Pursuit or pressing forward, when it wins.
     pub pursuit: Option<String>,
@@ -68,19 +68,28 @@ impl FateAt {
             fate,
             text: text.to_string(),
             quick_kill: false,
-            choice: false,
+            choice: None,
             ruling: None,
             pursuit: None,
         }
     }
 
+    /// Its fate in words; a fate the player may choose reads as the choice it is.
+    pub fn word(&self) -> String {
+        match self.choice {
+            Some(kept) => format!(
+                "{} or {}, as the player chooses",
+                self.fate.word(),
+                kept.word()
+            ),
+            None => self.fate.word().to_string(),
+        }
+    }
+
     pub fn describe(&self) -> String {
-        let mut s = format!("({}) {}", self.score.symbol(), self.fate.word());
+        let mut s = format!("({}) {}", self.score.symbol(), self.word());
         if self.quick_kill {
             s.push_str(" — quick kill");
-        }
-        if self.choice {
-            s.push_str(" if the player wishes");
         }
         if let Some(p) = &self.pursuit {
             s.push_str(&format!("; {p}"));
@@ -88,8 +97,12 @@ impl FateAt {
         s
     }
 
+    /// `repulsed`, or `repulsed_or_recoil` for the player's choice.
     pub fn code(&self) -> String {
-        self.fate.code().to_string()
+        match self.choice {
+            Some(kept) => format!("{}_or_{}", self.fate.code(), kept.code()),
+            None => self.fate.code().to_string(),
+        }
     }
 }
 
@@ -120,6 +133,19 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
     if ctx.fighter.as_overlap {
         return disregarded(&d.as_overlap);
     }
+    // A fleeing element that could not avoid the enemy: through them if more, else destroyed,
+    // and it inflicts no combat outcome (p. 41).
+    let fleeing = &data.outcomes.fleeing;
+    if close && ctx.fighter.fleeing {
+        return if score == Score::Greater {
+            FateAt::plain(score, Fate::BurstThrough, &fleeing.burst_through)
+        } else {
+            FateAt::plain(score, Fate::Destroyed, &fleeing.destroyed)
+        };
+    }
+    if close && ctx.opponent_fighter.fleeing && matches!(score, Score::Less | Score::Doubled) {
+        return disregarded(&fleeing.enemy_untouched);
+    }
     if close && ctx.opponent_fighter.contact == Contact::Rear {
         return disregarded(&d.against_rear);
     }
@@ -141,6 +167,7 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
     {
         let holds = match g.condition {
             Some(GeneralCondition::FlankOrRear) => close && f.contact != Contact::Front,
+            Some(GeneralCondition::RearContact) => close && f.contact == Contact::Rear,
             Some(GeneralCondition::PfTower) => {
                 f.in_pf_tower && (close || ctx.opponent.type_code == "Art")
             }
@@ -153,7 +180,11 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
             None => false,
         };
         if holds {
-            return FateAt::plain(score, g.result, &g.text);
+            let mut at = FateAt::plain(score, g.result, &g.text);
+            if g.condition == Some(GeneralCondition::RearContact) {
+                at.ruling = Some("R-DBMM-23".into());
+            }
+            return at;
         }
     }
     let me = ctx.checked.traits();
@@ -190,19 +221,27 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
                 fate: e.result,
                 text: e.text.clone(),
                 quick_kill: e.quick_kill,
-                choice: e.choice,
+                // The general outcome for the score, kept if the player does not wish it.
+                choice: e.choice.then(|| general_outcome(data, score)),
                 ruling: Some("R-DBMM-10".into()),
                 pursuit: None,
             };
         }
     }
-    let g = data
-        .outcomes
+    let g = unconditional(data, score);
+    FateAt::plain(score, g.result, &g.text)
+}
+
+fn unconditional(data: &DbmmData, score: Score) -> &super::data::GeneralOutcome {
+    data.outcomes
         .general
         .iter()
-        .find(|g| g.scoring == symbol && g.condition.is_none())
-        .expect("the ruleset checks give every score an unconditional outcome");
-    FateAt::plain(score, g.result, &g.text)
+        .find(|g| g.scoring == score.symbol() && g.condition.is_none())
+        .expect("the ruleset checks give every score an unconditional outcome")
+}
+
+fn general_outcome(data: &DbmmData, score: Score) -> Fate {
+    unconditional(data, score).result
 }
 
 pub fn impetuous(data: &DbmmData, c: &Checked) -> bool {
@@ -214,7 +253,17 @@ pub fn impetuous(data: &DbmmData, c: &Checked) -> bool {
 /// Pursuit after close combat, pressing forward after shooting (p. 42): fills `me.pursuit`,
 /// and makes a mandatory pursuit the fate.
 pub fn pursuit(data: &DbmmData, ctx: &Context, me: &mut FateAt, other: &FateAt) {
-    if me.score != Score::Greater || me.fate == Fate::Disregarded {
+    if me.score != Score::Greater
+        || matches!(
+            me.fate,
+            Fate::Disregarded | Fate::BurstThrough | Fate::Destroyed
+        )
+    {
+        return;
+    }
+    if me.fate == Fate::Turn {
+        // It has no enemy to its front to follow (R-DBMM-23).
+        me.pursuit = Some("does not pursue (contacted on its rear edge)".into());
         return;
     }
     let imp = impetuous(data, ctx.checked);
@@ -325,21 +374,24 @@ pub fn movement_checks(_data: &DbmmData, kind: Kind) -> Vec<Check> {
     out
 }
 
-/// Destruction of friends behind (p. 42), checked for the friend entered behind an element.
-pub fn friends_behind_checks(
+/// Destruction of friends behind (p. 42) for the friend entered behind an element: the check,
+/// and the friend's label when its destruction follows from what was entered (a battle then
+/// destroys it with the element in front).
+pub struct FriendsBehind {
+    pub check: Check,
+    pub destroyed_with: Option<String>,
+}
+
+pub fn friends_behind(
     data: &DbmmData,
     destroyed: &Checked,
     fighter: &Fighter,
     opponent: &Checked,
-) -> Vec<Check> {
-    let Some(friend) = &fighter.behind else {
-        return Vec::new();
-    };
-    let Ok(friend) = super::element::check(data, friend, "behind") else {
-        return Vec::new();
-    };
+) -> Option<FriendsBehind> {
+    let friend = fighter.behind.as_ref()?;
+    let friend = super::element::check(data, friend, "behind").ok()?;
     if destroyed.type_code == "Ps" {
-        return Vec::new();
+        return None;
     }
     let ft = friend.traits();
     let ot = opponent.traits();
@@ -368,12 +420,84 @@ pub fn friends_behind_checks(
         destroyed.element.label(),
         friend.element.label()
     );
-    vec![match hit {
-        Some((_, why)) => Check::new(format!("{label}: {why}"), CheckStatus::Met, "p. 42"),
-        None => Check::new(
-            format!("{label} only if Ps, Hd, Art directly behind in edge contact with the enemy front edge, or its side edge is entirely in contact with an enemy front edge"),
-            CheckStatus::Umpire,
-            "p. 42",
+    Some(match hit {
+        Some((_, why)) => FriendsBehind {
+            check: Check::new(format!("{label}: {why}"), CheckStatus::Met, "p. 42"),
+            destroyed_with: Some(friend.element.label()),
+        },
+        None => FriendsBehind {
+            check: Check::new(
+                format!("{label} only if Ps, Hd, Art directly behind in edge contact with the enemy front edge, or its side edge is entirely in contact with an enemy front edge"),
+                CheckStatus::Umpire,
+                "p. 42",
+            ),
+            destroyed_with: None,
+        },
+    })
+}
+
+/// A fleeing element and the friends it met and cannot pass through or around (p. 41).
+#[derive(Clone, Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FleeThroughFriendsSituation {
+    /// The fleeing element.
+    pub fleeing: super::element::Element,
+    /// The friends it contacts.
+    pub friends: super::element::Element,
+}
+
+/// It bursts through them; the friends recoil if its ME are equal or more than theirs, and are
+/// spent if less (p. 41).
+pub fn flee_through_friends(
+    data: &DbmmData,
+    s: &FleeThroughFriendsSituation,
+) -> Result<crate::contract::Resolution, crate::error::RefereeError> {
+    use super::element::{check, me_text, morale_halves};
+    use crate::contract::{effect, Change, Resolution, Target, Total};
+    let fleeing = check(data, &s.fleeing, "fleeing")?;
+    let friends = check(data, &s.friends, "friends")?;
+    let (mine, _) = morale_halves(data, &fleeing);
+    let (theirs, _) = morale_halves(data, &friends);
+    let text = &data.outcomes.fleeing;
+    let (fate, line) = if mine >= theirs {
+        (Fate::Recoil, &text.friends_recoil)
+    } else {
+        (Fate::Spent, &text.friends_spent)
+    };
+    let (fl, fr) = (fleeing.element.label(), friends.element.label());
+    let (fl, fr) = if fl == fr {
+        (format!("Fleeing {fl}"), format!("Friends {fr}"))
+    } else {
+        (fl, fr)
+    };
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "flee_through_friends",
+        fate.code(),
+        &format!(
+            "{fl} ({} ME) bursts through {fr} ({} ME), which {}.",
+            me_text(mine),
+            me_text(theirs),
+            fate.word()
         ),
-    }]
+        vec![effect(
+            Target::Unit(fr.clone()),
+            Change::ElementFate {
+                fate: fate.code().into(),
+            },
+            &text.rule,
+            None,
+        )],
+    );
+    for (who, me) in [(&fl, mine), (&fr, theirs)] {
+        r.totals.push(Total::new(
+            format!("{who} ME"),
+            me_text(me),
+            &data.morale.rule,
+            Some("R-DBMM-11"),
+        ));
+    }
+    r.notes
+        .push(crate::contract::Note::new(line.clone(), &text.rule, None));
+    Ok(r)
 }

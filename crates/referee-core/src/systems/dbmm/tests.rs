@@ -134,7 +134,10 @@ fn knights_against_blades_in_good_going_in_the_knights_bound() {
     assert_eq!(chance(&r, "Bd (O) is destroyed"), "5/12");
     assert_eq!(chance(&r, "Kn (O) pursues"), "5/12");
     // Kn beaten by Foot not Bd (X), Bw, Sh: repulsed if the player wishes; never doubled here.
-    assert_eq!(chance(&r, "Kn (O) is repulsed"), "5/12");
+    assert_eq!(
+        chance(&r, "Kn (O) is repulsed or recoils, as the player chooses"),
+        "5/12"
+    );
     assert_eq!(chance(&r, "Kn (O) is doubled"), "0/1");
     assert_eq!(odds(&r, "pursue/destroyed"), "5/12");
     let kn_wins = r
@@ -151,7 +154,7 @@ fn knights_against_blades_in_good_going_in_the_knights_bound() {
     let bd_wins = r
         .distribution
         .iter()
-        .find(|d| d.result == "repulsed/stand")
+        .find(|d| d.result == "repulsed_or_recoil/stand")
         .unwrap();
     assert!(!bd_wins.meaning.contains("pursue"), "{}", bd_wins.meaning);
     // With dice: Kn 5 + 4 = 9 against Bd 2 + 4 = 6.
@@ -714,4 +717,592 @@ fn the_army_verdict_reads_right_for_a_side_named_in_the_plural() {
     let s = json!({ "name": "Saxons", "commands": [{ "name": "Housecarls", "tally": { "total": 12, "destroyed": 0 } }] });
     let r = resolved("army_morale", s);
     assert_eq!(r.outcome.unwrap().meaning, "Saxons: the army fights on");
+}
+
+fn note_with(r: &crate::Resolution, ruling: &str) -> String {
+    r.notes
+        .iter()
+        .find(|n| n.ruling.as_deref() == Some(ruling))
+        .map(|n| n.message.clone())
+        .unwrap_or_else(|| panic!("no note {ruling} in {:?}", r.notes))
+}
+
+fn results(r: &crate::Resolution) -> Vec<String> {
+    r.distribution.iter().map(|d| d.result.clone()).collect()
+}
+
+/// "Between dusk and sunrise" begins at dusk: the sunset-to-dusk period has no −2 (p. 37,
+/// p. 23, R-DBMM-19).
+#[test]
+fn mounted_lose_two_from_dusk_until_sunrise_not_in_the_dusk_period() {
+    for (time, kn_total) in [("day", 4), ("dusk", 4), ("night", 2), ("dawn", 2)] {
+        let r = resolved(
+            "close_combat",
+            json!({ "a": fighter("Kn", "O"), "b": fighter("Bd", "O"), "bound": "a", "time": time }),
+        );
+        assert_eq!(
+            value(&r, "Kn (O) total before grading"),
+            format!("d6 +{kn_total}"),
+            "{time}"
+        );
+        let night = r.modifiers.iter().find(|m| m.label.contains("dusk"));
+        assert_eq!(night.is_some(), kn_total == 2, "{time}");
+        if let Some(m) = night {
+            assert_eq!(m.ruling.as_deref(), Some("R-DBMM-19"));
+        }
+        let noted = r
+            .notes
+            .iter()
+            .any(|n| n.ruling.as_deref() == Some("R-DBMM-19"));
+        assert_eq!(noted, time == "dusk", "{time}");
+    }
+}
+
+/// Sp behind Sp of "same or * grade": read as Pk's "same or higher" (p. 36, R-DBMM-20).
+#[test]
+fn spear_support_comes_from_spear_of_the_same_or_higher_grade() {
+    let support = |front: &str, rear: &str| {
+        let r = resolved(
+            "close_combat",
+            json!({
+                "a": { "element": el("Sp", front), "support": { "ranks": [el("Sp", rear)] } },
+                "b": fighter("Bd", "O"),
+                "bound": "a",
+            }),
+        );
+        r.modifiers
+            .iter()
+            .find(|m| m.label.contains("Rear support"))
+            .map(|m| (m.value, m.ruling.clone()))
+    };
+    let plus_one = Some((1, Some("R-DBMM-20".to_string())));
+    assert_eq!(support("O", "O"), plus_one);
+    assert_eq!(
+        support("O", "S"),
+        plus_one,
+        "a higher grade behind supports"
+    );
+    assert_eq!(support("I", "O"), plus_one);
+    assert_eq!(support("S", "O"), None, "a lower grade behind does not");
+}
+
+/// Doubled compares with half a positive total only (R-DBMM-21).
+#[test]
+fn a_total_of_zero_or_less_doubles_nobody() {
+    for rule in [Doubled::LessThanHalf, Doubled::AtMostHalf] {
+        assert_eq!(score_of(-3, -2, rule), Score::Less, "{rule:?}");
+        assert_eq!(score_of(-1, 0, rule), Score::Less, "{rule:?}");
+        assert_eq!(score_of(-1, 1, rule), Score::Doubled, "{rule:?}");
+        assert_eq!(score_of(0, 1, rule), Score::Doubled, "{rule:?}");
+        assert_eq!(score_of(2, 5, rule), Score::Doubled, "{rule:?}");
+    }
+    // Shaken Ps (O) that marched and cannot recoil: d6 + 2 − 3 reaches 0, and with two enemy
+    // front edges on its flanks below.
+    let r = resolved(
+        "close_combat",
+        json!({
+            "a": { "element": el("Ps", "O"), "factors": ["shaken", "marched", "unable_to_recoil"], "enemy_on_flank_or_rear": 2 },
+            "b": { "element": el("Ps", "O"), "factors": ["shaken", "marched", "unable_to_recoil"] },
+            "bound": "a",
+        }),
+    );
+    assert!(note_with(&r, "R-DBMM-21").contains("0 or less"));
+    // Either side totals −1 … 5: the only doubled throws are against a positive total.
+    let doubled = crate::odds::Probability::parse(&chance(&r, "A: Ps (O) is doubled")).unwrap();
+    assert!(doubled.numerator() > 0);
+}
+
+/// Ignored overlaps say which line of p. 35 ignores them (R-DBMM-22).
+#[test]
+fn ignored_overlaps_are_noted_with_their_line() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": { "type": "Kn", "grade": "O", "wedge": true }, "overlaps": [{ "type": "Bw" }] }, "b": fighter("Sp", "O"), "bound": "b" }),
+    );
+    assert!(note_with(&r, "R-DBMM-22").contains("Wedge"));
+    // Kn (F) in Wedge against LH is overlapped after all.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": { "type": "Kn", "grade": "F", "wedge": true }, "overlaps": [{ "type": "Bw" }] }, "b": fighter("LH", "O"), "bound": "b" }),
+    );
+    assert!(r.modifiers.iter().any(|m| m.label.contains("overlapped")));
+    // An El overlapping an element it does not aid (its friend in front is Kn) is ignored.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "overlaps": [{ "type": "El" }] }, "b": fighter("Kn", "O"), "bound": "b" }),
+    );
+    assert!(note_with(&r, "R-DBMM-22").contains("El not aiding"));
+    assert!(!r.modifiers.iter().any(|m| m.label.contains("overlapped")));
+}
+
+/// Contacted on its rear edge: equal or more turns 180°, less is destroyed (p. 40); a Kn that
+/// wins there turns, it does not pursue (R-DBMM-23).
+#[test]
+fn an_element_contacted_on_its_rear_edge_turns_or_is_destroyed() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Kn", "O"), "contact": "rear" }, "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    let kn: Vec<String> = results(&r)
+        .iter()
+        .map(|x| x.split('/').next().unwrap().to_string())
+        .collect();
+    assert!(
+        kn.iter()
+            .all(|f| ["turn", "destroyed"].contains(&f.as_str())),
+        "{kn:?}"
+    );
+    assert!(kn.iter().any(|f| f == "turn") && kn.iter().any(|f| f == "destroyed"));
+    let more = r
+        .distribution
+        .iter()
+        .find(|d| d.meaning.starts_with("Kn (O) (>)"))
+        .unwrap();
+    assert!(
+        more.meaning
+            .contains("does not pursue (contacted on its rear edge)"),
+        "{}",
+        more.meaning
+    );
+    let turn = more
+        .effects
+        .iter()
+        .find(|e| e.text.contains("turns 180°"))
+        .unwrap();
+    assert_eq!(turn.ruling.as_deref(), Some("R-DBMM-23"));
+    // The Bd fighting a rear edge has its outcome disregarded whatever it scores.
+    assert!(results(&r).iter().all(|x| x.ends_with("/disregarded")));
+    // A flank contact that wins stands (p. 38).
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "contact": "flank", "also_fighting_front": true }, "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    assert!(results(&r).iter().all(|x| !x.starts_with("turn")));
+}
+
+/// A fleeing element that meets enemy it cannot avoid bursts through if more, is destroyed if
+/// not, and inflicts no outcome (p. 41).
+#[test]
+fn a_fleeing_element_bursts_through_enemy_or_is_destroyed() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Cv", "O"), "fleeing": true }, "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    for d in &r.distribution {
+        let (cv, bd) = d.result.split_once('/').unwrap();
+        match cv {
+            "burst_through" => assert_eq!(bd, "disregarded", "{}", d.meaning),
+            "destroyed" => assert_ne!(bd, "disregarded", "{}", d.meaning),
+            other => panic!("fleeing Cv {other}"),
+        }
+    }
+    // Cv 3 + d6 against Bd 3 + d6 (p. 36): more on 15 of 36 throws.
+    assert_eq!(chance(&r, "Cv (O) bursts through"), "5/12");
+    assert_eq!(chance(&r, "Cv (O) is destroyed"), "7/12");
+}
+
+/// The friend behind an element destroyed in close combat is destroyed by the same result when
+/// what was entered makes it certain (p. 42); otherwise the umpire checks it.
+#[test]
+fn friends_behind_are_destroyed_with_the_element_in_front() {
+    let behind = |friend: Value| {
+        resolved(
+            "close_combat",
+            json!({
+                "a": { "element": el("Bd", "O"), "behind": friend },
+                "b": { "element": { "type": "Wb", "grade": "O", "irr": true } },
+                "bound": "b",
+            }),
+        )
+    };
+    let r = behind(json!({ "type": "Bw", "grade": "O", "name": "Archers" }));
+    let hit = r
+        .distribution
+        .iter()
+        .find(|d| d.result.starts_with("destroyed/"))
+        .unwrap();
+    assert!(hit
+        .effects
+        .iter()
+        .any(|e| e.text == "Archers: is destroyed" && e.rule == "p. 42"));
+    for d in r
+        .distribution
+        .iter()
+        .filter(|d| !d.result.starts_with("destroyed/"))
+    {
+        assert!(
+            d.effects.iter().all(|e| !e.text.starts_with("Archers")),
+            "{}",
+            d.meaning
+        );
+    }
+    // Ps behind Bd fighting Kn: only the umpire can tell (edge contact), so no effect.
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "behind": { "type": "Ps", "grade": "O", "name": "Skirmishers" } }, "b": fighter("Kn", "O"), "bound": "b" }),
+    );
+    assert!(r
+        .distribution
+        .iter()
+        .flat_map(|d| &d.effects)
+        .all(|e| !e.text.starts_with("Skirmishers")));
+    assert!(r.checks.iter().any(|c| c.label.contains("Skirmishers")));
+}
+
+/// An (X) element with no line entered is not silently ungraded (p. 4–9, R-DBMM-6).
+#[test]
+fn an_x_element_without_its_line_is_noted_and_a_wrong_line_lists_the_right_ones() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Kn", "X"), "b": fighter("Bd", "O"), "bound": "a" }),
+    );
+    let note = note_with(&r, "R-DBMM-6");
+    assert!(
+        note.contains("Kn (S)") && note.contains("Kn (I)") && note.contains("Kn (O)"),
+        "{note}"
+    );
+    let r = resolved(
+        "close_combat",
+        json!({ "a": { "element": { "type": "Kn", "grade": "X", "counts_as": "Kn (S)" } }, "b": fighter("Bd", "O"), "bound": "a" }),
+    );
+    assert!(r
+        .notes
+        .iter()
+        .all(|n| n.ruling.as_deref() != Some("R-DBMM-6")));
+    let e = refused(
+        "element",
+        json!({ "element": { "type": "Kn", "grade": "X", "counts_as": "Kn (F)" } }),
+    );
+    assert_eq!(e.code, "situation.invalid_counts_as");
+    assert!(
+        e.message.contains("Kn (S), Kn (I), Kn (O)"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("only for"), "{}", e.message);
+    let e = refused(
+        "element",
+        json!({ "element": { "type": "Kn", "grade": "O", "counts_as": "Kn (S)" } }),
+    );
+    assert!(
+        e.message.starts_with("Only an (X) element"),
+        "{}",
+        e.message
+    );
+}
+
+/// Friends a fleeing element bursts through recoil if its ME are equal or more, are spent if
+/// less (p. 41).
+#[test]
+fn fleeing_through_friends_compares_morale_equivalents() {
+    for (fleeing, friends, fate) in [
+        (el("Cv", "O"), el("Bd", "O"), "recoil"), // 1 ME against 1 ME
+        (el("Ps", "O"), el("Bd", "O"), "spent"),  // ½ against 1
+        (el("Kn", "O"), el("Bd", "S"), "recoil"), // 2 against 2
+        (el("Cv", "O"), el("Bd", "S"), "spent"),  // 1 against 2
+        (el("Bd", "O"), el("Bd", "O"), "recoil"), // the same, told apart
+    ] {
+        let r = resolved(
+            "flee_through_friends",
+            json!({ "fleeing": fleeing, "friends": friends }),
+        );
+        let o = r.outcome.as_ref().unwrap();
+        assert_eq!(o.result, fate, "{}", o.meaning);
+        assert_eq!(o.effects.len(), 1);
+        assert_eq!(o.effects[0].rule, "p. 41");
+        let target = match &o.effects[0].target {
+            crate::contract::Target::Unit(l) => l.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(target.ends_with(&format!("({})", friends["grade"].as_str().unwrap())));
+        assert!(!target.starts_with("Fleeing"));
+    }
+}
+
+/// The sheet's choices read as choices: Kn beaten by Foot may be repulsed, or recoil as the
+/// general outcome says (p. 38–39); the effect and the forecast say both.
+#[test]
+fn a_repulse_the_player_may_choose_is_shown_as_a_choice() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Kn", "O"), "b": fighter("Sp", "O"), "bound": "b" }),
+    );
+    let row = r
+        .distribution
+        .iter()
+        .find(|d| d.result.starts_with("repulsed_or_recoil/"))
+        .unwrap_or_else(|| panic!("{:?}", results(&r)));
+    assert!(
+        row.meaning
+            .contains("is repulsed or recoils, as the player chooses"),
+        "{}",
+        row.meaning
+    );
+    assert!(row
+        .effects
+        .iter()
+        .any(|e| e.text == "Kn (O): is repulsed or recoils, as the player chooses"));
+    assert!(!results(&r).iter().any(|x| x.starts_with("repulsed/")));
+    let p = chance(&r, "Kn (O) is repulsed or recoils, as the player chooses");
+    assert_eq!(p, chance(&r, "Kn (O) scores less, not doubled"));
+}
+
+/// Whose bound it is, in the sheet's words for each element.
+#[test]
+fn the_bound_is_each_elements_own_or_enemy_bound() {
+    let r = resolved(
+        "close_combat",
+        json!({ "a": fighter("Kn", "O"), "b": fighter("Bd", "O"), "bound": "b" }),
+    );
+    assert_eq!(value(&r, "Bound"), "Kn (O): enemy bound; Bd (O): own bound");
+    let r = resolved(
+        "shooting",
+        json!({ "shooter": fighter("Bw", "O"), "target": fighter("Bd", "O"), "bound": "shooter" }),
+    );
+    assert_eq!(value(&r, "Bound"), "Bw (O): own bound; Bd (O): enemy bound");
+}
+
+/// The entry refusals of issue 22: each names its field and rule, none is a panic.
+#[test]
+fn impossible_entries_are_refused_as_such() {
+    // Three edges take at most three enemy front edges (p. 37).
+    let e = refused(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "enemy_on_flank_or_rear": 4 }, "b": fighter("Kn", "O"), "bound": "b" }),
+    );
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        (
+            "situation.invalid_contact",
+            Some("a.enemy_on_flank_or_rear")
+        )
+    );
+    resolved(
+        "close_combat",
+        json!({ "a": { "element": el("Bd", "O"), "enemy_on_flank_or_rear": 3 }, "b": fighter("Kn", "O"), "bound": "b" }),
+    );
+    // A command of 0 ME has no thresholds (p. 42).
+    for command in [
+        json!({ "tally": { "total": 0 } }),
+        json!({ "elements": [{ "element": el("Exp", "O") }] }),
+    ] {
+        let e = refused("command_morale", command.clone());
+        assert_eq!(e.code, "situation.no_morale_equivalents", "{command}");
+    }
+    // A negative range is no distance, not one out of range (p. 34).
+    let shoot = |range: i64| {
+        load("dbmm").resolve(
+            "shooting",
+            &json!({ "shooter": fighter("Bw", "O"), "target": fighter("Bd", "O"), "bound": "shooter", "range": range }),
+            None,
+        )
+    };
+    assert_eq!(shoot(-40).unwrap_err().code, "situation.invalid_range");
+    assert_eq!(
+        shoot(100_000 / 100).unwrap_err().code,
+        "situation.out_of_range"
+    );
+    assert!(shoot(0).is_ok());
+}
+
+/// Every figure scale R-DBMM-14 covers is accepted by its size; sizes it does not cover are
+/// refused with the sizes it does.
+#[test]
+fn every_figure_scale_the_ruling_covers_is_accepted() {
+    let at = |scale: &str| {
+        load("dbmm").resolve(
+            "distances",
+            &json!({ "element": el("LH", "O"), "scale": scale }),
+            None,
+        )
+    };
+    for (scale, key) in [
+        ("6mm", "15mm"),
+        ("10mm", "15mm"),
+        ("15mm", "15mm"),
+        ("20mm", "25mm"),
+        ("25mm", "25mm"),
+        ("28mm", "25mm"),
+        ("28 mm", "25mm"),
+    ] {
+        let r = at(scale).unwrap_or_else(|e| panic!("{scale}: {}", e.one_line()));
+        assert_eq!(r.outcome.unwrap().result, key, "{scale}");
+    }
+    let e = at("18mm").unwrap_err();
+    assert_eq!(e.code, "situation.unknown_scale");
+    assert!(e.message.contains("20–28 mm figures"), "{}", e.message);
+}
+
+/// Going by element: the special cases of the terrain definitions (p. 19) and wading (p. 20).
+#[test]
+fn going_depends_on_the_element_in_the_special_cases_and_rivers() {
+    let going = |situation: Value| {
+        let r = resolved("going", situation);
+        r.outcome.unwrap().result
+    };
+    let cases = [
+        // Elephants in SH and SF are in good going; camelry in dunes too.
+        (
+            json!({ "element": el("El", "O"), "terrain": "SH", "going": "RGo" }),
+            "GGo",
+        ),
+        (
+            json!({ "element": el("El", "O"), "terrain": "SF", "going": "RGo" }),
+            "GGo",
+        ),
+        (
+            json!({ "element": el("El", "O"), "terrain": "RH", "going": "RGo" }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Cm", "O"), "terrain": "D", "going": "DGo" }),
+            "GGo",
+        ),
+        (
+            json!({ "element": el("Bge", "F"), "terrain": "D", "going": "DGo" }),
+            "GGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "camelry": true, "terrain": "SH", "going": "RGo" }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Kn", "O"), "chariots": true, "terrain": "SF", "going": "RGo" }),
+            "DGo",
+        ),
+        // No special case: the terrain's own going.
+        (
+            json!({ "element": el("Bd", "O"), "terrain": "SH", "going": "RGo" }),
+            "RGo",
+        ),
+        (
+            json!({ "element": el("Kn", "O"), "terrain": "CH" }),
+            "impassable",
+        ),
+        // Wading: a river 80p or wider is DGo for Foot, RGo for Mounted not Exp or chariots.
+        (
+            json!({ "element": el("Bd", "O"), "river": { "width": 120 } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "river": { "width": 120 } }),
+            "RGo",
+        ),
+        (
+            json!({ "element": el("Exp", "O"), "river": { "width": 120 } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "chariots": true, "river": { "width": 120 } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "river": { "width": 120, "state": "spate" } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Bd", "O"), "river": { "width": 120, "state": "low" } }),
+            "RGo",
+        ),
+        // Narrower than 80p: Foot RGo, Mounted and Train DGo.
+        (
+            json!({ "element": el("Bd", "O"), "river": { "width": 40 } }),
+            "RGo",
+        ),
+        (
+            json!({ "element": el("Cv", "O"), "river": { "width": 40 } }),
+            "DGo",
+        ),
+        (
+            json!({ "element": el("Bge", "O"), "river": { "width": 40 } }),
+            "DGo",
+        ),
+    ];
+    for (situation, want) in cases {
+        assert_eq!(going(situation.clone()), want, "{situation}");
+    }
+    let e = refused(
+        "going",
+        json!({ "element": el("Bd", "O"), "river": { "width": -5 } }),
+    );
+    assert_eq!(e.code, "situation.invalid_range");
+}
+
+/// The climate table's times bound the periods of the day (p. 23–24, R-DBMM-19); visibility is
+/// the shorter of the period's and the weather's (p. 25).
+#[test]
+fn the_clock_gives_the_period_of_the_day_and_how_far_elements_see() {
+    let at = |clock: &str, weather: &str, moonlight: bool| {
+        let r = resolved(
+            "daylight",
+            json!({ "climate": "Warm", "season": "Summer", "clock": clock, "weather": weather, "moonlight": moonlight }),
+        );
+        (r.outcome.clone().unwrap().result, value(&r, "Visibility"))
+    };
+    // Warm summer: dawn 04:30, sunrise 05:00, sunset 19:00, dusk 19:30.
+    let want = [
+        ("04:29", "clear", false, "night_moonless", "80p"),
+        ("04:30", "clear", true, "dawn", "400p"),
+        ("05:00", "clear", false, "day", "no limit"),
+        ("12:00", "fog", false, "day", "80p"),
+        ("19:00", "clear", false, "dusk", "400p"),
+        ("19:15", "snow", false, "dusk", "160p"),
+        ("19:30", "clear", true, "night_moonlight", "160p"),
+        ("23:59", "mist", true, "night_moonlight", "80p"),
+    ];
+    for (clock, weather, moon, period, seen) in want {
+        assert_eq!(
+            at(clock, weather, moon),
+            (period.to_string(), seen.to_string()),
+            "{clock} {weather}"
+        );
+    }
+    for (situation, code) in [
+        (
+            json!({ "climate": "Arctic", "season": "Summer", "clock": "12:00" }),
+            "situation.unknown_climate",
+        ),
+        (
+            json!({ "climate": "Warm", "season": "Summer", "clock": "25:00" }),
+            "situation.invalid_clock",
+        ),
+        (
+            json!({ "climate": "Warm", "season": "Summer", "clock": "12:00", "weather": "rain" }),
+            "situation.unknown_weather",
+        ),
+    ] {
+        assert_eq!(refused("daylight", situation).code, code);
+    }
+}
+
+/// WEATHER EFFECT (p. 25): mist sees less at night, fog limits moves, and after 6 bounds of
+/// rain Art and Sh no longer shoot.
+#[test]
+fn weather_limits_sight_and_moves_and_rain_stops_art_and_sh() {
+    let r = resolved(
+        "daylight",
+        json!({ "climate": "Cool", "season": "Autumn", "clock": "23:00", "weather": "mist", "moonlight": true }),
+    );
+    assert_eq!(value(&r, "Visibility"), "80p");
+    assert_eq!(value(&r, "Moves at most"), "120p");
+    let r = resolved(
+        "daylight",
+        json!({ "climate": "Cool", "season": "Autumn", "clock": "12:00", "weather": "fog" }),
+    );
+    assert_eq!(value(&r, "Moves at most"), "120p");
+    let shoot = |shooter: &str, rain: u32| {
+        load("dbmm").resolve(
+            "shooting",
+            &json!({ "shooter": fighter(shooter, "O"), "target": fighter("Bd", "O"), "bound": "shooter", "bounds_of_rain": rain }),
+            None,
+        )
+    };
+    assert!(shoot("Art", 5).is_ok());
+    let e = shoot("Art", 6).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.cannot_shoot", Some("p. 25"))
+    );
+    assert!(shoot("Sh", 7).is_err());
+    assert!(shoot("Bw", 9).is_ok());
 }

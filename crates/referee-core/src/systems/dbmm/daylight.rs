@@ -1,0 +1,212 @@
+//! Time and visibility (p. 23–25): the climate table's dawn, sunrise, sunset and dusk by climate
+//! and season, the period of the day a clock time falls in (R-DBMM-19), and how far an element
+//! sees in it and in the weather. The tables are `[daylight]` in `rulesets/dbmm.toml`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::combat::Time;
+use super::data::DbmmData;
+use crate::contract::{Note, Resolution, Total};
+use crate::error::RefereeError;
+
+/// One climate and season's four times, "HH:MM".
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DaylightRow {
+    pub climate: String,
+    pub season: String,
+    pub dawn: String,
+    pub sunrise: String,
+    pub sunset: String,
+    pub dusk: String,
+}
+
+/// How far an element sees (p. 25); `paces` none: no limit.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sight {
+    pub key: String,
+    pub name: String,
+    #[serde(default)]
+    pub paces: Option<i64>,
+    /// Its limit at night, where the weather table gives one apart (mist, overcast).
+    #[serde(default)]
+    pub night_paces: Option<i64>,
+    /// The furthest a move goes in it (WEATHER EFFECT, p. 25), by day and at night.
+    #[serde(default)]
+    pub move_paces: Option<i64>,
+    #[serde(default)]
+    pub night_move_paces: Option<i64>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Daylight {
+    pub rule: String,
+    pub visibility_rule: String,
+    pub times: Vec<DaylightRow>,
+    /// By the period of the day: day, dusk, dawn, night_moonlight, night_moonless.
+    pub periods: Vec<Sight>,
+    /// By the weather: clear, overcast, mist, fog, dust_storm, snow.
+    pub weather: Vec<Sight>,
+    /// Bounds of rain after which `rain_stops` can no longer shoot.
+    pub rain_bounds: u32,
+    pub rain_stops: String,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DaylightSituation {
+    /// The defender's climate: Cold, Cool, Warm, Dry, Tropical.
+    pub climate: String,
+    /// Spring, Summer, Autumn, Winter.
+    pub season: String,
+    /// The clock time, "HH:MM".
+    pub clock: String,
+    /// The weather (default clear).
+    #[serde(default)]
+    pub weather: Option<String>,
+    /// A moonlit night (default moonless).
+    #[serde(default)]
+    pub moonlight: bool,
+}
+
+/// "18:40" → minutes after midnight.
+fn minutes(text: &str) -> Option<u32> {
+    let (h, m) = text.trim().split_once(':')?;
+    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+    (h < 24 && m < 60).then_some(h * 60 + m)
+}
+
+fn period(row: &DaylightRow, at: u32) -> Time {
+    let t = |s: &str| minutes(s).unwrap_or(0);
+    if at >= t(&row.dusk) || at < t(&row.dawn) {
+        Time::Night
+    } else if at < t(&row.sunrise) {
+        Time::Dawn
+    } else if at < t(&row.sunset) {
+        Time::Day
+    } else {
+        Time::Dusk
+    }
+}
+
+pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, RefereeError> {
+    let d = &data.daylight;
+    let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b.trim());
+    let row = d
+        .times
+        .iter()
+        .find(|r| same(&r.climate, &s.climate) && same(&r.season, &s.season))
+        .ok_or_else(|| {
+            let mut climates: Vec<&str> = d.times.iter().map(|r| r.climate.as_str()).collect();
+            climates.dedup();
+            RefereeError::new(
+                "situation.unknown_climate",
+                format!(
+                    "the climate table has no {} {}: climates are {}, seasons Spring, Summer, Autumn, Winter",
+                    s.climate,
+                    s.season,
+                    climates.join(", ")
+                ),
+            )
+            .field("climate")
+            .rule(d.rule.clone())
+        })?;
+    let at = minutes(&s.clock).ok_or_else(|| {
+        RefereeError::new(
+            "situation.invalid_clock",
+            format!(
+                "{} is not a time of day: write it as hours and minutes, 18:40",
+                crate::error::given(&s.clock)
+            ),
+        )
+        .field("clock")
+        .rule(d.rule.clone())
+    })?;
+    let time = period(row, at);
+    let period_key = match time {
+        Time::Day => "day",
+        Time::Dusk => "dusk",
+        Time::Dawn => "dawn",
+        Time::Night if s.moonlight => "night_moonlight",
+        Time::Night => "night_moonless",
+    };
+    let weather_key = s.weather.as_deref().unwrap_or("clear");
+    let weather = d
+        .weather
+        .iter()
+        .find(|w| w.key == weather_key)
+        .ok_or_else(|| {
+            RefereeError::new(
+                "situation.unknown_weather",
+                format!(
+                    "no weather {}: the visibility table has {}",
+                    crate::error::given(weather_key),
+                    crate::error::choices(d.weather.iter().map(|w| w.key.as_str()))
+                ),
+            )
+            .field("weather")
+            .rule(d.visibility_rule.clone())
+        })?;
+    let by_period = d.periods.iter().find(|p| p.key == period_key);
+    let night = time == Time::Night;
+    let (weather_sight, weather_move) = if night {
+        (
+            weather.night_paces.or(weather.paces),
+            weather.night_move_paces.or(weather.move_paces),
+        )
+    } else {
+        (weather.paces, weather.move_paces)
+    };
+    // The shorter of the two limits holds.
+    let limits = [by_period.and_then(|p| p.paces), weather_sight];
+    let sight = limits.iter().flatten().min().copied();
+    let seen = sight.map_or("no limit".to_string(), |p| format!("{p}p"));
+    let word = match time {
+        Time::Day => "day",
+        Time::Dusk => "dusk (sunset until dusk)",
+        Time::Dawn => "dawn (dawn until sunrise)",
+        Time::Night => "night (dusk until dawn)",
+    };
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "daylight",
+        period_key,
+        &format!(
+            "At {} in a {} {}: {word}; elements see {seen}.",
+            s.clock.trim(),
+            row.climate,
+            row.season,
+        ),
+        Vec::new(),
+    );
+    for (label, value) in [
+        ("Dawn", &row.dawn),
+        ("Sunrise", &row.sunrise),
+        ("Sunset", &row.sunset),
+        ("Dusk", &row.dusk),
+    ] {
+        r.totals
+            .push(Total::new(label, value.clone(), &d.rule, None));
+    }
+    r.totals
+        .push(Total::new("Time of day", word, &d.rule, Some("R-DBMM-19")));
+    r.totals
+        .push(Total::new("Visibility", seen, &d.visibility_rule, None));
+    if let Some(most) = weather_move {
+        r.totals.push(Total::new(
+            format!("Moves at most ({})", weather.name),
+            format!("{most}p"),
+            &d.visibility_rule,
+            None,
+        ));
+    }
+    r.notes.push(Note::new(
+        "An element or group that cannot see enemy cannot move closer to enemy or to the enemy's rear battlefield edge; the time of day is the close combat's time.",
+        &d.rule,
+        None,
+    ));
+    Ok(r)
+}
