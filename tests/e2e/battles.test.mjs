@@ -82,12 +82,44 @@ async function tableFlow(system, label, attackers, defenders, dice) {
   const apply = await browser.$('#apply-result');
   await until(browser, 'Apply ready', async () => apply.isEnabled());
   step('apply');
+  const tapped = Date.now();
+  await browser.execute(() => {
+    const t0 = performance.now();
+    window.__applyLog = [];
+    let last = '';
+    const note = () => {
+      const b = document.querySelector('#apply-result');
+      const text = `${b?.textContent?.trim()}${b?.disabled ? ' (disabled)' : ''} | ${document.querySelector('#action')?.value} | undo: ${document.querySelector('#undo')?.getAttribute('aria-label')}`;
+      if (text !== last) window.__applyLog.push(`${Math.round(performance.now() - t0)}ms ${text}`);
+      last = text;
+    };
+    window.__applyObserver?.disconnect();
+    window.__applyObserver = new MutationObserver(note);
+    window.__applyObserver.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    note();
+  });
   await apply.click();
   n += 1;
   step('double tap');
   // The double tap's second tap lands on the disabled "Applied ✓".
   await apply.click().catch(() => undefined);
-  await until(browser, 'applied', async () => (await apply.getText()) === 'Applied ✓');
+  await until(browser, 'applied', async () => (await apply.getText()) === 'Applied ✓').catch(async (e) => {
+    await shot(browser, `failed-apply-${system}-${label}`);
+    const errors = [];
+    for (const el of await browser.$$('.resolver [role="alert"], .resolver .confirm, .resolver .error')) errors.push(await el.getText());
+    const probe = await browser.execute(() => {
+      const b = document.querySelector('#apply-result');
+      const r = b.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return `rect ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)} hit ${hit?.id || hit?.tagName} disabled ${b.disabled} vh ${window.innerHeight}`;
+    });
+    await browser.execute(() => document.querySelector('#apply-result').click());
+    await browser.pause(3000);
+    const history = await browser.execute(() => window.__applyLog.join('\n'));
+    console.log(`apply history:\n${history}`);
+    throw new Error(`${e.message}; the resolver says: ${errors.join(' | ') || 'nothing'}; the button: ${await apply.getText()}; ${probe}; after a DOM click: ${await apply.getText()}`);
+  });
+  console.log(`apply ${system} (${label}): ${Date.now() - tapped} ms`);
   assert.equal(await apply.isEnabled(), false);
   await browser.$('#applied').waitForExist({ timeout: 10000 });
   console.log(`table-flow ${system} (${label}): ${n} interactions`);
@@ -108,6 +140,8 @@ async function walk(system, label, attackers, defenders, dice) {
   // Only one change: the undo button names the combat, and one undo restores the roster.
   assert.match(await browser.$('#undo').getAttribute('aria-label'), /^Undo: /);
   process.env.E2E_STEPS && console.log(`${system} (${label}): undo`);
+  // As a person taps it: after reading the result (Undo ignores a double tap's second tap).
+  await browser.pause(1100);
   await browser.$('#undo-applied').click().catch(async (e) => {
     const over = await browser.execute(() => {
       const b = document.querySelector('#undo-applied').getBoundingClientRect();

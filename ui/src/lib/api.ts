@@ -9,12 +9,19 @@ function inTauri(): boolean {
   return typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
 }
 
+// The app runs its commands off the window's main thread, where two sent at once may be taken in
+// either order; the window sends them one after another, each once the one before has answered,
+// so a command always sees what the one before it did (an apply after the outlook it follows).
+let queue: Promise<unknown> = Promise.resolve();
+
 async function call<T>(command: string, args: Record<string, unknown>): Promise<T> {
   if (!inTauri()) {
     const error: RefereeError = { code: 'app.no_backend', message: 'Open the Referee app: this page needs its window.' };
     throw error;
   }
-  return invoke<T>(command, args);
+  const answer = queue.then(() => invoke<T>(command, args));
+  queue = answer.catch(() => undefined);
+  return answer;
 }
 
 /** Puts the chosen switchable rulings and house-rule files in force; answers the new list. */

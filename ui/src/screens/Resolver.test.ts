@@ -77,7 +77,14 @@ describe('the resolver', () => {
     expect(screen.getByRole('button', { name: 'Applied ✓' })).toBeDisabled();
     // The dice are the roster's now: a face tapped changes nothing.
     expect(screen.getByRole('button', { name: 'Die 1 shows 5' })).toBeDisabled();
-    await fireEvent.click(screen.getByRole('button', { name: 'Undo: Melee: DX (dice 3, 4; physical dice)' }));
+    // A double tap's second tap, landing on Undo as it takes Apply's place, undoes nothing …
+    const undoButton = screen.getByRole('button', { name: 'Undo: Melee: DX (dice 3, 4; physical dice)' });
+    await fireEvent.click(undoButton);
+    expect(calls.filter(([c]) => c === 'battle_undo').length).toBe(0);
+    expect(screen.getByRole('button', { name: 'Applied ✓' })).toBeDisabled();
+    // … a tap a moment later does.
+    await new Promise((done) => setTimeout(done, 1050));
+    await fireEvent.click(undoButton);
     await waitFor(() => expect(calls.filter(([c]) => c === 'battle_undo').length).toBe(1));
     expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1);
     expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();

@@ -305,7 +305,11 @@ pub fn apply_changes(
                         s.points_awarded = s.points_awarded.saturating_add(*points);
                     }
                     Change::Morale { boxes } => {
-                        let signed = if i == 0 { *boxes } else { -*boxes };
+                        let signed = if i == 0 {
+                            *boxes
+                        } else {
+                            boxes.saturating_neg()
+                        };
                         state.morale_track = state.morale_track.saturating_add(signed);
                     }
                     Change::Rout | Change::MustBreak => {

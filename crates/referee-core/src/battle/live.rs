@@ -77,7 +77,7 @@ impl Battle {
     }
 
     pub fn next_seq(&self) -> u64 {
-        self.events.last().map_or(1, |e| e.seq + 1)
+        self.events.last().map_or(1, |e| e.seq.saturating_add(1))
     }
 
     pub fn add_unit(&self, ruleset: &Ruleset, unit: UnitSpec) -> Result<EventBody, RefereeError> {

@@ -258,7 +258,7 @@ impl BattleState {
     pub fn next_unit_id(&self) -> UnitId {
         let on = self.units.keys().next_back().copied().unwrap_or(0);
         let off = self.removed.last().copied().unwrap_or(0);
-        on.max(off) + 1
+        on.max(off).saturating_add(1)
     }
 
     /// Notes a result applied this turn, for the once-per-turn limits.
