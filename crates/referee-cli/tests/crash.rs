@@ -81,6 +81,8 @@ fn sigkill_at_random_points_loses_no_committed_event() {
         String::from_utf8_lossy(&full.stderr)
     );
     let span = started.elapsed().as_millis().max(20) as u64;
+    // The steps the script reports, one JSON line each.
+    let steps = String::from_utf8_lossy(&full.stdout).lines().count() as u64;
     // The events of the uninterrupted run: every killed run's events must be a prefix of them.
     let reference: Vec<Value> = {
         let mut battles = Battles::open(&db).unwrap();
@@ -117,7 +119,17 @@ fn sigkill_at_random_points_loses_no_committed_event() {
                 }
             })
         };
-        std::thread::sleep(Duration::from_millis(rng.next() % span));
+        // Killed after a random number of steps reported committed, then a random moment more:
+        // anywhere inside the run however fast or slow the machine is today.
+        let after = rng.next() % steps.max(1);
+        let waiting = std::time::Instant::now();
+        while (lines.lock().unwrap().len() as u64) < after
+            && child.try_wait().unwrap().is_none()
+            && waiting.elapsed() < Duration::from_millis(span.saturating_mul(4))
+        {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        std::thread::sleep(Duration::from_micros(rng.next() % 3000));
         let finished = child.try_wait().unwrap().is_some();
         child.kill().ok(); // SIGKILL on Unix
         child.wait().unwrap();
