@@ -34,7 +34,8 @@ describe('the battles screen', () => {
     const request = calls.find(([c]) => c === 'battle_create')![1].request as { name: string; sides: unknown[] };
     expect(request.name).toBe('Cannae');
     expect(request.sides[0]).toEqual({ name: 'Romans', commands: ['Left', 'Centre'], panic_level: 10, stacking_limit: undefined });
-    expect(app.screen).toBe('battle');
+    // The battle shows once its answer is in.
+    await waitFor(() => expect(app.screen).toBe('battle'));
     expect(app.tab).toBe('roster');
   });
 
@@ -62,7 +63,7 @@ describe('the battles screen', () => {
     const request = calls.find(([c]) => c === 'battle_create')![1].request as { units: unknown[]; sides: { name: string; panic_level?: number }[] };
     expect(request.units).toEqual(preset.units);
     expect(request.sides.map((s) => [s.name, s.panic_level])).toEqual([['Romans', 10], ['Carthaginians', undefined]]);
-    expect(app.tab).toBe('dashboard');
+    await waitFor(() => expect(app.tab).toBe('dashboard'));
   });
 
   it('deletes a battle only on the second tap, keeps it among the recently deleted, and restores it', async () => {
