@@ -9,6 +9,7 @@ use ts_rs::TS;
 
 use super::data::MedievalData;
 use super::result::{CombatResult, Part};
+use super::retreat::{RetreatHex, Route};
 use super::units::{group_mean, resolve_hex, MedUnit, Unit};
 use crate::contract::{
     effect, rolls_text, Chance, Change, Check, Chooser, Effect, Modifier, Note, Outcome,
@@ -119,10 +120,17 @@ pub struct SideSupport {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub scatter_track_full: bool,
-    /// Hexes the side could retreat, when fewer than a result may ask (5.4.5, 5.4.6).
+    /// Hexes the side could retreat, as the umpire already counted them (5.4.5, 5.4.6): it
+    /// stands for the referee's reading of `retreat_hexes`, and the resolution says so.
     #[serde(default)]
     #[ts(optional)]
     pub retreat_possible: Option<u32>,
+    /// The hexes of the side's retreat route in order from the combat hex, as they stand; the
+    /// hexes beyond the last one described are open. The referee decides how far the retreat
+    /// goes (5.4.5, 4.5.2) and which friendly units its cavalry rides down (5.4.4).
+    #[serde(default)]
+    #[ts(optional)]
+    pub retreat_hexes: Option<Vec<RetreatHex>>,
     /// The side's combat modifiers as the umpire counted them: they stand for the referee's
     /// count (1.5).
     #[serde(default)]
@@ -201,7 +209,7 @@ impl SideSupport {
 struct Fate {
     name: &'static str,
     sp: u32,
-    retreat_possible: Option<u32>,
+    route: Route,
     /// A leader stacked with the side's units rolls for his life when they retreat (8.2.4).
     leader: bool,
     /// Every unit of the side is stacked with a leader: none scatters (9.1.3).
@@ -220,6 +228,8 @@ struct End {
     eliminated: bool,
     scattered: bool,
     leader_dies: bool,
+    /// The side's cavalry rode friendly units down in its retreat (5.4.4).
+    rode_down: bool,
 }
 
 fn end_of(
@@ -228,10 +238,8 @@ fn end_of(
     part: Part,
     leader_roll: &Dist<i64>,
 ) -> Result<Dist<End>, crate::odds::OddsError> {
-    let blocked = match side.retreat_possible {
-        Some(p) => part.retreat.saturating_sub(p),
-        None => 0,
-    };
+    let walk = side.route.walk(part.retreat, part.loss);
+    let blocked = part.retreat.saturating_sub(walk.reached);
     let lost = part.loss + blocked * data.retreat.blocked_sp_per_hex;
     let eliminated = lost >= side.sp;
     let base = End {
@@ -240,6 +248,7 @@ fn end_of(
         eliminated,
         scattered: false,
         leader_dies: false,
+        rode_down: !walk.ridden.is_empty(),
     };
     // 5.1.1 g: after a retreat, the d6 scatter roll; none when stacked with a leader (9.1.3).
     let scatter: Dist<bool> = if eliminated || part.retreat == 0 || side.scatter_immune {
@@ -300,6 +309,17 @@ fn forecast(
             format!("{}, {}", c.rule, data.retreat.rule),
         ),
     ];
+    let rides = ends.probability_where(|e| e.rode_down);
+    if rides.numerator() > 0 {
+        out.push((
+            format!(
+                "The {}'s retreating cavalry rides down friendly units",
+                side.name
+            ),
+            rides,
+            "5.4.4, 5.8.7".to_string(),
+        ));
+    }
     if side.leader {
         out.push((
             format!("The {}'s leader dies", side.name),
@@ -920,15 +940,25 @@ pub fn resolve(
         (has_cavalry(&attacker_units), has_cavalry(&defender_units));
     // Ranged units in combat formation cannot retreat: every hex is an SP (10.3.3, 10.7.4).
     // A mixed stack retreats as one, its ranged units with it (R-MED-21).
-    let can_retreat = |units: &[(Unit, u32)], support: &SideSupport| {
-        if all_ranged(units) && units.iter().all(|(u, _)| !u.movement_formation) {
-            Some(0)
-        } else {
-            support.retreat_possible
-        }
+    let route = |units: &[(Unit, u32)], support: &SideSupport, field: &str, side: &str| {
+        let held = all_ranged(units) && units.iter().all(|(u, _)| !u.movement_formation);
+        let units: Vec<Unit> = units.iter().map(|(u, _)| u.clone()).collect();
+        Route::new(
+            data,
+            support.retreat_hexes.as_deref(),
+            &format!("{field}.retreat_hexes"),
+            side,
+            &units,
+            support.retreat_possible,
+            held,
+        )
     };
-    let attacker_retreat = can_retreat(&attacker_units, &s.attacker);
-    let defender_retreat = can_retreat(&defender_units, &s.defender);
+    let attacker_retreat = route(&attacker_units, &s.attacker, "attacker", "attacker")?;
+    let defender_retreat = route(&defender_units, &s.defender, "defender", "defender")?;
+    notes.extend(attacker_retreat.notes("attacker"));
+    if !leader_alone {
+        notes.extend(defender_retreat.notes("defender"));
+    }
     // Who a scattering result scatters: nobody stacked with a leader (9.1.3). With the leader on
     // one hex, the side's other hexes scatter; a side-wide leader covers every unit.
     let exposed = |units: &[(Unit, u32)], hex_of: &[usize], flags: &[bool], leader| {
@@ -995,20 +1025,20 @@ pub fn resolve(
     );
     let effects_of = |r: &CombatResult| -> Vec<Effect> {
         let mut out = Vec::new();
-        for (part, target, chooser, rule, retreat_possible) in [
+        for (part, target, chooser, rule, route) in [
             (
                 r.attacker,
                 Target::Attacker,
                 Chooser::Attacker,
                 "5.4, 5.6.10",
-                attacker_retreat,
+                &attacker_retreat,
             ),
             (
                 r.defender,
                 Target::Defender,
                 Chooser::Defender,
                 "5.4",
-                defender_retreat,
+                &defender_retreat,
             ),
         ] {
             if leader_alone && target == Target::Defender {
@@ -1042,17 +1072,30 @@ pub fn resolve(
                         None,
                     ));
                 }
+                let walk = route.walk(part.retreat, part.loss);
+                // 5.4.4, 5.8.7: the friendly non-cavalry the retreating cavalry enters.
+                for i in &walk.ridden {
+                    out.push(effect(
+                        Target::Hex(route.label(*i).to_string()),
+                        Change::DestroyAll,
+                        "5.4.4, 5.8.3, 5.8.4, 5.8.7",
+                        Some("R-MED-28"),
+                    ));
+                }
                 // 5.4.6: 1 SP for each hex the retreat cannot be made.
-                let short = retreat_possible.map_or(0, |p| part.retreat.saturating_sub(p));
+                let short = part.retreat.saturating_sub(walk.reached);
                 if short > 0 {
+                    let why = walk
+                        .stop
+                        .map_or(String::new(), |stop| format!(", {}", stop.rule()));
                     out.push(effect(
                         target.clone(),
                         Change::LoseSp {
                             count: short * data.retreat.blocked_sp_per_hex,
                             chosen_by: chooser,
                         },
-                        &data.retreat.rule,
-                        None,
+                        &format!("{}{why}", data.retreat.rule),
+                        walk.stop.map(|_| "R-MED-28"),
                     ));
                 }
             }
@@ -1153,7 +1196,7 @@ pub fn resolve(
                 exposed: &[(Unit, u32)],
                 sp: u32,
                 support: &SideSupport,
-                retreat_possible: Option<u32>,
+                route: Route,
                 leader: LeaderPresence| Fate {
         name,
         sp: units
@@ -1161,7 +1204,7 @@ pub fn resolve(
             .map(|(u, _)| u.sp * u.count)
             .sum::<u32>()
             .max(sp.min(1)),
-        retreat_possible,
+        route,
         leader: leader == LeaderPresence::Stacked,
         scatter_immune: exposed.is_empty(),
         scatter_column: scatter_column(exposed),
@@ -1176,16 +1219,18 @@ pub fn resolve(
             &attacker_exposed,
             attack,
             &s.attacker,
-            attacker_retreat,
+            attacker_retreat.clone(),
             attacker_leader,
         ),
         |r| r.attacker,
     )?;
-    notes.push(Note::new(
-        "Cavalry retreating through a hex of friendly non-cavalry rides it down (eliminated) when that is the only way to retreat the full distance.",
-        "5.4.4",
-        None,
-    ));
+    if s.attacker.retreat_hexes.is_none() && s.defender.retreat_hexes.is_none() {
+        notes.push(Note::new(
+            "Cavalry retreating through a hex of friendly non-cavalry rides it down (eliminated); describe the retreat hexes and the referee finds who.",
+            "5.4.4",
+            None,
+        ));
+    }
     if !leader_alone {
         forecast_lines.extend(forecast(
             data,
@@ -1196,7 +1241,7 @@ pub fn resolve(
                 &defender_exposed,
                 defence,
                 &s.defender,
-                defender_retreat,
+                defender_retreat.clone(),
                 defender_leader,
             ),
             |r| r.defender,

@@ -11,6 +11,7 @@ pub mod morale;
 pub mod movement;
 pub mod objects;
 pub mod result;
+pub mod retreat;
 pub mod units;
 
 use crate::contract::Resolution;

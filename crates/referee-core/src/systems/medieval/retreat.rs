@@ -1,0 +1,299 @@
+//! A combat's retreat read from its hexes as they stand: how far the side gets (5.4.5, 4.5.2),
+//! the SPs a short retreat costs (5.4.6) and the friendly units its cavalry rides down on the
+//! way (5.4.4, 5.8.7, 5.8.8, R-MED-28, R-MED-29).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::data::MedievalData;
+use super::units::{resolve_hex, terrain, MedUnit, Unit};
+use crate::contract::Note;
+use crate::error::RefereeError;
+
+/// One hex of a side's retreat route, as it stands before the retreat (5.4).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "MedievalRetreatHex")]
+pub struct RetreatHex {
+    /// The hex's name; a ride-down there is an effect on this hex (default: "the defender's
+    /// retreat hex 1" and so on).
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    /// A key of the TERRAIN EFFECT chart (default: clear): fortifications hold 10 SPs, and
+    /// infantry in fortifications or a village cannot be ridden down (4.5.1, 11.1.8, 5.8.8).
+    #[serde(default)]
+    #[ts(optional)]
+    pub terrain: Option<String>,
+    /// Enemy units or an enemy ZoC: the retreat cannot enter it (5.4.5).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub enemy: bool,
+    /// Terrain the retreating units cannot enter (5.4.5).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub impassable: bool,
+    /// The side's own units standing there.
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<MedUnit>>")]
+    pub friendly: Vec<MedUnit>,
+    /// Those units are in a special formation, e.g. a shiltron (5.8.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub special_formation: bool,
+}
+
+/// A retreat hex read against the ruleset.
+#[derive(Clone, Debug)]
+struct RouteHex {
+    label: String,
+    enemy: bool,
+    impassable: bool,
+    /// SPs of friendly cavalry and of friendly non-cavalry there.
+    cavalry_sp: u32,
+    other_sp: u32,
+    other_names: Vec<String>,
+    /// The non-cavalry there cannot be ridden down (5.8.8).
+    protected: bool,
+    stacking_limit: u32,
+}
+
+/// Why a retreat stops before a hex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stop {
+    Enemy,
+    Impassable,
+    Stacking,
+}
+
+impl Stop {
+    pub fn rule(self) -> &'static str {
+        match self {
+            Stop::Enemy | Stop::Impassable => "5.4.5",
+            Stop::Stacking => "4.5.2",
+        }
+    }
+}
+
+/// How one retreat goes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Walk {
+    /// Hexes the side gets from the combat hex.
+    pub reached: u32,
+    /// Why it stopped short, if it did.
+    pub stop: Option<Stop>,
+    /// Indexes of the route hexes whose friendly non-cavalry the side's cavalry rides down.
+    pub ridden: Vec<usize>,
+}
+
+/// A side's retreat: its route (if described), the umpire's own count (if given), and whether
+/// its units may retreat at all.
+#[derive(Clone, Debug, Default)]
+pub struct Route {
+    hexes: Vec<RouteHex>,
+    described: bool,
+    /// The umpire's count of hexes the side can retreat: it stands (5.4.6).
+    umpire: Option<u32>,
+    /// Ranged units fighting alone in combat formation do not retreat (10.3.3).
+    held: bool,
+    /// SPs that retreat before the result's losses (stacking counts them, 10.1.1).
+    sp: u32,
+    /// Cavalry retreats with the side: it rides friendly non-cavalry down (5.4.4).
+    cavalry: bool,
+}
+
+impl Route {
+    /// Reads a side's route. `side` names it in labels ("defender").
+    pub fn new(
+        data: &MedievalData,
+        path: Option<&[RetreatHex]>,
+        field: &str,
+        side: &str,
+        units: &[Unit],
+        umpire: Option<u32>,
+        held: bool,
+    ) -> Result<Route, RefereeError> {
+        let mut hexes = Vec::new();
+        for (i, h) in path.unwrap_or_default().iter().enumerate() {
+            let at = format!("{field}[{i}]");
+            let ground = match &h.terrain {
+                Some(key) => Some(terrain(data, key, &format!("{at}.terrain"))?),
+                None => None,
+            };
+            let fortified = ground.is_some_and(|g| g.fortified);
+            let friendly = if h.friendly.is_empty() {
+                Vec::new()
+            } else {
+                resolve_hex(data, &h.friendly, &format!("{at}.friendly"), fortified)?
+            };
+            let sum = |cav: bool| {
+                friendly
+                    .iter()
+                    .filter(|u| u.cavalry == cav)
+                    .map(|u| u.sp * u.count)
+                    .sum::<u32>()
+            };
+            let protected_ground = h
+                .terrain
+                .as_ref()
+                .is_some_and(|k| data.ride_down.protected_terrain.contains(k));
+            hexes.push(RouteHex {
+                label: h
+                    .label
+                    .clone()
+                    .unwrap_or_else(|| format!("the {side}'s retreat hex {}", i + 1)),
+                enemy: h.enemy,
+                impassable: h.impassable,
+                cavalry_sp: sum(true),
+                other_sp: sum(false),
+                other_names: friendly
+                    .iter()
+                    .filter(|u| !u.cavalry)
+                    .map(|u| u.name.clone())
+                    .collect(),
+                protected: protected_ground || h.special_formation,
+                stacking_limit: if fortified {
+                    data.movement.fortified_stacking_sp
+                } else {
+                    data.movement.stacking_sp
+                },
+            });
+        }
+        Ok(Route {
+            hexes,
+            described: path.is_some(),
+            umpire,
+            held,
+            sp: units.iter().map(|u| u.sp * u.count).sum(),
+            cavalry: units.iter().any(|u| u.cavalry),
+        })
+    }
+
+    /// The retreat of `hexes` after the result took `loss` SPs (R-MED-28).
+    pub fn walk(&self, hexes: u32, loss: u32) -> Walk {
+        if self.held {
+            return Walk {
+                reached: 0,
+                stop: None,
+                ridden: Vec::new(),
+            };
+        }
+        let sp = self.sp.saturating_sub(loss);
+        let mut walk = Walk {
+            reached: hexes,
+            stop: None,
+            ridden: Vec::new(),
+        };
+        for (i, h) in self.hexes.iter().enumerate().take(hexes as usize) {
+            let stop = if h.enemy {
+                Some(Stop::Enemy)
+            } else if h.impassable {
+                Some(Stop::Impassable)
+            } else {
+                // 5.4.4: cavalry entering the hex rides its friendly non-cavalry down, unless
+                // 5.8.8 protects them (R-MED-29); what stays there counts for stacking.
+                let rides = self.cavalry && h.other_sp > 0 && !h.protected;
+                let staying = h.cavalry_sp + if rides { 0 } else { h.other_sp };
+                if staying + sp > h.stacking_limit {
+                    Some(Stop::Stacking)
+                } else {
+                    if rides {
+                        walk.ridden.push(i);
+                    }
+                    None
+                }
+            };
+            if let Some(stop) = stop {
+                walk.reached = i as u32;
+                walk.stop = Some(stop);
+                break;
+            }
+        }
+        if let Some(p) = self.umpire {
+            // The umpire's count stands; ride-downs only on the hexes it reaches.
+            walk.reached = hexes.min(p);
+            walk.stop = None;
+            let reached = walk.reached as usize;
+            walk.ridden.retain(|i| *i < reached);
+        }
+        walk
+    }
+
+    /// The label of a route hex, for its ride-down effect.
+    pub fn label(&self, i: usize) -> &str {
+        &self.hexes[i].label
+    }
+
+    /// What the route's hexes do to the side's retreat, in words (notes of the resolution).
+    pub fn notes(&self, side: &str) -> Vec<Note> {
+        let mut out = Vec::new();
+        if let Some(p) = self.umpire {
+            out.push(Note::new(
+                if self.described {
+                    format!("The umpire's count stands: the {side} can retreat {p} hex(es); the retreat hexes described are read only for the units ridden down on the way.")
+                } else {
+                    format!("The umpire's count stands: the {side} can retreat {p} hex(es).")
+                },
+                "5.4.5, 5.4.6",
+                None,
+            ));
+        }
+        if self.held {
+            return out;
+        }
+        for h in &self.hexes {
+            let text = if h.enemy {
+                format!(
+                    "The {side}'s retreat cannot enter {}: enemy units or their ZoC.",
+                    h.label
+                )
+            } else if h.impassable {
+                format!(
+                    "The {side}'s retreat cannot enter {}: its terrain is closed to the retreating units.",
+                    h.label
+                )
+            } else if h.other_sp > 0 && self.cavalry && h.protected {
+                format!(
+                    "The {side}'s cavalry cannot ride down the {} in {} (fortifications, buildings or a special formation); they count for stacking.",
+                    h.other_names.join(", "),
+                    h.label
+                )
+            } else if h.other_sp > 0 && self.cavalry {
+                format!(
+                    "The {side}'s cavalry retreating into {} rides down the friendly {} there: eliminated, without MORALE change.",
+                    h.label,
+                    h.other_names.join(", ")
+                )
+            } else if h.cavalry_sp + h.other_sp > 0 {
+                format!(
+                    "{} holds {} SP(s) of the {side}'s units: the retreat passes it only if the stack stays within {} SPs.",
+                    capitalised(&h.label),
+                    h.cavalry_sp + h.other_sp,
+                    h.stacking_limit
+                )
+            } else {
+                continue;
+            };
+            let (rule, ruling) = if h.enemy || h.impassable {
+                ("5.4.5, 5.4.6", None)
+            } else if h.other_sp > 0 && self.cavalry && h.protected {
+                ("5.8.8, 4.5.2", Some("R-MED-29"))
+            } else if h.other_sp > 0 && self.cavalry {
+                ("5.4.4, 5.8.4, 5.8.7", Some("R-MED-28"))
+            } else {
+                ("4.5.2, 5.4.6", Some("R-MED-28"))
+            };
+            out.push(Note::new(text, rule, ruling));
+        }
+        out
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
