@@ -186,6 +186,7 @@ pub fn typescript_bindings() -> String {
         medieval::combat::AttackingHex::decl(&cfg),
         medieval::combat::DefendingHex::decl(&cfg),
         medieval::combat::SideSupport::decl(&cfg),
+        medieval::retreat::RetreatHex::decl(&cfg),
         medieval::combat::LeaderPresence::decl(&cfg),
         medieval::fire::FireSituation::decl(&cfg),
         medieval::fire::FireTarget::decl(&cfg),

@@ -518,3 +518,58 @@ fn every_fighting_action_forecasts_what_applying_does() {
         );
     }
 }
+
+/// A Medieval retreat described hex by hex: the defending light cavalry rides down the friendly
+/// infantry in its second retreat hex (5.4.4). The ride-down is an effect on that hex, which the
+/// umpire maps to the roster unit standing there: every throw that makes the cavalry retreat
+/// two hexes or more removes that unit when applied, and the forecast agrees throw by throw.
+#[test]
+fn a_medieval_retreat_that_rides_friends_down_removes_them_when_applied() {
+    let r = ruleset("medieval");
+    let b = battle(
+        "medieval",
+        json!([{ "name": "Red" }, { "name": "Blue" }]),
+        &[
+            ("Knights", 0, None, json!({ "type": "heavy_cavalry", "sp": 2 })),
+            ("Hobilars", 1, None, json!({ "type": "light_cavalry", "sp": 2 })),
+            ("Spears", 1, None, json!({ "type": "heavy_infantry", "sp": 1 })),
+        ],
+    );
+    let (knights, hobilars, spears) = (
+        id_of(&b, "Knights"),
+        id_of(&b, "Hobilars"),
+        id_of(&b, "Spears"),
+    );
+    let situation = json!({
+        "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2 }] }],
+        "defenders": [{ "terrain": "clear", "units": [{ "type": "light_cavalry", "sp": 2 }] }],
+        "defender": { "retreat_hexes": [{}, { "label": "0907", "friendly": [{ "type": "heavy_infantry", "sp": 1 }] }] },
+        "morale": 10
+    });
+    let targets = BTreeMap::from([
+        ("attacker".to_string(), vec![knights]),
+        ("defender".to_string(), vec![hobilars]),
+        ("hex:0907".to_string(), vec![spears]),
+    ]);
+    assert!(check_situation(&r, &b, "combat", &situation, &targets, "ride-down retreat") >= 36);
+    let mut ridden = 0;
+    for faces in throws("2d6").unwrap() {
+        let thrown = r.resolve("combat", &situation, Some(&faces)).unwrap();
+        let effects = &thrown.outcome.as_ref().unwrap().effects;
+        let retreat = effects.iter().find_map(|e| match e.change {
+            Change::Retreat { hexes } if e.target == referee_core::contract::Target::Defender => {
+                Some(hexes)
+            }
+            _ => None,
+        });
+        let mut copy = b.clone();
+        let body = copy
+            .apply(&thrown, &choices(effects, &targets), DiceSource::Physical, None, None)
+            .unwrap();
+        record(&r, &mut copy, body);
+        let lost = copy.state.units[&spears].lost;
+        assert_eq!(lost, retreat.is_some_and(|h| h >= 2), "{faces:?}: {effects:?}");
+        ridden += usize::from(lost);
+    }
+    assert!(ridden > 0, "no throw rides the infantry down");
+}

@@ -1012,14 +1012,49 @@ banner?: boolean,
  */
 scatter_track_full?: boolean, 
 /**
- * Hexes the side could retreat, when fewer than a result may ask (5.4.5, 5.4.6).
+ * Hexes the side could retreat, as the umpire already counted them (5.4.5, 5.4.6): it
+ * stands for the referee's reading of `retreat_hexes`, and the resolution says so.
  */
 retreat_possible?: number, 
+/**
+ * The hexes of the side's retreat route in order from the combat hex, as they stand; the
+ * hexes beyond the last one described are open. The referee decides how far the retreat
+ * goes (5.4.5, 4.5.2) and which friendly units its cavalry rides down (5.4.4).
+ */
+retreat_hexes?: Array<MedievalRetreatHex>, 
 /**
  * The side's combat modifiers as the umpire counted them: they stand for the referee's
  * count (1.5).
  */
 cms?: number, };
+
+export type MedievalRetreatHex = { 
+/**
+ * The hex's name; a ride-down there is an effect on this hex (default: "the defender's
+ * retreat hex 1" and so on).
+ */
+label?: string, 
+/**
+ * A key of the TERRAIN EFFECT chart (default: clear): fortifications hold 10 SPs, and
+ * infantry in fortifications or a village cannot be ridden down (4.5.1, 11.1.8, 5.8.8).
+ */
+terrain?: string, 
+/**
+ * Enemy units or an enemy ZoC: the retreat cannot enter it (5.4.5).
+ */
+enemy?: boolean, 
+/**
+ * Terrain the retreating units cannot enter (5.4.5).
+ */
+impassable?: boolean, 
+/**
+ * The side's own units standing there.
+ */
+friendly?: Array<MedievalUnit>, 
+/**
+ * Those units are in a special formation, e.g. a shiltron (5.8.8).
+ */
+special_formation?: boolean, };
 
 export type MedievalLeader = "none" | "in_range" | "stacked";
 

@@ -311,6 +311,12 @@ pub fn apply_changes(
                             boxes.saturating_neg()
                         };
                         state.morale_track = state.morale_track.saturating_add(signed);
+                        // The counter stops at the track's last box (6.1.1, R-MED-30).
+                        if let crate::systems::SystemRules::Medieval(d) = &ruleset.rules {
+                            if let Some(end) = d.morale.track_ends {
+                                state.morale_track = state.morale_track.clamp(-end, end);
+                            }
+                        }
                     }
                     Change::Rout | Change::MustBreak => {
                         state.sides[i].panicked = true;

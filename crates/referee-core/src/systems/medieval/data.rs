@@ -331,8 +331,8 @@ pub struct MoraleRules {
     pub leader_rule: String,
     pub grand_leader_rule: String,
     pub applied_rule: String,
-    /// The last box of the MORALE track each way, when the scenario's map gives it (6.1.1,
-    /// 6.1.3): a value beyond it is refused. The rule text prints no extent.
+    /// The last box of the MORALE track each way (6.1.1, 6.1.3): a value beyond it is refused.
+    /// The rule text prints no extent; the ruleset gives 20 (R-MED-30), a scenario's map its own.
     #[serde(default)]
     pub track_ends: Option<i64>,
 }
@@ -344,12 +344,13 @@ impl MoraleRules {
             Some(end) if value.abs() > end => Err(RefereeError::new(
                 "situation.off_the_track",
                 format!(
-                    "a MORALE of {value:+} is beyond the track, which runs from {} to {end:+}",
+                    "a MORALE of {value:+} is beyond the MORALE track, which runs from {} to {end:+}",
                     -end
                 ),
             )
             .field(field)
-            .rule("6.1.1, 6.1.3")),
+            .rule("6.1.1, 6.1.3")
+            .ruling("R-MED-30")),
             _ => Ok(()),
         }
     }

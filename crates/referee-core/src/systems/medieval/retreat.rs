@@ -185,6 +185,10 @@ impl Route {
             stop: None,
             ridden: Vec::new(),
         };
+        if self.sp > 0 && sp == 0 {
+            // The result's losses eliminate the side: nothing retreats.
+            return walk;
+        }
         for (i, h) in self.hexes.iter().enumerate().take(hexes as usize) {
             let stop = if h.enemy {
                 Some(Stop::Enemy)

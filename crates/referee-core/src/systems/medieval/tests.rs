@@ -743,10 +743,22 @@ fn a_stacked_leader_left_alone_is_forecast() {
 }
 
 #[test]
-fn a_morale_beyond_the_track_is_refused_where_the_track_is_given() {
+fn a_morale_beyond_the_track_is_refused() {
     use crate::ruleset::{Layers, SourceFile};
-    // Without the track's ends (the text prints none) any value is taken as entered.
+    // The text prints no track length: the ruleset's runs from −20 to +20 (R-MED-30).
     resolved("pursuit", json!({ "hexes_from_leader": 1, "morale": 20 }));
+    let beyond = json!({
+        "attackers": [{ "units": [{ "type": "retainers", "sp": 2 }] }],
+        "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }],
+        "morale": 21
+    });
+    let e = medieval().resolve("combat", &beyond, None).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.ruling.as_deref()),
+        ("situation.off_the_track", Some("R-MED-30"))
+    );
+    assert!(e.message.contains("from -20 to +20"), "{}", e.message);
+    // A scenario's own track, by a house rule.
     let house = "extends = \"medieval\"\nname = \"Track of 15\"\n[set.morale]\ntrack_ends = 15\n";
     let ruleset = Ruleset::load(&Layers {
         base: crate::systems::builtin("medieval").unwrap(),
