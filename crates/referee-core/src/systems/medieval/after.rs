@@ -391,7 +391,8 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
             "Not in fortifications, buildings or a special formation",
             !rd.protected_terrain.contains(&s.terrain) && !s.special_formation,
             "5.8.8",
-        ),
+        )
+        .ruling(retreat.then_some("R-MED-29")),
     ];
     if retreat {
         // Neither the CF of 5.8.1 nor the margin of 5.8.2 is asked of a retreat.

@@ -212,6 +212,9 @@ struct Fate {
     route: Route,
     /// A leader stacked with the side's units rolls for his life when they retreat (8.2.4).
     leader: bool,
+    /// With the leader on one of the side's hexes: the SPs on his hex and on the others. His
+    /// roll counts the losses of his hex only (8.2.4–8.2.5, R-MED-31).
+    leader_hex: Option<(u32, u32)>,
     /// Every unit of the side is stacked with a leader: none scatters (9.1.3).
     scatter_immune: bool,
     /// The COMBAT SCATTER column of the side's most easily scattered unit not with a leader.
@@ -259,9 +262,14 @@ fn end_of(
         let at_most = data.scatter.threshold(&side.scatter_column, part.retreat);
         Dist::die(6)?.map(|r| *r <= i64::from(at_most))
     };
-    // 8.2.4–8.2.5, R-MED-7: 2d6 − SP lost ≤ hexes to retreat.
+    // 8.2.4–8.2.5, R-MED-7: 2d6 − SP lost ≤ hexes to retreat. The owner spreads the losses
+    // (5.4.7): his leader's hex takes those the other hexes cannot (R-MED-31).
+    let leader_lost = match side.leader_hex {
+        Some((own, others)) => lost.saturating_sub(others).min(own),
+        None => lost,
+    };
     let leader: Dist<bool> = if side.leader && part.retreat > 0 {
-        leader_roll.map(|r| *r - i64::from(lost) <= i64::from(part.retreat))
+        leader_roll.map(|r| *r - i64::from(leader_lost) <= i64::from(part.retreat))
     } else {
         Dist::certain(false)
     };
@@ -1197,7 +1205,9 @@ pub fn resolve(
                 sp: u32,
                 support: &SideSupport,
                 route: Route,
-                leader: LeaderPresence| Fate {
+                leader: LeaderPresence,
+                hex_of: &[usize],
+                flags: &[bool]| Fate {
         name,
         sp: units
             .iter()
@@ -1206,6 +1216,19 @@ pub fn resolve(
             .max(sp.min(1)),
         route,
         leader: leader == LeaderPresence::Stacked,
+        leader_hex: if flags.len() > 1 && flags.iter().any(|f| *f) {
+            let on = |leader_hex: bool| {
+                units
+                    .iter()
+                    .zip(hex_of)
+                    .filter(|(_, h)| flags[**h] == leader_hex)
+                    .map(|((u, _), _)| u.sp * u.count)
+                    .sum::<u32>()
+            };
+            Some((on(true), on(false)))
+        } else {
+            None
+        },
         scatter_immune: exposed.is_empty(),
         scatter_column: scatter_column(exposed),
         track_full: support.scatter_track_full,
@@ -1221,6 +1244,8 @@ pub fn resolve(
             &s.attacker,
             attacker_retreat.clone(),
             attacker_leader,
+            &attacker_hex_of,
+            &attacker_flags,
         ),
         |r| r.attacker,
     )?;
@@ -1243,6 +1268,8 @@ pub fn resolve(
                 &s.defender,
                 defender_retreat.clone(),
                 defender_leader,
+                &defender_hex_of,
+                &defender_flags,
             ),
             |r| r.defender,
         )?);
@@ -1296,6 +1323,16 @@ pub fn resolve(
             break;
         }
     }
+    if [&attacker_flags, &defender_flags]
+        .iter()
+        .any(|flags| flags.len() > 1 && flags.iter().any(|f| *f))
+    {
+        notes.push(Note::new(
+            "The leader's death roll counts the SPs lost on his own hex: the forecast puts there only the losses the side's other hexes cannot take, as its player chooses who loses.",
+            "8.2.4, 8.2.5, 5.4.7",
+            Some("R-MED-31"),
+        ));
+    }
     if attacker_leader == LeaderPresence::Stacked || defender_leader == LeaderPresence::Stacked {
         notes.push(Note::new(
             "A stacked leader retreats on his own, ignoring enemy ZoCs; if he cannot retreat he stops at the last hex he can reach.",
@@ -1327,4 +1364,48 @@ pub fn resolve(
         notes,
         outcome,
     })
+}
+
+#[cfg(test)]
+mod leader_hex {
+    use super::*;
+    use crate::systems::{test_support::load, SystemRules};
+
+    fn leader_dies(leader_hex: Option<(u32, u32)>, part: Part) -> String {
+        let SystemRules::Medieval(data) = load("medieval").rules else {
+            unreachable!()
+        };
+        let side = Fate {
+            name: "defender",
+            sp: 3,
+            route: Route::default(),
+            leader: true,
+            leader_hex,
+            scatter_immune: true,
+            scatter_column: String::new(),
+            track_full: false,
+        };
+        let roll = "2d6".parse::<DiceSpec>().unwrap().distribution().unwrap();
+        end_of(&data, &side, part, &roll)
+            .unwrap()
+            .probability_where(|e| e.leader_dies)
+            .to_string()
+    }
+
+    #[test]
+    fn the_leader_counts_the_losses_of_his_own_hex() {
+        // 8.2.4–8.2.5: D2-1 on a side of two hexes, the leader's with 1 SP and the other with 2.
+        let d2_1 = Part {
+            loss: 1,
+            retreat: 2,
+            scattered: false,
+        };
+        // The whole side's loss counted: 2d6 − 1 ≤ 2, 2d6 ≤ 3: 3 of 36.
+        assert_eq!(leader_dies(None, d2_1), "1/12");
+        // The other hex takes the loss (R-MED-31): 2d6 ≤ 2, 1 of 36.
+        assert_eq!(leader_dies(Some((1, 2)), d2_1), "1/36");
+        // A loss of 3 on 2 + 1 SPs: the leader's hex takes 1: 2d6 ≤ 3 again.
+        let d2_3 = Part { loss: 3, ..d2_1 };
+        assert_eq!(leader_dies(Some((1, 2)), d2_3), "1/12");
+    }
 }
