@@ -530,9 +530,24 @@ fn a_medieval_retreat_that_rides_friends_down_removes_them_when_applied() {
         "medieval",
         json!([{ "name": "Red" }, { "name": "Blue" }]),
         &[
-            ("Knights", 0, None, json!({ "type": "heavy_cavalry", "sp": 2 })),
-            ("Hobilars", 1, None, json!({ "type": "light_cavalry", "sp": 2 })),
-            ("Spears", 1, None, json!({ "type": "heavy_infantry", "sp": 1 })),
+            (
+                "Knights",
+                0,
+                None,
+                json!({ "type": "heavy_cavalry", "sp": 2 }),
+            ),
+            (
+                "Hobilars",
+                1,
+                None,
+                json!({ "type": "light_cavalry", "sp": 2 }),
+            ),
+            (
+                "Spears",
+                1,
+                None,
+                json!({ "type": "heavy_infantry", "sp": 1 }),
+            ),
         ],
     );
     let (knights, hobilars, spears) = (
@@ -564,11 +579,21 @@ fn a_medieval_retreat_that_rides_friends_down_removes_them_when_applied() {
         });
         let mut copy = b.clone();
         let body = copy
-            .apply(&thrown, &choices(effects, &targets), DiceSource::Physical, None, None)
+            .apply(
+                &thrown,
+                &choices(effects, &targets),
+                DiceSource::Physical,
+                None,
+                None,
+            )
             .unwrap();
         record(&r, &mut copy, body);
         let lost = copy.state.units[&spears].lost;
-        assert_eq!(lost, retreat.is_some_and(|h| h >= 2), "{faces:?}: {effects:?}");
+        assert_eq!(
+            lost,
+            retreat.is_some_and(|h| h >= 2),
+            "{faces:?}: {effects:?}"
+        );
         ridden += usize::from(lost);
     }
     assert!(ridden > 0, "no throw rides the infantry down");
