@@ -948,21 +948,30 @@ pub fn resolve(
         (has_cavalry(&attacker_units), has_cavalry(&defender_units));
     // Ranged units in combat formation cannot retreat: every hex is an SP (10.3.3, 10.7.4).
     // A mixed stack retreats as one, its ranged units with it (R-MED-21).
-    let route = |units: &[(Unit, u32)], support: &SideSupport, field: &str, side: &str| {
+    let route = |units: &[(Unit, u32)], hex_of: &[usize], support: &SideSupport, side: &str| {
         let held = all_ranged(units) && units.iter().all(|(u, _)| !u.movement_formation);
+        // Each hex retreats as its own stack: the largest counts for stacking (4.5.2).
+        let mut stacks: Vec<u32> = Vec::new();
+        for ((u, _), h) in units.iter().zip(hex_of) {
+            if stacks.len() <= *h {
+                stacks.resize(h + 1, 0);
+            }
+            stacks[*h] += u.sp * u.count;
+        }
         let units: Vec<Unit> = units.iter().map(|(u, _)| u.clone()).collect();
         Route::new(
             data,
             support.retreat_hexes.as_deref(),
-            &format!("{field}.retreat_hexes"),
+            &format!("{side}.retreat_hexes"),
             side,
             &units,
+            stacks.into_iter().max().unwrap_or(0),
             support.retreat_possible,
             held,
         )
     };
-    let attacker_retreat = route(&attacker_units, &s.attacker, "attacker", "attacker")?;
-    let defender_retreat = route(&defender_units, &s.defender, "defender", "defender")?;
+    let attacker_retreat = route(&attacker_units, &attacker_hex_of, &s.attacker, "attacker")?;
+    let defender_retreat = route(&defender_units, &defender_hex_of, &s.defender, "defender")?;
     notes.extend(attacker_retreat.notes("attacker"));
     if !leader_alone {
         notes.extend(defender_retreat.notes("defender"));

@@ -97,8 +97,10 @@ pub struct Route {
     umpire: Option<u32>,
     /// Ranged units fighting alone in combat formation do not retreat (10.3.3).
     held: bool,
-    /// SPs that retreat before the result's losses (stacking counts them, 10.1.1).
+    /// The side's SPs before the result's losses (stacking counts them, 10.1.1)…
     sp: u32,
+    /// …and those of its largest hex: each hex retreats as its own stack.
+    stack_sp: u32,
     /// Cavalry retreats with the side: it rides friendly non-cavalry down (5.4.4).
     cavalry: bool,
 }
@@ -111,6 +113,7 @@ impl Route {
         field: &str,
         side: &str,
         units: &[Unit],
+        stack_sp: u32,
         umpire: Option<u32>,
         held: bool,
     ) -> Result<Route, RefereeError> {
@@ -166,6 +169,7 @@ impl Route {
             umpire,
             held,
             sp: units.iter().map(|u| u.sp * u.count).sum(),
+            stack_sp,
             cavalry: units.iter().any(|u| u.cavalry),
         })
     }
@@ -179,13 +183,14 @@ impl Route {
                 ridden: Vec::new(),
             };
         }
-        let sp = self.sp.saturating_sub(loss);
+        let left = self.sp.saturating_sub(loss);
+        let sp = self.stack_sp.min(left);
         let mut walk = Walk {
             reached: hexes,
             stop: None,
             ridden: Vec::new(),
         };
-        if self.sp > 0 && sp == 0 {
+        if self.sp > 0 && left == 0 {
             // The result's losses eliminate the side: nothing retreats.
             return walk;
         }

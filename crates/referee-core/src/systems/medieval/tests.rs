@@ -803,3 +803,31 @@ fn entering_a_slope_is_climbing_it_entered_once() {
     assert_eq!(cf(json!({ "terrain": "slope", "uphill": true })), "2");
     assert_eq!(cf(json!({ "terrain": "clear" })), "3");
 }
+
+#[test]
+fn each_defending_hex_retreats_as_its_own_stack() {
+    // 4.5.2, R-MED-28: two defending hexes of 2 SPs each retreat through an empty hex without
+    // exceeding the stacking limit; 1 SP of friends there blocks a 2-SP stack.
+    let blocked_by_stacking = |friendly: Value| {
+        let r = resolved(
+            "combat",
+            json!({
+                "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2 }] }],
+                "defenders": [
+                    { "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] },
+                    { "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }
+                ],
+                "defender": { "retreat_hexes": [{ "friendly": friendly }] },
+                "morale": 10
+            }),
+        );
+        r.distribution
+            .iter()
+            .flat_map(|d| &d.effects)
+            .any(|e| e.rule.ends_with("4.5.2"))
+    };
+    assert!(!blocked_by_stacking(json!([])));
+    assert!(blocked_by_stacking(
+        json!([{ "type": "heavy_infantry", "sp": 1 }])
+    ));
+}
