@@ -962,7 +962,6 @@ pub fn resolve(
         Route::new(
             data,
             support.retreat_hexes.as_deref(),
-            &format!("{side}.retreat_hexes"),
             side,
             &units,
             stacks.into_iter().max().unwrap_or(0),

@@ -106,11 +106,10 @@ pub struct Route {
 }
 
 impl Route {
-    /// Reads a side's route. `side` names it in labels ("defender").
+    /// Reads a side's route. `side` names it in labels and fields ("defender").
     pub fn new(
         data: &MedievalData,
         path: Option<&[RetreatHex]>,
-        field: &str,
         side: &str,
         units: &[Unit],
         stack_sp: u32,
@@ -119,7 +118,7 @@ impl Route {
     ) -> Result<Route, RefereeError> {
         let mut hexes = Vec::new();
         for (i, h) in path.unwrap_or_default().iter().enumerate() {
-            let at = format!("{field}[{i}]");
+            let at = format!("{side}.retreat_hexes[{i}]");
             let ground = match &h.terrain {
                 Some(key) => Some(terrain(data, key, &format!("{at}.terrain"))?),
                 None => None,
