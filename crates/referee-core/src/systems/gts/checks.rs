@@ -352,6 +352,9 @@ pub fn command_points(
     Ok(r)
 }
 
+/// The target of result 8's −1: the umpire names the units within 6" of the fallen leader.
+pub const NEAR_FALLEN_LEADER: &str = "the units within 6 inches of the fallen leader";
+
 /// leader_casualty: a general with a unit that routs or loses a stand while routed (1.9–1.10).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -432,20 +435,50 @@ pub fn leader_casualty(
         .outcomes()
         .map(|(k, p)| {
             let roll = roll_of(k);
+            let on = |rolls: &[i64]| roll.is_some_and(|n| rolls.contains(&n));
+            let leader = |change| {
+                effect(
+                    Target::Unit("the leader".into()),
+                    change,
+                    "Table 1.10",
+                    None,
+                )
+            };
             let mut effects = Vec::new();
-            if roll.is_some_and(|n| lc.killed_on.contains(&n)) {
+            if on(&lc.killed_on) {
+                effects.push(leader(Change::LeaderKilled));
+            } else if on(&lc.captured_on) {
+                effects.push(leader(Change::LeaderCaptured));
+            } else if on(&lc.dazed_on) {
                 effects.push(effect(
                     Target::Unit("the leader".into()),
-                    Change::LeaderKilled,
+                    Change::LeaderDazed,
                     "Table 1.10",
-                    None,
+                    Some("R-GTS-25"),
                 ));
-            } else if roll.is_some_and(|n| lc.captured_on.contains(&n)) {
+            } else if on(&lc.unhorsed_on) {
                 effects.push(effect(
                     Target::Unit("the leader".into()),
-                    Change::LeaderCaptured,
+                    Change::LeaderUnhorsed,
                     "Table 1.10",
-                    None,
+                    Some("R-GTS-25"),
+                ));
+            } else if on(&lc.passes_out_on) {
+                effects.push(effect(
+                    Target::Unit("the leader".into()),
+                    Change::LeaderSeriouslyWounded,
+                    "Table 1.10",
+                    Some("R-GTS-25"),
+                ));
+            } else if on(&lc.wound_on) {
+                effects.push(leader(Change::LeaderWounded));
+            }
+            if on(&lc.nearby_minus_one_on) {
+                effects.push(effect(
+                    Target::Unit(NEAR_FALLEN_LEADER.into()),
+                    Change::NearFallenLeader,
+                    "Table 1.10",
+                    Some("R-GTS-25"),
                 ));
             }
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
@@ -507,7 +540,7 @@ pub fn leader_casualty(
             .any(|row| row.min.or(row.max) == Some(*n))
     }) {
         r.checks.push(Check::umpire(
-            "Result 8: every unit within 6\" of the fallen leader takes −1 to melees and command tests for one turn",
+            "Result 8: name the units within 6\" of the fallen leader; each takes −1 to melees and command tests until the turn ends",
             "Table 1.10",
         ));
     }

@@ -66,6 +66,74 @@ pub struct MeleeUnit {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub frenzied: bool,
+    /// Its leader's state from Table 1.10, kept by the roster until the turn ends (R-GTS-25).
+    #[serde(default)]
+    #[ts(optional)]
+    pub leader_condition: Option<LeaderCondition>,
+    /// Its leader's wounds (Table 1.10, 3): PV +1 each, to at most +2 (1.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub leader_wounds: u32,
+    /// It is within 6" of a leader who fell on his sword this turn (Table 1.10, 8): −1 to melees
+    /// and command tests.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub near_fallen_leader: bool,
+}
+
+/// A leader's state from Table 1.10 that lasts beyond the test (R-GTS-25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "GtsLeaderCondition")]
+pub enum LeaderCondition {
+    /// Result 2: P −1 until the turn ends.
+    Dazed,
+    /// Result 4: out of play until the turn ends.
+    Unhorsed,
+    /// Result 5: fights on until the turn ends, then passes out.
+    SeriouslyWounded,
+    /// Result 5, a turn later: out of play.
+    PassedOut,
+    Killed,
+    Captured,
+}
+
+impl LeaderCondition {
+    pub fn out_of_play(self) -> bool {
+        !matches!(
+            self,
+            LeaderCondition::Dazed | LeaderCondition::SeriouslyWounded
+        )
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            LeaderCondition::Dazed => "is dazed: his valour counts as −1 until the turn ends",
+            LeaderCondition::Unhorsed => "is out of play until the turn ends",
+            LeaderCondition::SeriouslyWounded => "fights on until the turn ends, then passes out",
+            LeaderCondition::PassedOut => "has passed out and is out of play",
+            LeaderCondition::Killed => "is dead",
+            LeaderCondition::Captured => "is a prisoner",
+        }
+    }
+}
+
+impl MeleeUnit {
+    /// The valour its leader brings now (1.6, Table 1.10): none when the unit has no leader or
+    /// he is out of play, −1 when dazed ("P −1"), his PV plus his wounds (at most +2) otherwise.
+    pub fn leader_valour(&self) -> Option<i64> {
+        match self.leader_condition {
+            Some(c) if c.out_of_play() => None,
+            Some(LeaderCondition::Dazed) => Some(-1),
+            _ if self.leader_pv.is_none() && self.leader_wounds == 0 => None,
+            _ => Some((self.leader_pv.unwrap_or(0) + i64::from(self.leader_wounds)).min(2)),
+        }
+    }
+
+    /// Table 1.10 changed the valour entered: the modifier cites it.
+    fn leader_changed(&self) -> bool {
+        self.leader_condition == Some(LeaderCondition::Dazed) || self.leader_wounds > 0
+    }
 }
 
 /// melee, recoil and melee_round: the two sides of one combat.
@@ -190,15 +258,32 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     } else if u.disordered {
         out.push(m.disordered.line(&format!("{who}: Disordered")));
     }
-    if let Some(pv) = e.leader_pv {
+    if let Some(pv) = e.leader_valour() {
         if pv != 0 {
-            out.push(Modifier::new(
-                format!("{who}: leader's personal valour"),
-                pv,
-                "1.6, 2.14",
-                None,
-            ));
+            out.push(if e.leader_changed() {
+                Modifier::new(
+                    format!("{who}: leader's personal valour, as Table 1.10 left it"),
+                    pv,
+                    "1.6, 2.14, Table 1.10",
+                    Some("R-GTS-25"),
+                )
+            } else {
+                Modifier::new(
+                    format!("{who}: leader's personal valour"),
+                    pv,
+                    "1.6, 2.14",
+                    None,
+                )
+            });
         }
+    }
+    if e.near_fallen_leader {
+        out.push(Modifier::new(
+            format!("{who}: within 6\" of a leader who fell on his sword"),
+            data.leader_casualty.near_fallen_leader,
+            "Table 1.10",
+            Some("R-GTS-25"),
+        ));
     }
     if e.flanked || u.always_flanked {
         out.push(m.flanked.line(&format!("{who}: flanked")));
@@ -247,6 +332,13 @@ pub(super) fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
     let mut notes = Vec::new();
     for s in sides {
         for (i, (u, e)) in s.units.iter().enumerate() {
+            if let Some(c) = e.leader_condition {
+                notes.push(Note::new(
+                    format!("Side {}: the leader of {} {}.", s.name, u.name, c.words()),
+                    "Table 1.10",
+                    Some("R-GTS-25"),
+                ));
+            }
             if i == s.modifying {
                 continue;
             }
@@ -257,8 +349,11 @@ pub(super) fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
             if e.elevation {
                 set.push("elevation");
             }
-            if e.leader_pv.is_some_and(|pv| pv != 0) {
+            if e.leader_valour().is_some_and(|pv| pv != 0) {
                 set.push("leader");
+            }
+            if e.near_fallen_leader {
+                set.push("fallen leader");
             }
             if e.first_turn {
                 set.push("first turn");
@@ -372,7 +467,7 @@ pub(super) fn recoil_test(
         modifier += r.march.modifier;
     }
     // R-GTS-8: a leader's valour lowers the md100 (lower is better on a recoil test).
-    modifier -= e.leader_pv.unwrap_or(0);
+    modifier -= e.leader_valour().unwrap_or(0);
     Test {
         number: u.recoil.value,
         modifier,

@@ -333,3 +333,103 @@ fn artillery_firing_twice_gives_one_row_per_result() {
     assert_eq!(unique.len(), labels.len(), "{labels:?}");
     assert_eq!(labels, ["no effect", "1 hit", "2 hits", "3 hits", "4 hits"]);
 }
+
+/// `p` is exactly `q` × n/d.
+fn is_times(p: &str, q: &str, n: u128, d: u128) -> bool {
+    let (p, q) = (
+        crate::odds::Probability::parse(p).unwrap(),
+        crate::odds::Probability::parse(q).unwrap(),
+    );
+    p.numerator() * q.denominator() * d == q.numerator() * p.denominator() * n
+}
+
+#[test]
+fn the_victorious_leader_tests_at_plus_one_whenever_the_routed_leader_tests() {
+    // 1.10: every leader casualty test of the routed side's leader (−1: hurt on 1–4) calls for
+    // one by the victorious side's leader (+1: hurt on 1–2), an independent d10; Table 1.10's
+    // 6–0 take him out of play. So his lines are the routed leader's test chance × 2/10 and
+    // × 2/10 × 5/10, exactly.
+    let hoplites = json!({ "name": "Hoplites", "class": "infantry", "weapon": "SP", "armour": "H", "stands": 4 });
+    let levy =
+        json!({ "name": "Levy", "class": "infantry", "weapon": "SP", "armour": "N", "stands": 2 });
+    let r = resolved(
+        "melee_round",
+        json!({ "side_a": [{ "unit": hoplites, "leader_pv": 0 }],
+                "side_b": [{ "unit": levy, "leader_pv": 0 }] }),
+    );
+    let routs = chance(&r, "B: Levy routs");
+    let tests = chance(
+        &r,
+        "B: Levy: its leader's test calls the victorious side's leader to test at +1",
+    );
+    assert!(is_times(&tests, &routs, 1, 1), "{tests} v {routs}");
+    let own = chance(&r, "B: Levy: its leader is hurt and rolls on Table 1.10");
+    assert!(is_times(&own, &tests, 4, 10), "{own} v {tests}");
+    let hurt = chance(
+        &r,
+        "B: Levy: so the victorious side's leader is hurt and rolls on Table 1.10",
+    );
+    assert!(is_times(&hurt, &tests, 2, 10), "{hurt} v {tests}");
+    let gone = chance(
+        &r,
+        "B: Levy: so the victorious side's leader leaves play (6–0 on Table 1.10)",
+    );
+    assert!(is_times(&gone, &tests, 1, 10), "{gone} v {tests}");
+    // Without a leader on the other side there is no second test (and no −1).
+    let r = resolved(
+        "melee_round",
+        json!({ "side_a": [{ "unit": hoplites }], "side_b": [{ "unit": levy, "leader_pv": 0 }] }),
+    );
+    assert!(!r.forecast.iter().any(|c| c.label.contains("victorious")));
+}
+
+#[test]
+fn a_leader_hurt_on_table_1_10_changes_the_valour_his_unit_fights_with() {
+    // R-GTS-25: dazed, his valour is −1 whatever his PV; wounded, PV +1 a wound to at most +2;
+    // out of play, none; result 8's −1 within 6" on the roll-off.
+    let melee = |extra: Value| {
+        let mut a = json!({ "unit": spartans() });
+        for (k, v) in extra.as_object().unwrap() {
+            a[k] = v.clone();
+        }
+        resolved(
+            "melee",
+            json!({ "side_a": [a], "side_b": [{ "unit": persian_horse() }] }),
+        )
+    };
+    let valour = |r: &crate::Resolution| {
+        r.modifiers
+            .iter()
+            .find(|m| m.label.starts_with("A: leader's personal valour"))
+            .map(|m| (m.value, m.ruling.clone()))
+    };
+    let r = melee(json!({ "leader_pv": 2, "leader_condition": "dazed" }));
+    assert_eq!(valour(&r), Some((-1, Some("R-GTS-25".into()))));
+    let r = melee(json!({ "leader_pv": 0, "leader_wounds": 1 }));
+    assert_eq!(valour(&r), Some((1, Some("R-GTS-25".into()))));
+    let r = melee(json!({ "leader_pv": 2, "leader_wounds": 1 }));
+    assert_eq!(valour(&r), Some((2, Some("R-GTS-25".into()))), "at most +2");
+    let r = melee(json!({ "leader_pv": 2 }));
+    assert_eq!(valour(&r), Some((2, None)));
+    for out in ["unhorsed", "passed_out", "killed", "captured"] {
+        let r = melee(json!({ "leader_pv": 2, "leader_condition": out }));
+        assert_eq!(valour(&r), None, "{out}");
+        assert!(r
+            .notes
+            .iter()
+            .any(
+                |n| n.ruling.as_deref() == Some("R-GTS-25") && n.message.contains("out of play")
+                    || n.message.contains("dead")
+                    || n.message.contains("prisoner")
+            ));
+    }
+    let near = melee(json!({ "near_fallen_leader": true }));
+    let m = near
+        .modifiers
+        .iter()
+        .find(|m| m.label.contains("fell on his sword"))
+        .expect("result 8's −1");
+    assert_eq!((m.value, m.rule.as_str()), (-1, "Table 1.10"));
+    let plain = melee(json!({}));
+    assert_eq!(near.total_modifier, plain.total_modifier - 1);
+}
