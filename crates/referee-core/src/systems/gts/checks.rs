@@ -562,6 +562,11 @@ pub struct FrenzySituation {
     pub hits_before: u32,
     /// Hits this round.
     pub new_hits: u32,
+    /// The elephant has an escort stand: it is removed the instant the elephant frenzies
+    /// (3.166).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub escort: bool,
 }
 
 pub fn frenzy(
@@ -584,7 +589,7 @@ pub fn frenzy(
     r.distribution = end
         .outcomes()
         .map(|(k, p)| {
-            let effects = match *k {
+            let mut effects = match *k {
                 "killed by its driver" => vec![effect(
                     Target::Unit("elephant".into()),
                     Change::DestroyAll,
@@ -601,6 +606,16 @@ pub fn frenzy(
                 )],
                 _ => Vec::new(),
             };
+            // 3.166: the escort goes the instant the elephant frenzies (7.41), whatever the
+            // driver does next.
+            if s.escort && !effects.is_empty() {
+                effects.push(effect(
+                    Target::Unit("escort".into()),
+                    Change::DestroyAll,
+                    "3.166, 7.41",
+                    None,
+                ));
+            }
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
         })
         .collect();

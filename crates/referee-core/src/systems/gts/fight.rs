@@ -15,7 +15,7 @@ pub fn open(action: &str, sides: &Sides) -> Result<Opening, RefereeError> {
                 "side_b": sides.defenders.iter().map(melee_unit).collect::<Vec<_>>(),
             }),
             vec![
-                "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1); after contact made this turn, tick contact and any unit touching rough terrain (4.43, 4.47, 4.54).".into(),
+                "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1); after contact made this turn, tick contact and any unit touching rough terrain (4.43, 4.47, 4.54); for an elephant or chariot with an escort, enter the escort stand (3.164).".into(),
             ],
         ),
         "fire" => {

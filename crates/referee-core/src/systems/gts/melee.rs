@@ -79,6 +79,11 @@ pub struct MeleeUnit {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub near_fallen_leader: bool,
+    /// The runner or escort stand of an elephant or chariot (3.16): the mixed unit is the
+    /// modifying unit of its side and counts two stands deep (3.164, R-GTS-26).
+    #[serde(default)]
+    #[ts(optional)]
+    pub escort: Option<UnitEntry>,
 }
 
 /// A leader's state from Table 1.10 that lasts beyond the test (R-GTS-25).
@@ -188,12 +193,42 @@ fn side(
             if let Some(pv) = e.leader_pv {
                 super::units::check_pv(pv, &format!("{field}[{i}].leader_pv"))?;
             }
-            Ok((
-                Unit::build(data, &e.unit, &format!("{field}[{i}].unit"))?,
-                e.clone(),
-            ))
+            let u = Unit::build(data, &e.unit, &format!("{field}[{i}].unit"))?;
+            if let Some(escort) = &e.escort {
+                check_escort(data, &u, escort, &format!("{field}[{i}].escort"))?;
+            }
+            Ok((u, e.clone()))
         })
         .collect::<Result<Vec<_>, RefereeError>>()?;
+    // 3.164: an elephant or chariot with its escort is always its side's modifying unit.
+    let escorted: Vec<usize> = units
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, e))| e.escort.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(&first) = escorted.first() {
+        return match choice {
+            Some(i) if i != first => Err(RefereeError::new(
+                "situation.invalid_field",
+                "the elephant or chariot with its escort is always its side's modifying unit",
+            )
+            .field(format!("modifying_{}", name.to_lowercase()))
+            .rule("3.164")),
+            _ if escorted.len() > 1 => Err(RefereeError::new(
+                "situation.invalid_field",
+                "one mixed unit a side: each elephant or chariot with its escort is its side's modifying unit",
+            )
+            .field(format!("{field}[{}].escort", escorted[1]))
+            .rule("3.164")),
+            _ => Ok(Side {
+                name,
+                units,
+                modifying: first,
+                contact_disorders: Vec::new(),
+            }),
+        };
+    }
     let largest = units.iter().map(|(u, _)| u.stands).max().unwrap_or(0);
     let modifying = match choice {
         Some(i) if i < units.len() => {
@@ -221,6 +256,46 @@ fn side(
         units,
         modifying,
         contact_disorders: Vec::new(),
+    })
+}
+
+/// An escort runs with an elephant or a chariot and is one stand (3.16).
+fn check_escort(
+    data: &GtsData,
+    u: &Unit,
+    escort: &UnitEntry,
+    field: &str,
+) -> Result<(), RefereeError> {
+    if !matches!(u.class.as_str(), "elephant" | "chariot") {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "only an elephant or a chariot has an escort stand",
+        )
+        .field(field)
+        .rule("3.16"));
+    }
+    let built = Unit::build(data, escort, field)?;
+    if built.stands != 1 {
+        return Err(
+            RefereeError::new("situation.invalid_field", "an escort is one stand")
+                .field(format!("{field}.stands"))
+                .rule("3.16"),
+        );
+    }
+    Ok(())
+}
+
+/// The escort's stand, counted with its elephant or chariot: 2 stands deep (3.164, R-GTS-26).
+pub(super) fn escort_stands(e: &MeleeUnit) -> u32 {
+    u32::from(e.escort.is_some())
+}
+
+/// The name an escort's effects go to: its own, or the escort of the named unit.
+pub(super) fn escort_name(u: &Unit, e: &MeleeUnit) -> Option<String> {
+    e.escort.as_ref().map(|x| {
+        x.name
+            .clone()
+            .unwrap_or_else(|| format!("the escort of {}", u.name))
     })
 }
 
@@ -332,6 +407,16 @@ pub(super) fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
     let mut notes = Vec::new();
     for s in sides {
         for (i, (u, e)) in s.units.iter().enumerate() {
+            if e.escort.is_some() {
+                notes.push(Note::new(
+                    format!(
+                        "Side {}: {} fights with its escort: it is its side's modifying unit, takes the melee's hits, and counts 2 stands deep on its recoil test.",
+                        s.name, u.name
+                    ),
+                    "3.164, 3.166",
+                    Some("R-GTS-26"),
+                ));
+            }
             if let Some(c) = e.leader_condition {
                 notes.push(Note::new(
                     format!("Side {}: the leader of {} {}.", s.name, u.name, c.words()),
@@ -449,6 +534,8 @@ pub(super) fn recoil_test(
     if e.flanking && !e.flanked {
         modifier += r.flanking.modifier;
     }
+    // 3.164: a mixed unit is 2 stands deep (R-GTS-26).
+    let stands = stands + escort_stands(e);
     if stands >= 6 {
         modifier += r.six_stands.modifier;
     } else if stands >= 3 {
@@ -664,9 +751,21 @@ pub fn melee(
     let ties = tie_hits(data);
     let (ua, ub) = (&a.units[a.modifying].0, &b.units[b.modifying].0);
     let on_contact = contact_effects([&a, &b]);
+    let (ea, eb) = (&a.units[a.modifying].1, &b.units[b.modifying].1);
     let effects_for = |(ha, hb): (u32, u32)| {
         let mut out = on_contact.clone();
-        for (h, u) in [(ha, ua), (hb, ub)] {
+        for (h, u, e) in [(ha, ua, ea), (hb, ub, eb)] {
+            // 3.166: an elephant's escort is removed the instant the melee eliminates it.
+            if let Some(escort) = escort_name(u, e) {
+                if u.class == "elephant" && h > 0 && u.after_hits(h).0 == 0 {
+                    out.push(effect(
+                        Target::Unit(escort),
+                        Change::DestroyAll,
+                        "3.166",
+                        None,
+                    ));
+                }
+            }
             if h > 0 {
                 out.push(effect(
                     Target::Unit(u.name.clone()),

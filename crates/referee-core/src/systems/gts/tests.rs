@@ -433,3 +433,81 @@ fn a_leader_hurt_on_table_1_10_changes_the_valour_his_unit_fights_with() {
     let plain = melee(json!({}));
     assert_eq!(near.total_modifier, plain.total_modifier - 1);
 }
+
+#[test]
+fn an_escorted_elephant_modifies_its_side_and_its_escort_goes_with_it() {
+    // 3.164, R-GTS-26: the elephant with its escort is its side's modifying unit even beside a
+    // larger unit, and counts 2 stands deep on its recoil test; 3.166: the escort is removed
+    // when the melee eliminates the elephant or it frenzies.
+    let elephant =
+        json!({ "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 1, "hits": 5 });
+    let escort = json!({ "name": "Runners", "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1 });
+    let pikes =
+        json!({ "name": "Pikes", "class": "infantry", "weapon": "PK", "armour": "L", "stands": 4 });
+    let with_escort = json!({
+        "side_a": [{ "unit": pikes }, { "unit": elephant, "escort": escort }],
+        "side_b": [{ "unit": spartans() }]
+    });
+    let r = resolved("melee", with_escort.clone());
+    assert!(r.totals[0].label.contains("Surus"), "{:?}", r.totals[0]);
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.ruling.as_deref() == Some("R-GTS-26") && n.message.contains("Surus")));
+    // Any hit eliminates the elephant (5 of 6 already): its escort goes with it.
+    for row in &r.distribution {
+        let elephant_hit = row
+            .effects
+            .iter()
+            .any(|e| e.target == crate::contract::Target::Unit("Surus".into()));
+        let escort_gone = row.effects.iter().any(|e| {
+            e.target == crate::contract::Target::Unit("Runners".into())
+                && e.change == crate::contract::Change::DestroyAll
+                && e.rule == "3.166"
+        });
+        assert_eq!(elephant_hit, escort_gone, "{}", row.result);
+    }
+    // The escort's stand puts the elephant in the 3-stand tier of 7.1 (−10) with 2 stands.
+    let recoil_number = |escorted: bool| {
+        let mut e = json!({ "unit": { "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 2 } });
+        if escorted {
+            e["escort"] = escort.clone();
+        }
+        let r = resolved(
+            "recoil",
+            json!({ "side_a": [e], "side_b": [{ "unit": spartans() }] }),
+        );
+        chance(&r, "A: Surus holds")
+    };
+    let (alone, escorted) = (recoil_number(false), recoil_number(true));
+    assert!(
+        crate::odds::Probability::parse(&escorted).unwrap().to_f64()
+            > crate::odds::Probability::parse(&alone).unwrap().to_f64(),
+        "{escorted} v {alone}"
+    );
+    // Another modifying unit is refused; so is an escort on infantry.
+    let mut bad = with_escort.clone();
+    bad["modifying_a"] = json!(0);
+    let e = refused("melee", bad);
+    assert_eq!(e.rule.as_deref(), Some("3.164"));
+    let e = refused(
+        "melee",
+        json!({ "side_a": [{ "unit": pikes, "escort": escort }], "side_b": [{ "unit": spartans() }] }),
+    );
+    assert_eq!(
+        (e.field.as_deref(), e.rule.as_deref()),
+        (Some("side_a[0].escort"), Some("3.16"))
+    );
+    // 3.166 in the frenzy test: frenzied or killed by its driver, the escort is removed.
+    let r = resolved(
+        "frenzy",
+        json!({ "hits_before": 1, "new_hits": 1, "escort": true }),
+    );
+    for row in &r.distribution {
+        let gone = row
+            .effects
+            .iter()
+            .any(|e| e.target == crate::contract::Target::Unit("escort".into()));
+        assert_eq!(gone, row.result != "calm", "{}", row.result);
+    }
+}
