@@ -721,6 +721,34 @@ pub fn frenzy(
 
 /// The frenzy tests of an elephant stand with `before` hits taking `new` more (7.41, R-GTS-10):
 /// the −1s of each test, and the end: calm, frenzied, or killed by its driver (7.42).
+/// The frenzy test chained after `new` hits on an elephant unit whose front stand has
+/// `before` (7.41, R-GTS-27): hits that eliminate the front stand spill onto the next, which
+/// tests as a stand of its own (its first hit tests nothing, R-GTS-10); the eliminated stand
+/// does not frenzy, and nor does a unit with no stand left.
+pub fn chained_frenzy(
+    data: &GtsData,
+    stands: u32,
+    before: u32,
+    new: u32,
+    per_stand: u32,
+) -> Result<Dist<&'static str>, crate::odds::OddsError> {
+    let total = before + new;
+    let calm = || Ok(Dist::certain("calm"));
+    if new == 0 || per_stand == 0 {
+        return calm();
+    }
+    let (on_stand, hits) = if total < per_stand {
+        (before, new)
+    } else if total / per_stand >= stands || total % per_stand == 0 {
+        return calm();
+    } else {
+        (0, total % per_stand)
+    };
+    frenzy_odds(data, on_stand, hits)
+        .map(|(_, d)| d)
+        .map_err(|_| crate::odds::OddsError::Empty)
+}
+
 pub fn frenzy_odds(
     data: &GtsData,
     before: u32,

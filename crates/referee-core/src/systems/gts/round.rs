@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::checks::frenzy_odds;
+use super::checks::chained_frenzy;
 use super::data::GtsData;
 use super::melee::{
     disordered_by, fate_word, fight, melee, melee_notes, recoil_test, MeleeSituation, Side,
@@ -323,13 +323,7 @@ pub fn round(
         }
         let frenzy = f.hits.and_then(|(ha, hb)| {
             let h = if first { *ha } else { *hb };
-            if h == 0 || u.hits + h >= u.hits_per_stand {
-                Ok(Dist::certain("calm"))
-            } else {
-                frenzy_odds(data, u.hits, h)
-                    .map(|(_, d)| d)
-                    .map_err(|_| OddsError::Empty)
-            }
+            chained_frenzy(data, u.stands, u.hits, h, u.hits_per_stand)
         })?;
         let who = format!("{}: {}", side.name, u.name);
         for (end, words, rule) in [

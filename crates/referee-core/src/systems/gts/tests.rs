@@ -511,3 +511,35 @@ fn an_escorted_elephant_modifies_its_side_and_its_escort_goes_with_it() {
         assert_eq!(gone, row.result != "calm", "{}", row.result);
     }
 }
+
+#[test]
+fn frenzy_hits_spill_onto_the_next_elephant_stand() {
+    // R-GTS-27: a stand with 5 hits takes 3: the sixth eliminates it, and 2 spill onto the next
+    // stand, whose first hit tests nothing and second tests on the d8 (1–3, no hit over 2 yet):
+    // 3/8 frenzied (then the driver, 7.42). Hits that only finish the last stand, or land exactly
+    // on a stand's sixth, frenzy nothing.
+    let ruleset = load("gts");
+    let crate::systems::SystemRules::Gts(data) = &ruleset.rules else {
+        panic!("a GTS ruleset")
+    };
+    let spilled = super::checks::chained_frenzy(data, 2, 5, 3, 6).unwrap();
+    let fresh = super::checks::frenzy_odds(data, 0, 2).unwrap().1;
+    assert_eq!(spilled, fresh);
+    assert_eq!(
+        spilled.probability_where(|k| *k != "calm").to_string(),
+        "3/8"
+    );
+    for (stands, before, new) in [(1, 5, 3), (2, 5, 1), (2, 0, 0)] {
+        let d = super::checks::chained_frenzy(data, stands, before, new, 6).unwrap();
+        assert_eq!(
+            d,
+            crate::odds::Dist::certain("calm"),
+            "{stands} {before} {new}"
+        );
+    }
+    // Below the sixth hit the stand tests itself, as before.
+    assert_eq!(
+        super::checks::chained_frenzy(data, 2, 1, 2, 6).unwrap(),
+        super::checks::frenzy_odds(data, 1, 2).unwrap().1
+    );
+}
