@@ -161,6 +161,11 @@ pub struct MeleeSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub contact: bool,
+    /// The elephant's contact test (4.45) is already chained in: the branch being resolved.
+    #[serde(skip)]
+    #[schemars(skip)]
+    #[ts(skip)]
+    pub elephant_tested: bool,
 }
 
 pub(super) struct Side {
@@ -574,7 +579,7 @@ fn recoil_modifier_lines(data: &GtsData, s: &Side, tests: &[Test]) -> Vec<Total>
         .collect()
 }
 
-fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeError> {
+pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeError> {
     let a = side(data, &s.side_a, s.modifying_a, "A", "side_a")?;
     let b = side(data, &s.side_b, s.modifying_b, "B", "side_b")?;
     for (side, field) in [(&a, "side_a"), (&b, "side_b")] {
@@ -739,6 +744,15 @@ pub fn melee(
     s: &MeleeSituation,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
+    super::contact::with_elephant_contact(data, s, dice, |s, dice| roll_off(data, s, dice))
+}
+
+/// The roll-off itself, once the elephant's contact test (4.45) is settled.
+fn roll_off(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
     let Fight {
         a,
         b,
@@ -889,7 +903,7 @@ pub fn melee(
                 .any(|s| s.units.iter().any(|(_, e)| e.frenzied))
                 .then(|| {
                     Check::umpire(
-                        "The frenzied elephant moved into contact in the Command phase, before any other combat; the unit it contacts tests response, failing into Disorder (Elephant contact), and an escort was removed when it frenzied",
+                        "The frenzied elephant moved into contact in the Command phase, before any other combat, and an escort was removed when it frenzied",
                         "4.45, 4.46, 7.43, 3.166",
                     )
                 }),

@@ -274,6 +274,15 @@ pub fn round(
     s: &MeleeSituation,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
+    super::contact::with_elephant_contact(data, s, dice, |s, dice| chained(data, s, dice))
+}
+
+/// The round once the elephant's contact test (4.45) is settled.
+fn chained(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
     let f = fight(data, s)?;
     let (a, b) = (&f.a, &f.b);
     let scenarios: Dist<Scenario> = f.hits.and_then(|(ha, hb)| {

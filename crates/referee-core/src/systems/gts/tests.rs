@@ -543,3 +543,82 @@ fn frenzy_hits_spill_onto_the_next_elephant_stand() {
         super::checks::frenzy_odds(data, 1, 2).unwrap().1
     );
 }
+
+#[test]
+fn an_elephants_contact_test_is_chained_into_the_roll_off() {
+    // 4.45, R-GTS-28: the elephant makes contact in good order; the infantry it contacts tests
+    // response first, and a failure makes it fight Disordered. Each row is the test's chance
+    // times the roll-off's in that branch, exactly.
+    let elephant = json!({ "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 1 });
+    let levy =
+        json!({ "name": "Levy", "class": "infantry", "weapon": "SP", "armour": "N", "stands": 3 });
+    let mut disordered_levy = levy.clone();
+    disordered_levy["disordered"] = json!(true);
+    let chained = resolved(
+        "melee",
+        json!({ "contact": true, "side_a": [{ "unit": elephant }], "side_b": [{ "unit": levy }] }),
+    );
+    let fails = chance(&chained, "B (Levy) is Disordered by the elephant's contact");
+    let passes = {
+        let f = crate::odds::Probability::parse(&fails).unwrap();
+        crate::odds::Probability::new(f.denominator() - f.numerator(), f.denominator()).to_string()
+    };
+    assert!(fails != "0" && passes != "0", "{fails}");
+    for (branch, words, weight) in [
+        (levy.clone(), "B (Levy) passes the elephant test", &passes),
+        (
+            disordered_levy,
+            "B (Levy) fails the elephant test and is Disordered",
+            &fails,
+        ),
+    ] {
+        let plain = resolved(
+            "melee",
+            json!({ "side_a": [{ "unit": elephant }], "side_b": [{ "unit": branch }] }),
+        );
+        for row in &plain.distribution {
+            let label = format!("{words}; {}", row.result);
+            let got = odds(&chained, &label);
+            let w = crate::odds::Probability::parse(weight).unwrap();
+            assert!(
+                is_times(&got, &row.probability, w.numerator(), w.denominator()),
+                "{label}: {got} is not {weight} × {}",
+                row.probability
+            );
+            let row_effects = &chained
+                .distribution
+                .iter()
+                .find(|d| d.result == label)
+                .unwrap()
+                .effects;
+            let disorders = row_effects
+                .iter()
+                .any(|e| e.rule == "4.45" && e.change == crate::contract::Change::Disorder);
+            assert_eq!(disorders, words.contains("fails"), "{label}");
+        }
+    }
+    // With dice: the test's d10 first. A 10 fails any response number below 10.
+    let r = load("gts")
+        .resolve(
+            "melee",
+            &json!({ "contact": true, "side_a": [{ "unit": elephant }], "side_b": [{ "unit": levy }] }),
+            Some(&[10, 5, 5]),
+        )
+        .unwrap();
+    let o = r.outcome.unwrap();
+    assert!(
+        o.result.starts_with("B (Levy) fails the elephant test"),
+        "{}",
+        o.result
+    );
+    assert!(o.effects.iter().any(|e| e.rule == "4.45"));
+    // No contact this turn: no test.
+    let r = resolved(
+        "melee",
+        json!({ "side_a": [{ "unit": elephant }], "side_b": [{ "unit": levy }] }),
+    );
+    assert!(!r
+        .forecast
+        .iter()
+        .any(|c| c.label.contains("elephant's contact")));
+}
