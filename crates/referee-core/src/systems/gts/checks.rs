@@ -739,7 +739,7 @@ pub fn chained_frenzy(
     }
     let (on_stand, hits) = if total < per_stand {
         (before, new)
-    } else if total / per_stand >= stands || total % per_stand == 0 {
+    } else if total / per_stand >= stands || total.is_multiple_of(per_stand) {
         return calm();
     } else {
         (0, total % per_stand)

@@ -94,7 +94,7 @@ pub fn with_elephant_contact(
     let (test_die, rest) = match dice {
         None => (None, None),
         Some(faces) => {
-            let (first, rest) = faces.split_first().ok_or_else(|| bad_dice())?;
+            let (first, rest) = faces.split_first().ok_or_else(bad_dice)?;
             if !(1..=10).contains(first) {
                 return Err(bad_dice());
             }
