@@ -62,9 +62,7 @@ pub fn with_elephant_contact(
         return resolve(s, dice);
     };
     let rule = "2.11 b, 4.45";
-    let pass_odds = Dist::die(10)
-        .map_err(|e| RefereeError::new("ruleset.invalid", e.to_string()))?
-        .probability_where(|r| *r <= test.number);
+    let pass_odds = Dist::die(10)?.probability_where(|r| *r <= test.number);
     let fail_odds = Probability::new(
         pass_odds.denominator() - pass_odds.numerator(),
         pass_odds.denominator(),
@@ -167,7 +165,7 @@ pub fn with_elephant_contact(
         };
         let p = weight(&pass, pass_odds)
             .plus(&weight(&fail, fail_odds))
-            .ok_or_else(|| RefereeError::new("odds.overflow", "the chained odds overflow"))?;
+            .ok_or(crate::odds::OddsError::TooLarge)?;
         let mut line = Chance::new(c.label.clone(), p, &c.rule);
         line.ruling.clone_from(&c.ruling);
         forecast.push(line);
