@@ -216,6 +216,7 @@ pub fn typescript_bindings() -> String {
         gts::fire::FireSituation::decl(&cfg),
         gts::melee::MeleeSituation::decl(&cfg),
         gts::melee::MeleeUnit::decl(&cfg),
+        gts::melee::LeaderCondition::decl(&cfg),
         gts::checks::ResponseSituation::decl(&cfg),
         gts::checks::CommandSituation::decl(&cfg),
         gts::checks::LeaderCasualtySituation::decl(&cfg),

@@ -130,6 +130,17 @@ pub enum Change {
     LeaderFreed,
     /// A leader is eliminated.
     LeaderKilled,
+    /// GTS Table 1.10, 2: the leader is dazed, P −1 until the turn ends.
+    LeaderDazed,
+    /// GTS Table 1.10, 3: the leader is wounded, one grade less effective and PV +1.
+    LeaderWounded,
+    /// GTS Table 1.10, 4: the leader is unhorsed or unhelmed, out of play until the turn ends.
+    LeaderUnhorsed,
+    /// GTS Table 1.10, 5: the leader stays on the field until the turn ends, then passes out.
+    LeaderSeriouslyWounded,
+    /// GTS Table 1.10, 8: the units within 6" of the fallen leader take −1 to melees and command
+    /// tests until the turn ends.
+    NearFallenLeader,
     /// A rampaging elephant turns to face this direction and moves its full allowance.
     Rampage { direction: String },
     /// Lose this many strength points, spread as the player chooses.
@@ -203,6 +214,18 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::LeaderCaptured => "the leader is captured".to_string(),
         Change::LeaderFreed => "the leader walks free".to_string(),
         Change::LeaderKilled => "the leader is eliminated".to_string(),
+        Change::LeaderDazed => "the leader is dazed (P −1 until the turn ends)".to_string(),
+        Change::LeaderWounded => {
+            "the leader is wounded (one grade less effective, PV +1)".to_string()
+        }
+        Change::LeaderUnhorsed => "the leader is out of play until the turn ends".to_string(),
+        Change::LeaderSeriouslyWounded => {
+            "the leader fights on until the turn ends, then passes out".to_string()
+        }
+        Change::NearFallenLeader => {
+            "−1 to melees and command tests until the turn ends (the leader fell within 6\")"
+                .to_string()
+        }
         Change::Rampage { direction } => {
             format!("rampages: turns {direction} and moves its full allowance")
         }

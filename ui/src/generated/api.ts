@@ -155,7 +155,7 @@ export type Effect = { target: Target, change: Change, text: string, rule: strin
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
 
 export type Chooser = "attacker" | "defender";
 
@@ -367,6 +367,15 @@ export type UnitState = { id: number, label: string, side: string, command?: str
  */
 strength: number, starting: number, d_markers: number, broken: boolean, rout: boolean, scattered: boolean, disordered: boolean, hits: number, lost: boolean, leader?: LeaderFate, 
 /**
+ * GTS Table 1.10, 3: the leader's wounds, each one grade less effective and PV +1.
+ */
+leader_wounds?: number, 
+/**
+ * GTS Table 1.10, 8: within 6" of a leader who fell on his sword: −1 to melees and command
+ * tests until the turn ends.
+ */
+near_fallen_leader?: boolean, 
+/**
  * Moves the results called for (retreats, recoils, rampages): the map is the players'.
  */
 moves: Array<string>, 
@@ -375,7 +384,7 @@ moves: Array<string>,
  */
 threw?: boolean, };
 
-export type LeaderFate = "captured" | "killed";
+export type LeaderFate = "captured" | "killed" | "dazed" | "unhorsed" | "seriously_wounded" | "passed_out";
 
 export type Standing = { gauges: Array<Gauge>, resolutions: Array<Resolution>, };
 
@@ -1537,7 +1546,27 @@ out_of_control?: boolean,
  * A frenzied elephant (4.46): it fights one unit at a time, and its contact puts the unit
  * to a response test (4.45).
  */
-frenzied?: boolean, };
+frenzied?: boolean, 
+/**
+ * Its leader's state from Table 1.10, kept by the roster until the turn ends (R-GTS-25).
+ */
+leader_condition?: GtsLeaderCondition, 
+/**
+ * Its leader's wounds (Table 1.10, 3): PV +1 each, to at most +2 (1.2).
+ */
+leader_wounds?: number, 
+/**
+ * It is within 6" of a leader who fell on his sword this turn (Table 1.10, 8): −1 to melees
+ * and command tests.
+ */
+near_fallen_leader?: boolean, 
+/**
+ * The runner or escort stand of an elephant or chariot (3.16): the mixed unit is the
+ * modifying unit of its side and counts two stands deep (3.164, R-GTS-26).
+ */
+escort?: GtsUnit, };
+
+export type GtsLeaderCondition = "dazed" | "unhorsed" | "seriously_wounded" | "passed_out" | "killed" | "captured";
 
 export type GtsResponseSituation = { 
 /**
@@ -1584,7 +1613,12 @@ hits_before: number,
 /**
  * Hits this round.
  */
-new_hits: number, };
+new_hits: number, 
+/**
+ * The elephant has an escort stand: it is removed the instant the elephant frenzies
+ * (3.166).
+ */
+escort?: boolean, };
 
 export type GtsArmyBreakSituation = { 
 /**

@@ -34,6 +34,9 @@ describe('a battle in words', () => {
     expect(summary(unit({ d_markers: 2, rout: true }))).toBe('4/4, 2 D, Rout');
     expect(summary(unit({ strength: 0, lost: true }))).toBe('0/4, lost');
     expect(summary(unit({ hits: 1 }))).toBe('4/4, 1 hit');
+    expect(summary(unit({ leader: 'seriously_wounded' }))).toBe('4/4, leader seriously wounded');
+    expect(summary(unit({ leader: 'passed_out', leader_wounds: 2 }))).toBe('4/4, leader passed out, leader wounded 2 times');
+    expect(summary(unit({ leader: 'dazed', near_fallen_leader: true }))).toBe('4/4, leader dazed, −1 for the fallen leader');
     expect(quickEdits('itacs', unit({})).map((q) => q.label)).toEqual(['+D', '−D', '−1 unit', 'Break']);
     expect(quickEdits('gts', unit({}))[0].change).toEqual({ kind: 'hits', count: 1 });
     expect(quickEdits('itacs', unit({ lost: true }))).toEqual([]);

@@ -86,9 +86,21 @@ export function summary(u: UnitState): string {
   if (u.hits) parts.push(`${u.hits} ${u.hits === 1 ? 'hit' : 'hits'}`);
   const cf = stat(u, 'cf');
   if (typeof cf === 'number') parts.push(`CF ${cf}`);
-  if (u.leader) parts.push(u.leader);
+  if (u.leader) parts.push(LEADER_WORDS[u.leader]);
+  if (u.leader_wounds) parts.push(u.leader_wounds === 1 ? 'leader wounded' : `leader wounded ${u.leader_wounds} times`);
+  if (u.near_fallen_leader) parts.push('−1 for the fallen leader');
   return parts.join(', ');
 }
+
+/** A leader's fate in words (GTS Table 1.10, R-GTS-25): what the roster shows. */
+const LEADER_WORDS: Record<NonNullable<UnitState['leader']>, string> = {
+  captured: 'captured',
+  killed: 'killed',
+  dazed: 'leader dazed',
+  unhorsed: 'leader unhorsed',
+  seriously_wounded: 'leader seriously wounded',
+  passed_out: 'leader passed out',
+};
 
 export function matches(unit: UnitState, filter: string, form?: UnitForm): boolean {
   if (!filter) return true;

@@ -163,10 +163,14 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
 }
 
 /// A new turn or phase: the moves the results called for were the last phase's.
-/// A new turn also lifts the once-per-turn limits; a phase of the same turn keeps them.
+/// A new turn also lifts the once-per-turn limits and ends the effects that last until the turn
+/// ends; a phase of the same turn keeps them.
 pub fn turn_to(state: &mut BattleState, turn: u32, phase: &Option<String>) {
     if state.turn != turn {
         state.this_turn.clear();
+        for u in state.units.values_mut() {
+            units::end_of_turn(u);
+        }
     }
     state.turn = turn;
     state.phase.clone_from(phase);

@@ -73,6 +73,46 @@ pub struct UnitSpec {
 pub enum LeaderFate {
     Captured,
     Killed,
+    /// GTS Table 1.10, 2: P −1 until the turn ends (R-GTS-25).
+    Dazed,
+    /// GTS Table 1.10, 4: out of play until the turn ends.
+    Unhorsed,
+    /// GTS Table 1.10, 5: on the field until the turn ends, then passed out.
+    SeriouslyWounded,
+    /// GTS Table 1.10, 5, a turn later: out of play for the rest of the battle.
+    PassedOut,
+}
+
+impl LeaderFate {
+    /// The leader is out of play: he gives his unit nothing.
+    pub fn out_of_play(self) -> bool {
+        matches!(
+            self,
+            LeaderFate::Captured
+                | LeaderFate::Killed
+                | LeaderFate::Unhorsed
+                | LeaderFate::PassedOut
+        )
+    }
+
+    /// For good: no later wound can reach him.
+    pub fn gone(self) -> bool {
+        matches!(
+            self,
+            LeaderFate::Captured | LeaderFate::Killed | LeaderFate::PassedOut
+        )
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            LeaderFate::Captured => "captured",
+            LeaderFate::Killed => "killed",
+            LeaderFate::Dazed => "leader dazed",
+            LeaderFate::Unhorsed => "leader unhorsed",
+            LeaderFate::SeriouslyWounded => "leader seriously wounded",
+            LeaderFate::PassedOut => "leader passed out",
+        }
+    }
 }
 
 /// One unit now. stats is kept current (count, SPs, charge factor, stands, hits, disorder,
@@ -99,6 +139,15 @@ pub struct UnitState {
     pub lost: bool,
     #[ts(optional)]
     pub leader: Option<LeaderFate>,
+    /// GTS Table 1.10, 3: the leader's wounds, each one grade less effective and PV +1.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[ts(optional, as = "Option<u32>")]
+    pub leader_wounds: u32,
+    /// GTS Table 1.10, 8: within 6" of a leader who fell on his sword: −1 to melees and command
+    /// tests until the turn ends.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub near_fallen_leader: bool,
     /// Moves the results called for (retreats, recoils, rampages): the map is the players'.
     pub moves: Vec<String>,
     /// ITACS: the unit has fired its throwing weapons, which it does once per game (6.6).
@@ -151,13 +200,23 @@ impl UnitState {
         if let Some(cf) = self.stats.get("cf").and_then(|v| v.as_u64()) {
             parts.push(format!("CF {cf}"));
         }
-        match self.leader {
-            Some(LeaderFate::Captured) => parts.push("captured".into()),
-            Some(LeaderFate::Killed) => parts.push("killed".into()),
-            None => {}
+        if let Some(fate) = self.leader {
+            parts.push(fate.words().into());
+        }
+        match self.leader_wounds {
+            0 => {}
+            1 => parts.push("leader wounded".into()),
+            n => parts.push(format!("leader wounded {n} times")),
+        }
+        if self.near_fallen_leader {
+            parts.push("−1 for the fallen leader".into());
         }
         parts.join(", ")
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A result applied this turn: its action and the roster units on each side of it.

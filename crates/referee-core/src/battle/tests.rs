@@ -1375,3 +1375,103 @@ mod limits {
         assert!(s.unit(ax).threw);
     }
 }
+
+#[test]
+fn table_1_10_leaves_a_gts_leader_hurt_until_the_turn_ends_and_his_unit_fights_so() {
+    // R-GTS-25: results 2–5 and 8's −1 within 6" land on the roster through the apply path and
+    // end when the battle's turn advances: dazed and unhorsed leaders are themselves again, the
+    // seriously wounded one passes out, the wound stays. Every step replays to the same state.
+    let mut s = Script::new("gts", json!([{"name": "Spartans"}, {"name": "Persians"}]));
+    let stats = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 4 });
+    let [dazed, wounded, unhorsed, bleeding, fallen, near] =
+        ["Dazed", "Wounded", "Unhorsed", "Bleeding", "Fallen", "Near"]
+            .map(|l| s.add(l, "Spartans", Role::Unit, stats.clone()));
+    let persians = s.add("Immortals", "Persians", Role::Unit, stats.clone());
+    let near_key = format!("unit:{}", crate::systems::gts::checks::NEAR_FALLEN_LEADER);
+    for (id, roll) in [
+        (dazed, 2),
+        (wounded, 3),
+        (unhorsed, 4),
+        (bleeding, 5),
+        (fallen, 8),
+    ] {
+        let r = s.resolve("leader_casualty", &json!({}), &[1, roll]);
+        let (leader, nearby) = ([id], [near]);
+        let mut targets: Vec<(&str, &[UnitId])> = vec![("unit:the leader", &leader)];
+        if roll == 8 {
+            targets.push((near_key.as_str(), &nearby));
+        }
+        s.apply(&r, mapping(&targets));
+    }
+    let fates = |s: &Script| {
+        [dazed, wounded, unhorsed, bleeding, fallen, near].map(|id| {
+            (
+                s.unit(id).leader,
+                s.unit(id).leader_wounds,
+                s.unit(id).near_fallen_leader,
+            )
+        })
+    };
+    assert_eq!(
+        fates(&s),
+        [
+            (Some(LeaderFate::Dazed), 0, false),
+            (None, 1, false),
+            (Some(LeaderFate::Unhorsed), 0, false),
+            (Some(LeaderFate::SeriouslyWounded), 0, false),
+            (Some(LeaderFate::Killed), 0, false),
+            (None, 0, true),
+        ]
+    );
+    assert!(s.unit(dazed).summary().contains("leader dazed"));
+    // The dazed leader's unit fights with −1 valour; the unit near the fallen leader at −1.
+    let opened = fight(
+        &s.ruleset,
+        &s.battle.state,
+        "melee",
+        &[dazed, near],
+        &[persians],
+    )
+    .unwrap();
+    assert_eq!(
+        opened.situation["side_a"][0]["leader_condition"],
+        json!("dazed")
+    );
+    assert_eq!(
+        opened.situation["side_a"][1]["near_fallen_leader"],
+        json!(true)
+    );
+    let r = s.ruleset.resolve("melee", &opened.situation, None).unwrap();
+    assert!(r
+        .modifiers
+        .iter()
+        .any(|m| m.value == -1 && m.ruling.as_deref() == Some("R-GTS-25")));
+    s.record(s.battle.advance_turn(Some(2), None));
+    assert_eq!(
+        fates(&s),
+        [
+            (None, 0, false),
+            (None, 1, false),
+            (None, 0, false),
+            (Some(LeaderFate::PassedOut), 0, false),
+            (Some(LeaderFate::Killed), 0, false),
+            (None, 0, false),
+        ]
+    );
+    let opened = fight(
+        &s.ruleset,
+        &s.battle.state,
+        "melee",
+        &[dazed, wounded],
+        &[persians],
+    )
+    .unwrap();
+    assert!(opened.situation["side_a"][0]
+        .get("leader_condition")
+        .is_none());
+    assert_eq!(opened.situation["side_a"][1]["leader_wounds"], json!(1));
+    // A passed-out leader takes no later wound.
+    let r = s.resolve("leader_casualty", &json!({}), &[1, 2]);
+    s.apply(&r, mapping(&[("unit:the leader", &[bleeding])]));
+    assert_eq!(s.unit(bleeding).leader, Some(LeaderFate::PassedOut));
+}

@@ -123,6 +123,8 @@ pub fn enter(
         hits: 0,
         lost: false,
         leader: None,
+        leader_wounds: 0,
+        near_fallen_leader: false,
         moves: Vec::new(),
         threw: false,
         kind,
@@ -166,6 +168,8 @@ pub fn edit(
     unit.disordered = old.disordered;
     unit.hits = old.hits;
     unit.leader = old.leader;
+    unit.leader_wounds = old.leader_wounds;
+    unit.near_fallen_leader = old.near_fallen_leader;
     unit.moves.clone_from(&old.moves);
     unit.kind.rampaging = old.kind.rampaging;
     unit.threw = old.threw;
@@ -177,6 +181,18 @@ pub fn edit(
     }
     sync_stats(ruleset, &mut unit);
     Ok(unit)
+}
+
+/// A new turn ends what Table 1.10 gave "for one complete turn" (GTS, R-GTS-25): a dazed or
+/// unhorsed leader is himself again, a seriously wounded one passes out, and the −1 of a fallen
+/// leader is over.
+pub fn end_of_turn(unit: &mut UnitState) {
+    unit.leader = match unit.leader {
+        Some(LeaderFate::Dazed | LeaderFate::Unhorsed) => None,
+        Some(LeaderFate::SeriouslyWounded) => Some(LeaderFate::PassedOut),
+        other => other,
+    };
+    unit.near_fallen_leader = false;
 }
 
 /// Lands one change on a unit. Total: it never fails, so a replay always completes.
@@ -238,6 +254,18 @@ pub fn land(ruleset: &Ruleset, unit: &mut UnitState, change: &Change) {
             unit.leader = Some(LeaderFate::Killed);
             unit.lost = true;
         }
+        // Table 1.10: a leader captured, killed or passed out takes no further wound.
+        (_, Change::LeaderDazed | Change::LeaderUnhorsed | Change::LeaderSeriouslyWounded)
+            if unit.leader.is_some_and(LeaderFate::gone) => {}
+        (_, Change::LeaderDazed) => unit.leader = Some(LeaderFate::Dazed),
+        (_, Change::LeaderUnhorsed) => unit.leader = Some(LeaderFate::Unhorsed),
+        (_, Change::LeaderSeriouslyWounded) => unit.leader = Some(LeaderFate::SeriouslyWounded),
+        (_, Change::LeaderWounded) => {
+            if !unit.leader.is_some_and(LeaderFate::gone) {
+                unit.leader_wounds = unit.leader_wounds.saturating_add(1);
+            }
+        }
+        (_, Change::NearFallenLeader) => unit.near_fallen_leader = true,
         (_, Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. }) => {}
         (_, Change::VictoryPoints { .. } | Change::Morale { .. }) => {}
         (_, Change::ThrowingWeaponsUsed) => unit.threw = true,

@@ -352,6 +352,9 @@ pub fn command_points(
     Ok(r)
 }
 
+/// The target of result 8's −1: the umpire names the units within 6" of the fallen leader.
+pub const NEAR_FALLEN_LEADER: &str = "the units within 6 inches of the fallen leader";
+
 /// leader_casualty: a general with a unit that routs or loses a stand while routed (1.9–1.10).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -432,20 +435,50 @@ pub fn leader_casualty(
         .outcomes()
         .map(|(k, p)| {
             let roll = roll_of(k);
+            let on = |rolls: &[i64]| roll.is_some_and(|n| rolls.contains(&n));
+            let leader = |change| {
+                effect(
+                    Target::Unit("the leader".into()),
+                    change,
+                    "Table 1.10",
+                    None,
+                )
+            };
             let mut effects = Vec::new();
-            if roll.is_some_and(|n| lc.killed_on.contains(&n)) {
+            if on(&lc.killed_on) {
+                effects.push(leader(Change::LeaderKilled));
+            } else if on(&lc.captured_on) {
+                effects.push(leader(Change::LeaderCaptured));
+            } else if on(&lc.dazed_on) {
                 effects.push(effect(
                     Target::Unit("the leader".into()),
-                    Change::LeaderKilled,
+                    Change::LeaderDazed,
                     "Table 1.10",
-                    None,
+                    Some("R-GTS-25"),
                 ));
-            } else if roll.is_some_and(|n| lc.captured_on.contains(&n)) {
+            } else if on(&lc.unhorsed_on) {
                 effects.push(effect(
                     Target::Unit("the leader".into()),
-                    Change::LeaderCaptured,
+                    Change::LeaderUnhorsed,
                     "Table 1.10",
-                    None,
+                    Some("R-GTS-25"),
+                ));
+            } else if on(&lc.passes_out_on) {
+                effects.push(effect(
+                    Target::Unit("the leader".into()),
+                    Change::LeaderSeriouslyWounded,
+                    "Table 1.10",
+                    Some("R-GTS-25"),
+                ));
+            } else if on(&lc.wound_on) {
+                effects.push(leader(Change::LeaderWounded));
+            }
+            if on(&lc.nearby_minus_one_on) {
+                effects.push(effect(
+                    Target::Unit(NEAR_FALLEN_LEADER.into()),
+                    Change::NearFallenLeader,
+                    "Table 1.10",
+                    Some("R-GTS-25"),
                 ));
             }
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
@@ -507,7 +540,7 @@ pub fn leader_casualty(
             .any(|row| row.min.or(row.max) == Some(*n))
     }) {
         r.checks.push(Check::umpire(
-            "Result 8: every unit within 6\" of the fallen leader takes −1 to melees and command tests for one turn",
+            "Result 8: name the units within 6\" of the fallen leader; each takes −1 to melees and command tests until the turn ends",
             "Table 1.10",
         ));
     }
@@ -529,6 +562,11 @@ pub struct FrenzySituation {
     pub hits_before: u32,
     /// Hits this round.
     pub new_hits: u32,
+    /// The elephant has an escort stand: it is removed the instant the elephant frenzies
+    /// (3.166).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub escort: bool,
 }
 
 pub fn frenzy(
@@ -551,7 +589,7 @@ pub fn frenzy(
     r.distribution = end
         .outcomes()
         .map(|(k, p)| {
-            let effects = match *k {
+            let mut effects = match *k {
                 "killed by its driver" => vec![effect(
                     Target::Unit("elephant".into()),
                     Change::DestroyAll,
@@ -568,6 +606,16 @@ pub fn frenzy(
                 )],
                 _ => Vec::new(),
             };
+            // 3.166: the escort goes the instant the elephant frenzies (7.41), whatever the
+            // driver does next.
+            if s.escort && !effects.is_empty() {
+                effects.push(effect(
+                    Target::Unit("escort".into()),
+                    Change::DestroyAll,
+                    "3.166, 7.41",
+                    None,
+                ));
+            }
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
         })
         .collect();
@@ -673,6 +721,34 @@ pub fn frenzy(
 
 /// The frenzy tests of an elephant stand with `before` hits taking `new` more (7.41, R-GTS-10):
 /// the −1s of each test, and the end: calm, frenzied, or killed by its driver (7.42).
+/// The frenzy test chained after `new` hits on an elephant unit whose front stand has
+/// `before` (7.41, R-GTS-27): hits that eliminate the front stand spill onto the next, which
+/// tests as a stand of its own (its first hit tests nothing, R-GTS-10); the eliminated stand
+/// does not frenzy, and nor does a unit with no stand left.
+pub fn chained_frenzy(
+    data: &GtsData,
+    stands: u32,
+    before: u32,
+    new: u32,
+    per_stand: u32,
+) -> Result<Dist<&'static str>, crate::odds::OddsError> {
+    let total = before + new;
+    let calm = || Ok(Dist::certain("calm"));
+    if new == 0 || per_stand == 0 {
+        return calm();
+    }
+    let (on_stand, hits) = if total < per_stand {
+        (before, new)
+    } else if total / per_stand >= stands || total.is_multiple_of(per_stand) {
+        return calm();
+    } else {
+        (0, total % per_stand)
+    };
+    frenzy_odds(data, on_stand, hits)
+        .map(|(_, d)| d)
+        .map_err(|_| crate::odds::OddsError::Empty)
+}
+
 pub fn frenzy_odds(
     data: &GtsData,
     before: u32,

@@ -284,6 +284,15 @@ pub struct LeaderCasualtyRules {
     /// Table 1.10's rolls that also give −1 to melees and command tests of every unit within
     /// 6" for one turn (result 8).
     pub nearby_minus_one_on: Vec<i64>,
+    /// Table 1.10's rolls the roster keeps until the turn ends (R-GTS-25): dazed (P −1, result
+    /// 2), out of play (result 4), on the field then passed out (result 5); and the lasting wound
+    /// (one grade less effective, PV +1, result 3).
+    pub dazed_on: Vec<i64>,
+    pub unhorsed_on: Vec<i64>,
+    pub passes_out_on: Vec<i64>,
+    pub wound_on: Vec<i64>,
+    /// Result 8's modifier to melees and command tests within 6" (−1).
+    pub near_fallen_leader: i64,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

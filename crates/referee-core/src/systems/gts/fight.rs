@@ -4,17 +4,18 @@
 use serde_json::{json, Value};
 
 use crate::battle::fight::{not_a_combat, one_each, with, Fighter, Labels, Opening, Sides};
+use crate::battle::model::LeaderFate;
 use crate::error::RefereeError;
 
 pub fn open(action: &str, sides: &Sides) -> Result<Opening, RefereeError> {
     let (situation, asks) = match action {
         "melee" | "recoil" | "melee_round" => (
             json!({
-                "side_a": sides.attackers.iter().map(|f| json!({ "unit": unit(f) })).collect::<Vec<_>>(),
-                "side_b": sides.defenders.iter().map(|f| json!({ "unit": unit(f) })).collect::<Vec<_>>(),
+                "side_a": sides.attackers.iter().map(melee_unit).collect::<Vec<_>>(),
+                "side_b": sides.defenders.iter().map(melee_unit).collect::<Vec<_>>(),
             }),
             vec![
-                "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1); after contact made this turn, tick contact and any unit touching rough terrain (4.43, 4.47, 4.54).".into(),
+                "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1); after contact made this turn, tick contact and any unit touching rough terrain (4.43, 4.47, 4.54); for an elephant or chariot with an escort, enter the escort stand (3.164).".into(),
             ],
         ),
         "fire" => {
@@ -37,6 +38,30 @@ pub fn open(action: &str, sides: &Sides) -> Result<Opening, RefereeError> {
         labels: Labels::Units,
         asks,
     })
+}
+
+/// A unit in a melee with what the roster keeps of its leader (Table 1.10, R-GTS-25): his
+/// state until the turn ends, his wounds, and result 8's −1 within 6" of a fallen leader.
+fn melee_unit(f: &Fighter) -> Value {
+    let mut entry = json!({ "unit": unit(f) });
+    let condition = f.unit.leader.map(|l| match l {
+        LeaderFate::Dazed => "dazed",
+        LeaderFate::Unhorsed => "unhorsed",
+        LeaderFate::SeriouslyWounded => "seriously_wounded",
+        LeaderFate::PassedOut => "passed_out",
+        LeaderFate::Killed => "killed",
+        LeaderFate::Captured => "captured",
+    });
+    if let Some(c) = condition {
+        entry["leader_condition"] = json!(c);
+    }
+    if f.unit.leader_wounds > 0 {
+        entry["leader_wounds"] = json!(f.unit.leader_wounds);
+    }
+    if f.unit.near_fallen_leader {
+        entry["near_fallen_leader"] = json!(true);
+    }
+    entry
 }
 
 /// The unit now (the roster keeps stands, hits, disorder and rout in its stats), named as the

@@ -627,14 +627,13 @@ pub fn resolve(
     // 7.41–7.42: an elephant's hits put it to the frenzy test, chained.
     if target.class == "elephant" {
         let frenzy = shots.and_then(|sh| {
-            let h = sh.hits;
-            if h == 0 || target.hits + h >= target.hits_per_stand {
-                Ok(Dist::certain("calm"))
-            } else {
-                super::checks::frenzy_odds(data, target.hits, h)
-                    .map(|(_, d)| d)
-                    .map_err(|_| crate::odds::OddsError::Empty)
-            }
+            super::checks::chained_frenzy(
+                data,
+                target.stands,
+                target.hits,
+                sh.hits,
+                target.hits_per_stand,
+            )
         })?;
         forecast.push(Chance::new(
             "The elephant frenzies (its escort is removed)",

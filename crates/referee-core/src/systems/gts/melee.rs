@@ -66,6 +66,79 @@ pub struct MeleeUnit {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub frenzied: bool,
+    /// Its leader's state from Table 1.10, kept by the roster until the turn ends (R-GTS-25).
+    #[serde(default)]
+    #[ts(optional)]
+    pub leader_condition: Option<LeaderCondition>,
+    /// Its leader's wounds (Table 1.10, 3): PV +1 each, to at most +2 (1.2).
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub leader_wounds: u32,
+    /// It is within 6" of a leader who fell on his sword this turn (Table 1.10, 8): −1 to melees
+    /// and command tests.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub near_fallen_leader: bool,
+    /// The runner or escort stand of an elephant or chariot (3.16): the mixed unit is the
+    /// modifying unit of its side and counts two stands deep (3.164, R-GTS-26).
+    #[serde(default)]
+    #[ts(optional)]
+    pub escort: Option<UnitEntry>,
+}
+
+/// A leader's state from Table 1.10 that lasts beyond the test (R-GTS-25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "GtsLeaderCondition")]
+pub enum LeaderCondition {
+    /// Result 2: P −1 until the turn ends.
+    Dazed,
+    /// Result 4: out of play until the turn ends.
+    Unhorsed,
+    /// Result 5: fights on until the turn ends, then passes out.
+    SeriouslyWounded,
+    /// Result 5, a turn later: out of play.
+    PassedOut,
+    Killed,
+    Captured,
+}
+
+impl LeaderCondition {
+    pub fn out_of_play(self) -> bool {
+        !matches!(
+            self,
+            LeaderCondition::Dazed | LeaderCondition::SeriouslyWounded
+        )
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            LeaderCondition::Dazed => "is dazed: his valour counts as −1 until the turn ends",
+            LeaderCondition::Unhorsed => "is out of play until the turn ends",
+            LeaderCondition::SeriouslyWounded => "fights on until the turn ends, then passes out",
+            LeaderCondition::PassedOut => "has passed out and is out of play",
+            LeaderCondition::Killed => "is dead",
+            LeaderCondition::Captured => "is a prisoner",
+        }
+    }
+}
+
+impl MeleeUnit {
+    /// The valour its leader brings now (1.6, Table 1.10): none when the unit has no leader or
+    /// he is out of play, −1 when dazed ("P −1"), his PV plus his wounds (at most +2) otherwise.
+    pub fn leader_valour(&self) -> Option<i64> {
+        match self.leader_condition {
+            Some(c) if c.out_of_play() => None,
+            Some(LeaderCondition::Dazed) => Some(-1),
+            _ if self.leader_pv.is_none() && self.leader_wounds == 0 => None,
+            _ => Some((self.leader_pv.unwrap_or(0) + i64::from(self.leader_wounds)).min(2)),
+        }
+    }
+
+    /// Table 1.10 changed the valour entered: the modifier cites it.
+    fn leader_changed(&self) -> bool {
+        self.leader_condition == Some(LeaderCondition::Dazed) || self.leader_wounds > 0
+    }
 }
 
 /// melee, recoil and melee_round: the two sides of one combat.
@@ -88,6 +161,11 @@ pub struct MeleeSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub contact: bool,
+    /// The elephant's contact test (4.45) is already chained in: the branch being resolved.
+    #[serde(skip)]
+    #[schemars(skip)]
+    #[ts(skip)]
+    pub elephant_tested: bool,
 }
 
 pub(super) struct Side {
@@ -120,12 +198,42 @@ fn side(
             if let Some(pv) = e.leader_pv {
                 super::units::check_pv(pv, &format!("{field}[{i}].leader_pv"))?;
             }
-            Ok((
-                Unit::build(data, &e.unit, &format!("{field}[{i}].unit"))?,
-                e.clone(),
-            ))
+            let u = Unit::build(data, &e.unit, &format!("{field}[{i}].unit"))?;
+            if let Some(escort) = &e.escort {
+                check_escort(data, &u, escort, &format!("{field}[{i}].escort"))?;
+            }
+            Ok((u, e.clone()))
         })
         .collect::<Result<Vec<_>, RefereeError>>()?;
+    // 3.164: an elephant or chariot with its escort is always its side's modifying unit.
+    let escorted: Vec<usize> = units
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, e))| e.escort.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(&first) = escorted.first() {
+        return match choice {
+            Some(i) if i != first => Err(RefereeError::new(
+                "situation.invalid_field",
+                "the elephant or chariot with its escort is always its side's modifying unit",
+            )
+            .field(format!("modifying_{}", name.to_lowercase()))
+            .rule("3.164")),
+            _ if escorted.len() > 1 => Err(RefereeError::new(
+                "situation.invalid_field",
+                "one mixed unit a side: each elephant or chariot with its escort is its side's modifying unit",
+            )
+            .field(format!("{field}[{}].escort", escorted[1]))
+            .rule("3.164")),
+            _ => Ok(Side {
+                name,
+                units,
+                modifying: first,
+                contact_disorders: Vec::new(),
+            }),
+        };
+    }
     let largest = units.iter().map(|(u, _)| u.stands).max().unwrap_or(0);
     let modifying = match choice {
         Some(i) if i < units.len() => {
@@ -153,6 +261,46 @@ fn side(
         units,
         modifying,
         contact_disorders: Vec::new(),
+    })
+}
+
+/// An escort runs with an elephant or a chariot and is one stand (3.16).
+fn check_escort(
+    data: &GtsData,
+    u: &Unit,
+    escort: &UnitEntry,
+    field: &str,
+) -> Result<(), RefereeError> {
+    if !matches!(u.class.as_str(), "elephant" | "chariot") {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "only an elephant or a chariot has an escort stand",
+        )
+        .field(field)
+        .rule("3.16"));
+    }
+    let built = Unit::build(data, escort, field)?;
+    if built.stands != 1 {
+        return Err(
+            RefereeError::new("situation.invalid_field", "an escort is one stand")
+                .field(format!("{field}.stands"))
+                .rule("3.16"),
+        );
+    }
+    Ok(())
+}
+
+/// The escort's stand, counted with its elephant or chariot: 2 stands deep (3.164, R-GTS-26).
+pub(super) fn escort_stands(e: &MeleeUnit) -> u32 {
+    u32::from(e.escort.is_some())
+}
+
+/// The name an escort's effects go to: its own, or the escort of the named unit.
+pub(super) fn escort_name(u: &Unit, e: &MeleeUnit) -> Option<String> {
+    e.escort.as_ref().map(|x| {
+        x.name
+            .clone()
+            .unwrap_or_else(|| format!("the escort of {}", u.name))
     })
 }
 
@@ -190,15 +338,32 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     } else if u.disordered {
         out.push(m.disordered.line(&format!("{who}: Disordered")));
     }
-    if let Some(pv) = e.leader_pv {
+    if let Some(pv) = e.leader_valour() {
         if pv != 0 {
-            out.push(Modifier::new(
-                format!("{who}: leader's personal valour"),
-                pv,
-                "1.6, 2.14",
-                None,
-            ));
+            out.push(if e.leader_changed() {
+                Modifier::new(
+                    format!("{who}: leader's personal valour, as Table 1.10 left it"),
+                    pv,
+                    "1.6, 2.14, Table 1.10",
+                    Some("R-GTS-25"),
+                )
+            } else {
+                Modifier::new(
+                    format!("{who}: leader's personal valour"),
+                    pv,
+                    "1.6, 2.14",
+                    None,
+                )
+            });
         }
+    }
+    if e.near_fallen_leader {
+        out.push(Modifier::new(
+            format!("{who}: within 6\" of a leader who fell on his sword"),
+            data.leader_casualty.near_fallen_leader,
+            "Table 1.10",
+            Some("R-GTS-25"),
+        ));
     }
     if e.flanked || u.always_flanked {
         out.push(m.flanked.line(&format!("{who}: flanked")));
@@ -247,6 +412,23 @@ pub(super) fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
     let mut notes = Vec::new();
     for s in sides {
         for (i, (u, e)) in s.units.iter().enumerate() {
+            if e.escort.is_some() {
+                notes.push(Note::new(
+                    format!(
+                        "Side {}: {} fights with its escort: it is its side's modifying unit, takes the melee's hits, and counts 2 stands deep on its recoil test.",
+                        s.name, u.name
+                    ),
+                    "3.164, 3.166",
+                    Some("R-GTS-26"),
+                ));
+            }
+            if let Some(c) = e.leader_condition {
+                notes.push(Note::new(
+                    format!("Side {}: the leader of {} {}.", s.name, u.name, c.words()),
+                    "Table 1.10",
+                    Some("R-GTS-25"),
+                ));
+            }
             if i == s.modifying {
                 continue;
             }
@@ -257,8 +439,11 @@ pub(super) fn melee_notes(sides: [&Side; 2], recoil: bool) -> Vec<Note> {
             if e.elevation {
                 set.push("elevation");
             }
-            if e.leader_pv.is_some_and(|pv| pv != 0) {
+            if e.leader_valour().is_some_and(|pv| pv != 0) {
                 set.push("leader");
+            }
+            if e.near_fallen_leader {
+                set.push("fallen leader");
             }
             if e.first_turn {
                 set.push("first turn");
@@ -354,6 +539,8 @@ pub(super) fn recoil_test(
     if e.flanking && !e.flanked {
         modifier += r.flanking.modifier;
     }
+    // 3.164: a mixed unit is 2 stands deep (R-GTS-26).
+    let stands = stands + escort_stands(e);
     if stands >= 6 {
         modifier += r.six_stands.modifier;
     } else if stands >= 3 {
@@ -372,7 +559,7 @@ pub(super) fn recoil_test(
         modifier += r.march.modifier;
     }
     // R-GTS-8: a leader's valour lowers the md100 (lower is better on a recoil test).
-    modifier -= e.leader_pv.unwrap_or(0);
+    modifier -= e.leader_valour().unwrap_or(0);
     Test {
         number: u.recoil.value,
         modifier,
@@ -392,7 +579,7 @@ fn recoil_modifier_lines(data: &GtsData, s: &Side, tests: &[Test]) -> Vec<Total>
         .collect()
 }
 
-fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeError> {
+pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeError> {
     let a = side(data, &s.side_a, s.modifying_a, "A", "side_a")?;
     let b = side(data, &s.side_b, s.modifying_b, "B", "side_b")?;
     for (side, field) in [(&a, "side_a"), (&b, "side_b")] {
@@ -557,6 +744,15 @@ pub fn melee(
     s: &MeleeSituation,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
+    super::contact::with_elephant_contact(data, s, dice, |s, dice| roll_off(data, s, dice))
+}
+
+/// The roll-off itself, once the elephant's contact test (4.45) is settled.
+fn roll_off(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
     let Fight {
         a,
         b,
@@ -569,9 +765,21 @@ pub fn melee(
     let ties = tie_hits(data);
     let (ua, ub) = (&a.units[a.modifying].0, &b.units[b.modifying].0);
     let on_contact = contact_effects([&a, &b]);
+    let (ea, eb) = (&a.units[a.modifying].1, &b.units[b.modifying].1);
     let effects_for = |(ha, hb): (u32, u32)| {
         let mut out = on_contact.clone();
-        for (h, u) in [(ha, ua), (hb, ub)] {
+        for (h, u, e) in [(ha, ua, ea), (hb, ub, eb)] {
+            // 3.166: an elephant's escort is removed the instant the melee eliminates it.
+            if let Some(escort) = escort_name(u, e) {
+                if u.class == "elephant" && h > 0 && u.after_hits(h).0 == 0 {
+                    out.push(effect(
+                        Target::Unit(escort),
+                        Change::DestroyAll,
+                        "3.166",
+                        None,
+                    ));
+                }
+            }
             if h > 0 {
                 out.push(effect(
                     Target::Unit(u.name.clone()),
@@ -695,7 +903,7 @@ pub fn melee(
                 .any(|s| s.units.iter().any(|(_, e)| e.frenzied))
                 .then(|| {
                     Check::umpire(
-                        "The frenzied elephant moved into contact in the Command phase, before any other combat; the unit it contacts tests response, failing into Disorder (Elephant contact), and an escort was removed when it frenzied",
+                        "The frenzied elephant moved into contact in the Command phase, before any other combat, and an escort was removed when it frenzied",
                         "4.45, 4.46, 7.43, 3.166",
                     )
                 }),

@@ -3,6 +3,7 @@
 //! the army break point, over the shared engine.
 
 pub mod checks;
+pub mod contact;
 pub mod data;
 pub mod fight;
 pub mod fire;

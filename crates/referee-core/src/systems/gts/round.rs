@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::checks::frenzy_odds;
+use super::checks::chained_frenzy;
 use super::data::GtsData;
 use super::melee::{
     disordered_by, fate_word, fight, melee, melee_notes, recoil_test, MeleeSituation, Side,
@@ -55,6 +55,9 @@ struct End {
     recoil_move: Option<RecoilMove>,
     /// The leader's test (1.9): None untested, 0 unharmed, 1…10 Table 1.10's result.
     leader: Option<u8>,
+    /// The victorious side's leader's test at +1 that this leader's test calls for (1.10), read
+    /// the same way.
+    victor_leader: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -89,7 +92,7 @@ fn stand_loss(data: &GtsData, side: &Side, hits: u32) -> Result<Dist<StandLoss>,
     } else {
         0
     };
-    let number = u.response.value + e.leader_pv.unwrap_or(0) + penalty;
+    let number = u.response.value + e.leader_valour().unwrap_or(0) + penalty;
     Ok(d10_at_most(number)?.map(|ok| match (*ok, disordered) {
         (true, _) => StandLoss::Passed,
         (false, false) => StandLoss::Disordered,
@@ -153,7 +156,12 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
             }
         }
     }
-    let has_leader = |s: usize| sides[s].units.iter().any(|(_, e)| e.leader_pv.is_some());
+    let has_leader = |s: usize| {
+        sides[s]
+            .units
+            .iter()
+            .any(|(_, e)| e.leader_valour().is_some())
+    };
     let mut out = Vec::new();
     for s in 0..2 {
         let (own, other) = (&tests[s], &tests[1 - s]);
@@ -165,6 +173,11 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
             0
         };
         let everyone_failed = nobody_passes(other)?;
+        let victor = leader_test(
+            data,
+            has_leader(1 - s),
+            data.leader_casualty.victorious_side,
+        )?;
         for (i, (u, e)) in side.units.iter().enumerate() {
             let h = if i == side.modifying { hits[s] } else { 0 };
             let check = if i == side.modifying {
@@ -173,33 +186,46 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
                 StandLoss::None
             };
             let (routed, eliminated, disordered) = status(side, i, h, check);
-            let end = |step, leader| End {
+            let end = |step, (leader, victor_leader): (Option<u8>, Option<u8>)| End {
                 step,
                 stand_loss: check,
                 recoil_move: None,
                 leader,
+                victor_leader,
             };
-            let leader = leader_test(data, e.leader_pv.is_some(), leader_modifier)?;
-            let pv = e.leader_pv.unwrap_or(0);
+            // 1.10: each leader casualty test of this side's leader calls for one by the
+            // victorious side's leader too, at +1: an independent d10, chained exactly.
+            let leader = leader_test(data, e.leader_valour().is_some(), leader_modifier)?
+                .and_then(|l| match l {
+                    Some(_) => Ok(victor.map(|v| (*l, *v))),
+                    None => Ok(Dist::certain((None, None))),
+                })?;
+            let pv = e.leader_valour().unwrap_or(0);
             let d = if eliminated {
-                Dist::certain(end(Step::Eliminated, None))
+                Dist::certain(end(Step::Eliminated, (None, None)))
             } else if u.routed {
                 // 1.9: a unit already Routed that loses a stand puts its leader to the test.
                 if check == StandLoss::WhileRouted {
                     leader.map(|l| end(Step::RoutMove, *l))
                 } else {
-                    Dist::certain(end(Step::RoutMove, None))
+                    Dist::certain(end(Step::RoutMove, (None, None)))
                 }
             } else if routed {
                 leader.map(|l| end(Step::Routs, *l))
             } else if other.is_empty() {
                 // Every enemy unit routed or was eliminated before the recoil tests: nobody is
                 // left to press this unit, so it holds (R-GTS-23).
-                Dist::certain(end(Step::Holds, None))
+                Dist::certain(end(Step::Holds, (None, None)))
             } else {
                 let k = index[s][i].unwrap_or(0);
                 let fate = unit_fate(own, k, other, r.rout_multiple)?;
-                let follow = d10_at_most(u.response.value + pv)?;
+                // 7.3's command test, −1 within 6" of a fallen leader (Table 1.10, 8).
+                let fallen = if e.near_fallen_leader {
+                    data.leader_casualty.near_fallen_leader
+                } else {
+                    0
+                };
+                let follow = d10_at_most(u.response.value + pv + fallen)?;
                 let recoil_move = d10_at_most(
                     u.response.value
                         + pv
@@ -215,23 +241,26 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
                     Fate::Holds if !disordered => everyone_failed.and_then(|all| {
                         if *all {
                             Ok(follow.map(|ok| {
-                                end(if *ok { Step::FollowsUp } else { Step::Holds }, None)
+                                end(
+                                    if *ok { Step::FollowsUp } else { Step::Holds },
+                                    (None, None),
+                                )
                             }))
                         } else {
-                            Ok(Dist::certain(end(Step::Holds, None)))
+                            Ok(Dist::certain(end(Step::Holds, (None, None))))
                         }
                     }),
-                    Fate::Holds => Ok(Dist::certain(end(Step::Holds, None))),
+                    Fate::Holds => Ok(Dist::certain(end(Step::Holds, (None, None)))),
                     Fate::Recoils => Ok(recoil_move.map(|ok| End {
                         recoil_move: Some(match (*ok, disordered) {
                             (true, _) => RecoilMove::Passed,
                             (false, false) => RecoilMove::Disordered,
                             (false, true) => RecoilMove::Hit,
                         }),
-                        ..end(Step::Recoils, None)
+                        ..end(Step::Recoils, (None, None))
                     })),
                     Fate::Routs => Ok(leader.map(|l| end(Step::Routs, *l))),
-                    Fate::Locked => Ok(Dist::certain(end(Step::Locked, None))),
+                    Fate::Locked => Ok(Dist::certain(end(Step::Locked, (None, None)))),
                 })?
             };
             out.push(d);
@@ -241,6 +270,15 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
 }
 
 pub fn round(
+    data: &GtsData,
+    s: &MeleeSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    super::contact::with_elephant_contact(data, s, dice, |s, dice| chained(data, s, dice))
+}
+
+/// The round once the elephant's contact test (4.45) is settled.
+fn chained(
     data: &GtsData,
     s: &MeleeSituation,
     dice: Option<&[u32]>,
@@ -280,6 +318,7 @@ pub fn round(
                         stand_loss: StandLoss::None,
                         recoil_move: None,
                         leader: None,
+                        victor_leader: None,
                     })
                 }))
         })?;
@@ -293,13 +332,7 @@ pub fn round(
         }
         let frenzy = f.hits.and_then(|(ha, hb)| {
             let h = if first { *ha } else { *hb };
-            if h == 0 || u.hits + h >= u.hits_per_stand {
-                Ok(Dist::certain("calm"))
-            } else {
-                frenzy_odds(data, u.hits, h)
-                    .map(|(_, d)| d)
-                    .map_err(|_| OddsError::Empty)
-            }
+            chained_frenzy(data, u.stands, u.hits, h, u.hits_per_stand)
         })?;
         let who = format!("{}: {}", side.name, u.name);
         for (end, words, rule) in [
@@ -337,10 +370,6 @@ pub fn round(
         "A unit whose enemies have all routed or been eliminated before the recoil tests holds: nobody is left to press it.",
         "6.21, 7.1",
         Some("R-GTS-23"),
-    ));
-    res.checks.push(Check::umpire(
-        "With a leader on each side, the victorious side's leader tests too when a unit with a leader routs, at +1 (Leader casualty)",
-        "1.10",
     ));
     res.checks.push(Check::umpire(
         "Hits from being locked in combat or from a failed recoil-move test that cost a stand call for another stand-loss check",
@@ -442,6 +471,24 @@ fn unit_lines(name: &str, modifying: bool, d: &Dist<End>) -> Vec<Chance> {
     line(
         format!("{name}: its leader leaves play (6–0 on Table 1.10)"),
         d.probability_where(|e| e.leader.is_some_and(|l| l >= 6)),
+        "Table 1.10",
+        None,
+    );
+    line(
+        format!("{name}: its leader's test calls the victorious side's leader to test at +1"),
+        d.probability_where(|e| e.victor_leader.is_some()),
+        "1.10",
+        None,
+    );
+    line(
+        format!("{name}: so the victorious side's leader is hurt and rolls on Table 1.10"),
+        d.probability_where(|e| e.victor_leader.is_some_and(|l| l > 0)),
+        "1.10",
+        None,
+    );
+    line(
+        format!("{name}: so the victorious side's leader leaves play (6–0 on Table 1.10)"),
+        d.probability_where(|e| e.victor_leader.is_some_and(|l| l >= 6)),
         "Table 1.10",
         None,
     );

@@ -333,3 +333,292 @@ fn artillery_firing_twice_gives_one_row_per_result() {
     assert_eq!(unique.len(), labels.len(), "{labels:?}");
     assert_eq!(labels, ["no effect", "1 hit", "2 hits", "3 hits", "4 hits"]);
 }
+
+/// `p` is exactly `q` × n/d.
+fn is_times(p: &str, q: &str, n: u128, d: u128) -> bool {
+    let (p, q) = (
+        crate::odds::Probability::parse(p).unwrap(),
+        crate::odds::Probability::parse(q).unwrap(),
+    );
+    p.numerator() * q.denominator() * d == q.numerator() * p.denominator() * n
+}
+
+#[test]
+fn the_victorious_leader_tests_at_plus_one_whenever_the_routed_leader_tests() {
+    // 1.10: every leader casualty test of the routed side's leader (−1: hurt on 1–4) calls for
+    // one by the victorious side's leader (+1: hurt on 1–2), an independent d10; Table 1.10's
+    // 6–0 take him out of play. So his lines are the routed leader's test chance × 2/10 and
+    // × 2/10 × 5/10, exactly.
+    let hoplites = json!({ "name": "Hoplites", "class": "infantry", "weapon": "SP", "armour": "H", "stands": 4 });
+    let levy =
+        json!({ "name": "Levy", "class": "infantry", "weapon": "SP", "armour": "N", "stands": 2 });
+    let r = resolved(
+        "melee_round",
+        json!({ "side_a": [{ "unit": hoplites, "leader_pv": 0 }],
+                "side_b": [{ "unit": levy, "leader_pv": 0 }] }),
+    );
+    let routs = chance(&r, "B: Levy routs");
+    let tests = chance(
+        &r,
+        "B: Levy: its leader's test calls the victorious side's leader to test at +1",
+    );
+    assert!(is_times(&tests, &routs, 1, 1), "{tests} v {routs}");
+    let own = chance(&r, "B: Levy: its leader is hurt and rolls on Table 1.10");
+    assert!(is_times(&own, &tests, 4, 10), "{own} v {tests}");
+    let hurt = chance(
+        &r,
+        "B: Levy: so the victorious side's leader is hurt and rolls on Table 1.10",
+    );
+    assert!(is_times(&hurt, &tests, 2, 10), "{hurt} v {tests}");
+    let gone = chance(
+        &r,
+        "B: Levy: so the victorious side's leader leaves play (6–0 on Table 1.10)",
+    );
+    assert!(is_times(&gone, &tests, 1, 10), "{gone} v {tests}");
+    // Without a leader on the other side there is no second test (and no −1).
+    let r = resolved(
+        "melee_round",
+        json!({ "side_a": [{ "unit": hoplites }], "side_b": [{ "unit": levy, "leader_pv": 0 }] }),
+    );
+    assert!(!r.forecast.iter().any(|c| c.label.contains("victorious")));
+}
+
+#[test]
+fn a_leader_hurt_on_table_1_10_changes_the_valour_his_unit_fights_with() {
+    // R-GTS-25: dazed, his valour is −1 whatever his PV; wounded, PV +1 a wound to at most +2;
+    // out of play, none; result 8's −1 within 6" on the roll-off.
+    let melee = |extra: Value| {
+        let mut a = json!({ "unit": spartans() });
+        for (k, v) in extra.as_object().unwrap() {
+            a[k] = v.clone();
+        }
+        resolved(
+            "melee",
+            json!({ "side_a": [a], "side_b": [{ "unit": persian_horse() }] }),
+        )
+    };
+    let valour = |r: &crate::Resolution| {
+        r.modifiers
+            .iter()
+            .find(|m| m.label.starts_with("A: leader's personal valour"))
+            .map(|m| (m.value, m.ruling.clone()))
+    };
+    let r = melee(json!({ "leader_pv": 2, "leader_condition": "dazed" }));
+    assert_eq!(valour(&r), Some((-1, Some("R-GTS-25".into()))));
+    let r = melee(json!({ "leader_pv": 0, "leader_wounds": 1 }));
+    assert_eq!(valour(&r), Some((1, Some("R-GTS-25".into()))));
+    let r = melee(json!({ "leader_pv": 2, "leader_wounds": 1 }));
+    assert_eq!(valour(&r), Some((2, Some("R-GTS-25".into()))), "at most +2");
+    let r = melee(json!({ "leader_pv": 2 }));
+    assert_eq!(valour(&r), Some((2, None)));
+    for out in ["unhorsed", "passed_out", "killed", "captured"] {
+        let r = melee(json!({ "leader_pv": 2, "leader_condition": out }));
+        assert_eq!(valour(&r), None, "{out}");
+        assert!(r
+            .notes
+            .iter()
+            .any(
+                |n| n.ruling.as_deref() == Some("R-GTS-25") && n.message.contains("out of play")
+                    || n.message.contains("dead")
+                    || n.message.contains("prisoner")
+            ));
+    }
+    let near = melee(json!({ "near_fallen_leader": true }));
+    let m = near
+        .modifiers
+        .iter()
+        .find(|m| m.label.contains("fell on his sword"))
+        .expect("result 8's −1");
+    assert_eq!((m.value, m.rule.as_str()), (-1, "Table 1.10"));
+    let plain = melee(json!({}));
+    assert_eq!(near.total_modifier, plain.total_modifier - 1);
+}
+
+#[test]
+fn an_escorted_elephant_modifies_its_side_and_its_escort_goes_with_it() {
+    // 3.164, R-GTS-26: the elephant with its escort is its side's modifying unit even beside a
+    // larger unit, and counts 2 stands deep on its recoil test; 3.166: the escort is removed
+    // when the melee eliminates the elephant or it frenzies.
+    let elephant =
+        json!({ "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 1, "hits": 5 });
+    let escort = json!({ "name": "Runners", "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1 });
+    let pikes =
+        json!({ "name": "Pikes", "class": "infantry", "weapon": "PK", "armour": "L", "stands": 4 });
+    let with_escort = json!({
+        "side_a": [{ "unit": pikes }, { "unit": elephant, "escort": escort }],
+        "side_b": [{ "unit": spartans() }]
+    });
+    let r = resolved("melee", with_escort.clone());
+    assert!(r.totals[0].label.contains("Surus"), "{:?}", r.totals[0]);
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.ruling.as_deref() == Some("R-GTS-26") && n.message.contains("Surus")));
+    // Any hit eliminates the elephant (5 of 6 already): its escort goes with it.
+    for row in &r.distribution {
+        let elephant_hit = row
+            .effects
+            .iter()
+            .any(|e| e.target == crate::contract::Target::Unit("Surus".into()));
+        let escort_gone = row.effects.iter().any(|e| {
+            e.target == crate::contract::Target::Unit("Runners".into())
+                && e.change == crate::contract::Change::DestroyAll
+                && e.rule == "3.166"
+        });
+        assert_eq!(elephant_hit, escort_gone, "{}", row.result);
+    }
+    // The escort's stand puts the elephant in the 3-stand tier of 7.1 (−10) with 2 stands.
+    let recoil_number = |escorted: bool| {
+        let mut e = json!({ "unit": { "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 2 } });
+        if escorted {
+            e["escort"] = escort.clone();
+        }
+        let r = resolved(
+            "recoil",
+            json!({ "side_a": [e], "side_b": [{ "unit": spartans() }] }),
+        );
+        chance(&r, "A: Surus holds")
+    };
+    let (alone, escorted) = (recoil_number(false), recoil_number(true));
+    assert!(
+        crate::odds::Probability::parse(&escorted).unwrap().to_f64()
+            > crate::odds::Probability::parse(&alone).unwrap().to_f64(),
+        "{escorted} v {alone}"
+    );
+    // Another modifying unit is refused; so is an escort on infantry.
+    let mut bad = with_escort.clone();
+    bad["modifying_a"] = json!(0);
+    let e = refused("melee", bad);
+    assert_eq!(e.rule.as_deref(), Some("3.164"));
+    let e = refused(
+        "melee",
+        json!({ "side_a": [{ "unit": pikes, "escort": escort }], "side_b": [{ "unit": spartans() }] }),
+    );
+    assert_eq!(
+        (e.field.as_deref(), e.rule.as_deref()),
+        (Some("side_a[0].escort"), Some("3.16"))
+    );
+    // 3.166 in the frenzy test: frenzied or killed by its driver, the escort is removed.
+    let r = resolved(
+        "frenzy",
+        json!({ "hits_before": 1, "new_hits": 1, "escort": true }),
+    );
+    for row in &r.distribution {
+        let gone = row
+            .effects
+            .iter()
+            .any(|e| e.target == crate::contract::Target::Unit("escort".into()));
+        assert_eq!(gone, row.result != "calm", "{}", row.result);
+    }
+}
+
+#[test]
+fn frenzy_hits_spill_onto_the_next_elephant_stand() {
+    // R-GTS-27: a stand with 5 hits takes 3: the sixth eliminates it, and 2 spill onto the next
+    // stand, whose first hit tests nothing and second tests on the d8 (1–3, no hit over 2 yet):
+    // 3/8 frenzied (then the driver, 7.42). Hits that only finish the last stand, or land exactly
+    // on a stand's sixth, frenzy nothing.
+    let ruleset = load("gts");
+    let crate::systems::SystemRules::Gts(data) = &ruleset.rules else {
+        panic!("a GTS ruleset")
+    };
+    let spilled = super::checks::chained_frenzy(data, 2, 5, 3, 6).unwrap();
+    let fresh = super::checks::frenzy_odds(data, 0, 2).unwrap().1;
+    assert_eq!(spilled, fresh);
+    assert_eq!(
+        spilled.probability_where(|k| *k != "calm").to_string(),
+        "3/8"
+    );
+    for (stands, before, new) in [(1, 5, 3), (2, 5, 1), (2, 0, 0)] {
+        let d = super::checks::chained_frenzy(data, stands, before, new, 6).unwrap();
+        assert_eq!(
+            d,
+            crate::odds::Dist::certain("calm"),
+            "{stands} {before} {new}"
+        );
+    }
+    // Below the sixth hit the stand tests itself, as before.
+    assert_eq!(
+        super::checks::chained_frenzy(data, 2, 1, 2, 6).unwrap(),
+        super::checks::frenzy_odds(data, 1, 2).unwrap().1
+    );
+}
+
+#[test]
+fn an_elephants_contact_test_is_chained_into_the_roll_off() {
+    // 4.45, R-GTS-28: the elephant makes contact in good order; the infantry it contacts tests
+    // response first, and a failure makes it fight Disordered. Each row is the test's chance
+    // times the roll-off's in that branch, exactly.
+    let elephant = json!({ "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 1 });
+    let levy =
+        json!({ "name": "Levy", "class": "infantry", "weapon": "SP", "armour": "N", "stands": 3 });
+    let mut disordered_levy = levy.clone();
+    disordered_levy["disordered"] = json!(true);
+    let chained = resolved(
+        "melee",
+        json!({ "contact": true, "side_a": [{ "unit": elephant }], "side_b": [{ "unit": levy }] }),
+    );
+    let fails = chance(&chained, "B (Levy) is Disordered by the elephant's contact");
+    let passes = {
+        let f = crate::odds::Probability::parse(&fails).unwrap();
+        crate::odds::Probability::new(f.denominator() - f.numerator(), f.denominator()).to_string()
+    };
+    assert!(fails != "0" && passes != "0", "{fails}");
+    for (branch, words, weight) in [
+        (levy.clone(), "B (Levy) passes the elephant test", &passes),
+        (
+            disordered_levy,
+            "B (Levy) fails the elephant test and is Disordered",
+            &fails,
+        ),
+    ] {
+        let plain = resolved(
+            "melee",
+            json!({ "side_a": [{ "unit": elephant }], "side_b": [{ "unit": branch }] }),
+        );
+        for row in &plain.distribution {
+            let label = format!("{words}; {}", row.result);
+            let got = odds(&chained, &label);
+            let w = crate::odds::Probability::parse(weight).unwrap();
+            assert!(
+                is_times(&got, &row.probability, w.numerator(), w.denominator()),
+                "{label}: {got} is not {weight} × {}",
+                row.probability
+            );
+            let row_effects = &chained
+                .distribution
+                .iter()
+                .find(|d| d.result == label)
+                .unwrap()
+                .effects;
+            let disorders = row_effects
+                .iter()
+                .any(|e| e.rule == "4.45" && e.change == crate::contract::Change::Disorder);
+            assert_eq!(disorders, words.contains("fails"), "{label}");
+        }
+    }
+    // With dice: the test's d10 first. A 10 fails any response number below 10.
+    let r = load("gts")
+        .resolve(
+            "melee",
+            &json!({ "contact": true, "side_a": [{ "unit": elephant }], "side_b": [{ "unit": levy }] }),
+            Some(&[10, 5, 5]),
+        )
+        .unwrap();
+    let o = r.outcome.unwrap();
+    assert!(
+        o.result.starts_with("B (Levy) fails the elephant test"),
+        "{}",
+        o.result
+    );
+    assert!(o.effects.iter().any(|e| e.rule == "4.45"));
+    // No contact this turn: no test.
+    let r = resolved(
+        "melee",
+        json!({ "side_a": [{ "unit": elephant }], "side_b": [{ "unit": levy }] }),
+    );
+    assert!(!r
+        .forecast
+        .iter()
+        .any(|c| c.label.contains("elephant's contact")));
+}

@@ -128,6 +128,11 @@ impl HexState {
             Change::VictoryPoints { .. }
             | Change::ConvertTo { .. }
             | Change::LeaderCaptured
+            | Change::LeaderDazed
+            | Change::LeaderWounded
+            | Change::LeaderUnhorsed
+            | Change::LeaderSeriouslyWounded
+            | Change::NearFallenLeader
             | Change::LeaderFreed
             | Change::LeaderKilled
             | Change::Rampage { .. }
