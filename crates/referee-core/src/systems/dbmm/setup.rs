@@ -407,7 +407,7 @@ pub fn setup(
             None,
         ),
         Note::new(
-            "The Defender faces west if his die was odd, east if even (if he places a waterway, as his army list says).",
+            "The Defender faces west if his die was odd, east if even (if he places FW, in the direction his army list specifies).",
             &t.rule,
             Some(SETUP_RULING),
         ),
