@@ -289,6 +289,15 @@ pub enum Fate {
 }
 
 impl Fate {
+    /// "Must recoil/flee or is repulsed/destroyed/spent" (p. 38): what makes a friend on the
+    /// enemy's flank or rear recoil.
+    pub fn gives_way(self) -> bool {
+        matches!(
+            self,
+            Fate::Recoil | Fate::Repulsed | Fate::Flee | Fate::Destroyed | Fate::Spent
+        )
+    }
+
     pub fn word(self) -> &'static str {
         match self {
             Fate::Stand => "stands",
