@@ -37,6 +37,8 @@ pub struct DbmmData {
     pub daylight: super::daylight::Daylight,
     /// Setting up a battle and placing terrain (p. 18–23, 26).
     pub setup: super::setup::SetupTables,
+    /// Weather changes from the PIP averages and the weather's effects (p. 25).
+    pub weather: super::weather::WeatherChanges,
     pub sequence: Vec<Phase>,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]

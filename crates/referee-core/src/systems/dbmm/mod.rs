@@ -13,6 +13,7 @@ pub mod outcome;
 pub mod pips;
 pub mod selector;
 pub mod setup;
+pub mod weather;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -76,6 +77,12 @@ pub fn actions() -> Vec<ActionInfo> {
             "Going by element",
             "p. 19–20",
             ActionGroup::Movement,
+        ),
+        ActionInfo::new(
+            "weather",
+            "Weather changes and effects",
+            "p. 25",
+            ActionGroup::Checks,
         ),
         ActionInfo::new(
             "setup",
@@ -315,6 +322,7 @@ pub fn resolve(
             daylight::daylight(data, &parse(situation)?)
         }),
         "setup" => setup::setup(data, &parse(situation)?, dice),
+        "weather" => without_dice(action, dice, || weather::weather(data, &parse(situation)?)),
         "place_terrain" => setup::place_terrain(data, &parse(situation)?, dice),
         other => Err(crate::systems::unknown_action("dbmm", other, &actions())),
     }
@@ -335,6 +343,7 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "going" => schemars::schema_for!(going::GoingSituation),
         "daylight" => schemars::schema_for!(daylight::DaylightSituation),
         "setup" => schemars::schema_for!(setup::SetupSituation),
+        "weather" => schemars::schema_for!(weather::WeatherSituation),
         "place_terrain" => schemars::schema_for!(setup::PlaceTerrainSituation),
         _ => return None,
     })

@@ -783,7 +783,7 @@ pub fn place_terrain(
     if t.without_dice.iter().any(|c| c == code) {
         if dice.is_some() {
             return Err(RefereeError::new(
-                "dice.unexpected",
+                "dice.not_rolled",
                 format!("{code} is placed without dicing"),
             )
             .field("dice")

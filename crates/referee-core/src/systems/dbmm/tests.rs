@@ -1467,10 +1467,98 @@ mod setup {
         let e = load("dbmm")
             .resolve("place_terrain", &json!({ "terrain": "BUA" }), Some(&[1, 1]))
             .unwrap_err();
-        assert_eq!(e.code, "dice.unexpected");
+        assert_eq!(e.code, "dice.not_rolled");
         assert_eq!(
             refused("place_terrain", json!({ "terrain": "Swamp" })).code,
             "situation.unknown_terrain"
         );
+    }
+}
+
+mod weather {
+    use super::*;
+
+    fn changed(situation: Value) -> crate::Resolution {
+        resolved("weather", situation)
+    }
+
+    #[test]
+    fn the_defenders_average_turns_the_wind_and_a_strong_wind_turned_back_drops() {
+        // Defender 1, 2, 3: average 2 → 45° clockwise (SW → W).
+        let r = changed(
+            json!({ "defender_pips": [1, 2, 3], "invader_pips": [4], "wind": "strong", "wind_from": "SW" }),
+        );
+        assert_eq!(value(&r, "Wind"), "Strong wind W (shifted 45° clockwise)");
+        assert_eq!(value(&r, "Defender's PIPs average"), "2");
+        // Defender 5, 6: average 11/2 → anticlockwise (NE → N), and the strong wind drops.
+        let r = changed(
+            json!({ "defender_pips": [5, 6], "invader_pips": [4], "wind": "strong", "wind_from": "NE" }),
+        );
+        assert_eq!(
+            value(&r, "Wind"),
+            "Light wind N (shifted 45° anticlockwise)"
+        );
+        // 2, 3: average 5/2 is above 2 and below 5 — no shift (exact, not rounded).
+        let r = changed(
+            json!({ "defender_pips": [2, 3], "invader_pips": [4], "wind": "light", "wind_from": "N" }),
+        );
+        assert_eq!(value(&r, "Wind"), "Light wind N (unchanged)");
+        // NW turned clockwise is N.
+        let r = changed(
+            json!({ "defender_pips": [1], "invader_pips": [4], "wind": "light", "wind_from": "NW" }),
+        );
+        assert_eq!(value(&r, "Wind"), "Light wind N (shifted 45° clockwise)");
+    }
+
+    #[test]
+    fn rain_starts_ceases_or_stays_by_any_sides_average() {
+        let rain = |def: &[u32], inv: &[u32], falling: bool| {
+            let r = changed(
+                json!({ "defender_pips": def, "invader_pips": inv, "risk": "rain", "falling": falling }),
+            );
+            value(&r, "Rain, snow or dust storm")
+        };
+        assert_eq!(rain(&[4], &[5], false), "The rain starts");
+        assert_eq!(rain(&[4], &[4], false), "Risk of rain remains");
+        assert_eq!(rain(&[3], &[4], false), "The risk of rain ends");
+        assert_eq!(rain(&[4, 3], &[4], true), "The rain goes on");
+        assert_eq!(rain(&[4], &[2, 4], true), "The rain ceases");
+        assert!(rain(&[6], &[1], false).contains("no change"));
+    }
+
+    #[test]
+    fn fog_clears_by_a_low_average_or_three_hours_after_sunrise() {
+        let fog = |def: u32, hours: u32| {
+            let r = changed(
+                json!({ "defender_pips": [def], "invader_pips": [6], "haze": "fog", "hours_after_sunrise": hours }),
+            );
+            value(&r, "Fog or mist")
+        };
+        assert_eq!(fog(4, 2), "The fog stays");
+        assert!(fog(3, 2).starts_with("The fog clears (a PIPs average"));
+        assert!(fog(4, 3).starts_with("The fog clears (3 hours"));
+    }
+
+    #[test]
+    fn weather_refusals_and_effect_lines() {
+        let r = changed(
+            json!({ "defender_pips": [4], "invader_pips": [4], "effects": ["dazzle", "thirst"] }),
+        );
+        assert_eq!(r.checks.len(), 2);
+        assert!(r.checks[0].label.starts_with("Dazzle: −1 TF"));
+        for bad in [
+            json!({ "defender_pips": [], "invader_pips": [4] }),
+            json!({ "defender_pips": [7], "invader_pips": [4] }),
+            json!({ "defender_pips": [4], "invader_pips": [4], "wind": "light" }),
+            json!({ "defender_pips": [4], "invader_pips": [4], "wind": "light", "wind_from": "NNE" }),
+            json!({ "defender_pips": [4], "invader_pips": [4], "falling": true }),
+            json!({ "defender_pips": [4], "invader_pips": [4], "effects": ["hail"] }),
+        ] {
+            assert_eq!(
+                refused("weather", bad.clone()).code,
+                "situation.invalid_field",
+                "{bad}"
+            );
+        }
     }
 }
