@@ -1562,3 +1562,24 @@ mod weather {
         }
     }
 }
+
+/// Mud (p. 25): an unpaved Rd is RGo, F and BF DGo, the worse of this and an element's own case
+/// (R-DBMM-28).
+#[test]
+fn mud_makes_roads_rough_and_fields_difficult() {
+    let going = |t: &str, g: &str, mud: bool, element: Value| {
+        let r = resolved(
+            "going",
+            json!({ "element": element, "terrain": t, "going": g, "mud": mud }),
+        );
+        value(&r, "Going")
+    };
+    assert_eq!(going("Rd", "GGo", true, el("Bd", "O")), "RGo");
+    assert_eq!(going("Rd", "GGo", false, el("Bd", "O")), "GGo");
+    assert_eq!(going("BF", "RGo", true, el("Bd", "O")), "DGo");
+    assert_eq!(going("F", "GGo", true, el("Kn", "O")), "DGo");
+    // SF is not muddy: elephants keep their good going there.
+    assert_eq!(going("SF", "RGo", true, el("El", "O")), "GGo");
+    // A terrain worse already stays so.
+    assert_eq!(going("CH", "DGo", true, el("Bd", "O")), "impassable");
+}
