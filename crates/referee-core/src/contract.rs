@@ -262,6 +262,8 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
                 "is repulsed or is destroyed, as the player chooses".to_string()
             }
             "repulsed_or_stand" => "is repulsed or stands, as the player chooses".to_string(),
+            // A friend on the enemy's flank when the element in front gives way (DBMM p. 38).
+            "recoil_or_spent" => "recoils (if it cannot, it is spent)".to_string(),
             other => other.to_string(),
         },
         Change::ThrowingWeaponsUsed => {

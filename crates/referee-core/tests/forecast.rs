@@ -460,6 +460,38 @@ fn a_dbmm_command_near_its_threshold_forecasts_what_applying_does() {
         .unwrap();
     assert!(disheartened.p > 0.0, "{disheartened:?}");
     assert!(check_situation(&r, &b, "close_combat", &situation, &mapped, "by hand") >= 36);
+
+    // A friend on the enemy's flank (p. 38): Bd5 recoils whenever Bd4 gives way. A recoil loses
+    // no ME, so the command's chances are those of Bd4 alone, applied or forecast.
+    let flank = json!({
+        "a": { "element": { "type": "Bd", "grade": "O" },
+               "friend_on_enemy_flank": { "type": "Bd", "grade": "O", "name": "Bd5" } },
+        "b": { "element": { "type": "Wb", "grade": "O", "irr": true } },
+        "bound": "b"
+    });
+    mapped.insert("unit:Bd5".into(), vec![id_of(&b, "Bd5")]);
+    let thrown = r.resolve("close_combat", &flank, Some(&[1, 6])).unwrap();
+    assert!(
+        thrown
+            .outcome
+            .as_ref()
+            .unwrap()
+            .effects
+            .iter()
+            .any(|e| e.text.starts_with("Bd5: recoils")),
+        "{:?}",
+        thrown.outcome
+    );
+    assert!(
+        check_situation(
+            &r,
+            &b,
+            "close_combat",
+            &flank,
+            &mapped,
+            "friend on the flank"
+        ) >= 36
+    );
 }
 
 /// The fighting actions the presets do not open: horse archers, Medieval archers, DBMM bows.

@@ -150,6 +150,11 @@ pub struct Fighter {
     /// roster, a battle applies its destruction.
     #[serde(default)]
     pub behind: Option<Element>,
+    /// A friend in front-edge contact with the enemy element's flank or rear edge (p. 38, the
+    /// footnote of "Disregard outcomes"): named as on the roster, it recoils (if it cannot, it is
+    /// spent) when this element recoils, flees, is repulsed, destroyed or spent.
+    #[serde(default)]
+    pub friend_on_enemy_flank: Option<Element>,
     /// A fleeing element that contacted this enemy and could not avoid it (p. 41).
     #[serde(default)]
     pub fleeing: bool,
@@ -820,9 +825,26 @@ fn resolve_fight(
         Some(fb)
     };
     let (behind_a, behind_b) = (behind(&f.a, &f.b), behind(&f.b, &f.a));
+    // The friend on the enemy's flank or rear recoils with the element fighting the enemy's
+    // front (p. 38); named apart from the fighters so a battle finds it.
+    let on_flank = |me: &Side| -> Option<String> {
+        if f.kind != outcome::Kind::Close {
+            return None;
+        }
+        let name = me.fighter.friend_on_enemy_flank.as_ref()?.label();
+        Some(if name == la || name == lb {
+            format!("On the flank {name}")
+        } else {
+            name
+        })
+    };
+    let (flank_a, flank_b) = (on_flank(&f.a), on_flank(&f.b));
     let effects = |p: &Pair| -> Vec<crate::contract::Effect> {
         let mut out = Vec::new();
-        for (who, fate, friend) in [(&la, &p.a, &behind_a), (&lb, &p.b, &behind_b)] {
+        for (who, fate, friend, flank) in [
+            (&la, &p.a, &behind_a, &flank_a),
+            (&lb, &p.b, &behind_b, &flank_b),
+        ] {
             if !matches!(
                 fate.fate,
                 super::data::Fate::Stand | super::data::Fate::Disregarded
@@ -842,6 +864,16 @@ fn resolve_fight(
                         fate: "destroyed".into(),
                     },
                     "p. 42",
+                    None,
+                ));
+            }
+            if let (true, Some(flank)) = (fate.fate.gives_way(), flank) {
+                out.push(effect(
+                    Target::Unit(flank.clone()),
+                    Change::ElementFate {
+                        fate: "recoil_or_spent".into(),
+                    },
+                    "p. 38",
                     None,
                 ));
             }
@@ -1002,6 +1034,15 @@ fn resolve_fight(
     let mut checks = outcome::movement_checks(data, f.kind);
     for fb in [&behind_a, &behind_b].into_iter().flatten() {
         checks.push(fb.check.clone());
+    }
+    for (me, them, flank) in [(&la, &lb, &flank_a), (&lb, &la, &flank_b)] {
+        if let Some(flank) = flank {
+            checks.push(Check::holds(
+                format!("If {me} recoils, flees, is repulsed, destroyed or spent, {flank}, in front-edge contact with the flank or rear of {them}, recoils (if it cannot, it is spent)"),
+                true,
+                "p. 38",
+            ));
+        }
     }
     Ok(Resolution {
         system: data.system.id.clone(),
@@ -1223,6 +1264,14 @@ pub fn shooting(
             )
             .field(format!("{field}.fleeing"))
             .rule("p. 41"));
+        }
+        if f.friend_on_enemy_flank.is_some() {
+            return Err(RefereeError::new(
+                "situation.invalid_contact",
+                "a friend on the enemy's flank or rear recoils with the element fighting the enemy's front in close combat, not in shooting",
+            )
+            .field(format!("{field}.friend_on_enemy_flank"))
+            .rule("p. 38"));
         }
     }
     let mode_s = Mode {

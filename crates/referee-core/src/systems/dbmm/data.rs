@@ -35,6 +35,10 @@ pub struct DbmmData {
     pub going: super::going::GoingTables,
     /// Dawn to dusk by climate and season, and visibility (p. 23–25).
     pub daylight: super::daylight::Daylight,
+    /// Setting up a battle and placing terrain (p. 18–23, 26).
+    pub setup: super::setup::SetupTables,
+    /// Weather changes from the PIP averages and the weather's effects (p. 25).
+    pub weather: super::weather::WeatherChanges,
     pub sequence: Vec<Phase>,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]
@@ -287,6 +291,15 @@ pub enum Fate {
 }
 
 impl Fate {
+    /// "Must recoil/flee or is repulsed/destroyed/spent" (p. 38): what makes a friend on the
+    /// enemy's flank or rear recoil.
+    pub fn gives_way(self) -> bool {
+        matches!(
+            self,
+            Fate::Recoil | Fate::Repulsed | Fate::Flee | Fate::Destroyed | Fate::Spent
+        )
+    }
+
     pub fn word(self) -> &'static str {
         match self {
             Fate::Stand => "stands",
@@ -834,6 +847,33 @@ impl SystemData for DbmmData {
                     "an ME is a whole or half number from 0 to 10",
                 ));
             }
+        }
+        let setup = &self.setup;
+        if setup.seasons.len() != 4 {
+            problems.push(Problem::new("setup.seasons", "the four seasons in order"));
+        }
+        for (i, season) in setup.seasons.iter().enumerate() {
+            if !self.daylight.times.iter().any(|r| &r.season == season) {
+                problems.push(Problem::new(
+                    format!("setup.seasons[{i}]"),
+                    format!("“{season}” is not a season of the climate table"),
+                ));
+            }
+        }
+        if setup.edges.len() != 6 {
+            problems.push(Problem::new(
+                "setup.edges",
+                "one edge for each face of a d6",
+            ));
+        }
+        if setup.aggression[0] > setup.aggression[1] || setup.aggression[0] < 0 {
+            problems.push(Problem::new(
+                "setup.aggression",
+                "the least and the greatest aggression factor, from 0",
+            ));
+        }
+        if setup.distance_step <= 0 {
+            problems.push(Problem::new("setup.distance_step", "paces more than 0"));
         }
         problems
     }

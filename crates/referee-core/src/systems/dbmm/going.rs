@@ -34,6 +34,16 @@ impl GoingFor {
         }
     }
 
+    /// Worse going ranks higher: the worse of two holds.
+    fn rank(self) -> u8 {
+        match self {
+            GoingFor::GGo => 0,
+            GoingFor::RGo => 1,
+            GoingFor::DGo => 2,
+            GoingFor::Impassable => 3,
+        }
+    }
+
     fn words(self) -> &'static str {
         match self {
             GoingFor::GGo => "good going",
@@ -98,6 +108,9 @@ pub struct GoingTables {
     pub camelry: String,
     pub special: Vec<GoingCase>,
     pub wading: Vec<GoingCase>,
+    /// WEATHER EFFECT (p. 25): the going of terrains in mud, for any troops.
+    pub mud: Vec<GoingCase>,
+    pub mud_rule: String,
 }
 
 /// A river an element wades.
@@ -115,7 +128,7 @@ pub struct River {
 #[serde(deny_unknown_fields)]
 pub struct GoingSituation {
     pub element: Element,
-    /// The terrain's code, for its special cases (SH, RH, BF, SF, RF, D, CH).
+    /// The terrain's code, for its special cases (SH, RH, BF, SF, RF, D, CH) and mud (Rd, F, BF).
     #[serde(default)]
     pub terrain: Option<String>,
     /// The terrain's going for other troops (default GGo).
@@ -130,6 +143,9 @@ pub struct GoingSituation {
     /// A river it wades instead of a terrain.
     #[serde(default)]
     pub river: Option<River>,
+    /// The weather has made mud (p. 25): an unpaved Rd is RGo, F and BF DGo.
+    #[serde(default)]
+    pub mud: bool,
 }
 
 pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeError> {
@@ -191,7 +207,21 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
             (case, g.rule.clone(), place)
         }
     };
-    let result = found.map_or(GoingFor::from(s.going), |c| c.going);
+    let mut result = found.map_or(GoingFor::from(s.going), |c| c.going);
+    // Mud makes some terrains worse for everyone; an element's own case stands if worse still
+    // (R-DBMM-28).
+    let muddy = match (&s.terrain, s.mud, &s.river) {
+        (Some(t), true, None) => g
+            .mud
+            .iter()
+            .find(|c| c.terrain.as_deref() == Some(t.as_str())),
+        _ => None,
+    };
+    if let Some(m) = muddy {
+        if m.going.rank() > result.rank() {
+            result = m.going;
+        }
+    }
     let mut r = Resolution::certain(
         &data.system.id,
         "going",
@@ -199,8 +229,16 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
         &format!("{label} in {place}: {}.", result.words()),
         Vec::new(),
     );
-    r.totals
-        .push(Total::new("Going", result.code(), &rule, None));
+    r.totals.push(Total::new(
+        "Going",
+        result.code(),
+        &rule,
+        muddy.map(|_| "R-DBMM-28"),
+    ));
+    if let Some(m) = muddy {
+        r.notes
+            .push(Note::new(m.text.clone(), &g.mud_rule, Some("R-DBMM-28")));
+    }
     match found {
         Some(c) => r.notes.push(Note::new(c.text.clone(), &rule, None)),
         None if s.river.is_some() => {

@@ -12,6 +12,8 @@ pub mod morale;
 pub mod outcome;
 pub mod pips;
 pub mod selector;
+pub mod setup;
+pub mod weather;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -75,6 +77,24 @@ pub fn actions() -> Vec<ActionInfo> {
             "Going by element",
             "p. 19–20",
             ActionGroup::Movement,
+        ),
+        ActionInfo::new(
+            "weather",
+            "Weather changes and effects",
+            "p. 25",
+            ActionGroup::Checks,
+        ),
+        ActionInfo::new(
+            "setup",
+            "Setting up the battle: aggression, season, deployment, first bound",
+            "p. 18–23, 26",
+            ActionGroup::Tables,
+        ),
+        ActionInfo::new(
+            "place_terrain",
+            "Placing a terrain",
+            "p. 20",
+            ActionGroup::Tables,
         ),
         ActionInfo::new(
             "distances",
@@ -301,6 +321,9 @@ pub fn resolve(
         "daylight" => without_dice(action, dice, || {
             daylight::daylight(data, &parse(situation)?)
         }),
+        "setup" => setup::setup(data, &parse(situation)?, dice),
+        "weather" => without_dice(action, dice, || weather::weather(data, &parse(situation)?)),
+        "place_terrain" => setup::place_terrain(data, &parse(situation)?, dice),
         other => Err(crate::systems::unknown_action("dbmm", other, &actions())),
     }
 }
@@ -319,6 +342,9 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "distances" => schemars::schema_for!(DistancesSituation),
         "going" => schemars::schema_for!(going::GoingSituation),
         "daylight" => schemars::schema_for!(daylight::DaylightSituation),
+        "setup" => schemars::schema_for!(setup::SetupSituation),
+        "weather" => schemars::schema_for!(weather::WeatherSituation),
+        "place_terrain" => schemars::schema_for!(setup::PlaceTerrainSituation),
         _ => return None,
     })
 }

@@ -1306,3 +1306,280 @@ fn weather_limits_sight_and_moves_and_rain_stops_art_and_sh() {
     assert!(shoot("Sh", 7).is_err());
     assert!(shoot("Bw", 9).is_ok());
 }
+
+mod setup {
+    use super::*;
+    use crate::odds::Probability;
+
+    fn armies(rome_adjustment: i64) -> Value {
+        json!({ "sides": [
+            { "name": "Rome", "aggression": 1, "season": "Summer", "climate": "Warm",
+              "deployment_adjustment": rome_adjustment, "mounted_ps_bge_only": rome_adjustment != 0 },
+            { "name": "Parthia", "aggression": 2, "season": "Spring", "climate": "Dry" }
+        ]})
+    }
+
+    fn thrown(situation: &Value, dice: &[u32]) -> crate::Resolution {
+        thrown_with(&load("dbmm"), situation, dice)
+    }
+
+    fn thrown_with(rules: &Ruleset, situation: &Value, dice: &[u32]) -> crate::Resolution {
+        rules
+            .resolve("setup", situation, Some(dice))
+            .unwrap_or_else(|e| panic!("{dice:?}: {}", e.one_line()))
+    }
+
+    fn fraction(text: &str) -> (u128, u128) {
+        let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+        (n.parse().unwrap(), d.parse().unwrap())
+    }
+
+    /// The forecast of who deploys first and who takes the first bound is what applying every
+    /// deciding pair of throws gives, each pair of aggression throws equally likely and each
+    /// deployment throw equally likely among those that decide.
+    #[test]
+    fn forecast_agrees_with_every_deciding_throw() {
+        let rules = load("dbmm");
+        for adjustment in [3, -1] {
+            let situation = armies(adjustment);
+            let r = rules.resolve("setup", &situation, None).unwrap();
+            // Every count of deciding deployment throws (30, 31, 33) divides this.
+            let whole = 30 * 31 * 33u128;
+            let mut deploys: std::collections::BTreeMap<String, u128> = Default::default();
+            let mut aggression_throws = 0u128;
+            for a in 1..=6u32 {
+                for b in 1..=6u32 {
+                    if a + 1 == b + 2 {
+                        continue;
+                    }
+                    aggression_throws += 1;
+                    let rome_invades = a + 1 > b + 2;
+                    let (inv_adj, def_adj) = if rome_invades {
+                        (adjustment, 0)
+                    } else {
+                        (0, adjustment)
+                    };
+                    let deciding: Vec<(u32, u32)> = (1..=6)
+                        .flat_map(|x| (1..=6).map(move |y| (x, y)))
+                        .filter(|(x, y)| i64::from(*x) + inv_adj != i64::from(*y) + def_adj)
+                        .collect();
+                    for (x, y) in &deciding {
+                        let got = thrown_with(&rules, &situation, &[a, b, *x, *y]);
+                        for key in ["Deploys first", "First bound"] {
+                            let label = format!("{} {key}", value(&got, key));
+                            *deploys.entry(label).or_default() += whole / deciding.len() as u128;
+                        }
+                    }
+                }
+            }
+            for (label, n) in deploys {
+                let (who, key) = label.split_once(' ').unwrap();
+                let forecast_label = if key == "Deploys first" {
+                    format!("{who} deploys first")
+                } else {
+                    format!("{who} takes the first bound")
+                };
+                assert_eq!(
+                    chance(&r, &forecast_label),
+                    Probability::new(n, whole * aggression_throws).to_string(),
+                    "{forecast_label} with Rome's adjustment {adjustment}"
+                );
+            }
+            let (n, d) = fraction(&odds(&r, "Rome invades"));
+            // Rome wins when a − b > 1: (3,1) (4,1) (4,2) (5,1…3) (6,1…4) = 10 of 31 deciding.
+            assert_eq!((n, d), (10, 31));
+        }
+    }
+
+    #[test]
+    fn the_invader_doubling_deploys_first_and_a_night_attack_is_the_second_sides_choice() {
+        // Parthia 3 + 2 beats Rome 1 + 1 and invades; its 6 doubles Rome's 3 — Parthia deploys
+        // first; deployment ends at 09:00, day; Parthia deployed first so takes the first bound.
+        let r = thrown(&armies(0), &[1, 3, 6, 3]);
+        assert_eq!(value(&r, "Invader"), "Parthia");
+        assert_eq!(value(&r, "Deploys first"), "Parthia");
+        assert_eq!(value(&r, "Weather score"), "3");
+        assert_eq!(value(&r, "Deployment complete"), "09:00");
+        assert_eq!(value(&r, "First bound"), "Parthia");
+        // Deployment ends at 03:00, before dawn: the battle starts at sunrise unless the side
+        // deploying second starts a night attack.
+        let r = thrown(&armies(0), &[1, 3, 1, 2]);
+        assert_eq!(value(&r, "Deploys first"), "Rome");
+        assert_eq!(value(&r, "Deployment complete"), "03:00");
+        // Rome defends, so the battle is in a Warm Spring (dawn 05:30, sunrise 06:00).
+        assert!(
+            value(&r, "Battle starts").starts_with("06:00 (sunrise)"),
+            "{:?}",
+            r.totals
+        );
+        assert_eq!(value(&r, "First bound"), "Rome");
+        let mut night = armies(0);
+        night["night_attack"] = json!(true);
+        let r = thrown(&night, &[1, 3, 1, 2]);
+        assert!(value(&r, "Battle starts").starts_with("03:00 (a night attack)"));
+        // Night visibility (80p moonless) is below 400p: the Invader takes the first bound.
+        assert_eq!(value(&r, "Visibility at the start"), "80p");
+        assert_eq!(value(&r, "First bound"), "Parthia");
+    }
+
+    #[test]
+    fn an_inert_c_in_c_gives_the_other_side_the_first_bound() {
+        let mut s = armies(0);
+        s["sides"][1]["inert_c_in_c"] = json!(true);
+        let r = thrown(&s, &[1, 3, 6, 3]);
+        assert_eq!(value(&r, "First bound"), "Rome");
+    }
+
+    #[test]
+    fn set_up_refusals() {
+        let mut s = armies(0);
+        s["sides"][0]["deployment_adjustment"] = json!(3);
+        assert_eq!(refused("setup", s).code, "situation.invalid_field");
+        let mut s = armies(0);
+        s["sides"][0]["deployment_adjustment"] = json!(2);
+        s["sides"][0]["mounted_ps_bge_only"] = json!(true);
+        assert_eq!(refused("setup", s).code, "situation.invalid_field");
+        let mut s = armies(0);
+        s["sides"][1]["aggression"] = json!(5);
+        assert_eq!(refused("setup", s).code, "situation.invalid_range");
+        let mut s = armies(0);
+        s["sides"][1]["season"] = json!("Monsoon");
+        assert_eq!(refused("setup", s).code, "situation.unknown_season");
+        // 2 + 1 = 2 + 2 − 1 … equal scores need another pair; a missing pair is refused.
+        for dice in [&[2u32, 1][..], &[1, 3, 6], &[1, 3, 6, 3, 4], &[1, 3, 7, 3]] {
+            let e = load("dbmm")
+                .resolve("setup", &armies(0), Some(dice))
+                .unwrap_err();
+            assert_eq!(e.code, "dice.invalid", "{dice:?}");
+        }
+    }
+
+    #[test]
+    fn placing_terrain() {
+        let r = load("dbmm")
+            .resolve("place_terrain", &json!({ "terrain": "RH" }), Some(&[6, 2]))
+            .unwrap();
+        let meaning = &r.outcome.unwrap().meaning;
+        assert!(
+            meaning.contains("marked by the Invader") && meaning.contains("160p: at least"),
+            "{meaning}"
+        );
+        let e = load("dbmm")
+            .resolve("place_terrain", &json!({ "terrain": "BUA" }), Some(&[1, 1]))
+            .unwrap_err();
+        assert_eq!(e.code, "dice.not_rolled");
+        assert_eq!(
+            refused("place_terrain", json!({ "terrain": "Swamp" })).code,
+            "situation.unknown_terrain"
+        );
+    }
+}
+
+mod weather {
+    use super::*;
+
+    fn changed(situation: Value) -> crate::Resolution {
+        resolved("weather", situation)
+    }
+
+    #[test]
+    fn the_defenders_average_turns_the_wind_and_a_strong_wind_turned_back_drops() {
+        // Defender 1, 2, 3: average 2 → 45° clockwise (SW → W).
+        let r = changed(
+            json!({ "defender_pips": [1, 2, 3], "invader_pips": [4], "wind": "strong", "wind_from": "SW" }),
+        );
+        assert_eq!(value(&r, "Wind"), "Strong wind W (shifted 45° clockwise)");
+        assert_eq!(value(&r, "Defender's PIPs average"), "2");
+        // Defender 5, 6: average 11/2 → anticlockwise (NE → N), and the strong wind drops.
+        let r = changed(
+            json!({ "defender_pips": [5, 6], "invader_pips": [4], "wind": "strong", "wind_from": "NE" }),
+        );
+        assert_eq!(
+            value(&r, "Wind"),
+            "Light wind N (shifted 45° anticlockwise)"
+        );
+        // 2, 3: average 5/2 is above 2 and below 5 — no shift (exact, not rounded).
+        let r = changed(
+            json!({ "defender_pips": [2, 3], "invader_pips": [4], "wind": "light", "wind_from": "N" }),
+        );
+        assert_eq!(value(&r, "Wind"), "Light wind N (unchanged)");
+        // NW turned clockwise is N.
+        let r = changed(
+            json!({ "defender_pips": [1], "invader_pips": [4], "wind": "light", "wind_from": "NW" }),
+        );
+        assert_eq!(value(&r, "Wind"), "Light wind N (shifted 45° clockwise)");
+    }
+
+    #[test]
+    fn rain_starts_ceases_or_stays_by_any_sides_average() {
+        let rain = |def: &[u32], inv: &[u32], falling: bool| {
+            let r = changed(
+                json!({ "defender_pips": def, "invader_pips": inv, "risk": "rain", "falling": falling }),
+            );
+            value(&r, "Rain, snow or dust storm")
+        };
+        assert_eq!(rain(&[4], &[5], false), "The rain starts");
+        assert_eq!(rain(&[4], &[4], false), "Risk of rain remains");
+        assert_eq!(rain(&[3], &[4], false), "The risk of rain ends");
+        assert_eq!(rain(&[4, 3], &[4], true), "The rain goes on");
+        assert_eq!(rain(&[4], &[2, 4], true), "The rain ceases");
+        assert!(rain(&[6], &[1], false).contains("no change"));
+    }
+
+    #[test]
+    fn fog_clears_by_a_low_average_or_three_hours_after_sunrise() {
+        let fog = |def: u32, hours: u32| {
+            let r = changed(
+                json!({ "defender_pips": [def], "invader_pips": [6], "haze": "fog", "hours_after_sunrise": hours }),
+            );
+            value(&r, "Fog or mist")
+        };
+        assert_eq!(fog(4, 2), "The fog stays");
+        assert!(fog(3, 2).starts_with("The fog clears (a PIPs average"));
+        assert!(fog(4, 3).starts_with("The fog clears (3 hours"));
+    }
+
+    #[test]
+    fn weather_refusals_and_effect_lines() {
+        let r = changed(
+            json!({ "defender_pips": [4], "invader_pips": [4], "effects": ["dazzle", "thirst"] }),
+        );
+        assert_eq!(r.checks.len(), 2);
+        assert!(r.checks[0].label.starts_with("Dazzle: −1 TF"));
+        for bad in [
+            json!({ "defender_pips": [], "invader_pips": [4] }),
+            json!({ "defender_pips": [7], "invader_pips": [4] }),
+            json!({ "defender_pips": [4], "invader_pips": [4], "wind": "light" }),
+            json!({ "defender_pips": [4], "invader_pips": [4], "wind": "light", "wind_from": "NNE" }),
+            json!({ "defender_pips": [4], "invader_pips": [4], "falling": true }),
+            json!({ "defender_pips": [4], "invader_pips": [4], "effects": ["hail"] }),
+        ] {
+            assert_eq!(
+                refused("weather", bad.clone()).code,
+                "situation.invalid_field",
+                "{bad}"
+            );
+        }
+    }
+}
+
+/// Mud (p. 25): an unpaved Rd is RGo, F and BF DGo, the worse of this and an element's own case
+/// (R-DBMM-28).
+#[test]
+fn mud_makes_roads_rough_and_fields_difficult() {
+    let going = |t: &str, g: &str, mud: bool, element: Value| {
+        let r = resolved(
+            "going",
+            json!({ "element": element, "terrain": t, "going": g, "mud": mud }),
+        );
+        value(&r, "Going")
+    };
+    assert_eq!(going("Rd", "GGo", true, el("Bd", "O")), "RGo");
+    assert_eq!(going("Rd", "GGo", false, el("Bd", "O")), "GGo");
+    assert_eq!(going("BF", "RGo", true, el("Bd", "O")), "DGo");
+    assert_eq!(going("F", "GGo", true, el("Kn", "O")), "DGo");
+    // SF is not muddy: elephants keep their good going there.
+    assert_eq!(going("SF", "RGo", true, el("El", "O")), "GGo");
+    // A terrain worse already stays so.
+    assert_eq!(going("CH", "DGo", true, el("Bd", "O")), "impassable");
+}
