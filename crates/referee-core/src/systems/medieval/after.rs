@@ -38,6 +38,8 @@ pub struct PursuitSituation {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalPursuitHex")]
 pub struct PursuitHex {
+    /// The hex's name; a ride-down there is an effect on this hex (default: "pursuit hex 1" and
+    /// so on).
     #[serde(default)]
     #[ts(optional)]
     pub label: Option<String>,
@@ -45,29 +47,45 @@ pub struct PursuitHex {
     #[serde(default)]
     #[ts(optional)]
     pub terrain: Option<String>,
-    /// SPs of friendly units there (4.5.2).
+    /// SPs of friendly units there whose types are not given: they count for stacking (4.5.2).
     #[serde(default)]
     #[ts(optional, as = "Option<u32>")]
     pub friendly_sp: u32,
+    /// Friendly units there: they count for stacking, and pursuing cavalry may ride their
+    /// non-cavalry down to enter the hex (4.5.2, 5.8.7, R-MED-33).
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<MedUnit>>")]
+    pub friendly: Vec<MedUnit>,
     /// Enemy units there, to be ridden down (5.5.9).
     #[serde(default)]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub enemy: Vec<MedUnit>,
+    /// The units there are in a special formation, e.g. a shiltron (5.8.8).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub special_formation: bool,
     /// Hexes climbed to enter it (5.6.9).
     #[serde(default)]
     #[ts(optional, as = "Option<u32>")]
     pub uphill: u32,
 }
 
-/// The checks of a pursuit's hexes: the stacking limit at every moment (4.5.2) and riding down
-/// the enemy met on the way (5.5.9, 5.8), as ride_down answers them.
-fn pursuit_path_checks(
-    data: &MedievalData,
-    s: &PursuitSituation,
-) -> Result<Vec<Check>, RefereeError> {
-    let mut checks = Vec::new();
+/// What a pursuit's hexes do: the checks of each hex entered, the ride-downs (effects on the
+/// hexes' labels) and where the pursuit stops.
+#[derive(Default)]
+struct PursuitPath {
+    checks: Vec<Check>,
+    ridden: Vec<crate::contract::Effect>,
+    notes: Vec<Note>,
+}
+
+/// Walks a pursuit's hexes in order: the stacking limit at every moment (4.5.2) and riding down
+/// what the pursuing cavalry enters (5.5.9, 5.8.7: entering is enough, no CF or 5.8.2 margin;
+/// 5.8.8 protects, R-MED-32, R-MED-33). The pursuit stops before a hex it cannot enter.
+fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath, RefereeError> {
+    let mut out = PursuitPath::default();
     if s.path.is_empty() {
-        return Ok(checks);
+        return Ok(out);
     }
     let entry = s.pursuer.as_ref().ok_or_else(|| {
         RefereeError::new(
@@ -78,52 +96,162 @@ fn pursuit_path_checks(
         .rule("5.5")
     })?;
     let pursuer = unit(data, entry, "pursuer")?;
+    let pursuer_sp = pursuer.sp * pursuer.count;
     let mv = &data.movement;
     for (i, hex) in s.path.iter().enumerate() {
         let field = format!("path[{i}]");
         let name = hex
             .label
             .clone()
-            .unwrap_or_else(|| format!("hex {}", i + 1));
+            .unwrap_or_else(|| format!("pursuit hex {}", i + 1));
         let key = hex.terrain.clone().unwrap_or_else(|| "clear".into());
         let ground = terrain(data, &key, &format!("{field}.terrain"))?;
-        if hex.friendly_sp > 0 {
-            let limit = if ground.fortified {
-                mv.fortified_stacking_sp
-            } else {
-                mv.stacking_sp
-            };
-            let total = hex.friendly_sp + pursuer.sp * pursuer.count;
-            checks.push(Check::holds(
-                format!("{name}: {total} SPs with the friendly units there, at most {limit}"),
-                total <= limit,
-                "4.5.2",
-            ));
-        }
-        if !hex.enemy.is_empty() {
-            let ride = ride_down(
+        let protected = data.ride_down.protected_terrain.contains(&key) || hex.special_formation;
+        let enemy = if hex.enemy.is_empty() {
+            Vec::new()
+        } else {
+            resolve_hex(data, &hex.enemy, &format!("{field}.enemy"), ground.fortified)?
+        };
+        let friendly = if hex.friendly.is_empty() {
+            Vec::new()
+        } else {
+            resolve_hex(
                 data,
-                &RideDownSituation {
-                    cavalry: entry.clone(),
-                    uphill: hex.uphill,
-                    terrain: key.clone(),
-                    units: hex.enemy.clone(),
-                    special_formation: false,
-                    when: RideDownWhen::Pursuit,
-                },
-            );
-            let ok = pursuer.cavalry
-                && ride
-                    .as_ref()
-                    .is_ok_and(|r| r.checks.iter().all(|c| c.status == CheckStatus::Met));
-            checks.push(Check::holds(
-                format!("{name}: the pursuing cavalry rides the enemy there down"),
-                ok,
-                "5.5.9, 5.8.1, 5.8.2",
+                &hex.friendly,
+                &format!("{field}.friendly"),
+                ground.fortified,
+            )?
+        };
+        let names = |units: &[super::units::Unit]| {
+            units
+                .iter()
+                .map(|u| u.name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let title = capitalised(&name);
+        let mut stop = None;
+        let mut ridden = false;
+        if !enemy.is_empty() {
+            // 5.5.9: only cavalry rides down, only non-cavalry, and not what 5.8.8 protects.
+            let why_not = if !pursuer.cavalry {
+                Some(("the pursuer is not cavalry", "5.5.9, 5.8.1"))
+            } else if enemy.iter().any(|u| u.cavalry) {
+                Some(("cavalry cannot be ridden down", "5.5.9"))
+            } else if protected {
+                Some((
+                    "infantry in fortifications, buildings or a special formation cannot be ridden down",
+                    "5.8.8",
+                ))
+            } else {
+                None
+            };
+            match why_not {
+                Some((why, rule)) => {
+                    out.checks.push(
+                        Check::holds(
+                            format!("{title}: the pursuit cannot enter the enemy there: {why}"),
+                            false,
+                            rule,
+                        )
+                        .ruling(Some("R-MED-32")),
+                    );
+                    stop = Some(rule);
+                }
+                None => {
+                    out.checks.push(
+                        Check::holds(
+                            format!(
+                                "{title}: the pursuing cavalry rides down the enemy {} there: entering is enough",
+                                names(&enemy)
+                            ),
+                            true,
+                            "5.5.9, 5.8.7",
+                        )
+                        .ruling(Some("R-MED-32")),
+                    );
+                    ridden = true;
+                }
+            }
+        }
+        let limit = if ground.fortified {
+            mv.fortified_stacking_sp
+        } else {
+            mv.stacking_sp
+        };
+        let sum = |cav: bool| {
+            friendly
+                .iter()
+                .filter(|u| u.cavalry == cav)
+                .map(|u| u.sp * u.count)
+                .sum::<u32>()
+        };
+        let (friendly_cavalry, friendly_other) = (sum(true), sum(false));
+        let friends = hex.friendly_sp + friendly_cavalry + friendly_other;
+        if stop.is_none() && friends > 0 {
+            let total = friends + pursuer_sp;
+            // 4.5.2: cavalry may ride friendly infantry down to enter a hex it would overfill.
+            let staying = hex.friendly_sp + friendly_cavalry + pursuer_sp;
+            if total <= limit {
+                out.checks.push(Check::holds(
+                    format!("{title}: {total} SPs with the friendly units there, at most {limit}"),
+                    true,
+                    "4.5.2",
+                ));
+            } else if pursuer.cavalry && friendly_other > 0 && !protected && staying <= limit {
+                out.checks.push(
+                    Check::holds(
+                        format!(
+                            "{title}: {total} SPs would exceed {limit}; the pursuing cavalry rides down the friendly {} there to enter",
+                            names(&friendly.iter().filter(|u| !u.cavalry).cloned().collect::<Vec<_>>())
+                        ),
+                        true,
+                        "4.5.2, 5.8.1, 5.8.7",
+                    )
+                    .ruling(Some("R-MED-33")),
+                );
+                ridden = true;
+            } else {
+                out.checks.push(
+                    Check::holds(
+                        format!("{title}: {total} SPs with the friendly units there, at most {limit}"),
+                        false,
+                        "4.5.2",
+                    )
+                    .ruling(Some("R-MED-33")),
+                );
+                stop = Some("4.5.2");
+            }
+        }
+        if let Some(rule) = stop {
+            out.notes.push(Note::new(
+                format!(
+                    "The pursuit stops before {name}: it cannot enter it, nor the hexes beyond."
+                ),
+                rule,
+                Some("R-MED-32"),
+            ));
+            break;
+        }
+        if ridden {
+            // 5.8.3, 5.8.4: eliminated, without MORALE change.
+            out.ridden.push(effect(
+                Target::Hex(name.clone()),
+                Change::DestroyAll,
+                "5.5.9, 5.8.3, 5.8.4, 5.8.7",
+                Some("R-MED-32"),
             ));
         }
     }
-    Ok(checks)
+    Ok(out)
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
 }
 
 pub fn pursuit(
@@ -133,7 +261,7 @@ pub fn pursuit(
 ) -> Result<Resolution, RefereeError> {
     let p = &data.pursuit;
     data.morale.on_track(s.morale, "morale")?;
-    let path_checks = pursuit_path_checks(data, s)?;
+    let path = pursuit_path(data, s)?;
     let modifier = if s.morale >= p.high_morale {
         p.high_morale_modifier
     } else {
@@ -151,7 +279,9 @@ pub fn pursuit(
         } else {
             "Pursuit is voluntary: the unit may pursue, leaving the retreat path by 1 hex (5.5.4), or stay."
         };
-        (text.to_string(), Vec::new())
+        // The path described is the pursuit the unit makes (R-MED-32): its ride-downs follow
+        // either way.
+        (text.to_string(), path.ridden.clone())
     };
     let (distribution, mut outcome) = roll_named(&p.dice, &rows, &meaning, dice)?;
     if let Some(o) = outcome.as_mut() {
@@ -190,7 +320,15 @@ pub fn pursuit(
             "11.1.5",
         ),
     ];
-    r.checks.extend(path_checks);
+    r.checks.extend(path.checks);
+    r.notes.extend(path.notes);
+    if !path.ridden.is_empty() {
+        r.notes.push(Note::new(
+            "The units ridden down in the pursuit are eliminated; the MORALE track does not move.",
+            "5.8.3, 5.8.4",
+            Some("R-MED-32"),
+        ));
+    }
     Ok(r)
 }
 
@@ -368,11 +506,16 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
     // 5.4.4, 5.8.7: cavalry retreating through friendly non-cavalry eliminates it; entering the
     // hex is enough, whatever its CF.
     let retreat = s.when == RideDownWhen::Retreat;
+    let entry_enough = s.when != RideDownWhen::Movement;
     let mut checks = vec![
         Check::holds(
             "The units ridden down are not cavalry",
             targets.iter().all(|u| !u.cavalry),
-            if retreat { "5.4.4" } else { "5.8.1" },
+            match s.when {
+                RideDownWhen::Retreat => "5.4.4",
+                RideDownWhen::Pursuit => "5.5.9",
+                RideDownWhen::Movement => "5.8.1",
+            },
         ),
         Check::holds(
             format!("Charge factor above {} on entering (now {cf})", rd.min_cf - 1),
@@ -394,8 +537,9 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
         )
         .ruling(retreat.then_some("R-MED-29")),
     ];
-    if retreat {
-        // Neither the CF of 5.8.1 nor the margin of 5.8.2 is asked of a retreat.
+    if entry_enough {
+        // Neither the CF of 5.8.1 nor the margin of 5.8.2 is asked of a pursuit or a retreat
+        // (5.8.7, R-MED-32).
         checks.drain(1..3);
     }
     let ok = checks.iter().all(|c| c.status == CheckStatus::Met);
@@ -412,12 +556,12 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
             vec![effect(
                 Target::Defender,
                 Change::DestroyAll,
-                if retreat {
-                    "5.4.4, 5.8.3, 5.8.4"
-                } else {
-                    "5.8.3, 5.8.4"
+                match s.when {
+                    RideDownWhen::Retreat => "5.4.4, 5.8.3, 5.8.4",
+                    RideDownWhen::Pursuit => "5.5.9, 5.8.3, 5.8.4, 5.8.7",
+                    RideDownWhen::Movement => "5.8.3, 5.8.4",
                 },
-                None,
+                (s.when == RideDownWhen::Pursuit).then_some("R-MED-32"),
             )],
         )
     } else {

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::combat::initial_column;
 use crate::systems::test_support::{chance, load, odds};
+use crate::contract::{Change, Resolution, Target};
 use crate::systems::{Ruleset, SystemRules};
 
 fn medieval() -> Ruleset {
@@ -660,29 +661,77 @@ fn shots_a_turn_and_the_phase_they_are_fired_in() {
 
 #[test]
 fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
-    let r = resolved(
-        "pursuit",
-        json!({
-            "hexes_from_leader": 2,
-            "pursuer": { "type": "light_cavalry", "sp": 2, "cf": 3 },
-            "path": [
-                { "label": "first", "friendly_sp": 1 },
-                { "label": "second", "enemy": [{ "type": "retainers", "sp": 1 }] },
-                { "label": "third", "enemy": [{ "type": "heavy_infantry", "sp": 1 }] }
-            ]
-        }),
-    );
-    let status = |starts: &str| {
+    let pursue = |path: Value| {
+        resolved(
+            "pursuit",
+            json!({
+                "hexes_from_leader": 2,
+                "pursuer": { "type": "light_cavalry", "sp": 2, "cf": 3 },
+                "path": path
+            }),
+        )
+    };
+    let status = |r: &Resolution, starts: &str| {
         r.checks
             .iter()
             .find(|c| c.label.starts_with(starts))
             .map(|c| c.status)
-            .unwrap_or_else(|| panic!("no check {starts}"))
+            .unwrap_or_else(|| panic!("no check {starts} in {:?}", r.checks))
+    };
+    let ridden = |r: &Resolution| -> Vec<String> {
+        r.distribution[0]
+            .effects
+            .iter()
+            .filter(|e| e.change == Change::DestroyAll)
+            .map(|e| match &e.target {
+                Target::Hex(h) => h.clone(),
+                other => panic!("ride-down on {other:?}"),
+            })
+            .collect()
     };
     use crate::contract::CheckStatus::{Met, NotMet};
-    assert_eq!(status("first"), NotMet); // 3 SPs in one hex (4.5.2)
-    assert_eq!(status("second"), Met); // 5.8.2 example a
-    assert_eq!(status("third"), NotMet); // armour 2: 1 + 0 − 2 ≤ 0
+    // 5.8.7: entering is enough, armour or not (heavy infantry, 1 + 0 − 2 ≤ 0 in movement).
+    let r = pursue(json!([
+        { "label": "first", "enemy": [{ "type": "retainers", "sp": 1 }] },
+        { "label": "second", "enemy": [{ "type": "heavy_infantry", "sp": 1 }] },
+        { "label": "third", "friendly": [{ "type": "heavy_infantry", "sp": 1 }] }
+    ]));
+    assert_eq!(status(&r, "First"), Met);
+    assert_eq!(status(&r, "Second"), Met);
+    // 4.5.2: 3 SPs would overfill the hex; the cavalry rides its own infantry down to enter.
+    assert_eq!(status(&r, "Third"), Met);
+    assert_eq!(ridden(&r), ["first", "second", "third"]);
+    assert_eq!(r.distribution[0].effects, r.distribution[1].effects);
+    // Untyped friendly SPs cannot be ridden down: the pursuit stops before that hex.
+    let r = pursue(json!([
+        { "label": "first", "friendly_sp": 1 },
+        { "label": "second", "enemy": [{ "type": "retainers", "sp": 1 }] }
+    ]));
+    assert_eq!(status(&r, "First"), NotMet);
+    assert!(ridden(&r).is_empty());
+    assert!(r.checks.iter().all(|c| !c.label.starts_with("Second")));
+    // 5.8.8: a shiltron, or infantry in a village, stops the pursuit; enemy cavalry too.
+    for hex in [
+        json!({ "enemy": [{ "type": "heavy_infantry", "sp": 1 }], "special_formation": true }),
+        json!({ "enemy": [{ "type": "heavy_infantry", "sp": 1 }], "terrain": "village" }),
+        json!({ "enemy": [{ "type": "light_cavalry", "sp": 1 }] }),
+        json!({ "friendly": [{ "type": "heavy_infantry", "sp": 1 }], "special_formation": true }),
+    ] {
+        let r = pursue(json!([hex, { "enemy": [{ "type": "retainers", "sp": 1 }] }]));
+        assert_eq!(status(&r, "Pursuit hex 1"), NotMet, "{hex}");
+        assert!(ridden(&r).is_empty(), "{hex}");
+    }
+    // Infantry pursuing rides nothing down.
+    let r = resolved(
+        "pursuit",
+        json!({
+            "hexes_from_leader": 2,
+            "pursuer": { "type": "retainers", "sp": 1 },
+            "path": [{ "enemy": [{ "type": "retainers", "sp": 1 }] }]
+        }),
+    );
+    assert_eq!(status(&r, "Pursuit hex 1"), NotMet);
+    assert!(ridden(&r).is_empty());
     let e = refused(
         "pursuit",
         json!({ "hexes_from_leader": 2, "path": [{ "friendly_sp": 1 }] }),
