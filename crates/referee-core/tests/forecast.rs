@@ -556,6 +556,76 @@ fn every_fighting_action_forecasts_what_applying_does() {
 /// umpire maps to the roster unit standing there: every throw that makes the cavalry retreat
 /// two hexes or more removes that unit when applied, and the forecast agrees throw by throw.
 #[test]
+fn a_medieval_pursuit_that_rides_units_down_removes_them_when_applied() {
+    let r = ruleset("medieval");
+    let b = battle(
+        "medieval",
+        json!([{ "name": "Red" }, { "name": "Blue" }]),
+        &[
+            (
+                "Hobilars",
+                0,
+                None,
+                json!({ "type": "light_cavalry", "sp": 2 }),
+            ),
+            (
+                "Archers",
+                0,
+                None,
+                json!({ "type": "heavy_infantry", "sp": 1 }),
+            ),
+            (
+                "Spears",
+                1,
+                None,
+                json!({ "type": "heavy_infantry", "sp": 1 }),
+            ),
+        ],
+    );
+    let (hobilars, archers, spears) = (
+        id_of(&b, "Hobilars"),
+        id_of(&b, "Archers"),
+        id_of(&b, "Spears"),
+    );
+    // 5.8.7: entering is enough (heavy infantry, armour 2, is ridden down); 4.5.2: the friendly
+    // infantry in the full hex is ridden down to enter it.
+    let situation = json!({
+        "hexes_from_leader": 2,
+        "pursuer": { "type": "light_cavalry", "sp": 2 },
+        "path": [
+            { "label": "0906", "enemy": [{ "type": "heavy_infantry", "sp": 1 }] },
+            { "label": "0907", "friendly": [{ "type": "heavy_infantry", "sp": 1 }] }
+        ]
+    });
+    let targets = BTreeMap::from([
+        ("hex:0906".to_string(), vec![spears]),
+        ("hex:0907".to_string(), vec![archers]),
+    ]);
+    assert!(check_situation(&r, &b, "pursuit", &situation, &targets, "ride-down pursuit") >= 6);
+    let before = b.state.morale_track;
+    for faces in throws("d6").unwrap() {
+        let thrown = r.resolve("pursuit", &situation, Some(&faces)).unwrap();
+        let effects = &thrown.outcome.as_ref().unwrap().effects;
+        let mut copy = b.clone();
+        let body = copy
+            .apply(
+                &thrown,
+                &choices(effects, &targets),
+                DiceSource::Physical,
+                None,
+                None,
+            )
+            .unwrap();
+        record(&r, &mut copy, body);
+        assert!(copy.state.units[&spears].lost, "{faces:?}: {effects:?}");
+        assert!(copy.state.units[&archers].lost, "{faces:?}: {effects:?}");
+        assert!(!copy.state.units[&hobilars].lost, "{faces:?}");
+        // 5.8.4: riding down does not move the MORALE track.
+        assert_eq!(copy.state.morale_track, before, "{faces:?}");
+    }
+}
+
+#[test]
 fn a_medieval_retreat_that_rides_friends_down_removes_them_when_applied() {
     let r = ruleset("medieval");
     let b = battle(
