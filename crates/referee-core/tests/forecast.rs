@@ -622,6 +622,15 @@ fn a_medieval_pursuit_that_rides_units_down_removes_them_when_applied() {
         assert!(!copy.state.units[&hobilars].lost, "{faces:?}");
         // 5.8.4: riding down does not move the MORALE track.
         assert_eq!(copy.state.morale_track, before, "{faces:?}");
+        // The standing counts them as eliminated, and says so (5.8.3, R-MED-34).
+        let gauges = referee_core::battle::standing(&r, &copy.state).gauges;
+        let red = gauges
+            .iter()
+            .find(|g| g.side.as_deref() == Some("Red") && g.label.starts_with("Units eliminated"))
+            .expect("an elimination gauge");
+        assert_eq!(red.label, "Units eliminated, ridden down included");
+        assert_eq!(red.ruling.as_deref(), Some("R-MED-34"));
+        assert_eq!(red.amount, Some(1.0), "{faces:?}");
     }
 }
 

@@ -427,13 +427,17 @@ fn medieval_standing(data: &medieval::MedievalData, state: &BattleState) -> Stan
                 "1.2",
             )
         });
+        // Every unit lost counts, those ridden down too (5.8.3); the MORALE track moves only for
+        // the enemy's eliminations that are not ride-downs (6.1.4, 5.8.4), by the results'
+        // own MORALE effects, so this count is not the MORALE's (R-MED-34).
         gauges.push(Gauge {
             amount: Some(eliminated as f64),
+            ruling: Some("R-MED-34".into()),
             ..gauge(
                 Some(&side.name),
-                "Units eliminated",
+                "Units eliminated, ridden down included",
                 format!("{eliminated} eliminated"),
-                &m.elimination_rule,
+                &format!("5.8.3, {}", m.elimination_rule),
             )
         });
         gauges.push(Gauge {
