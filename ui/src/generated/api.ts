@@ -1131,19 +1131,33 @@ pursuer?: MedievalUnit,
  */
 path?: Array<MedievalPursuitHex>, };
 
-export type MedievalPursuitHex = { label?: string, 
+export type MedievalPursuitHex = { 
+/**
+ * The hex's name; a ride-down there is an effect on this hex (default: "pursuit hex 1" and
+ * so on).
+ */
+label?: string, 
 /**
  * A key of the TERRAIN EFFECT chart (default: clear).
  */
 terrain?: string, 
 /**
- * SPs of friendly units there (4.5.2).
+ * SPs of friendly units there whose types are not given: they count for stacking (4.5.2).
  */
 friendly_sp?: number, 
+/**
+ * Friendly units there: they count for stacking, and pursuing cavalry may ride their
+ * non-cavalry down to enter the hex (4.5.2, 5.8.7, R-MED-33).
+ */
+friendly?: Array<MedievalUnit>, 
 /**
  * Enemy units there, to be ridden down (5.5.9).
  */
 enemy?: Array<MedievalUnit>, 
+/**
+ * The units there are in a special formation, e.g. a shiltron (5.8.8).
+ */
+special_formation?: boolean, 
 /**
  * Hexes climbed to enter it (5.6.9).
  */

@@ -110,7 +110,12 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
         let enemy = if hex.enemy.is_empty() {
             Vec::new()
         } else {
-            resolve_hex(data, &hex.enemy, &format!("{field}.enemy"), ground.fortified)?
+            resolve_hex(
+                data,
+                &hex.enemy,
+                &format!("{field}.enemy"),
+                ground.fortified,
+            )?
         };
         let friendly = if hex.friendly.is_empty() {
             Vec::new()
@@ -214,7 +219,9 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
             } else {
                 out.checks.push(
                     Check::holds(
-                        format!("{title}: {total} SPs with the friendly units there, at most {limit}"),
+                        format!(
+                            "{title}: {total} SPs with the friendly units there, at most {limit}"
+                        ),
                         false,
                         "4.5.2",
                     )

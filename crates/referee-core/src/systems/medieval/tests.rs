@@ -4,8 +4,8 @@
 use serde_json::{json, Value};
 
 use super::combat::initial_column;
-use crate::systems::test_support::{chance, load, odds};
 use crate::contract::{Change, Resolution, Target};
+use crate::systems::test_support::{chance, load, odds};
 use crate::systems::{Ruleset, SystemRules};
 
 fn medieval() -> Ruleset {
