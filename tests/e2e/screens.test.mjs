@@ -152,3 +152,26 @@ test('a deleted battle waits among the recently deleted and comes back whole', a
   assert.equal(await browser.$(`li[data-battle="${id}"] strong`).getText(), name);
   assert.equal(await browser.$(`button[data-restore="${id}"]`).isExisting(), false, 'no longer among the deleted');
 });
+
+test('a DBMM battle\'s set-up and weather, each from its rule\'s example, with the core\'s odds', async () => {
+  await browser.$('#nav-battles').click();
+  await browser.$('#new-ruleset').selectByAttribute('value', 'dbmm');
+  const preset = await browser.$('#new-preset');
+  await until(browser, 'the DBMM presets listed', async () => (await preset.$$('option')).length > 1);
+  await preset.selectByIndex(1);
+  await browser.$('#preset-preview').waitForExist({ timeout: 10000 });
+  await browser.$('#create-battle').click();
+  await browser.$('#standing').waitForExist({ timeout: 10000 });
+  await browser.$('button[data-tab="resolve"]').click();
+  for (const action of ['setup', 'weather']) {
+    await browser.$('#action').selectByAttribute('value', action);
+    await browser.$('#load-example').click();
+    const expected = core('dbmm', action, examples[`dbmm/${action}`]).distribution.map((d) => [d.result, d.probability]);
+    await until(browser, `the ${action} example's odds, as the core gives them`, async () => {
+      const rows = [];
+      for (const row of await browser.$$('#battle-resolution #odds .odds-row')) rows.push([await row.getAttribute('data-result'), await row.$('.exact').getText()]);
+      return JSON.stringify(rows) === JSON.stringify(expected);
+    });
+    await checkScreen(browser, `dbmm-${action}`);
+  }
+});

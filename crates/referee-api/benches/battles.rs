@@ -3,6 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
+use std::time::{Duration, Instant};
 
 use referee_api::{ApplyRequest, Battles, DiceEntry, Mapping, NewBattle, PhysicalDice, Referee};
 use referee_core::battle::{Battle, BattleSetup, DiceSource, Event, EventBody, Subject, UnitSpec};
@@ -129,18 +130,37 @@ fn bench(c: &mut Criterion) {
             assert_eq!(view.state.units.len(), UNITS as usize);
         })
     });
-    let request = ApplyRequest {
+    // Each melee picks a pair of units not yet in a melee this turn (4.5.4: a hex is meleed once
+    // a turn, a unit attacks once), and a new turn begins, unmeasured, when the pairs run out.
+    let request = |attacker: u32| ApplyRequest {
         action: "melee".into(),
         situation: melee(),
         dice: DiceEntry::Physical(PhysicalDice { faces: vec![1, 1] }),
-        mapping: serde_json::from_value(json!({"targets": {"attacker": [1], "defender": [2]}}))
-            .unwrap(),
+        mapping: serde_json::from_value(
+            json!({"targets": {"attacker": [attacker], "defender": [attacker + 1]}}),
+        )
+        .unwrap(),
         rolled_by: None,
         apply_key: None,
     };
     battles.view(&referee, id).unwrap();
+    let mut applied = 0u32;
     g.bench_function("apply_commit_synchronous_full", |b| {
-        b.iter(|| battles.apply(&referee, id, &request).unwrap())
+        b.iter_custom(|iters| {
+            let mut took = Duration::ZERO;
+            for _ in 0..iters {
+                let pair = applied % (UNITS / 2);
+                if pair == 0 {
+                    battles.advance_turn(&referee, id, None, None).unwrap();
+                }
+                let request = request(1 + 2 * pair);
+                let start = Instant::now();
+                battles.apply(&referee, id, &request).unwrap();
+                took += start.elapsed();
+                applied += 1;
+            }
+            took
+        })
     });
     g.bench_function("export_20000_events", |b| {
         b.iter(|| serde_json::to_string(&battles.export(&referee, id).unwrap()).unwrap())

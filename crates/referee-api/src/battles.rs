@@ -1,6 +1,7 @@
 //! Battles, rosters and the event log: every operation the app and the CLI run, each one
 //! transaction in the store, each answered with the battle as it now stands.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -201,21 +202,31 @@ fn changes_text(changes: &[AppliedChange]) -> Vec<String> {
 /// How many of the latest events a view carries; `log` pages through the rest.
 pub const LOG_TAIL: usize = 200;
 
-/// A unit's entry as it stood before the event `seq` (its latest addition or edit in force).
-pub(crate) fn spec_before(battle: &Battle, seq: u64, id: UnitId) -> Option<&UnitSpec> {
-    battle
-        .events
-        .iter()
-        .rev()
-        .filter(|e| e.seq < seq && battle.history.in_force(e.seq))
-        .find_map(|e| match &e.body {
-            EventBody::UnitAdded { id: i, unit } | EventBody::UnitEdited { id: i, unit }
-                if *i == id =>
+/// Every unit's entries in force (as added, then as each edit left it), in seq order: the log
+/// and the report ask "the unit's entry before this event" for many events, and a binary search
+/// here answers each without scanning the battle's events again.
+pub(crate) struct UnitEntries<'b>(BTreeMap<UnitId, Vec<(u64, &'b UnitSpec)>>);
+
+impl<'b> UnitEntries<'b> {
+    pub(crate) fn of(battle: &'b Battle) -> UnitEntries<'b> {
+        let mut entries: BTreeMap<UnitId, Vec<(u64, &UnitSpec)>> = BTreeMap::new();
+        for e in &battle.events {
+            if let EventBody::UnitAdded { id, unit } | EventBody::UnitEdited { id, unit } = &e.body
             {
-                Some(unit)
+                if battle.history.in_force(e.seq) {
+                    entries.entry(*id).or_default().push((e.seq, unit));
+                }
             }
-            _ => None,
-        })
+        }
+        UnitEntries(entries)
+    }
+
+    /// The unit's entry as it stood before event `seq`.
+    pub(crate) fn before(&self, seq: u64, id: UnitId) -> Option<&'b UnitSpec> {
+        let entries = self.0.get(&id)?;
+        let k = entries.partition_point(|(s, _)| *s < seq);
+        k.checked_sub(1).map(|k| entries[k].1)
+    }
 }
 
 /// What an edit changed in a unit's entry, in words: "count 4 → 6", "side Romans → Gauls".
@@ -262,6 +273,7 @@ fn edit_changes(before: Option<&UnitSpec>, after: &UnitSpec) -> Vec<String> {
 }
 
 fn log_entries(battle: &Battle, events: &[Event]) -> Vec<LogEntry> {
+    let units = UnitEntries::of(battle);
     events
         .iter()
         .map(|e| LogEntry {
@@ -270,16 +282,14 @@ fn log_entries(battle: &Battle, events: &[Event]) -> Vec<LogEntry> {
             kind: e.body.kind().to_string(),
             text: e
                 .body
-                .describe(|id| spec_before(battle, e.seq, id).map(|u| u.label.clone())),
+                .describe(|id| units.before(e.seq, id).map(|u| u.label.clone())),
             undone: !battle.history.in_force(e.seq),
             edited: battle.history.edited.contains_key(&e.seq),
             changes: match &e.body {
                 EventBody::Applied { changes, .. }
                 | EventBody::Adjusted { changes, .. }
                 | EventBody::RollEdited { changes, .. } => changes_text(changes),
-                EventBody::UnitEdited { id, unit } => {
-                    edit_changes(spec_before(battle, e.seq, *id), unit)
-                }
+                EventBody::UnitEdited { id, unit } => edit_changes(units.before(e.seq, *id), unit),
                 _ => Vec::new(),
             },
         })
@@ -735,7 +745,7 @@ impl Battles {
     }
 
     pub fn export(&mut self, referee: &Referee, id: i64) -> Result<BattleFile, RefereeError> {
-        let mut details: std::collections::BTreeMap<u64, Box<RawValue>> =
+        let mut details: BTreeMap<u64, Box<RawValue>> =
             self.store.details(id)?.into_iter().collect();
         let battle = self.battle(referee, id)?;
         let mut prev = CHAIN_START.to_string();

@@ -7,7 +7,7 @@ use ts_rs::TS;
 use referee_core::battle::{Event, EventBody};
 use referee_core::RefereeError;
 
-use super::chain::{event_hash, event_hash_text, CHAIN_START};
+use super::chain::{event_hash, event_hash_bytes, CHAIN_START};
 use super::{error::store_error, Store};
 
 /// A battle in the list.
@@ -217,34 +217,56 @@ impl Store {
     ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
         let path = self.path.clone();
         let conn = self.conn();
-        let mut stmt = conn
+        // Events and details are read side by side, both in seq order, rather than joined: a
+        // join probes the details' b-tree once per event (about 6 times slower at 20,000
+        // events), and each detail is hashed straight from SQLite's buffer, never copied.
+        let mut events_stmt = conn
             .prepare_cached(
-                "SELECT e.seq, e.at, e.body, e.hash, d.detail FROM events e
+                "SELECT e.seq, e.at, e.body, e.hash FROM events e
                  JOIN battles b ON b.id = e.battle_id
-                 LEFT JOIN event_details d ON d.battle_id = e.battle_id AND d.seq = e.seq
                  WHERE e.battle_id = ?1 AND (?2 OR b.deleted_at IS NULL) ORDER BY e.seq",
             )
             .map_err(|e| store_error(e, &path))?;
-        let rows = stmt
-            .query_map(params![battle, deleted], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                ))
-            })
+        let mut details_stmt = conn
+            .prepare_cached(
+                "SELECT seq, detail FROM event_details WHERE battle_id = ?1 ORDER BY seq",
+            )
             .map_err(|e| store_error(e, &path))?;
+        let mut rows = events_stmt
+            .query(params![battle, deleted])
+            .map_err(|e| store_error(e, &path))?;
+        let mut details = details_stmt
+            .query(params![battle])
+            .map_err(|e| store_error(e, &path))?;
+        let mut detail_row = details.next().map_err(|e| store_error(e, &path))?;
         let mut events = Vec::new();
         let mut prev = CHAIN_START.to_string();
-        for row in rows {
-            let (seq, at, body, hash, detail) = row.map_err(|e| store_error(e, &path))?;
+        while let Some(row) = rows.next().map_err(|e| store_error(e, &path))? {
+            let read = |r: &rusqlite::Row| -> rusqlite::Result<(i64, String, String, String)> {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            };
+            let (seq, at, body, hash) = read(row).map_err(|e| store_error(e, &path))?;
             let expected = u64::try_from(events.len() + 1).unwrap_or(u64::MAX);
             let Some(seq_u) = u64::try_from(seq).ok().filter(|s| *s == expected) else {
                 return Ok(Err((seq, format!("stands where event {expected} belongs"))));
             };
-            let computed = event_hash_text(&prev, seq_u, &at, &body, detail.as_deref());
+            // Skip a detail without an event (`db check` reports it as orphaned).
+            while let Some(d) = detail_row {
+                let dseq: i64 = d.get(0).map_err(|e| store_error(e, &path))?;
+                if dseq >= seq {
+                    break;
+                }
+                detail_row = details.next().map_err(|e| store_error(e, &path))?;
+            }
+            let detail: Option<&[u8]> = match detail_row {
+                Some(d) if d.get::<_, i64>(0).map_err(|e| store_error(e, &path))? == seq => Some(
+                    d.get_ref(1)
+                        .and_then(|v| v.as_bytes().map_err(Into::into))
+                        .map_err(|e| store_error(e, &path))?,
+                ),
+                _ => None,
+            };
+            let computed = event_hash_bytes(&prev, seq_u, &at, &body, detail);
             let body: EventBody = match serde_json::from_str(&body) {
                 Ok(b) => b,
                 Err(e) => return Ok(Err((seq, format!("cannot be read ({e})")))),

@@ -3,6 +3,8 @@
 //! on it. The chain guards against damage and careless edits, not against someone who recomputes
 //! it (there is no secret key).
 
+use std::fmt::Write;
+
 use sha2::{Digest, Sha256};
 
 use referee_core::battle::EventBody;
@@ -27,6 +29,18 @@ pub fn event_hash(
 /// `event_hash` of a body already as the referee's JSON text (as the database stores it), so
 /// opening a battle hashes the stored text without writing it again.
 pub fn event_hash_text(prev: &str, seq: u64, at: &str, body: &str, detail: Option<&str>) -> String {
+    event_hash_bytes(prev, seq, at, body, detail.map(str::as_bytes))
+}
+
+/// `event_hash_text` with the detail as the bytes SQLite holds, so opening a battle hashes each
+/// detail where it lies.
+pub fn event_hash_bytes(
+    prev: &str,
+    seq: u64,
+    at: &str,
+    body: &str,
+    detail: Option<&[u8]>,
+) -> String {
     let mut h = Sha256::new();
     let mut part = |bytes: &[u8]| {
         h.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
@@ -40,12 +54,17 @@ pub fn event_hash_text(prev: &str, seq: u64, at: &str, body: &str, detail: Optio
     match detail {
         Some(d) => {
             part(b"detail");
-            part(d.as_bytes());
+            part(d);
         }
         None => part(b"none"),
     }
     let digest = h.finalize();
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    let mut hex = String::with_capacity(64);
+    for b in digest {
+        // Writing to a String cannot fail.
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use referee_core::{RefereeError, Ruleset};
 pub use page::html_report;
 pub use text::text_log;
 
-use crate::battles::spec_before;
+use crate::battles::UnitEntries;
 
 /// What a report is told from, gathered by `Battles`.
 pub struct Source<'a> {
@@ -255,7 +255,8 @@ impl Story {
         let mut samples = Vec::new();
         let mut added: Option<(String, Vec<String>)> = None;
         let mut left_out = 0;
-        let label = |seq: u64, id: UnitId| spec_before(battle, seq, id).map(|u| u.label.clone());
+        let units = UnitEntries::of(battle);
+        let label = |seq: u64, id: UnitId| units.before(seq, id).map(|u| u.label.clone());
         for event in &battle.events[1..] {
             if !battle.history.in_force(event.seq) {
                 left_out += 1;

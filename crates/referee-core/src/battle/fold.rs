@@ -134,10 +134,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
             }
             EventBody::TurnAdvanced { turn, phase } => turn_to(&mut state, *turn, phase),
             EventBody::Undone { event } | EventBody::Redone { event } => {
-                if !events
-                    .iter()
-                    .any(|x| x.seq == *event && x.body.may_be_taken_back())
-                {
+                if !earlier(events, i, *event).is_some_and(|x| x.body.may_be_taken_back()) {
                     return Err(RefereeError::new(
                         "battle.invalid_events",
                         format!("undo or redo of event {event}, which is not an event that can be undone"),
@@ -146,9 +143,8 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                 }
             }
             EventBody::RollEdited { event, .. } => {
-                if !events
-                    .iter()
-                    .any(|x| x.seq == *event && matches!(x.body, EventBody::Applied { .. }))
+                if !earlier(events, i, *event)
+                    .is_some_and(|x| matches!(x.body, EventBody::Applied { .. }))
                 {
                     return Err(RefereeError::new(
                         "battle.invalid_events",
@@ -160,6 +156,16 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         }
     }
     Ok((state, history))
+}
+
+/// The event `seq` among those before the `i`th, which the fold has already seen in order: a
+/// binary search, so a battle of many undos opens in n log n, not n².
+fn earlier(events: &[Event], i: usize, seq: u64) -> Option<&Event> {
+    let before = &events[..i];
+    before
+        .binary_search_by_key(&seq, |x| x.seq)
+        .ok()
+        .map(|k| &before[k])
 }
 
 /// A new turn or phase: the moves the results called for were the last phase's.
