@@ -55,6 +55,26 @@ pub struct Daylight {
     pub rain_stops: String,
 }
 
+impl Daylight {
+    /// The visibility table's row for a weather (clear when none is given), or a refusal that
+    /// lists the table's weathers.
+    pub fn weather_named(&self, key: Option<&str>) -> Result<&Sight, RefereeError> {
+        let key = key.unwrap_or("clear");
+        self.weather.iter().find(|w| w.key == key).ok_or_else(|| {
+            RefereeError::new(
+                "situation.unknown_weather",
+                format!(
+                    "no weather {}: the visibility table has {}",
+                    crate::error::given(key),
+                    crate::error::choices(self.weather.iter().map(|w| w.key.as_str()))
+                ),
+            )
+            .field("weather")
+            .rule(self.visibility_rule.clone())
+        })
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DaylightSituation {
@@ -133,23 +153,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         Time::Night if s.moonlight => "night_moonlight",
         Time::Night => "night_moonless",
     };
-    let weather_key = s.weather.as_deref().unwrap_or("clear");
-    let weather = d
-        .weather
-        .iter()
-        .find(|w| w.key == weather_key)
-        .ok_or_else(|| {
-            RefereeError::new(
-                "situation.unknown_weather",
-                format!(
-                    "no weather {}: the visibility table has {}",
-                    crate::error::given(weather_key),
-                    crate::error::choices(d.weather.iter().map(|w| w.key.as_str()))
-                ),
-            )
-            .field("weather")
-            .rule(d.visibility_rule.clone())
-        })?;
+    let weather = d.weather_named(s.weather.as_deref())?;
     let by_period = d.periods.iter().find(|p| p.key == period_key);
     let night = time == Time::Night;
     let (weather_sight, weather_move) = if night {

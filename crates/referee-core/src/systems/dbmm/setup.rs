@@ -221,24 +221,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
             }
         }
     }
-    let weather_key = s.weather.as_deref().unwrap_or("clear");
-    let weather = data
-        .daylight
-        .weather
-        .iter()
-        .find(|w| w.key == weather_key)
-        .ok_or_else(|| {
-            RefereeError::new(
-                "situation.unknown_weather",
-                format!(
-                    "no weather {}: the visibility table has {}",
-                    crate::error::given(weather_key),
-                    crate::error::choices(data.daylight.weather.iter().map(|w| w.key.as_str()))
-                ),
-            )
-            .field("weather")
-            .rule(data.daylight.visibility_rule.clone())
-        })?;
+    let weather = data.daylight.weather_named(s.weather.as_deref())?;
     Ok(Checked {
         names: [side_name(&s.sides[0], 0), side_name(&s.sides[1], 1)],
         seasons,
