@@ -177,3 +177,68 @@ fn serde_refusals_name_the_field_in_words() {
         e.message
     );
 }
+
+/// A word an umpire must never read in a form's hint: snake_case (a code id) or a backtick.
+fn code_words(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            let parts: Vec<&str> = w.split('_').collect();
+            parts.len() > 1
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase()))
+        })
+        .map(str::to_string)
+        .collect();
+    if text.contains('`') {
+        found.push("`".into());
+    }
+    found
+}
+
+/// Every hint the forms show (each field's description in each action's situation schema) is in
+/// words: the window prints them under the fields.
+#[test]
+fn every_field_hint_is_in_words() {
+    fn walk(v: &Value, at: &str, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, sub) in m {
+                    // The schema's own description (the action's) is not shown in a form.
+                    if k == "description" && at.contains('.') {
+                        if let Value::String(text) = sub {
+                            let words = code_words(text);
+                            if !words.is_empty() {
+                                out.push(format!("{at}: {words:?} in {text:?}"));
+                            }
+                        }
+                    } else if k != "description" {
+                        walk(sub, &format!("{at}.{k}"), out);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| walk(i, at, out)),
+            _ => {}
+        }
+    }
+    let mut problems = Vec::new();
+    for key in examples().keys() {
+        let (system, action) = key.split_once('/').unwrap();
+        let ruleset = Ruleset::load(&Layers {
+            base: builtin(system).unwrap(),
+            house_rules: vec![],
+        })
+        .unwrap();
+        let schema = serde_json::to_value(ruleset.situation_schema(action).unwrap()).unwrap();
+        walk(&schema, key, &mut problems);
+    }
+    problems.sort();
+    problems.dedup();
+    assert!(
+        problems.is_empty(),
+        "{} hints with code words:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

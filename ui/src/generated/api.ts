@@ -490,7 +490,7 @@ export type Roster = { name: string, ruleset: string, units: Array<UnitSpec>, };
 
 export type ItacsFireSituation = { firing_hexes: Array<FiringHex>, target: TargetHex, 
 /**
- * Horse archers firing after movement (6.2): only for horse_archer_fire.
+ * Horse archers firing after movement (6.2): only when horse archers fire after moving.
  */
 after_movement?: AfterMovement, };
 
@@ -786,7 +786,7 @@ export type CombatSide = "attacker" | "defender";
 
 export type ItacsLeaderFateSituation = { 
 /**
- * A key of the ruleset's leader_fate table.
+ * The event (6.1.4).
  */
 event: string, 
 /**
@@ -903,7 +903,7 @@ shield_types?: Array<string>, };
 
 export type MedievalUnit = { 
 /**
- * A unit type key, e.g. heavy_cavalry, retainers, crossbowmen.
+ * The unit's type (UNIT TYPES chart).
  */
 type: string, 
 /**
@@ -999,7 +999,7 @@ terrain: string,
  */
 leader?: boolean, 
 /**
- * The units on the hex; none when a leader stands there alone (`leader_alone`, 8.2.9).
+ * The units on the hex; none when a leader stands there alone (8.2.9).
  */
 units?: Array<MedievalUnit>, };
 
@@ -1022,7 +1022,7 @@ banner?: boolean,
 scatter_track_full?: boolean, 
 /**
  * Hexes the side could retreat, as the umpire already counted them (5.4.5, 5.4.6): it
- * stands for the referee's reading of `retreat_hexes`, and the resolution says so.
+ * stands for the referee's reading of the retreat hexes, and the resolution says so.
  */
 retreat_possible?: number, 
 /**
@@ -1239,7 +1239,7 @@ on_road?: boolean, };
 
 export type MedievalMoveSituation = { 
 /**
- * The moving unit; leave out when a leader moves on his own (`leader`).
+ * The moving unit; leave out when a leader moves on his own.
  */
 unit?: MedievalUnit, 
 /**
@@ -1361,15 +1361,15 @@ units: number, };
 
 export type MedievalBannerSituation = { event: MedievalBannerEvent, 
 /**
- * Friendly units left on the holder's hex (holder_eliminated).
+ * Friendly units left on the holder's hex (when the holder is eliminated).
  */
 friendly_units_on_hex?: number, 
 /**
- * The entering unit (unit_enters).
+ * The entering unit (when a unit enters the banner's hex).
  */
 unit?: MedievalUnit, 
 /**
- * The entering unit is of the banner's own side: a recapture (unit_enters).
+ * The entering unit is of the banner's own side: a recapture.
  */
 own_side?: boolean, 
 /**
@@ -1584,7 +1584,7 @@ export type GtsLeaderCondition = "dazed" | "unhorsed" | "seriously_wounded" | "p
 
 export type GtsResponseSituation = { 
 /**
- * Which test: a key of the ruleset's response.tests (rally, cavalry_charge, …).
+ * Which test (2.11): a rally, a cavalry charge, …
  */
 test: string, unit: GtsUnit, 
 /**

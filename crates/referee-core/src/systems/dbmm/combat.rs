@@ -112,8 +112,8 @@ pub struct Fighter {
     /// Overlapped by a battlefield edge (p. 35).
     #[serde(default)]
     pub edge_overlap: bool,
-    /// Enemy front edges on its flank or rear edge (p. 37); a flank or rear `contact` is one of
-    /// them without being counted here (R-DBMM-16).
+    /// Enemy front edges on its flank or rear edge (p. 37); a contact on the flank or rear is one
+    /// of them without being counted here (R-DBMM-16).
     #[serde(default)]
     pub enemy_on_flank_or_rear: u32,
     /// Shooting elements aiding the enemy primary shooter not contiguous behind it (p. 37).

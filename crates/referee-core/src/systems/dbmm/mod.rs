@@ -146,6 +146,55 @@ pub fn choices(data: &DbmmData) -> Vec<ChoiceList> {
                 }),
         },
         ChoiceList {
+            field: "action".into(),
+            options: data
+                .pips
+                .costs
+                .iter()
+                .map(|c| Choice {
+                    key: c.id.clone(),
+                    label: c.text.clone(),
+                })
+                .collect(),
+        },
+        ChoiceList {
+            field: "conditions".into(),
+            options: data
+                .pips
+                .modifiers
+                .iter()
+                .map(|c| Choice {
+                    key: c.id.clone(),
+                    label: c.text.clone(),
+                })
+                .collect(),
+        },
+        ChoiceList {
+            field: "weather".into(),
+            options: data
+                .daylight
+                .weather
+                .iter()
+                .map(|w| Choice {
+                    key: w.key.clone(),
+                    label: w.name.clone(),
+                })
+                .collect(),
+        },
+        ChoiceList {
+            field: "effects".into(),
+            // Each effect's text begins with its name: "Strong wind: −1 TF …".
+            options: data
+                .weather
+                .effects
+                .iter()
+                .map(|e| Choice {
+                    key: e.key.clone(),
+                    label: e.text.split(':').next().unwrap_or(&e.text).to_string(),
+                })
+                .collect(),
+        },
+        ChoiceList {
             field: "scale".into(),
             options: data
                 .scales

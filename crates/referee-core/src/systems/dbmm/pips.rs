@@ -302,11 +302,9 @@ pub fn pips(
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PipCostSituation {
-    /// What is done: move, column, halt_broken_or_impetuous, halt_naval, set_up_po,
-    /// mount_or_dismount, feigned_flight, activate_ally, change_orders,
-    /// first_march_free.
+    /// What is done (p. 27).
     pub action: String,
-    /// The conditions that hold, by id (p. 27), e.g. night, general_unable.
+    /// The conditions that hold (p. 27), such as night.
     #[serde(default)]
     pub conditions: Vec<String>,
 }

@@ -99,8 +99,7 @@ pub struct WeatherSituation {
     /// Hours since sunrise (fog and mist clear 3 hours after it).
     #[serde(default)]
     pub hours_after_sunrise: Option<u32>,
-    /// Effects of the weather that hold, by key: strong_wind, no_wind, dazzle, thirst, rain,
-    /// mud, spate, low_river, cold_winter, cold_spring.
+    /// The weather's effects that hold now (WEATHER EFFECT): each is listed with what it does.
     #[serde(default)]
     pub effects: Vec<String>,
 }

@@ -18,7 +18,7 @@ use crate::systems::roll_named;
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsResponseSituation")]
 pub struct ResponseSituation {
-    /// Which test: a key of the ruleset's response.tests (rally, cavalry_charge, …).
+    /// Which test (2.11): a rally, a cavalry charge, …
     pub test: String,
     pub unit: UnitEntry,
     /// Personal valour of an attached leader (1.6).

@@ -218,7 +218,7 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsLeaderFateSituation")]
 pub struct LeaderFateSituation {
-    /// A key of the ruleset's leader_fate table.
+    /// The event (6.1.4).
     pub event: String,
     /// The leader, e.g. 2L Harold.
     #[serde(default)]

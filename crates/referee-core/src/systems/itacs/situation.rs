@@ -74,7 +74,8 @@ pub struct UnitEntry {
     pub marine: bool,
 }
 
-/// A combat strength as printed on the counter: a plain number, or text (`"4"`, `"."`, `"[4]"`).
+/// A combat strength as printed on the counter: a plain number, or its printed text (4, a dot,
+/// or 4 in brackets).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
 #[serde(untagged)]
 pub enum PrintedStrength {
@@ -168,7 +169,7 @@ pub struct TargetHex {
 pub struct FireSituation {
     pub firing_hexes: Vec<FiringHex>,
     pub target: TargetHex,
-    /// Horse archers firing after movement (6.2): only for horse_archer_fire.
+    /// Horse archers firing after movement (6.2): only when horse archers fire after moving.
     #[serde(default)]
     #[ts(optional)]
     pub after_movement: Option<AfterMovement>,

@@ -90,7 +90,7 @@ pub struct DefendingHex {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub leader: bool,
-    /// The units on the hex; none when a leader stands there alone (`leader_alone`, 8.2.9).
+    /// The units on the hex; none when a leader stands there alone (8.2.9).
     #[serde(default)]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub units: Vec<MedUnit>,
@@ -121,7 +121,7 @@ pub struct SideSupport {
     #[ts(optional, as = "Option<bool>")]
     pub scatter_track_full: bool,
     /// Hexes the side could retreat, as the umpire already counted them (5.4.5, 5.4.6): it
-    /// stands for the referee's reading of `retreat_hexes`, and the resolution says so.
+    /// stands for the referee's reading of the retreat hexes, and the resolution says so.
     #[serde(default)]
     #[ts(optional)]
     pub retreat_possible: Option<u32>,

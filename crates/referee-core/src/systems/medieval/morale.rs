@@ -377,15 +377,15 @@ pub enum BannerEvent {
 #[ts(rename = "MedievalBannerSituation")]
 pub struct BannerSituation {
     pub event: BannerEvent,
-    /// Friendly units left on the holder's hex (holder_eliminated).
+    /// Friendly units left on the holder's hex (when the holder is eliminated).
     #[serde(default)]
     #[ts(optional, as = "Option<u32>")]
     pub friendly_units_on_hex: u32,
-    /// The entering unit (unit_enters).
+    /// The entering unit (when a unit enters the banner's hex).
     #[serde(default)]
     #[ts(optional)]
     pub unit: Option<super::units::MedUnit>,
-    /// The entering unit is of the banner's own side: a recapture (unit_enters).
+    /// The entering unit is of the banner's own side: a recapture.
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub own_side: bool,

@@ -256,7 +256,7 @@ pub struct PathStep {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalMoveSituation")]
 pub struct MoveSituation {
-    /// The moving unit; leave out when a leader moves on his own (`leader`).
+    /// The moving unit; leave out when a leader moves on his own.
     #[serde(default)]
     #[ts(optional)]
     pub unit: Option<MedUnit>,

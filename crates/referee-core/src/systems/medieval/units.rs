@@ -17,7 +17,7 @@ fn one() -> u32 {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalUnit")]
 pub struct MedUnit {
-    /// A unit type key, e.g. heavy_cavalry, retainers, crossbowmen.
+    /// The unit's type (UNIT TYPES chart).
     #[serde(rename = "type")]
     #[ts(rename = "type")]
     pub unit_type: String,
