@@ -88,6 +88,31 @@ fn record(r: &Ruleset, b: &mut Battle, body: EventBody) {
     b.record(r, event).unwrap();
 }
 
+/// The resolution these dice give, and a copy of the battle with it applied to `targets`.
+fn thrown_and_applied(
+    r: &Ruleset,
+    b: &Battle,
+    action: &str,
+    situation: &Value,
+    faces: &[u32],
+    targets: &BTreeMap<String, Vec<UnitId>>,
+) -> (Resolution, Battle) {
+    let thrown = r.resolve(action, situation, Some(faces)).unwrap();
+    let effects = &thrown.outcome.as_ref().unwrap().effects;
+    let mut copy = b.clone();
+    let body = copy
+        .apply(
+            &thrown,
+            &choices(effects, targets),
+            DiceSource::Physical,
+            None,
+            None,
+        )
+        .unwrap();
+    record(r, &mut copy, body);
+    (thrown, copy)
+}
+
 fn id_of(b: &Battle, label: &str) -> UnitId {
     b.state
         .units
@@ -551,10 +576,9 @@ fn every_fighting_action_forecasts_what_applying_does() {
     }
 }
 
-/// A Medieval retreat described hex by hex: the defending light cavalry rides down the friendly
-/// infantry in its second retreat hex (5.4.4). The ride-down is an effect on that hex, which the
-/// umpire maps to the roster unit standing there: every throw that makes the cavalry retreat
-/// two hexes or more removes that unit when applied, and the forecast agrees throw by throw.
+/// A Medieval pursuit described hex by hex: entering is enough to ride the enemy down (5.8.7),
+/// and the friendly infantry in a full hex is ridden down to enter it (4.5.2); each ride-down is
+/// an effect on its hex, and every throw removes both units when applied.
 #[test]
 fn a_medieval_pursuit_that_rides_units_down_removes_them_when_applied() {
     let r = ruleset("medieval");
@@ -604,19 +628,8 @@ fn a_medieval_pursuit_that_rides_units_down_removes_them_when_applied() {
     assert!(check_situation(&r, &b, "pursuit", &situation, &targets, "ride-down pursuit") >= 6);
     let before = b.state.morale_track;
     for faces in throws("d6").unwrap() {
-        let thrown = r.resolve("pursuit", &situation, Some(&faces)).unwrap();
+        let (thrown, copy) = thrown_and_applied(&r, &b, "pursuit", &situation, &faces, &targets);
         let effects = &thrown.outcome.as_ref().unwrap().effects;
-        let mut copy = b.clone();
-        let body = copy
-            .apply(
-                &thrown,
-                &choices(effects, &targets),
-                DiceSource::Physical,
-                None,
-                None,
-            )
-            .unwrap();
-        record(&r, &mut copy, body);
         assert!(copy.state.units[&spears].lost, "{faces:?}: {effects:?}");
         assert!(copy.state.units[&archers].lost, "{faces:?}: {effects:?}");
         assert!(!copy.state.units[&hobilars].lost, "{faces:?}");
@@ -634,6 +647,10 @@ fn a_medieval_pursuit_that_rides_units_down_removes_them_when_applied() {
     }
 }
 
+/// A Medieval retreat described hex by hex: the defending light cavalry rides down the friendly
+/// infantry in its second retreat hex (5.4.4). The ride-down is an effect on that hex, which the
+/// umpire maps to the roster unit standing there: every throw that makes the cavalry retreat
+/// two hexes or more removes that unit when applied, and the forecast agrees throw by throw.
 #[test]
 fn a_medieval_retreat_that_rides_friends_down_removes_them_when_applied() {
     let r = ruleset("medieval");
@@ -680,7 +697,7 @@ fn a_medieval_retreat_that_rides_friends_down_removes_them_when_applied() {
     assert!(check_situation(&r, &b, "combat", &situation, &targets, "ride-down retreat") >= 36);
     let mut ridden = 0;
     for faces in throws("2d6").unwrap() {
-        let thrown = r.resolve("combat", &situation, Some(&faces)).unwrap();
+        let (thrown, copy) = thrown_and_applied(&r, &b, "combat", &situation, &faces, &targets);
         let effects = &thrown.outcome.as_ref().unwrap().effects;
         let retreat = effects.iter().find_map(|e| match e.change {
             Change::Retreat { hexes } if e.target == referee_core::contract::Target::Defender => {
@@ -688,17 +705,6 @@ fn a_medieval_retreat_that_rides_friends_down_removes_them_when_applied() {
             }
             _ => None,
         });
-        let mut copy = b.clone();
-        let body = copy
-            .apply(
-                &thrown,
-                &choices(effects, &targets),
-                DiceSource::Physical,
-                None,
-                None,
-            )
-            .unwrap();
-        record(&r, &mut copy, body);
         let lost = copy.state.units[&spears].lost;
         assert_eq!(
             lost,

@@ -99,8 +99,15 @@ fn minutes(text: &str) -> Option<u32> {
     (h < 24 && m < 60).then_some(h * 60 + m)
 }
 
-fn period(row: &DaylightRow, at: u32) -> Time {
-    let t = |s: &str| minutes(s).unwrap_or(0);
+/// A time of the ruleset's table ("06:10") in minutes after midnight; the ruleset's own times
+/// are checked when it loads.
+pub(super) fn table_minutes(text: &str) -> u32 {
+    minutes(text).unwrap_or(0)
+}
+
+/// The period of the day at `at` minutes after midnight (p. 23).
+pub(super) fn period(row: &DaylightRow, at: u32) -> Time {
+    let t = table_minutes;
     if at >= t(&row.dusk) || at < t(&row.dawn) {
         Time::Night
     } else if at < t(&row.sunrise) {
@@ -109,6 +116,17 @@ fn period(row: &DaylightRow, at: u32) -> Time {
         Time::Day
     } else {
         Time::Dusk
+    }
+}
+
+/// The visibility table's row for a period of the day.
+pub(super) fn period_key(time: Time, moonlight: bool) -> &'static str {
+    match time {
+        Time::Day => "day",
+        Time::Dusk => "dusk",
+        Time::Dawn => "dawn",
+        Time::Night if moonlight => "night_moonlight",
+        Time::Night => "night_moonless",
     }
 }
 
@@ -146,13 +164,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         .rule(d.rule.clone())
     })?;
     let time = period(row, at);
-    let period_key = match time {
-        Time::Day => "day",
-        Time::Dusk => "dusk",
-        Time::Dawn => "dawn",
-        Time::Night if s.moonlight => "night_moonlight",
-        Time::Night => "night_moonless",
-    };
+    let period_key = period_key(time, s.moonlight);
     let weather = d.weather_named(s.weather.as_deref())?;
     let by_period = d.periods.iter().find(|p| p.key == period_key);
     let night = time == Time::Night;

@@ -145,67 +145,47 @@ pub fn choices(data: &DbmmData) -> Vec<ChoiceList> {
                     out
                 }),
         },
-        ChoiceList {
-            field: "action".into(),
-            options: data
-                .pips
-                .costs
-                .iter()
-                .map(|c| Choice {
-                    key: c.id.clone(),
-                    label: c.text.clone(),
-                })
-                .collect(),
-        },
-        ChoiceList {
-            field: "conditions".into(),
-            options: data
-                .pips
-                .modifiers
-                .iter()
-                .map(|c| Choice {
-                    key: c.id.clone(),
-                    label: c.text.clone(),
-                })
-                .collect(),
-        },
-        ChoiceList {
-            field: "weather".into(),
-            options: data
-                .daylight
+        listed(
+            "action",
+            data.pips.costs.iter().map(|c| (&c.id, c.text.as_str())),
+        ),
+        listed(
+            "conditions",
+            data.pips.modifiers.iter().map(|c| (&c.id, c.text.as_str())),
+        ),
+        listed(
+            "weather",
+            data.daylight
                 .weather
                 .iter()
-                .map(|w| Choice {
-                    key: w.key.clone(),
-                    label: w.name.clone(),
-                })
-                .collect(),
-        },
-        ChoiceList {
-            field: "effects".into(),
-            // Each effect's text begins with its name: "Strong wind: −1 TF …".
-            options: data
-                .weather
+                .map(|w| (&w.key, w.name.as_str())),
+        ),
+        // Each effect's text begins with its name: "Strong wind: −1 TF …".
+        listed(
+            "effects",
+            data.weather
                 .effects
                 .iter()
-                .map(|e| Choice {
-                    key: e.key.clone(),
-                    label: e.text.split(':').next().unwrap_or(&e.text).to_string(),
-                })
-                .collect(),
-        },
-        ChoiceList {
-            field: "scale".into(),
-            options: data
-                .scales
-                .iter()
-                .map(|s| Choice {
-                    key: s.key.clone(),
-                    label: s.name.clone(),
-                })
-                .collect(),
-        },
+                .map(|e| (&e.key, e.text.split(':').next().unwrap_or(&e.text))),
+        ),
+        listed(
+            "scale",
+            data.scales.iter().map(|s| (&s.key, s.name.as_str())),
+        ),
     ]
+}
+
+/// A pick list of a field from the ruleset's rows, each as its key and the words shown.
+fn listed<'d>(field: &str, rows: impl Iterator<Item = (&'d String, &'d str)>) -> ChoiceList {
+    ChoiceList {
+        field: field.into(),
+        options: rows
+            .map(|(key, label)| Choice {
+                key: key.clone(),
+                label: label.to_string(),
+            })
+            .collect(),
+    }
 }
 
 /// An element and the figure scale its distances are wanted in.

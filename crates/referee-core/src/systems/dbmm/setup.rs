@@ -107,11 +107,6 @@ struct Setup {
     invader_first_bound: bool,
 }
 
-fn minutes(text: &str) -> u32 {
-    let (h, m) = text.split_once(':').unwrap_or(("0", "0"));
-    h.parse::<u32>().unwrap_or(0) * 60 + m.parse::<u32>().unwrap_or(0)
-}
-
 fn clock(at: u32) -> String {
     format!("{:02}:{:02}", at / 60 % 24, at % 60)
 }
@@ -269,6 +264,7 @@ fn settle(
     let row = season_row(data, c, defender, season);
     let hour = (d[0] + d[1]) as u32;
     let done = hour * 60;
+    let minutes = daylight::table_minutes;
     let (dawn, sunrise, dusk) = (
         minutes(&row.dawn),
         minutes(&row.sunrise),
@@ -282,21 +278,8 @@ fn settle(
     } else {
         (done, clock(done))
     };
-    let start_period = if start >= dusk || start < dawn {
-        Time::Night
-    } else if start < sunrise {
-        Time::Dawn
-    } else if start < minutes(&row.sunset) {
-        Time::Day
-    } else {
-        Time::Dusk
-    };
-    let period_key = match start_period {
-        Time::Day => "day",
-        Time::Dusk => "dusk",
-        Time::Dawn => "dawn",
-        Time::Night => "night_moonless",
-    };
+    let start_period = daylight::period(row, start);
+    let period_key = daylight::period_key(start_period, false);
     let by_period = data
         .daylight
         .periods

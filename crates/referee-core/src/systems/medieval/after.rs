@@ -6,7 +6,7 @@ use serde::Deserialize;
 use ts_rs::TS;
 
 use super::data::MedievalData;
-use super::units::{resolve_hex, terrain, unit, MedUnit};
+use super::units::{resolve_hex, sp_of, terrain, unit, MedUnit};
 use crate::contract::{effect, Change, Check, CheckStatus, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::Band;
@@ -184,13 +184,7 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
         } else {
             mv.stacking_sp
         };
-        let sum = |cav: bool| {
-            friendly
-                .iter()
-                .filter(|u| u.cavalry == cav)
-                .map(|u| u.sp * u.count)
-                .sum::<u32>()
-        };
+        let sum = |cav: bool| sp_of(&friendly, |u| u.cavalry == cav);
         let (friendly_cavalry, friendly_other) = (sum(true), sum(false));
         let friends = hex.friendly_sp + friendly_cavalry + friendly_other;
         if stop.is_none() && friends > 0 {

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use ts_rs::TS;
 
 use super::data::MedievalData;
-use super::units::{resolve_hex, terrain, MedUnit, Unit};
+use super::units::{resolve_hex, sp_of, terrain, MedUnit, Unit};
 use crate::contract::Note;
 use crate::error::RefereeError;
 
@@ -129,13 +129,7 @@ impl Route {
             } else {
                 resolve_hex(data, &h.friendly, &format!("{at}.friendly"), fortified)?
             };
-            let sum = |cav: bool| {
-                friendly
-                    .iter()
-                    .filter(|u| u.cavalry == cav)
-                    .map(|u| u.sp * u.count)
-                    .sum::<u32>()
-            };
+            let sum = |cav: bool| sp_of(&friendly, |u| u.cavalry == cav);
             let protected_ground = h
                 .terrain
                 .as_ref()
@@ -167,7 +161,7 @@ impl Route {
             described: path.is_some(),
             umpire,
             held,
-            sp: units.iter().map(|u| u.sp * u.count).sum(),
+            sp: sp_of(units, |_| true),
             stack_sp,
             cavalry: units.iter().any(|u| u.cavalry),
         })

@@ -162,6 +162,15 @@ impl Unit {
     }
 }
 
+/// The SPs of the units that `keep` picks, as they count for stacking (4.5.1).
+pub fn sp_of(units: &[Unit], keep: impl Fn(&Unit) -> bool) -> u32 {
+    units
+        .iter()
+        .filter(|u| keep(u))
+        .map(|u| u.sp * u.count)
+        .sum()
+}
+
 /// Resolves the units of one hex and checks its stacking limit: 2 SPs, 10 in fortifications
 /// with at most 2 of cavalry (4.5.1, 11.1.8, 11.1.9).
 pub fn resolve_hex(
@@ -181,12 +190,8 @@ pub fn resolve_hex(
         .map(|(i, e)| unit(data, e, &format!("{field}[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
     let mv = &data.movement;
-    let total: u32 = units.iter().map(|u| u.sp * u.count).sum();
-    let cavalry: u32 = units
-        .iter()
-        .filter(|u| u.cavalry)
-        .map(|u| u.sp * u.count)
-        .sum();
+    let total = sp_of(&units, |_| true);
+    let cavalry = sp_of(&units, |u| u.cavalry);
     let limit = if fortified {
         mv.fortified_stacking_sp
     } else {
