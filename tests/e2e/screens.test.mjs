@@ -172,6 +172,16 @@ test('a DBMM battle\'s set-up and weather, each from its rule\'s example, with t
       for (const row of await browser.$$('#battle-resolution #odds .odds-row')) rows.push([await row.getAttribute('data-result'), await row.$('.exact').getText()]);
       return JSON.stringify(rows) === JSON.stringify(expected);
     });
+    if (action === 'weather') {
+      // The weather's effects are boxes from the ruleset's list, the example's ticked: no typed keys.
+      const held = examples['dbmm/weather'].effects ?? [];
+      const boxes = await browser.$$('fieldset[data-checks="effects"] input[type="checkbox"]');
+      assert.ok(boxes.length > held.length, 'a box for each of the weather\'s effects');
+      for (const box of boxes) assert.equal(await box.isSelected(), held.includes(await box.getAttribute('data-choice')));
+      // Nothing to throw and no unit to change: no "Dice 0", and the result is recorded, not applied.
+      assert.equal(await browser.$('#apply-result').getText(), 'Record in the log');
+      assert.equal(await browser.$('#throw-line').isExisting(), false, 'no throw line for a dice-less answer');
+    }
     await checkScreen(browser, `dbmm-${action}`);
   }
 });

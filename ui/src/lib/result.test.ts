@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, Outcome } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { effectsByTarget, oddsSummary, throwLine } from './result';
+import { applyLabel, effectsByTarget, oddsSummary, resultName, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
 
@@ -12,6 +12,21 @@ describe('a result in words', () => {
     // GTS: the roll-off's A and B are the sides; a total below 1 counts as 1.
     expect(throwLine(outcome({ sides: [{ label: 'A', die: 10, modifier: 0, total: 10 }, { label: 'B', die: 1, modifier: -3, total: 1 }] }), 0, ['Greeks', 'Persians'])).toBe('Greeks 10 + 0 = 10 · Persians 1 − 3 = −2 (at least 1)');
     expect(throwLine(outcome({ dice: [57], roll: 57, modified: 57 }), 0)).toBe('Dice 57');
+    // An answer with no dice (the weather, the hour) shows no throw at all, not "Dice 0".
+    expect(throwLine(outcome({ dice: [], roll: 0, modified: 0 }), 0)).toBe('');
+  });
+  it('names a result by its printed code, or in words when it is a key', () => {
+    expect(resultName('1D')).toBe('1D');
+    expect(resultName('A2R')).toBe('A2R');
+    expect(resultName('recoil_or_spent')).toBe('Recoil or spent');
+    expect(resultName('weather')).toBe('Weather');
+  });
+  it('offers to apply a result that changes units, and only to record one that does not', () => {
+    const effect = { target: 'defender', change: { kind: 'destroy_all' }, text: 'Defender: destroyed', rule: '4.5' } as unknown as Effect;
+    expect(applyLabel(outcome({ effects: [effect] }), '2d6')).toBe('Apply DX');
+    expect(applyLabel(outcome({ result: 'destroyed', effects: [effect] }), '2d6')).toBe('Apply Destroyed');
+    expect(applyLabel(outcome({ result: 'NE' }), '2d6')).toBe('Record NE in the log');
+    expect(applyLabel(outcome({ result: 'weather', dice: [] }), '')).toBe('Record in the log');
   });
   it('gathers effects by target, named by the units they land on', () => {
     const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };

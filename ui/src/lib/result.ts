@@ -2,6 +2,7 @@
 // each unit of the fight. Pure, so it is unit-tested.
 import type { Effect, Outcome, UnitState } from '../generated/api';
 import { signed } from './format';
+import { humanize } from './words';
 import { targetKey, targetName } from './battle';
 import { sidesOf, unitsOf } from './pick';
 
@@ -9,6 +10,8 @@ import { sidesOf, unitsOf } from './pick';
  * for its generic labels; a total the rule holds within the die's range says so); "Dice 4 + 3 =
  * 7, +2 → 9" for one throw. */
 export function throwLine(o: Outcome, totalModifier: number, names?: [string, string]): string {
+  // An answer read from the situation alone (the weather, the hour) has no throw to show.
+  if (!o.sides?.length && !o.dice.length) return '';
   if (o.sides?.length) {
     return o.sides
       .map((s, i) => {
@@ -49,6 +52,18 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
 }
 
 /** The likeliest results first, for a one-line summary of the odds. */
+/** A result as the screen names it: a table's code as printed ("1D", "A2R"), a result named by
+ * its key ("recoil_or_spent", "weather") in words. */
+export function resultName(result: string): string {
+  return /^[a-z][a-z_]*$/.test(result) ? humanize(result) : result;
+}
+
+/** What the apply button says: a result that changes no unit is only recorded in the log. */
+export function applyLabel(o: Outcome, dice: string): string {
+  if (o.effects.length) return `Apply ${resultName(o.result)}`;
+  return dice ? `Record ${resultName(o.result)} in the log` : 'Record in the log';
+}
+
 export function oddsSummary(distribution: { result: string; p: number }[], max = 3): { result: string; p: number }[] {
   return [...distribution].filter((d) => d.p > 0).sort((x, y) => y.p - x.p).slice(0, max);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blank, field, getAt, parseInput, parsePath, pathKey, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey } from './schema';
+import { blank, field, getAt, parseInput, parsePath, pathKey, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey, toggled, type Schema } from './schema';
 import { morale } from '../test-fixtures';
 
 const lists = { terrain: [{ key: 'clear', label: 'Clear' }, { key: 'forest', label: 'Forest' }] };
@@ -13,6 +13,29 @@ describe('the situation form', () => {
     expect(field(morale.properties!.contact_movement, morale, 'contact_movement', lists).kind).toBe('list');
     const kind = field(morale.$defs!.MoraleEvent.properties!.kind, morale, 'kind', {});
     expect(kind.options.map((o) => o.key)).toEqual(['elimination', 'banner_fall']);
+  });
+
+  it('gives a box for each choice when a list of words has a known list', () => {
+    const effects: Schema = { type: 'array', items: { type: 'string' }, description: 'The weather effects that hold.' };
+    const weather = { effects: [{ key: 'strong_wind', label: 'Strong wind' }, { key: 'dazzle', label: 'Dazzle' }] };
+    const f = field(effects, effects, 'effects', weather);
+    expect([f.kind, f.options.map((o) => o.label)]).toEqual(['checks', ['Strong wind', 'Dazzle']]);
+    // Without a list it stays a typed list; numbers never become boxes.
+    expect(field(effects, effects, 'effects', {}).kind).toBe('list');
+    expect(field({ type: 'array', items: { type: 'integer' } }, effects, 'effects', weather).kind).toBe('list');
+    // The items' own enum is a list too.
+    const own = field({ type: 'array', items: { type: 'string', enum: ['front', 'flank'] } }, effects, 'edges', {});
+    expect([own.kind, own.options.map((o) => o.key)]).toEqual(['checks', ['front', 'flank']]);
+    expect(blank(effects, effects, weather, 'effects')).toEqual([]);
+  });
+
+  it('ticks and unticks a choice, keeping the list order and any value the list lacks', () => {
+    const options = [{ key: 'a', label: 'A' }, { key: 'b', label: 'B' }, { key: 'c', label: 'C' }];
+    expect(toggled(['c'], 'a', true, options)).toEqual(['a', 'c']);
+    expect(toggled(['a', 'c'], 'a', false, options)).toEqual(['c']);
+    expect(toggled(undefined, 'b', true, options)).toEqual(['b']);
+    expect(toggled(['old', 'b'], 'b', true, options)).toEqual(['b', 'old']);
+    expect(toggled(['a'], 'a', true, options)).toEqual(['a']);
   });
 
   it('starts new values with their required fields and defaults', () => {

@@ -25,7 +25,7 @@ export interface Schema {
 }
 
 export type Path = (string | number)[];
-export type Kind = 'object' | 'array' | 'boolean' | 'integer' | 'number' | 'string' | 'select' | 'list' | 'unknown';
+export type Kind = 'object' | 'array' | 'boolean' | 'integer' | 'number' | 'string' | 'select' | 'list' | 'checks' | 'unknown';
 
 export interface Field {
   kind: Kind;
@@ -76,6 +76,10 @@ export function field(s: Schema, root: Schema, name: string, lists: Record<strin
     const item = deref(schema.items ?? {}, root);
     const itemTypes = types(item);
     const simple = itemTypes.some((x) => x === 'integer' || x === 'number' || x === 'string') && !item.properties;
+    // Several choices from a known list (the ruleset's, or the items' own enum): a box for each.
+    const itemChoices = item.enum?.filter((v) => v !== null).map((v) => ({ key: String(v), label: humanize(String(v)) }));
+    const several = itemTypes.includes('string') ? (itemChoices?.length ? itemChoices : ruleset) : [];
+    if (simple && several.length) return { kind: 'checks', schema, nullable, options: several };
     return { kind: simple ? 'list' : 'array', schema, nullable, options: [] };
   }
   if (t.includes('boolean')) return { kind: 'boolean', schema, nullable, options: [] };
@@ -100,7 +104,7 @@ export function blank(s: Schema, root: Schema, lists: Record<string, Choice[]> =
       const item = f.schema.items ?? {};
       return [blank(item, root, lists, name)];
     }
-    case 'list': return [];
+    case 'list': case 'checks': return [];
     case 'boolean': return false;
     case 'integer': case 'number': return f.nullable ? null : Math.max(0, f.schema.minimum ?? 0);
     case 'select': return f.nullable ? null : f.options[0]?.key ?? '';
@@ -158,6 +162,16 @@ export function prominentKeys(schema: Schema, value: unknown, lists: Record<stri
   walk(schema, value, []);
   return keys;
 }
+/** A set of ticked choices after ticking or unticking one, in the list's own order. */
+export function toggled(current: unknown, key: string, on: boolean, options: Choice[]): string[] {
+  const held = new Set(Array.isArray(current) ? current.map(String) : []);
+  if (on) held.add(key);
+  else held.delete(key);
+  const known = options.map((o) => o.key).filter((k) => held.has(k));
+  // Anything the list does not name (an older battle's value) stays, after the known ones.
+  return [...known, ...[...held].filter((k) => !options.some((o) => o.key === k))];
+}
+
 export const parsePath = (key: string): Path => (key === '' ? [] : key.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)));
 
 /** An input's text as the field's value; `undefined` for an empty optional field. */

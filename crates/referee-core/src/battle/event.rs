@@ -217,7 +217,15 @@ impl EventBody {
                 } else {
                     format!(" — {}", units.join(", "))
                 };
-                format!("{words}{on}: {result}{dice}")
+                // A result named by its key ("recoil_or_spent") in words; a table's code
+                // ("1D") as printed; an answer named after its action ("weather") says nothing more.
+                if result == action {
+                    format!("{words}{on}{dice}")
+                } else if result.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                    format!("{words}{on}: {}{dice}", result.replace('_', " "))
+                } else {
+                    format!("{words}{on}: {result}{dice}")
+                }
             }
             EventBody::Adjusted { changes, reason } => format!(
                 "Adjusted{}: {}",

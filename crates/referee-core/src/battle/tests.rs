@@ -975,6 +975,24 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
         .describe(names),
         "Added 17.03 to Gauls"
     );
+    // A result's key in words, a table's code as printed, an answer named after its action alone.
+    let applied = |action: &str, result: &str| EventBody::Applied {
+        action: action.into(),
+        dice: Vec::new(),
+        source: DiceSource::None,
+        rolled_by: None,
+        result: result.into(),
+        targets: [("defender".to_string(), vec![g1])].into(),
+        choices: Default::default(),
+        changes: Vec::new(),
+        apply_key: None,
+    };
+    assert_eq!(
+        applied("close_combat", "recoil_or_spent").describe(names),
+        "Close combat — 17.03: recoil or spent"
+    );
+    assert_eq!(applied("melee", "1D").describe(names), "Melee — 17.03: 1D");
+    assert_eq!(applied("weather", "weather").describe(names), "Weather — 17.03");
 }
 
 #[test]
