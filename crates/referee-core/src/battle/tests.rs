@@ -992,7 +992,10 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
         "Close combat — 17.03: recoil or spent"
     );
     assert_eq!(applied("melee", "1D").describe(names), "Melee — 17.03: 1D");
-    assert_eq!(applied("weather", "weather").describe(names), "Weather — 17.03");
+    assert_eq!(
+        applied("weather", "weather").describe(names),
+        "Weather — 17.03"
+    );
 }
 
 #[test]
