@@ -555,7 +555,13 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
                 "The units are ridden down and eliminated; the MORALE track does not move."
             },
             vec![effect(
-                Target::Defender,
+                // In a retreat the units ridden down are the cavalry's own side's, not the
+                // defender's: the umpire names them on the roster.
+                if retreat {
+                    Target::Unit("Friends ridden down".into())
+                } else {
+                    Target::Defender
+                },
                 Change::DestroyAll,
                 match s.when {
                     RideDownWhen::Retreat => "5.4.4, 5.8.3, 5.8.4",
