@@ -799,6 +799,26 @@ fn resolve_fight(
     }
     let pair_dist = Dist::from_weights(pairs.clone())?;
     let mut notes = f.notes.clone();
+    // A quick kill the winner's going denies, said once for every throw it holds for.
+    let mut denials: Vec<&String> = throws
+        .iter()
+        .flat_map(|(_, _, p, _, _)| [&p.a.denied, &p.b.denied])
+        .flatten()
+        .collect();
+    denials.sort();
+    denials.dedup();
+    for d in denials {
+        let deny = data
+            .outcomes
+            .quick_kill_deny
+            .iter()
+            .find(|q| d.starts_with(&q.text));
+        notes.push(Note::new(
+            d.clone(),
+            deny.map_or("p. 19", |q| q.rule.as_str()),
+            deny.and_then(|q| q.ruling.as_deref()),
+        ));
+    }
     let beaten_by_nothing = throws
         .iter()
         .any(|(_, _, _, ta, tb)| (ta < tb && *tb <= 0) || (tb < ta && *ta <= 0));

@@ -267,6 +267,23 @@ pub struct Outcomes {
     pub exceptions: Vec<OutcomeException>,
     pub disregard: Disregard,
     pub fleeing: FleeingContact,
+    /// The terrain table's "Quick Kill deny" column (p. 19, R-DBMM-29): a winner in this going
+    /// gets no quick kill in close combat.
+    #[serde(default)]
+    pub quick_kill_deny: Vec<QuickKillDeny>,
+}
+
+/// One cell of the "Quick Kill deny" column (p. 19): the elements that, in this going, are
+/// denied their quick kills in close combat.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuickKillDeny {
+    pub going: Going,
+    pub who: String,
+    pub text: String,
+    pub rule: String,
+    #[serde(default)]
+    pub ruling: Option<String>,
 }
 
 /// What becomes of an element.
@@ -683,6 +700,9 @@ impl DbmmData {
             if let Some(o) = &r.opponent {
                 out.push((format!("outcomes.exceptions[{i}].opponent"), o));
             }
+        }
+        for (i, r) in self.outcomes.quick_kill_deny.iter().enumerate() {
+            out.push((format!("outcomes.quick_kill_deny[{i}].who"), &r.who));
         }
         for (i, r) in self.morale.values.iter().enumerate() {
             out.push((format!("morale.values[{i}].who"), &r.who));

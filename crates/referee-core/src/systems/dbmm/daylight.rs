@@ -20,6 +20,10 @@ pub struct DaylightRow {
     pub sunrise: String,
     pub sunset: String,
     pub dusk: String,
+    /// The row's weather cells of the climate table (p. 23–24), left to right, as the flattened
+    /// sheet keeps them: columns 1–5 of the deployment dice's difference (R-DBMM-30).
+    #[serde(default)]
+    pub weathers: Vec<String>,
 }
 
 /// How far an element sees (p. 25); `paces` none: no limit.
@@ -53,6 +57,37 @@ pub struct Daylight {
     /// Bounds of rain after which `rain_stops` can no longer shoot.
     pub rain_bounds: u32,
     pub rain_stops: String,
+    /// The climate table's column 0, the same for every climate and season (R-DBMM-30).
+    #[serde(default)]
+    pub clear_column: String,
+    /// The climate table's notes that lost their rows (R-DBMM-30).
+    #[serde(default)]
+    pub climate_notes: Vec<String>,
+}
+
+/// The climate table's weather for a weather score (0–5) in a row, and whether the flattened
+/// sheet says it for certain (R-DBMM-30): column 0 is the same for all; a row of five cells has
+/// one per column, a row of one cell spans them all; otherwise the row's cells, in order, are
+/// the choices.
+pub fn climate_weather(d: &Daylight, row: &DaylightRow, score: u32) -> (Vec<String>, bool) {
+    const COLUMNS: usize = 5;
+    let cells = &row.weathers;
+    match (score, cells.len()) {
+        (0, _) => (vec![d.clear_column.clone()], true),
+        (_, 0) => (Vec::new(), false),
+        (s, COLUMNS) => (vec![cells[s as usize - 1].clone()], true),
+        (_, 1) => (cells.clone(), true),
+        _ => {
+            let mut choices: Vec<String> = Vec::new();
+            for c in cells {
+                if !choices.contains(c) {
+                    choices.push(c.clone());
+                }
+            }
+            let certain = choices.len() == 1;
+            (choices, certain)
+        }
+    }
 }
 
 impl Daylight {

@@ -175,6 +175,19 @@ pub fn choices(data: &DbmmData) -> Vec<ChoiceList> {
     ]
 }
 
+/// A line of the sheet inside a sentence: "Activate ally …" → "activate ally …"; a word in
+/// capitals ("PIPs …") stays.
+pub(super) fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.clone().next()) {
+        (Some(c), Some(d)) if c.is_uppercase() && !d.is_uppercase() => {
+            c.to_lowercase().chain(chars).collect()
+        }
+        _ => text.to_string(),
+    }
+}
+
+
 /// A pick list of a field from the ruleset's rows, each as its key and the words shown.
 fn listed<'d>(field: &str, rows: impl Iterator<Item = (&'d String, &'d str)>) -> ChoiceList {
     ChoiceList {

@@ -58,6 +58,8 @@ pub struct FateAt {
     pub ruling: Option<String>,
     /// Pursuit or pressing forward, when it wins.
     pub pursuit: Option<String>,
+    /// The quick kill the winner's going denied it (p. 19, R-DBMM-29), in words.
+    pub denied: Option<String>,
 }
 
 impl FateAt {
@@ -71,6 +73,7 @@ impl FateAt {
             choice: None,
             ruling: None,
             pursuit: None,
+            denied: None,
         }
     }
 
@@ -190,6 +193,17 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
     let me = ctx.checked.traits();
     let them = ctx.opponent.traits();
     let shot_at = is_shot_at(ctx);
+    // The winner's going may deny it the quick kill (p. 19, R-DBMM-29): the line that would have
+    // been the quick kill is passed over and the next that holds gives the fate.
+    let deny = if close {
+        data.outcomes
+            .quick_kill_deny
+            .iter()
+            .find(|d| d.going == ctx.opponent_fighter.going && data.selector(&d.who).matches(&them))
+    } else {
+        None
+    };
+    let mut denied: Option<String> = None;
     for e in &data.outcomes.exceptions {
         let combat_ok = match e.combat {
             CombatKind::Any => true,
@@ -216,6 +230,17 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
             && e.in_group.is_none_or(|g| g == f.in_group)
             && e.at_land.is_none_or(|l| l == f.at_land)
         {
+            if let (true, Some(d)) = (e.quick_kill, deny) {
+                denied.get_or_insert_with(|| {
+                    format!(
+                        "{}: {} is not “{}” (p. 38–39) but takes the next line that holds.",
+                        d.text,
+                        ctx.checked.element.label(),
+                        super::lower_first(&e.text),
+                    )
+                });
+                continue;
+            }
             return FateAt {
                 score,
                 fate: e.result,
@@ -225,11 +250,15 @@ pub fn fate(data: &DbmmData, ctx: &Context, score: Score) -> FateAt {
                 choice: e.choice.then(|| general_outcome(data, score)),
                 ruling: Some("R-DBMM-10".into()),
                 pursuit: None,
+                denied,
             };
         }
     }
     let g = unconditional(data, score);
-    FateAt::plain(score, g.result, &g.text)
+    FateAt {
+        denied,
+        ..FateAt::plain(score, g.result, &g.text)
+    }
 }
 
 fn unconditional(data: &DbmmData, score: Score) -> &super::data::GeneralOutcome {

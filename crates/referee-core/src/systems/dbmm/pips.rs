@@ -360,7 +360,7 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
                 format!(
                     "{} adds nothing here: {} is {}",
                     m.text,
-                    lower_first(&base.text),
+                    super::lower_first(&base.text),
                     base.kind.word()
                 ),
                 &p.rule,
@@ -404,15 +404,4 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
     r.total_modifier = sum;
     r.modifiers = modifiers;
     Ok(r)
-}
-
-/// "Activate ally by the C-in-C" → "activate ally by the C-in-C" (an abbreviation stays).
-fn lower_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match (chars.next(), chars.clone().next()) {
-        (Some(c), Some(d)) if c.is_uppercase() && !d.is_uppercase() => {
-            c.to_lowercase().chain(chars).collect()
-        }
-        _ => text.to_string(),
-    }
 }

@@ -18,6 +18,7 @@ use crate::odds::Probability;
 
 const SETUP_RULING: &str = "R-DBMM-25";
 const FIRST_BOUND_RULING: &str = "R-DBMM-26";
+const CLIMATE_RULING: &str = "R-DBMM-30";
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -641,16 +642,41 @@ pub fn setup(
                 &t.first_bound_rule,
                 Some(FIRST_BOUND_RULING),
             ));
-            checks.push(
-                Check::umpire(
-                    format!(
-                        "Read the weather in the climate table's column {} for the Defender's climate and season",
-                        got.weather_score
-                    ),
-                    &data.daylight.rule,
-                )
-                .ruling(Some(SETUP_RULING)),
+            let (weathers, certain) =
+                daylight::climate_weather(&data.daylight, row, got.weather_score);
+            let column = format!(
+                "the climate table's column {} for {} {}",
+                got.weather_score, row.climate, row.season
             );
+            let weather_words = if certain {
+                weathers.join("")
+            } else {
+                format!("one of {}", weathers.join("; "))
+            };
+            totals.push(Total::new(
+                "Weather",
+                format!("{weather_words} ({column})"),
+                &data.daylight.rule,
+                Some(CLIMATE_RULING),
+            ));
+            if !certain {
+                checks.push(
+                    Check::umpire(
+                        format!("Read which of {} the weather is in {column}: the flattened table lost how many columns each cell spans", weathers.join("; ")),
+                        &data.daylight.rule,
+                    )
+                    .ruling(Some(CLIMATE_RULING)),
+                );
+            }
+            for note in &data.daylight.climate_notes {
+                checks.push(
+                    Check::umpire(
+                        format!("Where the climate table says so: {note}"),
+                        &data.daylight.rule,
+                    )
+                    .ruling(Some(CLIMATE_RULING)),
+                );
+            }
             if rethrown > 0 {
                 notes.push(Note::new(
                     format!("Equal deployment scores were thrown again {rethrown} times: only the deciding throw counts."),
@@ -664,8 +690,9 @@ pub fn setup(
                 modified: sc[0].max(sc[1]),
                 result: format!("{inv} invades"),
                 meaning: format!(
-                    "{inv} invades in {season}; {first} deploys first; deployment complete at {:02}:00; {bound} takes the first bound",
-                    got.hour
+                    "{inv} invades in {season}; {first} deploys first; deployment complete at {:02}:00; weather: {}; {bound} takes the first bound",
+                    got.hour,
+                    super::lower_first(&weather_words)
                 ),
                 effects: Vec::new(),
                 sides: vec![

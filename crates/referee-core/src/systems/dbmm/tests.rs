@@ -1454,6 +1454,40 @@ mod setup {
         }
     }
 
+    /// The climate table's weather (p. 23–24, R-DBMM-30): column 0 for every row, one cell per
+    /// column in a row of five, a row of one cell (or of one weather) for every column, and the
+    /// row's distinct cells as the umpire's choices otherwise.
+    #[test]
+    fn the_climate_table_gives_the_weather_or_the_rows_choices() {
+        let rules = load("dbmm");
+        let crate::systems::SystemRules::Dbmm(data) = &rules.rules else {
+            panic!("dbmm")
+        };
+        let d = &data.daylight;
+        let row = |climate: &str, season: &str| {
+            d.times
+                .iter()
+                .find(|r| r.climate == climate && r.season == season)
+                .unwrap()
+        };
+        let weather = |climate: &str, season: &str, score: u32| {
+            super::super::daylight::climate_weather(d, row(climate, season), score)
+        };
+        let one = |w: &str| (vec![w.to_string()], true);
+        assert_eq!(weather("Cold", "Autumn", 0), one("Perfect clear and dry"));
+        assert_eq!(weather("Dry", "Winter", 4), one("Strong wind S"));
+        assert_eq!(weather("Cool", "Summer", 5), one("Light wind SW / Risk of dazzle"));
+        assert_eq!(weather("Cold", "Winter", 3), one("Light wind NE"));
+        assert_eq!(weather("Warm", "Winter", 2), one("Light wind NW"));
+        assert_eq!(
+            weather("Warm", "Spring", 2),
+            (vec!["Light wind NW".into(), "Strong wind S".into()], false)
+        );
+        // Every row of the table has its cells; none has more than the five columns.
+        assert_eq!(d.times.len(), 20);
+        assert!(d.times.iter().all(|r| (1..=5).contains(&r.weathers.len())));
+    }
+
     #[test]
     fn placing_terrain() {
         let r = load("dbmm")
@@ -1582,4 +1616,61 @@ fn mud_makes_roads_rough_and_fields_difficult() {
     assert_eq!(going("SF", "RGo", true, el("El", "O")), "GGo");
     // A terrain worse already stays so.
     assert_eq!(going("CH", "DGo", true, el("Bd", "O")), "impassable");
+}
+
+/// The terrain table's "Quick Kill deny" column (p. 19, R-DBMM-29): Kn in RGo gets no quick
+/// kill, so Bd it beats in its bound recoil and are destroyed only when doubled; Wb fighting from
+/// DGo do not quick-kill Bd either; the denial is noted with its ruling.
+#[test]
+fn the_winners_going_denies_its_quick_kill() {
+    let against_bd = |t: &str, going: &str| {
+        resolved(
+            "close_combat",
+            json!({ "a": { "element": el(t, "O"), "going": going }, "b": fighter("Bd", "O"), "bound": "a" }),
+        )
+    };
+    // A fate the dice never give has no line of its own.
+    let destroyed = |r: &crate::Resolution| {
+        r.forecast
+            .iter()
+            .find(|c| c.label == "Bd (O) is destroyed")
+            .map_or("0/1".to_string(), |c| c.probability.clone())
+    };
+    // In GGo every Kn win destroys the Bd (5/12, above); in RGo only a doubled Bd dies.
+    assert_eq!(destroyed(&against_bd("Kn", "GGo")), "5/12");
+    let rough = against_bd("Kn", "RGo");
+    assert_eq!(destroyed(&rough), chance(&rough, "Bd (O) is doubled"));
+    assert_eq!(
+        chance(&rough, "Bd (O) recoils"),
+        chance(&rough, "Kn (O) scores more")
+    );
+    let said = note_with(&rough, "R-DBMM-29");
+    assert!(
+        said.starts_with("No quick kill for Kn, Cv, LH, Cm in RGo: Bd (O) is not “destroyed in GGo by Exp, Kn, Cm (S)”"),
+        "{said}"
+    );
+    assert!(against_bd("Kn", "GGo")
+        .notes
+        .iter()
+        .all(|n| n.ruling.as_deref() != Some("R-DBMM-29")));
+    // Bd beaten by Wb in the Wb's bound: destroyed, unless the Wb fight from DGo.
+    let good = against_bd("Wb", "GGo");
+    assert_eq!(destroyed(&good), chance(&good, "Wb (O) scores more"));
+    let difficult = against_bd("Wb", "DGo");
+    assert_eq!(
+        destroyed(&difficult),
+        chance(&difficult, "Bd (O) is doubled")
+    );
+    assert!(note_with(&difficult, "R-DBMM-29")
+        .starts_with("No quick kill in DGo for any but Ax, Bw, Ps"));
+    // Ax keep theirs in DGo: El beaten by elephant-killer Ax are destroyed.
+    let ax = resolved(
+        "close_combat",
+        json!({ "a": { "element": { "type": "Ax", "grade": "O", "elephant_killer": true }, "going": "DGo" },
+                "b": fighter("El", "O"), "bound": "a" }),
+    );
+    assert_eq!(
+        chance(&ax, "El (O) is destroyed"),
+        chance(&ax, "Ax (O) scores more")
+    );
 }
