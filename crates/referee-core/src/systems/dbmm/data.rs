@@ -895,6 +895,28 @@ impl SystemData for DbmmData {
         if setup.distance_step <= 0 {
             problems.push(Problem::new("setup.distance_step", "paces more than 0"));
         }
+        let mut faces: Vec<u32> = self
+            .daylight
+            .moon
+            .rows
+            .iter()
+            .flat_map(|r| r.faces.iter().copied())
+            .collect();
+        faces.sort_unstable();
+        if faces != [1, 2, 3, 4, 5, 6] {
+            problems.push(Problem::new(
+                "daylight.moon.rows",
+                "each face of a d6, 1 to 6, in exactly one row",
+            ));
+        }
+        for (i, r) in self.daylight.times.iter().enumerate() {
+            if r.weathers.len() > 5 {
+                problems.push(Problem::new(
+                    format!("daylight.times[{i}].weathers"),
+                    "at most one weather for each of the columns 1 to 5",
+                ));
+            }
+        }
         problems
     }
 }

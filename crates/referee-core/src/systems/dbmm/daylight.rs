@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::combat::Time;
 use super::data::DbmmData;
-use crate::contract::{Note, Resolution, Total};
+use crate::contract::{Check, Note, Resolution, Total};
 use crate::error::RefereeError;
 
 /// One climate and season's four times, "HH:MM".
@@ -63,6 +63,37 @@ pub struct Daylight {
     /// The climate table's notes that lost their rows (R-DBMM-30).
     #[serde(default)]
     pub climate_notes: Vec<String>,
+    /// MOON EFFECTS (p. 23), by the Invader's first deployment die (R-DBMM-31).
+    pub moon: Moon,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Moon {
+    pub rule: String,
+    pub ruling: String,
+    pub rows: Vec<MoonRow>,
+}
+
+/// One row of MOON EFFECTS: the faces of the Invader's first deployment die that give it.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoonRow {
+    pub faces: Vec<u32>,
+    pub course: MoonCourse,
+    /// In the sheet's words; "{die}" is the die's face.
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MoonCourse {
+    /// No moon all night.
+    None,
+    /// Rises at the start of the first night bound after the die's bound; sets after sunrise.
+    Rises,
+    /// Risen already at sunset; sets at the end of the first night bound after the die's bound.
+    Sets,
 }
 
 /// The climate table's weather for a weather score (0–5) in a row, and whether the flattened
@@ -122,9 +153,30 @@ pub struct DaylightSituation {
     /// The weather (default clear).
     #[serde(default)]
     pub weather: Option<String>,
-    /// A moonlit night (default moonless).
+    /// A moonlit night (default moonless); with the moon die, the moon table says instead.
     #[serde(default)]
     pub moonlight: bool,
+    /// The Invader's first deployment die, for MOON EFFECTS (p. 23).
+    #[serde(default)]
+    pub moon_die: Option<u32>,
+    /// The battle's bound now, counting every bound of both sides from the first (for the moon).
+    #[serde(default)]
+    pub bound: Option<u32>,
+    /// The battle's bound in which this night began (default the bound now).
+    #[serde(default)]
+    pub night_began: Option<u32>,
+}
+
+/// Whether the moon is up in a night bound (p. 23, R-DBMM-31): the first night bound after the
+/// die's bound is the later of the night's first bound and the die's bound + 1; a rising moon
+/// is up from it on, a setting one until its end.
+pub fn moon_up(course: MoonCourse, die: u32, bound: u32, night_began: u32) -> bool {
+    let turning = night_began.max(die + 1);
+    match course {
+        MoonCourse::None => false,
+        MoonCourse::Rises => bound >= turning,
+        MoonCourse::Sets => bound <= turning,
+    }
 }
 
 /// "18:40" → minutes after midnight.
@@ -199,7 +251,47 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         .rule(d.rule.clone())
     })?;
     let time = period(row, at);
-    let period_key = period_key(time, s.moonlight);
+    let moon = match s.moon_die {
+        None => None,
+        Some(die) => {
+            let m = &d.moon;
+            let found = m
+                .rows
+                .iter()
+                .find(|r| r.faces.contains(&die))
+                .ok_or_else(|| {
+                    RefereeError::new(
+                        "situation.invalid_range",
+                        format!("a die shows 1 to 6, not {die}"),
+                    )
+                    .field("moon_die")
+                    .rule(m.rule.clone())
+                })?;
+            let began = s.night_began.or(s.bound);
+            if let (Some(b), Some(n)) = (s.bound, began) {
+                if n > b {
+                    return Err(RefereeError::new(
+                        "situation.invalid_range",
+                        format!("the night cannot begin in bound {n}, after the bound now ({b})"),
+                    )
+                    .field("night_began")
+                    .rule(m.rule.clone()));
+                }
+            }
+            let up = match (time, s.bound, began) {
+                (Time::Night, Some(b), Some(n)) => Some(moon_up(found.course, die, b, n)),
+                (Time::Night, _, _) if found.course == MoonCourse::None => Some(false),
+                (Time::Night, _, _) => None,
+                _ => Some(false),
+            };
+            Some((found, die, up))
+        }
+    };
+    let moonlight = match moon {
+        Some((_, _, Some(up))) => up,
+        _ => s.moonlight,
+    };
+    let period_key = period_key(time, moonlight);
     let weather = d.weather_named(s.weather.as_deref())?;
     let by_period = d.periods.iter().find(|p| p.key == period_key);
     let night = time == Time::Night;
@@ -253,6 +345,30 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
             &d.visibility_rule,
             None,
         ));
+    }
+    if let Some((found, die, up)) = moon {
+        let m = &d.moon;
+        let course = found.text.replace("{die}", &die.to_string());
+        r.totals.push(Total::new(
+            "The moon",
+            match (up, time) {
+                (_, t) if t != Time::Night => course,
+                (Some(true), _) => format!("{course}: up now"),
+                (Some(false), _) => format!("{course}: not up now"),
+                (None, _) => course,
+            },
+            &m.rule,
+            Some(&m.ruling),
+        ));
+        if up.is_none() {
+            r.checks.push(
+                Check::umpire(
+                    "Whether the moon is up: give the battle's bound now to have it counted",
+                    &m.rule,
+                )
+                .ruling(Some(&m.ruling)),
+            );
+        }
     }
     r.notes.push(Note::new(
         "An element or group that cannot see enemy cannot move closer to enemy or to the enemy's rear battlefield edge; the time of day is the close combat's time.",

@@ -187,7 +187,6 @@ pub(super) fn lower_first(text: &str) -> String {
     }
 }
 
-
 /// A pick list of a field from the ruleset's rows, each as its key and the words shown.
 fn listed<'d>(field: &str, rows: impl Iterator<Item = (&'d String, &'d str)>) -> ChoiceList {
     ChoiceList {

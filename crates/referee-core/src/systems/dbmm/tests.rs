@@ -1230,6 +1230,71 @@ fn going_depends_on_the_element_in_the_special_cases_and_rivers() {
 
 /// The climate table's times bound the periods of the day (p. 23–24, R-DBMM-19); visibility is
 /// the shorter of the period's and the weather's (p. 25).
+/// MOON EFFECTS (p. 23, R-DBMM-31) by the Invader's first deployment die: 1 no moon; 3, 5 rise at
+/// the start of the first night bound after that bound and stay up; 2, 4, 6 are up at sunset and
+/// set at the end of the first night bound after that bound. Up, elements see 160p (80p in mist).
+#[test]
+fn the_moon_die_says_when_the_moon_lights_the_night() {
+    use super::daylight::{moon_up, MoonCourse};
+    // A night beginning in bound 2: a moon die of 3 rises in bound 4, one of 2 sets after bound 3.
+    assert!(!moon_up(MoonCourse::Rises, 3, 3, 2));
+    assert!(moon_up(MoonCourse::Rises, 3, 4, 2));
+    assert!(moon_up(MoonCourse::Sets, 2, 3, 2));
+    assert!(!moon_up(MoonCourse::Sets, 2, 4, 2));
+    // A night beginning late (bound 12): the first night bound after bound 5 is bound 12 itself.
+    assert!(moon_up(MoonCourse::Rises, 5, 12, 12));
+    assert!(moon_up(MoonCourse::Sets, 6, 12, 12));
+    assert!(!moon_up(MoonCourse::Sets, 6, 13, 12));
+    assert!(!moon_up(MoonCourse::None, 1, 12, 12));
+    let night = |die: u32, bound: u32, weather: &str| {
+        let r = resolved(
+            "daylight",
+            json!({ "climate": "Warm", "season": "Summer", "clock": "23:00", "weather": weather,
+                    "moon_die": die, "bound": bound, "night_began": 2 }),
+        );
+        (
+            r.outcome.clone().unwrap().result,
+            value(&r, "Visibility"),
+            value(&r, "The moon"),
+        )
+    };
+    assert_eq!(
+        night(3, 4, "clear"),
+        (
+            "night_moonlight".to_string(),
+            "160p".to_string(),
+            "Rises at the start of the 1st night bound after bound 3; sets after sunrise: up now"
+                .to_string()
+        )
+    );
+    assert_eq!(night(3, 3, "clear").1, "80p");
+    assert_eq!(night(4, 5, "mist").1, "80p");
+    assert_eq!(night(1, 9, "clear").2, "No moon: not up now");
+    // Without the bound the moon's course is shown and the umpire says whether it is up.
+    let r = resolved(
+        "daylight",
+        json!({ "climate": "Warm", "season": "Summer", "clock": "23:00", "moon_die": 5, "moonlight": true }),
+    );
+    assert_eq!(value(&r, "Visibility"), "160p");
+    assert!(r
+        .checks
+        .iter()
+        .any(|c| c.ruling.as_deref() == Some("R-DBMM-31")));
+    for (situation, field) in [
+        (json!({ "moon_die": 7 }), "moon_die"),
+        (
+            json!({ "moon_die": 2, "bound": 3, "night_began": 4 }),
+            "night_began",
+        ),
+    ] {
+        let mut s = json!({ "climate": "Warm", "season": "Summer", "clock": "23:00" });
+        s.as_object_mut()
+            .unwrap()
+            .extend(situation.as_object().unwrap().clone());
+        assert_eq!(refused("daylight", s).field.as_deref(), Some(field));
+    }
+}
+
 #[test]
 fn the_clock_gives_the_period_of_the_day_and_how_far_elements_see() {
     let at = |clock: &str, weather: &str, moonlight: bool| {
@@ -1476,7 +1541,10 @@ mod setup {
         let one = |w: &str| (vec![w.to_string()], true);
         assert_eq!(weather("Cold", "Autumn", 0), one("Perfect clear and dry"));
         assert_eq!(weather("Dry", "Winter", 4), one("Strong wind S"));
-        assert_eq!(weather("Cool", "Summer", 5), one("Light wind SW / Risk of dazzle"));
+        assert_eq!(
+            weather("Cool", "Summer", 5),
+            one("Light wind SW / Risk of dazzle")
+        );
         assert_eq!(weather("Cold", "Winter", 3), one("Light wind NE"));
         assert_eq!(weather("Warm", "Winter", 2), one("Light wind NW"));
         assert_eq!(
