@@ -34,6 +34,7 @@ pub struct DbmmData {
     /// Going by element (p. 19–20).
     pub going: super::going::GoingTables,
     /// Dawn to dusk by climate and season, and visibility (p. 23–25).
+    pub deployment: super::deployment::DeploymentZones,
     pub daylight: super::daylight::Daylight,
     /// Setting up a battle and placing terrain (p. 18–23, 26).
     pub setup: super::setup::SetupTables,
@@ -701,6 +702,10 @@ impl DbmmData {
                 out.push((format!("outcomes.exceptions[{i}].opponent"), o));
             }
         }
+        out.push((
+            "deployment.short_edge_light_who".into(),
+            &self.deployment.short_edge_light_who,
+        ));
         for (i, r) in self.outcomes.quick_kill_deny.iter().enumerate() {
             out.push((format!("outcomes.quick_kill_deny[{i}].who"), &r.who));
         }

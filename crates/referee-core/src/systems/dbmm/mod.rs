@@ -5,6 +5,7 @@
 pub mod combat;
 pub mod data;
 pub mod daylight;
+pub mod deployment;
 pub mod element;
 pub mod fight;
 pub mod going;
@@ -89,6 +90,12 @@ pub fn actions() -> Vec<ActionInfo> {
             "Setting up the battle: aggression, season, deployment, first bound",
             "p. 18–23, 26",
             ActionGroup::Tables,
+        ),
+        ActionInfo::new(
+            "deployment",
+            "Where an element may deploy",
+            "p. 21–22",
+            ActionGroup::Checks,
         ),
         ActionInfo::new(
             "place_terrain",
@@ -365,6 +372,9 @@ pub fn resolve(
         "setup" => setup::setup(data, &parse(situation)?, dice),
         "weather" => without_dice(action, dice, || weather::weather(data, &parse(situation)?)),
         "place_terrain" => setup::place_terrain(data, &parse(situation)?, dice),
+        "deployment" => without_dice(action, dice, || {
+            deployment::deployment(data, &parse(situation)?)
+        }),
         other => Err(crate::systems::unknown_action("dbmm", other, &actions())),
     }
 }
@@ -386,6 +396,7 @@ pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
         "setup" => schemars::schema_for!(setup::SetupSituation),
         "weather" => schemars::schema_for!(weather::WeatherSituation),
         "place_terrain" => schemars::schema_for!(setup::PlaceTerrainSituation),
+        "deployment" => schemars::schema_for!(deployment::DeploymentSituation),
         _ => return None,
     })
 }

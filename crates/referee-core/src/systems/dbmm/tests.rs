@@ -1742,3 +1742,85 @@ fn the_winners_going_denies_its_quick_kill() {
         chance(&ax, "Ax (O) scores more")
     );
 }
+
+/// Where an element may deploy (p. 21–22, R-DBMM-32): 240p from the centre line for the army
+/// deploying first, 400p for the second unless in ambush or a fortified BUA; nothing within 400p
+/// of a short edge, only light troops (and a general grouped with them) within 800p; more than
+/// 240p from an enemy TF or PF.
+#[test]
+fn deployment_zones_hold_elements_back_from_the_centre_line_and_short_edges() {
+    let at = |extra: Value| {
+        let mut s = json!({ "element": el("Bd", "O"), "deploys": "second",
+                            "from_centre_line": 400, "from_short_edge": 801 });
+        s.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let r = resolved("deployment", s);
+        r.outcome.unwrap().result
+    };
+    assert_eq!(at(json!({})), "may deploy here");
+    assert_eq!(
+        at(json!({ "from_centre_line": 399 })),
+        "may not deploy here"
+    );
+    assert_eq!(
+        at(json!({ "from_centre_line": 399, "in_ambush": true })),
+        "may deploy here"
+    );
+    assert_eq!(
+        at(json!({ "deploys": "first", "from_centre_line": 240 })),
+        "may deploy here"
+    );
+    assert_eq!(
+        at(json!({ "deploys": "first", "from_centre_line": 239, "in_fortified_bua": true })),
+        "may not deploy here"
+    );
+    // Short edges: Bd only beyond 800p; LH and Cv (O) from 400p; a general with them too.
+    assert_eq!(at(json!({ "from_short_edge": 800 })), "may not deploy here");
+    assert_eq!(
+        at(json!({ "element": el("LH", "O"), "from_short_edge": 400 })),
+        "may deploy here"
+    );
+    assert_eq!(
+        at(json!({ "element": el("Cv", "S"), "from_short_edge": 600 })),
+        "may not deploy here"
+    );
+    assert_eq!(
+        at(json!({ "element": el("Cv", "O"), "from_short_edge": 399 })),
+        "may not deploy here"
+    );
+    let general = json!({ "type": "Kn", "grade": "O", "general": true });
+    assert_eq!(
+        at(json!({ "element": general.clone(), "from_short_edge": 500 })),
+        "may not deploy here"
+    );
+    assert_eq!(
+        at(json!({ "element": general, "from_short_edge": 500, "grouped_with_light": true })),
+        "may deploy here"
+    );
+    assert_eq!(
+        at(json!({ "from_enemy_fortification": 240 })),
+        "may not deploy here"
+    );
+    let r = resolved(
+        "deployment",
+        json!({ "element": el("Bd", "O"), "deploys": "first", "from_centre_line": 100, "from_short_edge": 900 }),
+    );
+    let o = r.outcome.unwrap();
+    assert!(
+        o.meaning.contains(
+            "The army deploying first deploys 240p or more from the centre line (here 100p)"
+        ),
+        "{}",
+        o.meaning
+    );
+    assert!(r
+        .notes
+        .iter()
+        .all(|n| n.ruling.as_deref() == Some("R-DBMM-32")));
+    let e = refused(
+        "deployment",
+        json!({ "element": el("Bd", "O"), "deploys": "first", "from_centre_line": -5, "from_short_edge": 900 }),
+    );
+    assert_eq!(e.field.as_deref(), Some("from_centre_line"));
+}
