@@ -900,6 +900,22 @@ impl SystemData for DbmmData {
         if setup.distance_step <= 0 {
             problems.push(Problem::new("setup.distance_step", "paces more than 0"));
         }
+        let placed: Vec<&String> = setup
+            .placement_order
+            .iter()
+            .flatten()
+            .chain(&setup.without_dice)
+            .collect();
+        for (i, c) in self.going.terrain_going.iter().enumerate() {
+            for t in &c.terrains {
+                if !placed.contains(&t) {
+                    problems.push(Problem::new(
+                        format!("going.terrain_going[{i}].terrains"),
+                        format!("“{t}” is not a terrain of the placing order"),
+                    ));
+                }
+            }
+        }
         let mut faces: Vec<u32> = self
             .daylight
             .moon

@@ -10,10 +10,6 @@ use super::element::{self, Element};
 use crate::contract::{Note, Resolution, Total};
 use crate::error::RefereeError;
 
-fn good_going() -> Going {
-    Going::GGo
-}
-
 /// The going an element meets: one of the three, or none it may enter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 pub enum GoingFor {
@@ -111,6 +107,34 @@ pub struct GoingTables {
     /// WEATHER EFFECT (p. 25): the going of terrains in mud, for any troops.
     pub mud: Vec<GoingCase>,
     pub mud_rule: String,
+    /// TERRAIN DEFINITIONS (p. 19): each terrain's own going (R-DBMM-33).
+    #[serde(default)]
+    pub terrain_going: Vec<TerrainGoing>,
+    #[serde(default)]
+    pub terrain_going_ruling: Option<String>,
+    /// The starred terrains: group moves in column, of Ps only, or into close combat.
+    #[serde(default)]
+    pub column_only: Vec<String>,
+    #[serde(default)]
+    pub column_only_text: String,
+}
+
+/// One column of the terrain definitions: the terrains whose own going it is.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainGoing {
+    pub going: Going,
+    pub terrains: Vec<String>,
+}
+
+impl GoingTables {
+    /// A terrain's own going by the terrain definitions, if it is one of theirs.
+    pub fn of_terrain(&self, code: &str) -> Option<Going> {
+        self.terrain_going
+            .iter()
+            .find(|c| c.terrains.iter().any(|t| t == code))
+            .map(|c| c.going)
+    }
 }
 
 /// A river an element wades.
@@ -131,9 +155,10 @@ pub struct GoingSituation {
     /// The terrain's code, for its special cases (SH, RH, BF, SF, RF, D, CH) and mud (Rd, F, BF).
     #[serde(default)]
     pub terrain: Option<String>,
-    /// The terrain's going for other troops (default GGo).
-    #[serde(default = "good_going")]
-    pub going: Going,
+    /// The terrain's going for other troops; by default the terrain definitions' going for the
+    /// terrain named, else good going. Given, it stands (frozen, or the umpire's reading).
+    #[serde(default)]
+    pub going: Option<Going>,
     /// The army list mounts it on camels.
     #[serde(default)]
     pub camelry: bool,
@@ -207,7 +232,20 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
             (case, g.rule.clone(), place)
         }
     };
-    let mut result = found.map_or(GoingFor::from(s.going), |c| c.going);
+    // The terrain's own going: the umpire's if given, else the terrain definitions' (R-DBMM-33).
+    let listed = s.terrain.as_deref().and_then(|t| g.of_terrain(t));
+    if let (None, None, None, Some(t)) = (s.going, listed, found, &s.terrain) {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            format!(
+                "The terrain definitions give no going for {t}: give the going you read for it (a river is waded as a river)"
+            ),
+        )
+        .field("going")
+        .rule(g.rule.clone()));
+    }
+    let own = s.going.or(listed).unwrap_or(Going::GGo);
+    let mut result = found.map_or(GoingFor::from(own), |c| c.going);
     // Mud makes some terrains worse for everyone; an element's own case stands if worse still
     // (R-DBMM-28).
     let muddy = match (&s.terrain, s.mud, &s.river) {
@@ -252,11 +290,38 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
         None => r.notes.push(Note::new(
             format!(
                 "No special case of {place} for {label}: the terrain's own going ({}).",
-                GoingFor::from(s.going).code()
+                GoingFor::from(own).code()
             ),
             &rule,
             None,
         )),
+    }
+    match (s.going, listed, &s.terrain) {
+        (None, Some(l), Some(t)) => r.notes.push(Note::new(
+            format!(
+                "{t} is {} by the terrain definitions.",
+                GoingFor::from(l).words()
+            ),
+            &g.rule,
+            g.terrain_going_ruling.as_deref(),
+        )),
+        (Some(given), Some(l), Some(t)) if given != l => r.notes.push(Note::new(
+            format!(
+                "The going given ({}) stands, though the terrain definitions make {t} {}: frozen, or the umpire's reading.",
+                GoingFor::from(given).code(),
+                GoingFor::from(l).words()
+            ),
+            &g.rule,
+            g.terrain_going_ruling.as_deref(),
+        )),
+        _ => {}
+    }
+    if s.terrain
+        .as_ref()
+        .is_some_and(|t| g.column_only.contains(t))
+    {
+        r.notes
+            .push(Note::new(g.column_only_text.clone(), &g.rule, None));
     }
     Ok(r)
 }

@@ -175,6 +175,25 @@ pub fn choices(data: &DbmmData) -> Vec<ChoiceList> {
                 .iter()
                 .map(|e| (&e.key, e.text.split(':').next().unwrap_or(&e.text))),
         ),
+        // The terrain codes of the placing order (p. 20), as the sheet writes them.
+        ChoiceList {
+            field: "terrain".into(),
+            options: data
+                .setup
+                .placement_order
+                .iter()
+                .flatten()
+                .chain(&data.setup.without_dice)
+                .fold(Vec::<Choice>::new(), |mut out, t| {
+                    if !out.iter().any(|c| &c.key == t) {
+                        out.push(Choice {
+                            key: t.clone(),
+                            label: t.clone(),
+                        });
+                    }
+                    out
+                }),
+        },
         listed(
             "scale",
             data.scales.iter().map(|s| (&s.key, s.name.as_str())),

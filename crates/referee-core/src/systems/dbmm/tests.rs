@@ -1824,3 +1824,62 @@ fn deployment_zones_hold_elements_back_from_the_centre_line_and_short_edges() {
     );
     assert_eq!(e.field.as_deref(), Some("from_centre_line"));
 }
+
+/// The terrain definitions' own going (p. 19, R-DBMM-33): a terrain named is its column's going
+/// unless the umpire gives another (frozen, say), which stands with a note; the special cases
+/// still change it by element, and starred terrains say how groups move there.
+#[test]
+fn a_terrain_named_gives_its_own_going() {
+    let going = |situation: Value| {
+        let r = resolved("going", situation);
+        (r.outcome.clone().unwrap().result, r)
+    };
+    for (terrain, want) in [
+        ("GH", "GGo"),
+        ("B", "RGo"),
+        ("RH", "RGo"),
+        ("Wd", "DGo"),
+        ("BUA", "DGo"),
+        ("M", "DGo"),
+    ] {
+        let (got, r) = going(json!({ "element": el("Bd", "O"), "terrain": terrain }));
+        assert_eq!(got, want, "{terrain}");
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.ruling.as_deref() == Some("R-DBMM-33")),
+            "{terrain}: {:?}",
+            r.notes
+        );
+    }
+    // The element's special case still holds over the terrain's going: El in SH, camelry in D.
+    assert_eq!(
+        going(json!({ "element": el("El", "O"), "terrain": "SH" })).0,
+        "GGo"
+    );
+    assert_eq!(
+        going(json!({ "element": el("Cm", "O"), "terrain": "D" })).0,
+        "GGo"
+    );
+    // A frozen marsh: the umpire's going stands, and the answer says the table's.
+    let (got, r) = going(json!({ "element": el("Bd", "O"), "terrain": "M", "going": "GGo" }));
+    assert_eq!(got, "GGo");
+    assert!(r.notes.iter().any(|n| n.message.starts_with(
+        "The going given (GGo) stands, though the terrain definitions make M difficult going"
+    )));
+    let (_, r) = going(json!({ "element": el("Bd", "O"), "terrain": "RF" }));
+    assert!(r.notes.iter().any(|n| n
+        .message
+        .starts_with("Group moves in this terrain must be in column")));
+    // A terrain the definitions do not list needs the umpire's going.
+    assert_eq!(
+        refused("going", json!({ "element": el("Bd", "O"), "terrain": "L" }))
+            .field
+            .as_deref(),
+        Some("going")
+    );
+    assert_eq!(
+        going(json!({ "element": el("Bd", "O"), "terrain": "L", "going": "DGo" })).0,
+        "DGo"
+    );
+}
