@@ -1445,6 +1445,9 @@ fn table_1_10_leaves_a_gts_leader_hurt_until_the_turn_ends_and_his_unit_fights_s
         ]
     );
     assert!(s.unit(dazed).summary().contains("leader dazed"));
+    // The unit whose leader fell fights on: only a leader's own row is lost with him.
+    assert!(!s.unit(fallen).lost);
+    assert!(s.unit(fallen).strength > 0);
     // The dazed leader's unit fights with −1 valour; the unit near the fallen leader at −1.
     let opened = fight(
         &s.ruleset,

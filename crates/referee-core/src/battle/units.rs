@@ -250,9 +250,13 @@ pub fn land(ruleset: &Ruleset, unit: &mut UnitState, change: &Change) {
         (_, Change::ConvertTo { unit_type }) => set(&mut unit.stats, "type", json!(unit_type)),
         (_, Change::LeaderCaptured) => unit.leader = Some(LeaderFate::Captured),
         (_, Change::LeaderFreed) => unit.leader = None,
+        // A leader's own row is lost with him; a unit whose leader rode with it (GTS leaders
+        // mapped onto the unit they lead) loses its leader, not itself.
         (_, Change::LeaderKilled) => {
             unit.leader = Some(LeaderFate::Killed);
-            unit.lost = true;
+            if unit.role != Role::Unit {
+                unit.lost = true;
+            }
         }
         // Table 1.10: a leader captured, killed or passed out takes no further wound.
         (_, Change::LeaderDazed | Change::LeaderUnhorsed | Change::LeaderSeriouslyWounded)
