@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, Outcome } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { applyLabel, effectsByTarget, oddsSummary, resultName, throwLine } from './result';
+import { applyLabel, effectsByTarget, oddsSummary, resultName, sideNamed, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
 
@@ -20,6 +20,15 @@ describe('a result in words', () => {
     expect(resultName('A2R')).toBe('A2R');
     expect(resultName('recoil_or_spent')).toBe('Recoil or spent');
     expect(resultName('weather')).toBe('Weather');
+    expect(resultName('pursue/destroyed')).toBe('Pursue / Destroyed');
+    expect(resultName('repulsed_or_recoil/stand')).toBe('Repulsed or recoil / Stand');
+    // GTS's sides A and B by their names, when the fight knows them.
+    expect(resultName('B takes 9', ['Greeks', 'Persians'])).toBe('Persians take 9');
+    expect(resultName('A takes 2, B takes 1', ['Sparta', 'Persians'])).toBe('Sparta takes 2, Persians take 1');
+    expect(resultName('B takes 9')).toBe('B takes 9');
+    expect(sideNamed('A 10 against B 1: B takes 9.', ['Greeks', 'Persians'])).toBe('Greeks 10 against Persians 1: Persians take 9.');
+    // An "A" that is a word stays.
+    expect(sideNamed('A leader falls.', ['Greeks', 'Persians'])).toBe('A leader falls.');
   });
   it('offers to apply a result that changes units, and only to record one that does not', () => {
     const effect = { target: 'defender', change: { kind: 'destroy_all' }, text: 'Defender: destroyed', rule: '4.5' } as unknown as Effect;

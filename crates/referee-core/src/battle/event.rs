@@ -221,8 +221,15 @@ impl EventBody {
                 // ("1D") as printed; an answer named after its action ("weather") says nothing more.
                 if result == action {
                     format!("{words}{on}{dice}")
-                } else if result.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
-                    format!("{words}{on}: {}{dice}", result.replace('_', " "))
+                } else if result
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_' || c == '/')
+                {
+                    // DBMM names both elements' fates: "pursue/destroyed" → "pursue / destroyed".
+                    format!(
+                        "{words}{on}: {}{dice}",
+                        result.replace('_', " ").replace('/', " / ")
+                    )
                 } else {
                     format!("{words}{on}: {result}{dice}")
                 }
