@@ -41,4 +41,24 @@ describe('a resolution', () => {
     expect(screen.getByRole('img', { name: 'not met' })).toHaveTextContent('✗');
     expect(document.querySelector('.checks')).toHaveTextContent('Not <adjacent>');
   });
+  it('names an answer without dice in words, with no throw, and the sides of a roll-off by name', () => {
+    const weather: Resolution = {
+      ...resolution, system: 'dbmm', action: 'weather', dice: '', total_modifier: 0,
+      distribution: [{ result: 'weather', meaning: 'Strong wind W.', rolls: '', probability: '1/1', p: 1, effects: [] }],
+      outcome: { dice: [], roll: 0, modified: 0, result: 'weather', meaning: 'Strong wind W.', effects: [] },
+    };
+    render(ResolutionView, { resolution: weather, ruleset: 'dbmm' });
+    expect(document.querySelector('.outcome-head')).toBeNull();
+    expect(screen.getByTestId('outcome-result')).toHaveTextContent('Weather');
+    document.body.innerHTML = '';
+    const melee: Resolution = {
+      ...resolution, system: 'gts',
+      distribution: [{ result: 'B takes 9', meaning: 'x', rolls: '', probability: '1/1', p: 1, effects: [] }],
+      outcome: { dice: [10, 1], roll: 10, modified: 10, result: 'B takes 9', meaning: 'A 10 against B 1: B takes 9.', effects: [] },
+    };
+    render(ResolutionView, { resolution: melee, ruleset: 'gts', names: ['Greeks', 'Persians'] });
+    expect(screen.getByTestId('outcome-result')).toHaveTextContent('Persians take 9');
+    expect(document.querySelector('.outcome-result')).toHaveTextContent('Greeks 10 against Persians 1: Persians take 9.');
+    expect(document.querySelector('#odds .odds-row .code')).toHaveTextContent('Persians take 9');
+  });
 });
