@@ -79,6 +79,8 @@ describe('a battle in words', () => {
     expect(worth(r(1, [['A', 0.5]]), r(0, [['A', 0.5]]))).toBe('−1 on the dice');
     expect(worth(r(0, [['A', 0.5], ['B', 0.5]]), r(0, [['A', 0.25], ['B', 0.75]]))).toBe('A −25.0 pts');
     expect(worth(r(0, [['A', 0.5]]), r(0, [['A', 0.5]]))).toBe('');
+    // A result named by its key, in words.
+    expect(worth(r(0, [['pursue/destroyed', 0.5]]), r(0, [['pursue/destroyed', 0.25]]))).toBe('Pursue / Destroyed −25.0 pts');
   });
 });
 

@@ -1,7 +1,7 @@
 // A battle's screens in words: unit summaries, quick edits, gauges, verdicts, alerts, undo labels,
 // effect targets, dice fields. Pure, so it is unit-tested; the components only lay it out.
 import type { BattleView, Effect, Gauge, LogEntry, Resolution, UnitForm, UnitSpec, UnitState } from '../generated/api';
-import { sentence } from './words';
+import { resultName, sentence } from './words';
 
 /** "2d6" → two dice of 6; "d10 v d10" → two of 10; unknown forms (per unit) → null. */
 export function diceFields(dice: string): number[] | null {
@@ -169,7 +169,7 @@ export function worth(base: Resolution, flipped: Resolution): string {
     }
   }
   if (Math.abs(most) < 0.0005) return '';
-  return `${which} ${most > 0 ? '+' : '−'}${Math.abs(most * 100).toFixed(1)} pts`;
+  return `${resultName(which)} ${most > 0 ? '+' : '−'}${Math.abs(most * 100).toFixed(1)} pts`;
 }
 
 /** "How far to go" as words: the core's phrase ("½ ME to shattered"), a bare figure with

@@ -20,6 +20,7 @@ describe('a result in words', () => {
     expect(resultName('A2R')).toBe('A2R');
     expect(resultName('recoil_or_spent')).toBe('Recoil or spent');
     expect(resultName('weather')).toBe('Weather');
+    expect(resultName('may deploy here')).toBe('May deploy here');
     expect(resultName('pursue/destroyed')).toBe('Pursue / Destroyed');
     expect(resultName('repulsed_or_recoil/stand')).toBe('Repulsed or recoil / Stand');
     // GTS's sides A and B by their names, when the fight knows them.

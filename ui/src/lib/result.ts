@@ -2,7 +2,8 @@
 // each unit of the fight. Pure, so it is unit-tested.
 import type { Effect, Outcome, UnitState } from '../generated/api';
 import { signed } from './format';
-import { humanize } from './words';
+import { resultName } from './words';
+export { resultName, sideNamed } from './words';
 import { targetKey, targetName } from './battle';
 import { sidesOf, unitsOf } from './pick';
 
@@ -52,25 +53,6 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
 }
 
 /** The likeliest results first, for a one-line summary of the odds. */
-/** A result as the screen names it: a table's code as printed ("1D", "A2R"), a result named by
- * its key ("recoil_or_spent", "weather", "pursue/destroyed") in words. */
-export function resultName(result: string, names?: [string, string]): string {
-  // DBMM names both elements' fates at once: "pursue/destroyed" → "Pursue / Destroyed".
-  if (/^[a-z][a-z_]*(\/[a-z][a-z_]*)*$/.test(result)) return result.split('/').map(humanize).join(' / ');
-  return sideNamed(result, names);
-}
-
-/** GTS names the roll-off's sides A and B ("A 10 against B 1: B takes 9"): the sides' own names
- * where they are known. Only those two patterns, so an "A" that is a word stays. */
-export function sideNamed(text: string, names?: [string, string]): string {
-  if (!names) return text;
-  const name = (side: string) => (side === 'A' ? names[0] : names[1]);
-  return text
-    .replace(/^A (-?\d+) against B (-?\d+)/, (_, a, b) => `${names[0]} ${a} against ${names[1]} ${b}`)
-    // "Persians take 9", "Sparta takes 9": a name ending in s is read as a plural.
-    .replace(/\b([AB]) takes (\d+)/g, (_, side, n) => `${name(side)} ${/s$/.test(name(side)) ? 'take' : 'takes'} ${n}`);
-}
-
 /** What the apply button says: a result that changes no unit is only recorded in the log. */
 export function applyLabel(o: Outcome, dice: string, names?: [string, string]): string {
   if (o.effects.length) return `Apply ${resultName(o.result, names)}`;
