@@ -5,6 +5,9 @@ describe('words an umpire reads', () => {
   it('names fields in words', () => {
     expect(humanize('d_markers')).toBe('D markers');
     expect(humanize('attacker_leader_bonus')).toBe('Attacker leader bonus');
+    expect(humanize('in_bua')).toBe('In BUA');
+    expect(humanize('manning_pf_tower')).toBe('Manning PF tower');
+    expect(humanize('me_lost')).toBe('ME lost');
     expect(fieldLabel('side_a[0].stats.armour')).toBe('Armour');
     expect(fieldLabel('stats.type', { type: 'Unit type' })).toBe('Unit type');
     expect(fieldLabel(undefined)).toBeUndefined();

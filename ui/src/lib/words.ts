@@ -3,12 +3,17 @@
 import type { RefereeError } from '../generated/api';
 import devTextList from './dev-text.json';
 
-/** "d_markers" → "D markers"; "attacker_leader_bonus" → "Attacker leader bonus". */
+// The rules' abbreviations, as the rules write them.
+const abbreviations: Record<string, string> = { bua: 'BUA', pf: 'PF', tf: 'TF', me: 'ME', cf: 'CF', sp: 'SP', sps: 'SPs', zoc: 'ZoC', drm: 'DRM', pip: 'PIP', pips: 'PIPs', vp: 'VP', vps: 'VPs' };
+
+/** "d_markers" → "D markers"; "attacker_leader_bonus" → "Attacker leader bonus"; "in_bua" → "In BUA". */
 export function humanize(name: string): string {
   const words = name.split('_').filter(Boolean);
   if (!words.length) return name;
-  const first = words[0].length === 1 ? words[0].toUpperCase() : words[0][0].toUpperCase() + words[0].slice(1);
-  return [first, ...words.slice(1).map((w) => (w.length === 1 ? w.toUpperCase() : w))].join(' ');
+  const word = (w: string) => abbreviations[w] ?? (w.length === 1 ? w.toUpperCase() : w);
+  const head = word(words[0]);
+  const first = head[0].toUpperCase() + head.slice(1);
+  return [first, ...words.slice(1).map(word)].join(' ');
 }
 
 /** A text as a sentence: code quotes dropped, a capital first, a full stop last. */
