@@ -200,7 +200,17 @@ impl EventBody {
             } => {
                 let dice = describe_dice(dice, source, rolled_by.as_deref());
                 // The action in words ("close_combat" → "Close combat"): no id on the log.
-                let mut words = action.replace('_', " ");
+                // The rules' abbreviations stay as the rules write them ("pip_cost" → "PIP cost").
+                let mut words = action
+                    .split('_')
+                    .map(|w| match w {
+                        "pip" => "PIP",
+                        "me" => "ME",
+                        "bua" => "BUA",
+                        other => other,
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 if let Some(first) = words.get(..1) {
                     words = first.to_uppercase() + &words[1..];
                 }

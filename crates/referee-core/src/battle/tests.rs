@@ -993,6 +993,10 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     );
     assert_eq!(applied("melee", "1D").describe(names), "Melee — 17.03: 1D");
     assert_eq!(
+        applied("pip_cost", "3 PIPs").describe(names),
+        "PIP cost — 17.03: 3 PIPs"
+    );
+    assert_eq!(
         applied("close_combat", "pursue/destroyed").describe(names),
         "Close combat — 17.03: pursue / destroyed"
     );
