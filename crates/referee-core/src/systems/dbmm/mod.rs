@@ -175,25 +175,18 @@ pub fn choices(data: &DbmmData) -> Vec<ChoiceList> {
                 .iter()
                 .map(|e| (&e.key, e.text.split(':').next().unwrap_or(&e.text))),
         ),
+        // The climate table's climates and the seasons (p. 23), in the table's order.
+        distinct("climate", data.daylight.times.iter().map(|r| &r.climate)),
+        listed("season", data.setup.seasons.iter().map(|s| (s, s.as_str()))),
         // The terrain codes of the placing order (p. 20), as the sheet writes them.
-        ChoiceList {
-            field: "terrain".into(),
-            options: data
-                .setup
+        distinct(
+            "terrain",
+            data.setup
                 .placement_order
                 .iter()
                 .flatten()
-                .chain(&data.setup.without_dice)
-                .fold(Vec::<Choice>::new(), |mut out, t| {
-                    if !out.iter().any(|c| &c.key == t) {
-                        out.push(Choice {
-                            key: t.clone(),
-                            label: t.clone(),
-                        });
-                    }
-                    out
-                }),
-        },
+                .chain(&data.setup.without_dice),
+        ),
         listed(
             "scale",
             data.scales.iter().map(|s| (&s.key, s.name.as_str())),
@@ -210,6 +203,23 @@ pub(super) fn lower_first(text: &str) -> String {
             c.to_lowercase().chain(chars).collect()
         }
         _ => text.to_string(),
+    }
+}
+
+/// A pick list of codes the sheet writes as they are (climates, terrains), each once, in order.
+fn distinct<'d>(field: &str, codes: impl Iterator<Item = &'d String>) -> ChoiceList {
+    let mut options: Vec<Choice> = Vec::new();
+    for code in codes {
+        if !options.iter().any(|c| &c.key == code) {
+            options.push(Choice {
+                key: code.clone(),
+                label: code.clone(),
+            });
+        }
+    }
+    ChoiceList {
+        field: field.into(),
+        options,
     }
 }
 

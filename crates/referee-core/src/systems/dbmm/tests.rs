@@ -1883,3 +1883,25 @@ fn a_terrain_named_gives_its_own_going() {
         "DGo"
     );
 }
+
+/// The forms pick climates, seasons and terrains from the ruleset's own lists, each once.
+#[test]
+fn climates_seasons_and_terrains_are_picked_from_the_sheets_lists() {
+    let info = load("dbmm").info;
+    let keys = |field: &str| -> Vec<String> {
+        info.choices
+            .iter()
+            .find(|c| c.field == field)
+            .unwrap_or_else(|| panic!("no pick list {field}"))
+            .options
+            .iter()
+            .map(|o| o.key.clone())
+            .collect()
+    };
+    assert_eq!(keys("climate"), ["Cold", "Cool", "Warm", "Dry", "Tropical"]);
+    assert_eq!(keys("season"), ["Spring", "Summer", "Autumn", "Winter"]);
+    let terrains = keys("terrain");
+    for t in ["RH", "SH", "Wd", "BUA", "S"] {
+        assert_eq!(terrains.iter().filter(|k| *k == t).count(), 1, "{t}");
+    }
+}
