@@ -8,4 +8,5 @@ for _ in $(seq 1 100); do
   (exec 3<>/dev/tcp/127.0.0.1/4444) 2>/dev/null && break
   sleep 0.1
 done
-node --test --test-concurrency=1 tests/e2e/
+# REFEREE_E2E_TESTS names test files to run alone (the whole folder by default).
+node --test --test-concurrency=1 ${REFEREE_E2E_TESTS:-tests/e2e/}

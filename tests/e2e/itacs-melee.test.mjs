@@ -1,5 +1,6 @@
 // End to end: the real built app under Xvfb, driven through tauri-driver and WebKitWebDriver.
-// An umpire enters an ITACS melee; the odds on screen must equal the core's, as the CLI gives them.
+// An umpire enters an ITACS melee in Quick combat (the resolver without a battle); the odds on
+// screen must equal the core's, as the CLI gives them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -60,21 +61,55 @@ after(async () => {
   await browser?.deleteSession();
 });
 
+/** The situation form's field at a path ("attackers.0.units.0.count"), folded away or not. */
+async function field(path) {
+  // Fields left at their defaults wait under "Other situations": open every fold first.
+  await browser.execute(() => document.querySelectorAll('#situation-form details').forEach((d) => { d.open = true; }));
+  const el = await browser.$(`[data-path="${path}"]`);
+  await el.waitForExist({ timeout: 10000 });
+  return el;
+}
+
+/** Types a value into a field the way the umpire does: the old value cleared, the new one in. */
+async function setField(path, value) {
+  const el = await field(path);
+  await browser.execute((p, v) => {
+    const input = document.querySelector(`[data-path="${p}"]`);
+    input.value = v;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }, path, String(value));
+  return el;
+}
+
+/** An element's text, shown or folded away (the odds fold under their heading once the dice are in). */
+async function text(selector) {
+  return browser.execute((sel) => document.querySelector(sel)?.textContent?.trim() ?? null, selector);
+}
+
+async function chooseAction(id) {
+  await browser.$('#action').selectByAttribute('value', id);
+  await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
+}
+
+async function typeDice(text) {
+  const typed = await browser.$('#dice-typed');
+  await typed.setValue(text);
+}
+
 test('an ITACS melee entered in the window shows the core exact odds and the dice result', async () => {
-  await browser.$('button[data-action="melee"]').click();
-  // Five SD attack two PS in woods, from the front.
-  const attackerCount = await browser.$('.unit[data-side="attackers"] input[data-field="count"]');
-  await attackerCount.setValue('5');
-  await browser.$('#terrain').selectByAttribute('value', 'woods');
-  const rear = await browser.$('#rear');
-  if (await rear.isSelected()) await rear.click();
+  // Quick combat is the resolver without a battle: any system, any action, its situation form.
+  await browser.$('#quick-ruleset').selectByAttribute('value', 'itacs');
+  await browser.waitUntil(async () => (await browser.$('#action').getValue()) === 'melee', { timeout: 10000 });
+  await chooseAction('melee');
+  // The rule's example opens it; make it five SD attacking two PS in woods, from the front.
+  await browser.$('[data-remove="attackers.1"]').click();
+  await setField('attackers.0.units.0.count', 5);
+  await (await field('defenders.0.terrain')).selectByAttribute('value', 'woods');
 
   const situation = {
-    attackers: [{ rear: false, units: [{ type: 'SD', count: 5 }] }],
-    defenders: [{ terrain: 'woods', stream: false, road: false, square: false, units: [{ type: 'PS', count: 2 }] }],
-    attack_from: 'ground',
-    attacker_leader_bonus: 0,
-    defender_leader_bonus: 0,
+    attackers: [{ label: '17.04', units: [{ type: 'SD', count: 5 }] }],
+    defenders: [{ label: '17.03', terrain: 'woods', units: [{ type: 'PS', count: 2 }] }],
   };
   const expected = core('melee', situation);
   const rows = expected.distribution.map((d) => [d.result, d.probability]);
@@ -82,71 +117,64 @@ test('an ITACS melee entered in the window shows the core exact odds and the dic
   await waitForOdds(rows);
   // 20:8 → 2:1 (+1), woods −2, B attacking A +2: the total the core gives is on screen.
   assert.equal(expected.total_modifier, 1);
-  assert.equal(await browser.$('[data-testid="total-modifier"]').getText(), '+1');
+  await browser.waitUntil(async () => (await text('[data-testid="total-modifier"]')) === '+1', { timeout: 10000 });
 
-  await browser.$('#die-0').setValue('6');
-  await browser.$('#die-1').setValue('5');
+  await typeDice('65');
   const withDice = core('melee', situation, [6, 5]);
-  await browser.waitUntil(async () => (await browser.$('[data-testid="outcome-result"]').isExisting()), { timeout: 10000 });
-  assert.equal(await browser.$('[data-testid="outcome-result"]').getText(), withDice.outcome.result);
+  await browser.waitUntil(async () => (await text('.outcome-result .code')) !== null, { timeout: 10000 });
+  assert.equal(await text('.outcome-result .code'), withDice.outcome.result);
+  assert.equal(await browser.$('#result-words').getAttribute('data-result'), 'DX');
   assert.equal(withDice.outcome.result, 'DX');
+  // Without a battle there is no roster to apply to: no Apply, the dice and the odds only.
+  assert.equal(await browser.$('#apply-result').isExisting(), false);
   await browser.pause(500); // the frame after the text lands
   await browser.saveScreenshot(`${shots}/itacs-melee.png`);
 });
 
 test('missile combat: the 4.2.8 example in the window', async () => {
-  await browser.$('button[data-action="missile"]').click();
-  await browser.$('.unit[data-side="attackers"] select[data-field="type"]').selectByAttribute('value', 'LB');
-  await browser.$('.unit[data-side="attackers"] input[data-field="count"]').setValue('2');
-  await browser.$('.unit[data-side="defenders"] select[data-field="type"]').selectByAttribute('value', 'MS');
-  await browser.$('.unit[data-side="defenders"] input[data-field="count"]').setValue('2');
-  await browser.$('#terrain').selectByAttribute('value', 'mud');
-  await browser.$('#range').setValue('2');
-  const rear = await browser.$('#rear');
-  if (await rear.isSelected()) await rear.click();
-  await browser.$('#die-0').setValue('5');
-  await browser.$('#die-1').setValue('2');
-  await browser.waitUntil(async () => (await browser.$('[data-testid="total-modifier"]').getText()) === '-1', { timeout: 10000 });
-  await browser.waitUntil(async () => (await browser.$('[data-testid="outcome-result"]').isExisting()), { timeout: 10000 });
-  assert.equal(await browser.$('[data-testid="outcome-result"]').getText(), 'DD');
+  await chooseAction('missile');
+  // The example's LB at range 2 on MS in mud, off the road.
+  await (await field('target.road')).click();
+  await typeDice('52');
+  await browser.waitUntil(async () => (await text('[data-testid="total-modifier"]')) === '-1', { timeout: 10000 });
+  await browser.waitUntil(async () => (await text('.outcome-result .code')) === 'DD', { timeout: 10000 });
 
   // 5.3.4: with a D marker already on the MS, a DD routs them: the chained forecast on screen is
   // the core's.
-  await browser.$('#d-markers').setValue('1');
+  await setField('target.d_markers', 1);
   const expected = core('missile', {
-    firing_hexes: [{ range: 2, units: [{ type: 'LB', count: 2 }] }],
+    firing_hexes: [{ label: '27.15', range: 2, units: [{ type: 'LB', count: 2 }] }],
     target: { terrain: 'mud', d_markers: 1, units: [{ type: 'MS', count: 2 }] },
   });
   const routs = expected.forecast.find((c) => c.label === 'The target hex routs');
   assert.ok(routs, 'the core forecasts a rout');
-  await browser.waitUntil(async () => (await browser.$('#forecast').isExisting())
-    && (await browser.$('#forecast').getText()).includes(routs.probability), { timeout: 10000 });
+  await browser.waitUntil(async () => (await text('#forecast'))?.includes(routs.probability), { timeout: 10000 });
   await browser.saveScreenshot(`${shots}/itacs-missile-forecast.png`);
-  await browser.$('#d-markers').setValue('0');
+  await setField('target.d_markers', 0);
 });
 
 test('the app rolls the dice, shows the seed, and the outcome follows the faces', async () => {
-  await browser.$('#clear-dice').click();
-  await browser.$('#roll').click();
-  await browser.waitUntil(async () => (await browser.$('#seed').getText()).includes('seed'), { timeout: 10000 });
-  const faces = [await browser.$('#die-0').getValue(), await browser.$('#die-1').getValue()].map(Number);
+  await browser.$('#battle-roll').click();
+  await browser.waitUntil(async () => (await browser.$('#battle-seed').getText()).includes('seed'), { timeout: 10000 });
+  const faces = [...(await browser.$('#dice-typed').getValue())].map(Number);
+  assert.equal(faces.length, 2);
   for (const f of faces) assert.ok(f >= 1 && f <= 6, `face ${f}`);
-  await browser.waitUntil(async () => (await browser.$('[data-testid="outcome-result"]').isExisting()), { timeout: 10000 });
-  const head = await browser.$('.outcome-head').getText();
+  await browser.waitUntil(async () => (await text('.outcome-head')) !== null, { timeout: 10000 });
+  const head = await text('.outcome-head');
   assert.match(head, new RegExp(`Dice ${faces[0]} \\+ ${faces[1]} = ${faces[0] + faces[1]}`));
 });
 
 test('bad input shows a clear error, not a crash', async () => {
-  await browser.$('button[data-action="melee"]').click();
-  await browser.$('.unit[data-side="defenders"] input[data-field="combat"]').setValue('lots');
-  const error = await browser.$('.error');
+  await chooseAction('melee');
+  const input = await setField('defenders.0.units.0.combat', 'lots');
+  const error = await browser.$('#battle-resolution .error');
   await error.waitForExist({ timeout: 10000 });
   assert.equal(await error.getAttribute('data-code'), 'situation.invalid_strength');
   assert.match(await error.getText(), /combat strength/i);
-  const input = await browser.$('.unit[data-side="defenders"][data-index="0"] [data-field="combat"]');
-  assert.equal(await input.getAttribute('aria-invalid'), 'true');
+  await browser.waitUntil(async () => (await input.getAttribute('aria-invalid')) === 'true', { timeout: 10000 });
   await browser.pause(300);
   await browser.saveScreenshot(`${shots}/itacs-error.png`);
+  await setField('defenders.0.units.0.combat', '');
 });
 
 test('settings: a switchable ruling put in force refuses a melee below 1:2 (R-ITACS-1), taken out resolves it again', async () => {
@@ -164,11 +192,9 @@ test('settings: a switchable ruling put in force refuses a melee below 1:2 (R-IT
   assert.match(await browser.$('#settings-screen').getText(), /Tactical System: the rules, with R-ITACS-1 /);
   await browser.saveScreenshot(`${shots}/settings-rulings.png`);
   await browser.$('#nav-quick').click();
-  await browser.$('button[data-action="melee"]').click();
-  await browser.$('.unit[data-side="attackers"] select[data-field="type"]').selectByAttribute('value', 'SD');
-  await browser.$('.unit[data-side="defenders"] select[data-field="type"]').selectByAttribute('value', 'PS');
-  await browser.$('.unit[data-side="defenders"] input[data-field="combat"]').setValue('40');
-  const error = await browser.$('#resolution .error');
+  await chooseAction('melee');
+  await setField('defenders.0.units.0.combat', '40');
+  const error = await browser.$('#battle-resolution .error');
   await error.waitForExist({ timeout: 10000 });
   assert.equal(await error.getAttribute('data-code'), 'situation.below_lowest_column');
   assert.match(await error.getText(), /R-ITACS-1/);
@@ -176,25 +202,18 @@ test('settings: a switchable ruling put in force refuses a melee below 1:2 (R-IT
   assert.doesNotMatch(await browser.$('#settings-screen').getText(), /Tactical System: the rules, with R-ITACS-1/);
   await browser.$('#nav-quick').click();
   await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
-  assert.match(await browser.$('#resolution').getText(), /below the lowest column/);
+  assert.match(await browser.$('#battle-resolution').getText(), /below the lowest column/);
 });
 
 test('measured: an input change redraws the odds, and the idle app’s memory', async () => {
-  await browser.$('button[data-action="melee"]').click();
-  // Back to the first test's melee: SD against PS, no strength override.
-  await browser.execute(() => {
-    const combat = document.querySelector('.unit[data-side="defenders"] input[data-field="combat"]');
-    combat.value = '';
-    combat.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  await browser.$('.unit[data-side="attackers"] select[data-field="type"]').selectByAttribute('value', 'SD');
-  await browser.$('.unit[data-side="defenders"] select[data-field="type"]').selectByAttribute('value', 'PS');
-  await browser.$('#odds .odds-row').waitForExist({ timeout: 10000 });
+  // Back to a melee of SD against PS, no strength override.
+  await setField('defenders.0.units.0.combat', '');
+  await chooseAction('melee');
   // In the page: change the attacker count, time until the odds list is replaced (the IPC
   // round trip, the core's resolution and the redraw), 20 times.
   const { times, missed, screen } = await browser.executeAsync((done) => {
-    const input = document.querySelector('.unit[data-side="attackers"] input[data-field="count"]');
-    const odds = document.querySelector('#resolution');
+    const input = document.querySelector('[data-path="attackers.0.units.0.count"]');
+    const odds = document.querySelector('#battle-resolution');
     const out = [];
     const missed = [];
     let n = 0;

@@ -6,15 +6,27 @@ import type { Schema } from './lib/schema';
 
 export const itacs = {
   id: 'itacs', name: 'ITACS — Improved Tactical System', dice: '2d6', fingerprint: 'f', layers: [],
-  actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5', group: 'combat', fights: true }], main_action: 'melee', choices: [], phases: [],
+  actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5', group: 'combat', fights: true, rolls: true }], main_action: 'melee', choices: [], phases: [],
+  dice_faces: [{ sides: 6 }, { sides: 6 }], common_situations: [{ field: 'rear', label: 'Rear' }], derived_values: false,
+  side_fields: [{ key: 'panic_level', label: 'Panic level', rule: '5.4', min: 0 }, { key: 'stacking_limit', label: 'Stacking limit', rule: '4.3.3', min: 1 }],
 } as unknown as SystemInfo;
 
-export const gts = { ...itacs, id: 'gts', name: 'GTS — Go Tell the Spartans' } as SystemInfo;
+export const gts = {
+  ...itacs, id: 'gts', name: 'GTS — Go Tell the Spartans', side_fields: [], derived_values: true,
+  roster_advice: 'On the roster, give the army’s general and baggage their roles: losing them lowers the army break point (8.0).',
+} as SystemInfo;
 
+/** A roster unit as the core sends it: its words (type, state, quick edits) written by its system. */
 export function unit(over: Partial<UnitState> = {}): UnitState {
   return {
-    id: 1, label: '17.04', side: 'Romans', role: 'unit', stats: { type: 'SD', count: 4 }, strength: 4, starting: 4,
-    d_markers: 0, broken: false, rout: false, scattered: false, disordered: false, hits: 0, lost: false, moves: [], ...over,
+    id: 1, label: '17.04', side: 'Romans', role: 'unit', strength: 4, starting: 4, lost: false, moves: [],
+    detail: { entry: { type: 'SD', count: 4 }, state: { d_markers: 0 } },
+    type_name: 'Spear-armed drilled foot (SD)', summary: '4/4',
+    quick_edits: [
+      { label: '+D', change: { kind: 'd_markers', count: 1 } },
+      { label: '−D', change: { kind: 'remove_d_markers', count: 1 } },
+    ],
+    ...over,
   };
 }
 

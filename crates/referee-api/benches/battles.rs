@@ -63,10 +63,16 @@ fn big_battle_file(referee: &Referee) -> String {
         let unit = 1 + n % UNITS;
         let body = match n % 8 {
             0 | 4 => battle
-                .adjust(Subject::Unit(unit), Change::DMarkers { count: 1 }, None)
+                .adjust(
+                    ruleset,
+                    Subject::Unit(unit),
+                    Change::DMarkers { count: 1 },
+                    None,
+                )
                 .unwrap(),
             1 | 5 => battle
                 .adjust(
+                    ruleset,
                     Subject::Unit(unit),
                     Change::RemoveDMarkers { count: 1 },
                     None,
@@ -80,7 +86,7 @@ fn big_battle_file(referee: &Referee) -> String {
                 )
                 .unwrap();
                 let body = battle
-                    .apply(&r, &mapping, DiceSource::Physical, None, None)
+                    .apply(ruleset, &r, &mapping, DiceSource::Physical, None, None)
                     .unwrap();
                 let detail = json!({"situation": melee(), "resolution": r});
                 push(&mut battle, body, Some(detail), &mut details);

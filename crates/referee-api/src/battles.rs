@@ -439,7 +439,7 @@ impl Battles {
             standing: standing(ruleset, &battle.state),
             began_under,
             ruleset_changed,
-            state: battle.state.clone(),
+            state: ruleset.worded(&battle.state),
             events: u64::try_from(battle.events.len()).unwrap_or(u64::MAX),
             log: log_entries(battle, &battle.events[from..]),
             undo: battle.history.undo,
@@ -530,6 +530,7 @@ impl Battles {
         });
         self.writing(id, |b| {
             let body = b.battle(referee, id)?.apply(
+                ruleset,
                 &resolution,
                 &request.mapping,
                 source,
@@ -586,8 +587,10 @@ impl Battles {
         id: i64,
         request: &AdjustRequest,
     ) -> Result<BattleView, RefereeError> {
+        let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         self.writing(id, |b| {
             let body = b.battle(referee, id)?.adjust(
+                ruleset,
                 request.subject.clone(),
                 request.change.clone(),
                 request.reason.clone(),
@@ -1032,7 +1035,7 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
                 "the roster has more units than a battle holds",
             )
         })?;
-        referee_core::battle::units::enter(ruleset, id, unit, &format!("units[{i}]"))?;
+        ruleset.system.enter(id, unit, &format!("units[{i}]"))?;
     }
     Ok(())
 }

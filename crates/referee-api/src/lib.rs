@@ -29,10 +29,11 @@ pub use referee_core::battle::{
 pub use referee_core::contract::*;
 pub use referee_core::error::RefereeError;
 pub use referee_core::preset::Preset;
-pub use referee_core::systems::sections::RuleSection;
-pub use referee_core::systems::{
-    ActionGroup, ActionInfo, Choice, ChoiceList, Phase, PhaseStep, SystemInfo,
+pub use referee_core::rule_system::{
+    ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, Die, Phase, PhaseStep, SideField,
+    SystemInfo, Thrower,
 };
+pub use referee_core::systems::sections::RuleSection;
 pub use referee_store::{
     BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
     KEEP_DELETED_DAYS,
@@ -91,9 +92,14 @@ pub fn typescript_bindings() -> String {
         SystemInfo::decl(&cfg),
         ActionInfo::decl(&cfg),
         ActionGroup::decl(&cfg),
+        Die::decl(&cfg),
+        Thrower::decl(&cfg),
+        CommonSituation::decl(&cfg),
+        SideField::decl(&cfg),
         ChoiceList::decl(&cfg),
         Choice::decl(&cfg),
         Resolution::decl(&cfg),
+        Shown::decl(&cfg),
         Modifier::decl(&cfg),
         Total::decl(&cfg),
         Note::decl(&cfg),
@@ -136,6 +142,8 @@ pub fn typescript_bindings() -> String {
         battle::BattleState::decl(&cfg),
         battle::SideState::decl(&cfg),
         battle::UnitState::decl(&cfg),
+        battle::UnitWords::decl(&cfg),
+        battle::QuickEdit::decl(&cfg),
         battle::LeaderFate::decl(&cfg),
         battle::Standing::decl(&cfg),
         battle::Gauge::decl(&cfg),

@@ -164,7 +164,7 @@ impl Referee {
         let mut problems = Vec::new();
         let mut bases: BTreeMap<String, SourceFile> = BUILTIN
             .iter()
-            .map(|(id, name, text)| (id.to_string(), SourceFile { name, text }))
+            .map(|b| (b.id.to_string(), b.source()))
             .collect();
         let mut candidates: Vec<(SourceFile, bool)> = SWITCHES
             .iter()
@@ -325,7 +325,7 @@ impl Referee {
     /// The roster unit form of a ruleset: its fields in the rules' words, every choice with the
     /// values the ruleset data prints for it.
     pub fn unit_form(&self, ruleset: &str) -> Result<referee_core::battle::UnitForm, RefereeError> {
-        Ok(referee_core::battle::unit_form(self.ruleset(ruleset)?))
+        Ok(self.ruleset(ruleset)?.unit_form())
     }
 
     /// A roster unit's values from the tables, or a plain error naming the stats key at fault.
@@ -334,14 +334,12 @@ impl Referee {
         ruleset: &str,
         stats: &serde_json::Value,
     ) -> Result<referee_core::battle::UnitPreview, RefereeError> {
-        referee_core::battle::unit_preview(self.ruleset(ruleset)?, stats)
+        self.ruleset(ruleset)?.unit_preview(stats)
     }
 
     /// A CSV roster template: `label` and the unit form's field keys, with two example rows.
     pub fn roster_csv_template(&self, ruleset: &str) -> Result<String, RefereeError> {
-        Ok(referee_core::battle::roster_csv_template(
-            self.ruleset(ruleset)?,
-        ))
+        Ok(self.ruleset(ruleset)?.roster_csv_template())
     }
 
     pub fn ruleset(&self, id: &str) -> Result<&Ruleset, RefereeError> {

@@ -566,29 +566,36 @@ fn projection(view: &BattleView) -> Value {
         .unwrap()
         .values()
         .map(|u| {
+            // The system's own state of the unit, and what every unit has.
+            let own = &u["detail"]["state"];
             let mut marks = serde_json::Map::new();
-            for key in [
-                "d_markers",
-                "broken",
-                "rout",
-                "scattered",
-                "disordered",
-                "hits",
-                "leader",
-                "leader_wounds",
-                "near_fallen_leader",
-                "threw",
+            for (key, v) in [
+                ("d_markers", &own["d_markers"]),
+                ("broken", &own["broken"]),
+                ("rout", &own["rout"]),
+                ("scattered", &own["scattered"]),
+                ("disordered", &own["disordered"]),
+                ("hits", &own["hits"]),
+                ("leader", &u["leader"]),
+                ("leader_wounds", &u["leader_wounds"]),
+                ("near_fallen_leader", &own["near_fallen_leader"]),
+                ("threw", &own["threw"]),
             ] {
-                let v = &u[key];
                 let set = !(v.is_null() || v == &json!(false) || v == &json!(0));
                 if set {
                     marks.insert(key.into(), v.clone());
                 }
             }
-            for key in ["cf", "type", "state"] {
-                if let Some(v) = u["stats"].get(key) {
-                    marks.insert(format!("stats.{key}"), v.clone());
-                }
+            // A Medieval counter's charge factor now (0 is left out of its entry).
+            if u["detail"]["state"].get("scattered").is_some() {
+                let cf = own["entry"].get("cf").cloned().unwrap_or(json!(0));
+                marks.insert("stats.cf".into(), cf);
+            }
+            if let Some(t) = own["entry"].get("type").or(own["element"].get("type")) {
+                marks.insert("stats.type".into(), t.clone());
+            }
+            if let Some(state) = own.get("state").filter(|s| *s != "in_play") {
+                marks.insert("stats.state".into(), state.clone());
             }
             json!({
                 "id": u["id"], "label": u["label"], "side": u["side"], "command": u["command"],

@@ -22,7 +22,7 @@ fn bindings_are_current() {
 #[test]
 fn ruleset_schemas_are_current() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulesets/schema");
-    for (id, _, _) in referee_core::systems::BUILTIN {
+    for id in referee_core::systems::BUILTIN.iter().map(|b| b.id) {
         let path = dir.join(format!("{id}.schema.json"));
         let fresh =
             serde_json::to_string_pretty(&referee_api::Referee::ruleset_schema(id).unwrap())

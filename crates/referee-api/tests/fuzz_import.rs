@@ -372,9 +372,11 @@ fn store_reopen_and_append(
     let id = Battles::open(db)?.import(referee, text)?.id;
     let mut fresh = Battles::open(db)?;
     let view = fresh.view(referee, id)?;
+    // Both as the app shows them: every unit in its rules' words.
+    let shown = referee.ruleset(&read.state.ruleset)?.worded(&read.state);
     assert_eq!(
         serde_json::to_value(&view.state).unwrap(),
-        serde_json::to_value(&read.state).unwrap(),
+        serde_json::to_value(&shown).unwrap(),
         "the stored battle reopens as it was read"
     );
     assert_eq!(view.events, read.events.len() as u64);

@@ -5,21 +5,23 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use referee_core::odds::{DiceSpec, Dist};
+use referee_core::rule_system::shared::roll_table;
 use referee_core::ruleset::Layers;
 use referee_core::systems::dbmm::combat::{close_combat_scores, CloseCombatSituation};
+use referee_core::systems::dbmm::Dbmm;
 use referee_core::systems::gts::recoil::{unit_fate, Fate, Test};
 use referee_core::systems::gts::rolloff::formed_fire;
+use referee_core::systems::itacs::Itacs;
 use referee_core::systems::medieval::result::CombatResult;
-use referee_core::systems::shared::roll_table;
-use referee_core::systems::{builtin, Ruleset, SystemRules};
+use referee_core::systems::medieval::Medieval;
+use referee_core::systems::{builtin, Ruleset};
 
-fn load(id: &str) -> SystemRules {
+fn load(id: &str) -> Ruleset {
     Ruleset::load(&Layers {
         base: builtin(id).unwrap(),
         house_rules: vec![],
     })
     .unwrap()
-    .rules
 }
 
 /// Mean time of `f` over at least 200 ms, and its last answer.
@@ -46,9 +48,8 @@ fn emit<T: Ord + Clone>(case: &str, dist: &Dist<T>, ns: f64, label: impl Fn(&T) 
 }
 
 fn main() {
-    let SystemRules::Itacs(itacs) = load("itacs") else {
-        panic!("the ITACS ruleset")
-    };
+    let itacs = load("itacs");
+    let itacs = itacs.data::<Itacs>().expect("the ITACS ruleset");
     let table = roll_table(&itacs.melee.results);
     let two_d6: DiceSpec = "2d6".parse().unwrap();
     for drm in -6..=12 {
@@ -60,9 +61,8 @@ fn main() {
         emit(&format!("itacs_melee_drm_{drm}"), &d, ns, |s| s.clone());
     }
 
-    let SystemRules::Medieval(medieval) = load("medieval") else {
-        panic!("the Medieval ruleset")
-    };
+    let medieval = load("medieval");
+    let medieval = medieval.data::<Medieval>().expect("the Medieval ruleset");
     let column = medieval
         .combat
         .columns
@@ -130,9 +130,8 @@ fn main() {
 
     // DBMM: A's final score in close combat (factors, support, grading by the first comparison),
     // >, =, < or doubled.
-    let SystemRules::Dbmm(dbmm) = load("dbmm") else {
-        panic!("the DBMM ruleset")
-    };
+    let dbmm = load("dbmm");
+    let dbmm = dbmm.data::<Dbmm>().expect("the DBMM ruleset");
     let fighter = |t: &str, g: &str| serde_json::json!({ "element": { "type": t, "grade": g } });
     let cases = [
         (
@@ -169,7 +168,7 @@ fn main() {
     for (case, a, b, bound) in cases {
         let situation: CloseCombatSituation =
             serde_json::from_value(serde_json::json!({ "a": a, "b": b, "bound": bound })).unwrap();
-        let (dist, ns) = timed(|| close_combat_scores(&dbmm, &situation).unwrap());
+        let (dist, ns) = timed(|| close_combat_scores(dbmm, &situation).unwrap());
         emit(case, &dist, ns, |s| s.symbol().to_string());
     }
 }

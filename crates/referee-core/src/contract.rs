@@ -433,9 +433,43 @@ pub struct Resolution {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub outcome: Option<Outcome>,
+    /// How the app shows it, filled in by the ruleset once the system has answered.
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub shown: Shown,
+}
+
+/// What the app needs to show a resolution without knowing its system: the dice to enter, one by
+/// one, and every result in words.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, TS)]
+pub struct Shown {
+    /// The dice of the throw, one by one, with the side throwing each in an opposed roll; none
+    /// for an answer without dice, or a throw per unit the app cannot lay out.
+    pub faces: Vec<crate::rule_system::Die>,
+    /// Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
+    /// named by its key in words ("recoil_or_spent" → "Recoil or spent").
+    pub names: std::collections::BTreeMap<String, String>,
 }
 
 impl Resolution {
+    /// The resolution with what the app shows of it.
+    pub fn shown(mut self) -> Resolution {
+        let mut names = std::collections::BTreeMap::new();
+        let results = self
+            .distribution
+            .iter()
+            .map(|d| d.result.as_str())
+            .chain(self.outcome.as_ref().map(|o| o.result.as_str()));
+        for result in results {
+            names.insert(result.to_string(), result_words(result));
+        }
+        self.shown = Shown {
+            faces: crate::rule_system::dice_of(&self.dice).unwrap_or_default(),
+            names,
+        };
+        self
+    }
+
     /// An answer that involves no dice: its one result is certain, and it is also the outcome, so
     /// it can be applied like any rolled result.
     pub fn certain(
@@ -446,6 +480,7 @@ impl Resolution {
         effects: Vec<Effect>,
     ) -> Resolution {
         Resolution {
+            shown: Shown::default(),
             system: system.to_string(),
             action: action.to_string(),
             dice: String::new(),
@@ -518,4 +553,81 @@ pub fn rolls_text(modified: &Dist<i64>, gives: impl Fn(i64) -> bool) -> String {
         }
     }
     parts.join(", ")
+}
+
+/// The rules' abbreviations, as the rules write them.
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("bua", "BUA"),
+    ("pf", "PF"),
+    ("tf", "TF"),
+    ("me", "ME"),
+    ("cf", "CF"),
+    ("sp", "SP"),
+    ("sps", "SPs"),
+    ("zoc", "ZoC"),
+    ("drm", "DRM"),
+    ("pip", "PIP"),
+    ("pips", "PIPs"),
+    ("vp", "VP"),
+    ("vps", "VPs"),
+];
+
+/// A key in words: "recoil_or_spent" → "Recoil or spent", "in_bua" → "In BUA".
+pub fn key_words(key: &str) -> String {
+    let words: Vec<String> = key
+        .split(['_', ' '])
+        .filter(|w| !w.is_empty())
+        .map(|w| match ABBREVIATIONS.iter().find(|(k, _)| *k == w) {
+            Some((_, a)) => a.to_string(),
+            None if w.len() == 1 => w.to_uppercase(),
+            None => w.to_string(),
+        })
+        .collect();
+    let joined = words.join(" ");
+    let mut chars = joined.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => key.to_string(),
+    }
+}
+
+/// A result as the screen names it: a result named by its key in words, each of DBMM's two
+/// fates too ("pursue/destroyed" → "Pursue / Destroyed"); a table's code as printed.
+pub fn result_words(result: &str) -> String {
+    let is_key = |part: &str| {
+        part.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_' || c == ' ')
+    };
+    if !result.is_empty() && result.split('/').all(is_key) {
+        result
+            .split('/')
+            .map(key_words)
+            .collect::<Vec<_>>()
+            .join(" / ")
+    } else {
+        result.to_string()
+    }
+}
+
+#[cfg(test)]
+mod words {
+    use super::*;
+
+    #[test]
+    fn results_named_by_a_key_read_as_words_and_table_codes_stay() {
+        for (key, words) in [
+            ("recoil_or_spent", "Recoil or spent"),
+            ("pursue/destroyed", "Pursue / Destroyed"),
+            ("in_bua", "In BUA"),
+            ("weather", "Weather"),
+            ("1D", "1D"),
+            ("A2R", "A2R"),
+            ("B takes 3", "B takes 3"),
+            ("-", "-"),
+        ] {
+            assert_eq!(result_words(key), words, "{key}");
+        }
+    }
 }

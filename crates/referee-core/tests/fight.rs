@@ -322,7 +322,9 @@ fn a_dbmm_x_element_picked_without_its_line_is_asked_for_it() {
 
 /// Lands a change on a unit as the umpire's adjustment would.
 fn adjust(ruleset: &Ruleset, battle: &mut Battle, id: UnitId, change: Change) {
-    let body = battle.adjust(Subject::Unit(id), change, None).unwrap();
+    let body = battle
+        .adjust(ruleset, Subject::Unit(id), change, None)
+        .unwrap();
     let event = referee_core::battle::Event {
         seq: battle.next_seq(),
         at: "2026-01-01T00:01:00Z".into(),

@@ -75,7 +75,7 @@ fn preset_battles(system: &str) -> Vec<Battle> {
 
 /// Appends a change by hand, as the umpire's quick edit would.
 fn adjust(r: &Ruleset, b: &mut Battle, id: UnitId, change: Change) {
-    let body = b.adjust(Subject::Unit(id), change, None).unwrap();
+    let body = b.adjust(r, Subject::Unit(id), change, None).unwrap();
     record(r, b, body);
 }
 
@@ -102,6 +102,7 @@ fn thrown_and_applied(
     let mut copy = b.clone();
     let body = copy
         .apply(
+            r,
             &thrown,
             &choices(effects, targets),
             DiceSource::Physical,
@@ -276,7 +277,7 @@ fn check_situation(
         }
         let m = choices(&outcome.effects, targets);
         let body = b
-            .apply(&thrown, &m, DiceSource::Physical, None, None)
+            .apply(r, &thrown, &m, DiceSource::Physical, None, None)
             .unwrap_or_else(|e| panic!("{what} {faces:?}: {}", e.one_line()));
         let mut after = b.clone();
         record(r, &mut after, body);
@@ -461,7 +462,7 @@ fn a_dbmm_command_near_its_threshold_forecasts_what_applying_does() {
         let thrown = r.resolve("close_combat", &situation, Some(&faces)).unwrap();
         if !thrown.outcome.as_ref().unwrap().effects.is_empty() {
             let e = b
-                .apply(&thrown, &partial, DiceSource::Physical, None, None)
+                .apply(&r, &thrown, &partial, DiceSource::Physical, None, None)
                 .unwrap_err();
             assert_eq!(e.code, refused.code, "{faces:?}");
         }

@@ -7,7 +7,8 @@
 //! set the run.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+
+mod common;
 
 use referee_core::preset::{self, BUILTIN_PRESETS};
 use referee_core::ruleset::{Layers, SourceFile};
@@ -41,31 +42,15 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// `(ruleset, action, situation)` of every example in docs/api.md.
 fn examples() -> Vec<(String, String, Value)> {
-    let doc = std::fs::read_to_string(root().join("docs/api.md")).unwrap();
-    let mut out = Vec::new();
-    let mut lines = doc.lines();
-    while let Some(line) = lines.next() {
-        if let Some(tag) = line.strip_prefix("```json example=") {
-            let body: Vec<&str> = lines
-                .by_ref()
-                .take_while(|l| !l.starts_with("```"))
-                .collect();
-            let tag = tag.split_whitespace().next().unwrap();
+    common::api_examples()
+        .into_iter()
+        .map(|(tag, situation)| {
             let (ruleset, action) = tag.split_once('/').unwrap();
-            out.push((
-                ruleset.to_string(),
-                action.to_string(),
-                serde_json::from_str(&body.join("\n")).unwrap(),
-            ));
-        }
-    }
-    out
+            (ruleset.to_string(), action.to_string(), situation)
+        })
+        .collect()
 }
 
 /// Words worth trying where a string goes: the ruleset's own keys and some garbage.
@@ -224,7 +209,8 @@ fn mutated_situations_never_panic_and_stay_exact() {
     let mut rng = Rng(env("FUZZ_SEED", 0x5EED_CAFE).max(1));
     let rulesets: Vec<(String, Ruleset)> = BUILTIN
         .iter()
-        .map(|(id, _, _)| {
+        .map(|b| {
+            let id = b.id;
             let r = Ruleset::load(&Layers {
                 base: builtin(id).unwrap(),
                 house_rules: vec![],
@@ -329,7 +315,8 @@ fn mutated_ruleset_files_never_panic() {
     let iterations = env("FUZZ_RULESET_ITERATIONS", 150);
     let mut rng = Rng(env("FUZZ_SEED", 0x5EED_CAFE).max(1) ^ 0xF00D);
     let mut executions = 0u64;
-    for (_, name, text) in BUILTIN {
+    for b in BUILTIN {
+        let (name, text) = (b.file, b.text);
         let lines: Vec<&str> = text.lines().collect();
         for _ in 0..iterations {
             let text = mutated_text(&lines, &mut rng);
@@ -355,7 +342,8 @@ fn mutated_preset_files_never_panic() {
     let mut rng = Rng(env("FUZZ_SEED", 0x5EED_CAFE).max(1) ^ 0xBEEF);
     let rulesets: std::collections::BTreeMap<String, Ruleset> = BUILTIN
         .iter()
-        .map(|(id, _, _)| {
+        .map(|b| {
+            let id = b.id;
             let layers = Layers {
                 base: builtin(id).unwrap(),
                 house_rules: vec![],

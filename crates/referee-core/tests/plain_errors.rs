@@ -1,20 +1,22 @@
 //! Every refusal reads as a sentence an umpire understands: each documented situation of each
-//! system (ui/src/generated/examples.json, the examples of docs/api.md) is spoilt in the usual
+//! system (the examples of docs/api.md, read where they are written) is spoilt in the usual
 //! ways — an unknown field, a missing field, a wrong type, an unknown choice or unit type — and
 //! every message is checked for developer text (backticks, serde's "expected …", "invalid
 //! type", list indexes, quoted snake_case identifiers).
 
-use std::path::PathBuf;
+mod common;
 
 use referee_core::ruleset::Layers;
 use referee_core::systems::{builtin, Ruleset};
 use serde_json::{json, Value};
 
+/// The first example of each action in docs/api.md, by `<system>/<action>`.
 fn examples() -> serde_json::Map<String, Value> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/generated/examples.json");
-    let text = std::fs::read_to_string(path).unwrap();
-    serde_json::from_str(&text).unwrap()
+    let mut examples = serde_json::Map::new();
+    for (tag, situation) in common::api_examples() {
+        examples.entry(tag).or_insert(situation);
+    }
+    examples
 }
 
 /// Every spoilt copy of `v`: one change each, at every depth.

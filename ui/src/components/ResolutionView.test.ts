@@ -6,7 +6,7 @@ import type { Resolution } from '../generated/api';
 import ResolutionView from './ResolutionView.svelte';
 
 const resolution: Resolution = {
-  system: 'itacs', action: 'melee', dice: '2d6',
+  system: 'itacs', action: 'melee', dice: '2d6', faces: [{ sides: 6 }, { sides: 6 }], names: {},
   totals: [{ label: 'Attack strength', value: '24', rule: '4.5.10' }],
   modifiers: [{ label: 'Combat ratio (3:1)', value: 2, rule: '10.5', ruling: 'R-ITACS-1' }, { label: 'Terrain: <Clear>', value: 0, rule: '10.3' }],
   total_modifier: 2,
@@ -43,7 +43,7 @@ describe('a resolution', () => {
   });
   it('names an answer without dice in words, with no throw, and the sides of a roll-off by name', () => {
     const weather: Resolution = {
-      ...resolution, system: 'dbmm', action: 'weather', dice: '', total_modifier: 0,
+      ...resolution, system: 'dbmm', action: 'weather', dice: '', total_modifier: 0, faces: [], names: { weather: 'Weather' },
       distribution: [{ result: 'weather', meaning: 'Strong wind W.', rolls: '', probability: '1/1', p: 1, effects: [] }],
       outcome: { dice: [], roll: 0, modified: 0, result: 'weather', meaning: 'Strong wind W.', effects: [] },
     };
@@ -52,7 +52,7 @@ describe('a resolution', () => {
     expect(screen.getByTestId('outcome-result')).toHaveTextContent('Weather');
     document.body.innerHTML = '';
     const melee: Resolution = {
-      ...resolution, system: 'gts',
+      ...resolution, system: 'gts', names: { 'B takes 9': 'B takes 9' },
       distribution: [{ result: 'B takes 9', meaning: 'x', rolls: '', probability: '1/1', p: 1, effects: [] }],
       outcome: { dice: [10, 1], roll: 10, modified: 10, result: 'B takes 9', meaning: 'A 10 against B 1: B takes 9.', effects: [] },
     };

@@ -82,15 +82,60 @@ choices: Array<ChoiceList>,
 /**
  * The sequence of play, phase by phase, with the actions each phase offers.
  */
-phases: Array<Phase>, };
+phases: Array<Phase>, 
+/**
+ * The system's dice, one by one (the dice pads of a throw without a resolution yet).
+ */
+dice_faces: Array<Die>, 
+/**
+ * The boxes offered as chips.
+ */
+common_situations: Array<CommonSituation>, 
+/**
+ * The numbers a side is set up with in this system, besides its name and commands.
+ */
+side_fields: Array<SideField>, 
+/**
+ * What the umpire should know when filling the roster, in the rules' words.
+ */
+roster_advice?: string, 
+/**
+ * A unit's values are worked out from the tables (not printed on a counter): the roster
+ * offers to show them.
+ */
+derived_values: boolean, };
 
 export type ActionInfo = { id: string, name: string, rule: string, group: ActionGroup, 
 /**
- * It takes two sides of roster units: `battle::fight` builds its situation from them.
+ * It takes two sides of roster units: its system opens its situation from them.
  */
-fights: boolean, };
+fights: boolean, 
+/**
+ * It throws dice; an action that does not answers with one certain result.
+ */
+rolls: boolean, };
 
 export type ActionGroup = "combat" | "checks" | "movement" | "tables";
+
+export type Die = { sides: number, thrower?: Thrower, };
+
+export type Thrower = "a" | "b";
+
+export type CommonSituation = { 
+/**
+ * The box's name in the situation.
+ */
+field: string, 
+/**
+ * Its words on the chip.
+ */
+label: string, };
+
+export type SideField = { 
+/**
+ * The side setup's field: `panic_level`, `stacking_limit`.
+ */
+key: string, label: string, rule: string, min: number, };
 
 export type ChoiceList = { field: string, options: Array<Choice>, };
 
@@ -108,7 +153,29 @@ forecast: Array<Chance>,
 /**
  * Conditions the rules set, met or not, or for the umpire to check on the table.
  */
-checks: Array<Check>, notes: Array<Note>, outcome?: Outcome, };
+checks: Array<Check>, notes: Array<Note>, outcome?: Outcome, 
+/**
+ * The dice of the throw, one by one, with the side throwing each in an opposed roll; none
+ * for an answer without dice, or a throw per unit the app cannot lay out.
+ */
+faces: Array<Die>, 
+/**
+ * Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
+ * named by its key in words ("recoil_or_spent" → "Recoil or spent").
+ */
+names: { [key in string]: string }, };
+
+export type Shown = { 
+/**
+ * The dice of the throw, one by one, with the side throwing each in an opposed roll; none
+ * for an answer without dice, or a throw per unit the app cannot lay out.
+ */
+faces: Array<Die>, 
+/**
+ * Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
+ * named by its key in words ("recoil_or_spent" → "Recoil or spent").
+ */
+names: { [key in string]: string }, };
 
 export type Modifier = { label: string, value: number, rule: string, ruling?: string, };
 
@@ -246,7 +313,7 @@ stacking_limit?: number, };
 export type UnitSpec = { label: string, side: string, command?: string, role?: Role, 
 /**
  * The unit exactly as the ruleset's actions take it (an ITACS unit entry, a Medieval unit,
- * a GTS unit entry), so a resolution can be built from the roster.
+ * a GTS unit entry, a DBMM element), so a resolution can be built from the roster.
  */
 stats: unknown, };
 
@@ -361,28 +428,49 @@ points_awarded: number,
  */
 panicked: boolean, };
 
-export type UnitState = { id: number, label: string, side: string, command?: string, role: Role, stats: unknown, 
+export type UnitState = { id: number, label: string, side: string, command?: string, role: Role, 
 /**
- * Units in the stack (ITACS), SPs (Medieval) or stands (GTS) now, and at the start.
+ * Units in the stack (ITACS), SPs (Medieval), stands (GTS) or 1 (a DBMM element) now, and
+ * at the start.
  */
-strength: number, starting: number, d_markers: number, broken: boolean, rout: boolean, scattered: boolean, disordered: boolean, hits: number, lost: boolean, leader?: LeaderFate, 
+strength: number, starting: number, lost: boolean, 
+/**
+ * What befell the leader of this row, or the leader riding with the unit.
+ */
+leader?: LeaderFate, 
 /**
  * GTS Table 1.10, 3: the leader's wounds, each one grade less effective and PV +1.
  */
 leader_wounds?: number, 
 /**
- * GTS Table 1.10, 8: within 6" of a leader who fell on his sword: −1 to melees and command
- * tests until the turn ends.
- */
-near_fallen_leader?: boolean, 
-/**
  * Moves the results called for (retreats, recoils, rampages): the map is the players'.
  */
 moves: Array<string>, 
 /**
- * ITACS: the unit has fired its throwing weapons, which it does once per game (6.6).
+ * The unit in its system's own terms: `entry`, the unit as the umpire would enter it again
+ * (the unit editor and a copy start from it), and `state`, what the system keeps of it.
  */
-threw?: boolean, };
+detail: { entry: unknown, state: unknown }, 
+/**
+ * "Swordsmen (SD)", "Infantry, Spear, Heavy", "Irr Bd, Superior".
+ */
+type_name: string, 
+/**
+ * "2/4, 1 D, Break"; "destroyed"; "in the line".
+ */
+summary: string, quick_edits: Array<QuickEdit>, };
+
+export type UnitWords = { 
+/**
+ * "Swordsmen (SD)", "Infantry, Spear, Heavy", "Irr Bd, Superior".
+ */
+type_name: string, 
+/**
+ * "2/4, 1 D, Break"; "destroyed"; "in the line".
+ */
+summary: string, quick_edits: Array<QuickEdit>, };
+
+export type QuickEdit = { label: string, change: Change, };
 
 export type LeaderFate = "captured" | "killed" | "dazed" | "unhorsed" | "seriously_wounded" | "passed_out";
 

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BattleView, Gauge, UnitForm, UnitState } from '../generated/api';
-import { alerts, copyLabel, diceFields, gaugeText, labelsFor, matches, possibleEffects, quickEdits, summary, targetKey, targetKeys, targetName, typeName, undoLabel, verdicts, worth } from './battle';
-
-const unit = (over: Partial<UnitState>): UnitState => ({
-  id: 1, label: 'Legio I', side: 'Romans', role: 'unit', stats: { type: 'SD', count: 4 }, strength: 4, starting: 4,
-  d_markers: 0, broken: false, rout: false, scattered: false, disordered: false, hits: 0, lost: false, moves: [], ...over,
-});
-
-const form: UnitForm = {
-  ruleset: 'itacs',
-  fields: [{ key: 'type', label: 'Unit type', rule: '2.4.5', kind: 'choice', required: true, options: [{ key: 'SD', label: 'Spear-armed drilled foot (SD)', fills: ['class'], printed: [] }] }],
-};
+import type { BattleView, Gauge } from '../generated/api';
+import { unit } from '../test-fixtures';
+import { alerts, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetKey, targetKeys, targetName, undoLabel, verdicts, worth } from './battle';
 
 function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false): BattleView {
   return {
@@ -22,37 +13,12 @@ function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false)
 }
 
 describe('a battle in words', () => {
-  it('knows the dice inputs an action needs', () => {
-    expect(diceFields('2d6')).toEqual([6, 6]);
-    expect(diceFields('d10 v d10')).toEqual([10, 10]);
-    expect(diceFields('d10 then d10')).toEqual([10, 10]);
-    expect(diceFields('')).toEqual([]);
-    expect(diceFields('d100 per unit')).toBeNull();
-  });
-
-  it('sums a unit up and offers the quick edits of its system', () => {
-    expect(summary(unit({ d_markers: 2, rout: true }))).toBe('4/4, 2 D, Rout');
-    expect(summary(unit({ strength: 0, lost: true }))).toBe('0/4, lost');
-    expect(summary(unit({ hits: 1 }))).toBe('4/4, 1 hit');
-    expect(summary(unit({ leader: 'seriously_wounded' }))).toBe('4/4, leader seriously wounded');
-    expect(summary(unit({ leader: 'passed_out', leader_wounds: 2 }))).toBe('4/4, leader passed out, leader wounded 2 times');
-    expect(summary(unit({ leader: 'dazed', near_fallen_leader: true }))).toBe('4/4, leader dazed, −1 for the fallen leader');
-    expect(quickEdits('itacs', unit({})).map((q) => q.label)).toEqual(['+D', '−D', '−1 unit', 'Break']);
-    expect(quickEdits('gts', unit({}))[0].change).toEqual({ kind: 'hits', count: 1 });
-    expect(quickEdits('itacs', unit({ lost: true }))).toEqual([]);
-    expect(quickEdits('dbmm', unit({})).map((q) => q.label)).toEqual(['Destroyed', 'Spent', 'Off table']);
-    const element = unit({ stats: { type: 'Kn', grade: 'O', general: true, state: 'off_table' }, strength: 0, lost: true });
-    expect(summary(element)).toBe('general, off table');
+  it('finds a unit by its label, side, type or state in the core’s words', () => {
     expect(matches(unit({}), 'sd')).toBe(true);
-    expect(matches(unit({}), 'spear', form)).toBe(true);
-    expect(matches(unit({}), 'pike', form)).toBe(false);
-  });
-
-  it('names a unit’s type by the ruleset’s full name', () => {
-    expect(typeName(unit({}), form)).toBe('Spear-armed drilled foot (SD)');
-    expect(typeName(unit({}))).toBe('SD');
-    expect(typeName(unit({ stats: { class: 'infantry', weapon: 'SP', armour: 'M', stands: 4 } }))).toBe('infantry, SP, M');
-    expect(typeName(unit({ role: 'leader', stats: {} }))).toBe('Leader');
+    expect(matches(unit({}), 'spear-armed')).toBe(true);
+    expect(matches(unit({ summary: '4/4, 2 D, Rout' }), 'rout')).toBe(true);
+    expect(matches(unit({}), 'pike')).toBe(false);
+    expect(matches(unit({}), '')).toBe(true);
   });
 
   it('labels a quantity 1…n and finds a free label for a copy', () => {
@@ -74,12 +40,13 @@ describe('a battle in words', () => {
   });
 
   it('says what a toggle is worth: the change in the modifier, or the largest change in a result’s odds', () => {
-    const r = (drm: number, ps: [string, number][]) => ({ total_modifier: drm, distribution: ps.map(([result, p]) => ({ result, p })) }) as never;
+    const words: Record<string, string> = { 'pursue/destroyed': 'Pursue / Destroyed' };
+    const r = (drm: number, ps: [string, number][]) => ({ total_modifier: drm, distribution: ps.map(([result, p]) => ({ result, p })), names: words }) as never;
     expect(worth(r(0, [['A', 0.5]]), r(2, [['A', 0.5]]))).toBe('+2 on the dice');
     expect(worth(r(1, [['A', 0.5]]), r(0, [['A', 0.5]]))).toBe('−1 on the dice');
     expect(worth(r(0, [['A', 0.5], ['B', 0.5]]), r(0, [['A', 0.25], ['B', 0.75]]))).toBe('A −25.0 pts');
     expect(worth(r(0, [['A', 0.5]]), r(0, [['A', 0.5]]))).toBe('');
-    // A result named by its key, in words.
+    // A result named by its key, in the core's words.
     expect(worth(r(0, [['pursue/destroyed', 0.5]]), r(0, [['pursue/destroyed', 0.25]]))).toBe('Pursue / Destroyed −25.0 pts');
   });
 });

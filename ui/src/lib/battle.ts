@@ -1,111 +1,14 @@
-// A battle's screens in words: unit summaries, quick edits, gauges, verdicts, alerts, undo labels,
-// effect targets, dice fields. Pure, so it is unit-tested; the components only lay it out.
-import type { BattleView, Effect, Gauge, LogEntry, Resolution, UnitForm, UnitSpec, UnitState } from '../generated/api';
-import { resultName, sentence } from './words';
+// A battle's screens in words: gauges, verdicts, alerts, undo labels, effect targets, the worth
+// of a box. The rules' words for a unit (its type, state and quick edits) and for a result come
+// from the core. Pure, so it is unit-tested; the components only lay it out.
+import type { BattleView, Effect, Gauge, LogEntry, Resolution, UnitState } from '../generated/api';
+import { sentence } from './words';
 
-/** "2d6" → two dice of 6; "d10 v d10" → two of 10; unknown forms (per unit) → null. */
-export function diceFields(dice: string): number[] | null {
-  if (!dice) return [];
-  const sides: number[] = [];
-  for (const part of dice.split(/ v | then /)) {
-    const m = /^(\d*)d(\d+)$/.exec(part.trim());
-    if (!m) return null;
-    const count = m[1] ? Number(m[1]) : 1;
-    for (let i = 0; i < count; i++) sides.push(Number(m[2]));
-  }
-  return sides;
-}
-
-export type QuickEdit = { label: string; change: Record<string, unknown> };
-
-/** The quick edits an umpire makes on a unit in each system. */
-export function quickEdits(system: string, unit: UnitState): QuickEdit[] {
-  if (unit.lost) return [];
-  const q = (label: string, change: Record<string, unknown>): QuickEdit => ({ label, change });
-  switch (system) {
-    case 'itacs':
-      return [
-        q('+D', { kind: 'd_markers', count: 1 }),
-        q('−D', { kind: 'remove_d_markers', count: 1 }),
-        q('−1 unit', { kind: 'lose_units', count: 1, chosen_by: 'defender' }),
-        unit.broken ? q('Unbreak', { kind: 'remove_break' }) : q('Break', { kind: 'break' }),
-      ];
-    case 'medieval':
-      return [q('−1 SP', { kind: 'lose_sp', count: 1, chosen_by: 'defender' }), q('CF −1', { kind: 'reduce_charge_factor', by: 1 }), q('Scatter', { kind: 'scatter' })];
-    case 'gts':
-      return [q('+1 hit', { kind: 'hits', count: 1 }), q('Disorder', { kind: 'disorder' }), q('Rout', { kind: 'rout_unit' }), q('Remove', { kind: 'destroy_all' })];
-    case 'dbmm':
-      return [
-        q('Destroyed', { kind: 'element_fate', fate: 'destroyed' }),
-        q('Spent', { kind: 'element_fate', fate: 'spent' }),
-        q('Off table', { kind: 'element_fate', fate: 'off_table' }),
-      ];
-    default:
-      return [];
-  }
-}
-
-const stat = (u: UnitState | UnitSpec, key: string): unknown => ((u.stats ?? {}) as Record<string, unknown>)[key];
-
-/** The unit's type in words: the full names its ruleset gives its chosen values ("Spear-armed
- * drilled foot (SD)"; a GTS unit's class, weapon and armour). */
-export function typeName(u: UnitState | UnitSpec, form?: UnitForm): string {
-  const stats = (u.stats ?? {}) as Record<string, unknown>;
-  const named = (key: string) => {
-    const value = stats[key];
-    if (value === undefined || value === null || value === '') return undefined;
-    const option = form?.fields.find((f) => f.key === key)?.options.find((o) => o.key === String(value));
-    return option?.label ?? String(value);
-  };
-  if (u.role === 'leader') return 'Leader';
-  if (typeof stats.class === 'string' && typeof stats.weapon === 'string') {
-    return [named('class'), named('weapon'), named('armour')].filter(Boolean).join(', ');
-  }
-  const type = named('type');
-  if (type) return typeof stats.grade === 'string' ? `${stats.irr ? 'Irr ' : ''}${type}, ${named('grade')}` : type;
-  return '';
-}
-
-/** The unit's state in a few words: strength now of then, markers, how it left the table. */
-export function summary(u: UnitState): string {
-  const state = stat(u, 'state');
-  // A DBMM element: whole or gone, and how.
-  if (typeof stat(u, 'grade') === 'string') {
-    const parts: string[] = [];
-    if (stat(u, 'general')) parts.push('general');
-    parts.push(u.lost ? (typeof state === 'string' ? state.replace('_', ' ') : 'lost') : 'in the line');
-    return parts.join(', ');
-  }
-  const parts = [`${u.strength}/${u.starting}`];
-  if (u.lost) parts.push('lost');
-  if (u.d_markers) parts.push(`${u.d_markers} D`);
-  if (u.broken) parts.push('Break');
-  if (u.rout) parts.push('Rout');
-  if (u.scattered) parts.push('scattered');
-  if (u.disordered) parts.push('Disordered');
-  if (u.hits) parts.push(`${u.hits} ${u.hits === 1 ? 'hit' : 'hits'}`);
-  const cf = stat(u, 'cf');
-  if (typeof cf === 'number') parts.push(`CF ${cf}`);
-  if (u.leader) parts.push(LEADER_WORDS[u.leader]);
-  if (u.leader_wounds) parts.push(u.leader_wounds === 1 ? 'leader wounded' : `leader wounded ${u.leader_wounds} times`);
-  if (u.near_fallen_leader) parts.push('−1 for the fallen leader');
-  return parts.join(', ');
-}
-
-/** A leader's fate in words (GTS Table 1.10, R-GTS-25): what the roster shows. */
-const LEADER_WORDS: Record<NonNullable<UnitState['leader']>, string> = {
-  captured: 'captured',
-  killed: 'killed',
-  dazed: 'leader dazed',
-  unhorsed: 'leader unhorsed',
-  seriously_wounded: 'leader seriously wounded',
-  passed_out: 'leader passed out',
-};
-
-export function matches(unit: UnitState, filter: string, form?: UnitForm): boolean {
+/** A unit the roster's filter finds: by label, side, command, type or state, in words. */
+export function matches(unit: UnitState, filter: string): boolean {
   if (!filter) return true;
   const f = filter.toLowerCase();
-  return [unit.label, unit.side, unit.command ?? '', typeName(unit, form), JSON.stringify(unit.stats)].some((x) => x.toLowerCase().includes(f));
+  return [unit.label, unit.side, unit.command ?? '', unit.type_name, unit.summary].some((x) => x.toLowerCase().includes(f));
 }
 
 /** Labels for a quantity of one type: "SD" alone, or "SD 1" … "SD 6". */
@@ -169,7 +72,7 @@ export function worth(base: Resolution, flipped: Resolution): string {
     }
   }
   if (Math.abs(most) < 0.0005) return '';
-  return `${resultName(which)} ${most > 0 ? '+' : '−'}${Math.abs(most * 100).toFixed(1)} pts`;
+  return `${flipped.names[which] ?? which} ${most > 0 ? '+' : '−'}${Math.abs(most * 100).toFixed(1)} pts`;
 }
 
 /** "How far to go" as words: the core's phrase ("½ ME to shattered"), a bare figure with

@@ -12,12 +12,16 @@ describe('common situations as chips', () => {
         night: { type: 'boolean' },
       },
     };
-    const chips = commonChips(schema, { attackers: [{ label: '17.04', rear: false }, { label: '17.05', rear: true }], target: { stream: false }, uphill: false });
+    // The rule system names its common boxes and their words; a box of another name (night, an
+    // element's own double_based_rear) is no chip.
+    const common = [{ field: 'rear', label: 'Rear' }, { field: 'stream', label: 'Stream' }, { field: 'uphill', label: 'Uphill' }];
+    const chips = commonChips(schema, { attackers: [{ label: '17.04', rear: false }, { label: '17.05', rear: true }], target: { stream: false }, uphill: false }, common);
     expect(chips.map((c) => [c.key, c.label])).toEqual([
-      ['attackers.0.rear', 'rear · 17.04'],
-      ['attackers.1.rear', 'rear · 17.05'],
-      ['target.stream', 'stream'],
-      ['uphill', 'uphill'],
+      ['attackers.0.rear', 'Rear · 17.04'],
+      ['attackers.1.rear', 'Rear · 17.05'],
+      ['target.stream', 'Stream'],
+      ['uphill', 'Uphill'],
     ]);
+    expect(commonChips(schema, {}, [])).toEqual([]);
   });
 });

@@ -1,24 +1,25 @@
 // The situations an umpire reaches for most (a flank or rear attack, uphill, a river or stream,
-// cover): found among a form's boxes by name, so every system's form offers them as chips. Pure.
-import type { Choice } from '../generated/api';
+// cover): the rule system names them (`SystemInfo.common_situations`), and they are found among a
+// form's boxes by name, so every form offers them as chips. Pure.
+import type { Choice, CommonSituation } from '../generated/api';
 import { deref, field, getAt, pathKey, type Path, type Schema } from './schema';
-
-// Whole names only: an element's own `double_based_rear` is not a rear attack.
-const common = /^(flank|flanked|flanking|rear|uphill|downhill|river|stream|ford|cover|in_cover|woods|in_bua|assaulting_undefended)$/;
 
 export interface Chip {
   path: Path;
   key: string;
-  /** The box's name, and whose it is when the form has several ("rear · 17.03"). */
+  /** The box in the rules' words, and whose it is when the form has several ("Rear · 17.03"). */
   label: string;
 }
 
-export function commonChips(schema: Schema, situation: unknown, lists: Record<string, Choice[]> = {}, max = 10): Chip[] {
+/** The boxes of the situation whose names the system lists, each as a chip. Whole names only: an
+ * element's own `double_based_rear` is not a rear attack. */
+export function commonChips(schema: Schema, situation: unknown, common: CommonSituation[], lists: Record<string, Choice[]> = {}, max = 10): Chip[] {
   const out: Chip[] = [];
   const walk = (s: Schema, value: unknown, path: Path, owner: string) => {
     const name = String(path[path.length - 1] ?? '');
     const f = field(s, schema, name, lists);
-    if (f.kind === 'boolean' && common.test(name)) out.push({ path, key: pathKey(path), label: owner ? `${name} · ${owner}` : name });
+    const named = common.find((c) => c.field === name);
+    if (f.kind === 'boolean' && named) out.push({ path, key: pathKey(path), label: owner ? `${named.label} · ${owner}` : named.label });
     else if (f.kind === 'object') {
       const here = ownerOf(value) ?? owner;
       for (const [k, sub] of Object.entries(f.schema.properties ?? {})) walk(deref(sub, schema), getAt(value, [k]), [...path, k], here);

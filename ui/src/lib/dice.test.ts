@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dieOwners, possessive, typedFaces } from './dice';
+import { possessive, typedFaces } from './dice';
 
 describe('the dice as the table throws them', () => {
-  it('gives each die of an opposed roll to its side', () => {
-    expect(dieOwners('d6 v d6')).toEqual(['a', 'b']);
-    expect(dieOwners('d10 v d10')).toEqual(['a', 'b']);
-    expect(dieOwners('2d6')).toEqual([null, null]);
-    expect(dieOwners('d10 then d10')).toEqual([null, null]);
-    expect(dieOwners('')).toEqual([]);
-  });
   it.each([
     ['43', [6, 6], ['4', '3']],
     ['4 3', [6, 6], ['4', '3']],

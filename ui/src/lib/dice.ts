@@ -1,14 +1,5 @@
-// The dice of an action as the table throws them: which die belongs to which side of an opposed
-// roll, and faces typed in one go ("43" is a 4 and a 3). Pure, so it is unit-tested.
-import { diceFields } from './battle';
-
-/** For each die, the side that throws it: 'a' and 'b' in an opposed roll ("d6 v d6"), else null. */
-export function dieOwners(dice: string): ('a' | 'b' | null)[] {
-  const parts = dice.split(/ v /);
-  if (parts.length !== 2) return (diceFields(dice) ?? []).map(() => null);
-  const [a, b] = parts.map((p) => diceFields(p.trim()) ?? []);
-  return [...a.map(() => 'a' as const), ...b.map(() => 'b' as const)];
-}
+// The dice of an action as the table throws them (the core lays them out, each with the side that
+// throws it), and faces typed in one go ("43" is a 4 and a 3). Pure, so it is unit-tested.
 
 /** Typed faces for dice of `sides`: "43", "4 3", "4,3"; on d10s a 0 is a 10 ("07" → 10 and 7).
  * Undefined while the text is not a whole throw; an error sentence when a face cannot be. */

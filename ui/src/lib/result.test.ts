@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Effect, Outcome } from '../generated/api';
+import type { Effect, Outcome, Resolution } from '../generated/api';
 import { unit } from '../test-fixtures';
 import { applyLabel, effectsByTarget, oddsSummary, resultName, sideNamed, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
+/** A resolution as the core sends it: each result named in words by the core. */
+const resolved = (dice: string, names: Record<string, string>): Resolution => ({ dice, names, faces: [], distribution: [] }) as unknown as Resolution;
 
 describe('a result in words', () => {
   it('reads an opposed roll side by side and a single throw with its modifier', () => {
@@ -15,28 +17,26 @@ describe('a result in words', () => {
     // An answer with no dice (the weather, the hour) shows no throw at all, not "Dice 0".
     expect(throwLine(outcome({ dice: [], roll: 0, modified: 0 }), 0)).toBe('');
   });
-  it('names a result by its printed code, or in words when it is a key', () => {
-    expect(resultName('1D')).toBe('1D');
-    expect(resultName('A2R')).toBe('A2R');
-    expect(resultName('recoil_or_spent')).toBe('Recoil or spent');
-    expect(resultName('weather')).toBe('Weather');
-    expect(resultName('may deploy here')).toBe('May deploy here');
-    expect(resultName('pursue/destroyed')).toBe('Pursue / Destroyed');
-    expect(resultName('repulsed_or_recoil/stand')).toBe('Repulsed or recoil / Stand');
+  it('names a result in the core’s words, a result it did not name as it is', () => {
+    const r = resolved('2d6', { recoil_or_spent: 'Recoil or spent', '1D': '1D' });
+    expect(resultName(r, 'recoil_or_spent')).toBe('Recoil or spent');
+    expect(resultName(r, '1D')).toBe('1D');
+    expect(resultName(r, 'A2R')).toBe('A2R');
     // GTS's sides A and B by their names, when the fight knows them.
-    expect(resultName('B takes 9', ['Greeks', 'Persians'])).toBe('Persians take 9');
-    expect(resultName('A takes 2, B takes 1', ['Sparta', 'Persians'])).toBe('Sparta takes 2, Persians take 1');
-    expect(resultName('B takes 9')).toBe('B takes 9');
+    expect(resultName(r, 'B takes 9', ['Greeks', 'Persians'])).toBe('Persians take 9');
+    expect(resultName(r, 'A takes 2, B takes 1', ['Sparta', 'Persians'])).toBe('Sparta takes 2, Persians take 1');
+    expect(resultName(r, 'B takes 9')).toBe('B takes 9');
     expect(sideNamed('A 10 against B 1: B takes 9.', ['Greeks', 'Persians'])).toBe('Greeks 10 against Persians 1: Persians take 9.');
     // An "A" that is a word stays.
     expect(sideNamed('A leader falls.', ['Greeks', 'Persians'])).toBe('A leader falls.');
   });
   it('offers to apply a result that changes units, and only to record one that does not', () => {
     const effect = { target: 'defender', change: { kind: 'destroy_all' }, text: 'Defender: destroyed', rule: '4.5' } as unknown as Effect;
-    expect(applyLabel(outcome({ effects: [effect] }), '2d6')).toBe('Apply DX');
-    expect(applyLabel(outcome({ result: 'destroyed', effects: [effect] }), '2d6')).toBe('Apply Destroyed');
-    expect(applyLabel(outcome({ result: 'NE' }), '2d6')).toBe('Record NE in the log');
-    expect(applyLabel(outcome({ result: 'weather', dice: [] }), '')).toBe('Record in the log');
+    const r = resolved('2d6', { DX: 'DX', destroyed: 'Destroyed', NE: 'NE' });
+    expect(applyLabel(r, outcome({ effects: [effect] }))).toBe('Apply DX');
+    expect(applyLabel(r, outcome({ result: 'destroyed', effects: [effect] }))).toBe('Apply Destroyed');
+    expect(applyLabel(r, outcome({ result: 'NE' }))).toBe('Record NE in the log');
+    expect(applyLabel(resolved('', { weather: 'Weather' }), outcome({ result: 'weather', dice: [] }))).toBe('Record in the log');
   });
   it('gathers effects by target, named by the units they land on', () => {
     const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };

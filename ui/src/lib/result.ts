@@ -1,9 +1,14 @@
 // A result after the dice, in words: the throw as the table reads it and what the result does to
 // each unit of the fight. Pure, so it is unit-tested.
-import type { Effect, Outcome, UnitState } from '../generated/api';
+import type { Effect, Outcome, Resolution, UnitState } from '../generated/api';
 import { signed } from './format';
-import { resultName } from './words';
-export { resultName, sideNamed } from './words';
+import { sideNamed } from './words';
+export { sideNamed } from './words';
+
+/** A result as the screen names it: the core's words for it, the sides of a roll-off by name. */
+export function resultName(r: Resolution, result: string, names?: [string, string]): string {
+  return sideNamed(r.names[result] ?? result, names);
+}
 import { targetKey, targetName } from './battle';
 import { sidesOf, unitsOf } from './pick';
 
@@ -54,9 +59,9 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
 
 /** The likeliest results first, for a one-line summary of the odds. */
 /** What the apply button says: a result that changes no unit is only recorded in the log. */
-export function applyLabel(o: Outcome, dice: string, names?: [string, string]): string {
-  if (o.effects.length) return `Apply ${resultName(o.result, names)}`;
-  return dice ? `Record ${resultName(o.result, names)} in the log` : 'Record in the log';
+export function applyLabel(r: Resolution, o: Outcome, names?: [string, string]): string {
+  if (o.effects.length) return `Apply ${resultName(r, o.result, names)}`;
+  return r.dice ? `Record ${resultName(r, o.result, names)} in the log` : 'Record in the log';
 }
 
 export function oddsSummary(distribution: { result: string; p: number }[], max = 3): { result: string; p: number }[] {

@@ -29,10 +29,11 @@ describe('the unit form', () => {
     expect(statsOf(form, { ...valuesOf({ type: 'PS', count: 2, hits: 1 }), class: 'A' })).toEqual({ hits: 1, type: 'PS', class: 'A', count: 2 });
   });
 
-  it('edits a unit from the strength it began with, its losses kept by the referee', () => {
-    expect(valuesOf({ type: 'SD', count: 2 }, 4)).toEqual({ type: 'SD', count: 4 });
-    expect(valuesOf({ class: 'infantry', stands: 1, hits: 1 }, 3)).toEqual({ class: 'infantry', stands: 3, hits: 1 });
-    expect(valuesOf({ type: 'Kn', grade: 'O' }, 1)).toEqual({ type: 'Kn', grade: 'O' });
+  it('edits a unit from its entry as the core gives it (the strength it began with)', () => {
+    expect(valuesOf({ type: 'SD', count: 4 })).toEqual({ type: 'SD', count: 4 });
+    expect(valuesOf({ class: 'infantry', stands: 3, hits: 1 })).toEqual({ class: 'infantry', stands: 3, hits: 1 });
+    expect(valuesOf(undefined)).toEqual({});
+    expect(valuesOf([1, 2])).toEqual({});
   });
 
   it('says what is missing or wrong, by the field’s label', () => {

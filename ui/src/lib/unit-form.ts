@@ -27,17 +27,12 @@ export function initialValues(form: UnitForm): Values {
   return out;
 }
 
-/** A unit's stats as the form's values (for editing it): the form's keys, and every other key it
- * carries kept as it is (hits, state …). Its strength (count, SPs, stands) is the one it began
- * with: an edit keeps the losses since, and the stats hold the strength now. */
-export function valuesOf(stats: unknown, starting?: number): Values {
-  const out: Values = stats && typeof stats === 'object' && !Array.isArray(stats) ? { ...(stats as Values) } : {};
-  if (starting !== undefined) for (const key of STRENGTH) if (typeof out[key] === 'number') out[key] = starting;
-  return out;
+/** A unit's entry as the form's values (for editing it): the form's keys, and every other key it
+ * carries kept as it is. The core gives the entry with the strength the unit began with: an edit
+ * keeps the losses since. */
+export function valuesOf(entry: unknown): Values {
+  return entry && typeof entry === 'object' && !Array.isArray(entry) ? { ...(entry as Values) } : {};
 }
-
-/** The stats key of each system's strength: ITACS units in the hex, Medieval SPs, GTS stands. */
-const STRENGTH = ['count', 'sp', 'stands'];
 
 /** The stats the form stands for: the asked fields that hold a value, and anything the unit
  * already carried that the form does not ask (a unit's hits stay its hits). */

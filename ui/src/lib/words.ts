@@ -71,14 +71,6 @@ export function devText(text: string): string | undefined {
   return undefined;
 }
 
-/** A result as the screen names it: a table's code as printed ("1D", "A2R"), a result named by
- * its key ("recoil_or_spent", "weather", "pursue/destroyed") in words. */
-export function resultName(result: string, names?: [string, string]): string {
-  // DBMM names both elements' fates at once: "pursue/destroyed" → "Pursue / Destroyed".
-  if (/^[a-z][a-z_ ]*(\/[a-z][a-z_ ]*)*$/.test(result)) return result.split('/').map(humanize).join(' / ');
-  return sideNamed(result, names);
-}
-
 /** GTS names the roll-off's sides A and B ("A 10 against B 1: B takes 9"): the sides' own names
  * where they are known. Only those two patterns, so an "A" that is a word stays. */
 export function sideNamed(text: string, names?: [string, string]): string {

@@ -10,8 +10,8 @@ import Resolver from './Resolver.svelte';
 
 const dbmm = {
   id: 'dbmm', name: 'DBMM', dice: 'd6 v d6', fingerprint: 'f', layers: [],
-  actions: [{ id: 'distance', name: 'Distances', rule: 'p. 21', group: 'tables', fights: false }, { id: 'melee', name: 'Melee', rule: '4.5', group: 'combat', fights: true }],
-  main_action: 'melee',
+  actions: [{ id: 'distance', name: 'Distances', rule: 'p. 21', group: 'tables', fights: false, rolls: false }, { id: 'melee', name: 'Melee', rule: '4.5', group: 'combat', fights: true, rolls: true }],
+  main_action: 'melee', dice_faces: [{ sides: 6, thrower: 'a' }, { sides: 6, thrower: 'b' }], common_situations: [], side_fields: [], derived_values: true,
   choices: [{ field: 'scale', options: [{ key: '15mm', label: '15 mm' }, { key: '25mm', label: '25 mm' }] }], phases: [],
 } as unknown as SystemInfo;
 
@@ -19,6 +19,7 @@ const schema = { type: 'object', properties: { paces: { type: 'integer' }, scale
 
 const resolution = (outcome: boolean): Resolution => ({
   system: 'dbmm', action: 'melee', dice: '2d6', totals: [], modifiers: [], total_modifier: 0, forecast: [], checks: [], notes: [],
+  faces: [{ sides: 6 }, { sides: 6 }], names: { DX: 'DX' },
   distribution: [{ result: 'DX', meaning: 'destroyed', rolls: '2–12', probability: '1/1', p: 1, effects: [{ target: 'defender', change: { kind: 'destroy_all' }, text: 'The defender is destroyed', rule: '4.5' }] }],
   outcome: outcome ? { dice: [3, 4], roll: 7, modified: 7, result: 'DX', meaning: 'destroyed', effects: [{ target: 'defender', change: { kind: 'destroy_all' }, text: 'The defender is destroyed', rule: '4.5' }] } : undefined,
 } as unknown as Resolution);

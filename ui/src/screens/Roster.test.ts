@@ -112,7 +112,7 @@ describe('the roster', () => {
   });
 
   it('sends a quick edit as a logged adjustment and shows the answer', async () => {
-    const calls = commands((cmd) => (cmd === 'battle_adjust' ? view({ units: { 1: unit({ d_markers: 1 }) } }) : null));
+    const calls = commands((cmd) => (cmd === 'battle_adjust' ? view({ units: { 1: unit({ summary: '4/4, 1 D' }) } }) : null));
     render(Roster);
     await screen.findByText('17.04');
     await fireEvent.click(screen.getByRole('button', { name: '+D: 17.04' }));

@@ -205,12 +205,13 @@ fn as_corrected(battle: &Battle, event: &Event) -> (EventBody, Option<u64>) {
     }
 }
 
+/// The unit's type by its name in the rules (a leader is a leader).
 fn unit_kind(unit: &UnitState) -> String {
-    ["type", "class"]
-        .iter()
-        .find_map(|k| unit.stats.get(*k).and_then(|v| v.as_str()))
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("{:?}", unit.role).to_lowercase())
+    if unit.words.type_name.is_empty() {
+        format!("{:?}", unit.role).to_lowercase()
+    } else {
+        unit.words.type_name.clone()
+    }
 }
 
 fn heading(turn: u32, phase: &Option<String>) -> String {
@@ -327,7 +328,7 @@ impl Story {
             gauges: standing.gauges.clone(),
         });
         turns.retain(|t| !t.entries.is_empty());
-        let state = &battle.state;
+        let state = &ruleset.worded(&battle.state);
         let sides = state
             .sides
             .iter()
@@ -340,7 +341,7 @@ impl Story {
                     .map(|u| UnitLine {
                         label: u.label.clone(),
                         kind: unit_kind(u),
-                        state: u.summary(),
+                        state: u.words.summary.clone(),
                     })
                     .collect(),
             })

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::event::{AppliedChange, Subject};
-use super::model::{BattleState, UnitId};
 use crate::contract::{effect, Change, Chooser, Effect, Target};
 use crate::error::RefereeError;
+use crate::state::{BattleState, UnitId};
 
 /// Which roster units each effect target is, and the players' choices.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]

@@ -6,8 +6,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::model::{BattleSetup, UnitId, UnitSpec};
 use crate::contract::Change;
+use crate::state::{BattleSetup, UnitId, UnitSpec};
 
 /// One event with its place in the battle and when it was recorded (RFC 3339, stamped by the
 /// caller: the core reads no clock).

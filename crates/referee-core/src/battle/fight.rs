@@ -1,8 +1,7 @@
 //! "Resolve" from the roster: the umpire ticks attackers and defenders, and the action's situation
 //! opens with exactly those units in their state now (markers, units, SPs, stands and hits left),
-//! with the mapping that lands the result back on them. Each system's module
-//! (`systems/<system>/fight.rs`) builds its situation; this one checks the picks and maps the
-//! effect targets.
+//! with the mapping that lands the result back on them. The system opens its situation (through
+//! the `rule_system` contract); this module checks the picks and maps the effect targets.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,10 +9,12 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use super::changes::target_key;
-use super::model::{BattleState, Role, UnitId, UnitState};
 use crate::contract::Target;
 use crate::error::RefereeError;
-use crate::systems::{self, Ruleset, SystemRules};
+use crate::rule_system::fight::{not_a_combat, Fighter, Labels, Sides};
+use crate::rule_system::resolve::unknown_action;
+use crate::state::{BattleState, Detail, Role, UnitId, UnitState};
+use crate::systems::Ruleset;
 
 /// A combat opened from the roster: the situation resolves as it is; the umpire may still set
 /// what the roster cannot know (terrain, range), as `asks` says.
@@ -27,48 +28,6 @@ pub struct Fight {
     /// the mapping that applies the result.
     pub targets: BTreeMap<String, Vec<UnitId>>,
     /// What the umpire still has to set, in the rules' words.
-    pub asks: Vec<String>,
-}
-
-/// A picked unit and the label it goes by in this fight (its roster label, with its id when two
-/// picked units share one, so every effect target names exactly one unit).
-#[derive(Clone, Debug)]
-pub struct Fighter<'a> {
-    pub unit: &'a UnitState,
-    pub label: String,
-}
-
-/// Both sides as picked, attackers first.
-#[derive(Clone, Debug)]
-pub struct Sides<'a> {
-    pub state: &'a BattleState,
-    pub attackers: Vec<Fighter<'a>>,
-    pub defenders: Vec<Fighter<'a>>,
-}
-
-impl Sides<'_> {
-    /// The attackers belong to the battle's first side.
-    pub fn attackers_first(&self) -> bool {
-        self.state.sides.first().map(|s| s.name.as_str())
-            == Some(self.attackers[0].unit.side.as_str())
-    }
-}
-
-/// How the system's effects name single units or hexes: the labels of the fighters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Labels {
-    /// ITACS: each picked unit is a hex (`hex:<label>`).
-    Hexes,
-    /// GTS, DBMM: `unit:<label>`.
-    Units,
-    /// Medieval: the sides only.
-    SidesOnly,
-}
-
-/// What a system's builder opens: the situation, how its targets are named, what to ask.
-pub struct Opening {
-    pub situation: serde_json::Value,
-    pub labels: Labels,
     pub asks: Vec<String>,
 }
 
@@ -94,7 +53,7 @@ pub fn fight<'s>(
         .actions
         .iter()
         .find(|a| a.id == action)
-        .ok_or_else(|| systems::unknown_action(&ruleset.info.id, action, &ruleset.info.actions))?;
+        .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))?;
     if !info.fights {
         return Err(not_a_combat(&info.name));
     }
@@ -112,7 +71,7 @@ pub fn fight<'s>(
                 "fight.picked_twice",
                 format!(
                     "{} is picked twice: a unit fights once, on one side.",
-                    unit.map_or_else(|| format!("Unit #{id}"), named)
+                    unit.map_or_else(|| format!("Unit #{id}"), |u| u.named())
                 ),
             ));
         }
@@ -126,9 +85,9 @@ pub fn fight<'s>(
                 "fight.mixed_sides",
                 format!(
                     "{} is of {} and {} of {}: the {field} are all of one side.",
-                    named(units[0]),
+                    units[0].named(),
                     side,
-                    named(other),
+                    other.named(),
                     other.side
                 ),
             )
@@ -153,6 +112,7 @@ pub fn fight<'s>(
     }
     let fighter = |u: &'s UnitState| Fighter {
         unit: u,
+        own: &u.detail,
         label: if counts[u.label.as_str()] > 1 {
             format!("{} (#{})", u.label, u.id)
         } else {
@@ -164,19 +124,20 @@ pub fn fight<'s>(
         attackers: attacking.iter().copied().map(fighter).collect(),
         defenders: defending.iter().copied().map(fighter).collect(),
     };
-    let opening = match &ruleset.rules {
-        SystemRules::Itacs(data) => systems::itacs::fight::open(data, action, &sides),
-        SystemRules::Medieval(data) => systems::medieval::fight::open(data, action, &sides),
-        SystemRules::Gts(_) => systems::gts::fight::open(action, &sides),
-        SystemRules::Dbmm(data) => systems::dbmm::fight::open(data, action, &sides),
-    }
-    .map_err(|e| match e.code.as_str() {
-        "fight.not_a_combat" => not_a_combat(&info.name),
-        _ => e,
-    })?;
+    let opening = ruleset
+        .system
+        .open(action, &sides)
+        .map_err(|e| match e.code.as_str() {
+            "fight.not_a_combat" => not_a_combat(&info.name),
+            _ => e,
+        })?;
     // What this turn's results already did to these units (ITACS 4.2, 4.5.4).
     let mut asks = opening.asks;
-    asks.extend(systems::turn_limits(state, action, attackers, defenders)?);
+    asks.extend(
+        ruleset
+            .system
+            .turn_limits(state, action, attackers, defenders)?,
+    );
     Ok(Fight {
         action: action.to_string(),
         situation: opening.situation,
@@ -186,8 +147,8 @@ pub fn fight<'s>(
 }
 
 /// The mapping: each side's effects to its picked units, each label to its one unit.
-fn targets(sides: &Sides, labels: Labels) -> BTreeMap<String, Vec<UnitId>> {
-    let ids = |fighters: &[Fighter]| fighters.iter().map(|f| f.unit.id).collect::<Vec<_>>();
+fn targets(sides: &Sides<Detail>, labels: Labels) -> BTreeMap<String, Vec<UnitId>> {
+    let ids = |fighters: &[Fighter<Detail>]| fighters.iter().map(|f| f.unit.id).collect::<Vec<_>>();
     let mut out = BTreeMap::from([
         (target_key(&Target::Attacker), ids(&sides.attackers)),
         (target_key(&Target::Defender), ids(&sides.defenders)),
@@ -221,7 +182,7 @@ fn picked<'s>(
             if unit.lost {
                 return Err(RefereeError::new(
                     "fight.unit_lost",
-                    format!("{} is no longer on the table: it was lost.", named(unit)),
+                    format!("{} is no longer on the table: it was lost.", unit.named()),
                 )
                 .field(field.to_string()));
             }
@@ -230,7 +191,7 @@ fn picked<'s>(
                     "fight.not_a_unit",
                     format!(
                         "{} is a leader: leaders do not fight as units; enter a leader's part in the situation.",
-                        named(unit)
+                        unit.named()
                     ),
                 )
                 .field(field.to_string()));
@@ -238,45 +199,4 @@ fn picked<'s>(
             Ok(unit)
         })
         .collect()
-}
-
-/// A unit in a sentence: its label and roster id.
-pub fn named(unit: &UnitState) -> String {
-    format!("{} (#{})", unit.label, unit.id)
-}
-
-/// The refusal of an action that takes no units from the roster.
-pub fn not_a_combat(action_name: &str) -> RefereeError {
-    RefereeError::new(
-        "fight.not_a_combat",
-        format!("{action_name} takes no sides of roster units: fill in its situation instead."),
-    )
-    .field("action")
-}
-
-/// The refusal of more picks than the action fights with.
-pub fn one_each(what: &str, rule: &str) -> RefereeError {
-    RefereeError::new(
-        "fight.one_each",
-        format!("{what}: pick one unit on each side."),
-    )
-    .rule(rule)
-}
-
-/// A unit's stats with `key` set, for the situation.
-pub fn with(stats: &serde_json::Value, key: &str, value: serde_json::Value) -> serde_json::Value {
-    let mut stats = stats.clone();
-    if let Some(map) = stats.as_object_mut() {
-        map.insert(key.to_string(), value);
-    }
-    stats
-}
-
-/// The default terrain of a situation: clear when the ruleset has it, else its first.
-pub fn open_ground<'k>(mut keys: impl Iterator<Item = &'k String> + Clone) -> String {
-    keys.clone()
-        .find(|k| k.as_str() == "clear")
-        .or_else(|| keys.next())
-        .cloned()
-        .unwrap_or_else(|| "clear".into())
 }

@@ -3,10 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::event::{AppliedChange, Event, EventBody, Subject};
-use super::model::BattleState;
-use super::units;
 use crate::contract::Change;
 use crate::error::RefereeError;
+use crate::state::BattleState;
 use crate::systems::Ruleset;
 
 /// What the event list says beyond the state: which events are in force, and what undo and
@@ -132,7 +131,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
             EventBody::Adjusted { changes, .. } => {
                 apply_changes(ruleset, &mut state, changes, e.seq)?
             }
-            EventBody::TurnAdvanced { turn, phase } => turn_to(&mut state, *turn, phase),
+            EventBody::TurnAdvanced { turn, phase } => turn_to(ruleset, &mut state, *turn, phase),
             EventBody::Undone { event } | EventBody::Redone { event } => {
                 if !earlier(events, i, *event).is_some_and(|x| x.body.may_be_taken_back()) {
                     return Err(RefereeError::new(
@@ -171,11 +170,11 @@ fn earlier(events: &[Event], i: usize, seq: u64) -> Option<&Event> {
 /// A new turn or phase: the moves the results called for were the last phase's.
 /// A new turn also lifts the once-per-turn limits and ends the effects that last until the turn
 /// ends; a phase of the same turn keeps them.
-pub fn turn_to(state: &mut BattleState, turn: u32, phase: &Option<String>) {
+pub fn turn_to(ruleset: &Ruleset, state: &mut BattleState, turn: u32, phase: &Option<String>) {
     if state.turn != turn {
         state.this_turn.clear();
         for u in state.units.values_mut() {
-            units::end_of_turn(u);
+            ruleset.system.end_of_turn(u);
         }
     }
     state.turn = turn;
@@ -204,7 +203,7 @@ pub fn fold_unit(
             if state.side_index(&unit.side).is_none() {
                 return Err(state.unknown_side(&unit.side, &format!("{field}.unit.side")));
             }
-            let u = units::enter(ruleset, *id, unit, &format!("{field}.unit"))?;
+            let u = ruleset.system.enter(*id, unit, &format!("{field}.unit"))?;
             state.units.insert(*id, u);
         }
         EventBody::UnitEdited { id, unit } => {
@@ -218,7 +217,7 @@ pub fn fold_unit(
             if state.side_index(&unit.side).is_none() {
                 return Err(state.unknown_side(&unit.side, &format!("{field}.unit.side")));
             }
-            let u = units::edit(ruleset, old, unit, &format!("{field}.unit"))?;
+            let u = ruleset.system.edit(old, unit, &format!("{field}.unit"))?;
             state.units.insert(*id, u);
         }
         EventBody::UnitRemoved { id } => {
@@ -288,7 +287,12 @@ pub fn apply_changes(
         match &c.subject {
             Subject::Unit(id) => match state.units.get_mut(id) {
                 Some(u) if !u.lost || matches!(c.change, Change::LeaderFreed) => {
-                    units::land(ruleset, u, &c.change)
+                    if !ruleset.system.land(u, &c.change) {
+                        state.conflicts.push(format!(
+                            "#{seq}: {} takes no such change under these rules; not applied: {}",
+                            u.label, c.text
+                        ));
+                    }
                 }
                 Some(u) => state.conflicts.push(format!(
                     "#{seq}: {} is already lost; not applied: {}",
@@ -322,10 +326,8 @@ pub fn apply_changes(
                         };
                         state.morale_track = state.morale_track.saturating_add(signed);
                         // The counter stops at the track's last box (6.1.1, R-MED-30).
-                        if let crate::systems::SystemRules::Medieval(d) = &ruleset.rules {
-                            if let Some(end) = d.morale.track_ends {
-                                state.morale_track = state.morale_track.clamp(-end, end);
-                            }
+                        if let Some(end) = ruleset.system.morale_track_end() {
+                            state.morale_track = state.morale_track.clamp(-end, end);
                         }
                     }
                     Change::Rout | Change::MustBreak => {
@@ -335,7 +337,7 @@ pub fn apply_changes(
                             .values_mut()
                             .filter(|u| u.side == *name && !u.lost)
                         {
-                            units::land(ruleset, u, &Change::Rout);
+                            ruleset.system.land(u, &Change::Rout);
                         }
                     }
                     _ => state

@@ -7,10 +7,9 @@ use ts_rs::TS;
 use super::changes::{adjustment, changes_for, Mapping};
 use super::event::{AppliedChange, DiceSource, Event, EventBody, Subject};
 use super::fold::{apply_changes, fold, fold_unit, turn_to, History};
-use super::model::{BattleSetup, BattleState, UnitId, UnitSpec};
-use super::units;
 use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
+use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState};
 use crate::systems::Ruleset;
 
 #[derive(Clone, Debug)]
@@ -83,7 +82,7 @@ impl Battle {
     pub fn add_unit(&self, ruleset: &Ruleset, unit: UnitSpec) -> Result<EventBody, RefereeError> {
         self.check_place(&unit)?;
         let id = self.state.next_unit_id();
-        units::enter(ruleset, id, &unit, "unit")?;
+        ruleset.system.enter(id, &unit, "unit")?;
         Ok(EventBody::UnitAdded { id, unit })
     }
 
@@ -97,7 +96,7 @@ impl Battle {
     ) -> Result<EventBody, RefereeError> {
         let old = self.on_roster(id)?;
         self.check_place(&unit)?;
-        units::edit(ruleset, old, &unit, "unit")?;
+        ruleset.system.edit(old, &unit, "unit")?;
         Ok(EventBody::UnitEdited { id, unit })
     }
 
@@ -107,7 +106,7 @@ impl Battle {
         Ok(EventBody::UnitRemoved { id })
     }
 
-    fn on_roster(&self, id: UnitId) -> Result<&super::model::UnitState, RefereeError> {
+    fn on_roster(&self, id: UnitId) -> Result<&UnitState, RefereeError> {
         self.state.units.get(&id).ok_or_else(|| {
             RefereeError::new(
                 "battle.unit_gone",
@@ -144,6 +143,7 @@ impl Battle {
     /// double tap or a retried request never applies one result twice.
     pub fn apply(
         &self,
+        ruleset: &Ruleset,
         resolution: &Resolution,
         mapping: &Mapping,
         source: DiceSource,
@@ -169,13 +169,13 @@ impl Battle {
         })?;
         let changes = changes_for(&self.state, &outcome.effects, mapping)?;
         let picked = |key: &str| mapping.targets.get(key).map_or(&[][..], Vec::as_slice);
-        crate::systems::turn_limits(
+        ruleset.system.turn_limits(
             &self.state,
             &resolution.action,
             picked("attacker"),
             picked("defender"),
         )?;
-        self.check_throwing(&changes)?;
+        self.check_refused(ruleset, &changes)?;
         Ok(EventBody::Applied {
             action: resolution.action.clone(),
             dice: outcome.dice.clone(),
@@ -193,25 +193,21 @@ impl Battle {
         })
     }
 
-    /// Throwing weapons are fired once per game (ITACS 6.6): a unit that threw may not again.
-    fn check_throwing(&self, changes: &[AppliedChange]) -> Result<(), RefereeError> {
+    /// A change the unit's system refuses before anything is written (ITACS 6.6: throwing
+    /// weapons are fired once per game).
+    fn check_refused(
+        &self,
+        ruleset: &Ruleset,
+        changes: &[AppliedChange],
+    ) -> Result<(), RefereeError> {
         for c in changes {
             let Subject::Unit(id) = &c.subject else {
                 continue;
             };
-            match self.state.units.get(id) {
-                Some(u) if u.threw && c.change == Change::ThrowingWeaponsUsed => {
-                    return Err(RefereeError::new(
-                        "battle.once_per_game",
-                        format!(
-                            "{} has already fired its throwing weapons in this battle: they are used once per game. Undo that fire first, or fire without them",
-                            super::fight::named(u)
-                        ),
-                    )
-                    .field("attackers")
-                    .rule(&c.rule))
+            if let Some(u) = self.state.units.get(id) {
+                if let Some(e) = ruleset.system.refuse(u, &c.change, &c.rule) {
+                    return Err(e);
                 }
-                _ => {}
             }
         }
         Ok(())
@@ -230,17 +226,29 @@ impl Battle {
     /// A quick edit by hand: one change to a unit or side.
     pub fn adjust(
         &self,
+        ruleset: &Ruleset,
         subject: Subject,
         change: Change,
         reason: Option<String>,
     ) -> Result<EventBody, RefereeError> {
         if let Subject::Unit(id) = &subject {
-            if self.state.units.get(id).is_none_or(|u| u.lost) {
+            let Some(unit) = self.state.units.get(id).filter(|u| !u.lost) else {
                 return Err(RefereeError::new(
                     "battle.unit_gone",
                     format!("there is no unit #{id} on the table"),
                 )
                 .field("unit"));
+            };
+            // Only a change the unit's rules know: a GTS unit carries no D markers.
+            if !ruleset.system.land(&mut unit.clone(), &change) {
+                return Err(RefereeError::new(
+                    "battle.not_a_change_of_these_rules",
+                    format!(
+                        "{} cannot take that change under {}: use the changes its rules offer",
+                        unit.label, ruleset.info.name
+                    ),
+                )
+                .field("change"));
             }
         }
         let c = adjustment(&self.state, subject, change, "umpire")?;
@@ -331,7 +339,7 @@ impl Battle {
             body: body.clone(),
         });
         let (after, _) = fold(ruleset, &events)?;
-        Ok((body, differences(&self.state, &after)))
+        Ok((body, differences(ruleset, &self.state, &after)))
     }
 
     /// Appends a stored event: simple events fold on in place, undo, redo and edits refold.
@@ -355,7 +363,7 @@ impl Battle {
                 apply_changes(ruleset, &mut self.state, changes, event.seq)?
             }
             EventBody::TurnAdvanced { turn, phase } => {
-                turn_to(&mut self.state, *turn, phase);
+                turn_to(ruleset, &mut self.state, *turn, phase);
                 // Not undoable: the undo and redo stacks stay as they were.
                 self.events.push(event);
                 return Ok(());
@@ -378,11 +386,15 @@ impl Battle {
 }
 
 /// Units and figures that differ between two states of one battle.
-pub fn differences(before: &BattleState, after: &BattleState) -> Vec<Difference> {
+pub fn differences(
+    ruleset: &Ruleset,
+    before: &BattleState,
+    after: &BattleState,
+) -> Vec<Difference> {
     let mut out = Vec::new();
     for (id, b) in &before.units {
-        let a = after.units.get(id).map(|u| u.summary());
-        let b_text = b.summary();
+        let a = after.units.get(id).map(|u| ruleset.system.words(u).summary);
+        let b_text = ruleset.system.words(b).summary;
         if a.as_deref() != Some(b_text.as_str()) {
             out.push(Difference {
                 what: format!("{} (#{id})", b.label),

@@ -3,11 +3,12 @@
 
 use super::changes::{changes_for, Mapping};
 use super::fold::apply_changes;
-use super::model::BattleState;
-use super::standing::standing;
+use super::standing;
 use crate::contract::{Chance, Resolution, ResultOdds};
 use crate::error::RefereeError;
 use crate::odds::Probability;
+use crate::rule_system::Gauge;
+use crate::state::BattleState;
 use crate::systems::Ruleset;
 
 /// After the dice: the resolution narrowed to its outcome, so that the outlook says what this
@@ -42,7 +43,7 @@ pub fn outlook(
     mapping: &Mapping,
 ) -> Result<Vec<Chance>, RefereeError> {
     let before = standing(ruleset, state);
-    let open: Vec<&super::standing::Gauge> = before
+    let open: Vec<&Gauge> = before
         .gauges
         .iter()
         .filter(|g| g.threshold.is_some() && !g.reached)

@@ -5,6 +5,9 @@ use serde_json::json;
 
 use super::*;
 use crate::contract::{Change, Chooser, Resolution};
+use crate::systems::gts::GtsUnit;
+use crate::systems::itacs::ItacsUnit;
+use crate::systems::medieval::MedievalCounter;
 use crate::systems::test_support::load;
 use crate::systems::Ruleset;
 
@@ -81,6 +84,7 @@ impl Script {
         let body = self
             .battle
             .apply(
+                &self.ruleset,
                 r,
                 &mapping,
                 DiceSource::Physical,
@@ -93,6 +97,32 @@ impl Script {
 
     fn unit(&self, id: UnitId) -> &UnitState {
         &self.battle.state.units[&id]
+    }
+
+    fn itacs(&self, id: UnitId) -> &ItacsUnit {
+        self.unit(id).detail().expect("an ITACS unit")
+    }
+
+    fn gts(&self, id: UnitId) -> &GtsUnit {
+        self.unit(id).detail().expect("a GTS unit")
+    }
+
+    fn medieval(&self, id: UnitId) -> &MedievalCounter {
+        self.unit(id).detail().expect("a Medieval counter")
+    }
+
+    /// The unit as its system's next situation takes it now (its stats, as the battle keeps them).
+    fn stats(&self, id: UnitId) -> serde_json::Value {
+        let u = self.unit(id);
+        if let Some(i) = u.detail::<ItacsUnit>() {
+            serde_json::to_value(i.now(u.strength)).unwrap()
+        } else if let Some(m) = u.detail::<MedievalCounter>() {
+            serde_json::to_value(m.now(u.strength)).unwrap()
+        } else if let Some(g) = u.detail::<GtsUnit>() {
+            serde_json::to_value(g.now(u, &u.label)).unwrap()
+        } else {
+            panic!("{} has no situation entry", u.label)
+        }
     }
 
     fn gauge(&self, side: Option<&str>, label: &str) -> Gauge {
@@ -181,6 +211,7 @@ fn an_itacs_melee_applied_undone_and_redone_replays_to_the_live_state() {
     let e = s
         .battle
         .apply(
+            &s.ruleset,
             &r,
             &mapping(&[("attacker", &[r1])]),
             DiceSource::Physical,
@@ -205,7 +236,7 @@ fn an_itacs_melee_applied_undone_and_redone_replays_to_the_live_state() {
         });
     assert_eq!(lost, Some(1), "the roll found loses one PS");
     assert_eq!(s.unit(g1).strength, 1);
-    assert_eq!(s.unit(g1).stats["count"], 1);
+    assert_eq!(s.stats(g1)["count"], 1);
     // A lost PS (combat 4, fire 0) is worth 4 ÷ 2 = 2 victory points to the Romans.
     assert_eq!(
         s.gauge(Some("Romans"), "Victory points").value,
@@ -241,11 +272,16 @@ fn an_itacs_melee_applied_undone_and_redone_replays_to_the_live_state() {
     // Three D markers rout the hex (5.1): the roster's markers follow the ITACS hex rules.
     s.record(
         s.battle
-            .adjust(Subject::Unit(r2), Change::DMarkers { count: 3 }, None)
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(r2),
+                Change::DMarkers { count: 3 },
+                None,
+            )
             .unwrap(),
     );
-    assert!(s.unit(r2).rout);
-    assert_eq!(s.unit(r2).d_markers, 3);
+    assert!(s.itacs(r2).rout);
+    assert_eq!(s.itacs(r2).d_markers, 3);
     // Everything can be undone back to the start, and no further.
     while s.battle.history.undo.is_some() {
         s.record(s.battle.undo().unwrap());
@@ -277,7 +313,7 @@ fn losses_spread_over_several_units_need_the_players_choice() {
     let m = mapping(&[("attacker", &[a, b])]);
     let e = s
         .battle
-        .apply(&r, &m, DiceSource::None, None, None)
+        .apply(&s.ruleset, &r, &m, DiceSource::None, None, None)
         .unwrap_err();
     assert_eq!(
         (e.code.as_str(), e.field.as_deref()),
@@ -292,12 +328,18 @@ fn losses_spread_over_several_units_need_the_players_choice() {
     // A unit that is gone takes nothing more.
     let e = s
         .battle
-        .adjust(Subject::Unit(b), Change::DMarkers { count: 1 }, None)
+        .adjust(
+            &s.ruleset,
+            Subject::Unit(b),
+            Change::DMarkers { count: 1 },
+            None,
+        )
         .unwrap_err();
     assert_eq!(e.code, "battle.unit_gone");
     let e = s
         .battle
         .apply(
+            &s.ruleset,
             &r,
             &mapping(&[("attacker", &[b])]),
             DiceSource::None,
@@ -341,7 +383,12 @@ fn an_edited_roll_replays_the_later_events_and_shows_what_changed() {
     let applied = s.battle.events.last().unwrap().seq;
     s.record(
         s.battle
-            .adjust(Subject::Unit(d), Change::DMarkers { count: 1 }, None)
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(d),
+                Change::DMarkers { count: 1 },
+                None,
+            )
             .unwrap(),
     );
     let (body, diff) = s
@@ -355,7 +402,7 @@ fn an_edited_roll_replays_the_later_events_and_shows_what_changed() {
     if s.unit(d).lost {
         assert_eq!(s.battle.state.conflicts.len(), 1);
     } else {
-        assert!(s.unit(d).d_markers >= 1);
+        assert!(s.itacs(d).d_markers >= 1);
     }
     // Undoing the edit puts the first roll back.
     s.record(s.battle.undo().unwrap());
@@ -409,7 +456,10 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
     let r = s.resolve("combat", &combat, &dice);
     let mut m = mapping(&[("attacker", &[k, c]), ("defender", &[l])]);
     // Attacker SP losses over two hexes are the attacker's choice.
-    if let Err(e) = s.battle.apply(&r, &m, DiceSource::Physical, None, None) {
+    if let Err(e) = s
+        .battle
+        .apply(&s.ruleset, &r, &m, DiceSource::Physical, None, None)
+    {
         assert_eq!(e.code, "battle.choice_needed");
         let i = e.field.unwrap().trim_start_matches("choices.").to_string();
         let n = r.outcome.as_ref().unwrap().effects[i.parse::<usize>().unwrap()]
@@ -422,7 +472,7 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
     }
     s.apply(&r, m);
     assert!(s.unit(l).strength < 2);
-    assert_eq!(s.unit(l).stats["sp"], s.unit(l).strength.max(1));
+    assert_eq!(s.stats(l)["sp"], s.unit(l).strength);
     let lost = 2 - s.unit(l).strength;
     assert_eq!(
         s.gauge(Some("Lithuanians"), "Strength points").value,
@@ -440,16 +490,18 @@ fn a_medieval_combat_costs_sps_and_moves_the_morale_track() {
     s.apply(&morale, Mapping::default());
     assert_eq!(s.battle.state.morale_track, 3);
     assert_eq!(s.gauge(None, "MORALE track").value, "+3: Order gains 3 CMs");
-    let cf = s.unit(c).stats["cf"].as_u64().unwrap();
+    let cf = s.medieval(c).entry.cf;
     s.record(
         s.battle
-            .adjust(Subject::Unit(c), Change::ReduceChargeFactor { by: 1 }, None)
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(c),
+                Change::ReduceChargeFactor { by: 1 },
+                None,
+            )
             .unwrap(),
     );
-    assert_eq!(
-        s.unit(c).stats["cf"].as_u64().unwrap(),
-        cf.saturating_sub(1)
-    );
+    assert_eq!(s.medieval(c).entry.cf, cf.saturating_sub(1));
     // Each Medieval counter is its own entry.
     let e = s
         .battle
@@ -480,7 +532,7 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
         Role::General,
         json!({ "class": "cavalry", "weapon": "SP", "armour": "M", "stands": 1 }),
     );
-    let hps = s.unit(ids[0]).kind.hits_per_stand;
+    let hps = s.gts(ids[0]).hits_per_stand;
     assert!(hps > 0);
     let g = s.gauge(Some("Persians"), "Army break point");
     let abp: u32 = g
@@ -499,13 +551,23 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
         // One hit short of a stand, then the stand goes.
         s.record(
             s.battle
-                .adjust(Subject::Unit(*id), Change::Hits { count: hps - 1 }, None)
+                .adjust(
+                    &s.ruleset,
+                    Subject::Unit(*id),
+                    Change::Hits { count: hps - 1 },
+                    None,
+                )
                 .unwrap(),
         );
-        assert_eq!((s.unit(*id).strength, s.unit(*id).hits), (2, hps - 1));
+        assert_eq!((s.unit(*id).strength, s.gts(*id).hits), (2, hps - 1));
         s.record(
             s.battle
-                .adjust(Subject::Unit(*id), Change::Hits { count: hps + 1 }, None)
+                .adjust(
+                    &s.ruleset,
+                    Subject::Unit(*id),
+                    Change::Hits { count: hps + 1 },
+                    None,
+                )
                 .unwrap(),
         );
         assert!(s.unit(*id).lost, "two stands' worth of hits");
@@ -542,7 +604,12 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
         .id;
     s.record(
         s.battle
-            .adjust(Subject::Unit(general), Change::LeaderKilled, None)
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(general),
+                Change::LeaderKilled,
+                None,
+            )
             .unwrap(),
     );
     let after: u32 = s
@@ -860,6 +927,7 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     s.record(
         s.battle
             .adjust(
+                &s.ruleset,
                 Subject::Unit(g1),
                 Change::LoseUnits {
                     count: 1,
@@ -871,7 +939,12 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     );
     s.record(
         s.battle
-            .adjust(Subject::Unit(g1), Change::DMarkers { count: 1 }, None)
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(g1),
+                Change::DMarkers { count: 1 },
+                None,
+            )
             .unwrap(),
     );
     assert_eq!(
@@ -889,8 +962,8 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
         .unwrap();
     s.record(body);
     let u = s.unit(g1);
-    assert_eq!((u.starting, u.strength, u.d_markers), (3, 2, 1));
-    assert_eq!(u.stats["count"], 2);
+    assert_eq!((u.starting, u.strength, s.itacs(g1).d_markers), (3, 2, 1));
+    assert_eq!(s.stats(g1)["count"], 2);
     assert!(!u.lost);
     // An edit the ruleset refuses is refused like a new unit, and so is an unknown unit.
     let e = s
@@ -939,7 +1012,7 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
     );
     assert!(s
         .battle
-        .adjust(Subject::Unit(g1), Change::Break, None)
+        .adjust(&s.ruleset, Subject::Unit(g1), Change::Break, None)
         .is_err());
     s.record(s.battle.undo().unwrap());
     assert_eq!(s.battle.state.units, before.units);
@@ -1018,15 +1091,15 @@ fn a_rallied_gts_unit_is_no_longer_routed_but_disordered() {
         json!({ "name": "Hoplites", "class": "infantry", "weapon": "SP", "armour": "M",
                 "stands": 4, "routed": true }),
     );
-    assert!(s.unit(id).rout);
-    let situation = json!({ "test": "rally", "unit": s.unit(id).stats.clone() });
+    assert!(s.gts(id).rout);
+    let situation = json!({ "test": "rally", "unit": s.stats(id) });
     let r = s.resolve("response_test", &situation, &[1]);
     s.apply(&r, mapping(&[("unit:Hoplites", &[id])]));
-    let u = s.unit(id);
+    let u = s.gts(id);
     assert!(!u.rout, "the Rout ends");
     assert!(u.disordered, "and the unit is Disordered");
-    assert_eq!(u.stats["routed"], json!(false));
-    assert_eq!(u.stats["disordered"], json!(true));
+    assert_eq!(s.stats(id).get("routed"), None, "no longer routed");
+    assert_eq!(s.stats(id)["disordered"], json!(true));
 }
 
 #[test]
@@ -1040,7 +1113,12 @@ fn turn_changes_are_navigation_that_undo_and_redo_pass_over() {
     );
     let marker = |s: &Script| {
         s.battle
-            .adjust(Subject::Unit(a), Change::DMarkers { count: 1 }, None)
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(a),
+                Change::DMarkers { count: 1 },
+                None,
+            )
             .unwrap()
     };
     s.record(marker(&s));
@@ -1053,7 +1131,7 @@ fn turn_changes_are_navigation_that_undo_and_redo_pass_over() {
     );
     s.record(s.battle.undo().unwrap());
     assert_eq!(
-        (s.unit(a).d_markers, s.battle.state.phase.as_deref()),
+        (s.itacs(a).d_markers, s.battle.state.phase.as_deref()),
         (0, Some("Melee phase")),
         "the marker is taken back, the phase stays"
     );
@@ -1061,7 +1139,7 @@ fn turn_changes_are_navigation_that_undo_and_redo_pass_over() {
     s.record(s.battle.advance_turn(Some(2), None));
     assert_eq!(s.battle.history.redo, Some(adjusted));
     s.record(s.battle.redo().unwrap());
-    assert_eq!((s.unit(a).d_markers, s.battle.state.turn), (1, 2));
+    assert_eq!((s.itacs(a).d_markers, s.battle.state.turn), (1, 2));
 }
 
 #[test]
@@ -1147,16 +1225,16 @@ fn gts_contact_disorder_and_escort_hits_land_on_the_roster() {
     );
     let situation = json!({
         "contact": true,
-        "side_a": [{ "unit": s.unit(camels).stats.clone() }],
-        "side_b": [{ "unit": s.unit(lancers).stats.clone() }],
+        "side_a": [{ "unit": s.stats(camels) }],
+        "side_b": [{ "unit": s.stats(lancers) }],
     });
     let r = s.resolve("melee", &situation, &[5, 5]);
     s.apply(
         &r,
         mapping(&[("unit:Camels", &[camels]), ("unit:Lancers", &[lancers])]),
     );
-    assert!(s.unit(lancers).disordered, "Disordered by the camels");
-    assert_eq!(s.unit(lancers).stats["disordered"], json!(true));
+    assert!(s.gts(lancers).disordered, "Disordered by the camels");
+    assert_eq!(s.stats(lancers)["disordered"], json!(true));
 
     let elephant = s.add(
         "Elephant",
@@ -1172,9 +1250,9 @@ fn gts_contact_disorder_and_escort_hits_land_on_the_roster() {
                 "tag": { "fire_defence": 0 } }),
     );
     let situation = json!({
-        "firer": s.unit(camels).stats.clone(),
-        "target": s.unit(elephant).stats.clone(),
-        "target_escort": s.unit(runners).stats.clone(),
+        "firer": s.stats(camels),
+        "target": s.stats(elephant),
+        "target_escort": s.stats(runners),
         "range": 2.5,
     });
     let r = s.resolve("fire", &situation, &[10, 1]);
@@ -1194,10 +1272,10 @@ fn gts_contact_disorder_and_escort_hits_land_on_the_roster() {
         &r,
         mapping(&[("defender", &[elephant]), ("unit:Runners", &[runners])]),
     );
-    assert_eq!(s.unit(elephant).hits, 0, "the elephant is untouched");
+    assert_eq!(s.gts(elephant).hits, 0, "the elephant is untouched");
     let runner = s.unit(runners);
     assert!(
-        runner.hits == hits || runner.strength == 0,
+        s.gts(runners).hits == hits || runner.strength == 0,
         "the runners take the hits: {runner:?}"
     );
 }
@@ -1263,9 +1341,9 @@ mod limits {
                 targets: f.targets.clone(),
                 choices: Default::default(),
             };
-            let body = self
-                .battle
-                .apply(&r, &m, DiceSource::Physical, None, None)?;
+            let body =
+                self.battle
+                    .apply(&self.ruleset, &r, &m, DiceSource::Physical, None, None)?;
             self.record(body);
             Ok(f)
         }
@@ -1378,11 +1456,11 @@ mod limits {
             situation["firing_hexes"][0]["units"][0]["throwing"] = json!(true);
         };
         let (ax, target) = (u["20.04"], u["17.04"]);
-        assert!(!s.unit(ax).threw);
+        assert!(!s.itacs(ax).threw);
         s.fight_it("defensive_fire", &[ax], &[target], throwing)
             .unwrap();
-        assert!(s.unit(ax).threw, "the battle records the throw");
-        assert!(s.unit(ax).summary().contains("threw"));
+        assert!(s.itacs(ax).threw, "the battle records the throw");
+        assert!(s.ruleset.system.words(s.unit(ax)).summary.contains("threw"));
 
         // Not this turn, nor the next: once per game.
         s.record(s.battle.advance_turn(Some(2), None));
@@ -1398,10 +1476,10 @@ mod limits {
 
         // Undo the first throw: the unit may throw again.
         s.record(s.battle.undo().unwrap());
-        assert!(!s.unit(ax).threw);
+        assert!(!s.itacs(ax).threw);
         s.fight_it("defensive_fire", &[ax], &[target], throwing)
             .unwrap();
-        assert!(s.unit(ax).threw);
+        assert!(s.itacs(ax).threw);
     }
 }
 
@@ -1437,7 +1515,7 @@ fn table_1_10_leaves_a_gts_leader_hurt_until_the_turn_ends_and_his_unit_fights_s
             (
                 s.unit(id).leader,
                 s.unit(id).leader_wounds,
-                s.unit(id).near_fallen_leader,
+                s.gts(id).near_fallen_leader,
             )
         })
     };
@@ -1452,7 +1530,12 @@ fn table_1_10_leaves_a_gts_leader_hurt_until_the_turn_ends_and_his_unit_fights_s
             (None, 0, true),
         ]
     );
-    assert!(s.unit(dazed).summary().contains("leader dazed"));
+    assert!(s
+        .ruleset
+        .system
+        .words(s.unit(dazed))
+        .summary
+        .contains("leader dazed"));
     // The unit whose leader fell fights on: only a leader's own row is lost with him.
     assert!(!s.unit(fallen).lost);
     assert!(s.unit(fallen).strength > 0);

@@ -135,9 +135,9 @@ fn load_house(text: &str) -> Result<Ruleset, RefereeError> {
 #[test]
 fn a_house_rule_adds_overrides_and_removes_entries() {
     let r = load_house(HOUSE).unwrap();
-    let crate::systems::SystemRules::Itacs(data) = &r.rules else {
-        panic!("an ITACS house rule loads as ITACS")
-    };
+    let data = r
+        .data::<crate::systems::itacs::Itacs>()
+        .expect("an ITACS house rule loads as ITACS");
     assert!(data.terrain.contains_key("quagmire"));
     assert!(!data.terrain.contains_key("mountain"));
     assert_eq!(

@@ -6,15 +6,15 @@
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::data::{Bound, Class, DbmmData, Doubled, Going};
 use super::element::{self, Checked, Element, Mode};
 use super::outcome::{self, Context, FateAt, Score};
 use super::selector::Traits;
 use crate::contract::{
-    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, SideThrow,
-    Target, Total,
+    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Shown,
+    SideThrow, Target, Total,
 };
 use crate::error::RefereeError;
 use crate::odds::{Dist, Probability};
@@ -28,7 +28,7 @@ fn yes() -> bool {
 }
 
 /// Which edge of this element the enemy's front edge touches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Contact {
     #[default]
@@ -39,7 +39,7 @@ pub enum Contact {
 
 /// Time of day for the tactical factors (p. 37) and visibility (p. 23–25), as the climate
 /// table's four times bound it (R-DBMM-19).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Time {
     /// From sunrise to sunset.
@@ -62,7 +62,7 @@ impl Time {
 }
 
 /// An enemy element overlapping this one (p. 35).
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Overlap {
     /// The overlapper's element type.
@@ -74,7 +74,7 @@ pub struct Overlap {
 }
 
 /// Elements behind claimed as rear support (p. 36), 2nd rank first.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Support {
     pub ranks: Vec<Element>,
@@ -90,7 +90,7 @@ pub struct Support {
 }
 
 /// An element in a combat, with what the tables ask about it.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Fighter {
     pub element: Element,
@@ -161,14 +161,44 @@ pub struct Fighter {
 }
 
 /// Whose bound it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+impl Fighter {
+    /// An element fighting with nothing more claimed: what a situation that names only the
+    /// element reads as (good going, front contact, in its group).
+    pub fn of(element: Element) -> Fighter {
+        Fighter {
+            element,
+            going: good_going(),
+            contact: Contact::default(),
+            also_fighting_front: false,
+            factors: Vec::new(),
+            overlaps: Vec::new(),
+            edge_overlap: false,
+            enemy_on_flank_or_rear: 0,
+            enemy_aiders: 0,
+            support: None,
+            as_overlap: false,
+            in_bua: false,
+            in_group: yes(),
+            at_land: false,
+            troops_disembarked: false,
+            in_pf_tower: false,
+            across_fortification: false,
+            assaulting_undefended: false,
+            behind: None,
+            friend_on_enemy_flank: None,
+            fleeing: false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CloseBound {
     A,
     B,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CloseCombatSituation {
     pub a: Fighter,
@@ -179,14 +209,14 @@ pub struct CloseCombatSituation {
     pub time: Time,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ShootingBound {
     Shooter,
     Target,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShootingSituation {
     /// The primary shooter.
@@ -1065,6 +1095,7 @@ fn resolve_fight(
         }
     }
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: action.into(),
         dice: "d6 v d6".into(),

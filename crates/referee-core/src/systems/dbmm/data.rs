@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::selector::Selector;
+use crate::rule_system::shared::SystemHeader;
+use crate::rule_system::Phase;
 use crate::ruleset::{Problem, SystemData};
-use crate::systems::shared::SystemHeader;
-use crate::systems::Phase;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -2,7 +2,9 @@
 //! the sheet gives it — class, combat factors, morale equivalent, moves and shooting range.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+
+use crate::rule_system::resolve::is_false;
 
 use super::data::{Class, DbmmData, Fighting, Going};
 use super::selector::Traits;
@@ -10,7 +12,7 @@ use crate::contract::{Modifier, Total};
 use crate::error::RefereeError;
 
 /// One element.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Element {
     /// Its element type: Kn, Bd, Ps … (p. 36).
@@ -19,28 +21,28 @@ pub struct Element {
     /// S, O, I, F or X (p. 4–9).
     pub grade: String,
     /// Irregular (default regular).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub irr: bool,
     /// A label for the answer (default: type and grade).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// The element of a general (C-in-C, sub-general or ally general).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub general: bool,
     /// The rear half of a double-based element (0 ME, p. 42).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub double_based_rear: bool,
     /// Part of the army's baggage command (Reg army Bge: 2 ME, p. 42).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub army_baggage: bool,
     /// For an (X) element, the line of X-grading it counts as now, Kn (S) (p. 4–9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counts_as: Option<String>,
     /// Ax that the army list makes elephant-killers (p. 38).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub elephant_killer: bool,
     /// Kn in Wedge (p. 35, p. 38).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub wedge: bool,
 }
 

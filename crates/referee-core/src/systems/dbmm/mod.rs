@@ -12,107 +12,234 @@ pub mod going;
 pub mod morale;
 pub mod outcome;
 pub mod pips;
+pub mod roster;
 pub mod selector;
 pub mod setup;
+mod standing;
 pub mod weather;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::contract::{Resolution, Total};
+use crate::contract::{Change, Resolution, Total};
 use crate::error::RefereeError;
-use crate::systems::{
-    parse_situation as parse, without_dice, ActionGroup, ActionInfo, Choice, ChoiceList,
+use crate::rule_system::shared::SystemHeader;
+use crate::rule_system::{
+    Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
+    Standing, UnitField, UnitPreview,
 };
+use crate::state::{BattleState, UnitSpec, UnitState, UnitWords};
 
 pub use data::DbmmData;
+pub use roster::DbmmElement;
 
-/// The action "Resolve" on the roster opens (SystemInfo::main_action).
-pub const MAIN_ACTION: &str = "close_combat";
+/// DBMM, from its quick-reference sheets, as the referee plays it.
+pub struct Dbmm;
 
-pub fn actions() -> Vec<ActionInfo> {
-    vec![
-        ActionInfo::new(
-            "element",
-            "Element: factors, ME, moves, quick kills",
-            "p. 4–9, 29, 34, 36, 42",
-            ActionGroup::Tables,
-        ),
-        ActionInfo::new(
-            "close_combat",
-            "Close combat",
-            "p. 35–42",
-            ActionGroup::Combat,
-        )
-        .fights(),
-        ActionInfo::new("shooting", "Shooting", "p. 34, 36–42", ActionGroup::Combat).fights(),
-        ActionInfo::new(
-            "flee_through_friends",
-            "Fleeing through friends",
-            "p. 41",
-            ActionGroup::Movement,
-        ),
-        ActionInfo::new(
-            "command_morale",
-            "Command morale",
-            "p. 42–43",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new("army_morale", "Army morale", "p. 43", ActionGroup::Checks),
-        ActionInfo::new("victory", "Victory points", "p. 43", ActionGroup::Checks),
-        ActionInfo::new("pips", "PIP dice", "p. 27", ActionGroup::Checks),
-        ActionInfo::new(
-            "pip_cost",
-            "PIP cost of a move or halt",
-            "p. 27",
-            ActionGroup::Movement,
-        ),
-        ActionInfo::new(
-            "daylight",
-            "Time of day and visibility",
-            "p. 23–25",
-            ActionGroup::Tables,
-        ),
-        ActionInfo::new(
-            "going",
-            "Going by element",
-            "p. 19–20",
-            ActionGroup::Movement,
-        ),
-        ActionInfo::new(
-            "weather",
-            "Weather changes and effects",
-            "p. 25",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new(
-            "setup",
-            "Setting up the battle: aggression, season, deployment, first bound",
-            "p. 18–23, 26",
-            ActionGroup::Tables,
-        ),
-        ActionInfo::new(
-            "deployment",
-            "Where an element may deploy",
-            "p. 21–22",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new(
-            "place_terrain",
-            "Placing a terrain",
-            "p. 20",
-            ActionGroup::Tables,
-        ),
-        ActionInfo::new(
-            "distances",
-            "Distances on the table",
-            "p. 29, 34",
-            ActionGroup::Tables,
-        ),
-    ]
+impl RuleSystem for Dbmm {
+    type Data = DbmmData;
+    type Unit = DbmmElement;
+
+    const ID: &'static str = "dbmm";
+    const MAIN_ACTION: &'static str = "close_combat";
+
+    fn header(data: &DbmmData) -> &SystemHeader {
+        &data.system
+    }
+
+    fn sequence(data: &DbmmData) -> &[Phase] {
+        &data.sequence
+    }
+
+    fn actions() -> Vec<Action<DbmmData>> {
+        use Action as A;
+        use ActionGroup::{Checks, Combat, Movement, Tables};
+        vec![
+            A::certain(
+                "element",
+                "Element: factors, ME, moves, quick kills",
+                "p. 4–9, 29, 34, 36, 42",
+                Tables,
+                describe,
+            ),
+            A::rolled(
+                "close_combat",
+                "Close combat",
+                "p. 35–42",
+                Combat,
+                combat::close_combat,
+            )
+            .fights(),
+            A::rolled(
+                "shooting",
+                "Shooting",
+                "p. 34, 36–42",
+                Combat,
+                combat::shooting,
+            )
+            .fights(),
+            A::certain(
+                "flee_through_friends",
+                "Fleeing through friends",
+                "p. 41",
+                Movement,
+                outcome::flee_through_friends,
+            ),
+            A::certain(
+                "command_morale",
+                "Command morale",
+                "p. 42–43",
+                Checks,
+                morale::command_morale,
+            ),
+            A::certain(
+                "army_morale",
+                "Army morale",
+                "p. 43",
+                Checks,
+                morale::army_morale,
+            ),
+            A::certain(
+                "victory",
+                "Victory points",
+                "p. 43",
+                Checks,
+                morale::victory,
+            ),
+            A::rolled("pips", "PIP dice", "p. 27", Checks, pips::pips),
+            A::certain(
+                "pip_cost",
+                "PIP cost of a move or halt",
+                "p. 27",
+                Movement,
+                pips::pip_cost,
+            ),
+            A::certain(
+                "daylight",
+                "Time of day and visibility",
+                "p. 23–25",
+                Tables,
+                daylight::daylight,
+            ),
+            A::certain(
+                "going",
+                "Going by element",
+                "p. 19–20",
+                Movement,
+                going::going,
+            ),
+            A::certain(
+                "weather",
+                "Weather changes and effects",
+                "p. 25",
+                Checks,
+                weather::weather,
+            ),
+            A::rolled(
+                "setup",
+                "Setting up the battle: aggression, season, deployment, first bound",
+                "p. 18–23, 26",
+                Tables,
+                setup::setup,
+            ),
+            A::certain(
+                "deployment",
+                "Where an element may deploy",
+                "p. 21–22",
+                Checks,
+                deployment::deployment,
+            ),
+            A::rolled(
+                "place_terrain",
+                "Placing a terrain",
+                "p. 20",
+                Tables,
+                setup::place_terrain,
+            ),
+            A::certain(
+                "distances",
+                "Distances on the table",
+                "p. 29, 34",
+                Tables,
+                distances,
+            ),
+        ]
+    }
+
+    fn choices(data: &DbmmData) -> Vec<ChoiceList> {
+        choices(data)
+    }
+
+    fn common_situations() -> Vec<CommonSituation> {
+        CommonSituation::list(&[
+            ("in_bua", "In BUA"),
+            ("assaulting_undefended", "Assaulting undefended"),
+        ])
+    }
+
+    fn roster_advice() -> Option<&'static str> {
+        Some("On the roster, give each element its command and mark the general’s element: each command’s morale is counted apart (p. 42–43).")
+    }
+
+    const DERIVED_VALUES: bool = true;
+
+    fn unit_form(data: &DbmmData) -> Vec<UnitField> {
+        roster::fields(data)
+    }
+
+    fn other_keys() -> &'static [&'static str] {
+        &[
+            "name",
+            "double_based_rear",
+            "army_baggage",
+            "counts_as",
+            "elephant_killer",
+            "wedge",
+        ]
+    }
+
+    fn unit_preview(
+        data: &DbmmData,
+        stats: &serde_json::Value,
+    ) -> Result<UnitPreview, RefereeError> {
+        roster::preview(data, stats)
+    }
+
+    fn enter(data: &DbmmData, spec: &UnitSpec) -> Result<(u32, DbmmElement), RefereeError> {
+        roster::enter(data, spec)
+    }
+
+    fn keep(old: &DbmmElement, new: &mut DbmmElement) {
+        roster::keep(old, new)
+    }
+
+    fn land(
+        _data: &DbmmData,
+        unit: &mut UnitState,
+        own: &mut DbmmElement,
+        change: &Change,
+    ) -> bool {
+        roster::land(unit, own, change)
+    }
+
+    fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords {
+        roster::words(data, unit, own)
+    }
+
+    fn open(
+        data: &DbmmData,
+        action: &str,
+        sides: &Sides<DbmmElement>,
+    ) -> Result<Opening, RefereeError> {
+        fight::open(data, action, sides)
+    }
+
+    fn standing(data: &DbmmData, state: &BattleState) -> Standing {
+        standing::standing(data, state)
+    }
 }
 
-pub fn choices(data: &DbmmData) -> Vec<ChoiceList> {
+fn choices(data: &DbmmData) -> Vec<ChoiceList> {
     vec![
         ChoiceList {
             field: "type".into(),
@@ -326,7 +453,7 @@ pub struct ElementSituation {
     pub element: element::Element,
 }
 
-fn describe(data: &DbmmData, s: &ElementSituation) -> Result<Resolution, RefereeError> {
+pub(crate) fn describe(data: &DbmmData, s: &ElementSituation) -> Result<Resolution, RefereeError> {
     let checked = element::check(data, &s.element, "element")?;
     let (me, _) = element::morale_halves(data, &checked);
     let mut r = Resolution::certain(
@@ -369,65 +496,6 @@ fn describe(data: &DbmmData, s: &ElementSituation) -> Result<Resolution, Referee
         ));
     }
     Ok(r)
-}
-
-pub fn resolve(
-    data: &DbmmData,
-    action: &str,
-    situation: &serde_json::Value,
-    dice: Option<&[u32]>,
-) -> Result<Resolution, RefereeError> {
-    match action {
-        "element" => without_dice(action, dice, || describe(data, &parse(situation)?)),
-        "close_combat" => combat::close_combat(data, &parse(situation)?, dice),
-        "shooting" => combat::shooting(data, &parse(situation)?, dice),
-        "flee_through_friends" => without_dice(action, dice, || {
-            outcome::flee_through_friends(data, &parse(situation)?)
-        }),
-        "command_morale" => without_dice(action, dice, || {
-            morale::command_morale(data, &parse(situation)?)
-        }),
-        "army_morale" => without_dice(action, dice, || {
-            morale::army_morale(data, &parse(situation)?)
-        }),
-        "victory" => without_dice(action, dice, || morale::victory(data, &parse(situation)?)),
-        "pips" => pips::pips(data, &parse(situation)?, dice),
-        "pip_cost" => without_dice(action, dice, || pips::pip_cost(data, &parse(situation)?)),
-        "distances" => without_dice(action, dice, || distances(data, &parse(situation)?)),
-        "going" => without_dice(action, dice, || going::going(data, &parse(situation)?)),
-        "daylight" => without_dice(action, dice, || {
-            daylight::daylight(data, &parse(situation)?)
-        }),
-        "setup" => setup::setup(data, &parse(situation)?, dice),
-        "weather" => without_dice(action, dice, || weather::weather(data, &parse(situation)?)),
-        "place_terrain" => setup::place_terrain(data, &parse(situation)?, dice),
-        "deployment" => without_dice(action, dice, || {
-            deployment::deployment(data, &parse(situation)?)
-        }),
-        other => Err(crate::systems::unknown_action("dbmm", other, &actions())),
-    }
-}
-
-pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
-    Some(match action {
-        "element" => schemars::schema_for!(ElementSituation),
-        "close_combat" => schemars::schema_for!(combat::CloseCombatSituation),
-        "shooting" => schemars::schema_for!(combat::ShootingSituation),
-        "flee_through_friends" => schemars::schema_for!(outcome::FleeThroughFriendsSituation),
-        "command_morale" => schemars::schema_for!(morale::CommandSituation),
-        "army_morale" => schemars::schema_for!(morale::ArmySituation),
-        "victory" => schemars::schema_for!(morale::VictorySituation),
-        "pips" => schemars::schema_for!(pips::PipsSituation),
-        "pip_cost" => schemars::schema_for!(pips::PipCostSituation),
-        "distances" => schemars::schema_for!(DistancesSituation),
-        "going" => schemars::schema_for!(going::GoingSituation),
-        "daylight" => schemars::schema_for!(daylight::DaylightSituation),
-        "setup" => schemars::schema_for!(setup::SetupSituation),
-        "weather" => schemars::schema_for!(weather::WeatherSituation),
-        "place_terrain" => schemars::schema_for!(setup::PlaceTerrainSituation),
-        "deployment" => schemars::schema_for!(deployment::DeploymentSituation),
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

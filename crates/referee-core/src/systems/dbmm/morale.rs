@@ -2,7 +2,7 @@
 //! R-DBMM-3). ME are counted in halves, so every threshold is an exact integer comparison.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::data::DbmmData;
 use super::element::{self, me_text, Element};
@@ -10,7 +10,7 @@ use crate::contract::{Note, Resolution, Total};
 use crate::error::RefereeError;
 
 /// What has become of an element of the command.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ElementState {
     #[default]

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::data::DbmmData;
-use crate::contract::{Chance, Modifier, Note, Outcome, Resolution, ResultOdds, Total};
+use crate::contract::{Chance, Modifier, Note, Outcome, Resolution, ResultOdds, Shown, Total};
 use crate::error::RefereeError;
 use crate::odds::Probability;
 
@@ -285,6 +285,7 @@ pub fn pips(
         }
     };
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: "pips".into(),
         dice: format!("{n}d{sides}"),

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use super::combat::Time;
 use super::data::DbmmData;
 use super::daylight;
-use crate::contract::{Chance, Check, Note, Outcome, Resolution, ResultOdds, SideThrow, Total};
+use crate::contract::{
+    Chance, Check, Note, Outcome, Resolution, ResultOdds, Shown, SideThrow, Total,
+};
 use crate::error::RefereeError;
 use crate::odds::Probability;
 
@@ -713,6 +715,7 @@ pub fn setup(
         }
     };
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: "setup".into(),
         dice: "2d6".into(),
@@ -843,6 +846,7 @@ pub fn place_terrain(
         }
     };
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: "place_terrain".into(),
         dice: "2d6".into(),

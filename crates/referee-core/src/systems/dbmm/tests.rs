@@ -1525,9 +1525,7 @@ mod setup {
     #[test]
     fn the_climate_table_gives_the_weather_or_the_rows_choices() {
         let rules = load("dbmm");
-        let crate::systems::SystemRules::Dbmm(data) = &rules.rules else {
-            panic!("dbmm")
-        };
+        let data = rules.data::<crate::systems::dbmm::Dbmm>().expect("dbmm");
         let d = &data.daylight;
         let row = |climate: &str, season: &str| {
             d.times

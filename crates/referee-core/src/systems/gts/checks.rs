@@ -11,7 +11,7 @@ use super::units::{Unit, UnitEntry};
 use crate::contract::{effect, Chance, Change, Check, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::{Band, DiceSpec, Dist};
-use crate::systems::roll_named;
+use crate::rule_system::resolve::roll_named;
 
 /// response_test: a unit's d10 against its response number (2.11).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -307,7 +307,7 @@ pub fn command_points(
     let outcome = match dice {
         None => None,
         Some(faces) => {
-            let roll = crate::systems::faces_total(&spec, faces)?;
+            let roll = crate::rule_system::resolve::faces_total(&spec, faces)?;
             let n = roll.max(pc);
             Some(crate::contract::Outcome {
                 dice: faces.to_vec(),
@@ -398,7 +398,7 @@ pub fn leader_casualty(
         .outcome_dice
         .parse()
         .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
-    let table = crate::systems::shared::roll_table(&lc.outcomes);
+    let table = crate::rule_system::shared::roll_table(&lc.outcomes);
     let consequences = outcome_dice
         .distribution()?
         .and_then(|r| Ok(Dist::certain(table.lookup(*r).cloned().unwrap_or_default())))?;

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::rule_system::shared::{ResultRow, SystemHeader};
+use crate::rule_system::Phase;
 use crate::ruleset::{check_rows, Cited, Problem, SystemData};
-use crate::systems::shared::{ResultRow, SystemHeader};
-use crate::systems::Phase;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -442,9 +442,9 @@ impl SystemData for GtsData {
                 problems.push(Problem::new(path, "expected dice notation such as d10"));
             }
         }
-        problems.extend(crate::systems::sequence_problems(
+        problems.extend(crate::rule_system::resolve::sequence_problems(
             &self.sequence,
-            &super::actions(),
+            &crate::rule_system::action_infos::<super::Gts>(),
         ));
         problems
     }

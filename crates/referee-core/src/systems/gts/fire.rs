@@ -2,20 +2,20 @@
 //! (9.2), and the chained answer: hits, a stand lost, the stand-loss morale check (5.53).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::GtsData;
 use super::rolloff::{fire_hits, skirmish_fire};
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
-    effect, Chance, Change, Check, Modifier, Note, Resolution, ResultOdds, Target, Total,
+    effect, Chance, Change, Check, Modifier, Note, Resolution, ResultOdds, Shown, Target, Total,
 };
 use crate::error::RefereeError;
 use crate::odds::Dist;
 
 /// fire: one fire event (5.5).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsFireSituation")]
 pub struct FireSituation {
@@ -647,6 +647,7 @@ pub fn resolve(
         ));
     }
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: "fire".into(),
         dice: "d10 v d10".into(),

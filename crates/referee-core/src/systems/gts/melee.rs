@@ -3,7 +3,7 @@
 //! (7.1, R-GTS-6); and the chained round: hits → Disorder (6.13) → recoil → rout.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::GtsData;
@@ -11,14 +11,14 @@ use super::recoil::{joint_fate, side_fate, unit_fate, Fate, SideFate, Test};
 use super::rolloff::melee_hits;
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
-    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, SideThrow,
-    Target, Total,
+    effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Shown,
+    SideThrow, Target, Total,
 };
 use crate::error::RefereeError;
 use crate::odds::Dist;
 
 /// A unit in a melee, with what the table can see of its position.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsMeleeUnit")]
 pub struct MeleeUnit {
@@ -87,7 +87,7 @@ pub struct MeleeUnit {
 }
 
 /// A leader's state from Table 1.10 that lasts beyond the test (R-GTS-25).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "GtsLeaderCondition")]
 pub enum LeaderCondition {
@@ -142,7 +142,7 @@ impl MeleeUnit {
 }
 
 /// melee, recoil and melee_round: the two sides of one combat.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsMeleeSituation")]
 pub struct MeleeSituation {
@@ -872,6 +872,7 @@ fn roll_off(
     let mut modifiers = ma;
     modifiers.extend(mb);
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: "melee".into(),
         dice: "d10 v d10".into(),

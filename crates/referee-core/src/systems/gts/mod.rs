@@ -10,68 +10,193 @@ pub mod fire;
 pub mod melee;
 pub mod recoil;
 pub mod rolloff;
+pub mod roster;
 pub mod round;
+mod standing;
 pub mod units;
 
-use crate::contract::Resolution;
+use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
-use crate::systems::{
-    parse_situation as parse, without_dice, ActionGroup, ActionInfo, Choice, ChoiceList,
+use crate::rule_system::shared::SystemHeader;
+use crate::rule_system::{
+    Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
+    Standing, UnitField, UnitPreview,
 };
+use crate::state::{BattleState, UnitSpec, UnitState, UnitWords};
 
 pub use data::GtsData;
+pub use roster::GtsUnit;
 
-/// The action "Resolve" on the roster opens (SystemInfo::main_action).
-pub const MAIN_ACTION: &str = "melee";
+/// GTS (Go Tell the Spartans), as the referee plays it.
+pub struct Gts;
 
-pub fn actions() -> Vec<ActionInfo> {
-    vec![
-        ActionInfo::new(
-            "unit",
-            "Unit builder",
-            "2.1, 2.10, 2.11",
-            ActionGroup::Tables,
-        ),
-        ActionInfo::new("fire", "Missile combat", "5.0", ActionGroup::Combat).fights(),
-        ActionInfo::new("melee", "Melee roll-off", "6.0", ActionGroup::Combat).fights(),
-        ActionInfo::new("recoil", "Recoil", "7.1", ActionGroup::Combat).fights(),
-        ActionInfo::new(
-            "melee_round",
-            "One melee round: hits, disorder, recoil",
-            "6.12–7.1",
-            ActionGroup::Combat,
-        )
-        .fights(),
-        ActionInfo::new(
-            "response_test",
-            "Response test",
-            "2.11",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new(
-            "command_points",
-            "Command points",
-            "1.2",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new(
-            "leader_casualty",
-            "Leader casualty",
-            "1.9",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new("frenzy", "Elephant frenzy", "7.4", ActionGroup::Checks),
-        ActionInfo::new(
-            "army_break",
-            "Army break point and victory",
-            "8.0",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new("wheel_cost", "Wheeling cost", "4.13", ActionGroup::Movement),
-    ]
+impl RuleSystem for Gts {
+    type Data = GtsData;
+    type Unit = GtsUnit;
+
+    const ID: &'static str = "gts";
+    const MAIN_ACTION: &'static str = "melee";
+
+    fn header(data: &GtsData) -> &SystemHeader {
+        &data.system
+    }
+
+    fn sequence(data: &GtsData) -> &[Phase] {
+        &data.sequence
+    }
+
+    fn actions() -> Vec<Action<GtsData>> {
+        use Action as A;
+        use ActionGroup::{Checks, Combat, Movement, Tables};
+        vec![
+            A::certain("unit", "Unit builder", "2.1, 2.10, 2.11", Tables, unit),
+            A::rolled("fire", "Missile combat", "5.0", Combat, fire::resolve).fights(),
+            A::rolled("melee", "Melee roll-off", "6.0", Combat, melee::melee).fights(),
+            A::rolled("recoil", "Recoil", "7.1", Combat, melee::recoil).fights(),
+            A::rolled(
+                "melee_round",
+                "One melee round: hits, disorder, recoil",
+                "6.12–7.1",
+                Combat,
+                round::round,
+            )
+            .fights(),
+            A::rolled(
+                "response_test",
+                "Response test",
+                "2.11",
+                Checks,
+                checks::response_test,
+            ),
+            A::rolled(
+                "command_points",
+                "Command points",
+                "1.2",
+                Checks,
+                checks::command_points,
+            ),
+            A::rolled(
+                "leader_casualty",
+                "Leader casualty",
+                "1.9",
+                Checks,
+                checks::leader_casualty,
+            ),
+            A::rolled("frenzy", "Elephant frenzy", "7.4", Checks, checks::frenzy),
+            A::certain(
+                "army_break",
+                "Army break point and victory",
+                "8.0",
+                Checks,
+                checks::army_break,
+            ),
+            A::certain(
+                "wheel_cost",
+                "Wheeling cost",
+                "4.13",
+                Movement,
+                checks::wheel_cost,
+            ),
+        ]
+    }
+
+    fn choices(data: &GtsData) -> Vec<ChoiceList> {
+        choices(data)
+    }
+
+    fn common_situations() -> Vec<CommonSituation> {
+        CommonSituation::list(&[("flanked", "Flanked"), ("flanking", "Flanking")])
+    }
+
+    fn roster_advice() -> Option<&'static str> {
+        Some("On the roster, give the army’s general and baggage their roles: losing them lowers the army break point (8.0).")
+    }
+
+    const DERIVED_VALUES: bool = true;
+
+    fn unit_form(data: &GtsData) -> Vec<UnitField> {
+        roster::fields(data)
+    }
+
+    fn other_keys() -> &'static [&'static str] {
+        &[
+            "name",
+            "command",
+            "hits",
+            "starting_stands",
+            "skirmish",
+            "disordered",
+            "routed",
+            "march",
+            "tag",
+        ]
+    }
+
+    fn unit_preview(
+        data: &GtsData,
+        stats: &serde_json::Value,
+    ) -> Result<UnitPreview, RefereeError> {
+        roster::preview(data, stats)
+    }
+
+    fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeError> {
+        roster::enter(data, spec)
+    }
+
+    fn keep(old: &GtsUnit, new: &mut GtsUnit) {
+        roster::keep(old, new)
+    }
+
+    fn land(_data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
+        roster::land(unit, own, change)
+    }
+
+    fn end_of_turn(_unit: &mut UnitState, own: &mut GtsUnit) {
+        roster::end_of_turn(own)
+    }
+
+    fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
+        roster::words(data, unit, own)
+    }
+
+    fn open(
+        _data: &GtsData,
+        action: &str,
+        sides: &Sides<GtsUnit>,
+    ) -> Result<Opening, RefereeError> {
+        fight::open(action, sides)
+    }
+
+    fn standing(data: &GtsData, state: &BattleState) -> Standing {
+        standing::standing(data, state)
+    }
 }
 
-pub fn choices(data: &GtsData) -> Vec<ChoiceList> {
+/// The unit builder: a unit's values from Table 2.10, each with its sources.
+fn unit(data: &GtsData, e: &units::UnitEntry) -> Result<Resolution, RefereeError> {
+    let u = units::Unit::build(data, e, "")?;
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "unit",
+        &format!("{}{}", u.response.value, u.quality.value),
+        &format!(
+            "{}: response {}, quality {}",
+            u.name, u.response.value, u.quality.value
+        ),
+        Vec::new(),
+    );
+    r.totals = u.totals();
+    if u.trigger_breached(u.stands, u.hits) {
+        r.notes.push(crate::contract::Note::new(
+            "The unit is past its terminal rout trigger: any Rout is permanent.",
+            "2.11, 3.33",
+            None,
+        ));
+    }
+    Ok(r)
+}
+
+fn choices(data: &GtsData) -> Vec<ChoiceList> {
     let by_group = |group: &str| ChoiceList {
         field: group.to_string(),
         options: data
@@ -102,69 +227,6 @@ pub fn choices(data: &GtsData) -> Vec<ChoiceList> {
         by_group("weapon"),
         by_group("order"),
     ]
-}
-
-pub fn resolve(
-    data: &GtsData,
-    action: &str,
-    situation: &serde_json::Value,
-    dice: Option<&[u32]>,
-) -> Result<Resolution, RefereeError> {
-    match action {
-        "unit" => without_dice(action, dice, || {
-            let e: units::UnitEntry = parse(situation)?;
-            let u = units::Unit::build(data, &e, "")?;
-            let mut r = Resolution::certain(
-                &data.system.id,
-                "unit",
-                &format!("{}{}", u.response.value, u.quality.value),
-                &format!(
-                    "{}: response {}, quality {}",
-                    u.name, u.response.value, u.quality.value
-                ),
-                Vec::new(),
-            );
-            r.totals = u.totals();
-            if u.trigger_breached(u.stands, u.hits) {
-                r.notes.push(crate::contract::Note::new(
-                    "The unit is past its terminal rout trigger: any Rout is permanent.",
-                    "2.11, 3.33",
-                    None,
-                ));
-            }
-            Ok(r)
-        }),
-        "fire" => fire::resolve(data, &parse(situation)?, dice),
-        "melee" => melee::melee(data, &parse(situation)?, dice),
-        "recoil" => melee::recoil(data, &parse(situation)?, dice),
-        "melee_round" => round::round(data, &parse(situation)?, dice),
-        "response_test" => checks::response_test(data, &parse(situation)?, dice),
-        "command_points" => checks::command_points(data, &parse(situation)?, dice),
-        "leader_casualty" => checks::leader_casualty(data, &parse(situation)?, dice),
-        "frenzy" => checks::frenzy(data, &parse(situation)?, dice),
-        "army_break" => without_dice(action, dice, || {
-            checks::army_break(data, &parse(situation)?)
-        }),
-        "wheel_cost" => without_dice(action, dice, || {
-            checks::wheel_cost(data, &parse(situation)?)
-        }),
-        other => Err(crate::systems::unknown_action("gts", other, &actions())),
-    }
-}
-
-pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
-    Some(match action {
-        "unit" => schemars::schema_for!(units::UnitEntry),
-        "fire" => schemars::schema_for!(fire::FireSituation),
-        "melee" | "recoil" | "melee_round" => schemars::schema_for!(melee::MeleeSituation),
-        "response_test" => schemars::schema_for!(checks::ResponseSituation),
-        "command_points" => schemars::schema_for!(checks::CommandSituation),
-        "leader_casualty" => schemars::schema_for!(checks::LeaderCasualtySituation),
-        "frenzy" => schemars::schema_for!(checks::FrenzySituation),
-        "army_break" => schemars::schema_for!(checks::ArmyBreakSituation),
-        "wheel_cost" => schemars::schema_for!(checks::WheelSituation),
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

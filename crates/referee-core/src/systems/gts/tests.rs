@@ -519,9 +519,9 @@ fn frenzy_hits_spill_onto_the_next_elephant_stand() {
     // 3/8 frenzied (then the driver, 7.42). Hits that only finish the last stand, or land exactly
     // on a stand's sixth, frenzy nothing.
     let ruleset = load("gts");
-    let crate::systems::SystemRules::Gts(data) = &ruleset.rules else {
-        panic!("a GTS ruleset")
-    };
+    let data = ruleset
+        .data::<crate::systems::gts::Gts>()
+        .expect("a GTS ruleset");
     let spilled = super::checks::chained_frenzy(data, 2, 5, 3, 6).unwrap();
     let fresh = super::checks::frenzy_odds(data, 0, 2).unwrap().1;
     assert_eq!(spilled, fresh);

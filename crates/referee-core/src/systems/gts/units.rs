@@ -3,7 +3,9 @@
 //! rout trigger (2.11) and hits per stand (5.52).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+
+use crate::rule_system::resolve::{is_false, is_zero};
 use ts_rs::TS;
 
 use super::data::{trigger, GtsData, Row};
@@ -11,105 +13,105 @@ use crate::contract::Total;
 use crate::error::RefereeError;
 
 /// Values printed on the unit tag, which win over the derived ones (R-GTS-1).
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsTagValues")]
 pub struct TagValues {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub response: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub quality: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub move_inches: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fire_attack: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fire_defence: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub melee: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub melee_first: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub recoil: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub hits_per_stand: Option<u32>,
 }
 
 /// A unit as the umpire enters it: class, ratings (Table 2.10 keys), stands and hits.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsUnit")]
 pub struct UnitEntry {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub name: Option<String>,
     /// The tag's colour: which command the unit belongs to.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub command: Option<String>,
     /// infantry, cavalry, camelry, elephant, chariot, engine, wagon.
     pub class: String,
     /// C (confident), I (impetuous), R (reluctant); none: standard.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub morale: Option<String>,
     /// P, D, F, V; none: standard.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub training: Option<String>,
     /// N, L, M, H, A.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub armour: Option<String>,
     /// Primary weapon: PK, LN, LS, SP, JV, BW, SL, SH, HM, PM, BL, CT.
     pub weapon: String,
     /// Sling ammunition: stones (4") or lead (6") (5.1, R-GTS-20).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub ammunition: Option<String>,
     /// Secondary weapon, for fire at −1 (2.13).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub secondary: Option<String>,
     /// CO (close) or OO (open); elephants have neither (3.23).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub order: Option<String>,
     /// Stands now.
     pub stands: u32,
     /// Hits (pips) on the unit now, less than one stand's worth.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     #[ts(optional, as = "Option<u32>")]
     pub hits: u32,
     /// Stands when the battle began, for the terminal rout trigger (default: stands).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub starting_stands: Option<u32>,
     /// In skirmish formation (3.12).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub skirmish: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub disordered: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub routed: bool,
     /// In March formation (3.14).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub march: bool,
     /// The printed tag's values, which override the derived ones.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub tag: Option<TagValues>,
 }

@@ -7,8 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::odds::Band;
+pub use crate::rule_system::shared::{roll_table, ResultRow, SystemHeader};
 use crate::ruleset::{check_rows, Problem, SystemData};
-pub use crate::systems::shared::{roll_table, ResultRow, SystemHeader};
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -36,7 +36,7 @@ pub struct ItacsData {
     pub fleets: super::transport::FleetRules,
     pub rampage: super::special::RampageRules,
     pub victory: super::victory::VictoryRules,
-    pub sequence: Vec<crate::systems::Phase>,
+    pub sequence: Vec<crate::rule_system::Phase>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -564,9 +564,9 @@ impl ItacsData {
             }
             previous = l.more_than;
         }
-        problems.extend(crate::systems::sequence_problems(
+        problems.extend(crate::rule_system::resolve::sequence_problems(
             &self.sequence,
-            &super::actions(),
+            &crate::rule_system::action_infos::<super::Itacs>(),
         ));
     }
 }

@@ -8,7 +8,7 @@ use super::situation::{
     check_square, resolve_units, road_note, square_has_no_rear_note, stack_state, terrain,
     FireSituation, ScarpLine, Unit,
 };
-use crate::contract::{Change, Check, Effect, Modifier, Note, Resolution, Target, Total};
+use crate::contract::{Change, Check, Effect, Modifier, Note, Resolution, Shown, Target, Total};
 use crate::error::RefereeError;
 
 /// Which fire: missile combat (4.2), defensive fire (4.4), or horse archers after movement (6.2).
@@ -586,6 +586,7 @@ pub fn resolve(
         forecast(data, &rolled.results, &ctx, Target::Defender, &[target]);
     notes.extend(forecast_notes);
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: kind.action().into(),
         dice: data.system.dice.clone(),

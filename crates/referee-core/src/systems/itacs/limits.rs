@@ -7,9 +7,8 @@
 //! different hexes (4.5.4: "two PP units can be stacked in a single hex, and each can attack a
 //! different defending hex"; 4.2: "each of the attacker's combat units … may attack one hex").
 
-use crate::battle::fight::named;
-use crate::battle::model::{BattleState, TurnCombat, UnitId};
 use crate::error::RefereeError;
+use crate::state::{BattleState, TurnCombat, UnitId};
 
 /// A limit: the earlier actions this turn that a new action may not repeat on the same units.
 struct Limit {
@@ -148,7 +147,7 @@ pub fn check(
             if unit.strength > 1 {
                 warnings.push(format!(
                     "{} already {} this turn ({}): only units of its stack that have not yet done so may attack now — set its count to them (R-ITACS-35).",
-                    named(unit),
+                    unit.named(),
                     limit.done,
                     limit.rule
                 ));
@@ -156,7 +155,7 @@ pub fn check(
                 return Err(refusal(
                     format!(
                         "{} already {} this turn: {}. Undo that result first, or pick another unit",
-                        named(unit),
+                        unit.named(),
                         limit.done,
                         limit.words
                     ),
@@ -197,7 +196,7 @@ fn names(state: &BattleState, ids: &[UnitId]) -> String {
             state
                 .units
                 .get(id)
-                .map_or_else(|| format!("Unit #{id}"), named)
+                .map_or_else(|| format!("Unit #{id}"), |u| u.named())
         })
         .collect();
     names.join(" and ")

@@ -11,7 +11,7 @@ use super::situation::{
 use super::state::HexState;
 use super::strength::{show_half_points, stack_half_points};
 use super::transport::{check_load, fleet_strength};
-use crate::contract::{Change, Modifier, Note, Resolution, Target, Total};
+use crate::contract::{Change, Modifier, Note, Resolution, Shown, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::column_by_ratio;
 
@@ -490,6 +490,7 @@ pub fn resolve(
     };
     chances.extend(forecast(data, &rolled.results, &ctx, Target::Attacker, &[attacker]).0);
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: "melee".into(),
         dice: data.system.dice.clone(),

@@ -102,7 +102,7 @@ pub fn roll_on_table(
     let outcome = match dice {
         None => None,
         Some(faces) => {
-            let roll = crate::systems::faces_total(&spec, faces)?;
+            let roll = crate::rule_system::resolve::faces_total(&spec, faces)?;
             let modified = roll + total_modifier;
             let code = table.lookup(modified)?.clone();
             Some(Outcome {

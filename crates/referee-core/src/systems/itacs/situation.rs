@@ -1,12 +1,13 @@
 //! What the umpire enters for an ITACS action, and its checks against the ruleset.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::{AttackPosition, ItacsData, UnitType};
 use super::strength::CombatStrength;
 use crate::error::RefereeError;
+use crate::rule_system::resolve::{is_false, is_true};
 
 fn one() -> u32 {
     1
@@ -18,65 +19,65 @@ fn yes() -> bool {
 
 /// A unit as entered: a unit type from the ruleset (10.2) and/or the values printed on the
 /// counter, which override the type's.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsUnit")]
 pub struct UnitEntry {
     /// Unit type code, e.g. SD, LB.
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub unit_type: Option<String>,
     /// Unit class: A, B, C, D, Ff, Mf.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub class: Option<String>,
     /// Printed combat strength: a number (4 or "4"), a dot or a number in brackets.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub combat: Option<PrintedStrength>,
     /// Printed fire strength.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fire: Option<u32>,
     /// Printed fire range in hexes (the range allowance, 4.2, 6.2).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fire_range: Option<u32>,
     /// Printed movement points.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub movement: Option<u32>,
     /// How many identical units (default 1).
     #[serde(default = "one")]
     #[ts(optional, as = "Option<u32>")]
     pub count: u32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub elite: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub shields: Option<bool>,
     /// In fire: whether this unit fires (default true).
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     #[ts(optional, as = "Option<bool>")]
     pub firing: bool,
     /// In defensive fire: the unit fires with throwing weapons (6.6).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub throwing: bool,
     /// Units carried by a fleet, chariot or elephant (6.7–6.9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(optional, as = "Option<Vec<UnitEntry>>")]
     pub cargo: Vec<UnitEntry>,
     /// Carried on a fleet: a marine adds its full strength in fleet combat (6.7.5).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub marine: bool,
 }
 
 /// A combat strength as printed on the counter: a plain number, or its printed text (4, a dot,
 /// or 4 in brackets).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(untagged)]
 pub enum PrintedStrength {
     Number(u32),
@@ -94,7 +95,7 @@ impl PrintedStrength {
 }
 
 /// A scarp hexside between the firers and the target (3.2.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ScarpLine {
     #[default]
@@ -103,7 +104,7 @@ pub enum ScarpLine {
     FiringUp,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct FiringHex {
     /// A name for the hex, e.g. its map number 22.19.
@@ -131,7 +132,7 @@ pub struct FiringHex {
     pub units: Vec<UnitEntry>,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct TargetHex {
     /// Terrain key from the ruleset's terrain chart, e.g. clear, mud.
@@ -163,7 +164,7 @@ pub struct TargetHex {
 }
 
 /// Missile combat (4.2) and defensive fire (4.4).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsFireSituation")]
 pub struct FireSituation {
@@ -176,7 +177,7 @@ pub struct FireSituation {
 }
 
 /// Where horse archers fire from after movement, and whom they are in contact with (6.2).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct AfterMovement {
     /// Terrain key of the horse archers' hex.
@@ -193,7 +194,7 @@ pub struct AfterMovement {
     pub fired_before_movement: bool,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct AttackingHex {
     #[serde(default)]
@@ -218,7 +219,7 @@ pub struct AttackingHex {
     pub units: Vec<UnitEntry>,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct DefendingHex {
     #[serde(default)]
@@ -250,7 +251,7 @@ pub struct DefendingHex {
 }
 
 /// Melee combat (4.5).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsMeleeSituation")]
 pub struct MeleeSituation {

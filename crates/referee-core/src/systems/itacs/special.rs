@@ -139,7 +139,8 @@ pub fn feudal_charge(
         };
         (text.to_string(), Vec::new())
     };
-    let (distribution, outcome) = crate::systems::roll_named(&f.dice, &rows, &meaning, dice)?;
+    let (distribution, outcome) =
+        crate::rule_system::resolve::roll_named(&f.dice, &rows, &meaning, dice)?;
     let mut r = Resolution::certain(&data.system.id, "feudal_charge", "", "", vec![]);
     r.dice = f.dice.clone();
     r.distribution = distribution;
@@ -186,7 +187,8 @@ pub fn rampage(
             )],
         )
     };
-    let (distribution, outcome) = crate::systems::roll_named(&rr.dice, &rows, &meaning, dice)?;
+    let (distribution, outcome) =
+        crate::rule_system::resolve::roll_named(&rr.dice, &rows, &meaning, dice)?;
     let mut r = Resolution::certain(&data.system.id, "rampage", "", "", vec![]);
     r.dice = rr.dice.clone();
     r.distribution = distribution;

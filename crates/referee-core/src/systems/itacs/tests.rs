@@ -11,10 +11,10 @@ fn itacs() -> Ruleset {
 
 /// The built-in ITACS data, for unit tests of single mechanics.
 pub fn itacs_data() -> crate::systems::itacs::ItacsData {
-    match itacs().rules {
-        crate::systems::SystemRules::Itacs(data) => *data,
-        _ => unreachable!("the ITACS ruleset loads as ITACS"),
-    }
+    itacs()
+        .data::<crate::systems::itacs::Itacs>()
+        .expect("the ITACS ruleset loads as ITACS")
+        .clone()
 }
 
 /// ITACS with one of the built-in switchable rulings in force.

@@ -10,7 +10,7 @@ use super::units::{resolve_hex, sp_of, terrain, unit, MedUnit};
 use crate::contract::{effect, Change, Check, CheckStatus, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::Band;
-use crate::systems::roll_named;
+use crate::rule_system::resolve::roll_named;
 
 /// pursuit: is the pursuit obligatory (5.5.2)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]

@@ -4,7 +4,7 @@
 //! elimination, the scatter roll (5.1.1 g) and the leader-death roll (8.2.4).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
@@ -13,13 +13,13 @@ use super::retreat::{RetreatHex, Route};
 use super::units::{group_mean, resolve_hex, MedUnit, Unit};
 use crate::contract::{
     effect, rolls_text, Chance, Change, Check, Chooser, Effect, Modifier, Note, Outcome,
-    Resolution, ResultOdds, Target, Total,
+    Resolution, ResultOdds, Shown, Target, Total,
 };
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist};
 
 /// A leader's part in a side's combat (8.2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "MedievalLeader")]
 pub enum LeaderPresence {
@@ -32,7 +32,7 @@ pub enum LeaderPresence {
 }
 
 /// An attacking hex and what its units crossed to attack.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalAttackingHex")]
 pub struct AttackingHex {
@@ -77,7 +77,7 @@ pub struct AttackingHex {
     pub terrain: Option<String>,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalDefendingHex")]
 pub struct DefendingHex {
@@ -97,7 +97,7 @@ pub struct DefendingHex {
 }
 
 /// What stands by one side beyond its units.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalSide")]
 pub struct SideSupport {
@@ -139,7 +139,7 @@ pub struct SideSupport {
 }
 
 /// combat: one attack (5.1).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalCombatSituation")]
 pub struct CombatSituation {
@@ -1184,7 +1184,7 @@ pub fn resolve(
     let outcome = match dice {
         None => None,
         Some(faces) => {
-            let roll = crate::systems::faces_total(&spec, faces)?;
+            let roll = crate::rule_system::resolve::faces_total(&spec, faces)?;
             let code = code_at(roll)?.to_string();
             let r = parse(&code)?;
             Some(Outcome {
@@ -1359,6 +1359,7 @@ pub fn resolve(
         m
     }));
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: "combat".into(),
         dice: data.system.dice.clone(),
@@ -1377,12 +1378,11 @@ pub fn resolve(
 #[cfg(test)]
 mod leader_hex {
     use super::*;
-    use crate::systems::{test_support::load, SystemRules};
+    use crate::systems::{medieval::Medieval, test_support::load};
 
     fn leader_dies(leader_hex: Option<(u32, u32)>, part: Part) -> String {
-        let SystemRules::Medieval(data) = load("medieval").rules else {
-            unreachable!()
-        };
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
         let side = Fate {
             name: "defender",
             sp: 3,
@@ -1394,7 +1394,7 @@ mod leader_hex {
             track_full: false,
         };
         let roll = "2d6".parse::<DiceSpec>().unwrap().distribution().unwrap();
-        end_of(&data, &side, part, &roll)
+        end_of(data, &side, part, &roll)
             .unwrap()
             .probability_where(|e| e.leader_dies)
             .to_string()

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use super::result::CombatResult;
 use crate::error::RefereeError;
 use crate::odds::Band;
+use crate::rule_system::shared::SystemHeader;
+use crate::rule_system::Phase;
 use crate::ruleset::{check_rows, Citation, Cited, Problem, SystemData};
-use crate::systems::shared::SystemHeader;
-use crate::systems::Phase;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -505,9 +505,9 @@ impl SystemData for MedievalData {
                 ));
             }
         }
-        problems.extend(crate::systems::sequence_problems(
+        problems.extend(crate::rule_system::resolve::sequence_problems(
             &self.sequence,
-            &super::actions(),
+            &crate::rule_system::action_infos::<super::Medieval>(),
         ));
         problems
     }

@@ -1,79 +1,101 @@
 //! Medieval combats opened from the roster: each picked counter is a hex of its own, with the
-//! SPs it has left (1.2) and its charge factor now (5.6, lowered by results in its stats `cf`).
+//! SPs it has left (1.2) and its charge factor now (5.6, lowered by results).
 
-use serde_json::{json, Value};
-
+use super::combat::{AttackingHex, CombatSituation, DefendingHex};
 use super::data::MedievalData;
-use crate::battle::fight::{
-    named, not_a_combat, one_each, open_ground, with, Fighter, Labels, Opening, Sides,
-};
+use super::fire::{FireSituation, FireTarget};
+use super::roster::MedievalCounter;
+use super::units::MedUnit;
 use crate::error::RefereeError;
+use crate::rule_system::fight::{
+    not_a_combat, one_each, open_ground, Fighter, Labels, Opening, Sides,
+};
 
-pub fn open(data: &MedievalData, action: &str, sides: &Sides) -> Result<Opening, RefereeError> {
+pub fn open(
+    data: &MedievalData,
+    action: &str,
+    sides: &Sides<MedievalCounter>,
+) -> Result<Opening, RefereeError> {
     for f in sides.attackers.iter().chain(&sides.defenders) {
-        if f.unit.scattered {
+        if f.own.scattered {
             return Err(RefereeError::new(
                 "fight.scattered",
                 format!(
                     "{} is scattered: it fights again only once it has regrouped.",
-                    named(f.unit)
+                    f.unit.named()
                 ),
             )
             .rule("9.1"));
         }
     }
     let terrain = open_ground(data.terrain.keys());
-    let (situation, asks) = match action {
-        "combat" => (
-            json!({
-                "attackers": sides.attackers.iter().map(|f| json!({
-                    "label": f.label,
-                    "units": [counter(f)],
-                })).collect::<Vec<_>>(),
-                "defenders": sides.defenders.iter().map(|f| json!({
-                    "label": f.label,
-                    "terrain": terrain,
-                    "units": [counter(f)],
-                })).collect::<Vec<_>>(),
+    match action {
+        "combat" => {
+            let situation = CombatSituation {
+                attackers: sides
+                    .attackers
+                    .iter()
+                    .map(|f| AttackingHex {
+                        label: Some(f.label.clone()),
+                        units: vec![counter(f)],
+                        ..AttackingHex::default()
+                    })
+                    .collect(),
+                defenders: sides
+                    .defenders
+                    .iter()
+                    .map(|f| DefendingHex {
+                        label: Some(f.label.clone()),
+                        terrain: terrain.clone(),
+                        units: vec![counter(f)],
+                        ..DefendingHex::default()
+                    })
+                    .collect(),
                 // The MORALE track counts for the attacker or the defender (6.1.2); the battle
                 // keeps it in its first side's favour.
-                "morale": if sides.attackers_first() { sides.state.morale_track } else { -sides.state.morale_track },
-            }),
-            vec![
-                "Set the terrain of each defending hex and tick streams, bridges and rear attacks (5.6, 3.1.2).".into(),
-                "Say where each side's leader is (8.2).".into(),
-            ],
-        ),
+                morale: if sides.attackers_first() {
+                    sides.state.morale_track
+                } else {
+                    -sides.state.morale_track
+                },
+                ..CombatSituation::default()
+            };
+            Opening::new(
+                &situation,
+                Labels::Hexes,
+                vec![
+                    "Set the terrain of each defending hex and tick streams, bridges and rear attacks (5.6, 3.1.2).".into(),
+                    "Say where each side's leader is (8.2).".into(),
+                ],
+            )
+        }
         "fire" => {
             if sides.attackers.len() > 1 {
-                return Err(one_each(
-                    "A ranged fire is one unit shooting at a hex",
-                    "10.2",
-                )
-                .field("attackers"));
+                return Err(
+                    one_each("A ranged fire is one unit shooting at a hex", "10.2")
+                        .field("attackers"),
+                );
             }
-            (
-                json!({
-                    "shooter": counter(&sides.attackers[0]),
-                    "range": 1,
-                    "target": {
-                        "terrain": terrain,
-                        "units": sides.defenders.iter().map(counter).collect::<Vec<_>>(),
-                    },
+            let situation = FireSituation {
+                shooter: counter(&sides.attackers[0]),
+                range: 1,
+                target: Some(FireTarget {
+                    terrain,
+                    units: sides.defenders.iter().map(counter).collect(),
                 }),
+                ..FireSituation::default()
+            };
+            Opening::new(
+                &situation,
+                Labels::Hexes,
                 vec!["Set the range to the target and its terrain (10.2).".into()],
             )
         }
-        _ => return Err(not_a_combat(action)),
-    };
-    Ok(Opening {
-        situation,
-        labels: Labels::Hexes,
-        asks,
-    })
+        _ => Err(not_a_combat(action)),
+    }
 }
 
 /// The counter now: its SPs left.
-fn counter(f: &Fighter) -> Value {
-    with(&f.unit.stats, "sp", json!(f.unit.strength))
+fn counter(f: &Fighter<MedievalCounter>) -> MedUnit {
+    f.own.now(f.unit.strength)
 }

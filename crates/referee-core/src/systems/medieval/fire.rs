@@ -3,13 +3,13 @@
 //! leader's 12, and the scatter tests after losses — as exact odds.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
 use super::units::{group_mean, resolve_hex, terrain, unit, MedUnit};
 use crate::contract::{
-    effect, Chance, Change, Check, Chooser, Modifier, Note, Outcome, Resolution, ResultOdds,
+    effect, Chance, Change, Check, Chooser, Modifier, Note, Outcome, Resolution, ResultOdds, Shown,
     Target, Total,
 };
 use crate::error::RefereeError;
@@ -66,7 +66,7 @@ impl FireResult {
 }
 
 /// fire: one ranged unit shooting (10.2).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalFireSituation")]
 pub struct FireSituation {
@@ -112,7 +112,7 @@ pub struct FireSituation {
 }
 
 /// The movement phase a ranged unit shoots in (10.1.5, 10.5.6).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "MedievalFirePhase")]
 pub enum FirePhase {
@@ -121,7 +121,7 @@ pub enum FirePhase {
     OwnMovement,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalFireTarget")]
 pub struct FireTarget {
@@ -370,7 +370,7 @@ pub fn resolve(
         }),
         None => None,
         Some(faces) => {
-            let roll = crate::systems::faces_total(&spec, faces)?;
+            let roll = crate::rule_system::resolve::faces_total(&spec, faces)?;
             let code = rt.lookup(roll + total_modifier)?.clone();
             let r = parse(&code)?;
             Some(Outcome {
@@ -478,6 +478,7 @@ pub fn resolve(
         ));
     }
     Ok(Resolution {
+        shown: Shown::default(),
         system: data.system.id.clone(),
         action: "fire".into(),
         dice: data.system.dice.clone(),

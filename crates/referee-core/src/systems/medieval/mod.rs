@@ -12,64 +12,171 @@ pub mod movement;
 pub mod objects;
 pub mod result;
 pub mod retreat;
+pub mod roster;
+mod standing;
 pub mod units;
 
-use crate::contract::Resolution;
+use crate::contract::Change;
 use crate::error::RefereeError;
-use crate::systems::{
-    parse_situation as parse, without_dice, ActionGroup, ActionInfo, Choice, ChoiceList,
+use crate::rule_system::shared::SystemHeader;
+use crate::rule_system::{
+    Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
+    Standing, UnitField, UnitPreview,
 };
+use crate::state::{BattleState, UnitSpec, UnitState, UnitWords};
 
 pub use data::MedievalData;
+pub use roster::MedievalCounter;
 
-/// The action "Resolve" on the roster opens (SystemInfo::main_action).
-pub const MAIN_ACTION: &str = "combat";
+/// Medieval (Taktyka i Strategia), as the referee plays it.
+pub struct Medieval;
 
-pub fn actions() -> Vec<ActionInfo> {
-    vec![
-        ActionInfo::new("combat", "Combat", "1.4–1.7, 5.0", ActionGroup::Combat).fights(),
-        ActionInfo::new("fire", "Ranged fire", "10.2–10.7", ActionGroup::Combat).fights(),
-        ActionInfo::new("pursuit", "Pursuit test", "5.5", ActionGroup::Combat),
-        ActionInfo::new(
-            "leader_death",
-            "Leader death roll",
-            "8.2.4",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new("ride_down", "Ride down", "5.8", ActionGroup::Combat),
-        ActionInfo::new("countercharge", "Countercharge", "5.7", ActionGroup::Combat),
-        ActionInfo::new("turn_cost", "Turning cost", "4.3", ActionGroup::Movement),
-        ActionInfo::new(
-            "move_cost",
-            "Movement cost and charge factor",
-            "4.0, 5.6",
-            ActionGroup::Movement,
-        ),
-        ActionInfo::new("morale", "MORALE track", "6.1", ActionGroup::Checks),
-        ActionInfo::new("banner", "Banners", "7.1", ActionGroup::Checks),
-        ActionInfo::new(
-            "regroup",
-            "Regroup a scattered unit",
-            "9.1.6",
-            ActionGroup::Checks,
-        ),
-        ActionInfo::new("fatigue", "Fatigue", "13.0", ActionGroup::Checks),
-        ActionInfo::new(
-            "map_return",
-            "Returning to the map",
-            "4.4",
-            ActionGroup::Movement,
-        ),
-        ActionInfo::new(
-            "demolish",
-            "Destroying fortifications",
-            "11.1.6",
-            ActionGroup::Tables,
-        ),
-    ]
+impl RuleSystem for Medieval {
+    type Data = MedievalData;
+    type Unit = MedievalCounter;
+
+    const ID: &'static str = "medieval";
+    const MAIN_ACTION: &'static str = "combat";
+
+    fn header(data: &MedievalData) -> &SystemHeader {
+        &data.system
+    }
+
+    fn sequence(data: &MedievalData) -> &[Phase] {
+        &data.sequence
+    }
+
+    fn actions() -> Vec<Action<MedievalData>> {
+        use Action as A;
+        use ActionGroup::{Checks, Combat, Movement, Tables};
+        vec![
+            A::rolled("combat", "Combat", "1.4–1.7, 5.0", Combat, combat::resolve).fights(),
+            A::rolled("fire", "Ranged fire", "10.2–10.7", Combat, fire::resolve).fights(),
+            A::rolled("pursuit", "Pursuit test", "5.5", Combat, after::pursuit),
+            A::rolled(
+                "leader_death",
+                "Leader death roll",
+                "8.2.4",
+                Checks,
+                after::leader_death,
+            ),
+            A::certain("ride_down", "Ride down", "5.8", Combat, after::ride_down),
+            A::certain(
+                "countercharge",
+                "Countercharge",
+                "5.7",
+                Combat,
+                after::countercharge,
+            ),
+            A::certain(
+                "turn_cost",
+                "Turning cost",
+                "4.3",
+                Movement,
+                movement::turn_cost,
+            ),
+            A::certain(
+                "move_cost",
+                "Movement cost and charge factor",
+                "4.0, 5.6",
+                Movement,
+                movement::move_cost,
+            ),
+            A::certain("morale", "MORALE track", "6.1", Checks, morale::morale),
+            A::certain("banner", "Banners", "7.1", Checks, morale::banner),
+            A::rolled(
+                "regroup",
+                "Regroup a scattered unit",
+                "9.1.6",
+                Checks,
+                morale::regroup,
+            ),
+            A::certain("fatigue", "Fatigue", "13.0", Checks, morale::fatigue),
+            A::certain(
+                "map_return",
+                "Returning to the map",
+                "4.4",
+                Movement,
+                objects::map_return,
+            ),
+            A::certain(
+                "demolish",
+                "Destroying fortifications",
+                "11.1.6",
+                Tables,
+                objects::demolish,
+            ),
+        ]
+    }
+
+    fn choices(data: &MedievalData) -> Vec<ChoiceList> {
+        choices(data)
+    }
+
+    fn common_situations() -> Vec<CommonSituation> {
+        CommonSituation::list(&[
+            ("rear", "Rear"),
+            ("stream", "Stream"),
+            ("ford", "Ford"),
+            ("uphill", "Uphill"),
+        ])
+    }
+
+    fn unit_form(data: &MedievalData) -> Vec<UnitField> {
+        roster::fields(data)
+    }
+
+    fn other_keys() -> &'static [&'static str] {
+        &["count", "movement_formation"]
+    }
+
+    fn unit_preview(
+        data: &MedievalData,
+        stats: &serde_json::Value,
+    ) -> Result<UnitPreview, RefereeError> {
+        roster::preview(data, stats)
+    }
+
+    fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCounter), RefereeError> {
+        roster::enter(data, spec)
+    }
+
+    fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
+        roster::keep(old, new)
+    }
+
+    fn land(
+        _data: &MedievalData,
+        unit: &mut UnitState,
+        own: &mut MedievalCounter,
+        change: &Change,
+    ) -> bool {
+        roster::land(unit, own, change)
+    }
+
+    fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> UnitWords {
+        roster::words(data, unit, own)
+    }
+
+    fn open(
+        data: &MedievalData,
+        action: &str,
+        sides: &Sides<MedievalCounter>,
+    ) -> Result<Opening, RefereeError> {
+        fight::open(data, action, sides)
+    }
+
+    /// The counter stops at the track's last box (6.1.1, R-MED-30).
+    fn morale_track_end(data: &MedievalData) -> Option<i64> {
+        data.morale.track_ends
+    }
+
+    fn standing(data: &MedievalData, state: &BattleState) -> Standing {
+        standing::standing(data, state)
+    }
 }
 
-pub fn choices(data: &MedievalData) -> Vec<ChoiceList> {
+fn choices(data: &MedievalData) -> Vec<ChoiceList> {
     vec![
         ChoiceList {
             field: "unit_type".into(),
@@ -94,63 +201,6 @@ pub fn choices(data: &MedievalData) -> Vec<ChoiceList> {
                 .collect(),
         },
     ]
-}
-
-pub fn resolve(
-    data: &MedievalData,
-    action: &str,
-    situation: &serde_json::Value,
-    dice: Option<&[u32]>,
-) -> Result<Resolution, RefereeError> {
-    match action {
-        "combat" => combat::resolve(data, &parse(situation)?, dice),
-        "fire" => fire::resolve(data, &parse(situation)?, dice),
-        "pursuit" => after::pursuit(data, &parse(situation)?, dice),
-        "leader_death" => after::leader_death(data, &parse(situation)?, dice),
-        "regroup" => morale::regroup(data, &parse(situation)?, dice),
-        "ride_down" => without_dice(action, dice, || after::ride_down(data, &parse(situation)?)),
-        "countercharge" => without_dice(action, dice, || {
-            after::countercharge(data, &parse(situation)?)
-        }),
-        "turn_cost" => without_dice(action, dice, || {
-            movement::turn_cost(data, &parse(situation)?)
-        }),
-        "move_cost" => without_dice(action, dice, || {
-            movement::move_cost(data, &parse(situation)?)
-        }),
-        "morale" => without_dice(action, dice, || morale::morale(data, &parse(situation)?)),
-        "banner" => without_dice(action, dice, || morale::banner(data, &parse(situation)?)),
-        "fatigue" => without_dice(action, dice, || morale::fatigue(data, &parse(situation)?)),
-        "map_return" => without_dice(action, dice, || {
-            objects::map_return(data, &parse(situation)?)
-        }),
-        "demolish" => without_dice(action, dice, || objects::demolish(data, &parse(situation)?)),
-        other => Err(crate::systems::unknown_action(
-            "medieval",
-            other,
-            &actions(),
-        )),
-    }
-}
-
-pub fn situation_schema(action: &str) -> Option<schemars::Schema> {
-    Some(match action {
-        "combat" => schemars::schema_for!(combat::CombatSituation),
-        "fire" => schemars::schema_for!(fire::FireSituation),
-        "pursuit" => schemars::schema_for!(after::PursuitSituation),
-        "leader_death" => schemars::schema_for!(after::LeaderDeathSituation),
-        "ride_down" => schemars::schema_for!(after::RideDownSituation),
-        "countercharge" => schemars::schema_for!(after::CounterchargeSituation),
-        "turn_cost" => schemars::schema_for!(movement::TurnSituation),
-        "move_cost" => schemars::schema_for!(movement::MoveSituation),
-        "morale" => schemars::schema_for!(morale::MoraleSituation),
-        "banner" => schemars::schema_for!(morale::BannerSituation),
-        "regroup" => schemars::schema_for!(morale::RegroupSituation),
-        "fatigue" => schemars::schema_for!(morale::FatigueSituation),
-        "map_return" => schemars::schema_for!(objects::MapReturnSituation),
-        "demolish" => schemars::schema_for!(objects::DemolishSituation),
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

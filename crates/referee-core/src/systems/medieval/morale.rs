@@ -8,7 +8,7 @@ use super::data::MedievalData;
 use crate::contract::{effect, Chance, Change, Check, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::{Band, Dist};
-use crate::systems::roll_named;
+use crate::rule_system::resolve::roll_named;
 
 /// Something that moves the MORALE track (6.1.4–6.1.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]

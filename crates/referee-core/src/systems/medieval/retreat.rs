@@ -3,7 +3,7 @@
 //! way (5.4.4, 5.8.7, 5.8.8, R-MED-28, R-MED-29).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
@@ -12,7 +12,7 @@ use crate::contract::Note;
 use crate::error::RefereeError;
 
 /// One hex of a side's retreat route, as it stands before the retreat (5.4).
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalRetreatHex")]
 pub struct RetreatHex {

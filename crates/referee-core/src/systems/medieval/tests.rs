@@ -5,8 +5,9 @@ use serde_json::{json, Value};
 
 use super::combat::initial_column;
 use crate::contract::{Change, Resolution, Target};
+use crate::systems::medieval::Medieval;
 use crate::systems::test_support::{chance, load, odds};
-use crate::systems::{Ruleset, SystemRules};
+use crate::systems::Ruleset;
 
 fn medieval() -> Ruleset {
     load("medieval")
@@ -24,10 +25,8 @@ fn refused(action: &str, situation: Value) -> crate::RefereeError {
 
 #[test]
 fn initial_ratios_round_half_up_and_clamp() {
-    let data = match medieval().rules {
-        SystemRules::Medieval(d) => d,
-        _ => unreachable!(),
-    };
+    let ruleset = medieval();
+    let data = ruleset.data::<Medieval>().unwrap();
     let columns = data.combat.column_ratios();
     let col = |a, d| data.combat.columns[initial_column(&columns, a, d)].clone();
     assert_eq!(col(8, 3), "3:1"); // 1.5 a

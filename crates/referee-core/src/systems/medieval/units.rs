@@ -2,7 +2,9 @@
 //! factor; group values (1.7, R-MED-9); stacking (4.5.1, 11.1.8).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+
+use crate::rule_system::resolve::{is_false, is_zero};
 use ts_rs::TS;
 
 use super::data::{MedievalData, Terrain};
@@ -12,8 +14,12 @@ fn one() -> u32 {
     1
 }
 
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
 /// A unit: its type and what its counter shows now.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalUnit")]
 pub struct MedUnit {
@@ -26,19 +32,19 @@ pub struct MedUnit {
     /// (10.1.1).
     pub sp: u32,
     /// Armour level from the counter's shields, 0–2 (default: the type's).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub armour: Option<u32>,
     /// Current charge factor, 0–3 (5.6); infantry have 0.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     #[ts(optional, as = "Option<u32>")]
     pub cf: u32,
     /// Identical units.
-    #[serde(default = "one")]
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     #[ts(optional, as = "Option<u32>")]
     pub count: u32,
     /// A ranged unit in movement formation (10.1.1); default: combat formation.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub movement_formation: bool,
 }

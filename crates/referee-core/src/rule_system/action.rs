@@ -1,0 +1,172 @@
+//! An action as the app lists it, a system as players see it, and the sequence of play.
+
+use serde::Serialize;
+use ts_rs::TS;
+
+/// Where an action belongs in the app's list: the umpire looks for a combat, a check, a move or a
+/// table, not for a rule number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionGroup {
+    Combat,
+    /// Morale and checks.
+    Checks,
+    Movement,
+    Tables,
+}
+
+/// One action a system resolves, as the app lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct ActionInfo {
+    pub id: String,
+    pub name: String,
+    pub rule: String,
+    pub group: ActionGroup,
+    /// It takes two sides of roster units: its system opens its situation from them.
+    pub fights: bool,
+    /// It throws dice; an action that does not answers with one certain result.
+    pub rolls: bool,
+}
+
+/// One die of a throw: its sides, and which side of an opposed roll throws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct Die {
+    pub sides: u32,
+    #[ts(optional)]
+    pub thrower: Option<Thrower>,
+}
+
+/// The two sides of an opposed roll, as the dice notation orders them ("d6 v d6").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Thrower {
+    A,
+    B,
+}
+
+/// The dice of a notation, one by one: "2d6" is two dice of 6, "d10 v d10" a d10 for each side,
+/// "d6 then d6" two throws of a d6. None for a notation that is not dice (a throw per unit).
+pub fn dice_of(notation: &str) -> Option<Vec<Die>> {
+    let notation = notation.trim();
+    if notation.is_empty() || notation == "none" {
+        return Some(Vec::new());
+    }
+    let opposed: Vec<&str> = notation.split(" v ").collect();
+    let mut dice = Vec::new();
+    for (i, part) in opposed.iter().enumerate() {
+        let thrower = match (opposed.len(), i) {
+            (2, 0) => Some(Thrower::A),
+            (2, _) => Some(Thrower::B),
+            _ => None,
+        };
+        for throw in part.split(" then ") {
+            let spec: crate::odds::DiceSpec = throw.trim().parse().ok()?;
+            for _ in 0..spec.count {
+                dice.push(Die {
+                    sides: spec.sides,
+                    thrower,
+                });
+            }
+        }
+    }
+    Some(dice)
+}
+
+/// A box of a situation the umpire ticks often (a flank or rear attack, uphill, a river,
+/// cover): the app offers every box of this name as a chip.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct CommonSituation {
+    /// The box's name in the situation.
+    pub field: String,
+    /// Its words on the chip.
+    pub label: String,
+}
+
+impl CommonSituation {
+    pub fn list(fields: &[(&str, &str)]) -> Vec<CommonSituation> {
+        fields
+            .iter()
+            .map(|(field, label)| CommonSituation {
+                field: field.to_string(),
+                label: label.to_string(),
+            })
+            .collect()
+    }
+}
+
+/// A system as listed to players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct SystemInfo {
+    pub id: String,
+    pub name: String,
+    pub dice: String,
+    pub fingerprint: String,
+    /// The files it was built from, base first.
+    pub layers: Vec<String>,
+    pub actions: Vec<ActionInfo>,
+    /// The action that resolves the system's main combat: "Resolve" on the roster opens it.
+    pub main_action: String,
+    /// The values a situation field can take, from the ruleset data (unit_type, terrain).
+    pub choices: Vec<ChoiceList>,
+    /// The sequence of play, phase by phase, with the actions each phase offers.
+    pub phases: Vec<Phase>,
+    /// The system's dice, one by one (the dice pads of a throw without a resolution yet).
+    pub dice_faces: Vec<Die>,
+    /// The boxes offered as chips.
+    pub common_situations: Vec<CommonSituation>,
+    /// The numbers a side is set up with in this system, besides its name and commands.
+    pub side_fields: Vec<SideField>,
+    /// What the umpire should know when filling the roster, in the rules' words.
+    #[ts(optional)]
+    pub roster_advice: Option<String>,
+    /// A unit's values are worked out from the tables (not printed on a counter): the roster
+    /// offers to show them.
+    pub derived_values: bool,
+}
+
+/// A number a side is set up with (ITACS: the scenario's panic level and stacking limit).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct SideField {
+    /// The side setup's field: `panic_level`, `stacking_limit`.
+    pub key: String,
+    pub label: String,
+    pub rule: String,
+    pub min: u32,
+}
+
+/// One phase of a player turn, as ruleset data, so the app can walk the umpire through a turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    pub key: String,
+    pub name: String,
+    pub rule: String,
+    /// The actions the phase offers, in the order they usually come.
+    pub actions: Vec<String>,
+    /// What happens in the phase, in order.
+    pub steps: Vec<PhaseStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseStep {
+    pub text: String,
+    pub rule: String,
+    /// The action that resolves this step, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub action: Option<String>,
+}
+
+/// The values of one situation field, each with its label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct ChoiceList {
+    pub field: String,
+    pub options: Vec<Choice>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct Choice {
+    pub key: String,
+    pub label: String,
+}

@@ -1,0 +1,144 @@
+//! A combat opened from roster picks, as a system sees it: the picked units on each side in their
+//! state now, and what the system opens from them (a typed situation, how its effects name the
+//! units, what the umpire still has to set).
+
+use serde::Serialize;
+
+use crate::error::RefereeError;
+use crate::state::{BattleState, Detail, UnitState};
+
+/// A picked unit, its system's state, and the label it goes by in this fight (its roster label,
+/// with its id when two picked units share one, so every effect target names exactly one unit).
+#[derive(Clone, Debug)]
+pub struct Fighter<'a, U> {
+    pub unit: &'a UnitState,
+    pub own: &'a U,
+    pub label: String,
+}
+
+/// Both sides as picked, attackers first.
+#[derive(Clone, Debug)]
+pub struct Sides<'a, U> {
+    pub state: &'a BattleState,
+    pub attackers: Vec<Fighter<'a, U>>,
+    pub defenders: Vec<Fighter<'a, U>>,
+}
+
+impl<'a> Sides<'a, Detail> {
+    /// The picks in their system's own type: a unit that is not (a leader's row) is refused.
+    pub fn typed<U: 'static>(&self) -> Result<Sides<'a, U>, RefereeError> {
+        let typed = |fighters: &[Fighter<'a, Detail>]| {
+            fighters
+                .iter()
+                .map(|f| {
+                    let own = f.unit.detail::<U>().ok_or_else(|| {
+                        RefereeError::new(
+                            "fight.not_a_unit",
+                            format!(
+                                "{} is not a unit of this battle's rules: it cannot fight.",
+                                f.unit.named()
+                            ),
+                        )
+                    })?;
+                    Ok(Fighter {
+                        unit: f.unit,
+                        own,
+                        label: f.label.clone(),
+                    })
+                })
+                .collect::<Result<Vec<_>, RefereeError>>()
+        };
+        Ok(Sides {
+            state: self.state,
+            attackers: typed(&self.attackers)?,
+            defenders: typed(&self.defenders)?,
+        })
+    }
+}
+
+impl<U> Sides<'_, U> {
+    /// The attackers belong to the battle's first side.
+    pub fn attackers_first(&self) -> bool {
+        self.state.sides.first().map(|s| s.name.as_str())
+            == Some(self.attackers[0].unit.side.as_str())
+    }
+}
+
+/// How the system's effects name single units or hexes: the labels of the fighters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Labels {
+    /// ITACS, Medieval: each picked unit is a hex (`hex:<label>`).
+    Hexes,
+    /// GTS, DBMM: `unit:<label>`.
+    Units,
+    /// The sides only.
+    SidesOnly,
+}
+
+/// What a system opens: the situation, how its targets are named, what to ask.
+pub struct Opening {
+    pub situation: serde_json::Value,
+    pub labels: Labels,
+    pub asks: Vec<String>,
+}
+
+impl Opening {
+    /// An opening of a typed situation. Absent optional fields are left out, as the umpire
+    /// would leave them, rather than written as nulls.
+    pub fn new(
+        situation: &impl Serialize,
+        labels: Labels,
+        asks: Vec<String>,
+    ) -> Result<Opening, RefereeError> {
+        let mut situation = serde_json::to_value(situation).map_err(|e| {
+            RefereeError::new(
+                "fight.not_opened",
+                format!("The combat could not be opened from the roster: {e}"),
+            )
+        })?;
+        strip_nulls(&mut situation);
+        Ok(Opening {
+            situation,
+            labels,
+            asks,
+        })
+    }
+}
+
+fn strip_nulls(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(strip_nulls);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip_nulls),
+        _ => {}
+    }
+}
+
+/// The refusal of an action that takes no units from the roster.
+pub fn not_a_combat(action_name: &str) -> RefereeError {
+    RefereeError::new(
+        "fight.not_a_combat",
+        format!("{action_name} takes no sides of roster units: fill in its situation instead."),
+    )
+    .field("action")
+}
+
+/// The refusal of more picks than the action fights with.
+pub fn one_each(what: &str, rule: &str) -> RefereeError {
+    RefereeError::new(
+        "fight.one_each",
+        format!("{what}: pick one unit on each side."),
+    )
+    .rule(rule)
+}
+
+/// The default terrain of a situation: clear when the ruleset has it, else its first.
+pub fn open_ground<'k>(mut keys: impl Iterator<Item = &'k String> + Clone) -> String {
+    keys.clone()
+        .find(|k| k.as_str() == "clear")
+        .or_else(|| keys.next())
+        .cloned()
+        .unwrap_or_else(|| "clear".into())
+}

@@ -1,0 +1,336 @@
+//! The roster unit form, as every system offers it: the fields a roster unit's `stats` take, in
+//! the rules' words, every choice with the values the ruleset data prints for it; the check of
+//! entered stats against the form; a unit's preview; a CSV roster template. Each system builds
+//! its own fields from its data (its `roster.rs`).
+
+use serde::Serialize;
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::error::RefereeError;
+
+/// The fields of a roster unit for one ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct UnitForm {
+    pub ruleset: String,
+    pub fields: Vec<UnitField>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldKind {
+    Choice,
+    Number,
+    Toggle,
+    Text,
+}
+
+/// One field: the stats key it fills, its label and rule, and for a choice every value.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct UnitField {
+    pub key: String,
+    pub label: String,
+    pub rule: String,
+    #[ts(type = "\"choice\" | \"number\" | \"toggle\" | \"text\"")]
+    pub kind: FieldKind,
+    pub required: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "unknown")]
+    pub default: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub min: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub help: Option<String>,
+    pub options: Vec<UnitOption>,
+}
+
+/// One value of a choice, with what it brings.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct UnitOption {
+    pub key: String,
+    pub label: String,
+    /// Stats keys this option already supplies, so the form does not ask them.
+    pub fills: Vec<String>,
+    pub printed: Vec<PrintedValue>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct PrintedValue {
+    pub label: String,
+    pub value: String,
+    pub rule: String,
+}
+
+/// A unit's values from the tables, as the form is filled in.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct UnitPreview {
+    pub summary: String,
+    pub values: Vec<PrintedValue>,
+}
+
+pub fn printed(label: &str, value: impl ToString, rule: &str) -> PrintedValue {
+    PrintedValue {
+        label: label.to_string(),
+        value: value.to_string(),
+        rule: rule.to_string(),
+    }
+}
+
+/// "Swordsmen (SD)"; a key that is only the name in other letters ("heavy_cavalry") is left out.
+pub fn option_label(key: &str, name: &str) -> String {
+    let plain = |s: &str| {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_lowercase()
+    };
+    if plain(key) == plain(name) {
+        name.to_string()
+    } else {
+        format!("{name} ({key})")
+    }
+}
+
+/// A form field being built, in the rules' words.
+pub struct Field(pub UnitField);
+
+impl Field {
+    pub fn new(key: &str, label: &str, rule: &str, kind: FieldKind) -> Field {
+        Field(UnitField {
+            key: key.into(),
+            label: label.into(),
+            rule: rule.into(),
+            kind,
+            required: false,
+            default: None,
+            min: None,
+            max: None,
+            help: None,
+            options: Vec::new(),
+        })
+    }
+    pub fn required(mut self) -> Field {
+        self.0.required = true;
+        self
+    }
+    pub fn default(mut self, v: Value) -> Field {
+        self.0.default = Some(v);
+        self
+    }
+    pub fn range(mut self, min: Option<i32>, max: Option<i32>) -> Field {
+        self.0.min = min;
+        self.0.max = max;
+        self
+    }
+    pub fn help(mut self, h: &str) -> Field {
+        self.0.help = Some(h.into());
+        self
+    }
+    pub fn options(mut self, o: Vec<UnitOption>) -> Field {
+        self.0.options = o;
+        self
+    }
+}
+
+/// The section a type's `rule` gives for one of its values: "10.2.1; class 4.5.7, strength
+/// 4.5.13" gives class → 4.5.7; otherwise the whole text.
+pub fn rule_for(rule: &str, word: &str) -> String {
+    rule.split(';')
+        .skip(1)
+        .flat_map(|part| part.split(','))
+        .find_map(|p| {
+            p.trim()
+                .strip_prefix(word)
+                .map(|r| r.trim().to_string())
+                .filter(|r| !r.is_empty())
+        })
+        .unwrap_or_else(|| rule.split(';').next().unwrap_or(rule).trim().to_string())
+}
+
+pub fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn form_error(key: &str, message: String) -> RefereeError {
+    RefereeError::new("unit.invalid", message).field(key)
+}
+
+/// Checks stats against the form: every key known, every choice one of its options, every number
+/// whole and in range, every required field there. Messages name the field by its label.
+pub fn check_stats(
+    form: &UnitForm,
+    other_keys: &[&str],
+    stats: &Value,
+) -> Result<(), RefereeError> {
+    let Some(map) = stats.as_object() else {
+        return Err(RefereeError::new(
+            "unit.invalid",
+            "The unit's values are missing: fill in the form.",
+        ));
+    };
+    for (key, value) in map {
+        let Some(field) = form.fields.iter().find(|f| &f.key == key) else {
+            if other_keys.contains(&key.as_str()) {
+                continue;
+            }
+            return Err(form_error(
+                key,
+                format!("The rules give a unit no value called {key}: leave it out."),
+            ));
+        };
+        let label = &field.label;
+        match field.kind {
+            FieldKind::Choice => {
+                let Some(v) = value.as_str() else {
+                    return Err(form_error(key, format!("{label}: pick one from the list.")));
+                };
+                if !field.options.iter().any(|o| o.key == v) {
+                    return Err(form_error(
+                        key,
+                        format!(
+                            "{label}: the rules have no {} called {v}. Pick one from the list.",
+                            lower_first(label)
+                        ),
+                    ));
+                }
+            }
+            FieldKind::Number => {
+                let Some(n) = value.as_i64() else {
+                    return Err(form_error(key, format!("{label}: enter a whole number.")));
+                };
+                if let Some(min) = field.min {
+                    if n < i64::from(min) {
+                        return Err(form_error(key, format!("{label}: at least {min}.")));
+                    }
+                }
+                if let Some(max) = field.max {
+                    if n > i64::from(max) {
+                        return Err(form_error(key, format!("{label}: at most {max}.")));
+                    }
+                }
+            }
+            FieldKind::Toggle => {
+                if !value.is_boolean() {
+                    return Err(form_error(key, format!("{label}: yes or no.")));
+                }
+            }
+            FieldKind::Text => {
+                if !value.is_string() {
+                    return Err(form_error(
+                        key,
+                        format!("{label}: enter it as printed on the counter."),
+                    ));
+                }
+            }
+        }
+    }
+    for field in form.fields.iter().filter(|f| f.required) {
+        if map.get(&field.key).is_none_or(Value::is_null) {
+            let how = match field.kind {
+                FieldKind::Choice => "pick one from the list",
+                FieldKind::Number => "enter a number",
+                _ => "fill it in",
+            };
+            return Err(form_error(
+                &field.key,
+                format!("{}: every unit needs one; {how}.", field.label),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A ruleset's error on a unit as the form shows it: the stats key at fault (no prefix, no
+/// index), a plain sentence naming the field by its label.
+pub fn plain(form: &UnitForm, e: RefereeError) -> RefereeError {
+    let key = e
+        .field
+        .as_deref()
+        .and_then(|f| f.rsplit('.').next())
+        .map(|k| k.split('[').next().unwrap_or(k).to_string())
+        .filter(|k| !k.is_empty());
+    let label = key
+        .as_ref()
+        .and_then(|k| form.fields.iter().find(|f| &f.key == k))
+        .map(|f| f.label.clone());
+    let text = e.message.replace('`', "");
+    let mut text = match &label {
+        Some(l) => format!("{l}: {text}"),
+        None => text,
+    };
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    if !text.ends_with('.') {
+        text.push('.');
+    }
+    let mut out = RefereeError::new(&e.code, text);
+    if let Some(k) = key {
+        out = out.field(k);
+    }
+    if let Some(r) = e.rule {
+        out = out.rule(&r);
+    }
+    out
+}
+
+/// Stats with a key's default filled in when the umpire left it out.
+pub fn with_default(stats: &Value, key: &str, v: Value) -> Value {
+    let mut s = stats.clone();
+    if let Some(m) = s.as_object_mut() {
+        m.entry(key.to_string()).or_insert(v);
+    }
+    s
+}
+
+/// A CSV roster template: `label` and the form's field keys, with two example rows built from
+/// the ruleset's own choices (those that bring the most printed values first).
+pub fn roster_csv_template(form: &UnitForm) -> String {
+    let mut header = vec!["label".to_string()];
+    header.extend(form.fields.iter().map(|f| f.key.clone()));
+    let mut rows = vec![header.join(",")];
+    for n in 0..2 {
+        let mut cells = vec![String::new(); header.len()];
+        let mut filled: Vec<String> = Vec::new();
+        let mut name = String::new();
+        for (i, f) in form.fields.iter().enumerate() {
+            if !f.required || filled.contains(&f.key) {
+                continue;
+            }
+            cells[i + 1] = match f.kind {
+                FieldKind::Choice => {
+                    let mut options: Vec<&UnitOption> = f.options.iter().collect();
+                    options.sort_by_key(|o| std::cmp::Reverse(o.fills.len() + o.printed.len()));
+                    let Some(o) = options.get(n % options.len().max(1)) else {
+                        continue;
+                    };
+                    filled.extend(o.fills.iter().cloned());
+                    if name.is_empty() {
+                        name = o.label.split(" (").next().unwrap_or(&o.label).to_string();
+                    }
+                    o.key.clone()
+                }
+                FieldKind::Number => {
+                    let v = f.default.as_ref().and_then(Value::as_i64).unwrap_or(0);
+                    v.max(i64::from(f.min.unwrap_or(0)))
+                        .max(2 + n as i64)
+                        .to_string()
+                }
+                FieldKind::Toggle => "false".into(),
+                FieldKind::Text => String::new(),
+            };
+        }
+        cells[0] = format!("{name} {}", n + 1);
+        rows.push(cells.join(","));
+    }
+    rows.join("\n") + "\n"
+}

@@ -1,0 +1,549 @@
+//! The contract every rule system implements, once, in its own folder: its actions as one
+//! table, its roster units (form, check at entry, typed state, how a change lands, their words),
+//! the combats it opens from roster picks, its once-per-turn limits, and its standing. The battle
+//! (`battle/`) speaks to a system only through this contract, and a system knows nothing of the
+//! battle: the types both need (`state/`, `contract`) sit below both.
+
+pub mod action;
+pub mod fight;
+pub mod form;
+pub mod resolve;
+pub mod shared;
+pub mod standing;
+
+use std::any::Any;
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+
+pub use action::{
+    dice_of, ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, Die, Phase, PhaseStep,
+    SideField, SystemInfo, Thrower,
+};
+pub use fight::{Fighter, Labels, Opening, Sides};
+pub use form::{UnitField, UnitForm, UnitPreview};
+pub use standing::{Gauge, Standing};
+
+use crate::contract::{Change, Resolution};
+use crate::error::RefereeError;
+use crate::ruleset::SystemData;
+use crate::state::{
+    BattleState, Detail, LeaderFate, LeaderNotes, Role, SystemUnit, UnitId, UnitSpec, UnitState,
+    UnitWords,
+};
+use shared::SystemHeader;
+
+type Resolve<D> =
+    Box<dyn Fn(&D, &serde_json::Value, Option<&[u32]>) -> ResolveResult + Send + Sync>;
+type ResolveResult = Result<Resolution, RefereeError>;
+
+/// One action of a system: what the app lists, the schema of its situation, and how it resolves.
+/// A system's `actions()` is the one place an action is named.
+pub struct Action<D> {
+    pub info: ActionInfo,
+    pub schema: fn() -> schemars::Schema,
+    resolve: Resolve<D>,
+}
+
+impl<D: 'static> Action<D> {
+    /// An action that throws dice: its situation of type S, read from the umpire's JSON.
+    pub fn rolled<S: DeserializeOwned + schemars::JsonSchema + 'static>(
+        id: &str,
+        name: &str,
+        rule: &str,
+        group: ActionGroup,
+        resolve: fn(&D, &S, Option<&[u32]>) -> ResolveResult,
+    ) -> Action<D> {
+        Action {
+            info: info(id, name, rule, group, true),
+            schema: || schemars::schema_for!(S),
+            resolve: Box::new(move |data, json, dice| {
+                resolve(data, &resolve::parse_situation(json)?, dice)
+            }),
+        }
+    }
+
+    /// An action that throws no dice: it answers one certain result, and refuses dice.
+    pub fn certain<S: DeserializeOwned + schemars::JsonSchema + 'static>(
+        id: &str,
+        name: &str,
+        rule: &str,
+        group: ActionGroup,
+        resolve: fn(&D, &S) -> ResolveResult,
+    ) -> Action<D> {
+        let action = id.to_string();
+        Action {
+            info: info(id, name, rule, group, false),
+            schema: || schemars::schema_for!(S),
+            resolve: Box::new(move |data, json, dice| {
+                resolve::without_dice(&action, dice, || {
+                    resolve(data, &resolve::parse_situation(json)?)
+                })
+            }),
+        }
+    }
+
+    /// A combat that opens from the units the umpire picked on the roster.
+    pub fn fights(mut self) -> Action<D> {
+        self.info.fights = true;
+        self
+    }
+}
+
+fn info(id: &str, name: &str, rule: &str, group: ActionGroup, rolls: bool) -> ActionInfo {
+    ActionInfo {
+        id: id.into(),
+        name: name.into(),
+        rule: rule.into(),
+        group,
+        fights: false,
+        rolls,
+    }
+}
+
+/// A rule system. Everything the battle, the API and the app need of a system is here; each
+/// system implements it once, in its folder, with its own data and unit types.
+pub trait RuleSystem: Sized + Send + Sync + 'static {
+    /// The ruleset file, typed and checked.
+    type Data: SystemData + schemars::JsonSchema + Clone + fmt::Debug + Send + Sync;
+    /// A roster unit's state in this system's terms.
+    type Unit: SystemUnit;
+
+    /// The id a ruleset file declares under `[system] id`.
+    const ID: &'static str;
+    /// The action "Resolve" on the roster opens.
+    const MAIN_ACTION: &'static str;
+
+    fn header(data: &Self::Data) -> &SystemHeader;
+    fn sequence(data: &Self::Data) -> &[Phase];
+    /// Every action, once.
+    fn actions() -> Vec<Action<Self::Data>>;
+    /// The values a situation field can take, from the ruleset data.
+    fn choices(data: &Self::Data) -> Vec<ChoiceList>;
+    /// The boxes of its situations an umpire ticks most.
+    fn common_situations() -> Vec<CommonSituation>;
+    /// The numbers a side is set up with, besides its name and commands.
+    fn side_fields() -> Vec<SideField> {
+        Vec::new()
+    }
+    /// What the umpire should know when filling the roster.
+    fn roster_advice() -> Option<&'static str> {
+        None
+    }
+    /// A unit's values are worked out from the tables, so the roster offers to show them.
+    const DERIVED_VALUES: bool = false;
+
+    /// The roster unit form's fields.
+    fn unit_form(data: &Self::Data) -> Vec<UnitField>;
+    /// Stats keys a roster unit may carry besides the form's own (kept, not asked).
+    fn other_keys() -> &'static [&'static str];
+    /// A unit's preview: a summary line and the values it brings.
+    fn unit_preview(
+        data: &Self::Data,
+        stats: &serde_json::Value,
+    ) -> Result<UnitPreview, RefereeError>;
+    /// A unit entering the battle, checked by the system's own rules: its strength and its state.
+    /// Error fields are relative to the stats.
+    fn enter(data: &Self::Data, spec: &UnitSpec) -> Result<(u32, Self::Unit), RefereeError>;
+    /// What an edited unit keeps of its state before the edit (markers, hits, scatter).
+    fn keep(old: &Self::Unit, new: &mut Self::Unit);
+    /// Lands one change on a unit; false when the change is not one of this system's. Total: a
+    /// replay always completes.
+    fn land(data: &Self::Data, unit: &mut UnitState, own: &mut Self::Unit, change: &Change)
+        -> bool;
+    /// A new turn ends what lasted until the turn ends.
+    fn end_of_turn(unit: &mut UnitState, own: &mut Self::Unit) {
+        let _ = (unit, own);
+    }
+    /// A change the battle refuses before it is written (ITACS 6.6: throwing weapons once).
+    fn refuse(
+        unit: &UnitState,
+        own: &Self::Unit,
+        change: &Change,
+        rule: &str,
+    ) -> Option<RefereeError> {
+        let _ = (unit, own, change, rule);
+        None
+    }
+    /// The unit in the rules' words.
+    fn words(data: &Self::Data, unit: &UnitState, own: &Self::Unit) -> UnitWords;
+
+    /// Opens a fighting action's situation from the picked units in their state now.
+    fn open(
+        data: &Self::Data,
+        action: &str,
+        sides: &Sides<Self::Unit>,
+    ) -> Result<Opening, RefereeError>;
+    /// A battle's check of an action against the results applied this turn: a refusal, or
+    /// warnings to show with the fight. Systems without such limits accept all.
+    fn turn_limits(
+        state: &BattleState,
+        action: &str,
+        attackers: &[UnitId],
+        defenders: &[UnitId],
+    ) -> Result<Vec<String>, RefereeError> {
+        let _ = (state, action, attackers, defenders);
+        Ok(Vec::new())
+    }
+    /// The MORALE track stops at its last box, if it has one.
+    fn morale_track_end(data: &Self::Data) -> Option<i64> {
+        let _ = data;
+        None
+    }
+    /// Each army's break points, and the system's own cited resolution of the standing.
+    fn standing(data: &Self::Data, state: &BattleState) -> Standing;
+}
+
+/// A system, whatever it is: what the battle and the API call. `Loaded<S>` implements it for
+/// every `RuleSystem`.
+pub trait System: Send + Sync + fmt::Debug {
+    fn id(&self) -> &'static str;
+    fn header(&self) -> &SystemHeader;
+    fn main_action(&self) -> &'static str;
+    fn sequence(&self) -> &[Phase];
+    fn actions(&self) -> Vec<ActionInfo>;
+    fn choices(&self) -> Vec<ChoiceList>;
+    fn common_situations(&self) -> Vec<CommonSituation>;
+    fn side_fields(&self) -> Vec<SideField>;
+    fn roster_advice(&self) -> Option<&'static str>;
+    fn derived_values(&self) -> bool;
+    fn resolve(
+        &self,
+        action: &str,
+        situation: &serde_json::Value,
+        dice: Option<&[u32]>,
+    ) -> ResolveResult;
+    fn situation_schema(&self, action: &str) -> Option<schemars::Schema>;
+
+    fn unit_form(&self) -> Vec<UnitField>;
+    fn other_keys(&self) -> &'static [&'static str];
+    fn unit_preview(&self, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError>;
+    /// A unit as the battle keeps it, its stats checked by the system (field: where it was
+    /// entered, e.g. `unit` or `events[3].unit`).
+    fn enter(&self, id: UnitId, spec: &UnitSpec, field: &str) -> Result<UnitState, RefereeError>;
+    /// A unit's entry corrected by the umpire: checked like a new one; it keeps the losses and
+    /// markers it has.
+    fn edit(
+        &self,
+        old: &UnitState,
+        spec: &UnitSpec,
+        field: &str,
+    ) -> Result<UnitState, RefereeError>;
+    fn land(&self, unit: &mut UnitState, change: &Change) -> bool;
+    fn end_of_turn(&self, unit: &mut UnitState);
+    /// The unit in the rules' words. Written when the unit is shown, not as the battle folds:
+    /// a fold of thousands of events writes no sentence.
+    fn words(&self, unit: &UnitState) -> UnitWords;
+    fn refuse(&self, unit: &UnitState, change: &Change, rule: &str) -> Option<RefereeError>;
+    fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError>;
+    fn turn_limits(
+        &self,
+        state: &BattleState,
+        action: &str,
+        attackers: &[UnitId],
+        defenders: &[UnitId],
+    ) -> Result<Vec<String>, RefereeError>;
+    fn morale_track_end(&self) -> Option<i64>;
+    fn standing(&self, state: &BattleState) -> Standing;
+    /// The loaded system itself, for callers that know which it is (tests, benchmarks).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A system with its ruleset data loaded.
+pub struct Loaded<S: RuleSystem> {
+    pub data: S::Data,
+    actions: Vec<Action<S::Data>>,
+}
+
+impl<S: RuleSystem> Loaded<S> {
+    pub fn new(data: S::Data) -> Loaded<S> {
+        Loaded {
+            data,
+            actions: S::actions(),
+        }
+    }
+
+    fn action(&self, id: &str) -> Option<&Action<S::Data>> {
+        self.actions.iter().find(|a| a.info.id == id)
+    }
+}
+
+impl<S: RuleSystem> fmt::Debug for Loaded<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Loaded").field("system", &S::ID).finish()
+    }
+}
+
+/// The actions of a system as the app lists them.
+pub fn action_infos<S: RuleSystem>() -> Vec<ActionInfo> {
+    S::actions().into_iter().map(|a| a.info).collect()
+}
+
+impl<S: RuleSystem> System for Loaded<S> {
+    fn id(&self) -> &'static str {
+        S::ID
+    }
+    fn header(&self) -> &SystemHeader {
+        S::header(&self.data)
+    }
+    fn main_action(&self) -> &'static str {
+        S::MAIN_ACTION
+    }
+    fn sequence(&self) -> &[Phase] {
+        S::sequence(&self.data)
+    }
+    fn actions(&self) -> Vec<ActionInfo> {
+        self.actions.iter().map(|a| a.info.clone()).collect()
+    }
+    fn choices(&self) -> Vec<ChoiceList> {
+        S::choices(&self.data)
+    }
+    fn common_situations(&self) -> Vec<CommonSituation> {
+        S::common_situations()
+    }
+    fn side_fields(&self) -> Vec<SideField> {
+        S::side_fields()
+    }
+    fn roster_advice(&self) -> Option<&'static str> {
+        S::roster_advice()
+    }
+    fn derived_values(&self) -> bool {
+        S::DERIVED_VALUES
+    }
+    fn resolve(
+        &self,
+        action: &str,
+        situation: &serde_json::Value,
+        dice: Option<&[u32]>,
+    ) -> ResolveResult {
+        match self.action(action) {
+            Some(a) => (a.resolve)(&self.data, situation, dice),
+            None => Err(resolve::unknown_action(S::ID, action, &self.actions())),
+        }
+    }
+    fn situation_schema(&self, action: &str) -> Option<schemars::Schema> {
+        self.action(action).map(|a| (a.schema)())
+    }
+
+    fn unit_form(&self) -> Vec<UnitField> {
+        S::unit_form(&self.data)
+    }
+    fn other_keys(&self) -> &'static [&'static str] {
+        S::other_keys()
+    }
+    fn unit_preview(&self, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError> {
+        S::unit_preview(&self.data, stats)
+    }
+
+    fn enter(&self, id: UnitId, spec: &UnitSpec, field: &str) -> Result<UnitState, RefereeError> {
+        let stats_field = format!("{field}.stats");
+        let unit = if spec.role == Role::Leader {
+            // A leader is not a unit of any table: its stats are the umpire's notes.
+            if !spec.stats.is_object() && !spec.stats.is_null() {
+                return Err(RefereeError::new(
+                    "battle.invalid_unit",
+                    "a leader's stats are an object of notes, e.g. {\"range\": 3}",
+                )
+                .field(stats_field));
+            }
+            let notes = LeaderNotes {
+                notes: if spec.stats.is_null() {
+                    String::new()
+                } else {
+                    spec.stats.to_string()
+                },
+            };
+            UnitState::new(id, spec, 1, Detail::new(notes))
+        } else {
+            let (strength, own) = S::enter(&self.data, spec).map_err(|e| at(e, &stats_field))?;
+            if strength == 0 && spec.role == Role::Unit {
+                return Err(RefereeError::new(
+                    "battle.invalid_unit",
+                    "a unit enters the battle with a strength of 1 or more",
+                )
+                .field(stats_field));
+            }
+            UnitState::new(id, spec, strength, Detail::new(own))
+        };
+        if spec.label.trim().is_empty() {
+            return Err(RefereeError::new(
+                "battle.invalid_unit",
+                "a unit needs a label the umpire knows it by",
+            )
+            .field(format!("{field}.label")));
+        }
+        Ok(unit)
+    }
+
+    fn edit(
+        &self,
+        old: &UnitState,
+        spec: &UnitSpec,
+        field: &str,
+    ) -> Result<UnitState, RefereeError> {
+        let mut unit = self.enter(old.id, spec, field)?;
+        let losses = old.starting.saturating_sub(old.strength);
+        unit.strength = unit.starting.saturating_sub(losses);
+        unit.leader = old.leader;
+        unit.leader_wounds = old.leader_wounds;
+        unit.moves.clone_from(&old.moves);
+        if let (Some(was), Some(now)) = (old.detail::<S::Unit>(), unit.detail_mut::<S::Unit>()) {
+            S::keep(was, now);
+        }
+        unit.lost =
+            old.leader == Some(LeaderFate::Killed) || (unit.starting > 0 && unit.strength == 0);
+        Ok(unit)
+    }
+
+    fn land(&self, unit: &mut UnitState, change: &Change) -> bool {
+        let landed = land_on_any(unit, change)
+            || with_own::<S, _>(unit, |unit, own| S::land(&self.data, unit, own, change))
+                .unwrap_or(false);
+        if unit.strength == 0 && unit.starting > 0 {
+            unit.lost = true;
+        }
+        landed
+    }
+
+    fn end_of_turn(&self, unit: &mut UnitState) {
+        // Table 1.10's "for one complete turn" (R-GTS-25): a dazed or unhorsed leader is himself
+        // again, a seriously wounded one passes out. Other systems' leaders never take these.
+        unit.leader = match unit.leader {
+            Some(LeaderFate::Dazed | LeaderFate::Unhorsed) => None,
+            Some(LeaderFate::SeriouslyWounded) => Some(LeaderFate::PassedOut),
+            other => other,
+        };
+        with_own::<S, _>(unit, S::end_of_turn);
+    }
+
+    fn words(&self, unit: &UnitState) -> UnitWords {
+        match unit.detail::<S::Unit>() {
+            Some(own) => S::words(&self.data, unit, own),
+            None => leader_words(unit),
+        }
+    }
+
+    fn refuse(&self, unit: &UnitState, change: &Change, rule: &str) -> Option<RefereeError> {
+        S::refuse(unit, unit.detail::<S::Unit>()?, change, rule)
+    }
+
+    fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError> {
+        S::open(&self.data, action, &sides.typed::<S::Unit>()?)
+    }
+
+    fn turn_limits(
+        &self,
+        state: &BattleState,
+        action: &str,
+        attackers: &[UnitId],
+        defenders: &[UnitId],
+    ) -> Result<Vec<String>, RefereeError> {
+        S::turn_limits(state, action, attackers, defenders)
+    }
+
+    fn morale_track_end(&self) -> Option<i64> {
+        S::morale_track_end(&self.data)
+    }
+
+    fn standing(&self, state: &BattleState) -> Standing {
+        S::standing(&self.data, state)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Runs `f` on the unit and, apart from it, its system's own state; None when the unit is not
+/// of this system (a leader's row). The state is lifted out so both can be changed at once.
+fn with_own<S: RuleSystem, R>(
+    unit: &mut UnitState,
+    f: impl FnOnce(&mut UnitState, &mut S::Unit) -> R,
+) -> Option<R> {
+    let mut detail = std::mem::replace(&mut unit.detail, Detail::new(LeaderNotes::default()));
+    let answer = detail.get_mut::<S::Unit>().map(|own| f(unit, own));
+    unit.detail = detail;
+    answer
+}
+
+/// The changes every system's units take alike: what befalls a leader, and the moves results
+/// call for, which the players make on the map.
+fn land_on_any(unit: &mut UnitState, change: &Change) -> bool {
+    match change {
+        Change::LeaderCaptured => unit.leader = Some(LeaderFate::Captured),
+        Change::LeaderFreed => unit.leader = None,
+        // A leader's own row is lost with him; a unit whose leader rode with it (GTS leaders
+        // mapped onto the unit they lead) loses its leader, not itself.
+        Change::LeaderKilled => {
+            unit.leader = Some(LeaderFate::Killed);
+            if unit.role != Role::Unit {
+                unit.lost = true;
+            }
+        }
+        // Table 1.10: a leader captured, killed or passed out takes no further wound.
+        Change::LeaderDazed | Change::LeaderUnhorsed | Change::LeaderSeriouslyWounded
+            if unit.leader.is_some_and(LeaderFate::gone) => {}
+        Change::LeaderDazed => unit.leader = Some(LeaderFate::Dazed),
+        Change::LeaderUnhorsed => unit.leader = Some(LeaderFate::Unhorsed),
+        Change::LeaderSeriouslyWounded => unit.leader = Some(LeaderFate::SeriouslyWounded),
+        Change::LeaderWounded => {
+            if !unit.leader.is_some_and(LeaderFate::gone) {
+                unit.leader_wounds = unit.leader_wounds.saturating_add(1);
+            }
+        }
+        Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. } => {
+            moved(unit, change)
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Notes a move a result called for, in words.
+pub fn moved(unit: &mut UnitState, change: &Change) {
+    unit.moves.push(
+        crate::contract::effect(
+            crate::contract::Target::Unit(unit.label.clone()),
+            change.clone(),
+            "",
+            None,
+        )
+        .text,
+    );
+}
+
+/// A leader's row in words: no table gives it a type.
+fn leader_words(unit: &UnitState) -> UnitWords {
+    let mut parts = Vec::new();
+    if unit.lost {
+        parts.push("lost".to_string());
+    }
+    leader_parts(unit, &mut parts);
+    UnitWords {
+        type_name: "Leader".into(),
+        summary: parts.join(", "),
+        quick_edits: Vec::new(),
+    }
+}
+
+/// What the roster says of the leader of a row: his fate and his wounds.
+pub fn leader_parts(unit: &UnitState, parts: &mut Vec<String>) {
+    if let Some(fate) = unit.leader {
+        parts.push(fate.words().into());
+    }
+    match unit.leader_wounds {
+        0 => {}
+        1 => parts.push("leader wounded".into()),
+        n => parts.push(format!("leader wounded {n} times")),
+    }
+}
+
+/// Prefixes a unit error's field with where the unit was entered.
+fn at(e: RefereeError, field: &str) -> RefereeError {
+    let inner = e.field.clone();
+    let f = match inner {
+        Some(i) if !i.is_empty() => format!("{field}.{i}"),
+        _ => field.to_string(),
+    };
+    e.field(f)
+}

@@ -1,0 +1,203 @@
+//! DBMM elements on a battle's roster: the element form, an element's preview, its typed state
+//! (how it left the table, p. 42), how an outcome lands on it, and its words.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::data::DbmmData;
+use super::element::Element;
+use super::morale::ElementState;
+use crate::contract::Change;
+use crate::error::RefereeError;
+use crate::rule_system::form::{
+    option_label, printed, Field, FieldKind, UnitField, UnitOption, UnitPreview,
+};
+use crate::rule_system::resolve::parse_situation;
+use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+
+/// An element on the roster.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DbmmElement {
+    pub element: Element,
+    /// In play, or how it left the table: the ME tallies count it by this (p. 42).
+    pub state: ElementState,
+}
+
+impl SystemUnit for DbmmElement {
+    fn entry(&self) -> serde_json::Result<Value> {
+        serde_json::to_value(&self.element)
+    }
+}
+
+impl DbmmElement {
+    /// The element as the sheet takes it, named as on the roster.
+    pub fn now(&self, name: &str) -> Element {
+        Element {
+            name: name.to_string(),
+            ..self.element.clone()
+        }
+    }
+}
+
+/// An element checked by the sheet's troop model.
+pub fn enter(data: &DbmmData, spec: &UnitSpec) -> Result<(u32, DbmmElement), RefereeError> {
+    // Battles recorded before elements were typed kept how an element left the table in its
+    // stats (`state`), set by the battle, never by the umpire: an edit of such a unit carried it.
+    let mut stats = spec.stats.clone();
+    let state = stats
+        .as_object_mut()
+        .and_then(|m| m.remove("state"))
+        .and_then(|s| serde_json::from_value::<ElementState>(s).ok())
+        .unwrap_or_default();
+    let element: Element = parse_situation(&stats)?;
+    super::element::check(data, &element, "")?;
+    Ok((1, DbmmElement { element, state }))
+}
+
+/// An edit keeps how the element left the table.
+pub fn keep(old: &DbmmElement, new: &mut DbmmElement) {
+    if old.state != ElementState::InPlay {
+        new.state = old.state;
+    }
+}
+
+/// An outcome lands on the element: it leaves the table, or it moves as the outcome says.
+pub fn land(unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> bool {
+    match change {
+        Change::ElementFate { fate } => match leaves_as(fate) {
+            // The element leaves the table; its state says how, for the ME tallies (p. 42).
+            Some(state) => {
+                unit.strength = 0;
+                own.state = state;
+            }
+            None => crate::rule_system::moved(unit, change),
+        },
+        _ => return false,
+    }
+    true
+}
+
+/// The fates that take an element off the table.
+fn leaves_as(fate: &str) -> Option<ElementState> {
+    match fate {
+        "destroyed" => Some(ElementState::Destroyed),
+        "spent" => Some(ElementState::Spent),
+        "off_table" => Some(ElementState::OffTable),
+        _ => None,
+    }
+}
+
+/// The element in the rules' words: "general, in the line"; "destroyed".
+pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords {
+    let mut parts = Vec::new();
+    if own.element.general {
+        parts.push("general".to_string());
+    }
+    parts.push(if unit.lost {
+        match own.state {
+            ElementState::Destroyed => "destroyed",
+            ElementState::Spent => "spent",
+            ElementState::OffTable => "off table",
+            ElementState::InPlay => "lost",
+        }
+        .to_string()
+    } else {
+        "in the line".to_string()
+    });
+    crate::rule_system::leader_parts(unit, &mut parts);
+    let e = &own.element;
+    let type_name = match data.types.get(&e.type_code) {
+        Some(t) => option_label(&e.type_code, &t.name),
+        None => e.type_code.clone(),
+    };
+    let grade = match data.grades.get(&e.grade) {
+        Some(g) => option_label(&e.grade, &g.name),
+        None => e.grade.clone(),
+    };
+    let q = |label: &str, fate: &str| QuickEdit {
+        label: label.into(),
+        change: Change::ElementFate { fate: fate.into() },
+    };
+    UnitWords {
+        type_name: format!("{}{type_name}, {grade}", if e.irr { "Irr " } else { "" }),
+        summary: parts.join(", "),
+        quick_edits: if unit.lost {
+            Vec::new()
+        } else {
+            vec![
+                q("Destroyed", "destroyed"),
+                q("Spent", "spent"),
+                q("Off table", "off_table"),
+            ]
+        },
+    }
+}
+
+pub fn fields(d: &DbmmData) -> Vec<UnitField> {
+    let types = d
+        .types
+        .iter()
+        .map(|(k, t)| {
+            let class = serde_json::to_value(t.class)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .and_then(|c| d.classes.get(&c).map(|i| i.name.clone()))
+                .unwrap_or_default();
+            UnitOption {
+                key: k.clone(),
+                label: option_label(k, &t.name),
+                fills: Vec::new(),
+                printed: vec![printed("Class", class, &t.rule)],
+            }
+        })
+        .collect();
+    let grades = d
+        .grades
+        .iter()
+        .map(|(k, g)| UnitOption {
+            key: k.clone(),
+            label: option_label(k, &g.name),
+            fills: Vec::new(),
+            printed: Vec::new(),
+        })
+        .collect();
+    vec![
+        Field::new("type", "Element type", "p. 36", FieldKind::Choice)
+            .required()
+            .options(types),
+        Field::new("grade", "Grade", "p. 4–9", FieldKind::Choice)
+            .required()
+            .options(grades),
+        Field::new("irr", "Irregular", "p. 4–9", FieldKind::Toggle)
+            .default(Value::from(false))
+            .help("Irregular troops; regular when off."),
+        Field::new("general", "General's element", "p. 42", FieldKind::Toggle)
+            .default(Value::from(false))
+            .help("The element of the commander-in-chief, a sub-general or an ally general."),
+    ]
+    .into_iter()
+    .map(|f| f.0)
+    .collect()
+}
+
+/// An element's values from the sheet, as the form is filled in.
+pub fn preview(data: &DbmmData, stats: &Value) -> Result<UnitPreview, RefereeError> {
+    let element: Element = parse_situation(stats)?;
+    let r = super::describe(
+        data,
+        &super::ElementSituation {
+            element: element.clone(),
+        },
+    )?;
+    let summary = r
+        .distribution
+        .first()
+        .map(|o| o.meaning.clone())
+        .unwrap_or_else(|| element.label());
+    let values = r
+        .totals
+        .into_iter()
+        .map(|t| printed(&t.label, t.value, &t.rule))
+        .collect();
+    Ok(UnitPreview { summary, values })
+}

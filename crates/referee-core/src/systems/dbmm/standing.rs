@@ -1,0 +1,156 @@
+//! A DBMM battle's standing: each command's morale (steady, disheartened, broken, shattered),
+//! each army against defeat, and the victory points (p. 42–43).
+
+use super::data::DbmmData;
+use super::element::me_text;
+use super::morale::{
+    army_morale, army_standing, victory, ArmySituation, CommandElement, CommandSituation,
+    CommandState, VictorySituation,
+};
+use super::roster::DbmmElement;
+use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
+use crate::state::BattleState;
+
+/// A DBMM side as the morale rules see it: its commands, each with its elements and what became
+/// of them (the `state` the outcomes wrote on the unit).
+fn army(state: &BattleState, side: &str) -> ArmySituation {
+    let mut commands: Vec<CommandSituation> = Vec::new();
+    for (unit, own) in of_side(state, side).filter_map(|u| Some((u, u.detail::<DbmmElement>()?))) {
+        let name = unit.command.clone().unwrap_or_else(|| side.to_string());
+        let entry = CommandElement {
+            element: own.element.clone(),
+            state: own.state,
+        };
+        match commands.iter_mut().find(|c| c.name == name) {
+            Some(c) => c.elements.push(entry),
+            None => commands.push(CommandSituation {
+                name,
+                elements: vec![entry],
+                tally: None,
+                general_lost: false,
+                nearby_broken_me: None,
+            }),
+        }
+    }
+    ArmySituation {
+        name: side.to_string(),
+        commands,
+    }
+}
+
+/// Each command against its thresholds and each army against defeat (p. 42–43), and the
+/// victory points once both armies have elements.
+pub fn standing(data: &DbmmData, state: &BattleState) -> Standing {
+    let t = &data.morale.command;
+    let me = |h: i64| format!("{} ME", me_text(h));
+    let mut gauges = Vec::new();
+    let mut resolutions = Vec::new();
+    let armies: Vec<_> = state.sides.iter().map(|s| army(state, &s.name)).collect();
+    for (side, army) in state.sides.iter().zip(&armies) {
+        let Ok(standing) = army_standing(data, army, "") else {
+            gauges.push(gauge(
+                Some(&side.name),
+                "Army",
+                "no elements yet",
+                &t.army_rule,
+            ));
+            continue;
+        };
+        for c in &standing.commands {
+            // The next threshold this command can pass, and how far it is.
+            let frac = |f: [u32; 2]| format!("{}/{}", f[0], f[1]);
+            let (next, to_go, of, share) = match c.state {
+                CommandState::Steady => (
+                    "disheartened",
+                    c.to_go[0],
+                    c.lost + c.to_go[0],
+                    format!("more than {} lost", frac(t.disheartened_lost)),
+                ),
+                CommandState::Disheartened => {
+                    let to_go = c.to_go[1].min(c.to_go[2]);
+                    let share = format!(
+                        "more than {} lost or {} lost or spent",
+                        frac(t.broken_lost),
+                        frac(t.broken_lost_or_spent)
+                    );
+                    ("broken", to_go, c.lost + to_go, share)
+                }
+                _ => (
+                    "shattered",
+                    c.to_go[3],
+                    c.me.destroyed + c.me.off_table + c.to_go[3],
+                    format!(
+                        "more than {} destroyed or off table",
+                        frac(t.shattered_destroyed)
+                    ),
+                ),
+            };
+            gauges.push(Gauge {
+                status: Some(c.state.code().to_string()),
+                // "more than 1/4 lost": strictly more (R-DBMM-2).
+                threshold: Some(share),
+                to_go: (c.state != CommandState::Shattered)
+                    .then(|| format!("{} to {next}", me(to_go))),
+                next: Some(next.to_string()),
+                progress: Some(if of <= 0 {
+                    1.0
+                } else {
+                    (c.lost as f64 / of as f64).min(1.0)
+                }),
+                // ME are counted in halves.
+                amount: Some(c.lost as f64 / 2.0),
+                limit: Some(of as f64 / 2.0),
+                reached: to_go == 0,
+                ruling: t.ruling.clone(),
+                ..gauge(
+                    Some(&side.name),
+                    c.name.clone(),
+                    format!("lost {} of {}", me_text(c.lost), me(c.me.total)),
+                    &t.rule,
+                )
+            });
+        }
+        gauges.push(Gauge {
+            status: standing.defeated.then(|| "defeated".to_string()),
+            threshold: Some(format!(
+                "more than {}/{} lost",
+                t.army_defeated[0], t.army_defeated[1]
+            )),
+            to_go: (!standing.defeated).then(|| format!("{} to defeat", me(standing.to_go))),
+            next: Some("defeated".into()),
+            progress: Some(if standing.total == 0 {
+                1.0
+            } else {
+                (2.0 * standing.lost as f64 / standing.total as f64).min(1.0)
+            }),
+            // Halves of ME: the army is defeated past half its total.
+            amount: Some(standing.lost as f64 / 2.0),
+            limit: Some(standing.total as f64 / 4.0),
+            reached: standing.defeated,
+            ruling: t.ruling.clone(),
+            ..gauge(
+                Some(&side.name),
+                "Army",
+                format!("lost {} of {}", me_text(standing.lost), me(standing.total)),
+                &t.army_rule,
+            )
+        });
+        if let Ok(r) = army_morale(data, army) {
+            resolutions.push(r);
+        }
+    }
+    // Victory points once both armies have elements: the first side is taken as the invader.
+    if let [invader, defender] = armies.as_slice() {
+        let s = VictorySituation {
+            invader: invader.clone(),
+            defender: defender.clone(),
+        };
+        if let Ok(r) = victory(data, &s) {
+            resolutions.push(r);
+        }
+    }
+    Standing {
+        gauges,
+        resolutions,
+    }
+}

@@ -1,0 +1,294 @@
+//! GTS units on a battle's roster: the unit form (Table 2.10), a unit's preview, the typed state
+//! of a unit (stands, hits, Disorder, Rout: 2.11, 3.32, 6.13), how a result's changes land on
+//! it, and its words.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::data::{GtsData, Row};
+use super::units::{Unit, UnitEntry};
+use crate::contract::Change;
+use crate::error::RefereeError;
+use crate::rule_system::form::{
+    option_label, printed, Field, FieldKind, PrintedValue, UnitField, UnitOption, UnitPreview,
+};
+use crate::rule_system::resolve::parse_situation;
+use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+
+/// A unit on the roster.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GtsUnit {
+    /// The unit as entered (its stands those it began with).
+    pub entry: UnitEntry,
+    pub hits: u32,
+    pub disordered: bool,
+    pub rout: bool,
+    /// Hits that remove one stand.
+    pub hits_per_stand: u32,
+    /// Table 1.10, 8: within 6" of a leader who fell on his sword: −1 to melees and command
+    /// tests until the turn ends.
+    pub near_fallen_leader: bool,
+}
+
+impl SystemUnit for GtsUnit {
+    fn entry(&self) -> serde_json::Result<Value> {
+        serde_json::to_value(&self.entry)
+    }
+}
+
+impl GtsUnit {
+    /// The unit as a situation takes it now, named as the roster names it so its effects find
+    /// it: its stands left, hits, Disorder and Rout, and the stands it began with, for its
+    /// terminal rout trigger (2.11).
+    pub fn now(&self, unit: &UnitState, name: &str) -> UnitEntry {
+        UnitEntry {
+            name: Some(name.to_string()),
+            stands: unit.strength,
+            hits: self.hits,
+            disordered: self.disordered,
+            routed: self.rout,
+            starting_stands: self.entry.starting_stands.or(Some(unit.starting)),
+            ..self.entry.clone()
+        }
+    }
+}
+
+/// A unit built by Table 2.10; it may enter already hit, disordered or routed.
+pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeError> {
+    let entry: UnitEntry = parse_situation(&spec.stats)?;
+    let unit = Unit::build(data, &entry, "")?;
+    Ok((
+        entry.stands,
+        GtsUnit {
+            hits: entry.hits,
+            disordered: entry.disordered,
+            rout: entry.routed,
+            hits_per_stand: unit.hits_per_stand,
+            near_fallen_leader: false,
+            entry,
+        },
+    ))
+}
+
+/// An edit keeps the unit's hits, Disorder, Rout and the fallen leader's −1.
+pub fn keep(old: &GtsUnit, new: &mut GtsUnit) {
+    new.hits = old.hits;
+    new.disordered = old.disordered;
+    new.rout = old.rout;
+    new.near_fallen_leader = old.near_fallen_leader;
+}
+
+pub fn land(unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
+    match change {
+        Change::Hits { count } => {
+            own.hits = own.hits.saturating_add(*count);
+            let per = own.hits_per_stand;
+            while per > 0 && own.hits >= per && unit.strength > 0 {
+                own.hits -= per;
+                unit.strength -= 1;
+            }
+        }
+        Change::LoseUnits { count, .. } | Change::LoseSp { count, .. } => {
+            unit.strength = unit.strength.saturating_sub(*count)
+        }
+        Change::DestroyAll => unit.strength = 0,
+        Change::Disorder => own.disordered = true,
+        Change::Rout | Change::RoutUnit => own.rout = true,
+        Change::RemoveRout => own.rout = false,
+        Change::NearFallenLeader => own.near_fallen_leader = true,
+        _ => return false,
+    }
+    true
+}
+
+/// The fallen leader's −1 lasts until the turn ends (Table 1.10, 8).
+pub fn end_of_turn(own: &mut GtsUnit) {
+    own.near_fallen_leader = false;
+}
+
+/// The unit in the rules' words: "3/4, Disordered, 2 hits".
+pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
+    let mut parts = vec![format!("{}/{}", unit.strength, unit.starting)];
+    if unit.lost {
+        parts.push("lost".into());
+    }
+    if own.rout {
+        parts.push("Rout".into());
+    }
+    if own.disordered {
+        parts.push("Disordered".into());
+    }
+    match own.hits {
+        0 => {}
+        1 => parts.push("1 hit".into()),
+        n => parts.push(format!("{n} hits")),
+    }
+    crate::rule_system::leader_parts(unit, &mut parts);
+    if own.near_fallen_leader {
+        parts.push("−1 for the fallen leader".into());
+    }
+    let row = |key: &Option<String>| {
+        key.as_ref().map(|k| match data.rows.get(k) {
+            Some(r) => option_label(k, &r.name),
+            None => k.clone(),
+        })
+    };
+    let class = match data.classes.get(&own.entry.class) {
+        Some(c) => option_label(&own.entry.class, &c.name),
+        None => own.entry.class.clone(),
+    };
+    let type_name = [
+        Some(class),
+        row(&Some(own.entry.weapon.clone())),
+        row(&own.entry.armour),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    let q = |label: &str, change: Change| QuickEdit {
+        label: label.into(),
+        change,
+    };
+    UnitWords {
+        type_name,
+        summary: parts.join(", "),
+        quick_edits: if unit.lost {
+            Vec::new()
+        } else {
+            vec![
+                q("+1 hit", Change::Hits { count: 1 }),
+                q("Disorder", Change::Disorder),
+                q("Rout", Change::RoutUnit),
+                q("Remove", Change::DestroyAll),
+            ]
+        },
+    }
+}
+
+/// A Table 2.10 row's modifiers, as printed values.
+fn row_values(r: &Row) -> Vec<PrintedValue> {
+    let signed = |n: i64| format!("{n:+}");
+    let mut v = Vec::new();
+    for (label, n) in [
+        ("Response", r.response),
+        ("Quality", r.quality),
+        ("Move", r.move_inches),
+        ("Fire attack", r.fire_attack),
+        ("Fire defence", r.fire_defence),
+        ("Melee", r.melee),
+        ("Recoil", r.recoil),
+    ] {
+        if n != 0 {
+            v.push(printed(label, signed(n), "2.10"));
+        }
+    }
+    if let Some(m) = r.melee_first {
+        v.push(printed("1st turn melee", signed(m), "2.10"));
+    }
+    if let Some(c) = &r.weapon_class {
+        v.push(printed("Weapon class", c, "2.10"));
+    }
+    if !r.ranges.is_empty() {
+        let inches = r
+            .ranges
+            .iter()
+            .map(|t| format!("{}\"", f64::from(*t) / 10.0))
+            .collect::<Vec<_>>()
+            .join(", ");
+        v.push(printed("Fire range", inches, "2.10"));
+    }
+    v
+}
+
+pub fn fields(d: &GtsData) -> Vec<UnitField> {
+    let group = |g: &str| -> Vec<UnitOption> {
+        d.rows
+            .iter()
+            .filter(|(_, r)| r.group == g)
+            .map(|(k, r)| UnitOption {
+                key: k.clone(),
+                label: option_label(k, &r.name),
+                fills: Vec::new(),
+                printed: row_values(r),
+            })
+            .collect()
+    };
+    let classes = d
+        .classes
+        .iter()
+        .map(|(k, c)| {
+            let mut values = Vec::new();
+            if let Some(m) = c.move_inches {
+                values.push(printed("Base move", format!("{m}\""), &c.rule));
+            }
+            if let Some(h) = c.hits_per_stand {
+                values.push(printed("Hits per stand", h, &c.rule));
+            }
+            if c.mounted {
+                values.push(printed("Mounted", "yes", &c.rule));
+            }
+            for key in &c.rows {
+                if let Some(r) = d.rows.get(key) {
+                    values.extend(row_values(r));
+                }
+            }
+            UnitOption {
+                key: k.clone(),
+                label: option_label(k, &c.name),
+                fills: Vec::new(),
+                printed: values,
+            }
+        })
+        .collect();
+    vec![
+        Field::new("class", "Class", "2.1", FieldKind::Choice)
+            .required()
+            .options(classes),
+        Field::new("morale", "Morale", "2.1, 2.10", FieldKind::Choice)
+            .help("Leave empty for standard morale.")
+            .options(group("morale")),
+        Field::new("training", "Training", "2.1, 2.10", FieldKind::Choice)
+            .help("Leave empty for standard training.")
+            .options(group("training")),
+        Field::new("armour", "Armour", "2.1, 2.10", FieldKind::Choice).options(group("armour")),
+        Field::new("weapon", "Weapon", "2.1, 2.10", FieldKind::Choice)
+            .required()
+            .help("The unit's primary weapon.")
+            .options(group("weapon")),
+        Field::new("secondary", "Secondary weapon", "2.13", FieldKind::Choice)
+            .help("A second weapon the unit fires with at a penalty.")
+            .options(group("weapon")),
+        Field::new("order", "Order", "2.10, 3.23", FieldKind::Choice)
+            .help("Close or open order; elephants have neither.")
+            .options(group("order")),
+        Field::new("stands", "Stands", "2.11, 5.52", FieldKind::Number)
+            .required()
+            .range(Some(1), None)
+            .help("The stands of the unit when the battle begins."),
+    ]
+    .into_iter()
+    .map(|f| f.0)
+    .collect()
+}
+
+/// A unit's values from the tables, as the form is filled in.
+pub fn preview(d: &GtsData, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError> {
+    let entry: UnitEntry = parse_situation(stats)?;
+    let unit = Unit::build(d, &entry, "")?;
+    let class = d
+        .classes
+        .get(&entry.class)
+        .map(|c| c.name.clone())
+        .unwrap_or_default();
+    let summary = format!(
+        "{} stands of {} ({}), response {}, quality {}",
+        unit.stands, class, unit.weapon.name, unit.response.value, unit.quality.value
+    );
+    let values = unit
+        .totals()
+        .into_iter()
+        .map(|t| printed(&t.label, t.value, &t.rule))
+        .collect();
+    Ok(UnitPreview { summary, values })
+}

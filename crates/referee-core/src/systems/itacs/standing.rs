@@ -1,0 +1,126 @@
+//! An ITACS battle's standing: each side's victory points from the enemy's losses, its stacking
+//! limit and its panic level (5.4, 7.0–7.2), and the victory resolution built from the roster.
+
+use super::data::ItacsData;
+use super::roster::ItacsUnit;
+use super::situation::{resolve_units, UnitEntry};
+use super::strength::show_half_points;
+use super::victory::{unit_cost, victory, SideEntry, VictorySituation};
+use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
+use crate::state::{BattleState, Role};
+
+/// Lost counters of a side as unit entries (count = how many were lost), each with its cost.
+fn losses(data: &ItacsData, state: &BattleState, side: &str) -> (Vec<UnitEntry>, u64) {
+    let mut entries = Vec::new();
+    let mut half_points = 0u64;
+    for (u, own) in of_side(state, side)
+        .filter(|u| u.role == Role::Unit)
+        .filter_map(|u| Some((u, u.detail::<ItacsUnit>()?)))
+    {
+        let lost = u.starting.saturating_sub(u.strength);
+        if lost == 0 {
+            continue;
+        }
+        let entry = own.now(lost);
+        // The entry was checked when the unit joined; a unit that no longer resolves costs 0.
+        if let Ok(units) = resolve_units(data, std::slice::from_ref(&entry), "") {
+            if let Some(unit) = units.first() {
+                if let Ok((cost, _)) = unit_cost(data, unit, "") {
+                    half_points += cost * u64::from(lost);
+                }
+            }
+        }
+        entries.push(entry);
+    }
+    (entries, half_points)
+}
+
+/// Half points as "7 points", "½ point", "1 point".
+fn points(half_points: u64) -> String {
+    let n = show_half_points(half_points);
+    if half_points == 2 || half_points == 1 {
+        format!("{n} point")
+    } else {
+        format!("{n} points")
+    }
+}
+
+/// Each side's victory points, stacking limit and panic level (5.4, 7.0–7.2).
+pub fn standing(data: &ItacsData, state: &BattleState) -> Standing {
+    let v = &data.victory;
+    let losses: Vec<(Vec<UnitEntry>, u64)> = state
+        .sides
+        .iter()
+        .map(|s| losses(data, state, &s.name))
+        .collect();
+    let mut gauges = Vec::new();
+    // Side i scores the other side's losses, plus any points a result awarded it.
+    let score = |i: usize| losses[1 - i].1 + 2 * u64::from(state.sides[i].points_awarded);
+    for (i, side) in state.sides.iter().enumerate() {
+        gauges.push(Gauge {
+            amount: Some(score(i) as f64 / 2.0),
+            ..gauge(
+                Some(&side.name),
+                "Victory points",
+                format!("{} scored", points(score(i))),
+                &v.rule,
+            )
+        });
+        if let Some(limit) = side.stacking_limit {
+            gauges.push(gauge(
+                Some(&side.name),
+                "Stacking limit",
+                format!(
+                    "{limit} {} a hex",
+                    if limit == 1 { "unit" } else { "units" }
+                ),
+                "4.3.3, 8.0",
+            ));
+        }
+        if let Some(level) = side.panic_level {
+            let against = score(1 - i);
+            let at = 2 * u64::from(level);
+            let left = at.saturating_sub(against);
+            gauges.push(Gauge {
+                status: side.panicked.then(|| "panicked".to_string()),
+                threshold: Some(points(at)),
+                to_go: (left > 0).then(|| format!("{} to panic", points(left))),
+                next: Some("reached".into()),
+                progress: Some(if at == 0 {
+                    1.0
+                } else {
+                    (against as f64 / at as f64).min(1.0)
+                }),
+                amount: Some(against as f64 / 2.0),
+                limit: Some(at as f64 / 2.0),
+                reached: against >= at,
+                ruling: v.panic_ruling.clone(),
+                ..gauge(
+                    Some(&side.name),
+                    "Panic level",
+                    format!("enemy has {} of {}", show_half_points(against), points(at)),
+                    &v.panic_rule,
+                )
+            });
+        }
+    }
+    let situation = VictorySituation {
+        sides: state
+            .sides
+            .iter()
+            .zip(&losses)
+            .map(|(s, (entries, _))| SideEntry {
+                name: s.name.clone(),
+                panic_level: s.panic_level,
+                lost: entries.clone(),
+                awarded: 0,
+            })
+            .collect(),
+        panic_happened: state.panic_happened(),
+    };
+    let resolutions = victory(data, &situation).into_iter().collect();
+    Standing {
+        gauges,
+        resolutions,
+    }
+}

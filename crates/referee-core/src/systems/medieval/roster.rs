@@ -1,0 +1,213 @@
+//! Medieval counters on a battle's roster: the unit form, a unit's preview, the typed state of
+//! a counter (SPs, charge factor, scattered: 1.2, 5.6, 9.1), how a result's changes land on it,
+//! and its words.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::data::{MedievalData, UnitType};
+use super::units::{unit, MedUnit};
+use crate::contract::{Change, Chooser};
+use crate::error::RefereeError;
+use crate::rule_system::form::{
+    option_label, printed, with_default, Field, FieldKind, PrintedValue, UnitField, UnitOption,
+    UnitPreview,
+};
+use crate::rule_system::resolve::parse_situation;
+use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+
+/// A counter on the roster.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MedievalCounter {
+    /// The counter as entered, its SPs those it began with; its charge factor is the one it has
+    /// now (5.6), as the form asks it.
+    pub entry: MedUnit,
+    /// On the Scattered Units track (9.1).
+    pub scattered: bool,
+}
+
+impl SystemUnit for MedievalCounter {
+    fn entry(&self) -> serde_json::Result<Value> {
+        serde_json::to_value(&self.entry)
+    }
+}
+
+impl MedievalCounter {
+    /// The counter as a situation takes it now: the SPs it has left (1.2).
+    pub fn now(&self, strength: u32) -> MedUnit {
+        MedUnit {
+            sp: strength,
+            ..self.entry.clone()
+        }
+    }
+}
+
+/// A counter checked by the rules; each counter is its own roster entry.
+pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCounter), RefereeError> {
+    let entry: MedUnit = parse_situation(&spec.stats)?;
+    unit(data, &entry, "")?;
+    if entry.count != 1 {
+        return Err(RefereeError::new(
+            "battle.one_unit_per_entry",
+            "enter each Medieval counter as its own roster entry (count 1): SP losses and scatters land on one counter",
+        )
+        .field("count")
+        .rule("1.2"));
+    }
+    Ok((
+        entry.sp,
+        MedievalCounter {
+            entry,
+            scattered: false,
+        },
+    ))
+}
+
+/// An edit keeps the counter on the Scattered Units track if it was.
+pub fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
+    new.scattered = old.scattered;
+}
+
+pub fn land(unit: &mut UnitState, own: &mut MedievalCounter, change: &Change) -> bool {
+    match change {
+        Change::LoseSp { count, .. } | Change::LoseUnits { count, .. } => {
+            unit.strength = unit.strength.saturating_sub(*count)
+        }
+        Change::DestroyAll => unit.strength = 0,
+        Change::Scatter => own.scattered = true,
+        Change::ReduceChargeFactor { by } => own.entry.cf = own.entry.cf.saturating_sub(*by),
+        Change::ResetChargeFactor => own.entry.cf = 0,
+        _ => return false,
+    }
+    true
+}
+
+/// The counter in the rules' words: "1/2, scattered, CF 1".
+pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> UnitWords {
+    let t = data.unit_types.get(&own.entry.unit_type);
+    let mut parts = vec![format!("{}/{}", unit.strength, unit.starting)];
+    if unit.lost {
+        parts.push("lost".into());
+    }
+    if own.scattered {
+        parts.push("scattered".into());
+    }
+    // Only cavalry charge (5.6.1).
+    if t.is_some_and(|t| t.cavalry) {
+        parts.push(format!("CF {}", own.entry.cf));
+    }
+    crate::rule_system::leader_parts(unit, &mut parts);
+    let q = |label: &str, change: Change| QuickEdit {
+        label: label.into(),
+        change,
+    };
+    UnitWords {
+        type_name: t
+            .map(|t| option_label(&own.entry.unit_type, &t.name))
+            .unwrap_or_else(|| own.entry.unit_type.clone()),
+        summary: parts.join(", "),
+        quick_edits: if unit.lost {
+            Vec::new()
+        } else {
+            vec![
+                q(
+                    "−1 SP",
+                    Change::LoseSp {
+                        count: 1,
+                        chosen_by: Chooser::Defender,
+                    },
+                ),
+                q("CF −1", Change::ReduceChargeFactor { by: 1 }),
+                q("Scatter", Change::Scatter),
+            ]
+        },
+    }
+}
+
+fn type_values(d: &MedievalData, t: &UnitType) -> (Vec<String>, Vec<PrintedValue>) {
+    let mut fills = vec!["armour".to_string()];
+    let mut values = vec![
+        printed(
+            "Arm",
+            if t.cavalry { "Cavalry" } else { "Infantry" },
+            &t.rule,
+        ),
+        printed("Armour level", t.armour, &t.rule),
+    ];
+    if !t.cavalry {
+        fills.push("cf".to_string());
+        values.push(printed(
+            "Charge factor",
+            "none: only cavalry charge",
+            "5.6.1",
+        ));
+    }
+    if let Some(r) = &t.ranged {
+        let (name, rule) = d
+            .fire
+            .get(r)
+            .map(|f| (f.name.clone(), f.rule.clone()))
+            .unwrap_or_else(|| (r.clone(), t.rule.clone()));
+        values.push(printed("Fires with", name, &rule));
+    }
+    if t.no_charge_modifier {
+        values.push(printed("Charge modifier", "none", &t.rule));
+    }
+    (fills, values)
+}
+
+pub fn fields(d: &MedievalData) -> Vec<UnitField> {
+    let types = d
+        .unit_types
+        .iter()
+        .map(|(k, t)| {
+            let (fills, printed) = type_values(d, t);
+            UnitOption {
+                key: k.clone(),
+                label: option_label(k, &t.name),
+                fills,
+                printed,
+            }
+        })
+        .collect();
+    let max_cf = i32::try_from(d.combat.max_charge_factor).unwrap_or(i32::MAX);
+    vec![
+        Field::new("type", "Unit type", "1.1", FieldKind::Choice)
+            .required()
+            .options(types),
+        Field::new("sp", "Strength points (SP)", "1.2, 1.3", FieldKind::Number)
+            .required()
+            .range(Some(1), None)
+            .help("The strength points on the counter when the battle begins."),
+        Field::new("armour", "Armour level", "1.1", FieldKind::Number)
+            .range(Some(0), Some(2))
+            .help("The shields on the counter, from 0 to 2; the unit type gives it."),
+        Field::new("cf", "Charge factor (CF)", "5.6", FieldKind::Number)
+            .default(Value::from(0))
+            .range(Some(0), Some(max_cf))
+            .help("Cavalry only: the charge factor the unit has now."),
+    ]
+    .into_iter()
+    .map(|f| f.0)
+    .collect()
+}
+
+/// A unit's values from the tables, as the form is filled in.
+pub fn preview(d: &MedievalData, stats: &Value) -> Result<UnitPreview, RefereeError> {
+    let entry: MedUnit = parse_situation(&with_default(stats, "count", Value::from(1)))?;
+    let unit = unit(d, &entry, "")?;
+    let t = &d.unit_types[&entry.unit_type];
+    let mut values = type_values(d, t).1;
+    if let Some(v) = values.iter_mut().find(|v| v.label == "Armour level") {
+        v.value = unit.armour.to_string();
+    }
+    values.insert(0, printed("Strength points", unit.sp, "1.2"));
+    if t.cavalry {
+        values.push(printed("Charge factor", unit.cf, "5.6"));
+    }
+    let mut summary = format!("{}, {} SP, armour {}", unit.name, unit.sp, unit.armour);
+    if t.cavalry {
+        summary.push_str(&format!(", CF {}", unit.cf));
+    }
+    Ok(UnitPreview { summary, values })
+}

@@ -1,0 +1,83 @@
+//! A Medieval battle's standing: the MORALE track (6.1) and each side's losses.
+
+use super::data::MedievalData;
+use super::morale::{morale, MoraleSituation};
+use super::roster::MedievalCounter;
+use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
+use crate::state::BattleState;
+
+fn plural(n: i64) -> &'static str {
+    if n.abs() == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The MORALE track, and each side's SPs lost, units eliminated and scattered.
+pub fn standing(data: &MedievalData, state: &BattleState) -> Standing {
+    let m = &data.morale;
+    let track = state.morale_track;
+    let favour = match (track.cmp(&0), state.sides.first(), state.sides.get(1)) {
+        (std::cmp::Ordering::Greater, Some(a), _) => {
+            format!("{track:+}: {} gains {track} CM{}", a.name, plural(track))
+        }
+        (std::cmp::Ordering::Less, _, Some(b)) => {
+            format!("{track:+}: {} gains {} CM{}", b.name, -track, plural(track))
+        }
+        _ => "0: no side gains CMs".to_string(),
+    };
+    let mut gauges = vec![Gauge {
+        amount: Some(track as f64),
+        ..gauge(None, "MORALE track", favour, &m.applied_rule)
+    }];
+    for side in &state.sides {
+        let sp_lost: u32 = of_side(state, &side.name)
+            .map(|u| u.starting.saturating_sub(u.strength))
+            .sum();
+        let eliminated = of_side(state, &side.name).filter(|u| u.lost).count();
+        let scattered = of_side(state, &side.name)
+            .filter(|u| !u.lost && u.detail::<MedievalCounter>().is_some_and(|c| c.scattered))
+            .count();
+        gauges.push(Gauge {
+            amount: Some(f64::from(sp_lost)),
+            ..gauge(
+                Some(&side.name),
+                "Strength points",
+                format!("lost {sp_lost} SP{}", if sp_lost == 1 { "" } else { "s" }),
+                "1.2",
+            )
+        });
+        // Every unit lost counts, those ridden down too (5.8.3); the MORALE track moves only for
+        // the enemy's eliminations that are not ride-downs (6.1.4, 5.8.4), by the results'
+        // own MORALE effects, so this count is not the MORALE's (R-MED-34).
+        gauges.push(Gauge {
+            amount: Some(eliminated as f64),
+            ruling: Some("R-MED-34".into()),
+            ..gauge(
+                Some(&side.name),
+                "Units eliminated, ridden down included",
+                format!("{eliminated} eliminated"),
+                &format!("5.8.3, {}", m.elimination_rule),
+            )
+        });
+        gauges.push(Gauge {
+            amount: Some(scattered as f64),
+            ..gauge(
+                Some(&side.name),
+                "Units scattered",
+                format!("{scattered} scattered"),
+                "9.1",
+            )
+        });
+    }
+    let situation = MoraleSituation {
+        track,
+        events: Vec::new(),
+    };
+    let resolutions = morale(data, &situation).into_iter().collect();
+    Standing {
+        gauges,
+        resolutions,
+    }
+}

@@ -1,0 +1,187 @@
+//! The layout ARCHITECTURE.md promises, held by the code itself: each rule system in its own
+//! folder behind one contract, the battle speaking to systems only through it, no system speaking
+//! to the battle or to another system, unit state typed, and no rule knowledge in the app.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every file under `dir` with one of the extensions, with its text.
+fn files(dir: &Path, exts: &[&str]) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if exts
+                .iter()
+                .any(|e| path.extension().is_some_and(|x| x == *e))
+            {
+                let text = fs::read_to_string(&path).unwrap();
+                out.push((path, text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The lines of `files` (not tests) that contain any of `needles`, as "file:line: text".
+fn offending(files: &[(PathBuf, String)], needles: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, text) in files {
+        let name = path.to_string_lossy();
+        if name.ends_with("tests.rs") || name.ends_with(".test.ts") || name.contains("test_support")
+        {
+            continue;
+        }
+        for (i, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            if needles.iter().any(|n| line.contains(n)) {
+                out.push(format!("{name}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    out
+}
+
+const SYSTEMS: [&str; 4] = ["itacs", "medieval", "gts", "dbmm"];
+
+#[test]
+fn no_system_imports_the_battle_or_another_system() {
+    let src = root().join("src/systems");
+    let battle = offending(&files(&src, &["rs"]), &["crate::battle"]);
+    assert!(
+        battle.is_empty(),
+        "systems import the battle:\n{}",
+        battle.join("\n")
+    );
+    for system in SYSTEMS {
+        let others: Vec<String> = SYSTEMS
+            .iter()
+            .filter(|s| **s != system)
+            .map(|s| format!("systems::{s}"))
+            .collect();
+        let others: Vec<&str> = others.iter().map(String::as_str).collect();
+        let found = offending(&files(&src.join(system), &["rs"]), &others);
+        assert!(
+            found.is_empty(),
+            "{system} imports another system:\n{}",
+            found.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_battle_and_the_contract_know_no_system() {
+    let named: Vec<String> = SYSTEMS.iter().map(|s| format!("systems::{s}")).collect();
+    let named: Vec<&str> = named.iter().map(String::as_str).collect();
+    for dir in ["src/battle", "src/rule_system", "src/state"] {
+        let found = offending(&files(&root().join(dir), &["rs"]), &named);
+        assert!(
+            found.is_empty(),
+            "{dir} names a system:\n{}",
+            found.join("\n")
+        );
+    }
+    // The contract and the state sit below the battle and the systems.
+    for dir in ["src/rule_system", "src/state"] {
+        let found = offending(
+            &files(&root().join(dir), &["rs"]),
+            &["crate::battle", "use crate::systems"],
+        );
+        assert!(
+            found.is_empty(),
+            "{dir} imports from above:\n{}",
+            found.join("\n")
+        );
+    }
+    // No closed list of systems is matched anywhere: the registry holds one line per system.
+    let all = files(&root().join("src"), &["rs"]);
+    let matched = offending(&all, &["SystemRules"]);
+    assert!(matched.is_empty(), "{}", matched.join("\n"));
+}
+
+/// A struct's body, from `pub struct Name {` to its closing brace.
+fn struct_body<'t>(text: &'t str, name: &str) -> &'t str {
+    let start = text
+        .find(&format!("pub struct {name} {{"))
+        .unwrap_or_else(|| panic!("no struct {name}"));
+    let end = text[start..].find("\n}").unwrap();
+    &text[start..start + end]
+}
+
+#[test]
+fn unit_state_is_typed_and_fights_open_typed_situations() {
+    let unit = fs::read_to_string(root().join("src/state/unit.rs")).unwrap();
+    assert!(!struct_body(&unit, "UnitState").contains("Value"));
+    for (file, name) in [
+        ("src/systems/itacs/roster.rs", "ItacsUnit"),
+        ("src/systems/medieval/roster.rs", "MedievalCounter"),
+        ("src/systems/gts/roster.rs", "GtsUnit"),
+        ("src/systems/dbmm/roster.rs", "DbmmElement"),
+    ] {
+        let text = fs::read_to_string(root().join(file)).unwrap();
+        assert!(
+            !struct_body(&text, name).contains("Value"),
+            "{name} holds JSON"
+        );
+    }
+    for system in SYSTEMS {
+        let fight =
+            fs::read_to_string(root().join(format!("src/systems/{system}/fight.rs"))).unwrap();
+        assert!(
+            !fight.contains("json!"),
+            "{system}'s fight builder writes JSON by hand"
+        );
+        assert!(
+            !fight.contains("serde_json::Value"),
+            "{system}'s fight builder"
+        );
+    }
+}
+
+#[test]
+fn the_app_compares_no_rule_system_by_name() {
+    let ui = root().join("../../ui/src");
+    let code: Vec<(PathBuf, String)> = files(&ui, &["ts", "svelte"])
+        .into_iter()
+        .filter(|(p, _)| {
+            let name = p.to_string_lossy();
+            !name.contains("generated") && !name.contains("test-fixtures")
+        })
+        .collect();
+    let ids: Vec<String> = SYSTEMS
+        .iter()
+        .flat_map(|s| [format!("'{s}'"), format!("\"{s}\"")])
+        .collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let found = offending(&code, &ids);
+    assert!(
+        found.is_empty(),
+        "the app knows a system by name:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_system_is_registered_on_one_line() {
+    let registry = fs::read_to_string(root().join("src/systems/mod.rs")).unwrap();
+    for system in SYSTEMS {
+        let lines = registry
+            .lines()
+            .filter(|l| l.contains(&format!("\"{system}.toml\"")))
+            .count();
+        assert_eq!(
+            lines, 1,
+            "{system} is registered on one line of systems/mod.rs"
+        );
+    }
+}
