@@ -600,12 +600,26 @@ pub fn result_words(result: &str) -> String {
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c == '_' || c == ' ')
     };
-    if !result.is_empty() && result.split('/').all(is_key) {
-        result
+    // A second result whose fates read like another's but act otherwise: "stand/destroyed (2)".
+    let (key, number) = match result.rsplit_once(" (") {
+        Some((key, n))
+            if n.strip_suffix(')')
+                .is_some_and(|n| n.parse::<u32>().is_ok()) =>
+        {
+            (key, Some(&n[..n.len() - 1]))
+        }
+        _ => (result, None),
+    };
+    if !key.is_empty() && key.split('/').all(is_key) {
+        let words = key
             .split('/')
             .map(key_words)
             .collect::<Vec<_>>()
-            .join(" / ")
+            .join(" / ");
+        match number {
+            Some(n) => format!("{words} ({n})"),
+            None => words,
+        }
     } else {
         result.to_string()
     }
@@ -620,6 +634,7 @@ mod words {
         for (key, words) in [
             ("recoil_or_spent", "Recoil or spent"),
             ("pursue/destroyed", "Pursue / Destroyed"),
+            ("stand/destroyed (2)", "Stand / Destroyed (2)"),
             ("in_bua", "In BUA"),
             ("weather", "Weather"),
             ("1D", "1D"),

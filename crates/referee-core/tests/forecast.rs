@@ -200,6 +200,16 @@ fn check(r: &Ruleset, b: &Battle, action: &str, a: &[UnitId], d: &[UnitId]) -> u
     check_situation(r, b, action, &f.situation, &f.targets, &what)
 }
 
+/// A result and what it does, as the forecast and the throws are compared: the rulings behind
+/// its changes left out (one result may gather throws that rest on different rulings).
+fn result_key(result: &str, effects: &[referee_core::contract::Effect]) -> String {
+    let changes: Vec<_> = effects
+        .iter()
+        .map(|e| (&e.target, &e.change, &e.text, &e.rule))
+        .collect();
+    serde_json::to_string(&(result, changes)).unwrap()
+}
+
 /// The same for a situation and the targets that map its effects.
 fn check_situation(
     r: &Ruleset,
@@ -255,17 +265,27 @@ fn check_situation(
         } else {
             outcome.effects.clone()
         };
+        // The same changes on the same targets by the same rule: the ruling behind a change may
+        // differ between the throws one result gathers (a DBMM quick kill and a doubling both
+        // destroy), and the thrown outcome cites its own.
+        let same = |forecast: &[referee_core::contract::Effect]| {
+            forecast.len() == effects.len()
+                && forecast.iter().zip(&effects).all(|(f, e)| {
+                    (&f.target, &f.change, &f.text, &f.rule)
+                        == (&e.target, &e.change, &e.text, &e.rule)
+                })
+        };
         assert!(
             undiced
                 .distribution
                 .iter()
-                .any(|o| o.result == outcome.result && o.effects == effects),
+                .any(|o| o.result == outcome.result && same(&o.effects)),
             "{what} {faces:?}: {} with effects {:?} is not forecast",
             outcome.result,
             effects
         );
         *results
-            .entry(serde_json::to_string(&(&outcome.result, &effects)).unwrap())
+            .entry(result_key(&outcome.result, &effects))
             .or_default() += 1;
         // Applying and the thrown outlook read only the outcome's effects: once per distinct one.
         let seen = serde_json::to_string(&outcome.effects).unwrap();
@@ -299,7 +319,7 @@ fn check_situation(
     // forecast's chance of a result and its effects is the sum of its rows.
     let mut forecast_of: BTreeMap<String, Probability> = BTreeMap::new();
     for o in &undiced.distribution {
-        let key = serde_json::to_string(&(&o.result, &o.effects)).unwrap();
+        let key = result_key(&o.result, &o.effects);
         let p = Probability::parse(&o.probability).unwrap();
         let sum = match forecast_of.get(&key) {
             Some(q) => q.plus(&p).unwrap(),

@@ -932,18 +932,33 @@ fn resolve_fight(
     };
     let mut rows: Vec<(Pair, u128)> = pairs.into_iter().collect();
     rows.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
-    let distribution: Vec<ResultOdds> = rows
+    let results = results_of(&rows, &effects);
+    let distribution: Vec<ResultOdds> = results
         .iter()
-        .map(|(p, _)| {
+        .map(|r| {
+            let meanings: Vec<String> = r
+                .pairs
+                .iter()
+                .map(|p| format!("{} {} · {} {}", la, p.a.describe(), lb, p.b.describe()))
+                .collect();
+            let chance = r.pairs.iter().fold(Probability::ZERO, |sum, p| {
+                sum.plus(&pair_dist.probability(p)).unwrap_or(sum)
+            });
             ResultOdds::new(
-                &result_code(p),
-                &format!("{} {} · {} {}", la, p.a.describe(), lb, p.b.describe()),
-                dice_pairs(&throws, p),
-                pair_dist.probability(p),
-                effects(p),
+                &r.key,
+                &meanings.join("; or "),
+                dice_pairs(&throws, &r.pairs),
+                chance,
+                r.effects.clone(),
             )
         })
         .collect();
+    let key_of = |pair: &Pair| {
+        results
+            .iter()
+            .find(|r| r.pairs.contains(&pair))
+            .map_or_else(|| result_code(pair), |r| r.key.clone())
+    };
     let total36 = |w: u128| Probability::new(w, 36);
     let score_p = |pred: &dyn Fn(Score) -> bool, a_side: bool| {
         total36(
@@ -1067,7 +1082,7 @@ fn resolve_fight(
                 dice: faces.to_vec(),
                 roll: i64::from(*x),
                 modified: ta,
-                result: result_code(&pair),
+                result: key_of(&pair),
                 meaning: format!(
                     "{la} {ta} against {lb} {tb}: {la} {}; {lb} {}.",
                     pair.a.describe(),
@@ -1114,11 +1129,63 @@ fn result_code(p: &Pair) -> String {
     format!("{}/{}", p.a.code(), p.b.code())
 }
 
+/// One result of a combat as the screen lists it: its key, the pairs of fates that give it and
+/// what it does.
+struct CombatResult<'p> {
+    key: String,
+    pairs: Vec<&'p Pair>,
+    effects: Vec<crate::contract::Effect>,
+}
+
+/// The combat's results, one per pair of fates as they read and act: throws whose fates read the
+/// same and do the same to the same elements (a quick kill and a doubling that both destroy) are
+/// one result, their chances summed, whatever ruling each rests on; fates that read the same but
+/// act otherwise keep apart, under a numbered key, so no two results share a key.
+fn results_of<'p>(
+    rows: &'p [(Pair, u128)],
+    effects: &dyn Fn(&Pair) -> Vec<crate::contract::Effect>,
+) -> Vec<CombatResult<'p>> {
+    let mut out: Vec<CombatResult> = Vec::new();
+    for (pair, _) in rows {
+        let code = result_code(pair);
+        let done = effects(pair);
+        if let Some(r) = out.iter_mut().find(|r| {
+            same_changes(&r.effects, &done)
+                && (r.key == code || r.key.starts_with(&format!("{code} (")))
+        }) {
+            r.pairs.push(pair);
+            continue;
+        }
+        let same = out
+            .iter()
+            .filter(|r| r.key == code || r.key.starts_with(&format!("{code} (")))
+            .count();
+        out.push(CombatResult {
+            key: if same == 0 {
+                code
+            } else {
+                format!("{code} ({})", same + 1)
+            },
+            pairs: vec![pair],
+            effects: done,
+        });
+    }
+    out
+}
+
+/// The same changes on the same targets, by the same rule (the ruling behind each may differ).
+fn same_changes(a: &[crate::contract::Effect], b: &[crate::contract::Effect]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (&x.target, &x.change, &x.rule) == (&y.target, &y.change, &y.rule))
+}
+
 /// The dice pairs (A's die, B's die) that give a result, for the umpire to read.
-fn dice_pairs(throws: &[(i64, i64, Pair, i64, i64)], p: &Pair) -> String {
+fn dice_pairs(throws: &[(i64, i64, Pair, i64, i64)], pairs: &[&Pair]) -> String {
     let out: Vec<String> = throws
         .iter()
-        .filter(|t| &t.2 == p)
+        .filter(|t| pairs.contains(&&t.2))
         .map(|t| format!("{}-{}", t.0, t.1))
         .collect();
     if out.len() == 36 {
