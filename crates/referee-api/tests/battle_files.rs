@@ -587,11 +587,12 @@ fn projection(view: &BattleView) -> Value {
                 }
             }
             // A Medieval counter's charge factor now (0 is left out of its entry).
-            if u["detail"]["state"].get("scattered").is_some() {
-                let cf = own["entry"].get("cf").cloned().unwrap_or(json!(0));
+            let entry = &u["detail"]["entry"];
+            if own.get("scattered").is_some() {
+                let cf = entry.get("cf").cloned().unwrap_or(json!(0));
                 marks.insert("stats.cf".into(), cf);
             }
-            if let Some(t) = own["entry"].get("type").or(own["element"].get("type")) {
+            if let Some(t) = entry.get("type") {
                 marks.insert("stats.type".into(), t.clone());
             }
             if let Some(state) = own.get("state").filter(|s| *s != "in_play") {

@@ -1,7 +1,7 @@
 //! Presets: a battle's sides and units as data (`rulesets/presets/<system>-<name>.toml`), built
 //! from the rule texts' scenarios and worked examples, or dropped by a club into the data folder.
 //! A preset is checked as a battle begun from it would be: its ruleset must be loaded, its sides
-//! must make a battle, and every unit must enter it (`battle::units::enter`). Errors name
+//! must make a battle, and every unit must enter it (its system's check at entry). Errors name
 //! `file:line` and the key path. Texts come in from the caller; this module reads no files.
 
 use std::collections::BTreeMap;

@@ -103,6 +103,26 @@ fn the_battle_and_the_contract_know_no_system() {
             found.join("\n")
         );
     }
+    // Nor does any of them rest on a system's ruling, even in a comment: a rule lives with its
+    // system.
+    for dir in ["src/battle", "src/rule_system", "src/state"] {
+        for (path, text) in files(&root().join(dir), &["rs"]) {
+            if path.to_string_lossy().ends_with("tests.rs") {
+                continue;
+            }
+            for (i, line) in text.lines().enumerate() {
+                for system in ["R-ITACS-", "R-MED-", "R-GTS-", "R-DBMM-"] {
+                    assert!(
+                        !line.contains(system),
+                        "{}:{}: a ruling outside its system: {}",
+                        path.display(),
+                        i + 1,
+                        line.trim()
+                    );
+                }
+            }
+        }
+    }
     // No closed list of systems is matched anywhere: the registry holds one line per system.
     let all = files(&root().join("src"), &["rs"]);
     let matched = offending(&all, &["SystemRules"]);

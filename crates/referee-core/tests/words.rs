@@ -276,3 +276,29 @@ fn a_unit_offers_its_entry_as_entered_for_the_editor() {
         json!({"range": 3})
     );
 }
+
+/// Every field a system's unit entry takes is the form's or one it keeps as it is: a unit with any
+/// of them can be previewed and edited in the app.
+#[test]
+fn every_field_of_a_unit_entry_is_the_forms_or_kept() {
+    use referee_core::systems::{dbmm, gts, itacs, medieval};
+    let entries = [
+        ("itacs", schemars::schema_for!(itacs::situation::UnitEntry)),
+        ("medieval", schemars::schema_for!(medieval::units::MedUnit)),
+        ("gts", schemars::schema_for!(gts::units::UnitEntry)),
+        ("dbmm", schemars::schema_for!(dbmm::element::Element)),
+    ];
+    for (system, schema) in entries {
+        let r = ruleset(system);
+        let form = r.unit_form();
+        let mut known: Vec<&str> = form.fields.iter().map(|f| f.key.as_str()).collect();
+        known.extend(r.system.other_keys());
+        let schema = serde_json::to_value(&schema).unwrap();
+        for key in schema["properties"].as_object().unwrap().keys() {
+            assert!(
+                known.contains(&key.as_str()),
+                "{system}: {key} is neither asked nor kept"
+            );
+        }
+    }
+}

@@ -84,10 +84,6 @@ choices: Array<ChoiceList>,
  */
 phases: Array<Phase>, 
 /**
- * The system's dice, one by one (the dice pads of a throw without a resolution yet).
- */
-dice_faces: Array<Die>, 
-/**
  * The boxes offered as chips.
  */
 common_situations: Array<CommonSituation>, 

@@ -63,10 +63,12 @@ describe('gauges, verdicts and alerts', () => {
   it('says when a result reaches a break point, and nothing when none is reached', () => {
     const before = view([panic]);
     expect(alerts(before, view([{ ...panic, value: 'enemy has 5 of 10 points' }]))).toEqual([]);
-    const after = view([{ ...panic, reached: true, value: 'enemy has 10 of 10 points' }], {}, true);
+    const after = view([{ ...panic, status: 'panicked', reached: true, value: 'enemy has 10 of 10 points' }], {}, true);
     const said = alerts(before, after);
-    expect(said.map((a) => a.text)).toEqual(['Romans: Panic level · enemy has 10 of 10 points · reached', 'Romans panic.']);
+    expect(said.map((a) => a.text)).toEqual(['Romans: Panic level — panicked · enemy has 10 of 10 points · reached']);
     expect(said[0].rule).toBe('5.4');
+    // An army that panics by a result, its points short of the level, is said too.
+    expect(alerts(before, view([{ ...panic, status: 'panicked' }])).map((a) => a.text)).toEqual(['Romans: Panic level — panicked · enemy has 4 of 10 points · 6 points to panic']);
     // A command whose standing changes (steady → disheartened) is said too.
     const command: Gauge = { side: 'Saxons', label: 'Housecarls', status: 'steady', value: 'lost 1 of 6 ME', to_go: '½ ME to disheartened', reached: false, rule: 'p. 42' };
     expect(alerts(view([command]), view([{ ...command, status: 'disheartened', value: 'lost 2 of 6 ME', to_go: '1 ME to broken' }])).map((a) => a.text))

@@ -103,8 +103,8 @@ export interface Alert {
 }
 
 /** What a change of the battle just did to its break points: a gauge that reached its threshold
- * or changed its standing (a command disheartened or broken), an army that panicked, a verdict
- * that changed. */
+ * or took a standing it did not have (a command disheartened or broken, an army panicked), a
+ * verdict that changed. The core words each gauge; nothing here knows a system. */
 export function alerts(before: BattleView | undefined, after: BattleView): Alert[] {
   if (!before || before.id !== after.id) return [];
   const out: Alert[] = [];
@@ -112,12 +112,8 @@ export function alerts(before: BattleView | undefined, after: BattleView): Alert
   const was = new Map(before.standing.gauges.map((g) => [key(g), g]));
   for (const g of after.standing.gauges) {
     const old = was.get(key(g));
-    const changed = g.status && old?.status && g.status !== old.status;
+    const changed = !!g.status && !!old && g.status !== old.status;
     if ((g.reached && old && !old.reached) || changed) out.push({ text: `${g.side ? `${g.side}: ` : ''}${gaugeText(g)}`, rule: g.rule, ruling: g.ruling ?? undefined });
-  }
-  for (const side of after.state.sides) {
-    const old = before.state.sides.find((s) => s.name === side.name);
-    if (side.panicked && old && !old.panicked) out.push({ text: `${side.name} panic.`, rule: '5.4' });
   }
   const then = new Set(verdicts(before).map((v) => v.text));
   for (const v of verdicts(after)) if (!then.has(v.text) && then.size > 0) out.push(v);

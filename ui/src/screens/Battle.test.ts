@@ -34,14 +34,14 @@ describe('a battle', () => {
   });
 
   it('says at once when an undo (or any change) reaches a break point, with the rule', async () => {
-    const after = view({ sides: [{ name: 'Romans', commands: [], points_awarded: 0, panicked: true }, { name: 'Carthage', commands: [], points_awarded: 0, panicked: false }] }, [{ ...panic, reached: true, value: 'enemy has 10 of 10 points', progress: 1 }]);
+    // The core's gauge says the army panicked; the banner says it in the gauge's words.
+    const after = view({ sides: [{ name: 'Romans', commands: [], points_awarded: 0, panicked: true }, { name: 'Carthage', commands: [], points_awarded: 0, panicked: false }] }, [{ ...panic, status: 'panicked', reached: true, value: 'enemy has 10 of 10 points', progress: 1 }]);
     const calls = mockCommands((cmd) => (cmd === 'battle_undo' ? after : null));
     render(Battle);
     await fireEvent.click(screen.getByRole('button', { name: 'Undo: Added 17.04' }));
     await waitFor(() => expect(calls.some(([c]) => c === 'battle_undo')).toBe(true));
     const banner = await screen.findByRole('alert');
-    expect(banner).toHaveTextContent('Romans: Panic level · enemy has 10 of 10 points · reached');
-    expect(banner).toHaveTextContent('Romans panic.');
+    expect(banner).toHaveTextContent('Romans: Panic level — panicked · enemy has 10 of 10 points · reached');
     await fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('alert')).toBeNull();
   });

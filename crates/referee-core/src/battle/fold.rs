@@ -69,6 +69,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
     let mut state = match events.first().map(|e| &e.body) {
         Some(EventBody::Created { setup }) => {
             check_setup(setup, &ruleset.info.id)?;
+            ruleset.system.check_setup(setup)?;
             BattleState::new(setup)
         }
         _ => {
@@ -261,14 +262,6 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
         )
         .field("sides"));
     }
-    if setup.sides.iter().any(|s| s.stacking_limit == Some(0)) {
-        return Err(RefereeError::new(
-            "battle.invalid_setup",
-            "a stacking limit is 1 unit or more",
-        )
-        .field("sides")
-        .rule("4.3.3"));
-    }
     if setup.name.trim().is_empty() {
         return Err(RefereeError::new("battle.invalid_setup", "name the battle").field("name"));
     }
@@ -313,34 +306,19 @@ pub fn apply_changes(
                 let Some(i) = state.side_index(name) else {
                     return Err(state.unknown_side(name, "subject"));
                 };
-                match &c.change {
-                    Change::VictoryPoints { points } => {
-                        let s = &mut state.sides[i];
-                        s.points_awarded = s.points_awarded.saturating_add(*points);
-                    }
-                    Change::Morale { boxes } => {
-                        let signed = if i == 0 {
-                            *boxes
-                        } else {
-                            boxes.saturating_neg()
-                        };
-                        state.morale_track = state.morale_track.saturating_add(signed);
-                        // The counter stops at the track's last box (6.1.1, R-MED-30).
-                        if let Some(end) = ruleset.system.morale_track_end() {
-                            state.morale_track = state.morale_track.clamp(-end, end);
-                        }
-                    }
-                    Change::Rout | Change::MustBreak => {
-                        state.sides[i].panicked = true;
+                match ruleset.system.land_on_side(state, i, &c.change) {
+                    Some(on_units) => {
                         for u in state
                             .units
                             .values_mut()
                             .filter(|u| u.side == *name && !u.lost)
                         {
-                            ruleset.system.land(u, &Change::Rout);
+                            for change in &on_units {
+                                ruleset.system.land(u, change);
+                            }
                         }
                     }
-                    _ => state
+                    None => state
                         .conflicts
                         .push(format!("#{seq}: {name}: a side cannot take “{}”", c.text)),
                 }

@@ -208,6 +208,9 @@ impl Battle {
                 if let Some(e) = ruleset.system.refuse(u, &c.change, &c.rule) {
                     return Err(e);
                 }
+                if !ruleset.system.land(&mut u.clone(), &c.change) {
+                    return Err(not_a_change_of_these_rules(u, ruleset, "targets"));
+                }
             }
         }
         Ok(())
@@ -241,14 +244,7 @@ impl Battle {
             };
             // Only a change the unit's rules know: a GTS unit carries no D markers.
             if !ruleset.system.land(&mut unit.clone(), &change) {
-                return Err(RefereeError::new(
-                    "battle.not_a_change_of_these_rules",
-                    format!(
-                        "{} cannot take that change under {}: use the changes its rules offer",
-                        unit.label, ruleset.info.name
-                    ),
-                )
-                .field("change"));
+                return Err(not_a_change_of_these_rules(unit, ruleset, "change"));
             }
         }
         let c = adjustment(&self.state, subject, change, "umpire")?;
@@ -383,6 +379,19 @@ impl Battle {
         self.events.push(event);
         Ok(())
     }
+}
+
+/// The refusal of a change the unit's rules do not make (D markers on a GTS unit), before
+/// anything is written.
+fn not_a_change_of_these_rules(unit: &UnitState, ruleset: &Ruleset, field: &str) -> RefereeError {
+    RefereeError::new(
+        "battle.not_a_change_of_these_rules",
+        format!(
+            "{} cannot take that change under {}: use the changes its rules offer",
+            unit.label, ruleset.info.name
+        ),
+    )
+    .field(field)
 }
 
 /// Units and figures that differ between two states of one battle.

@@ -1590,3 +1590,156 @@ fn table_1_10_leaves_a_gts_leader_hurt_until_the_turn_ends_and_his_unit_fights_s
     s.apply(&r, mapping(&[("unit:the leader", &[bleeding])]));
     assert_eq!(s.unit(bleeding).leader, Some(LeaderFate::PassedOut));
 }
+
+/// What a leader's row takes, a unit's riding leader, and changes a unit's rules do not make.
+#[test]
+fn leader_rows_riding_leaders_and_foreign_changes_land_as_the_rules_say() {
+    let mut s = Script::new("itacs", json!([{"name": "Romans"}, {"name": "Gauls"}]));
+    let caesar = s.add("Caesar", "Romans", Role::Leader, json!({"bonus": 2}));
+    let legion = s.add(
+        "Legio I",
+        "Romans",
+        Role::Unit,
+        json!({"type": "SD", "count": 2}),
+    );
+    // Battles recorded before units were typed offered every quick edit on a leader's row: a
+    // marker has nothing to land on (and is no conflict), a loss takes the row off the table.
+    for change in [
+        Change::DMarkers { count: 1 },
+        Change::LoseUnits {
+            count: 1,
+            chosen_by: Chooser::Defender,
+        },
+    ] {
+        let body = s
+            .battle
+            .adjust(&s.ruleset, Subject::Unit(caesar), change, None)
+            .unwrap();
+        s.record(body);
+    }
+    assert!(s.unit(caesar).lost);
+    assert!(s.battle.state.conflicts.is_empty());
+    // A unit whose riding leader is killed keeps its place, and an edit of it too.
+    let r = Resolution::certain(
+        "itacs",
+        "leader_fate",
+        "killed",
+        "killed",
+        vec![crate::contract::effect(
+            crate::contract::Target::Unit("Legio I".into()),
+            Change::LeaderKilled,
+            "6.1.4",
+            None,
+        )],
+    );
+    s.apply(&r, mapping(&[("unit:Legio I", &[legion])]));
+    assert_eq!(s.unit(legion).leader, Some(LeaderFate::Killed));
+    assert!(!s.unit(legion).lost);
+    let body = s
+        .battle
+        .edit_unit(
+            &s.ruleset,
+            legion,
+            UnitSpec {
+                label: "Legio II".into(),
+                side: "Romans".into(),
+                command: None,
+                role: Role::Unit,
+                stats: json!({"type": "SD", "count": 2}),
+            },
+        )
+        .unwrap();
+    s.record(body);
+    assert!(!s.unit(legion).lost, "the edit keeps the unit on the table");
+    // A change no ITACS result makes is refused before anything is written, by hand or applied.
+    let hits = Change::Hits { count: 2 };
+    let e = s
+        .battle
+        .adjust(&s.ruleset, Subject::Unit(legion), hits.clone(), None)
+        .unwrap_err();
+    assert_eq!(e.code, "battle.not_a_change_of_these_rules");
+    let foreign = Resolution::certain(
+        "itacs",
+        "markers",
+        "hits",
+        "hits",
+        vec![crate::contract::effect(
+            crate::contract::Target::Unit("Legio II".into()),
+            hits,
+            "5.0",
+            None,
+        )],
+    );
+    let e = s
+        .battle
+        .apply(
+            &s.ruleset,
+            &foreign,
+            &mapping(&[("unit:Legio II", &[legion])]),
+            DiceSource::None,
+            None,
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(e.code, "battle.not_a_change_of_these_rules");
+}
+
+/// How an element left the table is the battle's to write: an element entered with it is refused;
+/// an edit recorded before elements were typed, which carried it back, is read without it.
+#[test]
+fn a_dbmm_elements_state_is_the_battles_not_the_umpires() {
+    let mut s = Script::new("dbmm", json!([{"name": "Romans"}, {"name": "Gauls"}]));
+    let e = s
+        .battle
+        .add_unit(
+            &s.ruleset,
+            UnitSpec {
+                label: "Bd".into(),
+                side: "Romans".into(),
+                command: None,
+                role: Role::Unit,
+                stats: json!({"type": "Bd", "grade": "O", "state": "destroyed"}),
+            },
+        )
+        .unwrap_err();
+    assert!(
+        e.field.as_deref().unwrap().starts_with("unit.stats"),
+        "{e:?}"
+    );
+    let bd = s.add(
+        "Bd",
+        "Romans",
+        Role::Unit,
+        json!({"type": "Bd", "grade": "O"}),
+    );
+    let body = s
+        .battle
+        .adjust(
+            &s.ruleset,
+            Subject::Unit(bd),
+            Change::ElementFate {
+                fate: "spent".into(),
+            },
+            None,
+        )
+        .unwrap();
+    s.record(body);
+    s.record(EventBody::UnitEdited {
+        id: bd,
+        unit: UnitSpec {
+            label: "Bd (S)".into(),
+            side: "Romans".into(),
+            command: None,
+            role: Role::Unit,
+            stats: json!({"type": "Bd", "grade": "S", "state": "spent"}),
+        },
+    });
+    let u = s.unit(bd);
+    assert!(u.lost);
+    assert_eq!(
+        u.detail::<crate::systems::dbmm::DbmmElement>()
+            .unwrap()
+            .state,
+        crate::systems::dbmm::morale::ElementState::Spent
+    );
+}

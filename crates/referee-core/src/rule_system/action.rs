@@ -110,8 +110,6 @@ pub struct SystemInfo {
     pub choices: Vec<ChoiceList>,
     /// The sequence of play, phase by phase, with the actions each phase offers.
     pub phases: Vec<Phase>,
-    /// The system's dice, one by one (the dice pads of a throw without a resolution yet).
-    pub dice_faces: Vec<Die>,
     /// The boxes offered as chips.
     pub common_situations: Vec<CommonSituation>,
     /// The numbers a side is set up with in this system, besides its name and commands.

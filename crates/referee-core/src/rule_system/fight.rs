@@ -90,10 +90,11 @@ impl Opening {
         labels: Labels,
         asks: Vec<String>,
     ) -> Result<Opening, RefereeError> {
-        let mut situation = serde_json::to_value(situation).map_err(|e| {
+        // A typed situation always serializes; were it ever not to, the umpire is told plainly.
+        let mut situation = serde_json::to_value(situation).map_err(|_| {
             RefereeError::new(
                 "fight.not_opened",
-                format!("The combat could not be opened from the roster: {e}"),
+                "The combat could not be opened from the roster: enter its situation instead.",
             )
         })?;
         strip_nulls(&mut situation);

@@ -28,8 +28,8 @@ use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
 use crate::ruleset::SystemData;
 use crate::state::{
-    BattleState, Detail, LeaderFate, LeaderNotes, Role, SystemUnit, UnitId, UnitSpec, UnitState,
-    UnitWords,
+    BattleSetup, BattleState, Detail, LeaderFate, LeaderNotes, Role, SystemUnit, UnitId, UnitSpec,
+    UnitState, UnitWords,
 };
 use shared::SystemHeader;
 
@@ -126,6 +126,11 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     fn side_fields() -> Vec<SideField> {
         Vec::new()
     }
+    /// The system's own checks of how a battle begins (its sides' numbers).
+    fn check_setup(setup: &BattleSetup) -> Result<(), RefereeError> {
+        let _ = setup;
+        Ok(())
+    }
     /// What the umpire should know when filling the roster.
     fn roster_advice() -> Option<&'static str> {
         None
@@ -147,6 +152,11 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     fn enter(data: &Self::Data, spec: &UnitSpec) -> Result<(u32, Self::Unit), RefereeError>;
     /// What an edited unit keeps of its state before the edit (markers, hits, scatter).
     fn keep(old: &Self::Unit, new: &mut Self::Unit);
+    /// An edit's stats as the system reads them: battles recorded before units were typed may
+    /// carry in an edit what the battle, not the umpire, had written into the stats.
+    fn edited_stats(stats: &serde_json::Value) -> serde_json::Value {
+        stats.clone()
+    }
     /// Lands one change on a unit; false when the change is not one of this system's. Total: a
     /// replay always completes.
     fn land(data: &Self::Data, unit: &mut UnitState, own: &mut Self::Unit, change: &Change)
@@ -154,6 +164,16 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     /// A new turn ends what lasted until the turn ends.
     fn end_of_turn(unit: &mut UnitState, own: &mut Self::Unit) {
         let _ = (unit, own);
+    }
+    /// What befalls the leader of a row, his own or the unit he rides with: captured, freed,
+    /// killed (`land_leader_fate`); a system with more fates adds its own. False when the change
+    /// is not a leader's.
+    fn land_on_leader(unit: &mut UnitState, change: &Change) -> bool {
+        land_leader_fate(unit, change)
+    }
+    /// A new turn ends what lasted until the turn ends for a row's leader.
+    fn leader_at_turn_end(unit: &mut UnitState) {
+        let _ = unit;
     }
     /// A change the battle refuses before it is written (ITACS 6.6: throwing weapons once).
     fn refuse(
@@ -185,9 +205,16 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = (state, action, attackers, defenders);
         Ok(Vec::new())
     }
-    /// The MORALE track stops at its last box, if it has one.
-    fn morale_track_end(data: &Self::Data) -> Option<i64> {
-        let _ = data;
+    /// Lands a change on a whole side (victory points, the MORALE track, an army's panic): the
+    /// changes that then land on each of its units still on the table, or None when the system
+    /// makes no such change on a side.
+    fn land_on_side(
+        data: &Self::Data,
+        state: &mut BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<Vec<Change>> {
+        let _ = (data, state, side, change);
         None
     }
     /// Each army's break points, and the system's own cited resolution of the standing.
@@ -205,6 +232,7 @@ pub trait System: Send + Sync + fmt::Debug {
     fn choices(&self) -> Vec<ChoiceList>;
     fn common_situations(&self) -> Vec<CommonSituation>;
     fn side_fields(&self) -> Vec<SideField>;
+    fn check_setup(&self, setup: &BattleSetup) -> Result<(), RefereeError>;
     fn roster_advice(&self) -> Option<&'static str>;
     fn derived_values(&self) -> bool;
     fn resolve(
@@ -243,7 +271,12 @@ pub trait System: Send + Sync + fmt::Debug {
         attackers: &[UnitId],
         defenders: &[UnitId],
     ) -> Result<Vec<String>, RefereeError>;
-    fn morale_track_end(&self) -> Option<i64>;
+    fn land_on_side(
+        &self,
+        state: &mut BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<Vec<Change>>;
     fn standing(&self, state: &BattleState) -> Standing;
     /// The loaded system itself, for callers that know which it is (tests, benchmarks).
     fn as_any(&self) -> &dyn Any;
@@ -303,6 +336,9 @@ impl<S: RuleSystem> System for Loaded<S> {
     }
     fn side_fields(&self) -> Vec<SideField> {
         S::side_fields()
+    }
+    fn check_setup(&self, setup: &BattleSetup) -> Result<(), RefereeError> {
+        S::check_setup(setup)
     }
     fn roster_advice(&self) -> Option<&'static str> {
         S::roster_advice()
@@ -381,7 +417,11 @@ impl<S: RuleSystem> System for Loaded<S> {
         spec: &UnitSpec,
         field: &str,
     ) -> Result<UnitState, RefereeError> {
-        let mut unit = self.enter(old.id, spec, field)?;
+        let spec = UnitSpec {
+            stats: S::edited_stats(&spec.stats),
+            ..spec.clone()
+        };
+        let mut unit = self.enter(old.id, &spec, field)?;
         let losses = old.starting.saturating_sub(old.strength);
         unit.strength = unit.starting.saturating_sub(losses);
         unit.leader = old.leader;
@@ -390,15 +430,17 @@ impl<S: RuleSystem> System for Loaded<S> {
         if let (Some(was), Some(now)) = (old.detail::<S::Unit>(), unit.detail_mut::<S::Unit>()) {
             S::keep(was, now);
         }
-        unit.lost =
-            old.leader == Some(LeaderFate::Killed) || (unit.starting > 0 && unit.strength == 0);
+        // A leader's own row is lost with him; a unit whose riding leader fell is not.
+        unit.lost = (unit.role != Role::Unit && old.leader == Some(LeaderFate::Killed))
+            || (unit.starting > 0 && unit.strength == 0);
         Ok(unit)
     }
 
     fn land(&self, unit: &mut UnitState, change: &Change) -> bool {
-        let landed = land_on_any(unit, change)
+        let landed = S::land_on_leader(unit, change)
+            || land_move(unit, change)
             || with_own::<S, _>(unit, |unit, own| S::land(&self.data, unit, own, change))
-                .unwrap_or(false);
+                .unwrap_or_else(|| land_on_leader_row(unit, change));
         if unit.strength == 0 && unit.starting > 0 {
             unit.lost = true;
         }
@@ -406,13 +448,7 @@ impl<S: RuleSystem> System for Loaded<S> {
     }
 
     fn end_of_turn(&self, unit: &mut UnitState) {
-        // Table 1.10's "for one complete turn" (R-GTS-25): a dazed or unhorsed leader is himself
-        // again, a seriously wounded one passes out. Other systems' leaders never take these.
-        unit.leader = match unit.leader {
-            Some(LeaderFate::Dazed | LeaderFate::Unhorsed) => None,
-            Some(LeaderFate::SeriouslyWounded) => Some(LeaderFate::PassedOut),
-            other => other,
-        };
+        S::leader_at_turn_end(unit);
         with_own::<S, _>(unit, S::end_of_turn);
     }
 
@@ -441,8 +477,13 @@ impl<S: RuleSystem> System for Loaded<S> {
         S::turn_limits(state, action, attackers, defenders)
     }
 
-    fn morale_track_end(&self) -> Option<i64> {
-        S::morale_track_end(&self.data)
+    fn land_on_side(
+        &self,
+        state: &mut BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<Vec<Change>> {
+        S::land_on_side(&self.data, state, side, change)
     }
 
     fn standing(&self, state: &BattleState) -> Standing {
@@ -466,35 +507,49 @@ fn with_own<S: RuleSystem, R>(
     answer
 }
 
-/// The changes every system's units take alike: what befalls a leader, and the moves results
-/// call for, which the players make on the map.
-fn land_on_any(unit: &mut UnitState, change: &Change) -> bool {
+/// A leader captured, freed or killed, as every system's leaders may be. A leader's own row is
+/// lost with him; a unit whose leader rode with it loses its leader, not itself.
+pub fn land_leader_fate(unit: &mut UnitState, change: &Change) -> bool {
     match change {
         Change::LeaderCaptured => unit.leader = Some(LeaderFate::Captured),
         Change::LeaderFreed => unit.leader = None,
-        // A leader's own row is lost with him; a unit whose leader rode with it (GTS leaders
-        // mapped onto the unit they lead) loses its leader, not itself.
         Change::LeaderKilled => {
             unit.leader = Some(LeaderFate::Killed);
             if unit.role != Role::Unit {
                 unit.lost = true;
             }
         }
-        // Table 1.10: a leader captured, killed or passed out takes no further wound.
-        Change::LeaderDazed | Change::LeaderUnhorsed | Change::LeaderSeriouslyWounded
-            if unit.leader.is_some_and(LeaderFate::gone) => {}
-        Change::LeaderDazed => unit.leader = Some(LeaderFate::Dazed),
-        Change::LeaderUnhorsed => unit.leader = Some(LeaderFate::Unhorsed),
-        Change::LeaderSeriouslyWounded => unit.leader = Some(LeaderFate::SeriouslyWounded),
-        Change::LeaderWounded => {
-            if !unit.leader.is_some_and(LeaderFate::gone) {
-                unit.leader_wounds = unit.leader_wounds.saturating_add(1);
-            }
-        }
-        Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. } => {
-            moved(unit, change)
-        }
         _ => return false,
+    }
+    true
+}
+
+/// The moves results call for, which the players make on the map: noted on the unit.
+fn land_move(unit: &mut UnitState, change: &Change) -> bool {
+    match change {
+        Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. } => {
+            moved(unit, change);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// A change on a leader's row, which no table types: a loss takes the row off the table (battles
+/// recorded before units were typed offered every system's quick edits on leaders too); a marker
+/// has nothing to land on and is let go, not refused, so those battles fold as they did.
+fn land_on_leader_row(unit: &mut UnitState, change: &Change) -> bool {
+    match change {
+        Change::LoseUnits { count, .. } | Change::LoseSp { count, .. } => {
+            unit.strength = unit.strength.saturating_sub(*count)
+        }
+        Change::DestroyAll => unit.strength = 0,
+        Change::ElementFate { fate }
+            if ["destroyed", "spent", "off_table"].contains(&fate.as_str()) =>
+        {
+            unit.strength = 0
+        }
+        _ => {}
     }
     true
 }

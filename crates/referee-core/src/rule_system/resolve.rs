@@ -188,3 +188,8 @@ pub fn is_true(b: &bool) -> bool {
 pub fn is_zero(n: &u32) -> bool {
     *n == 0
 }
+
+/// A field at its type's default.
+pub fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}

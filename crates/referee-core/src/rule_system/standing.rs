@@ -52,8 +52,9 @@ pub struct Gauge {
     pub ruling: Option<String>,
 }
 
-/// The battle's standing: gauges, and the system's own cited resolution of it (ITACS
-/// `victory`, Medieval `morale`, GTS `army_break`) built from the roster.
+/// The battle's standing: gauges, and the system's own cited resolutions of it (ITACS
+/// `victory`, Medieval `morale`, GTS `army_break`, DBMM `army_morale` and `victory`) built from
+/// the roster.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct Standing {
     pub gauges: Vec<Gauge>,

@@ -51,7 +51,7 @@ pub struct UnitSpec {
 pub enum LeaderFate {
     Captured,
     Killed,
-    /// GTS Table 1.10, 2: P −1 until the turn ends (R-GTS-25).
+    /// GTS Table 1.10, 2: P −1 until the turn ends.
     Dazed,
     /// GTS Table 1.10, 4: out of play until the turn ends.
     Unhorsed,
@@ -190,8 +190,10 @@ pub struct Detail(Box<dyn UnitDetail>);
 
 /// A system's typed unit state.
 pub trait SystemUnit: Any + Clone + fmt::Debug + PartialEq + Serialize + Send + Sync {
-    /// The unit as the umpire would enter it again, in the roster's format: its entry as
-    /// entered, not as the battle has worn it down (an edit keeps the losses since).
+    /// The unit as the umpire would enter it again, in the roster's format: what the unit is
+    /// now (an ITACS unit converted is of its new type, a Medieval counter's charge factor is its
+    /// charge factor now), with the strength it began with; what befell it (losses, markers,
+    /// hits, Disorder, scatter) is its state, which an edit keeps. A copy starts from it too.
     fn entry(&self) -> serde_json::Result<serde_json::Value>;
 }
 

@@ -14,9 +14,7 @@ use std::sync::Arc;
 
 use crate::contract::Resolution;
 use crate::error::RefereeError;
-use crate::rule_system::{
-    dice_of, form, Loaded, RuleSystem, System, SystemInfo, UnitForm, UnitPreview,
-};
+use crate::rule_system::{form, Loaded, RuleSystem, System, SystemInfo, UnitForm, UnitPreview};
 use crate::ruleset::{self, Layers, SourceFile};
 use crate::state::BattleState;
 
@@ -152,7 +150,6 @@ impl Ruleset {
             main_action: system.main_action().to_string(),
             choices: system.choices(),
             phases: system.sequence().to_vec(),
-            dice_faces: dice_of(&header.dice).unwrap_or_default(),
             common_situations: system.common_situations(),
             side_fields: system.side_fields(),
             roster_advice: system.roster_advice().map(str::to_string),

@@ -18,9 +18,14 @@ use crate::contract::{
 };
 use crate::error::RefereeError;
 use crate::odds::{Dist, Probability};
+use crate::rule_system::resolve::{is_default, is_true};
 
 fn good_going() -> Going {
     Going::GGo
+}
+
+fn in_good_going(going: &Going) -> bool {
+    *going == Going::GGo
 }
 
 fn yes() -> bool {
@@ -62,30 +67,30 @@ impl Time {
 }
 
 /// An enemy element overlapping this one (p. 35).
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Overlap {
     /// The overlapper's element type.
     #[serde(rename = "type")]
     pub type_code: String,
     /// Its grade (default O).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub grade: Option<String>,
 }
 
 /// Elements behind claimed as rear support (p. 36), 2nd rank first.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Support {
     pub ranks: Vec<Element>,
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub same_command: bool,
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub lined_up: bool,
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub facing: bool,
     /// The army list permits the rows the sheet marks *.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub army_list_permits: bool,
 }
 
@@ -95,68 +100,68 @@ pub struct Support {
 pub struct Fighter {
     pub element: Element,
     /// The going it fights in (default GGo).
-    #[serde(default = "good_going")]
+    #[serde(default = "good_going", skip_serializing_if = "in_good_going")]
     pub going: Going,
     /// Which of its edges the enemy's front edge touches (default front).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub contact: Contact,
     /// Contacted on flank or rear while also fighting to its front (p. 38).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub also_fighting_front: bool,
     /// Tactical factors claimed by id (p. 37), e.g. upslope, shaken, marched.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub factors: Vec<String>,
     /// Enemy elements overlapping it (p. 35); ignored where the sheet says so.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub overlaps: Vec<Overlap>,
     /// Overlapped by a battlefield edge (p. 35).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub edge_overlap: bool,
     /// Enemy front edges on its flank or rear edge (p. 37); a contact on the flank or rear is one
     /// of them without being counted here (R-DBMM-16).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub enemy_on_flank_or_rear: u32,
     /// Shooting elements aiding the enemy primary shooter not contiguous behind it (p. 37).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub enemy_aiders: u32,
     /// Rear support claimed (p. 36).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub support: Option<Support>,
     /// It fights only as an overlap: its outcome is disregarded (p. 38).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub as_overlap: bool,
     /// Hd in a BUA (p. 39).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub in_bua: bool,
     /// Part of a group (Hd, p. 39; default yes).
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub in_group: bool,
     /// Naval in contact with land (p. 39).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub at_land: bool,
     /// Naval whose troops have disembarked (p. 36).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub troops_disembarked: bool,
     /// In a PF Tower (p. 38).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub in_pf_tower: bool,
     /// Foot in close combat across a TF/PF (p. 38).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub across_fortification: bool,
     /// Assaulting an undefended TF/PF section (p. 38).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub assaulting_undefended: bool,
     /// The friend directly behind, for destruction of friends behind (p. 42); named as on the
     /// roster, a battle applies its destruction.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub behind: Option<Element>,
     /// A friend in front-edge contact with the enemy element's flank or rear edge (p. 38, the
     /// footnote of "Disregard outcomes"): named as on the roster, it recoils (if it cannot, it is
     /// spent) when this element recoils, flees, is repulsed, destroyed or spent.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub friend_on_enemy_flank: Option<Element>,
     /// A fleeing element that contacted this enemy and could not avoid it (p. 41).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub fleeing: bool,
 }
 
@@ -205,7 +210,7 @@ pub struct CloseCombatSituation {
     pub b: Fighter,
     /// Whose bound it is: a or b.
     pub bound: CloseBound,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub time: Time,
 }
 
@@ -223,17 +228,17 @@ pub struct ShootingSituation {
     pub shooter: Fighter,
     pub target: Fighter,
     /// The target shoots back at the shooter (p. 34).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub shoots_back: bool,
     /// Whose bound it is.
     pub bound: ShootingBound,
     /// Paces from the shooter to the target, checked against its range (p. 34).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub range: Option<i64>,
     /// Bounds it has rained so far (p. 25: after 6, Art and Sh no longer shoot).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub bounds_of_rain: u32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub time: Time,
 }
 

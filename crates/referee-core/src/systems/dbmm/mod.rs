@@ -213,6 +213,10 @@ impl RuleSystem for Dbmm {
         roster::keep(old, new)
     }
 
+    fn edited_stats(stats: &serde_json::Value) -> serde_json::Value {
+        roster::edited_stats(stats)
+    }
+
     fn land(
         _data: &DbmmData,
         unit: &mut UnitState,

@@ -18,6 +18,8 @@ use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
 /// An element on the roster.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DbmmElement {
+    /// Shown as the unit's entry, not again in its state.
+    #[serde(skip)]
     pub element: Element,
     /// In play, or how it left the table: the ME tallies count it by this (p. 42).
     pub state: ElementState,
@@ -41,24 +43,31 @@ impl DbmmElement {
 
 /// An element checked by the sheet's troop model.
 pub fn enter(data: &DbmmData, spec: &UnitSpec) -> Result<(u32, DbmmElement), RefereeError> {
-    // Battles recorded before elements were typed kept how an element left the table in its
-    // stats (`state`), set by the battle, never by the umpire: an edit of such a unit carried it.
-    let mut stats = spec.stats.clone();
-    let state = stats
-        .as_object_mut()
-        .and_then(|m| m.remove("state"))
-        .and_then(|s| serde_json::from_value::<ElementState>(s).ok())
-        .unwrap_or_default();
-    let element: Element = parse_situation(&stats)?;
+    let element: Element = parse_situation(&spec.stats)?;
     super::element::check(data, &element, "")?;
-    Ok((1, DbmmElement { element, state }))
+    Ok((
+        1,
+        DbmmElement {
+            element,
+            state: ElementState::InPlay,
+        },
+    ))
+}
+
+/// Battles recorded before elements were typed kept how an element left the table in its stats
+/// (`state`), written by the battle, never by the umpire: an edit of such an element carried it
+/// back, and the edit keeps the state the element has anyway.
+pub fn edited_stats(stats: &Value) -> Value {
+    let mut stats = stats.clone();
+    if let Some(map) = stats.as_object_mut() {
+        map.remove("state");
+    }
+    stats
 }
 
 /// An edit keeps how the element left the table.
 pub fn keep(old: &DbmmElement, new: &mut DbmmElement) {
-    if old.state != ElementState::InPlay {
-        new.state = old.state;
-    }
+    new.state = old.state;
 }
 
 /// An outcome lands on the element: it leaves the table, or it moves as the outcome says.

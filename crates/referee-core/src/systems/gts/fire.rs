@@ -13,6 +13,7 @@ use crate::contract::{
 };
 use crate::error::RefereeError;
 use crate::odds::Dist;
+use crate::rule_system::resolve::is_default;
 
 /// fire: one fire event (5.5).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -24,46 +25,46 @@ pub struct FireSituation {
     /// Inches to the target.
     pub range: f64,
     /// Fires its secondary weapon (−1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub secondary: bool,
     /// Skirmish stands combining their fire at the target (5.5): one d10 each.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub skirmish_stands: Option<u32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub target_elevated: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub target_in_cover: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub flank_or_rear: bool,
     /// Escort or runner stands firing from a chariot or elephant (3.163): −2.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub escort: bool,
     /// A ballista shooting over units (9.27): −1.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub indirect: bool,
     /// Mechanical artillery firing twice in the defensive fire phase at a unit that has just
     /// contacted it (9.21): two shots, each its own roll-off.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub twice: bool,
     /// A catapult shooting Greek fire: a single hit Disorders (9.28).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub greek_fire: bool,
     /// The runner or escort stand of a target elephant or chariot (3.16): an even firer's die
     /// hits it, an odd one the elephant or chariot (3.163).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub target_escort: Option<UnitEntry>,
     /// The personal valour of a leader attached to the target, for its stand-loss check.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<i64>")]
     pub target_leader_pv: i64,
 }

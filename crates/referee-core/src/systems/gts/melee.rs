@@ -16,6 +16,7 @@ use crate::contract::{
 };
 use crate::error::RefereeError;
 use crate::odds::Dist;
+use crate::rule_system::resolve::is_default;
 
 /// A unit in a melee, with what the table can see of its position.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -24,64 +25,64 @@ use crate::odds::Dist;
 pub struct MeleeUnit {
     pub unit: UnitEntry,
     /// It is flanked (2.14).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub flanked: bool,
     /// It is flanking the enemy while not flanked itself (7.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub flanking: bool,
     /// It has the elevation advantage (2.14, 7.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub elevation: bool,
     /// It contacts twice its stands or more of enemy stands (7.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub contacts_double: bool,
     /// Personal valour of an attached leader (1.6).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub leader_pv: Option<i64>,
     /// The first turn of this unit-on-unit combat: SH and HM bonuses apply (2.14).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub first_turn: bool,
     /// Its HM bonus or SH capability is already spent (2.14).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub first_turn_spent: bool,
     /// It touches a rough terrain feature as contact is made: a formed unit is Disordered
     /// (4.54), and close-order infantry there may be charged by cavalry (4.43).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub in_rough: bool,
     /// Cavalry that failed its response after an enemy rout and charges out of control (6.26):
     /// it may contact close-order infantry with an equal or longer weapon (4.43).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub out_of_control: bool,
     /// A frenzied elephant (4.46): it fights one unit at a time, and its contact puts the unit
     /// to a response test (4.45).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub frenzied: bool,
     /// Its leader's state from Table 1.10, kept by the roster until the turn ends (R-GTS-25).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub leader_condition: Option<LeaderCondition>,
     /// Its leader's wounds (Table 1.10, 3): PV +1 each, to at most +2 (1.2).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<u32>")]
     pub leader_wounds: u32,
     /// It is within 6" of a leader who fell on his sword this turn (Table 1.10, 8): −1 to melees
     /// and command tests.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub near_fallen_leader: bool,
     /// The runner or escort stand of an elephant or chariot (3.16): the mixed unit is the
     /// modifying unit of its side and counts two stands deep (3.164, R-GTS-26).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub escort: Option<UnitEntry>,
 }
@@ -149,16 +150,16 @@ pub struct MeleeSituation {
     pub side_a: Vec<MeleeUnit>,
     pub side_b: Vec<MeleeUnit>,
     /// Which unit's modifiers side A uses when several are equally large (6.12); default the first.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub modifying_a: Option<usize>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub modifying_b: Option<usize>,
     /// This round follows contact made this turn, side A having moved into contact: cavalry may
     /// not charge close-order infantry with an equal or longer weapon (4.43), camels Disorder
     /// cavalry (4.47), and contact from rough terrain Disorders (4.54).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub contact: bool,
     /// The elephant's contact test (4.45) is already chained in: the branch being resolved.

@@ -122,6 +122,7 @@ impl RuleSystem for Gts {
         &[
             "name",
             "command",
+            "ammunition",
             "hits",
             "starting_stands",
             "skirmish",
@@ -153,6 +154,14 @@ impl RuleSystem for Gts {
 
     fn end_of_turn(_unit: &mut UnitState, own: &mut GtsUnit) {
         roster::end_of_turn(own)
+    }
+
+    fn land_on_leader(unit: &mut UnitState, change: &Change) -> bool {
+        roster::land_on_leader(unit, change)
+    }
+
+    fn leader_at_turn_end(unit: &mut UnitState) {
+        roster::leader_at_turn_end(unit)
     }
 
     fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {

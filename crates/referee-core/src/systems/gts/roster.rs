@@ -13,12 +13,14 @@ use crate::rule_system::form::{
     option_label, printed, Field, FieldKind, PrintedValue, UnitField, UnitOption, UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
-use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::state::{LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
 
 /// A unit on the roster.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GtsUnit {
-    /// The unit as entered (its stands those it began with).
+    /// The unit as entered (its stands those it began with). Shown as the unit's entry, not
+    /// again in its state.
+    #[serde(skip)]
     pub entry: UnitEntry,
     pub hits: u32,
     pub disordered: bool,
@@ -104,6 +106,35 @@ pub fn land(unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
 /// The fallen leader's −1 lasts until the turn ends (Table 1.10, 8).
 pub fn end_of_turn(own: &mut GtsUnit) {
     own.near_fallen_leader = false;
+}
+
+/// Table 1.10's fates, besides capture and death: dazed, wounded, unhorsed, seriously wounded. A
+/// leader captured, killed or passed out takes no further wound.
+pub fn land_on_leader(unit: &mut UnitState, change: &Change) -> bool {
+    let gone = unit.leader.is_some_and(LeaderFate::gone);
+    match change {
+        Change::LeaderDazed | Change::LeaderUnhorsed | Change::LeaderSeriouslyWounded if gone => {}
+        Change::LeaderDazed => unit.leader = Some(LeaderFate::Dazed),
+        Change::LeaderUnhorsed => unit.leader = Some(LeaderFate::Unhorsed),
+        Change::LeaderSeriouslyWounded => unit.leader = Some(LeaderFate::SeriouslyWounded),
+        Change::LeaderWounded => {
+            if !gone {
+                unit.leader_wounds = unit.leader_wounds.saturating_add(1);
+            }
+        }
+        _ => return crate::rule_system::land_leader_fate(unit, change),
+    }
+    true
+}
+
+/// Table 1.10's "for one complete turn" (R-GTS-25): a dazed or unhorsed leader is himself again,
+/// a seriously wounded one passes out.
+pub fn leader_at_turn_end(unit: &mut UnitState) {
+    unit.leader = match unit.leader {
+        Some(LeaderFate::Dazed | LeaderFate::Unhorsed) => None,
+        Some(LeaderFate::SeriouslyWounded) => Some(LeaderFate::PassedOut),
+        other => other,
+    };
 }
 
 /// The unit in the rules' words: "3/4, Disordered, 2 hits".

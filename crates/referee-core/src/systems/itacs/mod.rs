@@ -26,7 +26,7 @@ use crate::rule_system::{
     Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem,
     SideField, Sides, Standing, UnitField, UnitPreview,
 };
-use crate::state::{BattleState, UnitId, UnitSpec, UnitState, UnitWords};
+use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState, UnitWords};
 
 pub use data::ItacsData;
 pub use roster::ItacsUnit;
@@ -188,12 +188,25 @@ impl RuleSystem for Itacs {
         ]
     }
 
+    /// A scenario's stacking limit is a unit or more (4.3.3).
+    fn check_setup(setup: &BattleSetup) -> Result<(), RefereeError> {
+        if setup.sides.iter().any(|s| s.stacking_limit == Some(0)) {
+            return Err(RefereeError::new(
+                "battle.invalid_setup",
+                "a stacking limit is 1 unit or more",
+            )
+            .field("sides")
+            .rule("4.3.3"));
+        }
+        Ok(())
+    }
+
     fn unit_form(data: &ItacsData) -> Vec<UnitField> {
         roster::fields(data)
     }
 
     fn other_keys() -> &'static [&'static str] {
-        &["firing", "throwing", "cargo", "marine"]
+        &["fire_range", "firing", "throwing", "cargo", "marine"]
     }
 
     fn unit_preview(
@@ -243,6 +256,28 @@ impl RuleSystem for Itacs {
         defenders: &[UnitId],
     ) -> Result<Vec<String>, RefereeError> {
         limits::check(state, action, attackers, defenders)
+    }
+
+    /// Victory points a result awards a side (7.0); a side that panics routs, every unit of it
+    /// (5.4).
+    fn land_on_side(
+        _data: &ItacsData,
+        state: &mut BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<Vec<Change>> {
+        let s = &mut state.sides[side];
+        match change {
+            Change::VictoryPoints { points } => {
+                s.points_awarded = s.points_awarded.saturating_add(*points);
+                Some(Vec::new())
+            }
+            Change::Rout | Change::MustBreak => {
+                s.panicked = true;
+                Some(vec![Change::Rout])
+            }
+            _ => None,
+        }
     }
 
     fn standing(data: &ItacsData, state: &BattleState) -> Standing {

@@ -20,7 +20,8 @@ use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ItacsUnit {
     /// The entry as the umpire made it (its count the units it began with); a conversion
-    /// (6.4, 6.5) changes its type.
+    /// (6.4, 6.5) changes its type. Shown as the unit's entry, not again in its state.
+    #[serde(skip)]
     pub entry: UnitEntry,
     pub d_markers: u32,
     pub broken: bool,

@@ -7,7 +7,7 @@ use ts_rs::TS;
 use super::data::{AttackPosition, ItacsData, UnitType};
 use super::strength::CombatStrength;
 use crate::error::RefereeError;
-use crate::rule_system::resolve::{is_false, is_true};
+use crate::rule_system::resolve::{is_default, is_false, is_true};
 
 fn one() -> u32 {
     1
@@ -108,25 +108,25 @@ pub enum ScarpLine {
 #[serde(deny_unknown_fields)]
 pub struct FiringHex {
     /// A name for the hex, e.g. its map number 22.19.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     /// Hexes from this hex to the target.
     pub range: u32,
     /// Fires through a rear hex of the target (4.2.4).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub rear: bool,
     /// A leader is in this hex (4.4.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub leader: bool,
     /// Terrain key of the firing hex: hills add 1 to the fire range (4.2.3).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub terrain: Option<String>,
     /// The hex has D markers: its units may not fire (5.1, 9.0).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub disrupted: bool,
     pub units: Vec<UnitEntry>,
@@ -137,27 +137,27 @@ pub struct FiringHex {
 pub struct TargetHex {
     /// Terrain key from the ruleset's terrain chart, e.g. clear, mud.
     pub terrain: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub stream: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub road: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<ScarpLine>")]
     pub scarp: ScarpLine,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub square: bool,
     /// D markers already on the hex, for the chained forecast (5.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<u32>")]
     pub d_markers: u32,
     /// The hex already has a Rout marker.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub rout: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     pub units: Vec<UnitEntry>,
@@ -171,7 +171,7 @@ pub struct FireSituation {
     pub firing_hexes: Vec<FiringHex>,
     pub target: TargetHex,
     /// Horse archers firing after movement (6.2): only when horse archers fire after moving.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub after_movement: Option<AfterMovement>,
 }
@@ -185,11 +185,11 @@ pub struct AfterMovement {
     /// The horse archers' movement points.
     pub movement: u32,
     /// Movement points of each enemy unit in contact with them.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<u32>>")]
     pub contact_movement: Vec<u32>,
     /// They already fired in the missile combat phase this turn.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub fired_before_movement: bool,
 }
@@ -197,23 +197,23 @@ pub struct AfterMovement {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct AttackingHex {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     /// Attacks through a rear hex of the defender (4.5.8).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub rear: bool,
     /// The hex has D markers: its units may not attack (4.5).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub disrupted: bool,
     /// The units form a square (2.6.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub square: bool,
     /// A scarp hexside lies between this hex and the defenders: melee is not allowed (3.2.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub across_scarp: bool,
     pub units: Vec<UnitEntry>,
@@ -222,29 +222,29 @@ pub struct AttackingHex {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct DefendingHex {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     pub terrain: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub stream: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub road: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub square: bool,
     /// D markers already on the hex, for the chained forecast (5.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<u32>")]
     pub d_markers: u32,
     /// The hex already has a Rout marker.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub rout: bool,
     /// The defending units stand on a ladder or siege tower against a wall (3.1.4).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub on_ladder_or_tower: bool,
     pub units: Vec<UnitEntry>,
@@ -258,20 +258,24 @@ pub struct MeleeSituation {
     pub attackers: Vec<AttackingHex>,
     pub defenders: Vec<DefendingHex>,
     /// Where the attackers stand: only matters against walls (3.1.4).
-    #[serde(default = "ground")]
+    #[serde(default = "ground", skip_serializing_if = "on_the_ground")]
     #[ts(optional, as = "Option<AttackPosition>")]
     pub attack_from: AttackPosition,
     /// Sum of the bonuses of leaders stacked with the attacking formation (6.1.3).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<u32>")]
     pub attacker_leader_bonus: u32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<u32>")]
     pub defender_leader_bonus: u32,
 }
 
 fn ground() -> AttackPosition {
     AttackPosition::Ground
+}
+
+fn on_the_ground(p: &AttackPosition) -> bool {
+    *p == AttackPosition::Ground
 }
 
 /// A unit with every value it needs, from its type and its printed values.

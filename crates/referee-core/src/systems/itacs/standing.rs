@@ -84,7 +84,7 @@ pub fn standing(data: &ItacsData, state: &BattleState) -> Standing {
             gauges.push(Gauge {
                 status: side.panicked.then(|| "panicked".to_string()),
                 threshold: Some(points(at)),
-                to_go: (left > 0).then(|| format!("{} to panic", points(left))),
+                to_go: (left > 0 && !side.panicked).then(|| format!("{} to panic", points(left))),
                 next: Some("reached".into()),
                 progress: Some(if at == 0 {
                     1.0

@@ -17,6 +17,7 @@ use crate::contract::{
 };
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist};
+use crate::rule_system::resolve::is_default;
 
 /// A leader's part in a side's combat (8.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
@@ -36,43 +37,43 @@ pub enum LeaderPresence {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalAttackingHex")]
 pub struct AttackingHex {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     pub units: Vec<MedUnit>,
     /// A leader is stacked on this hex: 2 CMs (8.2.1); its units do not scatter (9.1.3) and he
     /// rolls for his life if they retreat (8.2.4). Other hexes of the side may scatter.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub leader: bool,
     /// The hex is in the defender's rear area (3.1.2).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub rear: bool,
     /// Across a stream: CF −1 (5.6.8).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub stream: bool,
     /// Across a bridge: CF −1 (5.6.7).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub bridge: bool,
     /// Across a ford: CF 0, as in the countercharge example (4.2.5, 5.7.6, R-MED-27).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub ford: bool,
     /// Hexes moved uphill: CF −1 each (5.6.9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<u32>")]
     pub uphill: u32,
     /// Attacking through fortifications: SPs halved, no CF (11.1.1, 11.1.2). Implied when a
     /// defending hex is fortified and this one is not.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub through_fortifications: bool,
     /// The attacking hex's own terrain, a key of the TERRAIN EFFECT chart (default: clear). A
     /// fortified hex holds up to 10 SPs and fights with at most 4 (11.1.8, 11.1.9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub terrain: Option<String>,
 }
@@ -81,59 +82,59 @@ pub struct AttackingHex {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalDefendingHex")]
 pub struct DefendingHex {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     /// A key of the TERRAIN EFFECT chart.
     pub terrain: String,
     /// A leader is stacked on this hex (8.2.1, 9.1.3, 8.2.4), as for an attacking hex.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub leader: bool,
     /// The units on the hex; none when a leader stands there alone (8.2.9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub units: Vec<MedUnit>,
 }
 
 /// What stands by one side beyond its units.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalSide")]
 pub struct SideSupport {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<LeaderPresence>")]
     pub leader: LeaderPresence,
     /// Instead of leader: hexes to the nearest leader of the units (0 = stacked)…
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub leader_distance: Option<u32>,
     /// …and his command range, 2 or 3 (8.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub leader_range: Option<u32>,
     /// On or adjacent to a friendly banner (7.1.7).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub banner: bool,
     /// The side's Scattered Units track is full: a scattered unit is eliminated (9.1.4).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub scatter_track_full: bool,
     /// Hexes the side could retreat, as the umpire already counted them (5.4.5, 5.4.6): it
     /// stands for the referee's reading of the retreat hexes, and the resolution says so.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub retreat_possible: Option<u32>,
     /// The hexes of the side's retreat route in order from the combat hex, as they stand; the
     /// hexes beyond the last one described are open. The referee decides how far the retreat
     /// goes (5.4.5, 4.5.2) and which friendly units its cavalry rides down (5.4.4).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub retreat_hexes: Option<Vec<RetreatHex>>,
     /// The side's combat modifiers as the umpire counted them: they stand for the referee's
     /// count (1.5).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub cms: Option<u32>,
 }
@@ -145,31 +146,31 @@ pub struct SideSupport {
 pub struct CombatSituation {
     pub attackers: Vec<AttackingHex>,
     pub defenders: Vec<DefendingHex>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<SideSupport>")]
     pub attacker: SideSupport,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<SideSupport>")]
     pub defender: SideSupport,
     /// The MORALE track: positive in the attacker's favour, negative in the defender's (6.1.2).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<i64>")]
     pub morale: i64,
     /// Attacks come from opposing directions (5.2.6).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub opposing_directions: bool,
     /// A countercharge combat: unarmoured units get nothing from their CF (5.7.9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub countercharge: bool,
     /// The final column (e.g. "4:1"), when the umpire has counted it: the COMBAT TABLE is read
     /// there directly (1.4, 1.5).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub column: Option<String>,
     /// The defender is a leader alone on his hex (8.2.9): one defending hex, with no units.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub leader_alone: bool,
 }

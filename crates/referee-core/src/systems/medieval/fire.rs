@@ -14,6 +14,7 @@ use crate::contract::{
 };
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist, RollTable};
+use crate::rule_system::resolve::is_default;
 
 /// One cell of a fire table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -75,38 +76,38 @@ pub struct FireSituation {
     /// Hexes to the target.
     pub range: u32,
     /// The target hex's units and terrain; leave out for bombards firing at an object.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub target: Option<FireTarget>,
     /// The target stands in a friendly unit's ZoC (10.2.1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub in_friendly_zoc: bool,
     /// The friendly-fire d6 when it was rolled (10.2.1): at 1 the friend is hit and the table
     /// is not rolled.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub friendly_fire_roll: Option<u32>,
     /// A leader is in the target hex (10.2.4).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub leader_in_target_hex: bool,
     /// The phase it shoots in: the enemy's movement phase (any ranged unit, 10.1.5) or, for horse
     /// archers only, their own (10.5.6).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<FirePhase>")]
     pub phase: FirePhase,
     /// Shots the unit has already fired this turn, and whether one of them was in this phase:
     /// once a turn, horse archers twice, once in each movement phase (10.1.6, 10.5.6, 10.5.7).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub shots_this_turn: Option<u32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub shot_this_phase: bool,
     /// The enemy shoots back at the same moment: both use their strength before the exchange,
     /// losses set after both have shot (10.2.6).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub concurrent: bool,
 }
@@ -121,7 +122,7 @@ pub enum FirePhase {
     OwnMovement,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalFireTarget")]
 pub struct FireTarget {

@@ -166,9 +166,27 @@ impl RuleSystem for Medieval {
         fight::open(data, action, sides)
     }
 
-    /// The counter stops at the track's last box (6.1.1, R-MED-30).
-    fn morale_track_end(data: &MedievalData) -> Option<i64> {
-        data.morale.track_ends
+    /// The MORALE track moves in a side's favour, the first side's positive (6.1); the counter
+    /// stops at the track's last box (6.1.1, R-MED-30).
+    fn land_on_side(
+        data: &MedievalData,
+        state: &mut BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<Vec<Change>> {
+        let Change::Morale { boxes } = change else {
+            return None;
+        };
+        let signed = if side == 0 {
+            *boxes
+        } else {
+            boxes.saturating_neg()
+        };
+        state.morale_track = state.morale_track.saturating_add(signed);
+        if let Some(end) = data.morale.track_ends {
+            state.morale_track = state.morale_track.clamp(-end, end);
+        }
+        Some(Vec::new())
     }
 
     fn standing(data: &MedievalData, state: &BattleState) -> Standing {

@@ -12,7 +12,7 @@ use crate::contract::Note;
 use crate::error::RefereeError;
 
 /// One hex of a side's retreat route, as it stands before the retreat (5.4).
-#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Default, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalRetreatHex")]
 pub struct RetreatHex {

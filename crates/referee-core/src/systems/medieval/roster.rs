@@ -20,7 +20,8 @@ use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MedievalCounter {
     /// The counter as entered, its SPs those it began with; its charge factor is the one it has
-    /// now (5.6), as the form asks it.
+    /// now (5.6), as the form asks it. Shown as the unit's entry, not again in its state.
+    #[serde(skip)]
     pub entry: MedUnit,
     /// On the Scattered Units track (9.1).
     pub scattered: bool,
