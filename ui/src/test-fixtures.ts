@@ -6,7 +6,7 @@ import type { Schema } from './lib/schema';
 
 export const itacs = {
   id: 'itacs', name: 'ITACS — Improved Tactical System', dice: '2d6', fingerprint: 'f', layers: [],
-  actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5', group: 'combat', fights: true, rolls: true }], main_action: 'melee', choices: [], phases: [],
+  actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5', group: 'combat', fights: true, from_roster: false, rolls: true }], main_action: 'melee', choices: [], phases: [],
   common_situations: [{ field: 'rear', label: 'Rear' }], derived_values: false,
   side_fields: [{ key: 'panic_level', label: 'Panic level', rule: '5.4', min: 0 }, { key: 'stacking_limit', label: 'Stacking limit', rule: '4.3.3', min: 1 }],
 } as unknown as SystemInfo;
@@ -60,6 +60,12 @@ export const itacsForm: UnitForm = {
     },
     { key: 'class', label: 'Class', rule: '2.4.6', kind: 'choice', required: true, options: [{ key: 'A', label: 'Class A', fills: [], printed: [] }] },
     { key: 'count', label: 'Units in the hex', rule: '2.4', kind: 'number', required: true, default: 1, min: 1, max: 12, options: [] },
+    { key: 'hex', label: 'Hex', rule: '2.4', kind: 'text', required: false, options: [] },
+  ],
+  leader_fields: [
+    { key: 'type', label: 'Leader level', rule: '6.1', kind: 'text', required: false, options: [] },
+    { key: 'bonus', label: 'Leader bonus', rule: '6.1.3', kind: 'number', required: false, min: 0, options: [] },
+    { key: 'hex', label: 'Hex', rule: '2.4', kind: 'text', required: false, options: [] },
   ],
 };
 

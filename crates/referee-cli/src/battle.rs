@@ -64,11 +64,12 @@ pub enum BattleCommand {
         /// The action, e.g. melee (`referee systems` lists each system's actions).
         #[arg(long)]
         action: String,
-        /// Roster ids of the attacking units (the firing units in a fire action), e.g. 1,2.
-        #[arg(long, value_delimiter = ',', required = true)]
+        /// Roster ids of the attacking units (the firing units in a fire action), e.g. 1,2;
+        /// none for a step of the whole battle (ITACS recovery).
+        #[arg(long, value_delimiter = ',')]
         attackers: Vec<u32>,
         /// Roster ids of the defending units (their target in a fire action).
-        #[arg(long, value_delimiter = ',', required = true)]
+        #[arg(long, value_delimiter = ',')]
         defenders: Vec<u32>,
     },
     /// A change by hand: `{subject, change, reason?}` on stdin.

@@ -90,6 +90,17 @@ pub enum Target {
     Army(String),
 }
 
+/// The key an effect's target goes by in a mapping.
+pub fn target_key(target: &Target) -> String {
+    match target {
+        Target::Attacker => "attacker".into(),
+        Target::Defender => "defender".into(),
+        Target::Hex(l) => format!("hex:{l}"),
+        Target::Unit(l) => format!("unit:{l}"),
+        Target::Army(s) => format!("army:{s}"),
+    }
+}
+
 /// Which player makes a choice the rules leave open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]

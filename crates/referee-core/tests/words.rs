@@ -72,7 +72,7 @@ fn labels(u: &UnitState) -> Vec<&str> {
 #[test]
 fn every_system_sums_a_unit_up_in_its_own_words() {
     let sd = json!({"type": "SD", "count": 4});
-    let hoplites = json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4});
+    let hoplites = hoplites();
     let cases: Vec<(&str, Role, Value, Vec<Change>, &str)> = vec![
         ("itacs", Role::Unit, sd.clone(), vec![], "4/4"),
         (
@@ -179,13 +179,24 @@ fn every_system_sums_a_unit_up_in_its_own_words() {
             Role::Leader,
             json!({"bonus": 2}),
             vec![Change::LeaderCaptured],
-            "captured",
+            "captured, bonus 2",
+        ),
+        (
+            "itacs",
+            Role::Leader,
+            json!({"type": "2L", "bonus": 2, "control_range": 3, "hex": "17.03"}),
+            vec![],
+            "bonus 2, range 3",
         ),
     ];
     for (system, role, stats, changes, summary) in cases {
         let u = unit_after(system, role, stats, &changes);
         assert_eq!(u.words.summary, summary, "{system} after {changes:?}");
     }
+}
+
+fn hoplites() -> Value {
+    json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4})
 }
 
 #[test]
@@ -220,14 +231,40 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             vec!["Destroyed", "Spent", "Off table"],
         ),
         ("gts", Role::Leader, json!({}), "Leader", vec![]),
+        (
+            "itacs",
+            Role::Leader,
+            json!({"type": "2L", "bonus": 2}),
+            "Leader (2L)",
+            vec![],
+        ),
     ];
     for (system, role, stats, type_name, quick) in cases {
         let u = unit_after(system, role, stats, &[]);
         assert_eq!(u.words.type_name, type_name, "{system}");
         assert_eq!(labels(&u), quick, "{system}");
     }
+    // Where the system places units, the place is part of the words: ITACS stacks by hex (2.4).
+    let placed = |role, stats| unit_after("itacs", role, stats, &[]).words.place;
+    assert_eq!(
+        placed(
+            Role::Unit,
+            json!({"type": "SD", "count": 4, "hex": "17.03"})
+        )
+        .as_deref(),
+        Some("Hex 17.03")
+    );
+    assert_eq!(
+        placed(Role::Leader, json!({"type": "2L", "hex": 1703})).as_deref(),
+        Some("Hex 1703")
+    );
+    assert_eq!(placed(Role::Unit, json!({"type": "SD", "count": 4})), None);
+    assert_eq!(
+        unit_after("gts", Role::Unit, hoplites(), &[]).words.place,
+        None
+    );
     // The quick edits are the system's own changes, and a lost unit offers none.
-    let hoplites = json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4});
+    let hoplites = hoplites();
     let gts = unit_after("gts", Role::Unit, hoplites.clone(), &[]);
     assert_eq!(gts.words.quick_edits[0].change, Change::Hits { count: 1 });
     let broken = unit_after(
@@ -259,7 +296,7 @@ fn a_unit_offers_its_entry_as_entered_for_the_editor() {
         json!({"type": "SD", "count": 4, "elite": true})
     );
     assert_eq!(shown["summary"], "3/4");
-    let hoplites = json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4});
+    let hoplites = hoplites();
     let g = unit_after(
         "gts",
         Role::Unit,

@@ -107,6 +107,11 @@ export type ActionInfo = { id: string, name: string, rule: string, group: Action
  */
 fights: boolean, 
 /**
+ * It is filled in from the whole battle (every hex with markers, say): its system opens
+ * its situation from the roster without picks.
+ */
+from_roster: boolean, 
+/**
  * It throws dice; an action that does not answers with one certain result.
  */
 rolls: boolean, };
@@ -315,7 +320,11 @@ stats: unknown, };
 
 export type Role = "unit" | "leader" | "general" | "baggage";
 
-export type UnitForm = { ruleset: string, fields: Array<UnitField>, };
+export type UnitForm = { ruleset: string, fields: Array<UnitField>, 
+/**
+ * What a leader's row asks (none where the system keeps a leader's notes as entered).
+ */
+leader_fields: Array<UnitField>, };
 
 export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, };
 
@@ -454,7 +463,13 @@ type_name: string,
 /**
  * "2/4, 1 D, Break"; "destroyed"; "in the line".
  */
-summary: string, quick_edits: Array<QuickEdit>, };
+summary: string, quick_edits: Array<QuickEdit>, 
+/**
+ * Where the unit stands, in words ("Hex 17.03"), for systems played on a map of numbered
+ * hexes: the roster groups the units of one place of a side, and a fight takes them
+ * together (an ITACS stack, 2.4).
+ */
+place?: string, };
 
 export type UnitWords = { 
 /**
@@ -464,7 +479,13 @@ type_name: string,
 /**
  * "2/4, 1 D, Break"; "destroyed"; "in the line".
  */
-summary: string, quick_edits: Array<QuickEdit>, };
+summary: string, quick_edits: Array<QuickEdit>, 
+/**
+ * Where the unit stands, in words ("Hex 17.03"), for systems played on a map of numbered
+ * hexes: the roster groups the units of one place of a side, and a fight takes them
+ * together (an ITACS stack, 2.4).
+ */
+place?: string, };
 
 export type QuickEdit = { label: string, change: Change, };
 
@@ -514,7 +535,12 @@ amount?: number,
 /**
  * The threshold as a number in the same unit, where there is one.
  */
-limit?: number, reached: boolean, rule: string, ruling?: string, };
+limit?: number, reached: boolean, rule: string, ruling?: string, 
+/**
+ * What the rules make of the side now the threshold is reached, one tap away: a change of
+ * the side ("Rome panics: every unit routs", 5.4).
+ */
+offer?: QuickEdit, };
 
 export type LogEntry = { seq: number, at: string, kind: string, text: string, 
 /**

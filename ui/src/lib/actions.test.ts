@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemInfo } from '../generated/api';
-import { actionGroups, fights, mainAction } from './actions';
+import { actionGroups, fightAction, fights, fromRoster, mainAction } from './actions';
 
 const system = {
   id: 'gts', main_action: 'melee',
@@ -9,6 +9,12 @@ const system = {
     { id: 'fire', name: 'Missile fire', rule: '5', group: 'combat', fights: true },
     { id: 'response_test', name: 'Response test', rule: '4.4', group: 'checks', fights: false },
     { id: 'melee', name: 'Melee', rule: '6', group: 'combat', fights: true },
+    { id: 'recovery', name: 'Recovery', rule: '4.6', group: 'checks', fights: false, from_roster: true },
+  ],
+  phases: [
+    { key: 'missile', name: 'Missile', actions: ['fire'] },
+    { key: 'recovery', name: 'Recovery', actions: ['recovery'] },
+    { key: 'melee', name: 'Melee', actions: ['response_test', 'melee'] },
   ],
 } as unknown as SystemInfo;
 
@@ -23,5 +29,13 @@ describe('actions as the umpire looks for them', () => {
     expect(mainAction({ ...system, main_action: '' })).toBe('fire');
     expect(fights(system, 'fire')).toBe(true);
     expect(fights(system, 'unit')).toBe(false);
+  });
+  it('resolves the picked units with the phase\'s combat, else the main one', () => {
+    expect(fightAction(system, 'missile')).toBe('fire');
+    expect(fightAction(system, 'melee')).toBe('melee');
+    expect(fightAction(system, 'recovery')).toBe('melee');
+    expect(fightAction(system, undefined)).toBe('melee');
+    expect(fromRoster(system, 'recovery')).toBe(true);
+    expect(fromRoster(system, 'melee')).toBe(false);
   });
 });

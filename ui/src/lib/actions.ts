@@ -36,3 +36,13 @@ export function mainAction(system: SystemInfo | undefined): string {
 
 /** Whether an action takes the picked units of both sides. */
 export const fights = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.fights;
+
+/** Whether an action is filled in from the whole roster, without picks (a recovery phase). */
+export const fromRoster = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.from_roster;
+
+/** The combat "Resolve" opens the picked units on: the phase's first action that fights, else
+ * the system's main combat (in ITACS's missile phase, missile combat). */
+export function fightAction(system: SystemInfo | undefined, phase: string | null | undefined): string {
+  const steps = system?.phases.find((p) => p.key === phase)?.actions ?? [];
+  return steps.find((a) => fights(system, a)) ?? mainAction(system);
+}

@@ -5,6 +5,7 @@ import type { BattleView, RulesetList, SystemInfo, UnitForm } from '../generated
 import * as api from './api';
 import { alerts, type Alert } from './battle';
 import { noPicks, type Picks } from './pick';
+import { fightAction } from './actions';
 
 export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
 export type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
@@ -44,11 +45,11 @@ export const app: AppState = $state({
   fight: undefined,
 });
 
-/** Opens the resolver on the system's main combat with the units picked. */
-export function resolvePicks(): void {
+/** Opens the resolver with the units picked: on `action`, else the phase's combat. */
+export function resolvePicks(action?: string): void {
   app.fight = { attackers: [...app.picks.attackers], defenders: [...app.picks.defenders] };
   app.picks = noPicks();
-  app.resolverAction = undefined;
+  app.resolverAction = action ?? fightAction(systemOf(), app.view?.state.phase);
   app.tab = 'resolve';
 }
 

@@ -67,6 +67,11 @@ describe('gauges, verdicts and alerts', () => {
     const said = alerts(before, after);
     expect(said.map((a) => a.text)).toEqual(['Romans: Panic level — panicked · enemy has 10 of 10 points · reached']);
     expect(said[0].rule).toBe('5.4');
+    expect(said[0].gauge).toBeUndefined();
+    // Reached and not yet panicked: the alert carries the gauge's offer, one tap away.
+    const offer = { label: 'Romans panics: every unit routs', change: { kind: 'rout' } } as Gauge['offer'];
+    const reached = alerts(before, view([{ ...panic, reached: true, offer }]));
+    expect(reached[0].gauge?.offer).toEqual(offer);
     // An army that panics by a result, its points short of the level, is said too.
     expect(alerts(before, view([{ ...panic, status: 'panicked' }])).map((a) => a.text)).toEqual(['Romans: Panic level — panicked · enemy has 4 of 10 points · 6 points to panic']);
     // A command whose standing changes (steady → disheartened) is said too.

@@ -100,6 +100,8 @@ export interface Alert {
   text: string;
   rule: string;
   ruling?: string;
+  /** The gauge reached, when it offers what the rules make of it (a panic, one tap). */
+  gauge?: Gauge;
 }
 
 /** What a change of the battle just did to its break points: a gauge that reached its threshold
@@ -113,7 +115,7 @@ export function alerts(before: BattleView | undefined, after: BattleView): Alert
   for (const g of after.standing.gauges) {
     const old = was.get(key(g));
     const changed = !!g.status && !!old && g.status !== old.status;
-    if ((g.reached && old && !old.reached) || changed) out.push({ text: `${g.side ? `${g.side}: ` : ''}${gaugeText(g)}`, rule: g.rule, ruling: g.ruling ?? undefined });
+    if ((g.reached && old && !old.reached) || changed) out.push({ text: `${g.side ? `${g.side}: ` : ''}${gaugeText(g)}`, rule: g.rule, ruling: g.ruling ?? undefined, ...(g.offer ? { gauge: g } : {}) });
   }
   const then = new Set(verdicts(before).map((v) => v.text));
   for (const v of verdicts(after)) if (!then.has(v.text) && then.size > 0) out.push(v);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unit } from '../test-fixtures';
-import { fightText, livePicks, noPicks, pickedAs, togglePick } from './pick';
+import { byPlace, fightText, livePicks, noPicks, pickedAs, stackOf, togglePick } from './pick';
 
 const units = {
   1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }),
@@ -29,5 +29,34 @@ describe('picking a fight', () => {
   it('drops units removed or lost since they were picked', () => {
     const { 2: _gone, ...rest } = units;
     expect(livePicks({ attackers: [1, 2], defenders: [3, 4] }, rest)).toEqual({ attackers: [1], defenders: [3] });
+  });
+  it('picks a stack whole with one tap, and lets one unit of it go with another', () => {
+    const hexes = {
+      1: unit({ id: 1, label: 'Pikes', side: 'Carthage', place: 'Hex 17.03' }),
+      2: unit({ id: 2, label: 'Bows', side: 'Carthage', place: 'Hex 17.03' }),
+      3: unit({ id: 3, label: 'Hanno', side: 'Carthage', place: 'Hex 17.03', role: 'leader' }),
+      4: unit({ id: 4, label: 'Hastati', side: 'Rome', place: 'Hex 18.04' }),
+      5: unit({ id: 5, label: 'Principes', side: 'Rome', place: 'Hex 18.04' }),
+      6: unit({ id: 6, label: 'Triarii', side: 'Rome', place: 'Hex 18.05' }),
+      7: unit({ id: 7, label: 'Velites', side: 'Rome', place: 'Hex 18.04', lost: true }),
+      8: unit({ id: 8, label: 'Scouts', side: 'Rome' }),
+      9: unit({ id: 9, label: 'Slingers', side: 'Rome' }),
+    };
+    expect(stackOf(hexes[4], hexes)).toEqual([4, 5]);
+    expect(stackOf(hexes[8], hexes)).toEqual([8]);
+    let p = togglePick(noPicks(), hexes[2], hexes);
+    p = togglePick(p, hexes[5], hexes);
+    expect(p).toEqual({ attackers: [2, 1], defenders: [5, 4] });
+    p = togglePick(p, hexes[1], hexes);
+    expect(p).toEqual({ attackers: [2], defenders: [5, 4] });
+    // A unit already in the fight is not brought in twice.
+    p = togglePick(p, hexes[6], hexes);
+    expect(p.defenders).toEqual([5, 4, 6]);
+    expect(byPlace(Object.values(hexes)).map(([place, us]) => [place, us.map((u) => u.id)])).toEqual([
+      ['Hex 17.03', [1, 2, 3]],
+      ['Hex 18.04', [4, 5, 7]],
+      ['Hex 18.05', [6]],
+      ['', [8, 9]],
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 // Units picked for a fight on the roster or the dashboard: the first unit tapped sets the
-// attacking side; a unit of another side is a defender; tapping a picked unit lets it go. Pure.
+// attacking side; a unit of another side is a defender; a unit that shares its place with others
+// of its side (an ITACS stack) brings them along; tapping a picked unit lets it go alone. Pure.
 import type { UnitState } from '../generated/api';
 
 export interface Picks {
@@ -14,10 +15,32 @@ export const noPicks = (): Picks => ({ attackers: [], defenders: [] });
 export function togglePick(p: Picks, unit: UnitState, units: Record<number, UnitState | undefined>, against = false): Picks {
   if (p.attackers.includes(unit.id)) return { ...p, attackers: p.attackers.filter((id) => id !== unit.id) };
   if (p.defenders.includes(unit.id)) return { ...p, defenders: p.defenders.filter((id) => id !== unit.id) };
+  const taken = new Set([...p.attackers, ...p.defenders]);
+  const added = stackOf(unit, units).filter((id) => !taken.has(id));
   const attackingSide = p.attackers.map((id) => units[id]?.side).find((s) => s !== undefined);
-  if (attackingSide === undefined && !against) return { ...p, attackers: [...p.attackers, unit.id] };
-  if (unit.side === attackingSide && !against) return { ...p, attackers: [...p.attackers, unit.id] };
-  return { ...p, defenders: [...p.defenders, unit.id] };
+  if ((attackingSide === undefined || unit.side === attackingSide) && !against) return { ...p, attackers: [...p.attackers, ...added] };
+  return { ...p, defenders: [...p.defenders, ...added] };
+}
+
+/** The unit and those standing with it: its side's units of the same place that can fight. */
+export function stackOf(unit: UnitState, units: Record<number, UnitState | undefined>): number[] {
+  if (!unit.place) return [unit.id];
+  const mates = Object.values(units).filter(
+    (u): u is UnitState => !!u && u.id !== unit.id && u.side === unit.side && u.place === unit.place && !u.lost && u.role !== 'leader',
+  );
+  return [unit.id, ...mates.map((u) => u.id)];
+}
+
+/** Units by where they stand, in roster order: those of one place together under its name, the
+ * units without a place together under none. */
+export function byPlace(list: UnitState[]): [string, UnitState[]][] {
+  const out: [string, UnitState[]][] = [];
+  for (const u of list) {
+    const group = out.find(([p]) => p === (u.place ?? ''));
+    if (group) group[1].push(u);
+    else out.push([u.place ?? '', [u]]);
+  }
+  return out;
 }
 
 /** Which part of the fight a unit is in, if any. */

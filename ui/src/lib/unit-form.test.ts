@@ -14,6 +14,7 @@ const form: UnitForm = {
     { key: 'count', label: 'Units in the hex', rule: '2.4', kind: 'number', required: true, default: 1, min: 1, max: 12, options: [] },
     { key: 'elite', label: 'Elite', rule: '2.4.7', kind: 'toggle', required: false, options: [] },
   ],
+  leader_fields: [],
 };
 
 describe('the unit form', () => {

@@ -119,4 +119,37 @@ describe('the roster', () => {
     await waitFor(() => expect(calls.find(([c]) => c === 'battle_adjust')?.[1]).toEqual({ battle: 7, request: { subject: { unit: 1 }, change: { kind: 'd_markers', count: 1 } } }));
     await waitFor(() => expect(document.querySelector('[data-testid="unit-state"]')).toHaveTextContent('4/4, 1 D'));
   });
+
+  it('shows the units of one hex together, leaders with them, and one tap picks the stack', async () => {
+    commands();
+    app.view = view({ units: {
+      1: unit({ id: 1, label: 'Pikes', side: 'Romans', place: 'Hex 17.03' }),
+      2: unit({ id: 2, label: 'Hastati', side: 'Carthage', place: 'Hex 18.04' }),
+      3: unit({ id: 3, label: 'Bows', side: 'Romans', place: 'Hex 17.03' }),
+      4: unit({ id: 4, label: 'Hanno', side: 'Romans', place: 'Hex 17.03', role: 'leader', type_name: 'Leader (2L)', summary: 'bonus 2', quick_edits: [] }),
+    } });
+    render(Roster);
+    const hex = await screen.findByRole('heading', { name: 'Hex 17.03' });
+    const stack = hex.nextElementSibling!;
+    expect([...stack.querySelectorAll('li strong')].map((e) => e.textContent)).toEqual(['Pikes', 'Bows', 'Hanno']);
+    expect(stack).toHaveTextContent('Leader (2L)');
+    await fireEvent.click(screen.getByRole('button', { name: 'Pick for a fight: Bows' }));
+    expect(app.picks).toEqual({ attackers: [3, 1], defenders: [] });
+    await fireEvent.click(screen.getByRole('button', { name: 'Attacks: Pikes' }));
+    expect(app.picks).toEqual({ attackers: [3], defenders: [] });
+  });
+
+  it('adds a leader with the values of his counter and his hex', async () => {
+    const calls = commands();
+    render(Roster);
+    await screen.findByLabelText(/Unit type/, { selector: 'input' });
+    await fireEvent.change(document.querySelector('#unit-role')!, { target: { value: 'leader' } });
+    expect(screen.queryByLabelText(/Unit type/, { selector: 'input' })).toBeNull();
+    await fireEvent.input(document.querySelector('#unit-bonus')!, { target: { value: '2' } });
+    await fireEvent.input(document.querySelector('#unit-hex')!, { target: { value: '17.03' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_add_unit')).toBe(true));
+    const sent = calls.find(([c]) => c === 'battle_add_unit')![1].unit as UnitSpec;
+    expect(sent).toEqual({ label: 'Leader', side: 'Romans', role: 'leader', command: undefined, stats: { bonus: 2, hex: '17.03' } });
+  });
 });

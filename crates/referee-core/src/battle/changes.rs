@@ -25,16 +25,7 @@ pub struct Mapping {
     pub choices: BTreeMap<String, Vec<UnitId>>,
 }
 
-/// The key an effect's target goes by in a mapping.
-pub fn target_key(target: &Target) -> String {
-    match target {
-        Target::Attacker => "attacker".into(),
-        Target::Defender => "defender".into(),
-        Target::Hex(l) => format!("hex:{l}"),
-        Target::Unit(l) => format!("unit:{l}"),
-        Target::Army(s) => format!("army:{s}"),
-    }
-}
+pub use crate::contract::target_key;
 
 fn chooser(c: Chooser) -> &'static str {
     match c {

@@ -8,12 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::changes::target_key;
-use crate::contract::Target;
+use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
-use crate::rule_system::fight::{not_a_combat, Fighter, Labels, Sides};
+use crate::rule_system::fight::{not_a_combat, Fighter, Sides};
 use crate::rule_system::resolve::unknown_action;
-use crate::state::{BattleState, Detail, Role, UnitId, UnitState};
+use crate::state::{BattleState, Role, UnitId, UnitState};
 use crate::systems::Ruleset;
 
 /// A combat opened from the roster: the situation resolves as it is; the umpire may still set
@@ -31,7 +30,8 @@ pub struct Fight {
     pub asks: Vec<String>,
 }
 
-/// Opens `action` with the picked units of `state`, each in its current state.
+/// Opens `action` with the picked units of `state`, each in its current state; a step of the
+/// whole battle (recovery, say) opens from every unit it concerns, without picks.
 pub fn fight<'s>(
     ruleset: &Ruleset,
     state: &'s BattleState,
@@ -54,6 +54,15 @@ pub fn fight<'s>(
         .iter()
         .find(|a| a.id == action)
         .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))?;
+    if info.from_roster && attackers.is_empty() && defenders.is_empty() {
+        let opening = ruleset.system.open_battle(action, state)?;
+        return Ok(Fight {
+            action: action.to_string(),
+            situation: opening.situation,
+            targets: opening.targets,
+            asks: opening.asks,
+        });
+    }
     if !info.fights {
         return Err(not_a_combat(&info.name));
     }
@@ -131,37 +140,31 @@ pub fn fight<'s>(
             "fight.not_a_combat" => not_a_combat(&info.name),
             _ => e,
         })?;
-    // What this turn's results already did to these units (ITACS 4.2, 4.5.4).
+    // What this turn's results already did to these units (ITACS 4.2, 4.5.4): every unit the
+    // system brought in (a defending hex's whole stack), not only those picked.
     let mut asks = opening.asks;
+    let side = |target: Target, picked: &[UnitId]| {
+        opening
+            .targets
+            .get(&target_key(&target))
+            .cloned()
+            .unwrap_or_else(|| picked.to_vec())
+    };
+    let (all_attackers, all_defenders) = (
+        side(Target::Attacker, attackers),
+        side(Target::Defender, defenders),
+    );
     asks.extend(
         ruleset
             .system
-            .turn_limits(state, action, attackers, defenders)?,
+            .turn_limits(state, action, &all_attackers, &all_defenders)?,
     );
     Ok(Fight {
         action: action.to_string(),
         situation: opening.situation,
-        targets: targets(&sides, opening.labels),
+        targets: opening.targets,
         asks,
     })
-}
-
-/// The mapping: each side's effects to its picked units, each label to its one unit.
-fn targets(sides: &Sides<Detail>, labels: Labels) -> BTreeMap<String, Vec<UnitId>> {
-    let ids = |fighters: &[Fighter<Detail>]| fighters.iter().map(|f| f.unit.id).collect::<Vec<_>>();
-    let mut out = BTreeMap::from([
-        (target_key(&Target::Attacker), ids(&sides.attackers)),
-        (target_key(&Target::Defender), ids(&sides.defenders)),
-    ]);
-    for f in sides.attackers.iter().chain(&sides.defenders) {
-        let target = match labels {
-            Labels::Hexes => Target::Hex(f.label.clone()),
-            Labels::Units => Target::Unit(f.label.clone()),
-            Labels::SidesOnly => continue,
-        };
-        out.insert(target_key(&target), vec![f.unit.id]);
-    }
-    out
 }
 
 /// The picked units, each on the table and a fighting unit.

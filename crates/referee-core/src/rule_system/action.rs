@@ -24,6 +24,9 @@ pub struct ActionInfo {
     pub group: ActionGroup,
     /// It takes two sides of roster units: its system opens its situation from them.
     pub fights: bool,
+    /// It is filled in from the whole battle (every hex with markers, say): its system opens
+    /// its situation from the roster without picks.
+    pub from_roster: bool,
     /// It throws dice; an action that does not answers with one certain result.
     pub rolls: bool,
 }

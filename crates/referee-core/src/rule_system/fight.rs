@@ -2,10 +2,13 @@
 //! state now, and what the system opens from them (a typed situation, how its effects name the
 //! units, what the umpire still has to set).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
+use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
-use crate::state::{BattleState, Detail, UnitState};
+use crate::state::{BattleState, Detail, UnitId, UnitState};
 
 /// A picked unit, its system's state, and the label it goes by in this fight (its roster label,
 /// with its id when two picked units share one, so every effect target names exactly one unit).
@@ -75,11 +78,31 @@ pub enum Labels {
     SidesOnly,
 }
 
-/// What a system opens: the situation, how its targets are named, what to ask.
+/// What a system opens: the situation, the roster units each of its effect targets is, and
+/// what the umpire still has to set.
 pub struct Opening {
     pub situation: serde_json::Value,
-    pub labels: Labels,
+    /// Effect target (attacker, defender, hex:<label>, unit:<label>) → the roster units it is.
+    pub targets: BTreeMap<String, Vec<UnitId>>,
     pub asks: Vec<String>,
+}
+
+/// The plain mapping: each side's effects to its picked units, each label to its one unit.
+pub fn targets<U>(sides: &Sides<U>, labels: Labels) -> BTreeMap<String, Vec<UnitId>> {
+    let ids = |fighters: &[Fighter<U>]| fighters.iter().map(|f| f.unit.id).collect::<Vec<_>>();
+    let mut out = BTreeMap::from([
+        (target_key(&Target::Attacker), ids(&sides.attackers)),
+        (target_key(&Target::Defender), ids(&sides.defenders)),
+    ]);
+    for f in sides.attackers.iter().chain(&sides.defenders) {
+        let target = match labels {
+            Labels::Hexes => Target::Hex(f.label.clone()),
+            Labels::Units => Target::Unit(f.label.clone()),
+            Labels::SidesOnly => continue,
+        };
+        out.insert(target_key(&target), vec![f.unit.id]);
+    }
+    out
 }
 
 impl Opening {
@@ -87,7 +110,7 @@ impl Opening {
     /// would leave them, rather than written as nulls.
     pub fn new(
         situation: &impl Serialize,
-        labels: Labels,
+        targets: BTreeMap<String, Vec<UnitId>>,
         asks: Vec<String>,
     ) -> Result<Opening, RefereeError> {
         // A typed situation always serializes; were it ever not to, the umpire is told plainly.
@@ -100,7 +123,7 @@ impl Opening {
         strip_nulls(&mut situation);
         Ok(Opening {
             situation,
-            labels,
+            targets,
             asks,
         })
     }

@@ -14,6 +14,8 @@ use crate::error::RefereeError;
 pub struct UnitForm {
     pub ruleset: String,
     pub fields: Vec<UnitField>,
+    /// What a leader's row asks (none where the system keeps a leader's notes as entered).
+    pub leader_fields: Vec<UnitField>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -88,6 +88,12 @@ impl<D: 'static> Action<D> {
         self.info.fights = true;
         self
     }
+
+    /// A step filled in from the whole battle, without picks (its system's `open_battle`).
+    pub fn from_roster(mut self) -> Action<D> {
+        self.info.from_roster = true;
+        self
+    }
 }
 
 fn info(id: &str, name: &str, rule: &str, group: ActionGroup, rolls: bool) -> ActionInfo {
@@ -97,6 +103,7 @@ fn info(id: &str, name: &str, rule: &str, group: ActionGroup, rolls: bool) -> Ac
         rule: rule.into(),
         group,
         fights: false,
+        from_roster: false,
         rolls,
     }
 }
@@ -108,6 +115,9 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     type Data: SystemData + schemars::JsonSchema + Clone + fmt::Debug + Send + Sync;
     /// A roster unit's state in this system's terms.
     type Unit: SystemUnit;
+    /// A leader's row in this system's terms (his printed values), or `LeaderNotes` where the
+    /// system types no leader.
+    type Leader: SystemUnit;
 
     /// The id a ruleset file declares under `[system] id`.
     const ID: &'static str;
@@ -140,6 +150,19 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
 
     /// The roster unit form's fields.
     fn unit_form(data: &Self::Data) -> Vec<UnitField>;
+    /// The fields a leader's row takes (none where the system types no leader).
+    fn leader_form(data: &Self::Data) -> Vec<UnitField> {
+        let _ = data;
+        Vec::new()
+    }
+    /// A leader entering the battle, checked by the system. Error fields are relative to the
+    /// stats.
+    fn enter_leader(data: &Self::Data, spec: &UnitSpec) -> Result<Self::Leader, RefereeError>;
+    /// A leader's row in the rules' words.
+    fn leader_words(data: &Self::Data, unit: &UnitState, leader: &Self::Leader) -> UnitWords {
+        let _ = (data, leader);
+        leader_words(unit)
+    }
     /// Stats keys a roster unit may carry besides the form's own (kept, not asked).
     fn other_keys() -> &'static [&'static str];
     /// A unit's preview: a summary line and the values it brings.
@@ -194,6 +217,15 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         action: &str,
         sides: &Sides<Self::Unit>,
     ) -> Result<Opening, RefereeError>;
+    /// A step of the whole battle (an action marked `from_roster`) opened from its roster.
+    fn open_battle(
+        data: &Self::Data,
+        action: &str,
+        state: &BattleState,
+    ) -> Result<Opening, RefereeError> {
+        let _ = (data, state);
+        Err(fight::not_a_combat(action))
+    }
     /// A battle's check of an action against the results applied this turn: a refusal, or
     /// warnings to show with the fight. Systems without such limits accept all.
     fn turn_limits(
@@ -244,6 +276,7 @@ pub trait System: Send + Sync + fmt::Debug {
     fn situation_schema(&self, action: &str) -> Option<schemars::Schema>;
 
     fn unit_form(&self) -> Vec<UnitField>;
+    fn leader_form(&self) -> Vec<UnitField>;
     fn other_keys(&self) -> &'static [&'static str];
     fn unit_preview(&self, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError>;
     /// A unit as the battle keeps it, its stats checked by the system (field: where it was
@@ -264,6 +297,7 @@ pub trait System: Send + Sync + fmt::Debug {
     fn words(&self, unit: &UnitState) -> UnitWords;
     fn refuse(&self, unit: &UnitState, change: &Change, rule: &str) -> Option<RefereeError>;
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError>;
+    fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError>;
     fn turn_limits(
         &self,
         state: &BattleState,
@@ -364,6 +398,9 @@ impl<S: RuleSystem> System for Loaded<S> {
     fn unit_form(&self) -> Vec<UnitField> {
         S::unit_form(&self.data)
     }
+    fn leader_form(&self) -> Vec<UnitField> {
+        S::leader_form(&self.data)
+    }
     fn other_keys(&self) -> &'static [&'static str] {
         S::other_keys()
     }
@@ -374,22 +411,8 @@ impl<S: RuleSystem> System for Loaded<S> {
     fn enter(&self, id: UnitId, spec: &UnitSpec, field: &str) -> Result<UnitState, RefereeError> {
         let stats_field = format!("{field}.stats");
         let unit = if spec.role == Role::Leader {
-            // A leader is not a unit of any table: its stats are the umpire's notes.
-            if !spec.stats.is_object() && !spec.stats.is_null() {
-                return Err(RefereeError::new(
-                    "battle.invalid_unit",
-                    "a leader's stats are an object of notes, e.g. {\"range\": 3}",
-                )
-                .field(stats_field));
-            }
-            let notes = LeaderNotes {
-                notes: if spec.stats.is_null() {
-                    String::new()
-                } else {
-                    spec.stats.to_string()
-                },
-            };
-            UnitState::new(id, spec, 1, Detail::new(notes))
+            let leader = S::enter_leader(&self.data, spec).map_err(|e| at(e, &stats_field))?;
+            UnitState::new(id, spec, 1, Detail::new(leader))
         } else {
             let (strength, own) = S::enter(&self.data, spec).map_err(|e| at(e, &stats_field))?;
             if strength == 0 && spec.role == Role::Unit {
@@ -453,8 +476,11 @@ impl<S: RuleSystem> System for Loaded<S> {
     }
 
     fn words(&self, unit: &UnitState) -> UnitWords {
-        match unit.detail::<S::Unit>() {
-            Some(own) => S::words(&self.data, unit, own),
+        if let Some(own) = unit.detail::<S::Unit>() {
+            return S::words(&self.data, unit, own);
+        }
+        match unit.detail::<S::Leader>() {
+            Some(leader) => S::leader_words(&self.data, unit, leader),
             None => leader_words(unit),
         }
     }
@@ -465,6 +491,10 @@ impl<S: RuleSystem> System for Loaded<S> {
 
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError> {
         S::open(&self.data, action, &sides.typed::<S::Unit>()?)
+    }
+
+    fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError> {
+        S::open_battle(&self.data, action, state)
     }
 
     fn turn_limits(
@@ -567,8 +597,8 @@ pub fn moved(unit: &mut UnitState, change: &Change) {
     );
 }
 
-/// A leader's row in words: no table gives it a type.
-fn leader_words(unit: &UnitState) -> UnitWords {
+/// A leader's row in words, where no table gives it a type.
+pub fn leader_words(unit: &UnitState) -> UnitWords {
     let mut parts = Vec::new();
     if unit.lost {
         parts.push("lost".to_string());
@@ -578,6 +608,7 @@ fn leader_words(unit: &UnitState) -> UnitWords {
         type_name: "Leader".into(),
         summary: parts.join(", "),
         quick_edits: Vec::new(),
+        place: None,
     }
 }
 

@@ -5,7 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::contract::Resolution;
-use crate::state::{BattleState, UnitState};
+use crate::state::{BattleState, QuickEdit, UnitState};
 
 /// One figure against its threshold, in phrases the app joins as
 /// "label — status · value · to_go" (parts absent are skipped), e.g. "Housecarls — broken ·
@@ -50,6 +50,11 @@ pub struct Gauge {
     pub rule: String,
     #[ts(optional)]
     pub ruling: Option<String>,
+    /// What the rules make of the side now the threshold is reached, one tap away: a change of
+    /// the side ("Rome panics: every unit routs", 5.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub offer: Option<QuickEdit>,
 }
 
 /// The battle's standing: gauges, and the system's own cited resolutions of it (ITACS
@@ -81,6 +86,7 @@ pub fn gauge(
         reached: false,
         rule: rule.to_string(),
         ruling: None,
+        offer: None,
     }
 }
 

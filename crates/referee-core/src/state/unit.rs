@@ -143,6 +143,12 @@ pub struct UnitWords {
     /// "2/4, 1 D, Break"; "destroyed"; "in the line".
     pub summary: String,
     pub quick_edits: Vec<QuickEdit>,
+    /// Where the unit stands, in words ("Hex 17.03"), for systems played on a map of numbered
+    /// hexes: the roster groups the units of one place of a side, and a fight takes them
+    /// together (an ITACS stack, 2.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub place: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -270,6 +276,25 @@ impl Serialize for Detail {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LeaderNotes {
     pub notes: String,
+}
+
+impl LeaderNotes {
+    /// A leader's notes as entered: an object of notes, or nothing.
+    pub fn of(spec: &UnitSpec) -> Result<LeaderNotes, crate::error::RefereeError> {
+        if !spec.stats.is_object() && !spec.stats.is_null() {
+            return Err(crate::error::RefereeError::new(
+                "battle.invalid_unit",
+                "a leader's stats are an object of notes, e.g. {\"range\": 3}",
+            ));
+        }
+        Ok(LeaderNotes {
+            notes: if spec.stats.is_null() {
+                String::new()
+            } else {
+                spec.stats.to_string()
+            },
+        })
+    }
 }
 
 impl SystemUnit for LeaderNotes {

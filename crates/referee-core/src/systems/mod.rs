@@ -186,6 +186,7 @@ impl Ruleset {
         UnitForm {
             ruleset: self.info.id.clone(),
             fields: self.system.unit_form(),
+            leader_fields: self.system.leader_form(),
         }
     }
 

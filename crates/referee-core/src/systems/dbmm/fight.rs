@@ -8,7 +8,7 @@ use super::combat::{
 use super::data::DbmmData;
 use super::roster::DbmmElement;
 use crate::error::RefereeError;
-use crate::rule_system::fight::{not_a_combat, one_each, Fighter, Labels, Opening, Sides};
+use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
 
 /// The fighting element and up to one overlap on each of the enemy's two flanks (p. 35).
 const MOST_PICKED: usize = 3;
@@ -57,7 +57,7 @@ pub fn open(
                 bound: CloseBound::A,
                 time: Time::default(),
             };
-            Opening::new(&situation, Labels::Units, asks)
+            Opening::new(&situation, targets(sides, Labels::Units), asks)
         }
         "shooting" => {
             if sides.attackers.len() > 1 || sides.defenders.len() > 1 {
@@ -77,7 +77,7 @@ pub fn open(
                 bounds_of_rain: 0,
                 time: Time::default(),
             };
-            Opening::new(&situation, Labels::Units, asks)
+            Opening::new(&situation, targets(sides, Labels::Units), asks)
         }
         _ => Err(not_a_combat(action)),
     }

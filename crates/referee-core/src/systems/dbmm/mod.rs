@@ -28,7 +28,7 @@ use crate::rule_system::{
     Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
     Standing, UnitField, UnitPreview,
 };
-use crate::state::{BattleState, UnitSpec, UnitState, UnitWords};
+use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
 
 pub use data::DbmmData;
 pub use roster::DbmmElement;
@@ -39,6 +39,7 @@ pub struct Dbmm;
 impl RuleSystem for Dbmm {
     type Data = DbmmData;
     type Unit = DbmmElement;
+    type Leader = LeaderNotes;
 
     const ID: &'static str = "dbmm";
     const MAIN_ACTION: &'static str = "close_combat";
@@ -207,6 +208,10 @@ impl RuleSystem for Dbmm {
 
     fn enter(data: &DbmmData, spec: &UnitSpec) -> Result<(u32, DbmmElement), RefereeError> {
         roster::enter(data, spec)
+    }
+
+    fn enter_leader(_data: &DbmmData, spec: &UnitSpec) -> Result<LeaderNotes, RefereeError> {
+        LeaderNotes::of(spec)
     }
 
     fn keep(old: &DbmmElement, new: &mut DbmmElement) {

@@ -139,6 +139,7 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
                 q("Off table", "off_table"),
             ]
         },
+        place: None,
     }
 }
 

@@ -6,7 +6,7 @@ use super::melee::{LeaderCondition, MeleeSituation, MeleeUnit};
 use super::roster::GtsUnit;
 use super::units::UnitEntry;
 use crate::error::RefereeError;
-use crate::rule_system::fight::{not_a_combat, one_each, Fighter, Labels, Opening, Sides};
+use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
 use crate::state::LeaderFate;
 
 pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeError> {
@@ -17,7 +17,7 @@ pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeErro
                 side_b: sides.defenders.iter().map(melee_unit).collect(),
                 ..MeleeSituation::default()
             },
-            Labels::Units,
+            targets(sides, Labels::Units),
             vec![
                 "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1); after contact made this turn, tick contact and any unit touching rough terrain (4.43, 4.47, 4.54); for an elephant or chariot with an escort, enter the escort stand (3.164).".into(),
             ],
@@ -33,7 +33,7 @@ pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeErro
                     range: 1.0,
                     ..FireSituation::default()
                 },
-                Labels::Units,
+                targets(sides, Labels::Units),
                 vec!["Set the range in inches and the target's cover and elevation (5.0); for an elephant or chariot with an escort, enter the escort stand (3.163).".into()],
             )
         }

@@ -22,7 +22,7 @@ use crate::rule_system::{
     Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
     Standing, UnitField, UnitPreview,
 };
-use crate::state::{BattleState, UnitSpec, UnitState, UnitWords};
+use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
 
 pub use data::GtsData;
 pub use roster::GtsUnit;
@@ -33,6 +33,7 @@ pub struct Gts;
 impl RuleSystem for Gts {
     type Data = GtsData;
     type Unit = GtsUnit;
+    type Leader = LeaderNotes;
 
     const ID: &'static str = "gts";
     const MAIN_ACTION: &'static str = "melee";
@@ -142,6 +143,10 @@ impl RuleSystem for Gts {
 
     fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeError> {
         roster::enter(data, spec)
+    }
+
+    fn enter_leader(_data: &GtsData, spec: &UnitSpec) -> Result<LeaderNotes, RefereeError> {
+        LeaderNotes::of(spec)
     }
 
     fn keep(old: &GtsUnit, new: &mut GtsUnit) {

@@ -194,6 +194,7 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
                 q("Remove", Change::DestroyAll),
             ]
         },
+        place: None,
     }
 }
 

@@ -1,23 +1,254 @@
-//! ITACS combats opened from the roster: each picked roster unit is a stack, so one hex, labelled
-//! as on the roster, with its D markers and Rout marker carried (5.1, 5.3).
+//! ITACS combats opened from the roster. Roster entries in one hex are one stack (2.4): picked
+//! attackers fight by hex, only those picked (not every unit of a stack need join the same
+//! attack, 4.5); a defending hex defends with every unit in it (2.4.6). Leaders stacked in a
+//! fighting hex bring their bonus to a melee (6.1.3) and cover Ff firers after defensive fire
+//! (4.4.1). D markers and Rout markers are carried (5.1, 5.3).
+
+use std::collections::BTreeMap;
 
 use super::data::{AttackPosition, ItacsData};
-use super::roster::ItacsUnit;
+use super::roster::{ItacsLeader, ItacsUnit};
 use super::situation::{
     AfterMovement, AttackingHex, DefendingHex, FireSituation, FiringHex, MeleeSituation, ScarpLine,
     TargetHex, Unit, UnitEntry,
 };
+use super::state::{PhaseHex, PhaseSituation};
+use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
-use crate::rule_system::fight::{not_a_combat, open_ground, Fighter, Labels, Opening, Sides};
+use crate::rule_system::fight::{not_a_combat, open_ground, Fighter, Opening, Sides};
+use crate::state::{BattleState, UnitId, UnitState};
 
 type Picked<'a> = Fighter<'a, ItacsUnit>;
+
+/// A hex of the fight: the roster entries in it that take part, under one label (the hex's
+/// number, or the entry's label where the roster gives no hex), and the leaders stacked there.
+struct FightingHex<'a> {
+    label: String,
+    members: Vec<Picked<'a>>,
+    /// Units of a firing hex that do not fire, there all the same: a unit with a combat strength
+    /// spares the hex's Ff firers their D marker after defensive fire (4.4.1).
+    watching: Vec<Picked<'a>>,
+    leaders: Vec<&'a ItacsLeader>,
+}
+
+/// Which unpicked units of a picked hex's stack join it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Join {
+    /// None: not every unit of an attacking stack need join the same attack (4.5).
+    Picked,
+    /// As units that do not fire (a firing hex).
+    Watching,
+    /// All: a defending hex defends with every unit in it (2.4.6).
+    Stack,
+}
+
+impl FightingHex<'_> {
+    /// Every roster unit of the hex in the fight: its results land on all of them (markers are
+    /// placed on top of the stack, 5.0).
+    fn ids(&self) -> Vec<UnitId> {
+        self.members
+            .iter()
+            .chain(&self.watching)
+            .map(|f| f.unit.id)
+            .collect()
+    }
+
+    fn d_markers(&self) -> u32 {
+        self.members
+            .iter()
+            .map(|f| f.own.d_markers)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn rout(&self) -> bool {
+        self.members.iter().any(|f| f.own.rout)
+    }
+
+    fn units(&self) -> Vec<UnitEntry> {
+        let watching = self.watching.iter().map(|f| UnitEntry {
+            firing: false,
+            ..stack(f)
+        });
+        self.members.iter().map(stack).chain(watching).collect()
+    }
+
+    /// The leaders' bonuses together; the resolver caps them at the formation's strength (6.1.3).
+    fn leader_bonus(&self) -> u32 {
+        self.leaders.iter().filter_map(|l| l.bonus).sum()
+    }
+}
+
+/// The fighters grouped by hex, in the order picked, with the leaders stacked there and the
+/// units of the stack that `join`.
+fn by_hex<'a>(state: &'a BattleState, fighters: &[Picked<'a>], join: Join) -> Vec<FightingHex<'a>> {
+    let mut hexes: Vec<(Option<&str>, FightingHex<'a>)> = Vec::new();
+    for f in fighters {
+        let hex = f.own.hex.as_deref();
+        match hexes.iter_mut().find(|(h, _)| hex.is_some() && *h == hex) {
+            Some((_, group)) => group.members.push(f.clone()),
+            None => hexes.push((
+                hex,
+                FightingHex {
+                    label: hex.map_or_else(|| f.label.clone(), str::to_string),
+                    members: vec![f.clone()],
+                    watching: Vec::new(),
+                    leaders: Vec::new(),
+                },
+            )),
+        }
+    }
+    let side = fighters.first().map(|f| f.unit.side.as_str());
+    for (hex, group) in &mut hexes {
+        let Some(hex) = *hex else { continue };
+        let here = |u: &UnitState| Some(u.side.as_str()) == side && !u.lost;
+        for u in state.units.values().filter(|u| here(u)) {
+            if let Some(own) = u.detail::<ItacsUnit>() {
+                let joins = own.hex.as_deref() == Some(hex)
+                    && u.strength > 0
+                    && !group.members.iter().any(|m| m.unit.id == u.id);
+                let f = Fighter {
+                    unit: u,
+                    own,
+                    label: u.label.clone(),
+                };
+                match join {
+                    _ if !joins => {}
+                    Join::Picked => {}
+                    Join::Watching => group.watching.push(f),
+                    Join::Stack => group.members.push(f),
+                }
+            } else if let Some(leader) = u.detail::<ItacsLeader>() {
+                let in_play = !u.leader.is_some_and(|f| f.out_of_play());
+                if in_play && leader.hex.as_deref() == Some(hex) {
+                    group.leaders.push(leader);
+                }
+            }
+        }
+    }
+    hexes.into_iter().map(|(_, g)| g).collect()
+}
+
+/// Every stack on the table: the roster entries of one side in one hex (an entry without a hex
+/// is a stack of its own), in roster order.
+fn stacks(state: &BattleState) -> Vec<FightingHex<'_>> {
+    let mut out: Vec<(&str, Option<&str>, FightingHex)> = Vec::new();
+    for u in state.units.values().filter(|u| !u.lost && u.strength > 0) {
+        let Some(own) = u.detail::<ItacsUnit>() else {
+            continue;
+        };
+        let f = Fighter {
+            unit: u,
+            own,
+            label: u.label.clone(),
+        };
+        let hex = own.hex.as_deref();
+        let same = |(side, h, _): &&mut (&str, Option<&str>, FightingHex)| {
+            hex.is_some() && *h == hex && *side == u.side
+        };
+        match out.iter_mut().find(same) {
+            Some((_, _, stack)) => stack.members.push(f),
+            None => out.push((
+                u.side.as_str(),
+                hex,
+                FightingHex {
+                    label: hex.map_or_else(|| u.label.clone(), str::to_string),
+                    members: vec![f],
+                    watching: Vec::new(),
+                    leaders: Vec::new(),
+                },
+            )),
+        }
+    }
+    let mut stacks: Vec<FightingHex> = out.into_iter().map(|(_, _, s)| s).collect();
+    // A label names one stack: a unit labelled as another stack's hex goes by its id too.
+    let labels: Vec<String> = stacks.iter().map(|s| s.label.clone()).collect();
+    for s in &mut stacks {
+        if labels.iter().filter(|l| **l == s.label).count() > 1 {
+            s.label = format!("{} (#{})", s.label, s.members[0].unit.id);
+        }
+    }
+    stacks
+}
+
+/// The steps of the whole battle opened from the roster: recovery takes one D marker from every
+/// hex that has one (4.6).
+pub fn open_battle(
+    _data: &ItacsData,
+    action: &str,
+    state: &BattleState,
+) -> Result<Opening, RefereeError> {
+    if action != "recovery" {
+        return Err(not_a_combat(action));
+    }
+    let marked: Vec<FightingHex> = stacks(state)
+        .into_iter()
+        .filter(|s| s.d_markers() > 0)
+        .collect();
+    let situation = PhaseSituation {
+        hexes: marked
+            .iter()
+            .map(|s| PhaseHex {
+                label: s.label.clone(),
+                formation: None,
+                moving_player: true,
+                d_markers: s.d_markers(),
+                broken: s.members.iter().any(|f| f.own.broken),
+                rout: s.rout(),
+                rampaging: s.members.iter().any(|f| f.own.rampaging),
+                leaders: Vec::new(),
+                leader_distances: BTreeMap::new(),
+            })
+            .collect(),
+    };
+    let asks = if marked.is_empty() {
+        vec!["No hex has a D marker: the recovery phase removes none (4.6).".into()]
+    } else {
+        Vec::new()
+    };
+    let targets = marked
+        .iter()
+        .map(|s| (target_key(&Target::Hex(s.label.clone())), s.ids()))
+        .collect();
+    Opening::new(&situation, targets, asks)
+}
+
+/// Which roster units each effect target is: each side's hexes, and each hex by its label.
+/// A side is the units fighting (a firing hex's units that do not fire are not, so they may
+/// still fire this turn, 4.2); a hex is every unit in it.
+fn targets(attacking: &[FightingHex], defending: &[FightingHex]) -> BTreeMap<String, Vec<UnitId>> {
+    let fighting = |hexes: &[FightingHex]| {
+        hexes
+            .iter()
+            .flat_map(|h| h.members.iter().map(|f| f.unit.id))
+            .collect::<Vec<_>>()
+    };
+    let mut out = BTreeMap::from([
+        (target_key(&Target::Attacker), fighting(attacking)),
+        (target_key(&Target::Defender), fighting(defending)),
+    ]);
+    for h in attacking.iter().chain(defending) {
+        out.insert(target_key(&Target::Hex(h.label.clone())), h.ids());
+    }
+    out
+}
 
 pub fn open(
     data: &ItacsData,
     action: &str,
     sides: &Sides<ItacsUnit>,
 ) -> Result<Opening, RefereeError> {
-    for f in &sides.attackers {
+    let attacking = by_hex(
+        sides.state,
+        &sides.attackers,
+        if action == "melee" {
+            Join::Picked
+        } else {
+            Join::Watching
+        },
+    );
+    let defending = by_hex(sides.state, &sides.defenders, Join::Stack);
+    for f in attacking.iter().flat_map(|h| &h.members) {
         if f.own.d_markers > 0 {
             return Err(RefereeError::new(
                 "fight.disrupted",
@@ -35,99 +266,125 @@ pub fn open(
     let mut asks: Vec<String> = match action {
         "melee" => vec![
             "Set the terrain of each defending hex (10.3) and tick attacks through a rear hex (4.5.8).".into(),
-            "Enter the bonus of leaders stacked with either side (6.1.3).".into(),
         ],
         "missile" => vec![
             "Set the range of each firing hex (4.2) and the terrain of the target hex (10.3).".into(),
         ],
         "defensive_fire" => vec![
-            "Tick a leader in a firing hex (4.4.1) and set the terrain of the target hex (10.3).".into(),
+            "Set the terrain of the target hex (10.3).".into(),
         ],
         "horse_archer_fire" => vec![
             "Set the range of each firing hex and the horse archers' terrain (6.2).".into(),
         ],
         _ => return Err(not_a_combat(action)),
     };
-    asks.extend(missing_values(data, action, sides));
+    // Where the roster gives no hex it cannot know the leaders stacked there.
+    let unplaced = attacking
+        .iter()
+        .chain(&defending)
+        .any(|h| h.members.iter().any(|f| f.own.hex.is_none()));
+    if unplaced && action == "melee" {
+        asks.push("Enter the bonus of leaders stacked with either side (6.1.3).".into());
+    }
+    if unplaced && action == "defensive_fire" {
+        asks.push("Tick a leader in a firing hex (4.4.1).".into());
+    }
+    let all: Vec<&Picked> = attacking
+        .iter()
+        .chain(&defending)
+        .flat_map(|h| &h.members)
+        .collect();
+    asks.extend(missing_values(data, action, &all));
     if action == "defensive_fire" {
-        for f in sides.attackers.iter().filter(|f| f.own.threw) {
+        for f in attacking
+            .iter()
+            .flat_map(|h| &h.members)
+            .filter(|f| f.own.threw)
+        {
             asks.push(format!(
                 "{} has already fired its throwing weapons in this battle: they are used once per game (6.6).",
                 f.label
             ));
         }
     }
+    let targets = targets(&attacking, &defending);
     match action {
-        "melee" => Opening::new(&melee(sides, &terrain), Labels::Hexes, asks),
-        _ => Opening::new(&fire(data, action, sides, &terrain), Labels::Hexes, asks),
+        "melee" => Opening::new(&melee(&attacking, &defending, &terrain), targets, asks),
+        _ => Opening::new(
+            &fire(data, action, &attacking, &defending, &terrain),
+            targets,
+            asks,
+        ),
     }
 }
 
-fn melee(sides: &Sides<ItacsUnit>, terrain: &str) -> MeleeSituation {
+fn melee(attacking: &[FightingHex], defending: &[FightingHex], terrain: &str) -> MeleeSituation {
+    let bonus = |hexes: &[FightingHex]| hexes.iter().map(FightingHex::leader_bonus).sum();
     MeleeSituation {
-        attackers: sides
-            .attackers
+        attackers: attacking
             .iter()
-            .map(|f| AttackingHex {
-                label: Some(f.label.clone()),
+            .map(|h| AttackingHex {
+                label: Some(h.label.clone()),
                 rear: false,
                 disrupted: false,
                 square: false,
                 across_scarp: false,
-                units: vec![stack(f)],
+                units: h.units(),
             })
             .collect(),
-        defenders: sides
-            .defenders
+        defenders: defending
             .iter()
-            .map(|f| DefendingHex {
-                label: Some(f.label.clone()),
+            .map(|h| DefendingHex {
+                label: Some(h.label.clone()),
                 terrain: terrain.to_string(),
                 stream: false,
                 road: false,
                 square: false,
-                d_markers: f.own.d_markers,
-                rout: f.own.rout,
+                d_markers: h.d_markers(),
+                rout: h.rout(),
                 on_ladder_or_tower: false,
-                units: vec![stack(f)],
+                units: h.units(),
             })
             .collect(),
         attack_from: AttackPosition::Ground,
-        attacker_leader_bonus: 0,
-        defender_leader_bonus: 0,
+        attacker_leader_bonus: bonus(attacking),
+        defender_leader_bonus: bonus(defending),
     }
 }
 
-fn fire(data: &ItacsData, action: &str, sides: &Sides<ItacsUnit>, terrain: &str) -> FireSituation {
-    FireSituation {
-        firing_hexes: sides
-            .attackers
+fn fire(
+    data: &ItacsData,
+    action: &str,
+    attacking: &[FightingHex],
+    defending: &[FightingHex],
+    terrain: &str,
+) -> FireSituation {
+    let movement_of = |hexes: &[FightingHex]| -> Vec<u32> {
+        hexes
             .iter()
-            .map(|f| FiringHex {
-                label: Some(f.label.clone()),
+            .flat_map(|h| &h.members)
+            .filter_map(|f| movement(data, f))
+            .collect()
+    };
+    FireSituation {
+        firing_hexes: attacking
+            .iter()
+            .map(|h| FiringHex {
+                label: Some(h.label.clone()),
                 range: 1,
                 rear: false,
-                leader: false,
+                leader: !h.leaders.is_empty(),
                 terrain: None,
                 disrupted: false,
-                units: vec![stack(f)],
+                units: h.units(),
             })
             .collect(),
-        target: target(sides, terrain),
+        target: target(defending, terrain),
         after_movement: (action == "horse_archer_fire").then(|| AfterMovement {
             terrain: terrain.to_string(),
             // The formation moves at its slowest unit's pace (4.3.1).
-            movement: sides
-                .attackers
-                .iter()
-                .filter_map(|f| movement(data, f))
-                .min()
-                .unwrap_or(0),
-            contact_movement: sides
-                .defenders
-                .iter()
-                .filter_map(|f| movement(data, f))
-                .collect(),
+            movement: movement_of(attacking).into_iter().min().unwrap_or(0),
+            contact_movement: movement_of(defending),
             fired_before_movement: false,
         }),
     }
@@ -138,25 +395,24 @@ fn stack(f: &Picked) -> UnitEntry {
     f.own.now(f.unit.strength)
 }
 
-/// The defenders as one target hex: fire falls on a single hex (4.2), so the picked defenders are
-/// the units stacked in it, with the most D markers any of them carries.
-fn target(sides: &Sides<ItacsUnit>, terrain: &str) -> TargetHex {
-    let labels: Vec<&str> = sides.defenders.iter().map(|f| f.label.as_str()).collect();
+/// The defenders as one target hex: fire falls on a single hex (4.2), so the defending hexes
+/// picked are read as one, with the most D markers any of them carries.
+fn target(defending: &[FightingHex], terrain: &str) -> TargetHex {
+    let labels: Vec<&str> = defending.iter().map(|h| h.label.as_str()).collect();
     TargetHex {
         terrain: terrain.to_string(),
         stream: false,
         road: false,
         scarp: ScarpLine::None,
         square: false,
-        d_markers: sides
-            .defenders
+        d_markers: defending
             .iter()
-            .map(|f| f.own.d_markers)
+            .map(FightingHex::d_markers)
             .max()
             .unwrap_or(0),
-        rout: sides.defenders.iter().any(|f| f.own.rout),
+        rout: defending.iter().any(FightingHex::rout),
         label: Some(labels.join(" + ")),
-        units: sides.defenders.iter().map(stack).collect(),
+        units: defending.iter().flat_map(FightingHex::units).collect(),
     }
 }
 
@@ -172,9 +428,9 @@ fn movement(data: &ItacsData, f: &Picked) -> Option<u32> {
 
 /// The values the text does not give for a unit's type and its roster entry leaves out
 /// (R-ITACS-17): the umpire reads them off the counter.
-fn missing_values(data: &ItacsData, action: &str, sides: &Sides<ItacsUnit>) -> Vec<String> {
+fn missing_values(data: &ItacsData, action: &str, fighters: &[&Picked]) -> Vec<String> {
     let mut asks = Vec::new();
-    for f in sides.attackers.iter().chain(&sides.defenders) {
+    for f in fighters {
         let Some(unit) = resolved(data, f) else {
             continue;
         };

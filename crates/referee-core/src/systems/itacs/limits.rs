@@ -1,6 +1,7 @@
 //! The once-per-turn limits of a battle in play (4.2, 4.4, 4.5.4, 6.2): a resolution knows only
-//! its own hexes, so the battle checks its action against the results applied this turn. Each
-//! roster unit is a hex of its own (fight.rs), so a hex is the roster units picked for it.
+//! its own hexes, so the battle checks its action against the results applied this turn. A hex
+//! is the roster entries standing in it (fight.rs: a defending hex is its whole stack; an
+//! attacking hex the entries picked in it).
 //!
 //! A target hex is never attacked twice: refused. A unit attacking twice is refused when its
 //! stack is one unit; a stack of several is only warned, because units of one stack may attack

@@ -37,6 +37,7 @@ pub struct Itacs;
 impl RuleSystem for Itacs {
     type Data = ItacsData;
     type Unit = ItacsUnit;
+    type Leader = roster::ItacsLeader;
 
     const ID: &'static str = "itacs";
     const MAIN_ACTION: &'static str = "melee";
@@ -88,7 +89,7 @@ impl RuleSystem for Itacs {
                 Checks,
                 state::end_of_movement,
             ),
-            A::certain("recovery", "Recovery phase", "4.6", Checks, state::recovery),
+            A::certain("recovery", "Recovery phase", "4.6", Checks, state::recovery).from_roster(),
             A::certain("move", "Movement", "4.3", Movement, movement::move_units),
             A::certain(
                 "withdraw",
@@ -205,6 +206,25 @@ impl RuleSystem for Itacs {
         roster::fields(data)
     }
 
+    fn leader_form(_data: &ItacsData) -> Vec<UnitField> {
+        roster::leader_fields()
+    }
+
+    fn enter_leader(
+        _data: &ItacsData,
+        spec: &UnitSpec,
+    ) -> Result<roster::ItacsLeader, RefereeError> {
+        roster::enter_leader(spec)
+    }
+
+    fn leader_words(
+        _data: &ItacsData,
+        unit: &UnitState,
+        leader: &roster::ItacsLeader,
+    ) -> UnitWords {
+        roster::leader_words(unit, leader)
+    }
+
     fn other_keys() -> &'static [&'static str] {
         &["fire_range", "firing", "throwing", "cargo", "marine"]
     }
@@ -247,6 +267,14 @@ impl RuleSystem for Itacs {
         sides: &Sides<ItacsUnit>,
     ) -> Result<Opening, RefereeError> {
         fight::open(data, action, sides)
+    }
+
+    fn open_battle(
+        data: &ItacsData,
+        action: &str,
+        state: &BattleState,
+    ) -> Result<Opening, RefereeError> {
+        fight::open_battle(data, action, state)
     }
 
     fn turn_limits(

@@ -1,5 +1,7 @@
-//! ITACS units on a battle's roster: the unit form, a unit's preview, the typed state of a stack
-//! (its D, Break and Rout markers, 5.0–5.3), how a result's changes land on it, and its words.
+//! ITACS units on a battle's roster: the unit form, a unit's preview, the typed state of a roster
+//! entry (identical units in one hex, with its D, Break and Rout markers, 5.0–5.3) and of a
+//! leader (his printed bonus and control range, 6.1), the hex each stands in (entries in one hex
+//! are one stack, 2.4), how a result's changes land, and their words.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -16,13 +18,17 @@ use crate::rule_system::form::{
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
 
-/// A roster entry: a stack of identical units in one hex, with its markers.
+/// A roster entry: identical units in one hex, with its markers. Entries in the same hex are
+/// one stack: they fight and take results together (2.4, 2.4.6).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ItacsUnit {
     /// The entry as the umpire made it (its count the units it began with); a conversion
     /// (6.4, 6.5) changes its type. Shown as the unit's entry, not again in its state.
     #[serde(skip)]
     pub entry: UnitEntry,
+    /// The map hex it stands in, as the umpire numbers it ("17.03"); none when not given.
+    #[serde(skip)]
+    pub hex: Option<String>,
     pub d_markers: u32,
     pub broken: bool,
     pub rout: bool,
@@ -37,7 +43,144 @@ pub struct ItacsUnit {
 
 impl SystemUnit for ItacsUnit {
     fn entry(&self) -> serde_json::Result<Value> {
-        serde_json::to_value(&self.entry)
+        let mut entry = serde_json::to_value(&self.entry)?;
+        placed(&mut entry, &self.hex);
+        Ok(entry)
+    }
+}
+
+/// An entry with the hex it stands in, as the roster keeps it.
+fn placed(entry: &mut Value, hex: &Option<String>) {
+    if let (Some(map), Some(hex)) = (entry.as_object_mut(), hex) {
+        map.insert("hex".into(), Value::from(hex.clone()));
+    }
+}
+
+/// The hex a roster entry's stats name, apart from what the unit is: the stats without it, and
+/// the hex (a number or text, as the umpire wrote it).
+fn hex_of(stats: &Value) -> Result<(Value, Option<String>), RefereeError> {
+    let mut stats = stats.clone();
+    let hex = match stats.as_object_mut().and_then(|m| m.remove("hex")) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.trim().is_empty() => None,
+        Some(Value::String(s)) => Some(s.trim().to_string()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(_) => {
+            return Err(RefereeError::new(
+                "unit.invalid",
+                "the hex is the number the map prints on it, such as 17.03",
+            )
+            .field("hex")
+            .rule("2.4"))
+        }
+    };
+    Ok((stats, hex))
+}
+
+/// A leader on the roster (6.1): the values printed on his counter, and the hex he stands in.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ItacsLeader {
+    /// His level, 1L to 4L, as the counter shows it.
+    pub level: Option<String>,
+    /// Added to the strength of the formation he is stacked with in melee, capped by it (6.1.3).
+    pub bonus: Option<u32>,
+    /// Hexes over which he removes D markers and rallies his formation (6.1.1).
+    pub control_range: Option<u32>,
+    pub hex: Option<String>,
+    /// Any other notes the umpire entered, as entered.
+    pub notes: serde_json::Map<String, Value>,
+}
+
+impl SystemUnit for ItacsLeader {
+    fn entry(&self) -> serde_json::Result<Value> {
+        let mut entry = self.notes.clone();
+        if let Some(level) = &self.level {
+            entry.insert("type".into(), Value::from(level.clone()));
+        }
+        if let Some(bonus) = self.bonus {
+            entry.insert("bonus".into(), Value::from(bonus));
+        }
+        if let Some(range) = self.control_range {
+            entry.insert("control_range".into(), Value::from(range));
+        }
+        let mut entry = Value::Object(entry);
+        placed(&mut entry, &self.hex);
+        Ok(entry)
+    }
+}
+
+/// A leader as entered: his level, bonus and control range as printed, where he stands; other
+/// notes are kept as they are (battles recorded before leaders were typed wrote free notes).
+pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
+    if !spec.stats.is_object() && !spec.stats.is_null() {
+        return Err(RefereeError::new(
+            "battle.invalid_unit",
+            "a leader's values are his level, bonus and control range as his counter prints them",
+        ));
+    }
+    let (stats, hex) = hex_of(&spec.stats)?;
+    let mut notes = stats.as_object().cloned().unwrap_or_default();
+    let number = |notes: &mut serde_json::Map<String, Value>, key: &str, label: &str| match notes
+        .remove(key)
+    {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .filter(|n| *n <= 100)
+            .map(|n| Some(n as u32))
+            .ok_or_else(|| {
+                RefereeError::new(
+                    "unit.invalid",
+                    format!("{label}: a whole number, as printed on the leader's counter"),
+                )
+                .field(key)
+                .rule("6.1")
+            }),
+    };
+    let bonus = number(&mut notes, "bonus", "Leader bonus")?;
+    let control_range = number(&mut notes, "control_range", "Control range")?;
+    let level = match notes.remove("type") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(l)) => Some(l),
+        Some(_) => {
+            return Err(RefereeError::new(
+                "unit.invalid",
+                "Leader level: 1L, 2L, 3L or 4L, as printed on the counter",
+            )
+            .field("type")
+            .rule("6.1"))
+        }
+    };
+    Ok(ItacsLeader {
+        level,
+        bonus,
+        control_range,
+        hex,
+        notes,
+    })
+}
+
+/// A leader in the rules' words: "Leader (2L)", "captured, bonus 2, range 3"; his hex is his place.
+pub fn leader_words(unit: &UnitState, leader: &ItacsLeader) -> UnitWords {
+    let mut parts = Vec::new();
+    if unit.lost {
+        parts.push("lost".to_string());
+    }
+    crate::rule_system::leader_parts(unit, &mut parts);
+    if let Some(b) = leader.bonus {
+        parts.push(format!("bonus {b}"));
+    }
+    if let Some(r) = leader.control_range {
+        parts.push(format!("range {r}"));
+    }
+    UnitWords {
+        type_name: match &leader.level {
+            Some(level) => format!("Leader ({level})"),
+            None => "Leader".into(),
+        },
+        summary: parts.join(", "),
+        quick_edits: Vec::new(),
+        place: leader.hex.as_ref().map(|h| format!("Hex {h}")),
     }
 }
 
@@ -53,7 +196,8 @@ impl ItacsUnit {
 
 /// The stack as the rules check it: its entry as the only unit of a hex, its fields the entry's own.
 pub fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), RefereeError> {
-    let entry: UnitEntry = parse_situation(&spec.stats)?;
+    let (stats, hex) = hex_of(&spec.stats)?;
+    let entry: UnitEntry = parse_situation(&stats)?;
     let units = resolve_units(data, std::slice::from_ref(&entry), "").map_err(|e| {
         let own = e.field.as_deref().map(|f| {
             let f = f.strip_prefix("units[0]").unwrap_or(f);
@@ -66,6 +210,7 @@ pub fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), Refe
         entry.count,
         ItacsUnit {
             entry,
+            hex,
             d_markers: 0,
             broken: false,
             rout: false,
@@ -198,6 +343,7 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
         type_name,
         summary: parts.join(", "),
         quick_edits,
+        place: own.hex.as_ref().map(|h| format!("Hex {h}")),
     }
 }
 
@@ -291,6 +437,31 @@ pub fn fields(d: &ItacsData) -> Vec<UnitField> {
         Field::new("elite", "Elite", "4.2.6, 4.5.9", FieldKind::Toggle)
             .default(Value::from(false))
             .help("The scenario makes this unit elite."),
+        hex_field(),
+    ]
+    .into_iter()
+    .map(|f| f.0)
+    .collect()
+}
+
+fn hex_field() -> Field {
+    Field::new("hex", "Hex", "2.4", FieldKind::Text).help(
+        "The number the map prints on the hex it stands in. Units in one hex are one stack: they fight together.",
+    )
+}
+
+/// What a leader's row asks: the values on his counter and his hex (6.1).
+pub fn leader_fields() -> Vec<UnitField> {
+    vec![
+        Field::new("type", "Leader level", "6.1", FieldKind::Text)
+            .help("As printed on the counter: 1L, 2L, 3L or 4L."),
+        Field::new("bonus", "Leader bonus", "6.1.3", FieldKind::Number)
+            .range(Some(0), None)
+            .help("Added to the strength of the units he is stacked with in melee."),
+        Field::new("control_range", "Control range", "6.1.1", FieldKind::Number)
+            .range(Some(0), None)
+            .help("Hexes over which he rallies his formation."),
+        hex_field(),
     ]
     .into_iter()
     .map(|f| f.0)
@@ -299,7 +470,8 @@ pub fn fields(d: &ItacsData) -> Vec<UnitField> {
 
 /// A unit's values from the tables, as the form is filled in.
 pub fn preview(d: &ItacsData, stats: &Value) -> Result<UnitPreview, RefereeError> {
-    let entry: UnitEntry = parse_situation(stats)?;
+    let (stats, _) = hex_of(stats)?;
+    let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::resolve(d, &entry, "")?;
     let t = entry.unit_type.as_ref().and_then(|k| d.unit_types.get(k));
     let mut values = match t {

@@ -6,8 +6,9 @@ use super::roster::ItacsUnit;
 use super::situation::{resolve_units, UnitEntry};
 use super::strength::show_half_points;
 use super::victory::{unit_cost, victory, SideEntry, VictorySituation};
+use crate::contract::Change;
 use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
-use crate::state::{BattleState, Role};
+use crate::state::{BattleState, QuickEdit, Role};
 
 /// Lost counters of a side as unit entries (count = how many were lost), each with its cost.
 fn losses(data: &ItacsData, state: &BattleState, side: &str) -> (Vec<UnitEntry>, u64) {
@@ -95,6 +96,11 @@ pub fn standing(data: &ItacsData, state: &BattleState) -> Standing {
                 limit: Some(at as f64 / 2.0),
                 reached: against >= at,
                 ruling: v.panic_ruling.clone(),
+                // Reached, the side panics: every unit of it routs (5.4).
+                offer: (against >= at && !side.panicked).then(|| QuickEdit {
+                    label: format!("{} panics: every unit routs", side.name),
+                    change: Change::Rout,
+                }),
                 ..gauge(
                     Some(&side.name),
                     "Panic level",

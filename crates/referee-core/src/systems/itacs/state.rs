@@ -12,6 +12,7 @@ use super::results::effect;
 use super::situation::{resolve_units, stack_state, UnitEntry};
 use crate::contract::{Change, Check, Effect, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
+use crate::rule_system::resolve::{is_false, is_true, is_zero};
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -390,7 +391,7 @@ pub fn rout_move_checks() -> Vec<Check> {
 }
 
 /// A leader at the end of the movement phase.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsLeader")]
 pub struct LeaderEntry {
@@ -400,7 +401,7 @@ pub struct LeaderEntry {
 }
 
 /// A hex in the end-of-movement or recovery phase.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsPhaseHex")]
 pub struct PhaseHex {
@@ -410,33 +411,33 @@ pub struct PhaseHex {
     #[ts(optional)]
     pub formation: Option<String>,
     /// The units belong to the player whose movement phase ends (5.2.1).
-    #[serde(default = "default_true")]
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
     #[ts(optional, as = "Option<bool>")]
     pub moving_player: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     #[ts(optional, as = "Option<u32>")]
     pub d_markers: u32,
-    #[serde(default, rename = "break")]
+    #[serde(default, rename = "break", skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>", rename = "break")]
     pub broken: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub rout: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     #[ts(optional, as = "Option<bool>")]
     pub rampaging: bool,
     /// Leaders stacked in the hex.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(optional, as = "Option<Vec<LeaderEntry>>")]
     pub leaders: Vec<LeaderEntry>,
     /// Hexes from this hex to leaders elsewhere, by leader label.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[ts(optional, as = "Option<BTreeMap<String, u32>>")]
     pub leader_distances: BTreeMap<String, u32>,
 }
 
 /// end_of_movement and recovery: every hex with markers.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsPhaseSituation")]
 pub struct PhaseSituation {

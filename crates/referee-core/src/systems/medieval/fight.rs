@@ -8,7 +8,7 @@ use super::roster::MedievalCounter;
 use super::units::MedUnit;
 use crate::error::RefereeError;
 use crate::rule_system::fight::{
-    not_a_combat, one_each, open_ground, Fighter, Labels, Opening, Sides,
+    not_a_combat, one_each, open_ground, targets, Fighter, Labels, Opening, Sides,
 };
 
 pub fn open(
@@ -62,7 +62,7 @@ pub fn open(
             };
             Opening::new(
                 &situation,
-                Labels::Hexes,
+                targets(sides, Labels::Hexes),
                 vec![
                     "Set the terrain of each defending hex and tick streams, bridges and rear attacks (5.6, 3.1.2).".into(),
                     "Say where each side's leader is (8.2).".into(),
@@ -87,7 +87,7 @@ pub fn open(
             };
             Opening::new(
                 &situation,
-                Labels::Hexes,
+                targets(sides, Labels::Hexes),
                 vec!["Set the range to the target and its terrain (10.2).".into()],
             )
         }

@@ -23,7 +23,7 @@ use crate::rule_system::{
     Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
     Standing, UnitField, UnitPreview,
 };
-use crate::state::{BattleState, UnitSpec, UnitState, UnitWords};
+use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
 
 pub use data::MedievalData;
 pub use roster::MedievalCounter;
@@ -34,6 +34,7 @@ pub struct Medieval;
 impl RuleSystem for Medieval {
     type Data = MedievalData;
     type Unit = MedievalCounter;
+    type Leader = LeaderNotes;
 
     const ID: &'static str = "medieval";
     const MAIN_ACTION: &'static str = "combat";
@@ -139,6 +140,10 @@ impl RuleSystem for Medieval {
 
     fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCounter), RefereeError> {
         roster::enter(data, spec)
+    }
+
+    fn enter_leader(_data: &MedievalData, spec: &UnitSpec) -> Result<LeaderNotes, RefereeError> {
+        LeaderNotes::of(spec)
     }
 
     fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {

@@ -122,6 +122,7 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
                 q("Scatter", Change::Scatter),
             ]
         },
+        place: None,
     }
 }
 

@@ -1,0 +1,475 @@
+//! A whole ITACS turn from the roster, as an umpire plays it: stacks entered by hex with their
+//! leaders, missile fire, defensive fire and melee opened from picks (each stack whole, each
+//! leader's part known), every die entered as thrown, each result landing on every unit of its
+//! hex, the recovery phase opened from the roster, the next turn, and undo back to the start.
+
+use serde_json::{json, Value};
+
+use referee_api::{
+    ApplyRequest, BattleView, Battles, DiceEntry, Fight, FightRequest, Mapping, NewBattle,
+    PhysicalDice, Referee,
+};
+
+fn open(dir: &tempfile::TempDir) -> (Battles, Referee) {
+    (
+        Battles::open(&dir.path().join("referee.db")).unwrap(),
+        Referee::builtin(),
+    )
+}
+
+/// Carthage (attacking this turn) and Rome, each stack in its hex with its leader.
+fn battle(battles: &mut Battles, referee: &Referee) -> i64 {
+    units(
+        battles,
+        referee,
+        json!([
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "hex": "17.03"}},
+            {"label": "Bows", "side": "Carthage", "stats": {"type": "LB", "count": 1, "hex": "17.03"}},
+            {"label": "Hanno", "side": "Carthage", "role": "leader", "stats": {"type": "2L", "bonus": 2, "control_range": 3, "hex": "17.03"}},
+            {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 3, "hex": "18.04"}},
+            {"label": "Archers A", "side": "Rome", "stats": {"type": "LB", "count": 2, "hex": "22.19"}},
+            {"label": "Spears", "side": "Rome", "stats": {"type": "PS", "count": 1, "hex": "22.19"}},
+            {"label": "Archers B", "side": "Rome", "stats": {"type": "LB", "count": 2, "hex": "23.19"}},
+            {"label": "Marcus", "side": "Rome", "role": "leader", "stats": {"type": "1L", "bonus": 1, "hex": "23.19"}},
+            {"label": "Militia", "side": "Carthage", "stats": {"type": "MS", "class": "A", "count": 3, "hex": "22.18"}}
+        ]),
+    )
+}
+
+fn fight(
+    battles: &mut Battles,
+    referee: &Referee,
+    id: i64,
+    action: &str,
+    a: &[u32],
+    d: &[u32],
+) -> Fight {
+    battles
+        .fight(
+            referee,
+            id,
+            &FightRequest {
+                action: action.into(),
+                attackers: a.to_vec(),
+                defenders: d.to_vec(),
+            },
+        )
+        .unwrap()
+}
+
+fn apply(
+    battles: &mut Battles,
+    referee: &Referee,
+    id: i64,
+    fight: &Fight,
+    situation: Value,
+    faces: &[u32],
+) -> Result<BattleView, referee_core::RefereeError> {
+    battles.apply(
+        referee,
+        id,
+        &ApplyRequest {
+            action: fight.action.clone(),
+            situation,
+            dice: DiceEntry::Physical(PhysicalDice {
+                faces: faces.to_vec(),
+            }),
+            mapping: Mapping {
+                targets: fight.targets.clone(),
+                choices: Default::default(),
+            },
+            rolled_by: None,
+            apply_key: None,
+        },
+    )
+}
+
+/// Each unit's words on the roster, by label: what the umpire reads after each step.
+fn roster(view: &BattleView) -> Vec<(String, String)> {
+    view.state
+        .units
+        .values()
+        .map(|u| (u.label.clone(), u.words.summary.clone()))
+        .collect()
+}
+
+fn words_of<'v>(view: &'v BattleView, label: &str) -> &'v str {
+    &view
+        .state
+        .units
+        .values()
+        .find(|u| u.label == label)
+        .unwrap()
+        .words
+        .summary
+}
+
+fn phase(battles: &mut Battles, referee: &Referee, id: i64, key: &str) {
+    battles
+        .advance_turn(referee, id, None, Some(key.into()))
+        .unwrap();
+}
+
+/// The battle as stored, read afresh: what a replay of its events gives.
+fn replayed(dir: &tempfile::TempDir, referee: &Referee, id: i64) -> Value {
+    let (mut fresh, _) = open(dir);
+    serde_json::to_value(fresh.view(referee, id).unwrap().state).unwrap()
+}
+
+fn targets(fight: &Fight) -> Vec<(String, Vec<u32>)> {
+    fight
+        .targets
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+fn pairs(list: &[(&str, &[u32])]) -> Vec<(String, Vec<u32>)> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.to_vec()))
+        .collect()
+}
+
+#[test]
+fn a_whole_turn_from_the_roster() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = battle(&mut battles, &referee);
+    let itacs = referee.ruleset("itacs").unwrap();
+    // The state after each applied step, to undo back through.
+    let mut steps = vec![battles.view(&referee, id).unwrap()];
+
+    // Missile phase: Carthage's bowmen in 17.03 fire at the Hastati. The pikemen stacked with
+    // them stand in the firing hex without firing; Hanno stands there too.
+    phase(&mut battles, &referee, id, "missile");
+    let f = fight(&mut battles, &referee, id, "missile", &[2], &[4]);
+    assert_eq!(
+        f.situation["firing_hexes"],
+        json!([{"label": "17.03", "leader": true, "range": 1, "units": [
+            {"type": "LB", "count": 1},
+            {"type": "PP", "class": "A", "count": 2, "firing": false}
+        ]}])
+    );
+    assert_eq!(
+        targets(&f),
+        pairs(&[
+            ("attacker", &[2]),
+            ("defender", &[4]),
+            ("hex:17.03", &[2, 1]),
+            ("hex:18.04", &[4])
+        ])
+    );
+    let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[3, 6]).unwrap();
+    assert_eq!(
+        words_of(&v, "Hastati"),
+        "3/3, 2 D",
+        "DD: two D markers on the hex"
+    );
+    steps.push(v);
+
+    // Defensive fire: both Roman LB stacks fire on the militia in mud (the 4.4.2 example).
+    phase(&mut battles, &referee, id, "defensive_fire");
+    let f = fight(&mut battles, &referee, id, "defensive_fire", &[5, 7], &[9]);
+    let mut situation = f.situation.clone();
+    situation["target"]["terrain"] = json!("mud");
+    let v = apply(&mut battles, &referee, id, &f, situation, &[3, 6]).unwrap();
+    assert_eq!(words_of(&v, "Militia"), "0/3, lost", "DX");
+    // No D marker on the bowmen: a PS stands in 22.19, a leader in 23.19 (4.4.1).
+    for (covered, words) in [
+        ("Archers A", "2/2"),
+        ("Spears", "1/1"),
+        ("Archers B", "2/2"),
+    ] {
+        assert_eq!(words_of(&v, covered), words);
+    }
+    steps.push(v);
+
+    // Melee: the mixed stack in 17.03 attacks with 12 (2.4.6) and Hanno's bonus of 2 (6.1.3).
+    phase(&mut battles, &referee, id, "melee");
+    let f = fight(&mut battles, &referee, id, "melee", &[1, 2], &[4]);
+    assert_eq!(f.situation["attacker_leader_bonus"], json!(2));
+    assert!(f.asks.iter().all(|a| !a.contains("bonus")), "{:?}", f.asks);
+    let r = itacs.resolve("melee", &f.situation, Some(&[3, 6])).unwrap();
+    let attack = r
+        .totals
+        .iter()
+        .find(|t| t.label == "Attack strength")
+        .unwrap();
+    assert_eq!(attack.value, "14");
+    let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[3, 6]).unwrap();
+    assert_eq!(r.outcome.unwrap().result, "D1X");
+    assert_eq!(words_of(&v, "Hastati"), "2/3, 4 D, Rout");
+    steps.push(v);
+
+    // Recovery: opened from the roster with every hex that has D markers; one comes off each.
+    phase(&mut battles, &referee, id, "recovery");
+    let f = fight(&mut battles, &referee, id, "recovery", &[], &[]);
+    assert_eq!(
+        f.situation,
+        json!({"hexes": [{"label": "18.04", "d_markers": 4, "rout": true}]})
+    );
+    assert_eq!(targets(&f), pairs(&[("hex:18.04", &[4])]));
+    let v = battles
+        .apply(
+            &referee,
+            id,
+            &ApplyRequest {
+                action: "recovery".into(),
+                situation: f.situation.clone(),
+                dice: DiceEntry::None,
+                mapping: Mapping {
+                    targets: f.targets.clone(),
+                    choices: Default::default(),
+                },
+                rolled_by: None,
+                apply_key: None,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        words_of(&v, "Hastati"),
+        "2/3, 3 D, Rout",
+        "Rout markers stay (5.3.2)"
+    );
+    steps.push(v);
+
+    // The next turn: Rome attacks the mixed stack, picking one unit of it; the whole hex
+    // defends, Hanno's bonus with it, and a unit lost is the defender's choice between entries.
+    battles.advance_turn(&referee, id, None, None).unwrap();
+    let f = fight(&mut battles, &referee, id, "melee", &[6], &[1]);
+    assert_eq!(f.situation["defender_leader_bonus"], json!(2));
+    assert_eq!(targets(&f)[1], ("defender".to_string(), vec![1, 2]));
+    let loss = (1..=36)
+        .map(|i| vec![1 + (i - 1) / 6, 1 + (i - 1) % 6])
+        .find(|faces| {
+            let r = itacs.resolve("melee", &f.situation, Some(faces)).unwrap();
+            r.outcome.unwrap().result == "D1X"
+        })
+        .expect("a throw where the defender loses a unit");
+    let e = apply(&mut battles, &referee, id, &f, f.situation.clone(), &loss).unwrap_err();
+    assert_eq!(e.code, "battle.choice_needed", "{}", e.message);
+    let mut mapping = Mapping {
+        targets: f.targets.clone(),
+        choices: Default::default(),
+    };
+    let index = e.field.unwrap().trim_start_matches("choices.").to_string();
+    mapping.choices.insert(index, vec![2]);
+    let v = battles
+        .apply(
+            &referee,
+            id,
+            &ApplyRequest {
+                action: "melee".into(),
+                situation: f.situation.clone(),
+                dice: DiceEntry::Physical(PhysicalDice { faces: loss }),
+                mapping,
+                rolled_by: None,
+                apply_key: None,
+            },
+        )
+        .unwrap();
+    assert_eq!(words_of(&v, "Bows"), "0/1, lost");
+    assert_eq!(words_of(&v, "Pikes"), "2/2, 2 D");
+    steps.push(v);
+    assert_eq!(
+        replayed(&dir, &referee, id),
+        serde_json::to_value(&steps.last().unwrap().state).unwrap()
+    );
+
+    // Undo takes back each step exactly, the last first (turns and phases are not undone).
+    for before in steps.iter().rev().skip(1) {
+        let v = battles.undo(&referee, id).unwrap();
+        assert_eq!(roster(&v), roster(before));
+        assert_eq!(
+            serde_json::to_value(&v.state.units).unwrap(),
+            serde_json::to_value(&before.state.units).unwrap()
+        );
+    }
+}
+
+/// A battle of these units: Carthage first, then Rome.
+fn units(battles: &mut Battles, referee: &Referee, units: Value) -> i64 {
+    let new: NewBattle = serde_json::from_value(json!({
+        "name": "Golden",
+        "ruleset": "itacs",
+        "sides": [{"name": "Carthage"}, {"name": "Rome"}],
+        "units": units
+    }))
+    .unwrap();
+    battles.create(referee, &new).unwrap().id
+}
+
+#[test]
+fn golden_2_4_6_a_stack_of_2_pp_and_one_lb_has_a_combat_strength_of_12() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "hex": "17.03"}},
+            {"label": "Bows", "side": "Carthage", "stats": {"type": "LB", "count": 1, "hex": "17.03"}},
+            {"label": "Bows 2", "side": "Carthage", "stats": {"type": "LB", "count": 3, "hex": "17.02"}},
+            {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 1, "hex": "18.04"}}
+        ]),
+    );
+    let itacs = referee.ruleset("itacs").unwrap();
+    let strength = |f: &Fight, total: &str| {
+        let r = itacs.resolve("melee", &f.situation, Some(&[1, 1])).unwrap();
+        r.totals
+            .iter()
+            .find(|t| t.label == total)
+            .unwrap()
+            .value
+            .clone()
+    };
+    // Picked by its LB alone, the hex defends whole: 6 + 6 + a dot = 12, not 13.
+    let f = fight(&mut battles, &referee, id, "melee", &[4], &[2]);
+    assert_eq!(strength(&f, "Defence strength"), "12");
+    // Attacking with both entries picked: the same 12.
+    let f = fight(&mut battles, &referee, id, "melee", &[1, 2], &[4]);
+    assert_eq!(strength(&f, "Attack strength"), "12");
+    // "A stack of 3 LB units has a combat strength of 1."
+    let f = fight(&mut battles, &referee, id, "melee", &[4], &[3]);
+    assert_eq!(strength(&f, "Defence strength"), "1");
+}
+
+fn in_mud(f: &Fight) -> Value {
+    let mut situation = f.situation.clone();
+    situation["target"]["terrain"] = json!("mud");
+    situation
+}
+
+#[test]
+fn golden_4_4_2_defensive_fire_from_the_roster() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "MS", "side": "Carthage", "stats": {"type": "MS", "class": "A", "count": 3, "hex": "22.18"}},
+            {"label": "LB 1", "side": "Rome", "stats": {"type": "LB", "count": 2, "hex": "22.19"}},
+            {"label": "PS", "side": "Rome", "stats": {"type": "PS", "count": 1, "hex": "22.19"}},
+            {"label": "LB 2", "side": "Rome", "stats": {"type": "LB", "count": 2, "hex": "23.19"}},
+            {"label": "Leader", "side": "Rome", "role": "leader", "stats": {"bonus": 1, "hex": "23.19"}},
+            {"label": "LB 3", "side": "Rome", "stats": {"type": "LB", "count": 2, "hex": "24.19"}}
+        ]),
+    );
+    // The two hexes marked with the green arrow fire (their LB units are picked).
+    let f = fight(&mut battles, &referee, id, "defensive_fire", &[2, 4], &[1]);
+    let itacs = referee.ruleset("itacs").unwrap();
+    let r = itacs
+        .resolve("defensive_fire", &in_mud(&f), Some(&[3, 6]))
+        .unwrap();
+    let modifiers: Vec<(&str, i64)> = r
+        .modifiers
+        .iter()
+        .map(|m| (m.label.as_str(), m.value))
+        .collect();
+    assert_eq!(
+        modifiers,
+        [
+            ("Attacking fire strength (12)", 1),
+            ("Terrain: Mud", 2),
+            ("Stacking (3 units)", 0),
+            ("Range (1 hex)", 0)
+        ]
+    );
+    assert_eq!(r.total_modifier, 3);
+    let outcome = r.outcome.unwrap();
+    assert_eq!(
+        (outcome.roll, outcome.modified, outcome.result.as_str()),
+        (9, 12, "DX")
+    );
+    let v = apply(&mut battles, &referee, id, &f, in_mud(&f), &[3, 6]).unwrap();
+    // "A bad day for the MS units"; the LB units are not disrupted: a PS shares 22.19, a leader
+    // 23.19. LB 3, not adjacent, took no part.
+    assert_eq!(
+        roster(&v),
+        [
+            ("MS", "0/3, lost"),
+            ("LB 1", "2/2"),
+            ("PS", "1/1"),
+            ("LB 2", "2/2"),
+            ("Leader", "bonus 1"),
+            ("LB 3", "2/2")
+        ]
+        .map(|(l, w)| (l.to_string(), w.to_string()))
+    );
+    // Without the PS and the leader, the same fire leaves the bowmen disrupted (4.4.1).
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "MS", "side": "Carthage", "stats": {"type": "MS", "class": "A", "count": 3, "hex": "22.18"}},
+            {"label": "LB 1", "side": "Rome", "stats": {"type": "LB", "count": 2, "hex": "22.19"}},
+            {"label": "LB 2", "side": "Rome", "stats": {"type": "LB", "count": 2, "hex": "23.19"}}
+        ]),
+    );
+    let f = fight(&mut battles, &referee, id, "defensive_fire", &[2, 3], &[1]);
+    let v = apply(&mut battles, &referee, id, &f, in_mud(&f), &[3, 6]).unwrap();
+    assert_eq!(words_of(&v, "LB 1"), "2/2, 1 D");
+    assert_eq!(words_of(&v, "LB 2"), "2/2, 1 D");
+}
+
+#[test]
+fn a_side_that_reaches_its_panic_level_panics_in_one_tap() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let new: NewBattle = serde_json::from_value(json!({
+        "name": "Panic",
+        "ruleset": "itacs",
+        "sides": [{"name": "Carthage", "panic_level": 1}, {"name": "Rome"}],
+        "units": [
+            {"label": "Militia", "side": "Carthage", "stats": {"type": "MS", "class": "A", "combat": "2", "count": 3, "hex": "22.18"}},
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "hex": "17.03"}},
+            {"label": "Archers", "side": "Rome", "stats": {"type": "LB", "count": 4, "hex": "22.19"}}
+        ]
+    }))
+    .unwrap();
+    let id = battles.create(&referee, &new).unwrap().id;
+    let panic = |v: &BattleView| {
+        v.standing
+            .gauges
+            .iter()
+            .find(|g| g.label == "Panic level")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(panic(&battles.view(&referee, id).unwrap()).offer, None);
+    let f = fight(&mut battles, &referee, id, "defensive_fire", &[3], &[1]);
+    let v = apply(&mut battles, &referee, id, &f, in_mud(&f), &[6, 6]).unwrap();
+    assert_eq!(words_of(&v, "Militia"), "0/3, lost");
+    // Reached: the gauge offers the panic, a change of the side.
+    let gauge = panic(&v);
+    assert!(gauge.reached);
+    let offer = gauge.offer.expect("the panic is offered");
+    assert_eq!(offer.label, "Carthage panics: every unit routs");
+    let v = battles
+        .adjust(
+            &referee,
+            id,
+            &referee_api::AdjustRequest {
+                subject: referee_api::Subject::Side("Carthage".into()),
+                change: offer.change,
+                reason: None,
+            },
+        )
+        .unwrap();
+    assert_eq!(words_of(&v, "Pikes"), "2/2, Rout");
+    assert_eq!(
+        words_of(&v, "Archers"),
+        "4/4, 1 D",
+        "Rome does not rout; its bowmen fired uncovered (4.4.1)"
+    );
+    let gauge = panic(&v);
+    assert_eq!(
+        (gauge.status.as_deref(), gauge.offer),
+        (Some("panicked"), None)
+    );
+    // Undone, the side stands again, and the panic is offered again.
+    let v = battles.undo(&referee, id).unwrap();
+    assert_eq!(words_of(&v, "Pikes"), "2/2");
+    assert!(panic(&v).offer.is_some());
+}

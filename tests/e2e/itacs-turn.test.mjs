@@ -1,0 +1,185 @@
+// End to end: a whole ITACS turn in the real app window, at 1280×800 and at 390×844, from the
+// roster alone — units entered by hex (a mixed stack, a leader with it), the phases driving the
+// resolver: missile fire, defensive fire with the terrain set (the 4.4.2 example), a melee of the
+// mixed stack with its leader's bonus, the recovery phase opened from the roster, the next turn.
+// Every interaction of the turn is counted (`turn-flow itacs: N interactions`); each combat with
+// one situational modifier takes at most 7.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DESKTOP, PHONE, connect, shot, size, tap, until } from './support.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await connect();
+});
+
+after(async () => {
+  await browser?.deleteSession();
+});
+
+async function beginBattle(name) {
+  await browser.$('#nav-battles').click();
+  await browser.$('#new-ruleset').selectByAttribute('value', 'itacs');
+  await browser.$('#new-name').setValue(name);
+  await browser.$('#new-side-a').setValue('Carthage');
+  await browser.$('#new-side-b').setValue('Rome');
+  await browser.$('#create-battle').click();
+  await browser.$('#add-unit').waitForExist({ timeout: 10000 });
+}
+
+async function addUnit(label, side, stats, role = 'unit') {
+  await browser.$('#add-unit #unit-role').selectByAttribute('value', role);
+  await browser.$('#unit-label').setValue(label);
+  await browser.$('#unit-side').selectByVisibleText(side);
+  for (const [key, value] of Object.entries(stats)) {
+    const el = await browser.$(`#add-unit #unit-${key}`);
+    await el.waitForExist({ timeout: 10000 });
+    if ((await el.getTagName()) === 'select') await el.selectByAttribute('value', String(value));
+    else await el.setValue(String(value));
+  }
+  await browser.$('#add-unit-button').click();
+  await until(browser, `${label} on the roster`, async () => (await browser.$('#roster').getText()).includes(label));
+}
+
+/** The roster's words for each unit, by label (read off the roster tab). */
+async function roster() {
+  await tap(browser, 'button[data-tab="roster"]');
+  await browser.$('#roster .unit-row').waitForExist({ timeout: 10000 });
+  const out = {};
+  for (const row of await browser.$$('#roster .unit-row')) {
+    out[await row.$('strong').getText()] = await row.$('[data-testid="unit-state"]').getText();
+  }
+  return out;
+}
+
+async function rosterIds() {
+  await tap(browser, 'button[data-tab="roster"]');
+  const out = {};
+  for (const row of await browser.$$('#roster .unit-row')) out[await row.$('strong').getText()] = Number(await row.getAttribute('data-unit'));
+  return out;
+}
+
+/** The battle of the turn: Carthage's mixed stack with Hanno in 17.03, its militia in 22.18;
+ * Rome's hastati in 18.04 and two bow stacks, one with spearmen, one with a leader. */
+async function setUp(name) {
+  await beginBattle(name);
+  await addUnit('Pikes', 'Carthage', { type: 'PP', class: 'A', count: 2, hex: '17.03' });
+  await addUnit('Bows', 'Carthage', { type: 'LB', count: 1, hex: '17.03' });
+  await addUnit('Hanno', 'Carthage', { type: '2L', bonus: 2, hex: '17.03' }, 'leader');
+  await addUnit('Militia', 'Carthage', { type: 'MS', class: 'A', count: 3, hex: '22.18' });
+  await addUnit('Hastati', 'Rome', { type: 'SD', count: 3, hex: '18.04' });
+  await addUnit('Archers A', 'Rome', { type: 'LB', count: 2, hex: '22.19' });
+  await addUnit('Spears', 'Rome', { type: 'PS', count: 1, hex: '22.19' });
+  await addUnit('Archers B', 'Rome', { type: 'LB', count: 2, hex: '23.19' });
+  await addUnit('Marcus', 'Rome', { bonus: 1, hex: '23.19' }, 'leader');
+  return rosterIds();
+}
+
+/** Plays the turn at the window's size, counting every interaction. */
+async function playTurn(label) {
+  const id = await rosterIds();
+  let n = 0;
+  const count = async (selector) => {
+    await tap(browser, selector);
+    n += 1;
+  };
+  const phase = async (key) => {
+    await count('button[data-tab="dashboard"]');
+    await browser.$('#phase').selectByAttribute('value', key);
+    n += 1;
+    await until(browser, `the ${key} phase`, async () => (await browser.$('#phase').getValue()) === key);
+  };
+  /** Picks on the roster, Resolve, the situation set, the dice typed, Apply: its interactions. */
+  const fight = async (what, picks, action, situation, dice) => {
+    const start = n;
+    await count('button[data-tab="roster"]');
+    for (const unit of picks) await count(`#roster button[data-pick-unit="${id[unit]}"]`);
+    await count('#resolve-picked');
+    await until(browser, `${what}: the resolver on ${action}`, async () => (await browser.$('#action').isExisting()) && (await browser.$('#action').getValue()) === action);
+    await until(browser, `${what}: the odds`, async () => (await browser.$$('#sticky-bar .likely')).length > 0);
+    n += await situation();
+    await browser.$('#dice-typed').setValue(dice);
+    n += 1;
+    const apply = await browser.$('#apply-result');
+    await until(browser, `${what}: Apply ready`, async () => apply.isEnabled());
+    await apply.click();
+    n += 1;
+    await apply.click().catch(() => undefined); // a double tap applies once
+    await browser.$('#applied').waitForExist({ timeout: 10000 });
+    const taken = n - start - 1; // the tab tap is navigation
+    console.log(`turn-flow itacs (${label}): ${what}: ${taken} interactions`);
+    assert.ok(taken <= 7, `${what}: ${taken} interactions`);
+  };
+  const none = async () => 0;
+
+  // Missile phase: the bowmen of 17.03 (the pikes come along, not firing) on the hastati.
+  await phase('missile');
+  await fight('missile combat', ['Bows', 'Hastati'], 'missile', none, '36');
+  let words = await roster();
+  assert.equal(words.Hastati, '3/3, 2 D');
+
+  // Defensive fire: both Roman bow stacks on the militia, in mud (4.4.2): DX, and no D marker on
+  // the bowmen — the spearmen stand in 22.19, Marcus in 23.19 (4.4.1).
+  await phase('defensive_fire');
+  await fight('defensive fire', ['Archers A', 'Archers B', 'Militia'], 'defensive_fire', async () => {
+    let taken = 0;
+    const terrain = await browser.$('[data-path="target.terrain"]');
+    if (!(await terrain.isDisplayed())) {
+      await browser.execute(() => document.querySelectorAll('#situation-form details').forEach((d) => { d.open = true; }));
+      taken += 1;
+    }
+    await terrain.selectByAttribute('value', 'mud');
+    return taken + 1;
+  }, '36');
+  assert.equal(await browser.$('#battle-resolution [data-testid="outcome-result"]').getAttribute('data-result'), 'DX');
+  words = await roster();
+  assert.deepEqual([words.Militia, words['Archers A'], words.Spears, words['Archers B']], ['0/3, lost', '2/2', '1/1', '2/2']);
+
+  // Melee: the mixed stack attacks with 12 and Hanno's 2 (2.4.6, 6.1.3).
+  await phase('melee');
+  await fight('melee', ['Pikes', 'Hastati'], 'melee', async () => {
+    await until(browser, 'the attack strength of 14', async () => (await browser.$('.resolver').getText()).includes('14'));
+    return 0;
+  }, '36');
+  words = await roster();
+  assert.equal(words.Hastati, '2/3, 4 D, Rout');
+
+  // Recovery: the phase's step opens it from the roster; one tap applies it.
+  await phase('recovery');
+  await count('button[data-step-action="recovery"]');
+  await until(browser, 'the recovery from the roster', async () => (await browser.$('#from-roster').isExisting()));
+  const apply = await browser.$('#apply-result');
+  await until(browser, 'recovery: Apply ready', async () => (await apply.isExisting()) && (await apply.isEnabled()));
+  await apply.click();
+  n += 1;
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  words = await roster();
+  assert.equal(words.Hastati, '2/3, 3 D, Rout');
+
+  // The next turn.
+  await count('button[data-tab="dashboard"]');
+  const turn = await browser.$('.turn-bar').getText();
+  await count('#next-turn');
+  await until(browser, 'the next turn', async () => (await browser.$('.turn-bar').getText()) !== turn || (await browser.$('#phase').getValue()) === '');
+  console.log(`turn-flow itacs (${label}): ${n} interactions`);
+  return n;
+}
+
+test('a whole ITACS turn from the roster at 1280×800', async () => {
+  await setUp('Trebia');
+  await playTurn('desktop');
+  await shot(browser, 'itacs-turn-desktop');
+});
+
+test('the same turn at 390×844', async () => {
+  await setUp('Trebia again');
+  await size(browser, PHONE);
+  try {
+    await playTurn('phone');
+    await tap(browser, 'button[data-tab="roster"]');
+    await shot(browser, 'itacs-turn-roster-phone');
+  } finally {
+    await size(browser, DESKTOP);
+  }
+});
