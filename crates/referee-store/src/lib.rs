@@ -15,6 +15,7 @@ mod schema;
 
 use std::path::{Path, PathBuf};
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, Savepoint, Transaction, TransactionBehavior};
 use serde::Serialize;
 
@@ -87,6 +88,11 @@ impl Store {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| store_error(e, path))?;
+        // Until the file is known as the referee's and fit to open, closing the connection must
+        // not checkpoint its write-ahead log into it (nor remove the log): a refused file is left
+        // as it was, log and all.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+            .map_err(|e| store_error(e, path))?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
@@ -94,6 +100,10 @@ impl Store {
             backup_problem: None,
         };
         schema::prepare(&mut store)?;
+        store
+            .conn
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)
+            .map_err(|e| store_error(e, path))?;
         store.clear_leftovers();
         Ok(store)
     }

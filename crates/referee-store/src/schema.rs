@@ -142,14 +142,21 @@ pub(crate) fn identify(path: &Path) -> Result<(), RefereeError> {
     if application != 0 {
         return Err(not_referee(path));
     }
-    // Immutable: SQLite reads the main file alone and touches no -wal or -shm beside it.
-    let Ok(conn) = Connection::open_with_flags(
-        immutable_uri(path),
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
-    ) else {
-        return Ok(());
+    // Read-only, so nothing is written and the log is neither checkpointed nor removed on
+    // closing; the log read too when it can be (its index beside it), else the main file alone
+    // (immutable: no -wal or -shm touched).
+    let read_only = || {
+        Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| ours(&c, application, version))
     };
-    match ours(&conn, application, version) {
+    let immutable = || {
+        Connection::open_with_flags(
+            immutable_uri(path),
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+        )
+        .and_then(|c| ours(&c, application, version))
+    };
+    match read_only().or_else(|_| immutable()) {
         Ok(false) => Err(not_referee(path)),
         // Unreadable here: the writable open tells damage from a foreign file.
         _ => Ok(()),
