@@ -16,8 +16,7 @@ use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
 use referee_store::{
     event_hash, now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent,
-    FileHead,
-    Roster, RosterRow, Store, CHAIN_START,
+    FileHead, Roster, RosterRow, Store, CHAIN_START,
 };
 
 use crate::import::{read_battle_file, MAX_TURN};

@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
-    backups_at, battle_file_text, check_roster, default_database, restore_over_damaged, roster_from_csv,
-    AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry, FightRequest, LogEntry,
-    NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
+    backups_at, battle_file_text, check_roster, default_database, restore_over_damaged,
+    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry,
+    FightRequest, LogEntry, NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use files::write_atomically;

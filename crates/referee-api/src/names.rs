@@ -72,7 +72,10 @@ mod tests {
         assert!(check_name("name", "battle's name", "Cannae, 216 BC").is_ok());
         assert!(check_name("name", "battle's name", &"é".repeat(NAME_MAX_CHARS)).is_ok());
         let e = check_name("name", "battle's name", &"x".repeat(NAME_MAX_CHARS + 1)).unwrap_err();
-        assert_eq!((e.code.as_str(), e.field.as_deref()), ("name.invalid", Some("name")));
+        assert_eq!(
+            (e.code.as_str(), e.field.as_deref()),
+            ("name.invalid", Some("name"))
+        );
         for bad in ["Cannae\nTurn 9: Romans win", "\u{1b}[2J", "tab\there"] {
             let e = check_name("label", "unit's label", bad).unwrap_err();
             assert_eq!(e.code, "name.invalid");

@@ -362,7 +362,10 @@ fn imports_are_checked_whole_and_never_partial() {
     let v = battles.import(&referee, &old.to_string()).unwrap();
     assert_eq!(v.state.units.len(), 1);
     battles.delete(v.id).unwrap();
-    assert_eq!(file["version"], 5, "an export carries hashes and the chain's head");
+    assert_eq!(
+        file["version"], 5,
+        "an export carries hashes and the chain's head"
+    );
     let v = battles.import(&referee, &file.to_string()).unwrap();
     assert_eq!(count(), 2);
     assert_eq!(v.state.units.len(), 1);

@@ -29,7 +29,11 @@ fn scripted(dir: &Path) -> PathBuf {
     let db = dir.join("referee.db");
     let script = root().join("docs/examples/battle-itacs.json");
     let out = run(&db, &["battle", "script", script.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     db
 }
 
@@ -122,7 +126,10 @@ fn out_never_replaces_a_fifo() {
     if !made.is_ok_and(|s| s.success()) {
         return;
     }
-    let out = run(&db, &["battle", "export", "1", "--out", fifo.to_str().unwrap()]);
+    let out = run(
+        &db,
+        &["battle", "export", "1", "--out", fifo.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(answer(&out)["code"], "file.unwritable");
     use std::os::unix::fs::FileTypeExt;

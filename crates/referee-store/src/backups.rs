@@ -483,7 +483,8 @@ fn prepare_copy(source: &Path, copy: &Path) -> Result<(), RefereeError> {
     drop(from);
     to.query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0))
         .map_err(failed)?;
-    to.execute_batch("PRAGMA foreign_keys=ON;").map_err(failed)?;
+    to.execute_batch("PRAGMA foreign_keys=ON;")
+        .map_err(failed)?;
     let version: i64 = to
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(failed)?;
@@ -516,7 +517,10 @@ mod tests {
             .unwrap()
             .with_timezone(&Utc);
         let name = file_name(12, at, BackupReason::BeforeSchema, Some("3"));
-        assert_eq!(name, "referee-000012-20261123T173005123Z-before-schema-3.db");
+        assert_eq!(
+            name,
+            "referee-000012-20261123T173005123Z-before-schema-3.db"
+        );
         let order = Order { sequence: 12, at };
         assert_eq!(parse_name(&name), Some((order, BackupReason::BeforeSchema)));
         // Names from before sequences stand below every numbered one.

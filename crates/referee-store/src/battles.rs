@@ -343,7 +343,12 @@ impl Store {
             let computed = event_hash_bytes(&prev, seq_u, &at, &body, detail);
             let body: EventBody = match serde_json::from_str(&body) {
                 Ok(b) => b,
-                Err(e) => return Ok(Err((seq, format!("cannot be read ({e})")))),
+                Err(_) => {
+                    return Ok(Err((
+                        seq,
+                        "cannot be read: its stored text is damaged".to_string(),
+                    )))
+                }
             };
             if computed != hash {
                 return Ok(Err((

@@ -75,7 +75,9 @@ pub fn head_hash(record: &BattleRecord, last_seq: u64, last_hash: &str) -> Strin
         record.ruleset.as_bytes(),
         record.fingerprint.as_bytes(),
         record.created_at.as_bytes(),
-        record.deleted_at.map_or(b"none".as_slice(), |d| d.as_bytes()),
+        record
+            .deleted_at
+            .map_or(b"none".as_slice(), |d| d.as_bytes()),
         &seq,
         last_hash.as_bytes(),
     ])

@@ -23,8 +23,8 @@ use referee_core::battle::Event;
 use referee_core::RefereeError;
 
 pub use backups::{
-    backups_dir, backups_of, daily_due, latest_backup, leftovers, restore_over_damaged,
-    BackupInfo, BackupReason, Backups,
+    backups_dir, backups_of, daily_due, latest_backup, leftovers, restore_over_damaged, BackupInfo,
+    BackupReason, Backups,
 };
 pub use battles::{raw, BattleRow, DeletedBattle};
 pub use chain::{event_hash, event_hash_text, CHAIN_START};
@@ -231,7 +231,9 @@ impl Store {
             Ok(n) => check
                 .damage
                 .push(format!("{n} events or details belong to no battle")),
-            Err(_) => check.damage.push(format!("the list of events {unreadable}")),
+            Err(_) => check
+                .damage
+                .push(format!("the list of events {unreadable}")),
         }
         let ids = |conn: &Connection, sql: &str| -> rusqlite::Result<Vec<(i64, String)>> {
             let mut stmt = conn.prepare(sql)?;
@@ -240,7 +242,9 @@ impl Store {
         };
         let battles = ids(&self.conn, "SELECT id, name FROM battles ORDER BY id");
         let battles = battles.unwrap_or_else(|_| {
-            check.damage.push(format!("the list of battles {unreadable}"));
+            check
+                .damage
+                .push(format!("the list of battles {unreadable}"));
             Vec::new()
         });
         for (id, name) in battles {
@@ -271,7 +275,9 @@ impl Store {
         }
         let rosters = ids(&self.conn, "SELECT id, name FROM rosters ORDER BY id");
         let rosters = rosters.unwrap_or_else(|_| {
-            check.damage.push(format!("the list of rosters {unreadable}"));
+            check
+                .damage
+                .push(format!("the list of rosters {unreadable}"));
             Vec::new()
         });
         for (id, name) in rosters {
@@ -283,7 +289,9 @@ impl Store {
                     }
                 }
                 Ok(None) => {}
-                Err(_) => check.damage.push(format!("roster #{id} “{name}” {unreadable}")),
+                Err(_) => check
+                    .damage
+                    .push(format!("roster #{id} “{name}” {unreadable}")),
             }
         }
         Ok(check)

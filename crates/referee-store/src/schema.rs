@@ -117,8 +117,9 @@ fn ours(conn: &Connection, application: i64, version: i64) -> rusqlite::Result<b
     Ok(match application {
         APPLICATION_ID => true,
         0 if version == 0 => {
-            conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?
-                == 0
+            conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+                r.get::<_, i64>(0)
+            })? == 0
         }
         0 if (1..=3).contains(&version) => shape_is_referee(conn, version)?,
         _ => false,
@@ -134,8 +135,9 @@ pub(crate) fn identify(path: &Path) -> Result<(), RefereeError> {
         // Shorter than a header: the writable open below says what it is.
         return Ok(());
     };
-    let word = |at: usize| i64::from(i32::from_be_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]]));
-    let (version, application) = (word(60), word(68));
+    let application = i64::from(i32::from_be_bytes([
+        header[68], header[69], header[70], header[71],
+    ]));
     if application == APPLICATION_ID {
         return Ok(());
     }
@@ -145,16 +147,21 @@ pub(crate) fn identify(path: &Path) -> Result<(), RefereeError> {
     // Read-only, so nothing is written and the log is neither checkpointed nor removed on
     // closing; the log read too when it can be (its index beside it), else the main file alone
     // (immutable: no -wal or -shm touched).
-    let read_only = || {
-        Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .and_then(|c| ours(&c, application, version))
+    // The main file's header may be behind its log (a new database's mark is still in it): the
+    // mark and version are read again through the connection, with the log.
+    let judged = |conn: Connection| {
+        let application: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        ours(&conn, application, version)
     };
+    let read_only =
+        || Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).and_then(judged);
     let immutable = || {
         Connection::open_with_flags(
             immutable_uri(path),
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
         )
-        .and_then(|c| ours(&c, application, version))
+        .and_then(judged)
     };
     match read_only().or_else(|_| immutable()) {
         Ok(false) => Err(not_referee(path)),

@@ -58,7 +58,8 @@ fn removing_the_last_events_or_changing_a_battles_row_is_caught() {
     let (path, mut store, id) = with_battle(dir.path());
     assert_eq!(store.events(id).unwrap().len(), 4);
     let sql = Connection::open(&path).unwrap();
-    sql.execute("DELETE FROM events WHERE seq >= 3", []).unwrap();
+    sql.execute("DELETE FROM events WHERE seq >= 3", [])
+        .unwrap();
     let e = store.events(id).unwrap_err();
     assert_eq!(e.code, "store.damaged_event");
     assert!(e.message.contains("removed"), "{}", e.message);
@@ -122,7 +123,11 @@ fn a_roster_changed_outside_the_referee_is_caught() {
     assert_eq!(store.roster(id).unwrap_err().code, "store.damaged_roster");
     let check = store.check(|_| Ok(())).unwrap();
     assert_eq!(check.damage.len(), 1);
-    assert!(check.damage[0].starts_with("roster #1 “Gauls”"), "{:?}", check.damage);
+    assert!(
+        check.damage[0].starts_with("roster #1 “Gauls”"),
+        "{:?}",
+        check.damage
+    );
 }
 
 #[test]
@@ -157,7 +162,10 @@ fn a_backup_named_with_a_later_time_does_not_outrank_a_new_one() {
     let id = listed[0].id.clone();
     let before = store.restore_backup(&id).unwrap();
     assert!(before.exists(), "the before-restore copy is kept");
-    assert_eq!(store.backups().backups[0].id, before.file_name().unwrap().to_str().unwrap());
+    assert_eq!(
+        store.backups().backups[0].id,
+        before.file_name().unwrap().to_str().unwrap()
+    );
 }
 
 #[test]
@@ -233,7 +241,10 @@ fn restoring_over_a_damaged_database_keeps_it_whole_with_its_log() {
         .find(|b| b.reason == BackupReason::BeforeRestore)
         .unwrap();
     let kept = backups_dir(&path).join(kept.id);
-    assert!(std::fs::read(&kept).unwrap() == damaged, "kept byte for byte");
+    assert!(
+        std::fs::read(&kept).unwrap() == damaged,
+        "kept byte for byte"
+    );
     let mut kept_wal = kept.into_os_string();
     kept_wal.push("-wal");
     assert_eq!(std::fs::read(kept_wal).unwrap(), b"the damaged file's log");
@@ -289,10 +300,16 @@ fn foreign_files_are_refused_byte_for_byte_untouched() {
     }
     drop(conn);
     let before = files_of(dir.path());
-    assert!(before.iter().any(|(n, len, _)| n == "other.db-wal" && *len > 0));
+    assert!(before
+        .iter()
+        .any(|(n, len, _)| n == "other.db-wal" && *len > 0));
     let e = Store::open(&dir.path().join("other.db")).err().unwrap();
     assert_eq!(e.code, "store.not_referee", "{e:?}");
-    assert_eq!(files_of(dir.path()), before, "not checkpointed, nothing removed");
+    assert_eq!(
+        files_of(dir.path()),
+        before,
+        "not checkpointed, nothing removed"
+    );
 
     // An unrelated file with tables named battles and events, at a version the referee had.
     let dir = tempfile::tempdir().unwrap();

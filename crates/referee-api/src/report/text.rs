@@ -36,8 +36,15 @@ pub fn text_log(source: &Source) -> Result<String, RefereeError> {
         out.push('\n');
     };
     line(&story.title);
-    line(&format!("{} · {}", story.sides_words(), story.rules_words()));
-    line(&format!("Began {}; last entry {}.", story.began, story.last));
+    line(&format!(
+        "{} · {}",
+        story.sides_words(),
+        story.rules_words()
+    ));
+    line(&format!(
+        "Began {}; last entry {}.",
+        story.began, story.last
+    ));
     for turn in &story.turns {
         line("");
         line(&turn.heading);
