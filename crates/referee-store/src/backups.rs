@@ -421,14 +421,22 @@ impl Store {
     pub fn restore_backup(&mut self, id: &str) -> Result<PathBuf, RefereeError> {
         // Only a backup listed by name: a path cannot reach outside the backups folder.
         let source = find(&self.path, id)?;
-        check_backup(&source)?;
-        // The backup brought up to this schema in a temporary copy first, as at opening.
+        let battles = check_backup(&source)?;
         let path = self.path.clone();
         let mut copy = source.as_os_str().to_owned();
         copy.push(format!(".{}.partial", std::process::id()));
         let copy = PathBuf::from(copy);
-        let prepared = prepare_copy(&source, &copy);
-        let restored = prepared.and_then(|()| self.copy_in(&copy));
+        // Everything under the write lock, from the temporary copy to the commit: another
+        // process neither writes between the copy kept and the copy put in place, nor takes the
+        // temporary copy for a leftover of a killed restore.
+        let taken = self.lock()?;
+        let restored = prepare_copy(&source, &copy).and_then(|from| {
+            let before = next_name(&self.path, BackupReason::BeforeRestore, None);
+            self.backup_to(&before)?;
+            self.copy_in(&from, battles)?;
+            Ok(before)
+        });
+        self.unlock(taken, restored.is_ok());
         for side in ["", "-journal", "-wal", "-shm"] {
             let mut name = copy.as_os_str().to_owned();
             name.push(side);
@@ -439,43 +447,49 @@ impl Store {
         Ok(before)
     }
 
-    /// The copy kept and the copy put in place, in one transaction under the write lock: the
-    /// database's tables emptied and filled from `copy` (a backup at this schema).
-    fn copy_in(&mut self, copy: &Path) -> Result<PathBuf, RefereeError> {
-        let path = self.path.clone();
-        let failed = |e| store_error(e, &path);
+    /// The database's tables emptied and filled from `from` (a backup at this schema), inside
+    /// the transaction the caller holds; checked to hold the backup's battles.
+    fn copy_in(&self, from: &Connection, battles: i64) -> Result<(), RefereeError> {
+        let failed = |e| store_error(e, &self.path);
         self.conn
-            .execute("ATTACH DATABASE ?1 AS restoring", [copy.to_string_lossy()])
+            .execute_batch(
+                "DELETE FROM event_details; DELETE FROM events; DELETE FROM battles;
+                 DELETE FROM rosters;",
+            )
             .map_err(failed)?;
-        let done = (|| {
-            let taken = self.lock()?;
-            let replaced = (|| {
-                let before = next_name(&self.path, BackupReason::BeforeRestore, None);
-                self.backup_to(&before)?;
-                self.conn
-                    .execute_batch(
-                        "DELETE FROM main.event_details; DELETE FROM main.events;
-                         DELETE FROM main.battles; DELETE FROM main.rosters;
-                         INSERT INTO main.battles SELECT * FROM restoring.battles;
-                         INSERT INTO main.events SELECT * FROM restoring.events;
-                         INSERT INTO main.event_details SELECT * FROM restoring.event_details;
-                         INSERT INTO main.rosters SELECT * FROM restoring.rosters;",
-                    )
-                    .map_err(failed)?;
-                count_battles(&self.conn)?;
-                Ok(before)
-            })();
-            self.unlock(taken, replaced.is_ok());
-            replaced
-        })();
-        let _ = self.conn.execute("DETACH DATABASE restoring", []);
-        done
+        for table in ["battles", "events", "event_details", "rosters"] {
+            copy_rows(from, &self.conn, table).map_err(failed)?;
+        }
+        if count_battles(&self.conn)? != battles {
+            return Err(unusable("it could not be copied whole"));
+        }
+        Ok(())
     }
+}
+
+/// Every row of `table` copied as it is (columns in the same order: both files are at this
+/// schema).
+fn copy_rows(from: &Connection, to: &Connection, table: &str) -> rusqlite::Result<()> {
+    let mut read = from.prepare(&format!("SELECT * FROM {table}"))?;
+    let columns = read.column_count();
+    let slots: Vec<String> = (1..=columns).map(|i| format!("?{i}")).collect();
+    let mut write = to.prepare(&format!(
+        "INSERT INTO {table} VALUES ({})",
+        slots.join(", ")
+    ))?;
+    let mut rows = read.query([])?;
+    while let Some(row) = rows.next()? {
+        let values = (0..columns)
+            .map(|i| row.get::<_, rusqlite::types::Value>(i))
+            .collect::<Result<Vec<_>, _>>()?;
+        write.execute(rusqlite::params_from_iter(values))?;
+    }
+    Ok(())
 }
 
 /// A backup copied to `copy` and brought up to this schema there (the backup itself is never
 /// written).
-fn prepare_copy(source: &Path, copy: &Path) -> Result<(), RefereeError> {
+fn prepare_copy(source: &Path, copy: &Path) -> Result<Connection, RefereeError> {
     let failed = |e| store_error(e, copy);
     let from = open_read_only(source)?;
     let mut to = Connection::open(copy).map_err(failed)?;
@@ -489,7 +503,7 @@ fn prepare_copy(source: &Path, copy: &Path) -> Result<(), RefereeError> {
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(failed)?;
     schema::migrate(&mut to, copy, version)?;
-    to.close().map_err(|(_, e)| failed(e))
+    Ok(to)
 }
 
 /// Lets the oldest backups of a kind go beyond the number kept.
