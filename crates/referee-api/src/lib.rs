@@ -37,8 +37,8 @@ pub use referee_core::rule_system::{
 };
 pub use referee_core::systems::sections::RuleSection;
 pub use referee_store::{
-    BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
-    KEEP_DELETED_DAYS,
+    leftovers, BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster,
+    RosterRow, KEEP_DELETED_DAYS,
 };
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 
