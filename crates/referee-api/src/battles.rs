@@ -766,13 +766,24 @@ impl Battles {
         self.report_source(referee, id, report::html_report)
     }
 
-    pub fn export(&mut self, referee: &Referee, id: i64) -> Result<BattleFile, RefereeError> {
-        let mut details: BTreeMap<u64, Box<RawValue>> =
-            self.store.details(id)?.into_iter().collect();
-        let battle = self.battle(referee, id)?;
+    pub fn export(&mut self, _referee: &Referee, id: i64) -> Result<BattleFile, RefereeError> {
+        // Events and details from one snapshot of the store (never a battle cached earlier):
+        // an event another process appends meanwhile is exported with its detail, or not at all.
+        let (stored, details) = self.store.events_and_details(id)?;
+        let mut details: BTreeMap<u64, Box<RawValue>> = details.into_iter().collect();
+        let Some(Event {
+            body: EventBody::Created { setup },
+            ..
+        }) = stored.first()
+        else {
+            return Err(RefereeError::new(
+                "store.corrupt",
+                "the battle's first event does not create it",
+            ));
+        };
+        let (ruleset_id, fingerprint) = (setup.ruleset.clone(), setup.fingerprint.clone());
         let mut prev = CHAIN_START.to_string();
-        let events = battle
-            .events
+        let events: Vec<FileEvent> = stored
             .iter()
             .map(|e| {
                 let detail = details.remove(&e.seq);
@@ -793,15 +804,15 @@ impl Battles {
                 }
             })
             .collect();
-        let head = battle.events.last().map(|e| FileHead {
+        let head = events.last().map(|e| FileHead {
             seq: e.seq,
             hash: prev.clone(),
         });
         Ok(BattleFile {
             format: referee_store::FORMAT.into(),
-            version: referee_store::version_for(battle.events.iter().map(|e| &e.body), true),
-            ruleset: battle.state.ruleset.clone(),
-            fingerprint: battle.state.fingerprint.clone(),
+            version: referee_store::version_for(stored.iter().map(|e| &e.body), true),
+            ruleset: ruleset_id,
+            fingerprint,
             events,
             head,
         })

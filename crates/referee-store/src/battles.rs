@@ -283,6 +283,16 @@ impl Store {
         battle: i64,
         deleted: bool,
     ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
+        // The battle's row and its events read in one transaction: one snapshot, so a write
+        // another process commits between the two reads cannot look like a cut tail.
+        self.reading(|store| store.read_checked_events(battle, deleted))
+    }
+
+    fn read_checked_events(
+        &mut self,
+        battle: i64,
+        deleted: bool,
+    ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
         let path = self.path.clone();
         let conn = self.conn();
         let Some(row) = stored_row(conn, battle).map_err(|e| store_error(e, &path))? else {
@@ -418,6 +428,16 @@ impl Store {
             .optional()
             .map_err(|e| store_error(e, &path))?;
         Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    }
+
+    /// A battle's events, checked, and their details as stored, read in one snapshot: what an
+    /// export writes (a write another process commits meanwhile is in both or in neither).
+    #[allow(clippy::type_complexity)]
+    pub fn events_and_details(
+        &mut self,
+        battle: i64,
+    ) -> Result<(Vec<Event>, Vec<(u64, Box<serde_json::value::RawValue>)>), RefereeError> {
+        self.reading(|store| Ok((store.events(battle)?, store.details(battle)?)))
     }
 
     /// Every detail of a battle, by seq, as the JSON text stored (for export).

@@ -132,11 +132,11 @@ impl Store {
             // Read through a connection of its own: this one may hold the write lock, and
             // SQLite copies from no connection in a write transaction. Holding it here, the
             // copy is of the last commit and no other process commits meanwhile.
-            let source = Connection::open_with_flags(
+            let mut source = Connection::open_with_flags(
                 &self.path,
                 OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
             )?;
-            source.busy_timeout(std::time::Duration::from_secs(5))?;
+            source.busy_handler(Some(wait_for_lock))?;
             copy_whole(&source, &mut target)?;
             drop(source);
             // The copy carries the WAL mode; as a rollback-journal file it stays one file, and
@@ -156,6 +156,25 @@ impl Store {
             )
         })?;
         Ok(())
+    }
+
+    /// Runs `read` in one read transaction (one snapshot of the database), unless the caller
+    /// holds a transaction already.
+    pub(crate) fn reading<T>(
+        &mut self,
+        read: impl FnOnce(&mut Store) -> Result<T, RefereeError>,
+    ) -> Result<T, RefereeError> {
+        if !self.conn.is_autocommit() {
+            return read(self);
+        }
+        self.conn
+            .execute_batch("BEGIN")
+            .map_err(|e| store_error(e, &self.path))?;
+        let answer = read(self);
+        if !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("COMMIT");
+        }
+        answer
     }
 
     /// Takes the write lock for a step that must not interleave with another process's writes
@@ -201,6 +220,14 @@ impl Store {
     /// battle's own row — and handed to `replay`, which folds it by the rules; every roster
     /// against its hash. Damage is listed in words, not stopped at.
     pub fn check(
+        &mut self,
+        replay: impl FnMut(&[Event]) -> Result<(), RefereeError>,
+    ) -> Result<Check, RefereeError> {
+        // One snapshot for the whole check: a write committed meanwhile is not half seen.
+        self.reading(|store| store.check_whole(replay))
+    }
+
+    fn check_whole(
         &mut self,
         mut replay: impl FnMut(&[Event]) -> Result<(), RefereeError>,
     ) -> Result<Check, RefereeError> {
@@ -348,6 +375,19 @@ impl Store {
     pub(crate) fn conn(&mut self) -> &mut Connection {
         &mut self.conn
     }
+}
+
+/// How long a write (or a backup) waits for another process's write lock: up to the busy timeout
+/// of about 5 s, asking again every millisecond. SQLite's own handler waits longer and longer
+/// between asks (up to 100 ms), so a process whose writes follow each other closely can take the
+/// lock again every time and starve a waiting backup for seconds.
+pub(crate) fn wait_for_lock(attempts: i32) -> bool {
+    const BUSY_TIMEOUT_MS: i32 = 5_000;
+    if attempts >= BUSY_TIMEOUT_MS {
+        return false;
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    true
 }
 
 /// The whole database copied into `target` in one step of SQLite's backup API: one read of a

@@ -187,7 +187,7 @@ fn immutable_uri(path: &Path) -> String {
 pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
     let path = store.path.clone();
     let conn = store.conn();
-    conn.busy_timeout(std::time::Duration::from_secs(5))
+    conn.busy_handler(Some(super::wait_for_lock))
         .map_err(|e| store_error(e, &path))?;
     // Reading the version also proves the file is a database at all.
     let version: i64 = conn
