@@ -5,12 +5,15 @@
 # backup's time; the backup is one step of SQLite's backup API under the write lock, so a
 # writer's commits can neither restart nor starve it.
 #   bash bench/backup_under_writer.sh [events] [backups]
+# REFEREE_BIN times another build of the CLI (an older one, say) instead of building this one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 events="${1:-20000}"
 backups="${2:-10}"
-cargo build --release -q -p referee-cli
-target="${CARGO_TARGET_DIR:-target}/release/referee"
+if [ -z "${REFEREE_BIN:-}" ]; then
+  cargo build --release -q -p referee-cli
+fi
+target="${REFEREE_BIN:-${CARGO_TARGET_DIR:-target}/release/referee}"
 work="$(mktemp -d)"
 trap 'kill "${writer:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 export REFEREE_DB="$work/referee.db"

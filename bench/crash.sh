@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CRASH_KILLS="${1:-200}" CRASH_SEED="${2:-$RANDOM}" CRASH_OPERATION_KILLS="${3:-200}" \
-  cargo test --release -q -p referee-cli --test crash -- --nocapture 2>&1 | grep -E '^crash|test result|panicked'
+  cargo test --release -q -p referee-cli --test crash -- --nocapture --test-threads=1 2>&1 | grep -oE '(crash|crash operations): .*|test result.*|panicked.*'
 TWO_WRITER_STEPS="${TWO_WRITER_STEPS:-500}" \
-  cargo test --release -q -p referee-cli --test two_writers -- --nocapture 2>&1 | grep -E '^two writers:|test result|panicked'
+  cargo test --release -q -p referee-cli --test two_writers -- --nocapture 2>&1 | grep -oE 'two writers: .*|test result.*|panicked.*'
 RACE_WRITES="${RACE_WRITES:-300}" \
-  cargo test --release -q -p referee-cli --test restore_race -- --nocapture 2>&1 | grep -E '^race:|test result|panicked'
+  cargo test --release -q -p referee-cli --test restore_race -- --nocapture 2>&1 | grep -oE 'race: .*|test result.*|panicked.*'
