@@ -381,11 +381,7 @@ async fn battle_export(
     rules: State<'_, Rules>,
     battle: i64,
 ) -> Result<String, RefereeError> {
-    with_db(&db, &rules, move |b, r| {
-        b.export(r, battle)
-            .map(|f| serde_json::to_string_pretty(&f).unwrap_or_default())
-    })
-    .await
+    with_db(&db, &rules, move |b, r| b.export_text(r, battle)).await
 }
 
 /// A battle file's text, read by the window from a file the user chose.

@@ -16,10 +16,11 @@ use referee_core::contract::{Chance, Change};
 use referee_core::{RefereeError, Resolution};
 use referee_store::{
     event_hash, now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent,
-    Roster, RosterRow, Store, CHAIN_START,
+    FileHead, Roster, RosterRow, Store, CHAIN_START,
 };
 
 use crate::import::{read_battle_file, MAX_TURN};
+use crate::names;
 use crate::{report, roll, HouseRuleChoice, Limited, Referee, RollRequest};
 
 /// Where the referee keeps its database when none is named: the app's data folder
@@ -317,6 +318,10 @@ impl Battles {
         referee: &Referee,
         new: &NewBattle,
     ) -> Result<BattleView, RefereeError> {
+        names::check_setup(&new.name, &new.sides)?;
+        for (i, unit) in new.units.iter().enumerate() {
+            names::check_unit(&format!("units[{i}]"), unit)?;
+        }
         let ruleset = referee.ruleset(&new.ruleset)?;
         let setup = BattleSetup {
             name: new.name.clone(),
@@ -470,6 +475,7 @@ impl Battles {
         id: i64,
         unit: UnitSpec,
     ) -> Result<BattleView, RefereeError> {
+        names::check_unit("", &unit)?;
         self.writing(id, |b| {
             let ruleset = referee.ruleset(&b.battle(referee, id)?.state.ruleset.clone())?;
             let body = b.battle(referee, id)?.add_unit(ruleset, unit.clone())?;
@@ -487,6 +493,7 @@ impl Battles {
         unit_id: UnitId,
         spec: UnitSpec,
     ) -> Result<BattleView, RefereeError> {
+        names::check_unit("", &spec)?;
         self.writing(id, |b| {
             let ruleset = referee.ruleset(&b.battle(referee, id)?.state.ruleset.clone())?;
             let body = b
@@ -520,6 +527,12 @@ impl Battles {
         id: i64,
         request: &ApplyRequest,
     ) -> Result<BattleView, RefereeError> {
+        if let Some(who) = &request.rolled_by {
+            names::check_name("rolled_by", "name of who rolled", who)?;
+        }
+        if let Some(key) = &request.apply_key {
+            names::check_name("apply_key", "result's key", key)?;
+        }
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         let (faces, source) =
             dice_for(ruleset, &request.action, &request.situation, &request.dice)?;
@@ -587,6 +600,9 @@ impl Battles {
         id: i64,
         request: &AdjustRequest,
     ) -> Result<BattleView, RefereeError> {
+        if let Some(reason) = &request.reason {
+            names::check_name("reason", "reason", reason)?;
+        }
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         self.writing(id, |b| {
             let body = b.battle(referee, id)?.adjust(
@@ -609,6 +625,9 @@ impl Battles {
     ) -> Result<BattleView, RefereeError> {
         if let Some(t) = turn.filter(|t| *t > MAX_TURN) {
             return Err(turn_out_of_range(t));
+        }
+        if let Some(phase) = &phase {
+            names::check_name("phase", "phase", phase)?;
         }
         self.writing(id, |b| {
             let battle = b.battle(referee, id)?;
@@ -747,13 +766,24 @@ impl Battles {
         self.report_source(referee, id, report::html_report)
     }
 
-    pub fn export(&mut self, referee: &Referee, id: i64) -> Result<BattleFile, RefereeError> {
-        let mut details: BTreeMap<u64, Box<RawValue>> =
-            self.store.details(id)?.into_iter().collect();
-        let battle = self.battle(referee, id)?;
+    pub fn export(&mut self, _referee: &Referee, id: i64) -> Result<BattleFile, RefereeError> {
+        // Events and details from one snapshot of the store (never a battle cached earlier):
+        // an event another process appends meanwhile is exported with its detail, or not at all.
+        let (stored, details) = self.store.events_and_details(id)?;
+        let mut details: BTreeMap<u64, Box<RawValue>> = details.into_iter().collect();
+        let Some(Event {
+            body: EventBody::Created { setup },
+            ..
+        }) = stored.first()
+        else {
+            return Err(RefereeError::new(
+                "store.corrupt",
+                "the battle's first event does not create it",
+            ));
+        };
+        let (ruleset_id, fingerprint) = (setup.ruleset.clone(), setup.fingerprint.clone());
         let mut prev = CHAIN_START.to_string();
-        let events = battle
-            .events
+        let events: Vec<FileEvent> = stored
             .iter()
             .map(|e| {
                 let detail = details.remove(&e.seq);
@@ -774,13 +804,25 @@ impl Battles {
                 }
             })
             .collect();
+        let head = events.last().map(|e| FileHead {
+            seq: e.seq,
+            hash: prev.clone(),
+        });
         Ok(BattleFile {
             format: referee_store::FORMAT.into(),
-            version: referee_store::version_for(battle.events.iter().map(|e| &e.body), true),
-            ruleset: battle.state.ruleset.clone(),
-            fingerprint: battle.state.fingerprint.clone(),
+            version: referee_store::version_for(stored.iter().map(|e| &e.body), true),
+            ruleset: ruleset_id,
+            fingerprint,
             events,
+            head,
         })
+    }
+
+    /// The battle file as the text to save: compact JSON written straight from the file, so each
+    /// event's detail is the stored text byte for byte (its hash holds) on every path — the
+    /// app's export, `--out` and standard output alike.
+    pub fn export_text(&mut self, referee: &Referee, id: i64) -> Result<String, RefereeError> {
+        Ok(battle_file_text(&self.export(referee, id)?))
     }
 
     /// Imports a battle file as a new battle: all of it, or nothing.
@@ -798,8 +840,7 @@ impl Battles {
     }
 
     pub fn duplicate(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
-        let file = self.export(referee, id)?;
-        let text = serde_json::to_string(&file).unwrap_or_default();
+        let text = self.export_text(referee, id)?;
         self.import(referee, &text)
     }
 
@@ -814,9 +855,12 @@ impl Battles {
 
     /// The whole database checked: SQLite's integrity, every battle opened (the recently
     /// deleted too), every chain verified.
-    pub fn check(&mut self) -> Result<referee_store::Check, RefereeError> {
+    pub fn check(&mut self, referee: &Referee) -> Result<referee_store::Check, RefereeError> {
         self.open = None;
-        self.store.check()
+        self.store.check(|events| {
+            let ruleset = ruleset_of(referee, events)?;
+            Battle::open(ruleset, events.to_vec()).map(|_| ())
+        })
     }
 
     /// The battles deleted lately, that can still be restored.
@@ -855,6 +899,12 @@ pub fn backups_at(db: &Path) -> Backups {
         backups: referee_store::backups_of(db),
         problem: None,
     }
+}
+
+/// A battle file as text: never through `serde_json::Value`, which would lay each stored detail
+/// out anew and break its hash.
+pub fn battle_file_text(file: &BattleFile) -> String {
+    serde_json::to_string(file).unwrap_or_default()
 }
 
 /// Puts a listed backup in the place of a database that cannot be opened (the damaged file is
@@ -1027,6 +1077,10 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
     let ruleset = referee.ruleset(&roster.ruleset)?;
     if roster.name.trim().is_empty() {
         return Err(RefereeError::new("roster.invalid", "name the roster").field("name"));
+    }
+    names::check_name("name", "roster's name", &roster.name)?;
+    for (i, unit) in roster.units.iter().enumerate() {
+        names::check_unit(&format!("units[{i}]"), unit)?;
     }
     for (i, unit) in roster.units.iter().enumerate() {
         let id = u32::try_from(i + 1).map_err(|_| {

@@ -22,6 +22,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), RefereeError> {
     if path.is_dir() {
         return Err(failed(std::io::Error::other("it is a folder")));
     }
+    // A FIFO, a device or a socket would be replaced by a plain file: only a plain file (or
+    // nothing) is written over.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return Err(failed(std::io::Error::other("it is not a plain file")));
+        }
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

@@ -55,7 +55,37 @@ pub fn read_battle_file(
     let battle = Battle::open(ruleset, events)?;
     // Last, so a file damaged in a way that makes no sense is named by what is wrong in it.
     file.check_chain()?;
+    Limited::BattleFile.check_export(exported_len(&file))?;
     Ok((file, battle))
+}
+
+/// How long the battle file the referee exports of these events is: the file as it is, compact,
+/// with a hash for each event that lacks one and the chain's head.
+fn exported_len(file: &BattleFile) -> usize {
+    struct Counted(usize);
+    impl std::io::Write for Counted {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(buf.len());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counted = Counted(0);
+    let _ = serde_json::to_writer(&mut counted, file);
+    // `,"hash":"` + 64 hex digits + `"`
+    const HASH: usize = 74;
+    let unhashed = file.events.iter().filter(|e| e.hash.is_none()).count();
+    let head = match (&file.head, file.events.last()) {
+        // `,"head":{"seq":` + N + `,"hash":"` + 64 hex digits + `"}`
+        (None, Some(last)) => 15 + last.seq.to_string().len() + 9 + 64 + 2,
+        _ => 0,
+    };
+    counted
+        .0
+        .saturating_add(unhashed.saturating_mul(HASH))
+        .saturating_add(head)
 }
 
 fn out_of_range(i: usize, at: &str, message: String) -> RefereeError {
@@ -140,13 +170,43 @@ pub(crate) fn check_ranges(events: &[Event]) -> Result<(), RefereeError> {
             }
             Ok(())
         };
+        // Names within their length (older files may hold control characters: every output
+        // shows them escaped).
+        let name = |at: &str, text: &str| {
+            if text.chars().count() > crate::NAME_MAX_CHARS {
+                Err(out_of_range(
+                    i,
+                    at,
+                    format!(
+                        "event {} holds a name longer than {} characters",
+                        e.seq,
+                        crate::NAME_MAX_CHARS
+                    ),
+                ))
+            } else {
+                Ok(())
+            }
+        };
         match &e.body {
-            EventBody::Created { .. } => {}
-            EventBody::UnitAdded { id, .. } => {
+            EventBody::Created { setup } => {
+                name(".body.setup.name", &setup.name)?;
+                for side in &setup.sides {
+                    name(".body.setup.sides", &side.name)?;
+                    for command in &side.commands {
+                        name(".body.setup.sides", command)?;
+                    }
+                }
+            }
+            EventBody::UnitAdded { id, unit: spec } => {
                 added = added.saturating_add(1);
                 unit(*id, ".body.id", added)?;
+                name(".body.unit.label", &spec.label)?;
             }
-            EventBody::UnitEdited { id, .. } | EventBody::UnitRemoved { id } => {
+            EventBody::UnitEdited { id, unit: spec } => {
+                unit(*id, ".body.id", added)?;
+                name(".body.unit.label", &spec.label)?;
+            }
+            EventBody::UnitRemoved { id } => {
                 unit(*id, ".body.id", added)?;
             }
             EventBody::Applied {
@@ -203,5 +263,41 @@ fn within(value: &serde_json::Value) -> bool {
         serde_json::Value::Array(items) => items.iter().all(within),
         serde_json::Value::Object(map) => map.values().all(within),
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Battles, NewBattle};
+
+    #[test]
+    fn the_length_of_an_export_is_known_before_storing() {
+        let referee = Referee::builtin();
+        let dir = tempfile::tempdir().unwrap();
+        let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+        let new: NewBattle = serde_json::from_value(serde_json::json!({
+            "name": "Cannae", "ruleset": "itacs",
+            "sides": [{"name": "Romans"}, {"name": "Gauls"}],
+            "units": [{"label": "Legio X", "side": "Romans", "stats": {"type": "SD", "count": 4}}],
+        }))
+        .unwrap();
+        let id = battles.create(&referee, &new).unwrap().id;
+        battles.advance_turn(&referee, id, None, None).unwrap();
+        let text = battles.export_text(&referee, id).unwrap();
+        // As exported, and as an older file without hashes or head: the export is as long as
+        // worked out.
+        let mut old: serde_json::Value = serde_json::from_str(&text).unwrap();
+        old["version"] = serde_json::json!(1);
+        old.as_object_mut().unwrap().remove("head");
+        for e in old["events"].as_array_mut().unwrap() {
+            e.as_object_mut().unwrap().remove("hash");
+        }
+        for file in [text.clone(), old.to_string()] {
+            let (parsed, _) = read_battle_file(&referee, &file).unwrap();
+            let view = battles.import(&referee, &file).unwrap();
+            let again = battles.export_text(&referee, view.id).unwrap();
+            assert_eq!(exported_len(&parsed), again.len());
+        }
     }
 }

@@ -6,6 +6,7 @@ mod dice;
 mod files;
 mod import;
 mod limits;
+mod names;
 mod preferences;
 mod report;
 mod rulesets;
@@ -14,20 +15,21 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
-    backups_at, check_roster, default_database, restore_over_damaged, roster_from_csv,
-    AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry, FightRequest, LogEntry,
-    NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
+    backups_at, battle_file_text, check_roster, default_database, restore_over_damaged,
+    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry,
+    FightRequest, LogEntry, NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
 pub use files::write_atomically;
 pub use import::{read_battle_file, MAX_TURN};
 pub use limits::{Limited, BATTLE_FILE_LIMIT, ROSTER_FILE_LIMIT, RULESET_FILE_LIMIT};
+pub use names::NAME_MAX_CHARS;
 pub use preferences::{check_preferences, PREFERENCES_MAX_BYTES};
 pub use referee_core::battle::{
     Fight, Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,
 };
 pub use referee_core::contract::*;
-pub use referee_core::error::RefereeError;
+pub use referee_core::error::{printable, RefereeError};
 pub use referee_core::preset::Preset;
 pub use referee_core::rule_system::{
     ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, Die, Phase, PhaseStep, SideField,
@@ -35,8 +37,8 @@ pub use referee_core::rule_system::{
 };
 pub use referee_core::systems::sections::RuleSection;
 pub use referee_store::{
-    BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
-    KEEP_DELETED_DAYS,
+    leftovers, BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster,
+    RosterRow, KEEP_DELETED_DAYS,
 };
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 

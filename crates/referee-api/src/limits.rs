@@ -57,6 +57,25 @@ impl Limited {
         ))
     }
 
+    /// Refuses a battle file whose export — what the referee would write of it once stored, with
+    /// hashes and head — would be above the limit: a file that imports must export to one that
+    /// imports again.
+    pub fn check_export(self, len: usize) -> Result<(), RefereeError> {
+        let len = u64::try_from(len).unwrap_or(u64::MAX);
+        if len <= self.limit() {
+            return Ok(());
+        }
+        Err(RefereeError::new(
+            "file.too_large",
+            format!(
+                "the {} would be {} once exported again with its hashes; the referee reads one of up to {}, so it was not imported",
+                self.name(),
+                size(len, true),
+                size(self.limit(), false)
+            ),
+        ))
+    }
+
     /// Reads a file, refusing it by its size before reading it (and reading no more than the
     /// limit, should it grow meanwhile).
     pub fn read(self, path: &Path) -> Result<String, RefereeError> {

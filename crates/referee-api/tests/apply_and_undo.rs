@@ -111,8 +111,8 @@ fn the_key_travels_in_the_battle_file_and_only_when_given() {
     let file = serde_json::to_value(battles.export(&referee, id).unwrap()).unwrap();
     battles.advance_turn(&referee, id, None, None).unwrap();
     assert_eq!(
-        file["version"], 4,
-        "every export carries its events' hashes (version 4)"
+        file["version"], 5,
+        "every export carries its events' hashes and the chain's head (version 5)"
     );
     assert!(!file.to_string().contains("apply_key"));
 
@@ -120,7 +120,7 @@ fn the_key_travels_in_the_battle_file_and_only_when_given() {
         .apply(&referee, id, &melee([1, 1], Some("shown-1")))
         .unwrap();
     let file = battles.export(&referee, id).unwrap();
-    assert_eq!(file.version, 4);
+    assert_eq!(file.version, 5);
     let copy = battles
         .import(&referee, &serde_json::to_string(&file).unwrap())
         .unwrap();

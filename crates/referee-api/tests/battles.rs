@@ -362,7 +362,10 @@ fn imports_are_checked_whole_and_never_partial() {
     let v = battles.import(&referee, &old.to_string()).unwrap();
     assert_eq!(v.state.units.len(), 1);
     battles.delete(v.id).unwrap();
-    assert_eq!(file["version"], 4, "an export carries hashes");
+    assert_eq!(
+        file["version"], 5,
+        "an export carries hashes and the chain's head"
+    );
     let v = battles.import(&referee, &file.to_string()).unwrap();
     assert_eq!(count(), 2);
     assert_eq!(v.state.units.len(), 1);
@@ -613,10 +616,10 @@ fn units_are_edited_and_removed_in_one_transaction_each_and_travel_in_the_battle
     let v = battles.redo(&referee, id).unwrap();
     assert!(!v.state.units.contains_key(&1));
 
-    // The battle file carries the new events (version 2 holds them; every export is version 4,
-    // which adds the hashes) and imports to the same state.
+    // The battle file carries the new events (version 2 holds them; every export is version 5,
+    // which adds the hashes and the chain's head) and imports to the same state.
     let file = battles.export(&referee, id).unwrap();
-    assert_eq!(file.version, 4);
+    assert_eq!(file.version, 5);
     let text = serde_json::to_string(&file).unwrap();
     let copy = battles.import(&referee, &text).unwrap();
     assert_eq!(

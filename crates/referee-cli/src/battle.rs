@@ -308,16 +308,16 @@ pub fn battle(
         }
         BattleCommand::State { battle } => value(&battles.view(r, battle)?),
         BattleCommand::Export { battle, out } => {
+            // The text itself on every path: read back into a JSON value and printed again, each
+            // event's stored detail would be laid out anew and its hash no longer match.
             let file = battles.export(r, battle)?;
+            let text = referee_api::battle_file_text(&file);
             match out {
                 Some(path) => {
-                    write(
-                        &path,
-                        &serde_json::to_string_pretty(&file).unwrap_or_default(),
-                    )?;
+                    write(&path, &text)?;
                     json!({"exported": path, "events": file.events.len()})
                 }
-                None => value(&file),
+                None => return Ok(Answer::Text(text)),
             }
         }
         BattleCommand::Report { battle, text, out } => {
@@ -414,7 +414,7 @@ pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Va
     })
 }
 
-pub fn db(db: &Path, command: DbCommand) -> Result<Value, RefereeError> {
+pub fn db(db: &Path, referee: &Referee, command: DbCommand) -> Result<Value, RefereeError> {
     // Backups are listed and restored even when the database itself cannot be opened.
     let opened = Battles::open(db);
     let mut battles = match (opened, &command) {
@@ -431,7 +431,7 @@ pub fn db(db: &Path, command: DbCommand) -> Result<Value, RefereeError> {
         DbCommand::Backups => value(&battles.backups()),
         DbCommand::Restore { backup } => value(&battles.restore_backup(&backup)?),
         DbCommand::Check => {
-            let check = battles.check()?;
+            let check = battles.check(referee)?;
             if !check.damage.is_empty() {
                 return Err(RefereeError::new(
                     "store.damaged",

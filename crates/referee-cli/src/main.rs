@@ -133,36 +133,58 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
         Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
         Command::Battle(command) => return battle::battle(&database(&cli.db), &referee(), command),
         Command::Roster(command) => battle::roster(&database(&cli.db), &referee(), command),
-        Command::Db(command) => battle::db(&database(&cli.db), command),
+        Command::Db(command) => battle::db(&database(&cli.db), &referee(), command),
     };
     json_answer.map(battle::Answer::Json)
 }
 
-/// Writes the answer; a reader that closed the pipe early (`referee … | head`) is not an error
-/// worth a panic: the rest of the output is simply dropped.
-fn emit(text: &str) {
+/// Writes the answer. A reader that closed the pipe early (`referee … | head`) is not an error
+/// worth a panic: the rest of the output is simply dropped. Any other failure (a full disk under
+/// `referee battle export 1 > b.json`) is an error: the output is not whole.
+fn emit(text: &str) -> Result<(), std::io::Error> {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e),
+        _ => Ok(()),
+    }
 }
 
-fn main() -> ExitCode {
-    match run(Cli::parse()) {
-        Ok(battle::Answer::Json(value)) => {
-            emit(&serde_json::to_string_pretty(&value).unwrap_or_default());
-            ExitCode::SUCCESS
-        }
-        Ok(battle::Answer::Text(text)) => {
-            emit(&text);
-            ExitCode::SUCCESS
-        }
+/// The answer written, or the exit status of an output that could not be written whole.
+fn emitted(text: &str) -> ExitCode {
+    match emit(text) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            let e = RefereeError::new(
+                "output.unwritable",
+                format!("the answer could not be written out whole ({e}); what was written is incomplete"),
+            );
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "error [{}]: {}",
                 e.code,
                 e.one_line()
             );
-            emit(&serde_json::to_string_pretty(&e).unwrap_or_default());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(battle::Answer::Json(value)) => {
+            emitted(&serde_json::to_string_pretty(&value).unwrap_or_default())
+        }
+        Ok(battle::Answer::Text(text)) => emitted(&text),
+        Err(e) => {
+            // Names in a message are shown with their control characters as pictures: nothing
+            // from a battle drives the terminal.
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "error [{}]: {}",
+                e.code,
+                referee_api::printable(&e.one_line())
+            );
+            let _ = emit(&serde_json::to_string_pretty(&e).unwrap_or_default());
             ExitCode::from(2)
         }
     }

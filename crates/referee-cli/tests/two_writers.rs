@@ -134,7 +134,7 @@ fn two_processes_writing_at_once_lose_duplicate_and_refuse_nothing() {
         let expected_turns: Vec<u64> = (2..=1 + steps as u64).collect();
         assert_eq!(turns(&mut battles, &referee, row.id), expected_turns);
     }
-    assert!(battles.check().unwrap().damage.is_empty());
+    assert!(battles.check(&referee).unwrap().damage.is_empty());
     eprintln!(
         "two writers: one battle {} writes, {refusals} refused, {:.2} s; a battle each {} writes, {apart_refusals} refused, {:.2} s",
         2 * steps,

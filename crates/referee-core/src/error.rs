@@ -94,6 +94,20 @@ impl From<crate::odds::OddsError> for RefereeError {
     }
 }
 
+/// A name as it may be printed on a line of text: each control character (a line break, an
+/// escape sequence's ESC) shown by its picture (␊, ␛) instead of acting, so a name can neither
+/// begin a forged line of a log nor drive a terminal.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + u32::from(c)).unwrap_or('\u{fffd}'),
+            '\u{7f}' => '\u{2421}',
+            c if c.is_control() => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
 /// An identifier as words: `unit_type` → "unit type", `armour` → "armour".
 pub fn words(id: &str) -> String {
     let w = id.trim_matches('`').replace(['_', '-'], " ");

@@ -1,6 +1,8 @@
 //! Backups a user never has to think of: one on the first write of each day, one before every
-//! migration and before a restore, each a consistent copy made with SQLite's backup API into
-//! `backups/` beside the database; the last few of each kind are kept.
+//! migration and before a restore, each a consistent copy made in one step of SQLite's backup API
+//! into `backups/` beside the database, under the write lock; the last few of each kind are kept.
+//! Backups are ordered by a sequence number in their names, never by the clock: a backup named
+//! with a later time (a clock set wrong) cannot outrank a new one and have it pruned at once.
 
 use std::path::{Path, PathBuf};
 
@@ -80,20 +82,93 @@ pub struct Backups {
 
 const STAMP: &str = "%Y%m%dT%H%M%S%3fZ";
 
-fn file_name(at: DateTime<Utc>, reason: BackupReason, detail: Option<&str>) -> String {
+/// A backup's name: `referee-<sequence>-<stamp>-<reason>.db`, the sequence one above the highest
+/// in the folder.
+fn file_name(
+    sequence: u64,
+    at: DateTime<Utc>,
+    reason: BackupReason,
+    detail: Option<&str>,
+) -> String {
     let tag = match detail {
         Some(d) => format!("{}-{d}", reason.tag()),
         None => reason.tag().to_string(),
     };
-    format!("referee-{}-{tag}.db", at.format(STAMP))
+    format!("referee-{sequence:06}-{}-{tag}.db", at.format(STAMP))
 }
 
-/// A backup's time and reason from its file name: `referee-<stamp>-<reason>.db`.
-fn parse_name(name: &str) -> Option<(DateTime<Utc>, BackupReason)> {
+/// Where a backup stands among the others: its sequence (0 for names from before sequences),
+/// then its time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Order {
+    sequence: u64,
+    at: DateTime<Utc>,
+}
+
+/// A backup's order, time and reason from its file name: `referee-<sequence>-<stamp>-<reason>.db`,
+/// or `referee-<stamp>-<reason>.db` as written before sequences.
+fn parse_name(name: &str) -> Option<(Order, BackupReason)> {
     let rest = name.strip_prefix("referee-")?.strip_suffix(".db")?;
-    let (stamp, tag) = rest.split_once('-')?;
+    let (first, rest) = rest.split_once('-')?;
+    let (sequence, stamp, tag) = match first.parse::<u64>() {
+        Ok(sequence) if first.bytes().all(|b| b.is_ascii_digit()) => {
+            let (stamp, tag) = rest.split_once('-')?;
+            (sequence, stamp, tag)
+        }
+        _ => (0, first, rest),
+    };
     let at = chrono::NaiveDateTime::parse_from_str(stamp, STAMP).ok()?;
-    Some((at.and_utc(), BackupReason::from_tag(tag)?))
+    Some((
+        Order {
+            sequence,
+            at: at.and_utc(),
+        },
+        BackupReason::from_tag(tag)?,
+    ))
+}
+
+/// The name of the next backup: its sequence follows every backup in the folder.
+fn next_name(db: &Path, reason: BackupReason, detail: Option<&str>) -> PathBuf {
+    let sequence = listed(db)
+        .first()
+        .map_or(0, |(_, order, _)| order.sequence)
+        .saturating_add(1);
+    backups_dir(db).join(file_name(sequence, Utc::now(), reason, detail))
+}
+
+/// The temporary files a backup or a restore is made in: they end in `.partial` (in the backups
+/// folder) or are the database's name with `.restoring` (beside it).
+fn is_leftover(name: &str, db_name: &str) -> bool {
+    let base = name
+        .strip_suffix("-journal")
+        .or_else(|| name.strip_suffix("-wal"))
+        .or_else(|| name.strip_suffix("-shm"))
+        .unwrap_or(name);
+    base.ends_with(".partial") || base == format!("{db_name}.restoring")
+}
+
+/// The temporary files left by a backup or a restore that was killed: in the backups folder and
+/// beside the database.
+pub fn leftovers(db: &Path) -> Vec<PathBuf> {
+    let db_name = db
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let beside = db
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    [backups_dir(db), beside]
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| is_leftover(n, &db_name))
+        })
+        .collect()
 }
 
 /// The backups folder of a database: `backups/` beside it.
@@ -102,7 +177,7 @@ pub fn backups_dir(db: &Path) -> PathBuf {
         .map_or_else(|| PathBuf::from("backups"), |d| d.join("backups"))
 }
 
-fn listed(db: &Path) -> Vec<(PathBuf, DateTime<Utc>, BackupReason)> {
+fn listed(db: &Path) -> Vec<(PathBuf, Order, BackupReason)> {
     let Ok(entries) = std::fs::read_dir(backups_dir(db)) else {
         return Vec::new();
     };
@@ -181,7 +256,7 @@ pub fn backups_of(db: &Path) -> Vec<BackupInfo> {
         .filter_map(|(path, at, reason)| {
             Some(BackupInfo {
                 id: path.file_name()?.to_str()?.to_string(),
-                taken_at: at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                taken_at: at.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                 reason,
                 battles: open_read_only(&path).and_then(|c| count_battles(&c)).ok(),
                 bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
@@ -218,33 +293,59 @@ pub fn restore_over_damaged(db: &Path, id: &str) -> Result<(), RefereeError> {
             ),
         )
     };
-    let kept = backups_dir(db).join(file_name(Utc::now(), BackupReason::BeforeRestore, None));
+    let kept = next_name(db, BackupReason::BeforeRestore, None);
+    let side = |path: &Path, suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        PathBuf::from(name)
+    };
     if db.exists() {
-        std::fs::copy(db, &kept).map_err(failed)?;
+        // Copied whole into a temporary file, then renamed: a copy cut short is never listed.
+        let partial = side(&kept, ".partial");
+        std::fs::copy(db, &partial)
+            .and_then(|_| std::fs::File::open(&partial)?.sync_all())
+            .and_then(|()| std::fs::rename(&partial, &kept))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&partial);
+                failed(e)
+            })?;
+        // The damaged file's write-ahead log is part of it: kept beside its copy, as it was.
+        if side(db, "-wal").exists() {
+            std::fs::rename(side(db, "-wal"), side(&kept, "-wal")).map_err(failed)?;
+        }
     }
-    let temp = db.with_extension("restoring");
-    std::fs::copy(&source, &temp).map_err(failed)?;
-    std::fs::File::open(&temp)
-        .and_then(|f| f.sync_all())
-        .map_err(failed)?;
-    for side in ["-wal", "-shm"] {
-        let mut name = db.as_os_str().to_owned();
-        name.push(side);
-        let _ = std::fs::remove_file(PathBuf::from(name));
+    let temp = side(db, ".restoring");
+    std::fs::copy(&source, &temp)
+        .and_then(|_| std::fs::File::open(&temp)?.sync_all())
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&temp);
+            failed(e)
+        })?;
+    let _ = std::fs::remove_file(side(db, "-shm"));
+    std::fs::rename(&temp, db).map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        failed(e)
+    })?;
+    if let Some(dir) = db.parent().and_then(|d| std::fs::File::open(d).ok()) {
+        let _ = dir.sync_all();
     }
-    std::fs::rename(&temp, db).map_err(failed)?;
     Ok(())
 }
 
 impl Store {
-    /// A backup beside the database, in `backups/`, named after the time and its reason.
+    /// A backup beside the database, in `backups/`, named after its sequence, time and reason.
+    /// Taken under the write lock: no other process writes meanwhile, and the next sequence
+    /// number is this one's alone.
     pub fn backup_for(
         &self,
         reason: BackupReason,
         detail: Option<&str>,
     ) -> Result<PathBuf, RefereeError> {
-        let dest = backups_dir(&self.path).join(file_name(Utc::now(), reason, detail));
-        self.backup_to(&dest)?;
+        let taken = self.lock()?;
+        let dest = next_name(&self.path, reason, detail);
+        let done = self.backup_to(&dest);
+        self.unlock(taken, false);
+        done?;
         prune(&self.path, reason);
         Ok(dest)
     }
@@ -266,15 +367,26 @@ impl Store {
             return;
         }
         self.backed_up_on = Some(today);
-        let taken: Vec<_> = listed(&self.path)
+        self.backup_problem = self.daily_backup(today).err();
+        let _ = self.purge_deleted(Utc::now() - chrono::Duration::days(super::KEEP_DELETED_DAYS));
+    }
+
+    /// The day's backup, if none of the backups was taken today: decided and taken under the
+    /// write lock, so writers starting together take one between them.
+    fn daily_backup(&mut self, today: NaiveDate) -> Result<(), RefereeError> {
+        let taken = self.lock()?;
+        let listed_today: Vec<_> = listed(&self.path)
             .into_iter()
             .filter(|(_, _, r)| *r == BackupReason::Daily)
-            .map(|(_, at, _)| at)
+            .map(|(_, order, _)| order.at)
             .collect();
-        if daily_due(today, &taken) && self.holds_anything() {
-            self.backup_problem = self.backup_for(BackupReason::Daily, None).err();
-        }
-        let _ = self.purge_deleted(Utc::now() - chrono::Duration::days(super::KEEP_DELETED_DAYS));
+        let done = if daily_due(today, &listed_today) && self.holds_anything() {
+            self.backup_for(BackupReason::Daily, None).map(|_| ())
+        } else {
+            Ok(())
+        };
+        self.unlock(taken, false);
+        done
     }
 
     fn holds_anything(&mut self) -> bool {
@@ -287,39 +399,111 @@ impl Store {
             .map_or(true, |n| n > 0)
     }
 
-    /// Puts a backup in the database's place, after backing up the database as it is now.
-    /// Answers the backup of what was replaced.
+    /// Removes the temporary files of backups and restores that were killed. Under the write
+    /// lock: every backup and restore is made under it, so none is under way meanwhile.
+    pub(crate) fn clear_leftovers(&self) {
+        if leftovers(&self.path).is_empty() {
+            return;
+        }
+        let Ok(taken) = self.lock() else {
+            return; // busy: the next start clears them
+        };
+        for file in leftovers(&self.path) {
+            let _ = std::fs::remove_file(file);
+        }
+        self.unlock(taken, false);
+    }
+
+    /// Puts a backup in the database's place, after backing up the database as it is now: both
+    /// under one write lock, so no write of another process can land between the copy kept and
+    /// the copy put in place (it waits, then lands on the restored battles). Answers the backup
+    /// of what was replaced.
     pub fn restore_backup(&mut self, id: &str) -> Result<PathBuf, RefereeError> {
         // Only a backup listed by name: a path cannot reach outside the backups folder.
         let source = find(&self.path, id)?;
-        check_backup(&source)?;
-        // Kept before anything is pruned, so the backup being restored cannot go.
-        let before =
-            backups_dir(&self.path).join(file_name(Utc::now(), BackupReason::BeforeRestore, None));
-        self.backup_to(&before)?;
+        let battles = check_backup(&source)?;
         let path = self.path.clone();
-        let copied = open_read_only(&source).and_then(|from| {
-            let backup = rusqlite::backup::Backup::new(&from, self.conn())
-                .map_err(|e| store_error(e, &path))?;
-            backup
-                .run_to_completion(256, std::time::Duration::from_millis(0), None)
-                .map_err(|e| store_error(e, &path))
+        let mut copy = source.as_os_str().to_owned();
+        copy.push(format!(".{}.partial", std::process::id()));
+        let copy = PathBuf::from(copy);
+        // Everything under the write lock, from the temporary copy to the commit: another
+        // process neither writes between the copy kept and the copy put in place, nor takes the
+        // temporary copy for a leftover of a killed restore.
+        let taken = self.lock()?;
+        let restored = prepare_copy(&source, &copy).and_then(|from| {
+            let before = next_name(&self.path, BackupReason::BeforeRestore, None);
+            self.backup_to(&before)?;
+            self.copy_in(&from, battles)?;
+            Ok(before)
         });
-        let whole = copied.and_then(|()| count_battles(self.conn()).map(|_| ()));
-        if let Err(e) = whole {
-            // Whatever went wrong midway, the database is put back as it was.
-            if let Ok(from) = open_read_only(&before) {
-                if let Ok(back) = rusqlite::backup::Backup::new(&from, self.conn()) {
-                    let _ = back.run_to_completion(256, std::time::Duration::ZERO, None);
-                }
-            }
-            return Err(e);
+        self.unlock(taken, restored.is_ok());
+        for side in ["", "-journal", "-wal", "-shm"] {
+            let mut name = copy.as_os_str().to_owned();
+            name.push(side);
+            let _ = std::fs::remove_file(PathBuf::from(name));
         }
-        // An older backup is brought up to this schema, as at opening.
-        schema::prepare(self)?;
-        prune(&self.path, BackupReason::BeforeRestore);
+        let before = restored?;
+        prune(&path, BackupReason::BeforeRestore);
         Ok(before)
     }
+
+    /// The database's tables emptied and filled from `from` (a backup at this schema), inside
+    /// the transaction the caller holds; checked to hold the backup's battles.
+    fn copy_in(&self, from: &Connection, battles: i64) -> Result<(), RefereeError> {
+        let failed = |e| store_error(e, &self.path);
+        self.conn
+            .execute_batch(
+                "DELETE FROM event_details; DELETE FROM events; DELETE FROM battles;
+                 DELETE FROM rosters;",
+            )
+            .map_err(failed)?;
+        for table in ["battles", "events", "event_details", "rosters"] {
+            copy_rows(from, &self.conn, table).map_err(failed)?;
+        }
+        if count_battles(&self.conn)? != battles {
+            return Err(unusable("it could not be copied whole"));
+        }
+        Ok(())
+    }
+}
+
+/// Every row of `table` copied as it is (columns in the same order: both files are at this
+/// schema).
+fn copy_rows(from: &Connection, to: &Connection, table: &str) -> rusqlite::Result<()> {
+    let mut read = from.prepare(&format!("SELECT * FROM {table}"))?;
+    let columns = read.column_count();
+    let slots: Vec<String> = (1..=columns).map(|i| format!("?{i}")).collect();
+    let mut write = to.prepare(&format!(
+        "INSERT INTO {table} VALUES ({})",
+        slots.join(", ")
+    ))?;
+    let mut rows = read.query([])?;
+    while let Some(row) = rows.next()? {
+        let values = (0..columns)
+            .map(|i| row.get::<_, rusqlite::types::Value>(i))
+            .collect::<Result<Vec<_>, _>>()?;
+        write.execute(rusqlite::params_from_iter(values))?;
+    }
+    Ok(())
+}
+
+/// A backup copied to `copy` and brought up to this schema there (the backup itself is never
+/// written).
+fn prepare_copy(source: &Path, copy: &Path) -> Result<Connection, RefereeError> {
+    let failed = |e| store_error(e, copy);
+    let from = open_read_only(source)?;
+    let mut to = Connection::open(copy).map_err(failed)?;
+    super::copy_whole(&from, &mut to).map_err(failed)?;
+    drop(from);
+    to.query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0))
+        .map_err(failed)?;
+    to.execute_batch("PRAGMA foreign_keys=ON;")
+        .map_err(failed)?;
+    let version: i64 = to
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(failed)?;
+    schema::migrate(&mut to, copy, version)?;
+    Ok(to)
 }
 
 /// Lets the oldest backups of a kind go beyond the number kept.
@@ -346,12 +530,17 @@ mod tests {
         let at = DateTime::parse_from_rfc3339("2026-11-23T17:30:05.123Z")
             .unwrap()
             .with_timezone(&Utc);
-        let name = file_name(at, BackupReason::BeforeSchema, Some("3"));
-        assert_eq!(name, "referee-20261123T173005123Z-before-schema-3.db");
-        assert_eq!(parse_name(&name), Some((at, BackupReason::BeforeSchema)));
+        let name = file_name(12, at, BackupReason::BeforeSchema, Some("3"));
+        assert_eq!(
+            name,
+            "referee-000012-20261123T173005123Z-before-schema-3.db"
+        );
+        let order = Order { sequence: 12, at };
+        assert_eq!(parse_name(&name), Some((order, BackupReason::BeforeSchema)));
+        // Names from before sequences stand below every numbered one.
         assert_eq!(
             parse_name("referee-20261123T173005123Z-daily.db"),
-            Some((at, BackupReason::Daily))
+            Some((Order { sequence: 0, at }, BackupReason::Daily))
         );
         assert_eq!(parse_name("referee-garbage-daily.db"), None);
         assert_eq!(parse_name("notes.txt"), None);

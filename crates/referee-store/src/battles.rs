@@ -7,7 +7,7 @@ use ts_rs::TS;
 use referee_core::battle::{Event, EventBody};
 use referee_core::RefereeError;
 
-use super::chain::{event_hash, event_hash_bytes, CHAIN_START};
+use super::chain::{event_hash, event_hash_bytes, head_hash, BattleRecord, CHAIN_START};
 use super::{error::store_error, Store};
 
 /// A battle in the list.
@@ -100,6 +100,71 @@ fn insert_events(
     Ok(())
 }
 
+/// A battle's row as stored: what its head covers, and the head itself.
+struct StoredRow {
+    name: String,
+    ruleset: String,
+    fingerprint: String,
+    created_at: String,
+    deleted_at: Option<String>,
+    head_seq: i64,
+    head_hash: String,
+}
+
+impl StoredRow {
+    fn record(&self) -> BattleRecord<'_> {
+        BattleRecord {
+            name: &self.name,
+            ruleset: &self.ruleset,
+            fingerprint: &self.fingerprint,
+            created_at: &self.created_at,
+            deleted_at: self.deleted_at.as_deref(),
+        }
+    }
+}
+
+fn stored_row(conn: &Connection, battle: i64) -> rusqlite::Result<Option<StoredRow>> {
+    conn.query_row(
+        "SELECT name, ruleset, fingerprint, created_at, deleted_at, head_seq, head_hash
+         FROM battles WHERE id = ?1",
+        [battle],
+        |r| {
+            Ok(StoredRow {
+                name: r.get(0)?,
+                ruleset: r.get(1)?,
+                fingerprint: r.get(2)?,
+                created_at: r.get(3)?,
+                deleted_at: r.get(4)?,
+                head_seq: r.get(5)?,
+                head_hash: r.get(6)?,
+            })
+        },
+    )
+    .optional()
+}
+
+/// Writes a battle's head — its row and its last event — inside the caller's transaction: every
+/// change to a battle ends with it.
+pub(crate) fn write_head(tx: &Connection, battle: i64) -> rusqlite::Result<()> {
+    let Some(row) = stored_row(tx, battle)? else {
+        return Ok(());
+    };
+    let (seq, hash): (i64, String) = tx
+        .query_row(
+            "SELECT seq, hash FROM events WHERE battle_id = ?1 ORDER BY seq DESC LIMIT 1",
+            [battle],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?
+        .unwrap_or((0, String::new()));
+    let head = head_hash(&row.record(), u64::try_from(seq).unwrap_or(0), &hash);
+    tx.execute(
+        "UPDATE battles SET head_seq = ?2, head_hash = ?3 WHERE id = ?1",
+        params![battle, seq, head],
+    )?;
+    Ok(())
+}
+
 impl Store {
     /// A new battle from its first event (and any more, e.g. an import), in one transaction.
     pub fn insert_battle(
@@ -140,6 +205,7 @@ impl Store {
         .map_err(|e| store_error(e, &path))?;
         let id = tx.last_insert_rowid();
         insert_events(&tx, id, CHAIN_START.to_string(), events)
+            .and_then(|()| write_head(&tx, id))
             .map_err(|e| store_error(e, &path))?;
         tx.commit().map_err(|e| store_error(e, &path))?;
         Ok(id)
@@ -188,7 +254,9 @@ impl Store {
                 return Err(conflict(battle, last));
             }
         }
-        insert_events(&tx, battle, prev, events).map_err(|e| store_error(e, &path))?;
+        insert_events(&tx, battle, prev, events)
+            .and_then(|()| write_head(&tx, battle))
+            .map_err(|e| store_error(e, &path))?;
         tx.commit().map_err(|e| store_error(e, &path))
     }
 
@@ -215,8 +283,24 @@ impl Store {
         battle: i64,
         deleted: bool,
     ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
+        // The battle's row and its events read in one transaction: one snapshot, so a write
+        // another process commits between the two reads cannot look like a cut tail.
+        self.reading(|store| store.read_checked_events(battle, deleted))
+    }
+
+    fn read_checked_events(
+        &mut self,
+        battle: i64,
+        deleted: bool,
+    ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
         let path = self.path.clone();
         let conn = self.conn();
+        let Some(row) = stored_row(conn, battle).map_err(|e| store_error(e, &path))? else {
+            return Err(unknown(battle));
+        };
+        if row.deleted_at.is_some() && !deleted {
+            return Err(unknown(battle));
+        }
         // Events and details are read side by side, both in seq order, rather than joined: a
         // join probes the details' b-tree once per event (about 6 times slower at 20,000
         // events), and each detail is hashed straight from SQLite's buffer, never copied.
@@ -269,7 +353,12 @@ impl Store {
             let computed = event_hash_bytes(&prev, seq_u, &at, &body, detail);
             let body: EventBody = match serde_json::from_str(&body) {
                 Ok(b) => b,
-                Err(e) => return Ok(Err((seq, format!("cannot be read ({e})")))),
+                Err(_) => {
+                    return Ok(Err((
+                        seq,
+                        "cannot be read: its stored text is damaged".to_string(),
+                    )))
+                }
             };
             if computed != hash {
                 return Ok(Err((
@@ -287,6 +376,23 @@ impl Store {
         }
         if events.is_empty() {
             return Err(unknown(battle));
+        }
+        // The head: the last event is the one the battle's row says, and the row is as written.
+        let last = events.last().map_or(0, |e| e.seq);
+        if u64::try_from(row.head_seq).ok() != Some(last) {
+            return Ok(Err((
+                row.head_seq,
+                format!(
+                    "is missing: the battle ends at event {last} but was written up to event {}, so its last events were removed outside the referee",
+                    row.head_seq
+                ),
+            )));
+        }
+        if head_hash(&row.record(), last, &prev) != row.head_hash {
+            return Ok(Err((
+                row.head_seq,
+                "closes a battle whose name, rules or deletion were changed outside the referee (they no longer match the battle's head)".to_string(),
+            )));
         }
         Ok(Ok(events))
     }
@@ -322,6 +428,16 @@ impl Store {
             .optional()
             .map_err(|e| store_error(e, &path))?;
         Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    }
+
+    /// A battle's events, checked, and their details as stored, read in one snapshot: what an
+    /// export writes (a write another process commits meanwhile is in both or in neither).
+    #[allow(clippy::type_complexity)]
+    pub fn events_and_details(
+        &mut self,
+        battle: i64,
+    ) -> Result<(Vec<Event>, Vec<(u64, Box<serde_json::value::RawValue>)>), RefereeError> {
+        self.reading(|store| Ok((store.events(battle)?, store.details(battle)?)))
     }
 
     /// Every detail of a battle, by seq, as the JSON text stored (for export).
@@ -386,10 +502,12 @@ impl Store {
         self.before_write();
         let n = self
             .write(|tx| {
-                tx.execute(
+                let n = tx.execute(
                     "UPDATE battles SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
                     params![battle, super::now()],
-                )
+                )?;
+                write_head(tx, battle)?;
+                Ok(n)
             })
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
@@ -439,12 +557,15 @@ impl Store {
         let path = self.path.clone();
         self.before_write();
         let n = self
-            .conn()
-            .execute(
-                "UPDATE battles SET deleted_at = NULL
-                 WHERE id = ?1 AND deleted_at IS NOT NULL AND deleted_at >= ?2",
-                params![battle, kept_since()],
-            )
+            .write(|tx| {
+                let n = tx.execute(
+                    "UPDATE battles SET deleted_at = NULL
+                     WHERE id = ?1 AND deleted_at IS NOT NULL AND deleted_at >= ?2",
+                    params![battle, kept_since()],
+                )?;
+                write_head(tx, battle)?;
+                Ok(n)
+            })
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
             return Err(RefereeError::new(

@@ -41,22 +41,65 @@ pub fn event_hash_bytes(
     body: &str,
     detail: Option<&[u8]>,
 ) -> String {
+    let seq = seq.to_le_bytes();
+    let mut parts: Vec<&[u8]> = vec![
+        b"referee-event-1",
+        prev.as_bytes(),
+        &seq,
+        at.as_bytes(),
+        body.as_bytes(),
+    ];
+    match detail {
+        Some(d) => parts.extend([b"detail".as_slice(), d]),
+        None => parts.push(b"none"),
+    }
+    hash_parts(&parts)
+}
+
+/// What a battle's own row says of it, covered by its head.
+pub struct BattleRecord<'r> {
+    pub name: &'r str,
+    pub ruleset: &'r str,
+    pub fingerprint: &'r str,
+    pub created_at: &'r str,
+    pub deleted_at: Option<&'r str>,
+}
+
+/// The head of a battle's chain: its own row and its last event (seq and hash). Stored with the
+/// battle, it catches events removed from the end and a row changed outside the referee.
+pub fn head_hash(record: &BattleRecord, last_seq: u64, last_hash: &str) -> String {
+    let seq = last_seq.to_le_bytes();
+    hash_parts(&[
+        b"referee-head-1",
+        record.name.as_bytes(),
+        record.ruleset.as_bytes(),
+        record.fingerprint.as_bytes(),
+        record.created_at.as_bytes(),
+        record
+            .deleted_at
+            .map_or(b"none".as_slice(), |d| d.as_bytes()),
+        &seq,
+        last_hash.as_bytes(),
+    ])
+}
+
+/// A saved roster's hash: its name, ruleset, units and time.
+pub fn roster_hash(name: &str, ruleset: &str, units: &str, saved_at: &str) -> String {
+    hash_parts(&[
+        b"referee-roster-1",
+        name.as_bytes(),
+        ruleset.as_bytes(),
+        units.as_bytes(),
+        saved_at.as_bytes(),
+    ])
+}
+
+/// SHA-256 over each part length-prefixed, as 64 lowercase hex digits.
+fn hash_parts(parts: &[&[u8]]) -> String {
     let mut h = Sha256::new();
-    let mut part = |bytes: &[u8]| {
+    for bytes in parts {
         h.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
         h.update(bytes);
-    };
-    part(b"referee-event-1");
-    part(prev.as_bytes());
-    part(&seq.to_le_bytes());
-    part(at.as_bytes());
-    part(body.as_bytes());
-    match detail {
-        Some(d) => {
-            part(b"detail");
-            part(d);
-        }
-        None => part(b"none"),
     }
     let digest = h.finalize();
     let mut hex = String::with_capacity(64);

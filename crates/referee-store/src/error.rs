@@ -25,7 +25,8 @@ pub(crate) fn corrupt(path: &Path) -> RefereeError {
     .location(path.display().to_string())
 }
 
-/// Maps a SQLite error to a stable code.
+/// Maps a SQLite error to a stable code. The message is the umpire's sentence; SQLite's own words
+/// stay out of it (they follow the file in `location`, for a report).
 pub fn store_error(e: rusqlite::Error, path: &Path) -> RefereeError {
     let code = match &e {
         rusqlite::Error::SqliteFailure(f, _) => Some(f.code),
@@ -35,22 +36,25 @@ pub fn store_error(e: rusqlite::Error, path: &Path) -> RefereeError {
         Some(ErrorCode::DiskFull) => RefereeError::new(
             "store.disk_full",
             "the disk holding the battles database is full: nothing was written and the battle is unchanged; free some space and try again",
-        ),
+        )
+        .location(path.display().to_string()),
         Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => corrupt(path),
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => RefereeError::new(
             "store.busy",
             "the battles database is in use by another referee; close it and try again",
-        ),
+        )
+        .location(path.display().to_string()),
         Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
             RefereeError::new(
                 "store.unwritable",
-                format!("the battles database cannot be written ({e})"),
+                "the battles database cannot be written: check that its folder and file may be written to",
             )
+            .location(format!("{}: {e}", path.display()))
         }
         _ => RefereeError::new(
             "store.failed",
-            format!("the battles database failed ({e}); nothing was written"),
-        ),
+            "the battles database failed to answer; nothing was written",
+        )
+        .location(format!("{}: {e}", path.display())),
     }
-    .location(path.display().to_string())
 }

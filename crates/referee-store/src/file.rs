@@ -9,14 +9,15 @@ use referee_core::RefereeError;
 pub const FORMAT: &str = "referee-battle";
 /// The newest version this referee writes and reads. Version 2 adds unit edits and removals
 /// (`unit_edited`, `unit_removed`); version 3 adds the client's key on an applied result
-/// (`apply_key`); version 4 adds each event's `hash`, chained to the one before. A battle is
-/// written as the oldest version that holds what it carries (with hashes, as every export now
-/// does: 4), so an older referee refuses a newer file plainly ("update the app"). Files without
-/// hashes (versions 1 to 3) still import.
-pub const FORMAT_VERSION: u32 = 4;
+/// (`apply_key`); version 4 adds each event's `hash`, chained to the one before; version 5 adds
+/// the chain's `head` (the last event's seq and hash), so a file whose last events were cut off
+/// is caught. A battle is written as the oldest version that holds what it carries (with hashes
+/// and head, as every export now does: 5), so an older referee refuses a newer file plainly
+/// ("update the app"). Files without hashes (versions 1 to 3) or without a head (4) still import.
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The version a battle file of these events is written as: the oldest that holds them (and
-/// their hashes, if `hashed`).
+/// their hashes and the chain's head, if `hashed`).
 pub fn version_for<'e>(bodies: impl IntoIterator<Item = &'e EventBody>, hashed: bool) -> u32 {
     let events = bodies
         .into_iter()
@@ -30,7 +31,7 @@ pub fn version_for<'e>(bodies: impl IntoIterator<Item = &'e EventBody>, hashed: 
         .max()
         .unwrap_or(1);
     if hashed {
-        events.max(4)
+        events.max(5)
     } else {
         events
     }
@@ -44,6 +45,18 @@ pub struct BattleFile {
     pub ruleset: String,
     pub fingerprint: String,
     pub events: Vec<FileEvent>,
+    /// The chain's head: the last event's seq and hash (version 5). A file cut short no longer
+    /// ends at its head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<FileHead>,
+}
+
+/// Where a battle's chain ends: its last event's seq and hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileHead {
+    pub seq: u64,
+    pub hash: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -113,9 +126,23 @@ impl BattleFile {
 
 impl BattleFile {
     /// Every event's hash checked against the chain, when the file carries hashes (all of its
-    /// events, or none: a file from before version 4).
+    /// events, or none: a file from before version 4), and the chain's head, which every file
+    /// from version 5 on carries: a file whose last events were cut off ends before its head.
     pub fn check_chain(&self) -> Result<(), RefereeError> {
         let hashed = self.events.iter().filter(|e| e.hash.is_some()).count();
+        let damaged = |what: &str, field: &str| {
+            RefereeError::new(
+                "import.damaged",
+                format!("{what}: export the battle again from the referee that played it"),
+            )
+            .field(field.to_string())
+        };
+        if self.version >= 5 && (self.head.is_none() || hashed == 0) {
+            return Err(damaged(
+                "the battle file lacks the hashes that mark where its events end",
+                "head",
+            ));
+        }
         if hashed == 0 {
             return Ok(());
         }
@@ -141,6 +168,18 @@ impl BattleFile {
                 .field(format!("events[{i}].hash")));
             }
             prev = computed;
+        }
+        if let Some(head) = &self.head {
+            let last = self.events.last().map(|e| e.seq).unwrap_or(0);
+            if head.seq != last || head.hash != prev {
+                return Err(damaged(
+                    &format!(
+                        "the battle file ends at event {last}, but it was exported with {} events: events were cut off or changed at its end",
+                        head.seq
+                    ),
+                    "head",
+                ));
+            }
         }
         Ok(())
     }

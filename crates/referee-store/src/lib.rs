@@ -15,19 +15,21 @@ mod schema;
 
 use std::path::{Path, PathBuf};
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, Savepoint, Transaction, TransactionBehavior};
 use serde::Serialize;
 
+use referee_core::battle::Event;
 use referee_core::RefereeError;
 
 pub use backups::{
-    backups_dir, backups_of, daily_due, latest_backup, restore_over_damaged, BackupInfo,
+    backups_dir, backups_of, daily_due, latest_backup, leftovers, restore_over_damaged, BackupInfo,
     BackupReason, Backups,
 };
 pub use battles::{raw, BattleRow, DeletedBattle};
 pub use chain::{event_hash, event_hash_text, CHAIN_START};
 pub use error::store_error;
-pub use file::{version_for, BattleFile, FileEvent, FORMAT, FORMAT_VERSION};
+pub use file::{version_for, BattleFile, FileEvent, FileHead, FORMAT, FORMAT_VERSION};
 pub use rosters::{Roster, RosterRow};
 pub use schema::{schema_at, APPLICATION_ID, SCHEMA_VERSION};
 
@@ -71,6 +73,7 @@ impl Store {
             if read.is_err() || header != SQLITE_HEADER {
                 return Err(error::corrupt(path));
             }
+            schema::identify(path)?;
         } else if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
@@ -85,6 +88,11 @@ impl Store {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| store_error(e, path))?;
+        // Until the file is known as the referee's and fit to open, closing the connection must
+        // not checkpoint its write-ahead log into it (nor remove the log): a refused file is left
+        // as it was, log and all.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+            .map_err(|e| store_error(e, path))?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
@@ -92,6 +100,11 @@ impl Store {
             backup_problem: None,
         };
         schema::prepare(&mut store)?;
+        store
+            .conn
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)
+            .map_err(|e| store_error(e, path))?;
+        store.clear_leftovers();
         Ok(store)
     }
 
@@ -116,10 +129,16 @@ impl Store {
         let _ = std::fs::remove_file(&partial);
         let copied = (|| {
             let mut target = Connection::open(&partial)?;
-            {
-                let backup = rusqlite::backup::Backup::new(&self.conn, &mut target)?;
-                backup.run_to_completion(256, std::time::Duration::from_millis(0), None)?;
-            }
+            // Read through a connection of its own: this one may hold the write lock, and
+            // SQLite copies from no connection in a write transaction. Holding it here, the
+            // copy is of the last commit and no other process commits meanwhile.
+            let mut source = Connection::open_with_flags(
+                &self.path,
+                OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )?;
+            source.busy_handler(Some(wait_for_lock))?;
+            copy_whole(&source, &mut target)?;
+            drop(source);
             // The copy carries the WAL mode; as a rollback-journal file it stays one file, and
             // reading it later leaves no -wal or -shm beside it.
             target.query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0))?;
@@ -139,6 +158,48 @@ impl Store {
         Ok(())
     }
 
+    /// Runs `read` in one read transaction (one snapshot of the database), unless the caller
+    /// holds a transaction already.
+    pub(crate) fn reading<T>(
+        &mut self,
+        read: impl FnOnce(&mut Store) -> Result<T, RefereeError>,
+    ) -> Result<T, RefereeError> {
+        if !self.conn.is_autocommit() {
+            return read(self);
+        }
+        self.conn
+            .execute_batch("BEGIN")
+            .map_err(|e| store_error(e, &self.path))?;
+        let answer = read(self);
+        if !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("COMMIT");
+        }
+        answer
+    }
+
+    /// Takes the write lock for a step that must not interleave with another process's writes
+    /// (a backup and what it decides, a restore), unless this connection holds it already.
+    /// Answers whether it was taken here, to be given back with `unlock`.
+    pub(crate) fn lock(&self) -> Result<bool, RefereeError> {
+        if !self.conn.is_autocommit() {
+            return Ok(false);
+        }
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| store_error(e, &self.path))?;
+        Ok(true)
+    }
+
+    /// Gives back the write lock `lock` took (nothing was written under it but what `commit`
+    /// keeps).
+    pub(crate) fn unlock(&self, taken: bool, commit: bool) {
+        if taken && !self.conn.is_autocommit() {
+            let _ = self
+                .conn
+                .execute_batch(if commit { "COMMIT" } else { "ROLLBACK" });
+        }
+    }
+
     /// `PRAGMA integrity_check`: "ok", or every problem it found, one per line.
     pub fn integrity_check(&self) -> Result<String, RefereeError> {
         let mut stmt = self
@@ -154,32 +215,23 @@ impl Store {
         Ok(lines.join("\n"))
     }
 
-    /// The whole database checked: SQLite's integrity and foreign keys, then every battle opened
-    /// and its chain of event hashes verified. Damage is listed, not stopped at.
-    pub fn check(&mut self) -> Result<Check, RefereeError> {
+    /// The whole database checked: SQLite's integrity and foreign keys, every battle (the
+    /// deleted ones too) read whole — each event's hash in the chain, the chain's head, the
+    /// battle's own row — and handed to `replay`, which folds it by the rules; every roster
+    /// against its hash. Damage is listed in words, not stopped at.
+    pub fn check(
+        &mut self,
+        replay: impl FnMut(&[Event]) -> Result<(), RefereeError>,
+    ) -> Result<Check, RefereeError> {
+        // One snapshot for the whole check: a write committed meanwhile is not half seen.
+        self.reading(|store| store.check_whole(replay))
+    }
+
+    fn check_whole(
+        &mut self,
+        mut replay: impl FnMut(&[Event]) -> Result<(), RefereeError>,
+    ) -> Result<Check, RefereeError> {
         let integrity = self.integrity_check()?;
-        let path = self.path.clone();
-        let orphans: i64 = self
-            .conn
-            .query_row(
-                "SELECT (SELECT count(*) FROM events WHERE battle_id NOT IN (SELECT id FROM battles))
-                      + (SELECT count(*) FROM event_details d WHERE NOT EXISTS
-                          (SELECT 1 FROM events e WHERE e.battle_id = d.battle_id AND e.seq = d.seq))",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(|e| store_error(e, &path))?;
-        let ids: Vec<(i64, String)> = {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT id, name FROM battles ORDER BY id")
-                .map_err(|e| store_error(e, &path))?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-                .map_err(|e| store_error(e, &path))?;
-            rows.collect::<Result<_, _>>()
-                .map_err(|e| store_error(e, &path))?
-        };
         let mut check = Check {
             integrity: integrity.clone(),
             battles: 0,
@@ -187,23 +239,55 @@ impl Store {
             damage: Vec::new(),
         };
         if integrity != "ok" {
+            let problems = integrity.lines().count();
             check.damage.push(format!(
-                "SQLite's integrity check failed: {}",
-                integrity.replace('\n', "; ")
+                "SQLite's integrity check found {problems} damaged {} in the file's pages",
+                if problems == 1 { "place" } else { "places" }
             ));
         }
-        if orphans > 0 {
+        let unreadable = "could not be read: the file is damaged there";
+        let orphans: Result<i64, _> = self.conn.query_row(
+            "SELECT (SELECT count(*) FROM events WHERE battle_id NOT IN (SELECT id FROM battles))
+                  + (SELECT count(*) FROM event_details d WHERE NOT EXISTS
+                      (SELECT 1 FROM events e WHERE e.battle_id = d.battle_id AND e.seq = d.seq))",
+            [],
+            |r| r.get(0),
+        );
+        match orphans {
+            Ok(0) => {}
+            Ok(n) => check
+                .damage
+                .push(format!("{n} events or details belong to no battle")),
+            Err(_) => check
+                .damage
+                .push(format!("the list of events {unreadable}")),
+        }
+        let ids = |conn: &Connection, sql: &str| -> rusqlite::Result<Vec<(i64, String)>> {
+            let mut stmt = conn.prepare(sql)?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect()
+        };
+        let battles = ids(&self.conn, "SELECT id, name FROM battles ORDER BY id");
+        let battles = battles.unwrap_or_else(|_| {
             check
                 .damage
-                .push(format!("{orphans} events or details belong to no battle"));
-        }
-        for (id, name) in ids {
+                .push(format!("the list of battles {unreadable}"));
+            Vec::new()
+        });
+        for (id, name) in battles {
             check.battles += 1;
+            let name = referee_core::error::printable(&name);
             match self.checked_events(id, true) {
                 Ok(Ok(events)) => {
                     check.events = check
                         .events
                         .saturating_add(u64::try_from(events.len()).unwrap_or(u64::MAX));
+                    if let Err(e) = replay(&events) {
+                        check.damage.push(format!(
+                            "battle #{id} “{name}” cannot be replayed by the rules: {}",
+                            e.message
+                        ));
+                    }
                 }
                 Ok(Err((seq, what))) => check
                     .damage
@@ -211,7 +295,30 @@ impl Store {
                 Err(e) if e.code == "battle.unknown" => check
                     .damage
                     .push(format!("battle #{id} “{name}” has no events")),
-                Err(e) => return Err(e),
+                Err(_) => check
+                    .damage
+                    .push(format!("battle #{id} “{name}” {unreadable}")),
+            }
+        }
+        let rosters = ids(&self.conn, "SELECT id, name FROM rosters ORDER BY id");
+        let rosters = rosters.unwrap_or_else(|_| {
+            check
+                .damage
+                .push(format!("the list of rosters {unreadable}"));
+            Vec::new()
+        });
+        for (id, name) in rosters {
+            let name = referee_core::error::printable(&name);
+            match rosters::stored(&self.conn, id) {
+                Ok(Some(r)) => {
+                    if let Err(what) = r.units() {
+                        check.damage.push(format!("roster #{id} “{name}” {what}"));
+                    }
+                }
+                Ok(None) => {}
+                Err(_) => check
+                    .damage
+                    .push(format!("roster #{id} “{name}” {unreadable}")),
             }
         }
         Ok(check)
@@ -268,6 +375,38 @@ impl Store {
     pub(crate) fn conn(&mut self) -> &mut Connection {
         &mut self.conn
     }
+}
+
+/// How long a write (or a backup) waits for another process's write lock: up to the busy timeout
+/// of about 5 s, asking again every millisecond. SQLite's own handler waits longer and longer
+/// between asks (up to 100 ms), so a process whose writes follow each other closely can take the
+/// lock again every time and starve a waiting backup for seconds.
+pub(crate) fn wait_for_lock(attempts: i32) -> bool {
+    const BUSY_TIMEOUT_MS: i32 = 5_000;
+    if attempts >= BUSY_TIMEOUT_MS {
+        return false;
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    true
+}
+
+/// The whole database copied into `target` in one step of SQLite's backup API: one read of a
+/// consistent snapshot, which a writer in another process can neither restart nor starve (a copy
+/// in small steps starts again after every foreign commit).
+pub(crate) fn copy_whole(from: &Connection, target: &mut Connection) -> rusqlite::Result<()> {
+    let backup = rusqlite::backup::Backup::new(from, target)?;
+    // Busy or locked: another connection holds what the copy needs; wait a moment, as long as
+    // the busy timeout.
+    for _ in 0..1000 {
+        match backup.step(-1)? {
+            rusqlite::backup::StepResult::Done => return Ok(()),
+            _ => std::thread::sleep(std::time::Duration::from_millis(5)),
+        }
+    }
+    Err(rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+        None,
+    ))
 }
 
 /// A write's own transaction, or a savepoint of the caller's.

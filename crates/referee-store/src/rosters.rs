@@ -1,12 +1,13 @@
 //! Reusable army rosters, saved apart from any battle.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use referee_core::battle::UnitSpec;
 use referee_core::RefereeError;
 
+use super::chain::roster_hash;
 use super::{error::store_error, now, Store};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -26,15 +27,71 @@ pub struct RosterRow {
     pub saved_at: String,
 }
 
+/// A roster as stored, with its hash.
+pub(crate) struct StoredRoster {
+    pub(crate) name: String,
+    pub(crate) ruleset: String,
+    units: String,
+    saved_at: String,
+    hash: String,
+}
+
+impl StoredRoster {
+    /// Its units, if it matches its hash and reads as units; else what is wrong with it.
+    pub(crate) fn units(&self) -> Result<Vec<UnitSpec>, String> {
+        if roster_hash(&self.name, &self.ruleset, &self.units, &self.saved_at) != self.hash {
+            return Err(
+                "was changed outside the referee (it no longer matches its hash)".to_string(),
+            );
+        }
+        serde_json::from_str(&self.units).map_err(|_| "cannot be read".to_string())
+    }
+}
+
+pub(crate) fn stored(conn: &Connection, id: i64) -> rusqlite::Result<Option<StoredRoster>> {
+    conn.query_row(
+        "SELECT name, ruleset, units, saved_at, hash FROM rosters WHERE id = ?1",
+        [id],
+        |r| {
+            Ok(StoredRoster {
+                name: r.get(0)?,
+                ruleset: r.get(1)?,
+                units: r.get(2)?,
+                saved_at: r.get(3)?,
+                hash: r.get(4)?,
+            })
+        },
+    )
+    .optional()
+}
+
+/// A roster's hash written inside the caller's transaction (the migration that adds hashes).
+pub(crate) fn write_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
+    if let Some(r) = stored(tx, id)? {
+        tx.execute(
+            "UPDATE rosters SET hash = ?2 WHERE id = ?1",
+            params![id, roster_hash(&r.name, &r.ruleset, &r.units, &r.saved_at)],
+        )?;
+    }
+    Ok(())
+}
+
 impl Store {
     pub fn save_roster(&mut self, roster: &Roster) -> Result<i64, RefereeError> {
         let path = self.path.clone();
         let units = serde_json::to_string(&roster.units).unwrap_or_default();
         self.before_write();
         self.write(|tx| {
+            let at = now();
             tx.execute(
-                "INSERT INTO rosters (name, ruleset, units, saved_at) VALUES (?1, ?2, ?3, ?4)",
-                params![roster.name, roster.ruleset, units, now()],
+                "INSERT INTO rosters (name, ruleset, units, saved_at, hash) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    roster.name,
+                    roster.ruleset,
+                    units,
+                    at,
+                    roster_hash(&roster.name, &roster.ruleset, &units, &at)
+                ],
             )?;
             Ok(tx.last_insert_rowid())
         })
@@ -43,21 +100,22 @@ impl Store {
 
     pub fn roster(&mut self, id: i64) -> Result<Roster, RefereeError> {
         let path = self.path.clone();
-        let row: Option<(String, String, String)> = self
-            .conn()
-            .query_row(
-                "SELECT name, ruleset, units FROM rosters WHERE id = ?1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()
-            .map_err(|e| store_error(e, &path))?;
-        let (name, ruleset, units) = row.ok_or_else(|| {
+        let row = stored(self.conn(), id).map_err(|e| store_error(e, &path))?;
+        let row = row.ok_or_else(|| {
             RefereeError::new("roster.unknown", format!("there is no roster #{id}")).field("roster")
         })?;
-        let units = serde_json::from_str(&units).map_err(|e| {
-            RefereeError::new("store.corrupt", format!("roster #{id} cannot be read: {e}"))
-        })?;
+        let damaged = |what: &str| {
+            RefereeError::new(
+                "store.damaged_roster",
+                format!(
+                    "roster #{id} {what}: it cannot be used as it is. {}",
+                    super::error::backup_hint(&path)
+                ),
+            )
+            .location(path.display().to_string())
+        };
+        let units = row.units().map_err(|what| damaged(&what))?;
+        let StoredRoster { name, ruleset, .. } = row;
         Ok(Roster {
             name,
             ruleset,

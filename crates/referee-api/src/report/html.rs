@@ -13,6 +13,12 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            // A line break or tab is white space in HTML; any other control character is shown
+            // by its picture (an older battle file may carry one in a name).
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {
+                out.push_str(&referee_core::error::printable(c.encode_utf8(&mut [0; 4])));
+            }
             c => out.push(c),
         }
     }
@@ -99,5 +105,6 @@ mod tests {
             h.finish(),
             "<td title=\"&quot;&gt;&lt;script&gt;\">&lt;script&gt;alert(&#39;1&#39;) &amp; co&lt;/script&gt;</td>"
         );
+        assert_eq!(escape("a\u{1b}[2Jb\u{7}"), "a␛[2Jb␇");
     }
 }

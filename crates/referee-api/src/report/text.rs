@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::{gauge_words, Entry, Source, Story};
+use referee_core::error::printable;
 use referee_core::RefereeError;
 
 /// One line for an event: "Melee — 17.04, 17.03: DX (dice 3, 4; physical dice); chance of DX
@@ -24,33 +25,49 @@ pub fn entry_line(entry: &Entry) -> String {
     line
 }
 
-/// The plain-text log of a battle.
+/// The plain-text log of a battle. Each line's text is written with its control characters shown
+/// (`printable`): a name holding a line break cannot forge a line ("Turn 9: Romans win"), nor an
+/// escape sequence reach a terminal.
 pub fn text_log(source: &Source) -> Result<String, RefereeError> {
     let story = Story::tell(source)?;
     let mut out = String::new();
-    let _ = writeln!(out, "{}", story.title);
-    let _ = writeln!(out, "{} · {}", story.sides_words(), story.rules_words());
-    let _ = writeln!(out, "Began {}; last entry {}.", story.began, story.last);
+    let mut line = |text: &str| {
+        out.push_str(&printable(text));
+        out.push('\n');
+    };
+    line(&story.title);
+    line(&format!(
+        "{} · {}",
+        story.sides_words(),
+        story.rules_words()
+    ));
+    line(&format!(
+        "Began {}; last entry {}.",
+        story.began, story.last
+    ));
     for turn in &story.turns {
-        let _ = writeln!(out, "\n{}", turn.heading);
+        line("");
+        line(&turn.heading);
         for entry in &turn.entries {
-            let _ = writeln!(out, "- {}", entry_line(entry));
+            line(&format!("- {}", entry_line(entry)));
         }
     }
     if let Some(words) = story.left_out_words() {
-        let _ = writeln!(out, "\n({words})");
+        line("");
+        line(&format!("({words})"));
     }
-    let _ = writeln!(out, "\nStanding");
+    line("");
+    line("Standing");
     for g in &story.standing.gauges {
         let side = g
             .side
             .as_deref()
             .map(|s| format!("{s}: "))
             .unwrap_or_default();
-        let _ = writeln!(out, "- {side}{}", gauge_words(g));
+        line(&format!("- {side}{}", gauge_words(g)));
     }
     for verdict in story.verdicts() {
-        let _ = writeln!(out, "- {verdict}");
+        line(&format!("- {verdict}"));
     }
     Ok(out)
 }
