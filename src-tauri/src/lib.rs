@@ -107,23 +107,49 @@ async fn with_store<T: Send + 'static>(
 const PREFERENCES_FILE: &str = "settings.json";
 const PREFERENCES_KEY: &str = "settings";
 
-#[tauri::command]
-async fn preferences_load(app: tauri::AppHandle) -> Result<serde_json::Value, RefereeError> {
-    let store = app.store(PREFERENCES_FILE).map_err(preferences_error)?;
-    Ok(store
-        .get(PREFERENCES_KEY)
-        .unwrap_or(serde_json::Value::Null))
+/// The preferences store, opened for one load or save and closed after it: the plugin keeps no
+/// copy of it, so neither its auto-save nor its save at exit ever writes the file with a plain
+/// write that a crash could cut short.
+fn preferences_store(
+    app: &tauri::AppHandle,
+) -> Result<std::sync::Arc<tauri_plugin_store::Store<tauri::Wry>>, RefereeError> {
+    app.store_builder(PREFERENCES_FILE)
+        .disable_auto_save()
+        .build()
+        .map_err(preferences_error)
 }
 
+#[tauri::command]
+async fn preferences_load(app: tauri::AppHandle) -> Result<serde_json::Value, RefereeError> {
+    let store = preferences_store(&app)?;
+    let settings = store
+        .get(PREFERENCES_KEY)
+        .unwrap_or(serde_json::Value::Null);
+    store.close_resource();
+    Ok(settings)
+}
+
+/// The store's entries written all or nothing (temporary file, sync, rename): a crash or a full
+/// disk leaves the preferences as they were.
 #[tauri::command]
 async fn preferences_save(
     app: tauri::AppHandle,
     settings: serde_json::Value,
 ) -> Result<(), RefereeError> {
     referee_api::check_preferences(&settings)?;
-    let store = app.store(PREFERENCES_FILE).map_err(preferences_error)?;
+    let path = tauri_plugin_store::resolve_store_path(&app, PREFERENCES_FILE)
+        .map_err(preferences_error)?;
+    let store = preferences_store(&app)?;
     store.set(PREFERENCES_KEY, settings);
-    store.save().map_err(preferences_error)
+    let entries: serde_json::Map<String, serde_json::Value> = store.entries().into_iter().collect();
+    store.close_resource();
+    referee_api::write_preferences(&path, &entries).map_err(|e| {
+        RefereeError::new(
+            "preferences.unwritable",
+            "the preferences could not be kept: they apply until the app closes",
+        )
+        .location(e.location.unwrap_or_default())
+    })
 }
 
 fn preferences_error(e: tauri_plugin_store::Error) -> RefereeError {

@@ -67,7 +67,7 @@ async function setUp(name) {
   await addUnit('Pikes', 'Carthage', { type: 'PP', class: 'A', count: 2, hex: '17.03' });
   await addUnit('Bows', 'Carthage', { type: 'LB', count: 1, hex: '17.03' });
   await addUnit('Hanno', 'Carthage', { type: '2L', bonus: 2, hex: '17.03' }, 'leader');
-  await addUnit('Militia', 'Carthage', { type: 'MS', class: 'A', count: 3, hex: '22.18' });
+  await addUnit('Militia', 'Carthage', { type: 'MS', class: 'A', combat: '2', count: 3, hex: '22.18' });
   await addUnit('Hastati', 'Rome', { type: 'SD', count: 3, hex: '18.04' });
   await addUnit('Archers A', 'Rome', { type: 'LB', count: 2, hex: '22.19' });
   await addUnit('Spears', 'Rome', { type: 'PS', count: 1, hex: '22.19' });

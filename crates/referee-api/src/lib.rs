@@ -24,7 +24,7 @@ pub use files::write_atomically;
 pub use import::{read_battle_file, MAX_TURN};
 pub use limits::{Limited, BATTLE_FILE_LIMIT, ROSTER_FILE_LIMIT, RULESET_FILE_LIMIT};
 pub use names::NAME_MAX_CHARS;
-pub use preferences::{check_preferences, PREFERENCES_MAX_BYTES};
+pub use preferences::{check_preferences, write_preferences, PREFERENCES_MAX_BYTES};
 pub use referee_core::battle::{
     Fight, Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,
 };

@@ -20,7 +20,8 @@ fn base(form: &UnitForm) -> Map<String, Value> {
                 .clone()
                 .unwrap_or(json!(f.min.unwrap_or(0).max(2))),
             "toggle" => json!(false),
-            _ => json!(""),
+            // A printed value every text field accepts (an ITACS combat strength).
+            _ => f.default.clone().unwrap_or(json!("2")),
         };
         stats.insert(f.key.clone(), v);
     }
@@ -81,9 +82,13 @@ fn every_option_of_every_choice_previews() {
             );
             for option in &field.options {
                 let mut stats = base(&form);
+                if system == "itacs" {
+                    // Missile classes (Ff, Mf) ask a fire strength their type may not give.
+                    stats.insert("fire".into(), json!(2));
+                }
                 stats.insert(field.key.clone(), json!(option.key));
-                // What the type does not supply and a unit needs on its own (ITACS melee reads
-                // the class) stays optional: the preview holds without it.
+                // What the type does not supply is asked (ITACS class and combat, R-ITACS-17);
+                // what it supplies is not, so every type previews.
                 let preview = referee
                     .unit_preview(system, &Value::Object(stats.clone()))
                     .unwrap_or_else(|e| {
@@ -304,4 +309,42 @@ fn each_csv_template_imports_through_the_roster_checks() {
                 .unwrap_or_else(|e| panic!("{system}: {e:?}"));
         }
     }
+}
+
+/// ITACS issue 31 item 5 (R-ITACS-17): what a unit's type does not give is asked when the unit
+/// is added, each beside its own field; what the type gives is not asked again.
+#[test]
+fn itacs_asks_at_entry_what_the_type_does_not_give() {
+    let referee = Referee::builtin();
+    let refused = |stats: Value| {
+        referee
+            .unit_preview("itacs", &stats)
+            .expect_err(&format!("{stats} should be refused"))
+    };
+    // Militia Infantry (MI): the text gives no class and no strength.
+    let e = refused(json!({"type": "MI", "count": 2}));
+    assert_eq!(e.field.as_deref(), Some("class"), "{e:?}");
+    plain(&e.message);
+    let e = refused(json!({"type": "MI", "class": "A", "count": 2}));
+    assert_eq!(e.field.as_deref(), Some("combat"), "{e:?}");
+    plain(&e.message);
+    // Crossbowmen (CB) are missile troops (Ff) without a printed fire strength.
+    let e = refused(json!({"type": "CB", "combat": "2", "count": 1}));
+    assert_eq!(e.field.as_deref(), Some("fire"), "{e:?}");
+    assert_eq!(e.ruling.as_deref(), Some("R-ITACS-17"));
+    plain(&e.message);
+    let p = referee
+        .unit_preview(
+            "itacs",
+            &json!({"type": "CB", "combat": "2", "fire": 2, "count": 1}),
+        )
+        .unwrap();
+    assert!(p.summary.contains("combat 2"), "{}", p.summary);
+    // A type that gives its class and strength (PS: A, 4) asks neither.
+    referee
+        .unit_preview("itacs", &json!({"type": "PS", "count": 2}))
+        .unwrap();
+    // A class picked by hand that fires (Mf) asks the fire strength too.
+    let e = refused(json!({"type": "MI", "class": "Mf", "combat": "3", "count": 1}));
+    assert_eq!(e.field.as_deref(), Some("fire"), "{e:?}");
 }

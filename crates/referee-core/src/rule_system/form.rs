@@ -235,7 +235,21 @@ pub fn check_stats(
             }
         }
     }
+    // A field the chosen option already fills (an ITACS type's class) is not asked.
+    let filled: Vec<&str> = form
+        .fields
+        .iter()
+        .filter(|f| f.kind == FieldKind::Choice)
+        .filter_map(|f| {
+            let chosen = map.get(&f.key)?.as_str()?;
+            f.options.iter().find(|o| o.key == chosen)
+        })
+        .flat_map(|o| o.fills.iter().map(String::as_str))
+        .collect();
     for field in form.fields.iter().filter(|f| f.required) {
+        if filled.contains(&field.key.as_str()) {
+            continue;
+        }
         if map.get(&field.key).is_none_or(Value::is_null) {
             let how = match field.kind {
                 FieldKind::Choice => "pick one from the list",
@@ -281,6 +295,9 @@ pub fn plain(form: &UnitForm, e: RefereeError) -> RefereeError {
     }
     if let Some(r) = e.rule {
         out = out.rule(&r);
+    }
+    if let Some(r) = e.ruling {
+        out = out.ruling(&r);
     }
     out
 }

@@ -205,6 +205,7 @@ pub fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), Refe
         });
         RefereeError { field: own, ..e }
     })?;
+    missile_fire(data, &entry, &units[0])?;
     let stack = stack_state(data, &units, 0, false, false);
     Ok((
         entry.count,
@@ -220,6 +221,29 @@ pub fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), Refe
             rampaging: false,
         },
     ))
+}
+
+/// A missile unit's fire strength is asked when it is added, where its type gives none
+/// (R-ITACS-17): a missile unit without one would fire with 0.
+fn missile_fire(data: &ItacsData, entry: &UnitEntry, unit: &Unit) -> Result<(), RefereeError> {
+    let missile = unit
+        .class
+        .as_ref()
+        .and_then(|c| data.unit_classes.get(c))
+        .is_some_and(|c| c.missile);
+    let printed = entry
+        .fire
+        .or_else(|| unit.type_data(data).and_then(|t| t.fire));
+    if missile && printed.is_none() {
+        return Err(RefereeError::new(
+            "situation.missing_strength",
+            "missile troops fire: enter the fire strength printed on the counter",
+        )
+        .field("fire")
+        .rule("2.4.6")
+        .ruling("R-ITACS-17"));
+    }
+    Ok(())
 }
 
 /// An edit keeps the markers the stack carries.
@@ -421,14 +445,18 @@ pub fn fields(d: &ItacsData) -> Vec<UnitField> {
             .default(Value::from(1))
             .range(Some(1), None)
             .help("How many identical units of this type stand in the hex."),
+        // Asked when the unit is added, where the rule text gives the type no value (R-ITACS-17):
+        // the fights need them.
         Field::new("class", "Unit class", "2.4.4", FieldKind::Choice)
+            .required()
             .help("The letter at the bottom of the counter, asked only when the rules do not give the type's class.")
             .options(classes),
         Field::new("combat", "Combat strength", "2.4.6", FieldKind::Text)
+            .required()
             .help("As printed on the counter: a number, a dot, or a number in square brackets."),
         Field::new("fire", "Fire strength", "2.4.6", FieldKind::Number)
             .range(Some(0), None)
-            .help("As printed on the counter; a unit without one has a fire strength of 0."),
+            .help("As printed on the counter; asked for missile troops whose type gives none. Other units without one have a fire strength of 0."),
         Field::new("movement", "Movement points", "4.3", FieldKind::Number)
             .range(Some(0), None)
             .help("As printed on the counter."),
@@ -473,6 +501,7 @@ pub fn preview(d: &ItacsData, stats: &Value) -> Result<UnitPreview, RefereeError
     let (stats, _) = hex_of(stats)?;
     let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::resolve(d, &entry, "")?;
+    missile_fire(d, &entry, &unit)?;
     let t = entry.unit_type.as_ref().and_then(|k| d.unit_types.get(k));
     let mut values = match t {
         Some(t) => type_values(d, t).1,
