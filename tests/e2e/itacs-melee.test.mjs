@@ -102,20 +102,20 @@ test('an ITACS melee entered in the window shows the core exact odds and the dic
   await browser.$('#quick-ruleset').selectByAttribute('value', 'itacs');
   await browser.waitUntil(async () => (await browser.$('#action').getValue()) === 'melee', { timeout: 10000 });
   await chooseAction('melee');
-  // The rule's example opens it; make it five SD attacking two PS in woods, from the front.
+  // The rule's example opens it; make it four SD (a full hex, 4.3.3) attacking two PS in woods, from the front.
   await browser.$('[data-remove="attackers.1"]').click();
-  await setField('attackers.0.units.0.count', 5);
+  await setField('attackers.0.units.0.count', 4);
   await (await field('defenders.0.terrain')).selectByAttribute('value', 'woods');
 
   const situation = {
-    attackers: [{ label: '17.04', units: [{ type: 'SD', count: 5 }] }],
+    attackers: [{ label: '17.04', units: [{ type: 'SD', count: 4 }] }],
     defenders: [{ label: '17.03', terrain: 'woods', units: [{ type: 'PS', count: 2 }] }],
   };
   const expected = core('melee', situation);
   const rows = expected.distribution.map((d) => [d.result, d.probability]);
   assert.equal(rows.length, 7);
   await waitForOdds(rows);
-  // 20:8 → 2:1 (+1), woods −2, B attacking A +2: the total the core gives is on screen.
+  // 16:8 → 2:1 (+1), woods −2, B attacking A +2: the total the core gives is on screen.
   assert.equal(expected.total_modifier, 1);
   await browser.waitUntil(async () => (await text('[data-testid="total-modifier"]')) === '+1', { timeout: 10000 });
 

@@ -67,6 +67,16 @@ async function setUp(name) {
   await addUnit('Pikes', 'Carthage', { type: 'PP', class: 'A', count: 2, hex: '17.03' });
   await addUnit('Bows', 'Carthage', { type: 'LB', count: 1, hex: '17.03' });
   await addUnit('Hanno', 'Carthage', { type: '2L', bonus: 2, hex: '17.03' }, 'leader');
+  // The text gives Militia (MS) no class and no strength: the form asks them when the unit is
+  // added, beside their fields, and adds nothing until they are in (R-ITACS-17).
+  await browser.$('#add-unit #unit-role').selectByAttribute('value', 'unit');
+  await browser.$('#unit-label').setValue('Militia');
+  await browser.$('#add-unit #unit-type').selectByAttribute('value', 'MS');
+  await browser.$('#add-unit-button').click();
+  await browser.$('#add-unit .field-error').waitForExist({ timeout: 10000 });
+  assert.equal(await browser.$('#add-unit #unit-combat').getAttribute('aria-invalid'), 'true');
+  assert.equal(await browser.$('#add-unit #unit-class').getAttribute('aria-invalid'), 'true');
+  assert.ok(!(await browser.$('#roster').getText()).includes('Militia'));
   await addUnit('Militia', 'Carthage', { type: 'MS', class: 'A', combat: '2', count: 3, hex: '22.18' });
   await addUnit('Hastati', 'Rome', { type: 'SD', count: 3, hex: '18.04' });
   await addUnit('Archers A', 'Rome', { type: 'LB', count: 2, hex: '22.19' });

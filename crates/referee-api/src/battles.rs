@@ -477,8 +477,12 @@ impl Battles {
     ) -> Result<BattleView, RefereeError> {
         names::check_unit("", &unit)?;
         self.writing(id, |b| {
-            let ruleset = referee.ruleset(&b.battle(referee, id)?.state.ruleset.clone())?;
-            let body = b.battle(referee, id)?.add_unit(ruleset, unit.clone())?;
+            let system = b.battle(referee, id)?.state.ruleset.clone();
+            let ruleset = referee.ruleset(&system)?;
+            let body = b
+                .battle(referee, id)?
+                .add_unit(ruleset, unit.clone())
+                .map_err(|e| referee.from_another_system(&system, &unit.stats, e))?;
             b.commit(referee, id, vec![(body, None)])
         })?;
         self.view(referee, id)
@@ -495,10 +499,12 @@ impl Battles {
     ) -> Result<BattleView, RefereeError> {
         names::check_unit("", &spec)?;
         self.writing(id, |b| {
-            let ruleset = referee.ruleset(&b.battle(referee, id)?.state.ruleset.clone())?;
+            let system = b.battle(referee, id)?.state.ruleset.clone();
+            let ruleset = referee.ruleset(&system)?;
             let body = b
                 .battle(referee, id)?
-                .edit_unit(ruleset, unit_id, spec.clone())?;
+                .edit_unit(ruleset, unit_id, spec.clone())
+                .map_err(|e| referee.from_another_system(&system, &spec.stats, e))?;
             b.commit(referee, id, vec![(body, None)])
         })?;
         self.view(referee, id)
@@ -1089,7 +1095,10 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
                 "the roster has more units than a battle holds",
             )
         })?;
-        ruleset.system.enter(id, unit, &format!("units[{i}]"))?;
+        ruleset
+            .system
+            .enter(id, unit, &format!("units[{i}]"))
+            .map_err(|e| referee.from_another_system(&roster.ruleset, &unit.stats, e))?;
     }
     Ok(())
 }

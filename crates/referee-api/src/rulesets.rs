@@ -334,7 +334,56 @@ impl Referee {
         ruleset: &str,
         stats: &serde_json::Value,
     ) -> Result<referee_core::battle::UnitPreview, RefereeError> {
-        self.ruleset(ruleset)?.unit_preview(stats)
+        self.ruleset(ruleset)?
+            .unit_preview(stats)
+            .map_err(|e| self.from_another_system(ruleset, stats, e))
+    }
+
+    /// A refusal of a value this ruleset's form does not list, said better when the value is one
+    /// of another system's choices: "Kn is a unit type of DBMM, not of ITACS" — a unit entered
+    /// in the wrong battle, or a roster of the wrong system.
+    pub fn from_another_system(
+        &self,
+        ruleset: &str,
+        stats: &serde_json::Value,
+        e: RefereeError,
+    ) -> RefereeError {
+        let Some(key) = e.field.as_deref().and_then(|f| f.rsplit('.').next()) else {
+            return e;
+        };
+        let Some(given) = stats.get(key).and_then(|v| v.as_str()) else {
+            return e;
+        };
+        let Ok(own) = self.ruleset(ruleset) else {
+            return e;
+        };
+        let own_form = own.unit_form();
+        let Some(field) = own_form.fields.iter().find(|f| f.key == key) else {
+            return e;
+        };
+        if field.options.iter().any(|o| o.key == given) {
+            return e;
+        }
+        let elsewhere = self
+            .rulesets
+            .values()
+            .filter(|r| r.info.id != ruleset)
+            .find_map(|r| {
+                let form = r.unit_form();
+                let f = form.fields.iter().find(|f| f.key == key)?;
+                let o = f.options.iter().find(|o| o.key == given)?;
+                Some((r.info.name.clone(), o.label.clone()))
+            });
+        match elsewhere {
+            Some((system, label)) => RefereeError {
+                message: format!(
+                    "{}: {label} belongs to {system}, not to {}. Pick one from the list, or add the unit to a {system} battle.",
+                    field.label, own.info.name
+                ),
+                ..e
+            },
+            None => e,
+        }
     }
 
     /// A CSV roster template: `label` and the unit form's field keys, with two example rows.

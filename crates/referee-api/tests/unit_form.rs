@@ -348,3 +348,35 @@ fn itacs_asks_at_entry_what_the_type_does_not_give() {
     let e = refused(json!({"type": "MI", "class": "Mf", "combat": "3", "count": 1}));
     assert_eq!(e.field.as_deref(), Some("fire"), "{e:?}");
 }
+
+/// A unit of another system says which system it belongs to (issue 31 item 8).
+#[test]
+fn a_unit_of_another_system_names_its_system() {
+    let referee = Referee::builtin();
+    let name = |id: &str| {
+        referee
+            .rulesets()
+            .systems
+            .into_iter()
+            .find(|s| s.id == id)
+            .unwrap()
+            .name
+    };
+    let e = referee
+        .unit_preview("itacs", &json!({"type": "Kn", "count": 1}))
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("type"));
+    assert!(e.message.contains("Knights (Kn)"), "{}", e.message);
+    assert!(e.message.contains(&name("dbmm")), "{}", e.message);
+    assert!(e.message.contains(&name("itacs")), "{}", e.message);
+    plain(&e.message);
+    let e = referee
+        .unit_preview("dbmm", &json!({"type": "SD", "grade": "O"}))
+        .unwrap_err();
+    assert!(e.message.contains(&name("itacs")), "{}", e.message);
+    // A value no system knows keeps the plain refusal.
+    let e = referee
+        .unit_preview("itacs", &json!({"type": "ZZ", "count": 1}))
+        .unwrap_err();
+    assert!(!e.message.contains("belongs to"), "{}", e.message);
+}

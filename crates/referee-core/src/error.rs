@@ -189,9 +189,15 @@ fn quoted(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// A value the umpire entered, quoted in words: `sideways_on` → “sideways on”.
+/// A value the umpire entered, quoted in words: `sideways_on` → “sideways on”. A value without
+/// letters is quoted as typed: “-4” keeps its minus, which is what is wrong with it.
 pub fn given(value: &str) -> String {
-    format!("\u{201c}{}\u{201d}", words(value))
+    let shown = if value.chars().any(char::is_alphabetic) {
+        words(value)
+    } else {
+        value.to_string()
+    };
+    format!("\u{201c}{shown}\u{201d}")
 }
 
 /// The choices of a list, in words: `clear`, `forest_hills` → "clear, forest hills".
@@ -332,14 +338,20 @@ pub fn plain_serde_error(message: &str, path: &str) -> String {
             )
         };
     }
+    // A count of units is 1 or more wherever it is asked (0 is refused by the rules' checks with
+    // the same minimum), though it is read as any whole number 0 or more.
+    let kind_at = |expected: &str| match (path.rsplit('.').next(), expected) {
+        (Some("count"), "u32") => "a whole number, 1 or more".to_string(),
+        _ => kind_words(expected),
+    };
     if let Some(rest) = m.strip_prefix("invalid type: ") {
         let expected = rest.split(", expected ").nth(1).unwrap_or("");
-        return sentence(&format!("{field} must be {}.", kind_words(expected)));
+        return sentence(&format!("{field} must be {}.", kind_at(expected)));
     }
     if let Some(rest) = m.strip_prefix("invalid value: ") {
         let expected = rest.split(", expected ").nth(1).unwrap_or("");
         let given = quoted(rest).into_iter().next();
-        let kind = kind_words(expected);
+        let kind = kind_at(expected);
         return match given {
             Some(g) => sentence(&format!("{field} must be {kind} ({g} is not).")),
             None => sentence(&format!("{field} must be {kind}.")),
@@ -387,7 +399,15 @@ mod plain_tests {
                 "invalid type: string \"x\", expected u32",
                 "side_a[0].count"
             ),
-            "The count must be a whole number, 0 or more."
+            "The count must be a whole number, 1 or more."
+        );
+        // A negative count names the same minimum as a count of 0 (ITACS issue 31 item 8).
+        assert_eq!(
+            p(
+                "invalid value: integer `-3`, expected u32",
+                "attackers[0].units[0].count"
+            ),
+            "The count must be a whole number, 1 or more (-3 is not)."
         );
         assert_eq!(
             p("unknown variant `sideways`, expected one of `none`, `firing_down`, `firing_up`", "target.scarp"),

@@ -492,3 +492,36 @@ fn picks_the_rules_cannot_fight_are_refused_in_words() {
     assert_eq!(f.targets["unit:Persians (#1)"], [1]);
     assert_eq!(f.targets["unit:Persians (#2)"], [2]);
 }
+
+/// Horse archers firing after movement at a unit whose movement points the text does not give
+/// (PP): the fight asks for them rather than leaving the unit out of the contact list (6.2,
+/// R-ITACS-17); a unit whose type gives them (SD, 4) is not asked.
+#[test]
+fn itacs_horse_archers_ask_the_movement_of_units_in_contact() {
+    let (r, b) = battle(
+        "itacs",
+        &[
+            (
+                "Horse bows",
+                0,
+                json!({ "type": "HB", "combat": "2", "fire": 2, "movement": 10 }),
+            ),
+            ("Pikes", 1, json!({ "type": "PP", "class": "A" })),
+            ("Swords", 1, json!({ "type": "SD" })),
+        ],
+    );
+    let f = fight(&r, &b.state, "horse_archer_fire", &[1], &[2]).unwrap();
+    assert!(
+        f.asks
+            .iter()
+            .any(|a| a.contains("movement points printed on the Pikes counter")),
+        "{:?}",
+        f.asks
+    );
+    let f = fight(&r, &b.state, "horse_archer_fire", &[1], &[3]).unwrap();
+    assert!(
+        f.asks.iter().all(|a| !a.contains("movement points")),
+        "{:?}",
+        f.asks
+    );
+}

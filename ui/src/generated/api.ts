@@ -890,7 +890,12 @@ enemy_movement?: Array<number>,
 /**
  * Another unit of their formation broke this phase (4.5.12).
  */
-formation_broke?: boolean, };
+formation_broke?: boolean, 
+/**
+ * The attackers' result fell on a single defending unit: a D2XB then leaves them
+ * undisrupted (10.7, R-ITACS-7, R-ITACS-36).
+ */
+lone_defender?: boolean, };
 
 export type CombatSide = "attacker" | "defender";
 

@@ -73,6 +73,11 @@ pub struct BreakSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub formation_broke: bool,
+    /// The attackers' result fell on a single defending unit: a D2XB then leaves them
+    /// undisrupted (10.7, R-ITACS-7, R-ITACS-36).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub lone_defender: bool,
 }
 
 pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, RefereeError> {
@@ -125,9 +130,12 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
         };
         // The units entered are those the result left (10.7): a D2XB that leaves survivors had
         // more than one defender, so "the remaining units must break" applies to them however
-        // few they are; the single-defender reading (R-ITACS-7) destroys the lone defender.
+        // few they are; the single-defender reading (R-ITACS-7) destroys the lone defender. The
+        // attackers' own side cannot tell from their survivors: they say whether the defender
+        // was alone (R-ITACS-36), and are disrupted by a D2XB unless he was.
+        let lone = s.lone_defender && s.side == CombatSide::Attacker;
         let ctx = EffectContext {
-            defending_units: u32::MAX,
+            defending_units: if lone { 1 } else { u32::MAX },
             extra: &extra,
         };
         result_effects = effects_of(data, code, &ctx)

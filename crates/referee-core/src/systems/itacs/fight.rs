@@ -446,6 +446,14 @@ fn missing_values(data: &ItacsData, action: &str, fighters: &[&Picked]) -> Vec<S
                 f.label
             ));
         }
+        // Whether horse archers may break after firing turns on every unit's movement points
+        // (6.2): a unit without them is not left out of the contact list unsaid.
+        if action == "horse_archer_fire" && unit.movement.is_none() {
+            asks.push(format!(
+                "Enter the movement points printed on the {} counter (4.3): whether the horse archers may break depends on them (6.2).",
+                f.label
+            ));
+        }
     }
     asks
 }

@@ -5,8 +5,8 @@ use super::data::{BandModifier, ItacsData};
 use super::forecast::{forecast, Stack};
 use super::results::{effect, roll_on_table, EffectContext};
 use super::situation::{
-    check_square, resolve_units, road_note, square_has_no_rear_note, stack_state, terrain,
-    FireSituation, ScarpLine, Unit,
+    check_square, check_stacking, resolve_units, road_note, square_has_no_rear_note, stack_state,
+    terrain, FireSituation, ScarpLine, Unit,
 };
 use crate::contract::{Change, Check, Effect, Modifier, Note, Resolution, Shown, Target, Total};
 use crate::error::RefereeError;
@@ -75,7 +75,10 @@ fn horse_archer_consequence(
         }
     }
     let ground = terrain(data, &after.terrain, "after_movement.terrain")?;
-    let open = ha.break_terrain.contains(&after.terrain);
+    let open = ha
+        .break_terrain
+        .iter()
+        .any(|k| data.terrain.get(k).is_some_and(|t| std::ptr::eq(t, ground)));
     let slower = after
         .contact_movement
         .iter()
@@ -198,6 +201,7 @@ pub fn resolve(
         }
         range = range.max(hex.range);
         let units = resolve_units(data, &hex.units, &field)?;
+        check_stacking(data, &units, &field)?;
         for (j, _) in units.iter().enumerate().filter(|(_, u)| u.throwing) {
             let tw = &data.throwing_weapons;
             if !defensive {

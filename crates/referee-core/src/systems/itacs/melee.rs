@@ -5,8 +5,8 @@ use super::data::{AttackPosition, BelowLowest, ItacsData};
 use super::forecast::{forecast, Stack};
 use super::results::{effect, roll_on_table, EffectContext};
 use super::situation::{
-    check_can_stand, check_square, resolve_units, road_note, square_has_no_rear_note, stack_state,
-    terrain, MeleeSituation, Unit,
+    check_can_stand, check_square, check_stacking, resolve_units, road_note,
+    square_has_no_rear_note, stack_state, terrain, MeleeSituation, Unit,
 };
 use super::state::HexState;
 use super::strength::{show_half_points, stack_half_points};
@@ -122,6 +122,7 @@ pub fn resolve(
             .rule(&data.scarp.rule));
         }
         let units = resolve_units(data, &hex.units, &field)?;
+        check_stacking(data, &units, &field)?;
         for (j, u) in units.iter().enumerate() {
             u.require_class(&format!("{field}.units[{j}]"))?;
         }
@@ -150,6 +151,7 @@ pub fn resolve(
     for (i, hex) in s.defenders.iter().enumerate() {
         let field = format!("defenders[{i}]");
         let units = resolve_units(data, &hex.units, &field)?;
+        check_stacking(data, &units, &field)?;
         for (j, u) in units.iter().enumerate() {
             u.require_class(&format!("{field}.units[{j}]"))?;
         }

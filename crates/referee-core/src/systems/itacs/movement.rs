@@ -124,6 +124,12 @@ pub struct MoveSituation {
     pub end_facing_changes: u32,
 }
 
+/// The D markers on the friendly unit a charging HC ends with over the stacking limit (6.3).
+/// A constant, not ruleset data: a new key in the ruleset file would change its fingerprint, and
+/// battles saved under the file as it was would no longer open.
+const CHARGE_OVER_LIMIT_D: u32 = 2;
+const CHARGE_RULE: &str = "6.3";
+
 fn refuse(code: &str, message: String, field: String, rule: &str) -> RefereeError {
     RefereeError::new(code, message).field(field).rule(rule)
 }
@@ -257,7 +263,10 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
         }
         if s.square
             && (step.road
-                || mv.square_closed_to.contains(&step.terrain)
+                || mv
+                    .square_closed_to
+                    .iter()
+                    .any(|k| data.terrain.get(k).is_some_and(|t| std::ptr::eq(t, ground)))
                 || (step.stream && mv.square_closed_to.iter().any(|k| k == "stream")))
         {
             return Err(refuse(
@@ -346,7 +355,30 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
         } else {
             mv.stacking_rule.clone()
         };
-        if over && i == last {
+        // A feudal charge may end over the limit in a friendly hex: the friendly unit there
+        // takes 2 D markers and must break (6.3). Elephants and fleets still stack alone.
+        let charge_over = s.charging && !step.elephant && !(alone && step.units_in_hex > 0);
+        if over && i == last && charge_over {
+            effects.push(effect(
+                Target::Hex(name.clone()),
+                Change::DMarkers {
+                    count: CHARGE_OVER_LIMIT_D,
+                },
+                CHARGE_RULE,
+                None,
+            ));
+            effects.push(effect(
+                Target::Hex(name.clone()),
+                Change::MustBreak,
+                CHARGE_RULE,
+                None,
+            ));
+            notes.push(Note::new(
+                format!("The charge ends in {name} over the stacking limit of {limit}: the friendly unit there is disrupted (2 D markers) and must break."),
+                CHARGE_RULE,
+                None,
+            ));
+        } else if over && i == last {
             let message = if step.elephant {
                 format!("{name} holds an elephant: no other unit may stack in its hex but the unit it carries")
             } else if alone && step.units_in_hex > 0 {
@@ -372,8 +404,18 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 e
             });
         }
-        if over && (step.units_in_hex >= limit || step.elephant) {
-            let ruling = step.elephant.then_some("R-ITACS-33");
+        // A charging HC passing through any friendly unit disrupts both as 4.3.3 does a full
+        // hex (6.3, R-ITACS-39).
+        let charge_through = s.charging && step.units_in_hex > 0;
+        if i != last && ((over && (step.units_in_hex >= limit || step.elephant)) || charge_through)
+        {
+            let ruling = if step.elephant {
+                Some("R-ITACS-33")
+            } else if charge_through && step.units_in_hex < limit {
+                Some("R-ITACS-39")
+            } else {
+                None
+            };
             effects.push(effect(
                 Target::Unit(mover.clone()),
                 Change::DMarkers {
@@ -390,8 +432,13 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 &mv.stacking_rule,
                 ruling,
             ));
+            let why = if ruling == Some("R-ITACS-39") {
+                "A charge passing through a friendly unit"
+            } else {
+                "Moving through a hex at its stacking limit"
+            };
             notes.push(Note::new(
-                format!("Moving through {name} at its stacking limit disrupts both stacks, once all movement is finished."),
+                format!("{why} ({name}) disrupts both stacks, once all movement is finished."),
                 &mv.stacking_rule,
                 ruling,
             ));
@@ -412,7 +459,9 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 None,
             ));
             result = "routs";
-        } else if step.d_markers > 0 && s.kind == MoveKind::Normal {
+        } else if step.d_markers > 0 && !s.disrupted {
+            // From a hex without D markers into one with them: disrupted, and the move stops —
+            // a rout or break move too (5.1). A disrupted unit routing is disrupted already.
             if i != last {
                 return Err(refuse(
                     "situation.must_stop",

@@ -49,6 +49,7 @@ pub struct UnitEntry {
     pub movement: Option<u32>,
     /// How many identical units (default 1).
     #[serde(default = "one")]
+    #[schemars(range(min = 1))]
     #[ts(optional, as = "Option<u32>")]
     pub count: u32,
     #[serde(default, skip_serializing_if = "is_false")]
@@ -578,13 +579,53 @@ pub fn check_square(
     Ok(())
 }
 
-/// Looks a terrain key up in the terrain chart.
+/// Refuses a hex holding more units than any hex may (4.3.3: 3 by default, 4 in a square or a
+/// scenario that allows it — the top of the stacking table, 10.4). Leaders are not counted and
+/// cannot be entered as units here.
+pub fn check_stacking(data: &ItacsData, units: &[Unit], field: &str) -> Result<(), RefereeError> {
+    let most = data
+        .missile
+        .stacking
+        .iter()
+        .filter_map(|b| b.max)
+        .max()
+        .unwrap_or(4);
+    let total: u32 = units.iter().map(|u| u.count).sum();
+    if i64::from(total) > most {
+        return Err(RefereeError::new(
+            "situation.over_stacked",
+            format!(
+                "{total} units in one hex: no hex holds more than {most} (3 by default, 4 in a square); split them over their hexes"
+            ),
+        )
+        .field(format!("{field}.units"))
+        .rule("4.3.3"));
+    }
+    Ok(())
+}
+
+/// Looks a terrain up in the terrain chart (10.3): by its key, or by any name the chart prints
+/// for it ("marsh" is the chart's "Swamp, Marsh, Moor"), in any case.
 pub fn terrain<'d>(
     data: &'d ItacsData,
     key: &str,
     field: &str,
 ) -> Result<&'d super::data::Terrain, RefereeError> {
-    data.terrain.get(key).ok_or_else(|| {
+    let plain = |s: &str| {
+        s.to_lowercase()
+            .replace(['_', '-'], " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let wanted = plain(key);
+    let named = || {
+        data.terrain.iter().find_map(|(k, t)| {
+            let names = std::iter::once(k.as_str()).chain(t.name.split(','));
+            names.into_iter().any(|n| plain(n) == wanted).then_some(t)
+        })
+    };
+    data.terrain.get(key).or_else(named).ok_or_else(|| {
         RefereeError::new(
             "situation.unknown_terrain",
             format!(

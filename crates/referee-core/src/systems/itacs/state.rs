@@ -200,9 +200,9 @@ fn consequence_note(c: Consequence, rules: &MarkerRules) -> Note {
             None,
         ),
         Consequence::PermanentDisruption => Note::new(
-            "A rampaging elephant's D marker can never be removed.",
+            "A rampaging elephant's D markers can never be removed.",
             "6.9.2",
-            None,
+            Some("R-ITACS-38"),
         ),
     }
 }
@@ -487,9 +487,9 @@ fn phase_answer(
             let consequences = after.apply(change, rules);
             if consequences.contains(&Consequence::PermanentDisruption) {
                 notes.push(Note::new(
-                    format!("{}: a rampaging elephant keeps its D marker.", hex.label),
+                    format!("{}: a rampaging elephant keeps its D markers.", hex.label),
                     "6.9.2",
-                    None,
+                    Some("R-ITACS-38"),
                 ));
                 continue;
             }

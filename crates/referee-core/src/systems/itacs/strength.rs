@@ -97,8 +97,12 @@ mod tests {
         assert_eq!(CombatStrength::parse("."), Ok(Dot));
         assert_eq!(CombatStrength::parse("[4]"), Ok(Bracketed(4)));
         assert!(CombatStrength::parse("four").is_err());
-        assert!(CombatStrength::parse("-3").is_err());
         assert!(CombatStrength::parse("[x]").is_err());
+        // The refusal quotes what was typed, minus included (issue 31 item 8).
+        let e = CombatStrength::parse("-4").unwrap_err();
+        assert!(e.contains("\u{201c}-4\u{201d}"), "{e}");
+        let e = CombatStrength::parse("[-4]").unwrap_err();
+        assert!(e.contains("\u{201c}[-4]\u{201d}"), "{e}");
     }
 
     // The three examples of 2.4.6.

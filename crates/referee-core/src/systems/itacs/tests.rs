@@ -48,7 +48,12 @@ fn the_melee_example_has_exact_odds() {
         .resolve(
             "melee",
             &json!({
-                "attackers": [{ "rear": true, "units": [{ "type": "SD", "count": 6 }] }],
+                // The example's 6 SD stand in three hexes (4.3.3: at most 3 in a hex).
+                "attackers": [
+                    { "rear": true, "units": [{ "type": "SD", "count": 2 }] },
+                    { "units": [{ "type": "SD", "count": 2 }] },
+                    { "units": [{ "type": "SD", "count": 2 }] }
+                ],
                 "defenders": [{ "terrain": "clear", "units": [{ "type": "PS", "count": 2 }] }]
             }),
             None,
@@ -210,6 +215,19 @@ fn bad_input_gets_a_typed_error_naming_the_field() {
             json!({ "attackers": [{ "units": [{ "type": "PS", "count": 0 }] }], "defenders": [{ "terrain": "clear", "units": [{ "type": "PS" }] }] }),
             "situation.invalid_count",
             "attackers[0].units[0].count",
+        ),
+        // No hex holds more than 4 units (4.3.3), attacking as well as defending (issue 31 item 8).
+        (
+            "melee",
+            json!({ "attackers": [{ "units": [{ "type": "SD", "count": 100 }] }], "defenders": [{ "terrain": "clear", "units": [{ "type": "PS" }] }] }),
+            "situation.over_stacked",
+            "attackers[0].units",
+        ),
+        (
+            "missile",
+            json!({ "firing_hexes": [{ "range": 1, "units": [{ "type": "LB", "count": 5 }] }], "target": { "terrain": "clear", "units": [{ "type": "SD" }] } }),
+            "situation.over_stacked",
+            "firing_hexes[0].units",
         ),
         ("charge", json!({}), "action.unknown", "action"),
     ];
@@ -514,6 +532,22 @@ fn entering_a_disrupted_hex_disrupts_and_stops() {
         json!({ "unit": { "type": "SD" }, "disrupted": true, "path": [step(0)] }),
     );
     assert_eq!(e.code, "situation.disrupted_move");
+    // A break move from a hex without D markers stops in one with them too (5.1); a disrupted
+    // unit routing is disrupted already and goes on.
+    let e = refused(
+        "move",
+        json!({ "unit": { "type": "SD" }, "kind": "break", "path": [step(1), step(0)] }),
+    );
+    assert_eq!(e.code, "situation.must_stop");
+    let r = resolved(
+        "move",
+        json!({ "unit": { "type": "SD" }, "kind": "break", "path": [step(0), step(1)] }),
+    );
+    assert_eq!(r.outcome.unwrap().result, "disrupted");
+    resolved(
+        "move",
+        json!({ "unit": { "type": "SD" }, "kind": "rout", "disrupted": true, "path": [step(1), step(0)] }),
+    );
 }
 
 #[test]
@@ -620,6 +654,16 @@ fn break_after_combat_forced_voluntary_or_not_at_all() {
     assert_eq!(
         b(json!({ "side": "attacker", "result": "AD", "attacked_square": true })).result,
         "must break"
+    );
+    // The attackers of a D2XB take 2 D markers and so may break, unless the defender was alone
+    // (10.7's note, R-ITACS-7, R-ITACS-36).
+    assert_eq!(
+        b(json!({ "side": "attacker", "result": "D2XB" })).result,
+        "may break"
+    );
+    assert_eq!(
+        b(json!({ "side": "attacker", "result": "D2XB", "lone_defender": true })).result,
+        "may not break"
     );
     let el = resolved(
         "break_check",
@@ -1075,4 +1119,112 @@ fn fuzz_regression_huge_numbers_are_refused_at_the_door() {
         )
         .unwrap_err();
     assert_eq!(e.code, "situation.value_out_of_range");
+}
+
+/// The terrain chart's printed names are taken as well as its keys (10.3): "Marsh" is the
+/// chart's "Swamp, Marsh, Moor" (issue 31 item 8).
+#[test]
+fn terrain_is_taken_by_any_name_the_chart_prints() {
+    let by_key = resolved("melee", melee("4", "4", "swamp"));
+    assert_ne!(
+        resolved("melee", melee("4", "4", "clear")).modifiers,
+        by_key.modifiers
+    );
+    for name in ["marsh", "Marsh", "moor", "Swamp"] {
+        let by_name = resolved("melee", melee("4", "4", name));
+        assert_eq!(by_name.modifiers, by_key.modifiers, "{name}");
+        assert_eq!(by_name.distribution, by_key.distribution, "{name}");
+    }
+    let hills = resolved("melee", melee("4", "4", "forest_hills"));
+    assert_eq!(
+        resolved("melee", melee("4", "4", "Jungle Hills")).modifiers,
+        hills.modifiers
+    );
+    let e = refused("melee", melee("4", "4", "lava"));
+    assert_eq!(e.code, "situation.unknown_terrain");
+}
+
+/// Horse archers (HB, class Mf) cost half their strength plus their fire, not doubled: 7.0
+/// doubles class C only (R-ITACS-37); HC (class C) is doubled (R-ITACS-6).
+#[test]
+fn horse_archers_victory_points_are_not_doubled() {
+    let r = resolved(
+        "victory",
+        json!({ "sides": [
+            { "name": "A", "lost": [{ "type": "HB", "combat": "2", "fire": 2 }, { "type": "HC" }] },
+            { "name": "B" }
+        ] }),
+    );
+    let line = |label: &str| {
+        r.totals
+            .iter()
+            .find(|t| t.label.contains(label))
+            .unwrap_or_else(|| panic!("no {label} in {:?}", r.totals))
+            .clone()
+    };
+    let hb = line("HB");
+    assert!(
+        hb.value.starts_with("2 ÷ 2 + 2, not doubled"),
+        "{}",
+        hb.value
+    );
+    assert!(hb.value.contains("= 3"), "{}", hb.value);
+    assert_eq!(hb.ruling.as_deref(), Some("R-ITACS-37"));
+    let hc = line("HC");
+    assert!(hc.value.contains("doubled for cavalry"), "{}", hc.value);
+    assert_eq!(hc.ruling.as_deref(), Some("R-ITACS-6"));
+}
+
+/// A feudal charge (6.3): passing through a friendly unit disrupts both as 4.3.3 does a full
+/// hex, even below the limit (R-ITACS-39); ending over the limit puts 2 D markers and a Break
+/// marker on the friendly unit there, where any other move is refused.
+#[test]
+fn a_feudal_charge_disrupts_what_it_passes_and_may_end_over_the_limit() {
+    let hc = json!({ "type": "HC", "movement": 8 });
+    let charge = |path: Value, charging: bool| {
+        itacs().resolve(
+            "move",
+            &json!({ "unit": hc, "charging": charging, "path": path }),
+            None,
+        )
+    };
+    let through = charge(
+        json!([{ "terrain": "clear", "label": "17.04", "units_in_hex": 1 }, { "terrain": "clear" }]),
+        true,
+    )
+    .unwrap();
+    let d_on = |r: &crate::Resolution, who: &str| {
+        r.outcome
+            .as_ref()
+            .unwrap()
+            .effects
+            .iter()
+            .filter(|e| e.text.contains(who))
+            .map(|e| (e.text.clone(), e.ruling.clone()))
+            .collect::<Vec<_>>()
+    };
+    let hex = d_on(&through, "17.04");
+    assert_eq!(hex.len(), 1, "{hex:?}");
+    assert!(hex[0].0.contains("2 D markers"), "{hex:?}");
+    assert_eq!(hex[0].1.as_deref(), Some("R-ITACS-39"));
+    // Not charging, a hex below the limit is passed freely.
+    let walk = charge(
+        json!([{ "terrain": "clear", "label": "17.04", "units_in_hex": 1 }, { "terrain": "clear" }]),
+        false,
+    )
+    .unwrap();
+    assert!(d_on(&walk, "17.04").is_empty());
+    // Ending in a full friendly hex: refused for a move, the 6.3 consequences for a charge.
+    let full = json!([{ "terrain": "clear", "label": "18.04", "units_in_hex": 3 }]);
+    assert_eq!(
+        charge(full.clone(), false).unwrap_err().code,
+        "situation.over_stacking"
+    );
+    let ended = charge(full, true).unwrap();
+    let hex = d_on(&ended, "18.04");
+    assert!(
+        hex.iter().any(|(t, _)| t.contains("2 D markers")),
+        "{hex:?}"
+    );
+    assert!(hex.iter().any(|(t, _)| t.contains("must break")), "{hex:?}");
 }

@@ -32,6 +32,21 @@ pub struct VictoryLevel {
     pub more_than: u32,
 }
 
+/// The ruling a unit's cost follows: horse archers ride (9.0) but are class Mf, and 7.0 doubles
+/// class C only (R-ITACS-37); every other cost is R-ITACS-6's formula.
+fn cost_ruling(data: &ItacsData, u: &Unit) -> Option<String> {
+    let doubled = u
+        .class
+        .as_ref()
+        .is_some_and(|c| data.victory.doubled_classes.contains(c));
+    let priced = u.type_data(data).is_some_and(|t| t.vp.is_some());
+    if !priced && !doubled && u.mounted(data) {
+        Some("R-ITACS-37".into())
+    } else {
+        data.victory.ruling.clone()
+    }
+}
+
 /// A unit's victory points, in half points, with how they were reached.
 pub fn unit_cost(data: &ItacsData, u: &Unit, field: &str) -> Result<(u64, String), RefereeError> {
     if let Some(vp) = u.type_data(data).and_then(|t| t.vp) {
@@ -48,11 +63,18 @@ pub fn unit_cost(data: &ItacsData, u: &Unit, field: &str) -> Result<(u64, String
         .as_ref()
         .is_some_and(|c| data.victory.doubled_classes.contains(c));
     let cost = if doubled { 2 * base } else { base };
+    let mounted_not_doubled = !doubled && u.mounted(data);
     let how = format!(
         "{} ÷ 2 + {}{} = {}",
         show_half_points(combat),
         u.fire,
-        if doubled { ", doubled for cavalry" } else { "" },
+        if doubled {
+            ", doubled for cavalry"
+        } else if mounted_not_doubled {
+            ", not doubled: only cavalry of class C is"
+        } else {
+            ""
+        },
         show_half_points(cost)
     );
     Ok((cost, how))
@@ -116,7 +138,7 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
                 label: format!("{} lost {} × {}", side.name, u.count, u.label),
                 value: format!("{how} each"),
                 rule: v.rule.clone(),
-                ruling: v.ruling.clone(),
+                ruling: cost_ruling(data, u),
             });
         }
     }
