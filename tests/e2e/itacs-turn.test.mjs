@@ -28,7 +28,8 @@ async function beginBattle(name) {
   await browser.$('#add-unit').waitForExist({ timeout: 10000 });
 }
 
-async function addUnit(label, side, stats, role = 'unit') {
+/** Fills the add-unit form, then taps Add. */
+async function fillUnit(label, side, stats, role = 'unit') {
   await browser.$('#add-unit #unit-role').selectByAttribute('value', role);
   await browser.$('#unit-label').setValue(label);
   await browser.$('#unit-side').selectByVisibleText(side);
@@ -39,6 +40,10 @@ async function addUnit(label, side, stats, role = 'unit') {
     else await el.setValue(String(value));
   }
   await browser.$('#add-unit-button').click();
+}
+
+async function addUnit(label, side, stats, role = 'unit') {
+  await fillUnit(label, side, stats, role);
   await until(browser, `${label} on the roster`, async () => (await browser.$('#roster').getText()).includes(label));
 }
 
@@ -67,15 +72,11 @@ async function setUp(name) {
   await addUnit('Pikes', 'Carthage', { type: 'PP', class: 'A', count: 2, hex: '17.03' });
   await addUnit('Bows', 'Carthage', { type: 'LB', count: 1, hex: '17.03' });
   await addUnit('Hanno', 'Carthage', { type: '2L', bonus: 2, hex: '17.03' }, 'leader');
-  // The text gives Militia (MS) no class and no strength: the form asks them when the unit is
-  // added, beside their fields, and adds nothing until they are in (R-ITACS-17).
-  await browser.$('#add-unit #unit-role').selectByAttribute('value', 'unit');
-  await browser.$('#unit-label').setValue('Militia');
-  await browser.$('#add-unit #unit-type').selectByAttribute('value', 'MS');
-  await browser.$('#add-unit-button').click();
+  // The text gives Militia (MS) no strength: the form asks it when the unit is added, beside its
+  // field, and adds nothing until it is in (R-ITACS-17).
+  await fillUnit('Militia', 'Carthage', { type: 'MS' });
   await browser.$('#add-unit .field-error').waitForExist({ timeout: 10000 });
   assert.equal(await browser.$('#add-unit #unit-combat').getAttribute('aria-invalid'), 'true');
-  assert.equal(await browser.$('#add-unit #unit-class').getAttribute('aria-invalid'), 'true');
   assert.ok(!(await browser.$('#roster').getText()).includes('Militia'));
   await addUnit('Militia', 'Carthage', { type: 'MS', class: 'A', combat: '2', count: 3, hex: '22.18' });
   await addUnit('Hastati', 'Rome', { type: 'SD', count: 3, hex: '18.04' });
@@ -176,10 +177,25 @@ async function playTurn(label) {
   return n;
 }
 
+/** The hex a unit is listed under on the roster. */
+async function hexOf(id) {
+  return browser.execute((unit) => document.querySelector(`#roster .unit-row[data-unit="${unit}"]`)?.closest('ul')?.previousElementSibling?.textContent ?? '', id);
+}
+
 test('a whole ITACS turn from the roster at 1280×800', async () => {
   await setUp('Trebia');
   await playTurn('desktop');
   await shot(browser, 'itacs-turn-desktop');
+  // Between stacks in one choice: Spears leave the archers of 22.19 for Marcus's 23.19; the log
+  // holds it and one undo brings them back.
+  const id = await rosterIds();
+  assert.equal(await hexOf(id.Spears), 'Hex 22.19');
+  await browser.$(`#roster select[data-move-unit="${id.Spears}"]`).selectByAttribute('value', '23.19');
+  await until(browser, 'Spears in 23.19', async () => (await hexOf(id.Spears)) === 'Hex 23.19');
+  assert.equal(await hexOf(id['Archers A']), 'Hex 22.19');
+  await browser.pause(1100);
+  await browser.$('#undo').click();
+  await until(browser, 'Spears back in 22.19', async () => (await hexOf(id.Spears)) === 'Hex 22.19');
 });
 
 test('the same turn at 390×844', async () => {

@@ -62,6 +62,7 @@ export const itacsForm: UnitForm = {
     { key: 'count', label: 'Units in the hex', rule: '2.4', kind: 'number', required: true, default: 1, min: 1, max: 12, options: [] },
     { key: 'hex', label: 'Hex', rule: '2.4', kind: 'text', required: false, options: [] },
   ],
+  place_field: 'hex',
   leader_fields: [
     { key: 'type', label: 'Leader level', rule: '6.1', kind: 'text', required: false, options: [] },
     { key: 'bonus', label: 'Leader bonus', rule: '6.1.3', kind: 'number', required: false, min: 0, options: [] },

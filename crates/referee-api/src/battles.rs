@@ -479,6 +479,9 @@ impl Battles {
         self.writing(id, |b| {
             let system = b.battle(referee, id)?.state.ruleset.clone();
             let ruleset = referee.ruleset(&system)?;
+            ruleset
+                .check_new_unit(&unit, "unit")
+                .map_err(|e| referee.from_another_system(&system, &unit.stats, e))?;
             let body = b
                 .battle(referee, id)?
                 .add_unit(ruleset, unit.clone())
@@ -501,6 +504,9 @@ impl Battles {
         self.writing(id, |b| {
             let system = b.battle(referee, id)?.state.ruleset.clone();
             let ruleset = referee.ruleset(&system)?;
+            ruleset
+                .check_new_unit(&spec, "unit")
+                .map_err(|e| referee.from_another_system(&system, &spec.stats, e))?;
             let body = b
                 .battle(referee, id)?
                 .edit_unit(ruleset, unit_id, spec.clone())
@@ -1095,9 +1101,11 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
                 "the roster has more units than a battle holds",
             )
         })?;
+        let field = format!("units[{i}]");
         ruleset
             .system
-            .enter(id, unit, &format!("units[{i}]"))
+            .enter(id, unit, &field)
+            .and_then(|_| ruleset.check_new_unit(unit, &field))
             .map_err(|e| referee.from_another_system(&roster.ruleset, &unit.stats, e))?;
     }
     Ok(())

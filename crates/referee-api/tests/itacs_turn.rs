@@ -473,3 +473,176 @@ fn a_side_that_reaches_its_panic_level_panics_in_one_tap() {
     assert_eq!(words_of(&v, "Pikes"), "2/2");
     assert!(panic(&v).offer.is_some());
 }
+
+/// The defending units a leader stands with eliminated in melee, he is captured (6.1.4): the
+/// result lands on him from the roster, his bonus is gone from the next fight, and undo frees
+/// him. A result that leaves units standing does not touch him.
+#[test]
+fn a_leader_whose_stack_is_eliminated_in_melee_is_captured() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Legion", "side": "Rome", "stats": {"type": "SD", "count": 3, "hex": "20.11"}},
+            {"label": "Guard", "side": "Carthage", "stats": {"type": "PS", "count": 1, "hex": "20.10"}},
+            {"label": "Mago", "side": "Carthage", "role": "leader", "stats": {"type": "1L", "bonus": 1, "hex": "20.10"}}
+        ]),
+    );
+    let f = fight(&mut battles, &referee, id, "melee", &[1], &[2]);
+    assert!(
+        f.targets.get("unit:Mago") == Some(&vec![3]),
+        "{:?}",
+        f.targets
+    );
+    assert_eq!(f.situation["defenders"][0]["leaders"], json!(["Mago"]));
+    assert_eq!(f.situation["defender_leader_bonus"], 1);
+    let situation = f.situation.clone();
+    // The throws that destroy the PS and those that leave it standing, from the core itself.
+    let outcome = |faces: [u32; 2]| {
+        referee
+            .resolve(&referee_api::ResolveRequest {
+                ruleset: "itacs".into(),
+                action: "melee".into(),
+                situation: situation.clone(),
+                dice: Some(faces.to_vec()),
+            })
+            .unwrap()
+            .outcome
+            .unwrap()
+    };
+    let throws: Vec<[u32; 2]> = (1..=6).flat_map(|a| (1..=6).map(move |b| [a, b])).collect();
+    let captures = |o: &referee_core::contract::Outcome| {
+        o.effects
+            .iter()
+            .any(|e| e.change == referee_core::contract::Change::LeaderCaptured)
+    };
+    let dx = throws.iter().find(|t| captures(&outcome(**t))).copied();
+    let dx = dx.expect("some throw eliminates the guard");
+    let stands = throws
+        .iter()
+        .find(|t| {
+            let o = outcome(**t);
+            !captures(&o) && !o.effects.is_empty()
+        })
+        .copied()
+        .expect("some throw leaves the guard standing");
+    let v = apply(&mut battles, &referee, id, &f, situation.clone(), &stands).unwrap();
+    assert!(
+        !words_of(&v, "Mago").contains("captured"),
+        "{}",
+        words_of(&v, "Mago")
+    );
+    battles.undo(&referee, id).unwrap();
+    let v = apply(&mut battles, &referee, id, &f, situation.clone(), &dx).unwrap();
+    assert!(
+        words_of(&v, "Mago").contains("captured"),
+        "{}",
+        words_of(&v, "Mago")
+    );
+    assert_eq!(
+        serde_json::to_value(&v.state).unwrap(),
+        replayed(&dir, &referee, id)
+    );
+    let v = battles.undo(&referee, id).unwrap();
+    assert!(
+        !words_of(&v, "Mago").contains("captured"),
+        "{}",
+        words_of(&v, "Mago")
+    );
+}
+
+/// A unit added through the API is checked as the form checks it: what its type does not give
+/// is asked (R-ITACS-17), beside the field, and nothing is written.
+#[test]
+fn a_unit_added_without_its_printed_values_is_asked_for_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(&mut battles, &referee, json!([]));
+    let add = |battles: &mut Battles, stats: Value| {
+        battles.add_unit(
+            &referee,
+            id,
+            serde_json::from_value(json!({"label": "X", "side": "Rome", "stats": stats})).unwrap(),
+        )
+    };
+    let e = add(
+        &mut battles,
+        json!({"type": "MS", "class": "A", "count": 2}),
+    )
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("unit.stats.combat"), "{e:?}");
+    let e = add(&mut battles, json!({"type": "CB", "combat": "2"})).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("unit.stats.fire"), "{e:?}");
+    assert!(battles.view(&referee, id).unwrap().state.units.is_empty());
+    add(
+        &mut battles,
+        json!({"type": "CB", "combat": "2", "fire": 2}),
+    )
+    .unwrap();
+    add(&mut battles, json!({"type": "SD"})).unwrap();
+}
+
+/// A hex of the roster holding more units than the side's stacking limit is said on the side's
+/// card (4.3.3), leaders not counted; a square's 4 is the umpire's to tell (2.6.1).
+#[test]
+fn a_hex_over_the_stacking_limit_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Swords", "side": "Rome", "stats": {"type": "SD", "count": 3, "hex": "17.03"}},
+            {"label": "Spears", "side": "Rome", "stats": {"type": "PS", "count": 1, "hex": "18.03"}},
+            {"label": "Marcus", "side": "Rome", "role": "leader", "stats": {"type": "1L", "bonus": 1, "hex": "17.03"}},
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "count": 2, "hex": "17.03"}}
+        ]),
+    );
+    let over = |battles: &mut Battles| {
+        battles
+            .view(&referee, id)
+            .unwrap()
+            .standing
+            .gauges
+            .into_iter()
+            .filter(|g| g.label.starts_with("Hex "))
+            .map(|g| (g.side.unwrap_or_default(), g.label, g.value))
+            .collect::<Vec<_>>()
+    };
+    // 3 SD and a leader: at the limit, not over; Carthage's 2 PP in "17.03" are its own hex.
+    assert!(over(&mut battles).is_empty(), "{:?}", over(&mut battles));
+    let spears = battles
+        .view(&referee, id)
+        .unwrap()
+        .state
+        .units
+        .values()
+        .find(|u| u.label == "Spears")
+        .unwrap()
+        .id;
+    battles
+        .edit_unit(
+            &referee,
+            id,
+            spears,
+            serde_json::from_value(json!({"label": "Spears", "side": "Rome", "stats": {"type": "PS", "count": 1, "hex": "17.03"}})).unwrap(),
+        )
+        .unwrap();
+    let said = over(&mut battles);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(
+        (said[0].0.as_str(), said[0].1.as_str()),
+        ("Rome", "Hex 17.03")
+    );
+    assert!(
+        said[0]
+            .2
+            .starts_with("4 units: over the stacking limit of 3"),
+        "{}",
+        said[0].2
+    );
+    battles.undo(&referee, id).unwrap();
+    assert!(over(&mut battles).is_empty());
+}

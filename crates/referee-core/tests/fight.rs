@@ -525,3 +525,85 @@ fn itacs_horse_archers_ask_the_movement_of_units_in_contact() {
         f.asks
     );
 }
+
+/// DBMM: a command that is disheartened or broken makes its elements fight shaken (−1 in close
+/// combat and when shot at, p. 43, p. 37) without anything ticked, and the fight says why; a
+/// steady command's do not (issue 34 item 1).
+#[test]
+fn dbmm_a_command_past_its_threshold_fights_shaken() {
+    let (r, mut b) = battle(
+        "dbmm",
+        &[
+            ("Kn", 0, json!({ "type": "Kn", "grade": "O" })),
+            ("Bd 1", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 2", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 3", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 4", 1, json!({ "type": "Bd", "grade": "O" })),
+        ],
+    );
+    let shaken = |s: &Value, who: &str| {
+        s[who]["factors"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|x| x == "shaken"))
+    };
+    let f = fight(&r, &b.state, "close_combat", &[1], &[2]).unwrap();
+    assert!(!shaken(&f.situation, "b"), "{}", f.situation);
+    assert!(f.asks.iter().all(|a| !a.contains("shaken")), "{:?}", f.asks);
+    let steady = r.resolve("close_combat", &f.situation, None).unwrap();
+    for id in [3, 4] {
+        adjust(
+            &r,
+            &mut b,
+            id,
+            Change::ElementFate {
+                fate: "destroyed".into(),
+            },
+        );
+    }
+    let f = fight(&r, &b.state, "close_combat", &[1], &[2]).unwrap();
+    assert!(shaken(&f.situation, "b"), "{}", f.situation);
+    assert!(!shaken(&f.situation, "a"), "{}", f.situation);
+    assert!(
+        f.asks
+            .iter()
+            .any(|a| a.starts_with("Bd 1's command (Blue) is") && a.contains("shaken, −1")),
+        "{:?}",
+        f.asks
+    );
+    let shaken_now = r.resolve("close_combat", &f.situation, None).unwrap();
+    let total = |res: &referee_core::contract::Resolution| {
+        res.totals
+            .iter()
+            .find(|t| t.label.contains("Bd 1"))
+            .map(|t| t.value.clone())
+    };
+    assert_ne!(
+        total(&steady),
+        total(&shaken_now),
+        "{:?}",
+        shaken_now.totals
+    );
+    // Shot at, the target is shaken; the shooter is not (p. 37).
+    let (r2, mut b2) = battle(
+        "dbmm",
+        &[
+            ("Bw", 0, json!({ "type": "Bw", "grade": "O" })),
+            ("Bd 1", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 2", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 3", 1, json!({ "type": "Bd", "grade": "O" })),
+        ],
+    );
+    for id in [3, 4] {
+        adjust(
+            &r2,
+            &mut b2,
+            id,
+            Change::ElementFate {
+                fate: "destroyed".into(),
+            },
+        );
+    }
+    let f = fight(&r2, &b2.state, "shooting", &[1], &[2]).unwrap();
+    assert!(shaken(&f.situation, "target"), "{}", f.situation);
+    assert!(!shaken(&f.situation, "shooter"), "{}", f.situation);
+}

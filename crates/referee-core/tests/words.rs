@@ -207,7 +207,7 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Unit,
             json!({"type": "SD", "count": 4}),
             "Swordsmen (SD)",
-            vec!["+D", "−D", "−1 unit", "Break"],
+            vec!["+D", "−D", "−1 unit", "Break", "Rout"],
         ),
         (
             "medieval",
@@ -274,6 +274,29 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
         &[Change::Break],
     );
     assert_eq!(labels(&broken)[3], "Unbreak");
+    // A routing stack's rout ends (5.3.2) or it routs off the map, destroyed (5.3.3).
+    let routed = unit_after(
+        "itacs",
+        Role::Unit,
+        json!({"type": "SD", "count": 4}),
+        &[Change::Rout],
+    );
+    assert_eq!(&labels(&routed)[4..], ["Rout ends", "Routs off the map"]);
+    let off = routed
+        .words
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "Routs off the map")
+        .unwrap()
+        .change
+        .clone();
+    let gone = unit_after(
+        "itacs",
+        Role::Unit,
+        json!({"type": "SD", "count": 4}),
+        &[Change::Rout, off],
+    );
+    assert!(gone.lost && gone.strength == 0, "{gone:?}");
     let lost = unit_after("gts", Role::Unit, hoplites, &[Change::DestroyAll]);
     assert!(lost.words.quick_edits.is_empty());
 }

@@ -324,7 +324,12 @@ export type UnitForm = { ruleset: string, fields: Array<UnitField>,
 /**
  * What a leader's row asks (none where the system keeps a leader's notes as entered).
  */
-leader_fields: Array<UnitField>, };
+leader_fields: Array<UnitField>, 
+/**
+ * The field that says where a unit stands, where the system places units (ITACS `hex`):
+ * units of one side with the same value are one stack, and moving a unit is changing it.
+ */
+place_field: string | null, };
 
 export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, };
 
@@ -684,7 +689,12 @@ rout?: boolean,
 /**
  * The defending units stand on a ladder or siege tower against a wall (3.1.4).
  */
-on_ladder_or_tower?: boolean, units: Array<ItacsUnit>, };
+on_ladder_or_tower?: boolean, units: Array<ItacsUnit>, 
+/**
+ * The leaders stacked in the hex, by name: a result that eliminates the defending units
+ * captures them (6.1.4).
+ */
+leaders?: Array<string>, };
 
 export type ItacsUnit = { 
 /**
@@ -828,6 +838,15 @@ charging?: boolean,
  */
 stacking_limit?: number, path: Array<ItacsPathStep>, 
 /**
+ * Hexes from the starting hex to the nearest enemy unit (5.3.1), for a rout move.
+ */
+enemy_distance?: number, 
+/**
+ * A rout move with no hex farther from the nearest enemy: the unit stops and takes one D
+ * marker (5.3.1); the path is then empty.
+ */
+nowhere_farther?: boolean, 
+/**
  * Facing changes after the last hex (4.3.2).
  */
 end_facing_changes?: number, };
@@ -860,7 +879,17 @@ elephant?: boolean,
 /**
  * The hex is entered across a scarp hexside: not allowed (3.2.1).
  */
-across_scarp?: boolean, };
+across_scarp?: boolean, 
+/**
+ * Hexes from this one to the nearest enemy unit: a rout move enters only hexes farther
+ * than the one it leaves (5.3.1).
+ */
+enemy_distance?: number, 
+/**
+ * The hex is next to the map edge: a routing unit that reaches it with movement points
+ * left leaves the map, destroyed (5.3.3).
+ */
+map_edge?: boolean, };
 
 export type MoveKind = "normal" | "rout" | "break";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unit } from '../test-fixtures';
-import { byPlace, fightText, livePicks, noPicks, pickedAs, stackOf, togglePick } from './pick';
+import { byPlace, fightText, livePicks, movedEntry, movesFor, noPicks, pickedAs, stackOf, togglePick } from './pick';
 
 const units = {
   1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }),
@@ -58,5 +58,31 @@ describe('picking a fight', () => {
       ['Hex 18.05', [6]],
       ['', [8, 9]],
     ]);
+  });
+});
+
+describe('moving a unit between stacks', () => {
+  const at = (id: number, label: string, side: string, hex: string | undefined, over = {}) =>
+    unit({ id, label, side, place: hex ? `Hex ${hex}` : undefined, detail: { entry: { type: 'SD', count: 2, ...(hex ? { hex } : {}) }, state: {} }, ...over });
+  const roster = {
+    1: at(1, 'Pikes', 'Carthage', '17.03'),
+    2: at(2, 'Bows', 'Carthage', '17.03'),
+    3: at(3, 'Militia', 'Carthage', '22.18'),
+    4: at(4, 'Guard', 'Carthage', '20.10', { lost: true }),
+    5: at(5, 'Hastati', 'Rome', '18.04'),
+    6: at(6, 'Loose', 'Carthage', undefined),
+  };
+  it('offers the other hexes of its own side, each once, by their words', () => {
+    expect(movesFor(roster[1], roster, 'hex')).toEqual([{ value: '22.18', label: 'Hex 22.18' }]);
+    expect(movesFor(roster[6], roster, 'hex').map((m) => m.value)).toEqual(['17.03', '22.18']);
+    expect(movesFor(roster[5], roster, 'hex')).toEqual([]);
+  });
+  it('offers nothing where the system places no units, or for a lost unit', () => {
+    expect(movesFor(roster[1], roster, null)).toEqual([]);
+    expect(movesFor(roster[4], roster, 'hex')).toEqual([]);
+  });
+  it('moves the entry as it was, its place changed', () => {
+    expect(movedEntry(roster[1], 'hex', '22.18')).toEqual({ type: 'SD', count: 2, hex: '22.18' });
+    expect(roster[1].detail.entry).toEqual({ type: 'SD', count: 2, hex: '17.03' });
   });
 });

@@ -79,3 +79,39 @@ export function fightText(p: Picks, units: Record<number, UnitState | undefined>
   const d = partText(p.defenders, units);
   return d ? `${a} against ${d}` : a;
 }
+
+export interface Move {
+  /** The value of the place field (the hex's number). */
+  value: string;
+  /** The place in words ("Hex 17.04"). */
+  label: string;
+}
+
+/** The places of a unit's entry, by the system's place field (an ITACS hex). */
+function placeOf(u: UnitState, key: string): string | undefined {
+  const entry = u.detail.entry as Record<string, unknown> | null;
+  const v = entry && typeof entry === 'object' ? entry[key] : undefined;
+  return v === undefined || v === null || v === '' ? undefined : String(v);
+}
+
+/** Where a unit can be moved in one tap: the other places its side's units stand in, each once,
+ * in roster order. None where the system places no units, or for a lost unit. */
+export function movesFor(unit: UnitState, units: Record<number, UnitState | undefined>, key: string | null | undefined): Move[] {
+  if (!key || unit.lost) return [];
+  const own = placeOf(unit, key);
+  const out: Move[] = [];
+  for (const u of Object.values(units)) {
+    if (!u || u.lost || u.side !== unit.side) continue;
+    const value = placeOf(u, key);
+    if (value === undefined || value === own || out.some((m) => m.value === value)) continue;
+    out.push({ value, label: u.place ?? value });
+  }
+  return out;
+}
+
+/** A unit's entry moved to another place: the same entry, its place field changed. */
+export function movedEntry(unit: UnitState, key: string, value: string): Record<string, unknown> {
+  const entry = unit.detail.entry;
+  const base = entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as Record<string, unknown>) : {};
+  return { ...base, [key]: value };
+}

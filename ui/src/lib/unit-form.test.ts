@@ -15,6 +15,7 @@ const form: UnitForm = {
     { key: 'elite', label: 'Elite', rule: '2.4.7', kind: 'toggle', required: false, options: [] },
   ],
   leader_fields: [],
+  place_field: null,
 };
 
 describe('the unit form', () => {

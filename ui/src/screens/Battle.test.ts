@@ -6,7 +6,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Gauge } from '../generated/api';
 import { app } from '../lib/app.svelte';
-import { itacs, mockCommands, view } from '../test-fixtures';
+import { itacs, mockCommands, unit, view } from '../test-fixtures';
 import App from '../App.svelte';
 import Battle from './Battle.svelte';
 
@@ -31,6 +31,24 @@ describe('a battle', () => {
     expect(card.querySelector('button.cite')).toHaveTextContent('§ 5.4 · R-ITACS-23');
     expect(screen.getByRole('button', { name: 'Undo: Added 17.04' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Redo' })).toBeDisabled();
+  });
+
+  it('groups a side\'s units by hex on the dashboard, and one tap picks the stack', async () => {
+    mockCommands(() => null);
+    app.view = view({ units: {
+      1: unit({ id: 1, label: 'Pikes', place: 'Hex 17.03' }),
+      2: unit({ id: 2, label: 'Hastati', side: 'Carthage', place: 'Hex 18.04' }),
+      3: unit({ id: 3, label: 'Bows', place: 'Hex 17.03' }),
+      4: unit({ id: 4, label: 'Loose' }),
+    } }, [panic]);
+    app.picks = { attackers: [], defenders: [] };
+    render(Battle);
+    const hex = document.querySelector('.unit-strip [data-place="Hex 17.03"]')!;
+    expect([...hex.querySelectorAll('button strong')].map((e) => e.textContent)).toEqual(['Pikes', 'Bows']);
+    expect(hex).toHaveTextContent('Hex 17.03');
+    expect(document.querySelector('.unit-strip [data-place="Hex 18.04"]')).toHaveTextContent('Hastati');
+    await fireEvent.click(hex.querySelector('button[data-pick-unit="3"]')!);
+    expect(app.picks).toEqual({ attackers: [3, 1], defenders: [] });
   });
 
   it('says at once when an undo (or any change) reaches a break point, with the rule', async () => {

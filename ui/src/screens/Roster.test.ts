@@ -139,6 +139,23 @@ describe('the roster', () => {
     expect(app.picks).toEqual({ attackers: [3], defenders: [] });
   });
 
+  it('moves a unit to another hex of its side in one choice, an undoable edit', async () => {
+    const calls = commands();
+    const at = (id: number, label: string, side: string, hex: string) =>
+      unit({ id, label, side, place: `Hex ${hex}`, detail: { entry: { type: 'SD', count: 2, hex }, state: {} } });
+    app.view = view({ units: { 1: at(1, 'Pikes', 'Romans', '17.03'), 2: at(2, 'Bows', 'Romans', '22.19'), 3: at(3, 'Hastati', 'Carthage', '18.04') } });
+    render(Roster);
+    const select = await screen.findByRole('combobox', { name: 'Move Pikes to another hex' });
+    expect([...select.querySelectorAll('option:not([disabled])')].map((o) => o.textContent)).toEqual(['Hex 22.19']);
+    await fireEvent.change(select, { target: { value: '22.19' } });
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_edit_unit')).toBe(true));
+    const edit = calls.find(([c]) => c === 'battle_edit_unit')![1];
+    expect(edit).toEqual({ battle: 7, unit: 1, spec: { label: 'Pikes', side: 'Romans', command: undefined, role: 'unit', stats: { type: 'SD', count: 2, hex: '22.19' } } });
+    expect(calls.filter(([c]) => c === 'battle_edit_unit')).toHaveLength(1);
+    // Hastati has no other hex of its side to go to.
+    expect(screen.queryByRole('combobox', { name: 'Move Hastati to another hex' })).toBeNull();
+  });
+
   it('adds a leader with the values of his counter and his hex', async () => {
     const calls = commands();
     render(Roster);

@@ -16,6 +16,9 @@ pub struct UnitForm {
     pub fields: Vec<UnitField>,
     /// What a leader's row asks (none where the system keeps a leader's notes as entered).
     pub leader_fields: Vec<UnitField>,
+    /// The field that says where a unit stands, where the system places units (ITACS `hex`):
+    /// units of one side with the same value are one stack, and moving a unit is changing it.
+    pub place_field: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -235,6 +238,31 @@ pub fn check_stats(
             }
         }
     }
+    match first_missing(form, map, false) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// A unit the umpire adds or corrects: every field the form requires is there, unless the chosen
+/// type fills it or the field has a default. Checked where a unit is entered, not as a battle
+/// folds: battles recorded before a field was asked still load.
+pub fn check_required(form: &UnitForm, stats: &Value) -> Result<(), RefereeError> {
+    match stats
+        .as_object()
+        .and_then(|map| first_missing(form, map, true))
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The first required field missing from `map`, in form order.
+fn first_missing(
+    form: &UnitForm,
+    map: &serde_json::Map<String, Value>,
+    defaults_fill: bool,
+) -> Option<RefereeError> {
     // A field the chosen option already fills (an ITACS type's class) is not asked.
     let filled: Vec<&str> = form
         .fields
@@ -246,23 +274,20 @@ pub fn check_stats(
         })
         .flat_map(|o| o.fills.iter().map(String::as_str))
         .collect();
-    for field in form.fields.iter().filter(|f| f.required) {
-        if filled.contains(&field.key.as_str()) {
-            continue;
-        }
-        if map.get(&field.key).is_none_or(Value::is_null) {
-            let how = match field.kind {
-                FieldKind::Choice => "pick one from the list",
-                FieldKind::Number => "enter a number",
-                _ => "fill it in",
-            };
-            return Err(form_error(
-                &field.key,
-                format!("{}: every unit needs one; {how}.", field.label),
-            ));
-        }
-    }
-    Ok(())
+    let field = form.fields.iter().filter(|f| f.required).find(|f| {
+        let given_otherwise =
+            filled.contains(&f.key.as_str()) || (defaults_fill && f.default.is_some());
+        !given_otherwise && map.get(&f.key).is_none_or(Value::is_null)
+    })?;
+    let how = match field.kind {
+        FieldKind::Choice => "pick one from the list",
+        FieldKind::Number => "enter a number",
+        _ => "fill it in",
+    };
+    Some(form_error(
+        &field.key,
+        format!("{}: every unit needs one; {how}.", field.label),
+    ))
 }
 
 /// A ruleset's error on a unit as the form shows it: the stats key at fault (no prefix, no

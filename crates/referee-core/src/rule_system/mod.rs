@@ -155,6 +155,10 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = data;
         Vec::new()
     }
+    /// The unit form's field that places a unit (a hex), where the system places units.
+    fn place_field() -> Option<&'static str> {
+        None
+    }
     /// A leader entering the battle, checked by the system. Error fields are relative to the
     /// stats.
     fn enter_leader(data: &Self::Data, spec: &UnitSpec) -> Result<Self::Leader, RefereeError>;
@@ -170,6 +174,13 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         data: &Self::Data,
         stats: &serde_json::Value,
     ) -> Result<UnitPreview, RefereeError>;
+    /// What the umpire must enter for a new or corrected unit beyond the form's required fields
+    /// (an ITACS missile unit's fire strength). Checked where a unit is entered, never as a battle
+    /// folds: units entered before a value was asked still load. Error fields are the stats keys.
+    fn check_entry(data: &Self::Data, stats: &serde_json::Value) -> Result<(), RefereeError> {
+        let _ = (data, stats);
+        Ok(())
+    }
     /// A unit entering the battle, checked by the system's own rules: its strength and its state.
     /// Error fields are relative to the stats.
     fn enter(data: &Self::Data, spec: &UnitSpec) -> Result<(u32, Self::Unit), RefereeError>;
@@ -277,8 +288,10 @@ pub trait System: Send + Sync + fmt::Debug {
 
     fn unit_form(&self) -> Vec<UnitField>;
     fn leader_form(&self) -> Vec<UnitField>;
+    fn place_field(&self) -> Option<&'static str>;
     fn other_keys(&self) -> &'static [&'static str];
     fn unit_preview(&self, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError>;
+    fn check_entry(&self, stats: &serde_json::Value) -> Result<(), RefereeError>;
     /// A unit as the battle keeps it, its stats checked by the system (field: where it was
     /// entered, e.g. `unit` or `events[3].unit`).
     fn enter(&self, id: UnitId, spec: &UnitSpec, field: &str) -> Result<UnitState, RefereeError>;
@@ -401,11 +414,17 @@ impl<S: RuleSystem> System for Loaded<S> {
     fn leader_form(&self) -> Vec<UnitField> {
         S::leader_form(&self.data)
     }
+    fn place_field(&self) -> Option<&'static str> {
+        S::place_field()
+    }
     fn other_keys(&self) -> &'static [&'static str] {
         S::other_keys()
     }
     fn unit_preview(&self, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError> {
         S::unit_preview(&self.data, stats)
+    }
+    fn check_entry(&self, stats: &serde_json::Value) -> Result<(), RefereeError> {
+        S::check_entry(&self.data, stats)
     }
 
     fn enter(&self, id: UnitId, spec: &UnitSpec, field: &str) -> Result<UnitState, RefereeError> {

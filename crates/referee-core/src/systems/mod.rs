@@ -16,7 +16,7 @@ use crate::contract::Resolution;
 use crate::error::RefereeError;
 use crate::rule_system::{form, Loaded, RuleSystem, System, SystemInfo, UnitForm, UnitPreview};
 use crate::ruleset::{self, Layers, SourceFile};
-use crate::state::BattleState;
+use crate::state::{BattleState, Role, UnitSpec};
 
 /// A built-in rule system: its ruleset file, embedded at compile time, and how it loads.
 pub struct Builtin {
@@ -187,7 +187,28 @@ impl Ruleset {
             ruleset: self.info.id.clone(),
             fields: self.system.unit_form(),
             leader_fields: self.system.leader_form(),
+            place_field: self.system.place_field().map(str::to_string),
         }
+    }
+
+    /// A unit the umpire adds or corrects (not one read back from a battle): what the form
+    /// requires and the system asks at entry is there. `field` is where the unit was given
+    /// (`unit`); errors name `{field}.stats.{key}`.
+    pub fn check_new_unit(&self, spec: &UnitSpec, field: &str) -> Result<(), RefereeError> {
+        if spec.role != Role::Unit {
+            return Ok(());
+        }
+        let form = self.unit_form();
+        // The system's own check first: a type it does not know says so before the fields that
+        // type would have filled are asked.
+        self.system
+            .check_entry(&spec.stats)
+            .map_err(|e| form::plain(&form, e))
+            .and_then(|()| form::check_required(&form, &spec.stats))
+            .map_err(|e| {
+                let key = e.field.clone().unwrap_or_default();
+                e.field(format!("{field}.stats.{key}"))
+            })
     }
 
     /// A unit's values from the tables, or what is wrong with its stats.
@@ -195,7 +216,8 @@ impl Ruleset {
         let form = self.unit_form();
         form::check_stats(&form, self.system.other_keys(), stats)?;
         self.system
-            .unit_preview(stats)
+            .check_entry(stats)
+            .and_then(|()| self.system.unit_preview(stats))
             .map_err(|e| form::plain(&form, e))
     }
 

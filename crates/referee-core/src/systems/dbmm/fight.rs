@@ -6,15 +6,67 @@ use super::combat::{
     Time,
 };
 use super::data::DbmmData;
+use super::morale::CommandState;
 use super::roster::DbmmElement;
+use super::standing::{command_of, command_states};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
 
 /// The fighting element and up to one overlap on each of the enemy's two flanks (p. 35).
 const MOST_PICKED: usize = 3;
 
+/// Whether an element fights shaken because of its command's morale (p. 43): every element of
+/// a broken (or shattered) command, and the 1 ME and ½ ME elements and Bge not (S) of a
+/// disheartened one. With the sentence that says why.
+fn shaken_by_command(
+    data: &DbmmData,
+    sides: &Sides<DbmmElement>,
+    f: &Fighter<DbmmElement>,
+) -> Option<String> {
+    let command = command_of(f.unit);
+    let (_, state) = command_states(data, sides.state, &f.unit.side)
+        .into_iter()
+        .find(|(name, _)| *name == command)?;
+    let element = &f.own.element;
+    let shaken = match state {
+        CommandState::Steady => false,
+        CommandState::Disheartened => {
+            let halves = super::element::check(data, element, "")
+                .map(|c| super::element::morale_halves(data, &c).0)
+                .unwrap_or(0);
+            halves == 1 || halves == 2 || (element.type_code == "Bge" && element.grade != "S")
+        }
+        CommandState::Broken | CommandState::Shattered => true,
+    };
+    shaken.then(|| {
+        format!(
+            "{}'s command ({command}) is {}: it fights shaken, −1 (p. 43, p. 37).",
+            f.label,
+            state.code()
+        )
+    })
+}
+
+/// The fighter as the sheet takes it, with the shaken factor its command's morale gives it.
+fn fighter(
+    data: &DbmmData,
+    sides: &Sides<DbmmElement>,
+    f: &Fighter<DbmmElement>,
+    asks: &mut Vec<String>,
+) -> Side {
+    let mut side = Side::of(element(f));
+    if let Some(why) = shaken_by_command(data, sides, f) {
+        side.factors.push(SHAKEN.to_string());
+        asks.push(why);
+    }
+    side
+}
+
+/// The tactical factor "Broken or shaken in close combat or shot at" (p. 37).
+const SHAKEN: &str = "shaken";
+
 pub fn open(
-    _data: &DbmmData,
+    data: &DbmmData,
     action: &str,
     sides: &Sides<DbmmElement>,
 ) -> Result<Opening, RefereeError> {
@@ -47,11 +99,11 @@ pub fn open(
             let situation = CloseCombatSituation {
                 a: Side {
                     overlaps: overlaps(&sides.defenders[1..]),
-                    ..Side::of(element(a))
+                    ..fighter(data, sides, a, &mut asks)
                 },
                 b: Side {
                     overlaps: overlaps(&sides.attackers[1..]),
-                    ..Side::of(element(b))
+                    ..fighter(data, sides, b, &mut asks)
                 },
                 // The attackers are the side whose bound it is.
                 bound: CloseBound::A,
@@ -69,8 +121,9 @@ pub fn open(
             asks.push("Set the range in paces and any aiding shooters (p. 34, p. 37).".into());
             asks.extend([a, b].into_iter().filter_map(ungraded));
             let situation = ShootingSituation {
+                // "Shaken … in close combat or shot at": the target only (p. 37).
                 shooter: Side::of(element(a)),
-                target: Side::of(element(b)),
+                target: fighter(data, sides, b, &mut asks),
                 shoots_back: false,
                 bound: ShootingBound::Shooter,
                 range: None,

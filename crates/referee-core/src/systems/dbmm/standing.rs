@@ -16,7 +16,7 @@ use crate::state::BattleState;
 fn army(state: &BattleState, side: &str) -> ArmySituation {
     let mut commands: Vec<CommandSituation> = Vec::new();
     for (unit, own) in of_side(state, side).filter_map(|u| Some((u, u.detail::<DbmmElement>()?))) {
-        let name = unit.command.clone().unwrap_or_else(|| side.to_string());
+        let name = command_of(unit);
         let entry = CommandElement {
             element: own.element.clone(),
             state: own.state,
@@ -36,6 +36,22 @@ fn army(state: &BattleState, side: &str) -> ArmySituation {
         name: side.to_string(),
         commands,
     }
+}
+
+/// Each command of a side by name with its state now (p. 43): what its elements fight with.
+pub fn command_states(
+    data: &DbmmData,
+    state: &BattleState,
+    side: &str,
+) -> Vec<(String, CommandState)> {
+    army_standing(data, &army(state, side), "")
+        .map(|a| a.commands.into_iter().map(|c| (c.name, c.state)).collect())
+        .unwrap_or_default()
+}
+
+/// The command an element of `side` belongs to: its own, or the side's single one.
+pub fn command_of(unit: &crate::state::UnitState) -> String {
+    unit.command.clone().unwrap_or_else(|| unit.side.clone())
 }
 
 /// Each command against its thresholds and each army against defeat (p. 42–43), and the

@@ -28,7 +28,7 @@ struct FightingHex<'a> {
     /// Units of a firing hex that do not fire, there all the same: a unit with a combat strength
     /// spares the hex's Ff firers their D marker after defensive fire (4.4.1).
     watching: Vec<Picked<'a>>,
-    leaders: Vec<&'a ItacsLeader>,
+    leaders: Vec<Fighter<'a, ItacsLeader>>,
 }
 
 /// Which unpicked units of a picked hex's stack join it.
@@ -75,7 +75,7 @@ impl FightingHex<'_> {
 
     /// The leaders' bonuses together; the resolver caps them at the formation's strength (6.1.3).
     fn leader_bonus(&self) -> u32 {
-        self.leaders.iter().filter_map(|l| l.bonus).sum()
+        self.leaders.iter().filter_map(|l| l.own.bonus).sum()
     }
 }
 
@@ -121,7 +121,11 @@ fn by_hex<'a>(state: &'a BattleState, fighters: &[Picked<'a>], join: Join) -> Ve
             } else if let Some(leader) = u.detail::<ItacsLeader>() {
                 let in_play = !u.leader.is_some_and(|f| f.out_of_play());
                 if in_play && leader.hex.as_deref() == Some(hex) {
-                    group.leaders.push(leader);
+                    group.leaders.push(Fighter {
+                        unit: u,
+                        own: leader,
+                        label: u.label.clone(),
+                    });
                 }
             }
         }
@@ -229,6 +233,11 @@ fn targets(attacking: &[FightingHex], defending: &[FightingHex]) -> BTreeMap<Str
     ]);
     for h in attacking.iter().chain(defending) {
         out.insert(target_key(&Target::Hex(h.label.clone())), h.ids());
+    }
+    // The defenders' leaders, by name: captured when the units they stand with are eliminated
+    // in melee (6.1.4).
+    for l in defending.iter().flat_map(|h| &h.leaders) {
+        out.insert(target_key(&Target::Unit(l.label.clone())), vec![l.unit.id]);
     }
     out
 }
@@ -344,6 +353,7 @@ fn melee(attacking: &[FightingHex], defending: &[FightingHex], terrain: &str) ->
                 rout: h.rout(),
                 on_ladder_or_tower: false,
                 units: h.units(),
+                leaders: h.leaders.iter().map(|l| l.label.clone()).collect(),
             })
             .collect(),
         attack_from: AttackPosition::Ground,

@@ -463,17 +463,29 @@ pub fn resolve(
     let total_modifier = modifiers.iter().map(|m| m.value).sum();
 
     let defending_units: u32 = defender_units.iter().map(|u| u.count).sum();
+    let leaders: Vec<&String> = s.defenders.iter().flat_map(|h| &h.leaders).collect();
     let extra = |code: &str| {
+        let mut out = Vec::new();
         if any_square && m.square_breaks_attacker_on.iter().any(|c| c == code) {
-            vec![effect(
+            out.push(effect(
                 Target::Attacker,
                 Change::MustBreak,
                 &m.square_rule,
                 None,
-            )]
-        } else {
-            Vec::new()
+            ));
         }
+        // The defending units eliminated, the leaders stacked with them are captured (6.1.4).
+        if !leaders.is_empty() && eliminates_defenders(data, code, defending_units) {
+            out.extend(leaders.iter().map(|l| {
+                effect(
+                    Target::Unit((*l).clone()),
+                    Change::LeaderCaptured,
+                    "6.1.4",
+                    None,
+                )
+            }));
+        }
+        out
     };
     let ctx = EffectContext {
         defending_units,
@@ -510,4 +522,22 @@ pub fn resolve(
         notes,
         outcome: rolled.outcome,
     })
+}
+
+/// Whether a result eliminates every one of `defending` units: all destroyed, or as many lost
+/// as there are (10.7).
+fn eliminates_defenders(data: &ItacsData, code: &str, defending: u32) -> bool {
+    let none = |_: &str| Vec::new();
+    let ctx = EffectContext {
+        defending_units: defending,
+        extra: &none,
+    };
+    super::results::effects_of(data, code, &ctx)
+        .iter()
+        .filter(|e| e.target == Target::Defender)
+        .any(|e| match &e.change {
+            Change::DestroyAll => true,
+            Change::LoseUnits { count, .. } => *count >= defending,
+            _ => false,
+        })
 }

@@ -169,7 +169,17 @@ impl RuleSystem for Itacs {
     }
 
     fn common_situations() -> Vec<CommonSituation> {
-        CommonSituation::list(&[("rear", "Rear"), ("stream", "Stream")])
+        // The boxes a fight reaches for, each a chip with its worth (issue 31 item 4): an attack
+        // through a rear hex (4.5.8), a stream (3.1.2), a square (2.6.1), a road (3.1.1), a
+        // leader in a firing hex (4.4.1), defenders on a ladder or siege tower (3.1.4).
+        CommonSituation::list(&[
+            ("rear", "Rear"),
+            ("stream", "Stream"),
+            ("square", "Square"),
+            ("road", "Road"),
+            ("leader", "Leader"),
+            ("on_ladder_or_tower", "On a ladder or tower"),
+        ])
     }
 
     fn side_fields() -> Vec<SideField> {
@@ -210,6 +220,10 @@ impl RuleSystem for Itacs {
         roster::leader_fields()
     }
 
+    fn place_field() -> Option<&'static str> {
+        Some("hex")
+    }
+
     fn enter_leader(
         _data: &ItacsData,
         spec: &UnitSpec,
@@ -234,6 +248,10 @@ impl RuleSystem for Itacs {
         stats: &serde_json::Value,
     ) -> Result<UnitPreview, RefereeError> {
         roster::preview(data, stats)
+    }
+
+    fn check_entry(data: &ItacsData, stats: &serde_json::Value) -> Result<(), RefereeError> {
+        roster::check_entry(data, stats)
     }
 
     fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), RefereeError> {

@@ -85,6 +85,16 @@ pub struct PathStep {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub across_scarp: bool,
+    /// Hexes from this one to the nearest enemy unit: a rout move enters only hexes farther
+    /// than the one it leaves (5.3.1).
+    #[serde(default)]
+    #[ts(optional)]
+    pub enemy_distance: Option<u32>,
+    /// The hex is next to the map edge: a routing unit that reaches it with movement points
+    /// left leaves the map, destroyed (5.3.3).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub map_edge: bool,
 }
 
 /// move: one unit or stack along a path.
@@ -118,6 +128,15 @@ pub struct MoveSituation {
     #[ts(optional)]
     pub stacking_limit: Option<u32>,
     pub path: Vec<PathStep>,
+    /// Hexes from the starting hex to the nearest enemy unit (5.3.1), for a rout move.
+    #[serde(default)]
+    #[ts(optional)]
+    pub enemy_distance: Option<u32>,
+    /// A rout move with no hex farther from the nearest enemy: the unit stops and takes one D
+    /// marker (5.3.1); the path is then empty.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub nowhere_farther: bool,
     /// Facing changes after the last hex (4.3.2).
     #[serde(default)]
     #[ts(optional, as = "Option<u32>")]
@@ -184,6 +203,10 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
     let kind = unit.type_data(data);
     let fleet = kind.is_some_and(|t| t.fleet);
     let (points, allowance_rule, mut notes) = allowance(data, s, unit, fleet)?;
+    let routing = s.kind != MoveKind::Normal;
+    if s.nowhere_farther {
+        return nowhere_farther(data, s, unit, routing);
+    }
     if s.path.is_empty() {
         return Err(refuse(
             "situation.empty_path",
@@ -228,6 +251,7 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
     let mut totals = Vec::new();
     let mut effects = Vec::new();
     let mut result = "moves";
+    let mut left_map = false;
     let mover = unit.label.clone();
     let last = s.path.len() - 1;
     for (i, step) in s.path.iter().enumerate() {
@@ -237,6 +261,22 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             .clone()
             .unwrap_or_else(|| format!("hex {}", i + 1));
         let ground = terrain(data, &step.terrain, &format!("{field}.terrain"))?;
+        // A rout move goes only farther from the nearest enemy, hex by hex (5.3.1).
+        let before = if i == 0 {
+            s.enemy_distance
+        } else {
+            s.path[i - 1].enemy_distance
+        };
+        if let (true, Some(from), Some(to)) = (routing, before, step.enemy_distance) {
+            if to <= from {
+                return Err(refuse(
+                    "situation.not_farther",
+                    format!("{name} is {to} hexes from the nearest enemy, not farther than the {from} of the hex before: a routing unit moves only away (5.3.1)"),
+                    format!("{field}.enemy_distance"),
+                    "5.3.1",
+                ));
+            }
+        }
         if step.across_scarp {
             return Err(refuse(
                 "situation.terrain_closed",
@@ -317,6 +357,18 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             ));
         }
         spent += cost;
+        // At the map edge with movement left, a routing unit leaves the map (5.3.3).
+        if routing && step.map_edge && spent < points {
+            if i != last {
+                return Err(refuse(
+                    "situation.off_map",
+                    format!("{name} is next to the map edge and movement points are left: the routing unit leaves the map there"),
+                    format!("path[{}]", i + 1),
+                    "5.3.3",
+                ));
+            }
+            left_map = true;
+        }
         let mut value = format!("{enter} MP");
         if step.facing_changes > 0 && facing_cost > 0 {
             value = format!("{value} + {} facing", step.facing_changes * facing_cost);
@@ -499,7 +551,19 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
         rule: allowance_rule,
         ruling: None,
     });
+    if left_map {
+        effects.push(effect(
+            Target::Unit(mover.clone()),
+            Change::DestroyAll,
+            "5.3.3",
+            None,
+        ));
+        result = "leaves the map";
+    }
     let meaning = match result {
+        "leaves the map" => {
+            "The routing unit leaves the map: it may not return and counts as destroyed."
+        }
         "routs" => "The unit ends in a routed hex and routs with it.",
         "disrupted" => "The unit ends in a disrupted hex and is disrupted.",
         _ => "The move is allowed.",
@@ -525,6 +589,54 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
         ));
     }
     Ok(r)
+}
+
+/// A rout move with no hex farther from the nearest enemy: the unit stays and takes one D
+/// marker (5.3.1).
+fn nowhere_farther(
+    data: &ItacsData,
+    s: &MoveSituation,
+    unit: &Unit,
+    routing: bool,
+) -> Result<Resolution, RefereeError> {
+    if !routing {
+        return Err(refuse(
+            "situation.not_a_rout_move",
+            "only a rout or break move stops for want of a hex farther from the enemy".into(),
+            "nowhere_farther".into(),
+            "5.3.1",
+        ));
+    }
+    if !s.path.is_empty() {
+        return Err(refuse(
+            "situation.not_farther",
+            "with no hex farther from the nearest enemy the unit does not move: leave the path empty".into(),
+            "path".into(),
+            "5.3.1",
+        ));
+    }
+    // As after any rout move, its Break marker goes (5.2.1).
+    let effects = vec![
+        effect(
+            Target::Unit(unit.label.clone()),
+            Change::DMarkers { count: 1 },
+            "5.3.1",
+            None,
+        ),
+        effect(
+            Target::Unit(unit.label.clone()),
+            Change::RemoveBreak,
+            "5.2.1",
+            None,
+        ),
+    ];
+    Ok(Resolution::certain(
+        &data.system.id,
+        "move",
+        "stops",
+        "No hex is farther from the nearest enemy: the unit stops and takes one D marker.",
+        effects,
+    ))
 }
 
 /// withdraw: may the defenders step back before melee (4.5.5)?

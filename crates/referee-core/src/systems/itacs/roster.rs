@@ -205,7 +205,6 @@ pub fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), Refe
         });
         RefereeError { field: own, ..e }
     })?;
-    missile_fire(data, &entry, &units[0])?;
     let stack = stack_state(data, &units, 0, false, false);
     Ok((
         entry.count,
@@ -223,8 +222,15 @@ pub fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), Refe
     ))
 }
 
-/// A missile unit's fire strength is asked when it is added, where its type gives none
-/// (R-ITACS-17): a missile unit without one would fire with 0.
+/// What is asked when a unit is added beyond the form's required fields: a missile unit's fire
+/// strength, where its type gives none (R-ITACS-17) — without one it would fire with 0.
+pub fn check_entry(data: &ItacsData, stats: &Value) -> Result<(), RefereeError> {
+    let (stats, _) = hex_of(stats)?;
+    let entry: UnitEntry = parse_situation(&stats)?;
+    let unit = Unit::resolve(data, &entry, "")?;
+    missile_fire(data, &entry, &unit)
+}
+
 fn missile_fire(data: &ItacsData, entry: &UnitEntry, unit: &Unit) -> Result<(), RefereeError> {
     let missile = unit
         .class
@@ -346,7 +352,7 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
             label: label.into(),
             change,
         };
-        vec![
+        let mut edits = vec![
             q("+D", Change::DMarkers { count: 1 }),
             q("−D", Change::RemoveDMarkers { count: 1 }),
             q(
@@ -361,7 +367,16 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
             } else {
                 q("Break", Change::Break)
             },
-        ]
+        ];
+        // A routing stack: its rout ends (a leader, 5.3.2), or its rout move takes it off the
+        // map, where it counts as destroyed (5.3.3); a rout placed by hand (5.3).
+        if own.rout {
+            edits.push(q("Rout ends", Change::RemoveRout));
+            edits.push(q("Routs off the map", Change::DestroyAll));
+        } else if !own.never_breaks {
+            edits.push(q("Rout", Change::Rout));
+        }
+        edits
     };
     UnitWords {
         type_name,
@@ -501,7 +516,6 @@ pub fn preview(d: &ItacsData, stats: &Value) -> Result<UnitPreview, RefereeError
     let (stats, _) = hex_of(stats)?;
     let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::resolve(d, &entry, "")?;
-    missile_fire(d, &entry, &unit)?;
     let t = entry.unit_type.as_ref().and_then(|k| d.unit_types.get(k));
     let mut values = match t {
         Some(t) => type_values(d, t).1,

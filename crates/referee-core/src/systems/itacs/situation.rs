@@ -249,6 +249,11 @@ pub struct DefendingHex {
     #[ts(optional, as = "Option<bool>")]
     pub on_ladder_or_tower: bool,
     pub units: Vec<UnitEntry>,
+    /// The leaders stacked in the hex, by name: a result that eliminates the defending units
+    /// captures them (6.1.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<String>>")]
+    pub leaders: Vec<String>,
 }
 
 /// Melee combat (4.5).

@@ -36,6 +36,24 @@ fn losses(data: &ItacsData, state: &BattleState, side: &str) -> (Vec<UnitEntry>,
     (entries, half_points)
 }
 
+/// The side's hexes on the roster holding more units than its stacking limit (4.3.3), with the
+/// units in each; leaders are not counted (4.3.3).
+fn over_stacked(state: &BattleState, side: &str, limit: u32) -> Vec<(String, u32)> {
+    let mut hexes: Vec<(String, u32)> = Vec::new();
+    for (u, own) in of_side(state, side)
+        .filter(|u| u.role == Role::Unit && !u.lost)
+        .filter_map(|u| Some((u, u.detail::<ItacsUnit>()?)))
+    {
+        let Some(hex) = &own.hex else { continue };
+        match hexes.iter_mut().find(|(h, _)| h == hex) {
+            Some((_, n)) => *n += u.strength,
+            None => hexes.push((hex.clone(), u.strength)),
+        }
+    }
+    hexes.retain(|(_, n)| *n > limit);
+    hexes
+}
+
 /// Half points as "7 points", "½ point", "1 point".
 fn points(half_points: u64) -> String {
     let n = show_half_points(half_points);
@@ -76,6 +94,17 @@ pub fn standing(data: &ItacsData, state: &BattleState) -> Standing {
                     if limit == 1 { "unit" } else { "units" }
                 ),
                 "4.3.3, 8.0",
+            ));
+        }
+        let limit = side.stacking_limit.unwrap_or(data.movement.stacking_limit);
+        for (hex, units) in over_stacked(state, &side.name, limit) {
+            gauges.push(gauge(
+                Some(&side.name),
+                format!("Hex {hex}"),
+                format!(
+                    "{units} units: over the stacking limit of {limit}, unless they are a square of 4 (2.6.1) — move one out"
+                ),
+                &data.movement.stacking_rule,
             ));
         }
         if let Some(level) = side.panic_level {

@@ -1228,3 +1228,65 @@ fn a_feudal_charge_disrupts_what_it_passes_and_may_end_over_the_limit() {
     );
     assert!(hex.iter().any(|(t, _)| t.contains("must break")), "{hex:?}");
 }
+
+/// Rout movement (5.3.1, 5.3.3): each hex farther from the nearest enemy than the one before; no
+/// hex farther, the unit stops and takes a D marker; at the map edge with movement left, it
+/// leaves the map, destroyed.
+#[test]
+fn routing_units_move_away_stop_with_a_d_marker_or_leave_the_map() {
+    let rout = |extra: Value| {
+        let mut s =
+            json!({ "unit": { "type": "SD" }, "kind": "rout", "disrupted": true, "path": [] });
+        s.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        itacs().resolve("move", &s, None)
+    };
+    let step =
+        |d: u32, edge: bool| json!({ "terrain": "clear", "enemy_distance": d, "map_edge": edge });
+    // Away, hex by hex: allowed.
+    let r = rout(json!({ "enemy_distance": 1, "path": [step(2, false), step(3, false)] })).unwrap();
+    assert_eq!(r.outcome.unwrap().result, "moves");
+    // A hex no farther than the one before is refused, naming it.
+    let e =
+        rout(json!({ "enemy_distance": 1, "path": [step(2, false), step(2, false)] })).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.not_farther", Some("path[1].enemy_distance"))
+    );
+    // A normal move is not held to it.
+    let walk = json!({ "unit": { "type": "SD" }, "enemy_distance": 3, "path": [step(1, false)] });
+    resolved("move", walk);
+    // Nowhere farther: one D marker, no move.
+    let o = rout(json!({ "nowhere_farther": true }))
+        .unwrap()
+        .outcome
+        .unwrap();
+    assert_eq!(o.result, "stops");
+    assert!(o
+        .effects
+        .iter()
+        .any(|e| e.change == crate::contract::Change::DMarkers { count: 1 } && e.rule == "5.3.1"));
+    // At the map edge with points left (SD: 4, clear costs 1): off the map, destroyed.
+    let o = rout(json!({ "path": [step(2, true)] }))
+        .unwrap()
+        .outcome
+        .unwrap();
+    assert_eq!(o.result, "leaves the map");
+    assert!(o
+        .effects
+        .iter()
+        .any(|e| e.change == crate::contract::Change::DestroyAll && e.rule == "5.3.3"));
+    // A hex entered after the edge is refused: the unit is gone.
+    let e = rout(json!({ "path": [step(2, true), step(3, false)] })).unwrap_err();
+    assert_eq!(e.code, "situation.off_map");
+    // With no points left at the edge it stays on the map.
+    let four = json!([
+        step(1, false),
+        step(2, false),
+        step(3, false),
+        step(4, true)
+    ]);
+    let o = rout(json!({ "path": four })).unwrap().outcome.unwrap();
+    assert_eq!(o.result, "moves");
+}
