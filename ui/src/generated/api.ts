@@ -118,7 +118,7 @@ rolls: boolean, };
 
 export type ActionGroup = "combat" | "checks" | "movement" | "tables";
 
-export type Die = { sides: number, thrower?: Thrower, };
+export type Die = { sides: number, thrower?: Thrower, label?: string, };
 
 export type Thrower = "a" | "b";
 

@@ -258,6 +258,59 @@ fn an_engine_is_disordered_for_good_on_its_second_hit() {
         "9/20"
     );
 }
+#[test]
+fn a_recoil_throws_a_d100_per_unit_each_named_by_its_unit() {
+    let unit = |name: &str| json!({ "unit": { "name": name, "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 } });
+    let situation =
+        json!({ "side_a": [unit("Hastati"), unit("Principes")], "side_b": [unit("Gauls")] });
+    let r = resolved("recoil", situation.clone());
+    // Dice notation the app can roll: two for side A, one for side B.
+    assert_eq!(r.dice, "2d100 v 1d100");
+    let laid: Vec<(u32, Option<crate::rule_system::Thrower>, Option<&str>)> = r
+        .shown
+        .faces
+        .iter()
+        .map(|d| (d.sides, d.thrower, d.label.as_deref()))
+        .collect();
+    use crate::rule_system::Thrower::{A, B};
+    assert_eq!(
+        laid,
+        vec![
+            (100, Some(A), Some("Hastati")),
+            (100, Some(A), Some("Principes")),
+            (100, Some(B), Some("Gauls"))
+        ]
+    );
+    // Each unit's throw is shown as its own, not summed.
+    let o = load("gts")
+        .resolve("recoil", &situation, Some(&[20, 70, 95]))
+        .unwrap()
+        .outcome
+        .unwrap();
+    let throws: Vec<(&str, u32, i64)> = o
+        .sides
+        .iter()
+        .map(|t| (t.label.as_str(), t.die, t.total))
+        .collect();
+    assert_eq!(
+        throws,
+        vec![
+            ("Hastati", 20, 20),
+            ("Principes", 70, 70),
+            ("Gauls", 95, 95)
+        ]
+    );
+    // Two faces for three units: refused in a sentence naming what the throw takes.
+    let e = load("gts")
+        .resolve("recoil", &situation, Some(&[40, 70]))
+        .unwrap_err();
+    assert_eq!(e.code, "dice.invalid");
+    assert_eq!(
+        e.message,
+        "A recoil throws a d100 for each unit: 3 faces from 1 to 100, side A's units first, then side B's."
+    );
+}
+
 
 #[test]
 fn entries_on_a_unit_that_does_not_modify_are_named_in_a_note() {
