@@ -299,6 +299,7 @@ pub fn apply_changes(
                     return Err(RefereeError::new(
                         "battle.invalid_events",
                         format!("event {seq} changes unit #{id}, which was never added"),
+    state.results += 1;
                     ))
                 }
             },

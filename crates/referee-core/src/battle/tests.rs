@@ -626,6 +626,34 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
 }
 
 #[test]
+fn no_verdict_before_the_first_result_nor_once_every_result_is_undone() {
+    let mut s = Script::new("gts", json!([{"name": "Spartans"}, {"name": "Persians"}]));
+    let unit = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 });
+    let spartan = s.add("S1", "Spartans", Role::Unit, unit.clone());
+    s.add("P1", "Persians", Role::Unit, unit);
+    // Both armies on the table, no fight yet: the break points, but no verdict.
+    let before = standing(&s.ruleset, &s.battle.state);
+    assert!(!before.gauges.is_empty());
+    assert!(before.resolutions.is_empty(), "{:?}", before.resolutions);
+    s.record(
+        s.battle
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(spartan),
+                Change::Hits { count: 1 },
+                None,
+            )
+            .unwrap(),
+    );
+    assert!(!standing(&s.ruleset, &s.battle.state).resolutions.is_empty());
+    // Undone, the battle is as before any result; replayed from its events, the same.
+    s.record(s.battle.undo().unwrap());
+    assert!(standing(&s.ruleset, &s.battle.state).resolutions.is_empty());
+    let (replayed, _) = fold(&s.ruleset, &s.battle.events).unwrap();
+    assert_eq!(replayed, s.battle.state);
+}
+
+#[test]
 fn units_the_ruleset_rejects_never_join() {
     let s = Script::new("itacs", json!([{"name": "A"}, {"name": "B"}]));
     let spec = |stats: serde_json::Value, side: &str| UnitSpec {
