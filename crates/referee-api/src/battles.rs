@@ -45,6 +45,11 @@ pub struct NewBattle {
     #[serde(default)]
     #[ts(optional, as = "Option<Vec<UnitSpec>>")]
     pub units: Vec<UnitSpec>,
+    /// The sides the units were written for, when they come from a preset whose sides the
+    /// umpire renamed before beginning: each unit joins the side (and command) in the same place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub preset_sides: Option<Vec<SideSetup>>,
 }
 
 impl NewBattle {
@@ -55,6 +60,15 @@ impl NewBattle {
             ruleset: preset.ruleset.clone(),
             sides: preset.sides.clone(),
             units: preset.units.clone(),
+            preset_sides: Some(preset.sides.clone()),
+        }
+    }
+
+    /// The units as they join: under the sides given, when a preset's sides were renamed.
+    fn units(&self) -> Vec<UnitSpec> {
+        match &self.preset_sides {
+            Some(from) => referee_core::preset::units_under(from, &self.units, &self.sides),
+            None => self.units.clone(),
         }
     }
 }
@@ -319,7 +333,8 @@ impl Battles {
         new: &NewBattle,
     ) -> Result<BattleView, RefereeError> {
         names::check_setup(&new.name, &new.sides)?;
-        for (i, unit) in new.units.iter().enumerate() {
+        let units = new.units();
+        for (i, unit) in units.iter().enumerate() {
             names::check_unit(&format!("units[{i}]"), unit)?;
         }
         let ruleset = referee.ruleset(&new.ruleset)?;
@@ -329,7 +344,7 @@ impl Battles {
             fingerprint: ruleset.info.fingerprint.clone(),
             sides: new.sides.clone(),
         };
-        let battle = Battle::create_with_units(ruleset, setup, &new.units, &now())?;
+        let battle = Battle::create_with_units(ruleset, setup, &units, &now())?;
         let rows: Vec<(Event, Option<Box<RawValue>>)> =
             battle.events.iter().map(|e| (e.clone(), None)).collect();
         let id = self.store.insert_battle(&rows)?;

@@ -295,7 +295,12 @@ export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>
  * Units to begin with (a preset's), added in the same transaction as the battle: all of
  * them, or no battle.
  */
-units?: Array<UnitSpec>, };
+units?: Array<UnitSpec>, 
+/**
+ * The sides the units were written for, when they come from a preset whose sides the
+ * umpire renamed before beginning: each unit joins the side (and command) in the same place.
+ */
+preset_sides?: Array<SideSetup>, };
 
 export type SideSetup = { name: string, 
 /**
