@@ -2,6 +2,8 @@
 //! Commands are async and do their work on a blocking thread, so a long one (a large import, a
 //! restore) never holds the window's main thread.
 
+pub mod display;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
