@@ -147,3 +147,55 @@ test('the pads of every die show at both sizes; a GTS recoil is rolled and enter
   assert.equal(await browser.$('#battle-resolution .error').isExisting(), false, 'no refusal');
   await shot(browser, 'gts-recoil-rolled');
 });
+
+test('a preset begun under other side names; no verdict before the first result and no banner without a threshold; the log by turn, and undo back to an entry', async () => {
+  await beginPreset('itacs', 'itacs-melee-example', ['Romans', 'Gauls']);
+  const sides = [];
+  for (const h of await browser.$$('.strip-side')) sides.push(await h.getText());
+  assert.deepEqual(sides, ['Romans', 'Gauls']);
+  assert.ok((await browser.$$('.unit-strip button')).length >= 2, 'the preset’s units joined the renamed sides');
+  assert.equal(await browser.$('#verdicts').isExisting(), false, 'no verdict before any fight');
+  // Turn 1: a fight, its result applied (5 at 1:1: the defender disrupted).
+  await pickAndResolve();
+  await applyThrow('23');
+  await tap(browser, 'button[data-tab="dashboard"]');
+  await browser.$('#verdicts').waitForExist({ timeout: 10000 });
+  assert.equal(await browser.$('#alerts').isExisting(), false, 'no threshold crossed: no banner');
+  // Turn 2: the same fight again.
+  await tap(browser, '#next-turn');
+  await until(browser, 'turn 2', async () => (await browser.$('#turn').getText()) === '2');
+  await pickAndResolve();
+  await applyThrow('23');
+  // The log of turn 2 alone.
+  await tap(browser, 'button[data-tab="log"]');
+  await browser.$('#log-turn').selectByVisibleText('Turn 2');
+  await until(browser, 'turn 2 alone', async () => (await browser.$$('.log .log-entry')).length === 2);
+  const turn2 = [];
+  for (const e of await browser.$$('.log .log-entry')) turn2.push(await e.getText());
+  assert.ok(turn2.some((t) => /^.*Turn 2/.test(t)) && turn2.some((t) => /dice 2, 3/.test(t)), turn2.join(' | '));
+  assert.ok(!turn2.some((t) => /Added/.test(t)), 'no entry of turn 1');
+  await browser.$('#log-turn').selectByVisibleText('Every turn');
+  await until(browser, 'every turn', async () => (await browser.$$('.log .log-entry')).length > 2);
+  await shot(browser, 'log-by-turn');
+  // Undo back to the last unit added: both results go in one step, the turn stays.
+  const entries = await browser.$$('.log .log-entry');
+  let target;
+  for (const e of entries) if (!target && /Added/.test(await e.getText())) target = e;
+  assert.ok(target, 'an entry of a unit added');
+  await (await target.$('button[data-undo-to]')).click();
+  await browser.$('#undo-to-panel').waitForExist({ timeout: 10000 });
+  assert.match(await browser.$('#undo-to-panel').getText(), /takes back 2 changes/);
+  await shot(browser, 'undo-to-confirm');
+  await tap(browser, '#confirm-undo-to');
+  const logNow = async () => {
+    const texts = [];
+    for (const e of await browser.$$('.log .log-entry')) texts.push(await e.getText());
+    return texts;
+  };
+  await until(browser, 'both results undone', async () => (await logNow()).filter((t) => /dice 2, 3/.test(t) && /undone/.test(t)).length === 2).catch(async (e) => {
+    await shot(browser, 'failed-undo-to');
+    throw new Error(`${e.message}; the log: ${(await logNow()).join(' | ')}; the screen: ${(await browser.$('main, body').getText()).slice(0, 400)}`);
+  });
+  await tap(browser, 'button[data-tab="dashboard"]');
+  await until(browser, 'no verdict once every result is undone', async () => !(await browser.$('#verdicts').isExisting()));
+});

@@ -559,7 +559,15 @@ edited: boolean,
 /**
  * The concrete changes it made, in words.
  */
-changes: Array<string>, };
+changes: Array<string>, 
+/**
+ * The turn it happened in (a turn change: the turn it began).
+ */
+turn: number, 
+/**
+ * In force and a change undo can take back (not a turn change, nor an undo or redo).
+ */
+undoable: boolean, };
 
 export type RollEditPreview = { result: string, differences: Array<Difference>, };
 
