@@ -8,7 +8,7 @@ use ts_rs::TS;
 
 use super::data::GtsData;
 use super::recoil::{joint_fate, side_fate, unit_fate, Fate, SideFate, Test};
-use super::rolloff::melee_hits;
+use super::rolloff::{hits_word, melee_hits};
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
     effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Shown,
@@ -829,7 +829,7 @@ fn roll_off(
     };
     let label = |(ha, hb): (u32, u32)| match (ha, hb) {
         (0, 0) => "no hits".to_string(),
-        (x, y) if x == y => format!("tie: {x} hit(s) each"),
+        (x, y) if x == y => format!("tie: {} each", hits_word(x)),
         (x, 0) => format!("A takes {x}"),
         (0, y) => format!("B takes {y}"),
         (x, y) => format!("A takes {x}, B takes {y}"),

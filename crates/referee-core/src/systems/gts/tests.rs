@@ -100,7 +100,7 @@ fn melee_by_hand_and_ties() {
         json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] }),
     );
     // Both: −1 (base) −1 (M) + 0 (SP) = −2.
-    assert_eq!(odds(&r, "tie: 1 hit(s) each"), "4/25");
+    assert_eq!(odds(&r, "tie: 1 hit each"), "4/25");
     assert_eq!(odds(&r, "A takes 7"), "3/100"); // A 1 (3/10), B 8 (1/10)
 }
 
@@ -116,6 +116,21 @@ fn fire_by_hand_and_skirmish_fire() {
     );
     assert_eq!(odds(&r, "no effect"), "11/20");
     assert_eq!(odds(&r, "2 hits"), "1/4");
+    // Firer 7 against target 5: one hit, said as English says it.
+    let one = load("gts")
+        .resolve(
+            "fire",
+            &json!({ "firer": archers, "target": target, "range": 4 }),
+            Some(&[7, 5]),
+        )
+        .unwrap()
+        .outcome
+        .unwrap();
+    assert!(
+        one.meaning.ends_with("The target takes 1 hit."),
+        "{}",
+        one.meaning
+    );
     let e = refused(
         "fire",
         json!({ "firer": archers, "target": target, "range": 6 }),
@@ -244,21 +259,6 @@ fn errors_name_the_unit_field_inside_a_situation() {
 }
 
 #[test]
-fn an_engine_is_disordered_for_good_on_its_second_hit() {
-    // A catapult crew (engine, 4 hits a stand) with 1 hit already: any hit now is its second.
-    // Bows at 4" (no short range), 0 v 0: at least one hit = 1 − 11/20.
-    let engine = json!({ "class": "engine", "weapon": "CT", "stands": 1, "hits": 1 });
-    let archers = json!({ "class": "infantry", "weapon": "BW", "armour": "N", "stands": 3 });
-    let r = resolved(
-        "fire",
-        json!({ "firer": archers, "target": engine, "range": 4 }),
-    );
-    assert_eq!(
-        chance(&r, "The target is Disordered for good (its second hit)"),
-        "9/20"
-    );
-}
-#[test]
 fn a_recoil_throws_a_d100_per_unit_each_named_by_its_unit() {
     let unit = |name: &str| json!({ "unit": { "name": name, "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 } });
     let situation =
@@ -311,6 +311,21 @@ fn a_recoil_throws_a_d100_per_unit_each_named_by_its_unit() {
     );
 }
 
+#[test]
+fn an_engine_is_disordered_for_good_on_its_second_hit() {
+    // A catapult crew (engine, 4 hits a stand) with 1 hit already: any hit now is its second.
+    // Bows at 4" (no short range), 0 v 0: at least one hit = 1 − 11/20.
+    let engine = json!({ "class": "engine", "weapon": "CT", "stands": 1, "hits": 1 });
+    let archers = json!({ "class": "infantry", "weapon": "BW", "armour": "N", "stands": 3 });
+    let r = resolved(
+        "fire",
+        json!({ "firer": archers, "target": engine, "range": 4 }),
+    );
+    assert_eq!(
+        chance(&r, "The target is Disordered for good (its second hit)"),
+        "9/20"
+    );
+}
 
 #[test]
 fn entries_on_a_unit_that_does_not_modify_are_named_in_a_note() {
