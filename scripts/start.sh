@@ -6,4 +6,4 @@ bash scripts/install.sh
 npm run --silent build:ui
 # The same package set as scripts/e2e.sh, so both reuse one build of tauri.
 cargo build -p referee-app -p referee-cli
-exec ./target/debug/referee-app
+exec "${CARGO_TARGET_DIR:-target}/debug/referee-app"

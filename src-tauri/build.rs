@@ -24,6 +24,7 @@ const COMMANDS: &[&str] = &[
     "battle_adjust",
     "battle_turn",
     "battle_undo",
+    "battle_undo_to",
     "battle_redo",
     "battle_edit_roll",
     "battle_export",

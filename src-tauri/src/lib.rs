@@ -2,6 +2,8 @@
 //! Commands are async and do their work on a blocking thread, so a long one (a large import, a
 //! restore) never holds the window's main thread.
 
+pub mod display;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -356,6 +358,16 @@ async fn battle_undo(
 }
 
 #[tauri::command]
+async fn battle_undo_to(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    battle: i64,
+    event: u64,
+) -> Result<BattleView, RefereeError> {
+    with_db(&db, &rules, move |b, r| b.undo_to(r, battle, event)).await
+}
+
+#[tauri::command]
 async fn battle_redo(
     db: State<'_, Database>,
     rules: State<'_, Rules>,
@@ -571,6 +583,7 @@ pub fn run() {
             battle_adjust,
             battle_turn,
             battle_undo,
+            battle_undo_to,
             battle_redo,
             battle_edit_roll,
             battle_export,

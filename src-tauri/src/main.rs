@@ -16,5 +16,9 @@ fn main() {
             std::env::set_var(name, value);
         }
     }
+    if let Some(missing) = referee_app_lib::display::missing() {
+        eprintln!("{missing}");
+        std::process::exit(1);
+    }
     referee_app_lib::run()
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { remote } from 'webdriverio';
+import { driverPort } from './support.mjs';
 
 const app = process.env.REFEREE_APP;
 const cli = process.env.REFEREE_CLI;
@@ -41,7 +42,7 @@ before(async () => {
   const t0 = performance.now();
   browser = await remote({
     hostname: '127.0.0.1',
-    port: 4444,
+    port: driverPort,
     logLevel: 'warn',
     capabilities: {
       browserName: 'wry',

@@ -12,6 +12,9 @@ export const cli = process.env.REFEREE_CLI;
 export const shots = process.env.REFEREE_SHOTS ?? 'target/e2e';
 export const DESKTOP = [1280, 800];
 export const PHONE = [390, 844];
+// tauri-driver's port: two people can run the tests on one machine (scripts/e2e-display.sh starts
+// the driver on the same variable).
+export const driverPort = Number(process.env.REFEREE_DRIVER_PORT ?? 4444);
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -20,7 +23,7 @@ export async function connect() {
   mkdirSync(shots, { recursive: true });
   const browser = await remote({
     hostname: '127.0.0.1',
-    port: 4444,
+    port: driverPort,
     logLevel: 'warn',
     // A hung request costs 30 s, not the default 120.
     connectionRetryTimeout: 30000,

@@ -34,8 +34,8 @@ export function view(over: Partial<BattleView['state']> = {}, gauges: Gauge[] = 
   return {
     id: 7, events: 2, undo: 2,
     log: [
-      { seq: 1, at: '2026-11-21T10:00:00.000Z', kind: 'created', text: 'Battle Cannae begins', undone: false, edited: false, changes: [] },
-      { seq: 2, at: '2026-11-21T10:01:00.000Z', kind: 'unit_added', text: 'Added 17.04', undone: false, edited: false, changes: [] },
+      { seq: 1, at: '2026-11-21T10:00:00.000Z', kind: 'created', text: 'Battle Cannae begins', undone: false, edited: false, changes: [], turn: 1, undoable: false },
+      { seq: 2, at: '2026-11-21T10:01:00.000Z', kind: 'unit_added', text: 'Added 17.04', undone: false, edited: false, changes: [], turn: 1, undoable: true },
     ],
     state: {
       name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', turn: 1, morale_track: 0, conflicts: [],

@@ -45,6 +45,11 @@ pub struct NewBattle {
     #[serde(default)]
     #[ts(optional, as = "Option<Vec<UnitSpec>>")]
     pub units: Vec<UnitSpec>,
+    /// The sides the units were written for, when they come from a preset whose sides the
+    /// umpire renamed before beginning: each unit joins the side (and command) in the same place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub preset_sides: Option<Vec<SideSetup>>,
 }
 
 impl NewBattle {
@@ -55,6 +60,15 @@ impl NewBattle {
             ruleset: preset.ruleset.clone(),
             sides: preset.sides.clone(),
             units: preset.units.clone(),
+            preset_sides: Some(preset.sides.clone()),
+        }
+    }
+
+    /// The units as they join: under the sides given, when a preset's sides were renamed.
+    fn units(&self) -> Vec<UnitSpec> {
+        match &self.preset_sides {
+            Some(from) => referee_core::preset::units_under(from, &self.units, &self.sides),
+            None => self.units.clone(),
         }
     }
 }
@@ -154,6 +168,10 @@ pub struct LogEntry {
     pub edited: bool,
     /// The concrete changes it made, in words.
     pub changes: Vec<String>,
+    /// The turn it happened in (a turn change: the turn it began).
+    pub turn: u32,
+    /// In force and a change undo can take back (not a turn change, nor an undo or redo).
+    pub undoable: bool,
 }
 
 /// A battle as the app shows it.
@@ -273,17 +291,50 @@ fn edit_changes(before: Option<&UnitSpec>, after: &UnitSpec) -> Vec<String> {
     out
 }
 
+/// An event in words. An undo or redo says what it took back or put back ("Undo: Melee — SD
+/// front, PS: D1X (dice 2, 3; physical dice)"), not the number of an entry.
+fn entry_text(battle: &Battle, units: &UnitEntries, e: &Event) -> String {
+    let words = |e: &Event| {
+        e.body
+            .describe(|id| units.before(e.seq, id).map(|u| u.label.clone()))
+    };
+    let (what, seq) = match e.body {
+        EventBody::Undone { event } => ("Undo", event),
+        EventBody::Redone { event } => ("Redo", event),
+        EventBody::UndoneTo { event } => ("Undo back to", event),
+        _ => return words(e),
+    };
+    match battle.events.binary_search_by_key(&seq, |x| x.seq) {
+        Ok(k) => format!("{what}: {}", words(&battle.events[k])),
+        Err(_) => words(e),
+    }
+}
+
 fn log_entries(battle: &Battle, events: &[Event]) -> Vec<LogEntry> {
     let units = UnitEntries::of(battle);
+    // The turn of every event, from the turn changes in force before it.
+    let mut turn = 1;
+    let turns: BTreeMap<u64, u32> = battle
+        .events
+        .iter()
+        .map(|e| {
+            if let EventBody::TurnAdvanced { turn: t, .. } = e.body {
+                if battle.history.in_force(e.seq) {
+                    turn = t;
+                }
+            }
+            (e.seq, turn)
+        })
+        .collect();
     events
         .iter()
         .map(|e| LogEntry {
+            turn: turns.get(&e.seq).copied().unwrap_or(1),
+            undoable: e.body.undoable() && battle.history.in_force(e.seq),
             seq: e.seq,
             at: e.at.clone(),
             kind: e.body.kind().to_string(),
-            text: e
-                .body
-                .describe(|id| units.before(e.seq, id).map(|u| u.label.clone())),
+            text: entry_text(battle, &units, e),
             undone: !battle.history.in_force(e.seq),
             edited: battle.history.edited.contains_key(&e.seq),
             changes: match &e.body {
@@ -319,7 +370,8 @@ impl Battles {
         new: &NewBattle,
     ) -> Result<BattleView, RefereeError> {
         names::check_setup(&new.name, &new.sides)?;
-        for (i, unit) in new.units.iter().enumerate() {
+        let units = new.units();
+        for (i, unit) in units.iter().enumerate() {
             names::check_unit(&format!("units[{i}]"), unit)?;
         }
         let ruleset = referee.ruleset(&new.ruleset)?;
@@ -329,7 +381,7 @@ impl Battles {
             fingerprint: ruleset.info.fingerprint.clone(),
             sides: new.sides.clone(),
         };
-        let battle = Battle::create_with_units(ruleset, setup, &new.units, &now())?;
+        let battle = Battle::create_with_units(ruleset, setup, &units, &now())?;
         let rows: Vec<(Event, Option<Box<RawValue>>)> =
             battle.events.iter().map(|e| (e.clone(), None)).collect();
         let id = self.store.insert_battle(&rows)?;
@@ -664,6 +716,20 @@ impl Battles {
     pub fn undo(&mut self, referee: &Referee, id: i64) -> Result<BattleView, RefereeError> {
         self.writing(id, |b| {
             let body = b.battle(referee, id)?.undo()?;
+            b.commit(referee, id, vec![(body, None)])
+        })?;
+        self.view(referee, id)
+    }
+
+    /// Undo back to an entry of the log: one event takes back everything after it.
+    pub fn undo_to(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        event: u64,
+    ) -> Result<BattleView, RefereeError> {
+        self.writing(id, |b| {
+            let body = b.battle(referee, id)?.undo_to(event)?;
             b.commit(referee, id, vec![(body, None)])
         })?;
         self.view(referee, id)

@@ -97,12 +97,14 @@ mod tests {
         .unwrap();
         assert_eq!(r.faces.len(), 2);
         assert!(r.faces.iter().all(|f| (1..=10).contains(f)));
-        let e = roll(&RollRequest {
-            dice: "d100 per unit".into(),
-            seed: None,
+        // A GTS recoil: a d100 for each unit of each side, side A's first.
+        let r = roll(&RollRequest {
+            dice: "2d100 v 1d100".into(),
+            seed: Some(5),
         })
-        .unwrap_err();
-        assert_eq!(e.code, "dice.invalid");
+        .unwrap();
+        assert_eq!(r.faces.len(), 3);
+        assert!(r.faces.iter().all(|f| (1..=100).contains(f)));
     }
 
     #[test]

@@ -237,7 +237,9 @@ pub(crate) fn check_ranges(events: &[Event]) -> Result<(), RefereeError> {
                     ));
                 }
             }
-            EventBody::Undone { event } | EventBody::Redone { event } => earlier(*event)?,
+            EventBody::Undone { event }
+            | EventBody::Redone { event }
+            | EventBody::UndoneTo { event } => earlier(*event)?,
             EventBody::RollEdited {
                 event,
                 dice: faces,

@@ -157,6 +157,7 @@ fn undo_takes_back_the_combat_not_the_phase_change_after_it() {
 
     let undone = battles.undo(&referee, id).unwrap();
     assert_eq!(undone.state.phase.as_deref(), Some("Melee phase"));
+    assert_eq!(undone.log.last().unwrap().text, format!("Undo: {text}"));
     assert_eq!(
         undone.state.units[&2].strength, 2,
         "the melee is taken back"
@@ -166,6 +167,7 @@ fn undo_takes_back_the_combat_not_the_phase_change_after_it() {
     assert_eq!(moved.redo, combat.undo);
     let redone = battles.redo(&referee, id).unwrap();
     assert_eq!(redone.state.units, combat.state.units);
+    assert_eq!(redone.log.last().unwrap().text, format!("Redo: {text}"));
     assert_eq!(redone.state.turn, 2);
     // Undo goes on past the phase changes to the units, never to a turn.
     let mut view = redone;
@@ -173,6 +175,59 @@ fn undo_takes_back_the_combat_not_the_phase_change_after_it() {
         view = battles.undo(&referee, id).unwrap();
     }
     assert_eq!((view.state.turn, view.state.units.len()), (2, 0));
+}
+
+#[test]
+fn undo_back_to_an_entry_takes_back_everything_after_it_in_one_stored_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = skirmish(&mut battles, &referee);
+    let begun = battles.view(&referee, id).unwrap();
+    let entry = begun.log.last().unwrap().seq;
+    battles.apply(&referee, id, &melee([1, 1], None)).unwrap();
+    battles.advance_turn(&referee, id, Some(2), None).unwrap();
+    let fought = battles.apply(&referee, id, &melee([6, 6], None)).unwrap();
+    // Each entry knows its turn, and whether undo can take it back.
+    let turns: Vec<(&str, u32, bool)> = fought
+        .log
+        .iter()
+        .map(|e| (e.kind.as_str(), e.turn, e.undoable))
+        .collect();
+    assert_eq!(
+        turns,
+        vec![
+            ("created", 1, false),
+            ("unit_added", 1, true),
+            ("unit_added", 1, true),
+            ("applied", 1, true),
+            ("turn_advanced", 2, false),
+            ("applied", 2, true)
+        ]
+    );
+    let back = battles.undo_to(&referee, id, entry).unwrap();
+    assert_eq!(back.events, fought.events + 1, "one event");
+    assert_eq!(back.state.units, begun.state.units);
+    assert_eq!(back.state.turn, 2);
+    let undone: Vec<bool> = back.log.iter().map(|e| e.undone).collect();
+    assert_eq!(undone, [false, false, false, true, false, true, false]);
+    assert!(back.log.iter().all(|e| !e.undoable || e.seq <= entry));
+    // The log says in words what was undone, not the number of an entry.
+    assert_eq!(
+        back.log.last().unwrap().text,
+        format!("Undo back to: {}", begun.log.last().unwrap().text)
+    );
+    // Stored: a fresh reading of the database gives the same battle.
+    let (mut fresh, _) = open(&dir);
+    let reread = fresh.view(&referee, id).unwrap();
+    assert_eq!(reread.state, back.state);
+    // The battle file carries it, and imports to the same battle.
+    let file = fresh.export_text(&referee, id).unwrap();
+    let imported = fresh.import(&referee, &file).unwrap();
+    assert_eq!(imported.state, back.state);
+    assert_eq!(
+        fresh.undo_to(&referee, id, 999).unwrap_err().code,
+        "battle.unknown_event"
+    );
 }
 
 /// A melee of `attacker` on `defender` (single units), with the fight's own situation.

@@ -175,6 +175,7 @@ fn run(script: &Script) -> Vec<(u32, String)> {
         ruleset: script.system.into(),
         sides: serde_json::from_value(script.sides.clone()).unwrap(),
         units: vec![],
+        preset_sides: None,
     };
     let mut view = battles.create(&referee, &new).unwrap();
     let id = view.id;

@@ -14,6 +14,7 @@ fn new(ruleset: &str, sides: serde_json::Value) -> NewBattle {
         ruleset: ruleset.into(),
         sides: serde_json::from_value(sides).unwrap(),
         units: vec![],
+        preset_sides: None,
     }
 }
 

@@ -12,6 +12,27 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The roster's units as (label, side).
+fn on_roster(view: &referee_api::BattleView) -> Vec<(String, String)> {
+    view.state
+        .units
+        .values()
+        .map(|u| (u.label.clone(), u.side.clone()))
+        .collect()
+}
+
+/// A preset's units as (label, side), each side named by `side`.
+fn in_preset(
+    preset: &referee_core::preset::Preset,
+    side: impl Fn(&str) -> String,
+) -> Vec<(String, String)> {
+    preset
+        .units
+        .iter()
+        .map(|u| (u.label.clone(), side(&u.side)))
+        .collect()
+}
+
 #[test]
 fn every_preset_file_is_built_in_loads_and_begins_a_battle_with_its_units() {
     let on_disk: BTreeSet<String> = std::fs::read_dir(root().join("rulesets/presets"))
@@ -64,18 +85,12 @@ fn every_preset_file_is_built_in_loads_and_begins_a_battle_with_its_units() {
         assert_eq!(view.state.name, preset.name);
         assert_eq!(view.state.ruleset, preset.ruleset);
         assert_eq!(view.events, 1 + preset.units.len() as u64);
-        let units: Vec<(&str, &str)> = view
-            .state
-            .units
-            .values()
-            .map(|u| (u.label.as_str(), u.side.as_str()))
-            .collect();
-        let expected: Vec<(&str, &str)> = preset
-            .units
-            .iter()
-            .map(|u| (u.label.as_str(), u.side.as_str()))
-            .collect();
-        assert_eq!(units, expected, "{}", preset.id);
+        assert_eq!(
+            on_roster(&view),
+            in_preset(preset, str::to_string),
+            "{}",
+            preset.id
+        );
         let sides: Vec<&str> = view.state.sides.iter().map(|s| s.name.as_str()).collect();
         let preset_sides: Vec<&str> = preset.sides.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(sides, preset_sides);
@@ -90,6 +105,42 @@ fn every_preset_file_is_built_in_loads_and_begins_a_battle_with_its_units() {
         "4.5.13"
     );
     assert_eq!(referee.preset("nope").unwrap_err().code, "preset.unknown");
+}
+
+#[test]
+fn every_preset_begins_under_any_side_names() {
+    let referee = Referee::builtin();
+    let dir = tempfile::tempdir().unwrap();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    for preset in &referee.presets().presets {
+        // The umpire renames both sides before Begin: the units follow their side by its place.
+        let mut new = NewBattle::from_preset(preset, Some("Renamed".into()));
+        new.sides[0].name = "Our army".into();
+        new.sides[1].name = "The enemy".into();
+        let view = battles
+            .create(&referee, &new)
+            .unwrap_or_else(|e| panic!("{}: {}", preset.id, e.one_line()));
+        let first = preset.sides[0].name.clone();
+        let renamed = move |side: &str| {
+            if side == first {
+                "Our army"
+            } else {
+                "The enemy"
+            }
+            .to_string()
+        };
+        assert_eq!(
+            on_roster(&view),
+            in_preset(preset, renamed),
+            "{}",
+            preset.id
+        );
+        // Each side keeps what the preset set it up with besides its name.
+        assert_eq!(
+            view.state.sides[0].stacking_limit,
+            preset.sides[0].stacking_limit
+        );
+    }
 }
 
 const CLUB: &str = r#"name = "Our club's skirmish"

@@ -84,8 +84,11 @@ pub enum BattleCommand {
         #[arg(long)]
         phase: Option<String>,
     },
+    /// Undo the last change, or with `--to N` everything after the log's entry N, in one step.
     Undo {
         battle: i64,
+        #[arg(long)]
+        to: Option<u64>,
     },
     Redo {
         battle: i64,
@@ -295,7 +298,11 @@ pub fn battle(
             turn,
             phase,
         } => value(&battles.advance_turn(r, battle, turn, phase)?),
-        BattleCommand::Undo { battle } => value(&battles.undo(r, battle)?),
+        BattleCommand::Undo { battle, to: None } => value(&battles.undo(r, battle)?),
+        BattleCommand::Undo {
+            battle,
+            to: Some(event),
+        } => value(&battles.undo_to(r, battle, event)?),
         BattleCommand::Redo { battle } => value(&battles.redo(r, battle)?),
         BattleCommand::EditRoll {
             battle,

@@ -474,10 +474,13 @@ impl Resolution {
         for result in results {
             names.insert(result.to_string(), result_words(result));
         }
-        self.shown = Shown {
-            faces: crate::rule_system::dice_of(&self.dice).unwrap_or_default(),
-            names,
+        // A system that names each die (a unit's own) has laid them out already.
+        let faces = if self.shown.faces.is_empty() {
+            crate::rule_system::dice_of(&self.dice).unwrap_or_default()
+        } else {
+            std::mem::take(&mut self.shown.faces)
         };
+        self.shown = Shown { faces, names };
         self
     }
 

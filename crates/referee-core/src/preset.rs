@@ -78,6 +78,33 @@ struct PresetFile {
     units: Vec<UnitSpec>,
 }
 
+/// A preset's units under the sides a battle begins with, which the umpire may have renamed: a
+/// unit of the preset's first side joins the first side whatever it is called now, and a unit of
+/// a side's second command the second command. A unit whose side or command the preset does not
+/// list keeps its own, for the battle to refuse in words.
+pub fn units_under(from: &[SideSetup], units: &[UnitSpec], to: &[SideSetup]) -> Vec<UnitSpec> {
+    units
+        .iter()
+        .map(|u| {
+            let mut u = u.clone();
+            let Some(i) = from.iter().position(|s| s.name == u.side) else {
+                return u;
+            };
+            let Some(side) = to.get(i) else { return u };
+            let command = u
+                .command
+                .as_ref()
+                .and_then(|c| from[i].commands.iter().position(|x| x == c))
+                .and_then(|j| side.commands.get(j));
+            if let Some(c) = command {
+                u.command = Some(c.clone());
+            }
+            u.side = side.name.clone();
+            u
+        })
+        .collect()
+}
+
 /// The id of a preset file: its stem (`rulesets/presets/itacs-melee-example.toml` →
 /// `itacs-melee-example`).
 pub fn preset_id(file_name: &str) -> String {
@@ -146,4 +173,55 @@ pub fn load(
         sides: parsed.sides,
         units: parsed.units,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::Role;
+
+    fn side(name: &str, commands: &[&str]) -> SideSetup {
+        SideSetup {
+            name: name.into(),
+            commands: commands.iter().map(|c| c.to_string()).collect(),
+            panic_level: None,
+            stacking_limit: None,
+        }
+    }
+
+    fn unit(side: &str, command: Option<&str>) -> UnitSpec {
+        UnitSpec {
+            label: "Bd".into(),
+            side: side.into(),
+            command: command.map(str::to_string),
+            role: Role::Unit,
+            stats: serde_json::json!({}),
+        }
+    }
+
+    #[test]
+    fn units_follow_their_side_and_command_by_place_when_renamed() {
+        let from = [side("Attacker", &["Left", "Right"]), side("Defender", &[])];
+        let to = [side("Romans", &["Legio I", "Legio II"]), side("Gauls", &[])];
+        let units = [
+            unit("Attacker", Some("Right")),
+            unit("Defender", None),
+            unit("Attacker", None),
+            // Not the preset's: left as it is, for the battle to refuse by name.
+            unit("Thebans", None),
+        ];
+        let under: Vec<(String, Option<String>)> = units_under(&from, &units, &to)
+            .into_iter()
+            .map(|u| (u.side, u.command))
+            .collect();
+        assert_eq!(
+            under,
+            vec![
+                ("Romans".to_string(), Some("Legio II".to_string())),
+                ("Gauls".to_string(), None),
+                ("Romans".to_string(), None),
+                ("Thebans".to_string(), None),
+            ]
+        );
+    }
 }

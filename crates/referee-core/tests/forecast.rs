@@ -124,7 +124,7 @@ fn id_of(b: &Battle, label: &str) -> UnitId {
 }
 
 /// Every face of the action's dice, each throw equally likely; none for dice the app cannot
-/// enumerate by notation (GTS recoil's d100 per unit).
+/// enumerate by notation (GTS frenzy's "d10 per test, then d6").
 fn throws(dice: &str) -> Option<Vec<Vec<u32>>> {
     let sizes: Vec<u32> = dice
         .split(" v ")
@@ -227,13 +227,13 @@ fn check_situation(
         Err(e) if e.code.starts_with("situation.") => return 0,
         Err(e) => panic!("{what}: {}", e.one_line()),
     };
-    // GTS recoil throws a d100 for every unit: its rows are each side's fate, not which unit
-    // recoils or routs, so only their chances (and the locked row's hits) are compared.
-    let per_unit = undiced.dice == "d100 per unit";
+    // GTS recoil throws a d100 for every unit (each die named by its unit): its rows are each
+    // side's fate, not which unit recoils or routs, so only their chances (and the locked row's
+    // hits) are compared.
+    let per_unit = undiced.shown.faces.iter().any(|d| d.label.is_some());
     let throws = if per_unit {
-        let units = (1..=6).find(|n| r.resolve(action, situation, Some(&vec![1; *n])).is_ok());
-        match units {
-            Some(n) if n <= 2 => throws(&vec!["d100"; n].join(" v ")),
+        match undiced.shown.faces.len() {
+            n if n <= 2 => throws(&vec!["d100"; n].join(" v ")),
             _ => None,
         }
     } else {

@@ -118,7 +118,7 @@ rolls: boolean, };
 
 export type ActionGroup = "combat" | "checks" | "movement" | "tables";
 
-export type Die = { sides: number, thrower?: Thrower, };
+export type Die = { sides: number, thrower?: Thrower, label?: string, };
 
 export type Thrower = "a" | "b";
 
@@ -295,7 +295,12 @@ export type NewBattle = { name: string, ruleset: string, sides: Array<SideSetup>
  * Units to begin with (a preset's), added in the same transaction as the battle: all of
  * them, or no battle.
  */
-units?: Array<UnitSpec>, };
+units?: Array<UnitSpec>, 
+/**
+ * The sides the units were written for, when they come from a preset whose sides the
+ * umpire renamed before beginning: each unit joins the side (and command) in the same place.
+ */
+preset_sides?: Array<SideSetup>, };
 
 export type SideSetup = { name: string, 
 /**
@@ -559,7 +564,15 @@ edited: boolean,
 /**
  * The concrete changes it made, in words.
  */
-changes: Array<string>, };
+changes: Array<string>, 
+/**
+ * The turn it happened in (a turn change: the turn it began).
+ */
+turn: number, 
+/**
+ * In force and a change undo can take back (not a turn change, nor an undo or redo).
+ */
+undoable: boolean, };
 
 export type RollEditPreview = { result: string, differences: Array<Difference>, };
 

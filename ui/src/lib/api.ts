@@ -40,6 +40,7 @@ export const outlook = (battle: number, request: OutlookRequest) => call<Chance[
 export const adjust = (battle: number, request: AdjustRequest) => call<BattleView>('battle_adjust', { battle, request });
 export const turn = (battle: number, turnNumber: number | null, phase: string | null) => call<BattleView>('battle_turn', { battle, turn: turnNumber, phase });
 export const undo = (battle: number) => call<BattleView>('battle_undo', { battle });
+export const undoTo = (battle: number, event: number) => call<BattleView>('battle_undo_to', { battle, event });
 export const redo = (battle: number) => call<BattleView>('battle_redo', { battle });
 export const editRoll = (battle: number, event: number, dice: number[], preview: boolean) =>
   call<[RollEditPreview, BattleView | null]>('battle_edit_roll', { battle, event, dice, preview });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BattleView, Gauge } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { alerts, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetKey, targetKeys, targetName, undoLabel, verdicts, worth } from './battle';
+import { alerts, bannerTone, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetKey, targetKeys, targetName, undoLabel, verdicts, worth } from './battle';
 
 function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false): BattleView {
   return {
@@ -67,6 +67,7 @@ describe('gauges, verdicts and alerts', () => {
     const said = alerts(before, after);
     expect(said.map((a) => a.text)).toEqual(['Romans: Panic level — panicked · enemy has 10 of 10 points · reached']);
     expect(said[0].rule).toBe('5.4');
+    expect(said[0].tone).toBe('worse');
     expect(said[0].gauge).toBeUndefined();
     // Reached and not yet panicked: the alert carries the gauge's offer, one tap away.
     const offer = { label: 'Romans panics: every unit routs', change: { kind: 'rout' } } as Gauge['offer'];
@@ -75,19 +76,34 @@ describe('gauges, verdicts and alerts', () => {
     // An army that panics by a result, its points short of the level, is said too.
     expect(alerts(before, view([{ ...panic, status: 'panicked' }])).map((a) => a.text)).toEqual(['Romans: Panic level — panicked · enemy has 4 of 10 points · 6 points to panic']);
     // A command whose standing changes (steady → disheartened) is said too.
-    const command: Gauge = { side: 'Saxons', label: 'Housecarls', status: 'steady', value: 'lost 1 of 6 ME', to_go: '½ ME to disheartened', reached: false, rule: 'p. 42' };
-    expect(alerts(view([command]), view([{ ...command, status: 'disheartened', value: 'lost 2 of 6 ME', to_go: '1 ME to broken' }])).map((a) => a.text))
-      .toEqual(['Saxons: Housecarls — disheartened · lost 2 of 6 ME · 1 ME to broken']);
+    const command: Gauge = { side: 'Saxons', label: 'Housecarls', status: 'steady', value: 'lost 1 of 6 ME', to_go: '½ ME to disheartened', amount: 0.5, reached: false, rule: 'p. 42' };
+    const worse = alerts(view([command]), view([{ ...command, status: 'disheartened', value: 'lost 2 of 6 ME', to_go: '1 ME to broken', amount: 1 }]));
+    expect(worse.map((a) => [a.text, a.tone])).toEqual([['Saxons: Housecarls — disheartened · lost 2 of 6 ME · 1 ME to broken', 'worse']]);
     // Another battle opened is no alert.
     expect(alerts(before, { ...after, id: 2 })).toEqual([]);
   });
 
-  it('says verdicts as sentences, and a changed verdict as an alert', () => {
+  it('colours a banner by what it means: a side breaking is bad news, an undo that takes it back is not', () => {
+    const command: Gauge = { side: 'Saxons', label: 'Housecarls', status: 'disheartened', value: 'lost 2 of 6 ME', amount: 1, reached: false, rule: 'p. 42' };
+    const eased = alerts(view([command]), view([{ ...command, status: 'steady', value: 'lost 1 of 6 ME', amount: 0.5 }]));
+    expect(eased.map((a) => a.tone)).toEqual(['eased']);
+    expect(bannerTone(eased)).toBe('eased');
+    const back = alerts(view([{ ...panic, reached: true }]), view([panic]));
+    expect(back.map((a) => a.tone)).toEqual(['eased']);
+    const broke = alerts(view([panic]), view([{ ...panic, reached: true }]));
+    expect(bannerTone([...eased, ...broke])).toBe('worse');
+  });
+
+  it('says verdicts as sentences on the dashboard, and makes no alert of a verdict', () => {
     const verdict = (meaning: string) => ({ totals: [], outcome: { result: 'x', meaning, dice: [], roll: 0, modified: 0, effects: [{ rule: '7.2' }] } });
-    const a = view([], { standing: { gauges: [], resolutions: [verdict('no victory yet')] } } as never);
-    const b = view([], { standing: { gauges: [], resolutions: [verdict('Carthaginians win a marginal victory')] } } as never);
+    const a = view([panic], { standing: { gauges: [panic], resolutions: [verdict('no victory yet')] } } as never);
+    const b = view([panic], { standing: { gauges: [{ ...panic, value: 'enemy has 5 of 10 points' }], resolutions: [verdict('Carthaginians win a marginal victory')] } } as never);
     expect(verdicts(b)).toEqual([{ text: 'Carthaginians win a marginal victory.', rule: '7.2', ruling: undefined }]);
-    expect(alerts(a, b).map((x) => x.text)).toEqual(['Carthaginians win a marginal victory.']);
+    // One kill that tips the victory points crosses no threshold: no banner.
+    expect(alerts(a, b)).toEqual([]);
+    // "Greeks' army holds" after a result: no banner either.
+    const holds = view([], { standing: { gauges: [], resolutions: [verdict('Greeks’ army holds: 3 units more lost and it breaks')] } } as never);
+    expect(alerts(view([]), holds)).toEqual([]);
   });
 
   it('names what undo takes back', () => {

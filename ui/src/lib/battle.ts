@@ -102,11 +102,25 @@ export interface Alert {
   ruling?: string;
   /** The gauge reached, when it offers what the rules make of it (a panic, one tap). */
   gauge?: Gauge;
+  /** What it means for the side: a threshold crossed towards breaking (worse), or crossed back by
+   * an undo (eased). */
+  tone: 'worse' | 'eased';
 }
 
-/** What a change of the battle just did to its break points: a gauge that reached its threshold
- * or took a standing it did not have (a command disheartened or broken, an army panicked), a
- * verdict that changed. The core words each gauge; nothing here knows a system. */
+/** Which way a gauge moved across its threshold, if it crossed one: reached, or a standing it did
+ * not have (a command disheartened, an army panicked) is worse; no longer reached, or its figure
+ * back down with another standing (an undo), is eased. */
+function crossing(old: Gauge, now: Gauge): Alert['tone'] | undefined {
+  if (now.reached !== old.reached) return now.reached ? 'worse' : 'eased';
+  if (!now.status || now.status === old.status) return undefined;
+  if (!old.status) return 'worse';
+  return (now.amount ?? 0) < (old.amount ?? 0) ? 'eased' : 'worse';
+}
+
+/** What the last change did to the break points: a banner only for a threshold it crossed, each
+ * with which way. A verdict is no alert ("Romans win a decisive victory" after one kill in turn 1,
+ * "Greeks' army holds"): it judges the battle as it stands, on the dashboard. The core words each
+ * gauge; nothing here knows a system. */
 export function alerts(before: BattleView | undefined, after: BattleView): Alert[] {
   if (!before || before.id !== after.id) return [];
   const out: Alert[] = [];
@@ -114,13 +128,14 @@ export function alerts(before: BattleView | undefined, after: BattleView): Alert
   const was = new Map(before.standing.gauges.map((g) => [key(g), g]));
   for (const g of after.standing.gauges) {
     const old = was.get(key(g));
-    const changed = !!g.status && !!old && g.status !== old.status;
-    if ((g.reached && old && !old.reached) || changed) out.push({ text: `${g.side ? `${g.side}: ` : ''}${gaugeText(g)}`, rule: g.rule, ruling: g.ruling ?? undefined, ...(g.offer ? { gauge: g } : {}) });
+    const tone = old && crossing(old, g);
+    if (tone) out.push({ text: `${g.side ? `${g.side}: ` : ''}${gaugeText(g)}`, rule: g.rule, ruling: g.ruling ?? undefined, tone, ...(g.offer ? { gauge: g } : {}) });
   }
-  const then = new Set(verdicts(before).map((v) => v.text));
-  for (const v of verdicts(after)) if (!then.has(v.text) && then.size > 0) out.push(v);
   return out;
 }
+
+/** The banner's colour: a side breaking is bad news; a threshold crossed back is not. */
+export const bannerTone = (said: Alert[]): Alert['tone'] => (said.some((a) => a.tone === 'worse') ? 'worse' : 'eased');
 
 /** What undo would take back, in words: "Undo: melee DX on 17.03". */
 export function undoLabel(view: BattleView): string {

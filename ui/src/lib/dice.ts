@@ -2,7 +2,8 @@
 // throws it), and faces typed in one go ("43" is a 4 and a 3). Pure, so it is unit-tested.
 
 /** Typed faces for dice of `sides`: "43", "4 3", "4,3"; on d10s a 0 is a 10 ("07" → 10 and 7).
- * Undefined while the text is not a whole throw; an error sentence when a face cannot be. */
+ * Undefined while the text is not a whole throw; an error sentence when it cannot become one (a
+ * face no die of it shows, or more dice than the throw has). */
 export function typedFaces(text: string, sides: number[]): { faces?: string[]; error?: string } {
   const t = text.trim();
   if (!t || !sides.length) return {};
@@ -11,17 +12,33 @@ export function typedFaces(text: string, sides: number[]): { faces?: string[]; e
   let parts = t.split(/[\s,;/+-]+/).filter(Boolean);
   // One run of digits for several one-digit dice: a digit each.
   if (parts.length === 1 && sides.length > 1 && sides.every((s) => s <= 10) && /^\d+$/.test(t)) parts = [...t];
-  if (parts.length < sides.length) return {};
-  if (parts.length > sides.length) return { error: `Type ${sides.length === 1 ? 'one die' : `${sides.length} dice`}, e.g. ${example(sides)}.` };
+  if (parts.length > sides.length) {
+    const want = sides.length === 1 ? 'one die' : `${sides.length} dice`;
+    return { error: `That is ${parts.length} dice; this throw is ${want}, e.g. ${example(sides)}.` };
+  }
   const faces: string[] = [];
   for (const [i, p] of parts.entries()) {
     let n = Number(p);
     if (!Number.isInteger(n)) return { error: `“${p}” is not a face of a die.` };
     if (n === 0 && (sides[i] === 10 || sides[i] === 100)) n = sides[i];
+    // A face so far that no die of this throw shows is wrong already, before the rest is typed.
     if (n < 1 || n > sides[i]) return { error: `A d${sides[i]} shows 1 to ${sides[i]}; ${p} is not one of its faces.` };
     faces.push(String(n));
   }
-  return { faces };
+  return faces.length === sides.length ? { faces } : {};
+}
+
+/** The throw the dice box holds, as the result is computed from it: its faces when it holds a
+ * whole throw, otherwise every die blank — so a cleared, half-typed or wrong box shows no result
+ * and nothing can be applied from an earlier throw — with the reason when it is wrong. */
+export function boxThrow(text: string, sides: number[]): { faces: string[]; error?: string } {
+  const read = typedFaces(text, sides);
+  return { faces: read.faces ?? sides.map(() => ''), error: read.error };
+}
+
+/** The faces as numbers once every die has one; undefined while any die is blank. */
+export function wholeThrow(faces: string[]): number[] | undefined {
+  return faces.length && faces.every((f) => f !== '') ? faces.map(Number) : undefined;
 }
 
 function example(sides: number[]): string {
@@ -30,3 +47,23 @@ function example(sides: number[]): string {
 
 /** "Saxons’", "Kn 1’s": whose die it is. */
 export const possessive = (name: string): string => (/s$/i.test(name) ? `${name}’` : `${name}’s`);
+
+/** Each die's name on its pad: the unit that throws it ("Hastati’s d100"), the side in an opposed
+ * roll ("Saxons’ d6", numbered when the side throws several), else "Die 1", "Die 2" (or "d10"
+ * alone). */
+export function dieNames(dice: { sides: number; thrower?: 'a' | 'b'; label?: string }[], owners: { a: string; b: string }): string[] {
+  const count = (t: 'a' | 'b') => dice.filter((d) => d.thrower === t).length;
+  const seen = { a: 0, b: 0 };
+  return dice.map((d, i) => {
+    if (d.label) return `${possessive(d.label)} d${d.sides}`;
+    if (d.thrower) {
+      seen[d.thrower] += 1;
+      const name = `${possessive(d.thrower === 'a' ? owners.a : owners.b)} d${d.sides}`;
+      return count(d.thrower) > 1 ? `${name} ${seen[d.thrower]}` : name;
+    }
+    return dice.length > 1 ? `Die ${i + 1}` : `d${d.sides}`;
+  });
+}
+
+/** A die a pad of faces can show (a d100 is typed, as its two percentile dice read). */
+export const padded = (sides: number): boolean => sides <= 10;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, Outcome, Resolution } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { applyLabel, effectsByTarget, oddsSummary, resultName, sideNamed, throwLine } from './result';
+import { applyLabel, effectsByTarget, forDiceShown, oddsSummary, resultName, sideNamed, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
 /** A resolution as the core sends it: each result named in words by the core. */
@@ -51,5 +51,18 @@ describe('a result in words', () => {
   });
   it('sums the odds up by the likeliest results', () => {
     expect(oddsSummary([{ result: 'a', p: 0.1 }, { result: 'b', p: 0.5 }, { result: 'c', p: 0 }, { result: 'd', p: 0.4 }], 2).map((d) => d.result)).toEqual(['b', 'd']);
+  });
+});
+
+describe('the result shown', () => {
+  it('is the one worked out from the dice shown, else the odds alone', () => {
+    const r = { ...resolved('2d6', {}), outcome: outcome({}) } as Resolution;
+    expect(forDiceShown(r, [4, 3], [4, 3])?.outcome).toBeDefined();
+    expect(forDiceShown(r, [4, 3], undefined)?.outcome).toBeUndefined();
+    expect(forDiceShown(r, [4, 3], [6, 6])?.outcome).toBeUndefined();
+    expect(forDiceShown(r, [4, 3], [6, 6])?.dice).toBe('2d6');
+    // An answer without dice is shown as it is.
+    const certain = { ...resolved('', {}), outcome: outcome({ dice: [] }) } as Resolution;
+    expect(forDiceShown(certain, undefined, undefined)?.outcome).toBeDefined();
   });
 });

@@ -67,3 +67,13 @@ export function applyLabel(r: Resolution, o: Outcome, names?: [string, string]):
 export function oddsSummary(distribution: { result: string; p: number }[], max = 3): { result: string; p: number }[] {
   return [...distribution].filter((d) => d.p > 0).sort((x, y) => y.p - x.p).slice(0, max);
 }
+
+/** The resolution as the screen may show it: its result only when it was worked out from the dice
+ * shown now — after the dice are cleared or changed, and until the new throw is resolved, the odds
+ * without a result (nothing to apply). `resolvedWith` is the throw it was resolved with. */
+export function forDiceShown(r: Resolution | undefined, resolvedWith: number[] | undefined, shown: number[] | undefined): Resolution | undefined {
+  if (!r?.outcome || sameThrow(resolvedWith, shown)) return r;
+  return { ...r, outcome: undefined };
+}
+
+const sameThrow = (a: number[] | undefined, b: number[] | undefined): boolean => (a ?? []).join(',') === (b ?? []).join(',') && !a === !b;

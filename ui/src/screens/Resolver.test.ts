@@ -91,6 +91,43 @@ describe('the resolver', () => {
     expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();
   });
 
+  it('shows and applies only the throw in the dice box: cleared or wrong, no result and nothing to apply', async () => {
+    app.resolverAction = 'melee';
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'resolve') return resolution(!!(args.request as { dice?: number[] }).dice);
+      if (cmd === 'battle_apply') return { ...app.view!, events: 3, undo: 3, log: [{ seq: 3, at: '', kind: 'applied', text: 'Melee: DX', undone: false, edited: false, changes: [] }] };
+      return [];
+    });
+    render(Resolver);
+    const box = await screen.findByLabelText('Dice');
+    await fireEvent.input(box, { target: { value: '34' } });
+    expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();
+    expect(document.querySelector('[data-testid="outcome-result"]')).not.toBeNull();
+    // Cleared: the result goes with the dice, and Apply has nothing to apply.
+    await fireEvent.input(box, { target: { value: '' } });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Apply DX' })).toBeNull());
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    expect(document.querySelector('[data-testid="outcome-result"]')).toBeNull();
+    // Three dice for two: refused beside the box, nothing applied.
+    await fireEvent.input(box, { target: { value: '4 3 2' } });
+    expect(await screen.findByText('That is 3 dice; this throw is 2 dice, e.g. 34.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    // "9" typed over a throw: no d6 shows it, and the old result does not stay.
+    await fireEvent.input(box, { target: { value: '9' } });
+    expect(await screen.findByText('A d6 shows 1 to 6; 9 is not one of its faces.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    // A new throw: resolved with it, and applied with it.
+    await fireEvent.input(box, { target: { value: '56' } });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Apply DX' }));
+    await fireEvent.click(await screen.findByRole('button', { name: 'Apply anyway' }));
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1));
+    const sent = calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown };
+    expect(sent.dice).toEqual({ kind: 'physical', faces: [5, 6] });
+    const resolved = calls.filter(([c]) => c === 'resolve').map(([, a]) => (a.request as { dice?: number[] }).dice);
+    expect(resolved).toContainEqual([5, 6]);
+  });
+
   it('opens empty without a fight: the rule’s example is one button away', async () => {
     app.resolverAction = 'melee';
     const calls = mockCommands((cmd, args) => {

@@ -265,7 +265,10 @@ impl Story {
             }
             if matches!(
                 event.body,
-                EventBody::Undone { .. } | EventBody::Redone { .. } | EventBody::RollEdited { .. }
+                EventBody::Undone { .. }
+                    | EventBody::Redone { .. }
+                    | EventBody::UndoneTo { .. }
+                    | EventBody::RollEdited { .. }
             ) {
                 continue;
             }

@@ -116,6 +116,12 @@ pub enum EventBody {
     Redone {
         event: u64,
     },
+    /// Takes back, in one step, every undoable event after `event` still in force: the battle
+    /// as it stood at that entry of the log (turn changes, being navigation, stay). Redo puts
+    /// them back one at a time, the earliest first.
+    UndoneTo {
+        event: u64,
+    },
     /// A past roll corrected: the applied event now has these dice and changes; the later events
     /// are replayed on top.
     RollEdited {
@@ -138,6 +144,7 @@ impl EventBody {
                 | EventBody::TurnAdvanced { .. }
                 | EventBody::Undone { .. }
                 | EventBody::Redone { .. }
+                | EventBody::UndoneTo { .. }
         )
     }
 
@@ -159,6 +166,7 @@ impl EventBody {
             EventBody::TurnAdvanced { .. } => "turn_advanced",
             EventBody::Undone { .. } => "undone",
             EventBody::Redone { .. } => "redone",
+            EventBody::UndoneTo { .. } => "undone_to",
             EventBody::RollEdited { .. } => "roll_edited",
         }
     }
@@ -262,6 +270,7 @@ impl EventBody {
             },
             EventBody::Undone { event } => format!("Undo #{event}"),
             EventBody::Redone { event } => format!("Redo #{event}"),
+            EventBody::UndoneTo { event } => format!("Undo back to #{event}"),
             EventBody::RollEdited {
                 event,
                 dice,

@@ -26,7 +26,7 @@ impl History {
     pub fn of(events: &[Event]) -> History {
         let mut h = History::default();
         let mut redo_stack: Vec<u64> = Vec::new();
-        for e in events {
+        for (i, e) in events.iter().enumerate() {
             match &e.body {
                 EventBody::Undone { event } => {
                     h.undone.insert(*event);
@@ -35,6 +35,20 @@ impl History {
                 EventBody::Redone { event } => {
                     h.undone.remove(event);
                     redo_stack.retain(|x| x != event);
+                }
+                EventBody::UndoneTo { event } => {
+                    let taken: Vec<u64> = events[..i]
+                        .iter()
+                        .filter(|x| {
+                            x.seq > *event && x.body.undoable() && !h.undone.contains(&x.seq)
+                        })
+                        .map(|x| x.seq)
+                        .collect();
+                    // The latest first onto the stack, so redo brings back the earliest first.
+                    for seq in taken.into_iter().rev() {
+                        h.undone.insert(seq);
+                        redo_stack.push(seq);
+                    }
                 }
                 b if b.undoable() => redo_stack.clear(),
                 _ => {}
@@ -138,6 +152,15 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                     return Err(RefereeError::new(
                         "battle.invalid_events",
                         format!("undo or redo of event {event}, which is not an event that can be undone"),
+                    )
+                    .field(field));
+                }
+            }
+            EventBody::UndoneTo { event } => {
+                if earlier(events, i, *event).is_none() {
+                    return Err(RefereeError::new(
+                        "battle.invalid_events",
+                        format!("undo back to event {event}, which does not come before it"),
                     )
                     .field(field));
                 }
@@ -276,6 +299,7 @@ pub fn apply_changes(
     changes: &[AppliedChange],
     seq: u64,
 ) -> Result<(), RefereeError> {
+    state.results += 1;
     for c in changes {
         match &c.subject {
             Subject::Unit(id) => match state.units.get_mut(id) {

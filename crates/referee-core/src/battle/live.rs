@@ -273,6 +273,29 @@ impl Battle {
             })
     }
 
+    /// Undo back to the entry `event`: everything undoable after it that is still in force, in
+    /// one event.
+    pub fn undo_to(&self, event: u64) -> Result<EventBody, RefereeError> {
+        if !self.events.iter().any(|e| e.seq == event) {
+            return Err(RefereeError::new(
+                "battle.unknown_event",
+                format!("the log has no entry {event} to undo back to"),
+            )
+            .field("event"));
+        }
+        let after = self
+            .events
+            .iter()
+            .any(|e| e.seq > event && e.body.undoable() && self.history.in_force(e.seq));
+        if !after {
+            return Err(RefereeError::new(
+                "battle.nothing_to_undo",
+                "nothing to undo after that entry: the battle stands as it did then",
+            ));
+        }
+        Ok(EventBody::UndoneTo { event })
+    }
+
     pub fn redo(&self) -> Result<EventBody, RefereeError> {
         self.history
             .redo
@@ -367,6 +390,7 @@ impl Battle {
             EventBody::Created { .. }
             | EventBody::Undone { .. }
             | EventBody::Redone { .. }
+            | EventBody::UndoneTo { .. }
             | EventBody::RollEdited { .. } => {
                 let mut events = self.events.clone();
                 events.push(event);

@@ -31,13 +31,19 @@ pub use crate::state::{
     UnitState, UnitWords,
 };
 
-/// The battle's standing: each army against its system's break points.
+/// The battle's standing: each army against its system's break points, and the system's
+/// verdicts once a result (or an adjustment) is in force — before any, a verdict ("Own army
+/// wins 13–12") would judge a fight nobody has fought.
 pub fn standing(ruleset: &crate::systems::Ruleset, state: &BattleState) -> Standing {
     let mut standing = ruleset.system.standing(state);
-    standing.resolutions = standing
-        .resolutions
-        .into_iter()
-        .map(crate::contract::Resolution::shown)
-        .collect();
+    standing.resolutions = if state.results == 0 {
+        Vec::new()
+    } else {
+        standing
+            .resolutions
+            .into_iter()
+            .map(crate::contract::Resolution::shown)
+            .collect()
+    };
     standing
 }

@@ -626,6 +626,105 @@ fn a_gts_army_loses_units_one_by_one_to_its_break_point() {
 }
 
 #[test]
+fn no_verdict_before_the_first_result_nor_once_every_result_is_undone() {
+    let mut s = Script::new("gts", json!([{"name": "Spartans"}, {"name": "Persians"}]));
+    let unit = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 });
+    let spartan = s.add("S1", "Spartans", Role::Unit, unit.clone());
+    s.add("P1", "Persians", Role::Unit, unit);
+    // Both armies on the table, no fight yet: the break points, but no verdict.
+    let before = standing(&s.ruleset, &s.battle.state);
+    assert!(!before.gauges.is_empty());
+    assert!(before.resolutions.is_empty(), "{:?}", before.resolutions);
+    s.record(
+        s.battle
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(spartan),
+                Change::Hits { count: 1 },
+                None,
+            )
+            .unwrap(),
+    );
+    assert!(!standing(&s.ruleset, &s.battle.state).resolutions.is_empty());
+    // Undone, the battle is as before any result; replayed from its events, the same.
+    s.record(s.battle.undo().unwrap());
+    assert!(standing(&s.ruleset, &s.battle.state).resolutions.is_empty());
+    let (replayed, _) = fold(&s.ruleset, &s.battle.events).unwrap();
+    assert_eq!(replayed, s.battle.state);
+}
+
+#[test]
+fn undo_back_to_an_entry_is_one_event_that_takes_back_everything_after_it() {
+    let mut s = Script::new("gts", json!([{"name": "Spartans"}, {"name": "Persians"}]));
+    let unit = json!({ "class": "infantry", "weapon": "SP", "armour": "M", "stands": 3 });
+    let spartan = s.add("S1", "Spartans", Role::Unit, unit.clone());
+    let persian = s.add("P1", "Persians", Role::Unit, unit);
+    let back_to = s.battle.events.last().unwrap().seq;
+    let as_then = s.battle.state.clone();
+    let hits = |s: &mut Script, id: UnitId| {
+        let body = s
+            .battle
+            .adjust(
+                &s.ruleset,
+                Subject::Unit(id),
+                Change::Hits { count: 1 },
+                None,
+            )
+            .unwrap();
+        s.record(body);
+        s.battle.state.units.clone()
+    };
+    let first = hits(&mut s, spartan);
+    // A turn change between the changes: navigation, it stays.
+    s.record(s.battle.advance_turn(Some(2), None));
+    hits(&mut s, persian);
+    let last = hits(&mut s, spartan);
+    assert_ne!(first, as_then.units);
+    let events_before = s.battle.events.len();
+    s.record(s.battle.undo_to(back_to).unwrap());
+    // One event, and the units as they stood at that entry, in turn 2 still.
+    assert_eq!(s.battle.events.len(), events_before + 1);
+    assert!(matches!(
+        s.battle.events.last().unwrap().body,
+        EventBody::UndoneTo { event } if event == back_to
+    ));
+    assert_eq!(s.battle.state.units, as_then.units);
+    assert_eq!(s.battle.state.turn, 2);
+    // Replayed from the events, the same battle.
+    let (replayed, history) = fold(&s.ruleset, &s.battle.events).unwrap();
+    assert_eq!(replayed, s.battle.state);
+    assert_eq!(history, s.battle.history);
+    // Nothing is left to take back after that entry; an entry the log lacks is refused.
+    assert_eq!(
+        s.battle.undo_to(back_to).unwrap_err().code,
+        "battle.nothing_to_undo"
+    );
+    assert_eq!(
+        s.battle.undo_to(999).unwrap_err().code,
+        "battle.unknown_event"
+    );
+    // Redo puts the changes back one at a time, the earliest first.
+    s.record(s.battle.redo().unwrap());
+    assert_eq!(s.battle.state.units, first);
+    s.record(s.battle.redo().unwrap());
+    s.record(s.battle.redo().unwrap());
+    assert_eq!(s.battle.state.units, last);
+    assert_eq!(s.battle.redo().unwrap_err().code, "battle.nothing_to_redo");
+    // An undo back to an event that comes after it does not fold.
+    let mut events = s.battle.events.clone();
+    let seq = events.last().unwrap().seq + 1;
+    events.push(Event {
+        seq,
+        at: String::new(),
+        body: EventBody::UndoneTo { event: seq + 5 },
+    });
+    assert_eq!(
+        fold(&s.ruleset, &events).unwrap_err().code,
+        "battle.invalid_events"
+    );
+}
+
+#[test]
 fn units_the_ruleset_rejects_never_join() {
     let s = Script::new("itacs", json!([{"name": "A"}, {"name": "B"}]));
     let spec = |stats: serde_json::Value, side: &str| UnitSpec {

@@ -31,12 +31,16 @@ pub struct ActionInfo {
     pub rolls: bool,
 }
 
-/// One die of a throw: its sides, and which side of an opposed roll throws it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+/// One die of a throw: its sides, which side of an opposed roll throws it, and, where each die
+/// is a unit's own (a GTS recoil: a d100 per unit), that unit's name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct Die {
     pub sides: u32,
     #[ts(optional)]
     pub thrower: Option<Thrower>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub label: Option<String>,
 }
 
 /// The two sides of an opposed roll, as the dice notation orders them ("d6 v d6").
@@ -68,6 +72,7 @@ pub fn dice_of(notation: &str) -> Option<Vec<Die>> {
                 dice.push(Die {
                     sides: spec.sides,
                     thrower,
+                    label: None,
                 });
             }
         }

@@ -91,6 +91,11 @@ pub struct BattleState {
     #[serde(skip)]
     #[ts(skip)]
     pub removed: BTreeSet<UnitId>,
+    /// Results and adjustments in force, the whole battle through: before the first there is
+    /// nothing to give a verdict on.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub results: u32,
 }
 
 impl BattleState {
@@ -118,6 +123,7 @@ impl BattleState {
             conflicts: Vec::new(),
             this_turn: Vec::new(),
             removed: BTreeSet::new(),
+            results: 0,
         }
     }
 

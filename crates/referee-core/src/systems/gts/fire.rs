@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::GtsData;
-use super::rolloff::{fire_hits, skirmish_fire};
+use super::rolloff::{fire_hits, hits_word, skirmish_fire};
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
     effect, Chance, Change, Check, Modifier, Note, Resolution, ResultOdds, Shown, Target, Total,
@@ -484,7 +484,7 @@ pub fn resolve(
     let meaning = |sh: &Shot| {
         let mut m = match sh.hits {
             0 => "The target takes no hits.".to_string(),
-            h => format!("The target takes {h} hit(s)."),
+            h => format!("The target takes {}.", hits_word(h)),
         };
         if sh.escort_hits > 0 {
             m.push_str(&format!(" The escort takes {} (3.163).", sh.escort_hits));

@@ -8,7 +8,7 @@ use ts_rs::TS;
 
 use super::data::GtsData;
 use super::recoil::{joint_fate, side_fate, unit_fate, Fate, SideFate, Test};
-use super::rolloff::melee_hits;
+use super::rolloff::{hits_word, melee_hits};
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
     effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Shown,
@@ -567,6 +567,26 @@ pub(super) fn recoil_test(
     }
 }
 
+/// A recoil's dice laid out: a d100 per unit, side A's units then side B's, each named by its
+/// unit so the umpire knows whose throw goes where.
+fn recoil_dice(a: &Side, b: &Side) -> Vec<crate::rule_system::Die> {
+    [
+        (a, crate::rule_system::Thrower::A),
+        (b, crate::rule_system::Thrower::B),
+    ]
+    .into_iter()
+    .flat_map(|(side, thrower)| {
+        side.units
+            .iter()
+            .map(move |(u, _)| crate::rule_system::Die {
+                sides: 100,
+                thrower: Some(thrower),
+                label: Some(u.name.clone()),
+            })
+    })
+    .collect()
+}
+
 fn recoil_modifier_lines(data: &GtsData, s: &Side, tests: &[Test]) -> Vec<Total> {
     s.units
         .iter()
@@ -809,7 +829,7 @@ fn roll_off(
     };
     let label = |(ha, hb): (u32, u32)| match (ha, hb) {
         (0, 0) => "no hits".to_string(),
-        (x, y) if x == y => format!("tie: {x} hit(s) each"),
+        (x, y) if x == y => format!("tie: {} each", hits_word(x)),
         (x, 0) => format!("A takes {x}"),
         (0, y) => format!("B takes {y}"),
         (x, y) => format!("A takes {x}, B takes {y}"),
@@ -1086,7 +1106,10 @@ pub fn recoil(
         }
     };
     let mut res = Resolution::certain(&data.system.id, "recoil", "", "", Vec::new());
-    res.dice = "d100 per unit".into();
+    // A d100 for every unit, side A's then side B's: dice notation the app rolls and lays out,
+    // each die named by the unit that throws it.
+    res.dice = format!("{}d100 v {}d100", a.units.len(), b.units.len());
+    res.shown.faces = recoil_dice(&a, &b);
     res.distribution = distribution;
     res.outcome = match dice {
         None => None,
@@ -1095,7 +1118,9 @@ pub fn recoil(
             if faces.len() != n || faces.iter().any(|f| !(1..=100).contains(f)) {
                 return Err(RefereeError::new(
                     "dice.invalid",
-                    format!("{n} d100 faces (1–100): side A's units, then side B's"),
+                    format!(
+                        "A recoil throws a d100 for each unit: {n} faces from 1 to 100, side A's units first, then side B's."
+                    ),
                 )
                 .field("dice"));
             }
@@ -1142,7 +1167,20 @@ pub fn recoil(
                 )),
                 meaning: words.join("; "),
                 effects,
-                sides: Vec::new(),
+                // Each unit's own md100 (R-GTS-2), not a sum: the dice are one per unit.
+                sides: names
+                    .iter()
+                    .zip(ta.iter().chain(&tb))
+                    .zip(faces)
+                    .map(|((name, t), f)| {
+                        crate::contract::SideThrow::new(
+                            name.clone(),
+                            *f,
+                            t.modifier,
+                            (i64::from(*f) + t.modifier).clamp(1, 100),
+                        )
+                    })
+                    .collect(),
             })
         }
     };

@@ -22,6 +22,15 @@ pub fn modified_d10(modifier: i64) -> Result<Dist<i64>, OddsError> {
     Ok(Dist::die(10)?.plus(modifier).clamp(1, 10))
 }
 
+/// A number of hits in words: "1 hit", "2 hits".
+pub fn hits_word(n: u32) -> String {
+    if n == 1 {
+        "1 hit".to_string()
+    } else {
+        format!("{n} hits")
+    }
+}
+
 /// Hits from one fire roll-off (5.51, R-GTS-3).
 pub fn fire_hits(attacker: i64, defender: i64, max: u32) -> u32 {
     let hits = if defender >= attacker {

@@ -100,7 +100,7 @@ fn melee_by_hand_and_ties() {
         json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] }),
     );
     // Both: −1 (base) −1 (M) + 0 (SP) = −2.
-    assert_eq!(odds(&r, "tie: 1 hit(s) each"), "4/25");
+    assert_eq!(odds(&r, "tie: 1 hit each"), "4/25");
     assert_eq!(odds(&r, "A takes 7"), "3/100"); // A 1 (3/10), B 8 (1/10)
 }
 
@@ -116,6 +116,21 @@ fn fire_by_hand_and_skirmish_fire() {
     );
     assert_eq!(odds(&r, "no effect"), "11/20");
     assert_eq!(odds(&r, "2 hits"), "1/4");
+    // Firer 7 against target 5: one hit, said as English says it.
+    let one = load("gts")
+        .resolve(
+            "fire",
+            &json!({ "firer": archers, "target": target, "range": 4 }),
+            Some(&[7, 5]),
+        )
+        .unwrap()
+        .outcome
+        .unwrap();
+    assert!(
+        one.meaning.ends_with("The target takes 1 hit."),
+        "{}",
+        one.meaning
+    );
     let e = refused(
         "fire",
         json!({ "firer": archers, "target": target, "range": 6 }),
@@ -241,6 +256,59 @@ fn errors_name_the_unit_field_inside_a_situation() {
     let o = r.outcome.unwrap();
     assert_eq!(o.result, "side A: every unit holds; side B: a unit routs");
     assert!(o.effects.iter().any(|e| e.text.ends_with("Routs")));
+}
+
+#[test]
+fn a_recoil_throws_a_d100_per_unit_each_named_by_its_unit() {
+    let unit = |name: &str| json!({ "unit": { "name": name, "class": "infantry", "weapon": "SP", "armour": "M", "stands": 2 } });
+    let situation =
+        json!({ "side_a": [unit("Hastati"), unit("Principes")], "side_b": [unit("Gauls")] });
+    let r = resolved("recoil", situation.clone());
+    // Dice notation the app can roll: two for side A, one for side B.
+    assert_eq!(r.dice, "2d100 v 1d100");
+    let laid: Vec<(u32, Option<crate::rule_system::Thrower>, Option<&str>)> = r
+        .shown
+        .faces
+        .iter()
+        .map(|d| (d.sides, d.thrower, d.label.as_deref()))
+        .collect();
+    use crate::rule_system::Thrower::{A, B};
+    assert_eq!(
+        laid,
+        vec![
+            (100, Some(A), Some("Hastati")),
+            (100, Some(A), Some("Principes")),
+            (100, Some(B), Some("Gauls"))
+        ]
+    );
+    // Each unit's throw is shown as its own, not summed.
+    let o = load("gts")
+        .resolve("recoil", &situation, Some(&[20, 70, 95]))
+        .unwrap()
+        .outcome
+        .unwrap();
+    let throws: Vec<(&str, u32, i64)> = o
+        .sides
+        .iter()
+        .map(|t| (t.label.as_str(), t.die, t.total))
+        .collect();
+    assert_eq!(
+        throws,
+        vec![
+            ("Hastati", 20, 20),
+            ("Principes", 70, 70),
+            ("Gauls", 95, 95)
+        ]
+    );
+    // Two faces for three units: refused in a sentence naming what the throw takes.
+    let e = load("gts")
+        .resolve("recoil", &situation, Some(&[40, 70]))
+        .unwrap_err();
+    assert_eq!(e.code, "dice.invalid");
+    assert_eq!(
+        e.message,
+        "A recoil throws a d100 for each unit: 3 faces from 1 to 100, side A's units first, then side B's."
+    );
 }
 
 #[test]
