@@ -532,7 +532,7 @@ impl Battles {
             let system = b.battle(referee, id)?.state.ruleset.clone();
             let ruleset = referee.ruleset(&system)?;
             ruleset
-                .check_new_unit(&unit, "unit")
+                .check_in_battle(&b.battle(referee, id)?.state, &unit, None, "unit")
                 .map_err(|e| referee.from_another_system(&system, &unit.stats, e))?;
             let body = b
                 .battle(referee, id)?
@@ -557,7 +557,7 @@ impl Battles {
             let system = b.battle(referee, id)?.state.ruleset.clone();
             let ruleset = referee.ruleset(&system)?;
             ruleset
-                .check_new_unit(&spec, "unit")
+                .check_in_battle(&b.battle(referee, id)?.state, &spec, Some(unit_id), "unit")
                 .map_err(|e| referee.from_another_system(&system, &spec.stats, e))?;
             let body = b
                 .battle(referee, id)?

@@ -348,41 +348,45 @@ impl Referee {
         stats: &serde_json::Value,
         e: RefereeError,
     ) -> RefereeError {
-        let Some(key) = e.field.as_deref().and_then(|f| f.rsplit('.').next()) else {
-            return e;
-        };
-        let Some(given) = stats.get(key).and_then(|v| v.as_str()) else {
-            return e;
-        };
         let Ok(own) = self.ruleset(ruleset) else {
             return e;
         };
         let own_form = own.unit_form();
-        let Some(field) = own_form.fields.iter().find(|f| f.key == key) else {
+        // Any choice of the stats this form does not list but another system's does: the unit
+        // was meant for that system, whatever field the refusal named first.
+        let found = own_form.fields.iter().find_map(|field| {
+            let given = stats.get(&field.key)?.as_str()?;
+            if field.options.is_empty() || field.options.iter().any(|o| o.key == given) {
+                return None;
+            }
+            self.rulesets
+                .values()
+                .filter(|r| r.info.id != ruleset)
+                .find_map(|r| {
+                    let form = r.unit_form();
+                    let f = form.fields.iter().find(|f| f.key == field.key)?;
+                    let o = f.options.iter().find(|o| o.key == given)?;
+                    Some((field, r.info.name.clone(), o.label.clone()))
+                })
+        });
+        let Some((field, system, label)) = found else {
             return e;
         };
-        if field.options.iter().any(|o| o.key == given) {
-            return e;
-        }
-        let elsewhere = self
-            .rulesets
-            .values()
-            .filter(|r| r.info.id != ruleset)
-            .find_map(|r| {
-                let form = r.unit_form();
-                let f = form.fields.iter().find(|f| f.key == key)?;
-                let o = f.options.iter().find(|o| o.key == given)?;
-                Some((r.info.name.clone(), o.label.clone()))
-            });
-        match elsewhere {
-            Some((system, label)) => RefereeError {
-                message: format!(
-                    "{}: {label} belongs to {system}, not to {}. Pick one from the list, or add the unit to a {system} battle.",
-                    field.label, own.info.name
-                ),
-                ..e
-            },
-            None => e,
+        // The refusal's own place, ending at the field at fault: `unit.stats.type`.
+        let at = e.field.as_deref().map(|f| match f.rsplit_once('.') {
+            Some((head, _)) => format!("{head}.{}", field.key),
+            None => field.key.clone(),
+        });
+        RefereeError {
+            message: format!(
+                "{}: {label} belongs to {system}, not to {}. Pick one from the list, or add the unit to a {system} battle.",
+                field.label, own.info.name
+            ),
+            field: at,
+            code: e.code,
+            rule: None,
+            ruling: None,
+            location: e.location,
         }
     }
 

@@ -718,3 +718,112 @@ fn turns_stop_at_the_last_a_battle_can_reach_instead_of_overflowing() {
         .unwrap();
     assert_eq!((v.state.turn, v.events), (last, 3));
 }
+
+/// A refused element names its field once, without stray dots, and says which system a unit of
+/// another one belongs to (issue 34 item 7).
+#[test]
+fn a_refused_dbmm_element_names_its_field_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let id = battles
+        .create(
+            &referee,
+            &new("dbmm", json!([{"name": "Normans"}, {"name": "Saxons"}])),
+        )
+        .unwrap()
+        .id;
+    for stats in [
+        json!({"type": "Bd", "grade": "Q"}),
+        json!({"type": "ZZ", "grade": "O"}),
+    ] {
+        let e = battles
+            .add_unit(&referee, id, unit("X", "Saxons", stats.clone()))
+            .unwrap_err();
+        let field = e.field.clone().unwrap_or_default();
+        assert!(field.starts_with("unit.stats."), "{stats}: {e:?}");
+        assert!(!field.contains(".."), "{stats}: {e:?}");
+    }
+    let e = battles
+        .add_unit(
+            &referee,
+            id,
+            unit("SD", "Saxons", json!({"type": "SD", "count": 2})),
+        )
+        .unwrap_err();
+    assert!(e.message.contains("ITACS"), "{e:?}");
+    assert!(battles.view(&referee, id).unwrap().state.units.is_empty());
+}
+
+/// A command has one general's element (p. 42, R-DBMM-34): a second is refused where it is added
+/// or corrected, naming the first; another command may have its own; the general corrected is
+/// not his own rival.
+#[test]
+fn a_dbmm_command_has_one_general() {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let id = battles
+        .create(
+            &referee,
+            &new(
+                "dbmm",
+                json!([{"name": "Normans", "commands": ["Left", "Right"]}, {"name": "Saxons"}]),
+            ),
+        )
+        .unwrap()
+        .id;
+    let general = |label: &str, command: &str| -> UnitSpec {
+        serde_json::from_value(
+            json!({"label": label, "side": "Normans", "command": command,
+            "stats": {"type": "Kn", "grade": "O", "general": true}}),
+        )
+        .unwrap()
+    };
+    let v = battles
+        .add_unit(&referee, id, general("William", "Left"))
+        .unwrap();
+    let william = v
+        .state
+        .units
+        .values()
+        .find(|u| u.label == "William")
+        .unwrap()
+        .id;
+    let e = battles
+        .add_unit(&referee, id, general("Odo", "Left"))
+        .unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref(), e.ruling.as_deref()),
+        (
+            "unit.two_generals",
+            Some("unit.stats.general"),
+            Some("R-DBMM-34")
+        )
+    );
+    assert!(e.message.contains("William"), "{}", e.message);
+    battles
+        .add_unit(&referee, id, general("Robert", "Right"))
+        .unwrap();
+    battles
+        .edit_unit(
+            &referee,
+            id,
+            william,
+            general("William the Bastard", "Left"),
+        )
+        .unwrap();
+    let robert = battles
+        .view(&referee, id)
+        .unwrap()
+        .state
+        .units
+        .values()
+        .find(|u| u.label == "Robert")
+        .unwrap()
+        .id;
+    let e = battles
+        .edit_unit(&referee, id, robert, general("Robert", "Left"))
+        .unwrap_err();
+    assert_eq!(e.code, "unit.two_generals");
+}

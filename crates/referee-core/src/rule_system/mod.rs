@@ -181,6 +181,17 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = (data, stats);
         Ok(())
     }
+    /// A unit the umpire adds or corrects, against the battle's other units (a DBMM command's one
+    /// general); `editing` is the unit corrected. Like `check_entry`, never as a battle folds.
+    fn check_among(
+        data: &Self::Data,
+        state: &BattleState,
+        spec: &UnitSpec,
+        editing: Option<UnitId>,
+    ) -> Result<(), RefereeError> {
+        let _ = (data, state, spec, editing);
+        Ok(())
+    }
     /// A unit entering the battle, checked by the system's own rules: its strength and its state.
     /// Error fields are relative to the stats.
     fn enter(data: &Self::Data, spec: &UnitSpec) -> Result<(u32, Self::Unit), RefereeError>;
@@ -292,6 +303,12 @@ pub trait System: Send + Sync + fmt::Debug {
     fn other_keys(&self) -> &'static [&'static str];
     fn unit_preview(&self, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError>;
     fn check_entry(&self, stats: &serde_json::Value) -> Result<(), RefereeError>;
+    fn check_among(
+        &self,
+        state: &BattleState,
+        spec: &UnitSpec,
+        editing: Option<UnitId>,
+    ) -> Result<(), RefereeError>;
     /// A unit as the battle keeps it, its stats checked by the system (field: where it was
     /// entered, e.g. `unit` or `events[3].unit`).
     fn enter(&self, id: UnitId, spec: &UnitSpec, field: &str) -> Result<UnitState, RefereeError>;
@@ -425,6 +442,14 @@ impl<S: RuleSystem> System for Loaded<S> {
     }
     fn check_entry(&self, stats: &serde_json::Value) -> Result<(), RefereeError> {
         S::check_entry(&self.data, stats)
+    }
+    fn check_among(
+        &self,
+        state: &BattleState,
+        spec: &UnitSpec,
+        editing: Option<UnitId>,
+    ) -> Result<(), RefereeError> {
+        S::check_among(&self.data, state, spec, editing)
     }
 
     fn enter(&self, id: UnitId, spec: &UnitSpec, field: &str) -> Result<UnitState, RefereeError> {
@@ -645,7 +670,11 @@ pub fn leader_parts(unit: &UnitState, parts: &mut Vec<String>) {
 
 /// Prefixes a unit error's field with where the unit was entered.
 fn at(e: RefereeError, field: &str) -> RefereeError {
-    let inner = e.field.clone();
+    // A system's own path may begin with a dot (".grade" of an element checked at the root).
+    let inner = e
+        .field
+        .clone()
+        .map(|i| i.trim_start_matches('.').to_string());
     let f = match inner {
         Some(i) if !i.is_empty() => format!("{field}.{i}"),
         _ => field.to_string(),

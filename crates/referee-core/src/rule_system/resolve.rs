@@ -19,16 +19,82 @@ pub fn parse_situation<T: serde::de::DeserializeOwned>(
     }
     serde_path_to_error::deserialize(json).map_err(|e| {
         let path = e.path().to_string();
+        let inner = e.inner().to_string();
         let error = RefereeError::new(
             "situation.invalid_field",
-            crate::error::plain_serde_error(&e.inner().to_string(), &path),
+            crate::error::plain_serde_error(&inner, &path),
         );
-        if path == "." {
-            error
-        } else {
-            error.field(path)
+        // A missing field is named itself, so the form can mark it and its choices be said.
+        let missing = inner
+            .strip_prefix("missing field `")
+            .and_then(|r| r.split('`').next());
+        match (path.as_str(), missing) {
+            (".", Some(name)) => error.field(name),
+            (_, Some(name)) => error.field(format!("{path}.{name}")),
+            (".", None) => error,
+            _ => error.field(path),
         }
     })
+}
+
+/// A schema node with its `$ref` followed and an optional field's null alternative set aside.
+fn resolve_ref<'s>(
+    schema: &'s serde_json::Value,
+    mut node: &'s serde_json::Value,
+) -> Option<&'s serde_json::Value> {
+    for _ in 0..8 {
+        if let Some(r) = node.get("$ref").and_then(|r| r.as_str()) {
+            let name = r.rsplit('/').next()?;
+            node = schema.get("$defs")?.get(name)?;
+            continue;
+        }
+        let alternatives = node.get("anyOf").or_else(|| node.get("oneOf"));
+        if let Some(list) = alternatives.and_then(|a| a.as_array()) {
+            let some: Vec<_> = list
+                .iter()
+                .filter(|a| a.get("type").and_then(|t| t.as_str()) != Some("null"))
+                .collect();
+            if some.len() == 1 {
+                node = some[0];
+                continue;
+            }
+        }
+        break;
+    }
+    Some(node)
+}
+
+/// The choices a situation field takes, from the action's schema, by the field's path
+/// (`bound`, `a.contact`, `attackers[0].units[1].type`): a missing choice is said with them.
+pub fn choices_at(schema: &serde_json::Value, path: &str) -> Option<Vec<String>> {
+    let mut node = resolve_ref(schema, schema)?;
+    for part in path.split('.') {
+        let (name, indexes) = match part.find('[') {
+            Some(i) => (&part[..i], part[i..].matches('[').count()),
+            None => (part, 0),
+        };
+        if !name.is_empty() {
+            node = resolve_ref(schema, node.get("properties")?.get(name)?)?;
+        }
+        for _ in 0..indexes {
+            node = resolve_ref(schema, node.get("items")?)?;
+        }
+    }
+    let values: Vec<String> = match node.get("enum").and_then(|e| e.as_array()) {
+        Some(list) => list
+            .iter()
+            .filter_map(|v| v.as_str())
+            .map(str::to_string)
+            .collect(),
+        None => node
+            .get("oneOf")?
+            .as_array()?
+            .iter()
+            .filter_map(|v| v.get("const").and_then(|c| c.as_str()))
+            .map(str::to_string)
+            .collect(),
+    };
+    (!values.is_empty()).then_some(values)
 }
 
 /// No count, strength, range or turn on a table comes near this; refusing larger numbers at the

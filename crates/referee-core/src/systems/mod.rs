@@ -164,7 +164,34 @@ impl Ruleset {
         situation: &serde_json::Value,
         dice: Option<&[u32]>,
     ) -> Result<Resolution, RefereeError> {
-        Ok(self.system.resolve(action, situation, dice)?.shown())
+        match self.system.resolve(action, situation, dice) {
+            Ok(r) => Ok(r.shown()),
+            Err(e) => Err(self.with_choices(action, e)),
+        }
+    }
+
+    /// "The bound is missing." said with the choices the schema gives it: "…: a or b."
+    fn with_choices(&self, action: &str, e: RefereeError) -> RefereeError {
+        let missing = e.code == "situation.invalid_field" && e.message.ends_with(" is missing.");
+        let choices = match (&e.field, self.system.situation_schema(action)) {
+            (Some(path), Some(schema)) if missing => crate::rule_system::resolve::choices_at(
+                &serde_json::to_value(&schema).ok().unwrap_or_default(),
+                path,
+            ),
+            _ => None,
+        };
+        match choices {
+            Some(list) => {
+                let words: Vec<String> = list.iter().map(|c| crate::error::words(c)).collect();
+                let message = format!(
+                    "{}: choose {}.",
+                    e.message.trim_end_matches('.'),
+                    crate::error::or_list(&words)
+                );
+                RefereeError { message, ..e }
+            }
+            None => e,
+        }
     }
 
     pub fn situation_schema(&self, action: &str) -> Result<schemars::Schema, RefereeError> {
@@ -209,6 +236,22 @@ impl Ruleset {
                 let key = e.field.clone().unwrap_or_default();
                 e.field(format!("{field}.stats.{key}"))
             })
+    }
+
+    /// A unit the umpire adds to or corrects in a battle, against the battle's other units
+    /// (`editing`: the unit corrected); errors name `{field}.stats.{key}`.
+    pub fn check_in_battle(
+        &self,
+        state: &BattleState,
+        spec: &UnitSpec,
+        editing: Option<crate::state::UnitId>,
+        field: &str,
+    ) -> Result<(), RefereeError> {
+        self.check_new_unit(spec, field)?;
+        self.system.check_among(state, spec, editing).map_err(|e| {
+            let key = e.field.clone().unwrap_or_default();
+            e.field(format!("{field}.stats.{key}"))
+        })
     }
 
     /// A unit's values from the tables, or what is wrong with its stats.

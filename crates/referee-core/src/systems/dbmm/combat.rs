@@ -1325,10 +1325,11 @@ pub fn shooting(
         .field("shooter.element.type")
         .rule("p. 34")
     })?;
-    if let Some(r) = s.range.filter(|r| *r < 0) {
+    // 0 paces is contact: elements in contact fight in close combat, they do not shoot.
+    if let Some(r) = s.range.filter(|r| *r <= 0) {
         return Err(RefereeError::new(
             "situation.invalid_range",
-            format!("a range is a distance in paces, 0 or more: {r}p cannot be measured"),
+            format!("a range is a distance in paces, more than 0: {r}p is not a shot (in contact, elements fight in close combat)"),
         )
         .field("range")
         .rule("p. 34"));

@@ -206,6 +206,15 @@ impl RuleSystem for Dbmm {
         roster::preview(data, stats)
     }
 
+    fn check_among(
+        _data: &DbmmData,
+        state: &crate::state::BattleState,
+        spec: &UnitSpec,
+        editing: Option<crate::state::UnitId>,
+    ) -> Result<(), RefereeError> {
+        roster::one_general(state, spec, editing)
+    }
+
     fn enter(data: &DbmmData, spec: &UnitSpec) -> Result<(u32, DbmmElement), RefereeError> {
         roster::enter(data, spec)
     }

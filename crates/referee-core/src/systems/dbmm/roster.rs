@@ -211,3 +211,41 @@ pub fn preview(data: &DbmmData, stats: &Value) -> Result<UnitPreview, RefereeErr
         .collect();
     Ok(UnitPreview { summary, values })
 }
+
+/// A command has one general's element (p. 42, R-DBMM-34): a second one in the same command of
+/// the same side is refused where it is added or corrected.
+pub fn one_general(
+    state: &crate::state::BattleState,
+    spec: &crate::state::UnitSpec,
+    editing: Option<crate::state::UnitId>,
+) -> Result<(), RefereeError> {
+    let general = spec
+        .stats
+        .get("general")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
+    if !general || spec.role != crate::state::Role::Unit {
+        return Ok(());
+    }
+    let command = spec.command.clone().unwrap_or_else(|| spec.side.clone());
+    let other = state.units.values().find(|u| {
+        Some(u.id) != editing
+            && !u.lost
+            && u.side == spec.side
+            && super::standing::command_of(u) == command
+            && u.detail::<DbmmElement>().is_some_and(|e| e.element.general)
+    });
+    match other {
+        Some(u) => Err(RefereeError::new(
+            "unit.two_generals",
+            format!(
+                "{command} already has its general's element, {}: a command has one general. Untick it here, or move this element to another command.",
+                u.label
+            ),
+        )
+        .field("general")
+        .rule("p. 42")
+        .ruling("R-DBMM-34")),
+        None => Ok(()),
+    }
+}

@@ -1102,7 +1102,21 @@ fn impossible_entries_are_refused_as_such() {
         shoot(100_000 / 100).unwrap_err().code,
         "situation.out_of_range"
     );
-    assert!(shoot(0).is_ok());
+    // A missing choice is named with its choices, and its field is the missing one itself.
+    let e = refused(
+        "close_combat",
+        json!({ "a": fighter("Bd", "O"), "b": fighter("Pk", "O") }),
+    );
+    assert_eq!(e.field.as_deref(), Some("bound"), "{e:?}");
+    assert_eq!(e.message, "The bound is missing: choose a or b.");
+    // 0 paces is contact, fought in close combat, not shot (issue 34 item 7).
+    let e = shoot(0).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.invalid_range", Some("range"))
+    );
+    assert!(e.message.contains("close combat"), "{}", e.message);
+    assert!(shoot(40).is_ok());
 }
 
 /// Every figure scale R-DBMM-14 covers is accepted by its size; sizes it does not cover are
@@ -1284,6 +1298,12 @@ fn the_moon_die_says_when_the_moon_lights_the_night() {
         (json!({ "moon_die": 7 }), "moon_die"),
         (
             json!({ "moon_die": 2, "bound": 3, "night_began": 4 }),
+            "night_began",
+        ),
+        // Bounds are counted from 1 (issue 34 item 7).
+        (json!({ "moon_die": 2, "bound": 0 }), "bound"),
+        (
+            json!({ "moon_die": 2, "bound": 3, "night_began": 0 }),
             "night_began",
         ),
     ] {

@@ -166,7 +166,8 @@ fn bad_input_gets_a_typed_error_naming_the_field() {
             "missile",
             json!({ "target": target.clone() }),
             "situation.invalid_field",
-            "",
+            // A missing field is named itself.
+            "firing_hexes",
         ),
         (
             "melee",
