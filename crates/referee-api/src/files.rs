@@ -37,7 +37,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), RefereeError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.{}.partial", std::process::id()));
+    // One temporary file per write, even two at once in one process (two saves of the
+    // preferences): each renames its own whole file over the target.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = dir.join(format!(".{name}.{}.{n}.partial", std::process::id()));
     let written = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(bytes)?;

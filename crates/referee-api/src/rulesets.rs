@@ -383,7 +383,7 @@ impl Referee {
                 field.label, own.info.name
             ),
             field: at,
-            code: e.code,
+            code: "unit.other_system".into(),
             rule: None,
             ruling: None,
             location: e.location,

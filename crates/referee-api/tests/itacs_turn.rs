@@ -582,6 +582,34 @@ fn a_unit_added_without_its_printed_values_is_asked_for_them() {
     )
     .unwrap();
     add(&mut battles, json!({"type": "SD"})).unwrap();
+    // A unit entered before (a preset's militia without its strength) moves to another hex
+    // without being asked what it already lacked; a value it had may not be taken away.
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([{"label": "Militia", "side": "Rome", "stats": {"type": "MS", "class": "A", "count": 2, "hex": "20.10"}}]),
+    );
+    let moved = |battles: &mut Battles, stats: Value| {
+        battles.edit_unit(
+            &referee,
+            id,
+            1,
+            serde_json::from_value(json!({"label": "Militia", "side": "Rome", "stats": stats}))
+                .unwrap(),
+        )
+    };
+    let v = moved(
+        &mut battles,
+        json!({"type": "MS", "class": "A", "count": 2, "hex": "20.11"}),
+    )
+    .unwrap();
+    assert_eq!(v.state.units[&1].words.place.as_deref(), Some("Hex 20.11"));
+    let e = moved(
+        &mut battles,
+        json!({"type": "MS", "count": 2, "hex": "20.12"}),
+    )
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("unit.stats.class"), "{e:?}");
 }
 
 /// A hex of the roster holding more units than the side's stacking limit is said on the side's

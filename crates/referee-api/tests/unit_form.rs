@@ -366,6 +366,7 @@ fn a_unit_of_another_system_names_its_system() {
         .unit_preview("itacs", &json!({"type": "Kn", "count": 1}))
         .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("type"));
+    assert_eq!(e.code, "unit.other_system");
     assert!(e.message.contains("Knights (Kn)"), "{}", e.message);
     assert!(e.message.contains(&name("dbmm")), "{}", e.message);
     assert!(e.message.contains(&name("itacs")), "{}", e.message);

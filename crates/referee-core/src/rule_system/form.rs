@@ -238,7 +238,7 @@ pub fn check_stats(
             }
         }
     }
-    match first_missing(form, map, false) {
+    match first_missing(form, map, false, &|_| false) {
         Some(e) => Err(e),
         None => Ok(()),
     }
@@ -246,22 +246,30 @@ pub fn check_stats(
 
 /// A unit the umpire adds or corrects: every field the form requires is there, unless the chosen
 /// type fills it or the field has a default. Checked where a unit is entered, not as a battle
-/// folds: battles recorded before a field was asked still load.
-pub fn check_required(form: &UnitForm, stats: &Value) -> Result<(), RefereeError> {
+/// folds: battles recorded before a field was asked still load. A correction (`before`: the
+/// entry it corrects) is not asked what the entry already lacked: moving a preset's unit to
+/// another hex does not ask its class.
+pub fn check_required(
+    form: &UnitForm,
+    stats: &Value,
+    before: Option<&Value>,
+) -> Result<(), RefereeError> {
+    let lacked = |key: &str| before.is_some_and(|b| b.get(key).is_none_or(Value::is_null));
     match stats
         .as_object()
-        .and_then(|map| first_missing(form, map, true))
+        .and_then(|map| first_missing(form, map, true, &lacked))
     {
         Some(e) => Err(e),
         None => Ok(()),
     }
 }
 
-/// The first required field missing from `map`, in form order.
+/// The first required field missing from `map`, in form order, but those `not_asked`.
 fn first_missing(
     form: &UnitForm,
     map: &serde_json::Map<String, Value>,
     defaults_fill: bool,
+    not_asked: &dyn Fn(&str) -> bool,
 ) -> Option<RefereeError> {
     // A field the chosen option already fills (an ITACS type's class) is not asked.
     let filled: Vec<&str> = form
@@ -275,8 +283,9 @@ fn first_missing(
         .flat_map(|o| o.fills.iter().map(String::as_str))
         .collect();
     let field = form.fields.iter().filter(|f| f.required).find(|f| {
-        let given_otherwise =
-            filled.contains(&f.key.as_str()) || (defaults_fill && f.default.is_some());
+        let given_otherwise = filled.contains(&f.key.as_str())
+            || (defaults_fill && f.default.is_some())
+            || not_asked(&f.key);
         !given_otherwise && map.get(&f.key).is_none_or(Value::is_null)
     })?;
     let how = match field.kind {

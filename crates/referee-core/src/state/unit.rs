@@ -242,6 +242,15 @@ impl Detail {
     pub fn get_mut<T: 'static>(&mut self) -> Option<&mut T> {
         self.0.as_any_mut().downcast_mut::<T>()
     }
+
+    /// The unit's entry as entered (what the editor shows).
+    pub fn entry(&self) -> Option<serde_json::Value> {
+        self.0
+            .shown()
+            .ok()?
+            .get_mut("entry")
+            .map(serde_json::Value::take)
+    }
 }
 
 impl Clone for Detail {

@@ -222,6 +222,17 @@ impl Ruleset {
     /// requires and the system asks at entry is there. `field` is where the unit was given
     /// (`unit`); errors name `{field}.stats.{key}`.
     pub fn check_new_unit(&self, spec: &UnitSpec, field: &str) -> Result<(), RefereeError> {
+        self.check_entered(spec, None, field)
+    }
+
+    /// `check_new_unit` for a correction of `before` (the entry corrected): what it already
+    /// lacked is not asked now.
+    fn check_entered(
+        &self,
+        spec: &UnitSpec,
+        before: Option<&serde_json::Value>,
+        field: &str,
+    ) -> Result<(), RefereeError> {
         if spec.role != Role::Unit {
             return Ok(());
         }
@@ -231,7 +242,7 @@ impl Ruleset {
         self.system
             .check_entry(&spec.stats)
             .map_err(|e| form::plain(&form, e))
-            .and_then(|()| form::check_required(&form, &spec.stats))
+            .and_then(|()| form::check_required(&form, &spec.stats, before))
             .map_err(|e| {
                 let key = e.field.clone().unwrap_or_default();
                 e.field(format!("{field}.stats.{key}"))
@@ -247,7 +258,10 @@ impl Ruleset {
         editing: Option<crate::state::UnitId>,
         field: &str,
     ) -> Result<(), RefereeError> {
-        self.check_new_unit(spec, field)?;
+        let before = editing
+            .and_then(|id| state.units.get(&id))
+            .and_then(|u| u.detail.entry());
+        self.check_entered(spec, before.as_ref(), field)?;
         self.system.check_among(state, spec, editing).map_err(|e| {
             let key = e.field.clone().unwrap_or_default();
             e.field(format!("{field}.stats.{key}"))

@@ -251,6 +251,17 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         .rule(d.rule.clone())
     })?;
     let time = period(row, at);
+    // Bounds are counted from the first, 1.
+    for (field, bound) in [("bound", s.bound), ("night_began", s.night_began)] {
+        if bound == Some(0) {
+            return Err(RefereeError::new(
+                "situation.invalid_range",
+                "bounds are counted from 1, the battle's first bound",
+            )
+            .field(field)
+            .rule(d.moon.rule.clone()));
+        }
+    }
     let moon = match s.moon_die {
         None => None,
         Some(die) => {
@@ -267,17 +278,6 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
                     .field("moon_die")
                     .rule(m.rule.clone())
                 })?;
-            // Bounds are counted from the first, 1 (p. 23).
-            for (field, bound) in [("bound", s.bound), ("night_began", s.night_began)] {
-                if bound == Some(0) {
-                    return Err(RefereeError::new(
-                        "situation.invalid_range",
-                        "bounds are counted from 1, the battle's first bound",
-                    )
-                    .field(field)
-                    .rule(m.rule.clone()));
-                }
-            }
             let began = s.night_began.or(s.bound);
             if let (Some(b), Some(n)) = (s.bound, began) {
                 if n > b {

@@ -177,6 +177,17 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
             "4.5.12, 5.2",
         ),
     ];
+    // The attackers' survivors cannot tell how many defenders a D2XB fell on: the umpire says.
+    if s.side == CombatSide::Attacker && s.result.as_deref() == Some("D2XB") {
+        checks.push(
+            Check::holds(
+                "The D2XB fell on a single defending unit (lone defender): the attackers are then neither disrupted nor made to break",
+                s.lone_defender,
+                "10.7",
+            )
+            .ruling(Some("R-ITACS-36")),
+        );
+    }
     let (result, meaning, effects) = if never {
         (
             "never breaks",

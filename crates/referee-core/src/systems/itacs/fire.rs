@@ -157,9 +157,8 @@ pub fn resolve(
     let mut firing: Vec<Vec<Unit>> = Vec::new();
     let mut range: u32 = 0;
     // 4.2.3: hills add to the fire range against units not on hills.
-    let target_bonus = data
-        .terrain
-        .get(&s.target.terrain)
+    let target_bonus = terrain(data, &s.target.terrain, "target.terrain")
+        .ok()
         .and_then(|t| t.fire_range_bonus);
     let mut range_unknown = false;
     let mut hills_used = false;

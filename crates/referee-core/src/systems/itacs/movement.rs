@@ -318,7 +318,11 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
         }
         // The terrain chart's cost: cavalry pay their own column, elephants pay infantry's in
         // some terrain (6.9.1); a road costs 1 whatever the terrain (3.1.1).
-        let infantry_here = kind.is_some_and(|t| t.infantry_costs_in.contains(&step.terrain));
+        let infantry_here = kind.is_some_and(|t| {
+            t.infantry_costs_in
+                .iter()
+                .any(|k| data.terrain.get(k).is_some_and(|g| std::ptr::eq(g, ground)))
+        });
         let (enter, rule) = if step.road {
             (mv.road_cost, mv.road_rule.clone())
         } else {

@@ -1143,6 +1143,36 @@ fn terrain_is_taken_by_any_name_the_chart_prints() {
     );
     let e = refused("melee", melee("4", "4", "lava"));
     assert_eq!(e.code, "situation.unknown_terrain");
+    // The hills' +1 range is not against a target on hills, by whichever name (4.2.3).
+    let shot = |target: &str| {
+        itacs()
+            .resolve(
+                "missile",
+                &json!({ "firing_hexes": [{ "range": 4, "terrain": "hills", "units": [{ "type": "LB" }] }],
+                         "target": { "terrain": target, "units": [{ "type": "SD" }] } }),
+                None,
+            )
+            .map(|r| r.modifiers)
+            .map_err(|e| e.code)
+    };
+    assert_eq!(shot("hills"), Err("situation.out_of_range".into()));
+    assert_eq!(shot("Grassy Hills"), shot("hills"));
+    assert!(shot("clear").is_ok());
+    // An elephant pays the infantry's cost in the chart's named terrain too (6.9.1).
+    let step = |t: &str| {
+        itacs()
+            .resolve(
+                "move",
+                &json!({ "unit": { "type": "EL", "movement": 10 }, "path": [{ "terrain": t }] }),
+                None,
+            )
+            .map(|r| r.totals)
+            .map_err(|e| e.code)
+    };
+    assert_eq!(
+        step("Forest Hills").map(|t| t[0].value.clone()),
+        step("forest_hills").map(|t| t[0].value.clone())
+    );
 }
 
 /// Horse archers (HB, class Mf) cost half their strength plus their fire, not doubled: 7.0
@@ -1174,6 +1204,14 @@ fn horse_archers_victory_points_are_not_doubled() {
     let hc = line("HC");
     assert!(hc.value.contains("doubled for cavalry"), "{}", hc.value);
     assert_eq!(hc.ruling.as_deref(), Some("R-ITACS-6"));
+    // An elephant moves as mounted but is class D: R-ITACS-6's formula, not the horse archers'.
+    let r = resolved(
+        "victory",
+        json!({ "sides": [{ "name": "A", "lost": [{ "type": "EL", "combat": "6" }] }, { "name": "B" }] }),
+    );
+    let el = r.totals.iter().find(|t| t.label.contains("EL")).unwrap();
+    assert_eq!(el.ruling.as_deref(), Some("R-ITACS-6"), "{el:?}");
+    assert!(!el.value.contains("not doubled"), "{}", el.value);
 }
 
 /// A feudal charge (6.3): passing through a friendly unit disrupts both as 4.3.3 does a full

@@ -32,6 +32,15 @@ pub struct VictoryLevel {
     pub more_than: u32,
 }
 
+/// Horse archers: a class that rides and shoots (Mf, 6.2) — not elephants or chariots, which
+/// move as mounted but are class D.
+fn horse_archers(data: &ItacsData, u: &Unit) -> bool {
+    u.class
+        .as_ref()
+        .and_then(|c| data.unit_classes.get(c))
+        .is_some_and(|c| c.mounted && c.missile)
+}
+
 /// The ruling a unit's cost follows: horse archers ride (9.0) but are class Mf, and 7.0 doubles
 /// class C only (R-ITACS-37); every other cost is R-ITACS-6's formula.
 fn cost_ruling(data: &ItacsData, u: &Unit) -> Option<String> {
@@ -40,7 +49,7 @@ fn cost_ruling(data: &ItacsData, u: &Unit) -> Option<String> {
         .as_ref()
         .is_some_and(|c| data.victory.doubled_classes.contains(c));
     let priced = u.type_data(data).is_some_and(|t| t.vp.is_some());
-    if !priced && !doubled && u.mounted(data) {
+    if !priced && !doubled && horse_archers(data, u) {
         Some("R-ITACS-37".into())
     } else {
         data.victory.ruling.clone()
@@ -63,7 +72,7 @@ pub fn unit_cost(data: &ItacsData, u: &Unit, field: &str) -> Result<(u64, String
         .as_ref()
         .is_some_and(|c| data.victory.doubled_classes.contains(c));
     let cost = if doubled { 2 * base } else { base };
-    let mounted_not_doubled = !doubled && u.mounted(data);
+    let mounted_not_doubled = !doubled && horse_archers(data, u);
     let how = format!(
         "{} ÷ 2 + {}{} = {}",
         show_half_points(combat),
@@ -71,7 +80,7 @@ pub fn unit_cost(data: &ItacsData, u: &Unit, field: &str) -> Result<(u64, String
         if doubled {
             ", doubled for cavalry"
         } else if mounted_not_doubled {
-            ", not doubled: only cavalry of class C is"
+            ", not doubled: horse archers are class Mf, and only class C is"
         } else {
             ""
         },
