@@ -6,6 +6,7 @@ import * as api from './api';
 import { alerts, type Alert } from './battle';
 import { noPicks, type Picks } from './pick';
 import { fightAction } from './actions';
+import type { Terrains } from './terrain-memory';
 
 export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
 export type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
@@ -29,6 +30,8 @@ interface AppState {
   picks: Picks;
   /** The fight "Resolve" opened the resolver on, once. */
   fight: Picks | undefined;
+  /** By battle: the terrain last applied for each hex, given again to the next fight there. */
+  terrains: Record<number, Terrains>;
 }
 
 export const app: AppState = $state({
@@ -43,6 +46,7 @@ export const app: AppState = $state({
   opened: 0,
   picks: noPicks(),
   fight: undefined,
+  terrains: {},
 });
 
 /** Opens the resolver with the units picked: on `action`, else the phase's combat. */
