@@ -382,6 +382,17 @@ impl Battles {
             sides: new.sides.clone(),
         };
         let battle = Battle::create_with_units(ruleset, setup, &units, &now())?;
+        // Each unit against the others of the battle begun (a DBMM command's one general): a
+        // roster or a preset is held to what adding the units one by one would be.
+        for (i, (id, unit)) in battle.state.units.keys().zip(&units).enumerate() {
+            ruleset
+                .system
+                .check_among(&battle.state, unit, Some(*id))
+                .map_err(|e| {
+                    let key = e.field.clone().unwrap_or_default();
+                    e.field(format!("units[{i}].stats.{key}"))
+                })?;
+        }
         let rows: Vec<(Event, Option<Box<RawValue>>)> =
             battle.events.iter().map(|e| (e.clone(), None)).collect();
         let id = self.store.insert_battle(&rows)?;

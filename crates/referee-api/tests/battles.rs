@@ -826,4 +826,17 @@ fn a_dbmm_command_has_one_general() {
         .edit_unit(&referee, id, robert, general("Robert", "Left"))
         .unwrap_err();
     assert_eq!(e.code, "unit.two_generals");
+    // A battle begun with its units (a roster, a preset) is held to the same: nothing written.
+    let before = battles.list().unwrap().len();
+    let mut begun = new(
+        "dbmm",
+        json!([{"name": "Normans", "commands": ["Left"]}, {"name": "Saxons"}]),
+    );
+    begun.units = vec![general("William", "Left"), general("Odo", "Left")];
+    let e = battles.create(&referee, &begun).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("unit.two_generals", Some("units[0].stats.general"))
+    );
+    assert_eq!(battles.list().unwrap().len(), before);
 }
