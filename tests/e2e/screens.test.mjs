@@ -113,7 +113,11 @@ test('settings: preferences kept through the app, the store plugin out of the wi
   // A backup on request shows by its time and reason, restorable.
   await browser.$('#backup-now').click();
   // Listed among the others (the day's first change makes its own backup, in the same minute).
-  const rows = async () => Promise.all((await browser.$$('#backups .backup-row')).map((r) => r.getText()));
+  const rows = async () => {
+    const out = [];
+    for (const row of await browser.$$('#backups .backup-row')) out.push(await row.getText());
+    return out;
+  };
   await until(browser, 'the backup listed', async () => (await rows()).some((t) => /backed up on request/.test(t)));
   assert.ok((await rows()).some((t) => /backed up on request · \d+ battles?/.test(t)), (await rows()).join(' | '));
   await checkScreen(browser, 'settings');
