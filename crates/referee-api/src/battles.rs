@@ -385,13 +385,7 @@ impl Battles {
         // Each unit against the others of the battle begun (a DBMM command's one general): a
         // roster or a preset is held to what adding the units one by one would be.
         for (i, (id, unit)) in battle.state.units.keys().zip(&units).enumerate() {
-            ruleset
-                .system
-                .check_among(&battle.state, unit, Some(*id))
-                .map_err(|e| {
-                    let key = e.field.clone().unwrap_or_default();
-                    e.field(format!("units[{i}].stats.{key}"))
-                })?;
+            ruleset.check_among(&battle.state, unit, Some(*id), &format!("units[{i}]"))?;
         }
         let rows: Vec<(Event, Option<Box<RawValue>>)> =
             battle.events.iter().map(|e| (e.clone(), None)).collect();

@@ -42,37 +42,35 @@ impl Limited {
 
     /// Refuses text above the limit.
     pub fn check(self, len: usize) -> Result<(), RefereeError> {
-        let len = u64::try_from(len).unwrap_or(u64::MAX);
-        if len <= self.limit() {
-            return Ok(());
-        }
-        Err(RefereeError::new(
-            "file.too_large",
+        self.refuse_above(len, |name, size, limit| {
             format!(
-                "the {} is {}; the referee reads one of up to {}, so it was not read",
-                self.name(),
-                size(len, true),
-                size(self.limit(), false)
-            ),
-        ))
+                "the {name} is {size}; the referee reads one of up to {limit}, so it was not read"
+            )
+        })
     }
 
     /// Refuses a battle file whose export — what the referee would write of it once stored, with
     /// hashes and head — would be above the limit: a file that imports must export to one that
     /// imports again.
     pub fn check_export(self, len: usize) -> Result<(), RefereeError> {
+        self.refuse_above(len, |name, size, limit| {
+            format!("the {name} would be {size} once exported again with its hashes; the referee reads one of up to {limit}, so it was not imported")
+        })
+    }
+
+    /// `file.too_large` for a length above the limit, said by `words(name, size, limit)`.
+    fn refuse_above(
+        self,
+        len: usize,
+        words: impl Fn(&str, String, String) -> String,
+    ) -> Result<(), RefereeError> {
         let len = u64::try_from(len).unwrap_or(u64::MAX);
         if len <= self.limit() {
             return Ok(());
         }
         Err(RefereeError::new(
             "file.too_large",
-            format!(
-                "the {} would be {} once exported again with its hashes; the referee reads one of up to {}, so it was not imported",
-                self.name(),
-                size(len, true),
-                size(self.limit(), false)
-            ),
+            words(self.name(), size(len, true), size(self.limit(), false)),
         ))
     }
 

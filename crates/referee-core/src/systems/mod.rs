@@ -243,10 +243,21 @@ impl Ruleset {
             .check_entry(&spec.stats)
             .map_err(|e| form::plain(&form, e))
             .and_then(|()| form::check_required(&form, &spec.stats, before))
-            .map_err(|e| {
-                let key = e.field.clone().unwrap_or_default();
-                e.field(format!("{field}.stats.{key}"))
-            })
+            .map_err(|e| in_stats(e, field))
+    }
+
+    /// A unit against the battle's other units only (a DBMM command's one general), as a battle
+    /// begun with its units checks each: errors name `{field}.stats.{key}`.
+    pub fn check_among(
+        &self,
+        state: &BattleState,
+        spec: &UnitSpec,
+        editing: Option<crate::state::UnitId>,
+        field: &str,
+    ) -> Result<(), RefereeError> {
+        self.system
+            .check_among(state, spec, editing)
+            .map_err(|e| in_stats(e, field))
     }
 
     /// A unit the umpire adds to or corrects in a battle, against the battle's other units
@@ -262,10 +273,7 @@ impl Ruleset {
             .and_then(|id| state.units.get(&id))
             .and_then(|u| u.detail.entry());
         self.check_entered(spec, before.as_ref(), field)?;
-        self.system.check_among(state, spec, editing).map_err(|e| {
-            let key = e.field.clone().unwrap_or_default();
-            e.field(format!("{field}.stats.{key}"))
-        })
+        self.check_among(state, spec, editing, field)
     }
 
     /// A unit's values from the tables, or what is wrong with its stats.
@@ -308,4 +316,11 @@ fn unknown_system(id: &str) -> RefereeError {
         "ruleset.unknown_system",
         format!("no rule system “{id}”; known: {known}"),
     )
+}
+
+/// A unit check's error at the stats key it names, under where the unit was given:
+/// `unit.stats.class`.
+fn in_stats(e: RefereeError, field: &str) -> RefereeError {
+    let key = e.field.clone().unwrap_or_default();
+    e.field(format!("{field}.stats.{key}"))
 }
