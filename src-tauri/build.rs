@@ -6,7 +6,7 @@ const COMMANDS: &[&str] = &[
     "rulesets_choose",
     "presets_list",
     "resolve",
-    "roll_dice",
+    "throw_dice",
     "situation_schema",
     "rule_section",
     "battles_list",

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use referee_api::{
     AdjustRequest, ApplyRequest, Backups, BattleRow, BattleView, Battles, Chance, DeletedBattle,
     DiceRoll, Fight, FightRequest, HouseRuleChoice, NewBattle, OutlookRequest, PresetList, Referee,
-    RefereeError, Resolution, ResolveRequest, RollEditPreview, RollRequest, RuleSection,
-    RulesetList, UnitForm, UnitPreview, UnitSpec,
+    RefereeError, Resolution, ResolveRequest, RollEditPreview, RuleSection, RulesetList, UnitForm,
+    UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
 use tauri_plugin_store::StoreExt;
@@ -203,8 +203,12 @@ async fn rule_section(
 }
 
 #[tauri::command]
-async fn roll_dice(request: RollRequest) -> Result<DiceRoll, RefereeError> {
-    referee_api::roll(&request)
+async fn throw_dice(
+    rules: State<'_, Rules>,
+    request: ResolveRequest,
+    seed: Option<u32>,
+) -> Result<DiceRoll, RefereeError> {
+    with_rules(&rules, move |r| r.throw(&request, seed)).await
 }
 
 #[tauri::command]
@@ -565,7 +569,7 @@ pub fn run() {
             rulesets_choose,
             presets_list,
             resolve,
-            roll_dice,
+            throw_dice,
             situation_schema,
             rule_section,
             battles_list,

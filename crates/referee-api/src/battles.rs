@@ -21,7 +21,7 @@ use referee_store::{
 
 use crate::import::{read_battle_file, MAX_TURN};
 use crate::names;
-use crate::{report, roll, HouseRuleChoice, Limited, Referee, RollRequest};
+use crate::{report, HouseRuleChoice, Limited, Referee};
 
 /// Where the referee keeps its database when none is named: the app's data folder
 /// (`$XDG_DATA_HOME` or `~/.local/share`, then the app identifier), as the app uses it.
@@ -1136,20 +1136,7 @@ fn dice_for(
             if r.dice.is_empty() || r.dice == "none" {
                 return Ok((None, DiceSource::None));
             }
-            let rolled = roll(&RollRequest {
-                dice: r.dice.clone(),
-                seed: *seed,
-            })
-            .map_err(|e| {
-                RefereeError::new(
-                    "dice.enter_by_hand",
-                    format!(
-                        "the app cannot roll “{}” for this action ({}): enter the faces",
-                        r.dice, e.message
-                    ),
-                )
-                .field("dice")
-            })?;
+            let rolled = crate::dice::throw(ruleset, action, situation, *seed)?;
             Ok((Some(rolled.faces), DiceSource::App { seed: rolled.seed }))
         }
     }

@@ -55,6 +55,28 @@ pub fn roll(request: &RollRequest) -> Result<DiceRoll, RefereeError> {
     })
 }
 
+/// Rolls an action's dice as its resolution lays them out, each next stage of a chain in turn (a
+/// GTS melee round: the roll-off, the stand-loss checks, the recoil d100s …), from one seed.
+pub fn throw(
+    ruleset: &referee_core::Ruleset,
+    action: &str,
+    situation: &serde_json::Value,
+    seed: Option<u32>,
+) -> Result<DiceRoll, RefereeError> {
+    let seed = seed.unwrap_or_else(rand::random);
+    let mut rng = ChaCha8Rng::seed_from_u64(u64::from(seed));
+    let faces = ruleset.throw(action, situation, &mut |sides| rng.random_range(1..=sides))?;
+    let dice = ruleset.resolve(action, situation, None)?.dice;
+    if faces.is_empty() && !dice.is_empty() && dice != "none" {
+        return Err(RefereeError::new(
+            "dice.enter_by_hand",
+            format!("the app cannot roll “{dice}” for this action: enter the faces"),
+        )
+        .field("dice"));
+    }
+    Ok(DiceRoll { dice, faces, seed })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -416,6 +416,21 @@ impl Referee {
         )
     }
 
+    /// An action's dice rolled by the app from one seed, every stage of a chain in turn; the
+    /// request's own faces are not read.
+    pub fn throw(
+        &self,
+        request: &ResolveRequest,
+        seed: Option<u32>,
+    ) -> Result<crate::DiceRoll, RefereeError> {
+        crate::dice::throw(
+            self.ruleset(&request.ruleset)?,
+            &request.action,
+            &request.situation,
+            seed,
+        )
+    }
+
     /// The section a citation opens ("4.5.8, 10.4" → 4.5.8, "p. 42"): its title and the rule's
     /// words, from rulesets/sections/<system>.toml; a section the data lacks answers its id alone.
     pub fn rule_section(&self, ruleset: &str, section: &str) -> Result<RuleSection, RefereeError> {

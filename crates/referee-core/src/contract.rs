@@ -174,6 +174,10 @@ pub enum Change {
     RoutUnit,
     /// The unit moves back this many inches.
     RecoilMove { inches: u32 },
+    /// The victor advances to contact again (GTS 7.3).
+    FollowUp,
+    /// The unit recovers from Disorder (GTS 3.32).
+    Recover,
     /// A DBMM element's combat outcome: recoil, repulsed, flee, spent, destroyed, pursue.
     ElementFate { fate: String },
     /// The units fired their throwing weapons: once per game (ITACS 6.6).
@@ -258,6 +262,8 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::Disorder => "Disordered".to_string(),
         Change::RoutUnit => "Routs".to_string(),
         Change::RecoilMove { inches } => format!("recoils {inches}\" straight back"),
+        Change::FollowUp => "follows up to contact".to_string(),
+        Change::Recover => "recovers from Disorder".to_string(),
         Change::ElementFate { fate } => match fate.as_str() {
             "recoil" => "recoils".to_string(),
             "repulsed" => "is repulsed".to_string(),
@@ -457,6 +463,10 @@ pub struct Shown {
     /// The dice of the throw, one by one, with the side throwing each in an opposed roll; none
     /// for an answer without dice, or a throw per unit the app cannot lay out.
     pub faces: Vec<crate::rule_system::Die>,
+    /// Its dice are asked in turn (a chain of throws: a GTS melee round's roll-off, then the
+    /// stand-loss checks, the recoil tests …): resolved with the faces entered so far, it lays out
+    /// those dice and the next ones the rules call for, and gives its outcome once none is left.
+    pub in_turn: bool,
     /// Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
     /// named by its key in words ("recoil_or_spent" → "Recoil or spent").
     pub names: std::collections::BTreeMap<String, String>,
@@ -480,7 +490,11 @@ impl Resolution {
         } else {
             std::mem::take(&mut self.shown.faces)
         };
-        self.shown = Shown { faces, names };
+        self.shown = Shown {
+            faces,
+            in_turn: self.shown.in_turn,
+            names,
+        };
         self
     }
 

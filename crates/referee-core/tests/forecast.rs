@@ -123,6 +123,25 @@ fn id_of(b: &Battle, label: &str) -> UnitId {
         .id
 }
 
+/// A chain thrown on from its first stage's faces, each die after them set by its place (so the
+/// chains go down many branches), to its outcome.
+fn thrown_on(r: &Ruleset, action: &str, situation: &Value, first: Vec<u32>) -> Vec<u32> {
+    let mut faces = first;
+    let seed: u32 = faces.iter().sum();
+    loop {
+        let at = r.resolve(action, situation, Some(&faces)).unwrap();
+        if at.outcome.is_some() {
+            return faces;
+        }
+        let next: Vec<u32> = at.shown.faces[faces.len()..]
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (seed + 3 * (faces.len() + i) as u32) % d.sides + 1)
+            .collect();
+        faces.extend(next);
+    }
+}
+
 /// Every face of the action's dice, each throw equally likely; none for dice the app cannot
 /// enumerate by notation (GTS frenzy's "d10 per test, then d6").
 fn throws(dice: &str) -> Option<Vec<Vec<u32>>> {
@@ -210,6 +229,37 @@ fn result_key(result: &str, effects: &[referee_core::contract::Effect]) -> Strin
     serde_json::to_string(&(result, changes)).unwrap()
 }
 
+/// Applies a thrown resolution to a copy of the battle: which open break points it passes, each
+/// checked against the outlook of the settled resolution (certain for that throw).
+fn applied_as_said(
+    r: &Ruleset,
+    b: &Battle,
+    thrown: &Resolution,
+    targets: &BTreeMap<String, Vec<UnitId>>,
+    gauges: &[Gauge],
+    mapping: &Mapping,
+    what: &str,
+) -> Vec<bool> {
+    let outcome = thrown.outcome.as_ref().expect("dice give an outcome");
+    let m = choices(&outcome.effects, targets);
+    let body = b
+        .apply(r, thrown, &m, DiceSource::Physical, None, None)
+        .unwrap_or_else(|e| panic!("{what}: {}", e.one_line()));
+    let mut after = b.clone();
+    record(r, &mut after, body);
+    let did = passed(r, &after, gauges);
+    let said = outlook(r, &b.state, &settled(thrown), mapping).unwrap();
+    for (i, (g, c)) in gauges.iter().zip(&said).enumerate() {
+        let certain = if did[i] { "1/1" } else { "0/1" };
+        assert_eq!(
+            c.probability, certain,
+            "{what} ({}): {} — the forecast says {}, applying gives {certain}",
+            outcome.result, g.label, c.probability
+        );
+    }
+    did
+}
+
 /// The same for a situation and the targets that map its effects.
 fn check_situation(
     r: &Ruleset,
@@ -231,7 +281,24 @@ fn check_situation(
     // side's fate, not which unit recoils or routs, so only their chances (and the locked row's
     // hits) are compared.
     let per_unit = undiced.shown.faces.iter().any(|d| d.label.is_some());
-    let throws = if per_unit {
+    // Dice asked in turn (a GTS melee round): every face of the first stage, each chain then
+    // thrown on with set faces. Its rows are the first stage's; what each unit does through the
+    // whole chain is checked against the forecast by sampling (gts/played.rs): here, what
+    // applying the chain does is what its settled outlook says.
+    let in_turn = undiced.shown.in_turn;
+    let throws = if in_turn {
+        let sizes: Vec<String> = undiced
+            .shown
+            .faces
+            .iter()
+            .map(|d| format!("d{}", d.sides))
+            .collect();
+        throws(&sizes.join(" then ")).map(|t| {
+            t.into_iter()
+                .map(|first| thrown_on(r, action, situation, first))
+                .collect()
+        })
+    } else if per_unit {
         match undiced.shown.faces.len() {
             n if n <= 2 => throws(&vec!["d100"; n].join(" v ")),
             _ => None,
@@ -259,6 +326,18 @@ fn check_situation(
             .resolve(action, situation, Some(faces))
             .unwrap_or_else(|e| panic!("{what} {faces:?}: {}", e.one_line()));
         let outcome = thrown.outcome.as_ref().expect("dice give an outcome");
+        if in_turn {
+            applied_as_said(
+                r,
+                b,
+                &thrown,
+                targets,
+                &gauges,
+                &mapping,
+                &format!("{what} {faces:?}"),
+            );
+            continue;
+        }
         // The result the dice give is one of the forecast's, with the same effects.
         let effects = if per_unit && !outcome.result.contains("locked") {
             Vec::new()
@@ -295,24 +374,22 @@ fn check_situation(
             }
             continue;
         }
-        let m = choices(&outcome.effects, targets);
-        let body = b
-            .apply(r, &thrown, &m, DiceSource::Physical, None, None)
-            .unwrap_or_else(|e| panic!("{what} {faces:?}: {}", e.one_line()));
-        let mut after = b.clone();
-        record(r, &mut after, body);
-        let did = passed(r, &after, &gauges);
-        let said = outlook(r, &b.state, &settled(&thrown), &mapping).unwrap();
+        let did = applied_as_said(
+            r,
+            b,
+            &thrown,
+            targets,
+            &gauges,
+            &mapping,
+            &format!("{what} {faces:?}"),
+        );
         applied.insert(seen, did.clone());
-        for (i, (g, c)) in gauges.iter().zip(&said).enumerate() {
-            let certain = if did[i] { "1/1" } else { "0/1" };
-            assert_eq!(
-                c.probability, certain,
-                "{what}, dice {faces:?} ({}): {} — the forecast says {}, applying gives {certain}",
-                outcome.result, g.label, c.probability
-            );
-            hits[i] += u128::from(did[i]);
+        for (h, d) in hits.iter_mut().zip(&did) {
+            *h += u128::from(*d);
         }
+    }
+    if in_turn {
+        return throws.len();
     }
     let n = throws.len() as u128;
     // A result may be listed more than once (two ways to it, each with its meaning): the

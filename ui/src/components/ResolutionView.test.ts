@@ -6,7 +6,7 @@ import type { Resolution } from '../generated/api';
 import ResolutionView from './ResolutionView.svelte';
 
 const resolution: Resolution = {
-  system: 'itacs', action: 'melee', dice: '2d6', faces: [{ sides: 6 }, { sides: 6 }], names: {},
+  system: 'itacs', action: 'melee', dice: '2d6', faces: [{ sides: 6 }, { sides: 6 }], in_turn: false, names: {},
   totals: [{ label: 'Attack strength', value: '24', rule: '4.5.10' }],
   modifiers: [{ label: 'Combat ratio (3:1)', value: 2, rule: '10.5', ruling: 'R-ITACS-1' }, { label: 'Terrain: <Clear>', value: 0, rule: '10.3' }],
   total_modifier: 2,

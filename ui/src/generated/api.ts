@@ -118,7 +118,7 @@ rolls: boolean, };
 
 export type ActionGroup = "combat" | "checks" | "movement" | "tables";
 
-export type Die = { sides: number, thrower?: Thrower, label?: string, };
+export type Die = { sides: number, thrower?: Thrower, label?: string, purpose?: string, };
 
 export type Thrower = "a" | "b";
 
@@ -161,6 +161,12 @@ checks: Array<Check>, notes: Array<Note>, outcome?: Outcome,
  */
 faces: Array<Die>, 
 /**
+ * Its dice are asked in turn (a chain of throws: a GTS melee round's roll-off, then the
+ * stand-loss checks, the recoil tests …): resolved with the faces entered so far, it lays out
+ * those dice and the next ones the rules call for, and gives its outcome once none is left.
+ */
+in_turn: boolean, 
+/**
  * Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
  * named by its key in words ("recoil_or_spent" → "Recoil or spent").
  */
@@ -172,6 +178,12 @@ export type Shown = {
  * for an answer without dice, or a throw per unit the app cannot lay out.
  */
 faces: Array<Die>, 
+/**
+ * Its dice are asked in turn (a chain of throws: a GTS melee round's roll-off, then the
+ * stand-loss checks, the recoil tests …): resolved with the faces entered so far, it lays out
+ * those dice and the next ones the rules call for, and gives its outcome once none is left.
+ */
+in_turn: boolean, 
 /**
  * Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
  * named by its key in words ("recoil_or_spent" → "Recoil or spent").
@@ -223,7 +235,7 @@ export type Effect = { target: Target, change: Change, text: string, rule: strin
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
 
 export type Chooser = "attacker" | "defender";
 

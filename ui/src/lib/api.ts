@@ -27,7 +27,8 @@ async function call<T>(command: string, args: Record<string, unknown>): Promise<
 /** Puts the chosen switchable rulings and house-rule files in force; answers the new list. */
 export const chooseRulesets = (choice: HouseRuleChoice) => call<RulesetList>('rulesets_choose', { choice });
 export const resolve = (request: ResolveRequest) => call<Resolution>('resolve', { request });
-export const rollDice = (dice: string, seed?: number) => call<DiceRoll>('roll_dice', { request: seed === undefined ? { dice } : { dice, seed } });
+/** An action's dice rolled by the app as its resolution lays them out, a chain's every stage. */
+export const throwDice = (request: ResolveRequest, seed?: number) => call<DiceRoll>('throw_dice', { request, seed: seed ?? null });
 export const situationSchema = (ruleset: string, action: string) => call<unknown>('situation_schema', { ruleset, action });
 
 export const battles = () => call<BattleRow[]>('battles_list', {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxThrow, dieNames, possessive, typedFaces, wholeThrow } from './dice';
+import { boxThrow, dieCaption, dieNames, followLayout, possessive, setFace, thrownSoFar, typedFaces, wholeThrow } from './dice';
 
 describe('the dice as the table throws them', () => {
   it.each([
@@ -50,5 +50,37 @@ describe('whose die', () => {
   it('is said as English says it', () => {
     expect(possessive('Saxons')).toBe('Saxons’');
     expect(possessive('Kn 1')).toBe('Kn 1’s');
+  });
+});
+
+describe('dice asked in turn', () => {
+  const d10 = (label: string, purpose: string) => ({ sides: 10, thrower: 'a' as const, label, purpose });
+  it('resolves with the faces up to the first blank', () => {
+    expect(thrownSoFar(['3', '7', ''])).toEqual([3, 7]);
+    expect(thrownSoFar(['3', '', '4'])).toEqual([3]);
+    expect(thrownSoFar(['', ''])).toBeUndefined();
+    expect(thrownSoFar([])).toBeUndefined();
+  });
+  it('keeps the faces of the dice that stayed and blanks from the first that changed', () => {
+    const rollOff = [d10('', 'roll-off'), d10('', 'roll-off')];
+    const check = d10('Levies', 'stand-loss check');
+    // The next stage appears: the roll-off's faces stay, its die is blank.
+    expect(followLayout(rollOff, [...rollOff, check], ['3', '7'])).toEqual(['3', '7', '']);
+    // An earlier face changed and the chain now asks a recoil d100 where the check was.
+    const recoil = { sides: 100, thrower: 'a' as const, label: 'Levies', purpose: 'recoil test' };
+    expect(followLayout([...rollOff, check], [...rollOff, recoil], ['3', '7', '5'])).toEqual(['3', '7', '']);
+    // A first layout keeps the faces by place.
+    expect(followLayout(undefined, rollOff, ['4'])).toEqual(['4', '']);
+  });
+  it('clears the later stages after a face changed in a chain, and only in a chain', () => {
+    const chain = [d10('', 'roll-off'), d10('', 'roll-off'), d10('Levies', 'stand-loss check'), { sides: 100, label: 'Levies', purpose: 'recoil test' }];
+    expect(setFace(['3', '7', '5', '60'], 1, '2', chain)).toEqual(['3', '2', '', '']);
+    // The other die of the same stage stays.
+    expect(setFace(['3', '7', '5', '60'], 0, '2', chain)).toEqual(['2', '7', '', '']);
+    expect(setFace(['3', '7'], 0, '2')).toEqual(['2', '7']);
+  });
+  it('names what a die is thrown for', () => {
+    expect(dieCaption('Levies’ d10', d10('Levies', 'stand-loss check'))).toBe('Levies’ d10 · stand-loss check');
+    expect(dieCaption('d10', { sides: 10 })).toBe('d10');
   });
 });

@@ -67,3 +67,43 @@ export function dieNames(dice: { sides: number; thrower?: 'a' | 'b'; label?: str
 
 /** A die a pad of faces can show (a d100 is typed, as its two percentile dice read). */
 export const padded = (sides: number): boolean => sides <= 10;
+
+/** A chain's faces entered so far, in order up to the first die still blank (none: nothing yet).
+ * Dice asked in turn are resolved with these: the core lays out the next stage from them. */
+export function thrownSoFar(faces: string[]): number[] | undefined {
+  const end = faces.indexOf('');
+  const so = (end < 0 ? faces : faces.slice(0, end)).map(Number);
+  return so.length ? so : undefined;
+}
+
+type LaidDie = { sides: number; thrower?: 'a' | 'b'; label?: string; purpose?: string };
+const sameDie = (a: LaidDie | undefined, b: LaidDie): boolean =>
+  !!a && a.sides === b.sides && a.thrower === b.thrower && a.label === b.label && a.purpose === b.purpose;
+
+/** The faces over a new layout of the dice: each kept while every die up to it is the die it was
+ * thrown for; from the first die that changed (another stage, since an earlier face changed) all
+ * blank. A layout seen for the first time keeps the faces by place. */
+export function followLayout(before: LaidDie[] | undefined, now: LaidDie[], faces: string[]): string[] {
+  let kept = true;
+  return now.map((die, i) => {
+    if (before && !sameDie(before[i], die)) kept = false;
+    return kept ? (faces[i] ?? '') : '';
+  });
+}
+
+/** A face set on die `i`. In a chain (`dice` given) the dice thrown for another purpose after it
+ * were asked for the faces before, so they are cleared; its fellows (the other roll-off die) and
+ * any die of a throw not in turn stay. */
+export function setFace(faces: string[], i: number, face: string, dice?: LaidDie[]): string[] {
+  let end = faces.length;
+  if (dice) {
+    end = i + 1;
+    while (end < dice.length && dice[end].purpose === dice[i]?.purpose) end += 1;
+  }
+  return faces.map((f, j) => (j === i ? face : j >= end ? '' : f));
+}
+
+/** What a pad's die is thrown for, after its owner: "Levies’ d10 · stand-loss check". */
+export function dieCaption(name: string, die: LaidDie): string {
+  return die.purpose ? `${name} · ${die.purpose}` : name;
+}

@@ -128,6 +128,61 @@ describe('the resolver', () => {
     expect(resolved).toContainEqual([5, 6]);
   });
 
+  it('asks a chain’s dice in turn: each stage appears once the faces before it are in, and the whole chain is applied', async () => {
+    app.resolverAction = 'melee';
+    // The core's answer for the faces so far: the roll-off, then the Levies' stand-loss check.
+    const rollOff = [{ sides: 10, thrower: 'a', purpose: 'roll-off' }, { sides: 10, thrower: 'b', purpose: 'roll-off' }];
+    const check = { sides: 10, thrower: 'a', label: 'Levies', purpose: 'stand-loss check' };
+    const chain = (dice?: number[]): Resolution => {
+      const r = resolution((dice?.length ?? 0) >= 3);
+      return { ...r, in_turn: true, faces: (dice?.length ?? 0) >= 2 ? [...rollOff, check] : rollOff } as unknown as Resolution;
+    };
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'resolve') return chain((args.request as { dice?: number[] }).dice);
+      if (cmd === 'battle_apply') return { ...app.view!, events: 3, undo: 3, log: [{ seq: 3, at: '', kind: 'applied', text: 'Melee: DX', undone: false, edited: false, changes: [] }] };
+      return [];
+    });
+    render(Resolver);
+    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '11' } });
+    // The roll-off is in: its faces are resolved and the check's die is asked, named for it.
+    const padFace = await screen.findByRole('button', { name: 'Levies’ d10 · stand-loss check shows 5' });
+    const sentDice = () => calls.filter(([c]) => c === 'resolve').map(([, a]) => (a.request as { dice?: number[] }).dice);
+    expect(sentDice()).toContainEqual([1, 1]);
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    await fireEvent.click(padFace);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Apply DX' }));
+    await fireEvent.click(await screen.findByRole('button', { name: 'Apply anyway' }));
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1));
+    const sent = calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown };
+    expect(sent.dice).toEqual({ kind: 'physical', faces: [1, 1, 5] });
+  });
+
+  it('clears a chain’s later dice when an earlier face changes', async () => {
+    app.resolverAction = 'melee';
+    const rollOff = [{ sides: 10, thrower: 'a', purpose: 'roll-off' }, { sides: 10, thrower: 'b', purpose: 'roll-off' }];
+    const check = { sides: 10, thrower: 'a', label: 'Levies', purpose: 'stand-loss check' };
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'resolve') {
+        const dice = (args.request as { dice?: number[] }).dice;
+        return { ...resolution((dice?.length ?? 0) >= 3), in_turn: true, faces: (dice?.length ?? 0) >= 2 ? [...rollOff, check] : rollOff } as unknown as Resolution;
+      }
+      return [];
+    });
+    render(Resolver);
+    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '11' } });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Levies’ d10 · stand-loss check shows 5' }));
+    expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();
+    // The roll-off's first die changed: the check was asked for the faces before, so it is blank.
+    const opener = screen.getAllByRole('button', { name: /d10 · roll-off shows 3/ })[0];
+    await fireEvent.click(opener);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Levies’ d10 · stand-loss check shows 5' })).toHaveAttribute('aria-pressed', 'false'));
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    // Resolved with the roll-off alone, as it now fell.
+    await waitFor(() => expect(calls.filter(([c]) => c === 'resolve').map(([, a]) => (a.request as { dice?: number[] }).dice?.join(' '))).toContain(opener.closest('.pad')!.matches('.owner-b') ? '1 3' : '3 1'));
+  });
+
   it('opens a fight on a hex with the terrain last applied there, and remembers what is applied', async () => {
     app.view = view({ ruleset: 'dbmm', units: { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) } });
     app.fight = { attackers: [1], defenders: [2] };

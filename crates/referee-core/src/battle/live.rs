@@ -163,7 +163,11 @@ impl Battle {
         let outcome = resolution.outcome.as_ref().ok_or_else(|| {
             RefereeError::new(
                 "battle.no_outcome",
-                "roll the dice (or enter them) before applying the result",
+                if resolution.shown.in_turn {
+                    "the throw is not finished: enter each die it asks for in turn before applying the result"
+                } else {
+                    "roll the dice (or enter them) before applying the result"
+                },
             )
             .field("dice")
         })?;

@@ -32,7 +32,8 @@ pub struct ActionInfo {
 }
 
 /// One die of a throw: its sides, which side of an opposed roll throws it, and, where each die
-/// is a unit's own (a GTS recoil: a d100 per unit), that unit's name.
+/// is a unit's own (a GTS recoil: a d100 per unit), that unit's name; in a chain of throws, what
+/// it is thrown for ("stand-loss check").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct Die {
     pub sides: u32,
@@ -41,6 +42,21 @@ pub struct Die {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub purpose: Option<String>,
+}
+
+impl Die {
+    /// A die of `sides` thrown by `thrower`'s side for `purpose`, named by the unit `label`.
+    pub fn of(sides: u32, thrower: Thrower, label: &str, purpose: &str) -> Die {
+        Die {
+            sides,
+            thrower: Some(thrower),
+            label: (!label.is_empty()).then(|| label.to_string()),
+            purpose: Some(purpose.to_string()),
+        }
+    }
 }
 
 /// The two sides of an opposed roll, as the dice notation orders them ("d6 v d6").
@@ -73,6 +89,7 @@ pub fn dice_of(notation: &str) -> Option<Vec<Die>> {
                     sides: spec.sides,
                     thrower,
                     label: None,
+                    purpose: None,
                 });
             }
         }

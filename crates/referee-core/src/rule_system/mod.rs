@@ -10,6 +10,7 @@ pub mod form;
 pub mod resolve;
 pub mod shared;
 pub mod standing;
+pub mod throws;
 
 use std::any::Any;
 use std::fmt;
@@ -601,7 +602,10 @@ pub fn land_leader_fate(unit: &mut UnitState, change: &Change) -> bool {
 /// The moves results call for, which the players make on the map: noted on the unit.
 fn land_move(unit: &mut UnitState, change: &Change) -> bool {
     match change {
-        Change::Retreat { .. } | Change::RecoilMove { .. } | Change::Rampage { .. } => {
+        Change::Retreat { .. }
+        | Change::RecoilMove { .. }
+        | Change::Rampage { .. }
+        | Change::FollowUp => {
             moved(unit, change);
             true
         }

@@ -170,6 +170,35 @@ impl Ruleset {
         }
     }
 
+    /// Throws an action's dice with `roll` (a die's sides → its face): every die it lays out, and,
+    /// where it asks its dice in turn, each next stage until it has its outcome. The faces in
+    /// order, as they would be entered; none for an action without dice or whose dice it cannot
+    /// lay out.
+    pub fn throw(
+        &self,
+        action: &str,
+        situation: &serde_json::Value,
+        roll: &mut dyn FnMut(u32) -> u32,
+    ) -> Result<Vec<u32>, RefereeError> {
+        let mut faces: Vec<u32> = Vec::new();
+        // A chain asks at least one more die per stage; this bounds a system that never ends.
+        for _ in 0..256 {
+            let r = self.resolve(action, situation, (!faces.is_empty()).then_some(&faces))?;
+            let done = !faces.is_empty() && (r.outcome.is_some() || !r.shown.in_turn);
+            if done || r.shown.faces.len() <= faces.len() {
+                return Ok(faces);
+            }
+            for die in &r.shown.faces[faces.len()..] {
+                faces.push(roll(die.sides));
+            }
+        }
+        Err(RefereeError::new(
+            "dice.enter_by_hand",
+            "this throw asks for more dice than the app will roll: enter the faces",
+        )
+        .field("dice"))
+    }
+
     /// "The bound is missing." said with the choices the schema gives it: "…: a or b."
     fn with_choices(&self, action: &str, e: RefereeError) -> RefereeError {
         let missing = e.code == "situation.invalid_field" && e.message.ends_with(" is missing.");

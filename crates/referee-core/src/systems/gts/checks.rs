@@ -376,6 +376,45 @@ pub enum LeaderSide {
     Victorious,
 }
 
+/// What Table 1.10's result on `roll` does to the leader of `leader` (a roster unit he rides
+/// with, or his own row) and, on 8, to the units within 6" of him (R-GTS-25).
+pub(super) fn table_effects(
+    data: &GtsData,
+    roll: Option<i64>,
+    leader: Target,
+) -> Vec<crate::contract::Effect> {
+    let lc = &data.leader_casualty;
+    let on = |rolls: &[i64]| roll.is_some_and(|n| rolls.contains(&n));
+    let mut effects = Vec::new();
+    let change = if on(&lc.killed_on) {
+        Some((Change::LeaderKilled, None))
+    } else if on(&lc.captured_on) {
+        Some((Change::LeaderCaptured, None))
+    } else if on(&lc.dazed_on) {
+        Some((Change::LeaderDazed, Some("R-GTS-25")))
+    } else if on(&lc.unhorsed_on) {
+        Some((Change::LeaderUnhorsed, Some("R-GTS-25")))
+    } else if on(&lc.passes_out_on) {
+        Some((Change::LeaderSeriouslyWounded, Some("R-GTS-25")))
+    } else if on(&lc.wound_on) {
+        Some((Change::LeaderWounded, None))
+    } else {
+        None
+    };
+    if let Some((change, ruling)) = change {
+        effects.push(effect(leader, change, "Table 1.10", ruling));
+    }
+    if on(&lc.nearby_minus_one_on) {
+        effects.push(effect(
+            Target::Unit(NEAR_FALLEN_LEADER.into()),
+            Change::NearFallenLeader,
+            "Table 1.10",
+            Some("R-GTS-25"),
+        ));
+    }
+    effects
+}
+
 pub fn leader_casualty(
     data: &GtsData,
     s: &LeaderCasualtySituation,
@@ -434,84 +473,32 @@ pub fn leader_casualty(
     r.distribution = chained
         .outcomes()
         .map(|(k, p)| {
-            let roll = roll_of(k);
-            let on = |rolls: &[i64]| roll.is_some_and(|n| rolls.contains(&n));
-            let leader = |change| {
-                effect(
-                    Target::Unit("the leader".into()),
-                    change,
-                    "Table 1.10",
-                    None,
-                )
-            };
-            let mut effects = Vec::new();
-            if on(&lc.killed_on) {
-                effects.push(leader(Change::LeaderKilled));
-            } else if on(&lc.captured_on) {
-                effects.push(leader(Change::LeaderCaptured));
-            } else if on(&lc.dazed_on) {
-                effects.push(effect(
-                    Target::Unit("the leader".into()),
-                    Change::LeaderDazed,
-                    "Table 1.10",
-                    Some("R-GTS-25"),
-                ));
-            } else if on(&lc.unhorsed_on) {
-                effects.push(effect(
-                    Target::Unit("the leader".into()),
-                    Change::LeaderUnhorsed,
-                    "Table 1.10",
-                    Some("R-GTS-25"),
-                ));
-            } else if on(&lc.passes_out_on) {
-                effects.push(effect(
-                    Target::Unit("the leader".into()),
-                    Change::LeaderSeriouslyWounded,
-                    "Table 1.10",
-                    Some("R-GTS-25"),
-                ));
-            } else if on(&lc.wound_on) {
-                effects.push(leader(Change::LeaderWounded));
-            }
-            if on(&lc.nearby_minus_one_on) {
-                effects.push(effect(
-                    Target::Unit(NEAR_FALLEN_LEADER.into()),
-                    Change::NearFallenLeader,
-                    "Table 1.10",
-                    Some("R-GTS-25"),
-                ));
-            }
+            let effects = table_effects(data, roll_of(k), Target::Unit("the leader".into()));
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
         })
         .collect();
-    r.outcome = match dice {
-        None => None,
-        Some(faces) => {
-            let check = faces
-                .first()
-                .copied()
-                .filter(|f| (1..=10).contains(f))
-                .ok_or_else(|| {
-                    RefereeError::new(
-                        "dice.invalid",
-                        "the check's d10 (1–10), then Table 1.10's if hurt",
-                    )
-                    .field("dice")
-                })?;
-            let hurt = i64::from(check) + modifier <= lc.wounded_on;
-            let result = if !hurt {
-                "unharmed".to_string()
-            } else {
-                let second = faces
-                    .get(1)
-                    .copied()
-                    .filter(|f| (1..=10).contains(f))
-                    .ok_or_else(|| {
-                        RefereeError::new("dice.invalid", "hurt: roll the second d10 on Table 1.10")
-                            .field("dice")
-                    })?;
-                table.lookup(i64::from(second))?.clone()
-            };
+    // Asked in turn: the check's die, then Table 1.10's only when the leader is hurt.
+    let mut throws = crate::rule_system::throws::Throws::new(dice.unwrap_or(&[]));
+    let die = |sides: u32, purpose: &str| crate::rule_system::Die {
+        sides,
+        thrower: None,
+        label: None,
+        purpose: Some(purpose.to_string()),
+    };
+    let check_face = throws.one(die(check.sides, "casualty test"))?;
+    let hurt_now = check_face.is_some_and(|c| i64::from(c) + modifier <= lc.wounded_on);
+    let table_face = if hurt_now {
+        throws.one(die(outcome_dice.sides, "Table 1.10"))?
+    } else {
+        None
+    };
+    let result = match (check_face, table_face) {
+        (Some(_), Some(t)) => Some(table.lookup(i64::from(t))?.clone()),
+        (Some(_), None) if !hurt_now => Some("unharmed".to_string()),
+        _ => None,
+    };
+    r.outcome = match (check_face, result) {
+        (Some(c), Some(result)) => {
             let effects = r
                 .distribution
                 .iter()
@@ -519,16 +506,19 @@ pub fn leader_casualty(
                 .map(|d| d.effects.clone())
                 .unwrap_or_default();
             Some(crate::contract::Outcome {
-                dice: faces.to_vec(),
-                roll: i64::from(check),
-                modified: i64::from(check) + modifier,
+                dice: dice.unwrap_or(&[]).to_vec(),
+                roll: i64::from(c),
+                modified: i64::from(c) + modifier,
                 meaning: result.clone(),
                 result,
                 effects,
                 sides: Vec::new(),
             })
         }
+        _ => None,
     };
+    r.shown.faces = throws.finish()?;
+    r.shown.in_turn = true;
     r.forecast.push(Chance::new(
         "The leader is hurt (d10 ≤ 3) and rolls on Table 1.10",
         hurt.probability(&true),

@@ -179,6 +179,25 @@ pub fn with_elephant_contact(
         rule,
         Some("R-GTS-28"),
     ));
+    // The contact test's die first, then the dice of the branch it chose (or would choose on a
+    // pass, before it is thrown) — asked in turn when the branch asks its own that way.
+    let chosen = match test_die {
+        Some(d) if d > test.number => &fail,
+        _ => &pass,
+    };
+    out.shown.faces = std::iter::once(crate::rule_system::Die {
+        sides: 10,
+        thrower: None,
+        label: Some(test.name.clone()),
+        purpose: Some("elephant contact test".into()),
+    })
+    .chain(if chosen.shown.faces.is_empty() {
+        crate::rule_system::dice_of(&chosen.dice).unwrap_or_default()
+    } else {
+        chosen.shown.faces.clone()
+    })
+    .collect();
+    out.shown.in_turn = chosen.shown.in_turn;
     out.outcome = match (dice, test_die) {
         (Some(faces), Some(d)) => {
             let (branch, words, failed_test) = if d <= test.number {

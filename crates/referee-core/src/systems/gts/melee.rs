@@ -578,11 +578,7 @@ fn recoil_dice(a: &Side, b: &Side) -> Vec<crate::rule_system::Die> {
     .flat_map(|(side, thrower)| {
         side.units
             .iter()
-            .map(move |(u, _)| crate::rule_system::Die {
-                sides: 100,
-                thrower: Some(thrower),
-                label: Some(u.name.clone()),
-            })
+            .map(move |(u, _)| crate::rule_system::Die::of(100, thrower, &u.name, "recoil"))
     })
     .collect()
 }
@@ -738,6 +734,19 @@ pub(super) struct Fight {
     na: i64,
     nb: i64,
     pub(super) hits: Dist<(u32, u32)>,
+}
+
+impl Fight {
+    /// The hits each side's modifying unit takes when side A's d10 shows `x` and side B's `y`
+    /// (6.12, the tie by R-GTS-4).
+    pub(super) fn hits_for(&self, data: &GtsData, x: i64, y: i64) -> (u32, u32) {
+        let (na, nb) = (self.na, self.nb);
+        super::rolloff::melee_result(
+            (x + na).clamp(1, 10),
+            (y + nb).clamp(1, 10),
+            tie_hits(data)(na, nb),
+        )
+    }
 }
 
 pub(super) fn fight(data: &GtsData, s: &MeleeSituation) -> Result<Fight, RefereeError> {
@@ -959,7 +968,7 @@ fn fate_lines(prefix: &str, d: &Dist<Fate>, rule: &str) -> Vec<Chance> {
 }
 
 /// Each unit's fate for given d100 faces (side A's units, then side B's), by R-GTS-6.
-fn fates_for_rolls(ta: &[Test], tb: &[Test], faces: &[u32], multiple: i64) -> Vec<Fate> {
+pub(super) fn fates_for_rolls(ta: &[Test], tb: &[Test], faces: &[u32], multiple: i64) -> Vec<Fate> {
     let md = |t: &Test, f: u32| (i64::from(f) + t.modifier).clamp(1, 100);
     let ra: Vec<i64> = ta.iter().zip(faces).map(|(t, f)| md(t, *f)).collect();
     let rb: Vec<i64> = tb

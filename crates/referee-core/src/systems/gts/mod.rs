@@ -8,6 +8,7 @@ pub mod data;
 pub mod fight;
 pub mod fire;
 pub mod melee;
+mod played;
 pub mod recoil;
 pub mod rolloff;
 pub mod roster;

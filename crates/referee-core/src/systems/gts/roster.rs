@@ -95,6 +95,7 @@ pub fn land(unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
         }
         Change::DestroyAll => unit.strength = 0,
         Change::Disorder => own.disordered = true,
+        Change::Recover => own.disordered = false,
         Change::Rout | Change::RoutUnit => own.rout = true,
         Change::RemoveRout => own.rout = false,
         Change::NearFallenLeader => own.near_fallen_leader = true,
@@ -187,10 +188,20 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
         quick_edits: if unit.lost {
             Vec::new()
         } else {
+            // The state the unit is in can be undone from the roster: a Disordered unit recovers
+            // (3.32), a Routed one rallies (3.33) — the roll itself is the response test's.
             vec![
                 q("+1 hit", Change::Hits { count: 1 }),
-                q("Disorder", Change::Disorder),
-                q("Rout", Change::RoutUnit),
+                if own.disordered {
+                    q("Recover", Change::Recover)
+                } else {
+                    q("Disorder", Change::Disorder)
+                },
+                if own.rout {
+                    q("Rally", Change::RemoveRout)
+                } else {
+                    q("Rout", Change::RoutUnit)
+                },
                 q("Remove", Change::DestroyAll),
             ]
         },

@@ -8,16 +8,20 @@ use std::collections::BTreeMap;
 use super::checks::chained_frenzy;
 use super::data::GtsData;
 use super::melee::{
-    disordered_by, fate_word, fight, melee, melee_notes, recoil_test, MeleeSituation, Side,
+    disordered_by, fate_word, fight, melee, melee_notes, recoil_test, MeleeSituation, MeleeUnit,
+    Side,
 };
 use super::recoil::{nobody_passes, unit_fate, Fate, Test};
+use super::units::Unit;
 use crate::contract::{Chance, Check, Note, Resolution};
 use crate::error::RefereeError;
 use crate::odds::{Dist, OddsError};
+use crate::rule_system::throws::Throws;
+use crate::rule_system::{Die, Thrower};
 
 /// The stand-loss check of a side's modifying unit after the roll-off (5.53, R-GTS-19).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum StandLoss {
+pub(super) enum StandLoss {
     /// No stand lost: no check.
     None,
     Passed,
@@ -74,30 +78,56 @@ fn d10_at_most(n: i64) -> Result<Dist<bool>, OddsError> {
     Ok(Dist::die(10)?.map(|r| *r <= n))
 }
 
+/// The stand-loss check a side's modifying unit takes after `hits`: certain, or a d10 of
+/// `number` or less passes (a failure Disorders it, or Routs it when `disordered`).
+pub(super) enum StandLossTest {
+    Certain(StandLoss),
+    Check { number: i64, disordered: bool },
+}
+
+impl StandLossTest {
+    pub(super) fn of(data: &GtsData, side: &Side, hits: u32) -> StandLossTest {
+        let (u, e) = &side.units[side.modifying];
+        let (stands, _) = u.after_hits(hits);
+        if stands == 0 {
+            return StandLossTest::Certain(StandLoss::Eliminated);
+        }
+        if stands == u.stands {
+            return StandLossTest::Certain(StandLoss::None);
+        }
+        if u.routed {
+            return StandLossTest::Certain(StandLoss::WhileRouted);
+        }
+        let disordered = disordered_by(u, hits);
+        let penalty = if disordered {
+            data.response.disordered.modifier
+        } else {
+            0
+        };
+        StandLossTest::Check {
+            number: u.response.value + e.leader_valour().unwrap_or(0) + penalty,
+            disordered,
+        }
+    }
+
+    /// What a d10 of `face` makes of the check.
+    pub(super) fn with(&self, face: i64) -> StandLoss {
+        match *self {
+            StandLossTest::Certain(s) => s,
+            StandLossTest::Check { number, .. } if face <= number => StandLoss::Passed,
+            StandLossTest::Check {
+                disordered: false, ..
+            } => StandLoss::Disordered,
+            StandLossTest::Check { .. } => StandLoss::Routed,
+        }
+    }
+}
+
 fn stand_loss(data: &GtsData, side: &Side, hits: u32) -> Result<Dist<StandLoss>, OddsError> {
-    let (u, e) = &side.units[side.modifying];
-    let (stands, _) = u.after_hits(hits);
-    if stands == 0 {
-        return Ok(Dist::certain(StandLoss::Eliminated));
+    match StandLossTest::of(data, side, hits) {
+        StandLossTest::Certain(s) => Ok(Dist::certain(s)),
+        test => Ok(Dist::die(10)?.map(|r| test.with(*r))),
     }
-    if stands == u.stands {
-        return Ok(Dist::certain(StandLoss::None));
-    }
-    if u.routed {
-        return Ok(Dist::certain(StandLoss::WhileRouted));
-    }
-    let disordered = disordered_by(u, hits);
-    let penalty = if disordered {
-        data.response.disordered.modifier
-    } else {
-        0
-    };
-    let number = u.response.value + e.leader_valour().unwrap_or(0) + penalty;
-    Ok(d10_at_most(number)?.map(|ok| match (*ok, disordered) {
-        (true, _) => StandLoss::Passed,
-        (false, false) => StandLoss::Disordered,
-        (false, true) => StandLoss::Routed,
-    }))
 }
 
 /// A leader's casualty test and Table 1.10 (1.9–1.10), when the unit has one.
@@ -120,6 +150,22 @@ fn leader_test(
     })
 }
 
+/// Unit `i` of side `s` after the roll-off and its side's stand-loss check: the hits it took, its
+/// check, and (routed, eliminated, disordered) — only the modifying unit takes hits (6.12).
+pub(super) fn after_roll_off(
+    side: &Side,
+    i: usize,
+    hits: u32,
+    check: StandLoss,
+) -> (u32, StandLoss, (bool, bool, bool)) {
+    let (h, c) = if i == side.modifying {
+        (hits, check)
+    } else {
+        (0, StandLoss::None)
+    };
+    (h, c, status(side, i, h, c))
+}
+
 /// A unit's state after the roll-off and the stand-loss check: (routed, eliminated, disordered).
 fn status(side: &Side, i: usize, hits: u32, check: StandLoss) -> (bool, bool, bool) {
     let u = &side.units[i].0;
@@ -139,29 +185,8 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
     let hits = [ha, hb];
     let checks = [ca, cb];
     let r = &data.recoil;
-    let rr = &data.response;
-    // Who tests recoil (6.21: a Routed unit makes a rout move instead), and with what.
-    let mut tests: [Vec<Test>; 2] = [Vec::new(), Vec::new()];
-    let mut index: [Vec<Option<usize>>; 2] = [Vec::new(), Vec::new()];
-    for s in 0..2 {
-        let side = sides[s];
-        for (i, (u, e)) in side.units.iter().enumerate() {
-            let h = if i == side.modifying { hits[s] } else { 0 };
-            let (routed, eliminated, disordered) = status(side, i, h, checks[s]);
-            if routed || eliminated {
-                index[s].push(None);
-            } else {
-                index[s].push(Some(tests[s].len()));
-                tests[s].push(recoil_test(data, u, e, u.after_hits(h).0, disordered));
-            }
-        }
-    }
-    let has_leader = |s: usize| {
-        sides[s]
-            .units
-            .iter()
-            .any(|(_, e)| e.leader_valour().is_some())
-    };
+    let (tests, index) = recoil_tests_after(data, sides, hits, checks);
+    let has_leader = |s: usize| has_leader(sides[s]);
     let mut out = Vec::new();
     for s in 0..2 {
         let (own, other) = (&tests[s], &tests[1 - s]);
@@ -179,13 +204,8 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
             data.leader_casualty.victorious_side,
         )?;
         for (i, (u, e)) in side.units.iter().enumerate() {
-            let h = if i == side.modifying { hits[s] } else { 0 };
-            let check = if i == side.modifying {
-                checks[s]
-            } else {
-                StandLoss::None
-            };
-            let (routed, eliminated, disordered) = status(side, i, h, check);
+            let (_, check, (routed, eliminated, disordered)) =
+                after_roll_off(side, i, hits[s], checks[s]);
             let end = |step, (leader, victor_leader): (Option<u8>, Option<u8>)| End {
                 step,
                 stand_loss: check,
@@ -200,7 +220,6 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
                     Some(_) => Ok(victor.map(|v| (*l, *v))),
                     None => Ok(Dist::certain((None, None))),
                 })?;
-            let pv = e.leader_valour().unwrap_or(0);
             let d = if eliminated {
                 Dist::certain(end(Step::Eliminated, (None, None)))
             } else if u.routed {
@@ -220,21 +239,8 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
                 let k = index[s][i].unwrap_or(0);
                 let fate = unit_fate(own, k, other, r.rout_multiple)?;
                 // 7.3's command test, −1 within 6" of a fallen leader (Table 1.10, 8).
-                let fallen = if e.near_fallen_leader {
-                    data.leader_casualty.near_fallen_leader
-                } else {
-                    0
-                };
-                let follow = d10_at_most(u.response.value + pv + fallen)?;
-                let recoil_move = d10_at_most(
-                    u.response.value
-                        + pv
-                        + if disordered {
-                            rr.disordered.modifier
-                        } else {
-                            0
-                        },
-                )?;
+                let follow = d10_at_most(command_number(data, u, e))?;
+                let recoil_move = d10_at_most(recoil_move_number(data, u, e, disordered))?;
                 fate.and_then(|f| match f {
                     // 7.3: a unit in good order that held while every enemy unit gave ground
                     // takes a command test; the enemy's rolls are independent of its own.
@@ -267,6 +273,57 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
         }
     }
     Ok(out)
+}
+
+/// Who tests recoil after the roll-off and the stand-loss checks, and with what: each side's
+/// tests, and each unit's index among them (None: Routed or eliminated, 6.21, 5.52).
+pub(super) fn recoil_tests_after(
+    data: &GtsData,
+    sides: [&Side; 2],
+    hits: [u32; 2],
+    checks: [StandLoss; 2],
+) -> ([Vec<Test>; 2], [Vec<Option<usize>>; 2]) {
+    let mut tests: [Vec<Test>; 2] = [Vec::new(), Vec::new()];
+    let mut index: [Vec<Option<usize>>; 2] = [Vec::new(), Vec::new()];
+    for s in 0..2 {
+        let side = sides[s];
+        for (i, (u, e)) in side.units.iter().enumerate() {
+            let (h, _, (routed, eliminated, disordered)) =
+                after_roll_off(side, i, hits[s], checks[s]);
+            if routed || eliminated {
+                index[s].push(None);
+            } else {
+                index[s].push(Some(tests[s].len()));
+                tests[s].push(recoil_test(data, u, e, u.after_hits(h).0, disordered));
+            }
+        }
+    }
+    (tests, index)
+}
+
+pub(super) fn has_leader(side: &Side) -> bool {
+    side.units.iter().any(|(_, e)| e.leader_valour().is_some())
+}
+
+/// 7.3's command test to follow up: response and valour, −1 within 6" of a fallen leader
+/// (Table 1.10, 8).
+pub(super) fn command_number(data: &GtsData, u: &Unit, e: &MeleeUnit) -> i64 {
+    let fallen = if e.near_fallen_leader {
+        data.leader_casualty.near_fallen_leader
+    } else {
+        0
+    };
+    u.response.value + e.leader_valour().unwrap_or(0) + fallen
+}
+
+/// 7.2's recoil-move test: response and valour, less the Disorder penalty.
+pub(super) fn recoil_move_number(data: &GtsData, u: &Unit, e: &MeleeUnit, disordered: bool) -> i64 {
+    let penalty = if disordered {
+        data.response.disordered.modifier
+    } else {
+        0
+    };
+    u.response.value + e.leader_valour().unwrap_or(0) + penalty
 }
 
 pub fn round(
@@ -353,7 +410,29 @@ fn chained(
             }
         }
     }
-    let mut res = melee(data, s, dice)?;
+    // The dice asked in turn: the roll-off, then each stage the round calls for (played.rs).
+    let mut throws = Throws::new(dice.unwrap_or(&[]));
+    let roll_off = throws.stage(vec![
+        Die::of(10, Thrower::A, "", "roll-off"),
+        Die::of(10, Thrower::B, "", "roll-off"),
+    ])?;
+    let mut res = melee(data, s, roll_off.as_deref())?;
+    if let Some(faces) = &roll_off {
+        let (x, y) = (i64::from(faces[0]), i64::from(faces[1]));
+        match super::played::play(data, &f, (x, y), &mut throws)? {
+            Some(played) => {
+                if let Some(o) = res.outcome.as_mut() {
+                    o.effects.extend(played.effects);
+                    if !played.words.is_empty() {
+                        o.meaning = format!("{} {}.", o.meaning, played.words.join("; "));
+                    }
+                }
+            }
+            None => res.outcome = None,
+        }
+    }
+    res.shown.faces = throws.finish()?;
+    res.shown.in_turn = true;
     res.action = "melee_round".into();
     res.notes.extend(
         melee_notes([a, b], true)

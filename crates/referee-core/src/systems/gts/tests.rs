@@ -690,3 +690,211 @@ fn an_elephants_contact_test_is_chained_into_the_roll_off() {
         .iter()
         .any(|c| c.label.contains("elephant's contact")));
 }
+
+/// The R-GTS-19 round of the golden example: Levies (−9, 5 hits a stand, response 6) against
+/// Veterans (+9, 10 hits a stand), both recoil 50.
+fn levies_and_veterans(levies_leader: Option<i64>, veterans_leader: Option<i64>) -> Value {
+    let mut a = json!({ "unit": { "name": "Levies", "class": "infantry", "armour": "M", "weapon": "SP",
+        "stands": 3, "tag": { "hits_per_stand": 5, "recoil": 50, "response": 6, "melee": -9 } } });
+    let mut b = json!({ "unit": { "name": "Veterans", "class": "infantry", "armour": "M", "weapon": "SP",
+        "stands": 2, "tag": { "hits_per_stand": 10, "recoil": 50, "melee": 9 } } });
+    if let Some(pv) = levies_leader {
+        a["leader_pv"] = json!(pv);
+    }
+    if let Some(pv) = veterans_leader {
+        b["leader_pv"] = json!(pv);
+    }
+    json!({ "side_a": [a], "side_b": [b] })
+}
+
+fn thrown(action: &str, situation: &Value, faces: &[u32]) -> crate::Resolution {
+    load("gts")
+        .resolve(action, situation, Some(faces))
+        .unwrap_or_else(|e| panic!("{action} {faces:?}: {}", e.one_line()))
+}
+
+/// Each die laid out: (sides, whose, what for).
+fn laid_out(r: &crate::Resolution) -> Vec<(u32, String, String)> {
+    r.shown
+        .faces
+        .iter()
+        .map(|d| {
+            (
+                d.sides,
+                d.label.clone().unwrap_or_default(),
+                d.purpose.clone().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+fn changes_on(r: &crate::Resolution, unit: &str) -> Vec<crate::contract::Change> {
+    r.outcome
+        .as_ref()
+        .expect("an outcome")
+        .effects
+        .iter()
+        .filter(|e| e.target == crate::contract::Target::Unit(unit.into()))
+        .map(|e| e.change.clone())
+        .collect()
+}
+
+#[test]
+fn a_melee_round_asks_each_die_in_turn_and_lands_the_whole_chain() {
+    use crate::contract::Change;
+    let s = levies_and_veterans(None, None);
+    // Before any die: the roll-off's two d10s, asked in turn.
+    let r = resolved("melee_round", s.clone());
+    assert!(r.shown.in_turn);
+    assert_eq!(laid_out(&r).len(), 2);
+    assert_eq!(laid_out(&r)[0].2, "roll-off");
+    // The roll-off thrown: Levies take 9 hits (a stand and Disorder, 6.13), so its stand-loss
+    // check is asked next (R-GTS-19) — and nothing is applied yet.
+    let r = thrown("melee_round", &s, &[1, 1]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r)[2],
+        (10, "Levies".into(), "stand-loss check".into())
+    );
+    // 5 fails response 6 − 2: already Disordered, it routs; nobody is left to press the
+    // Veterans, who hold without a test (R-GTS-23). The chain ends with three dice.
+    let r = thrown("melee_round", &s, &[1, 1, 5]);
+    assert_eq!(r.shown.faces.len(), 3);
+    assert_eq!(
+        changes_on(&r, "Levies"),
+        [
+            Change::Hits { count: 9 },
+            Change::Disorder,
+            Change::RoutUnit
+        ]
+    );
+    assert!(changes_on(&r, "Veterans").is_empty());
+    // 4 passes: both test recoil, a d100 each, the Levies' first.
+    let r = thrown("melee_round", &s, &[1, 1, 4]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r)[3..],
+        [
+            (100, "Levies".into(), "recoil test".into()),
+            (100, "Veterans".into(), "recoil test".into())
+        ]
+    );
+    // Levies 60 + 20 = 80 fails; Veterans 40 passes; 80 is twice 40: the Levies rout (R-GTS-6).
+    // The Veterans held in good order while every enemy gave ground: their command test to
+    // follow up is asked (7.3), and a 1 passes it.
+    let r = thrown("melee_round", &s, &[1, 1, 4, 60, 40]);
+    assert_eq!(
+        laid_out(&r)[5],
+        (10, "Veterans".into(), "command test to follow up".into())
+    );
+    let r = thrown("melee_round", &s, &[1, 1, 4, 60, 40, 1]);
+    assert_eq!(
+        changes_on(&r, "Levies"),
+        [
+            Change::Hits { count: 9 },
+            Change::Disorder,
+            Change::RoutUnit
+        ]
+    );
+    assert_eq!(changes_on(&r, "Veterans"), [Change::FollowUp]);
+    let meaning = &r.outcome.as_ref().unwrap().meaning;
+    assert!(
+        meaning.contains("Veterans follows up to contact"),
+        "{meaning}"
+    );
+    // A 59 only recoils them (80 < 2 × 59): 3" back, then the recoil-move test (7.2); a 10
+    // fails it and, already Disordered, they take a hit.
+    let r = thrown("melee_round", &s, &[1, 1, 4, 60, 41, 10, 10]);
+    assert!(
+        laid_out(&r)
+            .iter()
+            .any(|d| d.1 == "Levies" && d.2 == "recoil-move test"),
+        "{:?}",
+        laid_out(&r)
+    );
+    assert_eq!(
+        changes_on(&r, "Levies")[2..],
+        [Change::RecoilMove { inches: 3 }, Change::Hits { count: 1 }]
+    );
+    // More faces than the chain asks for are refused; a face off its die names the die.
+    let e = load("gts")
+        .resolve("melee_round", &s, Some(&[1, 1, 5, 3]))
+        .unwrap_err();
+    assert!(
+        e.message.contains("takes 3 dice; 4 were entered"),
+        "{}",
+        e.message
+    );
+    let e = load("gts")
+        .resolve("melee_round", &s, Some(&[1, 1, 11]))
+        .unwrap_err();
+    assert!(e.message.contains("stand-loss check"), "{}", e.message);
+}
+
+#[test]
+fn a_routed_units_leader_and_the_victors_leader_are_asked_then_table_1_10() {
+    use crate::contract::Change;
+    // Both units have a leader: the Levies rout on their stand-loss check (5), so their leader
+    // tests at −1 and the Veterans' at +1 (1.10); a 1 hurts each, and Table 1.10 is asked for
+    // both: 6 kills the Levies' leader, 2 dazes the Veterans'.
+    let s = levies_and_veterans(Some(0), Some(0));
+    // The Levies' leader's valour 0 leaves the check at 4: a 5 fails.
+    let r = thrown("melee_round", &s, &[1, 1, 5]);
+    assert_eq!(
+        laid_out(&r)[3..],
+        [
+            (10, "Levies".into(), "leader's casualty test".into()),
+            (
+                10,
+                "Veterans".into(),
+                "victorious leader's casualty test".into()
+            )
+        ]
+    );
+    // 9 − 1 and 9 + 1 leave both unharmed: done.
+    let r = thrown("melee_round", &s, &[1, 1, 5, 9, 9]);
+    assert!(r.outcome.is_some());
+    let r = thrown("melee_round", &s, &[1, 1, 5, 1, 1]);
+    assert_eq!(laid_out(&r)[5..].len(), 2);
+    assert!(laid_out(&r)[5..].iter().all(|d| d.2 == "Table 1.10"));
+    let r = thrown("melee_round", &s, &[1, 1, 5, 1, 1, 6, 2]);
+    assert!(changes_on(&r, "Levies").contains(&Change::LeaderKilled));
+    assert_eq!(changes_on(&r, "Veterans"), [Change::LeaderDazed]);
+}
+
+#[test]
+fn the_app_throws_a_chain_through_to_its_outcome() {
+    // Every die a 1: the roll-off, then whatever each stage asks, until the round has its
+    // outcome; the faces thrown give it again when entered by hand.
+    let ruleset = load("gts");
+    let s = levies_and_veterans(Some(0), Some(0));
+    let mut asked = Vec::new();
+    let faces = ruleset
+        .throw("melee_round", &s, &mut |sides| {
+            asked.push(sides);
+            1
+        })
+        .unwrap();
+    assert_eq!(faces.len(), asked.len());
+    assert!(faces.len() > 2, "{faces:?}");
+    let r = thrown("melee_round", &s, &faces);
+    assert!(r.outcome.is_some());
+    assert_eq!(r.shown.faces.len(), faces.len());
+    // A throw not asked in turn is its dice, once: a recoil's d100 per unit.
+    let faces = ruleset.throw("recoil", &s, &mut |sides| sides / 2).unwrap();
+    assert_eq!(faces, [50, 50]);
+}
+
+#[test]
+fn a_leader_casualty_asks_table_1_10_only_when_hurt() {
+    let s = json!({});
+    let r = thrown("leader_casualty", &s, &[5]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "unharmed");
+    assert_eq!(r.shown.faces.len(), 1);
+    let r = thrown("leader_casualty", &s, &[2]);
+    assert!(r.outcome.is_none());
+    assert_eq!(r.shown.faces.len(), 2);
+    assert_eq!(r.shown.faces[1].purpose.as_deref(), Some("Table 1.10"));
+    let r = thrown("leader_casualty", &s, &[2, 6]);
+    assert!(r.outcome.unwrap().result.starts_with("6:"));
+}

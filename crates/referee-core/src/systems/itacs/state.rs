@@ -147,6 +147,8 @@ impl HexState {
             | Change::Disorder
             | Change::RoutUnit
             | Change::RecoilMove { .. }
+            | Change::FollowUp
+            | Change::Recover
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed => {}
         }

@@ -1,0 +1,426 @@
+//! The chained melee round played with the dice as they fell, one stage at a time: the
+//! roll-off's hits, then the stand-loss checks of modifying units that lost a stand (R-GTS-19),
+//! then a recoil d100 for every unit still fighting (7.1), then the command tests to follow up
+//! (7.3), the recoil-move tests (7.2) and the leaders' casualty tests (1.9–1.10), then Table 1.10
+//! for each leader hurt. Each stage is asked only once the one before is thrown, and reads the
+//! same numbers as the round's forecast (round.rs), so what is applied is what was forecast.
+
+use super::checks::table_effects;
+use super::data::GtsData;
+use super::melee::{fate_word, fates_for_rolls, Fight, Side};
+use super::recoil::Fate;
+use super::round::{
+    after_roll_off, command_number, has_leader, recoil_move_number, recoil_tests_after, StandLoss,
+    StandLossTest,
+};
+use crate::contract::{effect, Change, Effect, Target};
+use crate::error::RefereeError;
+use crate::rule_system::throws::Throws;
+use crate::rule_system::{Die, Thrower};
+
+/// What the round did after the roll-off: the changes, and each step in words.
+#[derive(Debug, Default)]
+pub(super) struct Played {
+    pub(super) effects: Vec<Effect>,
+    pub(super) words: Vec<String>,
+}
+
+/// A test of stage four or five, and the unit (side, index) that takes it.
+enum Ask {
+    /// 7.3: in good order, it held while every enemy unit gave ground.
+    Command { number: i64 },
+    /// 7.2: it recoiled.
+    RecoilMove { number: i64, disordered: bool },
+    /// 1.9: its leader, as it routs or loses a stand while Routed.
+    Leader { modifier: i64 },
+    /// 1.10: the victorious side's leader, at +1, for each test of a routed side's leader.
+    Victor,
+}
+
+const THROWERS: [Thrower; 2] = [Thrower::A, Thrower::B];
+
+fn name(side: &Side, i: usize) -> &str {
+    &side.units[i].0.name
+}
+
+/// The unit of a side whose leader tests as the victor: the first with a leader in play.
+fn leader_unit(side: &Side) -> Option<usize> {
+    side.units
+        .iter()
+        .position(|(_, e)| e.leader_valour().is_some())
+}
+
+/// Plays the round after the roll-off (side A's d10 `x`, side B's `y`). None while a stage's dice
+/// are still to be thrown; `throws` then holds the dice to ask.
+pub(super) fn play(
+    data: &GtsData,
+    f: &Fight,
+    (x, y): (i64, i64),
+    throws: &mut Throws,
+) -> Result<Option<Played>, RefereeError> {
+    let sides = [&f.a, &f.b];
+    let (ha, hb) = f.hits_for(data, x, y);
+    let hits = [ha, hb];
+    let mut out = Played::default();
+    let to = |s: usize, i: usize| Target::Unit(name(sides[s], i).to_string());
+
+    // The stand-loss checks (5.53, R-GTS-19).
+    let tests = [
+        StandLossTest::of(data, sides[0], ha),
+        StandLossTest::of(data, sides[1], hb),
+    ];
+    let dice: Vec<Die> = (0..2)
+        .filter(|s| matches!(tests[*s], StandLossTest::Check { .. }))
+        .map(|s| {
+            let side = sides[s];
+            Die::of(
+                10,
+                THROWERS[s],
+                name(side, side.modifying),
+                "stand-loss check",
+            )
+        })
+        .collect();
+    let Some(faces) = throws.stage(dice)? else {
+        return Ok(None);
+    };
+    let mut faces = faces.into_iter();
+    let mut checks = [StandLoss::None; 2];
+    for s in 0..2 {
+        checks[s] = match &tests[s] {
+            StandLossTest::Certain(c) => *c,
+            test => test.with(i64::from(faces.next().unwrap_or(1))),
+        };
+        let who = name(sides[s], sides[s].modifying);
+        let rule = Some("R-GTS-19");
+        match checks[s] {
+            StandLoss::Passed => out.words.push(format!("{who} passes its stand-loss check")),
+            StandLoss::Disordered => {
+                out.words.push(format!(
+                    "{who} fails its stand-loss check and is Disordered"
+                ));
+                out.effects.push(effect(
+                    to(s, sides[s].modifying),
+                    Change::Disorder,
+                    "5.53, 7.0",
+                    rule,
+                ));
+            }
+            StandLoss::Routed => {
+                out.words
+                    .push(format!("{who} fails its stand-loss check and routs"));
+                out.effects.push(effect(
+                    to(s, sides[s].modifying),
+                    Change::RoutUnit,
+                    "5.53, 7.0",
+                    rule,
+                ));
+            }
+            StandLoss::Eliminated => out.words.push(format!("{who} is eliminated")),
+            StandLoss::None | StandLoss::WhileRouted => {}
+        }
+    }
+
+    // The recoil tests (7.1): a d100 for each unit still fighting, side A's first; a side whose
+    // enemies all routed or were eliminated holds without one (R-GTS-23).
+    let (recoil, index) = recoil_tests_after(data, sides, hits, checks);
+    let contested = !recoil[0].is_empty() && !recoil[1].is_empty();
+    let mut dice: Vec<Die> = Vec::new();
+    for s in (0..2).filter(|_| contested) {
+        for (i, k) in index[s].iter().enumerate() {
+            if k.is_some() {
+                dice.push(Die::of(100, THROWERS[s], name(sides[s], i), "recoil test"));
+            }
+        }
+    }
+    let Some(faces) = throws.stage(dice)? else {
+        return Ok(None);
+    };
+    let fates = if contested {
+        fates_for_rolls(&recoil[0], &recoil[1], &faces, data.recoil.rout_multiple)
+    } else {
+        Vec::new()
+    };
+    let fate_of = |s: usize, i: usize| -> Option<Fate> {
+        let k = index[s][i]?;
+        if !contested {
+            return Some(Fate::Holds);
+        }
+        fates
+            .get(if s == 0 { k } else { recoil[0].len() + k })
+            .copied()
+    };
+    let all_gave_ground =
+        |s: usize| (0..sides[s].units.len()).all(|i| !matches!(fate_of(s, i), Some(Fate::Holds)));
+
+    // Stage four: what each unit's fate calls for, side A's units first.
+    let r = &data.recoil;
+    let lc = &data.leader_casualty;
+    let mut asks: Vec<(usize, usize, Ask)> = Vec::new();
+    for s in 0..2 {
+        let side = sides[s];
+        let other = 1 - s;
+        for (i, (u, _)) in side.units.iter().enumerate() {
+            let (_, check, (routed, eliminated, disordered)) =
+                after_roll_off(side, i, hits[s], checks[s]);
+            let leader_tests = |asks: &mut Vec<(usize, usize, Ask)>| {
+                if side.units[i].1.leader_valour().is_none() {
+                    return;
+                }
+                let modifier = if has_leader(sides[other]) {
+                    lc.routed_side
+                } else {
+                    0
+                };
+                asks.push((s, i, Ask::Leader { modifier }));
+                if let Some(v) = leader_unit(sides[other]) {
+                    asks.push((other, v, Ask::Victor));
+                }
+            };
+            let who = &u.name;
+            if eliminated {
+                continue;
+            }
+            if u.routed {
+                out.words.push(format!("{who} makes another rout move"));
+                if check == StandLoss::WhileRouted {
+                    leader_tests(&mut asks);
+                }
+                continue;
+            }
+            if routed {
+                leader_tests(&mut asks);
+                continue;
+            }
+            let Some(fate) = fate_of(s, i) else { continue };
+            out.words.push(format!("{who} {}", fate_word(&fate)));
+            let e = &side.units[i].1;
+            match fate {
+                Fate::Holds if contested && !disordered && all_gave_ground(other) => asks.push((
+                    s,
+                    i,
+                    Ask::Command {
+                        number: command_number(data, u, e),
+                    },
+                )),
+                Fate::Holds => {}
+                Fate::Recoils => {
+                    out.effects.push(effect(
+                        to(s, i),
+                        Change::RecoilMove {
+                            inches: r.move_inches,
+                        },
+                        &r.rule,
+                        r.ruling.as_deref(),
+                    ));
+                    asks.push((
+                        s,
+                        i,
+                        Ask::RecoilMove {
+                            number: recoil_move_number(data, u, e, disordered),
+                            disordered,
+                        },
+                    ));
+                }
+                Fate::Routs => {
+                    out.effects.push(effect(
+                        to(s, i),
+                        Change::RoutUnit,
+                        &r.rule,
+                        r.ruling.as_deref(),
+                    ));
+                    leader_tests(&mut asks);
+                }
+                Fate::Locked => out.effects.push(effect(
+                    to(s, i),
+                    Change::Hits {
+                        count: r.locked_hits,
+                    },
+                    &r.rule,
+                    r.ruling.as_deref(),
+                )),
+            }
+        }
+    }
+    let purpose = |a: &Ask| match a {
+        Ask::Command { .. } => "command test to follow up",
+        Ask::RecoilMove { .. } => "recoil-move test",
+        Ask::Leader { .. } => "leader's casualty test",
+        Ask::Victor => "victorious leader's casualty test",
+    };
+    let dice = asks
+        .iter()
+        .map(|(s, i, a)| Die::of(10, THROWERS[*s], name(sides[*s], *i), purpose(a)))
+        .collect();
+    let Some(faces) = throws.stage(dice)? else {
+        return Ok(None);
+    };
+    let mut hurt: Vec<(usize, usize)> = Vec::new();
+    for ((s, i, ask), face) in asks.iter().zip(faces) {
+        let (s, i, face) = (*s, *i, i64::from(face));
+        let who = name(sides[s], i);
+        match ask {
+            Ask::Command { number } if face <= *number => {
+                out.words.push(format!("{who} follows up to contact"));
+                out.effects
+                    .push(effect(to(s, i), Change::FollowUp, "7.3", None));
+            }
+            Ask::Command { .. } => out
+                .words
+                .push(format!("{who} fails its command test and stays")),
+            Ask::RecoilMove { number, .. } if face <= *number => {}
+            Ask::RecoilMove { disordered, .. } => {
+                let (change, words) = if *disordered {
+                    (Change::Hits { count: 1 }, "takes a hit")
+                } else {
+                    (Change::Disorder, "is Disordered")
+                };
+                out.words
+                    .push(format!("{who} fails its recoil-move test and {words}"));
+                out.effects.push(effect(to(s, i), change, "7.2", None));
+            }
+            Ask::Leader { modifier } if face + modifier <= lc.wounded_on => hurt.push((s, i)),
+            Ask::Victor if face + lc.victorious_side <= lc.wounded_on => hurt.push((s, i)),
+            Ask::Leader { .. } | Ask::Victor => out
+                .words
+                .push(format!("{} leader is unharmed", possessive(who))),
+        }
+    }
+
+    // Table 1.10 for each leader hurt.
+    let dice = hurt
+        .iter()
+        .map(|(s, i)| Die::of(10, THROWERS[*s], name(sides[*s], *i), "Table 1.10"))
+        .collect();
+    let Some(faces) = throws.stage(dice)? else {
+        return Ok(None);
+    };
+    let table = crate::rule_system::shared::roll_table(&lc.outcomes);
+    for ((s, i), face) in hurt.iter().zip(faces) {
+        let who = name(sides[*s], *i);
+        let result = table.lookup(i64::from(face))?;
+        out.words.push(format!(
+            "{} leader is hurt: Table 1.10 gives {result}",
+            possessive(who)
+        ));
+        out.effects
+            .extend(table_effects(data, Some(i64::from(face)), to(*s, *i)));
+    }
+    Ok(Some(out))
+}
+
+fn possessive(name: &str) -> String {
+    crate::error::possessive(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::systems::gts::melee::{fight, MeleeSituation};
+    use crate::systems::test_support::load;
+
+    fn data() -> GtsData {
+        toml::from_str(crate::systems::builtin("gts").unwrap().text).unwrap()
+    }
+
+    /// A seeded xorshift: the same samples every run.
+    struct Dice(u64);
+    impl Dice {
+        fn roll(&mut self, sides: u32) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % u64::from(sides)) as u32 + 1
+        }
+    }
+
+    /// Plays `n` rounds with random dice, each stage thrown as it is asked, and counts how
+    /// often each unit's effects show a change.
+    fn sample(data: &GtsData, f: &Fight, n: usize) -> Vec<Played> {
+        let mut dice = Dice(0x9E37_79B9_7F4A_7C15);
+        (0..n)
+            .map(|_| {
+                let roll_off = (i64::from(dice.roll(10)), i64::from(dice.roll(10)));
+                let mut faces: Vec<u32> = Vec::new();
+                loop {
+                    let mut throws = Throws::new(&faces);
+                    if let Some(p) = play(data, f, roll_off, &mut throws).unwrap() {
+                        return p;
+                    }
+                    let asked: Vec<u32> = throws.asked()[faces.len()..]
+                        .iter()
+                        .map(|d| d.sides)
+                        .collect();
+                    faces.extend(asked.into_iter().map(|s| dice.roll(s)));
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn played_rounds_land_as_often_as_the_round_forecasts() {
+        // What the dice do, round after round, agrees with the exact forecast of the round: each
+        // unit routs, recoils and follows up as often as forecast, within five standard
+        // deviations of 20,000 seeded rounds — a threshold read one face off on a d10 moves a
+        // line by a tenth of its stage and fails this.
+        let data = data();
+        let levies = json!({ "name": "Levies", "class": "infantry", "armour": "M", "weapon": "SP",
+            "stands": 3, "tag": { "hits_per_stand": 5, "recoil": 50, "response": 6 } });
+        let veterans = json!({ "name": "Veterans", "class": "infantry", "armour": "M", "weapon": "SP",
+            "stands": 2, "tag": { "hits_per_stand": 4, "recoil": 50 } });
+        let persians = json!({ "name": "Persian cavalry", "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 });
+        let greeks = json!({ "name": "Greek cavalry", "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 });
+        let situations = [
+            json!({ "side_a": [{ "unit": levies, "leader_pv": 1 }], "side_b": [{ "unit": veterans, "leader_pv": 0 }] }),
+            json!({ "side_a": [{ "unit": persians }, { "unit": levies }], "side_b": [{ "unit": greeks, "leader_pv": 0 }] }),
+        ];
+        let n = 20_000;
+        for s in situations {
+            let forecast = load("gts").resolve("melee_round", &s, None).unwrap();
+            let situation: MeleeSituation = serde_json::from_value(s.clone()).unwrap();
+            let f = fight(&data, &situation).unwrap();
+            let played = sample(&data, &f, n);
+            for (side, prefix) in [(&f.a, "A"), (&f.b, "B")] {
+                for (u, _) in &side.units {
+                    let count = |pred: &dyn Fn(&Change) -> bool| {
+                        played
+                            .iter()
+                            .filter(|p| {
+                                p.effects.iter().any(|e| {
+                                    e.target == Target::Unit(u.name.clone()) && pred(&e.change)
+                                })
+                            })
+                            .count()
+                    };
+                    for (word, pred) in [
+                        (
+                            "routs",
+                            &(|c: &Change| *c == Change::RoutUnit) as &dyn Fn(&Change) -> bool,
+                        ),
+                        ("recoils 3\"", &|c: &Change| {
+                            matches!(c, Change::RecoilMove { .. })
+                        }),
+                        ("follows up to contact", &|c: &Change| {
+                            *c == Change::FollowUp
+                        }),
+                    ] {
+                        let label = format!("{prefix}: {} {word}", u.name);
+                        let p = forecast
+                            .forecast
+                            .iter()
+                            .find(|c| c.label == label)
+                            .map_or(0.0, |c| c.p);
+                        let seen = count(pred) as f64 / n as f64;
+                        let sd = (p * (1.0 - p) / n as f64).sqrt().max(1e-4);
+                        assert!(
+                            (seen - p).abs() <= 5.0 * sd,
+                            "{label}: forecast {p:.4}, played {seen:.4} of {n}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
