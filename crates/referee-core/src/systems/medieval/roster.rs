@@ -76,6 +76,10 @@ pub fn land(unit: &mut UnitState, own: &mut MedievalCounter, change: &Change) ->
         }
         Change::DestroyAll => unit.strength = 0,
         Change::Scatter => own.scattered = true,
+        // 9.1.6: back on the map, to fight again.
+        Change::Regroup => own.scattered = false,
+        // The battle moves the track when the unit is lost by the result (6.1.4).
+        Change::MoraleIfEliminated { .. } => {}
         Change::ReduceChargeFactor { by } => own.entry.cf = own.entry.cf.saturating_sub(*by),
         Change::ResetChargeFactor => own.entry.cf = 0,
         _ => return false,

@@ -271,11 +271,18 @@ fn the_morale_track_moves_by_the_events_of_6_1() {
 #[test]
 fn banners_fall_are_captured_and_recaptured() {
     let b = |s: Value| resolved("banner", s).outcome.unwrap();
-    let fallen = b(json!({ "event": "holder_eliminated" }));
+    // 6.1.5: player B's banner falls: 3 boxes to player A, the battle's first side.
+    let fallen = b(json!({ "event": "holder_eliminated", "banner_of": "b" }));
     assert_eq!(fallen.result, "fallen");
     assert_eq!(
         fallen.effects[0].text,
-        "Army the enemy: MORALE track 3 boxes in its favour"
+        "Army A: MORALE track 3 boxes in its favour"
+    );
+    // Whose banner it is must be said before the track can move.
+    let e = refused("banner", json!({ "event": "holder_eliminated" }));
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.banner_of_missing", Some("banner_of"))
     );
     assert_eq!(
         b(json!({ "event": "holder_eliminated", "friendly_units_on_hex": 1 })).result,
@@ -291,10 +298,15 @@ fn banners_fall_are_captured_and_recaptured() {
         b(json!({ "event": "unit_enters", "unit": knights })).result,
         "captured"
     );
+    // R-MED-36: its own side takes it back, captured or not: 3 boxes back to player B.
+    let back =
+        b(json!({ "event": "unit_enters", "unit": knights, "own_side": true, "banner_of": "b" }));
+    assert_eq!(back.result, "recaptured");
     assert_eq!(
-        b(json!({ "event": "unit_enters", "unit": knights, "own_side": true })).result,
-        "recaptured"
+        back.effects[0].text,
+        "Army B: MORALE track 3 boxes in its favour"
     );
+    assert_eq!(back.effects[0].ruling.as_deref(), Some("R-MED-36"));
 }
 
 #[test]
