@@ -379,7 +379,7 @@ fn land_on_side(
 ) {
     let name = state.sides[i].name.clone();
     let counter = state.morale_track;
-    match ruleset.system.land_on_side(state, i, change) {
+    match ruleset.system.land_on_side(state, i, change, &c.rule) {
         Some(on_units) => {
             for u in state
                 .units

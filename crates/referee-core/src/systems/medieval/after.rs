@@ -265,6 +265,14 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
                 Some("R-MED-32"),
             ));
         }
+        // 4.2.6 is a rule of movement: a pursuit entering such ground with its CF loses nothing.
+        if ground.enter_loses_sp && pursuer.cf > 0 {
+            out.notes.push(Note::new(
+                format!("{title}: a pursuit is not movement: entering {} with its CF costs no SP and no scatter.", ground.name),
+                "4.2.6, 5.5",
+                Some("R-MED-39"),
+            ));
+        }
         if ground.fortified {
             out.notes.push(Note::new(
                 format!("The pursuit ends in {name}: through fortifications it enters only the hex the defender held."),

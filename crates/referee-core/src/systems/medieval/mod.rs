@@ -179,6 +179,7 @@ impl RuleSystem for Medieval {
         state: &mut BattleState,
         side: usize,
         change: &Change,
+        rule: &str,
     ) -> Option<Vec<Change>> {
         let favour = |n: i64| if side == 0 { n } else { n.saturating_neg() };
         let on_track = |n: i64| match data.morale.track_ends {
@@ -188,6 +189,11 @@ impl RuleSystem for Medieval {
         match change {
             Change::Morale { boxes } => {
                 state.morale_track = on_track(state.morale_track.saturating_add(favour(*boxes)));
+                // A phase-9 step recorded before it set the value in force by its own change
+                // moved the counter by its rule: it was the value in force too.
+                if rule == data.morale.applied_rule {
+                    state.morale_in_force = state.morale_track;
+                }
             }
             Change::MoraleInForce { value } => {
                 state.morale_track = on_track(favour(*value));

@@ -732,6 +732,36 @@ fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
         assert_eq!(status(&r, "Pursuit hex 1"), NotMet, "{hex}");
         assert!(ridden(&r).is_empty(), "{hex}");
     }
+    // 11.1.5: out of the defender's fortified hex the pursuit goes no further: the unit beyond
+    // is not ridden down.
+    let r = pursue(json!([
+        { "label": "gatehouse", "terrain": "fortifications" },
+        { "label": "yard", "enemy": [{ "type": "retainers", "sp": 1 }] }
+    ]));
+    assert!(ridden(&r).is_empty());
+    assert!(r.checks.iter().all(|c| !c.label.starts_with("Yard")));
+    assert!(r.notes.iter().any(|n| n.rule == "11.1.5"));
+    // …nor into a fortified hex the defender did not hold.
+    let r =
+        pursue(json!([{ "label": "field" }, { "label": "tower", "terrain": "fortifications" }]));
+    assert_eq!(status(&r, "Tower"), NotMet);
+    // 11.1.9: 2 SPs of pursuing cavalry with 1 of friendly cavalry: too many in a fortified hex.
+    let r = pursue(json!([
+        { "label": "gatehouse", "terrain": "fortifications", "friendly": [{ "type": "light_cavalry", "sp": 1 }] }
+    ]));
+    let check = r
+        .checks
+        .iter()
+        .find(|c| c.label.starts_with("Gatehouse"))
+        .unwrap();
+    assert_eq!((check.status, check.rule.as_str()), (NotMet, "11.1.9"));
+    // 4.2.6 is not applied to a pursuit (R-MED-39): into forest with CF 3, no loss, no scatter.
+    let r = pursue(json!([{ "label": "wood", "terrain": "forest" }]));
+    assert!(r.distribution.iter().all(|d| d.effects.is_empty()));
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.ruling.as_deref() == Some("R-MED-39")));
     // Infantry pursuing rides nothing down.
     let r = resolved(
         "pursuit",
@@ -890,4 +920,78 @@ fn each_defending_hex_retreats_as_its_own_stack() {
     assert!(blocked_by_stacking(
         json!([{ "type": "heavy_infantry", "sp": 1 }])
     ));
+}
+
+#[test]
+fn a_fortified_hex_takes_two_sps_of_cavalry_in_a_retreat() {
+    // 11.1.9, 4.5.2: a 2-SP cavalry stack retreating into a fortified hex that holds 1 SP of
+    // friendly cavalry stops before it, though the hex holds 10 SPs; 1 SP of infantry there
+    // (protected, 5.8.8, not ridden down) leaves room.
+    let stop_rule = |friendly: Value| {
+        let r = resolved(
+            "combat",
+            json!({
+                "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2 }] }],
+                "defenders": [{ "terrain": "clear", "units": [{ "type": "light_cavalry", "sp": 2 }] }],
+                "defender": { "retreat_hexes": [{ "terrain": "fortifications", "friendly": friendly }] },
+                "morale": 10
+            }),
+        );
+        r.distribution
+            .iter()
+            .flat_map(|d| &d.effects)
+            .find(|e| e.rule.starts_with("5.4.6, "))
+            .map(|e| e.rule.clone())
+    };
+    assert_eq!(
+        stop_rule(json!([{ "type": "light_cavalry", "sp": 1 }])).as_deref(),
+        Some("5.4.6, 11.1.9")
+    );
+    assert_eq!(
+        stop_rule(json!([{ "type": "heavy_infantry", "sp": 1 }])),
+        None
+    );
+}
+
+#[test]
+fn an_attack_from_one_fortified_hex_into_another_is_not_through_them() {
+    // R-MED-37: the attackers keep their SPs, unless the umpire says a wall lies between.
+    let attack = |through: bool| {
+        let r = resolved(
+            "combat",
+            json!({
+                "attackers": [{ "terrain": "fortifications", "through_fortifications": through,
+                                "units": [{ "type": "retainers", "sp": 2 }] }],
+                "defenders": [{ "terrain": "fortifications", "units": [{ "type": "retainers", "sp": 2 }] }]
+            }),
+        );
+        r.totals
+            .iter()
+            .find(|t| t.label == "Attacker SPs")
+            .map(|t| t.value.clone())
+            .unwrap()
+    };
+    assert_eq!(attack(false), "2");
+    assert_eq!(attack(true), "1"); // 11.1.1
+}
+
+#[test]
+fn an_unarmoured_unit_countercharged_gets_nothing_from_its_cf() {
+    // 5.7.9, R-MED-38: in the countercharge fight the unarmoured light cavalry countercharged
+    // loses the CM of its CF too; in another fight it keeps it.
+    let charge_cm = |countercharge: bool| {
+        let r = resolved(
+            "combat",
+            json!({
+                "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 1 }] }],
+                "defenders": [{ "terrain": "clear", "units": [{ "type": "light_cavalry", "sp": 2, "cf": 2 }] }],
+                "countercharge": countercharge
+            }),
+        );
+        r.modifiers
+            .iter()
+            .any(|m| m.label.starts_with("Defender: charge factor"))
+    };
+    assert!(charge_cm(false));
+    assert!(!charge_cm(true));
 }
