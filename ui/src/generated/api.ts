@@ -340,6 +340,11 @@ export type UnitField = { key: string, label: string, rule: string, kind: "choic
 
 export type UnitOption = { key: string, label: string, 
 /**
+ * What a unit of this option is called when the umpire names it not ("Heavy cavalry" for
+ * Medieval's `heavy_cavalry`); absent, its key ("LB").
+ */
+unit_label?: string, 
+/**
  * Stats keys this option already supplies, so the form does not ask them.
  */
 fills: Array<string>, printed: Array<PrintedValue>, };

@@ -138,6 +138,10 @@ impl RuleSystem for Medieval {
         roster::preview(data, stats)
     }
 
+    fn check_entry(data: &MedievalData, stats: &serde_json::Value) -> Result<(), RefereeError> {
+        roster::check_entry(data, stats)
+    }
+
     fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCounter), RefereeError> {
         roster::enter(data, spec)
     }

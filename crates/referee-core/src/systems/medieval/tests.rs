@@ -995,3 +995,82 @@ fn an_unarmoured_unit_countercharged_gets_nothing_from_its_cf() {
     assert!(charge_cm(false));
     assert!(!charge_cm(true));
 }
+
+#[test]
+fn a_return_near_the_first_column_names_the_hexes_the_map_has() {
+    // 4.4.4: cavalry leaving by hex 200 may come back 6 hexes either way, but the map starts at
+    // column 1: 100 to 800, not 0 to 800.
+    let hexes = |hex: u32| {
+        resolved(
+            "map_return",
+            json!({ "left_turn": 2, "cavalry": true, "departure_hex": hex }),
+        )
+        .totals
+        .iter()
+        .find(|t| t.label == "Return hexes")
+        .map(|t| t.value.clone())
+        .unwrap()
+    };
+    assert_eq!(hexes(200), "100 to 800 inclusive");
+    assert_eq!(hexes(205), "105 to 805 inclusive");
+    assert_eq!(hexes(2300), "1700 to 2900 inclusive");
+    let e = refused(
+        "map_return",
+        json!({ "left_turn": 2, "cavalry": true, "departure_hex": 20 }),
+    );
+    assert_eq!(e.field.as_deref(), Some("departure_hex"));
+}
+
+#[test]
+fn the_roster_says_what_is_wrong_with_a_unit_when_it_is_added() {
+    let r = medieval();
+    let unit = |stats: Value| crate::state::UnitSpec {
+        label: "New unit".into(),
+        side: "Order".into(),
+        command: None,
+        role: crate::state::Role::Unit,
+        stats,
+    };
+    // 4.5.1: a counter of 3 SPs is over a hex's stacking limit: every combat would refuse it.
+    let e = r
+        .check_new_unit(&unit(json!({ "type": "heavy_cavalry", "sp": 3 })), "unit")
+        .unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref(), e.rule.as_deref()),
+        ("battle.over_stacking", Some("unit.stats.sp"), Some("4.5.1"))
+    );
+    assert!(e.message.contains("3 SPs on one counter"), "{}", e.message);
+    assert!(r
+        .check_new_unit(&unit(json!({ "type": "heavy_cavalry", "sp": 2 })), "unit")
+        .is_ok());
+    // The type names the refusal lists are names the umpire can type (1.1).
+    let e = refused(
+        "combat",
+        json!({
+            "attackers": [{ "units": [{ "type": "knights", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }]
+        }),
+    );
+    assert!(e.message.contains("heavy cavalry"), "{}", e.message);
+    let battle = crate::battle::Battle::create_with_units(
+        &r,
+        serde_json::from_value(json!({
+            "name": "Typed in words", "ruleset": "medieval", "fingerprint": r.info.fingerprint,
+            "sides": [{ "name": "Order" }, { "name": "Lithuania" }]
+        }))
+        .unwrap(),
+        &[
+            unit(json!({ "type": "heavy cavalry", "sp": 2 })),
+            unit(json!({ "type": "Light Cavalry", "sp": 1 })),
+        ],
+        "2026-01-01T00:00:00Z",
+    )
+    .unwrap();
+    let types: Vec<String> = battle
+        .state
+        .units
+        .values()
+        .map(|u| r.system.words(u).type_name)
+        .collect();
+    assert_eq!(types, ["Heavy cavalry", "Light cavalry"]);
+}
