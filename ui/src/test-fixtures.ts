@@ -38,7 +38,7 @@ export function view(over: Partial<BattleView['state']> = {}, gauges: Gauge[] = 
       { seq: 2, at: '2026-11-21T10:01:00.000Z', kind: 'unit_added', text: 'Added 17.04', undone: false, edited: false, changes: [], turn: 1, undoable: true },
     ],
     state: {
-      name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', turn: 1, morale_track: 0, conflicts: [],
+      name: 'Cannae', ruleset: 'itacs', fingerprint: 'f', turn: 1, morale_track: 0, morale_in_force: 0, conflicts: [],
       sides: [{ name: 'Romans', commands: ['Left'], points_awarded: 0, panicked: false }, { name: 'Carthage', commands: [], points_awarded: 0, panicked: false }],
       units: { 1: unit() },
       ...over,

@@ -164,10 +164,23 @@ fn the_printed_values_are_the_rulesets() {
     let p = referee
         .unit_preview(
             "medieval",
-            &json!({"type": "heavy_cavalry", "sp": 5, "cf": 3}),
+            &json!({"type": "heavy_cavalry", "sp": 2, "cf": 3}),
         )
         .unwrap();
-    assert_eq!(p.summary, "Heavy cavalry, 5 SP, armour 2, CF 3");
+    assert_eq!(p.summary, "Heavy cavalry, 2 SP, armour 2, CF 3");
+    // 4.5.1: a counter of 5 SPs no hex could hold is refused as it is entered.
+    let e = referee
+        .unit_preview("medieval", &json!({"type": "heavy_cavalry", "sp": 5}))
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("sp"));
+    assert!(e.message.contains("at most 2"), "{}", e.message);
+    plain(&e.message);
+    assert_eq!(
+        form.fields.iter().find(|f| f.key == "sp").unwrap().max,
+        Some(2)
+    );
+    // The form calls a heavy cavalry unit by its name, not its key.
+    assert_eq!(hc.unit_label.as_deref(), Some("Heavy cavalry"));
 
     // GTS Table 2.10: Confident morale is response +2, quality +1; the preview is the builder's.
     let form = referee.unit_form("gts").unwrap();
@@ -239,13 +252,13 @@ fn bad_stats_name_the_field_in_plain_words() {
         ),
         (
             "medieval",
-            json!({"type": "knights", "sp": 3}),
+            json!({"type": "knights", "sp": 2}),
             "type",
             "Unit type: the rules have no unit type called knights. Pick one from the list.",
         ),
         (
             "medieval",
-            json!({"type": "heavy_infantry", "sp": 3, "cf": 2}),
+            json!({"type": "heavy_infantry", "sp": 2, "cf": 2}),
             "cf",
             "",
         ),
@@ -275,7 +288,7 @@ fn bad_stats_name_the_field_in_plain_words() {
     let e = referee
         .unit_preview(
             "medieval",
-            &json!({"type": "heavy_infantry", "sp": 3, "cf": 2}),
+            &json!({"type": "heavy_infantry", "sp": 2, "cf": 2}),
         )
         .unwrap_err();
     assert!(
@@ -375,6 +388,13 @@ fn a_unit_of_another_system_names_its_system() {
         .unit_preview("dbmm", &json!({"type": "SD", "grade": "O"}))
         .unwrap_err();
     assert!(e.message.contains(&name("itacs")), "{}", e.message);
+    // An ITACS unit in a Medieval roster says it is ITACS's, when added as when previewed.
+    let e = referee
+        .unit_preview("medieval", &json!({"type": "SD", "count": 4}))
+        .unwrap_err();
+    assert_eq!(e.code, "unit.other_system");
+    assert!(e.message.contains(&name("itacs")), "{}", e.message);
+    plain(&e.message);
     // A value no system knows keeps the plain refusal.
     let e = referee
         .unit_preview("itacs", &json!({"type": "ZZ", "count": 1}))

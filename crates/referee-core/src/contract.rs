@@ -88,6 +88,14 @@ pub enum Target {
     Unit(String),
     /// A whole army, by the side's name.
     Army(String),
+    /// Every unit (not a leader) under the command of the leader named by his label: the units
+    /// of his side and command on the roster, each taking the whole change.
+    Command(String),
+    /// Every unit (not a leader) of the side of the leader or unit named by its label, each
+    /// taking the whole change.
+    SideOf(String),
+    /// The army facing the leader or unit named by its label: a change to that side itself.
+    EnemyOf(String),
 }
 
 /// The key an effect's target goes by in a mapping.
@@ -98,6 +106,9 @@ pub fn target_key(target: &Target) -> String {
         Target::Hex(l) => format!("hex:{l}"),
         Target::Unit(l) => format!("unit:{l}"),
         Target::Army(s) => format!("army:{s}"),
+        Target::Command(l) => format!("command:{l}"),
+        Target::SideOf(l) => format!("side_of:{l}"),
+        Target::EnemyOf(l) => format!("enemy_of:{l}"),
     }
 }
 
@@ -166,6 +177,14 @@ pub enum Change {
     ResetChargeFactor,
     /// Move the MORALE track this many boxes in the target side's favour.
     Morale { boxes: i64 },
+    /// If this result takes the unit off the table, the MORALE track moves this many boxes in
+    /// the enemy's favour (Medieval 6.1.4); a unit the result leaves standing moves nothing.
+    MoraleIfEliminated { boxes: i64 },
+    /// The MORALE value in force becomes this, in the target side's favour, and the counter
+    /// stands there (Medieval 6.1.9: set once a turn, in phase 9).
+    MoraleInForce { value: i64 },
+    /// The unit regroups: off the Scattered Units track, back on the map (Medieval 9.1.6).
+    Regroup,
     /// Take this many hits (pips); a stand's worth removes a stand.
     Hits { count: u32 },
     /// The unit becomes Disordered.
@@ -204,6 +223,9 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Target::Hex(label) => format!("Hex {label}"),
         Target::Unit(label) => label.clone(),
         Target::Army(side) => format!("Army {side}"),
+        Target::Command(l) => format!("Every unit under the command of {l}"),
+        Target::SideOf(l) => format!("Every unit of the side of {l}"),
+        Target::EnemyOf(l) => format!("The enemy of {l}"),
     };
     let what = match &change {
         Change::DMarkers { count: 1 } => "+1 D marker".to_string(),
@@ -257,6 +279,16 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::ReduceChargeFactor { by } => format!("charge factor −{by}"),
         Change::ResetChargeFactor => "charge factor to 0".to_string(),
         Change::Morale { boxes } => format!("MORALE track {boxes} boxes in its favour"),
+        Change::MoraleIfEliminated { boxes: 1 } => {
+            "if eliminated, MORALE track 1 box in the enemy's favour".to_string()
+        }
+        Change::MoraleIfEliminated { boxes } => {
+            format!("if eliminated, MORALE track {boxes} boxes in the enemy's favour")
+        }
+        Change::MoraleInForce { value } => {
+            format!("MORALE in force {value:+} in its favour from the next turn")
+        }
+        Change::Regroup => "regroups: back on the map from the Scattered Units track".to_string(),
         Change::Hits { count: 1 } => "takes 1 hit".to_string(),
         Change::Hits { count } => format!("takes {count} hits"),
         Change::Disorder => "Disordered".to_string(),

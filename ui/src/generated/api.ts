@@ -233,9 +233,9 @@ total: number, };
 
 export type Effect = { target: Target, change: Change, text: string, rule: string, ruling?: string, };
 
-export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string };
+export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
 
 export type Chooser = "attacker" | "defender";
 
@@ -352,6 +352,11 @@ export type UnitField = { key: string, label: string, rule: string, kind: "choic
 
 export type UnitOption = { key: string, label: string, 
 /**
+ * What a unit of this option is called when the umpire names it not ("Heavy cavalry" for
+ * Medieval's `heavy_cavalry`); absent, its key ("LB").
+ */
+unit_label?: string, 
+/**
  * Stats keys this option already supplies, so the form does not ask them.
  */
 fills: Array<string>, printed: Array<PrintedValue>, };
@@ -437,9 +442,15 @@ applied?: Resolution, };
 
 export type BattleState = { name: string, ruleset: string, fingerprint: string, sides: Array<SideState>, units: { [key in number]: UnitState }, turn: number, phase?: string, 
 /**
- * Medieval MORALE track, positive in the first side's favour (6.1).
+ * Medieval MORALE counter, positive in the first side's favour: results move it as they
+ * land (6.1.4–6.1.7).
  */
 morale_track: number, 
+/**
+ * Medieval MORALE value in force, positive in the first side's favour: the counter as it
+ * stood when phase 9 last set it (6.1.9); combats take their CMs from it.
+ */
+morale_in_force: number, 
 /**
  * Changes a replay could not make (their unit was already gone after an edited roll).
  */
@@ -1100,15 +1111,22 @@ movement_formation?: boolean, };
 
 export type MedievalCombatSituation = { attackers: Array<MedievalAttackingHex>, defenders: Array<MedievalDefendingHex>, attacker?: MedievalSide, defender?: MedievalSide, 
 /**
- * The MORALE track: positive in the attacker's favour, negative in the defender's (6.1.2).
+ * The MORALE value in force: positive in player A's favour, negative in player B's (6.1.2,
+ * 6.1.9), as everywhere.
  */
 morale?: number, 
+/**
+ * Whose the attackers are, player A's or B's (default A): the MORALE counts for them when
+ * it is in their favour.
+ */
+attacker_player?: MedievalPlayer, 
 /**
  * Attacks come from opposing directions (5.2.6).
  */
 opposing_directions?: boolean, 
 /**
- * A countercharge combat: unarmoured units get nothing from their CF (5.7.9).
+ * A countercharge combat: unarmoured units, on either side, get nothing from their CF
+ * (5.7.9, R-MED-38).
  */
 countercharge?: boolean, 
 /**
@@ -1478,9 +1496,13 @@ pass_banner?: boolean, };
 
 export type MedievalMoraleSituation = { 
 /**
- * The track now: positive in player A's favour.
+ * The counter when the turn began: positive in player A's favour.
  */
-track?: number, events: Array<MedievalMoraleEvent>, };
+track?: number, 
+/**
+ * This turn's events, in order; in a battle, those its results moved the counter by.
+ */
+events: Array<MedievalMoraleEvent>, };
 
 export type MedievalMoraleEvent = { kind: MedievalMoraleEventKind, 
 /**
@@ -1488,7 +1510,7 @@ export type MedievalMoraleEvent = { kind: MedievalMoraleEventKind,
  */
 to: MedievalPlayer, count?: number, };
 
-export type MedievalMoraleEventKind = "elimination" | "banner_fall" | "banner_recapture" | "leader_death" | "grand_leader_death";
+export type MedievalMoraleEventKind = "elimination" | "banner_fall" | "banner_recapture" | "leader_death" | "grand_leader_death" | "moved";
 
 export type MedievalPlayer = "a" | "b";
 
@@ -1544,7 +1566,12 @@ own_side?: boolean,
 /**
  * The holder has already moved this turn (pass): the new holder cannot move (7.1.3).
  */
-holder_moved?: boolean, };
+holder_moved?: boolean, 
+/**
+ * Whose banner it is, player A's or B's: its fall and recapture move the MORALE track
+ * (6.1.5).
+ */
+banner_of?: MedievalPlayer, };
 
 export type MedievalBannerEvent = "pass" | "holder_eliminated" | "unit_enters";
 

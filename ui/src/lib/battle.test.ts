@@ -6,7 +6,7 @@ import { alerts, bannerTone, copyLabel, gaugeText, labelsFor, matches, possibleE
 function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false): BattleView {
   return {
     id: 1, events: 3, log: [{ seq: 3, at: '2026-11-21T10:00:00Z', kind: 'applied', text: 'melee: DX on 17.03', undone: false, edited: false, changes: [] }], undo: 3,
-    state: { name: 'x', ruleset: 'itacs', fingerprint: 'f', sides: [{ name: 'Romans', commands: [], points_awarded: 0, panicked }, { name: 'Carthage', commands: [], points_awarded: 0, panicked: false }], units: {}, turn: 1, morale_track: 0, conflicts: [] },
+    state: { name: 'x', ruleset: 'itacs', fingerprint: 'f', sides: [{ name: 'Romans', commands: [], points_awarded: 0, panicked }, { name: 'Carthage', commands: [], points_awarded: 0, panicked: false }], units: {}, turn: 1, morale_track: 0, morale_in_force: 0, conflicts: [] },
     standing: { gauges, resolutions: [] },
     ...over,
   } as BattleView;
@@ -33,6 +33,9 @@ describe('a battle in words', () => {
     const e = (target: object | string) => ({ target, change: { kind: 'disorder' }, text: '', rule: '' }) as never;
     expect(targetKeys([e('attacker'), e({ hex: 'A' }), e({ army: 'Romans' }), e('attacker')])).toEqual(['attacker', 'hex:A']);
     expect(targetKey({ unit: 'Legio I' })).toBe('unit:Legio I');
+    // A dead leader's command and enemy follow from the leader picked: only he is asked for.
+    expect(targetKeys([e({ unit: 'leader' }), e({ command: 'leader' }), e({ side_of: 'leader' }), e({ enemy_of: 'leader' })])).toEqual(['unit:leader']);
+    expect(targetKey({ enemy_of: 'leader' })).toBe('enemy_of:leader');
     expect(targetName('hex:17.03')).toBe('Hex 17.03');
     expect(targetName('defender')).toBe('The defender');
     const r = { outcome: undefined, distribution: [{ effects: [e('attacker')] }, { effects: [e('defender')] }] } as never;

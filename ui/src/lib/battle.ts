@@ -29,9 +29,10 @@ export function copyLabel(label: string, taken: string[]): string {
   return make(n);
 }
 
-/** The effect targets of an outcome that need roster units (army effects land on sides). */
+/** The effect targets of an outcome that need roster units (army effects land on sides; a
+ * leader's command, side and enemy follow from the leader picked). */
 export function targetKeys(effects: Effect[]): string[] {
-  const keys = effects.map((e) => targetKey(e.target)).filter((k) => !k.startsWith('army:'));
+  const keys = effects.map((e) => targetKey(e.target)).filter((k) => k === 'attacker' || k === 'defender' || k.startsWith('hex:') || k.startsWith('unit:'));
   return [...new Set(keys)];
 }
 
@@ -39,6 +40,9 @@ export function targetKey(t: Effect['target']): string {
   if (t === 'attacker' || t === 'defender') return t;
   if ('hex' in t) return `hex:${t.hex}`;
   if ('unit' in t) return `unit:${t.unit}`;
+  if ('command' in t) return `command:${t.command}`;
+  if ('side_of' in t) return `side_of:${t.side_of}`;
+  if ('enemy_of' in t) return `enemy_of:${t.enemy_of}`;
   return `army:${t.army}`;
 }
 

@@ -54,5 +54,8 @@ describe('the unit form', () => {
     expect(search(options, 'p').map((o) => o.key)).toEqual(['PS', 'SD']);
     expect(search(options, '').length).toBe(3);
     expect(defaultLabel(form, { type: 'LB' })).toBe('LB');
+    // A type whose code is an id, not a name, gives its name in words.
+    const medieval = { ...form, fields: [{ ...form.fields[0], options: [{ key: 'heavy_cavalry', label: 'Heavy cavalry', unit_label: 'Heavy cavalry', fills: [], printed: [] }] }] };
+    expect(defaultLabel(medieval, { type: 'heavy_cavalry' })).toBe('Heavy cavalry');
   });
 });

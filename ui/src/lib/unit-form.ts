@@ -83,7 +83,9 @@ export function search(options: UnitOption[], text: string): UnitOption[] {
   return [...exact, ...starts, ...named];
 }
 
-/** The label a unit gets when none is typed: the code of its first chosen option. */
+/** The label a unit gets when none is typed: what its first chosen option calls a unit
+ * ("Heavy cavalry"), or else that option's code ("LB"). */
 export function defaultLabel(form: UnitForm, values: Values): string {
-  return chosen(form, values)[0]?.key ?? 'Unit';
+  const option = chosen(form, values)[0];
+  return option?.unit_label ?? option?.key ?? 'Unit';
 }

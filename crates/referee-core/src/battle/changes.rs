@@ -54,6 +54,24 @@ pub fn changes_for(
             });
             continue;
         }
+        if let Target::EnemyOf(label) = &e.target {
+            let side = enemy_of(state, label, mapping)?;
+            out.push(AppliedChange {
+                subject: Subject::Side(side),
+                change: e.change.clone(),
+                text: e.text.clone(),
+                rule: e.rule.clone(),
+                ruling: e.ruling.clone(),
+            });
+            continue;
+        }
+        if let Target::Command(_) | Target::SideOf(_) = &e.target {
+            // Each unit of the command or side takes the whole change (8.1.4, 8.1.5).
+            for id in followers(state, &e.target, mapping)? {
+                out.push(concrete(state, id, e.change.clone(), e));
+            }
+            continue;
+        }
         let key = target_key(&e.target);
         let ids = units_of(state, &e.target, &key, mapping)?;
         for id in &ids {
@@ -201,6 +219,102 @@ fn units_of(
         format!("which roster units are “{key}”? Give their ids, or [] if none is on the roster"),
     )
     .field(format!("targets.{key}")))
+}
+
+/// The leader or unit a relative target names, as mapped (or by its unique label).
+fn anchor<'s>(
+    state: &'s BattleState,
+    label: &str,
+    mapping: &Mapping,
+) -> Result<&'s crate::state::UnitState, RefereeError> {
+    let key = target_key(&Target::Unit(label.to_string()));
+    let ids = units_of(state, &Target::Unit(label.to_string()), &key, mapping)?;
+    let first = ids
+        .first()
+        .and_then(|id| state.units.get(id))
+        .ok_or_else(|| {
+            RefereeError::new(
+                "battle.target_unmapped",
+                format!("Pick the {label} on the roster: the result lands on his side from him."),
+            )
+            .field(format!("targets.{key}"))
+        })?;
+    if let Some(other) = ids
+        .iter()
+        .filter_map(|id| state.units.get(id))
+        .find(|u| u.side != first.side)
+    {
+        return Err(RefereeError::new(
+            "battle.mixed_sides",
+            format!(
+                "{} is of {} and {} of {}: the {label} is of one side.",
+                first.named(),
+                first.side,
+                other.named(),
+                other.side
+            ),
+        )
+        .field(format!("targets.{key}")));
+    }
+    Ok(first)
+}
+
+/// The side facing the leader or unit named.
+fn enemy_of(state: &BattleState, label: &str, mapping: &Mapping) -> Result<String, RefereeError> {
+    let own = &anchor(state, label, mapping)?.side;
+    state
+        .sides
+        .iter()
+        .find(|s| &s.name != own)
+        .map(|s| s.name.clone())
+        .ok_or_else(|| state.unknown_side(own, "subject"))
+}
+
+/// The units on the table a leader's command or side is: given in the mapping, or those of his
+/// side (and command) on the roster, leaders apart.
+fn followers(
+    state: &BattleState,
+    target: &Target,
+    mapping: &Mapping,
+) -> Result<Vec<UnitId>, RefereeError> {
+    let key = target_key(target);
+    if let Some(ids) = mapping.targets.get(&key) {
+        for id in ids {
+            live(state, *id, &format!("targets.{key}"))?;
+        }
+        return Ok(ids.clone());
+    }
+    let (Target::Command(label) | Target::SideOf(label)) = target else {
+        return Ok(Vec::new());
+    };
+    let leader = anchor(state, label, mapping)?;
+    let command = match target {
+        Target::Command(_) => Some(leader.command.clone().ok_or_else(|| {
+            RefereeError::new(
+                "battle.no_command",
+                format!(
+                    "{} has no command on the roster: give him and his units their command, or pick the units under his command.",
+                    leader.named()
+                ),
+            )
+            .field(format!("targets.{key}"))
+        })?),
+        _ => None,
+    };
+    Ok(state
+        .units
+        .values()
+        .filter(|u| {
+            u.role == crate::state::Role::Unit
+                && !u.lost
+                && u.side == leader.side
+                && u.id != leader.id
+                && command
+                    .as_ref()
+                    .is_none_or(|c| u.command.as_ref() == Some(c))
+        })
+        .map(|u| u.id)
+        .collect())
 }
 
 fn gone(id: UnitId, field: &str) -> RefereeError {

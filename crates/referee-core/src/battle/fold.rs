@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::event::{AppliedChange, Event, EventBody, Subject};
 use crate::contract::Change;
 use crate::error::RefereeError;
-use crate::state::BattleState;
+use crate::state::{BattleState, TrackMove, UnitId};
 use crate::systems::Ruleset;
 
 /// What the event list says beyond the state: which events are in force, and what undo and
@@ -197,6 +197,7 @@ fn earlier(events: &[Event], i: usize, seq: u64) -> Option<&Event> {
 pub fn turn_to(ruleset: &Ruleset, state: &mut BattleState, turn: u32, phase: &Option<String>) {
     if state.turn != turn {
         state.this_turn.clear();
+        state.morale_moves.clear();
         for u in state.units.values_mut() {
             ruleset.system.end_of_turn(u);
         }
@@ -300,7 +301,21 @@ pub fn apply_changes(
     seq: u64,
 ) -> Result<(), RefereeError> {
     state.results += 1;
+    // The units on the table before this result: "if eliminated" asks of them (6.1.4).
+    let standing: BTreeSet<UnitId> = state
+        .units
+        .values()
+        .filter(|u| !u.lost)
+        .map(|u| u.id)
+        .collect();
     for c in changes {
+        if let (Subject::Unit(id), Change::MoraleIfEliminated { boxes }) = (&c.subject, &c.change) {
+            if let Some(enemy) = eliminated_by_this(state, &standing, *id) {
+                let change = Change::Morale { boxes: *boxes };
+                land_on_side(ruleset, state, enemy, &change, c, seq);
+            }
+            continue;
+        }
         match &c.subject {
             Subject::Unit(id) => match state.units.get_mut(id) {
                 Some(u) if !u.lost || matches!(c.change, Change::LeaderFreed) => {
@@ -330,24 +345,60 @@ pub fn apply_changes(
                 let Some(i) = state.side_index(name) else {
                     return Err(state.unknown_side(name, "subject"));
                 };
-                match ruleset.system.land_on_side(state, i, &c.change) {
-                    Some(on_units) => {
-                        for u in state
-                            .units
-                            .values_mut()
-                            .filter(|u| u.side == *name && !u.lost)
-                        {
-                            for change in &on_units {
-                                ruleset.system.land(u, change);
-                            }
-                        }
-                    }
-                    None => state
-                        .conflicts
-                        .push(format!("#{seq}: {name}: a side cannot take “{}”", c.text)),
-                }
+                land_on_side(ruleset, state, i, &c.change, c, seq);
             }
         }
     }
     Ok(())
+}
+
+/// The side facing a unit this result took off the table; None when it stands, or was lost
+/// before.
+fn eliminated_by_this(
+    state: &BattleState,
+    standing: &BTreeSet<UnitId>,
+    id: UnitId,
+) -> Option<usize> {
+    let u = state
+        .units
+        .get(&id)
+        .filter(|u| u.lost && standing.contains(&id))?;
+    let own = state.side_index(&u.side)?;
+    (0..state.sides.len()).find(|i| *i != own)
+}
+
+/// Lands a change on side `i`, then the changes it calls for on each of its units on the table;
+/// a move of the MORALE counter is noted for the turn's phase-9 step.
+fn land_on_side(
+    ruleset: &Ruleset,
+    state: &mut BattleState,
+    i: usize,
+    change: &Change,
+    c: &AppliedChange,
+    seq: u64,
+) {
+    let name = state.sides[i].name.clone();
+    let counter = state.morale_track;
+    match ruleset.system.land_on_side(state, i, change, &c.rule) {
+        Some(on_units) => {
+            for u in state
+                .units
+                .values_mut()
+                .filter(|u| u.side == name && !u.lost)
+            {
+                for change in &on_units {
+                    ruleset.system.land(u, change);
+                }
+            }
+        }
+        None => state
+            .conflicts
+            .push(format!("#{seq}: {name}: a side cannot take “{}”", c.text)),
+    }
+    if state.morale_track != counter && matches!(change, Change::Morale { .. }) {
+        state.morale_moves.push(TrackMove {
+            boxes: state.morale_track - counter,
+            rule: c.rule.clone(),
+        });
+    }
 }

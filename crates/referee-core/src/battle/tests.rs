@@ -1842,3 +1842,76 @@ fn a_dbmm_elements_state_is_the_battles_not_the_umpires() {
         crate::systems::dbmm::morale::ElementState::Spent
     );
 }
+
+/// 8.1.5, 6.1.7: a grand leader's death costs every unit of his side 1 SP (not the enemy's, not
+/// the other leaders) and gives the enemy 12 boxes; a leader's death needs his command on the
+/// roster, or the umpire's own pick of his units (8.1.4, R-MED-35).
+#[test]
+fn a_grand_leaders_death_lands_on_his_whole_side() {
+    let mut s = Script::new(
+        "medieval",
+        json!([{ "name": "Order", "commands": ["Vanguard"] }, { "name": "Poles", "commands": ["Royal", "Banners"] }]),
+    );
+    let cav = json!({ "type": "light_cavalry", "sp": 2 });
+    let jagiello = s.add_to("Jagiełło", "Poles", Some("Royal"), Role::Leader, json!({}));
+    let zyndram = s.add_to("Zyndram", "Poles", None, Role::Leader, json!({}));
+    let royal = s.add_to(
+        "Court banner",
+        "Poles",
+        Some("Royal"),
+        Role::Unit,
+        cav.clone(),
+    );
+    let other = s.add_to(
+        "Land banner",
+        "Poles",
+        Some("Banners"),
+        Role::Unit,
+        cav.clone(),
+    );
+    let knights = s.add_to(
+        "Knights",
+        "Order",
+        Some("Vanguard"),
+        Role::Unit,
+        cav.clone(),
+    );
+    let death = s.resolve(
+        "leader_death",
+        &json!({ "retreat": 2, "grand_leader": true }),
+        &[1, 1],
+    );
+    s.apply(&death, mapping(&[("unit:leader", &[jagiello])]));
+    assert!(s.unit(jagiello).lost);
+    assert_eq!(s.unit(royal).strength, 1);
+    assert_eq!(s.unit(other).strength, 1);
+    assert_eq!(s.unit(knights).strength, 2);
+    assert!(!s.unit(zyndram).lost, "another leader loses no SP");
+    assert_eq!(s.battle.state.morale_track, 12);
+    // Zyndram has no command on the roster: his death asks for it, or for his units.
+    let death = s.resolve("leader_death", &json!({ "retreat": 2 }), &[1, 1]);
+    let e = s
+        .battle
+        .apply(
+            &s.ruleset,
+            &death,
+            &mapping(&[("unit:leader", &[zyndram])]),
+            DiceSource::Physical,
+            None,
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("battle.no_command", Some("targets.command:leader"))
+    );
+    s.apply(
+        &death,
+        mapping(&[("unit:leader", &[zyndram]), ("command:leader", &[other])]),
+    );
+    assert_eq!(s.unit(other).strength, 0);
+    assert!(s.unit(other).lost);
+    assert_eq!(s.unit(royal).strength, 1);
+    // 8.1.6: the unit his death eliminated moves nothing; his death, 8 boxes.
+    assert_eq!(s.battle.state.morale_track, 20);
+}

@@ -59,6 +59,11 @@ pub struct UnitField {
 pub struct UnitOption {
     pub key: String,
     pub label: String,
+    /// What a unit of this option is called when the umpire names it not ("Heavy cavalry" for
+    /// Medieval's `heavy_cavalry`); absent, its key ("LB").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub unit_label: Option<String>,
     /// Stats keys this option already supplies, so the form does not ask them.
     pub fills: Vec<String>,
     pub printed: Vec<PrintedValue>,
@@ -376,6 +381,7 @@ pub fn roster_csv_template(form: &UnitForm) -> String {
                     let v = f.default.as_ref().and_then(Value::as_i64).unwrap_or(0);
                     v.max(i64::from(f.min.unwrap_or(0)))
                         .max(2 + n as i64)
+                        .min(f.max.map_or(i64::MAX, i64::from))
                         .to_string()
                 }
                 FieldKind::Toggle => "false".into(),

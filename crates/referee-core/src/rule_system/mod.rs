@@ -260,16 +260,18 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = (state, action, attackers, defenders);
         Ok(Vec::new())
     }
-    /// Lands a change on a whole side (victory points, the MORALE track, an army's panic): the
-    /// changes that then land on each of its units still on the table, or None when the system
-    /// makes no such change on a side.
+    /// Lands a change on a whole side (victory points, the MORALE track, an army's panic), cited
+    /// by `rule` (a battle recorded before a change had its own kind may say by its rule what it
+    /// was): the changes that then land on each of its units still on the table, or None when
+    /// the system makes no such change on a side.
     fn land_on_side(
         data: &Self::Data,
         state: &mut BattleState,
         side: usize,
         change: &Change,
+        rule: &str,
     ) -> Option<Vec<Change>> {
-        let _ = (data, state, side, change);
+        let _ = (data, state, side, change, rule);
         None
     }
     /// Each army's break points, and the system's own cited resolution of the standing.
@@ -341,6 +343,7 @@ pub trait System: Send + Sync + fmt::Debug {
         state: &mut BattleState,
         side: usize,
         change: &Change,
+        rule: &str,
     ) -> Option<Vec<Change>>;
     fn standing(&self, state: &BattleState) -> Standing;
     /// The loaded system itself, for callers that know which it is (tests, benchmarks).
@@ -557,8 +560,9 @@ impl<S: RuleSystem> System for Loaded<S> {
         state: &mut BattleState,
         side: usize,
         change: &Change,
+        rule: &str,
     ) -> Option<Vec<Change>> {
-        S::land_on_side(&self.data, state, side, change)
+        S::land_on_side(&self.data, state, side, change, rule)
     }
 
     fn standing(&self, state: &BattleState) -> Standing {

@@ -53,6 +53,14 @@ pub struct TurnCombat {
     pub defenders: Vec<UnitId>,
 }
 
+/// One move of the MORALE counter: the boxes it actually moved (the first side's favour) and the
+/// rule of the change that moved it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackMove {
+    pub boxes: i64,
+    pub rule: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct SideState {
     pub name: String,
@@ -78,8 +86,16 @@ pub struct BattleState {
     pub turn: u32,
     #[ts(optional)]
     pub phase: Option<String>,
-    /// Medieval MORALE track, positive in the first side's favour (6.1).
+    /// Medieval MORALE counter, positive in the first side's favour: results move it as they
+    /// land (6.1.4–6.1.7).
     pub morale_track: i64,
+    /// Medieval MORALE value in force, positive in the first side's favour: the counter as it
+    /// stood when phase 9 last set it (6.1.9); combats take their CMs from it.
+    pub morale_in_force: i64,
+    /// The counter's moves since the turn began, in order: what the phase-9 step reports.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub morale_moves: Vec<TrackMove>,
     /// Changes a replay could not make (their unit was already gone after an edited roll).
     pub conflicts: Vec<String>,
     /// The results applied (and in force) since the turn began: the once-per-turn limits read
@@ -120,6 +136,8 @@ impl BattleState {
             turn: 1,
             phase: None,
             morale_track: 0,
+            morale_in_force: 0,
+            morale_moves: Vec::new(),
             conflicts: Vec::new(),
             this_turn: Vec::new(),
             removed: BTreeSet::new(),

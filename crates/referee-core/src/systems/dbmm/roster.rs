@@ -154,6 +154,7 @@ pub fn fields(d: &DbmmData) -> Vec<UnitField> {
                 .and_then(|c| d.classes.get(&c).map(|i| i.name.clone()))
                 .unwrap_or_default();
             UnitOption {
+                unit_label: None,
                 key: k.clone(),
                 label: option_label(k, &t.name),
                 fills: Vec::new(),
@@ -165,6 +166,7 @@ pub fn fields(d: &DbmmData) -> Vec<UnitField> {
         .grades
         .iter()
         .map(|(k, g)| UnitOption {
+            unit_label: None,
             key: k.clone(),
             label: option_label(k, &g.name),
             fills: Vec::new(),

@@ -250,6 +250,7 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
             .iter()
             .filter(|(_, r)| r.group == g)
             .map(|(k, r)| UnitOption {
+                unit_label: None,
                 key: k.clone(),
                 label: option_label(k, &r.name),
                 fills: Vec::new(),
@@ -277,6 +278,7 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
                 }
             }
             UnitOption {
+                unit_label: None,
                 key: k.clone(),
                 label: option_label(k, &c.name),
                 fills: Vec::new(),

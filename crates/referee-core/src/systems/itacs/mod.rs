@@ -311,6 +311,7 @@ impl RuleSystem for Itacs {
         state: &mut BattleState,
         side: usize,
         change: &Change,
+        _rule: &str,
     ) -> Option<Vec<Change>> {
         let s = &mut state.sides[side];
         match change {

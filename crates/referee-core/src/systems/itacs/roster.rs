@@ -432,6 +432,7 @@ pub fn fields(d: &ItacsData) -> Vec<UnitField> {
         .map(|(k, t)| {
             let (fills, printed) = type_values(d, t);
             UnitOption {
+                unit_label: None,
                 key: k.clone(),
                 label: option_label(k, &t.name),
                 fills,
@@ -444,6 +445,7 @@ pub fn fields(d: &ItacsData) -> Vec<UnitField> {
         .iter()
         .filter(|(_, c)| !c.leader)
         .map(|(k, c)| UnitOption {
+            unit_label: None,
             key: k.clone(),
             label: format!("{} ({k})", c.name),
             fills: Vec::new(),

@@ -143,6 +143,9 @@ impl HexState {
             | Change::ReduceChargeFactor { .. }
             | Change::ResetChargeFactor
             | Change::Morale { .. }
+            | Change::MoraleIfEliminated { .. }
+            | Change::MoraleInForce { .. }
+            | Change::Regroup
             | Change::Hits { .. }
             | Change::Disorder
             | Change::RoutUnit

@@ -137,7 +137,16 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
         let title = capitalised(&name);
         let mut stop = None;
         let mut ridden = false;
-        if !enemy.is_empty() {
+        // 11.1.5: through fortifications only into the hex the defender held, the first.
+        if ground.fortified && i > 0 {
+            out.checks.push(Check::holds(
+                format!("{title}: a fortified hex the defender did not hold: the pursuit cannot enter it"),
+                false,
+                "11.1.5",
+            ));
+            stop = Some("11.1.5");
+        }
+        if stop.is_none() && !enemy.is_empty() {
             // 5.5.9: only cavalry rides down, only non-cavalry, and not what 5.8.8 protects.
             let why_not = if !pursuer.cavalry {
                 Some(("the pursuer is not cavalry", "5.5.9, 5.8.1"))
@@ -187,6 +196,19 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
         let sum = |cav: bool| sp_of(&friendly, |u| u.cavalry == cav);
         let (friendly_cavalry, friendly_other) = (sum(true), sum(false));
         let friends = hex.friendly_sp + friendly_cavalry + friendly_other;
+        // 11.1.9: a fortified hex holds 2 SPs of cavalry at most, the pursuer's with its friends'.
+        let cavalry_in = friendly_cavalry + if pursuer.cavalry { pursuer_sp } else { 0 };
+        if stop.is_none() && ground.fortified && cavalry_in > mv.fortified_cavalry_sp {
+            out.checks.push(Check::holds(
+                format!(
+                    "{title}: {cavalry_in} SPs of cavalry in a fortified hex, at most {}",
+                    mv.fortified_cavalry_sp
+                ),
+                false,
+                "11.1.9",
+            ));
+            stop = Some("11.1.9");
+        }
         if stop.is_none() && friends > 0 {
             let total = friends + pursuer_sp;
             // 4.5.2: cavalry may ride friendly infantry down to enter a hex it would overfill.
@@ -242,6 +264,22 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
                 "5.5.9, 5.8.3, 5.8.4, 5.8.7",
                 Some("R-MED-32"),
             ));
+        }
+        // 4.2.6 is a rule of movement: a pursuit entering such ground with its CF loses nothing.
+        if ground.enter_loses_sp && pursuer.cf > 0 {
+            out.notes.push(Note::new(
+                format!("{title}: a pursuit is not movement: entering {} with its CF costs no SP and no scatter.", ground.name),
+                "4.2.6, 5.5",
+                Some("R-MED-39"),
+            ));
+        }
+        if ground.fortified {
+            out.notes.push(Note::new(
+                format!("The pursuit ends in {name}: through fortifications it enters only the hex the defender held."),
+                "11.1.5",
+                None,
+            ));
+            break;
         }
     }
     Ok(out)
@@ -371,19 +409,24 @@ pub fn leader_death(
         (Band::at_most(limit), "dies".to_string()),
         (Band::above(limit), "survives".to_string()),
     ];
-    let (boxes, morale_rule, units_text, units_rule) = if s.grand_leader {
+    // His units are those of his command (8.1.4), a grand leader's his whole side (8.1.5); each
+    // loses 1 SP, which moves no MORALE (8.1.6): only his death does (6.1.6, 6.1.7).
+    let leader = "leader".to_string();
+    let (boxes, morale_rule, units_text, units, units_rule) = if s.grand_leader {
         (
             m.grand_leader,
             &m.grand_leader_rule,
             "every unit of his side",
-            "8.1.5",
+            Target::SideOf(leader.clone()),
+            "8.1.5, 8.1.6",
         )
     } else {
         (
             m.leader,
             &m.leader_rule,
             "every unit under his command",
-            "8.1.4",
+            Target::Command(leader.clone()),
+            "8.1.4, 8.1.6",
         )
     };
     let meaning = |code: &str| {
@@ -391,14 +434,14 @@ pub fn leader_death(
             (
                 format!("The leader dies: {units_text} loses 1 SP; the enemy gains {boxes} MORALE boxes."),
                 vec![
-                    effect(Target::Unit("leader".into()), Change::LeaderKilled, &ld.rule, ld.ruling.as_deref()),
+                    effect(Target::Unit(leader.clone()), Change::LeaderKilled, &ld.rule, ld.ruling.as_deref()),
                     effect(
-                        Target::Army(units_text.into()),
+                        units.clone(),
                         Change::LoseSp { count: 1, chosen_by: crate::contract::Chooser::Defender },
                         units_rule,
                         None,
                     ),
-                    effect(Target::Army("the enemy".into()), Change::Morale { boxes }, morale_rule, None),
+                    effect(Target::EnemyOf(leader.clone()), Change::Morale { boxes }, morale_rule, None),
                 ],
             )
         } else {

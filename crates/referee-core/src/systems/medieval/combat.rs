@@ -152,15 +152,22 @@ pub struct CombatSituation {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<SideSupport>")]
     pub defender: SideSupport,
-    /// The MORALE track: positive in the attacker's favour, negative in the defender's (6.1.2).
+    /// The MORALE value in force: positive in player A's favour, negative in player B's (6.1.2,
+    /// 6.1.9), as everywhere.
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<i64>")]
     pub morale: i64,
+    /// Whose the attackers are, player A's or B's (default A): the MORALE counts for them when
+    /// it is in their favour.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional, as = "Option<super::morale::Player>")]
+    pub attacker_player: super::morale::Player,
     /// Attacks come from opposing directions (5.2.6).
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub opposing_directions: bool,
-    /// A countercharge combat: unarmoured units get nothing from their CF (5.7.9).
+    /// A countercharge combat: unarmoured units, on either side, get nothing from their CF
+    /// (5.7.9, R-MED-38).
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub countercharge: bool,
@@ -264,10 +271,11 @@ fn end_of(
         Dist::die(6)?.map(|r| *r <= i64::from(at_most))
     };
     // 8.2.4–8.2.5, R-MED-7: 2d6 − SP lost ≤ hexes to retreat. The owner spreads the losses
-    // (5.4.7): his leader's hex takes those the other hexes cannot (R-MED-31).
+    // (5.4.7): his leader's hex takes those the other hexes cannot (R-MED-31). On one hex as on
+    // several, the roll subtracts the SPs the units can lose, never the nominal loss (5.4.6).
     let leader_lost = match side.leader_hex {
         Some((own, others)) => lost.saturating_sub(others).min(own),
-        None => lost,
+        None => base.lost,
     };
     let leader: Dist<bool> = if side.leader && part.retreat > 0 {
         leader_roll.map(|r| *r - i64::from(leader_lost) <= i64::from(part.retreat))
@@ -627,7 +635,8 @@ pub fn resolve(
             sp = c.fortified_defence_max;
         }
         // An attack from outside on a fortified hex is an attack through its fortifications:
-        // the pair is entered once, by the defender's terrain (11.1.1).
+        // the pair is entered once, by the defender's terrain (11.1.1). From one fortified hex
+        // into another it is not, unless the umpire says a wall lies between them (R-MED-37).
         let through = hex.through_fortifications || (defending_fortified && !fortified);
         attack += if through { sp.div_ceil(2) } else { sp };
         if hex.rear {
@@ -709,11 +718,13 @@ pub fn resolve(
         s.countercharge,
         &mut attacker_modifiers,
     );
+    // 5.7.9 speaks of the countercharge fight: the unarmoured unit countercharged gets no CM
+    // from its CF either (R-MED-38).
     armour_and_charge(
         data,
         &defender_units,
         "Defender",
-        false,
+        s.countercharge,
         &mut defender_modifiers,
     );
     // A leader on one of the side's hexes is stacked with that hex's units (8.2.1).
@@ -757,15 +768,21 @@ pub fn resolve(
             list.push(c.banner.line(&format!("{side}: on or beside a banner")));
         }
     }
-    if s.morale != 0 {
-        let (list, side) = if s.morale > 0 {
+    // The track is in player A's favour; the attacker's favour when he is player B is its
+    // opposite.
+    let morale = match s.attacker_player {
+        super::morale::Player::A => s.morale,
+        super::morale::Player::B => -s.morale,
+    };
+    if morale != 0 {
+        let (list, side) = if morale > 0 {
             (&mut attacker_modifiers, "Attacker")
         } else {
             (&mut defender_modifiers, "Defender")
         };
         list.push(Modifier::new(
-            format!("{side}: MORALE {:+}", s.morale.abs()),
-            s.morale.abs(),
+            format!("{side}: MORALE {:+}", morale.abs()),
+            morale.abs(),
             &c.morale.rule,
             c.morale.ruling.as_deref(),
         ));
@@ -1061,6 +1078,7 @@ pub fn resolve(
             if leader_alone && target == Target::Defender {
                 continue;
             }
+            let mut lost_sp = part.loss > 0;
             if part.loss > 0 {
                 out.push(effect(
                     target.clone(),
@@ -1102,6 +1120,7 @@ pub fn resolve(
                 // 5.4.6: 1 SP for each hex the retreat cannot be made.
                 let short = part.retreat.saturating_sub(walk.reached);
                 if short > 0 {
+                    lost_sp = true;
                     let why = walk
                         .stop
                         .map_or(String::new(), |stop| format!(", {}", stop.rule()));
@@ -1115,6 +1134,18 @@ pub fn resolve(
                         walk.stop.map(|_| "R-MED-28"),
                     ));
                 }
+            }
+            // 6.1.4: each unit these losses eliminate moves the track 1 box to the enemy; the
+            // scatter and ride-downs that follow do not (9.1.5, 5.8.4).
+            if lost_sp {
+                out.push(effect(
+                    target.clone(),
+                    Change::MoraleIfEliminated {
+                        boxes: data.morale.elimination,
+                    },
+                    &data.morale.elimination_rule,
+                    Some("R-MED-34"),
+                ));
             }
             if part.scattered {
                 let scattered = if target == Target::Attacker {
@@ -1416,5 +1447,38 @@ mod leader_hex {
         // A loss of 3 on 2 + 1 SPs: the leader's hex takes 1: 2d6 ≤ 3 again.
         let d2_3 = Part { loss: 3, ..d2_1 };
         assert_eq!(leader_dies(Some((1, 2)), d2_3), "1/12");
+    }
+
+    #[test]
+    fn the_leader_counts_the_sps_his_units_can_lose_on_one_hex_as_on_several() {
+        // 8.2.5, 5.4.6: a 2-SP unit with its leader on D2-1, its retreat blocked: 1 + 2 SPs
+        // nominal, 2 it can lose. 2d6 − 2 ≤ 2: 6 of 36 on one hex and on several (R-MED-31).
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let blocked = Route::new(data, None, "defender", &[], 2, Some(0), false).unwrap();
+        let roll = "2d6".parse::<DiceSpec>().unwrap().distribution().unwrap();
+        let d2_1 = Part {
+            loss: 1,
+            retreat: 2,
+            scattered: false,
+        };
+        let dies = |leader_hex| {
+            let side = Fate {
+                name: "defender",
+                sp: 2,
+                route: blocked.clone(),
+                leader: true,
+                leader_hex,
+                scatter_immune: true,
+                scatter_column: String::new(),
+                track_full: false,
+            };
+            end_of(data, &side, d2_1, &roll)
+                .unwrap()
+                .probability_where(|e| e.leader_dies)
+                .to_string()
+        };
+        assert_eq!(dies(None), "1/6");
+        assert_eq!(dies(Some((2, 0))), "1/6");
     }
 }

@@ -51,12 +51,13 @@ pub fn open(
                         ..DefendingHex::default()
                     })
                     .collect(),
-                // The MORALE track counts for the attacker or the defender (6.1.2); the battle
-                // keeps it in its first side's favour.
-                morale: if sides.attackers_first() {
-                    sides.state.morale_track
+                // The value in force, not the counter: phase 9 sets it (6.1.9); in player A's
+                // favour, the battle's first side.
+                morale: sides.state.morale_in_force,
+                attacker_player: if sides.attackers_first() {
+                    super::morale::Player::A
                 } else {
-                    -sides.state.morale_track
+                    super::morale::Player::B
                 },
                 ..CombatSituation::default()
             };

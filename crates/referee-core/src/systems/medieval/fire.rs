@@ -292,6 +292,15 @@ pub fn resolve(
                 &table.rule,
                 table.ruling.as_deref(),
             ));
+            // 6.1.4: a target the fire eliminates moves the track 1 box to the firing player.
+            out.push(effect(
+                Target::Defender,
+                Change::MoraleIfEliminated {
+                    boxes: data.morale.elimination,
+                },
+                &data.morale.elimination_rule,
+                Some("R-MED-34"),
+            ));
         }
         if r.scattered {
             out.push(effect(
@@ -306,7 +315,7 @@ pub fn resolve(
     // In a friendly ZoC the friendly-fire d6 comes first: on a 1 the table is not used (10.2.1).
     let friendly_fire = "friendly fire".to_string();
     let friendly_effects = vec![effect(
-        Target::Army("a friendly unit beside the target".into()),
+        Target::Unit("a friendly unit beside the target".into()),
         Change::LoseSp {
             count: 1,
             chosen_by: Chooser::Attacker,

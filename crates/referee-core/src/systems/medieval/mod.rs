@@ -83,7 +83,7 @@ impl RuleSystem for Medieval {
                 Movement,
                 movement::move_cost,
             ),
-            A::certain("morale", "MORALE track", "6.1", Checks, morale::morale),
+            A::certain("morale", "MORALE track", "6.1", Checks, morale::morale).from_roster(),
             A::certain("banner", "Banners", "7.1", Checks, morale::banner),
             A::rolled(
                 "regroup",
@@ -138,6 +138,10 @@ impl RuleSystem for Medieval {
         roster::preview(data, stats)
     }
 
+    fn check_entry(data: &MedievalData, stats: &serde_json::Value) -> Result<(), RefereeError> {
+        roster::check_entry(data, stats)
+    }
+
     fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCounter), RefereeError> {
         roster::enter(data, spec)
     }
@@ -173,25 +177,53 @@ impl RuleSystem for Medieval {
 
     /// The MORALE track moves in a side's favour, the first side's positive (6.1); the counter
     /// stops at the track's last box (6.1.1, R-MED-30).
+    /// Phase 9 sets the value in force, the counter standing there too (6.1.9, R-MED-35).
     fn land_on_side(
         data: &MedievalData,
         state: &mut BattleState,
         side: usize,
         change: &Change,
+        rule: &str,
     ) -> Option<Vec<Change>> {
-        let Change::Morale { boxes } = change else {
-            return None;
+        let favour = |n: i64| if side == 0 { n } else { n.saturating_neg() };
+        let on_track = |n: i64| match data.morale.track_ends {
+            Some(end) => n.clamp(-end, end),
+            None => n,
         };
-        let signed = if side == 0 {
-            *boxes
-        } else {
-            boxes.saturating_neg()
-        };
-        state.morale_track = state.morale_track.saturating_add(signed);
-        if let Some(end) = data.morale.track_ends {
-            state.morale_track = state.morale_track.clamp(-end, end);
+        match change {
+            Change::Morale { boxes } => {
+                state.morale_track = on_track(state.morale_track.saturating_add(favour(*boxes)));
+                // A phase-9 step recorded before it set the value in force by its own change
+                // moved the counter by its rule: it was the value in force too.
+                if rule == data.morale.applied_rule {
+                    state.morale_in_force = state.morale_track;
+                }
+            }
+            Change::MoraleInForce { value } => {
+                state.morale_track = on_track(favour(*value));
+                state.morale_in_force = state.morale_track;
+            }
+            _ => return None,
         }
         Some(Vec::new())
+    }
+
+    /// The phase-9 MORALE step opens with what this turn's results did (6.1.9).
+    fn open_battle(
+        data: &MedievalData,
+        action: &str,
+        state: &BattleState,
+    ) -> Result<Opening, RefereeError> {
+        if action != "morale" {
+            return Err(crate::rule_system::fight::not_a_combat(action));
+        }
+        let situation = morale::this_turn(data, state);
+        let asks = if situation.events.is_empty() {
+            vec!["No result moved the MORALE counter this turn.".to_string()]
+        } else {
+            Vec::new()
+        };
+        Opening::new(&situation, Default::default(), asks)
     }
 
     fn standing(data: &MedievalData, state: &BattleState) -> Standing {

@@ -1,7 +1,7 @@
 //! The MORALE track (6.1), regrouping scattered units (9.1.6–9.1.7) and fatigue (13.0).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
@@ -9,9 +9,10 @@ use crate::contract::{effect, Chance, Change, Check, Note, Resolution, Target, T
 use crate::error::RefereeError;
 use crate::odds::{Band, Dist};
 use crate::rule_system::resolve::roll_named;
+use crate::state::BattleState;
 
 /// Something that moves the MORALE track (6.1.4–6.1.7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "MedievalMoraleEventKind")]
 pub enum MoraleEventKind {
@@ -25,18 +26,22 @@ pub enum MoraleEventKind {
     LeaderDeath,
     /// The enemy grand leader died.
     GrandLeaderDeath,
+    /// Boxes moved otherwise: by the umpire's hand, or a move stopped at the track's end (1 box
+    /// each).
+    Moved,
 }
 
 /// Which player an event benefits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "MedievalPlayer")]
 pub enum Player {
+    #[default]
     A,
     B,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalMoraleEvent")]
 pub struct MoraleEvent {
@@ -52,16 +57,59 @@ fn one() -> u32 {
     1
 }
 
-/// morale: the track after this turn's events, applied in phase 9 (6.1.9).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+/// morale: the track after this turn's events, set in force in phase 9 (6.1.9).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalMoraleSituation")]
 pub struct MoraleSituation {
-    /// The track now: positive in player A's favour.
+    /// The counter when the turn began: positive in player A's favour.
     #[serde(default)]
     #[ts(optional, as = "Option<i64>")]
     pub track: i64,
+    /// This turn's events, in order; in a battle, those its results moved the counter by.
     pub events: Vec<MoraleEvent>,
+}
+
+/// A battle's phase-9 step (6.1.9): the counter when the turn began and what this turn's results
+/// moved it by, each move as the event it was (R-MED-35).
+pub fn this_turn(data: &MedievalData, state: &BattleState) -> MoraleSituation {
+    let m = &data.morale;
+    let moved: i64 = state.morale_moves.iter().map(|x| x.boxes).sum();
+    let mut events: Vec<MoraleEvent> = Vec::new();
+    for x in &state.morale_moves {
+        let to = if x.boxes > 0 { Player::A } else { Player::B };
+        let kinds = [
+            (
+                MoraleEventKind::Elimination,
+                m.elimination,
+                &m.elimination_rule,
+            ),
+            (MoraleEventKind::BannerFall, m.banner, &m.banner_rule),
+            (MoraleEventKind::LeaderDeath, m.leader, &m.leader_rule),
+            (
+                MoraleEventKind::GrandLeaderDeath,
+                m.grand_leader,
+                &m.grand_leader_rule,
+            ),
+        ];
+        let (kind, count) = kinds
+            .iter()
+            .find(|(_, boxes, rule)| **rule == x.rule && *boxes == x.boxes.abs())
+            .map_or(
+                (MoraleEventKind::Moved, x.boxes.unsigned_abs()),
+                |(k, _, _)| (*k, 1),
+            );
+        let count = u32::try_from(count).unwrap_or(u32::MAX);
+        // One line per kind and player: "2 × units eliminated for player A".
+        match events.iter_mut().find(|e| e.kind == kind && e.to == to) {
+            Some(e) => e.count = e.count.saturating_add(count),
+            None => events.push(MoraleEvent { kind, to, count }),
+        }
+    }
+    MoraleSituation {
+        track: state.morale_track - moved,
+        events,
+    }
 }
 
 pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, RefereeError> {
@@ -86,6 +134,7 @@ pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, Re
             MoraleEventKind::GrandLeaderDeath => {
                 (m.grand_leader, &m.grand_leader_rule, "grand leader death")
             }
+            MoraleEventKind::Moved => (1, &m.rule, "box moved by hand"),
         };
         let moved = boxes * i64::from(e.count);
         let signed = match e.to {
@@ -121,18 +170,14 @@ pub fn morale(data: &MedievalData, s: &MoraleSituation) -> Result<Resolution, Re
         rule: m.applied_rule.clone(),
         ruling: None,
     });
-    let effects = if track != s.track {
-        vec![effect(
-            Target::Army("A".into()),
-            Change::Morale {
-                boxes: track - s.track,
-            },
-            &m.applied_rule,
-            None,
-        )]
-    } else {
-        Vec::new()
-    };
+    // Phase 9 sets the value in force (6.1.9); the counter stands there too, so a step the
+    // umpire corrected corrects the counter.
+    let effects = vec![effect(
+        Target::Army("A".into()),
+        Change::MoraleInForce { value: track },
+        &m.applied_rule,
+        Some("R-MED-35"),
+    )];
     let mut r = Resolution::certain(
         &data.system.id,
         "morale",
@@ -243,6 +288,12 @@ pub fn regroup(
                 Some("R-MED-23"),
             ));
         }
+        effects.push(effect(
+            Target::Unit("scattered unit".into()),
+            Change::Regroup,
+            "9.1.6",
+            None,
+        ));
         effects.push(effect(
             Target::Unit("scattered unit".into()),
             Change::ResetChargeFactor,
@@ -393,17 +444,48 @@ pub struct BannerSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub holder_moved: bool,
+    /// Whose banner it is, player A's or B's: its fall and recapture move the MORALE track
+    /// (6.1.5).
+    #[serde(default)]
+    #[ts(optional)]
+    pub banner_of: Option<Player>,
+}
+
+impl Player {
+    fn other(self) -> Player {
+        match self {
+            Player::A => Player::B,
+            Player::B => Player::A,
+        }
+    }
+
+    fn side(self) -> &'static str {
+        match self {
+            Player::A => "A",
+            Player::B => "B",
+        }
+    }
 }
 
 pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, RefereeError> {
     let m = &data.morale;
-    let morale = |to: &str, boxes: i64| {
-        vec![effect(
-            Target::Army(to.into()),
-            Change::Morale { boxes },
+    // The fall moves the track to the banner's enemy, the recapture back to its side (6.1.5).
+    let morale = |enemy: bool| -> Result<Vec<crate::contract::Effect>, RefereeError> {
+        let own = s.banner_of.ok_or_else(|| {
+            RefereeError::new(
+                "situation.banner_of_missing",
+                "say whose banner it is, player A's or player B's: the MORALE track moves for the other player",
+            )
+            .field("banner_of")
+            .rule(&m.banner_rule)
+        })?;
+        let to = if enemy { own.other() } else { own };
+        Ok(vec![effect(
+            Target::Army(to.side().into()),
+            Change::Morale { boxes: m.banner },
             &m.banner_rule,
-            None,
-        )]
+            (!enemy).then_some("R-MED-36"),
+        )])
     };
     let (result, meaning, effects, checks): (&str, String, _, Vec<Check>) = match s.event {
         BannerEvent::Pass => (
@@ -428,7 +510,7 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
         BannerEvent::HolderEliminated => (
             "fallen",
             format!("The banner falls and stays on the hex; the enemy gains {} MORALE boxes.", m.banner),
-            morale("the enemy", m.banner),
+            morale(true)?,
             vec![Check::holds("A friendly unit is left on the hex to hold it", false, "7.1.5")],
         ),
         BannerEvent::UnitEnters => {
@@ -448,10 +530,11 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
                     Vec::new(),
                     vec![check],
                 ),
+                // Its own side takes it back, captured or not: the fall is reversed (R-MED-36).
                 (true, true) => (
                     "recaptured",
                     format!("The banner is recaptured: the track moves {} boxes back to its side.", m.banner),
-                    morale("the banner's side", m.banner),
+                    morale(false)?,
                     vec![check],
                 ),
             }

@@ -78,10 +78,28 @@ pub fn map_return(data: &MedievalData, s: &MapReturnSituation) -> Result<Resolut
         "4.4.4",
     ));
     if let Some(hex) = s.departure_hex {
-        let step = reach * m.hex_number_step;
+        // Hex numbers run in hundreds along the edge: the first column is 1xx, so near it the
+        // range stops there rather than at a hex the map does not have.
+        let column = m.hex_number_step;
+        if hex < column {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                format!(
+                    "{hex} is not a hex number: the map's hexes are numbered from {column} on, a column of {column}s along the edge (2300 is column 23)"
+                ),
+            )
+            .field("departure_hex")
+            .rule("4.4.4"));
+        }
+        let step = reach * column;
+        let first = hex % column + column;
+        let low = hex
+            .checked_sub(step)
+            .filter(|l| *l >= first)
+            .unwrap_or(first);
         r.totals.push(total(
             "Return hexes",
-            format!("{} to {} inclusive", hex.saturating_sub(step), hex + step),
+            format!("{low} to {} inclusive", hex + step),
             "4.4.4",
         ));
     }

@@ -57,6 +57,8 @@ struct RouteHex {
     /// The non-cavalry there cannot be ridden down (5.8.8).
     protected: bool,
     stacking_limit: u32,
+    /// A fortified hex holds at most this many SPs of cavalry (11.1.9).
+    cavalry_limit: Option<u32>,
 }
 
 /// Why a retreat stops before a hex.
@@ -65,6 +67,8 @@ pub enum Stop {
     Enemy,
     Impassable,
     Stacking,
+    /// A fortified hex would hold more cavalry than it may (11.1.9).
+    FortifiedCavalry,
 }
 
 impl Stop {
@@ -72,6 +76,7 @@ impl Stop {
         match self {
             Stop::Enemy | Stop::Impassable => "5.4.5",
             Stop::Stacking => "4.5.2",
+            Stop::FortifiedCavalry => "11.1.9",
         }
     }
 }
@@ -101,6 +106,8 @@ pub struct Route {
     sp: u32,
     /// …and those of its largest hex: each hex retreats as its own stack.
     stack_sp: u32,
+    /// The side's SPs of cavalry: a fortified hex takes 2 at most (11.1.9).
+    cavalry_sp: u32,
     /// Cavalry retreats with the side: it rides friendly non-cavalry down (5.4.4).
     cavalry: bool,
 }
@@ -154,6 +161,7 @@ impl Route {
                 } else {
                     data.movement.stacking_sp
                 },
+                cavalry_limit: fortified.then_some(data.movement.fortified_cavalry_sp),
             });
         }
         Ok(Route {
@@ -162,6 +170,7 @@ impl Route {
             umpire,
             held,
             sp: sp_of(units, |_| true),
+            cavalry_sp: sp_of(units, |u| u.cavalry),
             stack_sp,
             cavalry: units.iter().any(|u| u.cavalry),
         })
@@ -197,8 +206,15 @@ impl Route {
                 // 5.8.8 protects them (R-MED-29); what stays there counts for stacking.
                 let rides = self.cavalry && h.other_sp > 0 && !h.protected;
                 let staying = h.cavalry_sp + if rides { 0 } else { h.other_sp };
+                // The stack's cavalry: all of it, or as much as the stack holds.
+                let cavalry = self.cavalry_sp.min(sp);
                 if staying + sp > h.stacking_limit {
                     Some(Stop::Stacking)
+                } else if h
+                    .cavalry_limit
+                    .is_some_and(|cap| h.cavalry_sp + cavalry > cap)
+                {
+                    Some(Stop::FortifiedCavalry)
                 } else {
                     if rides {
                         walk.ridden.push(i);

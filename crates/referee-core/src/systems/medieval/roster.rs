@@ -45,8 +45,9 @@ impl MedievalCounter {
 
 /// A counter checked by the rules; each counter is its own roster entry.
 pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCounter), RefereeError> {
-    let entry: MedUnit = parse_situation(&spec.stats)?;
-    unit(data, &entry, "")?;
+    let mut entry: MedUnit = parse_situation(&spec.stats)?;
+    // A type typed in words ("Heavy cavalry") is kept by its chart key.
+    entry.unit_type = unit(data, &entry, "")?.key;
     if entry.count != 1 {
         return Err(RefereeError::new(
             "battle.one_unit_per_entry",
@@ -64,6 +65,30 @@ pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCount
     ))
 }
 
+/// A counter the umpire adds or corrects: one a hex can hold, since every combat refuses a hex
+/// over its stacking limit (4.5.1). Never checked as a battle folds.
+pub fn check_entry(data: &MedievalData, stats: &Value) -> Result<(), RefereeError> {
+    // Stats that do not read as a unit are the form's to name, field by field.
+    let Ok(entry) = parse_situation::<MedUnit>(&with_default(stats, "count", Value::from(1)))
+    else {
+        return Ok(());
+    };
+    let u = unit(data, &entry, "")?;
+    let limit = data.movement.stacking_sp;
+    let sp = super::units::sp_of(std::slice::from_ref(&u), |_| true);
+    if sp > limit {
+        return Err(RefereeError::new(
+            "battle.over_stacking",
+            format!(
+                "{sp} SPs on one counter: a hex holds {limit} SPs at most, so no combat could take it; enter it as counters of {limit} SPs or fewer"
+            ),
+        )
+        .field("sp")
+        .rule("4.5.1"));
+    }
+    Ok(())
+}
+
 /// An edit keeps the counter on the Scattered Units track if it was.
 pub fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
     new.scattered = old.scattered;
@@ -76,6 +101,10 @@ pub fn land(unit: &mut UnitState, own: &mut MedievalCounter, change: &Change) ->
         }
         Change::DestroyAll => unit.strength = 0,
         Change::Scatter => own.scattered = true,
+        // 9.1.6: back on the map, to fight again.
+        Change::Regroup => own.scattered = false,
+        // The battle moves the track when the unit is lost by the result (6.1.4).
+        Change::MoraleIfEliminated { .. } => {}
         Change::ReduceChargeFactor { by } => own.entry.cf = own.entry.cf.saturating_sub(*by),
         Change::ResetChargeFactor => own.entry.cf = 0,
         _ => return false,
@@ -167,20 +196,22 @@ pub fn fields(d: &MedievalData) -> Vec<UnitField> {
             UnitOption {
                 key: k.clone(),
                 label: option_label(k, &t.name),
+                unit_label: Some(t.name.clone()),
                 fills,
                 printed,
             }
         })
         .collect();
     let max_cf = i32::try_from(d.combat.max_charge_factor).unwrap_or(i32::MAX);
+    let stacking = i32::try_from(d.movement.stacking_sp).unwrap_or(i32::MAX);
     vec![
         Field::new("type", "Unit type", "1.1", FieldKind::Choice)
             .required()
             .options(types),
-        Field::new("sp", "Strength points (SP)", "1.2, 1.3", FieldKind::Number)
+        Field::new("sp", "Strength points (SP)", "1.2, 1.3, 4.5.1", FieldKind::Number)
             .required()
-            .range(Some(1), None)
-            .help("The strength points on the counter when the battle begins."),
+            .range(Some(1), Some(stacking))
+            .help(&format!("The strength points on the counter when the battle begins: a hex holds {stacking} at most.")),
         Field::new("armour", "Armour level", "1.1", FieldKind::Number)
             .range(Some(0), Some(2))
             .help("The shields on the counter, from 0 to 2; the unit type gives it."),
@@ -198,7 +229,13 @@ pub fn fields(d: &MedievalData) -> Vec<UnitField> {
 pub fn preview(d: &MedievalData, stats: &Value) -> Result<UnitPreview, RefereeError> {
     let entry: MedUnit = parse_situation(&with_default(stats, "count", Value::from(1)))?;
     let unit = unit(d, &entry, "")?;
-    let t = &d.unit_types[&entry.unit_type];
+    let Some(t) = d.unit_types.get(&unit.key) else {
+        return Err(RefereeError::new(
+            "situation.unknown_unit_type",
+            "pick the unit type from the list",
+        )
+        .field("type"));
+    };
     let mut values = type_values(d, t).1;
     if let Some(v) = values.iter_mut().find(|v| v.label == "Armour level") {
         v.value = unit.armour.to_string();

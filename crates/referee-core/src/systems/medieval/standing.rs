@@ -1,7 +1,7 @@
 //! A Medieval battle's standing: the MORALE track (6.1) and each side's losses.
 
 use super::data::MedievalData;
-use super::morale::{morale, MoraleSituation};
+use super::morale::{morale, this_turn};
 use super::roster::MedievalCounter;
 use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
 use crate::state::BattleState;
@@ -17,8 +17,7 @@ fn plural(n: i64) -> &'static str {
 /// The MORALE track, and each side's SPs lost, units eliminated and scattered.
 pub fn standing(data: &MedievalData, state: &BattleState) -> Standing {
     let m = &data.morale;
-    let track = state.morale_track;
-    let favour = match (track.cmp(&0), state.sides.first(), state.sides.get(1)) {
+    let favour = |track: i64| match (track.cmp(&0), state.sides.first(), state.sides.get(1)) {
         (std::cmp::Ordering::Greater, Some(a), _) => {
             format!("{track:+}: {} gains {track} CM{}", a.name, plural(track))
         }
@@ -27,10 +26,28 @@ pub fn standing(data: &MedievalData, state: &BattleState) -> Standing {
         }
         _ => "0: no side gains CMs".to_string(),
     };
-    let mut gauges = vec![Gauge {
-        amount: Some(track as f64),
-        ..gauge(None, "MORALE track", favour, &m.applied_rule)
-    }];
+    // The counter moves with every result; the combats take the value phase 9 set (6.1.9).
+    let mut gauges = vec![
+        Gauge {
+            amount: Some(state.morale_track as f64),
+            ..gauge(
+                None,
+                "MORALE track",
+                favour(state.morale_track),
+                &format!("{}, {}", m.elimination_rule, m.applied_rule),
+            )
+        },
+        Gauge {
+            amount: Some(state.morale_in_force as f64),
+            ruling: Some("R-MED-35".into()),
+            ..gauge(
+                None,
+                "MORALE in force this turn",
+                favour(state.morale_in_force),
+                &m.applied_rule,
+            )
+        },
+    ];
     for side in &state.sides {
         let sp_lost: u32 = of_side(state, &side.name)
             .map(|u| u.starting.saturating_sub(u.strength))
@@ -71,11 +88,7 @@ pub fn standing(data: &MedievalData, state: &BattleState) -> Standing {
             )
         });
     }
-    let situation = MoraleSituation {
-        track,
-        events: Vec::new(),
-    };
-    let resolutions = morale(data, &situation).into_iter().collect();
+    let resolutions = morale(data, &this_turn(data, state)).into_iter().collect();
     Standing {
         gauges,
         resolutions,

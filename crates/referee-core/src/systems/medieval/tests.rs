@@ -271,11 +271,18 @@ fn the_morale_track_moves_by_the_events_of_6_1() {
 #[test]
 fn banners_fall_are_captured_and_recaptured() {
     let b = |s: Value| resolved("banner", s).outcome.unwrap();
-    let fallen = b(json!({ "event": "holder_eliminated" }));
+    // 6.1.5: player B's banner falls: 3 boxes to player A, the battle's first side.
+    let fallen = b(json!({ "event": "holder_eliminated", "banner_of": "b" }));
     assert_eq!(fallen.result, "fallen");
     assert_eq!(
         fallen.effects[0].text,
-        "Army the enemy: MORALE track 3 boxes in its favour"
+        "Army A: MORALE track 3 boxes in its favour"
+    );
+    // Whose banner it is must be said before the track can move.
+    let e = refused("banner", json!({ "event": "holder_eliminated" }));
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref()),
+        ("situation.banner_of_missing", Some("banner_of"))
     );
     assert_eq!(
         b(json!({ "event": "holder_eliminated", "friendly_units_on_hex": 1 })).result,
@@ -291,10 +298,15 @@ fn banners_fall_are_captured_and_recaptured() {
         b(json!({ "event": "unit_enters", "unit": knights })).result,
         "captured"
     );
+    // R-MED-36: its own side takes it back, captured or not: 3 boxes back to player B.
+    let back =
+        b(json!({ "event": "unit_enters", "unit": knights, "own_side": true, "banner_of": "b" }));
+    assert_eq!(back.result, "recaptured");
     assert_eq!(
-        b(json!({ "event": "unit_enters", "unit": knights, "own_side": true })).result,
-        "recaptured"
+        back.effects[0].text,
+        "Army B: MORALE track 3 boxes in its favour"
     );
+    assert_eq!(back.effects[0].ruling.as_deref(), Some("R-MED-36"));
 }
 
 #[test]
@@ -720,6 +732,36 @@ fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
         assert_eq!(status(&r, "Pursuit hex 1"), NotMet, "{hex}");
         assert!(ridden(&r).is_empty(), "{hex}");
     }
+    // 11.1.5: out of the defender's fortified hex the pursuit goes no further: the unit beyond
+    // is not ridden down.
+    let r = pursue(json!([
+        { "label": "gatehouse", "terrain": "fortifications" },
+        { "label": "yard", "enemy": [{ "type": "retainers", "sp": 1 }] }
+    ]));
+    assert!(ridden(&r).is_empty());
+    assert!(r.checks.iter().all(|c| !c.label.starts_with("Yard")));
+    assert!(r.notes.iter().any(|n| n.rule == "11.1.5"));
+    // …nor into a fortified hex the defender did not hold.
+    let r =
+        pursue(json!([{ "label": "field" }, { "label": "tower", "terrain": "fortifications" }]));
+    assert_eq!(status(&r, "Tower"), NotMet);
+    // 11.1.9: 2 SPs of pursuing cavalry with 1 of friendly cavalry: too many in a fortified hex.
+    let r = pursue(json!([
+        { "label": "gatehouse", "terrain": "fortifications", "friendly": [{ "type": "light_cavalry", "sp": 1 }] }
+    ]));
+    let check = r
+        .checks
+        .iter()
+        .find(|c| c.label.starts_with("Gatehouse"))
+        .unwrap();
+    assert_eq!((check.status, check.rule.as_str()), (NotMet, "11.1.9"));
+    // 4.2.6 is not applied to a pursuit (R-MED-39): into forest with CF 3, no loss, no scatter.
+    let r = pursue(json!([{ "label": "wood", "terrain": "forest" }]));
+    assert!(r.distribution.iter().all(|d| d.effects.is_empty()));
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.ruling.as_deref() == Some("R-MED-39")));
     // Infantry pursuing rides nothing down.
     let r = resolved(
         "pursuit",
@@ -878,4 +920,157 @@ fn each_defending_hex_retreats_as_its_own_stack() {
     assert!(blocked_by_stacking(
         json!([{ "type": "heavy_infantry", "sp": 1 }])
     ));
+}
+
+#[test]
+fn a_fortified_hex_takes_two_sps_of_cavalry_in_a_retreat() {
+    // 11.1.9, 4.5.2: a 2-SP cavalry stack retreating into a fortified hex that holds 1 SP of
+    // friendly cavalry stops before it, though the hex holds 10 SPs; 1 SP of infantry there
+    // (protected, 5.8.8, not ridden down) leaves room.
+    let stop_rule = |friendly: Value| {
+        let r = resolved(
+            "combat",
+            json!({
+                "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2 }] }],
+                "defenders": [{ "terrain": "clear", "units": [{ "type": "light_cavalry", "sp": 2 }] }],
+                "defender": { "retreat_hexes": [{ "terrain": "fortifications", "friendly": friendly }] },
+                "morale": 10
+            }),
+        );
+        r.distribution
+            .iter()
+            .flat_map(|d| &d.effects)
+            .find(|e| e.rule.starts_with("5.4.6, "))
+            .map(|e| e.rule.clone())
+    };
+    assert_eq!(
+        stop_rule(json!([{ "type": "light_cavalry", "sp": 1 }])).as_deref(),
+        Some("5.4.6, 11.1.9")
+    );
+    assert_eq!(
+        stop_rule(json!([{ "type": "heavy_infantry", "sp": 1 }])),
+        None
+    );
+}
+
+#[test]
+fn an_attack_from_one_fortified_hex_into_another_is_not_through_them() {
+    // R-MED-37: the attackers keep their SPs, unless the umpire says a wall lies between.
+    let attack = |through: bool| {
+        let r = resolved(
+            "combat",
+            json!({
+                "attackers": [{ "terrain": "fortifications", "through_fortifications": through,
+                                "units": [{ "type": "retainers", "sp": 2 }] }],
+                "defenders": [{ "terrain": "fortifications", "units": [{ "type": "retainers", "sp": 2 }] }]
+            }),
+        );
+        r.totals
+            .iter()
+            .find(|t| t.label == "Attacker SPs")
+            .map(|t| t.value.clone())
+            .unwrap()
+    };
+    assert_eq!(attack(false), "2");
+    assert_eq!(attack(true), "1"); // 11.1.1
+}
+
+#[test]
+fn an_unarmoured_unit_countercharged_gets_nothing_from_its_cf() {
+    // 5.7.9, R-MED-38: in the countercharge fight the unarmoured light cavalry countercharged
+    // loses the CM of its CF too; in another fight it keeps it.
+    let charge_cm = |countercharge: bool| {
+        let r = resolved(
+            "combat",
+            json!({
+                "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 1 }] }],
+                "defenders": [{ "terrain": "clear", "units": [{ "type": "light_cavalry", "sp": 2, "cf": 2 }] }],
+                "countercharge": countercharge
+            }),
+        );
+        r.modifiers
+            .iter()
+            .any(|m| m.label.starts_with("Defender: charge factor"))
+    };
+    assert!(charge_cm(false));
+    assert!(!charge_cm(true));
+}
+
+#[test]
+fn a_return_near_the_first_column_names_the_hexes_the_map_has() {
+    // 4.4.4: cavalry leaving by hex 200 may come back 6 hexes either way, but the map starts at
+    // column 1: 100 to 800, not 0 to 800.
+    let hexes = |hex: u32| {
+        resolved(
+            "map_return",
+            json!({ "left_turn": 2, "cavalry": true, "departure_hex": hex }),
+        )
+        .totals
+        .iter()
+        .find(|t| t.label == "Return hexes")
+        .map(|t| t.value.clone())
+        .unwrap()
+    };
+    assert_eq!(hexes(200), "100 to 800 inclusive");
+    assert_eq!(hexes(205), "105 to 805 inclusive");
+    assert_eq!(hexes(2300), "1700 to 2900 inclusive");
+    let e = refused(
+        "map_return",
+        json!({ "left_turn": 2, "cavalry": true, "departure_hex": 20 }),
+    );
+    assert_eq!(e.field.as_deref(), Some("departure_hex"));
+}
+
+#[test]
+fn the_roster_says_what_is_wrong_with_a_unit_when_it_is_added() {
+    let r = medieval();
+    let unit = |stats: Value| crate::state::UnitSpec {
+        label: "New unit".into(),
+        side: "Order".into(),
+        command: None,
+        role: crate::state::Role::Unit,
+        stats,
+    };
+    // 4.5.1: a counter of 3 SPs is over a hex's stacking limit: every combat would refuse it.
+    let e = r
+        .check_new_unit(&unit(json!({ "type": "heavy_cavalry", "sp": 3 })), "unit")
+        .unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref(), e.rule.as_deref()),
+        ("battle.over_stacking", Some("unit.stats.sp"), Some("4.5.1"))
+    );
+    assert!(e.message.contains("3 SPs on one counter"), "{}", e.message);
+    assert!(r
+        .check_new_unit(&unit(json!({ "type": "heavy_cavalry", "sp": 2 })), "unit")
+        .is_ok());
+    // The type names the refusal lists are names the umpire can type (1.1).
+    let e = refused(
+        "combat",
+        json!({
+            "attackers": [{ "units": [{ "type": "knights", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "retainers", "sp": 2 }] }]
+        }),
+    );
+    assert!(e.message.contains("heavy cavalry"), "{}", e.message);
+    let battle = crate::battle::Battle::create_with_units(
+        &r,
+        serde_json::from_value(json!({
+            "name": "Typed in words", "ruleset": "medieval", "fingerprint": r.info.fingerprint,
+            "sides": [{ "name": "Order" }, { "name": "Lithuania" }]
+        }))
+        .unwrap(),
+        &[
+            unit(json!({ "type": "heavy cavalry", "sp": 2 })),
+            unit(json!({ "type": "Light Cavalry", "sp": 1 })),
+        ],
+        "2026-01-01T00:00:00Z",
+    )
+    .unwrap();
+    let types: Vec<String> = battle
+        .state
+        .units
+        .values()
+        .map(|u| r.system.words(u).type_name)
+        .collect();
+    assert_eq!(types, ["Heavy cavalry", "Light cavalry"]);
 }

@@ -65,9 +65,24 @@ pub struct Unit {
     pub movement_formation: bool,
 }
 
+/// The UNIT TYPES chart's key of a type as given: its key, or its name or key in words, in any
+/// case ("Heavy cavalry", "heavy cavalry"), as the refusal of an unknown type lists them.
+pub fn type_key<'d>(data: &'d MedievalData, given: &str) -> Option<&'d String> {
+    if let Some((key, _)) = data.unit_types.get_key_value(given) {
+        return Some(key);
+    }
+    let plain = |s: &str| s.trim().to_lowercase().replace([' ', '-'], "_");
+    let wanted = plain(given);
+    data.unit_types
+        .iter()
+        .find(|(k, t)| plain(k) == wanted || plain(&t.name) == wanted)
+        .map(|(k, _)| k)
+}
+
 /// Resolves one unit entry, refusing what the rules forbid.
 pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, RefereeError> {
-    let t = data.unit_types.get(&e.unit_type).ok_or_else(|| {
+    let key = type_key(data, &e.unit_type);
+    let t = key.and_then(|k| data.unit_types.get(k)).ok_or_else(|| {
         RefereeError::new(
             "situation.unknown_unit_type",
             format!(
@@ -130,7 +145,7 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
         .rule("1.2"));
     }
     Ok(Unit {
-        key: e.unit_type.clone(),
+        key: key.cloned().unwrap_or_default(),
         name: t.name.clone(),
         sp: e.sp,
         armour,

@@ -1,0 +1,395 @@
+//! A Medieval turn played from the roster alone: a charge that kills, an archery fire that kills,
+//! a leader's death landing on the units under his command, a banner falling, a scattered unit
+//! regrouping, and the phase-9 MORALE step setting the value in force. After each step the roster
+//! and the MORALE counter are checked, the battle replayed from its events equals the live one,
+//! and undoing the step gives back exactly the battle before it (redo, exactly the one after).
+
+use referee_core::battle::{
+    fight, Battle, BattleSetup, DiceSource, EventBody, Mapping, Role, UnitId, UnitSpec,
+};
+use referee_core::contract::{Change, Effect, Resolution, Target};
+use referee_core::ruleset::Layers;
+use referee_core::state::BattleState;
+use referee_core::systems::medieval::MedievalCounter;
+use referee_core::systems::{builtin, Ruleset};
+use serde_json::{json, Value};
+
+fn ruleset() -> Ruleset {
+    Ruleset::load(&Layers {
+        base: builtin("medieval").unwrap(),
+        house_rules: vec![],
+    })
+    .unwrap()
+}
+
+fn spec(label: &str, side: &str, command: &str, role: Role, stats: Value) -> UnitSpec {
+    UnitSpec {
+        label: label.into(),
+        side: side.into(),
+        command: Some(command.into()),
+        role,
+        stats,
+    }
+}
+
+struct Turn {
+    r: Ruleset,
+    b: Battle,
+}
+
+impl Turn {
+    fn id(&self, label: &str) -> UnitId {
+        self.b
+            .state
+            .units
+            .values()
+            .find(|u| u.label == label)
+            .unwrap()
+            .id
+    }
+
+    fn unit(&self, label: &str) -> &referee_core::state::UnitState {
+        &self.b.state.units[&self.id(label)]
+    }
+
+    fn scattered(&self, label: &str) -> bool {
+        self.unit(label)
+            .detail::<MedievalCounter>()
+            .unwrap()
+            .scattered
+    }
+
+    fn cf(&self, label: &str) -> u32 {
+        self.unit(label)
+            .detail::<MedievalCounter>()
+            .unwrap()
+            .entry
+            .cf
+    }
+
+    /// Records one step; the replay equals the live battle, undo gives back the battle before the
+    /// step exactly and redo the one after.
+    fn step(&mut self, body: EventBody) {
+        let before: BattleState = self.b.state.clone();
+        self.record(body);
+        let after = self.b.state.clone();
+        let replayed = Battle::open(&self.r, self.b.events.clone()).unwrap();
+        assert_eq!(
+            replayed.state, after,
+            "the replay differs from the live battle"
+        );
+        let undo = self.b.undo().unwrap();
+        self.record(undo);
+        assert_eq!(self.b.state, before, "undo is not exact");
+        let redo = self.b.redo().unwrap();
+        self.record(redo);
+        assert_eq!(self.b.state, after, "redo is not exact");
+    }
+
+    fn record(&mut self, body: EventBody) {
+        let seq = self.b.next_seq();
+        self.b
+            .record(
+                &self.r,
+                referee_core::battle::Event {
+                    seq,
+                    at: "2026-01-01T00:00:00Z".into(),
+                    body,
+                },
+            )
+            .unwrap();
+    }
+
+    fn resolve(&self, action: &str, situation: &Value, dice: &[u32]) -> Resolution {
+        let dice = (!dice.is_empty()).then_some(dice);
+        self.r.resolve(action, situation, dice).unwrap()
+    }
+
+    fn apply(&mut self, r: &Resolution, targets: &[(&str, UnitId)]) {
+        let mapping = Mapping {
+            targets: targets
+                .iter()
+                .map(|(k, id)| (k.to_string(), vec![*id]))
+                .collect(),
+            choices: Default::default(),
+        };
+        let body = self
+            .b
+            .apply(&self.r, r, &mapping, DiceSource::Physical, None, None)
+            .unwrap();
+        self.step(body);
+    }
+
+    /// The first throw of `dice` (faces entered physically) whose outcome `wanted` accepts.
+    fn throw_where(
+        &self,
+        action: &str,
+        situation: &Value,
+        dice: u32,
+        wanted: impl Fn(&[Effect]) -> bool,
+    ) -> Vec<u32> {
+        let faces: Vec<Vec<u32>> = match dice {
+            1 => (1..=6).map(|a| vec![a]).collect(),
+            _ => (1..=6)
+                .flat_map(|a| (1..=6).map(move |b| vec![a, b]))
+                .collect(),
+        };
+        faces
+            .into_iter()
+            .find(|f| wanted(&self.resolve(action, situation, f).outcome.unwrap().effects))
+            .unwrap_or_else(|| panic!("no throw of {action} gives the result wanted"))
+    }
+
+    /// Opens a fight from roster picks; the fight's own targets land its result.
+    fn fought(
+        &mut self,
+        action: &str,
+        attackers: &[&str],
+        defenders: &[&str],
+        dice: u32,
+        wanted: impl Fn(&[Effect]) -> bool,
+    ) {
+        let a: Vec<UnitId> = attackers.iter().map(|l| self.id(l)).collect();
+        let d: Vec<UnitId> = defenders.iter().map(|l| self.id(l)).collect();
+        let f = fight(&self.r, &self.b.state, action, &a, &d).unwrap();
+        let throw = self.throw_where(action, &f.situation, dice, wanted);
+        let r = self.resolve(action, &f.situation, &throw);
+        let mapping = Mapping {
+            targets: f.targets,
+            choices: Default::default(),
+        };
+        let body = self
+            .b
+            .apply(&self.r, &r, &mapping, DiceSource::Physical, None, None)
+            .unwrap();
+        self.step(body);
+    }
+
+    /// The MORALE a combat between these units opens with, in the attacker's favour.
+    fn combat_morale(&self, attacker: &str, defender: &str) -> (i64, Value) {
+        let f = fight(
+            &self.r,
+            &self.b.state,
+            "combat",
+            &[self.id(attacker)],
+            &[self.id(defender)],
+        )
+        .unwrap();
+        (
+            f.situation
+                .get("morale")
+                .and_then(Value::as_i64)
+                .unwrap_or(0),
+            f.situation
+                .get("attacker_player")
+                .cloned()
+                .unwrap_or(json!("a")),
+        )
+    }
+}
+
+fn loses_sp(effects: &[Effect], target: &Target) -> bool {
+    effects
+        .iter()
+        .any(|e| &e.target == target && matches!(e.change, Change::LoseSp { .. }))
+}
+
+#[test]
+fn a_medieval_turn_holds_together_from_the_roster() {
+    let r = ruleset();
+    let setup = BattleSetup {
+        name: "Grunwald, turn 1".into(),
+        ruleset: "medieval".into(),
+        fingerprint: r.info.fingerprint.clone(),
+        sides: serde_json::from_value(json!([
+            { "name": "Order", "commands": ["Vanguard"] },
+            { "name": "Lithuanians", "commands": ["Right", "Left"] }
+        ]))
+        .unwrap(),
+    };
+    let units = [
+        spec(
+            "Komtur",
+            "Order",
+            "Vanguard",
+            Role::Leader,
+            json!({ "range": 2 }),
+        ),
+        spec(
+            "Knights",
+            "Order",
+            "Vanguard",
+            Role::Unit,
+            json!({ "type": "heavy_cavalry", "sp": 2, "cf": 2 }),
+        ),
+        spec(
+            "Sergeants",
+            "Order",
+            "Vanguard",
+            Role::Unit,
+            json!({ "type": "cavalry", "sp": 2, "cf": 1 }),
+        ),
+        spec(
+            "Crossbows",
+            "Order",
+            "Vanguard",
+            Role::Unit,
+            json!({ "type": "crossbowmen", "sp": 2 }),
+        ),
+        spec(
+            "Vytautas",
+            "Lithuanians",
+            "Right",
+            Role::Leader,
+            json!({ "range": 2 }),
+        ),
+        spec(
+            "Boyars",
+            "Lithuanians",
+            "Right",
+            Role::Unit,
+            json!({ "type": "light_cavalry", "sp": 1 }),
+        ),
+        spec(
+            "Spears",
+            "Lithuanians",
+            "Right",
+            Role::Unit,
+            json!({ "type": "light_infantry", "sp": 1 }),
+        ),
+        spec(
+            "Horsemen",
+            "Lithuanians",
+            "Right",
+            Role::Unit,
+            json!({ "type": "light_cavalry", "sp": 2 }),
+        ),
+        spec(
+            "Scouts",
+            "Lithuanians",
+            "Right",
+            Role::Unit,
+            json!({ "type": "light_cavalry", "sp": 1 }),
+        ),
+        spec(
+            "Tatars",
+            "Lithuanians",
+            "Left",
+            Role::Unit,
+            json!({ "type": "light_cavalry", "sp": 2 }),
+        ),
+    ];
+    let b = Battle::create_with_units(&r, setup, &units, "2026-01-01T00:00:00Z").unwrap();
+    let mut t = Turn { r, b };
+    assert_eq!((t.b.state.morale_track, t.b.state.morale_in_force), (0, 0));
+
+    // 1. The Knights charge the Boyars and kill them: the counter moves 1 box to the Order
+    //    (6.1.4), the value in force stays (6.1.9).
+    t.fought("combat", &["Knights"], &["Boyars"], 2, |e| {
+        loses_sp(e, &Target::Defender) && !loses_sp(e, &Target::Attacker)
+    });
+    assert!(t.unit("Boyars").lost);
+    assert_eq!(t.unit("Knights").strength, 2);
+    assert_eq!(
+        t.cf("Knights"),
+        1,
+        "5.2.11: the CF drops by 1 after a combat"
+    );
+    assert_eq!((t.b.state.morale_track, t.b.state.morale_in_force), (1, 0));
+
+    // 2. The Crossbows shoot the Spears down: one box more (6.1.4).
+    t.fought("fire", &["Crossbows"], &["Spears"], 2, |e| {
+        loses_sp(e, &Target::Defender)
+    });
+    assert!(t.unit("Spears").lost);
+    assert_eq!(t.b.state.morale_track, 2);
+
+    // 3. Vytautas dies: every unit under his command loses 1 SP (8.1.4) — the Scouts are lost,
+    //    without a box for it (8.1.6) — the Tatars of another command keep theirs, and the
+    //    Order gains 8 boxes (6.1.6).
+    let death = json!({ "retreat": 2 });
+    let dies = t.resolve("leader_death", &death, &[1, 1]);
+    assert_eq!(dies.outcome.as_ref().unwrap().result, "dies");
+    let vytautas = t.id("Vytautas");
+    t.apply(&dies, &[("unit:leader", vytautas)]);
+    assert!(t.unit("Vytautas").lost);
+    assert_eq!(t.unit("Horsemen").strength, 1);
+    assert!(t.unit("Scouts").lost);
+    assert_eq!(t.unit("Tatars").strength, 2);
+    assert_eq!(
+        t.unit("Knights").strength,
+        2,
+        "the enemy's units lose nothing"
+    );
+    assert_eq!(t.b.state.morale_track, 10);
+
+    // 4. The Lithuanian banner falls (7.1.5): 3 boxes to the Order (6.1.5).
+    let fallen = t.resolve(
+        "banner",
+        &json!({ "event": "holder_eliminated", "banner_of": "b" }),
+        &[],
+    );
+    t.apply(&fallen, &[]);
+    assert_eq!(t.b.state.morale_track, 13);
+
+    // 5. The Sergeants scattered (a quick edit, as after the scatter d6) cannot fight; their
+    //    regroup roll of 4+ brings them back, CF 0 (9.1.6, 9.1.8), and they fight again.
+    let sergeants = t.id("Sergeants");
+    let scatter =
+        t.b.adjust(
+            &t.r,
+            referee_core::battle::Subject::Unit(sergeants),
+            Change::Scatter,
+            None,
+        )
+        .unwrap();
+    t.step(scatter);
+    assert!(t.scattered("Sergeants"));
+    let tatars = t.id("Tatars");
+    let refused = fight(&t.r, &t.b.state, "combat", &[sergeants], &[tatars]).unwrap_err();
+    assert_eq!(refused.code, "fight.scattered");
+    let regroup = json!({ "sp": 2, "leader_alive": true, "grand_leader_alive": true });
+    let back = t.resolve("regroup", &regroup, &[5]);
+    assert_eq!(back.outcome.as_ref().unwrap().result, "regroups");
+    t.apply(&back, &[("unit:scattered unit", sergeants)]);
+    assert!(!t.scattered("Sergeants"));
+    assert_eq!(t.cf("Sergeants"), 0);
+    assert!(fight(&t.r, &t.b.state, "combat", &[sergeants], &[tatars]).is_ok());
+
+    // Before phase 9 the combats still take the value in force: 0 (6.1.9).
+    assert_eq!(t.combat_morale("Tatars", "Knights").0, 0);
+
+    // 6. Phase 9: the MORALE step opens with what this turn did, and sets the value in force.
+    let phase = t.b.advance_turn(None, Some("morale".into()));
+    t.record(phase);
+    let step = fight(&t.r, &t.b.state, "morale", &[], &[]).unwrap();
+    assert_eq!(
+        step.situation,
+        json!({ "track": 0, "events": [
+            { "kind": "elimination", "to": "a", "count": 2 },
+            { "kind": "leader_death", "to": "a", "count": 1 },
+            { "kind": "banner_fall", "to": "a", "count": 1 }
+        ]})
+    );
+    let set = t.resolve("morale", &step.situation, &[]);
+    assert_eq!(set.outcome.as_ref().unwrap().result, "+13");
+    t.apply(&set, &[]);
+    assert_eq!(
+        (t.b.state.morale_track, t.b.state.morale_in_force),
+        (13, 13)
+    );
+    // The next combats take it, in player A's favour whoever attacks (6.1.2).
+    assert_eq!(t.combat_morale("Tatars", "Knights"), (13, json!("b")));
+    assert_eq!(t.combat_morale("Knights", "Tatars"), (13, json!("a")));
+    let attack = fight(&t.r, &t.b.state, "combat", &[tatars], &[t.id("Knights")]).unwrap();
+    let resolved = t.r.resolve("combat", &attack.situation, None).unwrap();
+    assert!(resolved
+        .modifiers
+        .iter()
+        .any(|m| m.label == "Defender: MORALE +13"));
+    // A new turn: the moves of the last one are behind, the value in force stays.
+    let next = t.b.advance_turn(Some(2), None);
+    t.record(next);
+    let step = fight(&t.r, &t.b.state, "morale", &[], &[]).unwrap();
+    assert_eq!(step.situation, json!({ "track": 13, "events": [] }));
+}
