@@ -67,6 +67,12 @@ impl<'a> Throws<'a> {
         Ok(self.stage(vec![die])?.map(|f| f[0]))
     }
 
+    /// The faces entered after those read so far: a chain handed on to the next part of the
+    /// resolution (the roll-off after the contact tests).
+    pub fn rest(&self) -> &'a [u32] {
+        &self.faces[self.used.min(self.faces.len())..]
+    }
+
     /// Every stage the chain calls for is thrown.
     pub fn complete(&self) -> bool {
         !self.waiting

@@ -1,49 +1,124 @@
-//! The elephant's contact test chained into the roll-off (4.45, R-GTS-28): an elephant that makes
-//! contact in good order, or frenzied, puts the unit it contacts to a response test before the
-//! roll-off; a failure Disorders it, and it fights Disordered. The answer is both branches, each
-//! weighted by the test's exact chance.
+//! The tests contact calls for, chained in front of the roll-off: an elephant that makes contact in
+//! good order, or frenzied, puts the unit it contacts to a response test (4.45, R-GTS-28); each
+//! charge of cavalry in good order into formed infantry puts it to a morale check against its
+//! response, one per charging unit until one fails (4.43). A failure Disorders it, and it fights
+//! Disordered. The answer is both branches, each weighted by the tests' exact chance; with dice,
+//! each test's d10 is asked in turn before the roll-off's.
 
 use super::data::GtsData;
 use super::melee::{sides, MeleeSituation, Side};
 use crate::contract::{effect, Chance, Change, Note, Outcome, Resolution, ResultOdds, Target};
 use crate::error::RefereeError;
 use crate::odds::{Dist, Probability};
+use crate::rule_system::throws::Throws;
+use crate::rule_system::{Die, Thrower};
 
 /// Who takes the test: the side's field, the unit's index there, its name and the response
-/// number it tests against.
+/// number it tests against; the units whose contact calls for a test (one test each, until one
+/// fails), and what the test is.
 struct ContactTest {
     side: &'static str,
     index: usize,
     name: String,
     number: i64,
+    callers: Vec<String>,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Elephant,
+    CavalryCharge,
+}
+
+impl Kind {
+    fn rule(self) -> &'static str {
+        match self {
+            Kind::Elephant => "2.11 b, 4.45",
+            Kind::CavalryCharge => "2.11 b, 4.43",
+        }
+    }
+    fn ruling(self) -> Option<&'static str> {
+        match self {
+            Kind::Elephant => Some("R-GTS-28"),
+            Kind::CavalryCharge => None,
+        }
+    }
+    /// The test, as "passes …" and "fails …" name it.
+    fn test(self) -> &'static str {
+        match self {
+            Kind::Elephant => "the elephant test",
+            Kind::CavalryCharge => "the morale check against the cavalry charge",
+        }
+    }
+    fn cause(self) -> &'static str {
+        match self {
+            Kind::Elephant => "the elephant's contact",
+            Kind::CavalryCharge => "the cavalry's charge",
+        }
+    }
+}
+
+/// Mounted troops that charge as cavalry: camelry are cavalry (2.1).
+pub(super) fn charges_as_cavalry(class: &str) -> bool {
+    matches!(class, "cavalry" | "camelry")
 }
 
 /// The test this situation calls for, if any: side A's elephant in good order making contact
 /// (`contact`), or a frenzied elephant on either side, against the enemy's modifying unit when
-/// it is in good order once contact is made (camels and rough terrain may have Disordered it).
+/// it is in good order once contact is made (camels and rough terrain may have Disordered it);
+/// else side A's cavalry in good order charging formed infantry in good order (4.43).
 fn contact_test(s: &MeleeSituation, sides: [&Side; 2]) -> Option<ContactTest> {
     let elephant_contacts = |side: &Side, moved: bool| {
         side.units.iter().any(|(u, e)| {
             u.class == "elephant" && (e.frenzied || (moved && !u.disordered && !u.routed))
         })
     };
+    let target = |k: usize| {
+        let side = sides[k];
+        let (u, e) = &side.units[side.modifying];
+        (!u.disordered && !u.routed).then(|| (side.modifying, u, e))
+    };
     for (k, field) in [(1, "side_b"), (0, "side_a")] {
         if !elephant_contacts(sides[1 - k], s.contact && k == 1) {
             continue;
         }
-        let target = sides[k];
-        let (u, e) = &target.units[target.modifying];
-        if u.disordered || u.routed {
+        let Some((index, u, e)) = target(k) else {
             continue;
-        }
+        };
+        let elephant = sides[1 - k]
+            .units
+            .iter()
+            .find(|(u, _)| u.class == "elephant")
+            .map(|(u, _)| u.name.clone())
+            .unwrap_or_default();
         return Some(ContactTest {
             side: field,
-            index: target.modifying,
+            index,
             name: u.name.clone(),
             number: u.response.value + e.leader_valour().unwrap_or(0),
+            callers: vec![elephant],
+            kind: Kind::Elephant,
         });
     }
-    None
+    if !s.contact {
+        return None;
+    }
+    let (index, u, e) = target(1)?;
+    let chargers: Vec<String> = sides[0]
+        .units
+        .iter()
+        .filter(|(c, _)| charges_as_cavalry(&c.class) && !c.disordered && !c.routed)
+        .map(|(c, _)| c.name.clone())
+        .collect();
+    (u.class == "infantry" && !u.skirmish && !chargers.is_empty()).then(|| ContactTest {
+        side: "side_b",
+        index,
+        name: u.name.clone(),
+        number: u.response.value + e.leader_valour().unwrap_or(0),
+        callers: chargers,
+        kind: Kind::CavalryCharge,
+    })
 }
 
 /// Resolves `resolve` (the roll-off or the chained round) with the 4.45 test chained in front,
@@ -61,12 +136,21 @@ pub fn with_elephant_contact(
     let Some(test) = contact_test(s, [&a, &b]) else {
         return resolve(s, dice);
     };
-    let rule = "2.11 b, 4.45";
-    let pass_odds = Dist::die(10)?.probability_where(|r| *r <= test.number);
-    let fail_odds = Probability::new(
-        pass_odds.denominator() - pass_odds.numerator(),
-        pass_odds.denominator(),
-    );
+    let rule = test.kind.rule();
+    // Every test passed (one per caller, until one fails), exactly.
+    let one = Dist::die(10)?.map(|r| *r <= test.number);
+    let mut all = one.clone();
+    for _ in 1..test.callers.len() {
+        all = all.and_then(|ok| {
+            Ok(if *ok {
+                one.clone()
+            } else {
+                Dist::certain(false)
+            })
+        })?;
+    }
+    let pass_odds = all.probability(&true);
+    let fail_odds = all.probability(&false);
     let mut passed = s.clone();
     passed.elephant_tested = true;
     let mut failed = passed.clone();
@@ -86,27 +170,47 @@ pub fn with_elephant_contact(
     let disorder = effect(
         Target::Unit(test.name.clone()),
         Change::Disorder,
-        "4.45",
-        Some("R-GTS-28"),
+        if test.kind == Kind::Elephant {
+            "4.45"
+        } else {
+            "4.43"
+        },
+        test.kind.ruling(),
     );
-    let (test_die, rest) = match dice {
-        None => (None, None),
-        Some(faces) => {
-            let (first, rest) = faces.split_first().ok_or_else(bad_dice)?;
-            if !(1..=10).contains(first) {
-                return Err(bad_dice());
-            }
-            (Some(i64::from(*first)), Some(rest))
-        }
+    // The tests' dice, asked in turn: one per caller until one fails.
+    let mut throws = Throws::new(dice.unwrap_or(&[]));
+    let thrower = if test.side == "side_a" {
+        Thrower::A
+    } else {
+        Thrower::B
     };
-    let pass = resolve(
-        &passed,
-        rest.filter(|_| test_die.is_some_and(|d| d <= test.number)),
-    )?;
-    let fail = resolve(
-        &failed,
-        rest.filter(|_| test_die.is_some_and(|d| d > test.number)),
-    )?;
+    let mut thrown: Vec<i64> = Vec::new();
+    let mut verdict: Option<bool> = Some(true);
+    for caller in &test.callers {
+        let purpose = match test.kind {
+            Kind::Elephant => "elephant contact test".to_string(),
+            Kind::CavalryCharge => {
+                format!("morale check against {} charge", possessive(caller))
+            }
+        };
+        match throws.one(Die::of(10, thrower, &test.name, &purpose))? {
+            None => {
+                verdict = None;
+                break;
+            }
+            Some(f) => {
+                thrown.push(i64::from(f));
+                if i64::from(f) > test.number {
+                    verdict = Some(false);
+                    break;
+                }
+            }
+        }
+    }
+    // The roll-off's (or the round's) faces after the tests', once the tests are settled.
+    let rest = verdict.map(|_| throws.rest()).filter(|r| !r.is_empty());
+    let pass = resolve(&passed, rest.filter(|_| verdict == Some(true)))?;
+    let fail = resolve(&failed, rest.filter(|_| verdict == Some(false)))?;
     let times = |a: &str, b: Probability| {
         let a = Probability::parse(a).unwrap_or(Probability::ZERO);
         Probability::new(
@@ -114,10 +218,10 @@ pub fn with_elephant_contact(
             a.denominator() * b.denominator(),
         )
     };
-    let pass_words = format!("{who} passes the elephant test");
-    let fail_words = format!("{who} fails the elephant test and is Disordered");
+    let pass_words = format!("{who} passes {}", test.kind.test());
+    let fail_words = format!("{who} fails {} and is Disordered", test.kind.test());
     let mut out = pass.clone();
-    out.dice = format!("d10 (elephant contact), then {}", pass.dice);
+    out.dice = format!("d10 per test, then {}", pass.dice);
     out.distribution = pass
         .distribution
         .iter()
@@ -145,11 +249,11 @@ pub fn with_elephant_contact(
         .collect();
     // The forecast: each line's chance in both branches, weighted.
     let mut forecast: Vec<Chance> = vec![Chance::new(
-        format!("{who} is Disordered by the elephant's contact"),
+        format!("{who} is Disordered by {}", test.kind.cause()),
         fail_odds,
         rule,
     )];
-    forecast[0].ruling = Some("R-GTS-28".into());
+    forecast[0].ruling = test.kind.ruling().map(str::to_string);
     let mut labels: Vec<&Chance> = Vec::new();
     for c in pass.forecast.iter().chain(&fail.forecast) {
         if !labels.iter().any(|x| x.label == c.label) {
@@ -172,64 +276,78 @@ pub fn with_elephant_contact(
     }
     out.forecast = forecast;
     out.notes.push(Note::new(
-        format!(
-            "The elephant's contact puts {} to a response test before the roll-off: a d10 of {} or less passes; a failure Disorders it and it fights Disordered. The odds weigh both.",
-            test.name, test.number
-        ),
+        match test.kind {
+            Kind::Elephant => format!(
+                "The elephant's contact puts {} to a response test before the roll-off: a d10 of {} or less passes; a failure Disorders it and it fights Disordered. The odds weigh both.",
+                test.name, test.number
+            ),
+            Kind::CavalryCharge => format!(
+                "Each charge of cavalry in good order puts {} to a morale check against its response before the roll-off ({} in all, until one fails): a d10 of {} or less passes; a failure Disorders it and it fights Disordered. The odds weigh both.",
+                test.name,
+                test.callers.len(),
+                test.number
+            ),
+        },
         rule,
-        Some("R-GTS-28"),
+        test.kind.ruling(),
     ));
-    // The contact test's die first, then the dice of the branch it chose (or would choose on a
-    // pass, before it is thrown) — asked in turn when the branch asks its own that way.
-    let chosen = match test_die {
-        Some(d) if d > test.number => &fail,
-        _ => &pass,
+    // The tests' dice first, then — once they are settled — the dice of the branch they chose,
+    // asked in turn.
+    let chosen = match verdict {
+        Some(false) => Some(&fail),
+        Some(true) => Some(&pass),
+        None => None,
     };
-    out.shown.faces = std::iter::once(crate::rule_system::Die {
-        sides: 10,
-        thrower: None,
-        label: Some(test.name.clone()),
-        purpose: Some("elephant contact test".into()),
-    })
-    .chain(if chosen.shown.faces.is_empty() {
-        crate::rule_system::dice_of(&chosen.dice).unwrap_or_default()
-    } else {
-        chosen.shown.faces.clone()
-    })
-    .collect();
-    out.shown.in_turn = chosen.shown.in_turn;
-    out.outcome = match (dice, test_die) {
-        (Some(faces), Some(d)) => {
-            let (branch, words, failed_test) = if d <= test.number {
-                (&pass, &pass_words, false)
+    let mut faces = throws.asked().to_vec();
+    if let Some(branch) = chosen {
+        faces.extend(if branch.shown.faces.is_empty() {
+            crate::rule_system::dice_of(&branch.dice).unwrap_or_default()
+        } else {
+            branch.shown.faces.clone()
+        });
+    }
+    out.shown.faces = faces;
+    out.shown.in_turn = true;
+    out.outcome = match (dice, chosen) {
+        (Some(faces), Some(branch)) => branch.outcome.clone().map(|o| {
+            let failed_test = verdict == Some(false);
+            let mut effects = o.effects.clone();
+            if failed_test {
+                effects.insert(0, disorder.clone());
+            }
+            let words = if failed_test {
+                &fail_words
             } else {
-                (&fail, &fail_words, true)
+                &pass_words
             };
-            branch.outcome.clone().map(|o| {
-                let mut effects = o.effects.clone();
-                if failed_test {
-                    effects.insert(0, disorder.clone());
-                }
-                let result = format!("{words}; {}", o.result);
-                Outcome {
-                    dice: faces.to_vec(),
-                    result,
-                    meaning: format!("Elephant test {d} against {}: {}", test.number, o.meaning),
-                    effects,
-                    ..o
-                }
-            })
-        }
+            let tests: Vec<String> = thrown.iter().map(i64::to_string).collect();
+            Outcome {
+                dice: faces.to_vec(),
+                result: format!("{words}; {}", o.result),
+                meaning: format!(
+                    "{} {} against {}: {}",
+                    capitalised(test.kind.test()),
+                    tests.join(", "),
+                    test.number,
+                    o.meaning
+                ),
+                effects,
+                ..o
+            }
+        }),
         _ => None,
     };
     Ok(out)
 }
 
-fn bad_dice() -> RefereeError {
-    RefereeError::new(
-        "dice.invalid",
-        "the elephant's contact test's d10 first (1–10), then side A's and side B's d10",
-    )
-    .field("dice")
-    .rule("4.45")
+/// "the elephant test" → "The elephant test".
+fn capitalised(words: &str) -> String {
+    let mut c = words.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+fn possessive(name: &str) -> String {
+    crate::error::possessive(name)
 }

@@ -647,7 +647,7 @@ fn contact_checks(a: &mut Side, b: &mut Side) -> Result<(), RefereeError> {
     // or longer (the lower letter), unless the infantry is Disordered or in rough terrain, or
     // the cavalry is out of control (6.26).
     for (i, (cav, ce)) in a.units.iter().enumerate() {
-        if cav.class != "cavalry" || ce.out_of_control {
+        if !super::contact::charges_as_cavalry(&cav.class) || ce.out_of_control {
             continue;
         }
         for (inf, ie) in &b.units {

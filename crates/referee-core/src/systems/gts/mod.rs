@@ -107,7 +107,14 @@ impl RuleSystem for Gts {
     }
 
     fn common_situations() -> Vec<CommonSituation> {
-        CommonSituation::list(&[("flanked", "Flanked"), ("flanking", "Flanking")])
+        // The boxes of a turn's fights: a flank, contact made this turn (a charge: 4.43, 4.45,
+        // 4.54) and a target in cover (5.0) — up front as chips, not down the form.
+        CommonSituation::list(&[
+            ("flanked", "Flanked"),
+            ("flanking", "Flanking"),
+            ("contact", "Contact this turn"),
+            ("target_in_cover", "Target in cover"),
+        ])
     }
 
     fn roster_advice() -> Option<&'static str> {

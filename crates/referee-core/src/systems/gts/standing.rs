@@ -5,7 +5,7 @@ use super::checks::{army_break, break_point, ArmyBreakSituation};
 use super::data::GtsData;
 use super::roster::GtsUnit;
 use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
-use crate::state::{BattleState, Role, UnitState};
+use crate::state::{BattleState, LeaderFate, Role, UnitState};
 
 /// In Rout now (3.32).
 fn routed(u: &UnitState) -> bool {
@@ -32,9 +32,11 @@ fn side(state: &BattleState, side: &str) -> GtsSide {
         units: fighting.len() as u32,
         lost: fighting.iter().filter(|u| u.lost).count() as u32,
         routed: fighting.iter().filter(|u| routed(u) && !u.lost).count() as u32,
+        // Only a general killed or captured lowers the break point (8.0, R-GTS-25): dazed,
+        // unhorsed, wounded or passed out, he is still the army's.
         general_lost: of_side(state, side)
             .filter(|u| u.role == Role::General)
-            .any(|u| u.lost || u.leader.is_some()),
+            .any(|u| u.lost || matches!(u.leader, Some(LeaderFate::Killed | LeaderFate::Captured))),
         baggage_looted: of_side(state, side)
             .filter(|u| u.role == Role::Baggage)
             .any(|u| u.lost || routed(u) || 2 * u.strength <= u.starting),

@@ -898,3 +898,85 @@ fn a_leader_casualty_asks_table_1_10_only_when_hurt() {
     let r = thrown("leader_casualty", &s, &[2, 6]);
     assert!(r.outcome.unwrap().result.starts_with("6:"));
 }
+
+#[test]
+fn a_cavalry_charge_puts_formed_infantry_to_a_morale_check_chained_into_the_roll_off() {
+    // 4.43: cavalry in good order charging formed infantry induce a morale check against its
+    // response (5 here: a d10 of 6–10 fails, 1/2); each charge induces one until the infantry is
+    // Disordered, so two charging units Disorder it with 1 − (1/2)² = 3/4. A failure Disorders
+    // it before the roll-off, and it fights Disordered.
+    let greeks = json!({ "name": "Greek cavalry", "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 });
+    let thessalians = json!({ "name": "Thessalians", "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 });
+    let peltasts = json!({ "name": "Peltasts", "class": "infantry", "armour": "L", "weapon": "JV",
+        "order": "CO", "stands": 4, "tag": { "response": 5 } });
+    let one = json!({ "contact": true, "side_a": [{ "unit": greeks }], "side_b": [{ "unit": peltasts }] });
+    let r = resolved("melee_round", one.clone());
+    assert_eq!(
+        chance(&r, "B (Peltasts) is Disordered by the cavalry's charge"),
+        "1/2"
+    );
+    assert!(r.shown.in_turn);
+    assert_eq!(
+        laid_out(&r),
+        [(
+            10,
+            "Peltasts".into(),
+            "morale check against Greek cavalry's charge".into()
+        )]
+    );
+    let two = json!({ "contact": true, "side_a": [{ "unit": greeks }, { "unit": thessalians }],
+        "side_b": [{ "unit": peltasts }] });
+    let r = resolved("melee", two.clone());
+    assert_eq!(
+        chance(&r, "B (Peltasts) is Disordered by the cavalry's charge"),
+        "3/4"
+    );
+    // With dice: a 3 passes the first check, an 8 fails the second; then the roll-off.
+    let r = thrown("melee", &two, &[3]);
+    assert_eq!(laid_out(&r).len(), 2);
+    assert!(laid_out(&r)[1].2.contains("Thessalians' charge"));
+    let r = thrown("melee", &two, &[3, 8, 5, 5]);
+    let o = r.outcome.as_ref().unwrap();
+    assert!(
+        o.result
+            .starts_with("B (Peltasts) fails the morale check against the cavalry charge"),
+        "{}",
+        o.result
+    );
+    assert!(o
+        .effects
+        .iter()
+        .any(|e| e.rule == "4.43" && e.change == crate::contract::Change::Disorder));
+    // Both passed: no Disorder, and the roll-off follows.
+    let r = thrown("melee", &two, &[3, 4, 5, 5]);
+    assert!(!r.outcome.unwrap().effects.iter().any(|e| e.rule == "4.43"));
+    // No check without contact this turn, against skirmishers or infantry already Disordered.
+    let mut quiet = one.clone();
+    quiet["contact"] = json!(false);
+    let mut skirmishers = one.clone();
+    skirmishers["side_b"][0]["unit"]["skirmish"] = json!(true);
+    let mut shaken = one;
+    shaken["side_b"][0]["unit"]["disordered"] = json!(true);
+    for s in [quiet, skirmishers, shaken] {
+        let r = resolved("melee", s);
+        assert!(!r
+            .forecast
+            .iter()
+            .any(|c| c.label.contains("cavalry's charge")));
+    }
+}
+
+#[test]
+fn camelry_charge_as_cavalry_and_may_not_contact_close_order_pike() {
+    // 2.1: camelry are cavalry; 4.43 forbids their contact with formed close-order pike.
+    let camels =
+        json!({ "name": "Camels", "class": "camelry", "armour": "N", "weapon": "LN", "stands": 2 });
+    let phalanx = json!({ "name": "Phalanx", "class": "infantry", "armour": "M", "weapon": "PK",
+        "order": "CO", "stands": 6 });
+    let e = refused(
+        "melee",
+        json!({ "contact": true, "side_a": [{ "unit": camels }], "side_b": [{ "unit": phalanx }] }),
+    );
+    assert_eq!(e.code, "situation.contact_forbidden");
+    assert_eq!(e.rule.as_deref(), Some("4.43"));
+}

@@ -1,0 +1,410 @@
+//! A GTS turn played from the roster alone: bowmen fire at peltasts in cover, cavalry charge the
+//! peltasts (the 4.43 morale check chained in front of the round), a melee round between the
+//! Immortals and the hoplites runs through stand loss, recoil and rout with a leader's test, the
+//! Disordered peltasts recover, and the turn advances. Every die of every chain is entered as the
+//! table threw it. After each step the roster and the army break points are checked, the battle
+//! replayed from its events equals the live one, and undoing the step gives back exactly the
+//! battle before it (redo, exactly the one after).
+
+use referee_core::battle::{
+    fight, standing, Battle, BattleSetup, DiceSource, EventBody, Mapping, Role, Subject, UnitId,
+    UnitSpec,
+};
+use referee_core::contract::{Change, Effect, Resolution, Target};
+use referee_core::ruleset::Layers;
+use referee_core::state::{BattleState, LeaderFate, UnitState};
+use referee_core::systems::gts::GtsUnit;
+use referee_core::systems::{builtin, Ruleset};
+use serde_json::{json, Value};
+
+fn ruleset() -> Ruleset {
+    Ruleset::load(&Layers {
+        base: builtin("gts").unwrap(),
+        house_rules: vec![],
+    })
+    .unwrap()
+}
+
+struct Turn {
+    r: Ruleset,
+    b: Battle,
+}
+
+impl Turn {
+    fn begin() -> Turn {
+        let r = ruleset();
+        let setup = BattleSetup {
+            name: "Plataea".into(),
+            ruleset: "gts".into(),
+            fingerprint: r.info.fingerprint.clone(),
+            sides: serde_json::from_value(json!([{ "name": "Persians" }, { "name": "Greeks" }]))
+                .unwrap(),
+        };
+        let unit = |label: &str, side: &str, role: Role, stats: Value| UnitSpec {
+            label: label.into(),
+            side: side.into(),
+            command: None,
+            role,
+            stats,
+        };
+        let units = [
+            unit("Mardonius", "Persians", Role::General, json!({})),
+            unit(
+                "Immortals",
+                "Persians",
+                Role::Unit,
+                json!({ "class": "infantry", "armour": "M", "weapon": "SP", "order": "CO", "stands": 4,
+                        "tag": { "hits_per_stand": 3 } }),
+            ),
+            unit(
+                "Sparabara",
+                "Persians",
+                Role::Unit,
+                json!({ "class": "infantry", "armour": "L", "weapon": "BW", "stands": 4 }),
+            ),
+            unit(
+                "Persian cavalry",
+                "Persians",
+                Role::Unit,
+                json!({ "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 }),
+            ),
+            unit("Pausanias", "Greeks", Role::General, json!({})),
+            unit(
+                "Hoplites",
+                "Greeks",
+                Role::Unit,
+                json!({ "class": "infantry", "armour": "H", "weapon": "SP", "order": "CO", "stands": 4 }),
+            ),
+            unit(
+                "Peltasts",
+                "Greeks",
+                Role::Unit,
+                json!({ "class": "infantry", "armour": "L", "weapon": "JV", "order": "OO", "stands": 4 }),
+            ),
+            unit(
+                "Greek cavalry",
+                "Greeks",
+                Role::Unit,
+                json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 }),
+            ),
+        ];
+        let b = Battle::create_with_units(&r, setup, &units, "2026-01-01T00:00:00Z").unwrap();
+        Turn { r, b }
+    }
+
+    fn id(&self, label: &str) -> UnitId {
+        self.b
+            .state
+            .units
+            .values()
+            .find(|u| u.label == label)
+            .unwrap()
+            .id
+    }
+
+    fn unit(&self, label: &str) -> &UnitState {
+        &self.b.state.units[&self.id(label)]
+    }
+
+    fn gts(&self, label: &str) -> &GtsUnit {
+        self.unit(label).detail::<GtsUnit>().unwrap()
+    }
+
+    /// The army break point gauge of a side: (units lost, its break point).
+    fn break_point(&self, side: &str) -> (f64, f64) {
+        let g = standing(&self.r, &self.b.state)
+            .gauges
+            .into_iter()
+            .find(|g| g.side.as_deref() == Some(side) && g.label == "Army break point")
+            .unwrap();
+        (g.amount.unwrap(), g.limit.unwrap())
+    }
+
+    /// Records one step; the replay equals the live battle, undo gives back the battle before the
+    /// step exactly and redo the one after.
+    fn step(&mut self, body: EventBody) {
+        let before: BattleState = self.b.state.clone();
+        self.record(body);
+        let after = self.b.state.clone();
+        let replayed = Battle::open(&self.r, self.b.events.clone()).unwrap();
+        assert_eq!(
+            replayed.state, after,
+            "the replay differs from the live battle"
+        );
+        let undo = self.b.undo().unwrap();
+        self.record(undo);
+        assert_eq!(self.b.state, before, "undo is not exact");
+        let redo = self.b.redo().unwrap();
+        self.record(redo);
+        assert_eq!(self.b.state, after, "redo is not exact");
+    }
+
+    fn record(&mut self, body: EventBody) {
+        let seq = self.b.next_seq();
+        self.b
+            .record(
+                &self.r,
+                referee_core::battle::Event {
+                    seq,
+                    at: "2026-01-01T00:00:00Z".into(),
+                    body,
+                },
+            )
+            .unwrap();
+    }
+
+    /// The fight opened from the roster picks, its situation changed by `set`.
+    fn open(
+        &self,
+        action: &str,
+        attackers: &[&str],
+        defenders: &[&str],
+        set: impl FnOnce(&mut Value),
+    ) -> (Value, Mapping) {
+        let ids = |labels: &[&str]| labels.iter().map(|l| self.id(l)).collect::<Vec<_>>();
+        let f = fight(
+            &self.r,
+            &self.b.state,
+            action,
+            &ids(attackers),
+            &ids(defenders),
+        )
+        .unwrap();
+        let mut situation = f.situation.clone();
+        set(&mut situation);
+        (
+            situation,
+            Mapping {
+                targets: f.targets.clone(),
+                choices: Default::default(),
+            },
+        )
+    }
+
+    /// Resolves with the faces as entered one stage at a time: the faces given so far lay out the
+    /// next dice; the outcome comes with the last.
+    fn throw(&self, action: &str, situation: &Value, faces: &[u32]) -> Resolution {
+        for n in 1..faces.len() {
+            let so_far = self
+                .r
+                .resolve(action, situation, Some(&faces[..n]))
+                .unwrap();
+            assert!(
+                so_far.outcome.is_none(),
+                "{action}: an outcome after {n} dice"
+            );
+            assert!(
+                so_far.shown.faces.len() > n,
+                "{action}: no die asked after {n}"
+            );
+        }
+        let r = self.r.resolve(action, situation, Some(faces)).unwrap();
+        assert!(r.outcome.is_some(), "{action} {faces:?}: no outcome");
+        r
+    }
+
+    fn apply(&mut self, r: &Resolution, mapping: &Mapping) {
+        let body = self
+            .b
+            .apply(&self.r, r, mapping, DiceSource::Physical, None, None)
+            .unwrap();
+        self.step(body);
+    }
+}
+
+/// A chain thrown on from its first faces, each next die as a table might throw it (a fixed
+/// sequence), to its outcome: the faces entered one stage at a time.
+fn thrown_on(t: &Turn, action: &str, situation: &Value, first: Vec<u32>) -> Vec<u32> {
+    let mut faces = first;
+    let mut k = 7u32;
+    loop {
+        let r = t.r.resolve(action, situation, Some(&faces)).unwrap();
+        if r.outcome.is_some() {
+            return faces;
+        }
+        for d in &r.shown.faces[faces.len()..] {
+            k = k * 5 % 11;
+            faces.push(k % d.sides + 1);
+        }
+    }
+}
+
+fn on(effects: &[Effect], unit: &str, change: impl Fn(&Change) -> bool) -> bool {
+    effects
+        .iter()
+        .any(|e| e.target == Target::Unit(unit.into()) && change(&e.change))
+}
+
+#[test]
+fn a_whole_gts_turn_from_the_roster() {
+    let mut t = Turn::begin();
+    assert_eq!(t.break_point("Persians"), (0.0, 2.0));
+    assert_eq!(t.break_point("Greeks"), (0.0, 2.0));
+
+    // Missile phase: the Sparabara shoot at the peltasts, in cover, at 6". A 10 against a 1:
+    // hits, fewer for the cover (5.0).
+    let (fire, m) = t.open("fire", &["Sparabara"], &["Peltasts"], |s| {
+        s["range"] = json!(6.0);
+        s["target_in_cover"] = json!(true);
+    });
+    let open_fire =
+        t.r.resolve(
+            "fire",
+            &{
+                let mut s = fire.clone();
+                s["target_in_cover"] = json!(false);
+                s
+            },
+            Some(&[10, 1]),
+        )
+        .unwrap();
+    let r = t.throw("fire", &fire, &[10, 1]);
+    let hits = |r: &Resolution| {
+        r.outcome
+            .as_ref()
+            .unwrap()
+            .effects
+            .iter()
+            .find_map(|e| match e.change {
+                Change::Hits { count } => Some(count),
+                _ => None,
+            })
+            .unwrap_or(0)
+    };
+    assert!(
+        hits(&r) < hits(&open_fire),
+        "cover takes hits off: {} v {}",
+        hits(&r),
+        hits(&open_fire)
+    );
+    assert!(
+        r.modifiers.iter().any(|m| m.rule.contains("5.")),
+        "{:?}",
+        r.modifiers
+    );
+    t.apply(&r, &m);
+    let per = t.gts("Peltasts").hits_per_stand;
+    assert_eq!(
+        (t.unit("Peltasts").strength, t.gts("Peltasts").hits),
+        (4 - hits(&r) / per, hits(&r) % per)
+    );
+
+    // Melee phase. The Persian cavalry charge the peltasts: the 4.43 morale check comes first —
+    // a 10 fails it, so they fight Disordered — then the round, every die of it entered.
+    let (charge, m) = t.open("melee_round", &["Persian cavalry"], &["Peltasts"], |s| {
+        s["contact"] = json!(true);
+    });
+    let first = t.r.resolve("melee_round", &charge, None).unwrap();
+    assert!(first.shown.faces[0]
+        .purpose
+        .as_deref()
+        .unwrap()
+        .starts_with("morale check against"));
+    // The check's die as the table threw it, a 10, then each die the round asks for in turn.
+    let faces = thrown_on(&t, "melee_round", &charge, vec![10]);
+    let r = t.throw("melee_round", &charge, &faces);
+    let effects = r.outcome.as_ref().unwrap().effects.clone();
+    assert!(effects
+        .iter()
+        .any(|e| e.rule == "4.43" && e.change == Change::Disorder));
+    t.apply(&r, &m);
+    assert!(t.gts("Peltasts").disordered);
+    // Each change the chain called for is on the roster.
+    for (label, routed) in [
+        (
+            "Peltasts",
+            on(&effects, "Peltasts", |c| *c == Change::RoutUnit),
+        ),
+        (
+            "Persian cavalry",
+            on(&effects, "Persian cavalry", |c| *c == Change::RoutUnit),
+        ),
+    ] {
+        assert_eq!(t.gts(label).rout, routed, "{label}");
+    }
+
+    // The Immortals, with their leader (PV +1), attack the hoplites: a round through a stand
+    // lost, the Immortals routing and their leader's casualty test (and the victorious side's
+    // leader's, none here).
+    let (round, m) = t.open("melee_round", &["Immortals"], &["Hoplites"], |s| {
+        s["side_a"][0]["leader_pv"] = json!(1);
+    });
+    let stands = t.unit("Immortals").strength;
+    // A 1 against a 10: the Immortals take the most hits the roll-off gives and lose a stand,
+    // Disordered (6.13); a 10 fails their stand-loss check (R-GTS-19) and they rout, so nobody
+    // presses the hoplites (R-GTS-23); their leader's test, 1, hurts him, and Table 1.10's 2
+    // dazes him.
+    let faces = [1, 10, 10, 1, 2];
+    let r = t.throw("melee_round", &round, &faces);
+    let purposes: Vec<&str> = r
+        .shown
+        .faces
+        .iter()
+        .map(|d| d.purpose.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        purposes,
+        [
+            "roll-off",
+            "roll-off",
+            "stand-loss check",
+            "leader's casualty test",
+            "Table 1.10"
+        ]
+    );
+    let effects = r.outcome.as_ref().unwrap().effects.clone();
+    t.apply(&r, &m);
+    let immortals = t.unit("Immortals");
+    assert!(immortals.strength < stands);
+    assert!(t.gts("Immortals").rout);
+    assert_eq!(immortals.leader, Some(LeaderFate::Dazed), "{effects:?}");
+    // A routed unit counts against its army once its Rout is permanent (R-GTS-13).
+    let persians = t.break_point("Persians");
+    assert!(persians.0 < persians.1, "{persians:?}");
+
+    // Recovery: the peltasts recover from Disorder (3.32), the hoplites' leader untouched.
+    let peltasts = t.id("Peltasts");
+    let body =
+        t.b.adjust(&t.r, Subject::Unit(peltasts), Change::Recover, None)
+            .unwrap();
+    t.step(body);
+    assert!(!t.gts("Peltasts").disordered);
+    // A unit in good order has nothing to recover from: its quick edit is "Disorder".
+    let words = t.r.system.words(t.unit("Peltasts"));
+    assert!(words.quick_edits.iter().any(|q| q.label == "Disorder"));
+
+    // The next turn: a dazed or unhorsed leader is himself again (R-GTS-25).
+    let body = t.b.advance_turn(Some(2), None);
+    t.step(body);
+    assert_eq!(t.b.state.turn, 2);
+    assert!(!matches!(
+        t.unit("Immortals").leader,
+        Some(LeaderFate::Dazed | LeaderFate::Unhorsed)
+    ));
+}
+
+#[test]
+fn a_dazed_general_leaves_the_break_point_where_it_was() {
+    // 8.0, R-GTS-25: only a general killed or captured lowers the break point to 50 %.
+    let mut t = Turn::begin();
+    let before = t.break_point("Persians");
+    let mardonius = t.id("Mardonius");
+    for (change, lowered) in [
+        (Change::LeaderDazed, false),
+        (Change::LeaderUnhorsed, false),
+        (Change::LeaderKilled, true),
+    ] {
+        let body =
+            t.b.adjust(&t.r, Subject::Unit(mardonius), change.clone(), None)
+                .unwrap();
+        t.step(body);
+        let now = t.break_point("Persians");
+        assert_eq!(
+            now.1 < before.1,
+            lowered,
+            "{change:?}: {now:?} against {before:?}"
+        );
+        let undo = t.b.undo().unwrap();
+        t.record(undo);
+    }
+}

@@ -1,0 +1,194 @@
+// End to end: a whole GTS turn in the real app window, at 1280×800 and at 390×844, from the roster
+// alone — bowmen fire at peltasts in cover, cavalry charge them (the 4.43 morale check chained in
+// front of the round), the Immortals fight the hoplites through a stand lost, a failed stand-loss
+// check, a rout and their leader's casualty test, the peltasts recover from Disorder on the roster,
+// and the turn advances. Every die of every chain is typed as the table threw it, stage by stage:
+// the pads of the next stage appear once the faces before them are in. Every interaction is
+// counted (`turn-flow gts: N interactions`); a combat with one situational modifier takes at most 7,
+// plus one per follow-up die the rules call for.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DESKTOP, PHONE, checkScreen, connect, shot, size, tap, until } from './support.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await connect();
+});
+
+after(async () => {
+  await browser?.deleteSession();
+});
+
+async function beginBattle(name) {
+  await browser.$('#nav-battles').click();
+  await browser.$('#new-ruleset').selectByAttribute('value', 'gts');
+  await browser.$('#new-name').setValue(name);
+  await browser.$('#new-side-a').setValue('Persians');
+  await browser.$('#new-side-b').setValue('Greeks');
+  await browser.$('#create-battle').click();
+  await browser.$('#add-unit').waitForExist({ timeout: 10000 });
+}
+
+async function addUnit(label, side, stats, role = 'unit') {
+  await browser.$('#add-unit #unit-role').selectByAttribute('value', role);
+  await browser.$('#unit-label').setValue(label);
+  await browser.$('#unit-side').selectByVisibleText(side);
+  for (const [key, value] of Object.entries(stats)) {
+    const el = await browser.$(`#add-unit #unit-${key}`);
+    await el.waitForExist({ timeout: 10000 });
+    if ((await el.getTagName()) === 'select') await el.selectByAttribute('value', String(value));
+    else await el.setValue(String(value));
+  }
+  await browser.$('#add-unit-button').click();
+  await until(browser, `${label} on the roster`, async () => (await browser.$('#roster').getText()).includes(label));
+}
+
+async function rosterIds() {
+  await tap(browser, 'button[data-tab="roster"]');
+  await browser.$('#roster .unit-row').waitForExist({ timeout: 10000 });
+  const out = {};
+  for (const row of await browser.$$('#roster .unit-row')) out[await row.$('strong').getText()] = Number(await row.getAttribute('data-unit'));
+  return out;
+}
+
+/** The roster's words for each unit, by label. */
+async function roster() {
+  await tap(browser, 'button[data-tab="roster"]');
+  await browser.$('#roster .unit-row').waitForExist({ timeout: 10000 });
+  const out = {};
+  for (const row of await browser.$$('#roster .unit-row')) out[await row.$('strong').getText()] = await row.$('[data-testid="unit-state"]').getText();
+  return out;
+}
+
+async function setUp(name) {
+  await beginBattle(name);
+  await addUnit('Mardonius', 'Persians', {}, 'general');
+  await addUnit('Immortals', 'Persians', { class: 'infantry', armour: 'M', weapon: 'SP', order: 'CO', stands: 4 });
+  await addUnit('Sparabara', 'Persians', { class: 'infantry', armour: 'L', weapon: 'BW', stands: 4 });
+  await addUnit('Persian cavalry', 'Persians', { class: 'cavalry', armour: 'N', weapon: 'BW', stands: 3 });
+  await addUnit('Hoplites', 'Greeks', { class: 'infantry', armour: 'H', weapon: 'SP', order: 'CO', stands: 4 });
+  await addUnit('Peltasts', 'Greeks', { class: 'infantry', armour: 'L', weapon: 'JV', order: 'OO', stands: 4 });
+}
+
+/** The dice laid out now: each pad's name. */
+async function pads() {
+  const out = [];
+  for (const p of await browser.$$('#sticky-bar .pad')) out.push(await p.getAttribute('aria-label'));
+  return out;
+}
+
+async function playTurn(label) {
+  const id = await rosterIds();
+  let n = 0;
+  const count = async (selector) => {
+    await tap(browser, selector);
+    n += 1;
+  };
+  /** Picks, Resolve, the situation set, each stage's dice typed as it is asked, Apply. `dice`
+   * gives the faces in order; each typing of the box after the first is a follow-up die's. */
+  const fight = async (what, picks, action, situation, dice) => {
+    const start = n;
+    await count('button[data-tab="roster"]');
+    for (const unit of picks) await count(`#roster button[data-pick-unit="${id[unit]}"]`);
+    await count('#resolve-picked');
+    await until(browser, `${what}: the resolver on ${action}`, async () => (await browser.$('#action').isExisting()) && (await browser.$('#action').getValue()) === action);
+    n += await situation();
+    let typed = 0;
+    let followUps = 0;
+    // Type the faces the pads ask for, stage by stage, until the throw gives its result.
+    for (let round = 0; round < 12; round += 1) {
+      const asked = (await pads()).length;
+      if (asked > typed) {
+        await browser.$('#dice-typed').setValue(dice.slice(0, asked).join(' '));
+        n += 1;
+        if (typed > 0) followUps += asked - typed;
+        typed = asked;
+      }
+      await browser.pause(300);
+      if (await browser.$('#bar-result').isExisting()) break;
+      await until(browser, `${what}: the next dice`, async () => (await browser.$('#bar-result').isExisting()) || (await pads()).length > typed);
+      if (await browser.$('#bar-result').isExisting()) break;
+    }
+    const apply = await browser.$('#apply-result');
+    await until(browser, `${what}: Apply ready`, async () => apply.isEnabled());
+    await apply.click();
+    n += 1;
+    await apply.click().catch(() => undefined); // a double tap applies once
+    await browser.$('#applied').waitForExist({ timeout: 10000 });
+    const taken = n - start - 1; // the tab tap is navigation
+    console.log(`turn-flow gts (${label}): ${what}: ${taken} interactions, ${followUps} follow-up dice`);
+    assert.ok(taken <= 7 + followUps, `${what}: ${taken} interactions with ${followUps} follow-up dice`);
+    return typed;
+  };
+  const chip = (key) => async () => {
+    await tap(browser, `button[data-chip="${key}"]`);
+    return 1;
+  };
+
+  // Missile fire at the peltasts in cover: one chip.
+  await fight('missile fire', ['Sparabara', 'Peltasts'], 'fire', chip('target_in_cover'), [10, 1]);
+  let words = await roster();
+  assert.match(words.Peltasts, /hit|3\/4/, words.Peltasts);
+
+  // The cavalry charge: contact this turn; the peltasts' morale check (a 10 fails it), then the
+  // round's dice as each stage asks for them.
+  await fight('cavalry charge', ['Persian cavalry', 'Peltasts'], 'melee_round', chip('contact'), [10, 5, 5, 5, 5, 5, 5, 5, 5, 5]);
+  words = await roster();
+  assert.match(words.Peltasts, /Disordered|Rout/, words.Peltasts);
+
+  // The Immortals attack the hoplites: a 1 against a 10, a failed stand-loss check, a rout.
+  await fight('Immortals against the hoplites', ['Immortals', 'Hoplites'], 'melee_round', async () => 0, [1, 10, 10]);
+  words = await roster();
+  assert.match(words.Immortals, /Rout/, words.Immortals);
+  assert.match(words.Immortals, /^1\/4|^[0-3]\/4/, words.Immortals);
+
+  // Recovery on the roster: the peltasts recover from Disorder in one tap, if they are still in
+  // it (a rout is rallied instead).
+  await count('button[data-tab="roster"]');
+  const recover = await browser.$(`button[aria-label="Recover: Peltasts"]`);
+  if (await recover.isExisting()) {
+    await recover.click();
+    n += 1;
+    await until(browser, 'the peltasts recovered', async () => !(await roster()).Peltasts.includes('Disordered'));
+  }
+
+  // The next turn.
+  await count('button[data-tab="dashboard"]');
+  const turn = await browser.$('.turn-bar').getText();
+  await count('#next-turn');
+  await until(browser, 'the next turn', async () => (await browser.$('.turn-bar').getText()) !== turn);
+  console.log(`turn-flow gts (${label}): ${n} interactions`);
+  console.log(`turn-flow gts: ${n} interactions`);
+  return n;
+}
+
+test('a whole GTS turn from the roster at 1280×800', async () => {
+  await size(browser, DESKTOP);
+  await setUp('Plataea');
+  await playTurn('desktop');
+  await shot(browser, 'gts-turn-desktop');
+});
+
+test('a whole GTS turn from the roster at 390×844', async () => {
+  await size(browser, PHONE);
+  await setUp('Mycale');
+  await playTurn('phone');
+  await shot(browser, 'gts-turn-phone');
+});
+
+test('a GTS chain’s dice read at both sizes', async () => {
+  await size(browser, DESKTOP);
+  await setUp('Thermopylae');
+  const id = await rosterIds();
+  await tap(browser, `#roster button[data-pick-unit="${id.Immortals}"]`);
+  await tap(browser, `#roster button[data-pick-unit="${id.Hoplites}"]`);
+  await tap(browser, '#resolve-picked');
+  await until(browser, 'the round', async () => (await pads()).length === 2);
+  await browser.$('#dice-typed').setValue('1 10');
+  await until(browser, 'the stand-loss check asked', async () => (await pads()).some((p) => p.includes('stand-loss check')));
+  const names = await pads();
+  assert.ok(names[2].startsWith('Immortals’ d10'), names.join(' | '));
+  // The developer-text and accessibility checks of the screen with a chain half thrown.
+  await checkScreen(browser, 'gts-chain');
+});
