@@ -63,7 +63,7 @@ async function roster() {
 
 async function setUp(name) {
   await beginBattle(name);
-  await addUnit('Mardonius', 'Persians', {}, 'general');
+  await addUnit('Mardonius', 'Persians', { class: 'cavalry', armour: 'M', weapon: 'LN', stands: 1 }, 'general');
   await addUnit('Immortals', 'Persians', { class: 'infantry', armour: 'M', weapon: 'SP', order: 'CO', stands: 4 });
   await addUnit('Sparabara', 'Persians', { class: 'infantry', armour: 'L', weapon: 'BW', stands: 4 });
   await addUnit('Persian cavalry', 'Persians', { class: 'cavalry', armour: 'N', weapon: 'BW', stands: 3 });
@@ -73,9 +73,24 @@ async function setUp(name) {
 
 /** The dice laid out now: each pad's name. */
 async function pads() {
-  const out = [];
-  for (const p of await browser.$$('#sticky-bar .pad')) out.push(await p.getAttribute('aria-label'));
-  return out;
+  // Read at once: the pads of the next stage come and go as faces are typed.
+  return browser.execute(() => [...document.querySelectorAll('#sticky-bar .pad')].map((p) => p.getAttribute('aria-label')));
+}
+
+/** The dice laid out now, thrown or not. */
+async function laidOut() {
+  return browser.execute(() => document.querySelectorAll('#sticky-bar .pad, #sticky-bar .thrown').length);
+}
+
+/** The dice still blank, in order: their place in the throw, and whether each is a d100 (typed in
+ * its own box) or a die of faces to tap. */
+async function blankDice() {
+  return browser.execute(() => [...document.querySelectorAll('#sticky-bar .pad')].flatMap((pad) => {
+    const face = pad.querySelector('button[data-face]');
+    const own = pad.querySelector('input[data-die]');
+    if (face) return pad.querySelector('button[aria-pressed="true"]') ? [] : [{ i: Number(face.dataset.face.split(':')[0]), d100: false }];
+    return own && !own.value ? [{ i: Number(own.dataset.die), d100: true }] : [];
+  }));
 }
 
 async function playTurn(label) {
@@ -87,28 +102,42 @@ async function playTurn(label) {
   };
   /** Picks, Resolve, the situation set, each stage's dice typed as it is asked, Apply. `dice`
    * gives the faces in order; each typing of the box after the first is a follow-up die's. */
-  const fight = async (what, picks, action, situation, dice) => {
+  const fight = async (what, picks, action, situation, dice, ready = async () => true) => {
     const start = n;
     await count('button[data-tab="roster"]');
     for (const unit of picks) await count(`#roster button[data-pick-unit="${id[unit]}"]`);
     await count('#resolve-picked');
     await until(browser, `${what}: the resolver on ${action}`, async () => (await browser.$('#action').isExisting()) && (await browser.$('#action').getValue()) === action);
     n += await situation();
-    let typed = 0;
+    // The odds of the situation as set (a chip re-resolves it): its dice, not the last ones.
+    await until(browser, `${what}: the situation resolved`, ready);
+    // The first throw typed in one go; each die a later stage asks for tapped (or, a d100, typed
+    // in its own box) as it appears — one interaction per follow-up die.
     let followUps = 0;
-    // Type the faces the pads ask for, stage by stage, until the throw gives its result.
-    for (let round = 0; round < 12; round += 1) {
-      const asked = (await pads()).length;
-      if (asked > typed) {
-        await browser.$('#dice-typed').setValue(dice.slice(0, asked).join(' '));
+    for (let stage = 0; stage < 12; stage += 1) {
+      const laid = await laidOut();
+      const blank = await blankDice();
+      if (!blank.length) break;
+      if (stage === 0) {
+        // Typed in one go (as pasted: keystroke by keystroke, a chain would move on after "1" of "10").
+        await browser.execute((text) => {
+          const box = document.querySelector('#dice-typed');
+          box.value = text;
+          box.dispatchEvent(new Event('input', { bubbles: true }));
+        }, dice.slice(0, blank.length).join(' '));
         n += 1;
-        if (typed > 0) followUps += asked - typed;
-        typed = asked;
+      } else {
+        for (const { i, d100 } of blank) {
+          if (d100) await browser.$(`#sticky-bar input[data-die="${i}"]`).setValue(String(dice[i]));
+          else await tap(browser, `#sticky-bar button[data-face="${i}:${dice[i]}"]`);
+          n += 1;
+          followUps += 1;
+        }
       }
-      await browser.pause(300);
-      if (await browser.$('#bar-result').isExisting()) break;
-      await until(browser, `${what}: the next dice`, async () => (await browser.$('#bar-result').isExisting()) || (await pads()).length > typed);
-      if (await browser.$('#bar-result').isExisting()) break;
+      await until(browser, `${what}: the next dice or the result`, async () => (await browser.$('#bar-result').isExisting()) || (await laidOut()) > laid).catch(async (e) => {
+        await shot(browser, `gts-turn-stuck-${label}`);
+        throw e;
+      });
     }
     const apply = await browser.$('#apply-result');
     await until(browser, `${what}: Apply ready`, async () => apply.isEnabled());
@@ -119,7 +148,12 @@ async function playTurn(label) {
     const taken = n - start - 1; // the tab tap is navigation
     console.log(`turn-flow gts (${label}): ${what}: ${taken} interactions, ${followUps} follow-up dice`);
     assert.ok(taken <= 7 + followUps, `${what}: ${taken} interactions with ${followUps} follow-up dice`);
-    return typed;
+  };
+  const phase = async (key) => {
+    await count('button[data-tab="dashboard"]');
+    await browser.$('#phase').selectByAttribute('value', key);
+    n += 1;
+    await until(browser, `the ${key} phase`, async () => (await browser.$('#phase').getValue()) === key);
   };
   const chip = (key) => async () => {
     await tap(browser, `button[data-chip="${key}"]`);
@@ -127,18 +161,20 @@ async function playTurn(label) {
   };
 
   // Missile fire at the peltasts in cover: one chip.
+  await phase('fire');
   await fight('missile fire', ['Sparabara', 'Peltasts'], 'fire', chip('target_in_cover'), [10, 1]);
   let words = await roster();
   assert.match(words.Peltasts, /hit|3\/4/, words.Peltasts);
 
+  await phase('melee');
   // The cavalry charge: contact this turn; the peltasts' morale check (a 10 fails it), then the
   // round's dice as each stage asks for them.
-  await fight('cavalry charge', ['Persian cavalry', 'Peltasts'], 'melee_round', chip('contact'), [10, 5, 5, 5, 5, 5, 5, 5, 5, 5]);
+  await fight('cavalry charge', ['Persian cavalry', 'Peltasts'], 'melee_round', chip('contact'), [10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5], async () => (await pads()).some((p) => p.includes('morale check against')));
   words = await roster();
   assert.match(words.Peltasts, /Disordered|Rout/, words.Peltasts);
 
   // The Immortals attack the hoplites: a 1 against a 10, a failed stand-loss check, a rout.
-  await fight('Immortals against the hoplites', ['Immortals', 'Hoplites'], 'melee_round', async () => 0, [1, 10, 10]);
+  await fight('Immortals against the hoplites', ['Immortals', 'Hoplites'], 'melee_round', async () => 0, [1, 10, 10, 5, 5, 5]);
   words = await roster();
   assert.match(words.Immortals, /Rout/, words.Immortals);
   assert.match(words.Immortals, /^1\/4|^[0-3]\/4/, words.Immortals);
@@ -188,7 +224,9 @@ test('a GTS chain’s dice read at both sizes', async () => {
   await browser.$('#dice-typed').setValue('1 10');
   await until(browser, 'the stand-loss check asked', async () => (await pads()).some((p) => p.includes('stand-loss check')));
   const names = await pads();
-  assert.ok(names[2].startsWith('Immortals’ d10'), names.join(' | '));
+  assert.ok(names.some((p) => p.startsWith('Immortals’ d10 · stand-loss check')), names.join(' | '));
+  // The roll-off's dice, thrown, are shown small with their faces.
+  assert.equal(await browser.execute(() => document.querySelectorAll('#sticky-bar .thrown').length), 2);
   // The developer-text and accessibility checks of the screen with a chain half thrown.
   await checkScreen(browser, 'gts-chain');
 });

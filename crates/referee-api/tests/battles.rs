@@ -661,7 +661,8 @@ fn a_fight_from_the_roster_resolves_and_applies_to_the_picked_units() {
             &serde_json::from_value(json!({
                 "action": fight.action,
                 "situation": fight.situation,
-                "dice": {"kind": "physical", "faces": [1, 10]},
+                // The whole round rolled by the app, every stage of its chain from one seed.
+                "dice": {"kind": "app", "seed": 7},
                 "mapping": {"targets": fight.targets},
             }))
             .unwrap(),

@@ -9,12 +9,14 @@ const system = {
     { id: 'fire', name: 'Missile fire', rule: '5', group: 'combat', fights: true },
     { id: 'response_test', name: 'Response test', rule: '4.4', group: 'checks', fights: false },
     { id: 'melee', name: 'Melee', rule: '6', group: 'combat', fights: true },
+    { id: 'melee_round', name: 'One melee round', rule: '6–7', group: 'combat', fights: true },
     { id: 'recovery', name: 'Recovery', rule: '4.6', group: 'checks', fights: false, from_roster: true },
   ],
   phases: [
     { key: 'missile', name: 'Missile', actions: ['fire'] },
     { key: 'recovery', name: 'Recovery', actions: ['recovery'] },
     { key: 'melee', name: 'Melee', actions: ['response_test', 'melee'] },
+    { key: 'round', name: 'Melee', actions: ['melee', 'melee_round'], steps: [{ text: 'Each combat: the roll-off, then recoil', rule: '6.12', action: 'melee_round' }, { text: 'Rally', rule: '3.33', action: 'response_test' }] },
   ],
 } as unknown as SystemInfo;
 
@@ -22,7 +24,7 @@ describe('actions as the umpire looks for them', () => {
   it('groups them in the order of play with the main combat first', () => {
     const groups = actionGroups(system);
     expect(groups.map((g) => g.name)).toEqual(['Combat', 'Morale and checks', 'Tables and army']);
-    expect(groups[0].actions.map((a) => a.id)).toEqual(['melee', 'fire']);
+    expect(groups[0].actions.map((a) => a.id)).toEqual(['melee', 'fire', 'melee_round']);
   });
   it('knows the main combat and which actions take the picked units', () => {
     expect(mainAction(system)).toBe('melee');
@@ -35,6 +37,8 @@ describe('actions as the umpire looks for them', () => {
     expect(fightAction(system, 'melee')).toBe('melee');
     expect(fightAction(system, 'recovery')).toBe('melee');
     expect(fightAction(system, undefined)).toBe('melee');
+    // A step of the phase names its fight: the whole round, not the phase's first combat.
+    expect(fightAction(system, 'round')).toBe('melee_round');
     expect(fromRoster(system, 'recovery')).toBe(true);
     expect(fromRoster(system, 'melee')).toBe(false);
   });

@@ -40,9 +40,11 @@ export const fights = (system: SystemInfo | undefined, action: string): boolean 
 /** Whether an action is filled in from the whole roster, without picks (a recovery phase). */
 export const fromRoster = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.from_roster;
 
-/** The combat "Resolve" opens the picked units on: the phase's first action that fights, else
- * the system's main combat (in ITACS's missile phase, missile combat). */
+/** The combat "Resolve" opens the picked units on: the fight a step of the phase names (GTS's
+ * melee phase: the whole round), else the phase's first action that fights, else the system's
+ * main combat (in ITACS's missile phase, missile combat). */
 export function fightAction(system: SystemInfo | undefined, phase: string | null | undefined): string {
-  const steps = system?.phases.find((p) => p.key === phase)?.actions ?? [];
-  return steps.find((a) => fights(system, a)) ?? mainAction(system);
+  const p = system?.phases.find((x) => x.key === phase);
+  const stepped = (p?.steps ?? []).map((s) => s.action).find((a): a is string => !!a && fights(system, a));
+  return stepped ?? (p?.actions ?? []).find((a) => fights(system, a)) ?? mainAction(system);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxThrow, dieCaption, dieNames, followLayout, possessive, setFace, thrownSoFar, typedFaces, wholeThrow } from './dice';
+import { boxThrow, dieCaption, dieNames, followLayout, possessive, setFace, splitDigits, thrownEarlier, thrownSoFar, typedFaces, wholeThrow } from './dice';
 
 describe('the dice as the table throws them', () => {
   it.each([
@@ -78,6 +78,14 @@ describe('dice asked in turn', () => {
     // The other die of the same stage stays.
     expect(setFace(['3', '7', '5', '60'], 0, '2', chain)).toEqual(['2', '7', '', '']);
     expect(setFace(['3', '7'], 0, '2')).toEqual(['2', '7']);
+  });
+  it('shows a stage small once a later one is laid out, and reads a chain’s d10 digits whole', () => {
+    const chain = [d10('', 'roll-off'), d10('', 'roll-off'), d10('Levies', 'stand-loss check')];
+    expect([0, 1, 2].map((i) => thrownEarlier(chain, ['3', '7', ''], i))).toEqual([true, true, false]);
+    expect(thrownEarlier(chain.slice(0, 2), ['3', '7'], 0)).toBe(false);
+    expect(typedFaces('10', [10, 10], splitDigits([10, 10], true))).toEqual({ faces: undefined });
+    expect(typedFaces('10 5', [10, 10], splitDigits([10, 10], true))).toEqual({ faces: ['10', '5'] });
+    expect(typedFaces('43', [6, 6], splitDigits([6, 6], true))).toEqual({ faces: ['4', '3'] });
   });
   it('names what a die is thrown for', () => {
     expect(dieCaption('Levies’ d10', d10('Levies', 'stand-loss check'))).toBe('Levies’ d10 · stand-loss check');

@@ -4,14 +4,14 @@
 /** Typed faces for dice of `sides`: "43", "4 3", "4,3"; on d10s a 0 is a 10 ("07" → 10 and 7).
  * Undefined while the text is not a whole throw; an error sentence when it cannot become one (a
  * face no die of it shows, or more dice than the throw has). */
-export function typedFaces(text: string, sides: number[]): { faces?: string[]; error?: string } {
+export function typedFaces(text: string, sides: number[], split = true): { faces?: string[]; error?: string } {
   const t = text.trim();
   if (!t || !sides.length) return {};
   const stray = /[^\d\s,;/+-]/.exec(t);
   if (stray) return { error: `“${stray[0]}” is not a face of a die: type the numbers the dice show.` };
   let parts = t.split(/[\s,;/+-]+/).filter(Boolean);
   // One run of digits for several one-digit dice: a digit each.
-  if (parts.length === 1 && sides.length > 1 && sides.every((s) => s <= 10) && /^\d+$/.test(t)) parts = [...t];
+  if (split && parts.length === 1 && sides.length > 1 && sides.every((s) => s <= 10) && /^\d+$/.test(t)) parts = [...t];
   if (parts.length > sides.length) {
     const want = sides.length === 1 ? 'one die' : `${sides.length} dice`;
     return { error: `That is ${parts.length} dice; this throw is ${want}, e.g. ${example(sides)}.` };
@@ -31,8 +31,8 @@ export function typedFaces(text: string, sides: number[]): { faces?: string[]; e
 /** The throw the dice box holds, as the result is computed from it: its faces when it holds a
  * whole throw, otherwise every die blank — so a cleared, half-typed or wrong box shows no result
  * and nothing can be applied from an earlier throw — with the reason when it is wrong. */
-export function boxThrow(text: string, sides: number[]): { faces: string[]; error?: string } {
-  const read = typedFaces(text, sides);
+export function boxThrow(text: string, sides: number[], split = true): { faces: string[]; error?: string } {
+  const read = typedFaces(text, sides, split);
   return { faces: read.faces ?? sides.map(() => ''), error: read.error };
 }
 
@@ -51,15 +51,19 @@ export const possessive = (name: string): string => (/s$/i.test(name) ? `${name}
 /** Each die's name on its pad: the unit that throws it ("Hastati’s d100"), the side in an opposed
  * roll ("Saxons’ d6", numbered when the side throws several), else "Die 1", "Die 2" (or "d10"
  * alone). */
-export function dieNames(dice: { sides: number; thrower?: 'a' | 'b'; label?: string }[], owners: { a: string; b: string }): string[] {
-  const count = (t: 'a' | 'b') => dice.filter((d) => d.thrower === t).length;
-  const seen = { a: 0, b: 0 };
+export function dieNames(dice: { sides: number; thrower?: 'a' | 'b'; label?: string; purpose?: string }[], owners: { a: string; b: string }): string[] {
+  // A side's dice are numbered among those thrown for the same purpose (a chain's roll-off die is
+  // "Saxons’ d10", not the first of all the Saxons' dice of the round).
+  const key = (d: { thrower?: 'a' | 'b'; purpose?: string }) => `${d.thrower}|${d.purpose ?? ''}`;
+  const count = (k: string) => dice.filter((d) => !d.label && d.thrower && key(d) === k).length;
+  const seen: Record<string, number> = {};
   return dice.map((d, i) => {
     if (d.label) return `${possessive(d.label)} d${d.sides}`;
     if (d.thrower) {
-      seen[d.thrower] += 1;
+      const k = key(d);
+      seen[k] = (seen[k] ?? 0) + 1;
       const name = `${possessive(d.thrower === 'a' ? owners.a : owners.b)} d${d.sides}`;
-      return count(d.thrower) > 1 ? `${name} ${seen[d.thrower]}` : name;
+      return count(k) > 1 ? `${name} ${seen[k]}` : name;
     }
     return dice.length > 1 ? `Die ${i + 1}` : `d${d.sides}`;
   });
@@ -102,6 +106,16 @@ export function setFace(faces: string[], i: number, face: string, dice?: LaidDie
   }
   return faces.map((f, j) => (j === i ? face : j >= end ? '' : f));
 }
+
+/** In a chain, a die of a stage already thrown once a later stage is laid out: shown small with
+ * its face (a tap reopens it), so the dice still to throw keep the room. */
+export function thrownEarlier(dice: LaidDie[], faces: string[], i: number): boolean {
+  return faces[i] !== undefined && faces[i] !== '' && dice.slice(i + 1).some((d) => d.purpose !== dice[i].purpose);
+}
+
+/** A chain's typed digits are read as whole faces (a d10's "10" is ten, not 1 and 0) unless every
+ * die has fewer than ten sides. */
+export const splitDigits = (sides: number[], inTurn: boolean): boolean => !inTurn || sides.every((s) => s <= 9);
 
 /** What a pad's die is thrown for, after its owner: "Levies’ d10 · stand-loss check". */
 export function dieCaption(name: string, die: LaidDie): string {

@@ -144,7 +144,7 @@ describe('the resolver', () => {
       return [];
     });
     render(Resolver);
-    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '11' } });
+    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '1 1' } });
     // The roll-off is in: its faces are resolved and the check's die is asked, named for it.
     const padFace = await screen.findByRole('button', { name: 'Levies’ d10 · stand-loss check shows 5' });
     const sentDice = () => calls.filter(([c]) => c === 'resolve').map(([, a]) => (a.request as { dice?: number[] }).dice);
@@ -171,11 +171,15 @@ describe('the resolver', () => {
       return [];
     });
     render(Resolver);
-    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '11' } });
+    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '1 1' } });
     await fireEvent.click(await screen.findByRole('button', { name: 'Levies’ d10 · stand-loss check shows 5' }));
     expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();
-    // The roll-off's first die changed: the check was asked for the faces before, so it is blank.
-    const opener = screen.getAllByRole('button', { name: /d10 · roll-off shows 3/ })[0];
+    // Once the check is asked, the roll-off's dice are shown small with their faces; a tap
+    // reopens the first, and a new face on it blanks the check asked for the faces before.
+    const thrown = screen.getAllByRole('button', { name: /d10: 1 \(roll-off; tap to throw it again\)/ });
+    expect(thrown).toHaveLength(2);
+    await fireEvent.click(thrown[0]);
+    const opener = await screen.findByRole('button', { name: /d10 · roll-off shows 3/ });
     await fireEvent.click(opener);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Levies’ d10 · stand-loss check shows 5' })).toHaveAttribute('aria-pressed', 'false'));
     expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();

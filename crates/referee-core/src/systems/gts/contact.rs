@@ -77,7 +77,7 @@ fn contact_test(s: &MeleeSituation, sides: [&Side; 2]) -> Option<ContactTest> {
     let target = |k: usize| {
         let side = sides[k];
         let (u, e) = &side.units[side.modifying];
-        (!u.disordered && !u.routed).then(|| (side.modifying, u, e))
+        (!u.disordered && !u.routed).then_some((side.modifying, u, e))
     };
     for (k, field) in [(1, "side_b"), (0, "side_a")] {
         if !elephant_contacts(sides[1 - k], s.contact && k == 1) {

@@ -37,7 +37,8 @@ impl RuleSystem for Gts {
     type Leader = LeaderNotes;
 
     const ID: &'static str = "gts";
-    const MAIN_ACTION: &'static str = "melee";
+    // "Resolve" opens the whole round: hits, Disorder, stand loss, recoil, rout, leaders (6–7).
+    const MAIN_ACTION: &'static str = "melee_round";
 
     fn header(data: &GtsData) -> &SystemHeader {
         &data.system

@@ -950,14 +950,13 @@ fn a_cavalry_charge_puts_formed_infantry_to_a_morale_check_chained_into_the_roll
     // Both passed: no Disorder, and the roll-off follows.
     let r = thrown("melee", &two, &[3, 4, 5, 5]);
     assert!(!r.outcome.unwrap().effects.iter().any(|e| e.rule == "4.43"));
-    // No check without contact this turn, against skirmishers or infantry already Disordered.
+    // No check without contact this turn, or against infantry already Disordered (skirmishers
+    // never engage in melee, 4.41).
     let mut quiet = one.clone();
     quiet["contact"] = json!(false);
-    let mut skirmishers = one.clone();
-    skirmishers["side_b"][0]["unit"]["skirmish"] = json!(true);
     let mut shaken = one;
     shaken["side_b"][0]["unit"]["disordered"] = json!(true);
-    for s in [quiet, skirmishers, shaken] {
+    for s in [quiet, shaken] {
         let r = resolved("melee", s);
         assert!(!r
             .forecast
