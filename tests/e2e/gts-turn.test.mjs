@@ -64,7 +64,7 @@ async function roster() {
 async function setUp(name) {
   await beginBattle(name);
   await addUnit('Mardonius', 'Persians', { class: 'cavalry', armour: 'M', weapon: 'LN', stands: 1 }, 'general');
-  await addUnit('Immortals', 'Persians', { class: 'infantry', armour: 'M', weapon: 'SP', order: 'CO', stands: 4 });
+  await addUnit('Immortals', 'Persians', { class: 'infantry', armour: 'M', weapon: 'SP', order: 'CO', stands: 4, leader_pv: 1 });
   await addUnit('Sparabara', 'Persians', { class: 'infantry', armour: 'L', weapon: 'BW', stands: 4 });
   await addUnit('Persian cavalry', 'Persians', { class: 'cavalry', armour: 'N', weapon: 'BW', stands: 3 });
   await addUnit('Hoplites', 'Greeks', { class: 'infantry', armour: 'H', weapon: 'SP', order: 'CO', stands: 4 });
@@ -173,10 +173,12 @@ async function playTurn(label) {
   words = await roster();
   assert.match(words.Peltasts, /Disordered|Rout/, words.Peltasts);
 
-  // The Immortals attack the hoplites: a 1 against a 10, a failed stand-loss check, a rout.
-  await fight('Immortals against the hoplites', ['Immortals', 'Hoplites'], 'melee_round', async () => 0, [1, 10, 10, 5, 5, 5]);
+  // The Immortals, their leader on the roster, attack the hoplites: a 1 against a 10, a failed
+  // stand-loss check, a rout; their leader's casualty test (1) hurts him, Table 1.10 (2) dazes him.
+  await fight('Immortals against the hoplites', ['Immortals', 'Hoplites'], 'melee_round', async () => 0, [1, 10, 10, 1, 2, 5]);
   words = await roster();
   assert.match(words.Immortals, /Rout/, words.Immortals);
+  assert.match(words.Immortals, /leader dazed/, words.Immortals);
   assert.match(words.Immortals, /^1\/4|^[0-3]\/4/, words.Immortals);
 
   // Recovery on the roster: the peltasts recover from Disorder in one tap, if they are still in

@@ -59,8 +59,9 @@ impl Turn {
                 "Immortals",
                 "Persians",
                 Role::Unit,
+                // Their leader rides with them, entered once on the roster (1.6).
                 json!({ "class": "infantry", "armour": "M", "weapon": "SP", "order": "CO", "stands": 4,
-                        "tag": { "hits_per_stand": 3 } }),
+                        "leader_pv": 1, "tag": { "hits_per_stand": 3 } }),
             ),
             unit(
                 "Sparabara",
@@ -358,9 +359,9 @@ fn a_whole_gts_turn_from_the_roster() {
     // The Immortals, with their leader (PV +1), attack the hoplites: a round through a stand
     // lost, the Immortals routing and their leader's casualty test (and the victorious side's
     // leader's, none here).
-    let (round, m) = t.open("melee_round", &["Immortals"], &["Hoplites"], |s| {
-        s["side_a"][0]["leader_pv"] = json!(1);
-    });
+    let (round, m) = t.open("melee_round", &["Immortals"], &["Hoplites"], |_| {});
+    // The leader's valour comes from the roster, not retyped.
+    assert_eq!(round["side_a"][0]["leader_pv"], json!(1));
     let stands = t.unit("Immortals").strength;
     // A 1 against a 10: the Immortals take the most hits the roll-off gives and lose a stand,
     // Disordered (6.13); a 10 fails their stand-loss check (R-GTS-19) and they rout, so nobody

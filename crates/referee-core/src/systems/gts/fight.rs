@@ -55,6 +55,8 @@ fn melee_unit(f: &Fighter<GtsUnit>) -> MeleeUnit {
             LeaderFate::Captured => LeaderCondition::Captured,
         }),
         leader_wounds: f.unit.leader_wounds,
+        // The leader attached on the roster (1.6): his valour without retyping it.
+        leader_pv: f.own.leader_pv,
         near_fallen_leader: f.own.near_fallen_leader,
         ..MeleeUnit::default()
     }

@@ -10,8 +10,8 @@ use super::data::GtsData;
 use super::melee::{fate_word, fates_for_rolls, Fight, Side};
 use super::recoil::Fate;
 use super::round::{
-    after_roll_off, command_number, has_leader, recoil_move_number, recoil_tests_after, StandLoss,
-    StandLossTest,
+    after_roll_off, command_number, has_leader, lock_disorders, recoil_move_number,
+    recoil_tests_after, StandLoss, StandLossTest,
 };
 use crate::contract::{effect, Change, Effect, Target};
 use crate::error::RefereeError;
@@ -161,7 +161,7 @@ pub(super) fn play(
         let side = sides[s];
         let other = 1 - s;
         for (i, (u, _)) in side.units.iter().enumerate() {
-            let (_, check, (routed, eliminated, disordered)) =
+            let (h, check, (routed, eliminated, disordered)) =
                 after_roll_off(side, i, hits[s], checks[s]);
             let leader_tests = |asks: &mut Vec<(usize, usize, Ask)>| {
                 if side.units[i].1.leader_valour().is_none() {
@@ -179,6 +179,10 @@ pub(super) fn play(
             };
             let who = &u.name;
             if eliminated {
+                // 1.9: its last stand lost while Routed, its leader tests.
+                if u.routed {
+                    leader_tests(&mut asks);
+                }
                 continue;
             }
             if u.routed {
@@ -231,14 +235,23 @@ pub(super) fn play(
                     ));
                     leader_tests(&mut asks);
                 }
-                Fate::Locked => out.effects.push(effect(
-                    to(s, i),
-                    Change::Hits {
-                        count: r.locked_hits,
-                    },
-                    &r.rule,
-                    r.ruling.as_deref(),
-                )),
+                Fate::Locked => {
+                    out.effects.push(effect(
+                        to(s, i),
+                        Change::Hits {
+                            count: r.locked_hits,
+                        },
+                        &r.rule,
+                        r.ruling.as_deref(),
+                    ));
+                    if lock_disorders(data, u, h, disordered) {
+                        out.words.push(format!(
+                            "{who} is Disordered: with the lock's hits it took a stand's worth this phase"
+                        ));
+                        out.effects
+                            .push(effect(to(s, i), Change::Disorder, "6.13, 7.1", None));
+                    }
+                }
             }
         }
     }
@@ -384,28 +397,29 @@ mod tests {
             let played = sample(&data, &f, n);
             for (side, prefix) in [(&f.a, "A"), (&f.b, "B")] {
                 for (u, _) in &side.units {
-                    let count = |pred: &dyn Fn(&Change) -> bool| {
+                    let count = |pred: &dyn Fn(&Effect) -> bool| {
                         played
                             .iter()
                             .filter(|p| {
-                                p.effects.iter().any(|e| {
-                                    e.target == Target::Unit(u.name.clone()) && pred(&e.change)
-                                })
+                                p.effects
+                                    .iter()
+                                    .any(|e| e.target == Target::Unit(u.name.clone()) && pred(e))
                             })
                             .count()
                     };
-                    for (word, pred) in [
+                    type Pred<'a> = &'a dyn Fn(&Effect) -> bool;
+                    let lines: [(&str, Pred); 4] = [
+                        ("routs", &|e| e.change == Change::RoutUnit),
+                        ("recoils 3\"", &|e| {
+                            matches!(e.change, Change::RecoilMove { .. })
+                        }),
+                        ("follows up to contact", &|e| e.change == Change::FollowUp),
                         (
-                            "routs",
-                            &(|c: &Change| *c == Change::RoutUnit) as &dyn Fn(&Change) -> bool,
+                            "is Disordered by the lock's hits (a stand's worth this phase)",
+                            &|e| e.change == Change::Disorder && e.rule == "6.13, 7.1",
                         ),
-                        ("recoils 3\"", &|c: &Change| {
-                            matches!(c, Change::RecoilMove { .. })
-                        }),
-                        ("follows up to contact", &|c: &Change| {
-                            *c == Change::FollowUp
-                        }),
-                    ] {
+                    ];
+                    for (word, pred) in lines {
                         let label = format!("{prefix}: {} {word}", u.name);
                         let p = forecast
                             .forecast

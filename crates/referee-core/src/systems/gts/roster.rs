@@ -30,12 +30,44 @@ pub struct GtsUnit {
     /// Table 1.10, 8: within 6" of a leader who fell on his sword: −1 to melees and command
     /// tests until the turn ends.
     pub near_fallen_leader: bool,
+    /// The personal valour of the leader attached to the unit (1.2, 1.6): his state and wounds
+    /// are the unit's row's (`UnitState::leader`), so a result of his lands on him here.
+    pub leader_pv: Option<i64>,
 }
 
 impl SystemUnit for GtsUnit {
     fn entry(&self) -> serde_json::Result<Value> {
-        serde_json::to_value(&self.entry)
+        let mut entry = serde_json::to_value(&self.entry)?;
+        if let (Some(pv), Some(map)) = (self.leader_pv, entry.as_object_mut()) {
+            map.insert(LEADER_PV.into(), pv.into());
+        }
+        Ok(entry)
     }
+}
+
+/// The roster's field for the leader attached to a unit: not a field of a unit in a situation,
+/// where a melee unit carries its own `leader_pv`.
+const LEADER_PV: &str = "leader_pv";
+
+/// A roster entry's unit and the valour of its attached leader, if any (1.2, 1.6).
+fn split_leader(stats: &Value) -> Result<(Value, Option<i64>), RefereeError> {
+    let mut unit = stats.clone();
+    let pv = match unit.as_object_mut().and_then(|m| m.remove(LEADER_PV)) {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let pv = v.as_i64().ok_or_else(|| {
+                RefereeError::new(
+                    "situation.invalid_rating",
+                    "a leader's personal valour is a whole number from −2 to +2",
+                )
+                .field(LEADER_PV)
+                .rule("1.2")
+            })?;
+            super::units::check_pv(pv, LEADER_PV)?;
+            Some(pv)
+        }
+    };
+    Ok((unit, pv))
 }
 
 impl GtsUnit {
@@ -57,7 +89,8 @@ impl GtsUnit {
 
 /// A unit built by Table 2.10; it may enter already hit, disordered or routed.
 pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeError> {
-    let entry: UnitEntry = parse_situation(&spec.stats)?;
+    let (stats, leader_pv) = split_leader(&spec.stats)?;
+    let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::build(data, &entry, "")?;
     Ok((
         entry.stands,
@@ -67,6 +100,7 @@ pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeE
             rout: entry.routed,
             hits_per_stand: unit.hits_per_stand,
             near_fallen_leader: false,
+            leader_pv,
             entry,
         },
     ))
@@ -154,6 +188,9 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
         0 => {}
         1 => parts.push("1 hit".into()),
         n => parts.push(format!("{n} hits")),
+    }
+    if let (Some(pv), None) = (own.leader_pv, unit.leader) {
+        parts.push(format!("leader PV {pv:+}"));
     }
     crate::rule_system::leader_parts(unit, &mut parts);
     if own.near_fallen_leader {
@@ -311,6 +348,9 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
             .required()
             .range(Some(1), None)
             .help("The stands of the unit when the battle begins."),
+        Field::new(LEADER_PV, "Leader's valour", "1.2, 1.6", FieldKind::Number)
+            .range(Some(-2), Some(2))
+            .help("The personal valour (PV) of a leader attached to the unit, −2 to +2: it counts in the unit's fights, and his casualty tests land on him here. Leave empty without one."),
     ]
     .into_iter()
     .map(|f| f.0)
@@ -319,7 +359,8 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
 
 /// A unit's values from the tables, as the form is filled in.
 pub fn preview(d: &GtsData, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError> {
-    let entry: UnitEntry = parse_situation(stats)?;
+    let (stats, _) = split_leader(stats)?;
+    let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::build(d, &entry, "")?;
     let class = d
         .classes

@@ -44,6 +44,9 @@ enum Step {
     Recoils,
     Routs,
     Locked,
+    /// Locked, and the lock's hits with the roll-off's make a stand's worth this melee phase:
+    /// Disordered (6.13).
+    LockedDisordered,
     /// Already Routed: another rout move instead of a recoil test (6.21).
     RoutMove,
     Eliminated,
@@ -204,7 +207,7 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
             data.leader_casualty.victorious_side,
         )?;
         for (i, (u, e)) in side.units.iter().enumerate() {
-            let (_, check, (routed, eliminated, disordered)) =
+            let (h, check, (routed, eliminated, disordered)) =
                 after_roll_off(side, i, hits[s], checks[s]);
             let end = |step, (leader, victor_leader): (Option<u8>, Option<u8>)| End {
                 step,
@@ -221,7 +224,13 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
                     None => Ok(Dist::certain((None, None))),
                 })?;
             let d = if eliminated {
-                Dist::certain(end(Step::Eliminated, (None, None)))
+                // 1.9: a Routed unit losing its last stand loses a stand while Routed: its
+                // leader tests.
+                if u.routed {
+                    leader.map(|l| end(Step::Eliminated, *l))
+                } else {
+                    Dist::certain(end(Step::Eliminated, (None, None)))
+                }
             } else if u.routed {
                 // 1.9: a unit already Routed that loses a stand puts its leader to the test.
                 if check == StandLoss::WhileRouted {
@@ -266,7 +275,14 @@ fn ends(data: &GtsData, sides: [&Side; 2], sc: &Scenario) -> Result<Vec<Dist<End
                         ..end(Step::Recoils, (None, None))
                     })),
                     Fate::Routs => Ok(leader.map(|l| end(Step::Routs, *l))),
-                    Fate::Locked => Ok(Dist::certain(end(Step::Locked, (None, None)))),
+                    Fate::Locked => Ok(Dist::certain(end(
+                        if lock_disorders(data, u, h, disordered) {
+                            Step::LockedDisordered
+                        } else {
+                            Step::Locked
+                        },
+                        (None, None),
+                    ))),
                 })?
             };
             out.push(d);
@@ -303,6 +319,12 @@ pub(super) fn recoil_tests_after(
 
 pub(super) fn has_leader(side: &Side) -> bool {
     side.units.iter().any(|(_, e)| e.leader_valour().is_some())
+}
+
+/// 6.13: the lock's hits (7.1) with the roll-off's `hits` make a stand's worth in this melee
+/// phase, and the unit was in good order: it is Disordered.
+pub(super) fn lock_disorders(data: &GtsData, u: &Unit, hits: u32, disordered: bool) -> bool {
+    !disordered && hits + data.recoil.locked_hits >= u.hits_per_stand
 }
 
 /// 7.3's command test to follow up: response and valour, −1 within 6" of a fallen leader
@@ -487,7 +509,11 @@ fn unit_lines(name: &str, modifying: bool, d: &Dist<End>) -> Vec<Chance> {
             &|e| e.step == Step::Routs,
             "7.1, 5.53",
         ),
-        (fate_word(&Fate::Locked), &|e| e.step == Step::Locked, "7.1"),
+        (
+            fate_word(&Fate::Locked),
+            &|e| matches!(e.step, Step::Locked | Step::LockedDisordered),
+            "7.1",
+        ),
         (
             "makes another rout move",
             &|e| e.step == Step::RoutMove,
@@ -523,6 +549,12 @@ fn unit_lines(name: &str, modifying: bool, d: &Dist<End>) -> Vec<Chance> {
             Some("R-GTS-19"),
         );
     }
+    line(
+        format!("{name} is Disordered by the lock's hits (a stand's worth this phase)"),
+        d.probability_where(|e| e.step == Step::LockedDisordered),
+        "6.13, 7.1",
+        None,
+    );
     line(
         format!("{name} fails its recoil-move test and is Disordered"),
         d.probability_where(|e| e.recoil_move == Some(RecoilMove::Disordered)),

@@ -979,3 +979,65 @@ fn camelry_charge_as_cavalry_and_may_not_contact_close_order_pike() {
     assert_eq!(e.code, "situation.contact_forbidden");
     assert_eq!(e.rule.as_deref(), Some("4.43"));
 }
+
+#[test]
+fn a_lock_that_makes_a_stands_worth_this_phase_disorders() {
+    // 6.13: a stand's worth of hits in one melee phase Disorders — the lock's 2 hits (7.1) count
+    // with the roll-off's. Two like units with 4 hits a stand tie for 2 hits each (R-GTS-4), then
+    // both fail recoil (100s): locked, 2 more hits each, 4 this phase: Disordered.
+    let unit = |name: &str| {
+        json!({ "unit": { "name": name, "class": "infantry", "armour": "M", "weapon": "SP", "stands": 3,
+            "tag": { "hits_per_stand": 4, "recoil": 10 } } })
+    };
+    let s = json!({ "side_a": [unit("Left")], "side_b": [unit("Right")] });
+    let r = thrown("melee_round", &s, &[5, 5, 100, 100]);
+    let o = r.outcome.as_ref().unwrap();
+    let tie = o
+        .effects
+        .iter()
+        .find_map(|e| match e.change {
+            crate::contract::Change::Hits { count } if e.rule != "7.1" => Some(count),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let lock_disorders = o
+        .effects
+        .iter()
+        .any(|e| e.rule == "6.13, 7.1" && e.change == crate::contract::Change::Disorder);
+    assert_eq!(lock_disorders, tie + 2 >= 4 && tie < 4, "{:?}", o.effects);
+    assert!(
+        tie >= 2,
+        "the tie is {tie}: the case this test is about needs 2 or 3"
+    );
+    let line = chance(
+        &r,
+        "A: Left is Disordered by the lock's hits (a stand's worth this phase)",
+    );
+    assert_ne!(line, "0");
+}
+
+#[test]
+fn a_routed_unit_losing_its_last_stand_puts_its_leader_to_the_test() {
+    // 1.9: a leader tests when his unit loses a stand while already Routed — its last one too.
+    let s = json!({
+        "side_a": [{ "unit": { "name": "Fugitives", "class": "infantry", "armour": "N", "weapon": "SP",
+            "stands": 1, "routed": true, "tag": { "hits_per_stand": 2, "melee": -9 } }, "leader_pv": 0 }],
+        "side_b": [{ "unit": { "name": "Pursuers", "class": "infantry", "armour": "M", "weapon": "SP",
+            "stands": 3, "tag": { "melee": 9 } } }]
+    });
+    let r = thrown("melee_round", &s, &[1, 1]);
+    assert!(
+        laid_out(&r)
+            .iter()
+            .any(|d| d.1 == "Fugitives" && d.2 == "leader's casualty test"),
+        "{:?}",
+        laid_out(&r)
+    );
+    assert_ne!(
+        chance(
+            &r,
+            "A: Fugitives: its leader is hurt and rolls on Table 1.10"
+        ),
+        "0"
+    );
+}
