@@ -135,7 +135,7 @@ test('the pads of every die show at both sizes; a GTS recoil is rolled and enter
   await until(browser, 'a d100 per unit', async () => (await browser.$$('#sticky-bar input.own')).length === 2);
   const names = [];
   for (const box of await browser.$$('#sticky-bar input.own')) names.push(await box.getAttribute('aria-label'));
-  assert.deepEqual(names, ['Persian cavalry’s d100', 'Greek cavalry’s d100']);
+  assert.deepEqual(names, ['Persian cavalry’s d100 · recoil', 'Greek cavalry’s d100 · recoil']);
   const boxes = await browser.$$('#sticky-bar input.own');
   await boxes[0].setValue('20');
   await boxes[1].setValue('95');
