@@ -31,6 +31,9 @@ pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeErro
                     firer: unit(&sides.attackers[0]),
                     target: unit(&sides.defenders[0]),
                     range: 1.0,
+                    // The target's leader from the roster, while he is in play (1.6, 1.9).
+                    target_leader_pv: leader_in_play(&sides.defenders[0]).unwrap_or(0),
+                    target_leader: leader_in_play(&sides.defenders[0]).is_some(),
                     ..FireSituation::default()
                 },
                 targets(sides, Labels::Units),
@@ -59,6 +62,17 @@ fn melee_unit(f: &Fighter<GtsUnit>) -> MeleeUnit {
         leader_pv: f.own.leader_pv,
         near_fallen_leader: f.own.near_fallen_leader,
         ..MeleeUnit::default()
+    }
+}
+
+/// The valour of the leader attached to a unit on the roster as he fights now (R-GTS-25): none
+/// out of play, −1 dazed, +1 a wound to at most +2.
+fn leader_in_play(f: &Fighter<GtsUnit>) -> Option<i64> {
+    let pv = f.own.leader_pv?;
+    match f.unit.leader {
+        Some(l) if l.out_of_play() => None,
+        Some(LeaderFate::Dazed) => Some(-1),
+        _ => Some((pv + i64::from(f.unit.leader_wounds)).min(2)),
     }
 }
 

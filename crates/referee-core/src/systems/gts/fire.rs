@@ -14,6 +14,7 @@ use crate::contract::{
 use crate::error::RefereeError;
 use crate::odds::Dist;
 use crate::rule_system::resolve::is_default;
+use crate::rule_system::{Die, Thrower};
 
 /// fire: one fire event (5.5).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -67,6 +68,11 @@ pub struct FireSituation {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<i64>")]
     pub target_leader_pv: i64,
+    /// A leader is attached to the target: if it Routs on its stand-loss check, he takes a
+    /// casualty test (1.9).
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional, as = "Option<bool>")]
+    pub target_leader: bool,
 }
 
 /// What one shot (or two, 9.21) does: hits on the target and on its escort, whether a shot
@@ -507,27 +513,38 @@ pub fn resolve(
         .outcomes()
         .map(|(sh, p)| ResultOdds::new(&name(sh), &meaning(sh), "—".into(), p, effects_for(sh)))
         .collect();
-    let outcome = match dice {
+    // The dice asked in turn: the shot's (two d10, or four for artillery firing twice, 9.21),
+    // then, where a stand is lost, the stand-loss check (5.53) and, where it Routs a unit with a
+    // leader, his casualty test and Table 1.10 (1.9). Combined skirmish fire is entered on the
+    // table (one roll per stand) and takes no dice here.
+    let combined = s.skirmish_stands.is_some_and(|n| n > 1);
+    if combined && dice.is_some() {
+        return Err(RefereeError::new(
+            "dice.invalid",
+            "combined skirmish fire: enter each stand's roll on the table; the referee gives the odds",
+        )
+        .field("dice"));
+    }
+    let mut throws = crate::rule_system::throws::Throws::new(dice.unwrap_or(&[]));
+    let first = if s.twice { 4 } else { 2 };
+    let shot_dice: Vec<Die> = (0..first)
+        .map(|i| {
+            let thrower = if i % 2 == 0 { Thrower::A } else { Thrower::B };
+            Die::of(10, thrower, "", "fire")
+        })
+        .collect();
+    let thrown = if combined {
+        None
+    } else {
+        throws.stage(shot_dice)?
+    };
+    let outcome = match &thrown {
         None => None,
         Some(faces) => {
-            if s.skirmish_stands.is_some_and(|n| n > 1) {
-                return Err(RefereeError::new(
-                    "dice.invalid",
-                    "combined skirmish fire: enter each stand's roll on the table; the referee gives the odds",
-                )
-                .field("dice"));
-            }
             let (first, second) = if s.twice {
-                if faces.len() != 4 {
-                    return Err(RefereeError::new(
-                        "dice.invalid",
-                        "two shots: four d10, the firer's and the target's for each shot",
-                    )
-                    .field("dice"));
-                }
                 (&faces[..2], Some(&faces[2..]))
             } else {
-                (faces, None)
+                (&faces[..], None)
             };
             let (a, d) = super::rolloff::two_d10(first, "the firer's, then the target's")?;
             let mut sh = shot(a, d);
@@ -537,27 +554,108 @@ pub fn resolve(
             }
             let ma = (a + attack).clamp(1, 10);
             let md = (d + defence).clamp(1, 10);
-            Some(crate::contract::Outcome {
-                dice: faces.to_vec(),
-                roll: a,
-                modified: ma,
-                result: name(&sh),
-                meaning: format!("Firer {ma} against target {md}: {}", meaning(&sh)),
-                effects: effects_for(&sh),
-                sides: vec![
-                    crate::contract::SideThrow::new("Firer", a as u32, attack, ma),
-                    crate::contract::SideThrow::new("Target", d as u32, defence, md),
-                ],
-            })
+            Some((
+                sh,
+                crate::contract::Outcome {
+                    dice: dice.unwrap_or(&[]).to_vec(),
+                    roll: a,
+                    modified: ma,
+                    result: name(&sh),
+                    meaning: format!("Firer {ma} against target {md}: {}", meaning(&sh)),
+                    effects: effects_for(&sh),
+                    sides: vec![
+                        crate::contract::SideThrow::new("Firer", a as u32, attack, ma),
+                        crate::contract::SideThrow::new("Target", d as u32, defence, md),
+                    ],
+                },
+            ))
         }
     };
-    // Chained: a stand lost, then the stand-loss morale check (5.53), taken in the state the
-    // hits left the unit in (a Disorder from 3.32 or 9.28 lands with the hits).
+    // The stand-loss check (5.53), taken in the state the hits left the unit in (a Disorder
+    // from 3.32 or 9.28 lands with the hits): the same numbers for the chain and the forecast.
     let room = target.hits_per_stand - target.hits;
     let response = target.response.value + s.target_leader_pv;
     let penalty = data.response.disordered.modifier.abs();
+    // The check and what follows it, played as the forecast reads it.
+    let outcome = match outcome {
+        Some((sh, mut o)) => {
+            let lost = sh.hits >= room && target.after_hits(sh.hits).0 > 0;
+            let mut done = true;
+            if lost {
+                let disordered = target.disordered || disorder_by(&sh).is_some();
+                let number = response - if disordered { penalty } else { 0 };
+                match throws.one(Die::of(10, Thrower::B, &target.name, "stand-loss check"))? {
+                    None => done = false,
+                    Some(roll) if i64::from(roll) <= number => {
+                        o.meaning
+                            .push_str(&format!(" {} passes its stand-loss check.", target.name));
+                    }
+                    Some(_) => {
+                        let (change, words) = if disordered {
+                            (Change::RoutUnit, "fails its stand-loss check and Routs")
+                        } else {
+                            (
+                                Change::Disorder,
+                                "fails its stand-loss check and is Disordered",
+                            )
+                        };
+                        o.meaning.push_str(&format!(" {} {words}.", target.name));
+                        o.effects.push(effect(
+                            Target::Unit(target.name.clone()),
+                            change.clone(),
+                            "5.53",
+                            None,
+                        ));
+                        // 1.9: a Routing unit's leader takes his casualty test, then Table 1.10.
+                        if change == Change::RoutUnit && s.target_leader {
+                            let lc = &data.leader_casualty;
+                            match throws.one(Die::of(
+                                10,
+                                Thrower::B,
+                                &target.name,
+                                "leader's casualty test",
+                            ))? {
+                                None => done = false,
+                                Some(c) if i64::from(c) <= lc.wounded_on => {
+                                    match throws.one(Die::of(
+                                        10,
+                                        Thrower::B,
+                                        &target.name,
+                                        "Table 1.10",
+                                    ))? {
+                                        None => done = false,
+                                        Some(t) => {
+                                            let table = crate::rule_system::shared::roll_table(
+                                                &lc.outcomes,
+                                            );
+                                            o.meaning.push_str(&format!(
+                                                " Its leader is hurt: Table 1.10 gives {}.",
+                                                table.lookup(i64::from(t))?
+                                            ));
+                                            o.effects.extend(super::checks::table_effects(
+                                                data,
+                                                Some(i64::from(t)),
+                                                Target::Unit(target.name.clone()),
+                                            ));
+                                        }
+                                    }
+                                }
+                                Some(_) => o.meaning.push_str(" Its leader is unharmed."),
+                            }
+                        }
+                    }
+                }
+            }
+            done.then_some(o)
+        }
+        None => None,
+    };
+    let shown_faces = throws.finish()?;
+    // Chained: a stand lost, then the stand-loss morale check (5.53), taken in the state the
+    // hits left the unit in (a Disorder from 3.32 or 9.28 lands with the hits).
     let ends = shots.joint(&Dist::die(10)?)?.map(|(sh, roll)| {
-        let lost = sh.hits >= room;
+        // A stand lost, the unit still on the table: the check (an eliminated unit takes none).
+        let lost = sh.hits >= room && target.after_hits(sh.hits).0 > 0;
         let disordered = target.disordered || disorder_by(sh).is_some();
         let ok = *roll <= response - if disordered { penalty } else { 0 };
         (lost, lost && !ok && !disordered, lost && !ok && disordered)
@@ -647,8 +745,13 @@ pub fn resolve(
             "7.42",
         ));
     }
+    let in_turn = !combined;
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            faces: shown_faces,
+            in_turn,
+            ..Shown::default()
+        },
         system: data.system.id.clone(),
         action: "fire".into(),
         dice: "d10 v d10".into(),

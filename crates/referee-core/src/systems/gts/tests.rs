@@ -1039,3 +1039,41 @@ fn a_routed_unit_losing_its_last_stand_puts_its_leader_to_the_test() {
         "0"
     );
 }
+
+#[test]
+fn fire_that_costs_a_stand_asks_the_stand_loss_check_then_a_routing_units_leader() {
+    // 5.53: a stand lost to fire calls for the stand-loss check; failed while Disordered, the
+    // unit Routs, and its leader takes his casualty test (1.9), then Table 1.10 if hurt — each die
+    // asked in turn after the shot's two.
+    let s = json!({
+        "firer": { "name": "Archers", "class": "infantry", "weapon": "BW", "armour": "L", "stands": 4 },
+        "target": { "name": "Levy", "class": "infantry", "weapon": "SP", "armour": "N", "stands": 3,
+            "hits": 3, "disordered": true, "tag": { "hits_per_stand": 4 } },
+        "range": 2.0,
+        "target_leader": true
+    });
+    let r = resolved("fire", s.clone());
+    assert!(r.shown.in_turn);
+    assert_eq!(laid_out(&r).len(), 2);
+    let r = thrown("fire", &s, &[10, 1]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r)[2],
+        (10, "Levy".into(), "stand-loss check".into())
+    );
+    // A pass: done, the hits alone.
+    let r = thrown("fire", &s, &[10, 1, 1]);
+    assert!(!changes_on(&r, "Levy").contains(&crate::contract::Change::RoutUnit));
+    // A failure while Disordered: it Routs, and its leader tests; a 1 hurts him, a 6 kills him.
+    let r = thrown("fire", &s, &[10, 1, 10]);
+    assert_eq!(laid_out(&r)[3].2, "leader's casualty test");
+    let r = thrown("fire", &s, &[10, 1, 10, 9]);
+    assert!(changes_on(&r, "Levy").contains(&crate::contract::Change::RoutUnit));
+    let r = thrown("fire", &s, &[10, 1, 10, 1, 6]);
+    assert!(changes_on(&r, "Levy").contains(&crate::contract::Change::LeaderKilled));
+    // Without a leader, the Rout ends the chain.
+    let mut alone = s.clone();
+    alone["target_leader"] = json!(false);
+    let r = thrown("fire", &alone, &[10, 1, 10]);
+    assert!(changes_on(&r, "Levy").contains(&crate::contract::Change::RoutUnit));
+}
