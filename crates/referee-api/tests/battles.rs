@@ -171,7 +171,7 @@ fn a_gts_and_a_medieval_battle_replay_from_the_file() {
     let resolution = referee
         .ruleset("gts")
         .unwrap()
-        .resolve("fire", &fire, Some(&[9, 2]))
+        .resolve("fire", &fire, Some(&[9, 2, 1]))
         .unwrap();
     let keys: Vec<String> = resolution
         .outcome
@@ -192,7 +192,9 @@ fn a_gts_and_a_medieval_battle_replay_from_the_file() {
             &ApplyRequest {
                 action: "fire".into(),
                 situation: fire,
-                dice: DiceEntry::Physical(PhysicalDice { faces: vec![9, 2] }),
+                dice: DiceEntry::Physical(PhysicalDice {
+                    faces: vec![9, 2, 1],
+                }),
                 mapping: mapping(serde_json::Value::Object(targets)),
                 rolled_by: None,
                 apply_key: None,

@@ -1699,7 +1699,12 @@ target_escort?: GtsUnit,
 /**
  * The personal valour of a leader attached to the target, for its stand-loss check.
  */
-target_leader_pv?: number, };
+target_leader_pv?: number, 
+/**
+ * A leader is attached to the target: if it Routs on its stand-loss check, he takes a
+ * casualty test (1.9).
+ */
+target_leader?: boolean, };
 
 export type GtsMeleeSituation = { side_a: Array<GtsMeleeUnit>, side_b: Array<GtsMeleeUnit>, 
 /**
