@@ -128,6 +128,7 @@ async function playTurn(label) {
         n += 1;
       } else {
         for (const { i, d100 } of blank) {
+          if (dice[i] === undefined) throw new Error(`${what}: die ${i} asked beyond the throw given; laid out: ${JSON.stringify(await pads())}; thrown: ${await browser.execute(() => [...document.querySelectorAll('#sticky-bar .thrown')].map((t) => t.textContent).join(' | '))}`);
           if (d100) await browser.$(`#sticky-bar input[data-die="${i}"]`).setValue(String(dice[i]));
           else await tap(browser, `#sticky-bar button[data-face="${i}:${dice[i]}"]`);
           n += 1;
@@ -140,7 +141,10 @@ async function playTurn(label) {
       });
     }
     const apply = await browser.$('#apply-result');
-    await until(browser, `${what}: Apply ready`, async () => apply.isEnabled());
+    await until(browser, `${what}: Apply ready`, async () => apply.isEnabled()).catch(async (e) => {
+      await shot(browser, `gts-turn-no-apply-${label}`);
+      throw new Error(`${e.message}: the dice laid out ${JSON.stringify(await pads())}, the bar: ${await browser.$('#sticky-bar').getText()}`);
+    });
     await apply.click();
     n += 1;
     await apply.click().catch(() => undefined); // a double tap applies once

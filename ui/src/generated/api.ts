@@ -348,7 +348,12 @@ leader_fields: Array<UnitField>,
  */
 place_field: string | null, };
 
-export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, };
+export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, 
+/**
+ * Asked of one unit only (the leader attached to it): the form clears it once a unit is
+ * added, where it keeps the others for the next unit of the kind.
+ */
+once?: boolean, };
 
 export type UnitOption = { key: string, label: string, 
 /**

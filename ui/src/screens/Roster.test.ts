@@ -69,6 +69,30 @@ describe('the roster', () => {
     expect(await screen.findByText('Added 6 units: SD 1 … SD 6.')).toBeInTheDocument();
   });
 
+  it('keeps a unit’s values for the next one, but not a field of one unit only (its leader)', async () => {
+    const once = { ...itacsForm, fields: [...itacsForm.fields, { key: 'leader_pv', label: "Leader's valour", rule: '1.6', kind: 'number' as const, required: false, min: -2, max: 2, once: true, options: [] }] };
+    const calls = mockCommands((cmd) => {
+      if (cmd === 'unit_form') return once;
+      if (cmd === 'unit_preview') return { summary: 'Spear-armed drilled foot', values: [] };
+      if (cmd === 'battle_add_unit') return app.view;
+      return null;
+    });
+    // (A ruleset of its own: the app keeps each ruleset's form once asked.)
+    app.view = view({ ruleset: 'once-test' });
+    render(Roster);
+    await fireEvent.input(await screen.findByLabelText(/Unit type/, { selector: 'input' }), { target: { value: 'SD' } });
+    await fireEvent.input((await screen.findAllByLabelText(/Leader's valour/))[0], { target: { value: '1' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_add_unit').length).toBe(1));
+    expect((calls.find(([c]) => c === 'battle_add_unit')![1].unit as UnitSpec).stats).toMatchObject({ type: 'SD', leader_pv: 1 });
+    await screen.findByText('Added SD.');
+    await fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_add_unit').length, document.querySelector('#add-unit')?.textContent ?? '').toBe(2));
+    const second = (calls.filter(([c]) => c === 'battle_add_unit')[1][1].unit as UnitSpec).stats as Record<string, unknown>;
+    expect(second.type).toBe('SD');
+    expect(second.leader_pv).toBeUndefined();
+  });
+
   it('refuses a unit type the ruleset does not have, with a sentence beside the field, and sends nothing', async () => {
     const calls = commands();
     render(Roster);

@@ -52,6 +52,11 @@ pub struct UnitField {
     #[ts(optional)]
     pub help: Option<String>,
     pub options: Vec<UnitOption>,
+    /// Asked of one unit only (the leader attached to it): the form clears it once a unit is
+    /// added, where it keeps the others for the next unit of the kind.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub once: bool,
 }
 
 /// One value of a choice, with what it brings.
@@ -122,7 +127,12 @@ impl Field {
             max: None,
             help: None,
             options: Vec::new(),
+            once: false,
         })
+    }
+    pub fn once(mut self) -> Field {
+        self.0.once = true;
+        self
     }
     pub fn required(mut self) -> Field {
         self.0.required = true;

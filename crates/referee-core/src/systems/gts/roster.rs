@@ -350,6 +350,7 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
             .help("The stands of the unit when the battle begins."),
         Field::new(LEADER_PV, "Leader's valour", "1.2, 1.6", FieldKind::Number)
             .range(Some(-2), Some(2))
+            .once()
             .help("The personal valour (PV) of a leader attached to the unit, −2 to +2: it counts in the unit's fights, and his casualty tests land on him here. Leave empty without one."),
     ]
     .into_iter()
