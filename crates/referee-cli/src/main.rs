@@ -55,6 +55,13 @@ enum Command {
         /// Physical dice faces, e.g. `--dice 4,1`.
         #[arg(long, value_delimiter = ',')]
         dice: Option<Vec<u32>>,
+        /// Roll the action's dice with the app's seeded generator instead: every die it lays
+        /// out, each stage of a chain in turn (a GTS melee round), then resolve with them.
+        #[arg(long, conflicts_with = "dice")]
+        roll: bool,
+        /// The seed for `--roll` (a fresh one when absent).
+        #[arg(long, requires = "roll")]
+        seed: Option<u32>,
     },
     /// Print the JSON schema of an action's situation, or of the ruleset file without an action.
     Schema {
@@ -103,6 +110,8 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
             ruleset,
             action,
             dice,
+            roll,
+            seed,
         } => {
             let mut input = String::new();
             std::io::stdin().read_to_string(&mut input).map_err(|e| {
@@ -114,13 +123,17 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
                     format!("the situation on stdin is not JSON: {e}"),
                 )
             })?;
-            let request = ResolveRequest {
+            let mut request = ResolveRequest {
                 ruleset,
                 action,
                 situation,
                 dice,
             };
-            Ok(json(&referee().resolve(&request)?))
+            let referee = referee();
+            if roll {
+                request.dice = Some(referee.throw(&request, seed)?.faces);
+            }
+            Ok(json(&referee.resolve(&request)?))
         }
         Command::Schema { ruleset, action } => match action {
             Some(action) => referee().situation_schema(&ruleset, &action),

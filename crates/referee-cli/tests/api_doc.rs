@@ -174,6 +174,32 @@ fn every_error_code_is_documented() {
 }
 
 #[test]
+fn the_cli_rolls_a_chain_of_dice_as_the_app_does() {
+    // A GTS melee round asks its dice in turn: `--roll` throws every stage from one seed, and
+    // the same seed gives the same throw.
+    let round = r#"{"side_a": [{"unit": {"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4}}],
+        "side_b": [{"unit": {"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4}}]}"#;
+    let args = [
+        "resolve",
+        "--ruleset",
+        "gts",
+        "--action",
+        "melee_round",
+        "--roll",
+        "--seed",
+        "7",
+    ];
+    let (code, first) = referee(&args, round);
+    assert_eq!(code, 0, "{first}");
+    assert!(first["outcome"]["result"].is_string(), "{first}");
+    let dice = first["outcome"]["dice"].as_array().unwrap().len();
+    assert!(dice > 2, "the roll-off and what followed it: {dice} dice");
+    assert_eq!(first["faces"].as_array().unwrap().len(), dice);
+    let (_, again) = referee(&args, round);
+    assert_eq!(first["outcome"], again["outcome"]);
+}
+
+#[test]
 fn bad_input_on_the_cli_is_a_typed_error_with_exit_status_2() {
     let (code, e) = referee(
         &["resolve", "--ruleset", "itacs", "--action", "melee"],

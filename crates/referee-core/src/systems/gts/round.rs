@@ -444,6 +444,8 @@ fn chained(
         match super::played::play(data, &f, (x, y), &mut throws)? {
             Some(played) => {
                 if let Some(o) = res.outcome.as_mut() {
+                    // The whole chain's faces, as the log keeps them and an edited roll replays.
+                    o.dice = dice.unwrap_or(&[]).to_vec();
                     o.effects.extend(played.effects);
                     if !played.words.is_empty() {
                         o.meaning = format!("{} {}.", o.meaning, played.words.join("; "));

@@ -797,6 +797,8 @@ fn a_melee_round_asks_each_die_in_turn_and_lands_the_whole_chain() {
         ]
     );
     assert_eq!(changes_on(&r, "Veterans"), [Change::FollowUp]);
+    // The outcome keeps every face of the chain, as the log shows and an edited roll replays.
+    assert_eq!(r.outcome.as_ref().unwrap().dice, [1, 1, 4, 60, 40, 1]);
     let meaning = &r.outcome.as_ref().unwrap().meaning;
     assert!(
         meaning.contains("Veterans follows up to contact"),
