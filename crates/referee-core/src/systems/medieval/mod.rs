@@ -13,6 +13,7 @@ pub mod objects;
 pub mod result;
 pub mod retreat;
 pub mod roster;
+pub mod scatter;
 mod standing;
 pub mod units;
 
