@@ -500,21 +500,25 @@ pub struct Shown {
     /// those dice and the next ones the rules call for, and gives its outcome once none is left.
     pub in_turn: bool,
     /// Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
-    /// named by its key in words ("recoil_or_spent" → "Recoil or spent").
+    /// named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
+    /// words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
     pub names: std::collections::BTreeMap<String, String>,
 }
 
 impl Resolution {
     /// The resolution with what the app shows of it.
     pub fn shown(mut self) -> Resolution {
-        let mut names = std::collections::BTreeMap::new();
+        // A system that names its results in words (naming the units) keeps its names.
+        let mut names = std::mem::take(&mut self.shown.names);
         let results = self
             .distribution
             .iter()
             .map(|d| d.result.as_str())
             .chain(self.outcome.as_ref().map(|o| o.result.as_str()));
         for result in results {
-            names.insert(result.to_string(), result_words(result));
+            names
+                .entry(result.to_string())
+                .or_insert_with(|| result_words(result));
         }
         // A system that names each die (a unit's own) has laid them out already.
         let faces = if self.shown.faces.is_empty() {

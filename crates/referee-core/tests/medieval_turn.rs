@@ -543,7 +543,7 @@ fn the_scatter_die_is_asked_in_turn_and_lands_on_the_units() {
     let die = &shot.shown.faces[2];
     assert_eq!(
         (die.label.as_deref(), die.purpose.as_deref()),
-        (Some("Light infantry"), Some("scatter"))
+        (Some("Spears"), Some("scatter"))
     );
     let mut five = volley.clone();
     five[2] = 5;

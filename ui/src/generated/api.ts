@@ -168,7 +168,8 @@ faces: Array<Die>,
 in_turn: boolean, 
 /**
  * Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
- * named by its key in words ("recoil_or_spent" → "Recoil or spent").
+ * named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
+ * words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
  */
 names: { [key in string]: string }, };
 
@@ -186,7 +187,8 @@ faces: Array<Die>,
 in_turn: boolean, 
 /**
  * Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
- * named by its key in words ("recoil_or_spent" → "Recoil or spent").
+ * named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
+ * words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
  */
 names: { [key in string]: string }, };
 
@@ -1296,7 +1298,11 @@ shots_this_turn?: number, shot_this_phase?: boolean,
  */
 concurrent?: boolean, };
 
-export type MedievalFireTarget = { terrain: string, units: Array<MedievalUnit>, };
+export type MedievalFireTarget = { 
+/**
+ * The target hex's name: its units' labels from the roster (default: their types).
+ */
+label?: string, terrain: string, units: Array<MedievalUnit>, };
 
 export type MedievalFirePhase = "enemy_movement" | "own_movement";
 

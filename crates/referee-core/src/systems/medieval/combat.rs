@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
-use super::result::{CombatResult, Part};
+use super::result::{CombatResult, Part, Who};
 use super::retreat::{RetreatHex, Route};
-use super::scatter::ScatterRead;
+use super::scatter::{and_list, ScatterRead};
 use super::units::{group_mean, resolve_hex, MedUnit, Unit};
 use crate::contract::{
     effect, rolls_text, Chance, Change, Check, Chooser, Effect, Modifier, Note, Outcome,
@@ -1226,14 +1226,48 @@ pub fn resolve(
         }
         out
     };
-    let meaning = |r: &CombatResult| -> String {
-        if leader_alone {
-            format!("Attacker: {}. The leader is killed.", r.attacker)
+    // Each side by its hexes' labels (the roster's units), else "the attacker" (5.1.1 f).
+    let side_name = |labels: Vec<Option<&str>>, word: &'static str| -> (String, bool) {
+        let named: Vec<&str> = labels.iter().flatten().copied().collect();
+        if named.is_empty() || named.len() < labels.len() {
+            (word.to_string(), true)
         } else {
-            format!("Attacker: {}. Defender: {}.", r.attacker, r.defender)
+            (and_list(&named), named.len() == 1)
         }
     };
+    let (attacker_name, attacker_one) = side_name(
+        s.attackers.iter().map(|h| h.label.as_deref()).collect(),
+        "The attacker",
+    );
+    let (defender_name, defender_one) = if leader_alone {
+        ("The leader".to_string(), true)
+    } else {
+        side_name(
+            s.defenders.iter().map(|h| h.label.as_deref()).collect(),
+            "The defender",
+        )
+    };
+    let result_words = |r: &CombatResult| -> String {
+        let attacker = Who {
+            name: &attacker_name,
+            one: attacker_one,
+        };
+        if leader_alone {
+            let own = r.attacker.words(&attacker);
+            return match own {
+                Some(w) => format!("{w}; the leader is killed"),
+                None => "The leader is killed".to_string(),
+            };
+        }
+        let defender = Who {
+            name: &defender_name,
+            one: defender_one,
+        };
+        r.words(&attacker, &defender)
+    };
+    let meaning = |r: &CombatResult| -> String { format!("{}.", result_words(r)) };
     let mut distribution = Vec::new();
+    let mut names = std::collections::BTreeMap::new();
     let mut seen: Vec<String> = Vec::new();
     for row in &c.rows {
         let code = row.results[final_column].clone();
@@ -1241,6 +1275,8 @@ pub fn resolve(
             continue;
         }
         let r = parse(&code)?;
+        // The bar and the table name a result in words, with its code as printed.
+        names.insert(code.clone(), format!("{} ({code})", result_words(&r)));
         distribution.push(ResultOdds::new(
             &code,
             &meaning(&r),
@@ -1469,7 +1505,7 @@ pub fn resolve(
         shown: Shown {
             faces: throws.finish()?,
             in_turn: true,
-            ..Shown::default()
+            names,
         },
         system: data.system.id.clone(),
         action: "combat".into(),

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
+use super::result::{Part, Who};
 use super::scatter::{and_list, ScatterRead};
 use super::units::{group_mean, resolve_hex, terrain, unit, MedUnit};
 use crate::contract::{
@@ -56,16 +57,17 @@ impl FireResult {
         }
     }
 
-    fn meaning(&self) -> String {
-        match (self.loss, self.scattered, self.destroyed) {
-            (_, _, true) => "The object is destroyed.".into(),
-            (0, true, _) => "The target is scattered.".into(),
-            (0, false, _) => "No effect.".into(),
-            (n, s, _) => format!(
-                "The target loses {n} SP{}.",
-                if s { " and is scattered" } else { "" }
-            ),
+    /// The result in words naming the target ("Spears loses 1 SP and is scattered").
+    fn words(&self, who: &Who) -> String {
+        if self.destroyed {
+            return "The object is destroyed".into();
         }
+        let part = Part {
+            loss: self.loss,
+            retreat: 0,
+            scattered: self.scattered,
+        };
+        part.words(who).unwrap_or_else(|| "No effect".into())
     }
 }
 
@@ -129,6 +131,10 @@ pub enum FirePhase {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalFireTarget")]
 pub struct FireTarget {
+    /// The target hex's name: its units' labels from the roster (default: their types).
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional)]
+    pub label: Option<String>,
     pub terrain: String,
     pub units: Vec<MedUnit>,
 }
@@ -222,6 +228,7 @@ pub fn resolve(
     let mut notes = Vec::new();
     let mut target_scatter = "other".to_string();
     let mut target_read = None;
+    let mut target_name = ("The target".to_string(), true);
     if let Some(t) = &s.target {
         let ground = terrain(data, &t.terrain, "target.terrain")?;
         let units = resolve_hex(data, &t.units, "target.units", ground.fortified)?;
@@ -232,10 +239,16 @@ pub fn resolve(
                 names.push(&u.name);
             }
         }
+        let one = units.len() == 1 && units[0].count == 1;
+        match &t.label {
+            Some(label) => target_name = (label.clone(), one),
+            None if !names.is_empty() => target_name = (and_list(&names), one),
+            None => {}
+        }
         target_read = Some(ScatterRead {
             side: Target::Defender,
             thrower: Thrower::B,
-            hexes: vec![and_list(&names)],
+            hexes: vec![t.label.clone().unwrap_or_else(|| and_list(&names))],
             units: units.iter().map(|u| (u.clone(), 0)).collect(),
             by_hex: false,
             track_full: false,
@@ -331,6 +344,11 @@ pub fn resolve(
         }
         out
     };
+    let who = Who {
+        name: &target_name.0,
+        one: target_name.1,
+    };
+    let meaning = |r: &FireResult| format!("{}.", r.words(&who));
     // In a friendly ZoC the friendly-fire d6 comes first: on a 1 the table is not used (10.2.1).
     let friendly_fire = "friendly fire".to_string();
     let friendly_effects = vec![effect(
@@ -360,15 +378,18 @@ pub fn resolve(
         ));
     }
     let mut seen: Vec<&String> = Vec::new();
+    let mut names = std::collections::BTreeMap::new();
     for code in row {
         if seen.contains(&code) {
             continue;
         }
         seen.push(code);
         let r = parse(code)?;
+        // The bar and the table name a result in words, with its code as printed.
+        names.insert(code.clone(), format!("{} ({code})", r.words(&who)));
         distribution.push(ResultOdds::new(
             code,
-            &r.meaning(),
+            &meaning(&r),
             crate::contract::rolls_text(&modified, |m| rt.lookup(m).is_ok_and(|c| c == code)),
             shot.probability(code),
             effects_of(&r),
@@ -425,7 +446,7 @@ pub fn resolve(
                 };
                 scatter_face.map(|scatter_face| {
                     let mut effects = effects_of(&r);
-                    let mut meaning = r.meaning();
+                    let mut meaning = meaning(&r);
                     if let (Some((read, n, on)), Some(face)) = (test, scatter_face) {
                         let targets = if on {
                             read.scattered_by(|_| face >= n)
@@ -546,7 +567,7 @@ pub fn resolve(
         shown: Shown {
             faces: throws.finish()?,
             in_turn: true,
-            ..Shown::default()
+            names,
         },
         system: data.system.id.clone(),
         action: "fire".into(),
