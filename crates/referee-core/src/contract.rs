@@ -185,6 +185,9 @@ pub enum Change {
     MoraleInForce { value: i64 },
     /// The unit regroups: off the Scattered Units track, back on the map (Medieval 9.1.6).
     Regroup,
+    /// A ranged unit turns its counter: to its movement side, or back to its combat side (Medieval
+    /// 10.1.1, 10.1.3).
+    Formation { movement: bool },
     /// Take this many hits (pips); a stand's worth removes a stand.
     Hits { count: u32 },
     /// The unit becomes Disordered.
@@ -289,6 +292,8 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             format!("MORALE in force {value:+} in its favour from the next turn")
         }
         Change::Regroup => "regroups: back on the map from the Scattered Units track".to_string(),
+        Change::Formation { movement: true } => "turns to movement formation".to_string(),
+        Change::Formation { movement: false } => "turns to combat formation".to_string(),
         Change::Hits { count: 1 } => "takes 1 hit".to_string(),
         Change::Hits { count } => format!("takes {count} hits"),
         Change::Disorder => "Disordered".to_string(),

@@ -571,3 +571,62 @@ fn the_scatter_die_is_asked_in_turn_and_lands_on_the_units() {
     assert!(t.scattered("Spears"));
     assert!(t.unit("Spears").strength < 2);
 }
+
+/// A ranged unit's formation is a state of its counter (10.1.1, 10.1.3): turned by a quick edit,
+/// undone exactly, read by the fights opened from the roster — on its movement side it does not
+/// shoot (10.1.2) and fights with no SPs (10.1.1); a unit without a movement side refuses it.
+#[test]
+fn a_ranged_units_formation_is_a_state_of_its_counter() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right"] }
+    ]);
+    let mut units = order();
+    units.push(unit(
+        "Boyars",
+        "Lithuanians",
+        "Right",
+        json!({ "type": "light_cavalry", "sp": 2 }),
+    ));
+    let mut t = Turn::begin("Grunwald, turn 3", sides, &units);
+    let (crossbows, boyars) = (t.id("Crossbows"), t.id("Boyars"));
+    let words = t.r.worded(&t.b.state);
+    let row = &words.units[&crossbows].words;
+    assert!(row.summary.contains("combat formation"), "{}", row.summary);
+    let turn = row
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "To movement formation")
+        .expect("a quick edit turns the counter")
+        .change
+        .clone();
+    assert_eq!(turn, Change::Formation { movement: true });
+    let body =
+        t.b.adjust(
+            &t.r,
+            referee_core::battle::Subject::Unit(crossbows),
+            turn,
+            None,
+        )
+        .unwrap();
+    t.step(body);
+    let counter = t.unit("Crossbows").detail::<MedievalCounter>().unwrap();
+    assert!(counter.entry.movement_formation);
+    let words = t.r.worded(&t.b.state);
+    assert!(words.units[&crossbows]
+        .words
+        .summary
+        .contains("movement formation"));
+    // The fire opened from the roster reads it: no shot on the movement side (10.1.2).
+    let f = fight(&t.r, &t.b.state, "fire", &[crossbows], &[boyars]).unwrap();
+    let e = t.r.resolve("fire", &f.situation, None).unwrap_err();
+    assert_eq!(e.rule.as_deref(), Some("10.1.2"));
+    // Light cavalry have no movement side: the change is refused as a conflict-free error.
+    let refused = t.b.adjust(
+        &t.r,
+        referee_core::battle::Subject::Unit(boyars),
+        Change::Formation { movement: true },
+        None,
+    );
+    assert!(refused.is_err(), "light cavalry have no formations");
+}

@@ -116,7 +116,10 @@ impl RuleSystem for Medieval {
     }
 
     fn common_situations() -> Vec<CommonSituation> {
+        // A leader stacked on a hex is worth 2 CMs and keeps its units from scattering (8.2.1,
+        // 9.1.3): asked up front, on the hex it stands on.
         CommonSituation::list(&[
+            ("leader", "Leader stacked (+2 CMs)"),
             ("rear", "Rear"),
             ("stream", "Stream"),
             ("ford", "Ford"),
@@ -156,12 +159,12 @@ impl RuleSystem for Medieval {
     }
 
     fn land(
-        _data: &MedievalData,
+        data: &MedievalData,
         unit: &mut UnitState,
         own: &mut MedievalCounter,
         change: &Change,
     ) -> bool {
-        roster::land(unit, own, change)
+        roster::land(data, unit, own, change)
     }
 
     fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> UnitWords {
