@@ -224,10 +224,10 @@ test('ITACS: a melee from the roster, applied once, the standing updated, undone
 test('Medieval: a combat from the roster costs SPs once, then is undone', async () => {
   await beginBattle('medieval', 'Grunwald', ['Order', 'Lithuania']);
   await addUnit('Knights', 'Order', { type: 'heavy_cavalry', sp: 2, cf: 2 });
-  await addUnit('Sergeants', 'Order', { type: 'heavy_cavalry', sp: 3, cf: 2 });
+  await addUnit('Sergeants', 'Order', { type: 'heavy_cavalry', sp: 2, cf: 2 });
   await addUnit('Crossbows', 'Order', { type: 'light_cavalry', sp: 2, cf: 1 });
   await addUnit('Riders', 'Lithuania', { type: 'light_cavalry', sp: 2, cf: 1 });
-  await addUnit('Boyars', 'Lithuania', { type: 'heavy_cavalry', sp: 3, cf: 2 });
+  await addUnit('Boyars', 'Lithuania', { type: 'heavy_cavalry', sp: 2, cf: 2 });
   await addUnit('Tatars', 'Lithuania', { type: 'light_cavalry', sp: 2, cf: 1 });
   const id = await rosterIds();
   await bothSizes('medieval', [id.Knights], [id.Riders], '66');

@@ -3,6 +3,7 @@
 // 8.2.1) and drive them back, the scatter d6 asked after the 2d6 and tapped on its pad (5.1.1 g);
 // the Sergeants fight the Tatars, no follow-up die; the Crossbows shoot the Spears in the enemy's
 // movement phase, the d6 of 6 after their loss scattering them (10.6.3); and the turn advances.
+// The defending hex's terrain is a chip, asked up front with each terrain's worth.
 // Every interaction is counted (`turn-flow medieval: N interactions`); a combat with one
 // situational modifier takes at most 7, plus one per follow-up die the rules call for.
 import { after, before, test } from 'node:test';
@@ -78,7 +79,14 @@ test('the Medieval scatter die named on its pad, at both sizes', async () => {
   await until(browser, 'the scatter d6 asked', async () => (await pads(browser)).some((p) => p.includes('scatter')));
   const names = await pads(browser);
   assert.ok(names.some((p) => p.startsWith('Boyars’ d6 · scatter')), names.join(' | '));
-  // The result in words naming the units, in the bar.
+  // The defending hex's terrain is asked up front, among the chips, each terrain with its worth.
+  const terrain = await browser.$('select[data-chip="defenders.0.terrain"]');
+  assert.ok(await terrain.isExisting(), 'the terrain asked up front');
+  const { y } = await terrain.getLocation();
+  assert.ok(y < 800, `the terrain chip ${y} px down the form`);
+  const options = await browser.execute((el) => [...el.options].map((o) => o.text), terrain);
+  assert.ok(options.some((o) => /^Forest \(defender \+\d CMs?\)$/.test(o)), options.join(' | '));
+  // The screen with the chain half thrown: no developer text, nothing wider than the window.
   await checkScreen(browser, 'medieval-chain');
   await shot(browser, 'medieval-scatter-pad-desktop');
   await size(browser, PHONE);

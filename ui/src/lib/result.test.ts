@@ -37,6 +37,9 @@ describe('a result in words', () => {
     expect(applyLabel(r, outcome({ result: 'destroyed', effects: [effect] }))).toBe('Apply Destroyed');
     expect(applyLabel(r, outcome({ result: 'NE' }))).toBe('Record NE in the log');
     expect(applyLabel(resolved('', { weather: 'Weather' }), outcome({ result: 'weather', dice: [] }))).toBe('Record in the log');
+    // A result named in a sentence naming the units keeps the button short: its code.
+    const words = resolved('2d6', { '-1/D2': 'Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)' });
+    expect(applyLabel(words, outcome({ result: '-1/D2', effects: [effect] }))).toBe('Apply -1/D2');
   });
   it('gathers effects by target, named by the units they land on', () => {
     const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };

@@ -116,9 +116,10 @@ impl RuleSystem for Medieval {
     }
 
     fn common_situations() -> Vec<CommonSituation> {
-        // A leader stacked on a hex is worth 2 CMs and keeps its units from scattering (8.2.1,
-        // 9.1.3): asked up front, on the hex it stands on.
+        // The defending hex's terrain (its CMs, 5.3) and a leader stacked on a hex, worth 2 CMs
+        // and keeping its units from scattering (8.2.1, 9.1.3): asked up front, on their hex.
         CommonSituation::list(&[
+            ("terrain", "Terrain"),
             ("leader", "Leader stacked (+2 CMs)"),
             ("rear", "Rear"),
             ("stream", "Stream"),
@@ -250,12 +251,17 @@ fn choices(data: &MedievalData) -> Vec<ChoiceList> {
         },
         ChoiceList {
             field: "terrain".into(),
+            // Each terrain with its worth to a defender there (TERRAIN EFFECT, R-MED-4).
             options: data
                 .terrain
                 .iter()
                 .map(|(k, t)| Choice {
                     key: k.clone(),
-                    label: t.name.clone(),
+                    label: match t.combat {
+                        0 => t.name.clone(),
+                        1 => format!("{} (defender +1 CM)", t.name),
+                        n => format!("{} (defender +{n} CMs)", t.name),
+                    },
                 })
                 .collect(),
         },
