@@ -91,4 +91,15 @@ test('the Medieval scatter die named on its pad, at both sizes', async () => {
   await shot(browser, 'medieval-scatter-pad-desktop');
   await size(browser, PHONE);
   await shot(browser, 'medieval-scatter-pad-phone');
+  // The scatter d6 tapped: the result in words; the table view names every result in words too.
+  await tap(browser, '#sticky-bar button[data-face="2:1"]');
+  await until(browser, 'the result', async () => browser.$('#bar-result').isExisting());
+  await tap(browser, '#table-view');
+  const table = await browser.$('#table-view-screen');
+  await until(browser, 'the table view', async () => table.isExisting());
+  const words = await table.getText();
+  assert.match(words, /Boyars retreats 2 hexes and loses 1 SP|Boyars retreats/, words);
+  assert.match(words, /Scatter d6 1 \(Boyars\): Boyars scattered/, words);
+  await shot(browser, 'medieval-table-view-phone');
+  await tap(browser, '#close-table-view');
 });

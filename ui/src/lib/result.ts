@@ -29,8 +29,22 @@ export function throwLine(o: Outcome, totalModifier: number, names?: [string, st
       })
       .join(' · ');
   }
-  const dice = o.dice.length > 1 ? `${o.dice.join(' + ')} = ${o.roll}` : `${o.roll}`;
+  const dice = o.dice.length > 1 ? summed(o.dice, o.roll) : `${o.roll}`;
   return totalModifier ? `Dice ${dice}, ${signed(totalModifier)} → ${o.modified}` : `Dice ${dice}`;
+}
+
+/** "4 + 3 = 7"; a chain's later dice after the roll they follow ("3 + 4 = 7, then 1": a Medieval
+ * combat's 2d6, then its scatter d6), never added into it. */
+function summed(dice: number[], roll: number): string {
+  let sum = 0;
+  for (let k = 0; k < dice.length; k += 1) {
+    sum += dice[k];
+    if (sum === roll && k > 0) {
+      const rest = dice.slice(k + 1);
+      return `${dice.slice(0, k + 1).join(' + ')} = ${roll}${rest.length ? `, then ${rest.join(', ')}` : ''}`;
+    }
+  }
+  return `${dice.join(', ')}: ${roll}`;
 }
 
 export interface TargetEffects {
