@@ -1024,11 +1024,26 @@ pub fn resolve(
                 })
                 .map(|((u, _), h)| (u.clone(), *h))
                 .collect(),
-            hexes: labels
-                .into_iter()
-                .enumerate()
-                .map(|(i, l)| l.map_or_else(|| format!("{word} hex {}", i + 1), str::to_string))
-                .collect(),
+            // A hex without a label: "the defender" when it is the side's only one.
+            hexes: {
+                let one = labels.len() == 1;
+                labels
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, l)| match l {
+                        Some(l) => l.to_string(),
+                        None if one => format!(
+                            "the {}",
+                            if thrower == Thrower::A {
+                                "attacker"
+                            } else {
+                                "defender"
+                            }
+                        ),
+                        None => format!("{word} hex {}", i + 1),
+                    })
+                    .collect()
+            },
             by_hex,
             track_full: support.scatter_track_full,
         }
