@@ -13,6 +13,7 @@ use referee_core::battle::{
     Difference, Event, EventBody, Fight, Mapping, SideSetup, Standing, Subject, UnitId, UnitSpec,
 };
 use referee_core::contract::{Chance, Change};
+use referee_core::rule_system::Phase;
 use referee_core::{RefereeError, Resolution};
 use referee_store::{
     event_hash, now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent,
@@ -293,10 +294,12 @@ fn edit_changes(before: Option<&UnitSpec>, after: &UnitSpec) -> Vec<String> {
 
 /// An event in words. An undo or redo says what it took back or put back ("Undo: Melee — SD
 /// front, PS: D1X (dice 2, 3; physical dice)"), not the number of an entry.
-fn entry_text(battle: &Battle, units: &UnitEntries, e: &Event) -> String {
+fn entry_text(battle: &Battle, units: &UnitEntries, phases: &[Phase], e: &Event) -> String {
     let words = |e: &Event| {
-        e.body
-            .describe(|id| units.before(e.seq, id).map(|u| u.label.clone()))
+        e.body.describe_in(
+            |id| units.before(e.seq, id).map(|u| u.label.clone()),
+            phases,
+        )
     };
     let (what, seq) = match e.body {
         EventBody::Undone { event } => ("Undo", event),
@@ -310,7 +313,7 @@ fn entry_text(battle: &Battle, units: &UnitEntries, e: &Event) -> String {
     }
 }
 
-fn log_entries(battle: &Battle, events: &[Event]) -> Vec<LogEntry> {
+fn log_entries(battle: &Battle, phases: &[Phase], events: &[Event]) -> Vec<LogEntry> {
     let units = UnitEntries::of(battle);
     // The turn of every event, from the turn changes in force before it.
     let mut turn = 1;
@@ -334,7 +337,7 @@ fn log_entries(battle: &Battle, events: &[Event]) -> Vec<LogEntry> {
             seq: e.seq,
             at: e.at.clone(),
             kind: e.body.kind().to_string(),
-            text: entry_text(battle, &units, e),
+            text: entry_text(battle, &units, phases, e),
             undone: !battle.history.in_force(e.seq),
             edited: battle.history.edited.contains_key(&e.seq),
             changes: match &e.body {
@@ -503,7 +506,7 @@ impl Battles {
             ruleset_changed,
             state: ruleset.worded(&battle.state),
             events: u64::try_from(battle.events.len()).unwrap_or(u64::MAX),
-            log: log_entries(battle, &battle.events[from..]),
+            log: log_entries(battle, &ruleset.info.phases, &battle.events[from..]),
             undo: battle.history.undo,
             redo: battle.history.redo,
             applied: None,
@@ -523,7 +526,8 @@ impl Battles {
             battle.events.partition_point(|e| e.seq < b)
         });
         let start = end.saturating_sub(limit);
-        Ok(log_entries(battle, &battle.events[start..end]))
+        let phases = &referee.ruleset(&battle.state.ruleset)?.info.phases;
+        Ok(log_entries(battle, phases, &battle.events[start..end]))
     }
 
     pub fn add_unit(

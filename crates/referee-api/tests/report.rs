@@ -197,3 +197,100 @@ fn the_text_log_tells_each_turn_in_words_with_the_odds_of_each_roll() {
     );
     assert!(log.contains("1 entry taken back by undo is left out."));
 }
+
+/// The screen's list of developer text (ui/src/lib/dev-text.json), as the end-to-end walk reads it.
+fn developer_text() -> Vec<(regex::Regex, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../ui/src/lib/dev-text.json"
+    );
+    let list: Vec<(String, String, String)> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    list.into_iter()
+        .map(|(source, flags, what)| {
+            let source = if flags.contains('i') {
+                format!("(?i){source}")
+            } else {
+                source
+            };
+            (regex::Regex::new(&source).unwrap(), what)
+        })
+        .collect()
+}
+
+/// The words a page shows: its tags, style and entities left out.
+fn shown_text(html: &str) -> String {
+    let body = html.split("</style>").last().unwrap_or(html);
+    let tags = regex::Regex::new(r"<[^>]*>").unwrap();
+    tags.replace_all(body, " ")
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+}
+
+#[test]
+fn a_medieval_turn_reports_its_phases_and_results_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let new = NewBattle::from_preset(referee.preset("medieval-combat-example").unwrap(), None);
+    let view = battles.create(&referee, &new).unwrap();
+    let id = view.id;
+    battles
+        .advance_turn(&referee, id, None, Some("a_cavalry_attack".into()))
+        .unwrap();
+    let ids: Vec<u32> = view.state.units.keys().copied().collect();
+    // The 5.1.1 combat: a roll of 4 (−1/D2), then the scatter d6 of 2 scatters the defender.
+    let combat = ApplyRequest {
+        action: "combat".into(),
+        situation: json!({
+            "attackers": [
+                { "label": "Heavy cavalry", "stream": true, "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }] },
+                { "label": "Cavalry", "stream": true, "units": [{ "type": "cavalry", "sp": 2, "cf": 3 }] }
+            ],
+            "defenders": [{ "label": "Light cavalry", "terrain": "stream", "units": [{ "type": "light_cavalry", "sp": 2, "cf": 1 }] }]
+        }),
+        dice: DiceEntry::Physical(PhysicalDice {
+            faces: vec![1, 3, 2],
+        }),
+        mapping: serde_json::from_value(json!({
+            "targets": {
+                "attacker": [ids[0], ids[1]],
+                "defender": [ids[2]],
+                "hex:Heavy cavalry": [ids[0]],
+                "hex:Cavalry": [ids[1]],
+                "hex:Light cavalry": [ids[2]]
+            },
+            "choices": { "0": [ids[0]] }
+        }))
+        .unwrap(),
+        rolled_by: None,
+        apply_key: None,
+    };
+    battles.apply(&referee, id, &combat).unwrap();
+    let report = battles.report(&referee, id).unwrap();
+    let log = battles.text_log(&referee, id).unwrap();
+    let page = shown_text(&report);
+    for (text, what) in [(&page, "report"), (&log, "text log")] {
+        for phrase in [
+            "Phase 2 – cavalry attack of player A",
+            "Heavy cavalry and Cavalry lose 1 SP; Light cavalry retreats 2 hexes",
+        ] {
+            assert!(text.contains(phrase), "the {what} lacks {phrase}:\n{text}");
+        }
+        assert!(
+            !text.contains("a_cavalry_attack"),
+            "the {what} shows a phase id"
+        );
+        for (re, kind) in developer_text() {
+            if let Some(m) = re.find(text) {
+                let at = text[..m.start()]
+                    .char_indices()
+                    .rev()
+                    .nth(40)
+                    .map_or(0, |(i, _)| i);
+                panic!("the {what} shows {kind}: “{}”", &text[at..m.end()]);
+            }
+        }
+    }
+}

@@ -185,6 +185,9 @@ pub enum Change {
     MoraleInForce { value: i64 },
     /// The unit regroups: off the Scattered Units track, back on the map (Medieval 9.1.6).
     Regroup,
+    /// A ranged unit turns its counter: to its movement side, or back to its combat side (Medieval
+    /// 10.1.1, 10.1.3).
+    Formation { movement: bool },
     /// Take this many hits (pips); a stand's worth removes a stand.
     Hits { count: u32 },
     /// The unit becomes Disordered.
@@ -289,6 +292,8 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             format!("MORALE in force {value:+} in its favour from the next turn")
         }
         Change::Regroup => "regroups: back on the map from the Scattered Units track".to_string(),
+        Change::Formation { movement: true } => "turns to movement formation".to_string(),
+        Change::Formation { movement: false } => "turns to combat formation".to_string(),
         Change::Hits { count: 1 } => "takes 1 hit".to_string(),
         Change::Hits { count } => format!("takes {count} hits"),
         Change::Disorder => "Disordered".to_string(),
@@ -500,21 +505,25 @@ pub struct Shown {
     /// those dice and the next ones the rules call for, and gives its outcome once none is left.
     pub in_turn: bool,
     /// Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
-    /// named by its key in words ("recoil_or_spent" → "Recoil or spent").
+    /// named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
+    /// words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
     pub names: std::collections::BTreeMap<String, String>,
 }
 
 impl Resolution {
     /// The resolution with what the app shows of it.
     pub fn shown(mut self) -> Resolution {
-        let mut names = std::collections::BTreeMap::new();
+        // A system that names its results in words (naming the units) keeps its names.
+        let mut names = std::mem::take(&mut self.shown.names);
         let results = self
             .distribution
             .iter()
             .map(|d| d.result.as_str())
             .chain(self.outcome.as_ref().map(|o| o.result.as_str()));
         for result in results {
-            names.insert(result.to_string(), result_words(result));
+            names
+                .entry(result.to_string())
+                .or_insert_with(|| result_words(result));
         }
         // A system that names each die (a unit's own) has laid them out already.
         let faces = if self.shown.faces.is_empty() {

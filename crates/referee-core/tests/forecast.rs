@@ -794,7 +794,9 @@ fn a_medieval_retreat_that_rides_friends_down_removes_them_when_applied() {
     ]);
     assert!(check_situation(&r, &b, "combat", &situation, &targets, "ride-down retreat") >= 36);
     let mut ridden = 0;
-    for faces in throws("2d6").unwrap() {
+    for first in throws("2d6").unwrap() {
+        // The scatter d6 a retreat calls for is asked after the 2d6 (5.1.1 g).
+        let faces = thrown_on(&r, "combat", &situation, first);
         let (thrown, copy) = thrown_and_applied(&r, &b, "combat", &situation, &faces, &targets);
         let effects = &thrown.outcome.as_ref().unwrap().effects;
         let retreat = effects.iter().find_map(|e| match e.change {

@@ -168,7 +168,8 @@ faces: Array<Die>,
 in_turn: boolean, 
 /**
  * Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
- * named by its key in words ("recoil_or_spent" → "Recoil or spent").
+ * named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
+ * words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
  */
 names: { [key in string]: string }, };
 
@@ -186,7 +187,8 @@ faces: Array<Die>,
 in_turn: boolean, 
 /**
  * Each result as the screen names it: a table's code as printed ("1D", "A2R"), a result
- * named by its key in words ("recoil_or_spent" → "Recoil or spent").
+ * named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
+ * words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
  */
 names: { [key in string]: string }, };
 
@@ -235,7 +237,7 @@ export type Effect = { target: Target, change: Change, text: string, rule: strin
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
 
 export type Chooser = "attacker" | "defender";
 
@@ -1301,7 +1303,11 @@ shots_this_turn?: number, shot_this_phase?: boolean,
  */
 concurrent?: boolean, };
 
-export type MedievalFireTarget = { terrain: string, units: Array<MedievalUnit>, };
+export type MedievalFireTarget = { 
+/**
+ * The target hex's name: its units' labels from the roster (default: their types).
+ */
+label?: string, terrain: string, units: Array<MedievalUnit>, };
 
 export type MedievalFirePhase = "enemy_movement" | "own_movement";
 

@@ -24,4 +24,17 @@ describe('common situations as chips', () => {
     ]);
     expect(commonChips(schema, {}, [])).toEqual([]);
   });
+
+  it('asks a required choice up front, never an optional one', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        attackers: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, terrain: { type: 'string' } } } },
+        defenders: { type: 'array', items: { type: 'object', required: ['terrain'], properties: { label: { type: 'string' }, terrain: { type: 'string' } } } },
+      },
+    };
+    const lists = { terrain: [{ key: 'clear', label: 'Clear' }, { key: 'forest', label: 'Forest (defender +2 CMs)' }] };
+    const chips = commonChips(schema, { attackers: [{ label: 'Knights' }], defenders: [{ label: 'Boyars', terrain: 'clear' }] }, [{ field: 'terrain', label: 'Terrain' }], lists);
+    expect(chips.map((c) => [c.key, c.label, c.options?.map((o) => o.key)])).toEqual([['defenders.0.terrain', 'Terrain · Boyars', ['clear', 'forest']]]);
+  });
 });

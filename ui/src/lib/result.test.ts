@@ -11,6 +11,8 @@ describe('a result in words', () => {
   it('reads an opposed roll side by side and a single throw with its modifier', () => {
     expect(throwLine(outcome({ sides: [{ label: 'A', die: 7, modifier: 2, total: 9 }, { label: 'B', die: 5, modifier: -4, total: 1 }] }), 0)).toBe('A 7 + 2 = 9 · B 5 − 4 = 1');
     expect(throwLine(outcome({}), 2)).toBe('Dice 4 + 3 = 7, +2 → 9');
+    // A chain's follow-up die (a Medieval scatter d6) follows the roll, not added into it.
+    expect(throwLine(outcome({ dice: [3, 4, 1], roll: 7, modified: 7 }), 0)).toBe('Dice 3 + 4 = 7, then 1');
     // GTS: the roll-off's A and B are the sides; a total below 1 counts as 1.
     expect(throwLine(outcome({ sides: [{ label: 'A', die: 10, modifier: 0, total: 10 }, { label: 'B', die: 1, modifier: -3, total: 1 }] }), 0, ['Greeks', 'Persians'])).toBe('Greeks 10 + 0 = 10 · Persians 1 − 3 = −2 (at least 1)');
     expect(throwLine(outcome({ dice: [57], roll: 57, modified: 57 }), 0)).toBe('Dice 57');
@@ -37,6 +39,9 @@ describe('a result in words', () => {
     expect(applyLabel(r, outcome({ result: 'destroyed', effects: [effect] }))).toBe('Apply Destroyed');
     expect(applyLabel(r, outcome({ result: 'NE' }))).toBe('Record NE in the log');
     expect(applyLabel(resolved('', { weather: 'Weather' }), outcome({ result: 'weather', dice: [] }))).toBe('Record in the log');
+    // A result named in a sentence naming the units keeps the button short: its code.
+    const words = resolved('2d6', { '-1/D2': 'Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)' });
+    expect(applyLabel(words, outcome({ result: '-1/D2', effects: [effect] }))).toBe('Apply -1/D2');
   });
   it('gathers effects by target, named by the units they land on', () => {
     const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };

@@ -29,8 +29,22 @@ export function throwLine(o: Outcome, totalModifier: number, names?: [string, st
       })
       .join(' · ');
   }
-  const dice = o.dice.length > 1 ? `${o.dice.join(' + ')} = ${o.roll}` : `${o.roll}`;
+  const dice = o.dice.length > 1 ? summed(o.dice, o.roll) : `${o.roll}`;
   return totalModifier ? `Dice ${dice}, ${signed(totalModifier)} → ${o.modified}` : `Dice ${dice}`;
+}
+
+/** "4 + 3 = 7"; a chain's later dice after the roll they follow ("3 + 4 = 7, then 1": a Medieval
+ * combat's 2d6, then its scatter d6), never added into it. */
+function summed(dice: number[], roll: number): string {
+  let sum = 0;
+  for (let k = 0; k < dice.length; k += 1) {
+    sum += dice[k];
+    if (sum === roll && k > 0) {
+      const rest = dice.slice(k + 1);
+      return `${dice.slice(0, k + 1).join(' + ')} = ${roll}${rest.length ? `, then ${rest.join(', ')}` : ''}`;
+    }
+  }
+  return `${dice.join(', ')}: ${roll}`;
 }
 
 export interface TargetEffects {
@@ -58,10 +72,17 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
 }
 
 /** The likeliest results first, for a one-line summary of the odds. */
+/** A name the apply button can carry without growing: a result named in a sentence that names
+ * the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)", spelt out beside it) goes by
+ * its code, so "Applied ✓" takes the button's place and a double tap's second tap lands on it. */
+const BUTTON_NAME = 24;
+
 /** What the apply button says: a result that changes no unit is only recorded in the log. */
 export function applyLabel(r: Resolution, o: Outcome, names?: [string, string]): string {
-  if (o.effects.length) return `Apply ${resultName(r, o.result, names)}`;
-  return r.dice ? `Record ${resultName(r, o.result, names)} in the log` : 'Record in the log';
+  const named = resultName(r, o.result, names);
+  const name = named.length <= BUTTON_NAME ? named : o.result;
+  if (o.effects.length) return `Apply ${name}`;
+  return r.dice ? `Record ${name} in the log` : 'Record in the log';
 }
 
 export function oddsSummary(distribution: { result: string; p: number }[], max = 3): { result: string; p: number }[] {

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use referee_core::battle::{
     standing, Battle, Event, EventBody, Gauge, Standing, UnitId, UnitState,
 };
+use referee_core::rule_system::Phase;
 use referee_core::{RefereeError, Ruleset};
 
 pub use page::html_report;
@@ -130,18 +131,27 @@ fn roll_of(detail: Option<&serde_json::Value>) -> Option<Roll> {
             .unwrap_or_default()
             .to_string()
     };
+    // Each result as the screen names it: the system's words naming the units where it gives
+    // them ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)"), else its code.
+    let named = |code: String| {
+        resolution
+            .get("names")
+            .and_then(|n| n.get(&code))
+            .and_then(|n| n.as_str())
+            .map_or(code, str::to_string)
+    };
     let distribution: Vec<Chance> = resolution
         .get("distribution")?
         .as_array()?
         .iter()
         .map(|o| Chance {
-            result: text(o, "result"),
+            result: named(text(o, "result")),
             probability: text(o, "probability"),
             p: o.get("p").and_then(|p| p.as_f64()).unwrap_or(0.0),
         })
         .filter(|c| c.p > 0.0)
         .collect();
-    let result = text(outcome, "result");
+    let result = named(text(outcome, "result"));
     let chance = distribution
         .iter()
         .find(|c| c.result == result)
@@ -214,11 +224,8 @@ fn unit_kind(unit: &UnitState) -> String {
     }
 }
 
-fn heading(turn: u32, phase: &Option<String>) -> String {
-    match phase {
-        Some(p) => format!("Turn {turn}, {p}"),
-        None => format!("Turn {turn}"),
-    }
+fn heading(turn: u32, phase: &Option<String>, phases: &[Phase]) -> String {
+    referee_core::battle::turn_words(turn, phase.as_deref(), phases)
 }
 
 /// Consecutive units added to one side as one entry: "Added 6 units to Romans: 17.04, …".
@@ -250,7 +257,7 @@ impl Story {
         })?;
         let mut replay = Battle::open(ruleset, vec![first])?;
         let mut turns = vec![TurnStory {
-            heading: heading(replay.state.turn, &replay.state.phase),
+            heading: heading(replay.state.turn, &replay.state.phase, &ruleset.info.phases),
             entries: Vec::new(),
         }];
         let mut samples = Vec::new();
@@ -291,7 +298,7 @@ impl Story {
                         });
                     }
                     turns.push(TurnStory {
-                        heading: heading(*turn, phase),
+                        heading: heading(*turn, phase, &ruleset.info.phases),
                         entries: Vec::new(),
                     });
                 }
@@ -305,10 +312,17 @@ impl Story {
                         _ => Vec::new(),
                     };
                     let detail = source.details.get(&edit.unwrap_or(event.seq));
+                    let roll = roll_of(detail);
+                    let mut text =
+                        body.describe_in(|id| label(event.seq, id), &ruleset.info.phases);
+                    // The result by its name in words, where the resolution gives one.
+                    if let (EventBody::Applied { result, .. }, Some(r)) = (&body, &roll) {
+                        text = text.replacen(&format!(": {result}"), &format!(": {}", r.result), 1);
+                    }
                     entries.push(Entry {
-                        text: body.describe(|id| label(event.seq, id)),
+                        text,
                         changes,
-                        roll: roll_of(detail),
+                        roll,
                         corrected: edit.is_some(),
                     });
                 }

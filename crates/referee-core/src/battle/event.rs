@@ -174,6 +174,16 @@ impl EventBody {
     /// A line for the log. `label` names a unit by its id as the battle knew it before the
     /// event (a removed unit's event carries only its id).
     pub fn describe(&self, label: impl Fn(UnitId) -> Option<String>) -> String {
+        self.describe_in(label, &[])
+    }
+
+    /// A line for the log, a phase named as the system's sequence names it ("Turn 2, Infantry
+    /// attack"), never by its key.
+    pub fn describe_in(
+        &self,
+        label: impl Fn(UnitId) -> Option<String>,
+        phases: &[crate::rule_system::Phase],
+    ) -> String {
         let name = |id: &UnitId| label(*id).unwrap_or_else(|| format!("unit #{id}"));
         match self {
             // The system is on the battle's head; its id is no word for the log.
@@ -264,10 +274,7 @@ impl EventBody {
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
-            EventBody::TurnAdvanced { turn, phase } => match phase {
-                Some(p) => format!("Turn {turn}, {p}"),
-                None => format!("Turn {turn}"),
-            },
+            EventBody::TurnAdvanced { turn, phase } => turn_words(*turn, phase.as_deref(), phases),
             EventBody::Undone { event } => format!("Undo #{event}"),
             EventBody::Redone { event } => format!("Redo #{event}"),
             EventBody::UndoneTo { event } => format!("Undo back to #{event}"),
@@ -282,6 +289,28 @@ impl EventBody {
                 describe_dice(dice, source, None)
             ),
         }
+    }
+}
+
+/// "Turn 2, Infantry attack": the phase by its name in the sequence; a key the sequence does not
+/// know (a battle begun under other rules) in words.
+pub fn turn_words(turn: u32, phase: Option<&str>, phases: &[crate::rule_system::Phase]) -> String {
+    match phase {
+        Some(key) => {
+            let name = phases
+                .iter()
+                .find(|p| p.key == key)
+                .map(|p| p.name.clone())
+                .unwrap_or_else(|| {
+                    let w = crate::error::words(key);
+                    match w.get(..1) {
+                        Some(first) => first.to_uppercase() + &w[1..],
+                        None => w,
+                    }
+                });
+            format!("Turn {turn}, {name}")
+        }
+        None => format!("Turn {turn}"),
     }
 }
 

@@ -18,7 +18,7 @@ pub mod outlook;
 mod tests;
 
 pub use changes::{changes_for, target_key, Mapping};
-pub use event::{AppliedChange, DiceSource, Event, EventBody, Subject};
+pub use event::{turn_words, AppliedChange, DiceSource, Event, EventBody, Subject};
 pub use fight::{fight, Fight};
 pub use fold::{fold, History};
 pub use live::{differences, Battle, Difference};

@@ -1176,6 +1176,21 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
         applied("weather", "weather").describe(names),
         "Weather — 17.03"
     );
+    // A phase by its name in the sequence; a key the sequence does not know, in words.
+    let phases = s.ruleset.info.phases.clone();
+    let phase = &phases[0];
+    let turn = |key: &str| EventBody::TurnAdvanced {
+        turn: 2,
+        phase: Some(key.into()),
+    };
+    assert_eq!(
+        turn(&phase.key).describe_in(names, &phases),
+        format!("Turn 2, {}", phase.name)
+    );
+    assert_eq!(
+        turn("b_infantry_attack").describe(names),
+        "Turn 2, B infantry attack"
+    );
 }
 
 #[test]

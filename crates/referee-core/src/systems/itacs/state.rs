@@ -146,6 +146,7 @@ impl HexState {
             | Change::MoraleIfEliminated { .. }
             | Change::MoraleInForce { .. }
             | Change::Regroup
+            | Change::Formation { .. }
             | Change::Hits { .. }
             | Change::Disorder
             | Change::RoutUnit

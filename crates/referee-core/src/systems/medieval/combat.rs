@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
-use super::result::{CombatResult, Part};
+use super::result::{CombatResult, Part, Who};
 use super::retreat::{RetreatHex, Route};
+use super::scatter::{and_list, ScatterRead};
 use super::units::{group_mean, resolve_hex, MedUnit, Unit};
 use crate::contract::{
     effect, rolls_text, Chance, Change, Check, Chooser, Effect, Modifier, Note, Outcome,
@@ -18,6 +19,8 @@ use crate::contract::{
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist};
 use crate::rule_system::resolve::is_default;
+use crate::rule_system::throws::Throws;
+use crate::rule_system::Thrower;
 
 /// A leader's part in a side's combat (8.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
@@ -994,34 +997,86 @@ pub fn resolve(
         notes.extend(defender_retreat.notes("defender"));
     }
     // Who a scattering result scatters: nobody stacked with a leader (9.1.3). With the leader on
-    // one hex, the side's other hexes scatter; a side-wide leader covers every unit.
-    let exposed = |units: &[(Unit, u32)], hex_of: &[usize], flags: &[bool], leader| {
+    // one hex, the side's other hexes scatter; a side-wide leader covers every unit. The scatter
+    // d6 after a retreat (5.1.1 g) is read for each of them, by its hex.
+    let read = |side: Target,
+                thrower: Thrower,
+                units: &[(Unit, u32)],
+                hex_of: &[usize],
+                flags: &[bool],
+                leader,
+                labels: Vec<Option<&str>>,
+                word: &str,
+                support: &SideSupport| {
         let by_hex = flags.iter().any(|f| *f);
-        units
-            .iter()
-            .zip(hex_of)
-            .filter(|(_, h)| {
-                if by_hex {
-                    !flags[**h]
-                } else {
-                    leader != LeaderPresence::Stacked
-                }
-            })
-            .map(|(u, _)| u.clone())
-            .collect::<Vec<_>>()
+        ScatterRead {
+            side,
+            thrower,
+            units: units
+                .iter()
+                .zip(hex_of)
+                .filter(|(_, h)| {
+                    if by_hex {
+                        !flags[**h]
+                    } else {
+                        leader != LeaderPresence::Stacked
+                    }
+                })
+                .map(|((u, _), h)| (u.clone(), *h))
+                .collect(),
+            // A hex without a label: "the defender" when it is the side's only one.
+            hexes: {
+                let one = labels.len() == 1;
+                labels
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, l)| match l {
+                        Some(l) => l.to_string(),
+                        None if one => format!(
+                            "the {}",
+                            if thrower == Thrower::A {
+                                "attacker"
+                            } else {
+                                "defender"
+                            }
+                        ),
+                        None => format!("{word} hex {}", i + 1),
+                    })
+                    .collect()
+            },
+            by_hex,
+            track_full: support.scatter_track_full,
+        }
     };
-    let attacker_exposed = exposed(
+    let attacker_read = read(
+        Target::Attacker,
+        Thrower::A,
         &attacker_units,
         &attacker_hex_of,
         &attacker_flags,
         attacker_leader,
+        s.attackers.iter().map(|h| h.label.as_deref()).collect(),
+        "attacking",
+        &s.attacker,
     );
-    let defender_exposed = exposed(
+    let defender_read = read(
+        Target::Defender,
+        Thrower::B,
         &defender_units,
         &defender_hex_of,
         &defender_flags,
         defender_leader,
+        s.defenders.iter().map(|h| h.label.as_deref()).collect(),
+        "defending",
+        &s.defender,
     );
+    let exposed = |read: &ScatterRead| {
+        read.units
+            .iter()
+            .map(|(u, _)| (u.clone(), 0))
+            .collect::<Vec<(Unit, u32)>>()
+    };
+    let (attacker_exposed, defender_exposed) = (exposed(&attacker_read), exposed(&defender_read));
     let scatter_targets = |side: Target,
                            flags: &[bool],
                            labels: Vec<Option<&str>>,
@@ -1148,19 +1203,16 @@ pub fn resolve(
                 ));
             }
             if part.scattered {
-                let scattered = if target == Target::Attacker {
-                    &attacker_scatter
+                let (scattered, read) = if target == Target::Attacker {
+                    (&attacker_scatter, &attacker_read)
                 } else {
-                    &defender_scatter
+                    (&defender_scatter, &defender_read)
                 };
-                for hex in scattered {
-                    out.push(effect(
-                        hex.clone(),
-                        Change::Scatter,
-                        &c.table_rule,
-                        c.result_ruling.as_deref(),
-                    ));
-                }
+                out.extend(read.effects(
+                    scattered.clone(),
+                    &c.table_rule,
+                    c.result_ruling.as_deref(),
+                ));
             }
         }
         // 5.2.11: every charge factor drops by 1 after a combat.
@@ -1189,14 +1241,48 @@ pub fn resolve(
         }
         out
     };
-    let meaning = |r: &CombatResult| -> String {
-        if leader_alone {
-            format!("Attacker: {}. The leader is killed.", r.attacker)
+    // Each side by its hexes' labels (the roster's units), else "the attacker" (5.1.1 f).
+    let side_name = |labels: Vec<Option<&str>>, word: &'static str| -> (String, bool) {
+        let named: Vec<&str> = labels.iter().flatten().copied().collect();
+        if named.is_empty() || named.len() < labels.len() {
+            (word.to_string(), true)
         } else {
-            format!("Attacker: {}. Defender: {}.", r.attacker, r.defender)
+            (and_list(&named), named.len() == 1)
         }
     };
+    let (attacker_name, attacker_one) = side_name(
+        s.attackers.iter().map(|h| h.label.as_deref()).collect(),
+        "The attacker",
+    );
+    let (defender_name, defender_one) = if leader_alone {
+        ("The leader".to_string(), true)
+    } else {
+        side_name(
+            s.defenders.iter().map(|h| h.label.as_deref()).collect(),
+            "The defender",
+        )
+    };
+    let result_words = |r: &CombatResult| -> String {
+        let attacker = Who {
+            name: &attacker_name,
+            one: attacker_one,
+        };
+        if leader_alone {
+            let own = r.attacker.words(&attacker);
+            return match own {
+                Some(w) => format!("{w}; the leader is killed"),
+                None => "The leader is killed".to_string(),
+            };
+        }
+        let defender = Who {
+            name: &defender_name,
+            one: defender_one,
+        };
+        r.words(&attacker, &defender)
+    };
+    let meaning = |r: &CombatResult| -> String { format!("{}.", result_words(r)) };
     let mut distribution = Vec::new();
+    let mut names = std::collections::BTreeMap::new();
     let mut seen: Vec<String> = Vec::new();
     for row in &c.rows {
         let code = row.results[final_column].clone();
@@ -1204,6 +1290,8 @@ pub fn resolve(
             continue;
         }
         let r = parse(&code)?;
+        // The bar and the table name a result in words, with its code as printed.
+        names.insert(code.clone(), format!("{} ({code})", result_words(&r)));
         distribution.push(ResultOdds::new(
             &code,
             &meaning(&r),
@@ -1213,20 +1301,58 @@ pub fn resolve(
         ));
         seen.push(code);
     }
-    let outcome = match dice {
+    // Asked in turn: the table's 2d6, then the scatter d6 of each side the result makes retreat
+    // that a d6 could scatter (5.1.1 f–g) — not one scattered outright (R), eliminated, or whose
+    // every unit stands with a leader (9.1.3).
+    let side_sp = |units: &[(Unit, u32)]| units.iter().map(|(u, _)| u.sp * u.count).sum::<u32>();
+    let (attacker_sp, defender_sp) = (side_sp(&attacker_units), side_sp(&defender_units));
+    let asks_scatter = |part: Part, read: &ScatterRead, route: &Route, sp: u32| {
+        if part.retreat == 0 || part.scattered || !read.asks(data, part.retreat) {
+            return false;
+        }
+        let walk = route.walk(part.retreat, part.loss);
+        let lost =
+            part.loss + part.retreat.saturating_sub(walk.reached) * data.retreat.blocked_sp_per_hex;
+        lost < sp
+    };
+    let mut throws = Throws::new(dice.unwrap_or(&[]));
+    let mut table_dice = crate::rule_system::dice_of(&data.system.dice).unwrap_or_default();
+    for d in &mut table_dice {
+        d.purpose = Some("combat".into());
+    }
+    let outcome = match throws.stage(table_dice)? {
         None => None,
         Some(faces) => {
-            let roll = crate::rule_system::resolve::faces_total(&spec, faces)?;
+            let roll = crate::rule_system::resolve::faces_total(&spec, &faces)?;
             let code = code_at(roll)?.to_string();
             let r = parse(&code)?;
-            Some(Outcome {
-                dice: faces.to_vec(),
-                roll,
-                modified: roll,
-                meaning: meaning(&r),
-                effects: effects_of(&r),
-                result: code,
-                sides: Vec::new(),
+            let mut sides = vec![(r.attacker, &attacker_read, &attacker_retreat, attacker_sp)];
+            if !leader_alone {
+                sides.push((r.defender, &defender_read, &defender_retreat, defender_sp));
+            }
+            sides.retain(|(part, read, route, sp)| asks_scatter(*part, read, route, *sp));
+            let asked = sides.iter().map(|(_, read, _, _)| read.die()).collect();
+            throws.stage(asked)?.map(|scatter_faces| {
+                let mut effects = effects_of(&r);
+                let mut words = vec![meaning(&r)];
+                for ((part, read, _, _), face) in sides.iter().zip(scatter_faces) {
+                    let targets = read.scattered(data, part.retreat, face);
+                    words.push(read.words(face, &targets));
+                    effects.extend(read.effects(
+                        targets,
+                        &data.scatter.rule,
+                        data.scatter.ruling.as_deref(),
+                    ));
+                }
+                Outcome {
+                    dice: dice.unwrap_or(&[]).to_vec(),
+                    roll,
+                    modified: roll,
+                    meaning: words.join(" "),
+                    effects,
+                    result: code,
+                    sides: Vec::new(),
+                }
             })
         }
     };
@@ -1391,7 +1517,11 @@ pub fn resolve(
         m
     }));
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            faces: throws.finish()?,
+            in_turn: true,
+            names,
+        },
         system: data.system.id.clone(),
         action: "combat".into(),
         dice: data.system.dice.clone(),

@@ -81,6 +81,14 @@ pub fn open(
                 shooter: counter(&sides.attackers[0]),
                 range: 1,
                 target: Some(FireTarget {
+                    label: Some(
+                        sides
+                            .defenders
+                            .iter()
+                            .map(|f| f.label.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" and "),
+                    ),
                     terrain,
                     units: sides.defenders.iter().map(counter).collect(),
                 }),

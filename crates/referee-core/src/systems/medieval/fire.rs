@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
+use super::result::{Part, Who};
+use super::scatter::{and_list, ScatterRead};
 use super::units::{group_mean, resolve_hex, terrain, unit, MedUnit};
 use crate::contract::{
     effect, Chance, Change, Check, Chooser, Modifier, Note, Outcome, Resolution, ResultOdds, Shown,
@@ -15,6 +17,8 @@ use crate::contract::{
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist, RollTable};
 use crate::rule_system::resolve::is_default;
+use crate::rule_system::throws::Throws;
+use crate::rule_system::{Die, Thrower};
 
 /// One cell of a fire table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -53,16 +57,17 @@ impl FireResult {
         }
     }
 
-    fn meaning(&self) -> String {
-        match (self.loss, self.scattered, self.destroyed) {
-            (_, _, true) => "The object is destroyed.".into(),
-            (0, true, _) => "The target is scattered.".into(),
-            (0, false, _) => "No effect.".into(),
-            (n, s, _) => format!(
-                "The target loses {n} SP{}.",
-                if s { " and is scattered" } else { "" }
-            ),
+    /// The result in words naming the target ("Spears loses 1 SP and is scattered").
+    fn words(&self, who: &Who) -> String {
+        if self.destroyed {
+            return "The object is destroyed".into();
         }
+        let part = Part {
+            loss: self.loss,
+            retreat: 0,
+            scattered: self.scattered,
+        };
+        part.words(who).unwrap_or_else(|| "No effect".into())
     }
 }
 
@@ -126,6 +131,10 @@ pub enum FirePhase {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalFireTarget")]
 pub struct FireTarget {
+    /// The target hex's name: its units' labels from the roster (default: their types).
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional)]
+    pub label: Option<String>,
     pub terrain: String,
     pub units: Vec<MedUnit>,
 }
@@ -218,9 +227,32 @@ pub fn resolve(
     let mut modifiers = Vec::new();
     let mut notes = Vec::new();
     let mut target_scatter = "other".to_string();
+    let mut target_read = None;
+    let mut target_name = ("The target".to_string(), true);
     if let Some(t) = &s.target {
         let ground = terrain(data, &t.terrain, "target.terrain")?;
         let units = resolve_hex(data, &t.units, "target.units", ground.fortified)?;
+        // The target hex named by its units ("Light cavalry and Crossbowmen").
+        let mut names: Vec<&str> = Vec::new();
+        for u in &units {
+            if !names.contains(&u.name.as_str()) {
+                names.push(&u.name);
+            }
+        }
+        let one = units.len() == 1 && units[0].count == 1;
+        match &t.label {
+            Some(label) => target_name = (label.clone(), one),
+            None if !names.is_empty() => target_name = (and_list(&names), one),
+            None => {}
+        }
+        target_read = Some(ScatterRead {
+            side: Target::Defender,
+            thrower: Thrower::B,
+            hexes: vec![t.label.clone().unwrap_or_else(|| and_list(&names))],
+            units: units.iter().map(|u| (u.clone(), 0)).collect(),
+            by_hex: false,
+            track_full: false,
+        });
         let armour = group_mean(units.iter().map(|u| (u.armour, u.count)));
         target_scatter = units
             .iter()
@@ -312,6 +344,11 @@ pub fn resolve(
         }
         out
     };
+    let who = Who {
+        name: &target_name.0,
+        one: target_name.1,
+    };
+    let meaning = |r: &FireResult| format!("{}.", r.words(&who));
     // In a friendly ZoC the friendly-fire d6 comes first: on a 1 the table is not used (10.2.1).
     let friendly_fire = "friendly fire".to_string();
     let friendly_effects = vec![effect(
@@ -341,15 +378,18 @@ pub fn resolve(
         ));
     }
     let mut seen: Vec<&String> = Vec::new();
+    let mut names = std::collections::BTreeMap::new();
     for code in row {
         if seen.contains(&code) {
             continue;
         }
         seen.push(code);
         let r = parse(code)?;
+        // The bar and the table name a result in words, with its code as printed.
+        names.insert(code.clone(), format!("{} ({code})", r.words(&who)));
         distribution.push(ResultOdds::new(
             code,
-            &r.meaning(),
+            &meaning(&r),
             crate::contract::rolls_text(&modified, |m| rt.lookup(m).is_ok_and(|c| c == code)),
             shot.probability(code),
             effects_of(&r),
@@ -365,34 +405,70 @@ pub fn resolve(
             .rule(&fr.friendly_fire_rule));
         }
     }
-    let friendly_hit = s
-        .friendly_fire_roll
-        .is_some_and(|r| r <= fr.friendly_fire_on);
-    let outcome = match dice {
-        _ if friendly_hit => Some(Outcome {
-            dice: vec![s.friendly_fire_roll.unwrap_or(1)],
-            roll: i64::from(s.friendly_fire_roll.unwrap_or(1)),
-            modified: i64::from(s.friendly_fire_roll.unwrap_or(1)),
+    // Asked in turn: the friendly-fire d6 in a friendly ZoC (10.2.1) unless entered, the table's
+    // 2d6 when it spares the friend, then the scatter d6 after losses (10.6.3, 10.5.10).
+    let mut throws = Throws::new(dice.unwrap_or(&[]));
+    let friendly_face = match (s.friendly_fire_roll, s.in_friendly_zoc) {
+        (Some(roll), _) => Some(roll),
+        (None, true) => throws.one(Die::of(6, Thrower::A, &shooter.name, "friendly fire"))?,
+        (None, false) => Some(0),
+    };
+    let friendly_hit = |face: u32| s.in_friendly_zoc && (1..=fr.friendly_fire_on).contains(&face);
+    let mut table_dice = crate::rule_system::dice_of(&data.system.dice).unwrap_or_default();
+    for d in &mut table_dice {
+        d.purpose = Some("fire".into());
+    }
+    let outcome = match friendly_face {
+        None => None,
+        Some(face) if friendly_hit(face) => Some(Outcome {
+            dice: vec![face],
+            roll: i64::from(face),
+            modified: i64::from(face),
             result: friendly_fire.clone(),
             meaning: "A friendly unit next to the target (owner's choice) loses 1 SP; the target loses nothing.".into(),
             effects: friendly_effects.clone(),
             sides: Vec::new(),
         }),
-        None => None,
-        Some(faces) => {
-            let roll = crate::rule_system::resolve::faces_total(&spec, faces)?;
-            let code = rt.lookup(roll + total_modifier)?.clone();
-            let r = parse(&code)?;
-            Some(Outcome {
-                dice: faces.to_vec(),
-                roll,
-                modified: roll + total_modifier,
-                meaning: r.meaning(),
-                effects: effects_of(&r),
-                result: code,
-                sides: Vec::new(),
-            })
-        }
+        Some(_) => match throws.stage(table_dice)? {
+            None => None,
+            Some(faces) => {
+                let roll = crate::rule_system::resolve::faces_total(&spec, &faces)?;
+                let code = rt.lookup(roll + total_modifier)?.clone();
+                let r = parse(&code)?;
+                let test = match &target_read {
+                    Some(read) if r.loss > 0 && !r.scattered => table.loss_scatter_on.map(|on| (read, on, true))
+                        .or(table.loss_scatter_row.map(|row| (read, row, false))),
+                    _ => None,
+                };
+                let scatter_face = match test {
+                    Some((read, _, _)) => throws.one(read.die())?.map(Some),
+                    None => Some(None),
+                };
+                scatter_face.map(|scatter_face| {
+                    let mut effects = effects_of(&r);
+                    let mut meaning = meaning(&r);
+                    if let (Some((read, n, on)), Some(face)) = (test, scatter_face) {
+                        let targets = if on {
+                            read.scattered_by(|_| face >= n)
+                        } else {
+                            read.scattered(data, n, face)
+                        };
+                        meaning = format!("{meaning} {}", read.words(face, &targets));
+                        let rule = table.loss_scatter_rule.as_deref().unwrap_or(&table.rule);
+                        effects.extend(read.effects(targets, rule, table.ruling.as_deref()));
+                    }
+                    Outcome {
+                        dice: dice.unwrap_or(&[]).to_vec(),
+                        roll,
+                        modified: roll + total_modifier,
+                        meaning,
+                        effects,
+                        result: code,
+                        sides: Vec::new(),
+                    }
+                })
+            }
+        },
     };
 
     // Chained: friendly fire first (10.2.1), then the table, then the scatter tests after losses
@@ -488,7 +564,11 @@ pub fn resolve(
         ));
     }
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            faces: throws.finish()?,
+            in_turn: true,
+            names,
+        },
         system: data.system.id.clone(),
         action: "fire".into(),
         dice: data.system.dice.clone(),

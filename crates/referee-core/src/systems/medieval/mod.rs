@@ -13,6 +13,7 @@ pub mod objects;
 pub mod result;
 pub mod retreat;
 pub mod roster;
+pub mod scatter;
 mod standing;
 pub mod units;
 
@@ -115,7 +116,11 @@ impl RuleSystem for Medieval {
     }
 
     fn common_situations() -> Vec<CommonSituation> {
+        // The defending hex's terrain (its CMs, 5.3) and a leader stacked on a hex, worth 2 CMs
+        // and keeping its units from scattering (8.2.1, 9.1.3): asked up front, on their hex.
         CommonSituation::list(&[
+            ("terrain", "Terrain"),
+            ("leader", "Leader stacked (+2 CMs)"),
             ("rear", "Rear"),
             ("stream", "Stream"),
             ("ford", "Ford"),
@@ -155,12 +160,12 @@ impl RuleSystem for Medieval {
     }
 
     fn land(
-        _data: &MedievalData,
+        data: &MedievalData,
         unit: &mut UnitState,
         own: &mut MedievalCounter,
         change: &Change,
     ) -> bool {
-        roster::land(unit, own, change)
+        roster::land(data, unit, own, change)
     }
 
     fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> UnitWords {
@@ -246,12 +251,17 @@ fn choices(data: &MedievalData) -> Vec<ChoiceList> {
         },
         ChoiceList {
             field: "terrain".into(),
+            // Each terrain with its worth to a defender there (TERRAIN EFFECT, R-MED-4).
             options: data
                 .terrain
                 .iter()
                 .map(|(k, t)| Choice {
                     key: k.clone(),
-                    label: t.name.clone(),
+                    label: match t.combat {
+                        0 => t.name.clone(),
+                        1 => format!("{} (defender +1 CM)", t.name),
+                        n => format!("{} (defender +{n} CMs)", t.name),
+                    },
                 })
                 .collect(),
         },

@@ -85,6 +85,57 @@ impl FromStr for CombatResult {
     }
 }
 
+/// A side named in a result's words: its units' labels ("Knights and Sergeants"), one unit or a
+/// side read as one ("the attacker") taking the verb's singular.
+pub struct Who<'a> {
+    pub name: &'a str,
+    pub one: bool,
+}
+
+impl Part {
+    /// What the side suffers in words, naming it ("Boyars retreats 2 hexes and loses 1 SP");
+    /// None when nothing.
+    pub fn words(&self, who: &Who) -> Option<String> {
+        let verb = |one: &str, many: &str| if who.one { one } else { many }.to_string();
+        let mut parts = Vec::new();
+        if self.retreat > 0 {
+            parts.push(format!(
+                "{} {} hex{}",
+                verb("retreats", "retreat"),
+                self.retreat,
+                if self.retreat == 1 { "" } else { "es" }
+            ));
+        }
+        if self.loss > 0 {
+            parts.push(format!("{} {} SP", verb("loses", "lose"), self.loss));
+        }
+        if self.scattered {
+            parts.push(format!("{} scattered", verb("is", "are")));
+        }
+        let last = parts.pop()?;
+        Some(if parts.is_empty() {
+            format!("{} {last}", who.name)
+        } else {
+            format!("{} {} and {last}", who.name, parts.join(", "))
+        })
+    }
+}
+
+impl CombatResult {
+    /// The result in words naming the sides: "Knights loses 1 SP; Boyars retreats 2 hexes".
+    pub fn words(&self, attacker: &Who, defender: &Who) -> String {
+        let said: Vec<String> = [self.attacker.words(attacker), self.defender.words(defender)]
+            .into_iter()
+            .flatten()
+            .collect();
+        if said.is_empty() {
+            "No effect".to_string()
+        } else {
+            said.join("; ")
+        }
+    }
+}
+
 impl fmt::Display for Part {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
@@ -111,6 +162,29 @@ impl fmt::Display for Part {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_result_in_words_names_the_units() {
+        let (a, d) = (
+            Who {
+                name: "Knights",
+                one: true,
+            },
+            Who {
+                name: "Boyars and Scouts",
+                one: false,
+            },
+        );
+        assert_eq!(
+            r("-1/D2").words(&a, &d),
+            "Knights loses 1 SP; Boyars and Scouts retreat 2 hexes"
+        );
+        assert_eq!(
+            r("D3-1R").words(&a, &d),
+            "Boyars and Scouts retreat 3 hexes, lose 1 SP and are scattered"
+        );
+        assert_eq!(r("-").words(&a, &d), "No effect");
+    }
 
     fn r(code: &str) -> CombatResult {
         code.parse().unwrap()

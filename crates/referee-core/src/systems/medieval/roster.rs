@@ -94,7 +94,19 @@ pub fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
     new.scattered = old.scattered;
 }
 
-pub fn land(unit: &mut UnitState, own: &mut MedievalCounter, change: &Change) -> bool {
+/// A foot ranged unit: it has a combat side and a movement side (10.1.1).
+fn has_formations(d: &MedievalData, own: &MedievalCounter) -> bool {
+    d.unit_types
+        .get(&own.entry.unit_type)
+        .is_some_and(|t| t.ranged.is_some() && !t.cavalry)
+}
+
+pub fn land(
+    d: &MedievalData,
+    unit: &mut UnitState,
+    own: &mut MedievalCounter,
+    change: &Change,
+) -> bool {
     match change {
         Change::LoseSp { count, .. } | Change::LoseUnits { count, .. } => {
             unit.strength = unit.strength.saturating_sub(*count)
@@ -103,6 +115,13 @@ pub fn land(unit: &mut UnitState, own: &mut MedievalCounter, change: &Change) ->
         Change::Scatter => own.scattered = true,
         // 9.1.6: back on the map, to fight again.
         Change::Regroup => own.scattered = false,
+        // 10.1.1, 10.1.3: only a ranged unit has a movement side.
+        Change::Formation { movement }
+            if has_formations(d, own) && own.entry.movement_formation != *movement =>
+        {
+            own.entry.movement_formation = *movement
+        }
+        Change::Formation { .. } => return false,
         // The battle moves the track when the unit is lost by the result (6.1.4).
         Change::MoraleIfEliminated { .. } => {}
         Change::ReduceChargeFactor { by } => own.entry.cf = own.entry.cf.saturating_sub(*by),
@@ -121,6 +140,17 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
     }
     if own.scattered {
         parts.push("scattered".into());
+    }
+    let formations = has_formations(data, own);
+    if formations {
+        parts.push(
+            if own.entry.movement_formation {
+                "movement formation"
+            } else {
+                "combat formation"
+            }
+            .into(),
+        );
     }
     // Only cavalry charge (5.6.1).
     if t.is_some_and(|t| t.cavalry) {
@@ -150,6 +180,20 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
                 q("CF −1", Change::ReduceChargeFactor { by: 1 }),
                 q("Scatter", Change::Scatter),
             ]
+            .into_iter()
+            // 10.1.3: a ranged unit turns its counter.
+            .chain(formations.then(|| {
+                let movement = !own.entry.movement_formation;
+                q(
+                    if movement {
+                        "To movement formation"
+                    } else {
+                        "To combat formation"
+                    },
+                    Change::Formation { movement },
+                )
+            }))
+            .collect()
         },
         place: None,
     }

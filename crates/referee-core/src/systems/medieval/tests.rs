@@ -1074,3 +1074,98 @@ fn the_roster_says_what_is_wrong_with_a_unit_when_it_is_added() {
         .collect();
     assert_eq!(types, ["Heavy cavalry", "Light cavalry"]);
 }
+
+#[test]
+fn horse_archers_losses_ask_the_scatter_die_on_the_d1_row() {
+    // 10.5.10: the D1/A1 row scatters the "other" column on a 1 and never heavy infantry.
+    let at = |target: &str, dice: &[u32]| {
+        with_dice(
+            "fire",
+            json!({
+                "shooter": { "type": "horse_archers", "sp": 2 },
+                "range": 1,
+                "target": { "terrain": "clear", "units": [{ "type": target, "sp": 2 }] }
+            }),
+            dice,
+        )
+    };
+    let waiting = at("archers", &[5, 5]);
+    assert!(waiting.outcome.is_none(), "a loss calls for the scatter d6");
+    assert_eq!(waiting.shown.faces.len(), 3);
+    assert_eq!(waiting.shown.faces[2].label.as_deref(), Some("Archers"));
+    let scatters = |r: &crate::Resolution| {
+        r.outcome
+            .as_ref()
+            .unwrap()
+            .effects
+            .iter()
+            .any(|e| e.change == Change::Scatter && e.rule == "10.5.10")
+    };
+    assert!(scatters(&at("archers", &[5, 5, 1])));
+    assert!(!scatters(&at("archers", &[5, 5, 2])));
+    // No face could scatter heavy infantry on that row: no die is asked.
+    let hi = at("heavy_infantry", &[5, 5]);
+    assert!(hi.outcome.is_some() && hi.shown.faces.len() == 2);
+    // No loss, no die (10.5.10 speaks of losses).
+    assert!(at("archers", &[1, 1]).outcome.is_some());
+}
+
+#[test]
+fn a_full_scattered_units_track_turns_the_scatter_die_into_elimination() {
+    // 9.1.4, 9.1.5: the 5.1.1 combat, the defender's track full: a scatter d6 of 2 eliminates
+    // the light cavalry, without a MORALE effect of its own.
+    let s = json!({
+        "attackers": [
+            { "stream": true, "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }] },
+            { "stream": true, "units": [{ "type": "cavalry", "sp": 2, "cf": 3 }] }
+        ],
+        "defenders": [{ "terrain": "stream", "units": [{ "type": "light_cavalry", "sp": 2, "cf": 1 }] }],
+        "defender": { "scatter_track_full": true }
+    });
+    let r = with_dice("combat", s.clone(), &[1, 3, 2]);
+    let effects = &r.outcome.as_ref().unwrap().effects;
+    let last = effects.last().unwrap();
+    assert_eq!(
+        (&last.target, &last.change, last.rule.as_str()),
+        (&Target::Defender, &Change::DestroyAll, "9.1.4, 9.1.5")
+    );
+    assert!(!effects.iter().any(|e| e.change == Change::Scatter));
+    let kept = with_dice("combat", s, &[1, 3, 3]);
+    assert!(!kept
+        .outcome
+        .unwrap()
+        .effects
+        .iter()
+        .any(|e| e.change == Change::DestroyAll));
+}
+
+#[test]
+fn the_scatter_die_is_read_for_the_hexes_without_the_leader() {
+    // 9.1.3: the leader stands on hex A; the d6 is thrown for hex B alone, and scatters it.
+    let s = json!({
+        "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }] }],
+        "defenders": [
+            { "label": "A", "terrain": "clear", "leader": true, "units": [{ "type": "light_cavalry", "sp": 1 }] },
+            { "label": "B", "terrain": "clear", "units": [{ "type": "light_cavalry", "sp": 1 }] }
+        ],
+        "column": "4:1"
+    });
+    // 4:1, a roll of 6: D2.
+    let asked = with_dice("combat", s.clone(), &[3, 3]);
+    assert_eq!(asked.shown.faces.len(), 3);
+    assert_eq!(asked.shown.faces[2].label.as_deref(), Some("B"));
+    assert_eq!(
+        asked.shown.faces[2].thrower,
+        Some(crate::rule_system::Thrower::B)
+    );
+    let r = with_dice("combat", s, &[3, 3, 1]);
+    let scattered: Vec<_> = r
+        .outcome
+        .unwrap()
+        .effects
+        .into_iter()
+        .filter(|e| e.change == Change::Scatter)
+        .map(|e| e.target)
+        .collect();
+    assert_eq!(scattered, vec![Target::Hex("B".into())]);
+}
