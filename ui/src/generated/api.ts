@@ -1559,7 +1559,12 @@ rest?: boolean,
 /**
  * Units under his command (horse archers excepted, 10.5.11).
  */
-units: number, };
+units: number, 
+/**
+ * Those units by their roster labels, in order (default: numbered): each scatter d6 is named
+ * by its unit, and a scatter lands on it.
+ */
+unit_labels?: Array<string>, };
 
 export type MedievalBannerSituation = { event: MedievalBannerEvent, 
 /**

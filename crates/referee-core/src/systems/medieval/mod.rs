@@ -93,7 +93,7 @@ impl RuleSystem for Medieval {
                 Checks,
                 morale::regroup,
             ),
-            A::certain("fatigue", "Fatigue", "13.0", Checks, morale::fatigue),
+            A::rolled("fatigue", "Fatigue", "13.0", Checks, morale::fatigue),
             A::certain(
                 "map_return",
                 "Returning to the map",

@@ -9,6 +9,8 @@ use crate::contract::{effect, Chance, Change, Check, Note, Resolution, Target, T
 use crate::error::RefereeError;
 use crate::odds::{Band, Dist};
 use crate::rule_system::resolve::roll_named;
+use crate::rule_system::throws::Throws;
+use crate::rule_system::{Die, Thrower};
 use crate::state::BattleState;
 
 /// Something that moves the MORALE track (6.1.4–6.1.7).
@@ -347,9 +349,18 @@ pub struct FatigueSituation {
     pub rest: bool,
     /// Units under his command (horse archers excepted, 10.5.11).
     pub units: u32,
+    /// Those units by their roster labels, in order (default: numbered): each scatter d6 is named
+    /// by its unit, and a scatter lands on it.
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<String>>")]
+    pub unit_labels: Vec<String>,
 }
 
-pub fn fatigue(data: &MedievalData, s: &FatigueSituation) -> Result<Resolution, RefereeError> {
+pub fn fatigue(
+    data: &MedievalData,
+    s: &FatigueSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
     let f = &data.fatigue;
     // 13.1.6: one level per turn at most.
     let level = if s.active || s.charging {
@@ -406,6 +417,82 @@ pub fn fatigue(data: &MedievalData, s: &FatigueSituation) -> Result<Resolution, 
         "10.5.11",
         None,
     ));
+    // 13.2.1: above the limit, a d6 for each unit, asked once the level is known: each below the
+    // mark scatters its unit.
+    if !s.unit_labels.is_empty() && s.unit_labels.len() != s.units as usize {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            format!(
+                "{} units are named for {} under his command: name each one once",
+                s.unit_labels.len(),
+                s.units
+            ),
+        )
+        .field("unit_labels")
+        .rule(&f.rule));
+    }
+    let names: Vec<String> = (0..s.units as usize)
+        .map(|i| {
+            s.unit_labels
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("unit {} under this leader", i + 1))
+        })
+        .collect();
+    let mut throws = Throws::new(dice.unwrap_or(&[]));
+    let asked = if tired {
+        names
+            .iter()
+            .map(|n| Die::of(6, Thrower::A, n, "fatigue scatter"))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let faces = throws.stage(asked)?;
+    r.shown.faces = throws.finish()?;
+    r.shown.in_turn = tired;
+    if tired {
+        r.dice = format!("d6 per unit ({})", s.units);
+        r.outcome = faces.map(|faces| {
+            let scattered: Vec<&String> = names
+                .iter()
+                .zip(&faces)
+                .filter(|(_, d)| i64::from(**d) < f.scatter_below)
+                .map(|(n, _)| n)
+                .collect();
+            let effects = scattered
+                .iter()
+                .map(|n| effect(Target::Unit((*n).clone()), Change::Scatter, &f.rule, None))
+                .collect();
+            let meaning = match scattered.as_slice() {
+                [] => format!("Fatigue {level}: no unit scatters."),
+                some => format!(
+                    "Fatigue {level}: {} scattered (d6 below {}).",
+                    super::scatter::and_list(&some.iter().map(|n| n.as_str()).collect::<Vec<_>>()),
+                    f.scatter_below
+                ),
+            };
+            crate::contract::Outcome {
+                dice: faces.clone(),
+                roll: 0,
+                modified: 0,
+                result: format!("fatigue {level}"),
+                meaning,
+                effects,
+                // Each unit's die by its name: "Knights 3 + 0 = 3 · Sergeants 5 + 0 = 5".
+                sides: names
+                    .iter()
+                    .zip(&faces)
+                    .map(|(n, d)| crate::contract::SideThrow {
+                        label: n.clone(),
+                        die: *d,
+                        modifier: 0,
+                        total: i64::from(*d),
+                    })
+                    .collect(),
+            }
+        });
+    }
     Ok(r)
 }
 

@@ -1169,3 +1169,53 @@ fn the_scatter_die_is_read_for_the_hexes_without_the_leader() {
         .collect();
     assert_eq!(scattered, vec![Target::Hex("B".into())]);
 }
+
+#[test]
+fn fatigue_above_12_asks_a_scatter_die_for_each_unit_by_name() {
+    // 13.2.1: "For each unit under command of a leader with fatigue level above 12 one dice (D6)
+    // roll is made. Result below 4 means that unit becomes scattered."
+    let s =
+        json!({ "level": 12, "active": true, "units": 2, "unit_labels": ["Knights", "Sergeants"] });
+    let waiting = medieval().resolve("fatigue", &s, None).unwrap();
+    assert!(waiting.outcome.is_none());
+    let names: Vec<_> = waiting
+        .shown
+        .faces
+        .iter()
+        .map(|d| (d.label.clone().unwrap(), d.purpose.clone().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            ("Knights".to_string(), "fatigue scatter".to_string()),
+            ("Sergeants".to_string(), "fatigue scatter".to_string())
+        ]
+    );
+    let r = with_dice("fatigue", s.clone(), &[3, 4]);
+    let o = r.outcome.unwrap();
+    assert_eq!(o.result, "fatigue 13");
+    let scattered: Vec<_> = o
+        .effects
+        .iter()
+        .filter(|e| e.change == Change::Scatter && e.rule.contains("13.2.1"))
+        .map(|e| e.target.clone())
+        .collect();
+    assert_eq!(
+        scattered,
+        vec![Target::Unit("Knights".into())],
+        "3 scatters, 4 does not"
+    );
+    // At 12 or below no die is asked, and the level is the outcome.
+    let rested = medieval()
+        .resolve("fatigue", &json!({ "level": 11, "units": 2 }), None)
+        .unwrap();
+    assert!(rested.shown.faces.is_empty() && rested.outcome.is_some());
+    let e = medieval()
+        .resolve(
+            "fatigue",
+            &json!({ "level": 12, "active": true, "units": 3, "unit_labels": ["A"] }),
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("unit_labels"));
+}
