@@ -4,12 +4,13 @@
 //! and the MORALE counter are checked, the battle replayed from its events equals the live one,
 //! and undoing the step gives back exactly the battle before it (redo, exactly the one after).
 
+mod turn_play;
+
 use referee_core::battle::{
     fight, Battle, BattleSetup, DiceSource, EventBody, Mapping, Role, UnitId, UnitSpec,
 };
 use referee_core::contract::{Change, Effect, Resolution, Target};
 use referee_core::ruleset::Layers;
-use referee_core::state::BattleState;
 use referee_core::systems::medieval::MedievalCounter;
 use referee_core::systems::{builtin, Ruleset};
 use serde_json::{json, Value};
@@ -88,13 +89,7 @@ impl Turn {
     }
 
     fn id(&self, label: &str) -> UnitId {
-        self.b
-            .state
-            .units
-            .values()
-            .find(|u| u.label == label)
-            .unwrap()
-            .id
+        turn_play::id_of(&self.b, label)
     }
 
     fn unit(&self, label: &str) -> &referee_core::state::UnitState {
@@ -116,37 +111,13 @@ impl Turn {
             .cf
     }
 
-    /// Records one step; the replay equals the live battle, undo gives back the battle before the
-    /// step exactly and redo the one after.
+    /// Records one step; replay, undo and redo checked exact.
     fn step(&mut self, body: EventBody) {
-        let before: BattleState = self.b.state.clone();
-        self.record(body);
-        let after = self.b.state.clone();
-        let replayed = Battle::open(&self.r, self.b.events.clone()).unwrap();
-        assert_eq!(
-            replayed.state, after,
-            "the replay differs from the live battle"
-        );
-        let undo = self.b.undo().unwrap();
-        self.record(undo);
-        assert_eq!(self.b.state, before, "undo is not exact");
-        let redo = self.b.redo().unwrap();
-        self.record(redo);
-        assert_eq!(self.b.state, after, "redo is not exact");
+        turn_play::step(&self.r, &mut self.b, body)
     }
 
     fn record(&mut self, body: EventBody) {
-        let seq = self.b.next_seq();
-        self.b
-            .record(
-                &self.r,
-                referee_core::battle::Event {
-                    seq,
-                    at: "2026-01-01T00:00:00Z".into(),
-                    body,
-                },
-            )
-            .unwrap();
+        turn_play::record(&self.r, &mut self.b, body)
     }
 
     fn resolve(&self, action: &str, situation: &Value, dice: &[u32]) -> Resolution {

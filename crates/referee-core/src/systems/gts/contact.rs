@@ -8,7 +8,7 @@
 use super::data::GtsData;
 use super::melee::{sides, MeleeSituation, Side};
 use crate::contract::{effect, Chance, Change, Note, Outcome, Resolution, ResultOdds, Target};
-use crate::error::RefereeError;
+use crate::error::{possessive, RefereeError};
 use crate::odds::{Dist, Probability};
 use crate::rule_system::throws::Throws;
 use crate::rule_system::{Die, Thrower};
@@ -326,7 +326,7 @@ pub fn with_elephant_contact(
                 result: format!("{words}; {}", o.result),
                 meaning: format!(
                     "{} {} against {}: {}",
-                    capitalised(test.kind.test()),
+                    crate::error::sentence(test.kind.test()),
                     tests.join(", "),
                     test.number,
                     o.meaning
@@ -338,16 +338,4 @@ pub fn with_elephant_contact(
         _ => None,
     };
     Ok(out)
-}
-
-/// "the elephant test" → "The elephant test".
-fn capitalised(words: &str) -> String {
-    let mut c = words.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
-}
-
-fn possessive(name: &str) -> String {
-    crate::error::possessive(name)
 }

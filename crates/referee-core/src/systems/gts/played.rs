@@ -14,7 +14,7 @@ use super::round::{
     recoil_tests_after, StandLoss, StandLossTest,
 };
 use crate::contract::{effect, Change, Effect, Target};
-use crate::error::RefereeError;
+use crate::error::{possessive, RefereeError};
 use crate::rule_system::throws::Throws;
 use crate::rule_system::{Die, Thrower};
 
@@ -320,10 +320,6 @@ pub(super) fn play(
             .extend(table_effects(data, Some(i64::from(face)), to(*s, *i)));
     }
     Ok(Some(out))
-}
-
-fn possessive(name: &str) -> String {
-    crate::error::possessive(name)
 }
 
 #[cfg(test)]
