@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
+# No incremental caches unless asked for: on a clean machine they only add gigabytes to target/.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 echo "== cargo fmt"
 cargo fmt --all -- --check
 echo "== ui build (the app embeds ui/dist)"
