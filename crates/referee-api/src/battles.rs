@@ -1178,31 +1178,50 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
 /// left out). See docs/rosters.md.
 pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, RefereeError> {
     Limited::Roster.check(text.len())?;
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let header: Vec<String> = lines
+    let invalid = |message: String, line: u64| {
+        RefereeError::new("roster.invalid", message).location(format!("line {line}"))
+    };
+    // Quoted cells may hold commas ("Smith, John"); rows of another length are said below.
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(1, |p| p.line());
+            invalid(format!("this line is not CSV: {e}"), line)
+        })?;
+        let line = record.position().map_or(0, |p| p.line());
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
+        rows.push((line, record));
+    }
+    let mut rows = rows.into_iter();
+    let header: Vec<String> = rows
         .next()
-        .map(|h| h.split(',').map(|c| c.trim().to_string()).collect())
+        .map(|(_, h)| h.iter().map(str::to_string).collect())
         .unwrap_or_default();
     if !header.iter().any(|h| h == "label") {
-        return Err(RefereeError::new(
-            "roster.invalid",
-            "the first line names the columns, and one of them is label",
-        )
-        .location("line 1"));
+        return Err(invalid(
+            "the first line names the columns, and one of them is label".into(),
+            1,
+        ));
     }
     let mut units = Vec::new();
-    for (n, line) in lines.enumerate() {
-        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+    for (line, record) in rows {
+        let cells: Vec<&str> = record.iter().collect();
         if cells.len() != header.len() {
-            return Err(RefereeError::new(
-                "roster.invalid",
+            return Err(invalid(
                 format!(
                     "{} cells where the header has {}",
                     cells.len(),
                     header.len()
                 ),
-            )
-            .location(format!("line {}", n + 2)));
+                line,
+            ));
         }
         let mut unit = serde_json::Map::new();
         let mut stats = serde_json::Map::new();
@@ -1232,11 +1251,10 @@ pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, 
         unit.insert("stats".into(), serde_json::Value::Object(stats));
         let spec: UnitSpec =
             serde_json::from_value(serde_json::Value::Object(unit)).map_err(|e| {
-                RefereeError::new(
-                    "roster.invalid",
+                invalid(
                     referee_core::error::plain_serde_error(&e.to_string(), ""),
+                    line,
                 )
-                .location(format!("line {}", n + 2))
             })?;
         units.push(spec);
     }

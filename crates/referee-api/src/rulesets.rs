@@ -392,7 +392,15 @@ impl Referee {
 
     /// A CSV roster template: `label` and the unit form's field keys, with two example rows.
     pub fn roster_csv_template(&self, ruleset: &str) -> Result<String, RefereeError> {
-        Ok(self.ruleset(ruleset)?.roster_csv_template())
+        let rows = self.ruleset(ruleset)?.roster_template_rows();
+        let mut out = csv::Writer::from_writer(Vec::new());
+        for row in rows {
+            out.write_record(row).map_err(csv_error)?;
+        }
+        let bytes = out
+            .into_inner()
+            .map_err(|e| csv_error(e.into_error().into()))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     pub fn ruleset(&self, id: &str) -> Result<&Ruleset, RefereeError> {
@@ -512,6 +520,14 @@ pub fn check_file(path: &Path) -> Result<SystemInfo, RefereeError> {
         },
     };
     Ok(Ruleset::load(&layers)?.info)
+}
+
+/// Writing CSV into memory fails only when out of memory; said plainly all the same.
+fn csv_error(e: csv::Error) -> RefereeError {
+    RefereeError::new(
+        "roster.invalid",
+        format!("The template could not be written: {e}"),
+    )
 }
 
 #[cfg(test)]

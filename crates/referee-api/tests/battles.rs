@@ -401,6 +401,11 @@ fn rosters_from_csv_are_checked_and_copied_in_one_step() {
     assert_eq!(battles.rosters().unwrap()[0].units, 3);
     let bad = roster_from_csv("x", "itacs", "label,type\nA,SD,extra\n").unwrap_err();
     assert_eq!(bad.location.as_deref(), Some("line 2"));
+    let bad = roster_from_csv("x", "itacs", "label,type\n\nA,SD\nB,SD,extra\n").unwrap_err();
+    assert_eq!(bad.location.as_deref(), Some("line 4"), "blank lines count");
+    // A quoted cell keeps its comma: one label, not two cells.
+    let quoted = roster_from_csv("x", "itacs", "label,type\n\"Legio I, Gemina\",SD\n").unwrap();
+    assert_eq!(quoted.units[0].label, "Legio I, Gemina");
     assert_eq!(
         roster_from_csv("x", "itacs", "type\nSD\n")
             .unwrap_err()

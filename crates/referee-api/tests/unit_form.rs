@@ -304,13 +304,14 @@ fn each_csv_template_imports_through_the_roster_checks() {
     for system in SYSTEMS {
         let text = referee.roster_csv_template(system).unwrap();
         let form = referee.unit_form(system).unwrap();
-        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
         assert_eq!(header[0], "label");
         assert_eq!(
             header[1..].to_vec(),
             form.fields
                 .iter()
-                .map(|f| f.key.as_str())
+                .map(|f| f.key.clone())
                 .collect::<Vec<_>>()
         );
         let roster = roster_from_csv("template", system, &text).unwrap();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blank, field, getAt, parseInput, parsePath, pathKey, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey, toggled, type Schema } from './schema';
+import { blank, field, getAt, pathKey, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey, toggled, type Schema } from './schema';
 import { morale } from '../test-fixtures';
 
 const lists = { terrain: [{ key: 'clear', label: 'Clear' }, { key: 'forest', label: 'Forest' }] };
@@ -46,7 +46,7 @@ describe('the situation form', () => {
 
   it('reads and writes values by path, removing emptied optional fields', () => {
     const v: Record<string, unknown> = { events: [{ kind: 'elimination', to: 'a' }] };
-    setAt(v, parsePath('events.0.count'), 3);
+    setAt(v, ['events', 0, 'count'], 3);
     expect(getAt(v, ['events', 0, 'count'])).toBe(3);
     setAt(v, ['events', 0, 'count'], undefined);
     expect(v.events).toEqual([{ kind: 'elimination', to: 'a' }]);
@@ -54,15 +54,6 @@ describe('the situation form', () => {
     expect(v.events).toEqual([]);
     expect(pathKey(['a', 1, 'b'])).toBe('a.1.b');
     expect(schemaAt(morale, ['events', 0]).properties?.kind).toBeDefined();
-  });
-
-  it('parses what is typed, leaving optional blanks out', () => {
-    expect(parseInput('integer', '4', false, false)).toBe(4);
-    expect(parseInput('integer', '', false, true)).toBeUndefined();
-    expect(parseInput('number', '1.5', false, false)).toBe(1.5);
-    expect(parseInput('list', '3, 4 5', false, false)).toEqual([3, 4, 5]);
-    expect(parseInput('boolean', '', true, false)).toBe(true);
-    expect(parseInput('select', '', false, true)).toBeUndefined();
   });
 
   it('names choices in words and keeps optional fields at their default out of the way', () => {

@@ -172,26 +172,6 @@ export function toggled(current: unknown, key: string, on: boolean, options: Cho
   return [...known, ...[...held].filter((k) => !options.some((o) => o.key === k))];
 }
 
-export const parsePath = (key: string): Path => (key === '' ? [] : key.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)));
-
-/** An input's text as the field's value; `undefined` for an empty optional field. */
-export function parseInput(kind: Kind, raw: string, checked: boolean, nullable: boolean): unknown {
-  switch (kind) {
-    case 'boolean': return checked;
-    case 'integer': case 'number': {
-      if (raw.trim() === '') return nullable ? undefined : 0;
-      const n = Number(raw);
-      return Number.isFinite(n) ? (kind === 'integer' ? Math.trunc(n) : n) : raw;
-    }
-    case 'list': {
-      const parts = raw.split(/[,\s]+/).filter(Boolean);
-      return parts.map((p) => (Number.isFinite(Number(p)) ? Number(p) : p));
-    }
-    case 'select': case 'string': return raw === '' && nullable ? undefined : raw;
-    default: return raw;
-  }
-}
-
 /** A field worth showing before "More": required, or holding something other than its default. */
 export function prominent(name: string, s: Schema, value: unknown, required: boolean): boolean {
   if (required) return true;

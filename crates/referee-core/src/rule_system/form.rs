@@ -360,12 +360,13 @@ pub fn with_default(stats: &Value, key: &str, v: Value) -> Value {
     s
 }
 
-/// A CSV roster template: `label` and the form's field keys, with two example rows built from
-/// the ruleset's own choices (those that bring the most printed values first).
-pub fn roster_csv_template(form: &UnitForm) -> String {
+/// A roster template's rows: `label` and the form's field keys, then two example rows built from
+/// the ruleset's own choices (those that bring the most printed values first). The API writes
+/// them as CSV.
+pub fn roster_template_rows(form: &UnitForm) -> Vec<Vec<String>> {
     let mut header = vec!["label".to_string()];
     header.extend(form.fields.iter().map(|f| f.key.clone()));
-    let mut rows = vec![header.join(",")];
+    let mut rows = vec![header.clone()];
     for n in 0..2 {
         let mut cells = vec![String::new(); header.len()];
         let mut filled: Vec<String> = Vec::new();
@@ -399,7 +400,7 @@ pub fn roster_csv_template(form: &UnitForm) -> String {
             };
         }
         cells[0] = format!("{name} {}", n + 1);
-        rows.push(cells.join(","));
+        rows.push(cells);
     }
-    rows.join("\n") + "\n"
+    rows
 }

@@ -324,9 +324,9 @@ impl Ruleset {
         shown
     }
 
-    /// A CSV roster template: `label` and the form's field keys, with two example rows.
-    pub fn roster_csv_template(&self) -> String {
-        form::roster_csv_template(&self.unit_form())
+    /// A roster template's rows: `label` and the form's field keys, with two example rows.
+    pub fn roster_template_rows(&self) -> Vec<Vec<String>> {
+        form::roster_template_rows(&self.unit_form())
     }
 }
 

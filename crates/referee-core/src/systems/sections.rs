@@ -101,13 +101,6 @@ pub fn rule_section(ruleset: &str, system: &str, citation: &str) -> RuleSection 
     }
 }
 
-/// Every section id the data has for `system`.
-pub fn section_ids(system: &str) -> Vec<String> {
-    file(system)
-        .map(|f| f.sections.into_keys().collect())
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rule_system::resolve::is_false;
 
-use super::data::{Class, DbmmData, Fighting, Going};
+use super::data::{Class, DbmmData, Fighting};
 use super::selector::Traits;
 use crate::contract::{Modifier, Total};
 use crate::error::RefereeError;
@@ -307,15 +307,6 @@ pub fn moves(data: &DbmmData, element: &Checked) -> Option<[Option<i64>; 4]> {
         add(row.difficult),
         add(row.road),
     ])
-}
-
-pub fn move_in(data: &DbmmData, element: &Checked, going: Going) -> Option<i64> {
-    let m = moves(data, element)?;
-    match going {
-        Going::GGo => m[0],
-        Going::RGo => m[1],
-        Going::DGo => m[2],
-    }
 }
 
 /// The shooting range in paces (p. 34), if the element shoots.
