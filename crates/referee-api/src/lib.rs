@@ -29,7 +29,7 @@ pub use referee_core::battle::{
     Fight, Mapping, PrintedValue, Subject, UnitField, UnitForm, UnitOption, UnitPreview, UnitSpec,
 };
 pub use referee_core::contract::*;
-pub use referee_core::error::{printable, RefereeError};
+pub use referee_core::error::{plain_serde_error, printable, RefereeError};
 pub use referee_core::preset::Preset;
 pub use referee_core::rule_system::{
     ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, Die, Phase, PhaseStep, SideField,

@@ -363,6 +363,25 @@ fn itacs_asks_at_entry_what_the_type_does_not_give() {
     assert_eq!(e.field.as_deref(), Some("fire"), "{e:?}");
 }
 
+/// GTS skirmish stands are units of one stand each on the roster (3.12, 4.32, R-GTS-31).
+#[test]
+fn gts_skirmish_stands_are_entered_one_by_one() {
+    let referee = Referee::builtin();
+    let peltasts = |stands: u32| json!({"class": "infantry", "armour": "N", "weapon": "JV", "stands": stands, "skirmish": true});
+    let e = referee.unit_preview("gts", &peltasts(4)).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref(), e.ruling.as_deref()),
+        ("unit.skirmish_stands", Some("stands"), Some("R-GTS-31"))
+    );
+    assert!(e.message.contains("add 4 such units"), "{}", e.message);
+    plain(&e.message);
+    referee.unit_preview("gts", &peltasts(1)).unwrap();
+    // Formed, the same four stands are one unit.
+    let mut formed = peltasts(4);
+    formed["skirmish"] = json!(false);
+    referee.unit_preview("gts", &formed).unwrap();
+}
+
 /// A unit of another system says which system it belongs to (issue 31 item 8).
 #[test]
 fn a_unit_of_another_system_names_its_system() {

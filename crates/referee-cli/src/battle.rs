@@ -223,7 +223,9 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, RefereeError> 
         RefereeError::new("input.invalid_json", format!("the input is not JSON: {e}"))
     })?;
     serde_path_to_error::deserialize(&value).map_err(|e| {
-        RefereeError::new("input.invalid", e.inner().to_string()).field(e.path().to_string())
+        let path = e.path().to_string();
+        let message = referee_api::plain_serde_error(&e.inner().to_string(), &path);
+        RefereeError::new("input.invalid", message).field(path)
     })
 }
 

@@ -143,6 +143,26 @@ fn units_are_edited_and_removed_and_rosters_start_from_a_template() {
         (status, error["code"].as_str()),
         (2, Some("battle.unit_gone"))
     );
+    // An unknown adjustment is a sentence naming the choices, not serde's text.
+    let (status, error) = referee_in(
+        &db,
+        &["battle", "adjust", "1"],
+        r#"{"subject": {"side": "Gauls"}, "change": {"kind": "remove_disorder"}}"#,
+    );
+    let message = error["message"].as_str().unwrap_or_default();
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (2, Some("input.invalid")),
+        "{error}"
+    );
+    assert!(
+        message.starts_with("“remove disorder” is not one of the choices"),
+        "{message}"
+    );
+    assert!(
+        !message.contains('`') && !message.contains("variant"),
+        "{message}"
+    );
 
     let csv = dir.path().join("gts.csv");
     let (status, _) = referee_in(

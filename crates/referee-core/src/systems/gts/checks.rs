@@ -387,7 +387,8 @@ pub(super) fn table_effects(
     let on = |rolls: &[i64]| roll.is_some_and(|n| rolls.contains(&n));
     let mut effects = Vec::new();
     let change = if on(&lc.killed_on) {
-        Some((Change::LeaderKilled, None))
+        // 6 and 8 are deaths too, for 8.0 as for the unit (R-GTS-30).
+        Some((Change::LeaderKilled, Some("R-GTS-30")))
     } else if on(&lc.captured_on) {
         Some((Change::LeaderCaptured, None))
     } else if on(&lc.dazed_on) {

@@ -366,7 +366,7 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
             Some("R-GTS-25"),
         ));
     }
-    if e.flanked || u.always_flanked {
+    if (e.flanked && !elephant_attacked_once(u, other)) || u.always_flanked {
         out.push(m.flanked.line(&format!("{who}: flanked")));
     }
     let more = own.units.len() as i64 - other.units.len() as i64;
@@ -707,8 +707,34 @@ fn contact_effects(sides: [&Side; 2]) -> Vec<crate::contract::Effect> {
         .collect()
 }
 
+/// An elephant is flanked only when attacked on more than one side (6.23): by one enemy unit,
+/// however wide, it is attacked on one (R-GTS-29).
+fn elephant_attacked_once(u: &Unit, other: &Side) -> bool {
+    u.class == "elephant" && other.units.len() == 1
+}
+
+/// What the situation changes that the umpire should read: an elephant's flank not taken (6.23),
+/// and the Disorder contact brings (4.47, 4.54).
 fn contact_notes(sides: [&Side; 2]) -> Vec<Note> {
-    sides
+    let unflanked = [(sides[0], sides[1]), (sides[1], sides[0])]
+        .into_iter()
+        .flat_map(|(own, other)| {
+            own.units
+                .iter()
+                .filter(|(u, e)| e.flanked && elephant_attacked_once(u, other))
+                .map(|(u, _)| {
+                    Note::new(
+                        format!(
+                            "{} is attacked by one unit only: an elephant is flanked only when attacked on more than one side, so it takes no flank modifier.",
+                            u.name
+                        ),
+                        "6.23",
+                        Some("R-GTS-29"),
+                    )
+                })
+                .collect::<Vec<_>>()
+        });
+    let disorders = sides
         .iter()
         .flat_map(|s| &s.contact_disorders)
         .map(|(name, rule)| {
@@ -721,8 +747,8 @@ fn contact_notes(sides: [&Side; 2]) -> Vec<Note> {
                 rule,
                 None,
             )
-        })
-        .collect()
+        });
+    unflanked.chain(disorders).collect()
 }
 
 /// One combat's two sides, their modifiers and net values, and the roll-off's hits.

@@ -150,6 +150,10 @@ impl RuleSystem for Gts {
         roster::preview(data, stats)
     }
 
+    fn check_entry(_data: &GtsData, stats: &serde_json::Value) -> Result<(), RefereeError> {
+        roster::check_entry(stats)
+    }
+
     fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeError> {
         roster::enter(data, spec)
     }

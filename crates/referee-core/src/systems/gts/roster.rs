@@ -87,6 +87,27 @@ impl GtsUnit {
     }
 }
 
+/// What a unit the umpire adds or corrects must be beyond the form (never as a battle folds):
+/// skirmish stands are units of one stand each, since each moves on its own and falls to its own
+/// two hits (3.12, 4.32, R-GTS-31) — pooled on one row, two hits on different stands would
+/// remove a stand.
+pub fn check_entry(stats: &Value) -> Result<(), RefereeError> {
+    let skirmish = stats.get("skirmish").and_then(Value::as_bool) == Some(true);
+    let stands = stats.get("stands").and_then(Value::as_u64).unwrap_or(1);
+    if skirmish && stands > 1 {
+        return Err(RefereeError::new(
+            "unit.skirmish_stands",
+            format!(
+                "skirmish stands move and take their hits one by one: enter 1 stand, and add {stands} such units (“How many”)"
+            ),
+        )
+        .field("stands")
+        .rule("3.12, 4.32")
+        .ruling("R-GTS-31"));
+    }
+    Ok(())
+}
+
 /// A unit built by Table 2.10; it may enter already hit, disordered or routed.
 pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeError> {
     let (stats, leader_pv) = split_leader(&spec.stats)?;

@@ -33,7 +33,8 @@ fn side(state: &BattleState, side: &str) -> GtsSide {
         lost: fighting.iter().filter(|u| u.lost).count() as u32,
         routed: fighting.iter().filter(|u| routed(u) && !u.lost).count() as u32,
         // Only a general killed or captured lowers the break point (8.0, R-GTS-25): dazed,
-        // unhorsed, wounded or passed out, he is still the army's.
+        // unhorsed, wounded or passed out, he is still the army's. Table 1.10's 6 and 8 are
+        // deaths (R-GTS-30).
         general_lost: of_side(state, side)
             .filter(|u| u.role == Role::General)
             .any(|u| u.lost || matches!(u.leader, Some(LeaderFate::Killed | LeaderFate::Captured))),

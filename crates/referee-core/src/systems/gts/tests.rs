@@ -1079,3 +1079,56 @@ fn fire_that_costs_a_stand_asks_the_stand_loss_check_then_a_routing_units_leader
     let r = thrown("fire", &alone, &[10, 1, 10]);
     assert!(changes_on(&r, "Levy").contains(&crate::contract::Change::RoutUnit));
 }
+
+#[test]
+fn an_elephant_attacked_by_one_unit_is_not_flanked() {
+    // 6.23, R-GTS-29: flanked only when attacked on more than one side; one unit is one side.
+    let elephant = json!({ "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 2 });
+    let levy = json!({ "name": "Levy", "class": "infantry", "weapon": "SP", "stands": 4 });
+    let slingers = json!({ "name": "Slingers", "class": "infantry", "weapon": "SL", "stands": 2 });
+    let flanked = |b: Value| {
+        resolved(
+            "melee",
+            json!({ "side_a": [{ "unit": elephant, "flanked": true }], "side_b": b }),
+        )
+    };
+    let flank_line =
+        |r: &crate::Resolution| r.modifiers.iter().any(|m| m.label.ends_with("flanked"));
+    let one = flanked(json!([{ "unit": levy }]));
+    assert!(!flank_line(&one), "{:?}", one.modifiers);
+    let note = one
+        .notes
+        .iter()
+        .find(|n| n.rule == "6.23")
+        .expect("a 6.23 note");
+    assert_eq!(note.ruling.as_deref(), Some("R-GTS-29"));
+    assert!(note
+        .message
+        .starts_with("Surus is attacked by one unit only"));
+    // The same elephant against two units is flanked: the −2 and no note.
+    let two = flanked(json!([{ "unit": levy }, { "unit": slingers }]));
+    assert!(flank_line(&two), "{:?}", two.modifiers);
+    assert!(two.notes.iter().all(|n| n.rule != "6.23"));
+    let line = two
+        .modifiers
+        .iter()
+        .find(|m| m.label.ends_with("flanked"))
+        .unwrap();
+    assert_eq!((line.value, line.rule.as_str()), (-2, "2.14"));
+}
+
+#[test]
+fn table_1_10_deaths_unnoticed_or_on_his_sword_kill_the_leader() {
+    // Table 1.10, R-GTS-30: 6 and 8 are deaths (8.0 counts them), 0 too; 7 and 9 captures.
+    for (face, killed) in [(6, true), (8, true), (10, true), (7, false), (5, false)] {
+        let r = thrown("leader_casualty", &json!({}), &[1, face]);
+        let effects = &r.outcome.as_ref().unwrap().effects;
+        let death = effects
+            .iter()
+            .find(|e| e.change == crate::contract::Change::LeaderKilled);
+        assert_eq!(death.is_some(), killed, "{face}: {effects:?}");
+        if let Some(d) = death {
+            assert_eq!(d.ruling.as_deref(), Some("R-GTS-30"));
+        }
+    }
+}
