@@ -200,6 +200,11 @@ pub enum Change {
     FollowUp,
     /// The unit recovers from Disorder (GTS 3.32).
     Recover,
+    /// The unit's 1st-turn melee bonus is used (GTS 2.14): HM's once per battle, SH's until a
+    /// leader's command point recovers it.
+    FirstTurnSpent,
+    /// A leader's command point recovers a unit's Shock capability (GTS 2.14, 0.0 A d).
+    ShockRecovered,
     /// A DBMM element's combat outcome: recoil, repulsed, flee, spent, destroyed, pursue.
     ElementFate { fate: String },
     /// The units fired their throwing weapons: once per game (ITACS 6.6).
@@ -301,6 +306,8 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::RecoilMove { inches } => format!("recoils {inches}\" straight back"),
         Change::FollowUp => "follows up to contact".to_string(),
         Change::Recover => "recovers from Disorder".to_string(),
+        Change::FirstTurnSpent => "has used its 1st-turn melee bonus".to_string(),
+        Change::ShockRecovered => "recovers its Shock capability".to_string(),
         Change::ElementFate { fate } => match fate.as_str() {
             "recoil" => "recoils".to_string(),
             "repulsed" => "is repulsed".to_string(),

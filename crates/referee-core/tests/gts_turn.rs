@@ -427,3 +427,55 @@ fn a_dazed_general_leaves_the_break_point_where_it_was() {
         t.record(undo);
     }
 }
+
+#[test]
+fn a_shock_bonus_used_is_kept_until_a_command_point_recovers_it() {
+    // 2.14: the SH 1st-turn mod is used once, then gone until a leader's command point.
+    let mut t = Turn::begin();
+    let gauls = UnitSpec {
+        label: "Gaesatae".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::Unit,
+        stats: json!({ "class": "infantry", "armour": "N", "weapon": "SH", "stands": 4 }),
+    };
+    let body = t.b.add_unit(&t.r, gauls).unwrap();
+    t.record(body);
+    let first_turn = |s: &mut Value| {
+        s["side_a"][0]["first_turn"] = json!(true);
+        s["side_b"][0]["first_turn"] = json!(true);
+    };
+    let (s, mapping) = t.open("melee", &["Gaesatae"], &["Hoplites"], first_turn);
+    let fought = t.throw("melee", &s, &[6, 6]);
+    assert!(fought
+        .modifiers
+        .iter()
+        .any(|m| m.label.contains("1st-turn melee")));
+    t.apply(&fought, &mapping);
+    assert!(t.gts("Gaesatae").first_turn_spent);
+    let words = t.r.system.words(t.unit("Gaesatae"));
+    assert!(
+        words.summary.contains("Shock bonus used"),
+        "{}",
+        words.summary
+    );
+    // The next fight from the roster reads it spent, ticked first turn or not.
+    let (s, _) = t.open("melee", &["Gaesatae"], &["Hoplites"], first_turn);
+    let again = t.r.resolve("melee", &s, None).unwrap();
+    assert!(!again
+        .modifiers
+        .iter()
+        .any(|m| m.label.contains("1st-turn melee")));
+    // A command point recovers it: the roster's quick edit.
+    let edit = words
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "Shock recovered")
+        .expect("the quick edit");
+    let id = t.id("Gaesatae");
+    let body =
+        t.b.adjust(&t.r, Subject::Unit(id), edit.change.clone(), None)
+            .unwrap();
+    t.step(body);
+    assert!(!t.gts("Gaesatae").first_turn_spent);
+}

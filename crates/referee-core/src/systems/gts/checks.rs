@@ -29,6 +29,11 @@ pub struct ResponseSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub near_formed_enemy: bool,
+    /// Within 6" of a leader who fell on his sword this turn (Table 1.10, 8): −1 to its
+    /// response tests, a rally among them (R-GTS-25).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub near_fallen_leader: bool,
 }
 
 pub fn response_test(
@@ -117,6 +122,14 @@ pub fn response_test(
     }
     if u.disordered {
         modifiers.push(rr.disordered.line("Unit is Disordered"));
+    }
+    if s.near_fallen_leader {
+        modifiers.push(Modifier::new(
+            "Within 6\" of a leader who fell on his sword",
+            data.leader_casualty.near_fallen_leader,
+            "Table 1.10",
+            Some("R-GTS-25"),
+        ));
     }
     let number: i64 = modifiers.iter().map(|m| m.value).sum();
     let pass_text = test.pass.clone();

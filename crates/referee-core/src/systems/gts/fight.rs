@@ -61,6 +61,8 @@ fn melee_unit(f: &Fighter<GtsUnit>) -> MeleeUnit {
         // The leader attached on the roster (1.6): his valour without retyping it.
         leader_pv: f.own.leader_pv,
         near_fallen_leader: f.own.near_fallen_leader,
+        // A bonus used in an earlier combat is not used again (2.14).
+        first_turn_spent: f.own.first_turn_spent,
         ..MeleeUnit::default()
     }
 }

@@ -313,10 +313,7 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let who = own.name;
     // The 1st-turn melee mod is not added to the melee mod: it is the unit's mod in its first
     // melee (the 2.10 note, R-GTS-14).
-    let first = u
-        .melee_first
-        .value
-        .filter(|_| e.first_turn && !e.first_turn_spent);
+    let first = first_turn_bonus(u, e);
     let mut out = vec![match first {
         Some(v) => Modifier::new(
             format!("{who}: 1st-turn melee of {} ({})", u.name, u.weapon.name),
@@ -698,6 +695,32 @@ fn contact_checks(a: &mut Side, b: &mut Side) -> Result<(), RefereeError> {
     Ok(())
 }
 
+/// The 1st-turn melee mod a unit fights with, if this is its first turn and its bonus is not
+/// spent (2.14).
+fn first_turn_bonus(u: &Unit, e: &MeleeUnit) -> Option<i64> {
+    u.melee_first
+        .value
+        .filter(|_| e.first_turn && !e.first_turn_spent)
+}
+
+/// A modifying unit that fought with its 1st-turn bonus has used it (2.14): every outcome says
+/// so, and the roster keeps it.
+fn first_turn_effects(sides: [&Side; 2]) -> Vec<crate::contract::Effect> {
+    sides
+        .iter()
+        .map(|s| &s.units[s.modifying])
+        .filter(|(u, e)| first_turn_bonus(u, e).is_some())
+        .map(|(u, _)| {
+            effect(
+                Target::Unit(u.name.clone()),
+                Change::FirstTurnSpent,
+                "2.14",
+                None,
+            )
+        })
+        .collect()
+}
+
 /// The Disorder contact brings (4.47, 4.54), as effects every outcome of the round carries.
 fn contact_effects(sides: [&Side; 2]) -> Vec<crate::contract::Effect> {
     sides
@@ -820,7 +843,8 @@ fn roll_off(
     } = fight(data, s)?;
     let ties = tie_hits(data);
     let (ua, ub) = (&a.units[a.modifying].0, &b.units[b.modifying].0);
-    let on_contact = contact_effects([&a, &b]);
+    let mut on_contact = contact_effects([&a, &b]);
+    on_contact.extend(first_turn_effects([&a, &b]));
     let (ea, eb) = (&a.units[a.modifying].1, &b.units[b.modifying].1);
     let effects_for = |(ha, hb): (u32, u32)| {
         let mut out = on_contact.clone();

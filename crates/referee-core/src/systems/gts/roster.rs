@@ -33,6 +33,9 @@ pub struct GtsUnit {
     /// The personal valour of the leader attached to the unit (1.2, 1.6): his state and wounds
     /// are the unit's row's (`UnitState::leader`), so a result of his lands on him here.
     pub leader_pv: Option<i64>,
+    /// Its SH or HM 1st-turn melee bonus is used (2.14): HM for the battle, SH until a leader's
+    /// command point recovers it.
+    pub first_turn_spent: bool,
 }
 
 impl SystemUnit for GtsUnit {
@@ -122,13 +125,16 @@ pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeE
             hits_per_stand: unit.hits_per_stand,
             near_fallen_leader: false,
             leader_pv,
+            first_turn_spent: false,
             entry,
         },
     ))
 }
 
-/// An edit keeps the unit's hits, Disorder, Rout and the fallen leader's −1.
+/// An edit keeps the unit's hits, Disorder, Rout, the fallen leader's −1 and a spent 1st-turn
+/// bonus.
 pub fn keep(old: &GtsUnit, new: &mut GtsUnit) {
+    new.first_turn_spent = old.first_turn_spent;
     new.hits = old.hits;
     new.disordered = old.disordered;
     new.rout = old.rout;
@@ -154,6 +160,8 @@ pub fn land(unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
         Change::Rout | Change::RoutUnit => own.rout = true,
         Change::RemoveRout => own.rout = false,
         Change::NearFallenLeader => own.near_fallen_leader = true,
+        Change::FirstTurnSpent => own.first_turn_spent = true,
+        Change::ShockRecovered => own.first_turn_spent = false,
         _ => return false,
     }
     true
@@ -217,6 +225,9 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
     if own.near_fallen_leader {
         parts.push("−1 for the fallen leader".into());
     }
+    if own.first_turn_spent {
+        parts.push(format!("{} used", bonus_name(&own.entry)));
+    }
     let row = |key: &Option<String>| {
         key.as_ref().map(|k| match data.rows.get(k) {
             Some(r) => option_label(k, &r.name),
@@ -262,8 +273,28 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
                 },
                 q("Remove", Change::DestroyAll),
             ]
+            .into_iter()
+            // A spent Shock capability comes back by a leader's command point (2.14); HM's
+            // bonus is once per battle.
+            .chain(
+                (own.first_turn_spent && own.entry.weapon == SHOCK)
+                    .then(|| q("Shock recovered", Change::ShockRecovered)),
+            )
+            .collect()
         },
         place: None,
+    }
+}
+
+/// The weapon row whose 1st-turn bonus a command point recovers (2.14).
+const SHOCK: &str = "SH";
+
+/// The 1st-turn bonus by its weapon's name: "Shock bonus", "HM bonus".
+fn bonus_name(entry: &UnitEntry) -> &'static str {
+    match entry.weapon.as_str() {
+        SHOCK => "Shock bonus",
+        "HM" => "pilum or axe bonus",
+        _ => "1st-turn melee bonus",
     }
 }
 

@@ -1132,3 +1132,57 @@ fn table_1_10_deaths_unnoticed_or_on_his_sword_kill_the_leader() {
         }
     }
 }
+
+#[test]
+fn a_fallen_leader_costs_the_units_near_him_one_on_their_response_tests() {
+    // Table 1.10, 8 (R-GTS-25): −1 to command tests, a rally among them.
+    let mut s = json!({ "test": "rally", "unit": {
+        "class": "infantry", "armour": "N", "weapon": "JV", "stands": 3,
+        "starting_stands": 4, "routed": true } });
+    let before = resolved("response_test", s.clone());
+    s["near_fallen_leader"] = json!(true);
+    let after = resolved("response_test", s);
+    let number = |r: &crate::Resolution| r.modifiers.iter().map(|m| m.value).sum::<i64>();
+    assert_eq!(number(&after), number(&before) - 1);
+    assert_ne!(odds(&after, "passes"), odds(&before, "passes"));
+    let line = after.modifiers.last().unwrap();
+    assert_eq!(
+        (line.value, line.rule.as_str(), line.ruling.as_deref()),
+        (-1, "Table 1.10", Some("R-GTS-25"))
+    );
+}
+
+#[test]
+fn a_first_turn_bonus_used_in_melee_is_spent_for_the_next() {
+    // 2.14: SH and HM units fight their first turn with the 1st-turn mod, once; the round says so
+    // in every outcome, and a spent bonus is not used again.
+    let shock =
+        json!({ "name": "Gauls", "class": "infantry", "armour": "N", "weapon": "SH", "stands": 4 });
+    let levy =
+        json!({ "name": "Levy", "class": "infantry", "armour": "N", "weapon": "SP", "stands": 4 });
+    let round = |spent: bool| {
+        resolved(
+            "melee",
+            json!({ "side_a": [{ "unit": shock, "first_turn": true, "first_turn_spent": spent }],
+                    "side_b": [{ "unit": levy, "first_turn": true }] }),
+        )
+    };
+    let fresh = round(false);
+    let r = thrown(
+        "melee",
+        &json!({ "side_a": [{ "unit": shock, "first_turn": true }], "side_b": [{ "unit": levy, "first_turn": true }] }),
+        &[5, 5],
+    );
+    assert!(changes_on(&r, "Gauls").contains(&crate::contract::Change::FirstTurnSpent));
+    // The spearmen have no 1st-turn mod: nothing of theirs is spent.
+    assert!(!changes_on(&r, "Levy").contains(&crate::contract::Change::FirstTurnSpent));
+    let spent = round(true);
+    assert!(fresh
+        .modifiers
+        .iter()
+        .any(|m| m.label.contains("1st-turn melee")));
+    assert!(!spent
+        .modifiers
+        .iter()
+        .any(|m| m.label.contains("1st-turn melee")));
+}

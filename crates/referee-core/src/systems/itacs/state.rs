@@ -153,6 +153,8 @@ impl HexState {
             | Change::RecoilMove { .. }
             | Change::FollowUp
             | Change::Recover
+            | Change::FirstTurnSpent
+            | Change::ShockRecovered
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed => {}
         }
