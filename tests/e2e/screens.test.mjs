@@ -148,8 +148,9 @@ test('a deleted battle waits among the recently deleted and comes back whole', a
   const name = await browser.$(`li[data-battle="${id}"] strong`).getText();
   await browser.$(`button[data-delete="${id}"]`).click();
   await browser.$(`button[data-delete="${id}"]`).click();
-  await browser.$('#recently-deleted').waitForExist({ timeout: 10000 });
-  assert.equal(await browser.$(`button[data-open="${id}"]`).isExisting(), false, 'gone from the list');
+  // An earlier test may have left the recently deleted list on screen: wait for this battle to go.
+  await until(browser, 'the battle gone from the list', async () => !(await browser.$(`button[data-open="${id}"]`).isExisting()));
+  await browser.$(`button[data-restore="${id}"]`).waitForExist({ timeout: 10000 });
   await browser.$('#recently-deleted summary').click();
   assert.match(await browser.$('#recently-deleted').getText(), /Deleted today · can be restored until/);
   await checkScreen(browser, 'recently-deleted');
