@@ -51,7 +51,7 @@ pub fn fight(
 }
 
 /// `fight` with the contacts picked besides the fighters and whose bound it is: each contact a
-/// unit of either side on the table, picked once (R-DBMM-37, R-DBMM-38).
+/// unit of either side on the table, picked once (the system says what each counts for).
 pub fn fight_with<'s>(
     ruleset: &Ruleset,
     state: &'s BattleState,

@@ -34,7 +34,7 @@ pub struct Sides<'a, U> {
 }
 
 /// What the umpire picks on the roster besides the fighters, each contact once: whose bound it
-/// is, friends behind and friends on the enemy's flank (DBMM p. 35–38, R-DBMM-37, R-DBMM-38).
+/// is, friends behind and friends on the enemy's flank (DBMM p. 35–38).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Contacts {
