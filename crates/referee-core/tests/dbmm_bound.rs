@@ -368,6 +368,10 @@ fn a_whole_dbmm_bound_from_the_roster() {
         Some("Romans"),
     );
     assert_eq!(s["bound"], "b", "the Romans' bound, the defenders'");
+    assert!(
+        asks.contains(&"Fought in the bound of Romans (R-DBMM-37).".to_string()),
+        "{asks:?}"
+    );
     assert!(has_factor(&s["a"], "shaken"), "{s}");
     assert!(!has_factor(&s["b"], "shaken"), "{s}");
     assert!(
@@ -409,6 +413,15 @@ fn a_whole_dbmm_bound_from_the_roster() {
     t.step(body);
     assert!(t.element("Horsemen").sees_broken);
     assert_eq!(t.commands()["Nobles"], "disheartened");
+    let nobles = standing(&t.r, &t.b.state)
+        .gauges
+        .into_iter()
+        .find(|g| g.label == "Nobles")
+        .unwrap();
+    assert_eq!(
+        nobles.value,
+        "lost 1½ of 5½ ME, 1 of them for a broken command in sight this bound-end"
+    );
     let (_, armies) = t.morale();
     assert_eq!(
         armies["Gauls"],

@@ -73,7 +73,11 @@ pub fn open(
     sides: &Sides<DbmmElement>,
 ) -> Result<Opening, RefereeError> {
     let (a, b) = (&sides.attackers[0], &sides.defenders[0]);
-    let mut asks: Vec<String> = Vec::new();
+    let bound_side = if sides.attackers_bound { a } else { b };
+    let mut asks: Vec<String> = vec![format!(
+        "Fought in the bound of {} (R-DBMM-37).",
+        bound_side.unit.side
+    )];
     // An (X) element fights ungraded until its X-grading line is entered (R-DBMM-6).
     let ungraded = |f: &Fighter<DbmmElement>| {
         (f.own.element.grade == "X" && f.own.element.counts_as.is_none()).then(|| {

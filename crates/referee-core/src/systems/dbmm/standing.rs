@@ -158,7 +158,17 @@ pub fn standing(data: &DbmmData, state: &BattleState) -> Standing {
                 ..gauge(
                     Some(&side.name),
                     c.name.clone(),
-                    format!("lost {} of {}", me_text(c.lost), me(c.me.total)),
+                    if c.penalty > 0 {
+                        // The temporary ME said apart, so the umpire sees why it counts more.
+                        format!(
+                            "lost {} of {}, {} of them for a broken command in sight this bound-end",
+                            me_text(c.lost),
+                            me(c.me.total),
+                            me_text(c.penalty)
+                        )
+                    } else {
+                        format!("lost {} of {}", me_text(c.lost), me(c.me.total))
+                    },
                     &t.rule,
                 )
             });
