@@ -1,11 +1,12 @@
 //! A DBMM bound played from the roster alone (issue 34): the Romans throw their PIPs, their
 //! archers shoot the Gallic slingers, the hastati fight the soldurii with an overlap, a friend
 //! behind and a friend on the enemy's flank, which disheartens the Warband and removes its
-//! chariots (0 ME); its Gaesatae then fight shaken in the Gauls' attack on the principes and the
-//! Warband breaks, its general routing; at the bound's end the Nobles see the broken Warband and
-//! count its ME for that bound-end only; the next bound clears it. After each step the roster and
-//! every command's morale are checked, the battle replayed equals the live one, and undo and redo
-//! of the step are exact.
+//! chariots (0 ME); its Gaesatae then fight shaken in the Gauls' attack on the principes (the
+//! Gallic horsemen on their flank, the hastati overlapping), are destroyed, the horsemen give way
+//! with them and the Warband breaks, its general routing; at the bound's end the Nobles see the
+//! broken Warband and count its ME for that bound-end only; the next bound clears it. After each
+//! step the roster and every command's morale are checked, the battle replayed equals the live
+//! one, and undo and redo of the step are exact.
 
 mod turn_play;
 
@@ -314,6 +315,34 @@ fn a_whole_dbmm_bound_from_the_roster() {
         );
     }
     let r = t.throw("close_combat", &s, &[6, 1], &m);
+    // The overlap and the friend on the flank each count −1 on the Soldurii (p. 35, p. 37); the
+    // Triarii (Sp) behind Bd support only against El or Kn in the enemy's bound (p. 36).
+    let factor = |label: &str| {
+        r.modifiers
+            .iter()
+            .find(|x| x.label.starts_with(label))
+            .map(|x| x.value)
+    };
+    assert_eq!(
+        factor("Soldurii: Each flank overlapped"),
+        Some(-1),
+        "{:?}",
+        r.modifiers
+    );
+    assert_eq!(
+        factor("Soldurii: Each enemy front edge on flank"),
+        Some(-1),
+        "{:?}",
+        r.modifiers
+    );
+    assert_eq!(factor("Hastati: Rear support"), None, "{:?}", r.modifiers);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.message.contains("gives no support here")),
+        "{:?}",
+        r.notes
+    );
     let outcome = r.outcome.as_ref().unwrap();
     assert!(outcome.result.ends_with("destroyed"), "{}", outcome.result);
     assert_eq!(t.summary("Soldurii"), "destroyed");
@@ -358,15 +387,17 @@ fn a_whole_dbmm_bound_from_the_roster() {
 
     // 4. The Gauls attack in the Romans' bound (named: the attackers' is not the bound's): the
     // Gaesatae, 1 ME of a disheartened command, fight shaken without anything ticked; the
-    // Horsemen overlap the Principes.
+    // Horsemen are in contact with the Principes' flank, the Hastati overlap the Gaesatae.
     let (s, m, asks) = t.open(
         "close_combat",
-        &["Gaesatae", "Horsemen"],
-        &["Principes"],
+        &["Gaesatae"],
+        &["Principes", "Hastati"],
         &[],
-        &[],
+        &["Horsemen"],
         Some("Romans"),
     );
+    assert_eq!(s["a"]["overlaps"][0]["type"], "Bd", "{s}");
+    assert_eq!(s["b"]["enemy_on_flank_or_rear"], 1, "{s}");
     assert_eq!(s["bound"], "b", "the Romans' bound, the defenders'");
     assert!(
         asks.contains(&"Fought in the bound of Romans (R-DBMM-37).".to_string()),
@@ -385,10 +416,19 @@ fn a_whole_dbmm_bound_from_the_roster() {
         r.outcome
     );
     assert_eq!(t.summary("Gaesatae"), "destroyed");
-    // 3 ME of 7 lost: the Warband breaks, and its land elements left rout (p. 43): Brennus.
+    // The friend on the enemy's flank gives way with the Gaesatae (p. 38).
+    assert_eq!(
+        t.moves("Horsemen"),
+        vec!["Horsemen: recoils (if it cannot, it is spent)".to_string()]
+    );
+    // 3 ME of 7 lost: the Warband breaks, and its land elements left rout (p. 43): Brennus; the
+    // Nobles are not broken.
     assert_eq!(t.commands()["Warband"], "broken");
     assert_eq!(t.moves("Brennus"), vec!["Brennus: routs".to_string()]);
-    assert!(t.moves("Horsemen").is_empty(), "the Nobles are not broken");
+    assert!(
+        t.moves("Vercassivellaunus").is_empty(),
+        "the Nobles do not rout"
+    );
     let (_, armies) = t.morale();
     assert_eq!(
         armies["Gauls"],
