@@ -771,4 +771,33 @@ fn dbmm_contacts_are_checked() {
     assert_eq!(f.situation["target"]["behind"]["name"], "Bd 2");
     assert_eq!(f.targets["unit:Bd 2"], vec![3]);
     r.resolve("shooting", &f.situation, None).unwrap();
+    // Another system's fights take no contacts.
+    let (g, gb) = battle(
+        "gts",
+        &[
+            (
+                "A",
+                0,
+                json!({ "class": "infantry", "armour": "M", "weapon": "SP", "stands": 4 }),
+            ),
+            (
+                "B",
+                1,
+                json!({ "class": "infantry", "armour": "M", "weapon": "SP", "stands": 4 }),
+            ),
+        ],
+    );
+    let err = fight_with(
+        &g,
+        &gb.state,
+        "melee",
+        &[1],
+        &[2],
+        &Contacts {
+            bound_of: Some("Red".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, "fight.no_contacts");
 }

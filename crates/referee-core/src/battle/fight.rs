@@ -87,6 +87,15 @@ pub fn fight_with<'s>(
     if !info.fights {
         return Err(not_a_combat(&info.name));
     }
+    if !contacts.is_empty() && !ruleset.system.takes_contacts() {
+        return Err(RefereeError::new(
+            "fight.no_contacts",
+            format!(
+                "{} fights with the units picked only: pick them as attackers or defenders, with no bound's side or friends behind or on a flank.",
+                ruleset.info.name
+            ),
+        ));
+    }
     if attackers.is_empty() || defenders.is_empty() {
         return Err(RefereeError::new(
             "fight.no_units",

@@ -240,6 +240,10 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         action: &str,
         sides: &Sides<Self::Unit>,
     ) -> Result<Opening, RefereeError>;
+    /// Whether its fights take contacts besides the picks and a bound's side (`Contacts`).
+    fn takes_contacts() -> bool {
+        false
+    }
     /// A step of the whole battle (an action marked `from_roster`) opened from its roster.
     fn open_battle(
         data: &Self::Data,
@@ -348,6 +352,7 @@ pub trait System: Send + Sync + fmt::Debug {
     fn words(&self, unit: &UnitState) -> UnitWords;
     fn refuse(&self, unit: &UnitState, change: &Change, rule: &str) -> Option<RefereeError>;
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError>;
+    fn takes_contacts(&self) -> bool;
     fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError>;
     fn turn_limits(
         &self,
@@ -558,6 +563,10 @@ impl<S: RuleSystem> System for Loaded<S> {
 
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError> {
         S::open(&self.data, action, &sides.typed::<S::Unit>()?)
+    }
+
+    fn takes_contacts(&self) -> bool {
+        S::takes_contacts()
     }
 
     fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError> {

@@ -257,6 +257,10 @@ impl RuleSystem for Dbmm {
         fight::open(data, action, sides)
     }
 
+    fn takes_contacts() -> bool {
+        true
+    }
+
     fn follow_on(data: &DbmmData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
         aftermath::follow_on(data, before, after)
     }
