@@ -145,6 +145,26 @@ impl Bound {
             .summary
     }
 
+    /// The whole roster checked at once: every element no longer "in the line" (a general's
+    /// "general, in the line") or with a move called for, by its label, in the roster's words.
+    fn roster(&self) -> BTreeMap<String, String> {
+        self.b
+            .state
+            .units
+            .values()
+            .filter_map(|u| {
+                let words = self.summary(&u.label);
+                let moved = if u.moves.is_empty() {
+                    words
+                } else {
+                    format!("{words}; {}", u.moves.join("; "))
+                };
+                (!matches!(moved.as_str(), "in the line" | "general, in the line"))
+                    .then(|| (u.label.clone(), moved))
+            })
+            .collect()
+    }
+
     /// The moves the roster calls for on an element this phase.
     fn moves(&self, label: &str) -> Vec<String> {
         self.b.state.units[&self.id(label)].moves.clone()
@@ -226,6 +246,13 @@ impl Bound {
     }
 }
 
+fn roster(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(l, w)| (l.to_string(), w.to_string()))
+        .collect()
+}
+
 fn morale(pairs: &[(&str, &str)]) -> Morale {
     pairs
         .iter()
@@ -270,6 +297,7 @@ fn a_whole_dbmm_bound_from_the_roster() {
     );
     assert_eq!(outcome.meaning, "Legion 5, Horse 2");
     assert_eq!(t.b.state.units, roster_before);
+    assert!(t.roster().is_empty(), "{:?}", t.roster());
     assert_eq!(t.commands(), all_steady);
 
     // 2. Shooting (p. 34): the Sagittarii shoot the Slingers, which are destroyed. The Nobles
@@ -283,6 +311,7 @@ fn a_whole_dbmm_bound_from_the_roster() {
         r.outcome
     );
     assert_eq!(t.summary("Slingers"), "destroyed");
+    assert_eq!(t.roster(), roster(&[("Slingers", "destroyed")]));
     assert_eq!(t.commands(), all_steady);
     assert_eq!(t.morale().1["Gauls"].0, 0.5);
 
@@ -358,6 +387,14 @@ fn a_whole_dbmm_bound_from_the_roster() {
         ])
     );
     assert_eq!(t.summary("Chariots"), "removed (its command disheartened)");
+    assert_eq!(
+        t.roster(),
+        roster(&[
+            ("Slingers", "destroyed"),
+            ("Soldurii", "destroyed"),
+            ("Chariots", "removed (its command disheartened)"),
+        ])
+    );
     // The step undid and redid it: the combat is the last result applied.
     let changes =
         t.b.events
@@ -429,6 +466,18 @@ fn a_whole_dbmm_bound_from_the_roster() {
         t.moves("Vercassivellaunus").is_empty(),
         "the Nobles do not rout"
     );
+    let after_the_combats = roster(&[
+        ("Slingers", "destroyed"),
+        ("Soldurii", "destroyed"),
+        ("Chariots", "removed (its command disheartened)"),
+        ("Gaesatae", "destroyed"),
+        (
+            "Horsemen",
+            "in the line; Horsemen: recoils (if it cannot, it is spent)",
+        ),
+        ("Brennus", "general, in the line; Brennus: routs"),
+    ]);
+    assert_eq!(t.roster(), after_the_combats);
     let (_, armies) = t.morale();
     assert_eq!(
         armies["Gauls"],
@@ -452,6 +501,12 @@ fn a_whole_dbmm_bound_from_the_roster() {
             .unwrap();
     t.step(body);
     assert!(t.element("Horsemen").sees_broken);
+    let mut marked = after_the_combats.clone();
+    marked.insert(
+        "Horsemen".into(),
+        "in the line, sees a broken command within 800p; Horsemen: recoils (if it cannot, it is spent)".into(),
+    );
+    assert_eq!(t.roster(), marked);
     assert_eq!(t.commands()["Nobles"], "disheartened");
     let nobles = standing(&t.r, &t.b.state)
         .gauges
@@ -476,6 +531,16 @@ fn a_whole_dbmm_bound_from_the_roster() {
     let next = t.b.advance_turn(Some(t.b.state.turn + 1), None);
     turn_play::record(&t.r, &mut t.b, next);
     assert!(!t.element("Horsemen").sees_broken);
+    // Only what was lost stays: the moves called for were the last bound's.
+    assert_eq!(
+        t.roster(),
+        roster(&[
+            ("Slingers", "destroyed"),
+            ("Soldurii", "destroyed"),
+            ("Chariots", "removed (its command disheartened)"),
+            ("Gaesatae", "destroyed"),
+        ])
+    );
     assert_eq!(
         t.commands(),
         morale(&[
