@@ -700,6 +700,82 @@ fn dbmm_a_command_passing_a_threshold_lands_on_its_elements() {
     );
 }
 
+/// DBMM: a close combat that disheartens a command removes its 0 ME element in the same entry;
+/// the roll edited to one that destroys nothing takes the removal back with the loss, and the
+/// differences it shows say so (p. 43, R-DBMM-35).
+#[test]
+fn dbmm_an_edited_roll_takes_back_what_the_morale_brought_about() {
+    use referee_core::battle::{DiceSource, Event};
+    let (r, mut b) = battle(
+        "dbmm",
+        &[
+            ("Kn", 0, json!({ "type": "Kn", "grade": "O" })),
+            ("Bd 1", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 2", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Exp", 1, json!({ "type": "Exp", "grade": "O" })),
+        ],
+    );
+    // Blue: 2 ME; Bd 1 destroyed is 1 of 2 lost, past ¼ (and ⅓, ½: broken too).
+    let f = fight(&r, &b.state, "close_combat", &[1], &[2]).unwrap();
+    let mapping = Mapping {
+        targets: f.targets.clone(),
+        choices: Default::default(),
+    };
+    let destroys = |faces: &[u32]| {
+        let res = r
+            .resolve("close_combat", &f.situation, Some(faces))
+            .unwrap();
+        let destroyed = res
+            .outcome
+            .as_ref()
+            .unwrap()
+            .effects
+            .iter()
+            .any(|e| e.text == "Bd 1: is destroyed");
+        (res, destroyed)
+    };
+    let all: Vec<[u32; 2]> = (1..=6).flat_map(|x| (1..=6).map(move |y| [x, y])).collect();
+    let kill = all.iter().find(|d| destroys(&d[..]).1).unwrap();
+    let spare = all.iter().find(|d| !destroys(&d[..]).1).unwrap();
+    let (res, _) = destroys(&kill[..]);
+    let body = b
+        .apply(&r, &res, &mapping, DiceSource::Physical, None, None)
+        .unwrap();
+    let seq = b.next_seq();
+    b.record(
+        &r,
+        Event {
+            seq,
+            at: String::new(),
+            body,
+        },
+    )
+    .unwrap();
+    let words = |b: &Battle, id: UnitId| r.system.words(&b.state.units[&id]).summary;
+    assert_eq!(words(&b, 4), "removed (its command disheartened)");
+    let (edit, differences) = b
+        .edit_roll(&r, seq, &f.situation, &spare[..], DiceSource::Physical)
+        .unwrap();
+    assert!(
+        differences
+            .iter()
+            .any(|d| d.what == "Exp (#4)" && d.after == "in the line"),
+        "{differences:?}"
+    );
+    let next = b.next_seq();
+    b.record(
+        &r,
+        Event {
+            seq: next,
+            at: String::new(),
+            body: edit,
+        },
+    )
+    .unwrap();
+    assert_eq!(words(&b, 4), "in the line");
+    assert_eq!(words(&b, 2), "in the line");
+}
+
 /// DBMM contacts picked once: a friend of neither side, a bound of a side not fighting, two
 /// friends behind one element and a friend on the enemy's flank in shooting are refused plainly
 /// (R-DBMM-37, R-DBMM-38).
