@@ -9,8 +9,9 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use referee_core::battle::{
-    fight, outlook, settled, standing, AppliedChange, Battle, BattleSetup, BattleState, DiceSource,
-    Difference, Event, EventBody, Fight, Mapping, SideSetup, Standing, Subject, UnitId, UnitSpec,
+    fight_with, outlook, settled, standing, AppliedChange, Battle, BattleSetup, BattleState,
+    Contacts, DiceSource, Difference, Event, EventBody, Fight, Mapping, SideSetup, Standing,
+    Subject, UnitId, UnitSpec,
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::rule_system::Phase;
@@ -138,12 +139,24 @@ pub struct OutlookRequest {
 }
 
 /// The units the umpire ticked on the roster, and the combat they fight.
-#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct FightRequest {
     pub action: String,
     pub attackers: Vec<UnitId>,
     pub defenders: Vec<UnitId>,
+    /// The side whose bound it is (DBMM); none: the attackers'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub bound_of: Option<String>,
+    /// Friends directly behind the element fighting in front, of either side (DBMM).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<UnitId>>")]
+    pub behind: Vec<UnitId>,
+    /// Friends in front-edge contact with the enemy front element's flank or rear (DBMM).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<UnitId>>")]
+    pub on_enemy_flank: Vec<UnitId>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -658,12 +671,17 @@ impl Battles {
     ) -> Result<Fight, RefereeError> {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         let battle = self.battle(referee, id)?;
-        fight(
+        fight_with(
             ruleset,
             &battle.state,
             &request.action,
             &request.attackers,
             &request.defenders,
+            &Contacts {
+                bound_of: request.bound_of.clone(),
+                behind: request.behind.clone(),
+                on_enemy_flank: request.on_enemy_flank.clone(),
+            },
         )
     }
 

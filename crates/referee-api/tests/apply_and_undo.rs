@@ -245,6 +245,7 @@ fn melee_of(
             action: "melee".into(),
             attackers: vec![attacker],
             defenders: vec![defender],
+            ..Default::default()
         },
     )?;
     // The first throw that leaves the attacker untouched and the defender on the table, so the

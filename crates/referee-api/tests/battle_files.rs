@@ -198,6 +198,7 @@ fn run(script: &Script) -> Vec<(u32, String)> {
                             action: action.to_string(),
                             attackers: ids(&view, attackers),
                             defenders: ids(&view, defenders),
+                            ..Default::default()
                         },
                     )
                     .unwrap();
@@ -284,6 +285,7 @@ fn run(script: &Script) -> Vec<(u32, String)> {
                             action: action.to_string(),
                             attackers: ids(&view, attackers),
                             defenders: ids(&view, defenders),
+                            ..Default::default()
                         },
                     )
                     .unwrap();

@@ -52,6 +52,7 @@ fn fight(
                 action: action.into(),
                 attackers: a.to_vec(),
                 defenders: d.to_vec(),
+                ..Default::default()
             },
         )
         .unwrap()

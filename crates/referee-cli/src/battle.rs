@@ -71,6 +71,15 @@ pub enum BattleCommand {
         /// Roster ids of the defending units (their target in a fire action).
         #[arg(long, value_delimiter = ',')]
         defenders: Vec<u32>,
+        /// The side whose bound it is (DBMM); by default the attackers'.
+        #[arg(long)]
+        bound_of: Option<String>,
+        /// Roster ids of friends directly behind the element fighting in front (DBMM).
+        #[arg(long, value_delimiter = ',')]
+        behind: Vec<u32>,
+        /// Roster ids of friends in front-edge contact with the enemy's flank or rear (DBMM).
+        #[arg(long, value_delimiter = ',')]
+        on_enemy_flank: Vec<u32>,
     },
     /// A change by hand: `{subject, change, reason?}` on stdin.
     Adjust {
@@ -283,6 +292,9 @@ pub fn battle(
             action,
             attackers,
             defenders,
+            bound_of,
+            behind,
+            on_enemy_flank,
         } => value(&battles.fight(
             r,
             battle,
@@ -290,6 +302,9 @@ pub fn battle(
                 action,
                 attackers,
                 defenders,
+                bound_of,
+                behind,
+                on_enemy_flank,
             },
         )?),
         BattleCommand::Adjust { battle } => {

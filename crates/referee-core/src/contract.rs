@@ -325,6 +325,13 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             "repulsed_or_stand" => "is repulsed or stands, as the player chooses".to_string(),
             // A friend on the enemy's flank when the element in front gives way (DBMM p. 38).
             "recoil_or_spent" => "recoils (if it cannot, it is spent)".to_string(),
+            // DBMM p. 43: what a command's morale does to its elements.
+            "removed" => "is removed".to_string(),
+            "rout" => "routs".to_string(),
+            "sees_broken_command" => {
+                "sees a broken command within 800p at the bound's end".to_string()
+            }
+            "sees_no_broken_command" => "no longer sees a broken command".to_string(),
             other => other.to_string(),
         },
         Change::ThrowingWeaponsUsed => {

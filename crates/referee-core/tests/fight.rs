@@ -607,3 +607,273 @@ fn dbmm_a_command_past_its_threshold_fights_shaken() {
     assert!(shaken(&f.situation, "target"), "{}", f.situation);
     assert!(!shaken(&f.situation, "shooter"), "{}", f.situation);
 }
+
+/// DBMM: the quick edit that disheartens a command removes, in the same entry, its 0 ME elements
+/// but not the rear half of a double-based element; the one that breaks it routs its land
+/// elements but not its Bge (S); one undo takes each entry back whole (p. 43, R-DBMM-35).
+#[test]
+fn dbmm_a_command_passing_a_threshold_lands_on_its_elements() {
+    let (r, mut b) = battle(
+        "dbmm",
+        &[
+            ("Kn", 0, json!({ "type": "Kn", "grade": "O" })),
+            ("Bd 1", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 2", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 3", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bge", 1, json!({ "type": "Bge", "grade": "S" })),
+            ("Exp", 1, json!({ "type": "Exp", "grade": "O" })),
+            (
+                "Rear",
+                1,
+                json!({ "type": "Ps", "grade": "O", "double_based_rear": true }),
+            ),
+        ],
+    );
+    // Blue: 1 + 1 + 1 + 3 (Bge S) + 0 + 0 = 6 ME; disheartened past 1½ lost, broken past 2.
+    let words = |b: &Battle, id: UnitId| r.system.words(&b.state.units[&id]).summary;
+    adjust(
+        &r,
+        &mut b,
+        2,
+        Change::ElementFate {
+            fate: "destroyed".into(),
+        },
+    );
+    assert_eq!(words(&b, 6), "in the line", "1 ME of 6 lost: steady");
+    let before = b.state.clone();
+    adjust(
+        &r,
+        &mut b,
+        3,
+        Change::ElementFate {
+            fate: "destroyed".into(),
+        },
+    );
+    assert_eq!(words(&b, 6), "removed (its command disheartened)");
+    assert!(b.state.units[&6].lost);
+    assert_eq!(
+        words(&b, 7),
+        "in the line",
+        "the rear half of a double base stays"
+    );
+    assert!(
+        b.state.units.values().all(|u| u.moves.is_empty()),
+        "disheartened: no rout"
+    );
+    let undo = b.undo().unwrap();
+    b.record(
+        &r,
+        referee_core::battle::Event {
+            seq: b.next_seq(),
+            at: String::new(),
+            body: undo,
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        b.state, before,
+        "one undo takes the removal back with the loss"
+    );
+    let redo = b.redo().unwrap();
+    b.record(
+        &r,
+        referee_core::battle::Event {
+            seq: b.next_seq(),
+            at: String::new(),
+            body: redo,
+        },
+    )
+    .unwrap();
+    adjust(
+        &r,
+        &mut b,
+        4,
+        Change::ElementFate {
+            fate: "destroyed".into(),
+        },
+    );
+    assert_eq!(b.state.units[&7].moves, vec!["Rear: routs".to_string()]);
+    assert!(b.state.units[&5].moves.is_empty(), "Bge (S) does not rout");
+    assert!(
+        b.state.units[&1].moves.is_empty(),
+        "the enemy does not rout"
+    );
+}
+
+/// DBMM: a close combat that disheartens a command removes its 0 ME element in the same entry;
+/// the roll edited to one that destroys nothing takes the removal back with the loss, and the
+/// differences it shows say so (p. 43, R-DBMM-35).
+#[test]
+fn dbmm_an_edited_roll_takes_back_what_the_morale_brought_about() {
+    use referee_core::battle::{DiceSource, Event};
+    let (r, mut b) = battle(
+        "dbmm",
+        &[
+            ("Kn", 0, json!({ "type": "Kn", "grade": "O" })),
+            ("Bd 1", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 2", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Exp", 1, json!({ "type": "Exp", "grade": "O" })),
+        ],
+    );
+    // Blue: 2 ME; Bd 1 destroyed is 1 of 2 lost, past ¼ (and ⅓, ½: broken too).
+    let f = fight(&r, &b.state, "close_combat", &[1], &[2]).unwrap();
+    let mapping = Mapping {
+        targets: f.targets.clone(),
+        choices: Default::default(),
+    };
+    let destroys = |faces: &[u32]| {
+        let res = r
+            .resolve("close_combat", &f.situation, Some(faces))
+            .unwrap();
+        let destroyed = res
+            .outcome
+            .as_ref()
+            .unwrap()
+            .effects
+            .iter()
+            .any(|e| e.text == "Bd 1: is destroyed");
+        (res, destroyed)
+    };
+    let all: Vec<[u32; 2]> = (1..=6).flat_map(|x| (1..=6).map(move |y| [x, y])).collect();
+    let kill = all.iter().find(|d| destroys(&d[..]).1).unwrap();
+    let spare = all.iter().find(|d| !destroys(&d[..]).1).unwrap();
+    let (res, _) = destroys(&kill[..]);
+    let body = b
+        .apply(&r, &res, &mapping, DiceSource::Physical, None, None)
+        .unwrap();
+    let seq = b.next_seq();
+    b.record(
+        &r,
+        Event {
+            seq,
+            at: String::new(),
+            body,
+        },
+    )
+    .unwrap();
+    let words = |b: &Battle, id: UnitId| r.system.words(&b.state.units[&id]).summary;
+    assert_eq!(words(&b, 4), "removed (its command disheartened)");
+    let (edit, differences) = b
+        .edit_roll(&r, seq, &f.situation, &spare[..], DiceSource::Physical)
+        .unwrap();
+    assert!(
+        differences
+            .iter()
+            .any(|d| d.what == "Exp (#4)" && d.after == "in the line"),
+        "{differences:?}"
+    );
+    let next = b.next_seq();
+    b.record(
+        &r,
+        Event {
+            seq: next,
+            at: String::new(),
+            body: edit,
+        },
+    )
+    .unwrap();
+    assert_eq!(words(&b, 4), "in the line");
+    assert_eq!(words(&b, 2), "in the line");
+}
+
+/// DBMM contacts picked once: a friend of neither side, a bound of a side not fighting, two
+/// friends behind one element and a friend on the enemy's flank in shooting are refused plainly
+/// (R-DBMM-37, R-DBMM-38).
+#[test]
+fn dbmm_contacts_are_checked() {
+    use referee_core::battle::{fight_with, Contacts};
+    let (r, b) = battle(
+        "dbmm",
+        &[
+            ("Bw", 0, json!({ "type": "Bw", "grade": "O" })),
+            ("Bd 1", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 2", 1, json!({ "type": "Bd", "grade": "O" })),
+            ("Bd 3", 1, json!({ "type": "Bd", "grade": "O" })),
+        ],
+    );
+    let open =
+        |action: &str, contacts: Contacts| fight_with(&r, &b.state, action, &[1], &[2], &contacts);
+    let err = open(
+        "close_combat",
+        Contacts {
+            bound_of: Some("Green".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, "fight.unknown_bound");
+    assert_eq!(
+        err.message,
+        "It can be the bound of Red or of Blue here, not of Green."
+    );
+    let err = open(
+        "close_combat",
+        Contacts {
+            behind: vec![3, 4],
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, "fight.too_many_units");
+    let err = open(
+        "close_combat",
+        Contacts {
+            behind: vec![2],
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, "fight.picked_twice");
+    let err = open(
+        "shooting",
+        Contacts {
+            on_enemy_flank: vec![3],
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, "fight.one_each");
+    // Shot in Blue's bound, with Bd 2 behind the target: named for the outcomes.
+    let f = open(
+        "shooting",
+        Contacts {
+            bound_of: Some("Blue".into()),
+            behind: vec![3],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(f.situation["bound"], "target");
+    assert_eq!(f.situation["target"]["behind"]["name"], "Bd 2");
+    assert_eq!(f.targets["unit:Bd 2"], vec![3]);
+    r.resolve("shooting", &f.situation, None).unwrap();
+    // Another system's fights take no contacts.
+    let (g, gb) = battle(
+        "gts",
+        &[
+            (
+                "A",
+                0,
+                json!({ "class": "infantry", "armour": "M", "weapon": "SP", "stands": 4 }),
+            ),
+            (
+                "B",
+                1,
+                json!({ "class": "infantry", "armour": "M", "weapon": "SP", "stands": 4 }),
+            ),
+        ],
+    );
+    let err = fight_with(
+        &g,
+        &gb.state,
+        "melee",
+        &[1],
+        &[2],
+        &Contacts {
+            bound_of: Some("Red".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, "fight.no_contacts");
+}

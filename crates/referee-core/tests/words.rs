@@ -228,7 +228,12 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Unit,
             json!({"type": "Bd", "grade": "S", "irr": true}),
             "Irr Blades (Bd), Superior (S)",
-            vec!["Destroyed", "Spent", "Off table"],
+            vec![
+                "Destroyed",
+                "Spent",
+                "Off table",
+                "Sees a broken command within 800p",
+            ],
         ),
         ("gts", Role::Leader, json!({}), "Leader", vec![]),
         (

@@ -405,7 +405,19 @@ export type OutlookRequest = { action: string, situation: unknown,
  */
 dice?: Array<number>, mapping?: Mapping, };
 
-export type FightRequest = { action: string, attackers: Array<number>, defenders: Array<number>, };
+export type FightRequest = { action: string, attackers: Array<number>, defenders: Array<number>, 
+/**
+ * The side whose bound it is (DBMM); none: the attackers'.
+ */
+bound_of?: string, 
+/**
+ * Friends directly behind the element fighting in front, of either side (DBMM).
+ */
+behind?: Array<number>, 
+/**
+ * Friends in front-edge contact with the enemy front element's flank or rear (DBMM).
+ */
+on_enemy_flank?: Array<number>, };
 
 export type Fight = { action: string, 
 /**

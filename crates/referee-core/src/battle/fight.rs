@@ -10,7 +10,7 @@ use ts_rs::TS;
 
 use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
-use crate::rule_system::fight::{not_a_combat, Fighter, Sides};
+use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Sides};
 use crate::rule_system::resolve::unknown_action;
 use crate::state::{BattleState, Role, UnitId, UnitState};
 use crate::systems::Ruleset;
@@ -31,13 +31,34 @@ pub struct Fight {
 }
 
 /// Opens `action` with the picked units of `state`, each in its current state; a step of the
-/// whole battle (recovery, say) opens from every unit it concerns, without picks.
-pub fn fight<'s>(
+/// whole battle (recovery, say) opens from every unit it concerns, without picks. Fought in the
+/// attackers' bound, with no contacts besides the picks.
+pub fn fight(
+    ruleset: &Ruleset,
+    state: &BattleState,
+    action: &str,
+    attackers: &[UnitId],
+    defenders: &[UnitId],
+) -> Result<Fight, RefereeError> {
+    fight_with(
+        ruleset,
+        state,
+        action,
+        attackers,
+        defenders,
+        &Contacts::default(),
+    )
+}
+
+/// `fight` with the contacts picked besides the fighters and whose bound it is: each contact a
+/// unit of either side on the table, picked once (the system says what each counts for).
+pub fn fight_with<'s>(
     ruleset: &Ruleset,
     state: &'s BattleState,
     action: &str,
     attackers: &[UnitId],
     defenders: &[UnitId],
+    contacts: &Contacts,
 ) -> Result<Fight, RefereeError> {
     if state.ruleset != ruleset.info.id {
         return Err(RefereeError::new(
@@ -66,6 +87,15 @@ pub fn fight<'s>(
     if !info.fights {
         return Err(not_a_combat(&info.name));
     }
+    if !contacts.is_empty() && !ruleset.system.takes_contacts() {
+        return Err(RefereeError::new(
+            "fight.no_contacts",
+            format!(
+                "{} fights with the units picked only: pick them as attackers or defenders, with no bound's side or friends behind or on a flank.",
+                ruleset.info.name
+            ),
+        ));
+    }
     if attackers.is_empty() || defenders.is_empty() {
         return Err(RefereeError::new(
             "fight.no_units",
@@ -73,7 +103,8 @@ pub fn fight<'s>(
         ));
     }
     let mut seen = BTreeSet::new();
-    for id in attackers.iter().chain(defenders) {
+    let picked_besides = contacts.behind.iter().chain(&contacts.on_enemy_flank);
+    for id in attackers.iter().chain(defenders).chain(picked_besides) {
         if !seen.insert(*id) {
             let unit = state.units.get(id);
             return Err(RefereeError::new(
@@ -115,8 +146,39 @@ pub fn fight<'s>(
         )
         .field("defenders"));
     }
+    let behind = picked(state, &contacts.behind, "behind")?;
+    let on_enemy_flank = picked(state, &contacts.on_enemy_flank, "on_enemy_flank")?;
+    for u in behind.iter().chain(&on_enemy_flank) {
+        if u.side != a && u.side != d {
+            return Err(RefereeError::new(
+                "fight.not_in_this_fight",
+                format!(
+                    "{} is of {}, which fights on neither side here: pick friends of the attackers or of the defenders.",
+                    u.named(),
+                    u.side
+                ),
+            ));
+        }
+    }
+    let attackers_bound = match &contacts.bound_of {
+        None => true,
+        Some(side) if *side == a => true,
+        Some(side) if *side == d => false,
+        Some(side) => {
+            return Err(RefereeError::new(
+                "fight.unknown_bound",
+                format!("It can be the bound of {a} or of {d} here, not of {side}."),
+            )
+            .field("bound_of"))
+        }
+    };
     let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
-    for u in attacking.iter().chain(&defending) {
+    for u in attacking
+        .iter()
+        .chain(&defending)
+        .chain(&behind)
+        .chain(&on_enemy_flank)
+    {
         *counts.entry(u.label.as_str()).or_default() += 1;
     }
     let fighter = |u: &'s UnitState| Fighter {
@@ -132,6 +194,9 @@ pub fn fight<'s>(
         state,
         attackers: attacking.iter().copied().map(fighter).collect(),
         defenders: defending.iter().copied().map(fighter).collect(),
+        behind: behind.iter().copied().map(fighter).collect(),
+        on_enemy_flank: on_enemy_flank.iter().copied().map(fighter).collect(),
+        attackers_bound,
     };
     let opening = ruleset
         .system

@@ -172,6 +172,7 @@ impl Battle {
             .field("dice")
         })?;
         let changes = changes_for(&self.state, &outcome.effects, mapping)?;
+        let changes = with_follow_ons(ruleset, &self.state, changes)?;
         let picked = |key: &str| mapping.targets.get(key).map_or(&[][..], Vec::as_slice);
         ruleset.system.turn_limits(
             &self.state,
@@ -253,7 +254,7 @@ impl Battle {
         }
         let c = adjustment(&self.state, subject, change, "umpire")?;
         Ok(EventBody::Adjusted {
-            changes: vec![c],
+            changes: with_follow_ons(ruleset, &self.state, vec![c])?,
             reason,
         })
     }
@@ -348,6 +349,7 @@ impl Battle {
             RefereeError::new("battle.no_outcome", "the edited roll gives no outcome").field("dice")
         })?;
         let changes = changes_for(&before, &outcome.effects, &mapping)?;
+        let changes = with_follow_ons(ruleset, &before, changes)?;
         let body = EventBody::RollEdited {
             event: seq,
             dice: dice.to_vec(),
@@ -407,6 +409,32 @@ impl Battle {
         self.events.push(event);
         Ok(())
     }
+}
+
+/// A result's changes and what they bring about once landed (a DBMM command disheartened by them
+/// removes its 0 ME elements), all in the one event: undo takes them back together, and a replay
+/// lands exactly what the umpire saw.
+fn with_follow_ons(
+    ruleset: &Ruleset,
+    state: &BattleState,
+    mut changes: Vec<AppliedChange>,
+) -> Result<Vec<AppliedChange>, RefereeError> {
+    let mut after = state.clone();
+    apply_changes(ruleset, &mut after, &changes, 0)?;
+    changes.extend(
+        ruleset
+            .system
+            .follow_on(state, &after)
+            .into_iter()
+            .map(|f| AppliedChange {
+                subject: Subject::Unit(f.unit),
+                change: f.change,
+                text: f.text,
+                rule: f.rule,
+                ruling: f.ruling,
+            }),
+    );
+    Ok(changes)
 }
 
 /// The refusal of a change the unit's rules do not make (D markers on a GTS unit), before

@@ -19,12 +19,43 @@ pub struct Fighter<'a, U> {
     pub label: String,
 }
 
-/// Both sides as picked, attackers first.
+/// Both sides as picked, attackers first, with the contacts picked besides them.
 #[derive(Clone, Debug)]
 pub struct Sides<'a, U> {
     pub state: &'a BattleState,
     pub attackers: Vec<Fighter<'a, U>>,
     pub defenders: Vec<Fighter<'a, U>>,
+    /// Friends directly behind the element fighting in front, of either side (DBMM p. 36, 42).
+    pub behind: Vec<Fighter<'a, U>>,
+    /// Friends in front-edge contact with the enemy front element's flank or rear (DBMM p. 38).
+    pub on_enemy_flank: Vec<Fighter<'a, U>>,
+    /// Whose bound it is: the attackers' (true) or the defenders'.
+    pub attackers_bound: bool,
+}
+
+/// What the umpire picks on the roster besides the fighters, each contact once: whose bound it
+/// is, friends behind and friends on the enemy's flank (DBMM p. 35–38).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct Contacts {
+    /// The side whose bound it is; none: the attackers'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub bound_of: Option<String>,
+    /// Friends directly behind the element fighting in front, of either side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<UnitId>>")]
+    pub behind: Vec<UnitId>,
+    /// Friends in front-edge contact with the enemy front element's flank or rear.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<UnitId>>")]
+    pub on_enemy_flank: Vec<UnitId>,
+}
+
+impl Contacts {
+    pub fn is_empty(&self) -> bool {
+        self.bound_of.is_none() && self.behind.is_empty() && self.on_enemy_flank.is_empty()
+    }
 }
 
 impl<'a> Sides<'a, Detail> {
@@ -55,6 +86,9 @@ impl<'a> Sides<'a, Detail> {
             state: self.state,
             attackers: typed(&self.attackers)?,
             defenders: typed(&self.defenders)?,
+            behind: typed(&self.behind)?,
+            on_enemy_flank: typed(&self.on_enemy_flank)?,
+            attackers_bound: self.attackers_bound,
         })
     }
 }
@@ -94,7 +128,13 @@ pub fn targets<U>(sides: &Sides<U>, labels: Labels) -> BTreeMap<String, Vec<Unit
         (target_key(&Target::Attacker), ids(&sides.attackers)),
         (target_key(&Target::Defender), ids(&sides.defenders)),
     ]);
-    for f in sides.attackers.iter().chain(&sides.defenders) {
+    let contacts = sides.behind.iter().chain(&sides.on_enemy_flank);
+    for f in sides
+        .attackers
+        .iter()
+        .chain(&sides.defenders)
+        .chain(contacts)
+    {
         let target = match labels {
             Labels::Hexes => Target::Hex(f.label.clone()),
             Labels::Units => Target::Unit(f.label.clone()),

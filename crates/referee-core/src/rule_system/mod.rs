@@ -240,6 +240,10 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         action: &str,
         sides: &Sides<Self::Unit>,
     ) -> Result<Opening, RefereeError>;
+    /// Whether its fights take contacts besides the picks and a bound's side (`Contacts`).
+    fn takes_contacts() -> bool {
+        false
+    }
     /// A step of the whole battle (an action marked `from_roster`) opened from its roster.
     fn open_battle(
         data: &Self::Data,
@@ -274,8 +278,26 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = (data, state, side, change, rule);
         None
     }
+    /// What a result brings about beyond its own effects once it has landed: `before` is the
+    /// battle before the result, `after` with it (a DBMM command disheartened removes its 0 ME
+    /// elements; one broken routs). Written into the same event, so undo takes them back with it.
+    fn follow_on(data: &Self::Data, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
+        let _ = (data, before, after);
+        Vec::new()
+    }
     /// Each army's break points, and the system's own cited resolution of the standing.
     fn standing(data: &Self::Data, state: &BattleState) -> Standing;
+}
+
+/// A change a result brings about on a unit it does not name, with the rule behind it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FollowOn {
+    pub unit: UnitId,
+    pub change: Change,
+    /// In the rules' words, naming the unit.
+    pub text: String,
+    pub rule: String,
+    pub ruling: Option<String>,
 }
 
 /// A system, whatever it is: what the battle and the API call. `Loaded<S>` implements it for
@@ -330,6 +352,7 @@ pub trait System: Send + Sync + fmt::Debug {
     fn words(&self, unit: &UnitState) -> UnitWords;
     fn refuse(&self, unit: &UnitState, change: &Change, rule: &str) -> Option<RefereeError>;
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError>;
+    fn takes_contacts(&self) -> bool;
     fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError>;
     fn turn_limits(
         &self,
@@ -345,6 +368,7 @@ pub trait System: Send + Sync + fmt::Debug {
         change: &Change,
         rule: &str,
     ) -> Option<Vec<Change>>;
+    fn follow_on(&self, before: &BattleState, after: &BattleState) -> Vec<FollowOn>;
     fn standing(&self, state: &BattleState) -> Standing;
     /// The loaded system itself, for callers that know which it is (tests, benchmarks).
     fn as_any(&self) -> &dyn Any;
@@ -541,6 +565,10 @@ impl<S: RuleSystem> System for Loaded<S> {
         S::open(&self.data, action, &sides.typed::<S::Unit>()?)
     }
 
+    fn takes_contacts(&self) -> bool {
+        S::takes_contacts()
+    }
+
     fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError> {
         S::open_battle(&self.data, action, state)
     }
@@ -563,6 +591,10 @@ impl<S: RuleSystem> System for Loaded<S> {
         rule: &str,
     ) -> Option<Vec<Change>> {
         S::land_on_side(&self.data, state, side, change, rule)
+    }
+
+    fn follow_on(&self, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
+        S::follow_on(&self.data, before, after)
     }
 
     fn standing(&self, state: &BattleState) -> Standing {

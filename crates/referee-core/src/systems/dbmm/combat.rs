@@ -505,6 +505,26 @@ fn effective_overlaps(
     Ok(count)
 }
 
+/// Whether the sheet has a row letting `rear`, in the 2nd rank, support `front` without the army
+/// list's leave (p. 36): a friend behind is then claimed as rear support; the row's other
+/// conditions (grade, going, bound, the enemy) are the table's to judge.
+pub fn may_support(data: &DbmmData, front: &Element, rear: &Element) -> bool {
+    let (Ok(f), Ok(r)) = (
+        element::check(data, front, ""),
+        element::check(data, rear, ""),
+    ) else {
+        return false;
+    };
+    let (ft, rt) = (f.traits(), r.traits());
+    data.rear_support.rows.iter().any(|row| {
+        row.rank == 2
+            && !row.army_list
+            && (!row.double_based || rear.double_based_rear)
+            && data.selector(&row.front).matches(&ft)
+            && data.selector(&row.rear).matches(&rt)
+    })
+}
+
 /// Rear support (p. 36): each claimed rank adds the first row that matches it.
 fn rear_support(
     data: &DbmmData,

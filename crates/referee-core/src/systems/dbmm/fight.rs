@@ -1,9 +1,11 @@
 //! DBMM combats opened from the roster: the first element picked on each side fights; in close
-//! combat the others picked are overlaps of the enemy element (p. 35).
+//! combat the others picked are overlaps of the enemy element (p. 35), and the friends picked
+//! behind or on the enemy's flank count on both elements they concern (p. 36–38, R-DBMM-38). The
+//! bound is the side's the umpire names, else the attackers' (R-DBMM-37).
 
 use super::combat::{
-    CloseBound, CloseCombatSituation, Fighter as Side, Overlap, ShootingBound, ShootingSituation,
-    Time,
+    may_support, CloseBound, CloseCombatSituation, Fighter as Side, Overlap, ShootingBound,
+    ShootingSituation, Support, Time,
 };
 use super::data::DbmmData;
 use super::morale::CommandState;
@@ -71,7 +73,11 @@ pub fn open(
     sides: &Sides<DbmmElement>,
 ) -> Result<Opening, RefereeError> {
     let (a, b) = (&sides.attackers[0], &sides.defenders[0]);
-    let mut asks: Vec<String> = Vec::new();
+    let bound_side = if sides.attackers_bound { a } else { b };
+    let mut asks: Vec<String> = vec![format!(
+        "Fought in the bound of {} (R-DBMM-37).",
+        bound_side.unit.side
+    )];
     // An (X) element fights ungraded until its X-grading line is entered (R-DBMM-6).
     let ungraded = |f: &Fighter<DbmmElement>| {
         (f.own.element.grade == "X" && f.own.element.counts_as.is_none()).then(|| {
@@ -90,42 +96,60 @@ pub fn open(
                 )
                 .rule("p. 35"));
             }
-            asks.push("The second and third elements picked on a side overlap the enemy element (p. 35): move any that give rear support instead (p. 36).".into());
+            asks.push("The second and third elements picked on a side overlap the enemy element (p. 35): pick any that stand behind as behind instead (p. 36).".into());
             asks.push(
                 "Set the going, the edge in contact and the tactical factors claimed (p. 36–38)."
                     .into(),
             );
             asks.extend([a, b].into_iter().filter_map(ungraded));
+            let mut fa = Side {
+                overlaps: overlaps(&sides.defenders[1..]),
+                ..fighter(data, sides, a, &mut asks)
+            };
+            let mut fb = Side {
+                overlaps: overlaps(&sides.attackers[1..]),
+                ..fighter(data, sides, b, &mut asks)
+            };
+            contacts(data, sides, a, (&mut fa, &mut fb), &mut asks)?;
+            contacts(data, sides, b, (&mut fb, &mut fa), &mut asks)?;
             let situation = CloseCombatSituation {
-                a: Side {
-                    overlaps: overlaps(&sides.defenders[1..]),
-                    ..fighter(data, sides, a, &mut asks)
+                a: fa,
+                b: fb,
+                bound: if sides.attackers_bound {
+                    CloseBound::A
+                } else {
+                    CloseBound::B
                 },
-                b: Side {
-                    overlaps: overlaps(&sides.attackers[1..]),
-                    ..fighter(data, sides, b, &mut asks)
-                },
-                // The attackers are the side whose bound it is.
-                bound: CloseBound::A,
                 time: Time::default(),
             };
             Opening::new(&situation, targets(sides, Labels::Units), asks)
         }
         "shooting" => {
-            if sides.attackers.len() > 1 || sides.defenders.len() > 1 {
+            if sides.attackers.len() > 1
+                || sides.defenders.len() > 1
+                || !sides.on_enemy_flank.is_empty()
+                || friend_behind(sides, a).is_some()
+            {
                 return Err(one_each(
-                    "Shooting is resolved between the primary shooter and its target",
+                    "Shooting is resolved between the primary shooter and its target (a friend may stand behind the target only)",
                     "p. 34",
                 ));
             }
             asks.push("Set the range in paces and any aiding shooters (p. 34, p. 37).".into());
             asks.extend([a, b].into_iter().filter_map(ungraded));
+            let mut target = fighter(data, sides, b, &mut asks);
+            // The friend behind the target, for the outcomes that reach it (p. 42).
+            target.behind = friend_behind(sides, b).map(element);
             let situation = ShootingSituation {
                 // "Shaken … in close combat or shot at": the target only (p. 37).
                 shooter: Side::of(element(a)),
-                target: fighter(data, sides, b, &mut asks),
+                target,
                 shoots_back: false,
-                bound: ShootingBound::Shooter,
+                bound: if sides.attackers_bound {
+                    ShootingBound::Shooter
+                } else {
+                    ShootingBound::Target
+                },
                 range: None,
                 bounds_of_rain: 0,
                 time: Time::default(),
@@ -149,4 +173,68 @@ fn overlaps(fighters: &[Fighter<DbmmElement>]) -> Vec<Overlap> {
             grade: Some(f.own.element.grade.clone()),
         })
         .collect()
+}
+
+/// The friend picked behind `front`: one of its side (p. 36, p. 42).
+fn friend_behind<'f, 'a>(
+    sides: &'f Sides<'a, DbmmElement>,
+    front: &Fighter<DbmmElement>,
+) -> Option<&'f Fighter<'a, DbmmElement>> {
+    sides.behind.iter().find(|f| f.unit.side == front.unit.side)
+}
+
+/// The contacts `front`'s side picked besides the fighters, each counted on both elements it
+/// concerns (R-DBMM-38): a friend behind is the front element's rear support where the sheet has
+/// a row for it (p. 36) and the friend behind its outcome may destroy (p. 42); a friend on the
+/// enemy's flank is an enemy front edge on that element's flank (p. 37) and the friend who
+/// recoils with its own front element (p. 38).
+fn contacts(
+    data: &DbmmData,
+    sides: &Sides<DbmmElement>,
+    front: &Fighter<DbmmElement>,
+    (me, enemy): (&mut Side, &mut Side),
+    asks: &mut Vec<String>,
+) -> Result<(), RefereeError> {
+    let ours = |picked: &[Fighter<'_, DbmmElement>]| -> Vec<Side> {
+        picked
+            .iter()
+            .filter(|f| f.unit.side == front.unit.side)
+            .map(|f| Side::of(element(f)))
+            .collect()
+    };
+    let (behind, flank) = (ours(&sides.behind), ours(&sides.on_enemy_flank));
+    if behind.len() > 1 || flank.len() > 1 {
+        return Err(RefereeError::new(
+            "fight.too_many_units",
+            format!(
+                "{} has one friend directly behind it and one on the enemy's flank at most: pick one of each.",
+                front.label
+            ),
+        )
+        .rule("p. 36, p. 38"));
+    }
+    if let Some(rear) = friend_behind(sides, front) {
+        me.behind = Some(element(rear));
+        // Rear support is of the same command (p. 36); a friend of another only stands behind.
+        if command_of(rear.unit) == command_of(front.unit)
+            && may_support(data, &front.own.element, &rear.own.element)
+        {
+            me.support = Some(Support {
+                ranks: vec![element(rear)],
+                same_command: true,
+                lined_up: true,
+                facing: true,
+                army_list_permits: false,
+            });
+            asks.push(format!(
+                "{} behind {} is claimed as its rear support, lined up and facing the enemy (p. 36): untick it if it is not.",
+                rear.label, front.label
+            ));
+        }
+    }
+    if let Some(friend) = flank.into_iter().next() {
+        me.friend_on_enemy_flank = Some(friend.element);
+        enemy.enemy_on_flank_or_rear += 1;
+    }
+    Ok(())
 }

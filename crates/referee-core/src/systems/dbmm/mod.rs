@@ -2,6 +2,7 @@
 //! first comparison, R-DBMM-1), quick kills, morale equivalents with command and army breaks,
 //! victory points, PIPs and distances, over the shared engine. Tables are `rulesets/dbmm.toml`.
 
+mod aftermath;
 pub mod combat;
 pub mod data;
 pub mod daylight;
@@ -25,8 +26,8 @@ use crate::contract::{Change, Resolution, Total};
 use crate::error::RefereeError;
 use crate::rule_system::shared::SystemHeader;
 use crate::rule_system::{
-    Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
-    Standing, UnitField, UnitPreview,
+    Action, ActionGroup, Choice, ChoiceList, CommonSituation, FollowOn, Opening, Phase, RuleSystem,
+    Sides, Standing, UnitField, UnitPreview,
 };
 use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
 
@@ -240,6 +241,10 @@ impl RuleSystem for Dbmm {
         roster::land(unit, own, change)
     }
 
+    fn end_of_turn(_unit: &mut UnitState, own: &mut DbmmElement) {
+        roster::end_of_bound(own)
+    }
+
     fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords {
         roster::words(data, unit, own)
     }
@@ -250,6 +255,14 @@ impl RuleSystem for Dbmm {
         sides: &Sides<DbmmElement>,
     ) -> Result<Opening, RefereeError> {
         fight::open(data, action, sides)
+    }
+
+    fn takes_contacts() -> bool {
+        true
+    }
+
+    fn follow_on(data: &DbmmData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
+        aftermath::follow_on(data, before, after)
     }
 
     fn standing(data: &DbmmData, state: &BattleState) -> Standing {

@@ -19,6 +19,9 @@ pub enum ElementState {
     Spent,
     /// Fled or routed off the table.
     OffTable,
+    /// A 0 ME element taken off when its command became disheartened (p. 43): it counts no ME
+    /// and is no element lost.
+    Removed,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -177,13 +180,13 @@ pub fn tally(data: &DbmmData, c: &CommandSituation, field: &str) -> Result<Halve
                 let (me, _) = element::morale_halves(data, &checked);
                 h.total += me;
                 match ce.state {
-                    ElementState::InPlay => {}
+                    ElementState::InPlay | ElementState::Removed => {}
                     ElementState::Destroyed => h.destroyed += me,
                     ElementState::Spent if ce.element.general => h.spent_general += me,
                     ElementState::Spent => h.spent += me,
                     ElementState::OffTable => h.off_table += me,
                 }
-                if ce.state != ElementState::InPlay {
+                if !matches!(ce.state, ElementState::InPlay | ElementState::Removed) {
                     h.elements_lost += 1;
                     h.general_destroyed |= ce.element.general && ce.state != ElementState::Spent;
                 }

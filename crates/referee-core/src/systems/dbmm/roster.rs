@@ -23,6 +23,10 @@ pub struct DbmmElement {
     pub element: Element,
     /// In play, or how it left the table: the ME tallies count it by this (p. 42).
     pub state: ElementState,
+    /// It sees, within 800p at this bound's end, an element of a broken friendly command: its
+    /// command counts more ME lost until the bound ends (p. 43, R-DBMM-36).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sees_broken: bool,
 }
 
 impl SystemUnit for DbmmElement {
@@ -50,6 +54,7 @@ pub fn enter(data: &DbmmData, spec: &UnitSpec) -> Result<(u32, DbmmElement), Ref
         DbmmElement {
             element,
             state: ElementState::InPlay,
+            sees_broken: false,
         },
     ))
 }
@@ -65,14 +70,28 @@ pub fn edited_stats(stats: &Value) -> Value {
     stats
 }
 
-/// An edit keeps how the element left the table.
+/// An edit keeps how the element left the table and what it sees this bound.
 pub fn keep(old: &DbmmElement, new: &mut DbmmElement) {
     new.state = old.state;
+    new.sees_broken = old.sees_broken;
 }
+
+/// What lasts "for that bound-end only" ends with the bound (p. 43).
+pub fn end_of_bound(own: &mut DbmmElement) {
+    own.sees_broken = false;
+}
+
+/// The fate that marks an element seeing a broken friendly command at the bound's end, and the
+/// one that takes the mark back.
+pub const SEES_BROKEN: &str = "sees_broken_command";
+pub const SEES_NO_BROKEN: &str = "sees_no_broken_command";
 
 /// An outcome lands on the element: it leaves the table, or it moves as the outcome says.
 pub fn land(unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> bool {
     match change {
+        Change::ElementFate { fate } if fate == SEES_BROKEN || fate == SEES_NO_BROKEN => {
+            own.sees_broken = fate == SEES_BROKEN;
+        }
         Change::ElementFate { fate } => match leaves_as(fate) {
             // The element leaves the table; its state says how, for the ME tallies (p. 42).
             Some(state) => {
@@ -92,6 +111,7 @@ fn leaves_as(fate: &str) -> Option<ElementState> {
         "destroyed" => Some(ElementState::Destroyed),
         "spent" => Some(ElementState::Spent),
         "off_table" => Some(ElementState::OffTable),
+        "removed" => Some(ElementState::Removed),
         _ => None,
     }
 }
@@ -107,12 +127,16 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
             ElementState::Destroyed => "destroyed",
             ElementState::Spent => "spent",
             ElementState::OffTable => "off table",
+            ElementState::Removed => "removed (its command disheartened)",
             ElementState::InPlay => "lost",
         }
         .to_string()
     } else {
         "in the line".to_string()
     });
+    if own.sees_broken && !unit.lost {
+        parts.push("sees a broken command within 800p".to_string());
+    }
     crate::rule_system::leader_parts(unit, &mut parts);
     let e = &own.element;
     let type_name = match data.types.get(&e.type_code) {
@@ -137,6 +161,11 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
                 q("Destroyed", "destroyed"),
                 q("Spent", "spent"),
                 q("Off table", "off_table"),
+                if own.sees_broken {
+                    q("No broken command in sight", SEES_NO_BROKEN)
+                } else {
+                    q("Sees a broken command within 800p", SEES_BROKEN)
+                },
             ]
         },
         place: None,

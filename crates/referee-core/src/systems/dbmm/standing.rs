@@ -13,7 +13,7 @@ use crate::state::BattleState;
 
 /// A DBMM side as the morale rules see it: its commands, each with its elements and what became
 /// of them (the `state` the outcomes wrote on the unit).
-fn army(state: &BattleState, side: &str) -> ArmySituation {
+fn army(data: &DbmmData, state: &BattleState, side: &str) -> ArmySituation {
     let mut commands: Vec<CommandSituation> = Vec::new();
     for (unit, own) in of_side(state, side).filter_map(|u| Some((u, u.detail::<DbmmElement>()?))) {
         let name = command_of(unit);
@@ -32,9 +32,42 @@ fn army(state: &BattleState, side: &str) -> ArmySituation {
             }),
         }
     }
-    ArmySituation {
+    let mut army = ArmySituation {
         name: side.to_string(),
         commands,
+    };
+    see_broken(data, state, &mut army);
+    army
+}
+
+/// The temporary ME a command counts for seeing a broken friendly command at the bound's end
+/// (p. 43): the umpire marks an element that sees one (the battle knows no distances); its
+/// command counts the largest broken command of its side (R-DBMM-36). Morale itself says whether
+/// the command has lost an element yet and is unbroken.
+fn see_broken(data: &DbmmData, state: &BattleState, army: &mut ArmySituation) {
+    let Ok(standing) = army_standing(data, army, "") else {
+        return;
+    };
+    let Some(largest) = standing
+        .commands
+        .iter()
+        .filter(|c| c.state >= CommandState::Broken)
+        .map(|c| c.me.total)
+        .max()
+    else {
+        return;
+    };
+    let sees = |name: &str| {
+        of_side(state, &army.name).any(|u| {
+            !u.lost
+                && command_of(u) == name
+                && u.detail::<DbmmElement>().is_some_and(|e| e.sees_broken)
+        })
+    };
+    for (c, s) in army.commands.iter_mut().zip(&standing.commands) {
+        if s.state < CommandState::Broken && sees(&c.name) {
+            c.nearby_broken_me = Some(largest as f64 / 2.0);
+        }
     }
 }
 
@@ -44,7 +77,7 @@ pub fn command_states(
     state: &BattleState,
     side: &str,
 ) -> Vec<(String, CommandState)> {
-    army_standing(data, &army(state, side), "")
+    army_standing(data, &army(data, state, side), "")
         .map(|a| a.commands.into_iter().map(|c| (c.name, c.state)).collect())
         .unwrap_or_default()
 }
@@ -61,7 +94,11 @@ pub fn standing(data: &DbmmData, state: &BattleState) -> Standing {
     let me = |h: i64| format!("{} ME", me_text(h));
     let mut gauges = Vec::new();
     let mut resolutions = Vec::new();
-    let armies: Vec<_> = state.sides.iter().map(|s| army(state, &s.name)).collect();
+    let armies: Vec<_> = state
+        .sides
+        .iter()
+        .map(|s| army(data, state, &s.name))
+        .collect();
     for (side, army) in state.sides.iter().zip(&armies) {
         let Ok(standing) = army_standing(data, army, "") else {
             gauges.push(gauge(
@@ -121,7 +158,17 @@ pub fn standing(data: &DbmmData, state: &BattleState) -> Standing {
                 ..gauge(
                     Some(&side.name),
                     c.name.clone(),
-                    format!("lost {} of {}", me_text(c.lost), me(c.me.total)),
+                    if c.penalty > 0 {
+                        // The temporary ME said apart, so the umpire sees why it counts more.
+                        format!(
+                            "lost {} of {}, {} of them for a broken command in sight this bound-end",
+                            me_text(c.lost),
+                            me(c.me.total),
+                            me_text(c.penalty)
+                        )
+                    } else {
+                        format!("lost {} of {}", me_text(c.lost), me(c.me.total))
+                    },
                     &t.rule,
                 )
             });

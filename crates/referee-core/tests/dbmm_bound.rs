@@ -1,0 +1,559 @@
+//! A DBMM bound played from the roster alone (issue 34): the Romans throw their PIPs, their
+//! archers shoot the Gallic slingers, the hastati fight the soldurii with an overlap, a friend
+//! behind and a friend on the enemy's flank, which disheartens the Warband and removes its
+//! chariots (0 ME); its Gaesatae then fight shaken in the Gauls' attack on the principes (the
+//! Gallic horsemen on their flank, the hastati overlapping), are destroyed, the horsemen give way
+//! with them and the Warband breaks, its general routing; at the bound's end the Nobles see the
+//! broken Warband and count its ME for that bound-end only; the next bound clears it. After each
+//! step the roster and every command's morale are checked, the battle replayed equals the live
+//! one, and undo and redo of the step are exact.
+
+mod turn_play;
+
+use std::collections::BTreeMap;
+
+use referee_core::battle::{
+    fight_with, standing, Battle, BattleSetup, Contacts, DiceSource, EventBody, Mapping, Role,
+    Subject, UnitId, UnitSpec,
+};
+use referee_core::contract::Resolution;
+use referee_core::ruleset::Layers;
+use referee_core::systems::dbmm::DbmmElement;
+use referee_core::systems::{builtin, Ruleset};
+use serde_json::{json, Value};
+
+struct Bound {
+    r: Ruleset,
+    b: Battle,
+}
+
+/// Each command's state on the standing, by its name ("Legion" → "steady").
+type Morale = BTreeMap<String, String>;
+
+impl Bound {
+    fn begin() -> Bound {
+        let r = Ruleset::load(&Layers {
+            base: builtin("dbmm").unwrap(),
+            house_rules: vec![],
+        })
+        .unwrap();
+        let setup = BattleSetup {
+            name: "Gergovia".into(),
+            ruleset: "dbmm".into(),
+            fingerprint: r.info.fingerprint.clone(),
+            sides: serde_json::from_value(json!([
+                { "name": "Romans", "commands": ["Legion", "Horse"] },
+                { "name": "Gauls", "commands": ["Warband", "Nobles"] }
+            ]))
+            .unwrap(),
+        };
+        let element = |label: &str, side: &str, command: &str, stats: Value| UnitSpec {
+            label: label.into(),
+            side: side.into(),
+            command: Some(command.into()),
+            role: Role::Unit,
+            stats,
+        };
+        let general = json!({ "type": "Cv", "grade": "O", "general": true });
+        let units = [
+            element("Legate", "Romans", "Legion", general.clone()),
+            element(
+                "Hastati",
+                "Romans",
+                "Legion",
+                json!({ "type": "Bd", "grade": "O" }),
+            ),
+            element(
+                "Principes",
+                "Romans",
+                "Legion",
+                json!({ "type": "Bd", "grade": "O" }),
+            ),
+            element(
+                "Triarii",
+                "Romans",
+                "Legion",
+                json!({ "type": "Sp", "grade": "O" }),
+            ),
+            element(
+                "Sagittarii",
+                "Romans",
+                "Legion",
+                json!({ "type": "Bw", "grade": "O" }),
+            ),
+            element("Tribune", "Romans", "Horse", general.clone()),
+            element(
+                "Equites",
+                "Romans",
+                "Horse",
+                json!({ "type": "Cv", "grade": "O" }),
+            ),
+            // The Warband: 4 + 2 + 1 + 0 = 7 ME; disheartened past 1¾ lost, broken past 2⅓.
+            element("Brennus", "Gauls", "Warband", general.clone()),
+            element(
+                "Soldurii",
+                "Gauls",
+                "Warband",
+                json!({ "type": "Bd", "grade": "S" }),
+            ),
+            element(
+                "Gaesatae",
+                "Gauls",
+                "Warband",
+                json!({ "type": "Wb", "grade": "S" }),
+            ),
+            element(
+                "Chariots",
+                "Gauls",
+                "Warband",
+                json!({ "type": "Exp", "grade": "O" }),
+            ),
+            // The Nobles: 4 + 1 + ½ = 5½ ME; disheartened past 1⅜ lost.
+            element("Vercassivellaunus", "Gauls", "Nobles", general),
+            element(
+                "Horsemen",
+                "Gauls",
+                "Nobles",
+                json!({ "type": "Cv", "grade": "O" }),
+            ),
+            element(
+                "Slingers",
+                "Gauls",
+                "Nobles",
+                json!({ "type": "Ps", "grade": "O" }),
+            ),
+        ];
+        let b = Battle::create_with_units(&r, setup, &units, "2026-01-01T00:00:00Z").unwrap();
+        Bound { r, b }
+    }
+
+    fn id(&self, label: &str) -> UnitId {
+        turn_play::id_of(&self.b, label)
+    }
+
+    fn element(&self, label: &str) -> &DbmmElement {
+        self.b.state.units[&self.id(label)]
+            .detail::<DbmmElement>()
+            .unwrap()
+    }
+
+    /// The roster's words for an element ("in the line", "destroyed", …).
+    fn summary(&self, label: &str) -> String {
+        self.r
+            .system
+            .words(&self.b.state.units[&self.id(label)])
+            .summary
+    }
+
+    /// The whole roster checked at once: every element no longer "in the line" (a general's
+    /// "general, in the line") or with a move called for, by its label, in the roster's words.
+    fn roster(&self) -> BTreeMap<String, String> {
+        self.b
+            .state
+            .units
+            .values()
+            .filter_map(|u| {
+                let words = self.summary(&u.label);
+                let moved = if u.moves.is_empty() {
+                    words
+                } else {
+                    format!("{words}; {}", u.moves.join("; "))
+                };
+                (!matches!(moved.as_str(), "in the line" | "general, in the line"))
+                    .then(|| (u.label.clone(), moved))
+            })
+            .collect()
+    }
+
+    /// The moves the roster calls for on an element this phase.
+    fn moves(&self, label: &str) -> Vec<String> {
+        self.b.state.units[&self.id(label)].moves.clone()
+    }
+
+    /// Every command's morale, and each army's gauge: (ME lost as counted, its status).
+    fn morale(&self) -> (Morale, BTreeMap<String, (f64, Option<String>)>) {
+        let s = standing(&self.r, &self.b.state);
+        let mut commands = Morale::new();
+        let mut armies = BTreeMap::new();
+        for g in s.gauges {
+            let side = g.side.clone().unwrap();
+            if g.label == "Army" {
+                armies.insert(side, (g.amount.unwrap(), g.status));
+            } else {
+                commands.insert(g.label, g.status.unwrap());
+            }
+        }
+        (commands, armies)
+    }
+
+    fn commands(&self) -> Morale {
+        self.morale().0
+    }
+
+    fn step(&mut self, body: EventBody) {
+        turn_play::step(&self.r, &mut self.b, body)
+    }
+
+    /// The fight opened from the roster picks and contacts.
+    fn open(
+        &self,
+        action: &str,
+        attackers: &[&str],
+        defenders: &[&str],
+        behind: &[&str],
+        on_enemy_flank: &[&str],
+        bound_of: Option<&str>,
+    ) -> (Value, Mapping, Vec<String>) {
+        let ids = |labels: &[&str]| labels.iter().map(|l| self.id(l)).collect::<Vec<_>>();
+        let f = fight_with(
+            &self.r,
+            &self.b.state,
+            action,
+            &ids(attackers),
+            &ids(defenders),
+            &Contacts {
+                bound_of: bound_of.map(str::to_string),
+                behind: ids(behind),
+                on_enemy_flank: ids(on_enemy_flank),
+            },
+        )
+        .unwrap();
+        (
+            f.situation,
+            Mapping {
+                targets: f.targets,
+                choices: Default::default(),
+            },
+            f.asks,
+        )
+    }
+
+    /// Resolves with the dice as they fell and applies the result.
+    fn throw(
+        &mut self,
+        action: &str,
+        situation: &Value,
+        dice: &[u32],
+        mapping: &Mapping,
+    ) -> Resolution {
+        let r = self.r.resolve(action, situation, Some(dice)).unwrap();
+        let body = self
+            .b
+            .apply(&self.r, &r, mapping, DiceSource::Physical, None, None)
+            .unwrap();
+        self.step(body);
+        r
+    }
+}
+
+fn roster(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(l, w)| (l.to_string(), w.to_string()))
+        .collect()
+}
+
+fn morale(pairs: &[(&str, &str)]) -> Morale {
+    pairs
+        .iter()
+        .map(|(c, s)| (c.to_string(), s.to_string()))
+        .collect()
+}
+
+fn has_factor(fighter: &Value, factor: &str) -> bool {
+    fighter["factors"]
+        .as_array()
+        .is_some_and(|f| f.iter().any(|x| x == factor))
+}
+
+#[test]
+fn a_whole_dbmm_bound_from_the_roster() {
+    let mut t = Bound::begin();
+    let all_steady = morale(&[
+        ("Legion", "steady"),
+        ("Horse", "steady"),
+        ("Warband", "steady"),
+        ("Nobles", "steady"),
+    ]);
+    assert_eq!(t.commands(), all_steady);
+
+    // 1. PIPs (p. 27): the Romans' C-in-C dices for each of the side's commands, named as the
+    // battle has them; no command is shattered, so each throws.
+    let (commands, _) = t.morale();
+    let pip_commands: Vec<Value> = t.b.state.sides[0]
+        .commands
+        .iter()
+        .map(|c| {
+            json!({ "name": c, "c_in_c": c == "Legion", "shattered": commands[c] == "shattered" })
+        })
+        .collect();
+    let pips = json!({ "commands": pip_commands });
+    let roster_before = t.b.state.units.clone();
+    let r = t.throw("pips", &pips, &[5, 2], &Mapping::default());
+    let outcome = r.outcome.as_ref().unwrap();
+    assert!(
+        outcome.effects.is_empty(),
+        "PIPs land nothing on the roster"
+    );
+    assert_eq!(outcome.meaning, "Legion 5, Horse 2");
+    assert_eq!(t.b.state.units, roster_before);
+    assert!(t.roster().is_empty(), "{:?}", t.roster());
+    assert_eq!(t.commands(), all_steady);
+
+    // 2. Shooting (p. 34): the Sagittarii shoot the Slingers, which are destroyed. The Nobles
+    // lose ½ ME of 5½: still steady, but they have now lost an element.
+    let (s, m, _) = t.open("shooting", &["Sagittarii"], &["Slingers"], &[], &[], None);
+    assert_eq!(s["bound"], "shooter");
+    let r = t.throw("shooting", &s, &[6, 1], &m);
+    assert!(
+        r.outcome.as_ref().unwrap().result.contains("destroyed"),
+        "{:?}",
+        r.outcome
+    );
+    assert_eq!(t.summary("Slingers"), "destroyed");
+    assert_eq!(t.roster(), roster(&[("Slingers", "destroyed")]));
+    assert_eq!(t.commands(), all_steady);
+    assert_eq!(t.morale().1["Gauls"].0, 0.5);
+
+    // 3. Close combat (p. 35–42): the Hastati fight the Soldurii, the Principes overlapping them,
+    // the Triarii behind the Hastati and the Equites (of the Horse) on the Soldurii's flank. Each
+    // contact is entered once and counts on both elements it concerns.
+    let (s, m, asks) = t.open(
+        "close_combat",
+        &["Hastati", "Principes"],
+        &["Soldurii"],
+        &["Triarii"],
+        &["Equites"],
+        None,
+    );
+    assert_eq!(s["bound"], "a", "the attackers' bound when none is named");
+    assert_eq!(s["b"]["overlaps"][0]["type"], "Bd", "{s}");
+    assert_eq!(s["b"]["enemy_on_flank_or_rear"], 1, "{s}");
+    assert_eq!(s["a"]["friend_on_enemy_flank"]["name"], "Equites", "{s}");
+    assert_eq!(s["a"]["behind"]["name"], "Triarii", "{s}");
+    assert_eq!(s["a"]["support"]["ranks"][0]["name"], "Triarii", "{s}");
+    assert!(
+        asks.iter().any(|a| a.starts_with("Triarii behind Hastati")),
+        "{asks:?}"
+    );
+    for label in ["Equites", "Triarii"] {
+        assert!(
+            m.targets.contains_key(&format!("unit:{label}")),
+            "{:?}",
+            m.targets
+        );
+    }
+    let r = t.throw("close_combat", &s, &[6, 1], &m);
+    // The overlap and the friend on the flank each count −1 on the Soldurii (p. 35, p. 37); the
+    // Triarii (Sp) behind Bd support only against El or Kn in the enemy's bound (p. 36).
+    let factor = |label: &str| {
+        r.modifiers
+            .iter()
+            .find(|x| x.label.starts_with(label))
+            .map(|x| x.value)
+    };
+    assert_eq!(
+        factor("Soldurii: Each flank overlapped"),
+        Some(-1),
+        "{:?}",
+        r.modifiers
+    );
+    assert_eq!(
+        factor("Soldurii: Each enemy front edge on flank"),
+        Some(-1),
+        "{:?}",
+        r.modifiers
+    );
+    assert_eq!(factor("Hastati: Rear support"), None, "{:?}", r.modifiers);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.message.contains("gives no support here")),
+        "{:?}",
+        r.notes
+    );
+    let outcome = r.outcome.as_ref().unwrap();
+    assert!(outcome.result.ends_with("destroyed"), "{}", outcome.result);
+    assert_eq!(t.summary("Soldurii"), "destroyed");
+    // The Warband has lost 2 ME of 7: disheartened, and its chariots (0 ME) leave the table in
+    // the same entry of the log (p. 43, R-DBMM-35).
+    assert_eq!(
+        t.commands(),
+        morale(&[
+            ("Legion", "steady"),
+            ("Horse", "steady"),
+            ("Warband", "disheartened"),
+            ("Nobles", "steady"),
+        ])
+    );
+    assert_eq!(t.summary("Chariots"), "removed (its command disheartened)");
+    assert_eq!(
+        t.roster(),
+        roster(&[
+            ("Slingers", "destroyed"),
+            ("Soldurii", "destroyed"),
+            ("Chariots", "removed (its command disheartened)"),
+        ])
+    );
+    // The step undid and redid it: the combat is the last result applied.
+    let changes =
+        t.b.events
+            .iter()
+            .rev()
+            .find_map(|e| match &e.body {
+                EventBody::Applied { changes, .. } => Some(changes),
+                _ => None,
+            })
+            .unwrap();
+    let removal = changes
+        .iter()
+        .find(|c| c.subject == Subject::Unit(t.id("Chariots")))
+        .unwrap();
+    assert_eq!(removal.rule, "p. 43");
+    assert_eq!(removal.ruling.as_deref(), Some("R-DBMM-35"));
+    for label in [
+        "Hastati",
+        "Principes",
+        "Triarii",
+        "Equites",
+        "Gaesatae",
+        "Brennus",
+    ] {
+        assert!(!t.b.state.units[&t.id(label)].lost, "{label} stays in play");
+    }
+
+    // 4. The Gauls attack in the Romans' bound (named: the attackers' is not the bound's): the
+    // Gaesatae, 1 ME of a disheartened command, fight shaken without anything ticked; the
+    // Horsemen are in contact with the Principes' flank, the Hastati overlap the Gaesatae.
+    let (s, m, asks) = t.open(
+        "close_combat",
+        &["Gaesatae"],
+        &["Principes", "Hastati"],
+        &[],
+        &["Horsemen"],
+        Some("Romans"),
+    );
+    assert_eq!(s["a"]["overlaps"][0]["type"], "Bd", "{s}");
+    assert_eq!(s["b"]["enemy_on_flank_or_rear"], 1, "{s}");
+    assert_eq!(s["bound"], "b", "the Romans' bound, the defenders'");
+    assert!(
+        asks.contains(&"Fought in the bound of Romans (R-DBMM-37).".to_string()),
+        "{asks:?}"
+    );
+    assert!(has_factor(&s["a"], "shaken"), "{s}");
+    assert!(!has_factor(&s["b"], "shaken"), "{s}");
+    assert!(
+        asks.iter().any(|a| a.contains("Warband) is disheartened")),
+        "{asks:?}"
+    );
+    let r = t.throw("close_combat", &s, &[1, 6], &m);
+    assert!(
+        r.outcome.as_ref().unwrap().result.starts_with("destroyed"),
+        "{:?}",
+        r.outcome
+    );
+    assert_eq!(t.summary("Gaesatae"), "destroyed");
+    // The friend on the enemy's flank gives way with the Gaesatae (p. 38).
+    assert_eq!(
+        t.moves("Horsemen"),
+        vec!["Horsemen: recoils (if it cannot, it is spent)".to_string()]
+    );
+    // 3 ME of 7 lost: the Warband breaks, and its land elements left rout (p. 43): Brennus; the
+    // Nobles are not broken.
+    assert_eq!(t.commands()["Warband"], "broken");
+    assert_eq!(t.moves("Brennus"), vec!["Brennus: routs".to_string()]);
+    assert!(
+        t.moves("Vercassivellaunus").is_empty(),
+        "the Nobles do not rout"
+    );
+    let after_the_combats = roster(&[
+        ("Slingers", "destroyed"),
+        ("Soldurii", "destroyed"),
+        ("Chariots", "removed (its command disheartened)"),
+        ("Gaesatae", "destroyed"),
+        (
+            "Horsemen",
+            "in the line; Horsemen: recoils (if it cannot, it is spent)",
+        ),
+        ("Brennus", "general, in the line; Brennus: routs"),
+    ]);
+    assert_eq!(t.roster(), after_the_combats);
+    let (_, armies) = t.morale();
+    assert_eq!(
+        armies["Gauls"],
+        (3.5, None),
+        "3 ME of the Warband and the Slingers' ½"
+    );
+
+    // 5. The bound ends: the umpire marks the Horsemen as seeing the broken Warband within 800p
+    // (p. 43, R-DBMM-36). The Nobles, who have lost an element, count 1 ME more lost (the Warband
+    // is 12 ME or less): 1½ of 5½, past ¼ — disheartened for this bound-end.
+    let words = t.r.system.words(&t.b.state.units[&t.id("Horsemen")]);
+    let sees = words
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "Sees a broken command within 800p")
+        .unwrap()
+        .change
+        .clone();
+    let body =
+        t.b.adjust(&t.r, Subject::Unit(t.id("Horsemen")), sees, None)
+            .unwrap();
+    t.step(body);
+    assert!(t.element("Horsemen").sees_broken);
+    let mut marked = after_the_combats.clone();
+    marked.insert(
+        "Horsemen".into(),
+        "in the line, sees a broken command within 800p; Horsemen: recoils (if it cannot, it is spent)".into(),
+    );
+    assert_eq!(t.roster(), marked);
+    assert_eq!(t.commands()["Nobles"], "disheartened");
+    let nobles = standing(&t.r, &t.b.state)
+        .gauges
+        .into_iter()
+        .find(|g| g.label == "Nobles")
+        .unwrap();
+    assert_eq!(
+        nobles.value,
+        "lost 1½ of 5½ ME, 1 of them for a broken command in sight this bound-end"
+    );
+    let (_, armies) = t.morale();
+    assert_eq!(
+        armies["Gauls"],
+        (4.5, None),
+        "the Nobles' temporary ME counts for the army"
+    );
+    assert_eq!(t.commands()["Legion"], "steady");
+    assert_eq!(t.commands()["Horse"], "steady");
+
+    // 6. The next bound: the mark ends with the bound-end, the Nobles count only what they lost;
+    // the Warband stays broken, its losses being real.
+    let next = t.b.advance_turn(Some(t.b.state.turn + 1), None);
+    turn_play::record(&t.r, &mut t.b, next);
+    assert!(!t.element("Horsemen").sees_broken);
+    // Only what was lost stays: the moves called for were the last bound's.
+    assert_eq!(
+        t.roster(),
+        roster(&[
+            ("Slingers", "destroyed"),
+            ("Soldurii", "destroyed"),
+            ("Chariots", "removed (its command disheartened)"),
+            ("Gaesatae", "destroyed"),
+        ])
+    );
+    assert_eq!(
+        t.commands(),
+        morale(&[
+            ("Legion", "steady"),
+            ("Horse", "steady"),
+            ("Warband", "broken"),
+            ("Nobles", "steady"),
+        ])
+    );
+    assert!(
+        t.moves("Brennus").is_empty(),
+        "a rout called for is made in its bound"
+    );
+    let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
+    assert_eq!(replayed.state, t.b.state);
+}
