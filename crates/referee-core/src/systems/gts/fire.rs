@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::GtsData;
+use super::data::Row;
 use super::rolloff::{fire_hits, hits_word, skirmish_fire};
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
@@ -101,10 +102,84 @@ pub fn resolve(
     s: &FireSituation,
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
-    let f = &data.fire;
+    let mut notes: Vec<Note> = Vec::new();
     let firer = Unit::build(data, &s.firer, "firer")?;
     super::units::check_pv(s.target_leader_pv, "target_leader_pv")?;
     let target = Unit::build(data, &s.target, "target")?;
+    let weapon = fired_weapon(&firer, s)?;
+    check_range(&firer, &weapon, s, &mut notes)?;
+    let engine = matches!(firer.weapon_key.as_str(), "BL" | "CT");
+    let modifiers = attack_modifiers(data, &firer, &target, &weapon, s, engine);
+    let attack: i64 = modifiers.iter().map(|m| m.value).sum();
+    let (defence, defence_label) = defence(data, &target, s, engine, &mut notes);
+    let shooting = Shooting::new(data, s, firer, target, engine, attack, defence)?;
+    let shots = shooting.shots()?;
+    let distribution = shooting.distribution(&shots);
+    // The dice asked in turn: the shot's (two d10, or four for artillery firing twice, 9.21),
+    // then, where a stand is lost, the stand-loss check (5.53) and, where it Routs a unit with a
+    // leader, his casualty test and Table 1.10 (1.9). Combined skirmish fire is entered on the
+    // table (one roll per stand) and takes no dice here.
+    let combined = s.skirmish_stands.is_some_and(|n| n > 1);
+    if combined && dice.is_some() {
+        return Err(RefereeError::new(
+            "dice.invalid",
+            "combined skirmish fire: enter each stand's roll on the table; the referee gives the odds",
+        )
+        .field("dice"));
+    }
+    let mut throws = crate::rule_system::throws::Throws::new(dice.unwrap_or(&[]));
+    let outcome = if combined {
+        None
+    } else {
+        shooting.played(dice.unwrap_or(&[]), &mut throws)?
+    };
+    let shown_faces = throws.finish()?;
+    let forecast = shooting.forecast(&shots)?;
+    Ok(Resolution {
+        shown: Shown {
+            faces: shown_faces,
+            in_turn: !combined,
+            ..Shown::default()
+        },
+        system: data.system.id.clone(),
+        action: "fire".into(),
+        dice: "d10 v d10".into(),
+        totals: vec![
+            Total {
+                label: "Firer's d10 modifier".into(),
+                value: format!("{attack:+}"),
+                rule: "2.13, 5.51".into(),
+                ruling: Some("R-GTS-2".into()),
+            },
+            Total {
+                label: defence_label,
+                value: format!("{defence:+}"),
+                rule: if engine { "9.24, 9.25" } else { "2.10, 5.51" }.into(),
+                ruling: Some(if engine { "R-GTS-15" } else { "R-GTS-2" }.into()),
+            },
+        ],
+        modifiers,
+        total_modifier: attack,
+        distribution,
+        forecast,
+        checks: vec![
+            Check::umpire(
+                "The target is the closest valid target in the fire arc, with LOS/LOF",
+                "5.2, 5.4",
+            ),
+            Check::umpire(
+                "Not in combat contact (but the first round, and Sparabara)",
+                "5.11, 5.12",
+            ),
+        ],
+        notes,
+        outcome,
+    })
+}
+
+/// The weapon the unit fires: its primary, or its secondary (2.13); a unit that cannot fire
+/// says why (5.1, 3.14).
+fn fired_weapon(firer: &Unit, s: &FireSituation) -> Result<Row, RefereeError> {
     let weapon = if s.secondary {
         firer.secondary.clone().ok_or_else(|| {
             RefereeError::new("situation.no_secondary", "the unit has no secondary weapon")
@@ -133,6 +208,21 @@ pub fn resolve(
         .field("firer")
         .rule("3.14, 5.1"));
     }
+    Ok(weapon)
+}
+
+fn inches(tenths: u32) -> f64 {
+    f64::from(tenths) / 10.0
+}
+
+/// The range against the weapon's reach (5.1, Table 2.13): horse archers' range (R-GTS-21),
+/// a sling's ammunition (R-GTS-20), an engine's least range (9.26).
+fn check_range(
+    firer: &Unit,
+    weapon: &Row,
+    s: &FireSituation,
+    notes: &mut Vec<Note>,
+) -> Result<(), RefereeError> {
     // The measured range is compared exactly with the text's limits (5.1, Table 2.13): the
     // ruleset keeps them in tenths of an inch, and a tenth divided by ten is the same double as
     // the decimal the umpire types, so 1.5 is short range for a bow and 1.54 is not.
@@ -143,8 +233,6 @@ pub fn resolve(
                 .rule("5.1"),
         );
     }
-    let inches = |tenths: u32| f64::from(tenths) / 10.0;
-    let mut notes: Vec<Note> = Vec::new();
     let longest = match (firer.mounted_fire, weapon.mounted_range) {
         (true, Some(m)) => {
             if !firer.mounted {
@@ -162,38 +250,7 @@ pub fn resolve(
         }
         _ => *weapon.ranges.last().unwrap_or(&0),
     };
-    // Slings reach 4" with stones and 6" with lead shot (5.1, R-GTS-20): beyond the shorter,
-    // the ammunition must be known.
-    let longest = if weapon.ammunition.is_empty() {
-        longest
-    } else {
-        match firer
-            .ammunition
-            .as_ref()
-            .and_then(|a| weapon.ammunition.get(a))
-        {
-            Some(r) => *r,
-            None => {
-                let shortest = weapon.ammunition.values().min().copied().unwrap_or(longest);
-                if s.range > inches(shortest) {
-                    return Err(RefereeError::new(
-                        "situation.out_of_range",
-                        format!(
-                            "a {} reaches {}\" with stones and {}\" with lead shot: say whether {} shoot stones or lead",
-                            weapon.name.to_lowercase(),
-                            inches(weapon.ammunition.get("stones").copied().unwrap_or(shortest)),
-                            inches(weapon.ammunition.get("lead").copied().unwrap_or(longest)),
-                            firer.name
-                        ),
-                    )
-                    .field("firer.ammunition")
-                    .rule("5.1")
-                    .ruling("R-GTS-20"));
-                }
-                shortest
-            }
-        }
-    };
+    let longest = sling_reach(firer, weapon, s, longest)?;
     if s.range > inches(longest) {
         return Err(RefereeError::new(
             "situation.out_of_range",
@@ -215,7 +272,56 @@ pub fn resolve(
         .field("range")
         .rule("9.26"));
     }
-    let engine = matches!(firer.weapon_key.as_str(), "BL" | "CT");
+    Ok(())
+}
+
+/// Slings reach 4" with stones and 6" with lead shot (5.1, R-GTS-20): beyond the shorter, the
+/// ammunition must be known.
+fn sling_reach(
+    firer: &Unit,
+    weapon: &Row,
+    s: &FireSituation,
+    longest: u32,
+) -> Result<u32, RefereeError> {
+    if weapon.ammunition.is_empty() {
+        return Ok(longest);
+    }
+    if let Some(r) = firer
+        .ammunition
+        .as_ref()
+        .and_then(|a| weapon.ammunition.get(a))
+    {
+        return Ok(*r);
+    }
+    let shortest = weapon.ammunition.values().min().copied().unwrap_or(longest);
+    if s.range > inches(shortest) {
+        return Err(RefereeError::new(
+            "situation.out_of_range",
+            format!(
+                "a {} reaches {}\" with stones and {}\" with lead shot: say whether {} shoot stones or lead",
+                weapon.name.to_lowercase(),
+                inches(weapon.ammunition.get("stones").copied().unwrap_or(shortest)),
+                inches(weapon.ammunition.get("lead").copied().unwrap_or(longest)),
+                firer.name
+            ),
+        )
+        .field("firer.ammunition")
+        .rule("5.1")
+        .ruling("R-GTS-20"));
+    }
+    Ok(shortest)
+}
+
+/// The firer's d10 modifiers (2.13, 5.51, 9.27).
+fn attack_modifiers(
+    data: &GtsData,
+    firer: &Unit,
+    target: &Unit,
+    weapon: &Row,
+    s: &FireSituation,
+    engine: bool,
+) -> Vec<Modifier> {
+    let f = &data.fire;
     let mut modifiers = vec![Modifier::new(
         format!("Fire attack of {}", firer.name),
         firer.fire_attack.value,
@@ -263,174 +369,226 @@ pub fn resolve(
     if s.flank_or_rear {
         modifiers.push(f.flank_rear.line("Fire on flank or rear"));
     }
-    let attack: i64 = modifiers.iter().map(|m| m.value).sum();
-    // 9.24–9.25: against engines every target counts +0, or +2 behind woods/village/walls.
-    let (defence, defence_label) = if engine {
-        let d = if s.target_in_cover {
-            f.artillery_cover_defence
-        } else {
-            0
-        };
-        if s.target_in_cover {
-            notes.push(Note::new(
-                "Against artillery, cover behind woods, a village or a wall gives the target +2 in place of the firer's −2 for cover.",
-                "2.13, 9.25",
-                Some("R-GTS-15"),
-            ));
-        }
-        (d, "Fire defence against artillery (9.24–9.25)".to_string())
-    } else {
-        (
+    modifiers
+}
+
+/// The target's d10 modifier and its label: its fire defence, or against engines +0, +2 behind
+/// woods, a village or walls (9.24–9.25).
+fn defence(
+    data: &GtsData,
+    target: &Unit,
+    s: &FireSituation,
+    engine: bool,
+    notes: &mut Vec<Note>,
+) -> (i64, String) {
+    if !engine {
+        return (
             target.fire_defence.value,
             format!("Fire defence of {}", target.name),
-        )
-    };
-    let lone_skirmish = firer.skirmish && s.skirmish_stands.unwrap_or(1) == 1;
-    let max = if lone_skirmish {
-        f.skirmish_stand_max_hits
+        );
+    }
+    let d = if s.target_in_cover {
+        notes.push(Note::new(
+            "Against artillery, cover behind woods, a village or a wall gives the target +2 in place of the firer's −2 for cover.",
+            "2.13, 9.25",
+            Some("R-GTS-15"),
+        ));
+        data.fire.artillery_cover_defence
     } else {
-        2
+        0
     };
-    let catapult = firer.weapon_key == "CT";
-    if s.twice && !engine {
-        return Err(RefereeError::new(
-            "situation.invalid_field",
-            "only mechanical artillery fires twice, in the defensive fire phase at a unit that has just contacted it",
-        )
-        .field("twice")
-        .rule("9.21"));
-    }
-    if s.greek_fire && !catapult {
-        return Err(RefereeError::new(
-            "situation.invalid_field",
-            "Greek fire is shot from a catapult",
-        )
-        .field("greek_fire")
-        .rule("9.28"));
-    }
-    // 3.163: against a mixed unit the firer's die picks the stand: even, the escort with its own
-    // modifiers; odd, the elephant or chariot.
-    let escort = match &s.target_escort {
-        None => None,
-        Some(e) => {
-            if !matches!(target.class.as_str(), "elephant" | "chariot") {
-                return Err(RefereeError::new(
-                    "situation.invalid_field",
-                    "only an elephant or a chariot has an escort stand",
-                )
-                .field("target_escort")
-                .rule("3.16"));
-            }
-            let u = Unit::build(data, e, "target_escort")?;
-            if u.stands != 1 {
-                return Err(
-                    RefereeError::new("situation.invalid_field", "an escort is one stand")
-                        .field("target_escort.stands")
-                        .rule("3.16"),
-                );
-            }
-            Some(u)
-        }
-    };
-    if escort.is_some() && s.skirmish_stands.is_some_and(|n| n > 1) {
-        return Err(RefereeError::new(
-            "situation.invalid_field",
-            "against a mixed unit each stand's die picks the escort or the elephant or chariot: resolve each skirmish stand's fire on its own",
-        )
-        .field("skirmish_stands")
-        .rule("3.163"));
-    }
-    let escort_attack = escort.as_ref().map(|e| {
-        let mut a = attack;
-        if target.skirmish {
-            a -= f.target_skirmish.modifier;
-        }
-        if e.skirmish {
-            a += f.target_skirmish.modifier;
-        }
-        a
-    });
-    let escort_defence = escort.as_ref().map(|e| {
-        if engine {
-            defence
+    (d, "Fire defence against artillery (9.24–9.25)".to_string())
+}
+
+/// The escort stand of a target elephant or chariot (3.16), with the firer's modifier and its
+/// own defence when the firer's die picks it (3.163).
+struct Escort {
+    unit: Unit,
+    attack: i64,
+    defence: i64,
+}
+
+/// One fire event worked out: the units and the numbers every step reads.
+struct Shooting<'a> {
+    data: &'a GtsData,
+    s: &'a FireSituation,
+    firer: Unit,
+    target: Unit,
+    engine: bool,
+    catapult: bool,
+    attack: i64,
+    defence: i64,
+    /// The most hits one roll-off gives: 2, or one for a lone skirmish stand's fire.
+    max: u32,
+    escort: Option<Escort>,
+}
+
+impl<'a> Shooting<'a> {
+    fn new(
+        data: &'a GtsData,
+        s: &'a FireSituation,
+        firer: Unit,
+        target: Unit,
+        engine: bool,
+        attack: i64,
+        defence: i64,
+    ) -> Result<Shooting<'a>, RefereeError> {
+        let f = &data.fire;
+        let lone_skirmish = firer.skirmish && s.skirmish_stands.unwrap_or(1) == 1;
+        let max = if lone_skirmish {
+            f.skirmish_stand_max_hits
         } else {
-            e.fire_defence.value
+            2
+        };
+        let catapult = firer.weapon_key == "CT";
+        if s.twice && !engine {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "only mechanical artillery fires twice, in the defensive fire phase at a unit that has just contacted it",
+            )
+            .field("twice")
+            .rule("9.21"));
         }
-    });
-    // One shot from the firer's and the target's faces (9.26: a catapult's unmodified 1 goes
-    // astray; 9.28: a double hit, or one hit of Greek fire, Disorders).
-    let shot = |x: i64, y: i64| -> Shot {
-        if catapult && x == f.catapult_astray_on {
+        if s.greek_fire && !catapult {
+            return Err(RefereeError::new(
+                "situation.invalid_field",
+                "Greek fire is shot from a catapult",
+            )
+            .field("greek_fire")
+            .rule("9.28"));
+        }
+        let escort = target_escort(data, s, &target)?.map(|unit| {
+            let mut a = attack;
+            if target.skirmish {
+                a -= f.target_skirmish.modifier;
+            }
+            if unit.skirmish {
+                a += f.target_skirmish.modifier;
+            }
+            Escort {
+                attack: a,
+                defence: if engine {
+                    defence
+                } else {
+                    unit.fire_defence.value
+                },
+                unit,
+            }
+        });
+        Ok(Shooting {
+            data,
+            s,
+            firer,
+            target,
+            engine,
+            catapult,
+            attack,
+            defence,
+            max,
+            escort,
+        })
+    }
+
+    /// One shot from the firer's and the target's faces (9.26: a catapult's unmodified 1 goes
+    /// astray; 3.163: an even die hits the escort; 9.28: a double hit, or one hit of Greek fire,
+    /// Disorders).
+    fn shot(&self, x: i64, y: i64) -> Shot {
+        let f = &self.data.fire;
+        if self.catapult && x == f.catapult_astray_on {
             return Shot {
                 astray: 1,
                 ..Shot::default()
             };
         }
-        match (&escort, escort_attack, escort_defence) {
-            (Some(e), Some(ea), Some(ed)) if x % 2 == 0 => {
-                let h = fire_hits((x + ea).clamp(1, 10), (y + ed).clamp(1, 10), max);
+        match &self.escort {
+            Some(e) if x % 2 == 0 => {
+                let h = fire_hits(
+                    (x + e.attack).clamp(1, 10),
+                    (y + e.defence).clamp(1, 10),
+                    self.max,
+                );
                 Shot {
-                    escort_hits: h.min(e.hits_per_stand - e.hits),
+                    escort_hits: h.min(e.unit.hits_per_stand - e.unit.hits),
                     ..Shot::default()
                 }
             }
             _ => {
-                let h = fire_hits((x + attack).clamp(1, 10), (y + defence).clamp(1, 10), max);
+                let h = fire_hits(
+                    (x + self.attack).clamp(1, 10),
+                    (y + self.defence).clamp(1, 10),
+                    self.max,
+                );
                 Shot {
                     hits: h,
-                    shot_disorders: engine && (h >= 2 || (s.greek_fire && h >= 1)),
+                    shot_disorders: self.engine && (h >= 2 || (self.s.greek_fire && h >= 1)),
                     ..Shot::default()
                 }
             }
         }
-    };
-    let one: Dist<Shot> = match s.skirmish_stands {
-        Some(n) if n > 1 => {
-            if !firer.skirmish {
-                return Err(RefereeError::new(
-                    "situation.invalid_field",
-                    "combined fire of several stands is for skirmish stands",
-                )
-                .field("skirmish_stands")
-                .rule("5.5"));
+    }
+
+    /// Every shot the fire may give: one roll-off, combined skirmish fire (5.5), or artillery
+    /// firing twice (9.21).
+    fn shots(&self) -> Result<Dist<Shot>, RefereeError> {
+        let one: Dist<Shot> = match self.s.skirmish_stands {
+            Some(n) if n > 1 => {
+                if !self.firer.skirmish {
+                    return Err(RefereeError::new(
+                        "situation.invalid_field",
+                        "combined fire of several stands is for skirmish stands",
+                    )
+                    .field("skirmish_stands")
+                    .rule("5.5"));
+                }
+                skirmish_fire(self.attack, self.defence, n)?.map(|h| Shot {
+                    hits: *h,
+                    ..Shot::default()
+                })
             }
-            skirmish_fire(attack, defence, n)?.map(|h| Shot {
-                hits: *h,
-                ..Shot::default()
-            })
+            _ => Dist::die(10)?
+                .joint(&Dist::die(10)?)?
+                .map(|(x, y)| self.shot(*x, *y)),
+        };
+        if !self.s.twice {
+            return Ok(one);
         }
-        _ => Dist::die(10)?
-            .joint(&Dist::die(10)?)?
-            .map(|(x, y)| shot(*x, *y)),
-    };
-    // Hits that eliminate an escort are not carried over (3.163).
-    let escort_room = escort.as_ref().map_or(0, |e| e.hits_per_stand - e.hits);
-    let shots = if s.twice {
-        one.joint(&one)?.map(|(p, q)| {
+        // Hits that eliminate an escort are not carried over (3.163).
+        let escort_room = self
+            .escort
+            .as_ref()
+            .map_or(0, |e| e.unit.hits_per_stand - e.unit.hits);
+        Ok(one.joint(&one)?.map(|(p, q)| {
             let both = p.and(q);
             Shot {
                 escort_hits: both.escort_hits.min(escort_room),
                 ..both
             }
-        })
-    } else {
-        one.clone()
-    };
-    // What the hits Disorder: a chariot's or engine's second hit, for good (3.32), and a double
-    // hit from one artillery shot or a hit of Greek fire (9.28).
-    let disorder_by = |sh: &Shot| -> Option<&'static str> {
-        if target.disordered || sh.hits == 0 {
+        }))
+    }
+
+    /// What the hits Disorder: a chariot's or engine's second hit, for good (3.32), and a double
+    /// hit from one artillery shot or a hit of Greek fire (9.28).
+    fn disorder_by(&self, sh: &Shot) -> Option<&'static str> {
+        if self.target.disordered || sh.hits == 0 {
             None
-        } else if target.disordered_for_good_by(sh.hits) {
+        } else if self.target.disordered_for_good_by(sh.hits) {
             Some("3.32")
         } else if sh.shot_disorders {
             Some("9.28")
         } else {
             None
         }
-    };
-    let escort_name = escort.as_ref().map(|e| e.name.clone()).unwrap_or_default();
-    let effects_for = |sh: &Shot| {
+    }
+
+    fn escort_name(&self) -> String {
+        self.escort
+            .as_ref()
+            .map(|e| e.unit.name.clone())
+            .unwrap_or_default()
+    }
+
+    fn effects(&self, sh: &Shot) -> Vec<crate::contract::Effect> {
+        let f = &self.data.fire;
         let mut out = Vec::new();
         if sh.hits > 0 {
             out.push(effect(
@@ -440,12 +598,12 @@ pub fn resolve(
                 f.ruling.as_deref(),
             ));
         }
-        if let Some(rule) = disorder_by(sh) {
+        if let Some(rule) = self.disorder_by(sh) {
             out.push(effect(Target::Defender, Change::Disorder, rule, None));
         }
         if sh.escort_hits > 0 {
             out.push(effect(
-                Target::Unit(escort_name.clone()),
+                Target::Unit(self.escort_name()),
                 Change::Hits {
                     count: sh.escort_hits,
                 },
@@ -454,24 +612,27 @@ pub fn resolve(
             ));
         }
         // 3.166: an elephant's escort is removed the instant the elephant is eliminated.
-        let left = target.stands * target.hits_per_stand - target.hits;
-        if escort.is_some() && target.class == "elephant" && sh.hits > 0 && sh.hits >= left {
+        let t = &self.target;
+        let left = t.stands * t.hits_per_stand - t.hits;
+        if self.escort.is_some() && t.class == "elephant" && sh.hits > 0 && sh.hits >= left {
             out.push(effect(
-                Target::Unit(escort_name.clone()),
+                Target::Unit(self.escort_name()),
                 Change::DestroyAll,
                 "3.166",
                 None,
             ));
         }
         out
-    };
-    let name = |sh: &Shot| {
+    }
+
+    /// A shot's result key: "2 hits", "1 hit; the escort takes 1", "astray".
+    fn result_name(&self, sh: &Shot) -> String {
         let mut words = match sh.hits {
             0 => "no effect".to_string(),
             1 => "1 hit".to_string(),
             n => format!("{n} hits"),
         };
-        if s.twice && disorder_by(sh) == Some("9.28") {
+        if self.s.twice && self.disorder_by(sh) == Some("9.28") {
             words.push_str(", Disordered");
         }
         if sh.escort_hits > 0 {
@@ -486,8 +647,10 @@ pub fn resolve(
             1 if sh.hits == 0 && sh.escort_hits == 0 => "astray".to_string(),
             _ => format!("{words}; astray"),
         }
-    };
-    let meaning = |sh: &Shot| {
+    }
+
+    fn meaning(&self, sh: &Shot) -> String {
+        let f = &self.data.fire;
         let mut m = match sh.hits {
             0 => "The target takes no hits.".to_string(),
             h => format!("The target takes {}.", hits_word(h)),
@@ -502,206 +665,244 @@ pub fn resolve(
             ));
         }
         m
-    };
-    // Rows by hits on the target, then the escort's, then astray; a shot's own Disorder kept
-    // only where it Disorders (9.28), so rows with the same effects are one row.
-    let distribution: Vec<ResultOdds> = shots
-        .map(|sh| Shot {
-            shot_disorders: disorder_by(sh) == Some("9.28"),
-            ..*sh
-        })
-        .outcomes()
-        .map(|(sh, p)| ResultOdds::new(&name(sh), &meaning(sh), "—".into(), p, effects_for(sh)))
-        .collect();
-    // The dice asked in turn: the shot's (two d10, or four for artillery firing twice, 9.21),
-    // then, where a stand is lost, the stand-loss check (5.53) and, where it Routs a unit with a
-    // leader, his casualty test and Table 1.10 (1.9). Combined skirmish fire is entered on the
-    // table (one roll per stand) and takes no dice here.
-    let combined = s.skirmish_stands.is_some_and(|n| n > 1);
-    if combined && dice.is_some() {
-        return Err(RefereeError::new(
-            "dice.invalid",
-            "combined skirmish fire: enter each stand's roll on the table; the referee gives the odds",
-        )
-        .field("dice"));
     }
-    let mut throws = crate::rule_system::throws::Throws::new(dice.unwrap_or(&[]));
-    let first = if s.twice { 4 } else { 2 };
-    let shot_dice: Vec<Die> = (0..first)
-        .map(|i| {
-            let thrower = if i % 2 == 0 { Thrower::A } else { Thrower::B };
-            Die::of(10, thrower, "", "fire")
-        })
-        .collect();
-    let thrown = if combined {
-        None
-    } else {
-        throws.stage(shot_dice)?
-    };
-    let outcome = match &thrown {
-        None => None,
-        Some(faces) => {
-            let (first, second) = if s.twice {
-                (&faces[..2], Some(&faces[2..]))
+
+    /// Rows by hits on the target, then the escort's, then astray; a shot's own Disorder kept
+    /// only where it Disorders (9.28), so rows with the same effects are one row.
+    fn distribution(&self, shots: &Dist<Shot>) -> Vec<ResultOdds> {
+        shots
+            .map(|sh| Shot {
+                shot_disorders: self.disorder_by(sh) == Some("9.28"),
+                ..*sh
+            })
+            .outcomes()
+            .map(|(sh, p)| {
+                ResultOdds::new(
+                    &self.result_name(sh),
+                    &self.meaning(sh),
+                    "—".into(),
+                    p,
+                    self.effects(sh),
+                )
+            })
+            .collect()
+    }
+
+    /// The target's stand-loss check number (5.53), in the state the hits left it in (a Disorder
+    /// from 3.32 or 9.28 lands with the hits): the same for the chain and the forecast.
+    fn stand_loss_number(&self, sh: &Shot) -> i64 {
+        let response = self.target.response.value + self.s.target_leader_pv;
+        let penalty = self.data.response.disordered.modifier.abs();
+        response
+            - if self.disordered_after(sh) {
+                penalty
             } else {
-                (&faces[..], None)
-            };
-            let (a, d) = super::rolloff::two_d10(first, "the firer's, then the target's")?;
-            let mut sh = shot(a, d);
-            if let Some(more) = second {
-                let (a2, d2) = super::rolloff::two_d10(more, "the firer's, then the target's")?;
-                sh = sh.and(&shot(a2, d2));
+                0
             }
-            let ma = (a + attack).clamp(1, 10);
-            let md = (d + defence).clamp(1, 10);
-            Some((
-                sh,
-                crate::contract::Outcome {
-                    dice: dice.unwrap_or(&[]).to_vec(),
-                    roll: a,
-                    modified: ma,
-                    result: name(&sh),
-                    meaning: format!("Firer {ma} against target {md}: {}", meaning(&sh)),
-                    effects: effects_for(&sh),
-                    sides: vec![
-                        crate::contract::SideThrow::new("Firer", a as u32, attack, ma),
-                        crate::contract::SideThrow::new("Target", d as u32, defence, md),
-                    ],
-                },
-            ))
+    }
+
+    fn disordered_after(&self, sh: &Shot) -> bool {
+        self.target.disordered || self.disorder_by(sh).is_some()
+    }
+
+    /// A stand lost, the unit still on the table: the check (an eliminated unit takes none).
+    fn loses_a_stand(&self, sh: &Shot) -> bool {
+        let room = self.target.hits_per_stand - self.target.hits;
+        sh.hits >= room && self.target.after_hits(sh.hits).0 > 0
+    }
+
+    /// The shot as thrown, then each die it calls for in turn: the stand-loss check (5.53) and,
+    /// where it Routs a unit with a leader, his casualty test and Table 1.10 (1.9). None while a
+    /// die is still to be thrown.
+    fn played(
+        &self,
+        dice: &[u32],
+        throws: &mut crate::rule_system::throws::Throws,
+    ) -> Result<Option<crate::contract::Outcome>, RefereeError> {
+        let first = if self.s.twice { 4 } else { 2 };
+        let shot_dice: Vec<Die> = (0..first)
+            .map(|i| {
+                let thrower = if i % 2 == 0 { Thrower::A } else { Thrower::B };
+                Die::of(10, thrower, "", "fire")
+            })
+            .collect();
+        let Some(faces) = throws.stage(shot_dice)? else {
+            return Ok(None);
+        };
+        let (first, second) = if self.s.twice {
+            (&faces[..2], Some(&faces[2..]))
+        } else {
+            (&faces[..], None)
+        };
+        let (a, d) = super::rolloff::two_d10(first, "the firer's, then the target's")?;
+        let mut sh = self.shot(a, d);
+        if let Some(more) = second {
+            let (a2, d2) = super::rolloff::two_d10(more, "the firer's, then the target's")?;
+            sh = sh.and(&self.shot(a2, d2));
         }
-    };
-    // The stand-loss check (5.53), taken in the state the hits left the unit in (a Disorder
-    // from 3.32 or 9.28 lands with the hits): the same numbers for the chain and the forecast.
-    let room = target.hits_per_stand - target.hits;
-    let response = target.response.value + s.target_leader_pv;
-    let penalty = data.response.disordered.modifier.abs();
-    // The check and what follows it, played as the forecast reads it.
-    let outcome = match outcome {
-        Some((sh, mut o)) => {
-            let lost = sh.hits >= room && target.after_hits(sh.hits).0 > 0;
-            let mut done = true;
-            if lost {
-                let disordered = target.disordered || disorder_by(&sh).is_some();
-                let number = response - if disordered { penalty } else { 0 };
-                match throws.one(Die::of(10, Thrower::B, &target.name, "stand-loss check"))? {
-                    None => done = false,
-                    Some(roll) if i64::from(roll) <= number => {
-                        o.meaning
-                            .push_str(&format!(" {} passes its stand-loss check.", target.name));
-                    }
-                    Some(_) => {
-                        let (change, words) = if disordered {
-                            (Change::RoutUnit, "fails its stand-loss check and Routs")
-                        } else {
-                            (
-                                Change::Disorder,
-                                "fails its stand-loss check and is Disordered",
-                            )
-                        };
-                        o.meaning.push_str(&format!(" {} {words}.", target.name));
-                        o.effects.push(effect(
-                            Target::Unit(target.name.clone()),
-                            change.clone(),
-                            "5.53",
-                            None,
-                        ));
-                        // 1.9: a Routing unit's leader takes his casualty test, then Table 1.10.
-                        if change == Change::RoutUnit && s.target_leader {
-                            let lc = &data.leader_casualty;
-                            match throws.one(Die::of(
-                                10,
-                                Thrower::B,
-                                &target.name,
-                                "leader's casualty test",
-                            ))? {
-                                None => done = false,
-                                Some(c) if i64::from(c) <= lc.wounded_on => {
-                                    match throws.one(Die::of(
-                                        10,
-                                        Thrower::B,
-                                        &target.name,
-                                        "Table 1.10",
-                                    ))? {
-                                        None => done = false,
-                                        Some(t) => {
-                                            let table = crate::rule_system::shared::roll_table(
-                                                &lc.outcomes,
-                                            );
-                                            o.meaning.push_str(&format!(
-                                                " Its leader is hurt: Table 1.10 gives {}.",
-                                                table.lookup(i64::from(t))?
-                                            ));
-                                            o.effects.extend(super::checks::table_effects(
-                                                data,
-                                                Some(i64::from(t)),
-                                                Target::Unit(target.name.clone()),
-                                            ));
-                                        }
-                                    }
-                                }
-                                Some(_) => o.meaning.push_str(" Its leader is unharmed."),
-                            }
-                        }
-                    }
-                }
-            }
-            done.then_some(o)
+        let ma = (a + self.attack).clamp(1, 10);
+        let md = (d + self.defence).clamp(1, 10);
+        let mut o = crate::contract::Outcome {
+            dice: dice.to_vec(),
+            roll: a,
+            modified: ma,
+            result: self.result_name(&sh),
+            meaning: format!("Firer {ma} against target {md}: {}", self.meaning(&sh)),
+            effects: self.effects(&sh),
+            sides: vec![
+                crate::contract::SideThrow::new("Firer", a as u32, self.attack, ma),
+                crate::contract::SideThrow::new("Target", d as u32, self.defence, md),
+            ],
+        };
+        if !self.loses_a_stand(&sh) {
+            return Ok(Some(o));
         }
-        None => None,
-    };
-    let shown_faces = throws.finish()?;
-    // Chained: a stand lost, then the stand-loss morale check (5.53), taken in the state the
-    // hits left the unit in (a Disorder from 3.32 or 9.28 lands with the hits).
-    let ends = shots.joint(&Dist::die(10)?)?.map(|(sh, roll)| {
-        // A stand lost, the unit still on the table: the check (an eliminated unit takes none).
-        let lost = sh.hits >= room && target.after_hits(sh.hits).0 > 0;
-        let disordered = target.disordered || disorder_by(sh).is_some();
-        let ok = *roll <= response - if disordered { penalty } else { 0 };
-        (lost, lost && !ok && !disordered, lost && !ok && disordered)
-    });
-    let mut forecast = vec![
-        Chance::new(
-            "The target loses a stand",
-            ends.probability_where(|e| e.0),
-            "5.52",
-        ),
-        Chance::new(
-            "The target is Disordered (stand-loss check failed)",
-            ends.probability_where(|e| e.1),
+        let name = &self.target.name;
+        let Some(roll) = throws.one(Die::of(10, Thrower::B, name, "stand-loss check"))? else {
+            return Ok(None);
+        };
+        if i64::from(roll) <= self.stand_loss_number(&sh) {
+            o.meaning
+                .push_str(&format!(" {name} passes its stand-loss check."));
+            return Ok(Some(o));
+        }
+        let (change, words) = if self.disordered_after(&sh) {
+            (Change::RoutUnit, "fails its stand-loss check and Routs")
+        } else {
+            (
+                Change::Disorder,
+                "fails its stand-loss check and is Disordered",
+            )
+        };
+        o.meaning.push_str(&format!(" {name} {words}."));
+        o.effects.push(effect(
+            Target::Unit(name.clone()),
+            change.clone(),
             "5.53",
-        ),
-        Chance::new(
-            "The target Routs (stand-loss check failed while Disordered)",
-            ends.probability_where(|e| e.2),
-            "5.53, 3.33",
-        ),
-    ];
-    if target.second_hit_disorders && !target.disordered {
-        forecast.push(Chance::new(
-            "The target is Disordered for good (its second hit)",
-            shots.probability_where(|sh| disorder_by(sh) == Some("3.32")),
-            "3.32",
+            None,
         ));
+        // 1.9: a Routing unit's leader takes his casualty test, then Table 1.10.
+        if change == Change::RoutUnit && self.s.target_leader {
+            return self.leader_tested(o, throws);
+        }
+        Ok(Some(o))
     }
-    if engine && !target.disordered {
-        forecast.push(Chance::new(
-            if s.greek_fire {
-                "The target is Disordered by a double hit or a hit of Greek fire"
-            } else {
-                "The target is Disordered by a double hit from the shot"
-            },
-            shots.probability_where(|sh| disorder_by(sh) == Some("9.28")),
-            "9.28",
-        ));
+
+    /// The Routing target's leader: his casualty test, then Table 1.10 where he is hurt (1.9).
+    fn leader_tested(
+        &self,
+        mut o: crate::contract::Outcome,
+        throws: &mut crate::rule_system::throws::Throws,
+    ) -> Result<Option<crate::contract::Outcome>, RefereeError> {
+        let lc = &self.data.leader_casualty;
+        let name = &self.target.name;
+        match throws.one(Die::of(10, Thrower::B, name, "leader's casualty test"))? {
+            None => return Ok(None),
+            Some(c) if i64::from(c) <= lc.wounded_on => {
+                let Some(t) = throws.one(Die::of(10, Thrower::B, name, "Table 1.10"))? else {
+                    return Ok(None);
+                };
+                let table = crate::rule_system::shared::roll_table(&lc.outcomes);
+                o.meaning.push_str(&format!(
+                    " Its leader is hurt: Table 1.10 gives {}.",
+                    table.lookup(i64::from(t))?
+                ));
+                o.effects.extend(super::checks::table_effects(
+                    self.data,
+                    Some(i64::from(t)),
+                    Target::Unit(name.clone()),
+                ));
+            }
+            Some(_) => o.meaning.push_str(" Its leader is unharmed."),
+        }
+        Ok(Some(o))
     }
-    if catapult {
-        forecast.push(Chance::new(
-            "The catapult misses the mark (an unmodified 1) and the shot strays",
-            shots.probability_where(|sh| sh.astray > 0),
-            "9.26",
-        ));
-        // Each stray shot is a "5" against a d10 + 0 (9.26); any unit where it lands is hit.
+
+    /// The chances the text's sequence gives: a stand lost and the stand-loss check (5.52,
+    /// 5.53), Disorder for good (3.32) or by the shot (9.28), a catapult's stray shot (9.26),
+    /// the escort removed (3.165) and an elephant's frenzy (7.41–7.42).
+    fn forecast(&self, shots: &Dist<Shot>) -> Result<Vec<Chance>, RefereeError> {
+        let target = &self.target;
+        let ends = shots.joint(&Dist::die(10)?)?.map(|(sh, roll)| {
+            let lost = self.loses_a_stand(sh);
+            let disordered = self.disordered_after(sh);
+            let ok = *roll <= self.stand_loss_number(sh);
+            (lost, lost && !ok && !disordered, lost && !ok && disordered)
+        });
+        let mut forecast = vec![
+            Chance::new(
+                "The target loses a stand",
+                ends.probability_where(|e| e.0),
+                "5.52",
+            ),
+            Chance::new(
+                "The target is Disordered (stand-loss check failed)",
+                ends.probability_where(|e| e.1),
+                "5.53",
+            ),
+            Chance::new(
+                "The target Routs (stand-loss check failed while Disordered)",
+                ends.probability_where(|e| e.2),
+                "5.53, 3.33",
+            ),
+        ];
+        if target.second_hit_disorders && !target.disordered {
+            forecast.push(Chance::new(
+                "The target is Disordered for good (its second hit)",
+                shots.probability_where(|sh| self.disorder_by(sh) == Some("3.32")),
+                "3.32",
+            ));
+        }
+        if self.engine && !target.disordered {
+            forecast.push(Chance::new(
+                if self.s.greek_fire {
+                    "The target is Disordered by a double hit or a hit of Greek fire"
+                } else {
+                    "The target is Disordered by a double hit from the shot"
+                },
+                shots.probability_where(|sh| self.disorder_by(sh) == Some("9.28")),
+                "9.28",
+            ));
+        }
+        if self.catapult {
+            forecast.extend(self.stray_forecast(shots)?);
+        }
+        if let Some(e) = &self.escort {
+            forecast.push(Chance::new(
+                format!("The escort ({}) is removed", e.unit.name),
+                shots.probability_where(|sh| sh.escort_hits >= e.unit.hits_per_stand - e.unit.hits),
+                "3.165",
+            ));
+        }
+        // 7.41–7.42: an elephant's hits put it to the frenzy test, chained.
+        if target.class == "elephant" {
+            let frenzy = shots.and_then(|sh| {
+                super::checks::chained_frenzy(
+                    self.data,
+                    target.stands,
+                    target.hits,
+                    sh.hits,
+                    target.hits_per_stand,
+                )
+            })?;
+            forecast.push(Chance::new(
+                "The elephant frenzies (its escort is removed)",
+                frenzy.probability(&"frenzied"),
+                "7.41, 3.166",
+            ));
+            forecast.push(Chance::new(
+                "The elephant frenzies and its driver kills it",
+                frenzy.probability(&"killed by its driver"),
+                "7.42",
+            ));
+        }
+        Ok(forecast)
+    }
+
+    /// A catapult's unmodified 1 strays (9.26); each stray shot is a "5" against a d10 + 0, and
+    /// any unit where it lands is hit.
+    fn stray_forecast(&self, shots: &Dist<Shot>) -> Result<Vec<Chance>, RefereeError> {
+        let f = &self.data.fire;
         let stray = super::rolloff::modified_d10(0)?.map(|d| fire_hits(f.stray_shot, *d, 2) > 0);
         let stray_hits = shots.and_then(|sh| {
             let mut any = Dist::certain(false);
@@ -710,80 +911,149 @@ pub fn resolve(
             }
             Ok(any)
         })?;
-        forecast.push(Chance::new(
-            "A stray shot hits whatever unit it lands on, of either side",
-            stray_hits.probability(&true),
-            "9.26",
-        ));
+        Ok(vec![
+            Chance::new(
+                "The catapult misses the mark (an unmodified 1) and the shot strays",
+                shots.probability_where(|sh| sh.astray > 0),
+                "9.26",
+            ),
+            Chance::new(
+                "A stray shot hits whatever unit it lands on, of either side",
+                stray_hits.probability(&true),
+                "9.26",
+            ),
+        ])
     }
-    if let Some(e) = &escort {
-        forecast.push(Chance::new(
-            format!("The escort ({}) is removed", e.name),
-            shots.probability_where(|sh| sh.escort_hits >= e.hits_per_stand - e.hits),
-            "3.165",
-        ));
+}
+
+/// The escort stand of a target elephant or chariot, when one is entered (3.16, 3.163).
+fn target_escort(
+    data: &GtsData,
+    s: &FireSituation,
+    target: &Unit,
+) -> Result<Option<Unit>, RefereeError> {
+    let Some(e) = &s.target_escort else {
+        return Ok(None);
+    };
+    if !matches!(target.class.as_str(), "elephant" | "chariot") {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "only an elephant or a chariot has an escort stand",
+        )
+        .field("target_escort")
+        .rule("3.16"));
     }
-    // 7.41–7.42: an elephant's hits put it to the frenzy test, chained.
-    if target.class == "elephant" {
-        let frenzy = shots.and_then(|sh| {
-            super::checks::chained_frenzy(
-                data,
-                target.stands,
-                target.hits,
-                sh.hits,
-                target.hits_per_stand,
+    let u = Unit::build(data, e, "target_escort")?;
+    if u.stands != 1 {
+        return Err(
+            RefereeError::new("situation.invalid_field", "an escort is one stand")
+                .field("target_escort.stands")
+                .rule("3.16"),
+        );
+    }
+    if s.skirmish_stands.is_some_and(|n| n > 1) {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "against a mixed unit each stand's die picks the escort or the elephant or chariot: resolve each skirmish stand's fire on its own",
+        )
+        .field("skirmish_stands")
+        .rule("3.163"));
+    }
+    Ok(Some(u))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::gts::Gts;
+    use serde_json::json;
+
+    fn data() -> GtsData {
+        crate::systems::test_support::load("gts")
+            .data::<Gts>()
+            .unwrap()
+            .clone()
+    }
+
+    fn situation(firer: serde_json::Value, range: f64) -> FireSituation {
+        serde_json::from_value(json!({
+            "firer": firer,
+            "target": { "class": "infantry", "armour": "N", "weapon": "SP", "stands": 4 },
+            "range": range,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_sling_reaches_four_inches_with_stones_and_six_with_lead() {
+        // 5.1, R-GTS-20.
+        let d = data();
+        let reach = |ammunition: Option<&str>, range: f64| {
+            let mut firer =
+                json!({ "class": "infantry", "armour": "N", "weapon": "SL", "stands": 2 });
+            if let Some(a) = ammunition {
+                firer["ammunition"] = json!(a);
+            }
+            let s = situation(firer, range);
+            let u = Unit::build(&d, &s.firer, "firer").unwrap();
+            sling_reach(&u, &u.weapon, &s, 60)
+        };
+        assert_eq!(reach(None, 3.0).unwrap(), 40);
+        assert_eq!(reach(Some("lead"), 5.0).unwrap(), 60);
+        let e = reach(None, 5.0).unwrap_err();
+        assert_eq!(
+            (e.field.as_deref(), e.ruling.as_deref()),
+            (Some("firer.ammunition"), Some("R-GTS-20"))
+        );
+    }
+
+    #[test]
+    fn artillery_meets_a_target_in_cover_at_plus_two() {
+        // 9.24–9.25: against engines +0, or +2 behind woods, a village or walls.
+        let d = data();
+        let mut s = situation(
+            json!({ "class": "engine", "weapon": "BL", "stands": 1 }),
+            10.0,
+        );
+        let target = Unit::build(&d, &s.target, "target").unwrap();
+        let mut notes = Vec::new();
+        assert_eq!(defence(&d, &target, &s, true, &mut notes).0, 0);
+        s.target_in_cover = true;
+        assert_eq!(defence(&d, &target, &s, true, &mut notes).0, 2);
+        assert_eq!(notes.len(), 1);
+        // Against a bow, the target's own fire defence.
+        let (own, label) = defence(&d, &target, &s, false, &mut notes);
+        assert_eq!(
+            (own, label),
+            (
+                target.fire_defence.value,
+                format!("Fire defence of {}", target.name)
             )
-        })?;
-        forecast.push(Chance::new(
-            "The elephant frenzies (its escort is removed)",
-            frenzy.probability(&"frenzied"),
-            "7.41, 3.166",
-        ));
-        forecast.push(Chance::new(
-            "The elephant frenzies and its driver kills it",
-            frenzy.probability(&"killed by its driver"),
-            "7.42",
-        ));
+        );
     }
-    let in_turn = !combined;
-    Ok(Resolution {
-        shown: Shown {
-            faces: shown_faces,
-            in_turn,
-            ..Shown::default()
-        },
-        system: data.system.id.clone(),
-        action: "fire".into(),
-        dice: "d10 v d10".into(),
-        totals: vec![
-            Total {
-                label: "Firer's d10 modifier".into(),
-                value: format!("{attack:+}"),
-                rule: "2.13, 5.51".into(),
-                ruling: Some("R-GTS-2".into()),
-            },
-            Total {
-                label: defence_label,
-                value: format!("{defence:+}"),
-                rule: if engine { "9.24, 9.25" } else { "2.10, 5.51" }.into(),
-                ruling: Some(if engine { "R-GTS-15" } else { "R-GTS-2" }.into()),
-            },
-        ],
-        modifiers,
-        total_modifier: attack,
-        distribution,
-        forecast,
-        checks: vec![
-            Check::umpire(
-                "The target is the closest valid target in the fire arc, with LOS/LOF",
-                "5.2, 5.4",
-            ),
-            Check::umpire(
-                "Not in combat contact (but the first round, and Sparabara)",
-                "5.11, 5.12",
-            ),
-        ],
-        notes,
-        outcome,
-    })
+
+    #[test]
+    fn the_stand_loss_check_is_taken_in_the_state_the_hits_left() {
+        // 5.53 with 3.32: a chariot's second hit Disorders it for good, and it checks Disordered.
+        let d = data();
+        let mut s = situation(
+            json!({ "class": "infantry", "armour": "N", "weapon": "BW", "stands": 3 }),
+            3.0,
+        );
+        s.target = serde_json::from_value(
+            json!({ "class": "chariot", "weapon": "JV", "stands": 2, "hits": 1 }),
+        )
+        .unwrap();
+        let firer = Unit::build(&d, &s.firer, "firer").unwrap();
+        let target = Unit::build(&d, &s.target, "target").unwrap();
+        let response = target.response.value;
+        let shooting = Shooting::new(&d, &s, firer, target, false, 0, 0).unwrap();
+        let one = Shot {
+            hits: 1,
+            ..Shot::default()
+        };
+        assert!(shooting.disordered_after(&one));
+        assert_eq!(shooting.stand_loss_number(&one), response - 2);
+        assert_eq!(shooting.stand_loss_number(&Shot::default()), response);
+    }
 }
