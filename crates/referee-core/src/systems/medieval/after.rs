@@ -6,7 +6,7 @@ use serde::Deserialize;
 use ts_rs::TS;
 
 use super::data::MedievalData;
-use super::units::{resolve_hex, sp_of, terrain, unit, MedUnit};
+use super::units::{resolve_hex, sp_of, terrain, unit, MedUnit, Unit};
 use crate::contract::{effect, Change, Check, CheckStatus, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::Band;
@@ -107,35 +107,20 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
         let key = hex.terrain.clone().unwrap_or_else(|| "clear".into());
         let ground = terrain(data, &key, &format!("{field}.terrain"))?;
         let protected = data.ride_down.protected_terrain.contains(&key) || hex.special_formation;
-        let enemy = if hex.enemy.is_empty() {
-            Vec::new()
-        } else {
-            resolve_hex(
-                data,
-                &hex.enemy,
-                &format!("{field}.enemy"),
-                ground.fortified,
-            )?
-        };
-        let friendly = if hex.friendly.is_empty() {
-            Vec::new()
-        } else {
-            resolve_hex(
-                data,
-                &hex.friendly,
-                &format!("{field}.friendly"),
-                ground.fortified,
-            )?
-        };
-        let names = |units: &[super::units::Unit]| {
-            units
-                .iter()
-                .map(|u| u.name.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let enemy = hex_units(
+            data,
+            &hex.enemy,
+            &format!("{field}.enemy"),
+            ground.fortified,
+        )?;
+        let friendly = hex_units(
+            data,
+            &hex.friendly,
+            &format!("{field}.friendly"),
+            ground.fortified,
+        )?;
         let title = capitalised(&name);
-        let mut stop = None;
+        let mut stop: Option<String> = None;
         let mut ridden = false;
         // 11.1.5: through fortifications only into the hex the defender held, the first.
         if ground.fortified && i > 0 {
@@ -144,49 +129,16 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
                 false,
                 "11.1.5",
             ));
-            stop = Some("11.1.5");
+            stop = Some("11.1.5".into());
         }
         if stop.is_none() && !enemy.is_empty() {
-            // 5.5.9: only cavalry rides down, only non-cavalry, and not what 5.8.8 protects.
-            let why_not = if !pursuer.cavalry {
-                Some(("the pursuer is not cavalry", "5.5.9, 5.8.1"))
-            } else if enemy.iter().any(|u| u.cavalry) {
-                Some(("cavalry cannot be ridden down", "5.5.9"))
-            } else if protected {
-                Some((
-                    "infantry in fortifications, buildings or a special formation cannot be ridden down",
-                    "5.8.8",
-                ))
+            let check = enemy_check(&pursuer, &enemy, protected, &title);
+            if check.status == CheckStatus::Met {
+                ridden = true;
             } else {
-                None
-            };
-            match why_not {
-                Some((why, rule)) => {
-                    out.checks.push(
-                        Check::holds(
-                            format!("{title}: the pursuit cannot enter the enemy there: {why}"),
-                            false,
-                            rule,
-                        )
-                        .ruling(Some("R-MED-32")),
-                    );
-                    stop = Some(rule);
-                }
-                None => {
-                    out.checks.push(
-                        Check::holds(
-                            format!(
-                                "{title}: the pursuing cavalry rides down the enemy {} there: entering is enough",
-                                names(&enemy)
-                            ),
-                            true,
-                            "5.5.9, 5.8.7",
-                        )
-                        .ruling(Some("R-MED-32")),
-                    );
-                    ridden = true;
-                }
+                stop = Some(check.rule.clone());
             }
+            out.checks.push(check);
         }
         let limit = if ground.fortified {
             mv.fortified_stacking_sp
@@ -207,51 +159,30 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
                 false,
                 "11.1.9",
             ));
-            stop = Some("11.1.9");
+            stop = Some("11.1.9".into());
         }
         if stop.is_none() && friends > 0 {
-            let total = friends + pursuer_sp;
-            // 4.5.2: cavalry may ride friendly infantry down to enter a hex it would overfill.
-            let staying = hex.friendly_sp + friendly_cavalry + pursuer_sp;
-            if total <= limit {
-                out.checks.push(Check::holds(
-                    format!("{title}: {total} SPs with the friendly units there, at most {limit}"),
-                    true,
-                    "4.5.2",
-                ));
-            } else if pursuer.cavalry && friendly_other > 0 && !protected && staying <= limit {
-                out.checks.push(
-                    Check::holds(
-                        format!(
-                            "{title}: {total} SPs would exceed {limit}; the pursuing cavalry rides down the friendly {} there to enter",
-                            names(&friendly.iter().filter(|u| !u.cavalry).cloned().collect::<Vec<_>>())
-                        ),
-                        true,
-                        "4.5.2, 5.8.1, 5.8.7",
-                    )
-                    .ruling(Some("R-MED-33")),
-                );
+            let check = friends_check(
+                &pursuer,
+                &friendly,
+                hex.friendly_sp,
+                protected,
+                limit,
+                &title,
+            );
+            if check.status != CheckStatus::Met {
+                stop = Some(check.rule.clone());
+            } else if check.ruling.is_some() {
                 ridden = true;
-            } else {
-                out.checks.push(
-                    Check::holds(
-                        format!(
-                            "{title}: {total} SPs with the friendly units there, at most {limit}"
-                        ),
-                        false,
-                        "4.5.2",
-                    )
-                    .ruling(Some("R-MED-33")),
-                );
-                stop = Some("4.5.2");
             }
+            out.checks.push(check);
         }
         if let Some(rule) = stop {
             out.notes.push(Note::new(
                 format!(
                     "The pursuit stops before {name}: it cannot enter it, nor the hexes beyond."
                 ),
-                rule,
+                &rule,
                 Some("R-MED-32"),
             ));
             break;
@@ -283,6 +214,105 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
         }
     }
     Ok(out)
+}
+
+/// The units given on a pursuit hex, none when none are given.
+fn hex_units(
+    data: &MedievalData,
+    given: &[MedUnit],
+    field: &str,
+    fortified: bool,
+) -> Result<Vec<Unit>, RefereeError> {
+    if given.is_empty() {
+        Ok(Vec::new())
+    } else {
+        resolve_hex(data, given, field, fortified)
+    }
+}
+
+/// 5.5.9: only cavalry rides down, only non-cavalry, and not what 5.8.8 protects; entering is
+/// enough (5.8.7, R-MED-32). The check passes when the pursuit rides the enemy down.
+fn enemy_check(pursuer: &Unit, enemy: &[Unit], protected: bool, title: &str) -> Check {
+    let why_not = if !pursuer.cavalry {
+        Some(("the pursuer is not cavalry", "5.5.9, 5.8.1"))
+    } else if enemy.iter().any(|u| u.cavalry) {
+        Some(("cavalry cannot be ridden down", "5.5.9"))
+    } else if protected {
+        Some((
+            "infantry in fortifications, buildings or a special formation cannot be ridden down",
+            "5.8.8",
+        ))
+    } else {
+        None
+    };
+    match why_not {
+        Some((why, rule)) => Check::holds(
+            format!("{title}: the pursuit cannot enter the enemy there: {why}"),
+            false,
+            rule,
+        )
+        .ruling(Some("R-MED-32")),
+        None => Check::holds(
+            format!(
+                "{title}: the pursuing cavalry rides down the enemy {} there: entering is enough",
+                unit_names(enemy)
+            ),
+            true,
+            "5.5.9, 5.8.7",
+        )
+        .ruling(Some("R-MED-32")),
+    }
+}
+
+/// 4.5.2: the pursuer with the friends in a hex keeps the stacking limit, or its cavalry rides
+/// the friendly infantry down to enter (5.8.1, 5.8.7, R-MED-33). The check passes with the
+/// ruling when it rides them down.
+fn friends_check(
+    pursuer: &Unit,
+    friendly: &[Unit],
+    untyped_sp: u32,
+    protected: bool,
+    limit: u32,
+    title: &str,
+) -> Check {
+    let pursuer_sp = pursuer.sp * pursuer.count;
+    let sum = |cav: bool| sp_of(friendly, |u| u.cavalry == cav);
+    let (friendly_cavalry, friendly_other) = (sum(true), sum(false));
+    let total = untyped_sp + friendly_cavalry + friendly_other + pursuer_sp;
+    let staying = untyped_sp + friendly_cavalry + pursuer_sp;
+    if total <= limit {
+        Check::holds(
+            format!("{title}: {total} SPs with the friendly units there, at most {limit}"),
+            true,
+            "4.5.2",
+        )
+    } else if pursuer.cavalry && friendly_other > 0 && !protected && staying <= limit {
+        let infantry: Vec<Unit> = friendly.iter().filter(|u| !u.cavalry).cloned().collect();
+        Check::holds(
+            format!(
+                "{title}: {total} SPs would exceed {limit}; the pursuing cavalry rides down the friendly {} there to enter",
+                unit_names(&infantry)
+            ),
+            true,
+            "4.5.2, 5.8.1, 5.8.7",
+        )
+        .ruling(Some("R-MED-33"))
+    } else {
+        Check::holds(
+            format!("{title}: {total} SPs with the friendly units there, at most {limit}"),
+            false,
+            "4.5.2",
+        )
+        .ruling(Some("R-MED-33"))
+    }
+}
+
+fn unit_names(units: &[Unit]) -> String {
+    units
+        .iter()
+        .map(|u| u.name.clone())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn capitalised(s: &str) -> String {
@@ -767,4 +797,61 @@ pub fn countercharge(
         None,
     ));
     Ok(r)
+}
+
+#[cfg(test)]
+mod pursuit_hexes {
+    use serde_json::json;
+
+    use super::*;
+    use crate::systems::{medieval::Medieval, test_support::load};
+
+    fn units(data: &MedievalData, v: serde_json::Value) -> Vec<Unit> {
+        let given: Vec<MedUnit> = serde_json::from_value(v).unwrap();
+        hex_units(data, &given, "units", false).unwrap()
+    }
+
+    #[test]
+    fn only_cavalry_rides_down_and_only_unprotected_non_cavalry() {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let knights = &units(data, json!([{ "type": "heavy_cavalry", "sp": 2 }]))[0];
+        let foot = units(data, json!([{ "type": "light_infantry", "sp": 2 }]));
+        let horse = units(data, json!([{ "type": "cavalry", "sp": 2 }]));
+        let rides = enemy_check(knights, &foot, false, "Hex");
+        assert_eq!(
+            (rides.status, rides.rule.as_str()),
+            (CheckStatus::Met, "5.5.9, 5.8.7")
+        );
+        assert_eq!(
+            enemy_check(&foot[0], &foot, false, "Hex").rule,
+            "5.5.9, 5.8.1"
+        );
+        assert_eq!(enemy_check(knights, &horse, false, "Hex").rule, "5.5.9");
+        assert_eq!(enemy_check(knights, &foot, true, "Hex").rule, "5.8.8");
+        assert!(hex_units(data, &[], "units", false).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_pursuer_keeps_the_stacking_limit_or_rides_friendly_infantry_down() {
+        // 4.5.2: 2 SPs a hex; R-MED-33: cavalry rides friendly infantry down to enter.
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let limit = data.movement.stacking_sp;
+        let knights = &units(data, json!([{ "type": "heavy_cavalry", "sp": 1 }]))[0];
+        let foot = units(data, json!([{ "type": "light_infantry", "sp": 1 }]));
+        let fits = friends_check(knights, &foot, 0, false, limit, "Hex");
+        assert_eq!((fits.status, fits.ruling), (CheckStatus::Met, None));
+        // Friends whose types are not given stay: 2 of them and the pursuer's 1 exceed 2.
+        let full = friends_check(knights, &foot, 2, false, limit, "Hex");
+        assert_eq!(full.status, CheckStatus::NotMet);
+        let two = units(data, json!([{ "type": "light_infantry", "sp": 2 }]));
+        let rides = friends_check(knights, &two, 0, false, limit, "Hex");
+        assert_eq!(
+            (rides.status, rides.ruling.as_deref()),
+            (CheckStatus::Met, Some("R-MED-33"))
+        );
+        let shiltron = friends_check(knights, &two, 0, true, limit, "Hex");
+        assert_eq!(shiltron.status, CheckStatus::NotMet);
+    }
 }

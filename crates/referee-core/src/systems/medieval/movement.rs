@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use ts_rs::TS;
 
-use super::data::MedievalData;
+use super::data::{MedievalData, Terrain};
 use super::units::{terrain, unit, MedUnit, Unit};
-use crate::contract::{effect, Change, Check, Note, Resolution, Target, Total};
+use crate::contract::{effect, Change, Check, Effect, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 
 /// Sixths of an MP as text: 4, 1½, 2⅓.
@@ -276,12 +276,33 @@ pub struct MoveSituation {
     pub leave_map: bool,
 }
 
+/// move_cost: the mover → each hex in turn (its cost, the CF it builds or loses, what charging
+/// into it does, an enemy ZoC) → leaving the map → the move's notes and totals.
 pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, RefereeError> {
-    let mv = &data.movement;
-    let c = &data.combat;
-    let u = match (&s.unit, s.leader) {
-        (Some(e), false) => unit(data, e, "unit")?,
-        (None, true) => Unit {
+    let u = mover(data, s)?;
+    let movement = movement_points(data, s)?;
+    if s.path.is_empty() {
+        return Err(
+            RefereeError::new("situation.empty_path", "enter at least one hex")
+                .field("path")
+                .rule(&data.movement.rule),
+        );
+    }
+    let mut m = Move::new(data, s, u, movement);
+    for (i, step) in s.path.iter().enumerate() {
+        m.enter(i, step)?;
+    }
+    if s.leave_map {
+        m.leave_map()?;
+    }
+    Ok(m.finish())
+}
+
+/// The moving unit, or a leader on his own: cavalry over the terrain, no CF, no SPs (8.1.1).
+fn mover(data: &MedievalData, s: &MoveSituation) -> Result<Unit, RefereeError> {
+    match (&s.unit, s.leader) {
+        (Some(e), false) => unit(data, e, "unit"),
+        (None, true) => Ok(Unit {
             key: "leader".into(),
             name: "Leader".into(),
             sp: 0,
@@ -293,60 +314,103 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             no_charge_modifier: true,
             scatter: String::new(),
             movement_formation: false,
-        },
-        (Some(_), true) => {
-            return Err(RefereeError::new(
-                "situation.invalid_move",
-                "a leader moves on his own: enter either the unit or the leader, not both",
-            )
-            .field("leader")
-            .rule("8.1.1"))
-        }
-        (None, false) => {
-            return Err(RefereeError::new(
-                "situation.invalid_field",
-                "enter the moving unit, or say that a leader moves",
-            )
-            .field("unit")
-            .rule(&mv.rule))
-        }
-    };
-    let leader = s.leader;
-    let movement = match (s.movement, leader) {
-        (Some(m), _) => m,
-        (None, true) => mv.leader_mp,
-        (None, false) => {
-            return Err(RefereeError::new(
-                "situation.invalid_field",
-                "enter the unit's movement points",
-            )
-            .field("movement")
-            .rule(&mv.rule))
-        }
-    };
-    if s.path.is_empty() {
-        return Err(
-            RefereeError::new("situation.empty_path", "enter at least one hex")
-                .field("path")
-                .rule(&mv.rule),
-        );
+        }),
+        (Some(_), true) => Err(RefereeError::new(
+            "situation.invalid_move",
+            "a leader moves on his own: enter either the unit or the leader, not both",
+        )
+        .field("leader")
+        .rule("8.1.1")),
+        (None, false) => Err(RefereeError::new(
+            "situation.invalid_field",
+            "enter the moving unit, or say that a leader moves",
+        )
+        .field("unit")
+        .rule(&data.movement.rule)),
     }
-    let budget = 6 * movement;
-    let mut spent = 0u32;
-    let mut cf = u.cf;
-    let mut totals = Vec::new();
-    let mut effects = Vec::new();
-    let mut notes = Vec::new();
-    let mut zoc_extra_next = false;
-    let mut fortification_lines: Vec<String> = Vec::new();
-    let mut fired = false;
-    let mut lowered = false;
-    let mut climbed_slopes = false;
-    let mut fords = false;
-    // 4.2.10: the one-hex move any unit may always make, for all its MPs.
-    let mut always_allowed = false;
-    let last = s.path.len() - 1;
-    for (i, step) in s.path.iter().enumerate() {
+}
+
+/// The MPs of the phase: as entered; a leader's 10 unless given (8.1.2).
+fn movement_points(data: &MedievalData, s: &MoveSituation) -> Result<u32, RefereeError> {
+    match (s.movement, s.leader) {
+        (Some(m), _) => Ok(m),
+        (None, true) => Ok(data.movement.leader_mp),
+        (None, false) => Err(RefereeError::new(
+            "situation.invalid_field",
+            "enter the unit's movement points",
+        )
+        .field("movement")
+        .rule(&data.movement.rule)),
+    }
+}
+
+/// A hex's cost in sixths of an MP and the words of each part ("1 MP", "+1 friendly hex").
+struct HexCost {
+    sixths: u32,
+    parts: Vec<String>,
+}
+
+impl HexCost {
+    fn add(&mut self, sixths: u32, part: String) {
+        self.sixths += sixths;
+        self.parts.push(part);
+    }
+}
+
+/// A move under way: what it has spent, its CF now, and what its hexes have called for.
+struct Move<'a> {
+    data: &'a MedievalData,
+    s: &'a MoveSituation,
+    u: Unit,
+    movement: u32,
+    /// MPs in sixths.
+    budget: u32,
+    spent: u32,
+    cf: u32,
+    totals: Vec<Total>,
+    effects: Vec<Effect>,
+    notes: Vec<Note>,
+    /// The hex before was an enemy ZoC the unit passed: leaving it costs more (3.3.3).
+    zoc_extra_next: bool,
+    fortification_lines: Vec<String>,
+    fired: bool,
+    lowered: bool,
+    climbed_slopes: bool,
+    fords: bool,
+    /// 4.2.10: the one-hex move any unit may always make, for all its MPs.
+    always_allowed: bool,
+}
+
+impl<'a> Move<'a> {
+    fn new(data: &'a MedievalData, s: &'a MoveSituation, u: Unit, movement: u32) -> Move<'a> {
+        Move {
+            data,
+            s,
+            cf: u.cf,
+            u,
+            movement,
+            budget: 6 * movement,
+            spent: 0,
+            totals: Vec::new(),
+            effects: Vec::new(),
+            notes: Vec::new(),
+            zoc_extra_next: false,
+            fortification_lines: Vec::new(),
+            fired: false,
+            lowered: false,
+            climbed_slopes: false,
+            fords: false,
+            always_allowed: false,
+        }
+    }
+
+    fn leader(&self) -> bool {
+        self.s.leader
+    }
+
+    /// One hex entered straight ahead: its cost paid, then what entering it does.
+    fn enter(&mut self, i: usize, step: &PathStep) -> Result<(), RefereeError> {
+        let data = self.data;
         let field = format!("path[{i}]");
         let name = step
             .label
@@ -354,90 +418,66 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             .unwrap_or_else(|| format!("hex {}", i + 1));
         let ground = terrain(data, &step.terrain, &format!("{field}.terrain"))?;
         if ground.prohibited && !step.road {
-            notes.push(Note::new(
+            self.notes.push(Note::new(
                 format!("{name}: {} is closed to movement except by road; entering costs 1 SP and a scatter.", ground.name),
                 "TERRAIN EFFECT, 4.2.7",
                 Some("R-MED-10"),
             ));
         }
-        let mut turn = 0;
-        if step.turn_before > 0 {
-            let now = Unit { cf, ..u.clone() };
-            turn = if step.road {
-                0
-            } else {
-                turn_sixths(
-                    data,
-                    &now,
-                    step.turn_before,
-                    &format!("{field}.turn_before"),
-                )?
-                .0
-            };
-            if u.cavalry {
-                cf = 0;
-            }
+        let cost = self.hex_cost(step, ground, &name, &field)?;
+        self.pay(i, cost.sixths, &name, field.clone())?;
+        self.totals.push(Total::new(
+            format!("Enter {name} ({})", ground.name),
+            format!("{}; CF {}", cost.parts.join(" "), self.cf),
+            &ground.rule,
+            None,
+        ));
+        self.charge_into(i, step, ground, &name, &field)?;
+        if step.ford && self.u.cavalry {
+            self.cf = 0;
+            self.fords = true;
         }
-        let mut sixths = if step.road {
-            if u.cavalry {
-                data.road.cavalry_sixths
-            } else {
-                data.road.infantry_sixths
-            }
-        } else {
-            6 * (1 + if u.cavalry {
-                ground.cavalry
-            } else {
-                ground.infantry
-            })
+        self.enemy_zoc(i, step, &name, &field)
+    }
+
+    /// What entering a hex costs, turning first, leaving a ZoC, fortifications, friends, the CF
+    /// held or lowered, a shot and a banner passed; the CF as it ends there.
+    fn hex_cost(
+        &mut self,
+        step: &PathStep,
+        ground: &Terrain,
+        name: &str,
+        field: &str,
+    ) -> Result<HexCost, RefereeError> {
+        let (data, mv) = (self.data, &self.data.movement);
+        let turn = self.turn_first(step, field)?;
+        let base = entry_sixths(data, &self.u, step, ground);
+        let mut cost = HexCost {
+            sixths: base,
+            parts: vec![format!("{} MP", show_sixths(base))],
         };
-        let mut parts = vec![format!("{} MP", show_sixths(sixths))];
         if step.turn_before > 0 {
-            sixths += turn;
-            parts.push(format!("+{} turning first", show_sixths(turn)));
+            cost.add(turn, format!("+{} turning first", show_sixths(turn)));
         }
-        if zoc_extra_next {
-            sixths += 6 * mv.zoc_pass_extra;
-            parts.push(format!("+{} leaving a ZoC", mv.zoc_pass_extra));
-            zoc_extra_next = false;
+        if self.zoc_extra_next {
+            cost.add(
+                6 * mv.zoc_pass_extra,
+                format!("+{} leaving a ZoC", mv.zoc_pass_extra),
+            );
+            self.zoc_extra_next = false;
         }
         // 11.1.3: moving through fortifications costs more by class and armour, but not through
         // a gate (11.1.4).
-        if ground.fortified && !step.gate {
-            let by_armour = if u.cavalry {
-                &data.fortification_costs.cavalry
-            } else {
-                &data.fortification_costs.infantry
-            };
-            let extra = by_armour
-                .get(u.armour as usize)
-                .or(by_armour.last())
-                .copied()
-                .unwrap_or(0);
-            if extra > 0 {
-                sixths += 6 * extra;
-                parts.push(format!("+{extra} fortifications"));
-                fortification_lines.push(name.clone());
-            }
+        let extra = if ground.fortified && !step.gate {
+            fortification_extra(data, &self.u)
+        } else {
+            0
+        };
+        if extra > 0 {
+            cost.add(6 * extra, format!("+{extra} fortifications"));
+            self.fortification_lines.push(name.to_string());
         }
-        // A leader stacks without adding to the limit (8.1.1).
-        if step.friendly_sp > 0 && !leader {
-            if step.friendly_sp + u.sp * u.count > mv.stacking_sp {
-                return Err(RefereeError::new(
-                    "situation.over_stacking",
-                    format!(
-                        "{name} holds {} SPs: with this unit's {} it breaks the {}-SP stacking limit",
-                        step.friendly_sp,
-                        u.sp * u.count,
-                        mv.stacking_sp
-                    ),
-                )
-                .field(format!("{field}.friendly_sp"))
-                .rule(&mv.stacking_rule));
-            }
-            sixths += 6 * mv.friendly_hex_extra;
-            parts.push(format!("+{} friendly hex", mv.friendly_hex_extra));
-        }
+        self.friends(step, name, field, &mut cost)?;
         if step.hold_cf && step.lower_cf {
             return Err(RefereeError::new(
                 "situation.invalid_move",
@@ -446,248 +486,543 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
             .field(format!("{field}.lower_cf"))
             .rule("5.6.12, 5.6.13"));
         }
-        // The charge factor: +1 per hex straight ahead, unless held or lowered; crossings and
-        // slopes cost.
-        if u.cavalry && !leader {
-            if step.hold_cf {
-                let hold = if step.road { 3 } else { 6 * mv.hold_cf_extra };
-                sixths += hold;
-                parts.push(format!("+{} holding CF", show_sixths(hold)));
-            } else if step.lower_cf {
-                sixths += 6 * mv.lower_cf_extra;
-                parts.push(format!("+{} lowering CF", mv.lower_cf_extra));
-                cf = cf.saturating_sub(1);
-                lowered = true;
-            } else {
-                cf = (cf + 1).min(c.max_charge_factor);
-            }
-            // Entering a slope is climbing it: the terrain and the climb are one fact (R-MED-16).
-            let climbs = step.uphill || ground.uphill;
-            if climbs && !step.uphill {
-                climbed_slopes = true;
-            }
-            let loss = c.crossing_cf(step.stream, step.bridge, u32::from(climbs));
-            cf = cf.saturating_sub(loss);
+        if self.u.cavalry && !self.leader() {
+            self.charge_factor(step, ground, &mut cost);
         }
         if step.fire {
-            if u.ranged.as_deref() != Some("horse_archers") {
-                return Err(RefereeError::new(
-                    "situation.invalid_move",
-                    format!(
-                        "{}: only horse archers shoot during their own movement",
-                        u.name
-                    ),
-                )
-                .field(format!("{field}.fire"))
-                .rule("10.5.6, 10.1.5"));
-            }
-            if fired {
-                return Err(RefereeError::new(
-                    "situation.invalid_move",
-                    "horse archers shoot only once during their own movement phase",
-                )
-                .field(format!("{field}.fire"))
-                .rule("10.5.7"));
-            }
-            fired = true;
-            sixths += 6 * mv.horse_archer_fire_cost;
-            parts.push(format!("+{} shooting", mv.horse_archer_fire_cost));
+            self.shoot(field, &mut cost)?;
         }
         if step.pass_banner {
-            sixths += 6 * mv.pass_banner_cost;
-            parts.push(format!("+{} passing the banner", mv.pass_banner_cost));
+            cost.add(
+                6 * mv.pass_banner_cost,
+                format!("+{} passing the banner", mv.pass_banner_cost),
+            );
         }
-        if spent + sixths > budget && i == 0 && s.path.len() == 1 && !s.leave_map {
-            always_allowed = true;
-        } else if spent + sixths > budget {
+        Ok(cost)
+    }
+
+    /// The cost of turning before entering (4.3; nothing on a road, 4.3.8); a cavalry unit's CF
+    /// falls back to 0 (5.6.3).
+    fn turn_first(&mut self, step: &PathStep, field: &str) -> Result<u32, RefereeError> {
+        if step.turn_before == 0 {
+            return Ok(0);
+        }
+        let now = Unit {
+            cf: self.cf,
+            ..self.u.clone()
+        };
+        let turn = if step.road {
+            0
+        } else {
+            turn_sixths(
+                self.data,
+                &now,
+                step.turn_before,
+                &format!("{field}.turn_before"),
+            )?
+            .0
+        };
+        if self.u.cavalry {
+            self.cf = 0;
+        }
+        Ok(turn)
+    }
+
+    /// Friendly units in the hex: the stacking limit (4.5.1) and their extra MP (4.2.3); a
+    /// leader stacks without adding to the limit (8.1.1).
+    fn friends(
+        &self,
+        step: &PathStep,
+        name: &str,
+        field: &str,
+        cost: &mut HexCost,
+    ) -> Result<(), RefereeError> {
+        let mv = &self.data.movement;
+        if step.friendly_sp == 0 || self.leader() {
+            return Ok(());
+        }
+        let own = self.u.sp * self.u.count;
+        if step.friendly_sp + own > mv.stacking_sp {
+            return Err(RefereeError::new(
+                "situation.over_stacking",
+                format!(
+                    "{name} holds {} SPs: with this unit's {own} it breaks the {}-SP stacking limit",
+                    step.friendly_sp, mv.stacking_sp
+                ),
+            )
+            .field(format!("{field}.friendly_sp"))
+            .rule(&mv.stacking_rule));
+        }
+        cost.add(
+            6 * mv.friendly_hex_extra,
+            format!("+{} friendly hex", mv.friendly_hex_extra),
+        );
+        Ok(())
+    }
+
+    /// The charge factor: +1 per hex straight ahead, unless held (5.6.12) or lowered (5.6.13);
+    /// crossings and slopes cost (5.6.7–5.6.9).
+    fn charge_factor(&mut self, step: &PathStep, ground: &Terrain, cost: &mut HexCost) {
+        let (mv, c) = (&self.data.movement, &self.data.combat);
+        if step.hold_cf {
+            let hold = if step.road { 3 } else { 6 * mv.hold_cf_extra };
+            cost.add(hold, format!("+{} holding CF", show_sixths(hold)));
+        } else if step.lower_cf {
+            cost.add(
+                6 * mv.lower_cf_extra,
+                format!("+{} lowering CF", mv.lower_cf_extra),
+            );
+            self.cf = self.cf.saturating_sub(1);
+            self.lowered = true;
+        } else {
+            self.cf = (self.cf + 1).min(c.max_charge_factor);
+        }
+        // Entering a slope is climbing it: the terrain and the climb are one fact (R-MED-16).
+        let climbs = step.uphill || ground.uphill;
+        if climbs && !step.uphill {
+            self.climbed_slopes = true;
+        }
+        let loss = c.crossing_cf(step.stream, step.bridge, u32::from(climbs));
+        self.cf = self.cf.saturating_sub(loss);
+    }
+
+    /// Horse archers shooting in their own movement phase: 1 MP, once (10.5.6–10.5.8).
+    fn shoot(&mut self, field: &str, cost: &mut HexCost) -> Result<(), RefereeError> {
+        let mv = &self.data.movement;
+        if self.u.ranged.as_deref() != Some("horse_archers") {
+            return Err(RefereeError::new(
+                "situation.invalid_move",
+                format!(
+                    "{}: only horse archers shoot during their own movement",
+                    self.u.name
+                ),
+            )
+            .field(format!("{field}.fire"))
+            .rule("10.5.6, 10.1.5"));
+        }
+        if self.fired {
+            return Err(RefereeError::new(
+                "situation.invalid_move",
+                "horse archers shoot only once during their own movement phase",
+            )
+            .field(format!("{field}.fire"))
+            .rule("10.5.7"));
+        }
+        self.fired = true;
+        cost.add(
+            6 * mv.horse_archer_fire_cost,
+            format!("+{} shooting", mv.horse_archer_fire_cost),
+        );
+        Ok(())
+    }
+
+    /// Pays a hex from the MPs left; a single hex is always allowed for all of them (4.2.10).
+    fn pay(
+        &mut self,
+        i: usize,
+        sixths: u32,
+        name: &str,
+        field: String,
+    ) -> Result<(), RefereeError> {
+        let over = self.spent + sixths > self.budget;
+        if over && i == 0 && self.s.path.len() == 1 && !self.s.leave_map {
+            self.always_allowed = true;
+        } else if over {
             return Err(RefereeError::new(
                 "situation.out_of_movement",
                 format!(
                     "entering {name} costs {} and only {} MP are left",
                     show_sixths(sixths),
-                    show_sixths(budget.saturating_sub(spent))
+                    show_sixths(self.budget.saturating_sub(self.spent))
                 ),
             )
             .field(field)
-            .rule(&mv.rule));
+            .rule(&self.data.movement.rule));
         }
-        spent += sixths;
-        totals.push(Total::new(
-            format!("Enter {name} ({})", ground.name),
-            format!("{}; CF {cf}", parts.join(" ")),
-            &ground.rule,
-            None,
-        ));
-        // 4.2.6–4.2.8: charging into forest, village, ford or fortifications (or a swamp off the
-        // road) costs an SP and a scatter; on a road cavalry may pass at CF 1.
+        self.spent += sixths;
+        Ok(())
+    }
+
+    /// 4.2.6–4.2.8: charging into forest, village, ford or fortifications (or a swamp off the
+    /// road) costs an SP and a scatter and ends the move; on a road cavalry may pass at CF 1.
+    fn charge_into(
+        &mut self,
+        i: usize,
+        step: &PathStep,
+        ground: &Terrain,
+        name: &str,
+        field: &str,
+    ) -> Result<(), RefereeError> {
+        let cf = self.cf;
         let road_ok = step.road && cf <= 1;
         let charging_in = (ground.enter_loses_sp || step.ford) && cf > 0;
         // A leader has no SPs to lose and does not scatter (8.1.1, 8.1.7).
-        if (charging_in || (ground.enter_loses_sp && ground.prohibited)) && !road_ok && !leader {
-            if charging_in {
-                notes.push(Note::new(
-                    format!("{name}: the unit enters with the CF the hex gives it ({cf})."),
-                    "4.2.6, 5.6.3",
-                    Some("R-MED-19"),
-                ));
-            }
-            effects.push(effect(
-                Target::Unit(u.name.clone()),
-                Change::LoseSp {
-                    count: 1,
-                    chosen_by: crate::contract::Chooser::Attacker,
-                },
-                "4.2.6, 4.2.7",
-                None,
+        if !(charging_in || (ground.enter_loses_sp && ground.prohibited))
+            || road_ok
+            || self.leader()
+        {
+            return Ok(());
+        }
+        if charging_in {
+            self.notes.push(Note::new(
+                format!("{name}: the unit enters with the CF the hex gives it ({cf})."),
+                "4.2.6, 5.6.3",
+                Some("R-MED-19"),
             ));
-            effects.push(effect(
-                Target::Unit(u.name.clone()),
-                Change::Scatter,
-                "4.2.6, 4.2.7",
-                None,
-            ));
-            if i != last {
-                return Err(RefereeError::new(
-                    "situation.must_stop",
-                    format!("{name}: the unit loses 1 SP and scatters there, ending its move"),
-                )
-                .field(field)
-                .rule("4.2.6, 4.2.7"));
-            }
         }
-        if step.ford && u.cavalry {
-            cf = 0;
-            fords = true;
+        self.effects.push(effect(
+            Target::Unit(self.u.name.clone()),
+            Change::LoseSp {
+                count: 1,
+                chosen_by: crate::contract::Chooser::Attacker,
+            },
+            "4.2.6, 4.2.7",
+            None,
+        ));
+        self.effects.push(effect(
+            Target::Unit(self.u.name.clone()),
+            Change::Scatter,
+            "4.2.6, 4.2.7",
+            None,
+        ));
+        if i != self.s.path.len() - 1 {
+            return Err(RefereeError::new(
+                "situation.must_stop",
+                format!("{name}: the unit loses 1 SP and scatters there, ending its move"),
+            )
+            .field(field)
+            .rule("4.2.6, 4.2.7"));
         }
-        if let Some(enemy_cf) = step.enemy_zoc_cf.filter(|_| !leader) {
-            if cf >= enemy_cf + mv.zoc_pass_cf_margin {
-                zoc_extra_next = true;
-            } else if i != last {
-                return Err(RefereeError::new(
-                    "situation.must_stop",
-                    format!(
-                        "{name} is in an enemy ZoC: the unit stops there (its CF {cf} does not exceed the enemy's {enemy_cf} by {})",
-                        mv.zoc_pass_cf_margin
-                    ),
-                )
-                .field(format!("{field}.enemy_zoc_cf"))
-                .rule(&mv.zoc_rule));
-            }
-        }
+        Ok(())
     }
-    if s.leave_map {
+
+    /// An enemy ZoC stops the unit unless its CF beats the enemy's by the margin; passing it
+    /// costs more in the next hex (3.3.3). A leader ignores ZoCs (8.1.3).
+    fn enemy_zoc(
+        &mut self,
+        i: usize,
+        step: &PathStep,
+        name: &str,
+        field: &str,
+    ) -> Result<(), RefereeError> {
+        let mv = &self.data.movement;
+        let Some(enemy_cf) = step.enemy_zoc_cf.filter(|_| !self.leader()) else {
+            return Ok(());
+        };
+        if self.cf >= enemy_cf + mv.zoc_pass_cf_margin {
+            self.zoc_extra_next = true;
+        } else if i != self.s.path.len() - 1 {
+            return Err(RefereeError::new(
+                "situation.must_stop",
+                format!(
+                    "{name} is in an enemy ZoC: the unit stops there (its CF {} does not exceed the enemy's {enemy_cf} by {})",
+                    self.cf, mv.zoc_pass_cf_margin
+                ),
+            )
+            .field(format!("{field}.enemy_zoc_cf"))
+            .rule(&mv.zoc_rule));
+        }
+        Ok(())
+    }
+
+    /// After the last hex it crosses the map border: 1 MP (4.4.2).
+    fn leave_map(&mut self) -> Result<(), RefereeError> {
+        let mv = &self.data.movement;
         let sixths = 6 * mv.leave_map_cost;
-        if spent + sixths > budget {
+        if self.spent + sixths > self.budget {
             return Err(RefereeError::new(
                 "situation.out_of_movement",
                 format!(
                     "crossing the map border costs {} and only {} MP are left",
                     mv.leave_map_cost,
-                    show_sixths(budget.saturating_sub(spent))
+                    show_sixths(self.budget.saturating_sub(self.spent))
                 ),
             )
             .field("leave_map")
             .rule("4.4.2"));
         }
-        spent += sixths;
-        totals.push(Total::new(
+        self.spent += sixths;
+        self.totals.push(Total::new(
             "Leave the map",
             format!("{} MP", mv.leave_map_cost),
             "4.4.2",
             None,
         ));
+        Ok(())
     }
-    if always_allowed {
-        spent = budget;
-        if u.cavalry {
-            cf = 0;
+
+    /// The move as a resolution: the one-hex move's CF (4.2.10), the notes its hexes called
+    /// for, the MPs spent and the CF at the end.
+    fn finish(mut self) -> Resolution {
+        let data = self.data;
+        if self.always_allowed {
+            self.spent = self.budget;
+            if self.u.cavalry {
+                self.cf = 0;
+            }
+            self.notes.push(Note::new(
+                "A unit may always move 1 hex for all its MPs; its CF is then 0.",
+                "4.2.10",
+                None,
+            ));
         }
-        notes.push(Note::new(
-            "A unit may always move 1 hex for all its MPs; its CF is then 0.",
-            "4.2.10",
+        self.notes.extend(move_notes(data, &self));
+        self.totals.push(Total::new(
+            "Movement points spent",
+            format!("{} of {}", show_sixths(self.spent), self.movement),
+            &data.movement.rule,
             None,
         ));
+        if self.leader() {
+            self.notes.push(Note::new(
+                "A leader moves like cavalry over the terrain, ignores enemy ZoCs and stacks with any units.",
+                &data.movement.leader_rule,
+                None,
+            ));
+        }
+        self.totals.push(Total::new(
+            "Charge factor at the end",
+            self.cf.to_string(),
+            "5.6.3",
+            None,
+        ));
+        let scattered = !self.effects.is_empty();
+        if self.always_allowed && self.u.cavalry && self.u.cf > 0 && !scattered {
+            self.effects.push(effect(
+                Target::Unit(self.u.name.clone()),
+                Change::ResetChargeFactor,
+                "4.2.10",
+                None,
+            ));
+        }
+        let (result, meaning) = if scattered {
+            (
+                "scattered",
+                "The unit loses 1 SP and scatters in the last hex.",
+            )
+        } else {
+            ("moves", "The move is allowed.")
+        };
+        let mut r =
+            Resolution::certain(&data.system.id, "move_cost", result, meaning, self.effects);
+        r.totals = self.totals;
+        r.notes = self.notes;
+        r.checks.push(Check::umpire(
+            "Each hex is the unit's frontal hex; never a hex with enemy units (but for riding down)",
+            "4.2.1, 4.2.2",
+        ));
+        r
     }
-    if !fortification_lines.is_empty() {
+}
+
+/// A hex's own cost: by road ½ MP infantry, ⅓ MP cavalry (4.2.8); else 1 MP plus the terrain's
+/// extra for the unit's class (TERRAIN EFFECT).
+fn entry_sixths(data: &MedievalData, u: &Unit, step: &PathStep, ground: &Terrain) -> u32 {
+    if step.road {
+        if u.cavalry {
+            data.road.cavalry_sixths
+        } else {
+            data.road.infantry_sixths
+        }
+    } else {
+        6 * (1 + if u.cavalry {
+            ground.cavalry
+        } else {
+            ground.infantry
+        })
+    }
+}
+
+/// 11.1.3: the extra MPs through fortifications by class and armour (the last column beyond).
+fn fortification_extra(data: &MedievalData, u: &Unit) -> u32 {
+    let by_armour = if u.cavalry {
+        &data.fortification_costs.cavalry
+    } else {
+        &data.fortification_costs.infantry
+    };
+    by_armour
+        .get(u.armour as usize)
+        .or(by_armour.last())
+        .copied()
+        .unwrap_or(0)
+}
+
+/// What the move's hexes called for once: fortifications (11.1.3), slopes (5.6.9, R-MED-16),
+/// a lowered CF (5.6.13, R-MED-26), a ford (4.2.5, R-MED-27).
+fn move_notes(data: &MedievalData, m: &Move) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if !m.fortification_lines.is_empty() {
         notes.push(Note::new(
             format!(
                 "Moving through fortifications costs more by class and armour ({}); through a gate it costs nothing extra.",
-                fortification_lines.join(", ")
+                m.fortification_lines.join(", ")
             ),
             &data.fortification_costs.rule,
             None,
         ));
     }
-    if climbed_slopes {
+    if m.climbed_slopes {
         notes.push(Note::new(
             "Entering a slope is moving uphill: CF −1 there.",
             "5.6.9",
             Some("R-MED-16"),
         ));
     }
-    if lowered {
+    if m.lowered {
         notes.push(Note::new(
             "Lowering the CF on entering a hex takes it 1 lower for 2 MPs.",
             "5.6.13",
             Some("R-MED-26"),
         ));
     }
-    if fords {
+    if m.fords {
         notes.push(Note::new(
             "A cavalry unit crossing a ford ends there with CF 0, as in the countercharge example.",
             "4.2.5, 5.7.6",
             Some("R-MED-27"),
         ));
     }
-    totals.push(Total::new(
-        "Movement points spent",
-        format!("{} of {movement}", show_sixths(spent)),
-        &mv.rule,
-        None,
-    ));
-    if leader {
-        notes.push(Note::new(
-            "A leader moves like cavalry over the terrain, ignores enemy ZoCs and stacks with any units.",
-            &mv.leader_rule,
-            None,
-        ));
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::systems::{medieval::Medieval, test_support::load};
+
+    fn situation(v: serde_json::Value) -> MoveSituation {
+        serde_json::from_value(v).unwrap()
     }
-    totals.push(Total::new(
-        "Charge factor at the end",
-        cf.to_string(),
-        "5.6.3",
-        None,
-    ));
-    let result = if effects.is_empty() {
-        "moves"
-    } else {
-        "scattered"
-    };
-    let scattered = !effects.is_empty();
-    if always_allowed && u.cavalry && u.cf > 0 && !scattered {
-        effects.push(effect(
-            Target::Unit(u.name.clone()),
-            Change::ResetChargeFactor,
-            "4.2.10",
-            None,
-        ));
+
+    fn step(v: serde_json::Value) -> PathStep {
+        serde_json::from_value(v).unwrap()
     }
-    let mut r = Resolution::certain(
-        &data.system.id,
-        "move_cost",
-        result,
-        if !scattered {
-            "The move is allowed."
-        } else {
-            "The unit loses 1 SP and scatters in the last hex."
-        },
-        effects,
-    );
-    r.totals = totals;
-    r.notes = notes;
-    r.checks.push(Check::umpire(
-        "Each hex is the unit's frontal hex; never a hex with enemy units (but for riding down)",
-        "4.2.1, 4.2.2",
-    ));
-    Ok(r)
+
+    #[test]
+    fn a_leader_moves_alone_with_10_mps() {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let leader = situation(json!({ "leader": true, "path": [{ "terrain": "clear" }] }));
+        let u = mover(data, &leader).unwrap();
+        assert!(u.cavalry && u.cf == 0 && u.sp == 0);
+        assert_eq!(movement_points(data, &leader).unwrap(), 10);
+        let both = situation(json!({
+            "leader": true, "unit": { "type": "cavalry", "sp": 2 }, "path": []
+        }));
+        assert_eq!(
+            mover(data, &both).unwrap_err().rule.as_deref(),
+            Some("8.1.1")
+        );
+    }
+
+    #[test]
+    fn a_hex_costs_its_terrain_or_the_road_and_fortifications_by_armour() {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let knights = unit(
+            data,
+            &serde_json::from_value(json!({ "type": "heavy_cavalry", "sp": 2 })).unwrap(),
+            "unit",
+        )
+        .unwrap();
+        let clear = &data.terrain["clear"];
+        // ⅓ MP by road for cavalry (4.2.8), 1 MP in the open.
+        assert_eq!(
+            entry_sixths(
+                data,
+                &knights,
+                &step(json!({ "terrain": "clear", "road": true })),
+                clear
+            ),
+            2
+        );
+        assert_eq!(
+            entry_sixths(data, &knights, &step(json!({ "terrain": "clear" })), clear),
+            6
+        );
+        // 11.1.3: cavalry at armour 2 pays 5 MPs more.
+        assert_eq!(fortification_extra(data, &knights), 5);
+    }
+
+    #[test]
+    fn the_cf_rises_a_hex_at_a_time_to_3_and_a_stream_costs_1() {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let s = situation(json!({
+            "unit": { "type": "light_cavalry", "sp": 2, "cf": 2 }, "movement": 8,
+            "path": [{ "terrain": "clear" }]
+        }));
+        let u = mover(data, &s).unwrap();
+        let mut m = Move::new(data, &s, u, 8);
+        let clear = &data.terrain["clear"];
+        let mut cost = HexCost {
+            sixths: 6,
+            parts: Vec::new(),
+        };
+        m.charge_factor(&step(json!({ "terrain": "clear" })), clear, &mut cost);
+        assert_eq!(m.cf, 3);
+        m.charge_factor(&step(json!({ "terrain": "clear" })), clear, &mut cost);
+        assert_eq!(m.cf, 3);
+        m.charge_factor(
+            &step(json!({ "terrain": "clear", "stream": true })),
+            clear,
+            &mut cost,
+        );
+        assert_eq!(m.cf, 2);
+        // Holding the CF costs 1 MP (5.6.12).
+        m.charge_factor(
+            &step(json!({ "terrain": "clear", "hold_cf": true })),
+            clear,
+            &mut cost,
+        );
+        assert_eq!((m.cf, cost.sixths), (2, 12));
+    }
+
+    #[test]
+    fn an_enemy_zoc_stops_a_unit_unless_its_cf_beats_the_enemys_by_2() {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let s = situation(json!({
+            "unit": { "type": "light_cavalry", "sp": 2, "cf": 2 }, "movement": 8,
+            "path": [{ "terrain": "clear" }, { "terrain": "clear" }]
+        }));
+        let u = mover(data, &s).unwrap();
+        let mut m = Move::new(data, &s, u, 8);
+        m.enemy_zoc(
+            0,
+            &step(json!({ "terrain": "clear", "enemy_zoc_cf": 0 })),
+            "hex 1",
+            "path[0]",
+        )
+        .unwrap();
+        assert!(m.zoc_extra_next);
+        let e = m
+            .enemy_zoc(
+                0,
+                &step(json!({ "terrain": "clear", "enemy_zoc_cf": 1 })),
+                "hex 1",
+                "path[0]",
+            )
+            .unwrap_err();
+        assert_eq!(e.code, "situation.must_stop");
+    }
+
+    #[test]
+    fn a_single_hex_is_always_allowed_for_all_the_mps() {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let s = situation(json!({
+            "unit": { "type": "heavy_infantry", "sp": 2 }, "movement": 1,
+            "path": [{ "terrain": "forest" }]
+        }));
+        let u = mover(data, &s).unwrap();
+        let mut m = Move::new(data, &s, u, 1);
+        m.pay(0, 12, "hex 1", "path[0]".into()).unwrap();
+        assert!(m.always_allowed);
+        let r = m.finish();
+        assert!(r.notes.iter().any(|n| n.rule == "4.2.10"));
+        assert_eq!(r.totals[0].value, "1 of 1");
+    }
 }

@@ -1,0 +1,427 @@
+//! The effects step (5.1.1, 5.2.11, 5.4, 6.1.4, 8.2.9, 9.1): what a result does to each side —
+//! SP losses, the retreat by its route (blocked hexes, friends ridden down), the charge factor,
+//! the MORALE track and the scattered units.
+
+use super::modifiers::Cms;
+use super::strength::Fighters;
+use super::{CombatSituation, LeaderPresence, SideSupport};
+use crate::contract::{effect, Change, Chooser, Effect, Target};
+use crate::error::RefereeError;
+use crate::rule_system::Thrower;
+use crate::systems::medieval::data::MedievalData;
+use crate::systems::medieval::result::{CombatResult, Part};
+use crate::systems::medieval::retreat::Route;
+use crate::systems::medieval::scatter::ScatterRead;
+use crate::systems::medieval::units::Unit;
+
+/// What a result can do to one side: its retreat route and who a scatter reaches.
+pub(super) struct SideAftermath {
+    pub route: Route,
+    /// Who the scatter d6 is read for (5.1.1 g), by hex.
+    pub read: ScatterRead,
+    /// The targets an outright scatter (R) reaches: nobody stacked with a leader (9.1.3).
+    pub scatter: Vec<Target>,
+    pub cavalry: bool,
+}
+
+/// What any result of the fight does, both sides' routes and reads found once.
+pub(super) struct Aftermath<'d> {
+    data: &'d MedievalData,
+    pub leader_alone: bool,
+    pub attacker: SideAftermath,
+    pub defender: SideAftermath,
+}
+
+impl<'d> Aftermath<'d> {
+    pub fn of(
+        data: &'d MedievalData,
+        s: &CombatSituation,
+        [attackers, defenders]: [&Fighters; 2],
+        cms: &Cms,
+    ) -> Result<Aftermath<'d>, RefereeError> {
+        let attacker_route = retreat_route(data, attackers, &s.attacker, "attacker")?;
+        let defender_route = retreat_route(data, defenders, &s.defender, "defender")?;
+        let attacker_read = scatter_read(
+            Target::Attacker,
+            Thrower::A,
+            attackers,
+            cms.attacker_leader,
+            "attacking",
+            &s.attacker,
+        );
+        let defender_read = scatter_read(
+            Target::Defender,
+            Thrower::B,
+            defenders,
+            cms.defender_leader,
+            "defending",
+            &s.defender,
+        );
+        Ok(Aftermath {
+            data,
+            leader_alone: s.leader_alone,
+            attacker: SideAftermath {
+                route: attacker_route,
+                scatter: scatter_targets(Target::Attacker, attackers, "attacking", &attacker_read),
+                read: attacker_read,
+                cavalry: attackers.has_cavalry(),
+            },
+            defender: SideAftermath {
+                route: defender_route,
+                scatter: scatter_targets(Target::Defender, defenders, "defending", &defender_read),
+                read: defender_read,
+                cavalry: defenders.has_cavalry(),
+            },
+        })
+    }
+
+    /// Every effect of a result, the attacker's first (5.4, 5.2.11, 8.2.9).
+    pub fn effects(&self, r: &CombatResult) -> Vec<Effect> {
+        let c = &self.data.combat;
+        let mut out = self.side_effects(r.attacker, Target::Attacker);
+        if !self.leader_alone {
+            out.extend(self.side_effects(r.defender, Target::Defender));
+        }
+        // 5.2.11: every charge factor drops by 1 after a combat.
+        for (cavalry, target) in [
+            (self.attacker.cavalry, Target::Attacker),
+            (
+                self.defender.cavalry && !self.leader_alone,
+                Target::Defender,
+            ),
+        ] {
+            if cavalry {
+                out.push(effect(
+                    target,
+                    Change::ReduceChargeFactor {
+                        by: c.after_combat_cf,
+                    },
+                    "5.2.11",
+                    None,
+                ));
+            }
+        }
+        if self.leader_alone {
+            out.push(effect(
+                Target::Defender,
+                Change::LeaderKilled,
+                &c.leader_alone_rule,
+                None,
+            ));
+        }
+        out
+    }
+
+    /// One side's part of a result: its losses, its retreat, the MORALE track, its scatter.
+    fn side_effects(&self, part: Part, target: Target) -> Vec<Effect> {
+        let data = self.data;
+        let c = &data.combat;
+        let (side, chooser) = if target == Target::Attacker {
+            (&self.attacker, Chooser::Attacker)
+        } else {
+            (&self.defender, Chooser::Defender)
+        };
+        let mut out = Vec::new();
+        if part.loss > 0 {
+            out.push(effect(
+                target.clone(),
+                Change::LoseSp {
+                    count: part.loss,
+                    chosen_by: chooser,
+                },
+                &c.table_rule,
+                c.result_ruling.as_deref(),
+            ));
+        }
+        let mut lost_sp = part.loss > 0;
+        if part.retreat > 0 {
+            let (retreat, short) = self.retreat_effects(part, &target, side);
+            out.extend(retreat);
+            // 5.4.6: 1 SP for each hex the retreat cannot be made.
+            if let Some(blocked) = short {
+                lost_sp = true;
+                out.push(blocked);
+            }
+        }
+        // 6.1.4: each unit these losses eliminate moves the track 1 box to the enemy; the
+        // scatter and ride-downs that follow do not (9.1.5, 5.8.4).
+        if lost_sp {
+            out.push(effect(
+                target.clone(),
+                Change::MoraleIfEliminated {
+                    boxes: data.morale.elimination,
+                },
+                &data.morale.elimination_rule,
+                Some("R-MED-34"),
+            ));
+        }
+        if part.scattered {
+            out.extend(side.read.effects(
+                side.scatter.clone(),
+                &c.table_rule,
+                c.result_ruling.as_deref(),
+            ));
+        }
+        out
+    }
+
+    /// A retreat's effects: the retreat, the attacker's CF back to 0 (5.6.10), the friends its
+    /// cavalry rides down (5.4.4, 5.8.7); and apart, the SPs its blocked hexes cost (5.4.6).
+    fn retreat_effects(
+        &self,
+        part: Part,
+        target: &Target,
+        side: &SideAftermath,
+    ) -> (Vec<Effect>, Option<Effect>) {
+        let data = self.data;
+        let c = &data.combat;
+        let mut out = vec![effect(
+            target.clone(),
+            Change::Retreat {
+                hexes: part.retreat,
+            },
+            &c.table_rule,
+            c.result_ruling.as_deref(),
+        )];
+        if *target == Target::Attacker {
+            out.push(effect(
+                target.clone(),
+                Change::ResetChargeFactor,
+                "5.4, 5.6.10",
+                None,
+            ));
+        }
+        let walk = side.route.walk(part.retreat, part.loss);
+        // 5.4.4, 5.8.7: the friendly non-cavalry the retreating cavalry enters.
+        for i in &walk.ridden {
+            out.push(effect(
+                Target::Hex(side.route.label(*i).to_string()),
+                Change::DestroyAll,
+                "5.4.4, 5.8.3, 5.8.4, 5.8.7",
+                Some("R-MED-28"),
+            ));
+        }
+        let short = part.retreat.saturating_sub(walk.reached);
+        let blocked = (short > 0).then(|| {
+            let why = walk
+                .stop
+                .map_or(String::new(), |stop| format!(", {}", stop.rule()));
+            effect(
+                target.clone(),
+                Change::LoseSp {
+                    count: short * data.retreat.blocked_sp_per_hex,
+                    chosen_by: if *target == Target::Attacker {
+                        Chooser::Attacker
+                    } else {
+                        Chooser::Defender
+                    },
+                },
+                &format!("{}{why}", data.retreat.rule),
+                walk.stop.map(|_| "R-MED-28"),
+            )
+        });
+        (out, blocked)
+    }
+}
+
+/// A side's retreat route. Ranged units in combat formation cannot retreat: every hex is an SP
+/// (10.3.3, 10.7.4). A mixed stack retreats as one, its ranged units with it (R-MED-21). Each
+/// hex retreats as its own stack: the largest counts for stacking (4.5.2).
+fn retreat_route(
+    data: &MedievalData,
+    side: &Fighters,
+    support: &SideSupport,
+    name: &str,
+) -> Result<Route, RefereeError> {
+    let held = side.all_ranged() && side.units.iter().all(|(u, _)| !u.movement_formation);
+    let mut stacks: Vec<u32> = Vec::new();
+    for ((u, _), h) in side.units.iter().zip(&side.hex_of) {
+        if stacks.len() <= *h {
+            stacks.resize(h + 1, 0);
+        }
+        stacks[*h] += u.sp * u.count;
+    }
+    let units: Vec<Unit> = side.units.iter().map(|(u, _)| u.clone()).collect();
+    Route::new(
+        data,
+        support.retreat_hexes.as_deref(),
+        name,
+        &units,
+        stacks.into_iter().max().unwrap_or(0),
+        support.retreat_possible,
+        held,
+    )
+}
+
+/// Who a scattering result scatters: nobody stacked with a leader (9.1.3). With the leader on
+/// one hex, the side's other hexes scatter; a side-wide leader covers every unit. The scatter d6
+/// after a retreat (5.1.1 g) is read for each of them, by its hex.
+fn scatter_read(
+    side: Target,
+    thrower: Thrower,
+    fighters: &Fighters,
+    leader: LeaderPresence,
+    word: &str,
+    support: &SideSupport,
+) -> ScatterRead {
+    let by_hex = fighters.leader_on_a_hex();
+    ScatterRead {
+        side,
+        thrower,
+        units: fighters
+            .units
+            .iter()
+            .zip(&fighters.hex_of)
+            .filter(|(_, h)| {
+                if by_hex {
+                    !fighters.leaders[**h]
+                } else {
+                    leader != LeaderPresence::Stacked
+                }
+            })
+            .map(|((u, _), h)| (u.clone(), *h))
+            .collect(),
+        hexes: hex_names(&fighters.labels, thrower, word),
+        by_hex,
+        track_full: support.scatter_track_full,
+    }
+}
+
+/// Each hex by its label; a hex without one is "the defender" when it is the side's only one,
+/// else "defending hex 2".
+fn hex_names(labels: &[Option<&str>], thrower: Thrower, word: &str) -> Vec<String> {
+    let one = labels.len() == 1;
+    labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| match l {
+            Some(l) => l.to_string(),
+            None if one => format!(
+                "the {}",
+                if thrower == Thrower::A {
+                    "attacker"
+                } else {
+                    "defender"
+                }
+            ),
+            None => format!("{word} hex {}", i + 1),
+        })
+        .collect()
+}
+
+/// The units a scatter could reach, with no CF: those not stacked with a leader (9.1.3).
+pub(super) fn exposed(read: &ScatterRead) -> Vec<(Unit, u32)> {
+    read.units.iter().map(|(u, _)| (u.clone(), 0)).collect()
+}
+
+/// The targets an outright scatter reaches: the side, or with a leader on one hex its other
+/// hexes; none when every unit stands with a leader (9.1.3).
+fn scatter_targets(
+    side: Target,
+    fighters: &Fighters,
+    word: &str,
+    read: &ScatterRead,
+) -> Vec<Target> {
+    if read.units.is_empty() {
+        Vec::new()
+    } else if fighters.leader_on_a_hex() {
+        fighters
+            .leaders
+            .iter()
+            .zip(&fighters.labels)
+            .enumerate()
+            .filter(|(_, (f, _))| !**f)
+            .map(|(i, (_, l))| {
+                Target::Hex(l.map_or_else(|| format!("{word} hex {}", i + 1), str::to_string))
+            })
+            .collect()
+    } else {
+        vec![side]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{counted, example_5_1_1, situation};
+    use super::*;
+    use crate::systems::{medieval::Medieval, test_support::load};
+
+    fn aftermath<'d>(data: &'d MedievalData, s: &CombatSituation) -> Aftermath<'d> {
+        let fight = counted(data, s);
+        Aftermath::of(data, s, fight.sides(), &fight.cms).unwrap()
+    }
+
+    fn texts(effects: &[Effect]) -> Vec<String> {
+        effects.iter().map(|e| e.text.clone()).collect()
+    }
+
+    #[test]
+    fn the_5_1_1_result_costs_the_attacker_1_sp_and_retreats_the_defender_2() {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let after = aftermath(data, &example_5_1_1());
+        let r: CombatResult = "-1/D2".parse().unwrap();
+        assert_eq!(
+            texts(&after.effects(&r)),
+            [
+                "Attacker: lose 1 SP (attacker's choice of unit)",
+                "Attacker: if eliminated, MORALE track 1 box in the enemy's favour",
+                "Defender: retreat 2 hexes",
+                "Attacker: charge factor −1",
+                "Defender: charge factor −1"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_blocked_retreat_costs_an_sp_a_hex() {
+        // 5.4.6: D2 with one hex open: the second hex costs 1 SP.
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let mut s = example_5_1_1();
+        s.defender.retreat_possible = Some(1);
+        let after = aftermath(data, &s);
+        let r: CombatResult = "D2".parse().unwrap();
+        let effects = after.effects(&r);
+        let lost: Vec<&Effect> = effects
+            .iter()
+            .filter(|e| e.target == Target::Defender && matches!(e.change, Change::LoseSp { .. }))
+            .collect();
+        assert_eq!(lost.len(), 1);
+        assert_eq!(
+            lost[0].change,
+            Change::LoseSp {
+                count: data.retreat.blocked_sp_per_hex,
+                chosen_by: Chooser::Defender
+            }
+        );
+        assert!(effects
+            .iter()
+            .any(|e| matches!(e.change, Change::MoraleIfEliminated { .. })
+                && e.target == Target::Defender));
+    }
+
+    #[test]
+    fn a_leader_on_one_hex_keeps_only_that_hex_from_scattering() {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let s = situation(serde_json::json!({
+            "attackers": [{ "units": [{ "type": "heavy_cavalry", "sp": 2 }] }],
+            "defenders": [
+                { "terrain": "clear", "leader": true, "units": [{ "type": "light_cavalry", "sp": 2 }] },
+                { "terrain": "clear", "units": [{ "type": "light_infantry", "sp": 2 }] }
+            ]
+        }));
+        let after = aftermath(data, &s);
+        assert_eq!(
+            after.defender.scatter,
+            [Target::Hex("defending hex 2".into())]
+        );
+        assert_eq!(exposed(&after.defender.read).len(), 1);
+        assert_eq!(after.attacker.scatter, [Target::Attacker]);
+        assert_eq!(
+            hex_names(&[None], Thrower::B, "defending"),
+            ["the defender"]
+        );
+    }
+}

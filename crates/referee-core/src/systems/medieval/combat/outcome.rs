@@ -1,0 +1,113 @@
+//! The dice asked in turn (5.1.1 f–g): the table's 2d6, then the scatter d6 of each side the
+//! result makes retreat that a d6 could scatter — not one scattered outright (R), eliminated, or
+//! whose every unit stands with a leader (9.1.3).
+
+use super::effects::{Aftermath, SideAftermath};
+use super::strength::Fighters;
+use super::table::Table;
+use super::words::SideNames;
+use crate::contract::Outcome;
+use crate::error::RefereeError;
+use crate::rule_system::throws::Throws;
+use crate::systems::medieval::data::MedievalData;
+use crate::systems::medieval::result::Part;
+
+/// Whether a side's part of the result asks its scatter d6: it retreats, is not scattered
+/// outright, has units a d6 could scatter, and keeps an SP after its blocked hexes (5.4.6).
+pub(super) fn asks_scatter(data: &MedievalData, part: Part, side: &SideAftermath, sp: u32) -> bool {
+    if part.retreat == 0 || part.scattered || !side.read.asks(data, part.retreat) {
+        return false;
+    }
+    let walk = side.route.walk(part.retreat, part.loss);
+    let lost =
+        part.loss + part.retreat.saturating_sub(walk.reached) * data.retreat.blocked_sp_per_hex;
+    lost < sp
+}
+
+/// The outcome of the dice entered so far: none until the table's 2d6 and every scatter d6 the
+/// result asks for are in.
+pub(super) fn outcome(
+    data: &MedievalData,
+    table: &Table,
+    after: &Aftermath,
+    words: &SideNames,
+    throws: &mut Throws,
+    dice: Option<&[u32]>,
+    [attackers, defenders]: [&Fighters; 2],
+) -> Result<Option<Outcome>, RefereeError> {
+    let mut table_dice = crate::rule_system::dice_of(&data.system.dice).unwrap_or_default();
+    for d in &mut table_dice {
+        d.purpose = Some("combat".into());
+    }
+    let Some(faces) = throws.stage(table_dice)? else {
+        return Ok(None);
+    };
+    let roll = crate::rule_system::resolve::faces_total(&table.spec, &faces)?;
+    let code = table.code_at(roll)?.to_string();
+    let r = table.parse(&code)?;
+    let mut sides = vec![(r.attacker, &after.attacker, attackers.counter_sp())];
+    if !after.leader_alone {
+        sides.push((r.defender, &after.defender, defenders.counter_sp()));
+    }
+    sides.retain(|(part, side, sp)| asks_scatter(data, *part, side, *sp));
+    let asked = sides.iter().map(|(_, side, _)| side.read.die()).collect();
+    Ok(throws.stage(asked)?.map(|scatter_faces| {
+        let mut effects = after.effects(&r);
+        let mut meaning = vec![words.meaning(&r)];
+        for ((part, side, _), face) in sides.iter().zip(scatter_faces) {
+            let targets = side.read.scattered(data, part.retreat, face);
+            meaning.push(side.read.words(face, &targets));
+            effects.extend(side.read.effects(
+                targets,
+                &data.scatter.rule,
+                data.scatter.ruling.as_deref(),
+            ));
+        }
+        Outcome {
+            dice: dice.unwrap_or(&[]).to_vec(),
+            roll,
+            modified: roll,
+            meaning: meaning.join(" "),
+            effects,
+            result: code,
+            sides: Vec::new(),
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{counted, example_5_1_1, read_on};
+    use super::*;
+    use crate::systems::{medieval::Medieval, test_support::load};
+
+    fn rolled(faces: &[u32]) -> Option<Outcome> {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let s = example_5_1_1();
+        let fight = counted(data, &s);
+        let (after, table) = read_on(data, &s, &fight, "4:1");
+        let mut throws = Throws::new(faces);
+        outcome(
+            data,
+            &table,
+            &after,
+            &SideNames::of(&s),
+            &mut throws,
+            Some(faces),
+            fight.sides(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_5_1_1_roll_of_4_then_a_scatter_d6_of_3_leaves_the_defender_in_order() {
+        // Light cavalry scatter on 1–2 after D2.
+        let kept = rolled(&[1, 3, 3]).unwrap();
+        assert_eq!((kept.roll, kept.result.as_str()), (4, "-1/D2"));
+        let scattered = rolled(&[1, 3, 2]).unwrap();
+        assert!(scattered.effects.len() > kept.effects.len());
+        // The 2d6 alone: the scatter d6 is still to come.
+        assert!(rolled(&[1, 3]).is_none());
+    }
+}

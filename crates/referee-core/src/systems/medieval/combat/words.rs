@@ -1,0 +1,110 @@
+//! A combat result in words (5.1.1 f): each side by its hexes' labels (the roster's units), else
+//! "the attacker" and "the defender"; a leader alone by his title.
+
+use super::CombatSituation;
+use crate::systems::medieval::result::{CombatResult, Who};
+use crate::systems::medieval::scatter::and_list;
+
+/// Each side's name in a result's words, and whether it takes the verb's singular.
+pub(super) struct SideNames {
+    attacker: (String, bool),
+    defender: (String, bool),
+    leader_alone: bool,
+}
+
+impl SideNames {
+    pub fn of(s: &CombatSituation) -> SideNames {
+        let attacker = side_name(
+            s.attackers.iter().map(|h| h.label.as_deref()).collect(),
+            "The attacker",
+        );
+        let defender = if s.leader_alone {
+            ("The leader".to_string(), true)
+        } else {
+            side_name(
+                s.defenders.iter().map(|h| h.label.as_deref()).collect(),
+                "The defender",
+            )
+        };
+        SideNames {
+            attacker,
+            defender,
+            leader_alone: s.leader_alone,
+        }
+    }
+
+    /// "Knights loses 1 SP; the defender retreats 2 hexes"; a leader alone is killed (8.2.9).
+    pub fn result(&self, r: &CombatResult) -> String {
+        let attacker = Who {
+            name: &self.attacker.0,
+            one: self.attacker.1,
+        };
+        if self.leader_alone {
+            let own = r.attacker.words(&attacker);
+            return match own {
+                Some(w) => format!("{w}; the leader is killed"),
+                None => "The leader is killed".to_string(),
+            };
+        }
+        let defender = Who {
+            name: &self.defender.0,
+            one: self.defender.1,
+        };
+        r.words(&attacker, &defender)
+    }
+
+    /// The result as a sentence.
+    pub fn meaning(&self, r: &CombatResult) -> String {
+        format!("{}.", self.result(r))
+    }
+}
+
+/// A side by its hexes' labels when every hex has one, else by its role; singular for one label.
+fn side_name(labels: Vec<Option<&str>>, word: &'static str) -> (String, bool) {
+    let named: Vec<&str> = labels.iter().flatten().copied().collect();
+    if named.is_empty() || named.len() < labels.len() {
+        (word.to_string(), true)
+    } else {
+        (and_list(&named), named.len() == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::situation;
+    use super::*;
+
+    #[test]
+    fn sides_are_named_by_their_labels_else_by_their_role() {
+        assert_eq!(
+            side_name(vec![Some("Knights")], "The attacker"),
+            ("Knights".to_string(), true)
+        );
+        assert_eq!(
+            side_name(vec![Some("Knights"), Some("Sergeants")], "The attacker"),
+            ("Knights and Sergeants".to_string(), false)
+        );
+        assert_eq!(
+            side_name(vec![Some("Knights"), None], "The attacker"),
+            ("The attacker".to_string(), true)
+        );
+    }
+
+    #[test]
+    fn the_5_1_1_result_in_words_and_a_leader_alone_killed() {
+        let r: CombatResult = "-1/D2".parse().unwrap();
+        let mut s = situation(serde_json::json!({
+            "attackers": [{ "label": "Knights", "units": [{ "type": "heavy_cavalry", "sp": 2 }] }],
+            "defenders": [{ "terrain": "clear", "units": [{ "type": "light_cavalry", "sp": 2 }] }]
+        }));
+        assert_eq!(
+            SideNames::of(&s).meaning(&r),
+            "Knights loses 1 SP; The defender retreats 2 hexes."
+        );
+        s.leader_alone = true;
+        assert_eq!(
+            SideNames::of(&s).result(&r),
+            "Knights loses 1 SP; the leader is killed"
+        );
+    }
+}
