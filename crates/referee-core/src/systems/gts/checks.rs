@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use ts_rs::TS;
 
-use super::data::{fraction, GtsData};
+use super::data::{fraction, GtsData, ResponseTest};
 use super::units::{Unit, UnitEntry};
 use crate::contract::{effect, Chance, Change, Check, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
@@ -56,6 +56,81 @@ pub fn response_test(
     })?;
     let u = Unit::build(data, &s.unit, "unit")?;
     super::units::check_pv(s.leader_pv, "leader_pv")?;
+    if let Some(cannot) = test_refused(data, s, test, &u)? {
+        return Ok(cannot);
+    }
+    let modifiers = response_modifiers(data, s, &u);
+    let number: i64 = modifiers.iter().map(|m| m.value).sum();
+    let pass_text = test.pass.clone();
+    let fail_text = if test.fail_only_near_enemy && !s.near_formed_enemy {
+        "No consequence: the unit is not within 2\" of a formed enemy unit.".to_string()
+    } else {
+        test.fail.clone()
+    };
+    let effects = |list: &[super::data::Consequence]| -> Vec<crate::contract::Effect> {
+        list.iter()
+            .flat_map(|c| c.changes())
+            .map(|c| {
+                effect(
+                    Target::Unit(u.name.clone()),
+                    c,
+                    &test.rule,
+                    test.ruling.as_deref(),
+                )
+            })
+            .collect()
+    };
+    let fail_effects = if test.fail_only_near_enemy && !s.near_formed_enemy {
+        Vec::new()
+    } else if u.disordered {
+        effects(&test.on_fail_disordered)
+    } else {
+        effects(&test.on_fail)
+    };
+    let pass_effects = effects(&test.on_pass);
+    let rows = pass_bands(test, number);
+    let eliminated_effects = vec![effect(
+        Target::Unit(u.name.clone()),
+        Change::Hits {
+            count: u.hits_per_stand - u.hits,
+        },
+        &test.rule,
+        test.ruling.as_deref(),
+    )];
+    let meaning = |code: &str| match code {
+        "passes" => (pass_text.clone(), pass_effects.clone()),
+        "eliminated" => (
+            "The skirmish stand is eliminated.".to_string(),
+            eliminated_effects.clone(),
+        ),
+        _ => (fail_text.clone(), fail_effects.clone()),
+    };
+    let (distribution, outcome) = roll_named("d10", &rows, &meaning, dice)?;
+    let mut r = Resolution::certain(&data.system.id, "response_test", "", "", Vec::new());
+    r.dice = "d10".into();
+    r.distribution = distribution;
+    r.outcome = outcome;
+    r.modifiers = modifiers;
+    r.totals.push(Total::new(
+        format!("{}: passes on a d10 of at most", test.name),
+        number.to_string(),
+        &test.rule,
+        test.ruling.as_deref(),
+    ));
+    if s.test == "formation_change" {
+        r.totals.extend(formation_change(data, &u));
+    }
+    Ok(r)
+}
+
+/// A test the unit may not take is refused (4.324's skirmish tests, 4.12's withdrawal); a rally
+/// past the terminal rout trigger is answered "cannot rally" (2.11, 3.33).
+fn test_refused(
+    data: &GtsData,
+    s: &ResponseSituation,
+    test: &ResponseTest,
+    u: &Unit,
+) -> Result<Option<Resolution>, RefereeError> {
     if test.skirmish_only && !u.skirmish {
         return Err(RefereeError::new(
             "situation.invalid_field",
@@ -95,7 +170,7 @@ pub fn response_test(
                 false,
                 "2.11, 3.33",
             ));
-            return Ok(r);
+            return Ok(Some(r));
         }
     }
     if s.test == "withdrawal" && !u.drilled {
@@ -106,6 +181,13 @@ pub fn response_test(
         .field("unit.training")
         .rule("4.12, 4.22"));
     }
+    Ok(None)
+}
+
+/// The response number's parts: the unit's response, its leader's valour, Disorder, a fallen
+/// leader within 6" (2.11, 2.12, R-GTS-25).
+fn response_modifiers(data: &GtsData, s: &ResponseSituation, u: &Unit) -> Vec<Modifier> {
+    let rr = &data.response;
     let mut modifiers = vec![Modifier::new(
         format!("Response of {}", u.name),
         u.response.value,
@@ -131,35 +213,13 @@ pub fn response_test(
             Some("R-GTS-25"),
         ));
     }
-    let number: i64 = modifiers.iter().map(|m| m.value).sum();
-    let pass_text = test.pass.clone();
-    let fail_text = if test.fail_only_near_enemy && !s.near_formed_enemy {
-        "No consequence: the unit is not within 2\" of a formed enemy unit.".to_string()
-    } else {
-        test.fail.clone()
-    };
-    let effects = |list: &[super::data::Consequence]| -> Vec<crate::contract::Effect> {
-        list.iter()
-            .flat_map(|c| c.changes())
-            .map(|c| {
-                effect(
-                    Target::Unit(u.name.clone()),
-                    c,
-                    &test.rule,
-                    test.ruling.as_deref(),
-                )
-            })
-            .collect()
-    };
-    let fail_effects = if test.fail_only_near_enemy && !s.near_formed_enemy {
-        Vec::new()
-    } else if u.disordered {
-        effects(&test.on_fail_disordered)
-    } else {
-        effects(&test.on_fail)
-    };
-    let pass_effects = effects(&test.on_pass);
-    let rows = match test.eliminated_on {
+    modifiers
+}
+
+/// The d10's bands: at most the number passes; a natural face eliminates a skirmish stand
+/// whatever the number (4.324).
+fn pass_bands(test: &ResponseTest, number: i64) -> Vec<(Band, String)> {
+    match test.eliminated_on {
         // 4.324: a natural face eliminates the stand whatever the response number.
         Some(face) => {
             let mut rows = vec![(
@@ -191,61 +251,37 @@ pub fn response_test(
             (Band::at_most(number), "passes".to_string()),
             (Band::above(number), "fails".to_string()),
         ],
-    };
-    let eliminated_effects = vec![effect(
-        Target::Unit(u.name.clone()),
-        Change::Hits {
-            count: u.hits_per_stand - u.hits,
-        },
-        &test.rule,
-        test.ruling.as_deref(),
-    )];
-    let meaning = |code: &str| match code {
-        "passes" => (pass_text.clone(), pass_effects.clone()),
-        "eliminated" => (
-            "The skirmish stand is eliminated.".to_string(),
-            eliminated_effects.clone(),
-        ),
-        _ => (fail_text.clone(), fail_effects.clone()),
-    };
-    let (distribution, outcome) = roll_named("d10", &rows, &meaning, dice)?;
-    let mut r = Resolution::certain(&data.system.id, "response_test", "", "", Vec::new());
-    r.dice = "d10".into();
-    r.distribution = distribution;
-    r.outcome = outcome;
-    r.modifiers = modifiers;
-    r.totals.push(Total::new(
-        format!("{}: passes on a d10 of at most", test.name),
-        number.to_string(),
-        &test.rule,
-        test.ruling.as_deref(),
-    ));
-    if s.test == "formation_change" {
-        // 3.1512–3.1513: from March to Attack at the end of the move.
-        let (text, rule) = match (u.professional, u.drilled) {
-            (true, true) => ("Allowed at the end of its move (Professional and Drilled), as its one formation change", "3.1512"),
-            (_, true) => ("At the end of its move only if a general spent two command points on it in the command phase (Drilled)", "3.1513"),
-            _ => ("At the start of its move only (neither Drilled nor Professional and Drilled)", "3.15, 3.1512"),
-        };
-        r.totals.push(Total::new(
-            "From March to Attack formation",
-            text,
-            rule,
-            (rule == "3.1512").then_some("R-GTS-24"),
-        ));
-        let cost = rr.formation_change_base - u.response.value;
-        r.totals.push(Total::new(
-            "Formation change cost",
-            format!(
-                "{}\" (10 − response {}); or the whole move at its start",
-                cost.max(0),
-                u.response.value
-            ),
-            "3.15",
-            None,
-        ));
     }
-    Ok(r)
+}
+
+/// From March to Attack formation: when it may be made and what it costs (3.15, 3.1512–3.1513).
+fn formation_change(data: &GtsData, u: &Unit) -> Vec<Total> {
+    let rr = &data.response;
+    let mut totals = Vec::new();
+    // 3.1512–3.1513: from March to Attack at the end of the move.
+    let (text, rule) = match (u.professional, u.drilled) {
+        (true, true) => ("Allowed at the end of its move (Professional and Drilled), as its one formation change", "3.1512"),
+        (_, true) => ("At the end of its move only if a general spent two command points on it in the command phase (Drilled)", "3.1513"),
+        _ => ("At the start of its move only (neither Drilled nor Professional and Drilled)", "3.15, 3.1512"),
+    };
+    totals.push(Total::new(
+        "From March to Attack formation",
+        text,
+        rule,
+        (rule == "3.1512").then_some("R-GTS-24"),
+    ));
+    let cost = rr.formation_change_base - u.response.value;
+    totals.push(Total::new(
+        "Formation change cost",
+        format!(
+            "{}\" (10 − response {}); or the whole move at its start",
+            cost.max(0),
+            u.response.value
+        ),
+        "3.15",
+        None,
+    ));
+    totals
 }
 
 /// command_points: a general's command points this phase (1.2–1.5).
@@ -1029,4 +1065,33 @@ pub fn wheel_cost(data: &GtsData, s: &WheelSituation) -> Result<Resolution, Refe
         "4.13",
     ));
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::gts::Gts;
+
+    #[test]
+    fn a_natural_ten_eliminates_a_skirmish_stand_whatever_its_number() {
+        // 4.324: the pass-through test's 10 eliminates; otherwise at most the number passes.
+        let data = crate::systems::test_support::load("gts")
+            .data::<Gts>()
+            .unwrap()
+            .clone();
+        let (key, test) = data
+            .response
+            .tests
+            .iter()
+            .find(|(_, t)| t.eliminated_on.is_some())
+            .expect("a test with a natural elimination");
+        let bands = pass_bands(test, 6);
+        let names: Vec<&str> = bands.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(names, ["passes", "fails", "eliminated"], "{key}");
+        assert_eq!(bands[2].0.min, Some(10));
+        // A number of 12 leaves no failing band: 1–9 pass, 10 eliminates.
+        assert_eq!(pass_bands(test, 12).len(), 2);
+        let rally = &data.response.tests["rally"];
+        assert_eq!(pass_bands(rally, 7).len(), 2);
+    }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::rule_system::resolve::{is_false, is_zero};
 use ts_rs::TS;
 
-use super::data::{trigger, GtsData, Row};
+use super::data::{trigger, GtsData, Row, UnitClass};
 use crate::contract::Total;
 use crate::error::RefereeError;
 
@@ -227,37 +227,8 @@ impl Unit {
         } else {
             format!("{field}.")
         };
-        let class = data.classes.get(&e.class).ok_or_else(|| {
-            RefereeError::new(
-                "situation.unknown_class",
-                format!(
-                    "unknown unit class {}; the classes are {}",
-                    crate::error::given(&e.class),
-                    crate::error::choices(data.classes.keys())
-                ),
-            )
-            .field(format!("{field}class"))
-            .rule("2.1")
-        })?;
-        let mut rows: Vec<(&str, &Row)> = Vec::new();
-        let primary = Some(e.weapon.clone());
-        for (value, group, f) in [
-            (&e.morale, "morale", "morale"),
-            (&e.training, "training", "training"),
-            (&e.armour, "armour", "armour"),
-            (&primary, "weapon", "weapon"),
-            (&e.order, "order", "order"),
-        ] {
-            if let Some(key) = value {
-                rows.push((key.as_str(), row(data, key, group, &format!("{field}{f}"))?));
-            }
-        }
-        for key in &class.rows {
-            rows.push((
-                key.as_str(),
-                row(data, key, "class", &format!("{field}class"))?,
-            ));
-        }
+        let class = class_of(data, e, &field)?;
+        let rows = rows_of(data, e, class, &field)?;
         let secondary = match &e.secondary {
             Some(k) => Some(row(data, k, "weapon", &format!("{field}secondary"))?.clone()),
             None => None,
@@ -265,31 +236,9 @@ impl Unit {
         let weapon = row(data, &e.weapon, "weapon", &format!("{field}weapon"))?.clone();
         let training = e.training.as_ref().and_then(|k| data.rows.get(k));
         let b = &data.base;
-        let sum = |base: i64, base_label: &str, get: &dyn Fn(&Row) -> i64| {
-            let mut sources = vec![format!("base {base_label}")];
-            let mut total = base;
-            for (key, r) in &rows {
-                let v = get(r);
-                if v != 0 {
-                    total += v;
-                    sources.push(format!("{} ({key}) {}", r.name, signed(v)));
-                }
-            }
-            Value {
-                value: total,
-                sources,
-            }
-        };
         let tag = e.tag.clone().unwrap_or_default();
-        let tagged = |mut v: Value<i64>, t: Option<i64>| {
-            if let Some(t) = t {
-                v = Value {
-                    value: t,
-                    sources: vec!["unit tag".into()],
-                };
-            }
-            v
-        };
+        let sum =
+            |base: i64, label: &str, get: &dyn Fn(&Row) -> i64| summed(&rows, base, label, get);
         let response = tagged(
             sum(b.response, &b.response.to_string(), &|r| r.response),
             tag.response,
@@ -303,28 +252,7 @@ impl Unit {
             tag.fire_defence,
         );
         let melee = tagged(sum(b.melee, &signed(b.melee), &|r| r.melee), tag.melee);
-        // Quality: the letter shifted one grade better per +1, clamped to A…E (R-GTS-1).
-        let shift = sum(0, "C", &|r| r.quality);
-        let base_index = data.quality_index(&b.quality).unwrap_or(2) as i64;
-        let index = (base_index - shift.value).clamp(0, data.qualities.len() as i64 - 1) as usize;
-        let mut quality = Value {
-            value: data.qualities[index].letter.clone(),
-            sources: shift.sources,
-        };
-        if let Some(q) = &tag.quality {
-            if data.quality_index(q).is_none() {
-                return Err(RefereeError::new(
-                    "situation.invalid_quality",
-                    format!("quality “{q}”: the qualities are A, B, C, D and E"),
-                )
-                .field(format!("{field}tag.quality"))
-                .rule("2.12"));
-            }
-            quality = Value {
-                value: q.clone(),
-                sources: vec!["unit tag".into()],
-            };
-        }
+        let quality = quality(data, &rows, &tag, &field)?;
         let q = &data.qualities[data.quality_index(&quality.value).unwrap_or(2)];
         let mut recoil = sum(b.recoil, &b.recoil.to_string(), &|r| r.recoil);
         recoil.value += q.recoil_bonus;
@@ -332,141 +260,17 @@ impl Unit {
             .sources
             .push(format!("quality {} {}", q.letter, signed(q.recoil_bonus)));
         let recoil = tagged(recoil, tag.recoil);
-        let move_inches = match (tag.move_inches, class.move_inches) {
-            (Some(t), _) => Value {
-                value: Some(t),
-                sources: vec!["unit tag".into()],
-            },
-            (None, Some(base)) => {
-                let v = sum(base, &format!("{}\"", base), &|r| r.move_inches);
-                Value {
-                    value: Some(v.value),
-                    sources: v.sources,
-                }
-            }
-            (None, None) => Value {
-                value: None,
-                sources: vec![format!(
-                    "the text gives no base move for {}: enter it from the tag",
-                    class.name
-                )],
-            },
-        };
-        // The 1st-turn melee mod is the whole mod of the unit's first melee, not a bonus on top
-        // of it (the 2.10 note, R-GTS-14): derived, it is the melee mod plus the weapon's
-        // "melee 1st T"; printed on the tag, it is taken as it stands.
-        let melee_first = match tag.melee_first {
-            Some(t) => Value {
-                value: Some(t),
-                sources: vec!["unit tag".into()],
-            },
-            None => match weapon.melee_first {
-                Some(v) => Value {
-                    value: Some(melee.value + v),
-                    sources: vec![
-                        format!("melee {}", signed(melee.value)),
-                        format!("{} ({}) {}", weapon.name, e.weapon, signed(v)),
-                    ],
-                },
-                None => Value {
-                    value: None,
-                    sources: Vec::new(),
-                },
-            },
-        };
+        let move_inches = move_inches(&rows, class, &tag);
+        let melee_first = melee_first(e, &weapon, &melee, &tag);
         let hits_per_stand = tag.hits_per_stand.unwrap_or(if e.skirmish {
             2
         } else {
             class.hits_per_stand.unwrap_or(q.hits_per_stand)
         });
-        if e.stands == 0 {
-            return Err(RefereeError::new(
-                "situation.no_stands",
-                "a unit with no stands is eliminated: leave it out",
-            )
-            .field(format!("{field}stands"))
-            .rule("5.52"));
-        }
-        if e.hits >= hits_per_stand {
-            return Err(RefereeError::new(
-                "situation.too_many_hits",
-                format!(
-                    "{} hits: a {} stand takes {hits_per_stand}, the last of which removes it — enter fewer stands instead",
-                    e.hits, quality.value
-                ),
-            )
-            .field(format!("{field}hits"))
-            .rule("5.52"));
-        }
-        if let Some(a) = &e.ammunition {
-            let slings = [Some(&weapon), secondary.as_ref()]
-                .into_iter()
-                .flatten()
-                .find(|w| !w.ammunition.is_empty());
-            match slings {
-                None => {
-                    return Err(RefereeError::new(
-                        "situation.invalid_field",
-                        "only a sling unit has a choice of ammunition",
-                    )
-                    .field(format!("{field}ammunition"))
-                    .rule("5.1"))
-                }
-                Some(w) if !w.ammunition.contains_key(a) => {
-                    return Err(RefereeError::new(
-                        "situation.invalid_field",
-                        format!(
-                            "a {} shoots {}",
-                            w.name.to_lowercase(),
-                            w.ammunition
-                                .keys()
-                                .cloned()
-                                .collect::<Vec<_>>()
-                                .join(" or ")
-                        ),
-                    )
-                    .field(format!("{field}ammunition"))
-                    .rule("5.1"))
-                }
-                _ => {}
-            }
-        }
+        check_stands(e, hits_per_stand, &quality.value, &field)?;
+        check_ammunition(e, &weapon, secondary.as_ref(), &field)?;
         let starting = e.starting_stands.unwrap_or(e.stands);
-        if starting < e.stands {
-            return Err(RefereeError::new(
-                "situation.invalid_field",
-                "a unit cannot have more stands than it started with",
-            )
-            .field(format!("{field}starting_stands")));
-        }
-        let columns = data
-            .rout_triggers
-            .by_quality
-            .get(&quality.value)
-            .map_or(0, |row| row.len() as u32);
-        if columns > 0 && starting > columns {
-            return Err(RefereeError::new(
-                "situation.invalid_field",
-                format!(
-                    "Table 2.11 gives terminal rout triggers for units of 1 to {columns} stands, not {starting}"
-                ),
-            )
-            .field(format!(
-                "{field}{}",
-                if e.starting_stands.is_some() {
-                    "starting_stands"
-                } else {
-                    "stands"
-                }
-            ))
-            .rule("2.11"));
-        }
-        let rout_trigger = data
-            .rout_triggers
-            .by_quality
-            .get(&quality.value)
-            .and_then(|row| row.get(starting.clamp(1, row.len() as u32) as usize - 1))
-            .and_then(|t| trigger(t));
+        let rout_trigger = rout_trigger(data, e, starting, &quality.value, &field)?;
         Ok(Unit {
             name: e
                 .name
@@ -631,5 +435,360 @@ impl Unit {
             });
         }
         out
+    }
+}
+
+/// The unit's class (2.1).
+fn class_of<'d>(
+    data: &'d GtsData,
+    e: &UnitEntry,
+    field: &str,
+) -> Result<&'d UnitClass, RefereeError> {
+    data.classes.get(&e.class).ok_or_else(|| {
+        RefereeError::new(
+            "situation.unknown_class",
+            format!(
+                "unknown unit class {}; the classes are {}",
+                crate::error::given(&e.class),
+                crate::error::choices(data.classes.keys())
+            ),
+        )
+        .field(format!("{field}class"))
+        .rule("2.1")
+    })
+}
+
+/// The Table 2.10 rows the unit's ratings and class bring, in the table's order.
+fn rows_of<'d>(
+    data: &'d GtsData,
+    e: &'d UnitEntry,
+    class: &'d UnitClass,
+    field: &str,
+) -> Result<Vec<(&'d str, &'d Row)>, RefereeError> {
+    let mut rows: Vec<(&str, &Row)> = Vec::new();
+    for (value, group, f) in [
+        (e.morale.as_deref(), "morale", "morale"),
+        (e.training.as_deref(), "training", "training"),
+        (e.armour.as_deref(), "armour", "armour"),
+        (Some(e.weapon.as_str()), "weapon", "weapon"),
+        (e.order.as_deref(), "order", "order"),
+    ] {
+        if let Some(key) = value {
+            rows.push((key, row(data, key, group, &format!("{field}{f}"))?));
+        }
+    }
+    for key in &class.rows {
+        rows.push((
+            key.as_str(),
+            row(data, key, "class", &format!("{field}class"))?,
+        ));
+    }
+    Ok(rows)
+}
+
+/// A value built from the base and each row's part, with its sources in words (Table 2.10).
+fn summed(
+    rows: &[(&str, &Row)],
+    base: i64,
+    base_label: &str,
+    get: &dyn Fn(&Row) -> i64,
+) -> Value<i64> {
+    let mut sources = vec![format!("base {base_label}")];
+    let mut total = base;
+    for (key, r) in rows {
+        let v = get(r);
+        if v != 0 {
+            total += v;
+            sources.push(format!("{} ({key}) {}", r.name, signed(v)));
+        }
+    }
+    Value {
+        value: total,
+        sources,
+    }
+}
+
+/// A value printed on the unit's tag takes the place of the derived one (R-GTS-1).
+fn tagged<T>(v: Value<T>, tag: Option<T>) -> Value<T> {
+    match tag {
+        Some(t) => Value {
+            value: t,
+            sources: vec!["unit tag".into()],
+        },
+        None => v,
+    }
+}
+
+/// Quality: the letter shifted one grade better per +1, clamped to A…E (R-GTS-1), or the tag's.
+fn quality(
+    data: &GtsData,
+    rows: &[(&str, &Row)],
+    tag: &TagValues,
+    field: &str,
+) -> Result<Value<String>, RefereeError> {
+    let shift = summed(rows, 0, "C", &|r| r.quality);
+    let base_index = data.quality_index(&data.base.quality).unwrap_or(2) as i64;
+    let index = (base_index - shift.value).clamp(0, data.qualities.len() as i64 - 1) as usize;
+    let Some(q) = &tag.quality else {
+        return Ok(Value {
+            value: data.qualities[index].letter.clone(),
+            sources: shift.sources,
+        });
+    };
+    if data.quality_index(q).is_none() {
+        return Err(RefereeError::new(
+            "situation.invalid_quality",
+            format!("quality “{q}”: the qualities are A, B, C, D and E"),
+        )
+        .field(format!("{field}tag.quality"))
+        .rule("2.12"));
+    }
+    Ok(Value {
+        value: q.clone(),
+        sources: vec!["unit tag".into()],
+    })
+}
+
+/// The move in inches: the tag's, or the class's base with the rows' parts; none where the
+/// text gives no base.
+fn move_inches(rows: &[(&str, &Row)], class: &UnitClass, tag: &TagValues) -> Value<Option<i64>> {
+    match (tag.move_inches, class.move_inches) {
+        (Some(t), _) => Value {
+            value: Some(t),
+            sources: vec!["unit tag".into()],
+        },
+        (None, Some(base)) => {
+            let v = summed(rows, base, &format!("{}\"", base), &|r| r.move_inches);
+            Value {
+                value: Some(v.value),
+                sources: v.sources,
+            }
+        }
+        (None, None) => Value {
+            value: None,
+            sources: vec![format!(
+                "the text gives no base move for {}: enter it from the tag",
+                class.name
+            )],
+        },
+    }
+}
+
+/// The 1st-turn melee mod: the tag's, or the melee mod plus the weapon's "melee 1st T".
+fn melee_first(
+    e: &UnitEntry,
+    weapon: &Row,
+    melee: &Value<i64>,
+    tag: &TagValues,
+) -> Value<Option<i64>> {
+    // The 1st-turn melee mod is the whole mod of the unit's first melee, not a bonus on top
+    // of it (the 2.10 note, R-GTS-14): derived, it is the melee mod plus the weapon's
+    // "melee 1st T"; printed on the tag, it is taken as it stands.
+    match tag.melee_first {
+        Some(t) => Value {
+            value: Some(t),
+            sources: vec!["unit tag".into()],
+        },
+        None => match weapon.melee_first {
+            Some(v) => Value {
+                value: Some(melee.value + v),
+                sources: vec![
+                    format!("melee {}", signed(melee.value)),
+                    format!("{} ({}) {}", weapon.name, e.weapon, signed(v)),
+                ],
+            },
+            None => Value {
+                value: None,
+                sources: Vec::new(),
+            },
+        },
+    }
+}
+
+/// A unit on the table has a stand, and fewer hits than a stand takes (5.52).
+fn check_stands(
+    e: &UnitEntry,
+    hits_per_stand: u32,
+    quality: &str,
+    field: &str,
+) -> Result<(), RefereeError> {
+    if e.stands == 0 {
+        return Err(RefereeError::new(
+            "situation.no_stands",
+            "a unit with no stands is eliminated: leave it out",
+        )
+        .field(format!("{field}stands"))
+        .rule("5.52"));
+    }
+    if e.hits >= hits_per_stand {
+        return Err(RefereeError::new(
+            "situation.too_many_hits",
+            format!(
+                "{} hits: a {} stand takes {hits_per_stand}, the last of which removes it — enter fewer stands instead",
+                e.hits, quality
+            ),
+        )
+        .field(format!("{field}hits"))
+        .rule("5.52"));
+    }
+    Ok(())
+}
+
+/// Only a sling unit chooses its ammunition, among its sling's (5.1, R-GTS-20).
+fn check_ammunition(
+    e: &UnitEntry,
+    weapon: &Row,
+    secondary: Option<&Row>,
+    field: &str,
+) -> Result<(), RefereeError> {
+    if let Some(a) = &e.ammunition {
+        let slings = [Some(weapon), secondary]
+            .into_iter()
+            .flatten()
+            .find(|w| !w.ammunition.is_empty());
+        match slings {
+            None => {
+                return Err(RefereeError::new(
+                    "situation.invalid_field",
+                    "only a sling unit has a choice of ammunition",
+                )
+                .field(format!("{field}ammunition"))
+                .rule("5.1"))
+            }
+            Some(w) if !w.ammunition.contains_key(a) => {
+                return Err(RefereeError::new(
+                    "situation.invalid_field",
+                    format!(
+                        "a {} shoots {}",
+                        w.name.to_lowercase(),
+                        w.ammunition
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ),
+                )
+                .field(format!("{field}ammunition"))
+                .rule("5.1"))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The terminal rout trigger from the stands the unit started with (2.11, Table 2.11).
+fn rout_trigger(
+    data: &GtsData,
+    e: &UnitEntry,
+    starting: u32,
+    quality: &str,
+    field: &str,
+) -> Result<Option<(u32, u32)>, RefereeError> {
+    if starting < e.stands {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            "a unit cannot have more stands than it started with",
+        )
+        .field(format!("{field}starting_stands")));
+    }
+    let columns = data
+        .rout_triggers
+        .by_quality
+        .get(quality)
+        .map_or(0, |row| row.len() as u32);
+    if columns > 0 && starting > columns {
+        return Err(RefereeError::new(
+            "situation.invalid_field",
+            format!(
+                "Table 2.11 gives terminal rout triggers for units of 1 to {columns} stands, not {starting}"
+            ),
+        )
+        .field(format!(
+            "{field}{}",
+            if e.starting_stands.is_some() {
+                "starting_stands"
+            } else {
+                "stands"
+            }
+        ))
+        .rule("2.11"));
+    }
+    Ok(data
+        .rout_triggers
+        .by_quality
+        .get(quality)
+        .and_then(|row| row.get(starting.clamp(1, row.len() as u32) as usize - 1))
+        .and_then(|t| trigger(t)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::gts::Gts;
+
+    fn data() -> GtsData {
+        crate::systems::test_support::load("gts")
+            .data::<Gts>()
+            .unwrap()
+            .clone()
+    }
+
+    fn entry(v: serde_json::Value) -> UnitEntry {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn quality_shifts_a_grade_per_plus_one_and_the_tag_wins() {
+        // R-GTS-1: Confident (+1) and Professional (+1) make a C unit A; a tag's letter stands.
+        let d = data();
+        let e = entry(
+            serde_json::json!({ "class": "infantry", "morale": "C", "training": "P", "weapon": "SP", "stands": 4 }),
+        );
+        let class = class_of(&d, &e, "").unwrap();
+        let rows = rows_of(&d, &e, class, "").unwrap();
+        assert_eq!(
+            quality(&d, &rows, &TagValues::default(), "").unwrap().value,
+            "A"
+        );
+        let tag = TagValues {
+            quality: Some("D".into()),
+            ..TagValues::default()
+        };
+        assert_eq!(
+            quality(&d, &rows, &tag, "").unwrap().sources,
+            vec!["unit tag"]
+        );
+        let bad = TagValues {
+            quality: Some("Z".into()),
+            ..TagValues::default()
+        };
+        assert_eq!(
+            quality(&d, &rows, &bad, "unit.")
+                .unwrap_err()
+                .field
+                .as_deref(),
+            Some("unit.tag.quality")
+        );
+    }
+
+    #[test]
+    fn only_a_sling_chooses_its_ammunition() {
+        // 5.1, R-GTS-20.
+        let d = data();
+        let sling = d.rows["SL"].clone();
+        let bow = d.rows["BW"].clone();
+        let lead = entry(
+            serde_json::json!({ "class": "infantry", "weapon": "SL", "stands": 2, "ammunition": "lead" }),
+        );
+        check_ammunition(&lead, &sling, None, "").unwrap();
+        let e = check_ammunition(&lead, &bow, None, "").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("ammunition"));
+        let mut iron = lead.clone();
+        iron.ammunition = Some("iron".into());
+        assert!(check_ammunition(&iron, &sling, None, "")
+            .unwrap_err()
+            .message
+            .contains("lead or stones"));
     }
 }
