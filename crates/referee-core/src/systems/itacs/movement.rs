@@ -6,10 +6,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::data::ItacsData;
+use super::data::{ItacsData, Terrain, UnitType};
 use super::results::effect;
 use super::situation::{check_can_stand, terrain, Unit, UnitEntry};
-use crate::contract::{Change, Check, Note, Resolution, Target, Total};
+use crate::contract::{Change, Check, Effect, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -197,16 +197,32 @@ fn allowance(
 }
 
 pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, RefereeError> {
-    let mv = &data.movement;
-    let units = vec![Unit::resolve(data, &s.unit, "unit")?];
-    let unit = &units[0];
-    let kind = unit.type_data(data);
-    let fleet = kind.is_some_and(|t| t.fleet);
-    let (points, allowance_rule, mut notes) = allowance(data, s, unit, fleet)?;
-    let routing = s.kind != MoveKind::Normal;
+    let unit = Unit::resolve(data, &s.unit, "unit")?;
+    let fleet = unit.type_data(data).is_some_and(|t| t.fleet);
+    let (points, allowance_rule, notes) = allowance(data, s, &unit, fleet)?;
     if s.nowhere_farther {
-        return nowhere_farther(data, s, unit, routing);
+        return nowhere_farther(data, s, &unit, s.kind != MoveKind::Normal);
     }
+    check_path(data, s, &unit)?;
+    let mover = Mover::new(data, s, unit, points);
+    let mut progress = Progress::new(notes);
+    for i in 0..s.path.len() {
+        let hex = mover.hex(i)?;
+        let (enter, rule) = mover.entry_cost(&hex)?;
+        mover.spend(&hex, enter, &mut progress)?;
+        progress.totals.push(mover.entry_total(&hex, enter, rule));
+        let stacking = mover.stacking(&hex);
+        mover.end_in_stack(&hex, &stacking, &mut progress)?;
+        mover.pass_through(&hex, &stacking, &mut progress);
+        mover.markers(&hex, &mut progress)?;
+    }
+    mover.finish(progress, allowance_rule)
+}
+
+/// The path as a whole: at least one hex, and a square only of its own types and one hex long
+/// (2.6.1).
+fn check_path(data: &ItacsData, s: &MoveSituation, unit: &Unit) -> Result<(), RefereeError> {
+    let mv = &data.movement;
     if s.path.is_empty() {
         return Err(refuse(
             "situation.empty_path",
@@ -241,33 +257,110 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             &mv.square_rule,
         ));
     }
-    let facing_cost = if s.kind == MoveKind::Normal {
+    Ok(())
+}
+
+/// The points one facing change costs: none in a rout or break move (5.3.1).
+fn facing_cost(mv: &MovementRules, kind: MoveKind) -> u32 {
+    if kind == MoveKind::Normal {
         mv.facing_change_cost
     } else {
         0
-    };
-    let mounted = unit.mounted(data);
-    let mut spent = 0u32;
-    let mut totals = Vec::new();
-    let mut effects = Vec::new();
-    let mut result = "moves";
-    let mut left_map = false;
-    let mover = unit.label.clone();
-    let last = s.path.len() - 1;
-    for (i, step) in s.path.iter().enumerate() {
+    }
+}
+
+/// The moving stack and what holds for every hex of its move.
+struct Mover<'a> {
+    data: &'a ItacsData,
+    s: &'a MoveSituation,
+    /// One stack, as the terrain checks take it.
+    units: Vec<Unit>,
+    kind: Option<&'a UnitType>,
+    mounted: bool,
+    points: u32,
+    facing_cost: u32,
+    routing: bool,
+}
+
+/// What the move has gathered so far, hex by hex.
+struct Progress {
+    spent: u32,
+    totals: Vec<Total>,
+    effects: Vec<Effect>,
+    notes: Vec<Note>,
+    result: &'static str,
+    left_map: bool,
+}
+
+impl Progress {
+    fn new(notes: Vec<Note>) -> Self {
+        Progress {
+            spent: 0,
+            totals: Vec::new(),
+            effects: Vec::new(),
+            notes,
+            result: "moves",
+            left_map: false,
+        }
+    }
+}
+
+/// One hex of the path, as the move enters it.
+struct Hex<'a> {
+    index: usize,
+    step: &'a PathStep,
+    name: String,
+    field: String,
+    ground: &'a Terrain,
+    last: bool,
+}
+
+/// The stacking in a hex entered: its limit, and whether the mover breaks it and by which rule.
+struct Stacking {
+    limit: u32,
+    over: bool,
+    over_rule: String,
+    /// The mover stacks alone and the hex already holds units.
+    alone_and_held: bool,
+}
+
+impl<'a> Mover<'a> {
+    fn new(data: &'a ItacsData, s: &'a MoveSituation, unit: Unit, points: u32) -> Self {
+        Mover {
+            data,
+            s,
+            kind: unit.type_data(data),
+            mounted: unit.mounted(data),
+            units: vec![unit],
+            points,
+            facing_cost: facing_cost(&data.movement, s.kind),
+            routing: s.kind != MoveKind::Normal,
+        }
+    }
+
+    fn unit(&self) -> &Unit {
+        &self.units[0]
+    }
+
+    /// The hex at `i` of the path, if the mover may enter it at all: farther from the enemy in
+    /// a rout move (5.3.1), not across a scarp (3.2.1), ground it may stand on, not closed to
+    /// its class (10.3) and, for a square, no river, road nor bridge (2.6.1).
+    fn hex(&self, i: usize) -> Result<Hex<'a>, RefereeError> {
+        let (data, s) = (self.data, self.s);
+        let mv = &data.movement;
+        let step = &s.path[i];
         let field = format!("path[{i}]");
         let name = step
             .label
             .clone()
             .unwrap_or_else(|| format!("hex {}", i + 1));
         let ground = terrain(data, &step.terrain, &format!("{field}.terrain"))?;
-        // A rout move goes only farther from the nearest enemy, hex by hex (5.3.1).
         let before = if i == 0 {
             s.enemy_distance
         } else {
             s.path[i - 1].enemy_distance
         };
-        if let (true, Some(from), Some(to)) = (routing, before, step.enemy_distance) {
+        if let (true, Some(from), Some(to)) = (self.routing, before, step.enemy_distance) {
             if to <= from {
                 return Err(refuse(
                     "situation.not_farther",
@@ -285,8 +378,9 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 &data.scarp.rule,
             ));
         }
-        check_can_stand(data, &units, ground, step.stream, &field)?;
-        let closed = unit
+        check_can_stand(data, &self.units, ground, step.stream, &field)?;
+        let closed = self
+            .unit()
             .class
             .as_ref()
             .is_some_and(|c| ground.closed_to.contains(c));
@@ -295,7 +389,8 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 "situation.terrain_closed",
                 format!(
                     "{} units may enter {} hexes only when charging by the feudal cavalry rule",
-                    unit.label, ground.name
+                    self.unit().label,
+                    ground.name
                 ),
                 format!("{field}.terrain"),
                 "10.3, 6.3",
@@ -316,106 +411,156 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 &mv.square_rule,
             ));
         }
-        // The terrain chart's cost: cavalry pay their own column, elephants pay infantry's in
-        // some terrain (6.9.1); a road costs 1 whatever the terrain (3.1.1).
-        let infantry_here = kind.is_some_and(|t| {
+        Ok(Hex {
+            index: i,
+            step,
+            name,
+            field,
+            ground,
+            last: i == s.path.len() - 1,
+        })
+    }
+
+    /// The terrain chart's cost to enter, facing apart, with its rule: cavalry pay their own
+    /// column, elephants pay infantry's in some terrain (6.9.1), a stream adds its cost (3.1.2);
+    /// a road costs 1 whatever the terrain (3.1.1).
+    fn entry_cost(&self, hex: &Hex) -> Result<(u32, String), RefereeError> {
+        let data = self.data;
+        let mv = &data.movement;
+        let (step, ground) = (hex.step, hex.ground);
+        if step.road {
+            return Ok((mv.road_cost, mv.road_rule.clone()));
+        }
+        let infantry_here = self.kind.is_some_and(|t| {
             t.infantry_costs_in
                 .iter()
                 .any(|k| data.terrain.get(k).is_some_and(|g| std::ptr::eq(g, ground)))
         });
-        let (enter, rule) = if step.road {
-            (mv.road_cost, mv.road_rule.clone())
-        } else {
-            let Some(infantry_cost) = ground.movement else {
-                return Err(refuse(
-                    "situation.no_movement_cost",
-                    format!("the ruleset gives no movement cost for {}: add movement to its terrain entry", ground.name),
-                    format!("{field}.terrain"),
-                    &ground.rule,
-                ));
-            };
-            let base = match (mounted && !infantry_here, ground.mounted_movement) {
-                (true, Some(m)) => m,
-                _ => infantry_cost,
-            };
-            let stream = if step.stream { data.stream.movement } else { 0 };
-            let mut rule = ground.rule.clone();
-            if step.stream {
-                rule = format!("{rule}; {}", data.stream.rule);
-            }
-            if infantry_here && mounted {
-                rule = format!("{rule}; 6.9.1");
-            }
-            (base + stream, rule)
+        let Some(infantry_cost) = ground.movement else {
+            return Err(refuse(
+                "situation.no_movement_cost",
+                format!(
+                    "the ruleset gives no movement cost for {}: add movement to its terrain entry",
+                    ground.name
+                ),
+                format!("{}.terrain", hex.field),
+                &ground.rule,
+            ));
         };
-        let cost = enter + step.facing_changes * facing_cost;
-        if spent + cost > points {
+        let base = match (self.mounted && !infantry_here, ground.mounted_movement) {
+            (true, Some(m)) => m,
+            _ => infantry_cost,
+        };
+        let stream = if step.stream { data.stream.movement } else { 0 };
+        let mut rule = ground.rule.clone();
+        if step.stream {
+            rule = format!("{rule}; {}", data.stream.rule);
+        }
+        if infantry_here && self.mounted {
+            rule = format!("{rule}; 6.9.1");
+        }
+        Ok((base + stream, rule))
+    }
+
+    /// Pays for the hex and the facing changes before it, if the points last (4.3.1); a routing
+    /// unit at the map edge with points left leaves the map there (5.3.3).
+    fn spend(&self, hex: &Hex, enter: u32, progress: &mut Progress) -> Result<(), RefereeError> {
+        let points = self.points;
+        let cost = enter + hex.step.facing_changes * self.facing_cost;
+        if progress.spent + cost > points {
             return Err(refuse(
                 "situation.out_of_movement",
                 format!(
-                    "entering {name} costs {cost} movement points and only {} of {points} are left: the unit may not enter it",
-                    points - spent
+                    "entering {} costs {cost} movement points and only {} of {points} are left: the unit may not enter it",
+                    hex.name,
+                    points - progress.spent
                 ),
-                field,
-                &mv.rule,
+                hex.field.clone(),
+                &self.data.movement.rule,
             ));
         }
-        spent += cost;
-        // At the map edge with movement left, a routing unit leaves the map (5.3.3).
-        if routing && step.map_edge && spent < points {
-            if i != last {
+        progress.spent += cost;
+        if self.routing && hex.step.map_edge && progress.spent < points {
+            if !hex.last {
                 return Err(refuse(
                     "situation.off_map",
-                    format!("{name} is next to the map edge and movement points are left: the routing unit leaves the map there"),
-                    format!("path[{}]", i + 1),
+                    format!("{} is next to the map edge and movement points are left: the routing unit leaves the map there", hex.name),
+                    format!("path[{}]", hex.index + 1),
                     "5.3.3",
                 ));
             }
-            left_map = true;
+            progress.left_map = true;
         }
+        Ok(())
+    }
+
+    /// The line showing what entering the hex cost, facing changes included (4.3.2).
+    fn entry_total(&self, hex: &Hex, enter: u32, rule: String) -> Total {
+        let step = hex.step;
         let mut value = format!("{enter} MP");
-        if step.facing_changes > 0 && facing_cost > 0 {
-            value = format!("{value} + {} facing", step.facing_changes * facing_cost);
+        if step.facing_changes > 0 && self.facing_cost > 0 {
+            value = format!(
+                "{value} + {} facing",
+                step.facing_changes * self.facing_cost
+            );
         }
-        totals.push(Total {
-            label: format!("Enter {name} ({})", ground.name),
+        Total {
+            label: format!("Enter {} ({})", hex.name, hex.ground.name),
             value,
             rule,
             ruling: if step.road {
                 None
             } else {
-                kind.and_then(|t| t.movement_ruling.clone())
+                self.kind.and_then(|t| t.movement_ruling.clone())
             },
-        });
-        let mut limit = ground
+        }
+    }
+
+    /// The hex's stacking limit (the terrain's, else the scenario's, else 3: 4.3.3; 4 for a
+    /// square, 2.6.1), and whether the mover breaks it: elephants and fleets stack alone (6.9.3,
+    /// 6.7.1), so a hex holding one is full.
+    fn stacking(&self, hex: &Hex) -> Stacking {
+        let (s, mv, step) = (self.s, &self.data.movement, hex.step);
+        let mut limit = hex
+            .ground
             .stacking_limit
             .unwrap_or(s.stacking_limit.unwrap_or(mv.stacking_limit));
         if s.square {
-            // Squares hold 4 whatever the scenario's limit (2.6.1).
             limit = limit.max(mv.square_stacking);
         }
-        let alone = kind.is_some_and(|t| t.stacks_alone || t.fleet);
-        // Elephants and fleets stack alone (6.9.3, 6.7.1): a hex holding one is full.
-        let alone_rule = if kind.is_some_and(|t| t.fleet) {
-            "6.7.1"
-        } else {
-            "6.9.3"
-        };
-        let over = step.units_in_hex + unit.count > limit
-            || (alone && step.units_in_hex > 0)
-            || step.elephant;
+        let fleet = self.kind.is_some_and(|t| t.fleet);
+        let alone = self.kind.is_some_and(|t| t.stacks_alone) || fleet;
+        let alone_and_held = alone && step.units_in_hex > 0;
+        let over = step.units_in_hex + self.unit().count > limit || alone_and_held || step.elephant;
         let over_rule = if step.elephant {
             "6.9.3".to_string()
-        } else if alone && step.units_in_hex > 0 {
-            alone_rule.to_string()
+        } else if alone_and_held {
+            (if fleet { "6.7.1" } else { "6.9.3" }).to_string()
         } else {
             mv.stacking_rule.clone()
         };
-        // A feudal charge may end over the limit in a friendly hex: the friendly unit there
-        // takes 2 D markers and must break (6.3). Elephants and fleets still stack alone.
-        let charge_over = s.charging && !step.elephant && !(alone && step.units_in_hex > 0);
-        if over && i == last && charge_over {
-            effects.push(effect(
+        Stacking {
+            limit,
+            over,
+            over_rule,
+            alone_and_held,
+        }
+    }
+
+    /// Ending the move over the limit is refused (4.3.3), but for a feudal charge: the friendly
+    /// unit there takes 2 D markers and must break (6.3). Elephants and fleets still stack alone.
+    fn end_in_stack(
+        &self,
+        hex: &Hex,
+        stacking: &Stacking,
+        progress: &mut Progress,
+    ) -> Result<(), RefereeError> {
+        if !(stacking.over && hex.last) {
+            return Ok(());
+        }
+        let (step, name, limit) = (hex.step, &hex.name, stacking.limit);
+        if self.s.charging && !step.elephant && !stacking.alone_and_held {
+            progress.effects.push(effect(
                 Target::Hex(name.clone()),
                 Change::DMarkers {
                     count: CHARGE_OVER_LIMIT_D,
@@ -423,84 +568,97 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 CHARGE_RULE,
                 None,
             ));
-            effects.push(effect(
+            progress.effects.push(effect(
                 Target::Hex(name.clone()),
                 Change::MustBreak,
                 CHARGE_RULE,
                 None,
             ));
-            notes.push(Note::new(
+            progress.notes.push(Note::new(
                 format!("The charge ends in {name} over the stacking limit of {limit}: the friendly unit there is disrupted (2 D markers) and must break."),
                 CHARGE_RULE,
                 None,
             ));
-        } else if over && i == last {
-            let message = if step.elephant {
-                format!("{name} holds an elephant: no other unit may stack in its hex but the unit it carries")
-            } else if alone && step.units_in_hex > 0 {
-                format!(
-                    "{} units stack alone: {name} already holds {} units",
-                    unit.label, step.units_in_hex
-                )
-            } else {
-                format!(
-                    "{name} already holds {} units: ending there breaks the stacking limit of {limit}",
-                    step.units_in_hex
-                )
-            };
-            let e = refuse(
-                "situation.over_stacking",
-                message,
-                format!("{field}.units_in_hex"),
-                &over_rule,
-            );
-            return Err(if step.elephant {
-                e.ruling("R-ITACS-33")
-            } else {
-                e
-            });
+            return Ok(());
         }
-        // A charging HC passing through any friendly unit disrupts both as 4.3.3 does a full
-        // hex (6.3, R-ITACS-39).
-        let charge_through = s.charging && step.units_in_hex > 0;
-        if i != last && ((over && (step.units_in_hex >= limit || step.elephant)) || charge_through)
-        {
-            let ruling = if step.elephant {
-                Some("R-ITACS-33")
-            } else if charge_through && step.units_in_hex < limit {
-                Some("R-ITACS-39")
-            } else {
-                None
-            };
-            effects.push(effect(
-                Target::Unit(mover.clone()),
-                Change::DMarkers {
-                    count: mv.pass_through_mover_d,
-                },
-                &mv.stacking_rule,
-                ruling,
-            ));
-            effects.push(effect(
-                Target::Hex(name.clone()),
-                Change::DMarkers {
-                    count: mv.pass_through_stationary_d,
-                },
-                &mv.stacking_rule,
-                ruling,
-            ));
-            let why = if ruling == Some("R-ITACS-39") {
-                "A charge passing through a friendly unit"
-            } else {
-                "Moving through a hex at its stacking limit"
-            };
-            notes.push(Note::new(
-                format!("{why} ({name}) disrupts both stacks, once all movement is finished."),
-                &mv.stacking_rule,
-                ruling,
-            ));
+        let message = if step.elephant {
+            format!("{name} holds an elephant: no other unit may stack in its hex but the unit it carries")
+        } else if stacking.alone_and_held {
+            format!(
+                "{} units stack alone: {name} already holds {} units",
+                self.unit().label,
+                step.units_in_hex
+            )
+        } else {
+            format!(
+                "{name} already holds {} units: ending there breaks the stacking limit of {limit}",
+                step.units_in_hex
+            )
+        };
+        let e = refuse(
+            "situation.over_stacking",
+            message,
+            format!("{}.units_in_hex", hex.field),
+            &stacking.over_rule,
+        );
+        Err(if step.elephant {
+            e.ruling("R-ITACS-33")
+        } else {
+            e
+        })
+    }
+
+    /// Moving on through a hex at its stacking limit disrupts both stacks (4.3.3), as does a
+    /// charging HC passing through any friendly unit (6.3, R-ITACS-39).
+    fn pass_through(&self, hex: &Hex, stacking: &Stacking, progress: &mut Progress) {
+        let (mv, step, name) = (&self.data.movement, hex.step, &hex.name);
+        let full = stacking.over && (step.units_in_hex >= stacking.limit || step.elephant);
+        let charge_through = self.s.charging && step.units_in_hex > 0;
+        if hex.last || !(full || charge_through) {
+            return;
         }
+        let ruling = if step.elephant {
+            Some("R-ITACS-33")
+        } else if charge_through && step.units_in_hex < stacking.limit {
+            Some("R-ITACS-39")
+        } else {
+            None
+        };
+        progress.effects.push(effect(
+            Target::Unit(self.unit().label.clone()),
+            Change::DMarkers {
+                count: mv.pass_through_mover_d,
+            },
+            &mv.stacking_rule,
+            ruling,
+        ));
+        progress.effects.push(effect(
+            Target::Hex(name.clone()),
+            Change::DMarkers {
+                count: mv.pass_through_stationary_d,
+            },
+            &mv.stacking_rule,
+            ruling,
+        ));
+        let why = if ruling == Some("R-ITACS-39") {
+            "A charge passing through a friendly unit"
+        } else {
+            "Moving through a hex at its stacking limit"
+        };
+        progress.notes.push(Note::new(
+            format!("{why} ({name}) disrupts both stacks, once all movement is finished."),
+            &mv.stacking_rule,
+            ruling,
+        ));
+    }
+
+    /// Markers in the hex entered stop the move there: a Rout marker routs the unit (5.3); D
+    /// markers disrupt a unit from a hex without them, a rout or break move too (5.1). A
+    /// disrupted unit routing is disrupted already.
+    fn markers(&self, hex: &Hex, progress: &mut Progress) -> Result<(), RefereeError> {
+        let (s, step, name, field) = (self.s, hex.step, &hex.name, &hex.field);
         if step.rout && s.kind == MoveKind::Normal {
-            if i != last {
+            if !hex.last {
                 return Err(refuse(
                     "situation.must_stop",
                     format!("{name} has a Rout marker: a unit entering it routs"),
@@ -508,17 +666,15 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                     "5.3",
                 ));
             }
-            effects.push(effect(
-                Target::Unit(mover.clone()),
+            progress.effects.push(effect(
+                Target::Unit(self.unit().label.clone()),
                 Change::Rout,
                 "5.3",
                 None,
             ));
-            result = "routs";
+            progress.result = "routs";
         } else if step.d_markers > 0 && !s.disrupted {
-            // From a hex without D markers into one with them: disrupted, and the move stops —
-            // a rout or break move too (5.1). A disrupted unit routing is disrupted already.
-            if i != last {
+            if !hex.last {
                 return Err(refuse(
                     "situation.must_stop",
                     format!(
@@ -528,71 +684,96 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                     "5.1",
                 ));
             }
-            notes.push(Note::new(
-                format!("{mover} joins the D markers of {name}: disrupted."),
+            progress.notes.push(Note::new(
+                format!(
+                    "{} joins the D markers of {name}: disrupted.",
+                    self.unit().label
+                ),
                 "5.1",
                 None,
             ));
-            result = "disrupted";
+            progress.result = "disrupted";
         }
+        Ok(())
     }
-    let end_cost = s.end_facing_changes * facing_cost;
-    if spent + end_cost > points {
-        return Err(refuse(
-            "situation.out_of_movement",
-            format!(
-                "changing facing at the end costs {end_cost} and only {} movement points are left",
-                points - spent
-            ),
-            "end_facing_changes".into(),
-            &mv.facing_rule,
-        ));
+
+    /// After the last hex: facing changes there (4.3.2), the points spent, leaving the map
+    /// (5.3.3), the Break marker going after any rout move (5.2.1), and the umpire's checks.
+    fn finish(
+        &self,
+        mut progress: Progress,
+        allowance_rule: String,
+    ) -> Result<Resolution, RefereeError> {
+        let (data, s, points) = (self.data, self.s, self.points);
+        let mover = &self.unit().label;
+        let end_cost = s.end_facing_changes * self.facing_cost;
+        if progress.spent + end_cost > points {
+            return Err(refuse(
+                "situation.out_of_movement",
+                format!(
+                    "changing facing at the end costs {end_cost} and only {} movement points are left",
+                    points - progress.spent
+                ),
+                "end_facing_changes".into(),
+                &data.movement.facing_rule,
+            ));
+        }
+        progress.spent += end_cost;
+        progress.totals.push(Total {
+            label: "Movement points spent".into(),
+            value: format!("{} of {points}", progress.spent),
+            rule: allowance_rule,
+            ruling: None,
+        });
+        if progress.left_map {
+            progress.effects.push(effect(
+                Target::Unit(mover.clone()),
+                Change::DestroyAll,
+                "5.3.3",
+                None,
+            ));
+            progress.result = "leaves the map";
+        }
+        if self.routing {
+            progress.effects.push(effect(
+                Target::Unit(mover.clone()),
+                Change::RemoveBreak,
+                "5.2.1",
+                None,
+            ));
+        }
+        let result = progress.result;
+        let mut r = Resolution::certain(
+            &data.system.id,
+            "move",
+            result,
+            meaning(result),
+            progress.effects,
+        );
+        r.totals = progress.totals;
+        r.notes = progress.notes;
+        if self.routing {
+            r.checks.extend(super::state::rout_move_checks());
+        } else {
+            r.checks.push(Check::umpire(
+                "Each hex entered is the front hex or a side hex of the unit (4.3.2); never a hex with enemy units",
+                "4.3.2, 4.3.3",
+            ));
+        }
+        Ok(r)
     }
-    spent += end_cost;
-    totals.push(Total {
-        label: "Movement points spent".into(),
-        value: format!("{spent} of {points}"),
-        rule: allowance_rule,
-        ruling: None,
-    });
-    if left_map {
-        effects.push(effect(
-            Target::Unit(mover.clone()),
-            Change::DestroyAll,
-            "5.3.3",
-            None,
-        ));
-        result = "leaves the map";
-    }
-    let meaning = match result {
+}
+
+/// What the move's result means, in words.
+fn meaning(result: &str) -> &'static str {
+    match result {
         "leaves the map" => {
             "The routing unit leaves the map: it may not return and counts as destroyed."
         }
         "routs" => "The unit ends in a routed hex and routs with it.",
         "disrupted" => "The unit ends in a disrupted hex and is disrupted.",
         _ => "The move is allowed.",
-    };
-    if s.kind != MoveKind::Normal {
-        // 5.2.1: Break markers go whenever the units make a rout move.
-        effects.push(effect(
-            Target::Unit(mover.clone()),
-            Change::RemoveBreak,
-            "5.2.1",
-            None,
-        ));
     }
-    let mut r = Resolution::certain(&data.system.id, "move", result, meaning, effects);
-    r.totals = totals;
-    r.notes = notes;
-    if s.kind != MoveKind::Normal {
-        r.checks.extend(super::state::rout_move_checks());
-    } else {
-        r.checks.push(Check::umpire(
-            "Each hex entered is the front hex or a side hex of the unit (4.3.2); never a hex with enemy units",
-            "4.3.2, 4.3.3",
-        ));
-    }
-    Ok(r)
 }
 
 /// A rout move with no hex farther from the nearest enemy: the unit stays and takes one D
