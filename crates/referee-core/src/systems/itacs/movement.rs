@@ -905,3 +905,464 @@ pub fn withdraw(data: &ItacsData, s: &WithdrawSituation) -> Result<Resolution, R
     ];
     Ok(r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::itacs::Itacs;
+    use serde_json::{json, Value};
+
+    fn data() -> ItacsData {
+        crate::systems::test_support::load("itacs")
+            .data::<Itacs>()
+            .unwrap()
+            .clone()
+    }
+
+    /// Runs `f` on the mover of the situation `v`, with its full printed allowance.
+    fn with_mover<T>(v: Value, f: impl FnOnce(&Mover) -> T) -> T {
+        let d = data();
+        let s: MoveSituation = serde_json::from_value(v).unwrap();
+        let unit = Unit::resolve(&d, &s.unit, "unit").unwrap();
+        let points = unit.movement_points("unit").unwrap();
+        f(&Mover::new(&d, &s, unit, points))
+    }
+
+    fn texts(effects: &[Effect]) -> Vec<(&str, &str, Option<&str>)> {
+        effects
+            .iter()
+            .map(|e| (e.text.as_str(), e.rule.as_str(), e.ruling.as_deref()))
+            .collect()
+    }
+
+    #[test]
+    fn a_square_moves_one_hex_and_only_of_its_own_types() {
+        // 2.6.1: SD, PS and PP form squares, which move 1 hex per movement phase.
+        let d = data();
+        let check = |v: Value| {
+            let s: MoveSituation = serde_json::from_value(v).unwrap();
+            let unit = Unit::resolve(&d, &s.unit, "unit").unwrap();
+            check_path(&d, &s, &unit).map_err(|e| (e.code, e.field))
+        };
+        let clear = json!({ "terrain": "clear" });
+        let pp = json!({ "type": "PP", "movement": 3, "count": 4 });
+        assert_eq!(
+            check(json!({ "unit": pp, "square": true, "path": [clear] })),
+            Ok(())
+        );
+        assert_eq!(
+            check(json!({ "unit": pp, "square": true, "path": [clear, clear] })),
+            Err(("situation.square_move".into(), Some("path".into())))
+        );
+        assert_eq!(
+            check(json!({ "unit": { "type": "LB" }, "square": true, "path": [clear] })),
+            Err(("situation.invalid_square".into(), Some("square".into())))
+        );
+        assert_eq!(
+            check(json!({ "unit": pp, "path": [] })),
+            Err(("situation.empty_path".into(), Some("path".into())))
+        );
+    }
+
+    #[test]
+    fn facing_costs_a_point_except_in_rout_and_break_moves() {
+        // 4.3.2: 1 point per facing change; 5.3.1: none in a rout move.
+        let mv = &data().movement;
+        assert_eq!(facing_cost(mv, MoveKind::Normal), 1);
+        assert_eq!(facing_cost(mv, MoveKind::Rout), 0);
+        assert_eq!(facing_cost(mv, MoveKind::Break), 0);
+    }
+
+    #[test]
+    fn a_hex_is_refused_across_a_scarp_nearer_the_enemy_or_closed_to_the_class() {
+        let refused = |v: Value, i: usize| {
+            with_mover(v, |m| m.hex(i).err().map(|e| (e.code, e.field, e.rule)))
+        };
+        // 3.2.1: no movement up or down a scarp.
+        assert_eq!(
+            refused(
+                json!({ "unit": { "type": "SD" }, "path": [{ "terrain": "clear", "across_scarp": true }] }),
+                0
+            ),
+            Some((
+                "situation.terrain_closed".into(),
+                Some("path[0].across_scarp".into()),
+                Some("3.2.1, 10.3".into())
+            ))
+        );
+        // 5.3.1: each hex of a rout move farther from the nearest enemy than the one before.
+        let rout = json!({ "unit": { "type": "SD" }, "kind": "rout", "enemy_distance": 2,
+                           "path": [{ "terrain": "clear", "enemy_distance": 3 },
+                                    { "terrain": "clear", "enemy_distance": 3 }] });
+        assert_eq!(refused(rout.clone(), 0), None);
+        assert_eq!(
+            refused(rout, 1).map(|e| e.1),
+            Some(Some("path[1].enemy_distance".into()))
+        );
+        // 10.3: trenches are closed to cavalry but for a feudal charge (6.3).
+        let hc = |charging: bool| {
+            json!({ "unit": { "type": "HC", "movement": 8 }, "charging": charging,
+                    "path": [{ "terrain": "trench" }] })
+        };
+        assert_eq!(
+            refused(hc(false), 0).map(|e| e.2),
+            Some(Some("10.3, 6.3".into()))
+        );
+        assert_eq!(refused(hc(true), 0), None);
+        // 2.6.1: a square may not enter a river hex.
+        let square = json!({ "unit": { "type": "SD" }, "square": true,
+                             "path": [{ "terrain": "clear", "stream": true }] });
+        assert_eq!(
+            refused(square, 0).map(|e| e.0),
+            Some("situation.square_move".into())
+        );
+    }
+
+    #[test]
+    fn entering_costs_the_terrain_chart_a_road_or_a_stream() {
+        let cost = |unit: Value, step: Value| {
+            with_mover(json!({ "unit": unit, "path": [step] }), |m| {
+                m.entry_cost(&m.hex(0).unwrap()).unwrap()
+            })
+        };
+        let lb = json!({ "type": "LB" });
+        // 4.3.4: mud costs LB 2; along a road 1 whatever the terrain (3.1.1).
+        assert_eq!(
+            cost(lb.clone(), json!({ "terrain": "mud" })),
+            (2, "10.3".into())
+        );
+        assert_eq!(
+            cost(lb.clone(), json!({ "terrain": "mud", "road": true })),
+            (1, "3.1.1".into())
+        );
+        // 3.1.2: a stream adds 1 (clear + stream = 2).
+        assert_eq!(
+            cost(lb, json!({ "terrain": "clear", "stream": true })),
+            (2, "10.3; 3.1.2, 10.3".into())
+        );
+        // 10.3: cavalry pay their own column: woods 4 against infantry's 2.
+        assert_eq!(
+            cost(
+                json!({ "type": "LC", "movement": 8 }),
+                json!({ "terrain": "woods" })
+            )
+            .0,
+            4
+        );
+        // 6.9.1: an elephant moves as mounted, but pays infantry's cost in jungle.
+        let el = json!({ "type": "EL", "movement": 10 });
+        assert_eq!(cost(el.clone(), json!({ "terrain": "woods" })).0, 4);
+        assert_eq!(
+            cost(el, json!({ "terrain": "jungle" })),
+            (3, "10.3; 6.9.1".into())
+        );
+    }
+
+    #[test]
+    fn points_are_spent_while_they_last_and_a_rout_at_the_edge_leaves_the_map() {
+        // 4.3.1: SD (4 points) through 3 clear hexes may not then enter a 2-point hex.
+        let sd = json!({ "unit": { "type": "SD" },
+                         "path": [{ "terrain": "clear", "facing_changes": 2 }, { "terrain": "woods" }] });
+        with_mover(sd, |m| {
+            let mut p = Progress::new(vec![]);
+            m.spend(&m.hex(0).unwrap(), 1, &mut p).unwrap();
+            assert_eq!(p.spent, 3, "1 for clear, 2 for two facing changes (4.3.2)");
+            let e = m.spend(&m.hex(1).unwrap(), 2, &mut p).unwrap_err();
+            assert_eq!(
+                (e.code.as_str(), e.field.as_deref()),
+                ("situation.out_of_movement", Some("path[1]"))
+            );
+            assert_eq!(p.spent, 3);
+        });
+        // 5.3.3: at the map edge with points left, a routing unit leaves the map.
+        let edge = json!({ "terrain": "clear", "map_edge": true });
+        let rout = |path: Value| json!({ "unit": { "type": "SD" }, "kind": "rout", "path": path });
+        with_mover(rout(json!([edge])), |m| {
+            let mut p = Progress::new(vec![]);
+            m.spend(&m.hex(0).unwrap(), 1, &mut p).unwrap();
+            assert!(p.left_map);
+        });
+        // With no points left at the edge it stays on the map.
+        let clear = json!({ "terrain": "clear" });
+        with_mover(rout(json!([clear, clear, clear, edge])), |m| {
+            let mut p = Progress::new(vec![]);
+            for i in 0..4 {
+                m.spend(&m.hex(i).unwrap(), 1, &mut p).unwrap();
+            }
+            assert_eq!((p.spent, p.left_map), (4, false));
+        });
+        with_mover(rout(json!([edge, { "terrain": "clear" }])), |m| {
+            let mut p = Progress::new(vec![]);
+            let e = m.spend(&m.hex(0).unwrap(), 1, &mut p).unwrap_err();
+            assert_eq!(
+                (e.code.as_str(), e.field.as_deref()),
+                ("situation.off_map", Some("path[1]"))
+            );
+        });
+    }
+
+    #[test]
+    fn each_hex_entered_shows_its_cost_and_facing() {
+        let line = |v: Value| {
+            with_mover(v, |m| {
+                let hex = m.hex(0).unwrap();
+                let (enter, rule) = m.entry_cost(&hex).unwrap();
+                let t = m.entry_total(&hex, enter, rule);
+                (t.label, t.value, t.ruling)
+            })
+        };
+        let step = json!([{ "terrain": "mud", "facing_changes": 1 }]);
+        assert_eq!(
+            line(json!({ "unit": { "type": "LB" }, "path": step })),
+            ("Enter hex 1 (Mud)".into(), "2 MP + 1 facing".into(), None)
+        );
+        // A rout move pays nothing for facing (5.3.1).
+        assert_eq!(
+            line(json!({ "unit": { "type": "LB" }, "kind": "rout", "path": step })).1,
+            "2 MP"
+        );
+        // An elephant's costs rest on R-ITACS-28, but not a road's.
+        let el = json!({ "type": "EL", "movement": 10 });
+        assert_eq!(
+            line(json!({ "unit": el, "path": [{ "terrain": "hills", "label": "H" }] })),
+            (
+                "Enter H (Hills, Grassy Hills)".into(),
+                "3 MP".into(),
+                Some("R-ITACS-28".into())
+            )
+        );
+        assert_eq!(
+            line(json!({ "unit": el, "path": [{ "terrain": "hills", "road": true }] })).2,
+            None
+        );
+    }
+
+    #[test]
+    fn the_stacking_limit_is_the_terrains_the_scenarios_or_three() {
+        let stacking = |v: Value| {
+            with_mover(v, |m| {
+                let s = m.stacking(&m.hex(0).unwrap());
+                (s.limit, s.over, s.over_rule, s.alone_and_held)
+            })
+        };
+        let lb = |n: u32, terrain: &str| {
+            json!({ "unit": { "type": "LB", "count": 2 },
+                    "path": [{ "terrain": terrain, "units_in_hex": n }] })
+        };
+        // 4.3.3: 3 units a hex; 2 LB join 1 unit, not 2.
+        assert_eq!(stacking(lb(1, "clear")), (3, false, "4.3.3".into(), false));
+        assert!(stacking(lb(2, "clear")).1);
+        // 3.1.4: a wall holds 1.
+        assert_eq!(stacking(lb(0, "wall")), (1, true, "4.3.3".into(), false));
+        // The scenario's limit, and 4 for a square (2.6.1).
+        let pp = |extra: Value| {
+            let mut v = json!({ "unit": { "type": "PP", "movement": 3, "count": 4 },
+                                "path": [{ "terrain": "clear" }] });
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            v
+        };
+        assert_eq!(stacking(pp(json!({ "stacking_limit": 2 }))).0, 2);
+        assert_eq!(
+            stacking(pp(json!({ "square": true }))),
+            (4, false, "4.3.3".into(), false)
+        );
+        // Elephants (6.9.3) and fleets (6.7.1) stack alone.
+        let alone = |ty: &str| {
+            json!({ "unit": { "type": ty, "movement": 6 },
+                    "path": [{ "terrain": "water", "units_in_hex": 1 }] })
+        };
+        assert_eq!(stacking(alone("HF")), (3, true, "6.7.1".into(), true));
+        let el = json!({ "unit": { "type": "EL", "movement": 10 },
+                         "path": [{ "terrain": "clear", "units_in_hex": 1 }] });
+        assert_eq!(stacking(el), (3, true, "6.9.3".into(), true));
+    }
+
+    #[test]
+    fn ending_over_the_limit_is_refused_but_for_a_feudal_charge() {
+        type Ended = (Vec<(Change, String)>, usize);
+        let end = |charging: bool, step: Value| -> Result<Ended, RefereeError> {
+            let v = json!({ "unit": { "type": "HC", "movement": 8 }, "charging": charging,
+                            "path": [step] });
+            with_mover(v, |m| {
+                let hex = m.hex(0).unwrap();
+                let mut p = Progress::new(vec![]);
+                m.end_in_stack(&hex, &m.stacking(&hex), &mut p)?;
+                let changes = p.effects.iter().map(|e| (e.change.clone(), e.rule.clone()));
+                Ok((changes.collect(), p.notes.len()))
+            })
+        };
+        let full = json!({ "terrain": "clear", "label": "18.04", "units_in_hex": 3 });
+        // 4.3.3: no move ends over the limit.
+        let e = end(false, full.clone()).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.field.as_deref(), e.rule.as_deref()),
+            (
+                "situation.over_stacking",
+                Some("path[0].units_in_hex"),
+                Some("4.3.3")
+            )
+        );
+        // 6.3: the friendly unit there takes 2 D markers and must break, with a note.
+        let six_three = |c: Change| (c, "6.3".to_string());
+        assert_eq!(
+            end(true, full).unwrap(),
+            (
+                vec![
+                    six_three(Change::DMarkers { count: 2 }),
+                    six_three(Change::MustBreak)
+                ],
+                1
+            )
+        );
+        // Into an elephant's hex, even a charge is refused (6.9.3, R-ITACS-33).
+        let e = end(true, json!({ "terrain": "clear", "elephant": true })).unwrap_err();
+        assert_eq!(
+            (e.rule.as_deref(), e.ruling.as_deref()),
+            (Some("6.9.3"), Some("R-ITACS-33"))
+        );
+    }
+
+    #[test]
+    fn passing_through_a_full_hex_disrupts_both_stacks() {
+        let through = |unit: Value, charging: bool, first: Value| {
+            let v = json!({ "unit": unit, "charging": charging,
+                            "path": [first, { "terrain": "clear" }] });
+            with_mover(v, |m| {
+                let mut p = Progress::new(vec![]);
+                for i in 0..2 {
+                    let hex = m.hex(i).unwrap();
+                    m.pass_through(&hex, &m.stacking(&hex), &mut p);
+                }
+                texts(&p.effects)
+                    .into_iter()
+                    .map(|(t, r, g)| (t.to_string(), r.to_string(), g.map(String::from)))
+                    .collect::<Vec<_>>()
+            })
+        };
+        let mc = json!({ "type": "MC", "movement": 6 });
+        let hex = |n: u32| json!({ "label": "22.07", "terrain": "clear", "units_in_hex": n });
+        // 4.3.3 example: MC through 22.07 holding 3 CB: 1 D marker on the MC, 2 on the CB.
+        let d = |who: &str, n: &str, ruling: Option<&str>| {
+            (
+                format!("{who}: {n}"),
+                "4.3.3".to_string(),
+                ruling.map(String::from),
+            )
+        };
+        assert_eq!(
+            through(mc.clone(), false, hex(3)),
+            vec![
+                d("MC", "+1 D marker", None),
+                d("Hex 22.07", "+2 D markers", None)
+            ]
+        );
+        // Below the limit the hex is passed freely, but not by a charge (6.3, R-ITACS-39).
+        assert!(through(mc, false, hex(1)).is_empty());
+        let hc = json!({ "type": "HC", "movement": 8 });
+        assert_eq!(
+            through(hc.clone(), true, hex(1)),
+            vec![
+                d("HC", "+1 D marker", Some("R-ITACS-39")),
+                d("Hex 22.07", "+2 D markers", Some("R-ITACS-39"))
+            ]
+        );
+        // Through a full hex a charge is disrupted by 4.3.3 itself, with no ruling.
+        assert_eq!(through(hc.clone(), true, hex(3))[0].2, None);
+        // Through an elephant's hex (R-ITACS-33).
+        let el = json!({ "label": "22.07", "terrain": "clear", "elephant": true });
+        assert_eq!(through(hc, false, el)[0].2.as_deref(), Some("R-ITACS-33"));
+    }
+
+    #[test]
+    fn markers_in_the_hex_entered_stop_the_move() {
+        let enter = |v: Value, i: usize| {
+            with_mover(v, |m| {
+                let mut p = Progress::new(vec![]);
+                m.markers(&m.hex(i).unwrap(), &mut p)
+                    .map(|()| (p.result, p.effects.len(), p.notes.len()))
+                    .map_err(|e| (e.code, e.field, e.rule))
+            })
+        };
+        let sd = |extra: Value, path: Value| {
+            let mut v = json!({ "unit": { "type": "SD" }, "path": path });
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            v
+        };
+        let rout = json!({ "terrain": "clear", "rout": true });
+        let d = json!({ "terrain": "clear", "d_markers": 2 });
+        let clear = json!({ "terrain": "clear" });
+        // 5.3: a unit entering a routed hex routs, and must stop there.
+        assert_eq!(enter(sd(json!({}), json!([rout])), 0), Ok(("routs", 1, 0)));
+        assert_eq!(
+            enter(sd(json!({}), json!([rout, clear])), 0),
+            Err((
+                "situation.must_stop".into(),
+                Some("path[0].rout".into()),
+                Some("5.3".into())
+            ))
+        );
+        // 5.1: D markers disrupt and stop a unit, in a break move too.
+        assert_eq!(
+            enter(sd(json!({ "kind": "break" }), json!([d])), 0),
+            Ok(("disrupted", 0, 1))
+        );
+        assert_eq!(
+            enter(sd(json!({}), json!([d, clear])), 0).map_err(|e| e.1),
+            Err(Some("path[0].d_markers".into()))
+        );
+        // A disrupted unit routing is disrupted already and goes on.
+        let routing = json!({ "kind": "rout", "disrupted": true });
+        assert_eq!(
+            enter(sd(routing, json!([d, clear])), 0),
+            Ok(("moves", 0, 0))
+        );
+    }
+
+    #[test]
+    fn the_move_ends_with_its_facing_its_points_and_its_markers() {
+        let finish = |v: Value, spent: u32, left_map: bool| {
+            with_mover(v, |m| {
+                let mut p = Progress::new(vec![]);
+                p.spent = spent;
+                p.left_map = left_map;
+                m.finish(p, "4.3.1".into())
+            })
+        };
+        let lb = |end: u32| {
+            json!({ "unit": { "type": "LB" }, "end_facing_changes": end,
+                    "path": [{ "terrain": "clear" }] })
+        };
+        // 4.3.4: 5 of LB's 5 points spent; one facing change more is refused (4.3.2).
+        let r = finish(lb(0), 5, false).unwrap();
+        assert_eq!(r.totals[0].value, "5 of 5");
+        assert_eq!(r.outcome.unwrap().result, "moves");
+        let e = finish(lb(1), 5, false).unwrap_err();
+        assert_eq!(
+            (e.field.as_deref(), e.rule.as_deref()),
+            (Some("end_facing_changes"), Some("4.3.2"))
+        );
+        assert_eq!(finish(lb(1), 4, false).unwrap().totals[0].value, "5 of 5");
+        // A rout move off the map: destroyed (5.3.3), and its Break marker goes (5.2.1).
+        let rout =
+            json!({ "unit": { "type": "SD" }, "kind": "rout", "path": [{ "terrain": "clear" }] });
+        let o = finish(rout, 1, true).unwrap().outcome.unwrap();
+        assert_eq!(o.result, "leaves the map");
+        assert_eq!(o.meaning, meaning("leaves the map"));
+        let changes: Vec<_> = o
+            .effects
+            .iter()
+            .map(|e| (e.change.clone(), e.rule.as_str()))
+            .collect();
+        assert_eq!(
+            changes,
+            vec![
+                (Change::DestroyAll, "5.3.3"),
+                (Change::RemoveBreak, "5.2.1")
+            ]
+        );
+    }
+}
