@@ -909,15 +909,8 @@ pub fn withdraw(data: &ItacsData, s: &WithdrawSituation) -> Result<Resolution, R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::itacs::Itacs;
+    use crate::systems::itacs::tests::itacs_data as data;
     use serde_json::{json, Value};
-
-    fn data() -> ItacsData {
-        crate::systems::test_support::load("itacs")
-            .data::<Itacs>()
-            .unwrap()
-            .clone()
-    }
 
     /// Runs `f` on the mover of the situation `v`, with its full printed allowance.
     fn with_mover<T>(v: Value, f: impl FnOnce(&Mover) -> T) -> T {
