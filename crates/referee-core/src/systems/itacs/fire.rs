@@ -728,15 +728,8 @@ fn threw(s: &FireSituation, firing: &[Vec<Unit>]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::itacs::Itacs;
+    use crate::systems::itacs::tests::itacs_data as data;
     use serde_json::json;
-
-    fn data() -> ItacsData {
-        crate::systems::test_support::load("itacs")
-            .data::<Itacs>()
-            .unwrap()
-            .clone()
-    }
 
     fn situation(v: serde_json::Value) -> FireSituation {
         serde_json::from_value(v).unwrap()

@@ -635,14 +635,7 @@ fn eliminates_defenders(data: &ItacsData, code: &str, defending: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::itacs::Itacs;
-
-    fn data() -> ItacsData {
-        crate::systems::test_support::load("itacs")
-            .data::<Itacs>()
-            .unwrap()
-            .clone()
-    }
+    use crate::systems::itacs::tests::itacs_data as data;
 
     #[test]
     fn a_ratio_below_the_lowest_column_is_fought_on_it_with_a_note() {

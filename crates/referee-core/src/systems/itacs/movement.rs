@@ -6,10 +6,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::data::ItacsData;
+use super::data::{ItacsData, Terrain, UnitType};
 use super::results::effect;
 use super::situation::{check_can_stand, terrain, Unit, UnitEntry};
-use crate::contract::{Change, Check, Note, Resolution, Target, Total};
+use crate::contract::{Change, Check, Effect, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -197,16 +197,32 @@ fn allowance(
 }
 
 pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, RefereeError> {
-    let mv = &data.movement;
-    let units = vec![Unit::resolve(data, &s.unit, "unit")?];
-    let unit = &units[0];
-    let kind = unit.type_data(data);
-    let fleet = kind.is_some_and(|t| t.fleet);
-    let (points, allowance_rule, mut notes) = allowance(data, s, unit, fleet)?;
-    let routing = s.kind != MoveKind::Normal;
+    let unit = Unit::resolve(data, &s.unit, "unit")?;
+    let fleet = unit.type_data(data).is_some_and(|t| t.fleet);
+    let (points, allowance_rule, notes) = allowance(data, s, &unit, fleet)?;
     if s.nowhere_farther {
-        return nowhere_farther(data, s, unit, routing);
+        return nowhere_farther(data, s, &unit, s.kind != MoveKind::Normal);
     }
+    check_path(data, s, &unit)?;
+    let mover = Mover::new(data, s, unit, points);
+    let mut progress = Progress::new(notes);
+    for i in 0..s.path.len() {
+        let hex = mover.hex(i)?;
+        let (enter, rule) = mover.entry_cost(&hex)?;
+        mover.spend(&hex, enter, &mut progress)?;
+        progress.totals.push(mover.entry_total(&hex, enter, rule));
+        let stacking = mover.stacking(&hex);
+        mover.end_in_stack(&hex, &stacking, &mut progress)?;
+        mover.pass_through(&hex, &stacking, &mut progress);
+        mover.markers(&hex, &mut progress)?;
+    }
+    mover.finish(progress, allowance_rule)
+}
+
+/// The path as a whole: at least one hex, and a square only of its own types and one hex long
+/// (2.6.1).
+fn check_path(data: &ItacsData, s: &MoveSituation, unit: &Unit) -> Result<(), RefereeError> {
+    let mv = &data.movement;
     if s.path.is_empty() {
         return Err(refuse(
             "situation.empty_path",
@@ -241,33 +257,110 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
             &mv.square_rule,
         ));
     }
-    let facing_cost = if s.kind == MoveKind::Normal {
+    Ok(())
+}
+
+/// The points one facing change costs: none in a rout or break move (5.3.1).
+fn facing_cost(mv: &MovementRules, kind: MoveKind) -> u32 {
+    if kind == MoveKind::Normal {
         mv.facing_change_cost
     } else {
         0
-    };
-    let mounted = unit.mounted(data);
-    let mut spent = 0u32;
-    let mut totals = Vec::new();
-    let mut effects = Vec::new();
-    let mut result = "moves";
-    let mut left_map = false;
-    let mover = unit.label.clone();
-    let last = s.path.len() - 1;
-    for (i, step) in s.path.iter().enumerate() {
+    }
+}
+
+/// The moving stack and what holds for every hex of its move.
+struct Mover<'a> {
+    data: &'a ItacsData,
+    s: &'a MoveSituation,
+    /// One stack, as the terrain checks take it.
+    units: Vec<Unit>,
+    kind: Option<&'a UnitType>,
+    mounted: bool,
+    points: u32,
+    facing_cost: u32,
+    routing: bool,
+}
+
+/// What the move has gathered so far, hex by hex.
+struct Progress {
+    spent: u32,
+    totals: Vec<Total>,
+    effects: Vec<Effect>,
+    notes: Vec<Note>,
+    result: &'static str,
+    left_map: bool,
+}
+
+impl Progress {
+    fn new(notes: Vec<Note>) -> Self {
+        Progress {
+            spent: 0,
+            totals: Vec::new(),
+            effects: Vec::new(),
+            notes,
+            result: "moves",
+            left_map: false,
+        }
+    }
+}
+
+/// One hex of the path, as the move enters it.
+struct Hex<'a> {
+    index: usize,
+    step: &'a PathStep,
+    name: String,
+    field: String,
+    ground: &'a Terrain,
+    last: bool,
+}
+
+/// The stacking in a hex entered: its limit, and whether the mover breaks it and by which rule.
+struct Stacking {
+    limit: u32,
+    over: bool,
+    over_rule: String,
+    /// The mover stacks alone and the hex already holds units.
+    alone_and_held: bool,
+}
+
+impl<'a> Mover<'a> {
+    fn new(data: &'a ItacsData, s: &'a MoveSituation, unit: Unit, points: u32) -> Self {
+        Mover {
+            data,
+            s,
+            kind: unit.type_data(data),
+            mounted: unit.mounted(data),
+            units: vec![unit],
+            points,
+            facing_cost: facing_cost(&data.movement, s.kind),
+            routing: s.kind != MoveKind::Normal,
+        }
+    }
+
+    fn unit(&self) -> &Unit {
+        &self.units[0]
+    }
+
+    /// The hex at `i` of the path, if the mover may enter it at all: farther from the enemy in
+    /// a rout move (5.3.1), not across a scarp (3.2.1), ground it may stand on, not closed to
+    /// its class (10.3) and, for a square, no river, road nor bridge (2.6.1).
+    fn hex(&self, i: usize) -> Result<Hex<'a>, RefereeError> {
+        let (data, s) = (self.data, self.s);
+        let mv = &data.movement;
+        let step = &s.path[i];
         let field = format!("path[{i}]");
         let name = step
             .label
             .clone()
             .unwrap_or_else(|| format!("hex {}", i + 1));
         let ground = terrain(data, &step.terrain, &format!("{field}.terrain"))?;
-        // A rout move goes only farther from the nearest enemy, hex by hex (5.3.1).
         let before = if i == 0 {
             s.enemy_distance
         } else {
             s.path[i - 1].enemy_distance
         };
-        if let (true, Some(from), Some(to)) = (routing, before, step.enemy_distance) {
+        if let (true, Some(from), Some(to)) = (self.routing, before, step.enemy_distance) {
             if to <= from {
                 return Err(refuse(
                     "situation.not_farther",
@@ -285,8 +378,9 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 &data.scarp.rule,
             ));
         }
-        check_can_stand(data, &units, ground, step.stream, &field)?;
-        let closed = unit
+        check_can_stand(data, &self.units, ground, step.stream, &field)?;
+        let closed = self
+            .unit()
             .class
             .as_ref()
             .is_some_and(|c| ground.closed_to.contains(c));
@@ -295,7 +389,8 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 "situation.terrain_closed",
                 format!(
                     "{} units may enter {} hexes only when charging by the feudal cavalry rule",
-                    unit.label, ground.name
+                    self.unit().label,
+                    ground.name
                 ),
                 format!("{field}.terrain"),
                 "10.3, 6.3",
@@ -316,106 +411,156 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 &mv.square_rule,
             ));
         }
-        // The terrain chart's cost: cavalry pay their own column, elephants pay infantry's in
-        // some terrain (6.9.1); a road costs 1 whatever the terrain (3.1.1).
-        let infantry_here = kind.is_some_and(|t| {
+        Ok(Hex {
+            index: i,
+            step,
+            name,
+            field,
+            ground,
+            last: i == s.path.len() - 1,
+        })
+    }
+
+    /// The terrain chart's cost to enter, facing apart, with its rule: cavalry pay their own
+    /// column, elephants pay infantry's in some terrain (6.9.1), a stream adds its cost (3.1.2);
+    /// a road costs 1 whatever the terrain (3.1.1).
+    fn entry_cost(&self, hex: &Hex) -> Result<(u32, String), RefereeError> {
+        let data = self.data;
+        let mv = &data.movement;
+        let (step, ground) = (hex.step, hex.ground);
+        if step.road {
+            return Ok((mv.road_cost, mv.road_rule.clone()));
+        }
+        let infantry_here = self.kind.is_some_and(|t| {
             t.infantry_costs_in
                 .iter()
                 .any(|k| data.terrain.get(k).is_some_and(|g| std::ptr::eq(g, ground)))
         });
-        let (enter, rule) = if step.road {
-            (mv.road_cost, mv.road_rule.clone())
-        } else {
-            let Some(infantry_cost) = ground.movement else {
-                return Err(refuse(
-                    "situation.no_movement_cost",
-                    format!("the ruleset gives no movement cost for {}: add movement to its terrain entry", ground.name),
-                    format!("{field}.terrain"),
-                    &ground.rule,
-                ));
-            };
-            let base = match (mounted && !infantry_here, ground.mounted_movement) {
-                (true, Some(m)) => m,
-                _ => infantry_cost,
-            };
-            let stream = if step.stream { data.stream.movement } else { 0 };
-            let mut rule = ground.rule.clone();
-            if step.stream {
-                rule = format!("{rule}; {}", data.stream.rule);
-            }
-            if infantry_here && mounted {
-                rule = format!("{rule}; 6.9.1");
-            }
-            (base + stream, rule)
+        let Some(infantry_cost) = ground.movement else {
+            return Err(refuse(
+                "situation.no_movement_cost",
+                format!(
+                    "the ruleset gives no movement cost for {}: add movement to its terrain entry",
+                    ground.name
+                ),
+                format!("{}.terrain", hex.field),
+                &ground.rule,
+            ));
         };
-        let cost = enter + step.facing_changes * facing_cost;
-        if spent + cost > points {
+        let base = match (self.mounted && !infantry_here, ground.mounted_movement) {
+            (true, Some(m)) => m,
+            _ => infantry_cost,
+        };
+        let stream = if step.stream { data.stream.movement } else { 0 };
+        let mut rule = ground.rule.clone();
+        if step.stream {
+            rule = format!("{rule}; {}", data.stream.rule);
+        }
+        if infantry_here && self.mounted {
+            rule = format!("{rule}; 6.9.1");
+        }
+        Ok((base + stream, rule))
+    }
+
+    /// Pays for the hex and the facing changes before it, if the points last (4.3.1); a routing
+    /// unit at the map edge with points left leaves the map there (5.3.3).
+    fn spend(&self, hex: &Hex, enter: u32, progress: &mut Progress) -> Result<(), RefereeError> {
+        let points = self.points;
+        let cost = enter + hex.step.facing_changes * self.facing_cost;
+        if progress.spent + cost > points {
             return Err(refuse(
                 "situation.out_of_movement",
                 format!(
-                    "entering {name} costs {cost} movement points and only {} of {points} are left: the unit may not enter it",
-                    points - spent
+                    "entering {} costs {cost} movement points and only {} of {points} are left: the unit may not enter it",
+                    hex.name,
+                    points - progress.spent
                 ),
-                field,
-                &mv.rule,
+                hex.field.clone(),
+                &self.data.movement.rule,
             ));
         }
-        spent += cost;
-        // At the map edge with movement left, a routing unit leaves the map (5.3.3).
-        if routing && step.map_edge && spent < points {
-            if i != last {
+        progress.spent += cost;
+        if self.routing && hex.step.map_edge && progress.spent < points {
+            if !hex.last {
                 return Err(refuse(
                     "situation.off_map",
-                    format!("{name} is next to the map edge and movement points are left: the routing unit leaves the map there"),
-                    format!("path[{}]", i + 1),
+                    format!("{} is next to the map edge and movement points are left: the routing unit leaves the map there", hex.name),
+                    format!("path[{}]", hex.index + 1),
                     "5.3.3",
                 ));
             }
-            left_map = true;
+            progress.left_map = true;
         }
+        Ok(())
+    }
+
+    /// The line showing what entering the hex cost, facing changes included (4.3.2).
+    fn entry_total(&self, hex: &Hex, enter: u32, rule: String) -> Total {
+        let step = hex.step;
         let mut value = format!("{enter} MP");
-        if step.facing_changes > 0 && facing_cost > 0 {
-            value = format!("{value} + {} facing", step.facing_changes * facing_cost);
+        if step.facing_changes > 0 && self.facing_cost > 0 {
+            value = format!(
+                "{value} + {} facing",
+                step.facing_changes * self.facing_cost
+            );
         }
-        totals.push(Total {
-            label: format!("Enter {name} ({})", ground.name),
+        Total {
+            label: format!("Enter {} ({})", hex.name, hex.ground.name),
             value,
             rule,
             ruling: if step.road {
                 None
             } else {
-                kind.and_then(|t| t.movement_ruling.clone())
+                self.kind.and_then(|t| t.movement_ruling.clone())
             },
-        });
-        let mut limit = ground
+        }
+    }
+
+    /// The hex's stacking limit (the terrain's, else the scenario's, else 3: 4.3.3; 4 for a
+    /// square, 2.6.1), and whether the mover breaks it: elephants and fleets stack alone (6.9.3,
+    /// 6.7.1), so a hex holding one is full.
+    fn stacking(&self, hex: &Hex) -> Stacking {
+        let (s, mv, step) = (self.s, &self.data.movement, hex.step);
+        let mut limit = hex
+            .ground
             .stacking_limit
             .unwrap_or(s.stacking_limit.unwrap_or(mv.stacking_limit));
         if s.square {
-            // Squares hold 4 whatever the scenario's limit (2.6.1).
             limit = limit.max(mv.square_stacking);
         }
-        let alone = kind.is_some_and(|t| t.stacks_alone || t.fleet);
-        // Elephants and fleets stack alone (6.9.3, 6.7.1): a hex holding one is full.
-        let alone_rule = if kind.is_some_and(|t| t.fleet) {
-            "6.7.1"
-        } else {
-            "6.9.3"
-        };
-        let over = step.units_in_hex + unit.count > limit
-            || (alone && step.units_in_hex > 0)
-            || step.elephant;
+        let fleet = self.kind.is_some_and(|t| t.fleet);
+        let alone = self.kind.is_some_and(|t| t.stacks_alone) || fleet;
+        let alone_and_held = alone && step.units_in_hex > 0;
+        let over = step.units_in_hex + self.unit().count > limit || alone_and_held || step.elephant;
         let over_rule = if step.elephant {
             "6.9.3".to_string()
-        } else if alone && step.units_in_hex > 0 {
-            alone_rule.to_string()
+        } else if alone_and_held {
+            (if fleet { "6.7.1" } else { "6.9.3" }).to_string()
         } else {
             mv.stacking_rule.clone()
         };
-        // A feudal charge may end over the limit in a friendly hex: the friendly unit there
-        // takes 2 D markers and must break (6.3). Elephants and fleets still stack alone.
-        let charge_over = s.charging && !step.elephant && !(alone && step.units_in_hex > 0);
-        if over && i == last && charge_over {
-            effects.push(effect(
+        Stacking {
+            limit,
+            over,
+            over_rule,
+            alone_and_held,
+        }
+    }
+
+    /// Ending the move over the limit is refused (4.3.3), but for a feudal charge: the friendly
+    /// unit there takes 2 D markers and must break (6.3). Elephants and fleets still stack alone.
+    fn end_in_stack(
+        &self,
+        hex: &Hex,
+        stacking: &Stacking,
+        progress: &mut Progress,
+    ) -> Result<(), RefereeError> {
+        if !(stacking.over && hex.last) {
+            return Ok(());
+        }
+        let (step, name, limit) = (hex.step, &hex.name, stacking.limit);
+        if self.s.charging && !step.elephant && !stacking.alone_and_held {
+            progress.effects.push(effect(
                 Target::Hex(name.clone()),
                 Change::DMarkers {
                     count: CHARGE_OVER_LIMIT_D,
@@ -423,84 +568,97 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                 CHARGE_RULE,
                 None,
             ));
-            effects.push(effect(
+            progress.effects.push(effect(
                 Target::Hex(name.clone()),
                 Change::MustBreak,
                 CHARGE_RULE,
                 None,
             ));
-            notes.push(Note::new(
+            progress.notes.push(Note::new(
                 format!("The charge ends in {name} over the stacking limit of {limit}: the friendly unit there is disrupted (2 D markers) and must break."),
                 CHARGE_RULE,
                 None,
             ));
-        } else if over && i == last {
-            let message = if step.elephant {
-                format!("{name} holds an elephant: no other unit may stack in its hex but the unit it carries")
-            } else if alone && step.units_in_hex > 0 {
-                format!(
-                    "{} units stack alone: {name} already holds {} units",
-                    unit.label, step.units_in_hex
-                )
-            } else {
-                format!(
-                    "{name} already holds {} units: ending there breaks the stacking limit of {limit}",
-                    step.units_in_hex
-                )
-            };
-            let e = refuse(
-                "situation.over_stacking",
-                message,
-                format!("{field}.units_in_hex"),
-                &over_rule,
-            );
-            return Err(if step.elephant {
-                e.ruling("R-ITACS-33")
-            } else {
-                e
-            });
+            return Ok(());
         }
-        // A charging HC passing through any friendly unit disrupts both as 4.3.3 does a full
-        // hex (6.3, R-ITACS-39).
-        let charge_through = s.charging && step.units_in_hex > 0;
-        if i != last && ((over && (step.units_in_hex >= limit || step.elephant)) || charge_through)
-        {
-            let ruling = if step.elephant {
-                Some("R-ITACS-33")
-            } else if charge_through && step.units_in_hex < limit {
-                Some("R-ITACS-39")
-            } else {
-                None
-            };
-            effects.push(effect(
-                Target::Unit(mover.clone()),
-                Change::DMarkers {
-                    count: mv.pass_through_mover_d,
-                },
-                &mv.stacking_rule,
-                ruling,
-            ));
-            effects.push(effect(
-                Target::Hex(name.clone()),
-                Change::DMarkers {
-                    count: mv.pass_through_stationary_d,
-                },
-                &mv.stacking_rule,
-                ruling,
-            ));
-            let why = if ruling == Some("R-ITACS-39") {
-                "A charge passing through a friendly unit"
-            } else {
-                "Moving through a hex at its stacking limit"
-            };
-            notes.push(Note::new(
-                format!("{why} ({name}) disrupts both stacks, once all movement is finished."),
-                &mv.stacking_rule,
-                ruling,
-            ));
+        let message = if step.elephant {
+            format!("{name} holds an elephant: no other unit may stack in its hex but the unit it carries")
+        } else if stacking.alone_and_held {
+            format!(
+                "{} units stack alone: {name} already holds {} units",
+                self.unit().label,
+                step.units_in_hex
+            )
+        } else {
+            format!(
+                "{name} already holds {} units: ending there breaks the stacking limit of {limit}",
+                step.units_in_hex
+            )
+        };
+        let e = refuse(
+            "situation.over_stacking",
+            message,
+            format!("{}.units_in_hex", hex.field),
+            &stacking.over_rule,
+        );
+        Err(if step.elephant {
+            e.ruling("R-ITACS-33")
+        } else {
+            e
+        })
+    }
+
+    /// Moving on through a hex at its stacking limit disrupts both stacks (4.3.3), as does a
+    /// charging HC passing through any friendly unit (6.3, R-ITACS-39).
+    fn pass_through(&self, hex: &Hex, stacking: &Stacking, progress: &mut Progress) {
+        let (mv, step, name) = (&self.data.movement, hex.step, &hex.name);
+        let full = stacking.over && (step.units_in_hex >= stacking.limit || step.elephant);
+        let charge_through = self.s.charging && step.units_in_hex > 0;
+        if hex.last || !(full || charge_through) {
+            return;
         }
+        let ruling = if step.elephant {
+            Some("R-ITACS-33")
+        } else if charge_through && step.units_in_hex < stacking.limit {
+            Some("R-ITACS-39")
+        } else {
+            None
+        };
+        progress.effects.push(effect(
+            Target::Unit(self.unit().label.clone()),
+            Change::DMarkers {
+                count: mv.pass_through_mover_d,
+            },
+            &mv.stacking_rule,
+            ruling,
+        ));
+        progress.effects.push(effect(
+            Target::Hex(name.clone()),
+            Change::DMarkers {
+                count: mv.pass_through_stationary_d,
+            },
+            &mv.stacking_rule,
+            ruling,
+        ));
+        let why = if ruling == Some("R-ITACS-39") {
+            "A charge passing through a friendly unit"
+        } else {
+            "Moving through a hex at its stacking limit"
+        };
+        progress.notes.push(Note::new(
+            format!("{why} ({name}) disrupts both stacks, once all movement is finished."),
+            &mv.stacking_rule,
+            ruling,
+        ));
+    }
+
+    /// Markers in the hex entered stop the move there: a Rout marker routs the unit (5.3); D
+    /// markers disrupt a unit from a hex without them, a rout or break move too (5.1). A
+    /// disrupted unit routing is disrupted already.
+    fn markers(&self, hex: &Hex, progress: &mut Progress) -> Result<(), RefereeError> {
+        let (s, step, name, field) = (self.s, hex.step, &hex.name, &hex.field);
         if step.rout && s.kind == MoveKind::Normal {
-            if i != last {
+            if !hex.last {
                 return Err(refuse(
                     "situation.must_stop",
                     format!("{name} has a Rout marker: a unit entering it routs"),
@@ -508,17 +666,15 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                     "5.3",
                 ));
             }
-            effects.push(effect(
-                Target::Unit(mover.clone()),
+            progress.effects.push(effect(
+                Target::Unit(self.unit().label.clone()),
                 Change::Rout,
                 "5.3",
                 None,
             ));
-            result = "routs";
+            progress.result = "routs";
         } else if step.d_markers > 0 && !s.disrupted {
-            // From a hex without D markers into one with them: disrupted, and the move stops —
-            // a rout or break move too (5.1). A disrupted unit routing is disrupted already.
-            if i != last {
+            if !hex.last {
                 return Err(refuse(
                     "situation.must_stop",
                     format!(
@@ -528,71 +684,96 @@ pub fn move_units(data: &ItacsData, s: &MoveSituation) -> Result<Resolution, Ref
                     "5.1",
                 ));
             }
-            notes.push(Note::new(
-                format!("{mover} joins the D markers of {name}: disrupted."),
+            progress.notes.push(Note::new(
+                format!(
+                    "{} joins the D markers of {name}: disrupted.",
+                    self.unit().label
+                ),
                 "5.1",
                 None,
             ));
-            result = "disrupted";
+            progress.result = "disrupted";
         }
+        Ok(())
     }
-    let end_cost = s.end_facing_changes * facing_cost;
-    if spent + end_cost > points {
-        return Err(refuse(
-            "situation.out_of_movement",
-            format!(
-                "changing facing at the end costs {end_cost} and only {} movement points are left",
-                points - spent
-            ),
-            "end_facing_changes".into(),
-            &mv.facing_rule,
-        ));
+
+    /// After the last hex: facing changes there (4.3.2), the points spent, leaving the map
+    /// (5.3.3), the Break marker going after any rout move (5.2.1), and the umpire's checks.
+    fn finish(
+        &self,
+        mut progress: Progress,
+        allowance_rule: String,
+    ) -> Result<Resolution, RefereeError> {
+        let (data, s, points) = (self.data, self.s, self.points);
+        let mover = &self.unit().label;
+        let end_cost = s.end_facing_changes * self.facing_cost;
+        if progress.spent + end_cost > points {
+            return Err(refuse(
+                "situation.out_of_movement",
+                format!(
+                    "changing facing at the end costs {end_cost} and only {} movement points are left",
+                    points - progress.spent
+                ),
+                "end_facing_changes".into(),
+                &data.movement.facing_rule,
+            ));
+        }
+        progress.spent += end_cost;
+        progress.totals.push(Total {
+            label: "Movement points spent".into(),
+            value: format!("{} of {points}", progress.spent),
+            rule: allowance_rule,
+            ruling: None,
+        });
+        if progress.left_map {
+            progress.effects.push(effect(
+                Target::Unit(mover.clone()),
+                Change::DestroyAll,
+                "5.3.3",
+                None,
+            ));
+            progress.result = "leaves the map";
+        }
+        if self.routing {
+            progress.effects.push(effect(
+                Target::Unit(mover.clone()),
+                Change::RemoveBreak,
+                "5.2.1",
+                None,
+            ));
+        }
+        let result = progress.result;
+        let mut r = Resolution::certain(
+            &data.system.id,
+            "move",
+            result,
+            meaning(result),
+            progress.effects,
+        );
+        r.totals = progress.totals;
+        r.notes = progress.notes;
+        if self.routing {
+            r.checks.extend(super::state::rout_move_checks());
+        } else {
+            r.checks.push(Check::umpire(
+                "Each hex entered is the front hex or a side hex of the unit (4.3.2); never a hex with enemy units",
+                "4.3.2, 4.3.3",
+            ));
+        }
+        Ok(r)
     }
-    spent += end_cost;
-    totals.push(Total {
-        label: "Movement points spent".into(),
-        value: format!("{spent} of {points}"),
-        rule: allowance_rule,
-        ruling: None,
-    });
-    if left_map {
-        effects.push(effect(
-            Target::Unit(mover.clone()),
-            Change::DestroyAll,
-            "5.3.3",
-            None,
-        ));
-        result = "leaves the map";
-    }
-    let meaning = match result {
+}
+
+/// What the move's result means, in words.
+fn meaning(result: &str) -> &'static str {
+    match result {
         "leaves the map" => {
             "The routing unit leaves the map: it may not return and counts as destroyed."
         }
         "routs" => "The unit ends in a routed hex and routs with it.",
         "disrupted" => "The unit ends in a disrupted hex and is disrupted.",
         _ => "The move is allowed.",
-    };
-    if s.kind != MoveKind::Normal {
-        // 5.2.1: Break markers go whenever the units make a rout move.
-        effects.push(effect(
-            Target::Unit(mover.clone()),
-            Change::RemoveBreak,
-            "5.2.1",
-            None,
-        ));
     }
-    let mut r = Resolution::certain(&data.system.id, "move", result, meaning, effects);
-    r.totals = totals;
-    r.notes = notes;
-    if s.kind != MoveKind::Normal {
-        r.checks.extend(super::state::rout_move_checks());
-    } else {
-        r.checks.push(Check::umpire(
-            "Each hex entered is the front hex or a side hex of the unit (4.3.2); never a hex with enemy units",
-            "4.3.2, 4.3.3",
-        ));
-    }
-    Ok(r)
 }
 
 /// A rout move with no hex farther from the nearest enemy: the unit stays and takes one D
@@ -723,4 +904,458 @@ pub fn withdraw(data: &ItacsData, s: &WithdrawSituation) -> Result<Resolution, R
         ),
     ];
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::itacs::tests::itacs_data as data;
+    use serde_json::{json, Value};
+
+    /// Runs `f` on the mover of the situation `v`, with its full printed allowance.
+    fn with_mover<T>(v: Value, f: impl FnOnce(&Mover) -> T) -> T {
+        let d = data();
+        let s: MoveSituation = serde_json::from_value(v).unwrap();
+        let unit = Unit::resolve(&d, &s.unit, "unit").unwrap();
+        let points = unit.movement_points("unit").unwrap();
+        f(&Mover::new(&d, &s, unit, points))
+    }
+
+    fn texts(effects: &[Effect]) -> Vec<(&str, &str, Option<&str>)> {
+        effects
+            .iter()
+            .map(|e| (e.text.as_str(), e.rule.as_str(), e.ruling.as_deref()))
+            .collect()
+    }
+
+    #[test]
+    fn a_square_moves_one_hex_and_only_of_its_own_types() {
+        // 2.6.1: SD, PS and PP form squares, which move 1 hex per movement phase.
+        let d = data();
+        let check = |v: Value| {
+            let s: MoveSituation = serde_json::from_value(v).unwrap();
+            let unit = Unit::resolve(&d, &s.unit, "unit").unwrap();
+            check_path(&d, &s, &unit).map_err(|e| (e.code, e.field))
+        };
+        let clear = json!({ "terrain": "clear" });
+        let pp = json!({ "type": "PP", "movement": 3, "count": 4 });
+        assert_eq!(
+            check(json!({ "unit": pp, "square": true, "path": [clear] })),
+            Ok(())
+        );
+        assert_eq!(
+            check(json!({ "unit": pp, "square": true, "path": [clear, clear] })),
+            Err(("situation.square_move".into(), Some("path".into())))
+        );
+        assert_eq!(
+            check(json!({ "unit": { "type": "LB" }, "square": true, "path": [clear] })),
+            Err(("situation.invalid_square".into(), Some("square".into())))
+        );
+        assert_eq!(
+            check(json!({ "unit": pp, "path": [] })),
+            Err(("situation.empty_path".into(), Some("path".into())))
+        );
+    }
+
+    #[test]
+    fn facing_costs_a_point_except_in_rout_and_break_moves() {
+        // 4.3.2: 1 point per facing change; 5.3.1: none in a rout move.
+        let mv = &data().movement;
+        assert_eq!(facing_cost(mv, MoveKind::Normal), 1);
+        assert_eq!(facing_cost(mv, MoveKind::Rout), 0);
+        assert_eq!(facing_cost(mv, MoveKind::Break), 0);
+    }
+
+    #[test]
+    fn a_hex_is_refused_across_a_scarp_nearer_the_enemy_or_closed_to_the_class() {
+        let refused = |v: Value, i: usize| {
+            with_mover(v, |m| m.hex(i).err().map(|e| (e.code, e.field, e.rule)))
+        };
+        // 3.2.1: no movement up or down a scarp.
+        assert_eq!(
+            refused(
+                json!({ "unit": { "type": "SD" }, "path": [{ "terrain": "clear", "across_scarp": true }] }),
+                0
+            ),
+            Some((
+                "situation.terrain_closed".into(),
+                Some("path[0].across_scarp".into()),
+                Some("3.2.1, 10.3".into())
+            ))
+        );
+        // 5.3.1: each hex of a rout move farther from the nearest enemy than the one before.
+        let rout = json!({ "unit": { "type": "SD" }, "kind": "rout", "enemy_distance": 2,
+                           "path": [{ "terrain": "clear", "enemy_distance": 3 },
+                                    { "terrain": "clear", "enemy_distance": 3 }] });
+        assert_eq!(refused(rout.clone(), 0), None);
+        assert_eq!(
+            refused(rout, 1).map(|e| e.1),
+            Some(Some("path[1].enemy_distance".into()))
+        );
+        // 10.3: trenches are closed to cavalry but for a feudal charge (6.3).
+        let hc = |charging: bool| {
+            json!({ "unit": { "type": "HC", "movement": 8 }, "charging": charging,
+                    "path": [{ "terrain": "trench" }] })
+        };
+        assert_eq!(
+            refused(hc(false), 0).map(|e| e.2),
+            Some(Some("10.3, 6.3".into()))
+        );
+        assert_eq!(refused(hc(true), 0), None);
+        // 2.6.1: a square may not enter a river hex.
+        let square = json!({ "unit": { "type": "SD" }, "square": true,
+                             "path": [{ "terrain": "clear", "stream": true }] });
+        assert_eq!(
+            refused(square, 0).map(|e| e.0),
+            Some("situation.square_move".into())
+        );
+    }
+
+    #[test]
+    fn entering_costs_the_terrain_chart_a_road_or_a_stream() {
+        let cost = |unit: Value, step: Value| {
+            with_mover(json!({ "unit": unit, "path": [step] }), |m| {
+                m.entry_cost(&m.hex(0).unwrap()).unwrap()
+            })
+        };
+        let lb = json!({ "type": "LB" });
+        // 4.3.4: mud costs LB 2; along a road 1 whatever the terrain (3.1.1).
+        assert_eq!(
+            cost(lb.clone(), json!({ "terrain": "mud" })),
+            (2, "10.3".into())
+        );
+        assert_eq!(
+            cost(lb.clone(), json!({ "terrain": "mud", "road": true })),
+            (1, "3.1.1".into())
+        );
+        // 3.1.2: a stream adds 1 (clear + stream = 2).
+        assert_eq!(
+            cost(lb, json!({ "terrain": "clear", "stream": true })),
+            (2, "10.3; 3.1.2, 10.3".into())
+        );
+        // 10.3: cavalry pay their own column: woods 4 against infantry's 2.
+        assert_eq!(
+            cost(
+                json!({ "type": "LC", "movement": 8 }),
+                json!({ "terrain": "woods" })
+            )
+            .0,
+            4
+        );
+        // 6.9.1: an elephant moves as mounted, but pays infantry's cost in jungle.
+        let el = json!({ "type": "EL", "movement": 10 });
+        assert_eq!(cost(el.clone(), json!({ "terrain": "woods" })).0, 4);
+        assert_eq!(
+            cost(el, json!({ "terrain": "jungle" })),
+            (3, "10.3; 6.9.1".into())
+        );
+    }
+
+    #[test]
+    fn points_are_spent_while_they_last_and_a_rout_at_the_edge_leaves_the_map() {
+        // 4.3.1: SD (4 points) through 3 clear hexes may not then enter a 2-point hex.
+        let sd = json!({ "unit": { "type": "SD" },
+                         "path": [{ "terrain": "clear", "facing_changes": 2 }, { "terrain": "woods" }] });
+        with_mover(sd, |m| {
+            let mut p = Progress::new(vec![]);
+            m.spend(&m.hex(0).unwrap(), 1, &mut p).unwrap();
+            assert_eq!(p.spent, 3, "1 for clear, 2 for two facing changes (4.3.2)");
+            let e = m.spend(&m.hex(1).unwrap(), 2, &mut p).unwrap_err();
+            assert_eq!(
+                (e.code.as_str(), e.field.as_deref()),
+                ("situation.out_of_movement", Some("path[1]"))
+            );
+            assert_eq!(p.spent, 3);
+        });
+        // 5.3.3: at the map edge with points left, a routing unit leaves the map.
+        let edge = json!({ "terrain": "clear", "map_edge": true });
+        let rout = |path: Value| json!({ "unit": { "type": "SD" }, "kind": "rout", "path": path });
+        with_mover(rout(json!([edge])), |m| {
+            let mut p = Progress::new(vec![]);
+            m.spend(&m.hex(0).unwrap(), 1, &mut p).unwrap();
+            assert!(p.left_map);
+        });
+        // With no points left at the edge it stays on the map.
+        let clear = json!({ "terrain": "clear" });
+        with_mover(rout(json!([clear, clear, clear, edge])), |m| {
+            let mut p = Progress::new(vec![]);
+            for i in 0..4 {
+                m.spend(&m.hex(i).unwrap(), 1, &mut p).unwrap();
+            }
+            assert_eq!((p.spent, p.left_map), (4, false));
+        });
+        with_mover(rout(json!([edge, { "terrain": "clear" }])), |m| {
+            let mut p = Progress::new(vec![]);
+            let e = m.spend(&m.hex(0).unwrap(), 1, &mut p).unwrap_err();
+            assert_eq!(
+                (e.code.as_str(), e.field.as_deref()),
+                ("situation.off_map", Some("path[1]"))
+            );
+        });
+    }
+
+    #[test]
+    fn each_hex_entered_shows_its_cost_and_facing() {
+        let line = |v: Value| {
+            with_mover(v, |m| {
+                let hex = m.hex(0).unwrap();
+                let (enter, rule) = m.entry_cost(&hex).unwrap();
+                let t = m.entry_total(&hex, enter, rule);
+                (t.label, t.value, t.ruling)
+            })
+        };
+        let step = json!([{ "terrain": "mud", "facing_changes": 1 }]);
+        assert_eq!(
+            line(json!({ "unit": { "type": "LB" }, "path": step })),
+            ("Enter hex 1 (Mud)".into(), "2 MP + 1 facing".into(), None)
+        );
+        // A rout move pays nothing for facing (5.3.1).
+        assert_eq!(
+            line(json!({ "unit": { "type": "LB" }, "kind": "rout", "path": step })).1,
+            "2 MP"
+        );
+        // An elephant's costs rest on R-ITACS-28, but not a road's.
+        let el = json!({ "type": "EL", "movement": 10 });
+        assert_eq!(
+            line(json!({ "unit": el, "path": [{ "terrain": "hills", "label": "H" }] })),
+            (
+                "Enter H (Hills, Grassy Hills)".into(),
+                "3 MP".into(),
+                Some("R-ITACS-28".into())
+            )
+        );
+        assert_eq!(
+            line(json!({ "unit": el, "path": [{ "terrain": "hills", "road": true }] })).2,
+            None
+        );
+    }
+
+    #[test]
+    fn the_stacking_limit_is_the_terrains_the_scenarios_or_three() {
+        let stacking = |v: Value| {
+            with_mover(v, |m| {
+                let s = m.stacking(&m.hex(0).unwrap());
+                (s.limit, s.over, s.over_rule, s.alone_and_held)
+            })
+        };
+        let lb = |n: u32, terrain: &str| {
+            json!({ "unit": { "type": "LB", "count": 2 },
+                    "path": [{ "terrain": terrain, "units_in_hex": n }] })
+        };
+        // 4.3.3: 3 units a hex; 2 LB join 1 unit, not 2.
+        assert_eq!(stacking(lb(1, "clear")), (3, false, "4.3.3".into(), false));
+        assert!(stacking(lb(2, "clear")).1);
+        // 3.1.4: a wall holds 1.
+        assert_eq!(stacking(lb(0, "wall")), (1, true, "4.3.3".into(), false));
+        // The scenario's limit, and 4 for a square (2.6.1).
+        let pp = |extra: Value| {
+            let mut v = json!({ "unit": { "type": "PP", "movement": 3, "count": 4 },
+                                "path": [{ "terrain": "clear" }] });
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            v
+        };
+        assert_eq!(stacking(pp(json!({ "stacking_limit": 2 }))).0, 2);
+        assert_eq!(
+            stacking(pp(json!({ "square": true }))),
+            (4, false, "4.3.3".into(), false)
+        );
+        // Elephants (6.9.3) and fleets (6.7.1) stack alone.
+        let alone = |ty: &str| {
+            json!({ "unit": { "type": ty, "movement": 6 },
+                    "path": [{ "terrain": "water", "units_in_hex": 1 }] })
+        };
+        assert_eq!(stacking(alone("HF")), (3, true, "6.7.1".into(), true));
+        let el = json!({ "unit": { "type": "EL", "movement": 10 },
+                         "path": [{ "terrain": "clear", "units_in_hex": 1 }] });
+        assert_eq!(stacking(el), (3, true, "6.9.3".into(), true));
+    }
+
+    #[test]
+    fn ending_over_the_limit_is_refused_but_for_a_feudal_charge() {
+        type Ended = (Vec<(Change, String)>, usize);
+        let end = |charging: bool, step: Value| -> Result<Ended, RefereeError> {
+            let v = json!({ "unit": { "type": "HC", "movement": 8 }, "charging": charging,
+                            "path": [step] });
+            with_mover(v, |m| {
+                let hex = m.hex(0).unwrap();
+                let mut p = Progress::new(vec![]);
+                m.end_in_stack(&hex, &m.stacking(&hex), &mut p)?;
+                let changes = p.effects.iter().map(|e| (e.change.clone(), e.rule.clone()));
+                Ok((changes.collect(), p.notes.len()))
+            })
+        };
+        let full = json!({ "terrain": "clear", "label": "18.04", "units_in_hex": 3 });
+        // 4.3.3: no move ends over the limit.
+        let e = end(false, full.clone()).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.field.as_deref(), e.rule.as_deref()),
+            (
+                "situation.over_stacking",
+                Some("path[0].units_in_hex"),
+                Some("4.3.3")
+            )
+        );
+        // 6.3: the friendly unit there takes 2 D markers and must break, with a note.
+        let six_three = |c: Change| (c, "6.3".to_string());
+        assert_eq!(
+            end(true, full).unwrap(),
+            (
+                vec![
+                    six_three(Change::DMarkers { count: 2 }),
+                    six_three(Change::MustBreak)
+                ],
+                1
+            )
+        );
+        // Into an elephant's hex, even a charge is refused (6.9.3, R-ITACS-33).
+        let e = end(true, json!({ "terrain": "clear", "elephant": true })).unwrap_err();
+        assert_eq!(
+            (e.rule.as_deref(), e.ruling.as_deref()),
+            (Some("6.9.3"), Some("R-ITACS-33"))
+        );
+    }
+
+    #[test]
+    fn passing_through_a_full_hex_disrupts_both_stacks() {
+        let through = |unit: Value, charging: bool, first: Value| {
+            let v = json!({ "unit": unit, "charging": charging,
+                            "path": [first, { "terrain": "clear" }] });
+            with_mover(v, |m| {
+                let mut p = Progress::new(vec![]);
+                for i in 0..2 {
+                    let hex = m.hex(i).unwrap();
+                    m.pass_through(&hex, &m.stacking(&hex), &mut p);
+                }
+                texts(&p.effects)
+                    .into_iter()
+                    .map(|(t, r, g)| (t.to_string(), r.to_string(), g.map(String::from)))
+                    .collect::<Vec<_>>()
+            })
+        };
+        let mc = json!({ "type": "MC", "movement": 6 });
+        let hex = |n: u32| json!({ "label": "22.07", "terrain": "clear", "units_in_hex": n });
+        // 4.3.3 example: MC through 22.07 holding 3 CB: 1 D marker on the MC, 2 on the CB.
+        let d = |who: &str, n: &str, ruling: Option<&str>| {
+            (
+                format!("{who}: {n}"),
+                "4.3.3".to_string(),
+                ruling.map(String::from),
+            )
+        };
+        assert_eq!(
+            through(mc.clone(), false, hex(3)),
+            vec![
+                d("MC", "+1 D marker", None),
+                d("Hex 22.07", "+2 D markers", None)
+            ]
+        );
+        // Below the limit the hex is passed freely, but not by a charge (6.3, R-ITACS-39).
+        assert!(through(mc, false, hex(1)).is_empty());
+        let hc = json!({ "type": "HC", "movement": 8 });
+        assert_eq!(
+            through(hc.clone(), true, hex(1)),
+            vec![
+                d("HC", "+1 D marker", Some("R-ITACS-39")),
+                d("Hex 22.07", "+2 D markers", Some("R-ITACS-39"))
+            ]
+        );
+        // Through a full hex a charge is disrupted by 4.3.3 itself, with no ruling.
+        assert_eq!(through(hc.clone(), true, hex(3))[0].2, None);
+        // Through an elephant's hex (R-ITACS-33).
+        let el = json!({ "label": "22.07", "terrain": "clear", "elephant": true });
+        assert_eq!(through(hc, false, el)[0].2.as_deref(), Some("R-ITACS-33"));
+    }
+
+    #[test]
+    fn markers_in_the_hex_entered_stop_the_move() {
+        let enter = |v: Value, i: usize| {
+            with_mover(v, |m| {
+                let mut p = Progress::new(vec![]);
+                m.markers(&m.hex(i).unwrap(), &mut p)
+                    .map(|()| (p.result, p.effects.len(), p.notes.len()))
+                    .map_err(|e| (e.code, e.field, e.rule))
+            })
+        };
+        let sd = |extra: Value, path: Value| {
+            let mut v = json!({ "unit": { "type": "SD" }, "path": path });
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            v
+        };
+        let rout = json!({ "terrain": "clear", "rout": true });
+        let d = json!({ "terrain": "clear", "d_markers": 2 });
+        let clear = json!({ "terrain": "clear" });
+        // 5.3: a unit entering a routed hex routs, and must stop there.
+        assert_eq!(enter(sd(json!({}), json!([rout])), 0), Ok(("routs", 1, 0)));
+        assert_eq!(
+            enter(sd(json!({}), json!([rout, clear])), 0),
+            Err((
+                "situation.must_stop".into(),
+                Some("path[0].rout".into()),
+                Some("5.3".into())
+            ))
+        );
+        // 5.1: D markers disrupt and stop a unit, in a break move too.
+        assert_eq!(
+            enter(sd(json!({ "kind": "break" }), json!([d])), 0),
+            Ok(("disrupted", 0, 1))
+        );
+        assert_eq!(
+            enter(sd(json!({}), json!([d, clear])), 0).map_err(|e| e.1),
+            Err(Some("path[0].d_markers".into()))
+        );
+        // A disrupted unit routing is disrupted already and goes on.
+        let routing = json!({ "kind": "rout", "disrupted": true });
+        assert_eq!(
+            enter(sd(routing, json!([d, clear])), 0),
+            Ok(("moves", 0, 0))
+        );
+    }
+
+    #[test]
+    fn the_move_ends_with_its_facing_its_points_and_its_markers() {
+        let finish = |v: Value, spent: u32, left_map: bool| {
+            with_mover(v, |m| {
+                let mut p = Progress::new(vec![]);
+                p.spent = spent;
+                p.left_map = left_map;
+                m.finish(p, "4.3.1".into())
+            })
+        };
+        let lb = |end: u32| {
+            json!({ "unit": { "type": "LB" }, "end_facing_changes": end,
+                    "path": [{ "terrain": "clear" }] })
+        };
+        // 4.3.4: 5 of LB's 5 points spent; one facing change more is refused (4.3.2).
+        let r = finish(lb(0), 5, false).unwrap();
+        assert_eq!(r.totals[0].value, "5 of 5");
+        assert_eq!(r.outcome.unwrap().result, "moves");
+        let e = finish(lb(1), 5, false).unwrap_err();
+        assert_eq!(
+            (e.field.as_deref(), e.rule.as_deref()),
+            (Some("end_facing_changes"), Some("4.3.2"))
+        );
+        assert_eq!(finish(lb(1), 4, false).unwrap().totals[0].value, "5 of 5");
+        // A rout move off the map: destroyed (5.3.3), and its Break marker goes (5.2.1).
+        let rout =
+            json!({ "unit": { "type": "SD" }, "kind": "rout", "path": [{ "terrain": "clear" }] });
+        let o = finish(rout, 1, true).unwrap().outcome.unwrap();
+        assert_eq!(o.result, "leaves the map");
+        assert_eq!(o.meaning, meaning("leaves the map"));
+        let changes: Vec<_> = o
+            .effects
+            .iter()
+            .map(|e| (e.change.clone(), e.rule.as_str()))
+            .collect();
+        assert_eq!(
+            changes,
+            vec![
+                (Change::DestroyAll, "5.3.3"),
+                (Change::RemoveBreak, "5.2.1")
+            ]
+        );
+    }
 }
