@@ -136,161 +136,21 @@ pub fn with_elephant_contact(
     let Some(test) = contact_test(s, [&a, &b]) else {
         return resolve(s, dice);
     };
-    let rule = test.kind.rule();
-    // Every test passed (one per caller, until one fails), exactly.
-    let one = Dist::die(10)?.map(|r| *r <= test.number);
-    let mut all = one.clone();
-    for _ in 1..test.callers.len() {
-        all = all.and_then(|ok| {
-            Ok(if *ok {
-                one.clone()
-            } else {
-                Dist::certain(false)
-            })
-        })?;
-    }
-    let pass_odds = all.probability(&true);
-    let fail_odds = all.probability(&false);
-    let mut passed = s.clone();
-    passed.elephant_tested = true;
-    let mut failed = passed.clone();
-    {
-        let units = if test.side == "side_a" {
-            &mut failed.side_a
-        } else {
-            &mut failed.side_b
-        };
-        units[test.index].unit.disordered = true;
-    }
-    let who = format!(
-        "{} ({})",
-        if test.side == "side_a" { "A" } else { "B" },
-        test.name
-    );
-    let disorder = effect(
-        Target::Unit(test.name.clone()),
-        Change::Disorder,
-        if test.kind == Kind::Elephant {
-            "4.45"
-        } else {
-            "4.43"
-        },
-        test.kind.ruling(),
-    );
+    let (pass_odds, fail_odds) = test.odds()?;
+    let (passed, failed) = test.branches(s);
+    let words = test.words();
     // The tests' dice, asked in turn: one per caller until one fails.
     let mut throws = Throws::new(dice.unwrap_or(&[]));
-    let thrower = if test.side == "side_a" {
-        Thrower::A
-    } else {
-        Thrower::B
-    };
-    let mut thrown: Vec<i64> = Vec::new();
-    let mut verdict: Option<bool> = Some(true);
-    for caller in &test.callers {
-        let purpose = match test.kind {
-            Kind::Elephant => "elephant contact test".to_string(),
-            Kind::CavalryCharge => {
-                format!("morale check against {} charge", possessive(caller))
-            }
-        };
-        match throws.one(Die::of(10, thrower, &test.name, &purpose))? {
-            None => {
-                verdict = None;
-                break;
-            }
-            Some(f) => {
-                thrown.push(i64::from(f));
-                if i64::from(f) > test.number {
-                    verdict = Some(false);
-                    break;
-                }
-            }
-        }
-    }
+    let (thrown, verdict) = test.thrown(&mut throws)?;
     // The roll-off's (or the round's) faces after the tests', once the tests are settled.
     let rest = verdict.map(|_| throws.rest()).filter(|r| !r.is_empty());
     let pass = resolve(&passed, rest.filter(|_| verdict == Some(true)))?;
     let fail = resolve(&failed, rest.filter(|_| verdict == Some(false)))?;
-    let times = |a: &str, b: Probability| {
-        let a = Probability::parse(a).unwrap_or(Probability::ZERO);
-        Probability::new(
-            a.numerator() * b.numerator(),
-            a.denominator() * b.denominator(),
-        )
-    };
-    let pass_words = format!("{who} passes {}", test.kind.test());
-    let fail_words = format!("{who} fails {} and is Disordered", test.kind.test());
     let mut out = pass.clone();
     out.dice = format!("d10 per test, then {}", pass.dice);
-    out.distribution = pass
-        .distribution
-        .iter()
-        .map(|d| (d, pass_odds, &pass_words, false))
-        .chain(
-            fail.distribution
-                .iter()
-                .map(|d| (d, fail_odds, &fail_words, true)),
-        )
-        .filter(|(_, w, _, _)| w.numerator() > 0)
-        .map(|(d, w, words, disordered)| {
-            let mut effects = d.effects.clone();
-            if disordered {
-                effects.insert(0, disorder.clone());
-            }
-            let label = format!("{words}; {}", d.result);
-            ResultOdds::new(
-                &label,
-                &label,
-                d.rolls.clone(),
-                times(&d.probability, w),
-                effects,
-            )
-        })
-        .collect();
-    // The forecast: each line's chance in both branches, weighted.
-    let mut forecast: Vec<Chance> = vec![Chance::new(
-        format!("{who} is Disordered by {}", test.kind.cause()),
-        fail_odds,
-        rule,
-    )];
-    forecast[0].ruling = test.kind.ruling().map(str::to_string);
-    let mut labels: Vec<&Chance> = Vec::new();
-    for c in pass.forecast.iter().chain(&fail.forecast) {
-        if !labels.iter().any(|x| x.label == c.label) {
-            labels.push(c);
-        }
-    }
-    for c in labels {
-        let weight = |r: &Resolution, w: Probability| {
-            r.forecast
-                .iter()
-                .find(|x| x.label == c.label)
-                .map_or(Probability::ZERO, |x| times(&x.probability, w))
-        };
-        let p = weight(&pass, pass_odds)
-            .plus(&weight(&fail, fail_odds))
-            .ok_or(crate::odds::OddsError::TooLarge)?;
-        let mut line = Chance::new(c.label.clone(), p, &c.rule);
-        line.ruling.clone_from(&c.ruling);
-        forecast.push(line);
-    }
-    out.forecast = forecast;
-    out.notes.push(Note::new(
-        match test.kind {
-            Kind::Elephant => format!(
-                "The elephant's contact puts {} to a response test before the roll-off: a d10 of {} or less passes; a failure Disorders it and it fights Disordered. The odds weigh both.",
-                test.name, test.number
-            ),
-            Kind::CavalryCharge => format!(
-                "Each charge of cavalry in good order puts {} to a morale check against its response before the roll-off ({} in all, until one fails): a d10 of {} or less passes; a failure Disorders it and it fights Disordered. The odds weigh both.",
-                test.name,
-                test.callers.len(),
-                test.number
-            ),
-        },
-        rule,
-        test.kind.ruling(),
-    ));
+    out.distribution = test.distribution([&pass, &fail], [pass_odds, fail_odds], &words);
+    out.forecast = test.forecast([&pass, &fail], [pass_odds, fail_odds], &words)?;
+    out.notes.push(test.note());
     // The tests' dice first, then — once they are settled — the dice of the branch they chose,
     // asked in turn.
     let chosen = match verdict {
@@ -309,33 +169,241 @@ pub fn with_elephant_contact(
     out.shown.faces = faces;
     out.shown.in_turn = true;
     out.outcome = match (dice, chosen) {
-        (Some(faces), Some(branch)) => branch.outcome.clone().map(|o| {
-            let failed_test = verdict == Some(false);
-            let mut effects = o.effects.clone();
-            if failed_test {
-                effects.insert(0, disorder.clone());
-            }
-            let words = if failed_test {
-                &fail_words
-            } else {
-                &pass_words
-            };
-            let tests: Vec<String> = thrown.iter().map(i64::to_string).collect();
-            Outcome {
-                dice: faces.to_vec(),
-                result: format!("{words}; {}", o.result),
-                meaning: format!(
-                    "{} {} against {}: {}",
-                    crate::error::sentence(test.kind.test()),
-                    tests.join(", "),
-                    test.number,
-                    o.meaning
-                ),
-                effects,
-                ..o
-            }
-        }),
+        (Some(faces), Some(branch)) => branch
+            .outcome
+            .clone()
+            .map(|o| test.outcome(o, faces, &thrown, verdict == Some(false), &words)),
         _ => None,
     };
     Ok(out)
+}
+
+/// A branch's weight times a chance given as exact text.
+fn times(a: &str, b: Probability) -> Probability {
+    let a = Probability::parse(a).unwrap_or(Probability::ZERO);
+    Probability::new(
+        a.numerator() * b.numerator(),
+        a.denominator() * b.denominator(),
+    )
+}
+
+/// The words of the two branches: "B (Levy) passes the elephant test", "… fails … and is
+/// Disordered".
+struct BranchWords {
+    who: String,
+    pass: String,
+    fail: String,
+}
+
+impl ContactTest {
+    /// Every test passed (one per caller, until one fails), exactly: the chances of passing and
+    /// of failing.
+    fn odds(&self) -> Result<(Probability, Probability), RefereeError> {
+        let one = Dist::die(10)?.map(|r| *r <= self.number);
+        let mut all = one.clone();
+        for _ in 1..self.callers.len() {
+            all = all.and_then(|ok| {
+                Ok(if *ok {
+                    one.clone()
+                } else {
+                    Dist::certain(false)
+                })
+            })?;
+        }
+        Ok((all.probability(&true), all.probability(&false)))
+    }
+
+    /// The situation after a pass, and after a failure (the tested unit Disordered).
+    fn branches(&self, s: &MeleeSituation) -> (MeleeSituation, MeleeSituation) {
+        let mut passed = s.clone();
+        passed.elephant_tested = true;
+        let mut failed = passed.clone();
+        let units = if self.side == "side_a" {
+            &mut failed.side_a
+        } else {
+            &mut failed.side_b
+        };
+        units[self.index].unit.disordered = true;
+        (passed, failed)
+    }
+
+    fn words(&self) -> BranchWords {
+        let who = format!(
+            "{} ({})",
+            if self.side == "side_a" { "A" } else { "B" },
+            self.name
+        );
+        BranchWords {
+            pass: format!("{who} passes {}", self.kind.test()),
+            fail: format!("{who} fails {} and is Disordered", self.kind.test()),
+            who,
+        }
+    }
+
+    /// The failed test's Disorder (4.43, 4.45).
+    fn disorder(&self) -> crate::contract::Effect {
+        effect(
+            Target::Unit(self.name.clone()),
+            Change::Disorder,
+            if self.kind == Kind::Elephant {
+                "4.45"
+            } else {
+                "4.43"
+            },
+            self.kind.ruling(),
+        )
+    }
+
+    /// The tests thrown, one per caller until one fails: the faces and the verdict (None while a
+    /// die is to be thrown).
+    fn thrown(&self, throws: &mut Throws) -> Result<(Vec<i64>, Option<bool>), RefereeError> {
+        let thrower = if self.side == "side_a" {
+            Thrower::A
+        } else {
+            Thrower::B
+        };
+        let mut thrown: Vec<i64> = Vec::new();
+        for caller in &self.callers {
+            let purpose = match self.kind {
+                Kind::Elephant => "elephant contact test".to_string(),
+                Kind::CavalryCharge => {
+                    format!("morale check against {} charge", possessive(caller))
+                }
+            };
+            match throws.one(Die::of(10, thrower, &self.name, &purpose))? {
+                None => return Ok((thrown, None)),
+                Some(f) => {
+                    thrown.push(i64::from(f));
+                    if i64::from(f) > self.number {
+                        return Ok((thrown, Some(false)));
+                    }
+                }
+            }
+        }
+        Ok((thrown, Some(true)))
+    }
+
+    /// Both branches' rows, each weighted by its branch and named by it; a failure's rows carry
+    /// the Disorder first.
+    fn distribution(
+        &self,
+        [pass, fail]: [&Resolution; 2],
+        [pass_odds, fail_odds]: [Probability; 2],
+        words: &BranchWords,
+    ) -> Vec<ResultOdds> {
+        pass.distribution
+            .iter()
+            .map(|d| (d, pass_odds, &words.pass, false))
+            .chain(
+                fail.distribution
+                    .iter()
+                    .map(|d| (d, fail_odds, &words.fail, true)),
+            )
+            .filter(|(_, w, _, _)| w.numerator() > 0)
+            .map(|(d, w, branch, disordered)| {
+                let mut effects = d.effects.clone();
+                if disordered {
+                    effects.insert(0, self.disorder());
+                }
+                let label = format!("{branch}; {}", d.result);
+                ResultOdds::new(
+                    &label,
+                    &label,
+                    d.rolls.clone(),
+                    times(&d.probability, w),
+                    effects,
+                )
+            })
+            .collect()
+    }
+
+    /// The forecast: the Disorder's chance, then each line's chance in both branches, weighted.
+    fn forecast(
+        &self,
+        [pass, fail]: [&Resolution; 2],
+        [pass_odds, fail_odds]: [Probability; 2],
+        words: &BranchWords,
+    ) -> Result<Vec<Chance>, RefereeError> {
+        let rule = self.kind.rule();
+        let mut forecast: Vec<Chance> = vec![Chance::new(
+            format!("{} is Disordered by {}", words.who, self.kind.cause()),
+            fail_odds,
+            rule,
+        )];
+        forecast[0].ruling = self.kind.ruling().map(str::to_string);
+        let mut labels: Vec<&Chance> = Vec::new();
+        for c in pass.forecast.iter().chain(&fail.forecast) {
+            if !labels.iter().any(|x| x.label == c.label) {
+                labels.push(c);
+            }
+        }
+        for c in labels {
+            let weight = |r: &Resolution, w: Probability| {
+                r.forecast
+                    .iter()
+                    .find(|x| x.label == c.label)
+                    .map_or(Probability::ZERO, |x| times(&x.probability, w))
+            };
+            let p = weight(pass, pass_odds)
+                .plus(&weight(fail, fail_odds))
+                .ok_or(crate::odds::OddsError::TooLarge)?;
+            let mut line = Chance::new(c.label.clone(), p, &c.rule);
+            line.ruling.clone_from(&c.ruling);
+            forecast.push(line);
+        }
+        Ok(forecast)
+    }
+
+    fn note(&self) -> Note {
+        Note::new(
+            match self.kind {
+                Kind::Elephant => format!(
+                    "The elephant's contact puts {} to a response test before the roll-off: a d10 of {} or less passes; a failure Disorders it and it fights Disordered. The odds weigh both.",
+                    self.name, self.number
+                ),
+                Kind::CavalryCharge => format!(
+                    "Each charge of cavalry in good order puts {} to a morale check against its response before the roll-off ({} in all, until one fails): a d10 of {} or less passes; a failure Disorders it and it fights Disordered. The odds weigh both.",
+                    self.name,
+                    self.callers.len(),
+                    self.number
+                ),
+            },
+            self.kind.rule(),
+            self.kind.ruling(),
+        )
+    }
+
+    /// The chosen branch's outcome, named by the test's verdict and faces.
+    fn outcome(
+        &self,
+        o: Outcome,
+        faces: &[u32],
+        thrown: &[i64],
+        failed_test: bool,
+        words: &BranchWords,
+    ) -> Outcome {
+        let mut effects = o.effects.clone();
+        if failed_test {
+            effects.insert(0, self.disorder());
+        }
+        let branch = if failed_test {
+            &words.fail
+        } else {
+            &words.pass
+        };
+        let tests: Vec<String> = thrown.iter().map(i64::to_string).collect();
+        Outcome {
+            dice: faces.to_vec(),
+            result: format!("{branch}; {}", o.result),
+            meaning: format!(
+                "{} {} against {}: {}",
+                crate::error::sentence(self.kind.test()),
+                tests.join(", "),
+                self.number,
+                o.meaning
+            ),
+            effects,
+            ..o
+        }
+    }
 }

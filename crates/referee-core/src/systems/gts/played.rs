@@ -8,7 +8,7 @@
 use super::checks::table_effects;
 use super::data::GtsData;
 use super::melee::{fate_word, fates_for_rolls, Fight, Side};
-use super::recoil::Fate;
+use super::recoil::{Fate, Test};
 use super::round::{
     after_roll_off, command_number, has_leader, lock_disorders, recoil_move_number,
     recoil_tests_after, StandLoss, StandLossTest,
@@ -58,268 +58,390 @@ pub(super) fn play(
     (x, y): (i64, i64),
     throws: &mut Throws,
 ) -> Result<Option<Played>, RefereeError> {
-    let sides = [&f.a, &f.b];
     let (ha, hb) = f.hits_for(data, x, y);
-    let hits = [ha, hb];
+    let round = Round {
+        data,
+        sides: [&f.a, &f.b],
+        hits: [ha, hb],
+    };
     let mut out = Played::default();
-    let to = |s: usize, i: usize| Target::Unit(name(sides[s], i).to_string());
-
-    // The stand-loss checks (5.53, R-GTS-19).
-    let tests = [
-        StandLossTest::of(data, sides[0], ha),
-        StandLossTest::of(data, sides[1], hb),
-    ];
-    let dice: Vec<Die> = (0..2)
-        .filter(|s| matches!(tests[*s], StandLossTest::Check { .. }))
-        .map(|s| {
-            let side = sides[s];
-            Die::of(
-                10,
-                THROWERS[s],
-                name(side, side.modifying),
-                "stand-loss check",
-            )
-        })
-        .collect();
-    let Some(faces) = throws.stage(dice)? else {
+    let Some(checks) = round.stand_loss_checks(throws, &mut out)? else {
         return Ok(None);
     };
-    let mut faces = faces.into_iter();
-    let mut checks = [StandLoss::None; 2];
-    for s in 0..2 {
-        checks[s] = match &tests[s] {
-            StandLossTest::Certain(c) => *c,
-            test => test.with(i64::from(faces.next().unwrap_or(1))),
-        };
-        let who = name(sides[s], sides[s].modifying);
-        let rule = Some("R-GTS-19");
-        match checks[s] {
-            StandLoss::Passed => out.words.push(format!("{who} passes its stand-loss check")),
-            StandLoss::Disordered => {
-                out.words.push(format!(
-                    "{who} fails its stand-loss check and is Disordered"
-                ));
-                out.effects.push(effect(
-                    to(s, sides[s].modifying),
-                    Change::Disorder,
-                    "5.53, 7.0",
-                    rule,
-                ));
-            }
-            StandLoss::Routed => {
-                out.words
-                    .push(format!("{who} fails its stand-loss check and routs"));
-                out.effects.push(effect(
-                    to(s, sides[s].modifying),
-                    Change::RoutUnit,
-                    "5.53, 7.0",
-                    rule,
-                ));
-            }
-            StandLoss::Eliminated => out.words.push(format!("{who} is eliminated")),
-            StandLoss::None | StandLoss::WhileRouted => {}
-        }
-    }
-
-    // The recoil tests (7.1): a d100 for each unit still fighting, side A's first; a side whose
-    // enemies all routed or were eliminated holds without one (R-GTS-23).
-    let (recoil, index) = recoil_tests_after(data, sides, hits, checks);
-    let contested = !recoil[0].is_empty() && !recoil[1].is_empty();
-    let mut dice: Vec<Die> = Vec::new();
-    for s in (0..2).filter(|_| contested) {
-        for (i, k) in index[s].iter().enumerate() {
-            if k.is_some() {
-                dice.push(Die::of(100, THROWERS[s], name(sides[s], i), "recoil test"));
-            }
-        }
-    }
-    let Some(faces) = throws.stage(dice)? else {
+    let Some(fates) = round.recoil_fates(checks, throws)? else {
         return Ok(None);
     };
-    let fates = if contested {
-        fates_for_rolls(&recoil[0], &recoil[1], &faces, data.recoil.rout_multiple)
-    } else {
-        Vec::new()
+    let asks = round.asks(checks, &fates, &mut out);
+    let Some(hurt) = round.answers(&asks, throws, &mut out)? else {
+        return Ok(None);
     };
-    let fate_of = |s: usize, i: usize| -> Option<Fate> {
-        let k = index[s][i]?;
-        if !contested {
+    if round.leaders_hurt(&hurt, throws, &mut out)?.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
+
+/// The round after its roll-off: both sides and the hits each side's modifying unit took.
+struct Round<'a> {
+    data: &'a GtsData,
+    sides: [&'a Side; 2],
+    hits: [u32; 2],
+}
+
+/// The recoil tests' outcome (7.1): each unit's fate, when both sides still test.
+struct Fates {
+    tests: [Vec<Test>; 2],
+    index: [Vec<Option<usize>>; 2],
+    contested: bool,
+    fates: Vec<Fate>,
+}
+
+impl Fates {
+    /// Unit `i` of side `s`: its fate, or none when it took no test; a side whose enemies all
+    /// routed or were eliminated holds (R-GTS-23).
+    fn of(&self, s: usize, i: usize) -> Option<Fate> {
+        let k = self.index[s][i]?;
+        if !self.contested {
             return Some(Fate::Holds);
         }
-        fates
-            .get(if s == 0 { k } else { recoil[0].len() + k })
+        self.fates
+            .get(if s == 0 { k } else { self.tests[0].len() + k })
             .copied()
-    };
-    let all_gave_ground =
-        |s: usize| (0..sides[s].units.len()).all(|i| !matches!(fate_of(s, i), Some(Fate::Holds)));
+    }
 
-    // Stage four: what each unit's fate calls for, side A's units first.
-    let r = &data.recoil;
-    let lc = &data.leader_casualty;
-    let mut asks: Vec<(usize, usize, Ask)> = Vec::new();
-    for s in 0..2 {
-        let side = sides[s];
-        let other = 1 - s;
-        for (i, (u, _)) in side.units.iter().enumerate() {
-            let (h, check, (routed, eliminated, disordered)) =
-                after_roll_off(side, i, hits[s], checks[s]);
-            let leader_tests = |asks: &mut Vec<(usize, usize, Ask)>| {
-                if side.units[i].1.leader_valour().is_none() {
-                    return;
-                }
-                let modifier = if has_leader(sides[other]) {
-                    lc.routed_side
-                } else {
-                    0
-                };
-                asks.push((s, i, Ask::Leader { modifier }));
-                if let Some(v) = leader_unit(sides[other]) {
-                    asks.push((other, v, Ask::Victor));
-                }
+    fn all_gave_ground(&self, side: &Side, s: usize) -> bool {
+        (0..side.units.len()).all(|i| !matches!(self.of(s, i), Some(Fate::Holds)))
+    }
+}
+
+impl Round<'_> {
+    fn to(&self, s: usize, i: usize) -> Target {
+        Target::Unit(name(self.sides[s], i).to_string())
+    }
+
+    /// Stage two: the stand-loss checks of the modifying units that lost a stand (5.53,
+    /// R-GTS-19). None while their dice are to be thrown.
+    fn stand_loss_checks(
+        &self,
+        throws: &mut Throws,
+        out: &mut Played,
+    ) -> Result<Option<[StandLoss; 2]>, RefereeError> {
+        let (data, sides) = (self.data, self.sides);
+        let tests = [
+            StandLossTest::of(data, sides[0], self.hits[0]),
+            StandLossTest::of(data, sides[1], self.hits[1]),
+        ];
+        let dice: Vec<Die> = (0..2)
+            .filter(|s| matches!(tests[*s], StandLossTest::Check { .. }))
+            .map(|s| {
+                let side = sides[s];
+                Die::of(
+                    10,
+                    THROWERS[s],
+                    name(side, side.modifying),
+                    "stand-loss check",
+                )
+            })
+            .collect();
+        let Some(faces) = throws.stage(dice)? else {
+            return Ok(None);
+        };
+        let mut faces = faces.into_iter();
+        let mut checks = [StandLoss::None; 2];
+        for s in 0..2 {
+            checks[s] = match &tests[s] {
+                StandLossTest::Certain(c) => *c,
+                test => test.with(i64::from(faces.next().unwrap_or(1))),
             };
-            let who = &u.name;
-            if eliminated {
-                // 1.9: its last stand lost while Routed, its leader tests.
-                if u.routed {
-                    leader_tests(&mut asks);
-                }
-                continue;
-            }
-            if u.routed {
-                out.words.push(format!("{who} makes another rout move"));
-                if check == StandLoss::WhileRouted {
-                    leader_tests(&mut asks);
-                }
-                continue;
-            }
-            if routed {
-                leader_tests(&mut asks);
-                continue;
-            }
-            let Some(fate) = fate_of(s, i) else { continue };
-            out.words.push(format!("{who} {}", fate_word(&fate)));
-            let e = &side.units[i].1;
-            match fate {
-                Fate::Holds if contested && !disordered && all_gave_ground(other) => asks.push((
-                    s,
-                    i,
-                    Ask::Command {
-                        number: command_number(data, u, e),
-                    },
-                )),
-                Fate::Holds => {}
-                Fate::Recoils => {
-                    out.effects.push(effect(
-                        to(s, i),
-                        Change::RecoilMove {
-                            inches: r.move_inches,
-                        },
-                        &r.rule,
-                        r.ruling.as_deref(),
+            let who = name(sides[s], sides[s].modifying);
+            let rule = Some("R-GTS-19");
+            match checks[s] {
+                StandLoss::Passed => out.words.push(format!("{who} passes its stand-loss check")),
+                StandLoss::Disordered => {
+                    out.words.push(format!(
+                        "{who} fails its stand-loss check and is Disordered"
                     ));
-                    asks.push((
-                        s,
-                        i,
-                        Ask::RecoilMove {
-                            number: recoil_move_number(data, u, e, disordered),
-                            disordered,
-                        },
+                    out.effects.push(effect(
+                        self.to(s, sides[s].modifying),
+                        Change::Disorder,
+                        "5.53, 7.0",
+                        rule,
                     ));
                 }
-                Fate::Routs => {
+                StandLoss::Routed => {
+                    out.words
+                        .push(format!("{who} fails its stand-loss check and routs"));
                     out.effects.push(effect(
-                        to(s, i),
+                        self.to(s, sides[s].modifying),
                         Change::RoutUnit,
-                        &r.rule,
-                        r.ruling.as_deref(),
+                        "5.53, 7.0",
+                        rule,
                     ));
-                    leader_tests(&mut asks);
                 }
-                Fate::Locked => {
-                    out.effects.push(effect(
-                        to(s, i),
-                        Change::Hits {
-                            count: r.locked_hits,
-                        },
-                        &r.rule,
-                        r.ruling.as_deref(),
+                StandLoss::Eliminated => out.words.push(format!("{who} is eliminated")),
+                StandLoss::None | StandLoss::WhileRouted => {}
+            }
+        }
+        Ok(Some(checks))
+    }
+
+    /// Stage three: a d100 for each unit still fighting, side A's first (7.1). None while they
+    /// are to be thrown.
+    fn recoil_fates(
+        &self,
+        checks: [StandLoss; 2],
+        throws: &mut Throws,
+    ) -> Result<Option<Fates>, RefereeError> {
+        // The recoil tests (7.1): a d100 for each unit still fighting, side A's first; a side whose
+        // enemies all routed or were eliminated holds without one (R-GTS-23).
+        let (recoil, index) = recoil_tests_after(self.data, self.sides, self.hits, checks);
+        let contested = !recoil[0].is_empty() && !recoil[1].is_empty();
+        let mut dice: Vec<Die> = Vec::new();
+        for s in (0..2).filter(|_| contested) {
+            for (i, k) in index[s].iter().enumerate() {
+                if k.is_some() {
+                    dice.push(Die::of(
+                        100,
+                        THROWERS[s],
+                        name(self.sides[s], i),
+                        "recoil test",
                     ));
-                    if lock_disorders(data, u, h, disordered) {
-                        out.words.push(format!(
-                            "{who} is Disordered: with the lock's hits it took a stand's worth this phase"
+                }
+            }
+        }
+        let Some(faces) = throws.stage(dice)? else {
+            return Ok(None);
+        };
+        let fates = if contested {
+            fates_for_rolls(
+                &recoil[0],
+                &recoil[1],
+                &faces,
+                self.data.recoil.rout_multiple,
+            )
+        } else {
+            Vec::new()
+        };
+        Ok(Some(Fates {
+            tests: recoil,
+            index,
+            contested,
+            fates,
+        }))
+    }
+
+    /// Stage four: what each unit's fate calls for, side A's units first: the command test to
+    /// follow up (7.3), the recoil-move test (7.2), the leaders' casualty tests (1.9–1.10); the
+    /// moves, routs and the lock's hits land as they are read.
+    fn asks(
+        &self,
+        checks: [StandLoss; 2],
+        fates: &Fates,
+        out: &mut Played,
+    ) -> Vec<(usize, usize, Ask)> {
+        // Stage four: what each unit's fate calls for, side A's units first.
+        let (data, sides, hits) = (self.data, self.sides, self.hits);
+        let r = &data.recoil;
+        let lc = &data.leader_casualty;
+        let mut asks: Vec<(usize, usize, Ask)> = Vec::new();
+        for s in 0..2 {
+            let side = sides[s];
+            let other = 1 - s;
+            for (i, (u, _)) in side.units.iter().enumerate() {
+                let (h, check, (routed, eliminated, disordered)) =
+                    after_roll_off(side, i, hits[s], checks[s]);
+                let leader_tests = |asks: &mut Vec<(usize, usize, Ask)>| {
+                    if side.units[i].1.leader_valour().is_none() {
+                        return;
+                    }
+                    let modifier = if has_leader(sides[other]) {
+                        lc.routed_side
+                    } else {
+                        0
+                    };
+                    asks.push((s, i, Ask::Leader { modifier }));
+                    if let Some(v) = leader_unit(sides[other]) {
+                        asks.push((other, v, Ask::Victor));
+                    }
+                };
+                let who = &u.name;
+                if eliminated {
+                    // 1.9: its last stand lost while Routed, its leader tests.
+                    if u.routed {
+                        leader_tests(&mut asks);
+                    }
+                    continue;
+                }
+                if u.routed {
+                    out.words.push(format!("{who} makes another rout move"));
+                    if check == StandLoss::WhileRouted {
+                        leader_tests(&mut asks);
+                    }
+                    continue;
+                }
+                if routed {
+                    leader_tests(&mut asks);
+                    continue;
+                }
+                let Some(fate) = fates.of(s, i) else { continue };
+                out.words.push(format!("{who} {}", fate_word(&fate)));
+                let e = &side.units[i].1;
+                match fate {
+                    Fate::Holds
+                        if fates.contested
+                            && !disordered
+                            && fates.all_gave_ground(sides[other], other) =>
+                    {
+                        asks.push((
+                            s,
+                            i,
+                            Ask::Command {
+                                number: command_number(data, u, e),
+                            },
+                        ))
+                    }
+                    Fate::Holds => {}
+                    Fate::Recoils => {
+                        out.effects.push(effect(
+                            self.to(s, i),
+                            Change::RecoilMove {
+                                inches: r.move_inches,
+                            },
+                            &r.rule,
+                            r.ruling.as_deref(),
                         ));
-                        out.effects
-                            .push(effect(to(s, i), Change::Disorder, "6.13, 7.1", None));
+                        asks.push((
+                            s,
+                            i,
+                            Ask::RecoilMove {
+                                number: recoil_move_number(data, u, e, disordered),
+                                disordered,
+                            },
+                        ));
+                    }
+                    Fate::Routs => {
+                        out.effects.push(effect(
+                            self.to(s, i),
+                            Change::RoutUnit,
+                            &r.rule,
+                            r.ruling.as_deref(),
+                        ));
+                        leader_tests(&mut asks);
+                    }
+                    Fate::Locked => {
+                        out.effects.push(effect(
+                            self.to(s, i),
+                            Change::Hits {
+                                count: r.locked_hits,
+                            },
+                            &r.rule,
+                            r.ruling.as_deref(),
+                        ));
+                        if lock_disorders(data, u, h, disordered) {
+                            out.words.push(format!(
+                                "{who} is Disordered: with the lock's hits it took a stand's worth this phase"
+                            ));
+                            out.effects.push(effect(
+                                self.to(s, i),
+                                Change::Disorder,
+                                "6.13, 7.1",
+                                None,
+                            ));
+                        }
                     }
                 }
             }
         }
-    }
-    let purpose = |a: &Ask| match a {
-        Ask::Command { .. } => "command test to follow up",
-        Ask::RecoilMove { .. } => "recoil-move test",
-        Ask::Leader { .. } => "leader's casualty test",
-        Ask::Victor => "victorious leader's casualty test",
-    };
-    let dice = asks
-        .iter()
-        .map(|(s, i, a)| Die::of(10, THROWERS[*s], name(sides[*s], *i), purpose(a)))
-        .collect();
-    let Some(faces) = throws.stage(dice)? else {
-        return Ok(None);
-    };
-    let mut hurt: Vec<(usize, usize)> = Vec::new();
-    for ((s, i, ask), face) in asks.iter().zip(faces) {
-        let (s, i, face) = (*s, *i, i64::from(face));
-        let who = name(sides[s], i);
-        match ask {
-            Ask::Command { number } if face <= *number => {
-                out.words.push(format!("{who} follows up to contact"));
-                out.effects
-                    .push(effect(to(s, i), Change::FollowUp, "7.3", None));
-            }
-            Ask::Command { .. } => out
-                .words
-                .push(format!("{who} fails its command test and stays")),
-            Ask::RecoilMove { number, .. } if face <= *number => {}
-            Ask::RecoilMove { disordered, .. } => {
-                let (change, words) = if *disordered {
-                    (Change::Hits { count: 1 }, "takes a hit")
-                } else {
-                    (Change::Disorder, "is Disordered")
-                };
-                out.words
-                    .push(format!("{who} fails its recoil-move test and {words}"));
-                out.effects.push(effect(to(s, i), change, "7.2", None));
-            }
-            Ask::Leader { modifier } if face + modifier <= lc.wounded_on => hurt.push((s, i)),
-            Ask::Victor if face + lc.victorious_side <= lc.wounded_on => hurt.push((s, i)),
-            Ask::Leader { .. } | Ask::Victor => out
-                .words
-                .push(format!("{} leader is unharmed", possessive(who))),
-        }
+        asks
     }
 
-    // Table 1.10 for each leader hurt.
-    let dice = hurt
-        .iter()
-        .map(|(s, i)| Die::of(10, THROWERS[*s], name(sides[*s], *i), "Table 1.10"))
-        .collect();
-    let Some(faces) = throws.stage(dice)? else {
-        return Ok(None);
-    };
-    let table = crate::rule_system::shared::roll_table(&lc.outcomes);
-    for ((s, i), face) in hurt.iter().zip(faces) {
-        let who = name(sides[*s], *i);
-        let result = table.lookup(i64::from(face))?;
-        out.words.push(format!(
-            "{} leader is hurt: Table 1.10 gives {result}",
-            possessive(who)
-        ));
-        out.effects
-            .extend(table_effects(data, Some(i64::from(face)), to(*s, *i)));
+    /// The tests of stage four thrown; the leaders hurt, for Table 1.10. None while the dice are
+    /// to be thrown.
+    fn answers(
+        &self,
+        asks: &[(usize, usize, Ask)],
+        throws: &mut Throws,
+        out: &mut Played,
+    ) -> Result<Option<Vec<(usize, usize)>>, RefereeError> {
+        let lc = &self.data.leader_casualty;
+        let purpose = |a: &Ask| match a {
+            Ask::Command { .. } => "command test to follow up",
+            Ask::RecoilMove { .. } => "recoil-move test",
+            Ask::Leader { .. } => "leader's casualty test",
+            Ask::Victor => "victorious leader's casualty test",
+        };
+        let dice = asks
+            .iter()
+            .map(|(s, i, a)| Die::of(10, THROWERS[*s], name(self.sides[*s], *i), purpose(a)))
+            .collect();
+        let Some(faces) = throws.stage(dice)? else {
+            return Ok(None);
+        };
+        let mut hurt: Vec<(usize, usize)> = Vec::new();
+        for ((s, i, ask), face) in asks.iter().zip(faces) {
+            let (s, i, face) = (*s, *i, i64::from(face));
+            let who = name(self.sides[s], i);
+            match ask {
+                Ask::Command { number } if face <= *number => {
+                    out.words.push(format!("{who} follows up to contact"));
+                    out.effects
+                        .push(effect(self.to(s, i), Change::FollowUp, "7.3", None));
+                }
+                Ask::Command { .. } => out
+                    .words
+                    .push(format!("{who} fails its command test and stays")),
+                Ask::RecoilMove { number, .. } if face <= *number => {}
+                Ask::RecoilMove { disordered, .. } => {
+                    let (change, words) = if *disordered {
+                        (Change::Hits { count: 1 }, "takes a hit")
+                    } else {
+                        (Change::Disorder, "is Disordered")
+                    };
+                    out.words
+                        .push(format!("{who} fails its recoil-move test and {words}"));
+                    out.effects.push(effect(self.to(s, i), change, "7.2", None));
+                }
+                Ask::Leader { modifier } if face + modifier <= lc.wounded_on => hurt.push((s, i)),
+                Ask::Victor if face + lc.victorious_side <= lc.wounded_on => hurt.push((s, i)),
+                Ask::Leader { .. } | Ask::Victor => out
+                    .words
+                    .push(format!("{} leader is unharmed", possessive(who))),
+            }
+        }
+        Ok(Some(hurt))
     }
-    Ok(Some(out))
+
+    /// Stage five: Table 1.10 for each leader hurt. None while the dice are to be thrown.
+    fn leaders_hurt(
+        &self,
+        hurt: &[(usize, usize)],
+        throws: &mut Throws,
+        out: &mut Played,
+    ) -> Result<Option<()>, RefereeError> {
+        // Table 1.10 for each leader hurt.
+        let dice = hurt
+            .iter()
+            .map(|(s, i)| Die::of(10, THROWERS[*s], name(self.sides[*s], *i), "Table 1.10"))
+            .collect();
+        let Some(faces) = throws.stage(dice)? else {
+            return Ok(None);
+        };
+        let table = crate::rule_system::shared::roll_table(&self.data.leader_casualty.outcomes);
+        for ((s, i), face) in hurt.iter().zip(faces) {
+            let who = name(self.sides[*s], *i);
+            let result = table.lookup(i64::from(face))?;
+            out.words.push(format!(
+                "{} leader is hurt: Table 1.10 gives {result}",
+                possessive(who)
+            ));
+            out.effects.extend(table_effects(
+                self.data,
+                Some(i64::from(face)),
+                self.to(*s, *i),
+            ));
+        }
+        Ok(Some(()))
+    }
 }
 
 #[cfg(test)]
