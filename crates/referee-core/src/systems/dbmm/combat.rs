@@ -1592,15 +1592,8 @@ pub fn shooting(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::dbmm::Dbmm;
+    use crate::systems::dbmm::test_data as data;
     use serde_json::json;
-
-    fn data() -> DbmmData {
-        crate::systems::test_support::load("dbmm")
-            .data::<Dbmm>()
-            .unwrap()
-            .clone()
-    }
 
     fn situation(v: serde_json::Value) -> CloseCombatSituation {
         serde_json::from_value(v).unwrap()

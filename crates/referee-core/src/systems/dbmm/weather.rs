@@ -364,14 +364,7 @@ pub fn weather(data: &DbmmData, s: &WeatherSituation) -> Result<Resolution, Refe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::dbmm::Dbmm;
-
-    fn data() -> DbmmData {
-        crate::systems::test_support::load("dbmm")
-            .data::<Dbmm>()
-            .unwrap()
-            .clone()
-    }
+    use crate::systems::dbmm::test_data as data;
 
     fn situation(v: serde_json::Value) -> WeatherSituation {
         serde_json::from_value(v).unwrap()
