@@ -832,29 +832,22 @@ fn fates(data: &DbmmData, f: &Fight, da: i64, db: i64) -> (Pair, i64, i64, Score
     (Pair { a, b }, ta, tb, sa, sb)
 }
 
-fn resolve_fight(
-    data: &DbmmData,
-    f: Fight,
-    action: &str,
-    dice: Option<&[u32]>,
-) -> Result<Resolution, RefereeError> {
-    // Every throw once: (A's die, B's die) → fates and totals.
-    let throws: Vec<(i64, i64, Pair, i64, i64)> = (1..=6)
+/// One throw: A's die, B's die, the fates they give and both final totals.
+type Throw = (i64, i64, Pair, i64, i64);
+
+/// Every throw once: (A's die, B's die) → fates and totals.
+fn every_throw(data: &DbmmData, f: &Fight) -> Vec<Throw> {
+    (1..=6)
         .flat_map(|da| (1..=6).map(move |db| (da, db)))
         .map(|(da, db)| {
-            let (pair, ta, tb, _, _) = fates(data, &f, da, db);
+            let (pair, ta, tb, _, _) = fates(data, f, da, db);
             (da, db, pair, ta, tb)
         })
-        .collect();
-    let mut pairs: BTreeMap<Pair, u128> = BTreeMap::new();
-    let mut scores: BTreeMap<(Score, Score), u128> = BTreeMap::new();
-    for (_, _, pair, _, _) in &throws {
-        *pairs.entry(pair.clone()).or_default() += 1;
-        *scores.entry((pair.a.score, pair.b.score)).or_default() += 1;
-    }
-    let pair_dist = Dist::from_weights(pairs.clone())?;
-    let mut notes = f.notes.clone();
-    // A quick kill the winner's going denies, said once for every throw it holds for.
+        .collect()
+}
+
+/// A quick kill the winner's going denies (p. 19), said once for every throw it holds for.
+fn quick_kill_denials(data: &DbmmData, throws: &[Throw]) -> Vec<Note> {
     let mut denials: Vec<&String> = throws
         .iter()
         .flat_map(|(_, _, p, _, _)| [&p.a.denied, &p.b.denied])
@@ -862,76 +855,101 @@ fn resolve_fight(
         .collect();
     denials.sort();
     denials.dedup();
-    for d in denials {
-        let deny = data
-            .outcomes
-            .quick_kill_deny
-            .iter()
-            .find(|q| d.starts_with(&q.text));
-        notes.push(Note::new(
-            d.clone(),
-            deny.map_or("p. 19", |q| q.rule.as_str()),
-            deny.and_then(|q| q.ruling.as_deref()),
-        ));
-    }
+    denials
+        .into_iter()
+        .map(|d| {
+            let deny = data
+                .outcomes
+                .quick_kill_deny
+                .iter()
+                .find(|q| d.starts_with(&q.text));
+            Note::new(
+                d.clone(),
+                deny.map_or("p. 19", |q| q.rule.as_str()),
+                deny.and_then(|q| q.ruling.as_deref()),
+            )
+        })
+        .collect()
+}
+
+/// Said when some throw leaves a side beaten by a total of 0 or less, which doubles no one
+/// (R-DBMM-21).
+fn zero_total_note(data: &DbmmData, throws: &[Throw]) -> Option<Note> {
     let beaten_by_nothing = throws
         .iter()
         .any(|(_, _, _, ta, tb)| (ta < tb && *tb <= 0) || (tb < ta && *ta <= 0));
-    if beaten_by_nothing {
-        notes.push(Note::new(
+    beaten_by_nothing.then(|| {
+        Note::new(
             "A total of 0 or less has no half to fall below: an element scoring less than it is not doubled (a total of 0 or less is doubled by any positive total).",
             &data.outcomes.doubled_rule,
             Some("R-DBMM-21"),
-        ));
-    }
-    let (la, lb) = (f.a.label.clone(), f.b.label.clone());
-    // Friends behind an element destroyed in close combat (p. 42), when what was entered makes
-    // their destruction certain; named apart from the fighters so a battle finds them.
-    let behind = |me: &Side, them: &Side| -> Option<outcome::FriendsBehind> {
-        if f.kind != outcome::Kind::Close {
-            return None;
-        }
-        let mut fb = outcome::friends_behind(data, &me.checked, me.fighter, &them.checked)?;
-        if let Some(name) = &mut fb.destroyed_with {
-            if *name == la || *name == lb {
-                *name = format!("Behind {name}");
+        )
+    })
+}
+
+/// The elements a combat's result acts on: the two fighters, A's then B's, and the friends who
+/// share their fate in close combat — the friend behind destroyed with it (p. 42) and the friend
+/// on the enemy's flank or rear recoiling with it (p. 38), each named apart from the fighters so
+/// a battle finds it.
+struct Targets {
+    fighters: [String; 2],
+    behind: [Option<outcome::FriendsBehind>; 2],
+    on_flank: [Option<String>; 2],
+}
+
+impl Targets {
+    fn of(data: &DbmmData, f: &Fight) -> Targets {
+        let fighters = [f.a.label.clone(), f.b.label.clone()];
+        let apart = |name: String, prefix: &str| {
+            if fighters.contains(&name) {
+                format!("{prefix} {name}")
+            } else {
+                name
             }
+        };
+        let close = f.kind == outcome::Kind::Close;
+        // Friends behind, when what was entered makes their destruction certain.
+        let behind = |me: &Side, them: &Side| -> Option<outcome::FriendsBehind> {
+            if !close {
+                return None;
+            }
+            let mut fb = outcome::friends_behind(data, &me.checked, me.fighter, &them.checked)?;
+            fb.destroyed_with = fb.destroyed_with.map(|name| apart(name, "Behind"));
+            Some(fb)
+        };
+        let on_flank = |me: &Side| -> Option<String> {
+            if !close {
+                return None;
+            }
+            let name = me.fighter.friend_on_enemy_flank.as_ref()?.label();
+            Some(apart(name, "On the flank"))
+        };
+        Targets {
+            behind: [behind(&f.a, &f.b), behind(&f.b, &f.a)],
+            on_flank: [on_flank(&f.a), on_flank(&f.b)],
+            fighters,
         }
-        Some(fb)
-    };
-    let (behind_a, behind_b) = (behind(&f.a, &f.b), behind(&f.b, &f.a));
-    // The friend on the enemy's flank or rear recoils with the element fighting the enemy's
-    // front (p. 38); named apart from the fighters so a battle finds it.
-    let on_flank = |me: &Side| -> Option<String> {
-        if f.kind != outcome::Kind::Close {
-            return None;
-        }
-        let name = me.fighter.friend_on_enemy_flank.as_ref()?.label();
-        Some(if name == la || name == lb {
-            format!("On the flank {name}")
-        } else {
-            name
-        })
-    };
-    let (flank_a, flank_b) = (on_flank(&f.a), on_flank(&f.b));
-    let effects = |p: &Pair| -> Vec<crate::contract::Effect> {
+    }
+
+    /// What a pair of fates does (p. 38–42): each fighter's fate, the friend behind destroyed
+    /// with it, the friend on the enemy's flank recoiling when it gives way.
+    fn effects(&self, p: &Pair) -> Vec<crate::contract::Effect> {
         let mut out = Vec::new();
-        for (who, fate, friend, flank) in [
-            (&la, &p.a, &behind_a, &flank_a),
-            (&lb, &p.b, &behind_b, &flank_b),
-        ] {
+        for (i, fate) in [&p.a, &p.b].into_iter().enumerate() {
             if !matches!(
                 fate.fate,
                 super::data::Fate::Stand | super::data::Fate::Disregarded
             ) {
                 out.push(effect(
-                    Target::Unit(who.clone()),
+                    Target::Unit(self.fighters[i].clone()),
                     Change::ElementFate { fate: fate.code() },
                     "p. 38–42",
                     fate.ruling.as_deref(),
                 ));
             }
-            let friend = friend.as_ref().and_then(|fb| fb.destroyed_with.as_ref());
+            let friend = self.behind[i]
+                .as_ref()
+                .and_then(|fb| fb.destroyed_with.as_ref());
             if let (super::data::Fate::Destroyed, Some(friend)) = (fate.fate, friend) {
                 out.push(effect(
                     Target::Unit(friend.clone()),
@@ -942,7 +960,7 @@ fn resolve_fight(
                     None,
                 ));
             }
-            if let (true, Some(flank)) = (fate.fate.gives_way(), flank) {
+            if let (true, Some(flank)) = (fate.fate.gives_way(), &self.on_flank[i]) {
                 out.push(effect(
                     Target::Unit(flank.clone()),
                     Change::ElementFate {
@@ -954,11 +972,37 @@ fn resolve_fight(
             }
         }
         out
-    };
-    let mut rows: Vec<(Pair, u128)> = pairs.into_iter().collect();
-    rows.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
-    let results = results_of(&rows, &effects);
-    let distribution: Vec<ResultOdds> = results
+    }
+
+    /// The umpire's checks: the movement of outcomes, then the friends behind, then the friends
+    /// on the enemy's flank.
+    fn checks(&self, data: &DbmmData, kind: outcome::Kind) -> Vec<Check> {
+        let mut checks = outcome::movement_checks(data, kind);
+        for fb in self.behind.iter().flatten() {
+            checks.push(fb.check.clone());
+        }
+        let [la, lb] = &self.fighters;
+        for (me, them, flank) in [(la, lb, &self.on_flank[0]), (lb, la, &self.on_flank[1])] {
+            if let Some(flank) = flank {
+                checks.push(Check::holds(
+                    format!("If {me} recoils, flees, is repulsed, destroyed or spent, {flank}, in front-edge contact with the flank or rear of {them}, recoils (if it cannot, it is spent)"),
+                    true,
+                    "p. 38",
+                ));
+            }
+        }
+        checks
+    }
+}
+
+/// Each result with what it means for both elements, the dice that give it and its chance.
+fn distribution(
+    results: &[CombatResult],
+    throws: &[Throw],
+    pair_dist: &Dist<Pair>,
+    [la, lb]: &[String; 2],
+) -> Vec<ResultOdds> {
+    results
         .iter()
         .map(|r| {
             let meanings: Vec<String> = r
@@ -972,59 +1016,75 @@ fn resolve_fight(
             ResultOdds::new(
                 &r.key,
                 &meanings.join("; or "),
-                dice_pairs(&throws, &r.pairs),
+                dice_pairs(throws, &r.pairs),
                 chance,
                 r.effects.clone(),
             )
         })
-        .collect();
-    let key_of = |pair: &Pair| {
-        results
-            .iter()
-            .find(|r| r.pairs.contains(&pair))
-            .map_or_else(|| result_code(pair), |r| r.key.clone())
-    };
-    let total36 = |w: u128| Probability::new(w, 36);
-    let score_p = |pred: &dyn Fn(Score) -> bool, a_side: bool| {
-        total36(
+        .collect()
+}
+
+/// The key of the result a pair of fates falls under.
+fn result_key(results: &[CombatResult], pair: &Pair) -> String {
+    results
+        .iter()
+        .find(|r| r.pairs.contains(&pair))
+        .map_or_else(|| result_code(pair), |r| r.key.clone())
+}
+
+/// Each side's chance of scoring more, equal, less, or being doubled (p. 38–39), of 36 throws.
+fn score_forecast(
+    data: &DbmmData,
+    scores: &BTreeMap<(Score, Score), u128>,
+    names: &[String; 2],
+) -> Vec<Chance> {
+    let score_p = |wanted: Score, a_side: bool| {
+        Probability::new(
             scores
                 .iter()
-                .filter(|((sa, sb), _)| pred(if a_side { *sa } else { *sb }))
+                .filter(|((sa, sb), _)| wanted == if a_side { *sa } else { *sb })
                 .map(|(_, w)| *w)
                 .sum(),
+            36,
         )
     };
     let mut forecast = Vec::new();
     let rule = "p. 38–39";
-    for (name, a_side) in [(&la, true), (&lb, false)] {
+    for (name, a_side) in [(&names[0], true), (&names[1], false)] {
         forecast.push(Chance::new(
             format!("{name} scores more"),
-            score_p(&|s| s == Score::Greater, a_side),
+            score_p(Score::Greater, a_side),
             rule,
         ));
         forecast.push(Chance::new(
             format!("{name} scores equal"),
-            score_p(&|s| s == Score::Equal, a_side),
+            score_p(Score::Equal, a_side),
             rule,
         ));
         forecast.push(Chance::new(
             format!("{name} scores less, not doubled"),
-            score_p(&|s| s == Score::Less, a_side),
+            score_p(Score::Less, a_side),
             rule,
         ));
         let mut doubled = Chance::new(
             format!("{name} is doubled"),
-            score_p(&|s| s == Score::Doubled, a_side),
+            score_p(Score::Doubled, a_side),
             &data.outcomes.doubled_rule,
         );
         doubled.ruling = data.outcomes.doubled_ruling.clone();
         forecast.push(doubled);
     }
-    for (name, a_side) in [(&la, true), (&lb, false)] {
+    forecast
+}
+
+/// Each side's chance of each fate (p. 38–42), of 36 throws.
+fn fate_forecast(rows: &[(Pair, u128)], names: &[String; 2]) -> Vec<Chance> {
+    let mut forecast = Vec::new();
+    for (name, a_side) in [(&names[0], true), (&names[1], false)] {
         let mut by_fate: BTreeMap<(super::data::Fate, Option<super::data::Fate>), u128> =
             BTreeMap::new();
         let mut words = BTreeMap::new();
-        for (p, w) in &rows {
+        for (p, w) in rows {
             let fate = if a_side { &p.a } else { &p.b };
             let key = (fate.fate, fate.choice);
             *by_fate.entry(key).or_default() += w;
@@ -1033,11 +1093,16 @@ fn resolve_fight(
         for (key, w) in by_fate {
             forecast.push(Chance::new(
                 format!("{name} {}", words[&key]),
-                total36(w),
+                Probability::new(w, 36),
                 "p. 38–42",
             ));
         }
     }
+    forecast
+}
+
+/// Both sides' combat, rear support and tactical factors, each named with its element.
+fn labelled_modifiers(f: &Fight) -> Vec<Modifier> {
     let mut modifiers: Vec<Modifier> = Vec::new();
     for side in [&f.a, &f.b] {
         for m in &side.modifiers {
@@ -1046,8 +1111,14 @@ fn resolve_fight(
             modifiers.push(m);
         }
     }
+    modifiers
+}
+
+/// Whose bound it is, each side's total before grading and the grading by each first score.
+fn fight_totals(f: &Fight) -> Vec<Total> {
+    let (la, lb) = (&f.a.label, &f.b.label);
     let bound_of = |side: &Side| if side.own_bound { "own" } else { "enemy" };
-    let mut totals_out = vec![
+    let mut totals = vec![
         // Whose bound, as the sheet's tables say it: each element's "own" or "enemy" bound.
         Total::new(
             "Bound",
@@ -1076,7 +1147,7 @@ fn resolve_fight(
         for (i, first) in [">", "=", "<"].iter().enumerate() {
             let g: i64 = side.grading[i].iter().map(|m| m.value).sum();
             if g != 0 {
-                totals_out.push(Total::new(
+                totals.push(Total::new(
                     format!("{} grading if its first score is {first}", side.label),
                     format!("{g:+}"),
                     "p. 37",
@@ -1085,66 +1156,87 @@ fn resolve_fight(
             }
         }
     }
+    totals
+}
+
+/// The outcome of the throw entered: A's die, then B's.
+fn thrown(
+    throws: &[Throw],
+    results: &[CombatResult],
+    targets: &Targets,
+    faces: &[u32],
+) -> Result<Outcome, RefereeError> {
+    let [la, lb] = &targets.fighters;
+    let [x, y] = faces else {
+        return Err(
+            RefereeError::new("dice.invalid", format!("two d6: {la}'s, then {lb}'s")).field("dice"),
+        );
+    };
+    if !(1..=6).contains(x) || !(1..=6).contains(y) {
+        return Err(RefereeError::new("dice.invalid", "a d6 shows 1 to 6").field("dice"));
+    }
+    let (_, _, pair, ta, tb) = throws
+        .iter()
+        .find(|t| t.0 == i64::from(*x) && t.1 == i64::from(*y))
+        .cloned()
+        .expect("every throw is enumerated");
+    Ok(Outcome {
+        dice: faces.to_vec(),
+        roll: i64::from(*x),
+        modified: ta,
+        result: result_key(results, &pair),
+        meaning: format!(
+            "{la} {ta} against {lb} {tb}: {la} {}; {lb} {}.",
+            pair.a.describe(),
+            pair.b.describe()
+        ),
+        effects: targets.effects(&pair),
+        sides: vec![
+            SideThrow::new(la.clone(), *x, ta - i64::from(*x), ta),
+            SideThrow::new(lb.clone(), *y, tb - i64::from(*y), tb),
+        ],
+    })
+}
+
+fn resolve_fight(
+    data: &DbmmData,
+    f: Fight,
+    action: &str,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let throws = every_throw(data, &f);
+    let mut pairs: BTreeMap<Pair, u128> = BTreeMap::new();
+    let mut scores: BTreeMap<(Score, Score), u128> = BTreeMap::new();
+    for (_, _, pair, _, _) in &throws {
+        *pairs.entry(pair.clone()).or_default() += 1;
+        *scores.entry((pair.a.score, pair.b.score)).or_default() += 1;
+    }
+    let pair_dist = Dist::from_weights(pairs.clone())?;
+    let mut notes = f.notes.clone();
+    notes.extend(quick_kill_denials(data, &throws));
+    notes.extend(zero_total_note(data, &throws));
+    let targets = Targets::of(data, &f);
+    let mut rows: Vec<(Pair, u128)> = pairs.into_iter().collect();
+    rows.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+    let results = results_of(&rows, &targets);
+    let distribution = distribution(&results, &throws, &pair_dist, &targets.fighters);
+    let mut forecast = score_forecast(data, &scores, &targets.fighters);
+    forecast.extend(fate_forecast(&rows, &targets.fighters));
     let outcome = match dice {
         None => None,
-        Some(faces) => {
-            let [x, y] = faces else {
-                return Err(RefereeError::new(
-                    "dice.invalid",
-                    format!("two d6: {la}'s, then {lb}'s"),
-                )
-                .field("dice"));
-            };
-            if !(1..=6).contains(x) || !(1..=6).contains(y) {
-                return Err(RefereeError::new("dice.invalid", "a d6 shows 1 to 6").field("dice"));
-            }
-            let (_, _, pair, ta, tb) = throws
-                .iter()
-                .find(|t| t.0 == i64::from(*x) && t.1 == i64::from(*y))
-                .cloned()
-                .expect("every throw is enumerated");
-            Some(Outcome {
-                dice: faces.to_vec(),
-                roll: i64::from(*x),
-                modified: ta,
-                result: key_of(&pair),
-                meaning: format!(
-                    "{la} {ta} against {lb} {tb}: {la} {}; {lb} {}.",
-                    pair.a.describe(),
-                    pair.b.describe()
-                ),
-                effects: effects(&pair),
-                sides: vec![
-                    SideThrow::new(la.clone(), *x, ta - i64::from(*x), ta),
-                    SideThrow::new(lb.clone(), *y, tb - i64::from(*y), tb),
-                ],
-            })
-        }
+        Some(faces) => Some(thrown(&throws, &results, &targets, faces)?),
     };
-    let mut checks = outcome::movement_checks(data, f.kind);
-    for fb in [&behind_a, &behind_b].into_iter().flatten() {
-        checks.push(fb.check.clone());
-    }
-    for (me, them, flank) in [(&la, &lb, &flank_a), (&lb, &la, &flank_b)] {
-        if let Some(flank) = flank {
-            checks.push(Check::holds(
-                format!("If {me} recoils, flees, is repulsed, destroyed or spent, {flank}, in front-edge contact with the flank or rear of {them}, recoils (if it cannot, it is spent)"),
-                true,
-                "p. 38",
-            ));
-        }
-    }
     Ok(Resolution {
         shown: Shown::default(),
         system: data.system.id.clone(),
         action: action.into(),
         dice: "d6 v d6".into(),
-        totals: totals_out,
-        modifiers,
+        totals: fight_totals(&f),
+        modifiers: labelled_modifiers(&f),
         total_modifier: f.a.base - f.b.base,
         distribution,
         forecast,
-        checks,
+        checks: targets.checks(data, f.kind),
         notes,
         outcome,
     })
@@ -1166,14 +1258,11 @@ struct CombatResult<'p> {
 /// same and do the same to the same elements (a quick kill and a doubling that both destroy) are
 /// one result, their chances summed, whatever ruling each rests on; fates that read the same but
 /// act otherwise keep apart, under a numbered key, so no two results share a key.
-fn results_of<'p>(
-    rows: &'p [(Pair, u128)],
-    effects: &dyn Fn(&Pair) -> Vec<crate::contract::Effect>,
-) -> Vec<CombatResult<'p>> {
+fn results_of<'p>(rows: &'p [(Pair, u128)], targets: &Targets) -> Vec<CombatResult<'p>> {
     let mut out: Vec<CombatResult> = Vec::new();
     for (pair, _) in rows {
         let code = result_code(pair);
-        let done = effects(pair);
+        let done = targets.effects(pair);
         if let Some(r) = out.iter_mut().find(|r| {
             same_changes(&r.effects, &done)
                 && (r.key == code || r.key.starts_with(&format!("{code} (")))
@@ -1207,7 +1296,7 @@ fn same_changes(a: &[crate::contract::Effect], b: &[crate::contract::Effect]) ->
 }
 
 /// The dice pairs (A's die, B's die) that give a result, for the umpire to read.
-fn dice_pairs(throws: &[(i64, i64, Pair, i64, i64)], pairs: &[&Pair]) -> String {
+fn dice_pairs(throws: &[Throw], pairs: &[&Pair]) -> String {
     let out: Vec<String> = throws
         .iter()
         .filter(|t| pairs.contains(&&t.2))
@@ -1498,4 +1587,257 @@ pub fn shooting(
     checks.append(&mut r.checks);
     r.checks = checks;
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dbmm::test_data as data;
+    use serde_json::json;
+
+    fn situation(v: serde_json::Value) -> CloseCombatSituation {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn fight<'s>(d: &DbmmData, s: &'s CloseCombatSituation) -> Fight<'s> {
+        let mut notes = Vec::new();
+        let (a, b) = close_sides(d, s, &mut notes).unwrap();
+        Fight {
+            a,
+            b,
+            kind: outcome::Kind::Close,
+            notes,
+        }
+    }
+
+    /// The sheet's worked example (p. 38): double-overlapped Bd (O) against rear-supported Pk
+    /// (O), d6+2 against d6+4.
+    fn bd_v_pk() -> CloseCombatSituation {
+        situation(json!({
+            "a": { "element": { "type": "Bd", "grade": "O" }, "overlaps": [{ "type": "Pk" }, { "type": "Bd" }] },
+            "b": { "element": { "type": "Pk", "grade": "O" }, "support": { "ranks": [{ "type": "Pk", "grade": "O" }] } },
+            "bound": "a"
+        }))
+    }
+
+    /// p. 42: Bd (O) with Archers behind, fighting Kn (O) in the Kn's bound.
+    fn archers_behind() -> CloseCombatSituation {
+        situation(json!({
+            "a": { "element": { "type": "Bd", "grade": "O" }, "behind": { "type": "Bw", "grade": "O", "name": "Archers" } },
+            "b": { "element": { "type": "Kn", "grade": "O" } },
+            "bound": "b"
+        }))
+    }
+
+    fn throw_of(throws: &[Throw], da: i64, db: i64) -> &Throw {
+        throws.iter().find(|t| t.0 == da && t.1 == db).unwrap()
+    }
+
+    #[test]
+    fn every_throw_is_one_of_36_with_both_final_totals() {
+        let (d, s) = (data(), bd_v_pk());
+        let throws = every_throw(&d, &fight(&d, &s));
+        assert_eq!(throws.len(), 36);
+        let (_, _, _, ta, tb) = throw_of(&throws, 1, 1);
+        assert_eq!((*ta, *tb), (3, 5));
+        let (_, _, _, ta, tb) = throw_of(&throws, 6, 2);
+        assert_eq!((*ta, *tb), (8, 6));
+    }
+
+    #[test]
+    fn a_quick_kill_the_going_denies_is_noted_once_with_its_ruling() {
+        // p. 19: no quick kill for Kn in RGo (R-DBMM-29).
+        let d = data();
+        let s = situation(json!({
+            "a": { "element": { "type": "Kn", "grade": "O" }, "going": "RGo" },
+            "b": { "element": { "type": "Bd", "grade": "O" } },
+            "bound": "a"
+        }));
+        let notes = quick_kill_denials(&d, &every_throw(&d, &fight(&d, &s)));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0]
+            .message
+            .starts_with("No quick kill for Kn, Cv, LH, Cm in RGo"));
+        assert_eq!(notes[0].ruling.as_deref(), Some("R-DBMM-29"));
+        let (d, s) = (data(), bd_v_pk());
+        assert!(quick_kill_denials(&d, &every_throw(&d, &fight(&d, &s))).is_empty());
+    }
+
+    #[test]
+    fn a_total_of_0_or_less_beating_nothing_is_noted() {
+        // R-DBMM-21: d6+2 against d6+4 never has a winner at 0 or less.
+        let (d, s) = (data(), bd_v_pk());
+        let mut throws = every_throw(&d, &fight(&d, &s));
+        assert!(zero_total_note(&d, &throws).is_none());
+        (throws[0].3, throws[0].4) = (-1, 0);
+        let note = zero_total_note(&d, &throws).unwrap();
+        assert_eq!(note.ruling.as_deref(), Some("R-DBMM-21"));
+    }
+
+    #[test]
+    fn the_friend_behind_is_destroyed_with_the_element_in_front() {
+        // p. 42, the golden case: Bd (O) destroyed on 1 against 6; the Archers behind with it.
+        let (d, s) = (data(), archers_behind());
+        let f = fight(&d, &s);
+        let targets = Targets::of(&d, &f);
+        assert_eq!(
+            targets.fighters,
+            ["Bd (O)".to_string(), "Kn (O)".to_string()]
+        );
+        assert_eq!(
+            targets.behind[0]
+                .as_ref()
+                .and_then(|fb| fb.destroyed_with.as_deref()),
+            Some("Archers")
+        );
+        let throws = every_throw(&d, &f);
+        let (_, _, pair, _, _) = throw_of(&throws, 1, 6);
+        let hit: Vec<String> = targets
+            .effects(pair)
+            .iter()
+            .map(|e| format!("{:?} {:?}", e.target, e.change))
+            .collect();
+        assert_eq!(hit.len(), 3, "{hit:?}");
+        assert!(
+            hit[1].contains("Archers") && hit[1].contains("destroyed"),
+            "{hit:?}"
+        );
+    }
+
+    #[test]
+    fn a_friend_on_the_flank_named_as_a_fighter_is_named_apart_and_checked() {
+        // p. 38: the friend on the enemy's flank recoils with the element; an unnamed Sp (O)
+        // would be one target with the fighter, so it is "On the flank Sp (O)".
+        let d = data();
+        let s = situation(json!({
+            "a": { "element": { "type": "Sp", "grade": "O" }, "friend_on_enemy_flank": { "type": "Sp", "grade": "O" } },
+            "b": { "element": { "type": "Bd", "grade": "O" } },
+            "bound": "a"
+        }));
+        let f = fight(&d, &s);
+        let targets = Targets::of(&d, &f);
+        assert_eq!(targets.on_flank[0].as_deref(), Some("On the flank Sp (O)"));
+        assert_eq!(targets.on_flank[1], None);
+        let checks = targets.checks(&d, f.kind);
+        assert!(checks.last().unwrap().label.starts_with(
+            "If Sp (O) recoils, flees, is repulsed, destroyed or spent, On the flank Sp (O),"
+        ));
+        // In shooting there is no friend on the flank to move.
+        let shot = Fight {
+            kind: outcome::Kind::Shooting { shot_back: true },
+            ..fight(&d, &s)
+        };
+        assert_eq!(Targets::of(&d, &shot).on_flank, [None, None]);
+    }
+
+    #[test]
+    fn the_score_forecast_counts_the_sheets_example_of_36() {
+        // d6+2 against d6+4: A more 6/36, equal 4/36; B's the mirror.
+        let (d, s) = (data(), bd_v_pk());
+        let f = fight(&d, &s);
+        let mut scores: BTreeMap<(Score, Score), u128> = BTreeMap::new();
+        for (_, _, p, _, _) in every_throw(&d, &f) {
+            *scores.entry((p.a.score, p.b.score)).or_default() += 1;
+        }
+        let names = [f.a.label.clone(), f.b.label.clone()];
+        let forecast = score_forecast(&d, &scores, &names);
+        let p = |label: &str| {
+            forecast
+                .iter()
+                .find(|c| c.label == label)
+                .unwrap()
+                .probability
+                .clone()
+        };
+        assert_eq!(forecast.len(), 8);
+        assert_eq!(p("Bd (O) scores more"), Probability::new(6, 36).to_string());
+        assert_eq!(
+            p("Bd (O) scores equal"),
+            Probability::new(4, 36).to_string()
+        );
+        assert_eq!(
+            p("Pk (O) scores less, not doubled"),
+            Probability::new(6, 36).to_string()
+        );
+    }
+
+    #[test]
+    fn the_results_cover_every_throw_once_and_their_chances_sum_to_one() {
+        let (d, s) = (data(), archers_behind());
+        let f = fight(&d, &s);
+        let throws = every_throw(&d, &f);
+        let mut pairs: BTreeMap<Pair, u128> = BTreeMap::new();
+        for (_, _, pair, _, _) in &throws {
+            *pairs.entry(pair.clone()).or_default() += 1;
+        }
+        let pair_dist = Dist::from_weights(pairs.clone()).unwrap();
+        let mut rows: Vec<(Pair, u128)> = pairs.into_iter().collect();
+        rows.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+        let targets = Targets::of(&d, &f);
+        let results = results_of(&rows, &targets);
+        let lines = distribution(&results, &throws, &pair_dist, &targets.fighters);
+        let dice: usize = lines.iter().map(|l| l.rolls.split(' ').count()).sum();
+        assert_eq!(dice, 36);
+        let whole = lines.iter().fold(Probability::ZERO, |sum, l| {
+            sum.plus(&Probability::parse(&l.probability).unwrap())
+                .unwrap()
+        });
+        assert_eq!(whole, Probability::new(1, 1));
+        let (_, _, pair, _, _) = throw_of(&throws, 1, 6);
+        let key = result_key(&results, pair);
+        let line = lines.iter().find(|l| l.result == key).unwrap();
+        assert!(line.rolls.split(' ').any(|x| x == "1-6"), "{}", line.rolls);
+        // Each side's fates, of 36.
+        let fates = fate_forecast(&rows, &targets.fighters);
+        let of = |name: &str| {
+            fates
+                .iter()
+                .filter(|c| c.label.starts_with(name))
+                .fold(Probability::ZERO, |sum, c| {
+                    sum.plus(&Probability::parse(&c.probability).unwrap())
+                        .unwrap()
+                })
+        };
+        assert_eq!(of("Bd (O)"), Probability::new(1, 1));
+        assert_eq!(of("Kn (O)"), Probability::new(1, 1));
+    }
+
+    #[test]
+    fn the_totals_name_each_bound_and_each_total_before_grading() {
+        let (d, s) = (data(), bd_v_pk());
+        let f = fight(&d, &s);
+        let totals = fight_totals(&f);
+        assert_eq!(totals[0].value, "Bd (O): own bound; Pk (O): enemy bound");
+        assert_eq!(totals[1].label, "Bd (O) total before grading");
+        assert_eq!(totals[1].value, "d6 +2");
+        assert_eq!(totals[2].value, "d6 +4");
+        let modifiers = labelled_modifiers(&f);
+        assert!(modifiers
+            .iter()
+            .all(|m| m.label.starts_with("Bd (O): ") || m.label.starts_with("Pk (O): ")));
+        assert_eq!(modifiers.iter().map(|m| m.value).sum::<i64>(), 2 + 4);
+    }
+
+    #[test]
+    fn a_throw_entered_gives_both_totals_or_is_refused() {
+        let (d, s) = (data(), bd_v_pk());
+        let f = fight(&d, &s);
+        let throws = every_throw(&d, &f);
+        let targets = Targets::of(&d, &f);
+        let mut pairs: Vec<(Pair, u128)> = Vec::new();
+        for (_, _, p, _, _) in &throws {
+            if !pairs.iter().any(|(q, _)| q == p) {
+                pairs.push((p.clone(), 1));
+            }
+        }
+        let results = results_of(&pairs, &targets);
+        let out = thrown(&throws, &results, &targets, &[6, 2]).unwrap();
+        assert_eq!((out.roll, out.modified), (6, 8));
+        assert!(out.meaning.starts_with("Bd (O) 8 against Pk (O) 6:"));
+        assert_eq!(out.sides[1].modifier, 4);
+        let one = thrown(&throws, &results, &targets, &[6]).unwrap_err();
+        assert_eq!(one.message, "Two d6: Bd (O)'s, then Pk (O)'s.");
+        let seven = thrown(&throws, &results, &targets, &[7, 1]).unwrap_err();
+        assert_eq!(seven.field.as_deref(), Some("dice"));
+    }
 }

@@ -531,3 +531,12 @@ pub(crate) fn describe(data: &DbmmData, s: &ElementSituation) -> Result<Resoluti
 
 #[cfg(test)]
 mod tests;
+
+/// The built-in tables, for the steps' own tests.
+#[cfg(test)]
+fn test_data() -> DbmmData {
+    crate::systems::test_support::load("dbmm")
+        .data::<Dbmm>()
+        .unwrap()
+        .clone()
+}

@@ -322,49 +322,136 @@ fn dice_error(text: &str) -> RefereeError {
     RefereeError::new("dice.invalid", text.to_string()).field("dice")
 }
 
-pub fn setup(
-    data: &DbmmData,
-    s: &SetupSituation,
-    dice: Option<&[u32]>,
-) -> Result<Resolution, RefereeError> {
-    let t = &data.setup;
-    let c = check(data, s)?;
-    let aggression = |die: [i64; 2]| {
-        [
-            die[0] + s.sides[0].aggression,
-            die[1] + s.sides[1].aggression,
-        ]
-    };
-    let faces: Vec<[i64; 2]> = (1..=6).flat_map(|x| (1..=6).map(move |y| [x, y])).collect();
+/// Both sides' aggression scores for one throw (`die`: sides 0 and 1): each die plus its army's
+/// aggression factor (p. 18).
+fn aggression_scores(s: &SetupSituation, die: [i64; 2]) -> [i64; 2] {
+    [
+        die[0] + s.sides[0].aggression,
+        die[1] + s.sides[1].aggression,
+    ]
+}
+
+/// The 36 throws of two d6, the first die slowest.
+fn two_dice() -> Vec<[i64; 2]> {
+    (1..=6).flat_map(|x| (1..=6).map(move |y| [x, y])).collect()
+}
+
+/// Whether a deployment throw (`d`: the Invader's and the Defender's raw dice) decides: equal
+/// adjusted scores are thrown again (p. 21).
+fn deploy_decides(s: &SetupSituation, invader: usize, d: [i64; 2]) -> bool {
+    d[0] + s.sides[invader].deployment_adjustment
+        != d[1] + s.sides[1 - invader].deployment_adjustment
+}
+
+/// How many of the 36 deployment throws decide, with this side the Invader.
+fn deciding_deploys(s: &SetupSituation, invader: usize) -> u128 {
+    two_dice()
+        .into_iter()
+        .filter(|d| deploy_decides(s, invader, *d))
+        .count() as u128
+}
+
+/// The set-up's odds over every throw, as whole numbers over their denominators.
+struct SetupOdds {
+    /// Deciding aggression throws (of `deciding`) that make each side the Invader.
+    by_invader: BTreeMap<usize, u128>,
+    /// Aggression throws that decide, of 36.
+    deciding: u128,
+    /// Deciding aggression throws that leave the Defender facing west.
+    west: u128,
+    /// The season delayed by 0, 1, 2 … seasons, over `cycle`.
+    delay_weights: Vec<u128>,
+    cycle: u128,
+    /// By side (0 or 1), weather score and hour, over `whole`.
+    deploys_first: [u128; 2],
+    first_bound: [u128; 2],
+    weather_scores: BTreeMap<u32, u128>,
+    hours: BTreeMap<u32, u128>,
+    whole: u128,
+}
+
+/// Every deciding aggression throw is equally likely; the equal throws before it (the season's
+/// delay) are independent of it; and each deciding deployment throw is equally likely among those
+/// that decide for that Invader. Weights are whole numbers over a common denominator: delay
+/// numerator × (product of both Invaders' counts ÷ this one's).
+fn setup_odds(data: &DbmmData, s: &SetupSituation, c: &Checked) -> SetupOdds {
+    let faces = two_dice();
     // Equal aggression scores are thrown again, each time delaying the season by one.
     let aggression_ties = faces
         .iter()
         .filter(|f| {
-            let sc = aggression(**f);
+            let sc = aggression_scores(s, **f);
             sc[0] == sc[1]
         })
         .count() as u128;
     let deciding = 36 - aggression_ties;
     // P(k equal throws, then a deciding one) = t^k (1 − t); the season depends on k mod 4:
     // Σ_{k ≡ j (mod 4)} = (1 − t) t^j / (1 − t^4), with t = ties/36.
-    let n_seasons = t.seasons.len() as u32;
+    let n_seasons = data.setup.seasons.len() as u32;
     let cycle = 36u128.pow(n_seasons) - aggression_ties.pow(n_seasons);
-    let names = &c.names;
-    let mut totals = vec![
-        Total::new(
-            format!("{} aggression", names[0]),
-            format!("d6 {:+}", s.sides[0].aggression),
-            &t.rule,
-            None,
-        ),
-        Total::new(
-            format!("{} aggression", names[1]),
-            format!("d6 {:+}", s.sides[1].aggression),
-            &t.rule,
-            None,
-        ),
-    ];
-    let mut notes = vec![
+    let both = deciding_deploys(s, 0) * deciding_deploys(s, 1);
+    let delay_weights: Vec<u128> = (0..n_seasons)
+        .map(|j| deciding * aggression_ties.pow(j) * 36u128.pow(n_seasons - 1 - j))
+        .collect();
+    let mut by_invader: BTreeMap<usize, u128> = BTreeMap::new();
+    let mut west = 0u128;
+    // Counted by side, score and hour; worded once at the end.
+    let mut deploys_first = [0u128; 2];
+    let mut first_bound = [0u128; 2];
+    let mut weather_scores: BTreeMap<u32, u128> = BTreeMap::new();
+    let mut hours: BTreeMap<u32, u128> = BTreeMap::new();
+    let mut whole = 0u128;
+    for a in &faces {
+        let sc = aggression_scores(s, *a);
+        if sc[0] == sc[1] {
+            continue;
+        }
+        let invader = if sc[0] > sc[1] { 0 } else { 1 };
+        *by_invader.entry(invader).or_default() += 1;
+        if a[1 - invader] % 2 == 1 {
+            west += 1;
+        }
+        let share = both / deciding_deploys(s, invader);
+        for (ties, delay) in delay_weights.iter().enumerate() {
+            for d in faces.iter().filter(|d| deploy_decides(s, invader, **d)) {
+                let weight = delay * share;
+                let got = settle(data, s, c, *a, ties, *d);
+                let defender = 1 - got.invader;
+                let first = if got.defender_deploys_first {
+                    defender
+                } else {
+                    got.invader
+                };
+                let bound = if got.invader_first_bound {
+                    got.invader
+                } else {
+                    defender
+                };
+                deploys_first[first] += weight;
+                first_bound[bound] += weight;
+                *weather_scores.entry(got.weather_score).or_default() += weight;
+                *hours.entry(got.hour).or_default() += weight;
+                whole += weight;
+            }
+        }
+    }
+    SetupOdds {
+        by_invader,
+        deciding,
+        west,
+        delay_weights,
+        cycle,
+        deploys_first,
+        first_bound,
+        weather_scores,
+        hours,
+        whole,
+    }
+}
+
+/// The procedure as the sheets give it (p. 18–22, 26), said whatever the dice.
+fn setup_notes(t: &SetupTables) -> Vec<Note> {
+    vec![
         Note::new(
             "Dice for aggression, then add the army's aggression factor; if scores are equal, dice again. Higher score: Invader. Lower score: Defender.",
             &t.rule,
@@ -398,320 +485,359 @@ pub fn setup(
             &t.first_bound_rule,
             Some(FIRST_BOUND_RULING),
         ),
-    ];
-    // Every deciding aggression throw is equally likely; the equal throws before it (the
-    // season's delay, `delay_odds`) are independent of it; and each deciding deployment throw
-    // is equally likely among those that decide for that Invader. Weights are whole numbers
-    // over a common denominator: delay numerator × (product of both Invaders' counts ÷ this one's).
-    let deciding_deploys = |invader: usize| {
-        faces
-            .iter()
-            .filter(|d| {
-                d[0] + s.sides[invader].deployment_adjustment
-                    != d[1] + s.sides[1 - invader].deployment_adjustment
-            })
-            .count() as u128
-    };
-    let both = deciding_deploys(0) * deciding_deploys(1);
-    let delay_weights: Vec<u128> = (0..n_seasons)
-        .map(|j| deciding * aggression_ties.pow(j) * 36u128.pow(n_seasons - 1 - j))
-        .collect();
-    let mut by_invader: BTreeMap<usize, u128> = BTreeMap::new();
-    let mut west = 0u128;
-    // Counted by side, score and hour; worded once at the end.
-    let mut deploys_first = [0u128; 2];
-    let mut first_bound = [0u128; 2];
-    let mut weather_scores: BTreeMap<u32, u128> = BTreeMap::new();
-    let mut hours: BTreeMap<u32, u128> = BTreeMap::new();
-    let mut whole = 0u128;
-    for a in &faces {
-        let sc = aggression(*a);
-        if sc[0] == sc[1] {
-            continue;
-        }
-        let invader = if sc[0] > sc[1] { 0 } else { 1 };
-        *by_invader.entry(invader).or_default() += 1;
-        if a[1 - invader] % 2 == 1 {
-            west += 1;
-        }
-        let share = both / deciding_deploys(invader);
-        for (ties, delay) in delay_weights.iter().enumerate() {
-            for d in &faces {
-                let adjusted = [
-                    d[0] + s.sides[invader].deployment_adjustment,
-                    d[1] + s.sides[1 - invader].deployment_adjustment,
-                ];
-                if adjusted[0] == adjusted[1] {
-                    continue;
-                }
-                let weight = delay * share;
-                let got = settle(data, s, &c, *a, ties, *d);
-                let defender = 1 - got.invader;
-                let first = if got.defender_deploys_first {
-                    defender
-                } else {
-                    got.invader
-                };
-                let bound = if got.invader_first_bound {
-                    got.invader
-                } else {
-                    defender
-                };
-                deploys_first[first] += weight;
-                first_bound[bound] += weight;
-                *weather_scores.entry(got.weather_score).or_default() += weight;
-                *hours.entry(got.hour).or_default() += weight;
-                whole += weight;
-            }
-        }
-    }
-    let p = |w: u128| Probability::new(w, whole);
-    let distribution: Vec<ResultOdds> = (0..2)
+    ]
+}
+
+/// Each side's chance of invading: the results of the aggression dice.
+fn invasion_odds(names: &[String; 2], odds: &SetupOdds) -> Vec<ResultOdds> {
+    (0..2)
         .map(|i| {
-            let w = by_invader.get(&i).copied().unwrap_or(0);
+            let w = odds.by_invader.get(&i).copied().unwrap_or(0);
             ResultOdds::new(
                 &format!("{} invades", names[i]),
                 &format!("{} is the Invader, {} the Defender", names[i], names[1 - i]),
                 "—".into(),
-                Probability::new(w, deciding),
+                Probability::new(w, odds.deciding),
                 Vec::new(),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// A chance resting on a ruling.
+fn ruled_chance(label: String, p: Probability, rule: &str, ruling: &str) -> Chance {
+    let mut chance = Chance::new(label, p, rule);
+    chance.ruling = Some(ruling.to_string());
+    chance
+}
+
+/// The chances of the facing, the season's delay, who deploys first, each weather score and
+/// hour, and who takes the first bound.
+fn setup_forecast(t: &SetupTables, names: &[String; 2], odds: &SetupOdds) -> Vec<Chance> {
+    let p = |w: u128| Probability::new(w, odds.whole);
     let mut forecast = vec![Chance::new(
         "The Defender faces west",
-        Probability::new(west, deciding),
+        Probability::new(odds.west, odds.deciding),
         &t.rule,
     )];
-    for (j, w) in delay_weights.iter().enumerate() {
+    for (j, w) in odds.delay_weights.iter().enumerate() {
         let label = if j == 0 {
             "The season is the Invader's".to_string()
         } else {
             format!("The season is delayed by {j}")
         };
-        forecast.push(Chance::new(label, Probability::new(*w, cycle), &t.rule));
+        forecast.push(Chance::new(
+            label,
+            Probability::new(*w, odds.cycle),
+            &t.rule,
+        ));
     }
-    let with_ruling = |label: String, w: u128, rule: &str, ruling: &str| {
-        let mut chance = Chance::new(label, p(w), rule);
-        chance.ruling = Some(ruling.to_string());
-        chance
-    };
-    for (i, w) in deploys_first.iter().enumerate() {
-        forecast.push(with_ruling(
+    for (i, w) in odds.deploys_first.iter().enumerate() {
+        forecast.push(ruled_chance(
             format!("{} deploys first", names[i]),
-            *w,
+            p(*w),
             &t.deployment_rule,
             SETUP_RULING,
         ));
     }
-    for (score, w) in &weather_scores {
-        forecast.push(with_ruling(
+    for (score, w) in &odds.weather_scores {
+        forecast.push(ruled_chance(
             format!("Weather score {score}"),
-            *w,
+            p(*w),
             &t.deployment_rule,
             SETUP_RULING,
         ));
     }
-    for (hour, w) in &hours {
-        forecast.push(with_ruling(
+    for (hour, w) in &odds.hours {
+        forecast.push(ruled_chance(
             format!("Deployment complete at {hour:02}:00"),
-            *w,
+            p(*w),
             &t.time_rule,
             SETUP_RULING,
         ));
     }
-    for (i, w) in first_bound.iter().enumerate() {
-        forecast.push(with_ruling(
+    for (i, w) in odds.first_bound.iter().enumerate() {
+        forecast.push(ruled_chance(
             format!("{} takes the first bound", names[i]),
-            *w,
+            p(*w),
             &t.first_bound_rule,
             FIRST_BOUND_RULING,
         ));
     }
+    forecast
+}
+
+const SETUP_DICE: &str = "two d6 for aggression (the sides in order), again while the scores are equal, then two d6 for deployment (the Invader's, then the Defender's), again while the scores are equal";
+
+/// The dice entered, read in turn: the deciding aggression throw (`aggression`, sides 0 and 1)
+/// after `ties` equal ones, then the deciding deployment throw (`deployment`, the Invader's and
+/// the Defender's) after `rethrown` equal ones.
+#[derive(Debug, PartialEq, Eq)]
+struct Thrown {
+    aggression: [i64; 2],
+    ties: usize,
+    deployment: [i64; 2],
+    rethrown: usize,
+}
+
+fn read_throws(s: &SetupSituation, faces: &[u32]) -> Result<Thrown, RefereeError> {
+    if faces.iter().any(|f| !(1..=6).contains(f)) {
+        return Err(dice_error(SETUP_DICE));
+    }
+    let mut pairs = faces.chunks(2).map(|pair| match pair {
+        [x, y] => Ok([i64::from(*x), i64::from(*y)]),
+        _ => Err(dice_error(SETUP_DICE)),
+    });
+    let mut next = || pairs.next().unwrap_or_else(|| Err(dice_error(SETUP_DICE)));
+    let mut ties = 0;
+    let aggression = loop {
+        let a = next()?;
+        let sc = aggression_scores(s, a);
+        if sc[0] != sc[1] {
+            break a;
+        }
+        ties += 1;
+    };
+    let sc = aggression_scores(s, aggression);
+    let invader = if sc[0] > sc[1] { 0 } else { 1 };
+    let mut rethrown = 0;
+    let deployment = loop {
+        let d = next()?;
+        if deploy_decides(s, invader, d) {
+            break d;
+        }
+        rethrown += 1;
+    };
+    if pairs.next().is_some() {
+        return Err(dice_error(SETUP_DICE));
+    }
+    Ok(Thrown {
+        aggression,
+        ties,
+        deployment,
+        rethrown,
+    })
+}
+
+/// What one set of dice made of the set-up, as the umpire reads it: who invades and defends, the
+/// season, the facing, who deploys first, the weather score, the hour, the start, visibility and
+/// the first bound (p. 18–23, 26).
+fn settled_totals(
+    data: &DbmmData,
+    names: &[String; 2],
+    got: &Setup,
+    row: &daylight::DaylightRow,
+) -> Vec<Total> {
+    let t = &data.setup;
+    let (inv, def) = (&names[got.invader], &names[1 - got.invader]);
+    let season = &t.seasons[got.season];
+    let first = if got.defender_deploys_first { def } else { inv };
+    let bound = if got.invader_first_bound { inv } else { def };
+    let seen = got
+        .visibility
+        .map_or("no limit".to_string(), |v| format!("{v}p"));
+    vec![
+        Total::new("Invader", inv.clone(), &t.rule, None),
+        Total::new("Defender", def.clone(), &t.rule, None),
+        Total::new(
+            "Season",
+            if got.season_delay == 0 {
+                season.clone()
+            } else {
+                format!(
+                    "{season} (delayed by {} for equal scores)",
+                    got.season_delay
+                )
+            },
+            &t.rule,
+            None,
+        ),
+        Total::new(
+            "Defender faces",
+            if got.faces_west { "west" } else { "east" },
+            &t.rule,
+            Some(SETUP_RULING),
+        ),
+        Total::new(
+            "Deploys first",
+            first.clone(),
+            &t.deployment_rule,
+            Some(SETUP_RULING),
+        ),
+        Total::new(
+            "Weather score",
+            got.weather_score.to_string(),
+            &t.deployment_rule,
+            Some(SETUP_RULING),
+        ),
+        Total::new(
+            "Deployment complete",
+            format!("{:02}:00", got.hour),
+            &t.time_rule,
+            Some(SETUP_RULING),
+        ),
+        Total::new(
+            "Battle starts",
+            format!(
+                "{} ({} {}: dawn {}, sunrise {}, sunset {}, dusk {})",
+                got.starts, row.climate, row.season, row.dawn, row.sunrise, row.sunset, row.dusk
+            ),
+            &t.time_rule,
+            None,
+        ),
+        Total::new(
+            "Visibility at the start",
+            seen,
+            &data.daylight.visibility_rule,
+            Some("R-DBMM-19"),
+        ),
+        Total::new(
+            "First bound",
+            bound.clone(),
+            &t.first_bound_rule,
+            Some(FIRST_BOUND_RULING),
+        ),
+    ]
+}
+
+/// The battle's weather from the climate table by the weather score (R-DBMM-30): its words, its
+/// total, and the umpire's checks where the flattened table cannot say which.
+fn battle_weather(
+    data: &DbmmData,
+    row: &daylight::DaylightRow,
+    weather_score: u32,
+) -> (String, Total, Vec<Check>) {
+    let (weathers, certain) = daylight::climate_weather(&data.daylight, row, weather_score);
+    let column = format!(
+        "the climate table's column {} for {} {}",
+        weather_score, row.climate, row.season
+    );
+    let words = if certain {
+        weathers.join("")
+    } else {
+        format!("one of {}", weathers.join("; "))
+    };
+    let total = Total::new(
+        "Weather",
+        format!("{words} ({column})"),
+        &data.daylight.rule,
+        Some(CLIMATE_RULING),
+    );
+    let mut checks = Vec::new();
+    if !certain {
+        checks.push(
+            Check::umpire(
+                format!("Read which of {} the weather is in {column}: the flattened table lost how many columns each cell spans", weathers.join("; ")),
+                &data.daylight.rule,
+            )
+            .ruling(Some(CLIMATE_RULING)),
+        );
+    }
+    for note in &data.daylight.climate_notes {
+        checks.push(
+            Check::umpire(
+                format!("Where the climate table says so: {note}"),
+                &data.daylight.rule,
+            )
+            .ruling(Some(CLIMATE_RULING)),
+        );
+    }
+    (words, total, checks)
+}
+
+/// What the dice entered make of the set-up: its totals, the umpire's checks, a note when equal
+/// deployment scores were thrown again, and the outcome.
+struct Diced {
+    totals: Vec<Total>,
+    checks: Vec<Check>,
+    rethrown: Option<Note>,
+    outcome: Outcome,
+}
+
+fn diced(
+    data: &DbmmData,
+    s: &SetupSituation,
+    c: &Checked,
+    faces: &[u32],
+) -> Result<Diced, RefereeError> {
+    let t = &data.setup;
+    let names = &c.names;
+    let thrown = read_throws(s, faces)?;
+    let a = thrown.aggression;
+    let got = settle(data, s, c, a, thrown.ties, thrown.deployment);
+    let row = season_row(data, c, 1 - got.invader, got.season);
+    let mut totals = settled_totals(data, names, &got, row);
+    let (weather_words, weather, checks) = battle_weather(data, row, got.weather_score);
+    totals.push(weather);
+    let rethrown = (thrown.rethrown > 0).then(|| {
+        Note::new(
+            format!("Equal deployment scores were thrown again {} times: only the deciding throw counts.", thrown.rethrown),
+            &t.deployment_rule,
+            Some(SETUP_RULING),
+        )
+    });
+    let (inv, def) = (&names[got.invader], &names[1 - got.invader]);
+    let first = if got.defender_deploys_first { def } else { inv };
+    let bound = if got.invader_first_bound { inv } else { def };
+    let sc = aggression_scores(s, a);
+    let outcome = Outcome {
+        dice: faces.to_vec(),
+        roll: sc[0].max(sc[1]),
+        modified: sc[0].max(sc[1]),
+        result: format!("{inv} invades"),
+        meaning: format!(
+            "{inv} invades in {}; {first} deploys first; deployment complete at {:02}:00; weather: {}; {bound} takes the first bound",
+            t.seasons[got.season],
+            got.hour,
+            super::lower_first(&weather_words)
+        ),
+        effects: Vec::new(),
+        sides: vec![
+            SideThrow::new(names[0].clone(), a[0] as u32, s.sides[0].aggression, sc[0]),
+            SideThrow::new(names[1].clone(), a[1] as u32, s.sides[1].aggression, sc[1]),
+        ],
+    };
+    Ok(Diced {
+        totals,
+        checks,
+        rethrown,
+        outcome,
+    })
+}
+
+pub fn setup(
+    data: &DbmmData,
+    s: &SetupSituation,
+    dice: Option<&[u32]>,
+) -> Result<Resolution, RefereeError> {
+    let t = &data.setup;
+    let c = check(data, s)?;
+    let names = &c.names;
+    let odds = setup_odds(data, s, &c);
+    let mut totals = vec![
+        Total::new(
+            format!("{} aggression", names[0]),
+            format!("d6 {:+}", s.sides[0].aggression),
+            &t.rule,
+            None,
+        ),
+        Total::new(
+            format!("{} aggression", names[1]),
+            format!("d6 {:+}", s.sides[1].aggression),
+            &t.rule,
+            None,
+        ),
+    ];
+    let mut notes = setup_notes(t);
     let mut checks = Vec::new();
     let outcome = match dice {
         None => None,
-        Some(fs) => {
-            let bad = "two d6 for aggression (the sides in order), again while the scores are equal, then two d6 for deployment (the Invader's, then the Defender's), again while the scores are equal";
-            if fs.iter().any(|f| !(1..=6).contains(f)) {
-                return Err(dice_error(bad));
-            }
-            let fs: Vec<i64> = fs.iter().map(|f| i64::from(*f)).collect();
-            let mut at = 0;
-            let next = |at: &mut usize| -> Result<[i64; 2], RefereeError> {
-                let pair = fs.get(*at..*at + 2).ok_or_else(|| dice_error(bad))?;
-                *at += 2;
-                Ok([pair[0], pair[1]])
-            };
-            let mut ties = 0;
-            let a = loop {
-                let a = next(&mut at)?;
-                let sc = aggression(a);
-                if sc[0] != sc[1] {
-                    break a;
-                }
-                ties += 1;
-            };
-            let sc = aggression(a);
-            let invader = if sc[0] > sc[1] { 0 } else { 1 };
-            let adj = [
-                s.sides[invader].deployment_adjustment,
-                s.sides[1 - invader].deployment_adjustment,
-            ];
-            let mut rethrown = 0;
-            let d = loop {
-                let d = next(&mut at)?;
-                if d[0] + adj[0] != d[1] + adj[1] {
-                    break d;
-                }
-                rethrown += 1;
-            };
-            if at != fs.len() {
-                return Err(dice_error(bad));
-            }
-            let got = settle(data, s, &c, a, ties, d);
-            let (inv, def) = (&names[got.invader], &names[1 - got.invader]);
-            let season = &t.seasons[got.season];
-            let row = season_row(data, &c, 1 - got.invader, got.season);
-            let first = if got.defender_deploys_first { def } else { inv };
-            let bound = if got.invader_first_bound { inv } else { def };
-            let seen = got
-                .visibility
-                .map_or("no limit".to_string(), |v| format!("{v}p"));
-            totals.push(Total::new("Invader", inv.clone(), &t.rule, None));
-            totals.push(Total::new("Defender", def.clone(), &t.rule, None));
-            totals.push(Total::new(
-                "Season",
-                if got.season_delay == 0 {
-                    season.clone()
-                } else {
-                    format!(
-                        "{season} (delayed by {} for equal scores)",
-                        got.season_delay
-                    )
-                },
-                &t.rule,
-                None,
-            ));
-            totals.push(Total::new(
-                "Defender faces",
-                if got.faces_west { "west" } else { "east" },
-                &t.rule,
-                Some(SETUP_RULING),
-            ));
-            totals.push(Total::new(
-                "Deploys first",
-                first.clone(),
-                &t.deployment_rule,
-                Some(SETUP_RULING),
-            ));
-            totals.push(Total::new(
-                "Weather score",
-                got.weather_score.to_string(),
-                &t.deployment_rule,
-                Some(SETUP_RULING),
-            ));
-            totals.push(Total::new(
-                "Deployment complete",
-                format!("{:02}:00", got.hour),
-                &t.time_rule,
-                Some(SETUP_RULING),
-            ));
-            totals.push(Total::new(
-                "Battle starts",
-                format!(
-                    "{} ({} {}: dawn {}, sunrise {}, sunset {}, dusk {})",
-                    got.starts,
-                    row.climate,
-                    row.season,
-                    row.dawn,
-                    row.sunrise,
-                    row.sunset,
-                    row.dusk
-                ),
-                &t.time_rule,
-                None,
-            ));
-            totals.push(Total::new(
-                "Visibility at the start",
-                seen,
-                &data.daylight.visibility_rule,
-                Some("R-DBMM-19"),
-            ));
-            totals.push(Total::new(
-                "First bound",
-                bound.clone(),
-                &t.first_bound_rule,
-                Some(FIRST_BOUND_RULING),
-            ));
-            let (weathers, certain) =
-                daylight::climate_weather(&data.daylight, row, got.weather_score);
-            let column = format!(
-                "the climate table's column {} for {} {}",
-                got.weather_score, row.climate, row.season
-            );
-            let weather_words = if certain {
-                weathers.join("")
-            } else {
-                format!("one of {}", weathers.join("; "))
-            };
-            totals.push(Total::new(
-                "Weather",
-                format!("{weather_words} ({column})"),
-                &data.daylight.rule,
-                Some(CLIMATE_RULING),
-            ));
-            if !certain {
-                checks.push(
-                    Check::umpire(
-                        format!("Read which of {} the weather is in {column}: the flattened table lost how many columns each cell spans", weathers.join("; ")),
-                        &data.daylight.rule,
-                    )
-                    .ruling(Some(CLIMATE_RULING)),
-                );
-            }
-            for note in &data.daylight.climate_notes {
-                checks.push(
-                    Check::umpire(
-                        format!("Where the climate table says so: {note}"),
-                        &data.daylight.rule,
-                    )
-                    .ruling(Some(CLIMATE_RULING)),
-                );
-            }
-            if rethrown > 0 {
-                notes.push(Note::new(
-                    format!("Equal deployment scores were thrown again {rethrown} times: only the deciding throw counts."),
-                    &t.deployment_rule,
-                    Some(SETUP_RULING),
-                ));
-            }
-            Some(Outcome {
-                dice: fs.iter().map(|f| *f as u32).collect(),
-                roll: sc[0].max(sc[1]),
-                modified: sc[0].max(sc[1]),
-                result: format!("{inv} invades"),
-                meaning: format!(
-                    "{inv} invades in {season}; {first} deploys first; deployment complete at {:02}:00; weather: {}; {bound} takes the first bound",
-                    got.hour,
-                    super::lower_first(&weather_words)
-                ),
-                effects: Vec::new(),
-                sides: vec![
-                    SideThrow::new(
-                        names[0].clone(),
-                        a[0] as u32,
-                        s.sides[0].aggression,
-                        sc[0],
-                    ),
-                    SideThrow::new(
-                        names[1].clone(),
-                        a[1] as u32,
-                        s.sides[1].aggression,
-                        sc[1],
-                    ),
-                ],
-            })
+        Some(faces) => {
+            let d = diced(data, s, &c, faces)?;
+            totals.extend(d.totals);
+            checks = d.checks;
+            notes.extend(d.rethrown);
+            Some(d.outcome)
         }
     };
     Ok(Resolution {
@@ -722,8 +848,8 @@ pub fn setup(
         totals,
         modifiers: Vec::new(),
         total_modifier: 0,
-        distribution,
-        forecast,
+        distribution: invasion_odds(names, &odds),
+        forecast: setup_forecast(t, names, &odds),
         checks,
         notes,
         outcome,
@@ -859,4 +985,168 @@ pub fn place_terrain(
         notes,
         outcome,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dbmm::test_data as data;
+    use serde_json::json;
+
+    /// The golden case of p. 18: Rome (aggression 0, Warm, Summer) against the Gauls (3, Cold,
+    /// Spring).
+    fn rome_v_gauls() -> SetupSituation {
+        serde_json::from_value(json!({
+            "sides": [
+                { "name": "Rome", "aggression": 0, "season": "Summer", "climate": "Warm" },
+                { "name": "Gauls", "aggression": 3, "season": "Spring", "climate": "Cold" }
+            ]
+        }))
+        .unwrap()
+    }
+
+    fn value<'t>(totals: &'t [Total], label: &str) -> &'t str {
+        &totals.iter().find(|t| t.label == label).unwrap().value
+    }
+
+    #[test]
+    fn aggression_adds_each_armys_factor_to_its_die() {
+        let s = rome_v_gauls();
+        assert_eq!(aggression_scores(&s, [4, 1]), [4, 4]);
+        assert_eq!(aggression_scores(&s, [6, 2]), [6, 5]);
+    }
+
+    #[test]
+    fn a_deployment_throw_decides_unless_the_adjusted_scores_are_equal() {
+        // p. 21: without adjustments 30 of 36 throws decide; the Invader's +3 makes 3 of 36
+        // equal (1-4, 2-5, 3-6).
+        let mut s = rome_v_gauls();
+        assert_eq!(deciding_deploys(&s, 0), 30);
+        s.sides[0].deployment_adjustment = 3;
+        assert!(!deploy_decides(&s, 0, [2, 5]));
+        assert!(deploy_decides(&s, 1, [2, 5]));
+        assert_eq!(deciding_deploys(&s, 0), 33);
+        assert_eq!(deciding_deploys(&s, 1), 33);
+    }
+
+    #[test]
+    fn the_dice_are_read_pair_by_pair_until_each_throw_decides() {
+        let s = rome_v_gauls();
+        // The golden throw: 4-1 is equal (4 v 4), 6-2 decides; then 2-3 decides.
+        assert_eq!(
+            read_throws(&s, &[4, 1, 6, 2, 2, 3]).unwrap(),
+            Thrown {
+                aggression: [6, 2],
+                ties: 1,
+                deployment: [2, 3],
+                rethrown: 0
+            }
+        );
+        let again = read_throws(&s, &[6, 2, 3, 3, 2, 3]).unwrap();
+        assert_eq!((again.deployment, again.rethrown), ([2, 3], 1));
+        for wrong in [&[6, 2, 2][..], &[6, 2, 2, 3, 1], &[6, 2, 2, 7], &[4, 1]] {
+            let e = read_throws(&s, wrong).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("dice"), "{wrong:?}");
+        }
+    }
+
+    #[test]
+    fn the_odds_count_every_deciding_throw_and_every_delay() {
+        // 3 of 36 aggression throws are equal (x = y + 3); Rome invades on 3 of the other 33.
+        let (d, s) = (data(), rome_v_gauls());
+        let c = check(&d, &s).unwrap();
+        let odds = setup_odds(&d, &s, &c);
+        assert_eq!(odds.deciding, 33);
+        assert_eq!(odds.by_invader.get(&0), Some(&3));
+        assert_eq!(odds.by_invader.get(&1), Some(&30));
+        // (1 − t)(1 + t + t² + t³) = 1 − t⁴: the delays sum to the whole cycle.
+        assert_eq!(odds.cycle, 36u128.pow(4) - 3u128.pow(4));
+        assert_eq!(odds.delay_weights.iter().sum::<u128>(), odds.cycle);
+        assert_eq!(
+            Probability::new(odds.delay_weights[0], odds.cycle).to_string(),
+            "1728/1885"
+        );
+        assert_eq!(odds.deploys_first.iter().sum::<u128>(), odds.whole);
+        assert_eq!(odds.first_bound.iter().sum::<u128>(), odds.whole);
+        // Unadjusted equal dice are thrown again: no hour 2 or 12 (1-1, 6-6), no weather score 0.
+        assert_eq!(
+            odds.hours.keys().copied().collect::<Vec<_>>(),
+            (3..=11).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            odds.weather_scores.keys().copied().collect::<Vec<_>>(),
+            (1..=5).collect::<Vec<_>>()
+        );
+        let names = c.names.clone();
+        let invading = invasion_odds(&names, &odds);
+        assert_eq!(invading[0].probability, "1/11");
+        assert_eq!(invading[1].probability, "10/11");
+        let forecast = setup_forecast(&d.setup, &names, &odds);
+        let first = forecast
+            .iter()
+            .find(|c| c.label == "The season is the Invader's")
+            .unwrap();
+        assert_eq!(first.probability, "1728/1885");
+        let bound = forecast
+            .iter()
+            .find(|c| c.label == "Rome takes the first bound")
+            .unwrap();
+        assert_eq!(bound.ruling.as_deref(), Some(FIRST_BOUND_RULING));
+    }
+
+    #[test]
+    fn the_notes_give_the_procedure_and_the_first_bounds_visibility() {
+        let d = data();
+        let notes = setup_notes(&d.setup);
+        assert_eq!(notes.len(), 6);
+        assert_eq!(notes[2].ruling.as_deref(), Some(SETUP_RULING));
+        assert!(notes[5].message.contains(&format!(
+            "visibility is below {}p",
+            d.setup.first_bound_visibility
+        )));
+    }
+
+    #[test]
+    fn the_golden_throw_reads_as_the_text_says() {
+        // p. 18: Rome invades in Autumn (Summer delayed by one); the Gauls deploy first at 05:00.
+        let (d, s) = (data(), rome_v_gauls());
+        let c = check(&d, &s).unwrap();
+        let got = diced(&d, &s, &c, &[4, 1, 6, 2, 2, 3]).unwrap();
+        assert_eq!(value(&got.totals, "Invader"), "Rome");
+        assert_eq!(
+            value(&got.totals, "Season"),
+            "Autumn (delayed by 1 for equal scores)"
+        );
+        assert_eq!(value(&got.totals, "Defender faces"), "east");
+        assert_eq!(value(&got.totals, "Deploys first"), "Gauls");
+        assert_eq!(value(&got.totals, "Weather score"), "1");
+        assert_eq!(value(&got.totals, "Deployment complete"), "05:00");
+        assert_eq!(value(&got.totals, "Visibility at the start"), "400p");
+        assert_eq!(value(&got.totals, "First bound"), "Gauls");
+        assert!(got.rethrown.is_none());
+        assert_eq!(got.outcome.result, "Rome invades");
+        assert_eq!((got.outcome.roll, got.outcome.sides[1].total), (6, 5));
+        let again = diced(&d, &s, &c, &[6, 2, 3, 3, 2, 3]).unwrap();
+        assert!(again
+            .rethrown
+            .unwrap()
+            .message
+            .contains("thrown again 1 times"));
+    }
+
+    #[test]
+    fn an_uncertain_climate_cell_asks_the_umpire_which_weather() {
+        // R-DBMM-30: column 1 for Cold Autumn is one of three weathers.
+        let (d, s) = (data(), rome_v_gauls());
+        let c = check(&d, &s).unwrap();
+        let row = season_row(&d, &c, 1, 2);
+        let (words, total, checks) = battle_weather(&d, row, 1);
+        assert_eq!(words, "one of Light wind NE; Strong wind SW; Light wind NW");
+        assert_eq!(
+            total.value,
+            "one of Light wind NE; Strong wind SW; Light wind NW (the climate table's column 1 for Cold Autumn)"
+        );
+        assert_eq!(checks.len(), 1 + d.daylight.climate_notes.len());
+        assert!(checks[0].label.starts_with("Read which of Light wind NE"));
+    }
 }

@@ -120,7 +120,9 @@ fn at_least((n, d): (u128, u128), limit: i64) -> bool {
     n >= limit.max(0) as u128 * d
 }
 
-pub fn weather(data: &DbmmData, s: &WeatherSituation) -> Result<Resolution, RefereeError> {
+/// The situation's refusals (p. 25): each side's PIP dice, the wind's direction, what is falling
+/// and the effects named; the wind's direction as an index of the compass when a wind blows.
+fn check(data: &DbmmData, s: &WeatherSituation) -> Result<Option<usize>, RefereeError> {
     let w = &data.weather;
     for (dice, field) in [
         (&s.defender_pips, "defender_pips"),
@@ -135,33 +137,7 @@ pub fn weather(data: &DbmmData, s: &WeatherSituation) -> Result<Resolution, Refe
             .rule(data.pips.rule.clone()));
         }
     }
-    let from = match (&s.wind, &s.wind_from) {
-        (Wind::None, _) => None,
-        (_, None) => {
-            return Err(RefereeError::new(
-                "situation.invalid_field",
-                "a wind blows from a direction: give it as N, NE, E, SE, S, SW, W or NW",
-            )
-            .field("wind_from")
-            .rule(w.rule.clone()))
-        }
-        (_, Some(dir)) => Some(
-            COMPASS
-                .iter()
-                .position(|c| c.eq_ignore_ascii_case(dir.trim()))
-                .ok_or_else(|| {
-                    RefereeError::new(
-                        "situation.invalid_field",
-                        format!(
-                            "{} is not a direction: N, NE, E, SE, S, SW, W or NW",
-                            crate::error::given(dir)
-                        ),
-                    )
-                    .field("wind_from")
-                    .rule(w.rule.clone())
-                })?,
-        ),
-    };
+    let from = wind_from(w, s)?;
     if s.falling && s.risk.is_none() {
         return Err(RefereeError::new(
             "situation.invalid_field",
@@ -184,104 +160,181 @@ pub fn weather(data: &DbmmData, s: &WeatherSituation) -> Result<Resolution, Refe
             .rule(w.rule.clone()));
         }
     }
-    let (def, inv) = (average(&s.defender_pips), average(&s.invader_pips));
-    // Exact where whole; otherwise to two places, for display (the comparisons above are exact).
-    let show = |(n, d): (u128, u128)| {
-        if n % d == 0 {
-            (n / d).to_string()
-        } else {
-            format!("{:.2}", n as f64 / d as f64)
-        }
+    Ok(from)
+}
+
+/// Where a blowing wind comes from, as an index of the compass; none when no wind blows.
+fn wind_from(w: &WeatherChanges, s: &WeatherSituation) -> Result<Option<usize>, RefereeError> {
+    match (&s.wind, &s.wind_from) {
+        (Wind::None, _) => Ok(None),
+        (_, None) => Err(RefereeError::new(
+            "situation.invalid_field",
+            "a wind blows from a direction: give it as N, NE, E, SE, S, SW, W or NW",
+        )
+        .field("wind_from")
+        .rule(w.rule.clone())),
+        (_, Some(dir)) => COMPASS
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(dir.trim()))
+            .map(Some)
+            .ok_or_else(|| {
+                RefereeError::new(
+                    "situation.invalid_field",
+                    format!(
+                        "{} is not a direction: N, NE, E, SE, S, SW, W or NW",
+                        crate::error::given(dir)
+                    ),
+                )
+                .field("wind_from")
+                .rule(w.rule.clone())
+            }),
+    }
+}
+
+/// An average as shown: exact where whole; otherwise to two places, for display only (the
+/// comparisons are exact).
+fn shown_average((n, d): (u128, u128)) -> String {
+    if n % d == 0 {
+        (n / d).to_string()
+    } else {
+        format!("{:.2}", n as f64 / d as f64)
+    }
+}
+
+/// The wind after the Defender's average turns it (p. 25), and the note when a strong wind turned
+/// back (anticlockwise) drops to light (R-DBMM-27).
+fn wind_change(
+    w: &WeatherChanges,
+    wind: Wind,
+    from: Option<usize>,
+    def: (u128, u128),
+) -> (String, Option<Note>) {
+    let (strength, at) = match (wind, from) {
+        (Wind::None, _) | (_, None) => return ("No wind".to_string(), None),
+        (strength, Some(at)) => (strength, at),
     };
-    let mut totals = vec![
-        Total::new("Defender's PIPs average", show(def), &w.rule, Some(RULING)),
-        Total::new("Invader's PIPs average", show(inv), &w.rule, Some(RULING)),
-    ];
-    let mut notes = Vec::new();
-    // The wind: the Defender's average turns it; a strong wind turned back (anticlockwise,
-    // R-DBMM-27) drops to light.
-    let wind_text = match (s.wind, from) {
-        (Wind::None, _) | (_, None) => "No wind".to_string(),
-        (strength, Some(at)) => {
-            let (turned, shift) = if at_most(def, w.clockwise_at_most) {
-                ((at + 1) % 8, Some("45° clockwise"))
-            } else if at_least(def, w.anticlockwise_at_least) {
-                ((at + 7) % 8, Some("45° anticlockwise"))
-            } else {
-                (at, None)
-            };
-            let strength = if strength == Wind::Strong && shift == Some("45° anticlockwise") {
-                notes.push(Note::new(
-                    "The strong wind shifted in reverse direction (anticlockwise): it is reduced to a light wind.",
-                    &w.rule,
-                    Some(RULING),
-                ));
-                Wind::Light
-            } else {
-                strength
-            };
-            let word = if strength == Wind::Strong {
-                "Strong"
-            } else {
-                "Light"
-            };
-            match shift {
-                Some(how) => format!("{word} wind {} (shifted {how})", COMPASS[turned]),
-                None => format!("{word} wind {} (unchanged)", COMPASS[turned]),
-            }
-        }
+    let (turned, shift) = if at_most(def, w.clockwise_at_most) {
+        ((at + 1) % 8, Some("45° clockwise"))
+    } else if at_least(def, w.anticlockwise_at_least) {
+        ((at + 7) % 8, Some("45° anticlockwise"))
+    } else {
+        (at, None)
     };
-    totals.push(Total::new("Wind", wind_text, &w.rule, Some(RULING)));
+    let backed = strength == Wind::Strong && shift == Some("45° anticlockwise");
+    let note = backed.then(|| {
+        Note::new(
+            "The strong wind shifted in reverse direction (anticlockwise): it is reduced to a light wind.",
+            &w.rule,
+            Some(RULING),
+        )
+    });
+    let word = if strength == Wind::Strong && !backed {
+        "Strong"
+    } else {
+        "Light"
+    };
+    let text = match shift {
+        Some(how) => format!("{word} wind {} (shifted {how})", COMPASS[turned]),
+        None => format!("{word} wind {} (unchanged)", COMPASS[turned]),
+    };
+    (text, note)
+}
+
+/// What becomes of a risk of rain, snow or dust storm, or of one falling (p. 25): any side's
+/// average may start it or end it.
+fn precipitation(
+    w: &WeatherChanges,
+    risk: Risk,
+    falling: bool,
+    def: (u128, u128),
+    inv: (u128, u128),
+) -> String {
     let starts = at_least(def, w.start_at_least) || at_least(inv, w.start_at_least);
     let ends = at_most(def, w.cease_at_most) || at_most(inv, w.cease_at_most);
+    let word = risk.word();
+    match (falling, starts, ends) {
+        // One side's average starts it and the other's ends it: they cancel (R-DBMM-27).
+        (_, true, true) => format!(
+            "{} (one average starts it, the other ends it: no change)",
+            if falling {
+                format!("The {word} goes on")
+            } else {
+                format!("Risk of {word} remains")
+            }
+        ),
+        (true, _, true) => format!("The {word} ceases"),
+        (true, _, false) => format!("The {word} goes on"),
+        (false, true, false) => format!("The {word} starts"),
+        (false, false, true) => format!("The risk of {word} ends"),
+        (false, false, false) => format!("Risk of {word} remains"),
+    }
+}
+
+/// Whether fog or mist clears (p. 25): some hours after sunrise, or on a low enough average.
+fn haze_change(
+    w: &WeatherChanges,
+    haze: Haze,
+    hours_after_sunrise: Option<u32>,
+    def: (u128, u128),
+    inv: (u128, u128),
+) -> String {
+    let word = match haze {
+        Haze::Fog => "fog",
+        Haze::Mist => "mist",
+    };
+    let late = hours_after_sunrise.is_some_and(|h| h >= w.clears_after_sunrise_hours);
+    let clears = at_most(def, w.clear_at_most) || at_most(inv, w.clear_at_most);
+    if late {
+        format!(
+            "The {word} clears ({} hours after sunrise)",
+            w.clears_after_sunrise_hours
+        )
+    } else if clears {
+        format!(
+            "The {word} clears (a PIPs average of {} or less)",
+            w.clear_at_most
+        )
+    } else {
+        format!("The {word} stays")
+    }
+}
+
+pub fn weather(data: &DbmmData, s: &WeatherSituation) -> Result<Resolution, RefereeError> {
+    let w = &data.weather;
+    let from = check(data, s)?;
+    let (def, inv) = (average(&s.defender_pips), average(&s.invader_pips));
+    let mut totals = vec![
+        Total::new(
+            "Defender's PIPs average",
+            shown_average(def),
+            &w.rule,
+            Some(RULING),
+        ),
+        Total::new(
+            "Invader's PIPs average",
+            shown_average(inv),
+            &w.rule,
+            Some(RULING),
+        ),
+    ];
+    let (wind_text, backed) = wind_change(w, s.wind, from, def);
+    let mut notes: Vec<Note> = backed.into_iter().collect();
+    totals.push(Total::new("Wind", wind_text, &w.rule, Some(RULING)));
     if let Some(risk) = s.risk {
-        let word = risk.word();
-        let text = match (s.falling, starts, ends) {
-            // One side's average starts it and the other's ends it: they cancel (R-DBMM-27).
-            (_, true, true) => format!(
-                "{} (one average starts it, the other ends it: no change)",
-                if s.falling {
-                    format!("The {word} goes on")
-                } else {
-                    format!("Risk of {word} remains")
-                }
-            ),
-            (true, _, true) => format!("The {word} ceases"),
-            (true, _, false) => format!("The {word} goes on"),
-            (false, true, false) => format!("The {word} starts"),
-            (false, false, true) => format!("The risk of {word} ends"),
-            (false, false, false) => format!("Risk of {word} remains"),
-        };
         totals.push(Total::new(
             "Rain, snow or dust storm",
-            text,
+            precipitation(w, risk, s.falling, def, inv),
             &w.rule,
             Some(RULING),
         ));
     }
     if let Some(haze) = s.haze {
-        let word = match haze {
-            Haze::Fog => "fog",
-            Haze::Mist => "mist",
-        };
-        let late = s
-            .hours_after_sunrise
-            .is_some_and(|h| h >= w.clears_after_sunrise_hours);
-        let clears = at_most(def, w.clear_at_most) || at_most(inv, w.clear_at_most);
-        let text = if late {
-            format!(
-                "The {word} clears ({} hours after sunrise)",
-                w.clears_after_sunrise_hours
-            )
-        } else if clears {
-            format!(
-                "The {word} clears (a PIPs average of {} or less)",
-                w.clear_at_most
-            )
-        } else {
-            format!("The {word} stays")
-        };
-        totals.push(Total::new("Fog or mist", text, &w.rule, None));
+        totals.push(Total::new(
+            "Fog or mist",
+            haze_change(w, haze, s.hours_after_sunrise, def, inv),
+            &w.rule,
+            None,
+        ));
     }
     let checks: Vec<Check> = s
         .effects
@@ -306,4 +359,120 @@ pub fn weather(data: &DbmmData, s: &WeatherSituation) -> Result<Resolution, Refe
     r.notes = notes;
     r.checks = checks;
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dbmm::test_data as data;
+
+    fn situation(v: serde_json::Value) -> WeatherSituation {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn a_wind_needs_a_direction_on_the_compass() {
+        let d = data();
+        let blowing = |from: serde_json::Value| {
+            situation(serde_json::json!({
+                "defender_pips": [3], "invader_pips": [3], "wind": "light", "wind_from": from
+            }))
+        };
+        assert_eq!(
+            wind_from(&d.weather, &blowing("sw".into())).unwrap(),
+            Some(5)
+        );
+        assert_eq!(
+            wind_from(&d.weather, &blowing(" NW ".into())).unwrap(),
+            Some(7)
+        );
+        let e = wind_from(&d.weather, &blowing("up".into())).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("wind_from"));
+        let calm = situation(serde_json::json!({ "defender_pips": [3], "invader_pips": [3] }));
+        assert_eq!(wind_from(&d.weather, &calm).unwrap(), None);
+    }
+
+    #[test]
+    fn the_checks_refuse_a_die_of_seven_and_rain_falling_from_no_risk() {
+        let d = data();
+        let seven = situation(serde_json::json!({ "defender_pips": [7], "invader_pips": [3] }));
+        assert_eq!(
+            check(&d, &seven).unwrap_err().field.as_deref(),
+            Some("defender_pips")
+        );
+        let falling = situation(serde_json::json!({
+            "defender_pips": [3], "invader_pips": [3], "falling": true
+        }));
+        assert_eq!(
+            check(&d, &falling).unwrap_err().field.as_deref(),
+            Some("risk")
+        );
+    }
+
+    #[test]
+    fn an_average_is_whole_or_shown_to_two_places() {
+        assert_eq!(shown_average(average(&[6, 5])), "5.50");
+        assert_eq!(shown_average(average(&[1, 2, 3])), "2");
+        assert_eq!(shown_average(average(&[1, 1, 2])), "1.33");
+    }
+
+    #[test]
+    fn the_defenders_average_turns_the_wind_and_a_strong_wind_backing_drops_to_light() {
+        // p. 25: 2 or less shifts it 45° clockwise, 5 or more 45° anticlockwise (R-DBMM-27).
+        let d = data();
+        let w = &d.weather;
+        let (text, note) = wind_change(w, Wind::Strong, Some(5), average(&[1, 2, 3]));
+        assert_eq!(text, "Strong wind W (shifted 45° clockwise)");
+        assert!(note.is_none());
+        let (text, note) = wind_change(w, Wind::Strong, Some(0), average(&[6, 5]));
+        assert_eq!(text, "Light wind NW (shifted 45° anticlockwise)");
+        assert!(note.is_some());
+        let (text, _) = wind_change(w, Wind::Light, Some(2), average(&[3, 4]));
+        assert_eq!(text, "Light wind E (unchanged)");
+        assert_eq!(wind_change(w, Wind::None, None, average(&[1])).0, "No wind");
+    }
+
+    #[test]
+    fn one_average_starting_rain_and_the_other_ending_it_cancel() {
+        // p. 25: 5 or more starts it, 3 or less ends it; both at once change nothing.
+        let d = data();
+        let w = &d.weather;
+        let (high, low, mid) = (average(&[6, 5]), average(&[1, 2]), average(&[4]));
+        assert_eq!(
+            precipitation(w, Risk::Rain, false, low, high),
+            "Risk of rain remains (one average starts it, the other ends it: no change)"
+        );
+        assert_eq!(
+            precipitation(w, Risk::Snow, false, mid, high),
+            "The snow starts"
+        );
+        assert_eq!(
+            precipitation(w, Risk::DustStorm, true, mid, low),
+            "The dust storm ceases"
+        );
+        assert_eq!(
+            precipitation(w, Risk::Rain, false, mid, low),
+            "The risk of rain ends"
+        );
+        assert_eq!(
+            precipitation(w, Risk::Rain, true, mid, mid),
+            "The rain goes on"
+        );
+    }
+
+    #[test]
+    fn fog_clears_three_hours_after_sunrise_or_on_an_average_of_three_or_less() {
+        let d = data();
+        let w = &d.weather;
+        let (low, mid) = (average(&[1, 2]), average(&[4, 5]));
+        assert_eq!(
+            haze_change(w, Haze::Fog, Some(3), mid, mid),
+            "The fog clears (3 hours after sunrise)"
+        );
+        assert_eq!(
+            haze_change(w, Haze::Mist, Some(2), mid, low),
+            "The mist clears (a PIPs average of 3 or less)"
+        );
+        assert_eq!(haze_change(w, Haze::Fog, None, mid, mid), "The fog stays");
+    }
 }
