@@ -122,8 +122,10 @@ describe('the resolver', () => {
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply DX' }));
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply anyway' }));
     await waitFor(() => expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1));
-    const sent = calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown };
+    const sent = calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown; mapping: { targets: unknown } };
     expect(sent.dice).toEqual({ kind: 'physical', faces: [5, 6] });
+    // "Apply anyway": the defender no roster unit stands for is sent as none, not asked for again.
+    expect(sent.mapping.targets).toEqual({ defender: [] });
     const resolved = calls.filter(([c]) => c === 'resolve').map(([, a]) => (a.request as { dice?: number[] }).dice);
     expect(resolved).toContainEqual([5, 6]);
   });
