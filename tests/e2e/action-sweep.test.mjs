@@ -16,16 +16,17 @@ const examples = JSON.parse(readFileSync('ui/src/generated/examples.json', 'utf8
 
 /** The battle each system's actions are swept in: a preset, the units its fights from the roster
  * need added through the roster's form, and who fights whom (by label; the first unit of each
- * side when not named). No ITACS preset has horse archers, or militia with their class entered. */
+ * side when not named). No preset has horse archers, ITACS militia with their class entered, or
+ * Medieval or DBMM troops that shoot. */
 const BATTLES = {
   itacs: {
     preset: 'itacs-missile-example',
-    add: [['Horse bowmen', 'Longbowmen', { type: 'HB', count: 1 }], ['Militia A', 'Militia', { type: 'MS', class: 'A', combat: '2', count: 2 }]],
+    add: [['Horse bowmen', 'Longbowmen', { type: 'HB', count: 1, fire: 2, combat: '1' }], ['Militia A', 'Militia', { type: 'MS', class: 'A', combat: '2', count: 2 }]],
     picks: { default: ['LB', 'Militia A'], horse_archer_fire: ['Horse bowmen', 'Militia A'] },
   },
-  medieval: { preset: 'medieval-combat-example', add: [], picks: {} },
+  medieval: { preset: 'medieval-combat-example', add: [['Crossbows', 'Attacker', { type: 'crossbowmen', sp: 2 }]], picks: { fire: ['Crossbows', 'Light cavalry'] } },
   gts: { preset: 'gts-cavalry-melee', add: [], picks: {} },
-  dbmm: { preset: 'dbmm-combat-example', add: [], picks: {} },
+  dbmm: { preset: 'dbmm-combat-example', add: [['Bw (O)', 'Own army', { type: 'Bw', grade: 'O' }]], picks: { shooting: ['Bw (O)', 'Pk (O) front rank'] } },
 };
 
 /** Actions the sweep knows to fail, with the reason (reported, and counted as not passed). */
@@ -45,6 +46,17 @@ before(async () => {
 after(async () => {
   await browser?.deleteSession();
 });
+
+/** A tap, once more if the screen moved under it (a result or the next dice laid out as it landed). */
+async function press(selector) {
+  try {
+    await tap(browser, selector);
+  } catch (e) {
+    if (!/intercepted|stale|not interactable/i.test(e.message)) throw e;
+    await browser.pause(300);
+    await tap(browser, selector);
+  }
+}
 
 /** What the resolver shows now, read at once (the bar's parts come and go as dice are entered). */
 function resolverNow() {
@@ -85,7 +97,7 @@ const faceFor = ({ i, sides }) => (sides ? ((i * 3 + 3) % sides) + 1 : ((i * 37 
 
 /** The log as the Log tab lists it: each entry's number, whether undone, its words. */
 async function logEntries() {
-  await tap(browser, 'button[data-tab="log"]');
+  await press('button[data-tab="log"]');
   await browser.$('.log .log-entry').waitForExist({ timeout: 10000 });
   return browser.execute(() => [...document.querySelectorAll('.log .log-entry')].map((e) => ({ seq: Number(e.dataset.seq), undone: e.classList.contains('undone'), text: e.querySelector('.text')?.textContent.trim() })));
 }
@@ -131,7 +143,7 @@ async function enterDice(typedFirst) {
       }, blank.map(faceFor).join(' '));
     } else {
       for (const die of blank) {
-        if (die.sides) await tap(browser, `#sticky-bar button[data-face="${die.i}:${faceFor(die)}"]`);
+        if (die.sides) await press(`#sticky-bar button[data-face="${die.i}:${faceFor(die)}"]`);
         else await browser.$(`#sticky-bar input[data-die="${die.i}"]`).setValue(String(faceFor(die)));
       }
     }
@@ -145,7 +157,7 @@ async function enterDice(typedFirst) {
 async function applyTwice() {
   const button = await browser.$('#apply-result');
   await until(browser, 'Apply ready', async () => (await resolverNow()).applyEnabled);
-  await tap(browser, '#apply-result');
+  await press('#apply-result');
   await button.click().catch(() => undefined);
   const settled = async () => {
     const now = await resolverNow();
@@ -156,7 +168,7 @@ async function applyTwice() {
     const now = await resolverNow();
     if (now.apply === 'Applied ✓') return Date.now();
     if (now.problems.length) throw new Error(`Apply refused: ${now.problems.join(' / ')}`);
-    await tap(browser, now.confirm ? '#apply-anyway' : '#confirm-choice');
+    await press(now.confirm ? '#apply-anyway' : '#confirm-choice');
   }
   throw new Error('Apply asked again and again');
 }
@@ -181,22 +193,22 @@ async function sweepOpening(system, action, opening, open, label, seen) {
   assert.equal(fresh[0].undone, false, 'the entry stands');
   problems.push(...(await screenSays('the log')));
   // Undo beside "Applied ✓" (which ignores a tap in the first second: a double tap's second tap).
-  await tap(browser, 'button[data-tab="resolve"]');
+  await press('button[data-tab="resolve"]');
   await until(browser, 'Undo beside Applied', async () => browser.execute(() => !!document.querySelector('#undo-applied:not([disabled])')));
   await browser.pause(Math.max(0, appliedAt + 1100 - Date.now()));
-  await tap(browser, '#undo-applied');
+  await press('#undo-applied');
   await until(browser, 'the result taken back', async () => (await resolverNow()).apply !== 'Applied ✓');
   assert.equal((await resolverNow()).undo, before, 'after Undo the battle is as it was: its last change the same');
   log = await logEntries();
   assert.equal(log.find((e) => e.seq === fresh[0].seq)?.undone, true, `the entry undone: ${fresh[0].text}`);
   seen.seq = Math.max(...log.map((e) => e.seq));
-  await tap(browser, 'button[data-tab="resolve"]');
+  await press('button[data-tab="resolve"]');
   // Roll on a fresh form: the example loaded again (a fight from the roster is read again anyway).
   if (hasDice) {
-    if (opening === 'example') await tap(browser, '#load-example');
+    if (opening === 'example') await press('#load-example');
     await oddsShown(system, action, opening);
     await until(browser, 'a fresh form: no result before the roll', async () => (await resolverNow()).result === null);
-    await tap(browser, '#battle-roll');
+    await press('#battle-roll');
     await until(browser, 'the result of the app’s roll', async () => {
       const now = await resolverNow();
       return now.result !== null && /seed/.test(now.seed);
@@ -208,7 +220,7 @@ async function sweepOpening(system, action, opening, open, label, seen) {
 
 /** The action picked in the resolver, afresh (picked again when it already was). */
 async function pickAction(action, all) {
-  await tap(browser, 'button[data-tab="resolve"]');
+  await press('button[data-tab="resolve"]');
   const select = await browser.$('#action');
   await select.waitForExist({ timeout: 10000 });
   if ((await select.getValue()) === action) await select.selectByAttribute('value', all.find((a) => a !== action));
@@ -219,7 +231,7 @@ async function pickAction(action, all) {
 /** The units of the fight picked on the roster (by label, else the first of each side), Resolve,
  * and the action picked. */
 async function fightFromRoster(action, labels) {
-  await tap(browser, 'button[data-tab="roster"]');
+  await press('button[data-tab="roster"]');
   await browser.$('#roster .unit-row').waitForExist({ timeout: 10000 });
   const ids = await browser.execute((named) => {
     const rows = [...document.querySelectorAll('#roster .unit-row')];
@@ -228,8 +240,8 @@ async function fightFromRoster(action, labels) {
     return (named ? named.map(byLabel) : firsts.slice(0, 2)).map((b) => b?.dataset.pickUnit);
   }, labels ?? null);
   assert.ok(ids.every(Boolean), `the units of the fight on the roster: ${labels ?? 'the first of each side'}`);
-  for (const id of ids) await tap(browser, `#roster button[data-pick-unit="${id}"]`);
-  await tap(browser, '#resolve-picked');
+  for (const id of ids) await press(`#roster button[data-pick-unit="${id}"]`);
+  await press('#resolve-picked');
   const select = await browser.$('#action');
   await select.waitForExist({ timeout: 10000 });
   if ((await select.getValue()) !== action) await select.selectByAttribute('value', action);
@@ -240,10 +252,10 @@ async function fightFromRoster(action, labels) {
 async function sweepSystem(system, label) {
   const battle = BATTLES[system];
   await beginPreset(browser, system, battle.preset);
-  if (battle.add.length) await tap(browser, 'button[data-tab="roster"]');
+  if (battle.add.length) await press('button[data-tab="roster"]');
   for (const [label, side, stats] of battle.add) await addUnit(browser, label, side, stats);
   const seen = { seq: Math.max(...(await logEntries()).map((e) => e.seq)) };
-  await tap(browser, 'button[data-tab="resolve"]');
+  await press('button[data-tab="resolve"]');
   await browser.$('#action').waitForExist({ timeout: 10000 });
   // The actions as the picker lists them; each has its worked example.
   const actions = await browser.execute(() => [...document.querySelectorAll('#action option')].map((o) => o.value));
@@ -274,7 +286,7 @@ async function sweepSystem(system, label) {
     else if (kind === 'sides') await run('roster', () => fightFromRoster(action, battle.picks[action] ?? battle.picks.default));
     await run('example', async () => {
       await pickAction(action, actions);
-      await tap(browser, '#load-example');
+      await press('#load-example');
     });
     for (const p of results) console.log(`  ${tag}: ${p}`);
   }

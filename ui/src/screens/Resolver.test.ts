@@ -2,7 +2,7 @@
 // roster, the result applied once (a second tap lands on “Applied ✓”; Undo is beside it), and a refused situation.
 import { clearMocks } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Resolution, SystemInfo } from '../generated/api';
 import { app } from '../lib/app.svelte';
 import { mockCommands, unit, view } from '../test-fixtures';
@@ -240,6 +240,25 @@ describe('the resolver', () => {
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply anyway' }));
     expect(await screen.findByRole('button', { name: 'Applied ✓' })).toBeDisabled();
     expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1);
+  });
+
+  it('drops what is on its way when it leaves the screen: no answer read after it, no warning', async () => {
+    const boxes = { type: 'object', properties: { paces: { type: 'integer' }, ...Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [k, { type: 'boolean' }])) }, required: ['paces'] };
+    const warned = vi.spyOn(console, 'warn');
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return boxes;
+      if (cmd === 'resolve') return new Promise((done) => setTimeout(() => done(resolution(!!(args.request as { dice?: number[] }).dice)), 5));
+      return [];
+    });
+    const { unmount } = render(Resolver);
+    // The first answer in: what each box is worth is being asked, one box after another.
+    await waitFor(() => expect(calls.filter(([c]) => c === 'resolve').length).toBeGreaterThan(1));
+    unmount();
+    const asked = calls.filter(([c]) => c === 'resolve').length;
+    await new Promise((done) => setTimeout(done, 60));
+    expect(calls.filter(([c]) => c === 'resolve').length).toBeLessThanOrEqual(asked);
+    expect(warned.mock.calls.flat().join(' ')).not.toMatch(/derived_inert/);
+    warned.mockRestore();
   });
 
   it('shows a refused situation as a sentence naming the field', async () => {

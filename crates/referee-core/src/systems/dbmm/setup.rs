@@ -17,6 +17,8 @@ use crate::contract::{
 };
 use crate::error::RefereeError;
 use crate::odds::Probability;
+use crate::rule_system::throws::Throws;
+use crate::rule_system::{Die, Thrower};
 
 const SETUP_RULING: &str = "R-DBMM-25";
 const FIRST_BOUND_RULING: &str = "R-DBMM-26";
@@ -529,46 +531,63 @@ pub fn setup(
         ));
     }
     let mut checks = Vec::new();
-    let outcome = match dice {
+    // Asked in turn: the two aggression dice (the sides in order) until the scores differ, then
+    // the deployment dice (the Invader's, then the Defender's) until the scores differ.
+    let mut throws = Throws::new(dice.unwrap_or(&[]));
+    let thrower = |i: usize| if i == 0 { Thrower::A } else { Thrower::B };
+    let pair = |throws: &mut Throws,
+                first: usize,
+                purpose: &str|
+     -> Result<Option<[i64; 2]>, RefereeError> {
+        let dice = vec![
+            Die::of(6, thrower(first), &names[first], purpose),
+            Die::of(6, thrower(1 - first), &names[1 - first], purpose),
+        ];
+        Ok(throws
+            .stage(dice)?
+            .map(|f| [i64::from(f[0]), i64::from(f[1])]))
+    };
+    let mut ties = 0;
+    let decided = loop {
+        let Some(a) = pair(&mut throws, 0, "aggression")? else {
+            break None;
+        };
+        let sc = aggression(a);
+        if sc[0] != sc[1] {
+            break Some(a);
+        }
+        ties += 1;
+    };
+    let mut rethrown = 0;
+    let thrown = match decided {
         None => None,
-        Some(fs) => {
-            let bad = "two d6 for aggression (the sides in order), again while the scores are equal, then two d6 for deployment (the Invader's, then the Defender's), again while the scores are equal";
-            if fs.iter().any(|f| !(1..=6).contains(f)) {
-                return Err(dice_error(bad));
-            }
-            let fs: Vec<i64> = fs.iter().map(|f| i64::from(*f)).collect();
-            let mut at = 0;
-            let next = |at: &mut usize| -> Result<[i64; 2], RefereeError> {
-                let pair = fs.get(*at..*at + 2).ok_or_else(|| dice_error(bad))?;
-                *at += 2;
-                Ok([pair[0], pair[1]])
-            };
-            let mut ties = 0;
-            let a = loop {
-                let a = next(&mut at)?;
-                let sc = aggression(a);
-                if sc[0] != sc[1] {
-                    break a;
-                }
-                ties += 1;
-            };
+        Some(a) => {
             let sc = aggression(a);
             let invader = if sc[0] > sc[1] { 0 } else { 1 };
             let adj = [
                 s.sides[invader].deployment_adjustment,
                 s.sides[1 - invader].deployment_adjustment,
             ];
-            let mut rethrown = 0;
-            let d = loop {
-                let d = next(&mut at)?;
+            loop {
+                let Some(d) = pair(&mut throws, invader, "deployment")? else {
+                    break None;
+                };
                 if d[0] + adj[0] != d[1] + adj[1] {
-                    break d;
+                    break Some((a, d));
                 }
                 rethrown += 1;
-            };
-            if at != fs.len() {
-                return Err(dice_error(bad));
             }
+        }
+    };
+    let shown = Shown {
+        faces: throws.finish()?,
+        in_turn: true,
+        ..Shown::default()
+    };
+    let outcome = match (dice, thrown) {
+        (None, _) | (_, None) => None,
+        (Some(fs), Some((a, d))) => {
+            let sc = aggression(a);
             let got = settle(data, s, &c, a, ties, d);
             let (inv, def) = (&names[got.invader], &names[1 - got.invader]);
             let season = &t.seasons[got.season];
@@ -715,7 +734,7 @@ pub fn setup(
         }
     };
     Ok(Resolution {
-        shown: Shown::default(),
+        shown,
         system: data.system.id.clone(),
         action: "setup".into(),
         dice: "2d6".into(),
