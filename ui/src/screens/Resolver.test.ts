@@ -261,6 +261,27 @@ describe('the resolver', () => {
     warned.mockRestore();
   });
 
+  it('opens the action picked last: a schema that answers after another action was picked is dropped', async () => {
+    app.resolverAction = 'melee';
+    const slow = { type: 'object', properties: { range: { type: 'integer' } }, required: ['range'] };
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return (args as { action: string }).action === 'distance' ? new Promise((done) => setTimeout(() => done(slow), 40)) : schema;
+      if (cmd === 'resolve') return resolution(false);
+      return [];
+    });
+    render(Resolver);
+    await waitFor(() => expect(document.querySelector('#f-paces')).not.toBeNull());
+    // Distances picked, then melee again before the distances' form has come.
+    const picker = document.querySelector('#action') as HTMLSelectElement;
+    await fireEvent.change(picker, { target: { value: 'distance' } });
+    await fireEvent.change(picker, { target: { value: 'melee' } });
+    await new Promise((done) => setTimeout(done, 80));
+    expect(document.querySelector('#f-range')).toBeNull();
+    expect(document.querySelector('#f-paces')).not.toBeNull();
+    const last = calls.filter(([c]) => c === 'resolve').pop()![1].request as { action: string; situation: Record<string, unknown> };
+    expect([last.action, Object.keys(last.situation)]).toEqual(['melee', ['paces', 'scale']]);
+  });
+
   it('shows a refused situation as a sentence naming the field', async () => {
     mockCommands((cmd) => {
       if (cmd === 'situation_schema') return schema;
