@@ -92,8 +92,9 @@ function blankDice() {
   }));
 }
 
-/** A face for die `i`, spread over the faces so the dice of a throw differ. */
-const faceFor = ({ i, sides }) => (sides ? ((i * 3 + 3) % sides) + 1 : ((i * 37 + 42) % 100) + 1);
+/** A face for die `i`, spread over the faces so the dice of a throw differ, and a throw asked
+ * again while two scores are equal (DBMM's set-up) is not the same throw again. */
+const faceFor = ({ i, sides }) => (sides ? ((i * 7 + 3) % sides) + 1 : ((i * 37 + 42) % 100) + 1);
 
 /** The log as the Log tab lists it: each entry's number, whether undone, its words. */
 async function logEntries() {
