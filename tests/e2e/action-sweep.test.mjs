@@ -58,6 +58,13 @@ async function press(selector) {
   }
 }
 
+/** An option chosen as a person does: the list scrolled to the middle of the screen first, clear
+ * of the bar fixed at the bottom (on a phone a result moves the form below it). */
+async function choose(select, value) {
+  await browser.execute((e) => e.scrollIntoView({ block: 'center' }), select);
+  await select.selectByAttribute('value', value);
+}
+
 /** What the resolver shows now, read at once (the bar's parts come and go as dice are entered). */
 function resolverNow() {
   return browser.execute(() => {
@@ -224,8 +231,8 @@ async function pickAction(action, all) {
   await press('button[data-tab="resolve"]');
   const select = await browser.$('#action');
   await select.waitForExist({ timeout: 10000 });
-  if ((await select.getValue()) === action) await select.selectByAttribute('value', all.find((a) => a !== action));
-  await select.selectByAttribute('value', action);
+  if ((await select.getValue()) === action) await choose(select, all.find((a) => a !== action));
+  await choose(select, action);
   await until(browser, `the resolver on ${action}`, async () => (await select.getValue()) === action);
 }
 
@@ -245,7 +252,7 @@ async function fightFromRoster(action, labels) {
   await press('#resolve-picked');
   const select = await browser.$('#action');
   await select.waitForExist({ timeout: 10000 });
-  if ((await select.getValue()) !== action) await select.selectByAttribute('value', action);
+  if ((await select.getValue()) !== action) await choose(select, action);
   await browser.$('#battle-resolution').waitForExist({ timeout: 10000 });
 }
 
@@ -281,8 +288,13 @@ async function sweepSystem(system, label) {
         seen.seq = Math.max(...(await logEntries().catch(() => [{ seq: seen.seq }])).map((e) => e.seq));
       }
     };
-    await pickAction(action, actions);
-    const kind = await browser.execute(() => (document.querySelector('#from-roster') ? 'whole roster' : document.querySelector('.start-hint') ? 'sides' : 'none'));
+    let kind = 'none';
+    try {
+      await pickAction(action, actions);
+      kind = await browser.execute(() => (document.querySelector('#from-roster') ? 'whole roster' : document.querySelector('.start-hint') ? 'sides' : 'none'));
+    } catch (e) {
+      results.push(`picked, ${label}: ${e.message.split('\n')[0]}`);
+    }
     if (kind === 'whole roster') await run('roster', async () => undefined);
     else if (kind === 'sides') await run('roster', () => fightFromRoster(action, battle.picks[action] ?? battle.picks.default));
     await run('example', async () => {
