@@ -706,7 +706,7 @@ pub fn setup(
                 ));
             }
             Some(Outcome {
-                dice: fs.iter().map(|f| *f as u32).collect(),
+                dice: fs.to_vec(),
                 roll: sc[0].max(sc[1]),
                 modified: sc[0].max(sc[1]),
                 result: format!("{inv} invades"),
