@@ -35,6 +35,8 @@ const KNOWN_FAILURES = {};
 let browser;
 /** `system/action` → the problems of each opening at each size (empty: passed). */
 const swept = new Map();
+/** `system/action` → the sizes it was swept at, every opening of it run. */
+const sweptAt = new Map();
 let started;
 
 before(async () => {
@@ -302,6 +304,7 @@ async function sweepSystem(system, label) {
       await press('#load-example');
     });
     for (const p of results) console.log(`  ${tag}: ${p}`);
+    sweptAt.set(tag, new Set([...(sweptAt.get(tag) ?? []), label]));
   }
 }
 
@@ -317,10 +320,12 @@ for (const [label, dims] of [['desktop', DESKTOP], ['phone', PHONE]]) {
 }
 
 test('the sweep’s count', () => {
-  const n = swept.size;
-  const passed = [...swept.values()].filter((problems) => problems.length === 0).length;
-  console.log(`action-sweep: ${n} actions, ${passed} passed (${Math.round((Date.now() - started) / 1000)} s)`);
+  // Every action of every system (each has its worked example); passed when swept at both sizes
+  // without a problem. An action a failed set-up left unswept has not passed.
+  const tags = Object.keys(examples);
+  const passed = tags.filter((t) => sweptAt.get(t)?.size === 2 && swept.get(t)?.length === 0);
+  console.log(`action-sweep: ${tags.length} actions, ${passed.length} passed (${Math.round((Date.now() - started) / 1000)} s)`);
   for (const [tag, why] of Object.entries(KNOWN_FAILURES)) console.log(`action-sweep known failure ${tag}: ${why}`);
-  assert.equal(n, Object.keys(examples).length, 'every action of every system swept');
-  assert.equal(passed + Object.keys(KNOWN_FAILURES).filter((t) => swept.get(t)?.length).length, n, 'every action passed');
+  const failing = tags.filter((t) => !passed.includes(t) && !KNOWN_FAILURES[t]);
+  assert.deepEqual(failing, [], `not passed: ${failing.join(', ')}`);
 });
