@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DESKTOP, PHONE, connect, consoleSaid, core, devTextProblems, shot, size, tap, until, watchConsole } from './support.mjs';
+import { DESKTOP, PHONE, connect, consoleSaid, core, devTextIn, shot, size, tap, until, watchConsole } from './support.mjs';
 import { addUnit, beginPreset } from './turn-flow.mjs';
 
 const examples = JSON.parse(readFileSync('ui/src/generated/examples.json', 'utf8'));
@@ -112,13 +112,18 @@ async function logEntries() {
   return browser.execute(() => [...document.querySelectorAll('.log .log-entry')].map((e) => ({ seq: Number(e.dataset.seq), undone: e.classList.contains('undone'), text: e.querySelector('.text')?.textContent.trim() })));
 }
 
-/** Problems on the screen now: a problem box, developer text, the console. */
+/** Problems on the screen now: a problem box, developer text, the console (read in one go). */
 async function screenSays(where) {
-  const out = [];
-  for (const p of (await resolverNow()).problems) out.push(`${where}: a problem shown: “${p}”`);
-  for (const p of await devTextProblems(browser)) out.push(`${where}: ${p}`);
-  for (const p of await consoleSaid(browser)) out.push(`${where}: the console: ${p}`);
-  return out;
+  const now = await browser.execute(() => ({
+    problems: [...document.querySelectorAll('#battle-resolution .error > strong, #apply-message .error > strong, #battle-message .error > strong')].map((e) => e.textContent.trim()),
+    text: document.body.innerText,
+    said: (window.__consoleSaid ?? []).splice(0),
+  }));
+  return [
+    ...now.problems.map((p) => `${where}: a problem shown: “${p}”`),
+    ...devTextIn(now.text).map((p) => `${where}: ${p}`),
+    ...now.said.map((p) => `${where}: the console: ${p}`),
+  ];
 }
 
 /** The odds on screen, settled: for an example, exactly the core's odds of it. */
@@ -197,8 +202,15 @@ async function sweepOpening(system, action, opening, open, label, seen) {
   const what = (await resolverNow()).apply;
   const appliedAt = await applyTwice();
   problems.push(...(await screenSays('applied')));
-  let log = await logEntries();
-  const fresh = log.filter((e) => e.seq > seen.seq);
+  const log = await logEntries();
+  // The result undone before this one shows undone, with the undo's own entry (checked here, the
+  // log being open anyway).
+  const undo = seen.undone === undefined ? undefined : `Undo: ${log.find((e) => e.seq === seen.undone)?.text}`;
+  if (undo) {
+    assert.equal(log.find((e) => e.seq === seen.undone)?.undone, true, 'the result before, undone');
+    assert.ok(log.some((e) => e.seq > seen.seq && e.text === undo), `the log says “${undo}”`);
+  }
+  const fresh = log.filter((e) => e.seq > seen.seq && e.text !== undo);
   assert.equal(fresh.length, 1, `“${what}” tapped twice: one entry in the log, not ${fresh.map((e) => e.text).join(' | ') || 'none'}`);
   assert.equal(fresh[0].undone, false, 'the entry stands');
   problems.push(...(await screenSays('the log')));
@@ -209,13 +221,15 @@ async function sweepOpening(system, action, opening, open, label, seen) {
   await press('#undo-applied');
   await until(browser, 'the result taken back', async () => (await resolverNow()).apply !== 'Applied ✓');
   assert.equal((await resolverNow()).undo, before, 'after Undo the battle is as it was: its last change the same');
-  log = await logEntries();
-  assert.equal(log.find((e) => e.seq === fresh[0].seq)?.undone, true, `the entry undone: ${fresh[0].text}`);
-  seen.seq = Math.max(...log.map((e) => e.seq));
-  await press('button[data-tab="resolve"]');
-  // Roll on a fresh form: the example loaded again (a fight from the roster is read again anyway).
+  [seen.seq, seen.undone] = [fresh[0].seq, fresh[0].seq];
+  // Roll on a fresh form: the example loaded again; a fight from the roster, read again.
   if (hasDice) {
     if (opening === 'example') await press('#load-example');
+    else {
+      // Back on the resolver after a look elsewhere, the fight's units are read again.
+      await press('button[data-tab="dashboard"]');
+      await press('button[data-tab="resolve"]');
+    }
     await oddsShown(system, action, opening);
     await until(browser, 'a fresh form: no result before the roll', async () => (await resolverNow()).result === null);
     await press('#battle-roll');
@@ -288,6 +302,7 @@ async function sweepSystem(system, label) {
         await consoleSaid(browser);
         // The next opening starts from a known place: the log read again, the resolver open.
         seen.seq = Math.max(...(await logEntries().catch(() => [{ seq: seen.seq }])).map((e) => e.seq));
+        seen.undone = undefined;
       }
     };
     let kind = 'none';
@@ -306,6 +321,8 @@ async function sweepSystem(system, label) {
     for (const p of results) console.log(`  ${tag}: ${p}`);
     sweptAt.set(tag, new Set([...(sweptAt.get(tag) ?? []), label]));
   }
+  // The last result undone shows undone too.
+  if (seen.undone !== undefined) assert.equal((await logEntries()).find((e) => e.seq === seen.undone)?.undone, true, 'the last result undone');
 }
 
 for (const [label, dims] of [['desktop', DESKTOP], ['phone', PHONE]]) {

@@ -97,7 +97,11 @@ const DEV_TEXT = JSON.parse(readFileSync('ui/src/lib/dev-text.json', 'utf8')).ma
 
 /** The developer text on screen now (JSON, field paths, code ids…), each with the words around it. */
 export async function devTextProblems(browser) {
-  const text = await browser.execute(() => document.body.innerText);
+  return devTextIn(await browser.execute(() => document.body.innerText));
+}
+
+/** The developer text in a screen's text, each with the words around it. */
+export function devTextIn(text) {
   const found = [];
   for (const [re, what] of DEV_TEXT) {
     const m = re.exec(text);
