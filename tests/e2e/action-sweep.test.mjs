@@ -315,7 +315,11 @@ async function sweepSystem(system, label) {
     if (kind === 'whole roster') await run('roster', async () => undefined);
     else if (kind === 'sides') await run('roster', () => fightFromRoster(action, battle.picks[action] ?? battle.picks.default));
     await run('example', async () => {
-      await pickAction(action, actions);
+      // Loading the example opens a fresh form of itself: the action is picked only if it is not.
+      await press('button[data-tab="resolve"]');
+      const select = await browser.$('#action');
+      await select.waitForExist({ timeout: 10000 });
+      if ((await select.getValue()) !== action) await choose(select, action);
       await press('#load-example');
     });
     for (const p of results) console.log(`  ${tag}: ${p}`);
