@@ -95,6 +95,46 @@ export async function shot(browser, name) {
 /** Developer text that must never be on screen: the list ui/src/lib/words.ts reads too. */
 const DEV_TEXT = JSON.parse(readFileSync('ui/src/lib/dev-text.json', 'utf8')).map(([source, flags, what]) => [new RegExp(source, flags), what]);
 
+/** The developer text on screen now (JSON, field paths, code ids…), each with the words around it. */
+export async function devTextProblems(browser) {
+  return devTextIn(await browser.execute(() => document.body.innerText));
+}
+
+/** The developer text in a screen's text, each with the words around it. */
+export function devTextIn(text) {
+  const found = [];
+  for (const [re, what] of DEV_TEXT) {
+    const m = re.exec(text);
+    if (m) found.push(`developer text (${what}): “${text.slice(Math.max(0, m.index - 40), m.index + m[0].length + 40).replace(/\s+/g, ' ')}”`);
+  }
+  return found;
+}
+
+/** From now on, every console error and warning of the page (Svelte's warnings among them) and
+ * every uncaught error is kept, for `consoleSaid` to read. WebKitWebDriver hands over no browser
+ * log, so the page's console is wrapped. */
+export async function watchConsole(browser) {
+  await browser.execute(() => {
+    if (window.__consoleSaid) return;
+    window.__consoleSaid = [];
+    const keep = (kind, args) => window.__consoleSaid.push(`${kind}: ${args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`.slice(0, 300));
+    for (const kind of ['error', 'warn']) {
+      const original = console[kind].bind(console);
+      console[kind] = (...args) => {
+        keep(kind, args);
+        original(...args);
+      };
+    }
+    window.addEventListener('error', (e) => keep('uncaught', [e.message]));
+    window.addEventListener('unhandledrejection', (e) => keep('unhandled rejection', [e.reason instanceof Error ? e.reason.message : String(e.reason)]));
+  });
+}
+
+/** What the console said since the last call (see `watchConsole`), emptied. */
+export async function consoleSaid(browser) {
+  return browser.execute(() => (window.__consoleSaid ?? []).splice(0));
+}
+
 /** Every check a screen must pass, at the window's present size. Returns the problems found. */
 export async function screenProblems(browser) {
   const found = await browser.execute(() => {
@@ -139,11 +179,7 @@ export async function screenProblems(browser) {
     }
     return out;
   });
-  const text = await browser.execute(() => document.body.innerText);
-  for (const [re, what] of DEV_TEXT) {
-    const m = re.exec(text);
-    if (m) found.push(`developer text (${what}): “${text.slice(Math.max(0, m.index - 40), m.index + m[0].length + 40).replace(/\s+/g, ' ')}”`);
-  }
+  found.push(...(await devTextProblems(browser)));
   await browser.execute(axeSource);
   const violations = await browser.executeAsync((done) => {
     window.axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -4,6 +4,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, PHONE, connect, shot, size, tap, until } from './support.mjs';
+import { beginPreset as begin } from './turn-flow.mjs';
+
+const beginPreset = (ruleset, preset, names) => begin(browser, ruleset, preset, names);
 
 let browser;
 
@@ -14,22 +17,6 @@ before(async () => {
 after(async () => {
   await browser?.deleteSession();
 });
-
-/** A battle begun from a preset, its sides renamed when names are given. */
-async function beginPreset(ruleset, preset, names) {
-  await browser.$('#nav-battles').click();
-  await browser.$('#new-ruleset').selectByAttribute('value', ruleset);
-  const list = await browser.$('#new-preset');
-  await until(browser, `the ${ruleset} presets listed`, async () => (await list.$$(`option[value="${preset}"]`)).length === 1);
-  await list.selectByAttribute('value', preset);
-  await browser.$('#preset-preview').waitForExist({ timeout: 10000 });
-  if (names) {
-    await browser.$('#new-side-a').setValue(names[0]);
-    await browser.$('#new-side-b').setValue(names[1]);
-  }
-  await browser.$('#create-battle').click();
-  await browser.$('#standing').waitForExist({ timeout: 10000 });
-}
 
 /** The first unit of each side picked on the dashboard, and Resolve. */
 async function pickAndResolve() {

@@ -15,6 +15,22 @@ export async function beginBattle(browser, ruleset, name, [a, b]) {
   await browser.$('#add-unit').waitForExist({ timeout: 10000 });
 }
 
+/** A battle begun from a preset, its sides renamed when names are given. */
+export async function beginPreset(browser, ruleset, preset, names) {
+  await browser.$('#nav-battles').click();
+  await browser.$('#new-ruleset').selectByAttribute('value', ruleset);
+  const list = await browser.$('#new-preset');
+  await until(browser, `the ${ruleset} presets listed`, async () => (await list.$$(`option[value="${preset}"]`)).length === 1);
+  await list.selectByAttribute('value', preset);
+  await browser.$('#preset-preview').waitForExist({ timeout: 10000 });
+  if (names) {
+    await browser.$('#new-side-a').setValue(names[0]);
+    await browser.$('#new-side-b').setValue(names[1]);
+  }
+  await browser.$('#create-battle').click();
+  await browser.$('#standing').waitForExist({ timeout: 10000 });
+}
+
 export async function addUnit(browser, label, side, stats, role = 'unit') {
   await browser.$('#add-unit #unit-role').selectByAttribute('value', role);
   await browser.$('#unit-label').setValue(label);

@@ -4,6 +4,8 @@
 import type { BattleView, Effect, Gauge, LogEntry, Resolution, UnitState } from '../generated/api';
 import { sentence } from './words';
 
+export { targetName } from './words';
+
 /** A unit the roster's filter finds: by label, side, command, type or state, in words. */
 export function matches(unit: UnitState, filter: string): boolean {
   if (!filter) return true;
@@ -44,15 +46,6 @@ export function targetKey(t: Effect['target']): string {
   if ('side_of' in t) return `side_of:${t.side_of}`;
   if ('enemy_of' in t) return `enemy_of:${t.enemy_of}`;
   return `army:${t.army}`;
-}
-
-/** A target in words: "The attacker", "Hex 17.03", "Kn (O)". */
-export function targetName(key: string): string {
-  if (key === 'attacker') return 'The attacker';
-  if (key === 'defender') return 'The defender';
-  if (key.startsWith('hex:')) return `Hex ${key.slice(4)}`;
-  if (key.startsWith('unit:')) return key.slice(5);
-  return key.replace(/^army:/, '');
 }
 
 /** The effects a resolution may apply: its outcome's, or before the dice every result's. */

@@ -71,6 +71,8 @@ describe('dice asked in turn', () => {
     expect(followLayout([...rollOff, check], [...rollOff, recoil], ['3', '7', '5'])).toEqual(['3', '7', '']);
     // A first layout keeps the faces by place.
     expect(followLayout(undefined, rollOff, ['4'])).toEqual(['4', '']);
+    // The app rolled the whole chain: the next stage's die, laid out only now, keeps its face.
+    expect(followLayout(rollOff, [...rollOff, check], ['3', '7', '5'])).toEqual(['3', '7', '5']);
   });
   it('clears the later stages after a face changed in a chain, and only in a chain', () => {
     const chain = [d10('', 'roll-off'), d10('', 'roll-off'), d10('Levies', 'stand-loss check'), { sides: 100, label: 'Levies', purpose: 'recoil test' }];

@@ -42,6 +42,9 @@ describe('a result in words', () => {
     // A result named in a sentence naming the units keeps the button short: its code.
     const words = resolved('2d6', { '-1/D2': 'Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)' });
     expect(applyLabel(words, outcome({ result: '-1/D2', effects: [effect] }))).toBe('Apply -1/D2');
+    // A long name whose key is no printed code: never the key on the button.
+    const keyed = resolved('d6 v d6', { 'repulsed_or_recoil/stand': 'Repulsed or recoil / Stand' });
+    expect(applyLabel(keyed, outcome({ result: 'repulsed_or_recoil/stand', effects: [effect] }))).toBe('Apply the result');
   });
   it('gathers effects by target, named by the units they land on', () => {
     const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };

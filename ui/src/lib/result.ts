@@ -80,7 +80,10 @@ const BUTTON_NAME = 24;
 /** What the apply button says: a result that changes no unit is only recorded in the log. */
 export function applyLabel(r: Resolution, o: Outcome, names?: [string, string]): string {
   const named = resultName(r, o.result, names);
-  const name = named.length <= BUTTON_NAME ? named : o.result;
+  // Its code only when the rules print one ("-1/D2"); a result keyed in words
+  // ("repulsed_or_recoil/stand") is "the result", named in full beside the button.
+  const printed = o.result.length <= BUTTON_NAME && !/[a-z]_[a-z]/i.test(o.result);
+  const name = named.length <= BUTTON_NAME ? named : printed ? o.result : 'the result';
   if (o.effects.length) return `Apply ${name}`;
   return r.dice ? `Record ${name} in the log` : 'Record in the log';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { devText, fieldLabel, humanize, problem, sentence } from './words';
+import { devText, fieldLabel, humanize, problem, sentence, targetName } from './words';
 
 describe('words an umpire reads', () => {
   it('names fields in words', () => {
@@ -11,6 +11,12 @@ describe('words an umpire reads', () => {
     expect(fieldLabel('side_a[0].stats.armour')).toBe('Armour');
     expect(fieldLabel('stats.type', { type: 'Unit type' })).toBe('Unit type');
     expect(fieldLabel(undefined)).toBeUndefined();
+    // A result's target, as an apply names it, by its name (not "Unit:EL 23").
+    expect(fieldLabel('targets.unit:EL 23.11')).toBe('EL 23.11');
+    expect(fieldLabel('targets.command:leader')).toBe('leader’s command');
+    expect(fieldLabel('targets.defender')).toBe('The defender');
+    // A result landing relative to a leader is named in words, never by its key.
+    expect(['enemy_of:Zyndram', 'side_of:Zyndram', 'hex:17.03', 'army:Poles'].map(targetName)).toEqual(['The enemy of Zyndram', 'Zyndram’s side', 'Hex 17.03', 'Poles']);
   });
 
   it('makes a sentence without code quotes', () => {

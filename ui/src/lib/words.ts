@@ -31,8 +31,22 @@ export function fieldKey(field: string | undefined | null): string | undefined {
   return parts[parts.length - 1];
 }
 
-/** The label a field is shown under: the form's own label if it has one. */
+/** A result's target in words: "The attacker", "Hex 17.03", "Kn (O)", "the leader’s side". */
+export function targetName(key: string): string {
+  if (key === 'attacker') return 'The attacker';
+  if (key === 'defender') return 'The defender';
+  if (key.startsWith('hex:')) return `Hex ${key.slice(4)}`;
+  if (key.startsWith('unit:')) return key.slice(5);
+  if (key.startsWith('command:')) return `${key.slice(8)}’s command`;
+  if (key.startsWith('side_of:')) return `${key.slice(8)}’s side`;
+  if (key.startsWith('enemy_of:')) return `The enemy of ${key.slice(9)}`;
+  return key.replace(/^army:/, '');
+}
+
+/** The label a field is shown under: the form's own label if it has one; a result's target (an
+ * apply's "targets.unit:EL 23.11") by its name. */
 export function fieldLabel(field: string | undefined | null, labels: Record<string, string> = {}): string | undefined {
+  if (field?.startsWith('targets.')) return targetName(field.slice('targets.'.length));
   const key = fieldKey(field);
   if (!key) return undefined;
   return labels[key] ?? humanize(key);

@@ -2,7 +2,7 @@
 // roster, the result applied once (a second tap lands on “Applied ✓”; Undo is beside it), and a refused situation.
 import { clearMocks } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Resolution, SystemInfo } from '../generated/api';
 import { app } from '../lib/app.svelte';
 import { mockCommands, unit, view } from '../test-fixtures';
@@ -122,8 +122,10 @@ describe('the resolver', () => {
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply DX' }));
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply anyway' }));
     await waitFor(() => expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1));
-    const sent = calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown };
+    const sent = calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown; mapping: { targets: unknown } };
     expect(sent.dice).toEqual({ kind: 'physical', faces: [5, 6] });
+    // "Apply anyway": the defender no roster unit stands for is sent as none, not asked for again.
+    expect(sent.mapping.targets).toEqual({ defender: [] });
     const resolved = calls.filter(([c]) => c === 'resolve').map(([, a]) => (a.request as { dice?: number[] }).dice);
     expect(resolved).toContainEqual([5, 6]);
   });
@@ -238,6 +240,46 @@ describe('the resolver', () => {
     await fireEvent.click(await screen.findByRole('button', { name: 'Apply anyway' }));
     expect(await screen.findByRole('button', { name: 'Applied ✓' })).toBeDisabled();
     expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1);
+  });
+
+  it('drops what is on its way when it leaves the screen: no answer read after it, no warning', async () => {
+    const boxes = { type: 'object', properties: { paces: { type: 'integer' }, ...Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [k, { type: 'boolean' }])) }, required: ['paces'] };
+    const warned = vi.spyOn(console, 'warn');
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return boxes;
+      if (cmd === 'resolve') return new Promise((done) => setTimeout(() => done(resolution(!!(args.request as { dice?: number[] }).dice)), 5));
+      return [];
+    });
+    const { unmount } = render(Resolver);
+    // The first answer in: what each box is worth is being asked, one box after another.
+    await waitFor(() => expect(calls.filter(([c]) => c === 'resolve').length).toBeGreaterThan(1));
+    unmount();
+    const asked = calls.filter(([c]) => c === 'resolve').length;
+    await new Promise((done) => setTimeout(done, 60));
+    expect(calls.filter(([c]) => c === 'resolve').length).toBeLessThanOrEqual(asked);
+    expect(warned.mock.calls.flat().join(' ')).not.toMatch(/derived_inert/);
+    warned.mockRestore();
+  });
+
+  it('opens the action picked last: a schema that answers after another action was picked is dropped', async () => {
+    app.resolverAction = 'melee';
+    const slow = { type: 'object', properties: { range: { type: 'integer' } }, required: ['range'] };
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return (args as { action: string }).action === 'distance' ? new Promise((done) => setTimeout(() => done(slow), 40)) : schema;
+      if (cmd === 'resolve') return resolution(false);
+      return [];
+    });
+    render(Resolver);
+    await waitFor(() => expect(document.querySelector('#f-paces')).not.toBeNull());
+    // Distances picked, then melee again before the distances' form has come.
+    const picker = document.querySelector('#action') as HTMLSelectElement;
+    await fireEvent.change(picker, { target: { value: 'distance' } });
+    await fireEvent.change(picker, { target: { value: 'melee' } });
+    await new Promise((done) => setTimeout(done, 80));
+    expect(document.querySelector('#f-range')).toBeNull();
+    expect(document.querySelector('#f-paces')).not.toBeNull();
+    const last = calls.filter(([c]) => c === 'resolve').pop()![1].request as { action: string; situation: Record<string, unknown> };
+    expect([last.action, Object.keys(last.situation)]).toEqual(['melee', ['paces', 'scale']]);
   });
 
   it('shows a refused situation as a sentence naming the field', async () => {

@@ -44,6 +44,9 @@ pub fn changes_for(
 ) -> Result<Vec<AppliedChange>, RefereeError> {
     let mut out = Vec::new();
     for (i, e) in effects.iter().enumerate() {
+        if left_off(&e.target, mapping) {
+            continue;
+        }
         if let Target::Army(side) = &e.target {
             out.push(AppliedChange {
                 subject: Subject::Side(side_name(state, side)?),
@@ -257,6 +260,18 @@ fn anchor<'s>(
         .field(format!("targets.{key}")));
     }
     Ok(first)
+}
+
+/// A change relative to a leader or unit (his side, his command, the enemy facing him) whose
+/// anchor the umpire mapped to no roster unit ("not on the roster"): left out with him, as the
+/// units' own changes are, unless the units it lands on are given themselves.
+fn left_off(target: &Target, mapping: &Mapping) -> bool {
+    let (Target::EnemyOf(label) | Target::Command(label) | Target::SideOf(label)) = target else {
+        return false;
+    };
+    let anchor = target_key(&Target::Unit(label.clone()));
+    mapping.targets.get(&anchor).is_some_and(Vec::is_empty)
+        && !mapping.targets.contains_key(&target_key(target))
 }
 
 /// The side facing the leader or unit named.

@@ -1929,4 +1929,14 @@ fn a_grand_leaders_death_lands_on_his_whole_side() {
     assert_eq!(s.unit(royal).strength, 1);
     // 8.1.6: the unit his death eliminated moves nothing; his death, 8 boxes.
     assert_eq!(s.battle.state.morale_track, 20);
+    // A leader not on the roster (mapped to none, "Apply anyway"): what lands on his side or
+    // command from him is left out with him, and the result is still recorded.
+    let before = s.battle.state.clone();
+    let death = s.resolve(
+        "leader_death",
+        &json!({ "retreat": 2, "grand_leader": true }),
+        &[1, 1],
+    );
+    s.apply(&death, mapping(&[("unit:leader", &[])]));
+    assert_eq!(s.battle.state.units, before.units, "no unit changed");
 }

@@ -17,6 +17,8 @@ use crate::contract::{
 };
 use crate::error::RefereeError;
 use crate::odds::Probability;
+use crate::rule_system::throws::Throws;
+use crate::rule_system::{Die, Thrower};
 
 const SETUP_RULING: &str = "R-DBMM-25";
 const FIRST_BOUND_RULING: &str = "R-DBMM-26";
@@ -567,8 +569,6 @@ fn setup_forecast(t: &SetupTables, names: &[String; 2], odds: &SetupOdds) -> Vec
     forecast
 }
 
-const SETUP_DICE: &str = "two d6 for aggression (the sides in order), again while the scores are equal, then two d6 for deployment (the Invader's, then the Defender's), again while the scores are equal";
-
 /// The dice entered, read in turn: the deciding aggression throw (`aggression`, sides 0 and 1)
 /// after `ties` equal ones, then the deciding deployment throw (`deployment`, the Invader's and
 /// the Defender's) after `rethrown` equal ones.
@@ -580,18 +580,40 @@ struct Thrown {
     rethrown: usize,
 }
 
-fn read_throws(s: &SetupSituation, faces: &[u32]) -> Result<Thrown, RefereeError> {
-    if faces.iter().any(|f| !(1..=6).contains(f)) {
-        return Err(dice_error(SETUP_DICE));
-    }
-    let mut pairs = faces.chunks(2).map(|pair| match pair {
-        [x, y] => Ok([i64::from(*x), i64::from(*y)]),
-        _ => Err(dice_error(SETUP_DICE)),
-    });
-    let mut next = || pairs.next().unwrap_or_else(|| Err(dice_error(SETUP_DICE)));
+/// The dice asked in turn (the sweep of issue 35): the two aggression dice, the sides in order,
+/// until the scores differ, then the deployment dice, the Invader's then the Defender's, until
+/// they differ. The throws read so far (None while a pair is still to be thrown) and the dice
+/// laid out for the screen.
+fn read_throws(
+    s: &SetupSituation,
+    names: &[String; 2],
+    faces: &[u32],
+) -> Result<(Option<Thrown>, Vec<Die>), RefereeError> {
+    let mut throws = Throws::new(faces);
+    let thrown = thrown_in_turn(s, names, &mut throws)?;
+    Ok((thrown, throws.finish()?))
+}
+
+fn thrown_in_turn(
+    s: &SetupSituation,
+    names: &[String; 2],
+    throws: &mut Throws,
+) -> Result<Option<Thrown>, RefereeError> {
+    let thrower = |i: usize| if i == 0 { Thrower::A } else { Thrower::B };
+    let mut pair = |first: usize, purpose: &str| -> Result<Option<[i64; 2]>, RefereeError> {
+        let dice = vec![
+            Die::of(6, thrower(first), &names[first], purpose),
+            Die::of(6, thrower(1 - first), &names[1 - first], purpose),
+        ];
+        Ok(throws
+            .stage(dice)?
+            .map(|f| [i64::from(f[0]), i64::from(f[1])]))
+    };
     let mut ties = 0;
     let aggression = loop {
-        let a = next()?;
+        let Some(a) = pair(0, "aggression")? else {
+            return Ok(None);
+        };
         let sc = aggression_scores(s, a);
         if sc[0] != sc[1] {
             break a;
@@ -602,21 +624,20 @@ fn read_throws(s: &SetupSituation, faces: &[u32]) -> Result<Thrown, RefereeError
     let invader = if sc[0] > sc[1] { 0 } else { 1 };
     let mut rethrown = 0;
     let deployment = loop {
-        let d = next()?;
+        let Some(d) = pair(invader, "deployment")? else {
+            return Ok(None);
+        };
         if deploy_decides(s, invader, d) {
             break d;
         }
         rethrown += 1;
     };
-    if pairs.next().is_some() {
-        return Err(dice_error(SETUP_DICE));
-    }
-    Ok(Thrown {
+    Ok(Some(Thrown {
         aggression,
         ties,
         deployment,
         rethrown,
-    })
+    }))
 }
 
 /// What one set of dice made of the set-up, as the umpire reads it: who invades and defends, the
@@ -759,10 +780,10 @@ fn diced(
     s: &SetupSituation,
     c: &Checked,
     faces: &[u32],
+    thrown: Thrown,
 ) -> Result<Diced, RefereeError> {
     let t = &data.setup;
     let names = &c.names;
-    let thrown = read_throws(s, faces)?;
     let a = thrown.aggression;
     let got = settle(data, s, c, a, thrown.ties, thrown.deployment);
     let row = season_row(data, c, 1 - got.invader, got.season);
@@ -830,10 +851,16 @@ pub fn setup(
     ];
     let mut notes = setup_notes(t);
     let mut checks = Vec::new();
-    let outcome = match dice {
-        None => None,
-        Some(faces) => {
-            let d = diced(data, s, &c, faces)?;
+    let (thrown, faces) = read_throws(s, names, dice.unwrap_or(&[]))?;
+    let shown = Shown {
+        faces,
+        in_turn: true,
+        ..Shown::default()
+    };
+    let outcome = match (dice, thrown) {
+        (None, _) | (_, None) => None,
+        (Some(faces), Some(thrown)) => {
+            let d = diced(data, s, &c, faces, thrown)?;
             totals.extend(d.totals);
             checks = d.checks;
             notes.extend(d.rethrown);
@@ -841,7 +868,7 @@ pub fn setup(
         }
     };
     Ok(Resolution {
-        shown: Shown::default(),
+        shown,
         system: data.system.id.clone(),
         action: "setup".into(),
         dice: "2d6".into(),
@@ -1033,8 +1060,10 @@ mod tests {
     fn the_dice_are_read_pair_by_pair_until_each_throw_decides() {
         let s = rome_v_gauls();
         // The golden throw: 4-1 is equal (4 v 4), 6-2 decides; then 2-3 decides.
+        let names = ["Rome".to_string(), "Gauls".to_string()];
+        let read = |faces: &[u32]| read_throws(&s, &names, faces);
         assert_eq!(
-            read_throws(&s, &[4, 1, 6, 2, 2, 3]).unwrap(),
+            read(&[4, 1, 6, 2, 2, 3]).unwrap().0.unwrap(),
             Thrown {
                 aggression: [6, 2],
                 ties: 1,
@@ -1042,10 +1071,18 @@ mod tests {
                 rethrown: 0
             }
         );
-        let again = read_throws(&s, &[6, 2, 3, 3, 2, 3]).unwrap();
+        let again = read(&[6, 2, 3, 3, 2, 3]).unwrap().0.unwrap();
         assert_eq!((again.deployment, again.rethrown), ([2, 3], 1));
-        for wrong in [&[6, 2, 2][..], &[6, 2, 2, 3, 1], &[6, 2, 2, 7], &[4, 1]] {
-            let e = read_throws(&s, wrong).unwrap_err();
+        // Asked in turn: an unfinished throw lays out the next pair, named by who throws it.
+        for short in [&[6, 2, 2][..], &[4, 1]] {
+            let (thrown, dice) = read(short).unwrap();
+            assert!(thrown.is_none(), "{short:?}");
+            assert!(dice.len() > short.len(), "{short:?}");
+        }
+        let (_, dice) = read(&[4, 1]).unwrap();
+        assert_eq!(dice[2].purpose.as_deref(), Some("aggression"));
+        for wrong in [&[6, 2, 2, 3, 1][..], &[6, 2, 2, 7]] {
+            let e = read(wrong).unwrap_err();
             assert_eq!(e.field.as_deref(), Some("dice"), "{wrong:?}");
         }
     }
@@ -1111,7 +1148,11 @@ mod tests {
         // p. 18: Rome invades in Autumn (Summer delayed by one); the Gauls deploy first at 05:00.
         let (d, s) = (data(), rome_v_gauls());
         let c = check(&d, &s).unwrap();
-        let got = diced(&d, &s, &c, &[4, 1, 6, 2, 2, 3]).unwrap();
+        let dice = |faces: &[u32]| {
+            let thrown = read_throws(&s, &c.names, faces).unwrap().0.unwrap();
+            diced(&d, &s, &c, faces, thrown).unwrap()
+        };
+        let got = dice(&[4, 1, 6, 2, 2, 3]);
         assert_eq!(value(&got.totals, "Invader"), "Rome");
         assert_eq!(
             value(&got.totals, "Season"),
@@ -1126,7 +1167,7 @@ mod tests {
         assert!(got.rethrown.is_none());
         assert_eq!(got.outcome.result, "Rome invades");
         assert_eq!((got.outcome.roll, got.outcome.sides[1].total), (6, 5));
-        let again = diced(&d, &s, &c, &[6, 2, 3, 3, 2, 3]).unwrap();
+        let again = dice(&[6, 2, 3, 3, 2, 3]);
         assert!(again
             .rethrown
             .unwrap()

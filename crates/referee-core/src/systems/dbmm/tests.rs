@@ -1530,13 +1530,63 @@ mod setup {
         let mut s = armies(0);
         s["sides"][1]["season"] = json!("Monsoon");
         assert_eq!(refused("setup", s).code, "situation.unknown_season");
-        // 2 + 1 = 2 + 2 − 1 … equal scores need another pair; a missing pair is refused.
-        for dice in [&[2u32, 1][..], &[1, 3, 6], &[1, 3, 6, 3, 4], &[1, 3, 7, 3]] {
+        // A die too many, or a face no d6 shows, is refused.
+        for dice in [&[1u32, 3, 6, 3, 4][..], &[1, 3, 7, 3]] {
             let e = load("dbmm")
                 .resolve("setup", &armies(0), Some(dice))
                 .unwrap_err();
             assert_eq!(e.code, "dice.invalid", "{dice:?}");
         }
+    }
+
+    /// The dice are asked in turn: a pair for aggression again while the scores are equal, then
+    /// the Invader's and the Defender's deployment dice, again while those are equal.
+    #[test]
+    fn set_up_asks_its_dice_in_turn() {
+        let rules = load("dbmm");
+        let laid = |dice: &[u32]| -> (Vec<String>, bool) {
+            let r = rules.resolve("setup", &armies(0), Some(dice)).unwrap();
+            let named = r
+                .shown
+                .faces
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {}",
+                        d.label.clone().unwrap_or_default(),
+                        d.purpose.clone().unwrap_or_default()
+                    )
+                })
+                .collect();
+            (named, r.outcome.is_some())
+        };
+        let r = rules.resolve("setup", &armies(0), None).unwrap();
+        assert!(r.shown.in_turn);
+        assert_eq!(r.shown.faces.len(), 2);
+        // 2 + 1 = 1 + 2: equal scores, another pair of aggression dice.
+        assert_eq!(
+            laid(&[2, 1]).0,
+            [
+                "Rome aggression",
+                "Parthia aggression",
+                "Rome aggression",
+                "Parthia aggression"
+            ]
+        );
+        // Parthia (3 + 2) invades: its deployment die first.
+        let (named, done) = laid(&[1, 3]);
+        assert_eq!(
+            (&named[2..], done),
+            (
+                &[
+                    "Parthia deployment".to_string(),
+                    "Rome deployment".to_string()
+                ][..],
+                false
+            )
+        );
+        assert!(laid(&[1, 3, 6]).0.len() == 4 && !laid(&[1, 3, 6]).1);
+        assert!(laid(&[1, 3, 6, 3]).1);
     }
 
     /// The climate table's weather (p. 23–24, R-DBMM-30): column 0 for every row, one cell per

@@ -659,47 +659,57 @@ pub fn frenzy(
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
         })
         .collect();
-    r.outcome = match dice {
-        None => None,
-        Some(faces) => {
-            let bad = || {
-                RefereeError::new(
-                    "dice.invalid",
-                    format!(
-                        "up to {} d8 (one per frenzy test, until one frenzies), then the driver's d10",
-                        tests.len()
-                    ),
-                )
-                .field("dice")
-            };
-            let mut used = 0;
-            let mut frenzied = false;
-            for minus in &tests {
-                let f = faces
-                    .get(used)
-                    .copied()
-                    .filter(|f| (1..=8).contains(f))
-                    .ok_or_else(bad)?;
-                used += 1;
-                if i64::from(f) - minus <= fz.frenzy_on {
-                    frenzied = true;
-                    break;
-                }
+    // Asked in turn: a d8 per test until one frenzies, then the driver's d10 (7.41–7.42).
+    let mut throws = crate::rule_system::throws::Throws::new(dice.unwrap_or(&[]));
+    let die = |sides: u32, purpose: String| crate::rule_system::Die {
+        sides,
+        thrower: None,
+        label: None,
+        purpose: Some(purpose),
+    };
+    let d8 = fz
+        .dice
+        .parse::<DiceSpec>()
+        .map_err(|e| RefereeError::new("ruleset.invalid", e))?;
+    let d10 = fz
+        .driver_dice
+        .parse::<DiceSpec>()
+        .map_err(|e| RefereeError::new("ruleset.invalid", e))?;
+    // None while a die is still to be thrown.
+    let mut frenzied = Some(false);
+    for (i, minus) in tests.iter().enumerate() {
+        match throws.one(die(d8.sides, format!("frenzy test {}", i + 1)))? {
+            None => {
+                frenzied = None;
+                break;
             }
-            let result = if !frenzied {
-                "calm"
+            Some(f) if i64::from(f) - minus <= fz.frenzy_on => {
+                frenzied = Some(true);
+                break;
+            }
+            Some(_) => {}
+        }
+    }
+    let result = match frenzied {
+        None => None,
+        Some(false) => Some("calm"),
+        Some(true) => throws.one(die(d10.sides, "driver".into()))?.map(|driver| {
+            if i64::from(driver) <= fz.driver_kills_on {
+                "killed by its driver"
             } else {
-                let driver = faces
-                    .get(used)
-                    .copied()
-                    .filter(|f| (1..=10).contains(f))
-                    .ok_or_else(bad)?;
-                if i64::from(driver) <= fz.driver_kills_on {
-                    "killed by its driver"
-                } else {
-                    "frenzied"
-                }
-            };
+                "frenzied"
+            }
+        }),
+    };
+    r.shown.faces = throws.finish()?;
+    r.shown.in_turn = true;
+    if tests.is_empty() {
+        // No hit tests: calm, with nothing to throw.
+        r.dice = String::new();
+    }
+    r.outcome = match result {
+        Some(result) if dice.is_some() || tests.is_empty() => {
+            let faces = dice.unwrap_or(&[]);
             let effects = r
                 .distribution
                 .iter()
@@ -716,6 +726,7 @@ pub fn frenzy(
                 sides: Vec::new(),
             })
         }
+        _ => None,
     };
     r.totals.push(Total::new(
         "Frenzy tests this round",

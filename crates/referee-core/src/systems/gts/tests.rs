@@ -1186,3 +1186,50 @@ fn a_first_turn_bonus_used_in_melee_is_spent_for_the_next() {
         .iter()
         .any(|m| m.label.contains("1st-turn melee")));
 }
+
+#[test]
+fn an_elephants_frenzy_asks_its_dice_in_turn_a_d8_per_test_then_the_drivers_d10() {
+    let gts = load("gts");
+    let third_hit = json!({ "hits_before": 2, "new_hits": 1 });
+    let at = |faces: Option<&[u32]>| gts.resolve("frenzy", &third_hit, faces);
+    let laid = |r: &crate::Resolution| -> Vec<(u32, String)> {
+        r.shown
+            .faces
+            .iter()
+            .map(|d| (d.sides, d.purpose.clone().unwrap_or_default()))
+            .collect()
+    };
+    let before = at(None).unwrap();
+    assert!(before.shown.in_turn);
+    assert_eq!(laid(&before), [(8, "frenzy test 1".to_string())]);
+    // 3 − 1 ≤ 3: it frenzies, and the driver's d10 is asked next.
+    let frenzies = at(Some(&[3])).unwrap();
+    assert!(frenzies.outcome.is_none());
+    assert_eq!(laid(&frenzies)[1], (10, "driver".to_string()));
+    assert_eq!(
+        at(Some(&[3, 5])).unwrap().outcome.unwrap().result,
+        "frenzied"
+    );
+    assert_eq!(
+        at(Some(&[3, 2])).unwrap().outcome.unwrap().result,
+        "killed by its driver"
+    );
+    // 8 − 1 > 3: calm, and no d10 is thrown.
+    let calm = at(Some(&[8])).unwrap();
+    assert_eq!(
+        (
+            calm.outcome.unwrap().result.as_str(),
+            calm.shown.faces.len()
+        ),
+        ("calm", 1)
+    );
+    assert_eq!(at(Some(&[8, 5])).unwrap_err().code, "dice.invalid");
+    // The first hit tests nothing: calm, with no dice to throw.
+    let first = gts
+        .resolve("frenzy", &json!({ "hits_before": 0, "new_hits": 1 }), None)
+        .unwrap();
+    assert_eq!(
+        (first.dice.as_str(), first.outcome.unwrap().result.as_str()),
+        ("", "calm")
+    );
+}

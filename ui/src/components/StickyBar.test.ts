@@ -1,0 +1,29 @@
+// The bar's Undo beside "Applied ✓": a double tap's second tap, landing on Undo as it takes
+// Apply's place, does nothing; a bar shown anew over a result applied earlier takes a tap at once.
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import StickyBar from './StickyBar.svelte';
+
+function props(applied: boolean) {
+  return {
+    resolution: undefined, faces: [], owners: { a: 'A', b: 'B' }, rolled: false, applied, canUndoApplied: true, undoLabel: 'Undo: Melee', busy: false, appRolls: false,
+    onroll: vi.fn(), onapply: vi.fn(), onundo: vi.fn(), ontable: vi.fn(),
+  };
+}
+
+describe('the bar’s Undo', () => {
+  it('ignores a tap in the moment Apply turns into Applied ✓', async () => {
+    const p = props(false);
+    const { rerender } = render(StickyBar, p);
+    await rerender({ ...p, applied: true });
+    await fireEvent.click(screen.getByRole('button', { name: 'Undo: Melee' }));
+    expect(p.onundo).not.toHaveBeenCalled();
+  });
+
+  it('takes a tap at once when the bar opens over a result applied earlier', async () => {
+    const p = props(true);
+    render(StickyBar, p);
+    await fireEvent.click(screen.getByRole('button', { name: 'Undo: Melee' }));
+    expect(p.onundo).toHaveBeenCalledTimes(1);
+  });
+});
