@@ -1073,97 +1073,10 @@ pub fn recoil(
     }
     let r = &data.recoil;
     let (ta, tb) = (recoil_tests(data, &a, 0), recoil_tests(data, &b, 0));
-    let mut forecast = Vec::new();
-    for (side, own, other) in [(&a, &ta, &tb), (&b, &tb, &ta)] {
-        for (i, (u, _)) in side.units.iter().enumerate() {
-            let f = unit_fate(own, i, other, r.rout_multiple)?;
-            forecast.extend(fate_lines(
-                &format!("{}: {}", side.name, u.name),
-                &f,
-                &r.rule,
-            ));
-        }
-    }
-    let side_words = |f: &SideFate| match f {
-        SideFate::Holds => "every unit of side A holds",
-        SideFate::GivesGround => "side A gives ground (recoils, none routs)",
-        SideFate::SomeRout => "a unit of side A routs",
-        SideFate::Locked => "everyone fails: locked, 2 hits each",
-    };
-    // The distribution is both sides together (R-GTS-12): what becomes of side A and of side B
-    // in the same rolls.
-    let word = |f: &SideFate| match f {
-        SideFate::Holds => "every unit holds",
-        SideFate::GivesGround => "gives ground (recoils, none routs)",
-        SideFate::SomeRout => "a unit routs",
-        SideFate::Locked => "locked",
-    };
-    let both = |(fa, fb): &(SideFate, SideFate)| {
-        if *fa == SideFate::Locked {
-            side_words(fa).to_string()
-        } else {
-            format!("side A: {}; side B: {}", word(fa), word(fb))
-        }
-    };
-    let joint = joint_fate(&ta, &tb, r.rout_multiple)?;
-    // A row names each side's fate, not which unit recoils or routs; only the locked row says
-    // what befalls every unit (everyone failed: hits each), so it carries those effects, as the
-    // throw's outcome does — a battle's outlook then counts the stands they cost.
-    let locked_hits: Vec<crate::contract::Effect> = a
-        .units
-        .iter()
-        .chain(&b.units)
-        .map(|(u, _)| {
-            effect(
-                Target::Unit(u.name.clone()),
-                Change::Hits {
-                    count: r.locked_hits,
-                },
-                &r.rule,
-                r.ruling.as_deref(),
-            )
-        })
-        .collect();
-    let distribution = joint
-        .outcomes()
-        .map(|(f, p)| {
-            let effects = if f.0 == SideFate::Locked {
-                locked_hits.clone()
-            } else {
-                Vec::new()
-            };
-            ResultOdds::new(&both(f), &both(f), "—".into(), p, effects)
-        })
-        .collect();
-    let sa = side_fate(&ta, &tb, r.rout_multiple)?;
-    for (f, p) in sa.outcomes() {
-        forecast.push(Chance::new(
-            format!("Side A: {}", side_words(f)),
-            p,
-            &r.rule,
-        ));
-    }
-    let sb = side_fate(&tb, &ta, r.rout_multiple)?;
-    for (f, p) in sb.outcomes() {
-        forecast.push(Chance::new(
-            format!("Side B: {}", side_words(f).replace("side A", "side B")),
-            p,
-            &r.rule,
-        ));
-    }
+    let forecast = recoil_forecast(data, [&a, &b], [&ta, &tb])?;
+    let distribution = recoil_distribution(data, [&a, &b], [&ta, &tb])?;
     let mut totals = recoil_modifier_lines(data, &a, &ta);
     totals.extend(recoil_modifier_lines(data, &b, &tb));
-    let side_of = |fates: &[Fate]| {
-        if fates.contains(&Fate::Locked) {
-            SideFate::Locked
-        } else if fates.contains(&Fate::Routs) {
-            SideFate::SomeRout
-        } else if fates.contains(&Fate::Recoils) {
-            SideFate::GivesGround
-        } else {
-            SideFate::Holds
-        }
-    };
     let mut res = Resolution::certain(&data.system.id, "recoil", "", "", Vec::new());
     // A d100 for every unit, side A's then side B's: dice notation the app rolls and lays out,
     // each die named by the unit that throws it.
@@ -1183,64 +1096,7 @@ pub fn recoil(
                 )
                 .field("dice"));
             }
-            let fates = fates_for_rolls(&ta, &tb, faces, r.rout_multiple);
-            let names: Vec<String> = a
-                .units
-                .iter()
-                .chain(&b.units)
-                .map(|(u, _)| u.name.clone())
-                .collect();
-            let mut effects = contact_effects([&a, &b]);
-            for (name, f) in names.iter().zip(&fates) {
-                let change = match f {
-                    Fate::Holds => None,
-                    Fate::Recoils => Some(Change::RecoilMove {
-                        inches: r.move_inches,
-                    }),
-                    Fate::Routs => Some(Change::RoutUnit),
-                    Fate::Locked => Some(Change::Hits {
-                        count: r.locked_hits,
-                    }),
-                };
-                if let Some(c) = change {
-                    effects.push(effect(
-                        Target::Unit(name.clone()),
-                        c,
-                        &r.rule,
-                        r.ruling.as_deref(),
-                    ));
-                }
-            }
-            let words: Vec<String> = names
-                .iter()
-                .zip(&fates)
-                .map(|(n, f)| format!("{n} {}", fate_word(f)))
-                .collect();
-            Some(Outcome {
-                dice: faces.to_vec(),
-                roll: i64::from(faces[0]),
-                modified: (i64::from(faces[0]) + ta[0].modifier).clamp(1, 100),
-                result: both(&(
-                    side_of(&fates[..a.units.len()]),
-                    side_of(&fates[a.units.len()..]),
-                )),
-                meaning: words.join("; "),
-                effects,
-                // Each unit's own md100 (R-GTS-2), not a sum: the dice are one per unit.
-                sides: names
-                    .iter()
-                    .zip(ta.iter().chain(&tb))
-                    .zip(faces)
-                    .map(|((name, t), f)| {
-                        crate::contract::SideThrow::new(
-                            name.clone(),
-                            *f,
-                            t.modifier,
-                            (i64::from(*f) + t.modifier).clamp(1, 100),
-                        )
-                    })
-                    .collect(),
-            })
+            Some(recoil_outcome(data, [&a, &b], [&ta, &tb], faces))
         }
     };
     res.totals = totals;
@@ -1268,4 +1124,189 @@ pub fn recoil(
     );
     res.notes.extend(contact_notes([&a, &b]));
     Ok(res)
+}
+
+/// A side's fate in words, as the forecast names it (R-GTS-12).
+fn side_words(f: &SideFate) -> &'static str {
+    match f {
+        SideFate::Holds => "every unit of side A holds",
+        SideFate::GivesGround => "side A gives ground (recoils, none routs)",
+        SideFate::SomeRout => "a unit of side A routs",
+        SideFate::Locked => "everyone fails: locked, 2 hits each",
+    }
+}
+
+fn side_word(f: &SideFate) -> &'static str {
+    match f {
+        SideFate::Holds => "every unit holds",
+        SideFate::GivesGround => "gives ground (recoils, none routs)",
+        SideFate::SomeRout => "a unit routs",
+        SideFate::Locked => "locked",
+    }
+}
+
+/// Both sides' fates in the same rolls (R-GTS-12): the row's name.
+fn both_words((fa, fb): &(SideFate, SideFate)) -> String {
+    if *fa == SideFate::Locked {
+        side_words(fa).to_string()
+    } else {
+        format!("side A: {}; side B: {}", side_word(fa), side_word(fb))
+    }
+}
+
+/// A side's fate from its units' fates.
+fn side_of(fates: &[Fate]) -> SideFate {
+    if fates.contains(&Fate::Locked) {
+        SideFate::Locked
+    } else if fates.contains(&Fate::Routs) {
+        SideFate::SomeRout
+    } else if fates.contains(&Fate::Recoils) {
+        SideFate::GivesGround
+    } else {
+        SideFate::Holds
+    }
+}
+
+/// Each unit's fate, then each side's (7.1, R-GTS-6).
+fn recoil_forecast(
+    data: &GtsData,
+    [a, b]: [&Side; 2],
+    [ta, tb]: [&Vec<Test>; 2],
+) -> Result<Vec<Chance>, RefereeError> {
+    let r = &data.recoil;
+    let mut forecast = Vec::new();
+    for (side, own, other) in [(a, ta, tb), (b, tb, ta)] {
+        for (i, (u, _)) in side.units.iter().enumerate() {
+            let f = unit_fate(own, i, other, r.rout_multiple)?;
+            forecast.extend(fate_lines(
+                &format!("{}: {}", side.name, u.name),
+                &f,
+                &r.rule,
+            ));
+        }
+    }
+    let sa = side_fate(ta, tb, r.rout_multiple)?;
+    for (f, p) in sa.outcomes() {
+        forecast.push(Chance::new(
+            format!("Side A: {}", side_words(f)),
+            p,
+            &r.rule,
+        ));
+    }
+    let sb = side_fate(tb, ta, r.rout_multiple)?;
+    for (f, p) in sb.outcomes() {
+        forecast.push(Chance::new(
+            format!("Side B: {}", side_words(f).replace("side A", "side B")),
+            p,
+            &r.rule,
+        ));
+    }
+    Ok(forecast)
+}
+
+/// The rows: both sides together (R-GTS-12). A row names each side's fate, not which unit
+/// recoils or routs; only the locked row says what befalls every unit (everyone failed: hits
+/// each), so it carries those effects, as the throw's outcome does — a battle's outlook then
+/// counts the stands they cost.
+fn recoil_distribution(
+    data: &GtsData,
+    [a, b]: [&Side; 2],
+    [ta, tb]: [&Vec<Test>; 2],
+) -> Result<Vec<ResultOdds>, RefereeError> {
+    let r = &data.recoil;
+    let joint = joint_fate(ta, tb, r.rout_multiple)?;
+    let locked_hits: Vec<crate::contract::Effect> = a
+        .units
+        .iter()
+        .chain(&b.units)
+        .map(|(u, _)| {
+            effect(
+                Target::Unit(u.name.clone()),
+                Change::Hits {
+                    count: r.locked_hits,
+                },
+                &r.rule,
+                r.ruling.as_deref(),
+            )
+        })
+        .collect();
+    Ok(joint
+        .outcomes()
+        .map(|(f, p)| {
+            let effects = if f.0 == SideFate::Locked {
+                locked_hits.clone()
+            } else {
+                Vec::new()
+            };
+            ResultOdds::new(&both_words(f), &both_words(f), "—".into(), p, effects)
+        })
+        .collect())
+}
+
+/// The d100s as thrown, one per unit, side A's first: each unit's fate and what it does.
+fn recoil_outcome(
+    data: &GtsData,
+    [a, b]: [&Side; 2],
+    [ta, tb]: [&Vec<Test>; 2],
+    faces: &[u32],
+) -> Outcome {
+    let r = &data.recoil;
+    let fates = fates_for_rolls(ta, tb, faces, r.rout_multiple);
+    let names: Vec<String> = a
+        .units
+        .iter()
+        .chain(&b.units)
+        .map(|(u, _)| u.name.clone())
+        .collect();
+    let mut effects = contact_effects([a, b]);
+    for (name, f) in names.iter().zip(&fates) {
+        let change = match f {
+            Fate::Holds => None,
+            Fate::Recoils => Some(Change::RecoilMove {
+                inches: r.move_inches,
+            }),
+            Fate::Routs => Some(Change::RoutUnit),
+            Fate::Locked => Some(Change::Hits {
+                count: r.locked_hits,
+            }),
+        };
+        if let Some(c) = change {
+            effects.push(effect(
+                Target::Unit(name.clone()),
+                c,
+                &r.rule,
+                r.ruling.as_deref(),
+            ));
+        }
+    }
+    let words: Vec<String> = names
+        .iter()
+        .zip(&fates)
+        .map(|(n, f)| format!("{n} {}", fate_word(f)))
+        .collect();
+    Outcome {
+        dice: faces.to_vec(),
+        roll: i64::from(faces[0]),
+        modified: (i64::from(faces[0]) + ta[0].modifier).clamp(1, 100),
+        result: both_words(&(
+            side_of(&fates[..a.units.len()]),
+            side_of(&fates[a.units.len()..]),
+        )),
+        meaning: words.join("; "),
+        effects,
+        // Each unit's own md100 (R-GTS-2), not a sum: the dice are one per unit.
+        sides: names
+            .iter()
+            .zip(ta.iter().chain(tb))
+            .zip(faces)
+            .map(|((name, t), f)| {
+                crate::contract::SideThrow::new(
+                    name.clone(),
+                    *f,
+                    t.modifier,
+                    (i64::from(*f) + t.modifier).clamp(1, 100),
+                )
+            })
+            .collect(),
+    }
 }
