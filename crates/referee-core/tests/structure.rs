@@ -205,3 +205,97 @@ fn a_system_is_registered_on_one_line() {
         );
     }
 }
+
+/// The lines of each function in `text` that is longer than `limit`, as (name, first line,
+/// lines): its braces matched after strings and comments are blanked.
+fn long_functions(text: &str, limit: usize) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let code: Vec<String> = lines.iter().map(|l| without_strings(l)).collect();
+    let mut out = Vec::new();
+    for (i, line) in code.iter().enumerate() {
+        let Some(name) = fn_name(line) else { continue };
+        let (mut depth, mut opened) = (0i64, false);
+        for (j, l) in code.iter().enumerate().skip(i) {
+            if !opened && l.trim_end().ends_with(';') {
+                break;
+            }
+            for c in l.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if opened && depth == 0 {
+                if j - i + 1 > limit {
+                    out.push((name.to_string(), i + 1, j - i + 1));
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// `fn name` at the start of a line (after its visibility and qualifiers).
+fn fn_name(line: &str) -> Option<&str> {
+    let mut words = line
+        .split_whitespace()
+        .skip_while(|w| w.starts_with("pub") || ["const", "async", "unsafe", "extern"].contains(w));
+    (words.next()? == "fn")
+        .then(|| words.next())
+        .flatten()
+        .map(|w| w.split(['(', '<']).next().unwrap_or(w))
+}
+
+/// The line with its string and char literals emptied and its comment cut.
+fn without_strings(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        match (in_string, c) {
+            (true, '\\') => {
+                chars.next();
+            }
+            (true, '"') => in_string = false,
+            (true, _) => {}
+            (false, '"') => in_string = true,
+            (false, '\'') if chars.clone().nth(1) == Some('\'') => {
+                chars.next();
+                chars.next();
+            }
+            (false, '/') if chars.peek() == Some(&'/') => break,
+            (false, c) => out.push(c),
+        }
+    }
+    out
+}
+
+/// Issue 30: no function of the core over 200 lines (its tests aside): a combat is a pipeline of
+/// named steps, each with its own tests.
+#[test]
+fn no_function_of_the_core_is_over_200_lines() {
+    let mut long = Vec::new();
+    for (path, text) in files(&root().join("src"), &["rs"]) {
+        let name = path.to_string_lossy().to_string();
+        if name.ends_with("tests.rs") {
+            continue;
+        }
+        // A file's own tests module is the tests'.
+        let text = text
+            .split("\n#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or(&text);
+        for (f, line, n) in long_functions(text, 200) {
+            long.push(format!("{name}:{line}: {f} is {n} lines"));
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+    // The measure itself: a 3-line function, a string with a brace, a declaration.
+    let sample = "fn a() {\n    let s = \"{\";\n}\nfn b();\n";
+    assert_eq!(long_functions(sample, 2), vec![("a".to_string(), 1, 3)]);
+}
