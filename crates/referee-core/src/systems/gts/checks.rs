@@ -1081,15 +1081,11 @@ pub fn wheel_cost(data: &GtsData, s: &WheelSituation) -> Result<Resolution, Refe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gts::Gts;
 
     #[test]
     fn a_natural_ten_eliminates_a_skirmish_stand_whatever_its_number() {
         // 4.324: the pass-through test's 10 eliminates; otherwise at most the number passes.
-        let data = crate::systems::test_support::load("gts")
-            .data::<Gts>()
-            .unwrap()
-            .clone();
+        let data = crate::systems::gts::test_data();
         let (key, test) = data
             .response
             .tests

@@ -965,15 +965,9 @@ fn target_escort(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gts::Gts;
     use serde_json::json;
 
-    fn data() -> GtsData {
-        crate::systems::test_support::load("gts")
-            .data::<Gts>()
-            .unwrap()
-            .clone()
-    }
+    use crate::systems::gts::test_data as data;
 
     fn situation(firer: serde_json::Value, range: f64) -> FireSituation {
         serde_json::from_value(json!({

@@ -258,3 +258,12 @@ fn choices(data: &GtsData) -> Vec<ChoiceList> {
 
 #[cfg(test)]
 mod tests;
+
+/// The built-in tables, for the steps' own tests.
+#[cfg(test)]
+fn test_data() -> GtsData {
+    crate::systems::test_support::load("gts")
+        .data::<Gts>()
+        .unwrap()
+        .clone()
+}

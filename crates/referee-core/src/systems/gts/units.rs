@@ -725,14 +725,8 @@ fn rout_trigger(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gts::Gts;
 
-    fn data() -> GtsData {
-        crate::systems::test_support::load("gts")
-            .data::<Gts>()
-            .unwrap()
-            .clone()
-    }
+    use crate::systems::gts::test_data as data;
 
     fn entry(v: serde_json::Value) -> UnitEntry {
         serde_json::from_value(v).unwrap()
