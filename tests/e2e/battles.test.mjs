@@ -311,30 +311,34 @@ test('settings: with app dice the resolver rolls and applies in one tap, and eve
   await browser.$('#nav-settings').click();
   await browser.$('select[data-setting="diceMode"]').selectByAttribute('value', 'app');
   await browser.$('#settings-message .ok').waitForExist({ timeout: 10000 });
-  await browser.$('#nav-battles').click();
-  await browser.$('button[data-open]').waitForExist({ timeout: 10000 });
-  // The newest battle first: Thermopylae (GTS).
-  await browser.$('button[data-open]').click();
-  // Picked on the dashboard's unit strips this time: the Greek archers shoot at the Immortals.
-  await browser.$('button[data-tab="dashboard"]').click();
-  const strip = (label) => browser.$(`//div[contains(@class,"unit-strip")]//button[.//strong[text()="${label}"]]`);
-  await (await strip('Archers')).click();
-  await (await strip('Immortals')).click();
-  await browser.$('#resolve-picked').click();
-  await browser.$('#action').waitForExist({ timeout: 10000 });
-  await browser.$('#action').selectByAttribute('value', 'fire');
-  const apply = await browser.$('#apply-result');
-  await until(browser, 'a roll-and-apply button', async () => (await apply.isExisting()) && (await apply.getText()).startsWith('Roll'));
-  await until(browser, 'the worth of the toggles', async () => {
-    for (const w of await browser.$$('.worth')) if ((await w.getText()).length > 0) return true;
-    return false;
-  });
-  await apply.click();
-  await browser.$('#applied').waitForExist({ timeout: 10000 });
-  assert.match(await browser.$('#applied').getText(), /app dice, seed \d+/);
-  await browser.$('#nav-settings').click();
-  await browser.$('select[data-setting="diceMode"]').selectByAttribute('value', 'physical');
-  await browser.$('#settings-message .ok').waitForExist({ timeout: 10000 });
+  // Physical dice again however this ends: the later tests enter their dice.
+  try {
+    await browser.$('#nav-battles').click();
+    await browser.$('button[data-open]').waitForExist({ timeout: 10000 });
+    // The newest battle first: Thermopylae (GTS).
+    await browser.$('button[data-open]').click();
+    // Picked on the dashboard's unit strips this time: the Greek archers shoot at the Immortals.
+    await browser.$('button[data-tab="dashboard"]').click();
+    const strip = (label) => browser.$(`//div[contains(@class,"unit-strip")]//button[.//strong[text()="${label}"]]`);
+    await (await strip('Archers')).click();
+    await (await strip('Immortals')).click();
+    await browser.$('#resolve-picked').click();
+    await browser.$('#action').waitForExist({ timeout: 10000 });
+    await browser.$('#action').selectByAttribute('value', 'fire');
+    const apply = await browser.$('#apply-result');
+    await until(browser, 'a roll-and-apply button', async () => (await apply.isExisting()) && (await apply.getText()).startsWith('Roll'));
+    await until(browser, 'the worth of the toggles', async () => {
+      for (const w of await browser.$$('.worth')) if ((await w.getText()).length > 0) return true;
+      return false;
+    });
+    await apply.click();
+    await browser.$('#applied').waitForExist({ timeout: 10000 });
+    assert.match(await browser.$('#applied').getText(), /app dice, seed \d+/);
+  } finally {
+    await browser.$('#nav-settings').click();
+    await browser.$('select[data-setting="diceMode"]').selectByAttribute('value', 'physical');
+    await browser.$('#settings-message .ok').waitForExist({ timeout: 10000 });
+  }
 });
 
 test('battles screen: duplicate, then delete only after a second tap', async () => {
