@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkScreen, connect, tap, until } from './support.mjs';
+import { addUnit, fillUnit } from './turn-flow.mjs';
 
 let browser;
 
@@ -16,23 +17,8 @@ after(async () => {
   await browser?.deleteSession();
 });
 
-async function fill(label, side, stats, role = 'unit') {
-  await browser.$('#add-unit #unit-role').selectByAttribute('value', role);
-  await browser.$('#unit-label').setValue(label);
-  await browser.$('#unit-side').selectByVisibleText(side);
-  for (const [key, value] of Object.entries(stats)) {
-    const el = await browser.$(`#add-unit #unit-${key}`);
-    await el.waitForExist({ timeout: 10000 });
-    if ((await el.getTagName()) === 'select') await el.selectByAttribute('value', String(value));
-    else await el.setValue(String(value));
-  }
-  await browser.$('#add-unit-button').click();
-}
-
-async function add(label, side, stats, role) {
-  await fill(label, side, stats, role);
-  await until(browser, `${label} on the roster`, async () => (await browser.$('#roster').getText()).includes(label));
-}
+const fill = (...args) => fillUnit(browser, ...args);
+const add = (...args) => addUnit(browser, ...args);
 
 test('the ITACS roster, dashboard and resolver of a turn, at both sizes, in words', async () => {
   await browser.$('#nav-battles').click();

@@ -7,6 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, PHONE, connect, shot, size, tap, until } from './support.mjs';
+import { addUnit as add, fillUnit as fill } from './turn-flow.mjs';
 
 let browser;
 
@@ -28,24 +29,8 @@ async function beginBattle(name) {
   await browser.$('#add-unit').waitForExist({ timeout: 10000 });
 }
 
-/** Fills the add-unit form, then taps Add. */
-async function fillUnit(label, side, stats, role = 'unit') {
-  await browser.$('#add-unit #unit-role').selectByAttribute('value', role);
-  await browser.$('#unit-label').setValue(label);
-  await browser.$('#unit-side').selectByVisibleText(side);
-  for (const [key, value] of Object.entries(stats)) {
-    const el = await browser.$(`#add-unit #unit-${key}`);
-    await el.waitForExist({ timeout: 10000 });
-    if ((await el.getTagName()) === 'select') await el.selectByAttribute('value', String(value));
-    else await el.setValue(String(value));
-  }
-  await browser.$('#add-unit-button').click();
-}
-
-async function addUnit(label, side, stats, role = 'unit') {
-  await fillUnit(label, side, stats, role);
-  await until(browser, `${label} on the roster`, async () => (await browser.$('#roster').getText()).includes(label));
-}
+const fillUnit = (...args) => fill(browser, ...args);
+const addUnit = (...args) => add(browser, ...args);
 
 /** The roster's words for each unit, by label (read off the roster tab). */
 async function roster() {

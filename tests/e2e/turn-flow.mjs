@@ -31,7 +31,8 @@ export async function beginPreset(browser, ruleset, preset, names) {
   await browser.$('#standing').waitForExist({ timeout: 10000 });
 }
 
-export async function addUnit(browser, label, side, stats, role = 'unit') {
+/** Fills the add-unit form and taps Add (a refusal may follow: the caller reads it). */
+export async function fillUnit(browser, label, side, stats, role = 'unit') {
   await browser.$('#add-unit #unit-role').selectByAttribute('value', role);
   await browser.$('#unit-label').setValue(label);
   await browser.$('#unit-side').selectByVisibleText(side);
@@ -42,6 +43,11 @@ export async function addUnit(browser, label, side, stats, role = 'unit') {
     else await el.setValue(String(value));
   }
   await browser.$('#add-unit-button').click();
+}
+
+/** Adds a unit through the form and waits for it on the roster. */
+export async function addUnit(browser, label, side, stats, role = 'unit') {
+  await fillUnit(browser, label, side, stats, role);
   await until(browser, `${label} on the roster`, async () => (await browser.$('#roster').getText()).includes(label));
 }
 
