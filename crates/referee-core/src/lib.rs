@@ -10,6 +10,7 @@
 pub mod battle;
 pub mod contract;
 pub mod error;
+pub mod fate;
 pub mod odds;
 pub mod preset;
 pub mod rule_system;

@@ -516,7 +516,7 @@ fn a_dbmm_command_near_its_threshold_forecasts_what_applying_does() {
             &mut b,
             id,
             Change::ElementFate {
-                fate: "destroyed".into(),
+                fate: referee_core::fate::Fate::Destroyed.into(),
             },
         );
     }

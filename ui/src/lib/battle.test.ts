@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BattleView, Gauge } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { alerts, bannerTone, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetKey, targetKeys, targetName, undoLabel, verdicts, worth } from './battle';
+import { alerts, bannerTone, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetFieldLabels, targetKey, targetKeys, targetNames, undoLabel, verdicts, worth } from './battle';
 
 function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false): BattleView {
   return {
@@ -36,8 +36,9 @@ describe('a battle in words', () => {
     // A dead leader's command and enemy follow from the leader picked: only he is asked for.
     expect(targetKeys([e({ unit: 'leader' }), e({ command: 'leader' }), e({ side_of: 'leader' }), e({ enemy_of: 'leader' })])).toEqual(['unit:leader']);
     expect(targetKey({ enemy_of: 'leader' })).toBe('enemy_of:leader');
-    expect(targetName('hex:17.03')).toBe('Hex 17.03');
-    expect(targetName('defender')).toBe('The defender');
+    // Each in words from its typed target; an apply's error about one names it so.
+    expect(targetNames([e({ hex: '17.03' }), e('defender'), e({ unit: 'EL 23.11' })])).toEqual({ 'hex:17.03': 'Hex 17.03', defender: 'The defender', 'unit:EL 23.11': 'EL 23.11' });
+    expect(targetFieldLabels([e({ unit: 'EL 23.11' })])).toEqual({ 'targets.unit:EL 23.11': 'EL 23.11' });
     const r = { outcome: undefined, distribution: [{ effects: [e('attacker')] }, { effects: [e('defender')] }] } as never;
     expect(possibleEffects(r).length).toBe(2);
   });

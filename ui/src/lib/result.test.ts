@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, Outcome, Resolution } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { applyLabel, effectsByTarget, forDiceShown, oddsSummary, resultName, sideNamed, throwLine } from './result';
+import { applyLabel, effectsByTarget, forDiceShown, oddsSummary, resultName, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
 /** A resolution as the core sends it: each result named in words by the core. */
@@ -13,8 +13,8 @@ describe('a result in words', () => {
     expect(throwLine(outcome({}), 2)).toBe('Dice 4 + 3 = 7, +2 → 9');
     // A chain's follow-up die (a Medieval scatter d6) follows the roll, not added into it.
     expect(throwLine(outcome({ dice: [3, 4, 1], roll: 7, modified: 7 }), 0)).toBe('Dice 3 + 4 = 7, then 1');
-    // GTS: the roll-off's A and B are the sides; a total below 1 counts as 1.
-    expect(throwLine(outcome({ sides: [{ label: 'A', die: 10, modifier: 0, total: 10 }, { label: 'B', die: 1, modifier: -3, total: 1 }] }), 0, ['Greeks', 'Persians'])).toBe('Greeks 10 + 0 = 10 · Persians 1 − 3 = −2 (at least 1)');
+    // GTS: each side as the core names it; a total below 1 counts as 1.
+    expect(throwLine(outcome({ sides: [{ label: 'Hoplites 1', die: 10, modifier: 0, total: 10 }, { label: 'Immortals 2', die: 1, modifier: -3, total: 1 }] }), 0)).toBe('Hoplites 1 10 + 0 = 10 · Immortals 2 1 − 3 = −2 (at least 1)');
     expect(throwLine(outcome({ dice: [57], roll: 57, modified: 57 }), 0)).toBe('Dice 57');
     // An answer with no dice (the weather, the hour) shows no throw at all, not "Dice 0".
     expect(throwLine(outcome({ dice: [], roll: 0, modified: 0 }), 0)).toBe('');
@@ -24,13 +24,9 @@ describe('a result in words', () => {
     expect(resultName(r, 'recoil_or_spent')).toBe('Recoil or spent');
     expect(resultName(r, '1D')).toBe('1D');
     expect(resultName(r, 'A2R')).toBe('A2R');
-    // GTS's sides A and B by their names, when the fight knows them.
-    expect(resultName(r, 'B takes 9', ['Greeks', 'Persians'])).toBe('Persians take 9');
-    expect(resultName(r, 'A takes 2, B takes 1', ['Sparta', 'Persians'])).toBe('Sparta takes 2, Persians take 1');
-    expect(resultName(r, 'B takes 9')).toBe('B takes 9');
-    expect(sideNamed('A 10 against B 1: B takes 9.', ['Greeks', 'Persians'])).toBe('Greeks 10 against Persians 1: Persians take 9.');
-    // An "A" that is a word stays.
-    expect(sideNamed('A leader falls.', ['Greeks', 'Persians'])).toBe('A leader falls.');
+    // A key made of values (GTS's hits each side takes) is never shown: its words are.
+    const gts = resolved('d10 v d10', { hits_0_9: 'Immortals 2 takes 9' });
+    expect(resultName(gts, 'hits_0_9')).toBe('Immortals 2 takes 9');
   });
   it('offers to apply a result that changes units, and only to record one that does not', () => {
     const effect = { target: 'defender', change: { kind: 'destroy_all' }, text: 'Defender: destroyed', rule: '4.5' } as unknown as Effect;
@@ -45,6 +41,8 @@ describe('a result in words', () => {
     // A long name whose key is no printed code: never the key on the button.
     const keyed = resolved('d6 v d6', { 'repulsed_or_recoil/stand': 'Repulsed or recoil / Stand' });
     expect(applyLabel(keyed, outcome({ result: 'repulsed_or_recoil/stand', effects: [effect] }))).toBe('Apply the result');
+    const hits = resolved('d10 v d10', { hits_3_1: 'Spartan hoplites 1 takes 3, Immortals 2 takes 1' });
+    expect(applyLabel(hits, outcome({ result: 'hits_3_1', effects: [effect] }))).toBe('Apply the result');
   });
   it('gathers effects by target, named by the units they land on', () => {
     const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };

@@ -2,26 +2,24 @@
 // each unit of the fight. Pure, so it is unit-tested.
 import type { Effect, Outcome, Resolution, UnitState } from '../generated/api';
 import { signed } from './format';
-import { sideNamed } from './words';
-export { sideNamed } from './words';
 
-/** A result as the screen names it: the core's words for it, the sides of a roll-off by name. */
-export function resultName(r: Resolution, result: string, names?: [string, string]): string {
-  return sideNamed(r.names[result] ?? result, names);
+/** A result as the screen names it: the core's words for it (the core names the units). */
+export function resultName(r: Resolution, result: string): string {
+  return r.names[result] ?? result;
 }
-import { targetKey, targetName } from './battle';
+import { targetKey, targetWords } from './battle';
 import { sidesOf, unitsOf } from './pick';
 
-/** "A 7 + 2 = 9 · B 3 + 4 = 7" for an opposed roll ("Greeks …" when the sides' names are given
- * for its generic labels; a total the rule holds within the die's range says so); "Dice 4 + 3 =
- * 7, +2 → 9" for one throw. */
-export function throwLine(o: Outcome, totalModifier: number, names?: [string, string]): string {
+/** "Hoplites 7 + 2 = 9 · Immortals 3 + 4 = 7" for an opposed roll, each side as the core names it
+ * (a total the rule holds within the die's range says so); "Dice 4 + 3 = 7, +2 → 9" for one
+ * throw. */
+export function throwLine(o: Outcome, totalModifier: number): string {
   // An answer read from the situation alone (the weather, the hour) has no throw to show.
   if (!o.sides?.length && !o.dice.length) return '';
   if (o.sides?.length) {
     return o.sides
-      .map((s, i) => {
-        const who = names && /^(A|B|Firer|Target)$/.test(s.label) ? names[i] : s.label;
+      .map((s) => {
+        const who = s.label;
         const sum = s.die + s.modifier;
         const held = s.total > sum ? ` (at least ${s.total})` : s.total < sum ? ` (at most ${s.total})` : '';
         const shown = held ? sum : s.total;
@@ -63,7 +61,7 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
     let entry = out.find((x) => x.key === key);
     if (!entry) {
       const list = unitsOf(mapping[key], units);
-      entry = { key, who: list.length ? list.map((u) => u.label).join(', ') : targetName(key), side: sidesOf(mapping[key], units).join(', '), texts: [] };
+      entry = { key, who: list.length ? list.map((u) => u.label).join(', ') : targetWords(e.target), side: sidesOf(mapping[key], units).join(', '), texts: [] };
       out.push(entry);
     }
     entry.texts.push(e);
@@ -78,11 +76,11 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
 const BUTTON_NAME = 24;
 
 /** What the apply button says: a result that changes no unit is only recorded in the log. */
-export function applyLabel(r: Resolution, o: Outcome, names?: [string, string]): string {
-  const named = resultName(r, o.result, names);
-  // Its code only when the rules print one ("-1/D2"); a result keyed in words
-  // ("repulsed_or_recoil/stand") is "the result", named in full beside the button.
-  const printed = o.result.length <= BUTTON_NAME && !/[a-z]_[a-z]/i.test(o.result);
+export function applyLabel(r: Resolution, o: Outcome): string {
+  const named = resultName(r, o.result);
+  // Its code only when the core's words print it ("… (-1/D2)"); any other key ("hits_3_0") is
+  // "the result", named in full beside the button.
+  const printed = o.result.length <= BUTTON_NAME && (named === o.result || named.endsWith(`(${o.result})`));
   const name = named.length <= BUTTON_NAME ? named : printed ? o.result : 'the result';
   if (o.effects.length) return `Apply ${name}`;
   return r.dice ? `Record ${name} in the log` : 'Record in the log';

@@ -192,6 +192,7 @@ fn as_corrected(battle: &Battle, event: &Event) -> (EventBody, Option<u64>) {
                         dice,
                         source,
                         result,
+                        words,
                         changes,
                         ..
                     },
@@ -204,6 +205,7 @@ fn as_corrected(battle: &Battle, event: &Event) -> (EventBody, Option<u64>) {
                 source: *source,
                 rolled_by: rolled_by.clone(),
                 result: result.clone(),
+                words: words.clone(),
                 targets: targets.clone(),
                 choices: choices.clone(),
                 changes: changes.clone(),

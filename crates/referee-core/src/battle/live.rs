@@ -191,6 +191,7 @@ impl Battle {
             },
             rolled_by,
             result: outcome.result.clone(),
+            words: resolution.shown.names.get(&outcome.result).cloned(),
             targets: mapping.targets.clone(),
             choices: mapping.choices.clone(),
             changes,
@@ -355,6 +356,7 @@ impl Battle {
             dice: dice.to_vec(),
             source,
             result: outcome.result.clone(),
+            words: resolution.shown.names.get(&outcome.result).cloned(),
             changes,
         };
         let mut events = self.events.clone();

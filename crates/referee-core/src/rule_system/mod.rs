@@ -659,7 +659,13 @@ fn land_on_leader_row(unit: &mut UnitState, change: &Change) -> bool {
         }
         Change::DestroyAll => unit.strength = 0,
         Change::ElementFate { fate }
-            if ["destroyed", "spent", "off_table"].contains(&fate.as_str()) =>
+            if fate.or.is_none()
+                && matches!(
+                    fate.fate,
+                    crate::fate::Fate::Destroyed
+                        | crate::fate::Fate::Spent
+                        | crate::fate::Fate::OffTable
+                ) =>
         {
             unit.strength = 0
         }

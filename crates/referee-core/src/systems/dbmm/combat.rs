@@ -17,6 +17,7 @@ use crate::contract::{
     SideThrow, Target, Total,
 };
 use crate::error::RefereeError;
+use crate::fate::{Fate, FateChoice};
 use crate::odds::{Dist, Probability};
 use crate::rule_system::resolve::{is_default, is_true};
 
@@ -942,7 +943,9 @@ impl Targets {
             ) {
                 out.push(effect(
                     Target::Unit(self.fighters[i].clone()),
-                    Change::ElementFate { fate: fate.code() },
+                    Change::ElementFate {
+                        fate: fate.choice(),
+                    },
                     "p. 38–42",
                     fate.ruling.as_deref(),
                 ));
@@ -954,7 +957,7 @@ impl Targets {
                 out.push(effect(
                     Target::Unit(friend.clone()),
                     Change::ElementFate {
-                        fate: "destroyed".into(),
+                        fate: Fate::Destroyed.into(),
                     },
                     "p. 42",
                     None,
@@ -964,7 +967,7 @@ impl Targets {
                 out.push(effect(
                     Target::Unit(flank.clone()),
                     Change::ElementFate {
-                        fate: "recoil_or_spent".into(),
+                        fate: FateChoice::either(Fate::Recoil, Fate::Spent),
                     },
                     "p. 38",
                     None,
@@ -1699,7 +1702,7 @@ mod tests {
             .collect();
         assert_eq!(hit.len(), 3, "{hit:?}");
         assert!(
-            hit[1].contains("Archers") && hit[1].contains("destroyed"),
+            hit[1].contains("Archers") && hit[1].contains("Destroyed"),
             "{hit:?}"
         );
     }

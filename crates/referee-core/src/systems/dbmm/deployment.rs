@@ -156,9 +156,9 @@ pub fn deployment(data: &DbmmData, s: &DeploymentSituation) -> Result<Resolution
         &data.system.id,
         "deployment",
         if allowed {
-            "may deploy here"
+            "may_deploy_here"
         } else {
-            "may not deploy here"
+            "may_not_deploy_here"
         },
         &if allowed {
             format!("{name} may deploy here.")

@@ -490,9 +490,13 @@ pub(crate) fn describe(data: &DbmmData, s: &ElementSituation) -> Result<Resoluti
     let mut r = Resolution::certain(
         &data.system.id,
         "element",
-        &format!("{} ({})", checked.type_code, checked.grade),
+        "element",
         &format!("{}: {} ME", checked.element.label(), element::me_text(me)),
         Vec::new(),
+    )
+    .named(
+        "element",
+        format!("{} ({})", checked.type_code, checked.grade),
     );
     r.totals = element::describe(data, &checked);
     let traits = checked.traits();

@@ -490,13 +490,18 @@ fn setup_notes(t: &SetupTables) -> Vec<Note> {
     ]
 }
 
+/// The key of a side invading, by its place: "invader_a".
+fn invader_key(side: usize) -> String {
+    format!("invader_{}", ["a", "b"][side])
+}
+
 /// Each side's chance of invading: the results of the aggression dice.
 fn invasion_odds(names: &[String; 2], odds: &SetupOdds) -> Vec<ResultOdds> {
     (0..2)
         .map(|i| {
             let w = odds.by_invader.get(&i).copied().unwrap_or(0);
             ResultOdds::new(
-                &format!("{} invades", names[i]),
+                &invader_key(i),
                 &format!("{} is the Invader, {} the Defender", names[i], names[1 - i]),
                 "—".into(),
                 Probability::new(w, odds.deciding),
@@ -805,7 +810,7 @@ fn diced(
         dice: faces.to_vec(),
         roll: sc[0].max(sc[1]),
         modified: sc[0].max(sc[1]),
-        result: format!("{inv} invades"),
+        result: invader_key(got.invader),
         meaning: format!(
             "{inv} invades in {}; {first} deploys first; deployment complete at {:02}:00; weather: {}; {bound} takes the first bound",
             t.seasons[got.season],
@@ -866,6 +871,12 @@ pub fn setup(
             notes.extend(d.rethrown);
             Some(d.outcome)
         }
+    };
+    let shown = Shown {
+        names: (0..2)
+            .map(|i| (invader_key(i), format!("{} invades", names[i])))
+            .collect(),
+        ..shown
     };
     Ok(Resolution {
         shown,
@@ -941,7 +952,7 @@ pub fn place_terrain(
         let mut r = Resolution::certain(
             &data.system.id,
             "place_terrain",
-            "placed without dice",
+            "placed_without_dice",
             &format!("{code} is placed by its chooser without dicing."),
             Vec::new(),
         );
@@ -954,7 +965,7 @@ pub fn place_terrain(
         .enumerate()
         .map(|(i, edge)| {
             ResultOdds::new(
-                &format!("Edge {}", i + 1),
+                &format!("edge_{}", i + 1),
                 edge,
                 (i + 1).to_string(),
                 Probability::new(1, t.edges.len() as u128),
@@ -988,7 +999,7 @@ pub fn place_terrain(
                 dice: fs.to_vec(),
                 roll: i64::from(fs[0]),
                 modified: i64::from(fs[0]),
-                result: format!("Edge {}", fs[0]),
+                result: format!("edge_{}", fs[0]),
                 meaning: format!(
                     "{code} goes by {}, {paces}p: {distance_words}.",
                     t.edges[fs[0] as usize - 1]
@@ -999,7 +1010,12 @@ pub fn place_terrain(
         }
     };
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            names: (1..=t.edges.len())
+                .map(|n| (format!("edge_{n}"), format!("Edge {n}")))
+                .collect(),
+            ..Shown::default()
+        },
         system: data.system.id.clone(),
         action: "place_terrain".into(),
         dice: "2d6".into(),
@@ -1165,7 +1181,7 @@ mod tests {
         assert_eq!(value(&got.totals, "Visibility at the start"), "400p");
         assert_eq!(value(&got.totals, "First bound"), "Gauls");
         assert!(got.rethrown.is_none());
-        assert_eq!(got.outcome.result, "Rome invades");
+        assert_eq!(got.outcome.result, "invader_a");
         assert_eq!((got.outcome.roll, got.outcome.sides[1].total), (6, 5));
         let again = dice(&[6, 2, 3, 3, 2, 3]);
         assert!(again

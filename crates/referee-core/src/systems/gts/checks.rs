@@ -161,7 +161,7 @@ fn test_refused(
             let mut r = Resolution::certain(
                 &data.system.id,
                 "response_test",
-                "cannot rally",
+                "cannot_rally",
                 "The unit has breached its terminal rout trigger: it never recovers from Rout.",
                 Vec::new(),
             );
@@ -325,13 +325,15 @@ pub fn command_points(
         .rule("1.2")
     })?;
     if s.wing_without_army_point {
+        let key = format!("points_{}", s.pc);
         let mut r = Resolution::certain(
             &data.system.id,
             "command_points",
-            &format!("{} points", s.pc),
+            &key,
             "Without a point from the army general, a wing general has his PC rating in points.",
             Vec::new(),
-        );
+        )
+        .named(&key, format!("{} points", s.pc));
         r.totals
             .push(Total::new("Command points", s.pc.to_string(), "1.3", None));
         return Ok(r);
@@ -345,7 +347,7 @@ pub fn command_points(
         .outcomes()
         .map(|(n, p)| {
             crate::contract::ResultOdds::new(
-                &format!("{n} points"),
+                &format!("points_{n}"),
                 &format!("{n} command points this phase."),
                 "—".into(),
                 p,
@@ -362,7 +364,7 @@ pub fn command_points(
                 dice: faces.to_vec(),
                 roll,
                 modified: n,
-                result: format!("{n} points"),
+                result: format!("points_{n}"),
                 meaning: format!("{n} command points this phase."),
                 effects: Vec::new(),
                 sides: Vec::new(),
@@ -370,6 +372,10 @@ pub fn command_points(
         }
     };
     let mut r = Resolution::certain(&data.system.id, "command_points", "", "", Vec::new());
+    r.shown.names = points
+        .outcomes()
+        .map(|(n, _)| (format!("points_{n}"), format!("{n} points")))
+        .collect();
     r.dice = die.clone();
     r.distribution = distribution;
     r.outcome = outcome;
@@ -630,13 +636,13 @@ pub fn frenzy(
         .outcomes()
         .map(|(k, p)| {
             let mut effects = match *k {
-                "killed by its driver" => vec![effect(
+                Frenzy::KilledByItsDriver => vec![effect(
                     Target::Unit("elephant".into()),
                     Change::DestroyAll,
                     &fz.driver_rule,
                     None,
                 )],
-                "frenzied" => vec![effect(
+                Frenzy::Frenzied => vec![effect(
                     Target::Unit("elephant".into()),
                     Change::Rampage {
                         direction: "d8 compass point (4.46)".into(),
@@ -644,7 +650,7 @@ pub fn frenzy(
                     &fz.direction_rule,
                     None,
                 )],
-                _ => Vec::new(),
+                Frenzy::Calm => Vec::new(),
             };
             // 3.166: the escort goes the instant the elephant frenzies (7.41), whatever the
             // driver does next.
@@ -656,7 +662,7 @@ pub fn frenzy(
                     None,
                 ));
             }
-            crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
+            crate::contract::ResultOdds::new(k.code(), k.words(), "—".into(), p, effects)
         })
         .collect();
     // Asked in turn: a d8 per test until one frenzies, then the driver's d10 (7.41–7.42).
@@ -692,12 +698,12 @@ pub fn frenzy(
     }
     let result = match frenzied {
         None => None,
-        Some(false) => Some("calm"),
+        Some(false) => Some(Frenzy::Calm),
         Some(true) => throws.one(die(d10.sides, "driver".into()))?.map(|driver| {
             if i64::from(driver) <= fz.driver_kills_on {
-                "killed by its driver"
+                Frenzy::KilledByItsDriver
             } else {
-                "frenzied"
+                Frenzy::Frenzied
             }
         }),
     };
@@ -713,15 +719,15 @@ pub fn frenzy(
             let effects = r
                 .distribution
                 .iter()
-                .find(|d| d.result == result)
+                .find(|d| d.result == result.code())
                 .map(|d| d.effects.clone())
                 .unwrap_or_default();
             Some(crate::contract::Outcome {
                 dice: faces.to_vec(),
                 roll: i64::from(faces.first().copied().unwrap_or(0)),
                 modified: i64::from(faces.first().copied().unwrap_or(0)),
-                result: result.to_string(),
-                meaning: result.to_string(),
+                result: result.code().to_string(),
+                meaning: result.words().to_string(),
                 effects,
                 sides: Vec::new(),
             })
@@ -735,10 +741,10 @@ pub fn frenzy(
         None,
     ));
     // 4.46: a frenzied elephant's direction, a d8 on the compass with its facing as north.
-    if end.probability(&"frenzied").numerator() > 0 {
+    if end.probability(&Frenzy::Frenzied).numerator() > 0 {
         let d8 = Dist::uniform(fz.directions.iter().cloned())?;
         let heading = end.and_then(|e| {
-            if *e == "frenzied" {
+            if *e == Frenzy::Frenzied {
                 Ok(d8.map(|d| Some(d.clone())))
             } else {
                 Ok(Dist::certain(None))
@@ -776,15 +782,43 @@ pub fn frenzy(
 /// `before` (7.41, R-GTS-27): hits that eliminate the front stand spill onto the next, which
 /// tests as a stand of its own (its first hit tests nothing, R-GTS-10); the eliminated stand
 /// does not frenzy, and nor does a unit with no stand left.
+/// How an elephant's frenzy tests end (7.41–7.42): in the order the results are listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Frenzy {
+    Calm,
+    Frenzied,
+    KilledByItsDriver,
+}
+
+impl Frenzy {
+    /// The result's key.
+    pub fn code(self) -> &'static str {
+        match self {
+            Frenzy::Calm => "calm",
+            Frenzy::Frenzied => "frenzied",
+            Frenzy::KilledByItsDriver => "killed_by_its_driver",
+        }
+    }
+
+    /// The result in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Frenzy::Calm => "calm",
+            Frenzy::Frenzied => "frenzied",
+            Frenzy::KilledByItsDriver => "killed by its driver",
+        }
+    }
+}
+
 pub fn chained_frenzy(
     data: &GtsData,
     stands: u32,
     before: u32,
     new: u32,
     per_stand: u32,
-) -> Result<Dist<&'static str>, crate::odds::OddsError> {
+) -> Result<Dist<Frenzy>, crate::odds::OddsError> {
     let total = before + new;
-    let calm = || Ok(Dist::certain("calm"));
+    let calm = || Ok(Dist::certain(Frenzy::Calm));
     if new == 0 || per_stand == 0 {
         return calm();
     }
@@ -804,7 +838,7 @@ pub fn frenzy_odds(
     data: &GtsData,
     before: u32,
     new: u32,
-) -> Result<(Vec<i64>, Dist<&'static str>), RefereeError> {
+) -> Result<(Vec<i64>, Dist<Frenzy>), RefereeError> {
     let fz = &data.frenzy;
     // 7.41: after the first hit, each hit tests; several in one round test once per hit over
     // the first. −1 per hit over 2 on the stand at that moment.
@@ -837,13 +871,13 @@ pub fn frenzy_odds(
     let kills = driver.distribution()?.map(|r| *r <= fz.driver_kills_on);
     let end = calm.and_then(|c| {
         if *c {
-            Ok(Dist::certain("calm"))
+            Ok(Dist::certain(Frenzy::Calm))
         } else {
             Ok(kills.map(|k| {
                 if *k {
-                    "killed by its driver"
+                    Frenzy::KilledByItsDriver
                 } else {
-                    "frenzied"
+                    Frenzy::Frenzied
                 }
             }))
         }

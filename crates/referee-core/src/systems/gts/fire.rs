@@ -115,6 +115,7 @@ pub fn resolve(
     let shooting = Shooting::new(data, s, firer, target, engine, attack, defence)?;
     let shots = shooting.shots()?;
     let distribution = shooting.distribution(&shots);
+    let names = shooting.names(&shots);
     // The dice asked in turn: the shot's (two d10, or four for artillery firing twice, 9.21),
     // then, where a stand is lost, the stand-loss check (5.53) and, where it Routs a unit with a
     // leader, his casualty test and Table 1.10 (1.9). Combined skirmish fire is entered on the
@@ -139,7 +140,7 @@ pub fn resolve(
         shown: Shown {
             faces: shown_faces,
             in_turn: !combined,
-            ..Shown::default()
+            names,
         },
         system: data.system.id.clone(),
         action: "fire".into(),
@@ -626,6 +627,35 @@ impl<'a> Shooting<'a> {
     }
 
     /// A shot's result key: "2 hits", "1 hit; the escort takes 1", "astray".
+    /// A row's key, from what the shot does: "hits_1", "hits_2_disordered", "hits_0_escort_2",
+    /// "hits_0_astray" (the same distinctions its words make).
+    fn result_key(&self, sh: &Shot) -> String {
+        let mut key = format!("hits_{}", sh.hits);
+        if self.s.twice && self.disorder_by(sh) == Some("9.28") {
+            key.push_str("_disordered");
+        }
+        if sh.escort_hits > 0 {
+            key.push_str(&format!("_escort_{}", sh.escort_hits));
+        }
+        if sh.astray > 0 {
+            key.push_str("_astray");
+        }
+        key
+    }
+
+    /// Each row's key in words: "2 hits; the escort takes 1".
+    fn names(&self, shots: &Dist<Shot>) -> std::collections::BTreeMap<String, String> {
+        shots
+            .outcomes()
+            .map(|(sh, _)| {
+                (
+                    self.result_key(sh),
+                    crate::error::sentence(&self.result_name(sh)),
+                )
+            })
+            .collect()
+    }
+
     fn result_name(&self, sh: &Shot) -> String {
         let mut words = match sh.hits {
             0 => "no effect".to_string(),
@@ -678,7 +708,7 @@ impl<'a> Shooting<'a> {
             .outcomes()
             .map(|(sh, p)| {
                 ResultOdds::new(
-                    &self.result_name(sh),
+                    &self.result_key(sh),
                     &self.meaning(sh),
                     "—".into(),
                     p,
@@ -740,18 +770,32 @@ impl<'a> Shooting<'a> {
             let (a2, d2) = super::rolloff::two_d10(more, "the firer's, then the target's")?;
             sh = sh.and(&self.shot(a2, d2));
         }
+        // The throw's two sides by name; two that read alike say which fires.
+        let (firer, target) = if self.firer.name == self.target.name {
+            (
+                format!("{} (firing)", self.firer.name),
+                format!("{} (target)", self.target.name),
+            )
+        } else {
+            (self.firer.name.clone(), self.target.name.clone())
+        };
         let ma = (a + self.attack).clamp(1, 10);
         let md = (d + self.defence).clamp(1, 10);
         let mut o = crate::contract::Outcome {
             dice: dice.to_vec(),
             roll: a,
             modified: ma,
-            result: self.result_name(&sh),
-            meaning: format!("Firer {ma} against target {md}: {}", self.meaning(&sh)),
+            result: self.result_key(&sh),
+            meaning: format!(
+                "{} {ma} against {} {md}: {}",
+                firer,
+                target,
+                self.meaning(&sh)
+            ),
             effects: self.effects(&sh),
             sides: vec![
-                crate::contract::SideThrow::new("Firer", a as u32, self.attack, ma),
-                crate::contract::SideThrow::new("Target", d as u32, self.defence, md),
+                crate::contract::SideThrow::new(firer.clone(), a as u32, self.attack, ma),
+                crate::contract::SideThrow::new(target.clone(), d as u32, self.defence, md),
             ],
         };
         if !self.loses_a_stand(&sh) {
@@ -887,12 +931,12 @@ impl<'a> Shooting<'a> {
             })?;
             forecast.push(Chance::new(
                 "The elephant frenzies (its escort is removed)",
-                frenzy.probability(&"frenzied"),
+                frenzy.probability(&super::checks::Frenzy::Frenzied),
                 "7.41, 3.166",
             ));
             forecast.push(Chance::new(
                 "The elephant frenzies and its driver kills it",
-                frenzy.probability(&"killed by its driver"),
+                frenzy.probability(&super::checks::Frenzy::KilledByItsDriver),
                 "7.42",
             ));
         }

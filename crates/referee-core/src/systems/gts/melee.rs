@@ -14,7 +14,7 @@ use crate::contract::{
     effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Shown,
     SideThrow, Target, Total,
 };
-use crate::error::RefereeError;
+use crate::error::{side_verb, RefereeError};
 use crate::odds::Dist;
 use crate::rule_system::resolve::is_default;
 
@@ -886,26 +886,28 @@ fn roll_off(
         }
         out
     };
-    let label = |(ha, hb): (u32, u32)| match (ha, hb) {
+    // Each side by the unit that takes its hits (6.12).
+    let [na_name, nb_name] = side_names([ua.name.clone(), ub.name.clone()]);
+    let takes = |name: &str, n: u32| format!("{} {n}", side_verb(name, "take", "takes"));
+    let words = |(ha, hb): (u32, u32)| match (ha, hb) {
         (0, 0) => "no hits".to_string(),
         (x, y) if x == y => format!("tie: {} each", hits_word(x)),
-        (x, 0) => format!("A takes {x}"),
-        (0, y) => format!("B takes {y}"),
-        (x, y) => format!("A takes {x}, B takes {y}"),
+        (x, 0) => takes(&na_name, x),
+        (0, y) => takes(&nb_name, y),
+        (x, y) => format!("{}, {}", takes(&na_name, x), takes(&nb_name, y)),
     };
-    let mut distribution: Vec<ResultOdds> = hits
-        .outcomes()
-        .map(|(h, p)| ResultOdds::new(&label(*h), &label(*h), "—".into(), p, effects_for(*h)))
+    // Most likely first would jump around; by the hits A takes minus B's, worst for A first
+    // (a stable sort: equal differences keep the distribution's order).
+    let mut rows: Vec<_> = hits.outcomes().collect();
+    rows.sort_by_key(|((ha, hb), _)| -(i64::from(*ha) - i64::from(*hb)));
+    let distribution: Vec<ResultOdds> = rows
+        .into_iter()
+        .map(|(h, p)| ResultOdds::new(&hits_key(*h), &words(*h), "—".into(), p, effects_for(*h)))
         .collect();
-    // Most likely first would jump around; sort by the hits A takes minus B's, worst for A first.
-    distribution.sort_by_key(|d| {
-        let h = hits
-            .outcomes()
-            .find(|(h, _)| label(**h) == d.result)
-            .map(|(h, _)| *h)
-            .unwrap_or((0, 0));
-        -(i64::from(h.0) - i64::from(h.1))
-    });
+    let names = hits
+        .outcomes()
+        .map(|(h, _)| (hits_key(*h), crate::error::sentence(&words(*h))))
+        .collect();
     let outcome = match dice {
         None => None,
         Some(faces) => {
@@ -916,12 +918,12 @@ fn roll_off(
                 dice: faces.to_vec(),
                 roll: x,
                 modified: mx,
-                result: label(h),
-                meaning: format!("A {mx} against B {my}: {}.", label(h)),
+                result: hits_key(h),
+                meaning: format!("{na_name} {mx} against {nb_name} {my}: {}.", words(h)),
                 effects: effects_for(h),
                 sides: vec![
-                    SideThrow::new("A", x as u32, na, mx),
-                    SideThrow::new("B", y as u32, nb, my),
+                    SideThrow::new(na_name.clone(), x as u32, na, mx),
+                    SideThrow::new(nb_name.clone(), y as u32, nb, my),
                 ],
             })
         }
@@ -952,7 +954,10 @@ fn roll_off(
     let mut modifiers = ma;
     modifiers.extend(mb);
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            names,
+            ..Shown::default()
+        },
         system: data.system.id.clone(),
         action: "melee".into(),
         dice: "d10 v d10".into(),
@@ -1082,6 +1087,11 @@ pub fn recoil(
     // each die named by the unit that throws it.
     res.dice = format!("{}d100 v {}d100", a.units.len(), b.units.len());
     res.shown.faces = recoil_dice(&a, &b);
+    // Each row by its words, naming the sides' units.
+    res.shown.names = distribution
+        .iter()
+        .map(|d| (d.result.clone(), crate::error::sentence(&d.meaning)))
+        .collect();
     res.distribution = distribution;
     res.outcome = match dice {
         None => None,
@@ -1145,12 +1155,44 @@ fn side_word(f: &SideFate) -> &'static str {
     }
 }
 
-/// Both sides' fates in the same rolls (R-GTS-12): the row's name.
-fn both_words((fa, fb): &(SideFate, SideFate)) -> String {
+/// Both sides' fates in the same rolls (R-GTS-12), each side named by its units: the row's words.
+fn both_words((fa, fb): &(SideFate, SideFate), [a, b]: &[String; 2]) -> String {
     if *fa == SideFate::Locked {
         side_words(fa).to_string()
     } else {
-        format!("side A: {}; side B: {}", side_word(fa), side_word(fb))
+        format!("{a}: {}; {b}: {}", side_word(fa), side_word(fb))
+    }
+}
+
+/// The row's key, from both fates: "holds/gives_ground"; "locked" when everyone failed.
+fn both_key((fa, fb): &(SideFate, SideFate)) -> String {
+    if *fa == SideFate::Locked {
+        fa.code().to_string()
+    } else {
+        format!("{}/{}", fa.code(), fb.code())
+    }
+}
+
+/// A roll-off's key: the hits each side takes, "hits_3_0".
+fn hits_key((ha, hb): (u32, u32)) -> String {
+    format!("hits_{ha}_{hb}")
+}
+
+/// The sides' names in a result's words; two that read alike say which side each is.
+fn side_names([a, b]: [String; 2]) -> [String; 2] {
+    if a == b {
+        [format!("{a} (side A)"), format!("{b} (side B)")]
+    } else {
+        [a, b]
+    }
+}
+
+/// A side named by its units: "Hoplites 1", "Hoplites 1 and Peltasts 2".
+fn side_label(side: &Side) -> String {
+    let names: Vec<&str> = side.units.iter().map(|(u, _)| u.name.as_str()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
     }
 }
 
@@ -1215,6 +1257,7 @@ fn recoil_distribution(
 ) -> Result<Vec<ResultOdds>, RefereeError> {
     let r = &data.recoil;
     let joint = joint_fate(ta, tb, r.rout_multiple)?;
+    let labels = side_names([side_label(a), side_label(b)]);
     let locked_hits: Vec<crate::contract::Effect> = a
         .units
         .iter()
@@ -1238,7 +1281,13 @@ fn recoil_distribution(
             } else {
                 Vec::new()
             };
-            ResultOdds::new(&both_words(f), &both_words(f), "—".into(), p, effects)
+            ResultOdds::new(
+                &both_key(f),
+                &both_words(f, &labels),
+                "—".into(),
+                p,
+                effects,
+            )
         })
         .collect())
 }
@@ -1288,7 +1337,7 @@ fn recoil_outcome(
         dice: faces.to_vec(),
         roll: i64::from(faces[0]),
         modified: (i64::from(faces[0]) + ta[0].modifier).clamp(1, 100),
-        result: both_words(&(
+        result: both_key(&(
             side_of(&fates[..a.units.len()]),
             side_of(&fates[a.units.len()..]),
         )),

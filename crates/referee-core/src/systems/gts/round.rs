@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::checks::chained_frenzy;
+use super::checks::{chained_frenzy, Frenzy};
 use super::data::GtsData;
 use super::melee::{
     disordered_by, fate_word, fight, melee, melee_notes, recoil_test, MeleeSituation, MeleeUnit,
@@ -416,12 +416,12 @@ fn chained(
         let who = format!("{}: {}", side.name, u.name);
         for (end, words, rule) in [
             (
-                "frenzied",
+                Frenzy::Frenzied,
                 "frenzies (its escort is removed)",
                 "7.41, 3.166",
             ),
             (
-                "killed by its driver",
+                Frenzy::KilledByItsDriver,
                 "frenzies and its driver kills it",
                 "7.42",
             ),

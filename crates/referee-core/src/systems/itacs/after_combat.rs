@@ -19,7 +19,7 @@ pub struct AfterCombatRules {
     pub withdraw_ruling: Option<String>,
     pub break_rule: String,
     pub break_ruling: Option<String>,
-    /// Results whose effects include "must break" (10.7).
+    /// Results whose effects include "must_break" (10.7).
     pub must_break_results: Vec<String>,
 }
 
@@ -190,26 +190,26 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
     }
     let (result, meaning, effects) = if never {
         (
-            "never breaks",
+            "never_breaks",
             "Elephants and fleets never break nor rout.",
             Vec::new(),
         )
     } else if let Some(f) = forced {
         (
-            "must break",
+            "must_break",
             "Place a Break marker: the rout move is made immediately after the combat phase.",
             vec![effect(side_target, Change::MustBreak, &f.rule, None)],
         )
     } else if voluntary {
         (
-            "may break",
+            "may_break",
             "They may break: Break marker, rout move now or in their next movement phase.",
             vec![effect(side_target, Change::Break, rule, None)],
         )
     } else {
-        ("may not break", "Nothing allows them to break.", Vec::new())
+        ("may_not_break", "Nothing allows them to break.", Vec::new())
     };
-    if result != "may not break" && !never {
+    if result != "may_not_break" && !never {
         checks.push(Check::holds(
             "Not disrupted: the rout move is one movement point shorter, then a turn of up to 180°",
             !s.disrupted,

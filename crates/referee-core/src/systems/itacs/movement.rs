@@ -732,7 +732,7 @@ impl<'a> Mover<'a> {
                 "5.3.3",
                 None,
             ));
-            progress.result = "leaves the map";
+            progress.result = "leaves_the_map";
         }
         if self.routing {
             progress.effects.push(effect(
@@ -767,7 +767,7 @@ impl<'a> Mover<'a> {
 /// What the move's result means, in words.
 fn meaning(result: &str) -> &'static str {
     match result {
-        "leaves the map" => {
+        "leaves_the_map" => {
             "The routing unit leaves the map: it may not return and counts as destroyed."
         }
         "routs" => "The unit ends in a routed hex and routs with it.",
@@ -863,11 +863,11 @@ pub fn withdraw(data: &ItacsData, s: &WithdrawSituation) -> Result<Resolution, R
     let may = slowest >= fastest + ac.withdraw_margin;
     let (result, meaning) = if may {
         (
-            "may withdraw",
+            "may_withdraw",
             "The defenders may withdraw one hex; then no melee takes place.",
         )
     } else {
-        ("may not withdraw", "The defenders must stand and fight.")
+        ("may_not_withdraw", "The defenders must stand and fight.")
     };
     let mut r = Resolution::certain(&data.system.id, "withdraw", result, meaning, Vec::new());
     r.totals = vec![
@@ -1343,8 +1343,8 @@ mod tests {
         let rout =
             json!({ "unit": { "type": "SD" }, "kind": "rout", "path": [{ "terrain": "clear" }] });
         let o = finish(rout, 1, true).unwrap().outcome.unwrap();
-        assert_eq!(o.result, "leaves the map");
-        assert_eq!(o.meaning, meaning("leaves the map"));
+        assert_eq!(o.result, "leaves_the_map");
+        assert_eq!(o.meaning, meaning("leaves_the_map"));
         let changes: Vec<_> = o
             .effects
             .iter()

@@ -103,7 +103,7 @@ pub fn feudal_charge(
     };
     if !s.enemy_in_sight {
         return Ok(answer(
-            "need not charge",
+            "need_not_charge",
             "No enemy formation in range and sight: the HC need not charge.",
         ));
     }
@@ -121,7 +121,7 @@ pub fn feudal_charge(
                 min: None,
                 max: Some(i64::from(bonus)),
             },
-            "no charge".to_string(),
+            "no_charge".to_string(),
         ),
         (
             Band {
@@ -268,7 +268,7 @@ pub fn conversion(data: &ItacsData, s: &ConversionSituation) -> Result<Resolutio
             let mut r = Resolution::certain(
                 &data.system.id,
                 "conversion",
-                "cannot convert",
+                "cannot_convert",
                 &format!("A {} unit has no conversion{started}.", s.unit_type),
                 Vec::new(),
             );
@@ -314,7 +314,7 @@ pub fn conversion(data: &ItacsData, s: &ConversionSituation) -> Result<Resolutio
         Resolution::certain(
             &data.system.id,
             "conversion",
-            "cannot convert",
+            "cannot_convert",
             "A condition of the conversion is not met.",
             Vec::new(),
         )

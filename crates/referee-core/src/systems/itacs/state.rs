@@ -528,9 +528,9 @@ fn phase_answer(
         }
     }
     let (result, meaning) = if effects.is_empty() {
-        ("no change", "No marker is removed.")
+        ("no_change", "No marker is removed.")
     } else {
-        ("markers removed", "Remove the markers listed.")
+        ("markers_removed", "Remove the markers listed.")
     };
     let mut r = Resolution::certain(&data.system.id, action, result, meaning, effects);
     r.totals = totals;

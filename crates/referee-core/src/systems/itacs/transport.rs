@@ -321,11 +321,11 @@ pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution,
             &fr.transported_rule,
         ));
         (
-            "cargo's fate",
+            "cargo_fate",
             "Cavalry aboard is destroyed; infantry lands disrupted if there is room, else is destroyed.",
         )
     } else {
-        ("load allowed", "The carrier may carry this load.")
+        ("load_allowed", "The carrier may carry this load.")
     };
     let mut r = Resolution::certain(&data.system.id, "transport", result, meaning, effects);
     r.totals = totals;
@@ -372,7 +372,7 @@ pub fn fire_ship(data: &ItacsData, s: &FireShipSituation) -> Result<Resolution, 
     let last = s.designated_turn + fr.fire_ship_turns - 1;
     let (result, meaning, effects) = if s.engages_fleet {
         (
-            "both destroyed",
+            "both_destroyed",
             "The fire ship and the enemy fleet are both destroyed at once.".to_string(),
             vec![
                 effect(

@@ -621,7 +621,7 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
         Resolution::certain(
             &data.system.id,
             "ride_down",
-            "ridden down",
+            "ridden_down",
             if retreat {
                 "The retreating cavalry rides its own units down: they are eliminated; the MORALE track does not move."
             } else {
@@ -648,7 +648,7 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
         Resolution::certain(
             &data.system.id,
             "ride_down",
-            "cannot ride down",
+            "cannot_ride_down",
             "The cavalry cannot ride these units down.",
             Vec::new(),
         )
@@ -763,7 +763,7 @@ pub fn countercharge(
         Resolution::certain(
             &data.system.id,
             "countercharge",
-            "may countercharge",
+            "may_countercharge",
             "It may countercharge: move next to the enemy and fight at once; the enemy stops.",
             Vec::new(),
         )
@@ -771,7 +771,7 @@ pub fn countercharge(
         Resolution::certain(
             &data.system.id,
             "countercharge",
-            "may not countercharge",
+            "may_not_countercharge",
             "A condition of 5.7 is not met.",
             Vec::new(),
         )

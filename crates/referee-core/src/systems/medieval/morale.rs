@@ -244,7 +244,7 @@ pub fn regroup(
                 min: None,
                 max: Some(rg.at_least - 1),
             },
-            "stays scattered".to_string(),
+            "stays_scattered".to_string(),
         ),
         (
             Band {
@@ -255,7 +255,7 @@ pub fn regroup(
         ),
     ];
     let meaning = |code: &str| {
-        if code == "stays scattered" {
+        if code == "stays_scattered" {
             return (
                 "It stays on the Scattered Units track.".to_string(),
                 Vec::new(),
@@ -384,7 +384,7 @@ pub fn fatigue(
     let mut r = Resolution::certain(
         &data.system.id,
         "fatigue",
-        &format!("fatigue {level}"),
+        &format!("fatigue_{level}"),
         &if tired {
             format!(
                 "Above {}: each unit under this leader scatters on a d6 below {} before it acts.",
@@ -394,7 +394,8 @@ pub fn fatigue(
             format!("At most {}: no effect.", f.above)
         },
         Vec::new(),
-    );
+    )
+    .named(&format!("fatigue_{level}"), format!("Fatigue {level}"));
     r.totals.push(Total {
         label: "Fatigue level".into(),
         value: format!("{} → {level}", s.level),
@@ -476,7 +477,7 @@ pub fn fatigue(
                 dice: faces.clone(),
                 roll: 0,
                 modified: 0,
-                result: format!("fatigue {level}"),
+                result: format!("fatigue_{level}"),
                 meaning,
                 effects,
                 // Each unit's die by its name: "Knights 3 + 0 = 3 · Sergeants 5 + 0 = 5".
@@ -610,7 +611,7 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
             let regular = u.cavalry || u.ranged.is_none();
             let check = Check::holds("The entering unit is a regular unit", regular, "7.1.6, 1.3");
             match (regular, s.own_side) {
-                (false, _) => ("not taken", "Only a regular unit takes a fallen banner.".into(), Vec::new(), vec![check]),
+                (false, _) => ("not_taken", "Only a regular unit takes a fallen banner.".into(), Vec::new(), vec![check]),
                 (true, false) => (
                     "captured",
                     "The enemy captures the fallen banner.".into(),

@@ -163,10 +163,10 @@ pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, R
         &mv.turn_rule,
         mv.turn_ruling.as_deref(),
     ));
-    let mut r = Resolution::certain(
+    let r = Resolution::certain(
         &data.system.id,
         "turn_cost",
-        &format!("{} MP", show_sixths(sixths)),
+        &format!("mp_sixths_{sixths}"),
         "The turn's cost in movement points; a cavalry unit's CF drops to 0 (5.6.3).",
         if u.cavalry && u.cf > 0 {
             vec![effect(
@@ -178,6 +178,10 @@ pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, R
         } else {
             Vec::new()
         },
+    );
+    let mut r = r.named(
+        &format!("mp_sixths_{sixths}"),
+        format!("{} MP", show_sixths(sixths)),
     );
     r.totals = totals;
     r.notes = notes;

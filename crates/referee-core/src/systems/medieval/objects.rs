@@ -63,10 +63,11 @@ pub fn map_return(data: &MedievalData, s: &MapReturnSituation) -> Result<Resolut
     let mut r = Resolution::certain(
         &data.system.id,
         "map_return",
-        &format!("turn {earliest}"),
+        &format!("turn_{earliest}"),
         &format!("It may come back in its movement phase of game turn {earliest} at the earliest, without moving that phase."),
         Vec::new(),
-    );
+    )
+    .named(&format!("turn_{earliest}"), format!("Turn {earliest}"));
     r.totals.push(total(
         "Earliest return: movement phase of turn",
         earliest.to_string(),
@@ -146,10 +147,11 @@ pub fn demolish(data: &MedievalData, s: &DemolishSituation) -> Result<Resolution
     let mut r = Resolution::certain(
         &data.system.id,
         "demolish",
-        &format!("turn {done}"),
+        &format!("turn_{done}"),
         &format!("The fortifications are destroyed at the start of the movement phase of game turn {done}."),
         Vec::new(),
-    );
+    )
+    .named(&format!("turn_{done}"), format!("Turn {done}"));
     r.totals.push(total(
         "Destroyed at the start of the movement phase of turn",
         done.to_string(),
