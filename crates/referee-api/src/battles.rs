@@ -15,6 +15,7 @@ use referee_core::battle::{
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::rule_system::Phase;
+use referee_core::ErrorCode;
 use referee_core::{RefereeError, Resolution};
 use referee_store::{
     event_hash, now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent,
@@ -478,7 +479,7 @@ impl Battles {
         let mut answer = write(self);
         for _ in 1..WRITE_ATTEMPTS {
             match &answer {
-                Err(e) if e.code == "store.conflict" => answer = write(self),
+                Err(e) if e.code == ErrorCode::StoreConflict => answer = write(self),
                 _ => break,
             }
         }
@@ -787,7 +788,7 @@ impl Battles {
             .cloned()
             .ok_or_else(|| {
                 RefereeError::new(
-                    "battle.not_a_roll",
+                    ErrorCode::BattleNotARoll,
                     format!("event {event} has no stored situation: there is no roll to edit"),
                 )
                 .field("event")
@@ -882,7 +883,7 @@ impl Battles {
         }) = stored.first()
         else {
             return Err(RefereeError::new(
-                "store.corrupt",
+                ErrorCode::StoreCorrupt,
                 "the battle's first event does not create it",
             ));
         };
@@ -1049,7 +1050,7 @@ impl Battles {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         if roster.ruleset != ruleset.info.id {
             return Err(RefereeError::new(
-                "roster.wrong_ruleset",
+                ErrorCode::RosterWrongRuleset,
                 format!(
                     "the roster is for “{}”, the battle is “{}”",
                     roster.ruleset, ruleset.info.id
@@ -1097,14 +1098,14 @@ fn next_seq(battle: &Battle) -> Result<u64, RefereeError> {
 
 fn battle_full() -> RefereeError {
     RefereeError::new(
-        "battle.full",
+        ErrorCode::BattleFull,
         "the battle holds as many events as it can: duplicate it to go on",
     )
 }
 
 fn turn_out_of_range(turn: u32) -> RefereeError {
     RefereeError::new(
-        "battle.turn_out_of_range",
+        ErrorCode::BattleTurnOutOfRange,
         format!("turn {turn} is beyond the last turn a battle can reach ({MAX_TURN})"),
     )
     .field("turn")
@@ -1135,7 +1136,7 @@ fn ruleset_of<'r>(
     match events.first().map(|e| &e.body) {
         Some(EventBody::Created { setup }) => referee.ruleset(&setup.ruleset),
         _ => Err(RefereeError::new(
-            "store.corrupt",
+            ErrorCode::StoreCorrupt,
             "the battle's first event does not create it",
         )),
     }
@@ -1168,7 +1169,7 @@ fn dice_for(
 pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeError> {
     let ruleset = referee.ruleset(&roster.ruleset)?;
     if roster.name.trim().is_empty() {
-        return Err(RefereeError::new("roster.invalid", "name the roster").field("name"));
+        return Err(RefereeError::new(ErrorCode::RosterInvalid, "name the roster").field("name"));
     }
     names::check_name("name", "roster's name", &roster.name)?;
     for (i, unit) in roster.units.iter().enumerate() {
@@ -1177,7 +1178,7 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
     for (i, unit) in roster.units.iter().enumerate() {
         let id = u32::try_from(i + 1).map_err(|_| {
             RefereeError::new(
-                "roster.invalid",
+                ErrorCode::RosterInvalid,
                 "the roster has more units than a battle holds",
             )
         })?;
@@ -1197,7 +1198,7 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
 pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, RefereeError> {
     Limited::Roster.check(text.len())?;
     let invalid = |message: String, line: u64| {
-        RefereeError::new("roster.invalid", message).location(format!("line {line}"))
+        RefereeError::new(ErrorCode::RosterInvalid, message).location(format!("line {line}"))
     };
     // Quoted cells may hold commas ("Smith, John"); rows of another length are said below.
     let mut reader = csv::ReaderBuilder::new()

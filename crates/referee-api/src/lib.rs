@@ -36,6 +36,7 @@ pub use referee_core::rule_system::{
     SystemInfo, Thrower,
 };
 pub use referee_core::systems::sections::RuleSection;
+pub use referee_core::ErrorCode;
 pub use referee_store::{
     leftovers, BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster,
     RosterRow, KEEP_DELETED_DAYS,
@@ -119,6 +120,7 @@ pub fn typescript_bindings() -> String {
         RuleSection::decl(&cfg),
         PhaseStep::decl(&cfg),
         RefereeError::decl(&cfg),
+        ErrorCode::decl(&cfg),
         RollRequest::decl(&cfg),
         DiceRoll::decl(&cfg),
         NewBattle::decl(&cfg),

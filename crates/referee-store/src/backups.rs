@@ -11,6 +11,7 @@ use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use ts_rs::TS;
 
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 use super::{error::store_error, schema, Store};
@@ -206,7 +207,7 @@ pub fn daily_due(today: NaiveDate, taken: &[DateTime<Utc>]) -> bool {
 
 fn unusable(why: &str) -> RefereeError {
     RefereeError::new(
-        "backup.unusable",
+        ErrorCode::BackupUnusable,
         format!("that backup cannot be restored: {why}. The battles were left as they are"),
     )
 }
@@ -273,7 +274,7 @@ fn find(db: &Path, id: &str) -> Result<PathBuf, RefereeError> {
         .find(|p| p.file_name().and_then(|n| n.to_str()) == Some(id))
         .ok_or_else(|| {
             RefereeError::new(
-                "backup.unknown",
+                ErrorCode::BackupUnknown,
                 "there is no such backup: choose one from the list",
             )
         })
@@ -287,7 +288,7 @@ pub fn restore_over_damaged(db: &Path, id: &str) -> Result<(), RefereeError> {
     check_backup(&source)?;
     let failed = |e: std::io::Error| {
         RefereeError::new(
-            "store.unwritable",
+            ErrorCode::StoreUnwritable,
             format!(
                 "the backup could not be put in place ({e}); the battles were left as they are"
             ),

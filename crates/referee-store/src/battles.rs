@@ -5,6 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use referee_core::battle::{Event, EventBody};
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 use super::chain::{event_hash, event_hash_bytes, head_hash, BattleRecord, CHAIN_START};
@@ -34,7 +35,11 @@ pub struct DeletedBattle {
 }
 
 fn unknown(id: i64) -> RefereeError {
-    RefereeError::new("battle.unknown", format!("there is no battle #{id}")).field("battle")
+    RefereeError::new(
+        ErrorCode::BattleUnknown,
+        format!("there is no battle #{id}"),
+    )
+    .field("battle")
 }
 
 /// A JSON value as stored text.
@@ -52,7 +57,7 @@ fn body_text(body: &EventBody) -> String {
 pub(crate) fn seq_column(seq: u64) -> Result<i64, RefereeError> {
     i64::try_from(seq).map_err(|_| {
         RefereeError::new(
-            "battle.invalid_events",
+            ErrorCode::BattleInvalidEvents,
             format!("event {seq} is numbered beyond what a battle holds"),
         )
     })
@@ -60,7 +65,7 @@ pub(crate) fn seq_column(seq: u64) -> Result<i64, RefereeError> {
 
 fn conflict(battle: i64, last: i64) -> RefereeError {
     RefereeError::new(
-        "store.conflict",
+        ErrorCode::StoreConflict,
         format!(
             "battle #{battle} changed elsewhere (it is at event {last}): reopen it and try again"
         ),
@@ -182,7 +187,7 @@ impl Store {
         )) = events.first()
         else {
             return Err(RefereeError::new(
-                "battle.invalid_events",
+                ErrorCode::BattleInvalidEvents,
                 "a battle's first event creates it",
             ));
         };
@@ -190,7 +195,7 @@ impl Store {
         for (i, (e, _)) in events.iter().enumerate() {
             if u64::try_from(i + 1).ok() != Some(e.seq) {
                 return Err(RefereeError::new(
-                    "battle.invalid_events",
+                    ErrorCode::BattleInvalidEvents,
                     format!("event {} stands at place {}: a battle's events are numbered 1, 2, 3 and so on", e.seq, i + 1),
                 )
                 .field(format!("events[{i}].seq")));
@@ -266,7 +271,7 @@ impl Store {
         let path = self.path.clone();
         self.checked_events(battle, false)?.map_err(|(seq, what)| {
             RefereeError::new(
-                "store.damaged_event",
+                ErrorCode::StoreDamagedEvent,
                 format!(
                     "event {seq} of battle #{battle} {what}: the battle cannot be opened as it is. {}",
                     super::error::backup_hint(&path)
@@ -569,7 +574,7 @@ impl Store {
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
             return Err(RefereeError::new(
-                "battle.not_deleted",
+                ErrorCode::BattleNotDeleted,
                 "that battle is not among the recently deleted ones (it was restored already, or deleted more than 30 days ago)",
             )
             .field("battle"));

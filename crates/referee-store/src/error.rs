@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use rusqlite::ErrorCode;
+use rusqlite::ErrorCode as SqliteCode;
 
-use referee_core::RefereeError;
+use referee_core::{ErrorCode, RefereeError};
 
 /// What to do about a damaged database: the latest backup, if there is one.
 pub(crate) fn backup_hint(path: &Path) -> String {
@@ -17,7 +17,7 @@ pub(crate) fn backup_hint(path: &Path) -> String {
 pub(crate) fn corrupt(path: &Path) -> RefereeError {
     let backup = backup_hint(path);
     RefereeError::new(
-        "store.corrupt",
+        ErrorCode::StoreCorrupt,
         format!(
             "the battles database is damaged or is not a referee database; it was left untouched. {backup}"
         ),
@@ -33,26 +33,26 @@ pub fn store_error(e: rusqlite::Error, path: &Path) -> RefereeError {
         _ => None,
     };
     match code {
-        Some(ErrorCode::DiskFull) => RefereeError::new(
-            "store.disk_full",
+        Some(SqliteCode::DiskFull) => RefereeError::new(
+            ErrorCode::StoreDiskFull,
             "the disk holding the battles database is full: nothing was written and the battle is unchanged; free some space and try again",
         )
         .location(path.display().to_string()),
-        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => corrupt(path),
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => RefereeError::new(
-            "store.busy",
+        Some(SqliteCode::DatabaseCorrupt | SqliteCode::NotADatabase) => corrupt(path),
+        Some(SqliteCode::DatabaseBusy | SqliteCode::DatabaseLocked) => RefereeError::new(
+            ErrorCode::StoreBusy,
             "the battles database is in use by another referee; close it and try again",
         )
         .location(path.display().to_string()),
-        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
+        Some(SqliteCode::ReadOnly | SqliteCode::CannotOpen | SqliteCode::PermissionDenied) => {
             RefereeError::new(
-                "store.unwritable",
+                ErrorCode::StoreUnwritable,
                 "the battles database cannot be written: check that its folder and file may be written to",
             )
             .location(format!("{}: {e}", path.display()))
         }
         _ => RefereeError::new(
-            "store.failed",
+            ErrorCode::StoreFailed,
             "the battles database failed to answer; nothing was written",
         )
         .location(format!("{}: {e}", path.display())),

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use referee_core::battle::{Event, EventBody};
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 pub const FORMAT: &str = "referee-battle";
@@ -86,13 +87,13 @@ impl BattleFile {
         }
         let value: Head = serde_json::from_str(text).map_err(|_| {
             RefereeError::new(
-                "import.invalid",
+                ErrorCode::ImportInvalid,
                 "the file is not a battle file: choose a battle file exported by the referee",
             )
         })?;
         if value.format.as_str() != Some(FORMAT) {
             return Err(RefereeError::new(
-                "import.not_a_battle",
+                ErrorCode::ImportNotABattle,
                 "the file is not a referee battle: choose a battle file exported by the referee",
             )
             .field("format"));
@@ -100,7 +101,7 @@ impl BattleFile {
         match value.version.as_u64() {
             Some(v) if v > u64::from(FORMAT_VERSION) => {
                 return Err(RefereeError::new(
-                    "import.newer_version",
+                    ErrorCode::ImportNewerVersion,
                     format!("the battle file is version {v}; this referee reads up to {FORMAT_VERSION}: update the app"),
                 )
                 .field("version"))
@@ -110,7 +111,7 @@ impl BattleFile {
         let mut de = serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(&mut de).map_err(|e| {
             RefereeError::new(
-                "import.invalid",
+                ErrorCode::ImportInvalid,
                 format!(
                     "the battle file is damaged: {}",
                     referee_core::error::plain_serde_error(
@@ -132,7 +133,7 @@ impl BattleFile {
         let hashed = self.events.iter().filter(|e| e.hash.is_some()).count();
         let damaged = |what: &str, field: &str| {
             RefereeError::new(
-                "import.damaged",
+                ErrorCode::ImportDamaged,
                 format!("{what}: export the battle again from the referee that played it"),
             )
             .field(field.to_string())
@@ -162,7 +163,7 @@ impl BattleFile {
                     "was changed after the battle was exported (it no longer matches its hash)"
                 };
                 return Err(RefereeError::new(
-                    "import.damaged",
+                    ErrorCode::ImportDamaged,
                     format!("event {} of the battle file {what}: export the battle again from the referee that played it", e.seq),
                 )
                 .field(format!("events[{i}].hash")));

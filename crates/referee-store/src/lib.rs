@@ -20,6 +20,7 @@ use rusqlite::{Connection, OpenFlags, Savepoint, Transaction, TransactionBehavio
 use serde::Serialize;
 
 use referee_core::battle::Event;
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 pub use backups::{
@@ -57,7 +58,7 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, RefereeError> {
         if path.is_dir() {
             return Err(RefereeError::new(
-                "store.is_folder",
+                ErrorCode::StoreIsFolder,
                 "the database path names a folder, not a file: name the database file inside it (referee.db, say)",
             )
             .location(path.display().to_string()));
@@ -78,7 +79,7 @@ impl Store {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
                     RefereeError::new(
-                        "store.unwritable",
+                        ErrorCode::StoreUnwritable,
                         format!("cannot create the data folder {}: {e}", dir.display()),
                     )
                 })?;
@@ -117,7 +118,7 @@ impl Store {
         if let Some(dir) = dest.parent() {
             std::fs::create_dir_all(dir).map_err(|e| {
                 RefereeError::new(
-                    "store.unwritable",
+                    ErrorCode::StoreUnwritable,
                     format!("cannot create {}: {e}", dir.display()),
                 )
             })?;
@@ -151,7 +152,7 @@ impl Store {
         std::fs::rename(&partial, dest).map_err(|e| {
             let _ = std::fs::remove_file(&partial);
             RefereeError::new(
-                "store.unwritable",
+                ErrorCode::StoreUnwritable,
                 format!("cannot write the backup {}: {e}", dest.display()),
             )
         })?;
@@ -292,7 +293,7 @@ impl Store {
                 Ok(Err((seq, what))) => check
                     .damage
                     .push(format!("battle #{id} “{name}”, event {seq}: it {what}")),
-                Err(e) if e.code == "battle.unknown" => check
+                Err(e) if e.code == ErrorCode::BattleUnknown => check
                     .damage
                     .push(format!("battle #{id} “{name}” has no events")),
                 Err(_) => check

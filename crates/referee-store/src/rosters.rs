@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use referee_core::battle::UnitSpec;
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 use super::chain::roster_hash;
@@ -102,11 +103,15 @@ impl Store {
         let path = self.path.clone();
         let row = stored(self.conn(), id).map_err(|e| store_error(e, &path))?;
         let row = row.ok_or_else(|| {
-            RefereeError::new("roster.unknown", format!("there is no roster #{id}")).field("roster")
+            RefereeError::new(
+                ErrorCode::RosterUnknown,
+                format!("there is no roster #{id}"),
+            )
+            .field("roster")
         })?;
         let damaged = |what: &str| {
             RefereeError::new(
-                "store.damaged_roster",
+                ErrorCode::StoreDamagedRoster,
                 format!(
                     "roster #{id} {what}: it cannot be used as it is. {}",
                     super::error::backup_hint(&path)
@@ -151,10 +156,11 @@ impl Store {
             .write(|tx| tx.execute("DELETE FROM rosters WHERE id = ?1", [id]))
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
-            return Err(
-                RefereeError::new("roster.unknown", format!("there is no roster #{id}"))
-                    .field("roster"),
-            );
+            return Err(RefereeError::new(
+                ErrorCode::RosterUnknown,
+                format!("there is no roster #{id}"),
+            )
+            .field("roster"));
         }
         Ok(())
     }

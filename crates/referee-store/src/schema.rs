@@ -6,6 +6,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 use super::{error::store_error, Store};
@@ -77,7 +78,7 @@ pub fn schema_at(version: i64) -> String {
 
 fn not_referee(path: &Path) -> RefereeError {
     RefereeError::new(
-        "store.not_referee",
+        ErrorCode::StoreNotReferee,
         "the file is a database of another application, not the referee's battles; it was left untouched. Choose the referee's own database, or a new file name to begin one",
     )
     .location(path.display().to_string())
@@ -203,7 +204,7 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
     }
     if version > SCHEMA_VERSION {
         return Err(RefereeError::new(
-            "store.newer_version",
+            ErrorCode::StoreNewerVersion,
             format!(
                 "the battles database was written by a newer referee (schema {version}; this one knows up to {SCHEMA_VERSION}): update the app to open it. The file was left untouched."
             ),
@@ -215,7 +216,7 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
         .map_err(|e| store_error(e, &path))?;
     if !wal.eq_ignore_ascii_case("wal") {
         return Err(RefereeError::new(
-            "store.failed",
+            ErrorCode::StoreFailed,
             format!("the battles database cannot use write-ahead logging ({wal})"),
         ));
     }
