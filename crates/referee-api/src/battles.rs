@@ -18,8 +18,8 @@ use referee_core::rule_system::Phase;
 use referee_core::ErrorCode;
 use referee_core::{RefereeError, Resolution};
 use referee_store::{
-    event_hash, now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent,
-    FileHead, Roster, RosterRow, Store, CHAIN_START,
+    event_hash, now, raw, BackupInfo, BackupReason, BattleFile, BattleRow, DeletedBattle,
+    FileEvent, FileHead, Roster, RosterRow, Store, CHAIN_START,
 };
 
 use crate::import::{read_battle_file, MAX_TURN};
@@ -378,7 +378,7 @@ impl Battles {
     }
 
     pub fn list(&mut self) -> Result<Vec<BattleRow>, RefereeError> {
-        self.store.battles()
+        Ok(self.store.battles()?)
     }
 
     pub fn create(
@@ -447,7 +447,7 @@ impl Battles {
         }
         if let Err(e) = self.store.append_all(id, &events) {
             self.open = None;
-            return Err(e);
+            return Err(e.into());
         }
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         let battle = self.battle(referee, id)?;
@@ -963,15 +963,18 @@ impl Battles {
     /// deleted too), every chain verified.
     pub fn check(&mut self, referee: &Referee) -> Result<referee_store::Check, RefereeError> {
         self.open = None;
-        self.store.check(|events| {
-            let ruleset = ruleset_of(referee, events)?;
-            Battle::open(ruleset, events.to_vec()).map(|_| ())
-        })
+        // Why the rules cannot replay a battle, in the umpire's words.
+        Ok(self.store.check(|events| {
+            let ruleset = ruleset_of(referee, events).map_err(|e| e.message)?;
+            Battle::open(ruleset, events.to_vec())
+                .map(|_| ())
+                .map_err(|e| e.message)
+        })?)
     }
 
     /// The battles deleted lately, that can still be restored.
     pub fn deleted(&mut self) -> Result<Vec<DeletedBattle>, RefereeError> {
-        self.store.deleted_battles()
+        Ok(self.store.deleted_battles()?)
     }
 
     /// Brings a deleted battle back, as it was.
@@ -982,20 +985,30 @@ impl Battles {
 
     /// A backup now, at the user's asking; answers its file.
     pub fn backup(&self) -> Result<PathBuf, RefereeError> {
-        self.store.backup_for(BackupReason::OnDemand, None)
+        Ok(self.store.backup_for(BackupReason::OnDemand, None)?)
     }
 
     /// The backups, newest first (and why the last automatic one failed, if it did).
     pub fn backups(&self) -> Backups {
-        self.store.backups()
+        Backups {
+            backups: self.store.backups(),
+            problem: self.store.backup_problem().cloned().map(RefereeError::from),
+        }
     }
 
     /// Puts a listed backup in the database's place, after backing up the database as it is.
     pub fn restore_backup(&mut self, id: &str) -> Result<Backups, RefereeError> {
         self.open = None;
         self.store.restore_backup(id)?;
-        Ok(self.store.backups())
+        Ok(self.backups())
     }
+}
+
+/// The backups, newest first, and why the last automatic one failed, if it did.
+#[derive(Clone, Debug, Serialize, TS)]
+pub struct Backups {
+    pub backups: Vec<BackupInfo>,
+    pub problem: Option<RefereeError>,
 }
 
 /// The backups of a database read from its folder alone: they can be listed when the database
@@ -1023,19 +1036,19 @@ pub fn restore_over_damaged(db: &Path, id: &str) -> Result<Battles, RefereeError
 impl Battles {
     pub fn save_roster(&mut self, referee: &Referee, roster: &Roster) -> Result<i64, RefereeError> {
         check_roster(referee, roster)?;
-        self.store.save_roster(roster)
+        Ok(self.store.save_roster(roster)?)
     }
 
     pub fn rosters(&mut self) -> Result<Vec<RosterRow>, RefereeError> {
-        self.store.rosters()
+        Ok(self.store.rosters()?)
     }
 
     pub fn roster(&mut self, id: i64) -> Result<Roster, RefereeError> {
-        self.store.roster(id)
+        Ok(self.store.roster(id)?)
     }
 
     pub fn delete_roster(&mut self, id: i64) -> Result<(), RefereeError> {
-        self.store.delete_roster(id)
+        Ok(self.store.delete_roster(id)?)
     }
 
     /// Copies a roster's units into a battle, on one side, in one transaction.

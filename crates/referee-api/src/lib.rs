@@ -16,7 +16,7 @@ use ts_rs::TS;
 
 pub use battles::{
     backups_at, battle_file_text, check_roster, default_database, restore_over_damaged,
-    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry,
+    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, Backups, BattleView, Battles, DiceEntry,
     FightRequest, LogEntry, NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
@@ -38,8 +38,8 @@ pub use referee_core::rule_system::{
 pub use referee_core::systems::sections::RuleSection;
 pub use referee_core::ErrorCode;
 pub use referee_store::{
-    leftovers, BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster,
-    RosterRow, KEEP_DELETED_DAYS,
+    leftovers, BackupInfo, BackupReason, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
+    KEEP_DELETED_DAYS,
 };
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 
