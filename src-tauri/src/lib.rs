@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use referee_api::{
     AdjustRequest, ApplyRequest, Backups, BattleRow, BattleView, Battles, Chance, DeletedBattle,
-    DiceRoll, Fight, FightRequest, HouseRuleChoice, NewBattle, OutlookRequest, PresetList, Referee,
-    RefereeError, Resolution, ResolveRequest, RollEditPreview, RuleSection, RulesetList, UnitForm,
-    UnitPreview, UnitSpec,
+    DiceRoll, ErrorCode, Fight, FightRequest, HouseRuleChoice, NewBattle, OutlookRequest,
+    PresetList, Referee, RefereeError, Resolution, ResolveRequest, RollEditPreview, RuleSection,
+    RulesetList, UnitForm, UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
 use tauri_plugin_store::StoreExt;
@@ -50,7 +50,7 @@ async fn off_main<T: Send + 'static>(
         .await
         .unwrap_or_else(|_| {
             Err(RefereeError::new(
-                "app.failed",
+                ErrorCode::AppFailed,
                 "the referee stopped midway: open the battle again to see what was kept, then try again",
             ))
         })
@@ -95,7 +95,7 @@ async fn with_store<T: Send + 'static>(
     off_main(move || {
         let mut guard = battles.lock().map_err(|_| {
             RefereeError::new(
-                "store.failed",
+                ErrorCode::StoreFailed,
                 "an earlier database operation failed midway: restart the app",
             )
         })?;
@@ -147,7 +147,7 @@ async fn preferences_save(
     store.close_resource();
     referee_api::write_preferences(&path, &entries).map_err(|e| {
         RefereeError::new(
-            "preferences.unwritable",
+            ErrorCode::PreferencesUnwritable,
             "the preferences could not be kept: they apply until the app closes",
         )
         .location(e.location.unwrap_or_default())
@@ -156,7 +156,7 @@ async fn preferences_save(
 
 fn preferences_error(e: tauri_plugin_store::Error) -> RefereeError {
     RefereeError::new(
-        "preferences.unwritable",
+        ErrorCode::PreferencesUnwritable,
         format!("the preferences could not be kept ({e}): they apply until the app closes"),
     )
 }
@@ -545,11 +545,11 @@ pub fn run() {
             let battles = match (&path, &dir) {
                 (Some(path), _) => Battles::open(path),
                 (None, Err(e)) => Err(RefereeError::new(
-                    "store.unwritable",
+                    ErrorCode::StoreUnwritable,
                     format!("the app has no data folder: {e}"),
                 )),
                 (None, Ok(_)) => Err(RefereeError::new(
-                    "store.unwritable",
+                    ErrorCode::StoreUnwritable,
                     "the app has no data folder",
                 )),
             };

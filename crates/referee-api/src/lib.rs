@@ -16,7 +16,7 @@ use ts_rs::TS;
 
 pub use battles::{
     backups_at, battle_file_text, check_roster, default_database, restore_over_damaged,
-    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry,
+    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, Backups, BattleView, Battles, DiceEntry,
     FightRequest, LogEntry, NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
@@ -36,9 +36,10 @@ pub use referee_core::rule_system::{
     SystemInfo, Thrower,
 };
 pub use referee_core::systems::sections::RuleSection;
+pub use referee_core::ErrorCode;
 pub use referee_store::{
-    leftovers, BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster,
-    RosterRow, KEEP_DELETED_DAYS,
+    leftovers, BackupInfo, BackupReason, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
+    KEEP_DELETED_DAYS,
 };
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 
@@ -119,6 +120,7 @@ pub fn typescript_bindings() -> String {
         RuleSection::decl(&cfg),
         PhaseStep::decl(&cfg),
         RefereeError::decl(&cfg),
+        ErrorCode::decl(&cfg),
         RollRequest::decl(&cfg),
         DiceRoll::decl(&cfg),
         NewBattle::decl(&cfg),

@@ -91,7 +91,7 @@ fn check(ruleset: &Ruleset, battle: &Battle, action: &str, a: &[UnitId], d: &[Un
     let r = match ruleset.resolve(action, &f.situation, None) {
         Ok(r) => r,
         // A value the roster entry leaves out and the text does not give (R-ITACS-17) is asked.
-        Err(e) if e.code.starts_with("situation.missing_") => {
+        Err(e) if e.code.as_str().starts_with("situation.missing_") => {
             assert!(
                 f.asks.iter().any(|a| a.starts_with("Enter the")),
                 "{what}: {:?}",

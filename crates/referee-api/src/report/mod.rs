@@ -15,6 +15,7 @@ use referee_core::battle::{
     standing, Battle, Event, EventBody, Gauge, Standing, UnitId, UnitState,
 };
 use referee_core::rule_system::Phase;
+use referee_core::ErrorCode;
 use referee_core::{RefereeError, Ruleset};
 
 pub use page::html_report;
@@ -255,7 +256,7 @@ impl Story {
             ruleset, battle, ..
         } = source;
         let first = battle.events.first().cloned().ok_or_else(|| {
-            RefereeError::new("store.corrupt", "the battle has no events").field("battle")
+            RefereeError::new(ErrorCode::StoreCorrupt, "the battle has no events").field("battle")
         })?;
         let mut replay = Battle::open(ruleset, vec![first])?;
         let mut turns = vec![TurnStory {

@@ -7,6 +7,7 @@ use crate::contract::Change;
 use crate::error::RefereeError;
 use crate::state::{BattleState, TrackMove, UnitId};
 use crate::systems::Ruleset;
+use crate::ErrorCode;
 
 /// What the event list says beyond the state: which events are in force, and what undo and
 /// redo would take.
@@ -88,7 +89,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         }
         _ => {
             return Err(RefereeError::new(
-                "battle.invalid_events",
+                ErrorCode::BattleInvalidEvents,
                 "a battle's first event creates it",
             )
             .field("events[0]"))
@@ -103,7 +104,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
     for (i, e) in events.iter().enumerate() {
         if i > 0 && e.seq <= last {
             return Err(RefereeError::new(
-                "battle.invalid_events",
+                ErrorCode::BattleInvalidEvents,
                 format!(
                     "event {} comes after event {last}: events are in order",
                     e.seq
@@ -118,10 +119,11 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         let field = format!("events[{i}]");
         match &e.body {
             EventBody::Created { .. } if i > 0 => {
-                return Err(
-                    RefereeError::new("battle.invalid_events", "a battle is created once")
-                        .field(field),
+                return Err(RefereeError::new(
+                    ErrorCode::BattleInvalidEvents,
+                    "a battle is created once",
                 )
+                .field(field))
             }
             EventBody::Created { .. } => {}
             EventBody::UnitAdded { .. }
@@ -150,7 +152,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
             EventBody::Undone { event } | EventBody::Redone { event } => {
                 if !earlier(events, i, *event).is_some_and(|x| x.body.may_be_taken_back()) {
                     return Err(RefereeError::new(
-                        "battle.invalid_events",
+                        ErrorCode::BattleInvalidEvents,
                         format!("undo or redo of event {event}, which is not an event that can be undone"),
                     )
                     .field(field));
@@ -159,7 +161,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
             EventBody::UndoneTo { event } => {
                 if earlier(events, i, *event).is_none() {
                     return Err(RefereeError::new(
-                        "battle.invalid_events",
+                        ErrorCode::BattleInvalidEvents,
                         format!("undo back to event {event}, which does not come before it"),
                     )
                     .field(field));
@@ -170,7 +172,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                     .is_some_and(|x| matches!(x.body, EventBody::Applied { .. }))
                 {
                     return Err(RefereeError::new(
-                        "battle.invalid_events",
+                        ErrorCode::BattleInvalidEvents,
                         format!("roll edit of event {event}, which applied no result"),
                     )
                     .field(field));
@@ -220,7 +222,7 @@ pub fn fold_unit(
         EventBody::UnitAdded { id, unit } => {
             if state.units.contains_key(id) || state.removed.contains(id) {
                 return Err(RefereeError::new(
-                    "battle.invalid_events",
+                    ErrorCode::BattleInvalidEvents,
                     format!("unit #{id} is added twice"),
                 )
                 .field(field));
@@ -234,7 +236,7 @@ pub fn fold_unit(
         EventBody::UnitEdited { id, unit } => {
             let Some(old) = state.units.get(id) else {
                 return Err(RefereeError::new(
-                    "battle.invalid_events",
+                    ErrorCode::BattleInvalidEvents,
                     format!("an edit of unit #{id}, which is not on the roster"),
                 )
                 .field(field));
@@ -248,7 +250,7 @@ pub fn fold_unit(
         EventBody::UnitRemoved { id } => {
             if state.units.remove(id).is_none() {
                 return Err(RefereeError::new(
-                    "battle.invalid_events",
+                    ErrorCode::BattleInvalidEvents,
                     format!("a removal of unit #{id}, which is not on the roster"),
                 )
                 .field(field));
@@ -263,7 +265,7 @@ pub fn fold_unit(
 fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeError> {
     if setup.ruleset != ruleset {
         return Err(RefereeError::new(
-            "battle.invalid_setup",
+            ErrorCode::BattleInvalidSetup,
             format!(
                 "the battle is a “{}” battle, not “{ruleset}”",
                 setup.ruleset
@@ -272,22 +274,25 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
         .field("ruleset"));
     }
     if setup.sides.len() != 2 {
-        return Err(
-            RefereeError::new("battle.invalid_setup", "a battle has exactly two sides")
-                .field("sides"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::BattleInvalidSetup,
+            "a battle has exactly two sides",
+        )
+        .field("sides"));
     }
     if setup.sides[0].name == setup.sides[1].name
         || setup.sides.iter().any(|s| s.name.trim().is_empty())
     {
         return Err(RefereeError::new(
-            "battle.invalid_setup",
+            ErrorCode::BattleInvalidSetup,
             "each side needs its own, non-empty name",
         )
         .field("sides"));
     }
     if setup.name.trim().is_empty() {
-        return Err(RefereeError::new("battle.invalid_setup", "name the battle").field("name"));
+        return Err(
+            RefereeError::new(ErrorCode::BattleInvalidSetup, "name the battle").field("name"),
+        );
     }
     Ok(())
 }
@@ -336,7 +341,7 @@ pub fn apply_changes(
                 )),
                 None => {
                     return Err(RefereeError::new(
-                        "battle.invalid_events",
+                        ErrorCode::BattleInvalidEvents,
                         format!("event {seq} changes unit #{id}, which was never added"),
                     ))
                 }

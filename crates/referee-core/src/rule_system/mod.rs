@@ -32,6 +32,7 @@ use crate::state::{
     BattleSetup, BattleState, Detail, LeaderFate, LeaderNotes, Role, SystemUnit, UnitId, UnitSpec,
     UnitState, UnitWords,
 };
+use crate::ErrorCode;
 use shared::SystemHeader;
 
 type Resolve<D> =
@@ -489,7 +490,7 @@ impl<S: RuleSystem> System for Loaded<S> {
             let (strength, own) = S::enter(&self.data, spec).map_err(|e| at(e, &stats_field))?;
             if strength == 0 && spec.role == Role::Unit {
                 return Err(RefereeError::new(
-                    "battle.invalid_unit",
+                    ErrorCode::BattleInvalidUnit,
                     "a unit enters the battle with a strength of 1 or more",
                 )
                 .field(stats_field));
@@ -498,7 +499,7 @@ impl<S: RuleSystem> System for Loaded<S> {
         };
         if spec.label.trim().is_empty() {
             return Err(RefereeError::new(
-                "battle.invalid_unit",
+                ErrorCode::BattleInvalidUnit,
                 "a unit needs a label the umpire knows it by",
             )
             .field(format!("{field}.label")));

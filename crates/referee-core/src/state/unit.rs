@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::contract::Change;
+use crate::ErrorCode;
 
 pub type UnitId = u32;
 
@@ -292,7 +293,7 @@ impl LeaderNotes {
     pub fn of(spec: &UnitSpec) -> Result<LeaderNotes, crate::error::RefereeError> {
         if !spec.stats.is_object() && !spec.stats.is_null() {
             return Err(crate::error::RefereeError::new(
-                "battle.invalid_unit",
+                ErrorCode::BattleInvalidUnit,
                 "a leader's stats are an object of notes, e.g. {\"range\": 3}",
             ));
         }

@@ -20,6 +20,7 @@ use crate::error::RefereeError;
 use crate::fate::{Fate, FateChoice};
 use crate::odds::{Dist, Probability};
 use crate::rule_system::resolve::{is_default, is_true};
+use crate::ErrorCode;
 
 fn good_going() -> Going {
     Going::GGo
@@ -285,7 +286,7 @@ fn tactical(
     let opp = opponent.traits();
     if fighter.enemy_on_flank_or_rear > ENEMY_EDGES_AT_MOST {
         return Err(RefereeError::new(
-            "situation.invalid_contact",
+            ErrorCode::SituationInvalidContact,
             format!(
                 "{} has two flank edges and a rear edge: at most {ENEMY_EDGES_AT_MOST} enemy front edges can be on them, not {}",
                 side.element.label(),
@@ -301,7 +302,7 @@ fn tactical(
     }
     if claimed.iter().any(|c| c == "brilliant_stroke") && !side.element.general {
         return Err(RefereeError::new(
-            "situation.factor_not_applicable",
+            ErrorCode::SituationFactorNotApplicable,
             "a Brilliant Stroke is declared by a Brilliant General: the element is not a general",
         )
         .field(format!("{field}.factors"))
@@ -340,7 +341,7 @@ fn tactical(
                 .into_iter()
                 .collect();
             return Err(RefereeError::new(
-                "situation.unknown_factor",
+                ErrorCode::SituationUnknownFactor,
                 format!(
                     "no tactical factor {} to claim; claimable: {} (counted: overlaps, enemy on flank or rear, enemy aiders; going and time are read from the situation)",
                     crate::error::given(id),
@@ -359,7 +360,7 @@ fn tactical(
             )),
             None => {
                 return Err(RefereeError::new(
-                    "situation.factor_not_applicable",
+                    ErrorCode::SituationFactorNotApplicable,
                     format!(
                         "{} does not apply to {} here: {}",
                         crate::error::given(id),
@@ -497,7 +498,7 @@ fn effective_overlaps(
     }
     if count > 2 {
         return Err(RefereeError::new(
-            "situation.too_many_overlaps",
+            ErrorCode::SituationTooManyOverlaps,
             "an element has two flanks: at most 2 overlaps count",
         )
         .field(format!("{field}.overlaps"))
@@ -542,7 +543,7 @@ fn rear_support(
     let rule = data.rear_support.rule.as_str();
     let refuse = |why: &str| {
         Err(RefereeError::new(
-            "situation.support_not_allowed",
+            ErrorCode::SituationSupportNotAllowed,
             format!(
                 "rear support only if {}: {why}",
                 data.rear_support.only_if.join(", ")
@@ -594,7 +595,7 @@ fn rear_support(
             .collect();
         if paired.is_empty() {
             return Err(RefereeError::new(
-                "situation.support_not_allowed",
+                ErrorCode::SituationSupportNotAllowed,
                 format!(
                     "no rear support row lets {} in rank {rank} support {} (p. 36 lists every pairing)",
                     rear.element.label(),
@@ -640,7 +641,7 @@ fn rear_support(
         };
         if row.army_list && !support.army_list_permits {
             return Err(RefereeError::new(
-                "situation.support_not_allowed",
+                ErrorCode::SituationSupportNotAllowed,
                 format!(
                     "{} — only if the army list permits it (the sheet's *): set army_list_permits",
                     row.text
@@ -708,7 +709,7 @@ fn build<'a>(
     notes.extend(element::x_grading_note(data, &checked));
     let cf = element::combat_factor(data, &checked, mode, opponent.class).ok_or_else(|| {
         RefereeError::new(
-            "situation.no_combat_factor",
+            ErrorCode::SituationNoCombatFactor,
             format!("{label} has no combat factor for this kind of combat"),
         )
         .field(format!("{field}.element"))
@@ -721,7 +722,7 @@ fn build<'a>(
         )?);
     } else if fighter.support.is_some() {
         return Err(RefereeError::new(
-            "situation.support_not_allowed",
+            ErrorCode::SituationSupportNotAllowed,
             "rear support counts in close combat only",
         )
         .field(format!("{field}.support"))
@@ -1171,12 +1172,14 @@ fn thrown(
 ) -> Result<Outcome, RefereeError> {
     let [la, lb] = &targets.fighters;
     let [x, y] = faces else {
-        return Err(
-            RefereeError::new("dice.invalid", format!("two d6: {la}'s, then {lb}'s")).field("dice"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::DiceInvalid,
+            format!("two d6: {la}'s, then {lb}'s"),
+        )
+        .field("dice"));
     };
     if !(1..=6).contains(x) || !(1..=6).contains(y) {
-        return Err(RefereeError::new("dice.invalid", "a d6 shows 1 to 6").field("dice"));
+        return Err(RefereeError::new(ErrorCode::DiceInvalid, "a d6 shows 1 to 6").field("dice"));
     }
     let (_, _, pair, ta, tb) = throws
         .iter()
@@ -1343,7 +1346,7 @@ fn close_sides<'s>(
     let cb = element::check(data, &s.b.element, "b.element")?;
     if s.a.contact != Contact::Front && s.b.contact != Contact::Front {
         return Err(RefereeError::new(
-            "situation.invalid_contact",
+            ErrorCode::SituationInvalidContact,
             "close combat needs a front edge in contact: both elements are contacted on flank or rear",
         )
         .field("b.contact")
@@ -1428,7 +1431,7 @@ pub fn shooting(
     let ct = element::check(data, &s.target.element, "target.element")?;
     let range = element::shooting_range(data, &cs).ok_or_else(|| {
         RefereeError::new(
-            "situation.cannot_shoot",
+            ErrorCode::SituationCannotShoot,
             format!(
                 "{} does not shoot: the sheet gives it no range",
                 cs.element.label()
@@ -1440,7 +1443,7 @@ pub fn shooting(
     // 0 paces is contact: elements in contact fight in close combat, they do not shoot.
     if let Some(r) = s.range.filter(|r| *r <= 0) {
         return Err(RefereeError::new(
-            "situation.invalid_range",
+            ErrorCode::SituationInvalidRange,
             format!("a range is a distance in paces, more than 0: {r}p is not a shot (in contact, elements fight in close combat)"),
         )
         .field("range")
@@ -1449,7 +1452,7 @@ pub fn shooting(
     if let Some(r) = s.range {
         if r > range {
             return Err(RefereeError::new(
-                "situation.out_of_range",
+                ErrorCode::SituationOutOfRange,
                 format!(
                     "{} shoots up to {range}p; the target is {r}p away",
                     cs.element.label()
@@ -1461,7 +1464,7 @@ pub fn shooting(
     }
     if s.shoots_back && element::shooting_range(data, &ct).is_none() {
         return Err(RefereeError::new(
-            "situation.cannot_shoot",
+            ErrorCode::SituationCannotShoot,
             format!(
                 "{} cannot shoot back: it does not shoot",
                 ct.element.label()
@@ -1480,7 +1483,7 @@ pub fn shooting(
         .find(|(c, _, shoots)| *shoots && data.selector(&rain.rain_stops).matches(&c.traits()));
         if let Some((c, field, _)) = stopped {
             return Err(RefereeError::new(
-                "situation.cannot_shoot",
+                ErrorCode::SituationCannotShoot,
                 format!(
                     "after {} bounds of rain Art and Sh can no longer shoot: {} cannot shoot after {}",
                     rain.rain_bounds,
@@ -1495,7 +1498,7 @@ pub fn shooting(
     for (f, field) in [(&s.shooter, "shooter"), (&s.target, "target")] {
         if f.fleeing {
             return Err(RefereeError::new(
-                "situation.invalid_contact",
+                ErrorCode::SituationInvalidContact,
                 "a fleeing element fights the enemy it cannot avoid in close combat, not by shooting",
             )
             .field(format!("{field}.fleeing"))
@@ -1503,7 +1506,7 @@ pub fn shooting(
         }
         if f.friend_on_enemy_flank.is_some() {
             return Err(RefereeError::new(
-                "situation.invalid_contact",
+                ErrorCode::SituationInvalidContact,
                 "a friend on the enemy's flank or rear recoils with the element fighting the enemy's front in close combat, not in shooting",
             )
             .field(format!("{field}.friend_on_enemy_flank"))

@@ -13,6 +13,7 @@ use super::roster::DbmmElement;
 use super::standing::{command_of, command_states};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
+use crate::ErrorCode;
 
 /// The fighting element and up to one overlap on each of the enemy's two flanks (p. 35).
 const MOST_PICKED: usize = 3;
@@ -91,7 +92,7 @@ pub fn open(
         "close_combat" => {
             if sides.attackers.len() > MOST_PICKED || sides.defenders.len() > MOST_PICKED {
                 return Err(RefereeError::new(
-                    "fight.too_many_units",
+                    ErrorCode::FightTooManyUnits,
                     "An element has two flanks: pick the element in front contact and at most two overlapping it on each side.",
                 )
                 .rule("p. 35"));
@@ -205,7 +206,7 @@ fn contacts(
     let (behind, flank) = (ours(&sides.behind), ours(&sides.on_enemy_flank));
     if behind.len() > 1 || flank.len() > 1 {
         return Err(RefereeError::new(
-            "fight.too_many_units",
+            ErrorCode::FightTooManyUnits,
             format!(
                 "{} has one friend directly behind it and one on the enemy's flank at most: pick one of each.",
                 front.label

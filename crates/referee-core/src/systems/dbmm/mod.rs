@@ -30,6 +30,7 @@ use crate::rule_system::{
     Sides, Standing, UnitField, UnitPreview,
 };
 use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 pub use data::DbmmData;
 pub use roster::DbmmElement;
@@ -410,7 +411,7 @@ fn distances(data: &DbmmData, s: &DistancesSituation) -> Result<Resolution, Refe
         None => &data.scales[0],
         Some(key) => data.scale(key).ok_or_else(|| {
             RefereeError::new(
-                "situation.unknown_scale",
+                ErrorCode::SituationUnknownScale,
                 format!(
                     "no figure scale {}; the ruleset has {}",
                     crate::error::given(key),

@@ -15,6 +15,7 @@ use crate::rule_system::form::{
 };
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 /// An element on the roster.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -274,7 +275,7 @@ pub fn one_general(
     });
     match other {
         Some(u) => Err(RefereeError::new(
-            "unit.two_generals",
+            ErrorCode::UnitTwoGenerals,
             format!(
                 "{command} already has its general's element, {}: a command has one general. Untick it here, or move this element to another command.",
                 u.label

@@ -19,6 +19,7 @@ use crate::error::RefereeError;
 use crate::odds::Probability;
 use crate::rule_system::throws::Throws;
 use crate::rule_system::{Die, Thrower};
+use crate::ErrorCode;
 
 const SETUP_RULING: &str = "R-DBMM-25";
 const FIRST_BOUND_RULING: &str = "R-DBMM-26";
@@ -127,7 +128,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
     let t = &data.setup;
     if s.sides.len() != 2 {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "a battle is set up by two armies: give both sides",
         )
         .field("sides")
@@ -140,7 +141,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
         let [lo, hi] = t.aggression;
         if !(lo..=hi).contains(&side.aggression) {
             return Err(RefereeError::new(
-                "situation.invalid_range",
+                ErrorCode::SituationInvalidRange,
                 format!(
                     "an army's aggression factor is {lo} to {hi}: {} cannot be",
                     side.aggression
@@ -155,7 +156,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
             .position(|x| same(x, &side.season))
             .ok_or_else(|| {
                 RefereeError::new(
-                    "situation.unknown_season",
+                    ErrorCode::SituationUnknownSeason,
                     format!(
                         "no season {}: the seasons are {}",
                         crate::error::given(&side.season),
@@ -179,7 +180,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
                     .collect();
                 climates.dedup();
                 RefereeError::new(
-                    "situation.unknown_climate",
+                    ErrorCode::SituationUnknownClimate,
                     format!(
                         "the climate table has no climate {}: climates are {}",
                         crate::error::given(&side.climate),
@@ -193,7 +194,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
         if side.deployment_adjustment != 0 {
             if !t.adjustments.contains(&side.deployment_adjustment) {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     format!(
                         "a deployment die is adjusted by {} or not at all: {} cannot be",
                         t.adjustments
@@ -209,7 +210,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
             }
             if !side.mounted_ps_bge_only {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     format!(
                         "{} may adjust its deployment die only {}",
                         side_name(side, i),
@@ -321,7 +322,7 @@ fn settle(
 }
 
 fn dice_error(text: &str) -> RefereeError {
-    RefereeError::new("dice.invalid", text.to_string()).field("dice")
+    RefereeError::new(ErrorCode::DiceInvalid, text.to_string()).field("dice")
 }
 
 /// Both sides' aggression scores for one throw (`die`: sides 0 and 1): each die plus its army's
@@ -919,7 +920,7 @@ pub fn place_terrain(
         .position(|stage| stage.iter().any(|c| c == code))
         .ok_or_else(|| {
             RefereeError::new(
-                "situation.unknown_terrain",
+                ErrorCode::SituationUnknownTerrain,
                 format!(
                     "no terrain {} in the order of placing: {}",
                     crate::error::given(code),
@@ -943,7 +944,7 @@ pub fn place_terrain(
     if t.without_dice.iter().any(|c| c == code) {
         if dice.is_some() {
             return Err(RefereeError::new(
-                "dice.not_rolled",
+                ErrorCode::DiceNotRolled,
                 format!("{code} is placed without dicing"),
             )
             .field("dice")

@@ -12,6 +12,7 @@ use crate::contract::{effect, Chance, Change, Check, Modifier, Note, Resolution,
 use crate::error::RefereeError;
 use crate::odds::{Band, DiceSpec, Dist};
 use crate::rule_system::resolve::roll_named;
+use crate::ErrorCode;
 
 /// response_test: a unit's d10 against its response number (2.11).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -44,7 +45,7 @@ pub fn response_test(
     let rr = &data.response;
     let test = rr.tests.get(&s.test).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_test",
+            ErrorCode::SituationUnknownTest,
             format!(
                 "unknown test {}; the tests are {}",
                 crate::error::given(&s.test),
@@ -133,7 +134,7 @@ fn test_refused(
 ) -> Result<Option<Resolution>, RefereeError> {
     if test.skirmish_only && !u.skirmish {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             format!("{} is for skirmish stands", test.name.to_lowercase()),
         )
         .field("unit.skirmish")
@@ -144,18 +145,19 @@ fn test_refused(
         // down to half must not be offered a rally the rules deny, so they are asked for.
         if s.unit.starting_stands.is_none() {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "a rally needs the stands the unit started the battle with, for its terminal rout trigger",
             )
             .field("unit.starting_stands")
             .rule("2.11, 3.33"));
         }
         if !u.routed {
-            return Err(
-                RefereeError::new("situation.not_routed", "only a routed unit rallies")
-                    .field("unit.routed")
-                    .rule("3.33"),
-            );
+            return Err(RefereeError::new(
+                ErrorCode::SituationNotRouted,
+                "only a routed unit rallies",
+            )
+            .field("unit.routed")
+            .rule("3.33"));
         }
         if u.trigger_breached(u.stands, u.hits) {
             let mut r = Resolution::certain(
@@ -175,7 +177,7 @@ fn test_refused(
     }
     if s.test == "withdrawal" && !u.drilled {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "only Drilled units withdraw from combat",
         )
         .field("unit.training")
@@ -307,15 +309,16 @@ pub fn command_points(
 ) -> Result<Resolution, RefereeError> {
     let c = &data.command;
     if !(1..=5).contains(&s.pc) {
-        return Err(
-            RefereeError::new("situation.invalid_rating", "a PC rating runs from 1 to 5")
-                .field("pc")
-                .rule("1.2"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationInvalidRating,
+            "a PC rating runs from 1 to 5",
+        )
+        .field("pc")
+        .rule("1.2"));
     }
     let die = c.dice.get(&s.ts).ok_or_else(|| {
         RefereeError::new(
-            "situation.invalid_rating",
+            ErrorCode::SituationInvalidRating,
             format!(
                 "tactical skill {}: E, G, A or P",
                 crate::error::given(&s.ts)
@@ -340,7 +343,7 @@ pub fn command_points(
     }
     let spec: DiceSpec = die
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let pc = i64::from(s.pc);
     let points = spec.distribution()?.map(|r| (*r).max(pc));
     let distribution = points
@@ -485,14 +488,14 @@ pub fn leader_casualty(
     let check: DiceSpec = lc
         .check_dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let hurt = check
         .distribution()?
         .map(|r| *r + modifier <= lc.wounded_on);
     let outcome_dice: DiceSpec = lc
         .outcome_dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let table = crate::rule_system::shared::roll_table(&lc.outcomes);
     let consequences = outcome_dice
         .distribution()?
@@ -623,7 +626,7 @@ pub fn frenzy(
     let fz = &data.frenzy;
     if s.hits_before + s.new_hits >= 6 {
         return Err(RefereeError::new(
-            "situation.too_many_hits",
+            ErrorCode::SituationTooManyHits,
             "an elephant stand takes 6 hits: the sixth removes it",
         )
         .field("new_hits")
@@ -676,11 +679,11 @@ pub fn frenzy(
     let d8 = fz
         .dice
         .parse::<DiceSpec>()
-        .map_err(|e| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let d10 = fz
         .driver_dice
         .parse::<DiceSpec>()
-        .map_err(|e| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     // None while a die is still to be thrown.
     let mut frenzied = Some(false);
     for (i, minus) in tests.iter().enumerate() {
@@ -858,7 +861,7 @@ pub fn frenzy_odds(
     let d8: DiceSpec = fz
         .dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let mut calm = Dist::certain(true);
     for minus in &tests {
         let ok = d8.distribution()?.map(|r| *r - minus > fz.frenzy_on);
@@ -867,7 +870,7 @@ pub fn frenzy_odds(
     let driver: DiceSpec = fz
         .driver_dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let kills = driver.distribution()?.map(|r| *r <= fz.driver_kills_on);
     let end = calm.and_then(|c| {
         if *c {
@@ -944,7 +947,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
     let ab = &data.army_break;
     if s.units == 0 || s.lost > s.units {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "an army has 1 unit or more, and cannot lose more units than it has",
         )
         .field(if s.units == 0 { "units" } else { "lost" })
@@ -986,7 +989,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
     if let (Some(v), Some(d)) = (s.victor_stands_lost, s.defeated_stands_lost) {
         if d == 0 {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "the defeated army lost no stands: no ratio",
             )
             .field("defeated_stands_lost")
@@ -1014,7 +1017,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
         let gc = &data.general_cost;
         let grade = gc.grades.iter().position(|x| *x == g.ts).ok_or_else(|| {
             RefereeError::new(
-                "situation.invalid_rating",
+                ErrorCode::SituationInvalidRating,
                 format!(
                     "tactical skill {}: E, G, A or P",
                     crate::error::given(&g.ts)
@@ -1024,11 +1027,12 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
             .rule("1.2")
         })? as u32;
         if !(1..=5).contains(&g.pc) || !(-2..=2).contains(&g.pv) {
-            return Err(
-                RefereeError::new("situation.invalid_rating", "PC runs 1–5 and PV −2…+2")
-                    .field("general")
-                    .rule("1.2"),
-            );
+            return Err(RefereeError::new(
+                ErrorCode::SituationInvalidRating,
+                "PC runs 1–5 and PV −2…+2",
+            )
+            .field("general")
+            .rule("1.2"));
         }
         let steps = (g.pc - 1) + grade + (g.pv + 2) as u32;
         r.totals.push(Total::new(
@@ -1057,7 +1061,7 @@ pub fn wheel_cost(data: &GtsData, s: &WheelSituation) -> Result<Resolution, Refe
     let u = Unit::build(data, &s.unit, "unit")?;
     if s.front_stands == 0 || s.front_stands > u.stands {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "the front is 1 stand or more, and no more than the unit has",
         )
         .field("front_stands")
@@ -1065,7 +1069,7 @@ pub fn wheel_cost(data: &GtsData, s: &WheelSituation) -> Result<Resolution, Refe
     }
     if s.degrees == 0 || s.degrees > 90 {
         return Err(RefereeError::new(
-            "situation.invalid_wheel",
+            ErrorCode::SituationInvalidWheel,
             "a formed unit wheels 1° to 90° in one movement phase",
         )
         .field("degrees")

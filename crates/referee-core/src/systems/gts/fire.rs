@@ -16,6 +16,7 @@ use crate::error::RefereeError;
 use crate::odds::Dist;
 use crate::rule_system::resolve::is_default;
 use crate::rule_system::{Die, Thrower};
+use crate::ErrorCode;
 
 /// fire: one fire event (5.5).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -123,7 +124,7 @@ pub fn resolve(
     let combined = s.skirmish_stands.is_some_and(|n| n > 1);
     if combined && dice.is_some() {
         return Err(RefereeError::new(
-            "dice.invalid",
+            ErrorCode::DiceInvalid,
             "combined skirmish fire: enter each stand's roll on the table; the referee gives the odds",
         )
         .field("dice"));
@@ -183,16 +184,19 @@ pub fn resolve(
 fn fired_weapon(firer: &Unit, s: &FireSituation) -> Result<Row, RefereeError> {
     let weapon = if s.secondary {
         firer.secondary.clone().ok_or_else(|| {
-            RefereeError::new("situation.no_secondary", "the unit has no secondary weapon")
-                .field("secondary")
-                .rule("2.13")
+            RefereeError::new(
+                ErrorCode::SituationNoSecondary,
+                "the unit has no secondary weapon",
+            )
+            .field("secondary")
+            .rule("2.13")
         })?
     } else {
         firer.weapon.clone()
     };
     if weapon.ranges.is_empty() {
         return Err(RefereeError::new(
-            "situation.cannot_fire",
+            ErrorCode::SituationCannotFire,
             format!(
                 "{} cannot fire: {} is not a missile weapon",
                 firer.name, weapon.name
@@ -203,7 +207,7 @@ fn fired_weapon(firer: &Unit, s: &FireSituation) -> Result<Row, RefereeError> {
     }
     if firer.march || firer.routed {
         return Err(RefereeError::new(
-            "situation.cannot_fire",
+            ErrorCode::SituationCannotFire,
             "units in March formation or routed do not fire",
         )
         .field("firer")
@@ -228,11 +232,12 @@ fn check_range(
     // ruleset keeps them in tenths of an inch, and a tenth divided by ten is the same double as
     // the decimal the umpire types, so 1.5 is short range for a bow and 1.54 is not.
     if !s.range.is_finite() || s.range <= 0.0 {
-        return Err(
-            RefereeError::new("situation.invalid_range", "range must be more than 0\"")
-                .field("range")
-                .rule("5.1"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationInvalidRange,
+            "range must be more than 0\"",
+        )
+        .field("range")
+        .rule("5.1"));
     }
     let longest = match (firer.mounted_fire, weapon.mounted_range) {
         (true, Some(m)) => {
@@ -254,7 +259,7 @@ fn check_range(
     let longest = sling_reach(firer, weapon, s, longest)?;
     if s.range > inches(longest) {
         return Err(RefereeError::new(
-            "situation.out_of_range",
+            ErrorCode::SituationOutOfRange,
             format!(
                 "{} reach {}\", not {}\"",
                 weapon.name,
@@ -267,7 +272,7 @@ fn check_range(
     }
     if let Some(m) = weapon.min_range.filter(|m| s.range < inches(*m)) {
         return Err(RefereeError::new(
-            "situation.out_of_range",
+            ErrorCode::SituationOutOfRange,
             format!("{} cannot fire under {}\"", weapon.name, inches(m)),
         )
         .field("range")
@@ -297,7 +302,7 @@ fn sling_reach(
     let shortest = weapon.ammunition.values().min().copied().unwrap_or(longest);
     if s.range > inches(shortest) {
         return Err(RefereeError::new(
-            "situation.out_of_range",
+            ErrorCode::SituationOutOfRange,
             format!(
                 "a {} reaches {}\" with stones and {}\" with lead shot: say whether {} shoot stones or lead",
                 weapon.name.to_lowercase(),
@@ -444,7 +449,7 @@ impl<'a> Shooting<'a> {
         let catapult = firer.weapon_key == "CT";
         if s.twice && !engine {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "only mechanical artillery fires twice, in the defensive fire phase at a unit that has just contacted it",
             )
             .field("twice")
@@ -452,7 +457,7 @@ impl<'a> Shooting<'a> {
         }
         if s.greek_fire && !catapult {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "Greek fire is shot from a catapult",
             )
             .field("greek_fire")
@@ -535,7 +540,7 @@ impl<'a> Shooting<'a> {
             Some(n) if n > 1 => {
                 if !self.firer.skirmish {
                     return Err(RefereeError::new(
-                        "situation.invalid_field",
+                        ErrorCode::SituationInvalidField,
                         "combined fire of several stands is for skirmish stands",
                     )
                     .field("skirmish_stands")
@@ -981,7 +986,7 @@ fn target_escort(
     };
     if !matches!(target.class.as_str(), "elephant" | "chariot") {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "only an elephant or a chariot has an escort stand",
         )
         .field("target_escort")
@@ -990,14 +995,14 @@ fn target_escort(
     let u = Unit::build(data, e, "target_escort")?;
     if u.stands != 1 {
         return Err(
-            RefereeError::new("situation.invalid_field", "an escort is one stand")
+            RefereeError::new(ErrorCode::SituationInvalidField, "an escort is one stand")
                 .field("target_escort.stands")
                 .rule("3.16"),
         );
     }
     if s.skirmish_stands.is_some_and(|n| n > 1) {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "against a mixed unit each stand's die picks the escort or the elephant or chariot: resolve each skirmish stand's fire on its own",
         )
         .field("skirmish_stands")

@@ -17,6 +17,7 @@ use crate::contract::{
 use crate::error::{side_verb, RefereeError};
 use crate::odds::Dist;
 use crate::rule_system::resolve::is_default;
+use crate::ErrorCode;
 
 /// A unit in a melee, with what the table can see of its position.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -186,7 +187,7 @@ fn side(
 ) -> Result<Side, RefereeError> {
     if entries.is_empty() {
         return Err(RefereeError::new(
-            "situation.no_units",
+            ErrorCode::SituationNoUnits,
             format!("side {name} has no units in this combat"),
         )
         .field(field)
@@ -216,13 +217,13 @@ fn side(
     if let Some(&first) = escorted.first() {
         return match choice {
             Some(i) if i != first => Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "the elephant or chariot with its escort is always its side's modifying unit",
             )
             .field(format!("modifying_{}", name.to_lowercase()))
             .rule("3.164")),
             _ if escorted.len() > 1 => Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "one mixed unit a side: each elephant or chariot with its escort is its side's modifying unit",
             )
             .field(format!("{field}[{}].escort", escorted[1]))
@@ -240,7 +241,7 @@ fn side(
         Some(i) if i < units.len() => {
             if units[i].0.stands != largest {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     "the modifying unit is the largest unit in the combat (choice only between equals)",
                 )
                 .field(format!("modifying_{}", name.to_lowercase()))
@@ -249,8 +250,10 @@ fn side(
             i
         }
         Some(_) => {
-            return Err(RefereeError::new("situation.invalid_field", "no such unit")
-                .field(format!("modifying_{}", name.to_lowercase())))
+            return Err(
+                RefereeError::new(ErrorCode::SituationInvalidField, "no such unit")
+                    .field(format!("modifying_{}", name.to_lowercase())),
+            )
         }
         None => units
             .iter()
@@ -274,7 +277,7 @@ fn check_escort(
 ) -> Result<(), RefereeError> {
     if !matches!(u.class.as_str(), "elephant" | "chariot") {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "only an elephant or a chariot has an escort stand",
         )
         .field(field)
@@ -283,7 +286,7 @@ fn check_escort(
     let built = Unit::build(data, escort, field)?;
     if built.stands != 1 {
         return Err(
-            RefereeError::new("situation.invalid_field", "an escort is one stand")
+            RefereeError::new(ErrorCode::SituationInvalidField, "an escort is one stand")
                 .field(format!("{field}.stands"))
                 .rule("3.16"),
         );
@@ -600,7 +603,7 @@ pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), 
         for (i, (u, _)) in side.units.iter().enumerate() {
             if u.skirmish {
                 return Err(RefereeError::new(
-                    "situation.skirmish_in_melee",
+                    ErrorCode::SituationSkirmishInMelee,
                     "skirmish stands never engage in melee",
                 )
                 .field(format!("{field}[{i}].unit.skirmish"))
@@ -615,7 +618,7 @@ pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), 
             }
             if u.class != "elephant" {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     "only an elephant frenzies",
                 )
                 .field(format!("{field}[{i}].frenzied"))
@@ -623,7 +626,7 @@ pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), 
             }
             if other.units.len() != 1 {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     "a frenzied elephant fights one unit at a time: split the combat",
                 )
                 .field(format!("{field}[{i}].frenzied"))
@@ -656,7 +659,7 @@ fn contact_checks(a: &mut Side, b: &mut Side) -> Result<(), RefereeError> {
                 && inf.weapon_class <= cav.weapon_class;
             if guarded {
                 return Err(RefereeError::new(
-                    "situation.contact_forbidden",
+                    ErrorCode::SituationContactForbidden,
                     format!(
                         "{} cannot charge {}: cavalry may not contact close-order infantry with a weapon of equal or longer class ({} against {}) unless the infantry is Disordered or in rough terrain, or the cavalry is out of control",
                         cav.name, inf.name, cav.weapon_class, inf.weapon_class
@@ -1069,7 +1072,7 @@ pub fn recoil(
     for (side, field) in [(&a, "side_a"), (&b, "side_b")] {
         if let Some(i) = side.units.iter().position(|(u, _)| u.routed) {
             return Err(RefereeError::new(
-                "situation.routed_recoil",
+                ErrorCode::SituationRoutedRecoil,
                 "a routed unit makes another rout move instead of a recoil test",
             )
             .field(format!("{field}[{i}].unit.routed"))
@@ -1099,7 +1102,7 @@ pub fn recoil(
             let n = a.units.len() + b.units.len();
             if faces.len() != n || faces.iter().any(|f| !(1..=100).contains(f)) {
                 return Err(RefereeError::new(
-                    "dice.invalid",
+                    ErrorCode::DiceInvalid,
                     format!(
                         "A recoil throws a d100 for each unit: {n} faces from 1 to 100, side A's units first, then side B's."
                     ),

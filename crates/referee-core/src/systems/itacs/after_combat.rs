@@ -10,6 +10,7 @@ use super::results::{effect, effects_of, EffectContext};
 use super::situation::{resolve_units, UnitEntry};
 use crate::contract::{Change, Check, Effect, Resolution, Target};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -103,7 +104,7 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
     if let Some(code) = &s.result {
         if !data.results.contains_key(code) {
             return Err(RefereeError::new(
-                "situation.unknown_result",
+                ErrorCode::SituationUnknownResult,
                 format!(
                     "unknown combat result {}; the results are {}",
                     crate::error::given(code),
@@ -248,7 +249,7 @@ pub struct LeaderFateSituation {
 pub fn leader_fate(data: &ItacsData, s: &LeaderFateSituation) -> Result<Resolution, RefereeError> {
     let fate = data.leader_fate.get(&s.event).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_event",
+            ErrorCode::SituationUnknownEvent,
             format!(
                 "unknown event {}; the events are {}",
                 crate::error::given(&s.event),

@@ -27,6 +27,7 @@ use crate::rule_system::{
     SideField, Sides, Standing, UnitField, UnitPreview,
 };
 use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 pub use data::ItacsData;
 pub use roster::ItacsUnit;
@@ -203,7 +204,7 @@ impl RuleSystem for Itacs {
     fn check_setup(setup: &BattleSetup) -> Result<(), RefereeError> {
         if setup.sides.iter().any(|s| s.stacking_limit == Some(0)) {
             return Err(RefereeError::new(
-                "battle.invalid_setup",
+                ErrorCode::BattleInvalidSetup,
                 "a stacking limit is 1 unit or more",
             )
             .field("sides")

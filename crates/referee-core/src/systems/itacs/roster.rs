@@ -17,6 +17,7 @@ use crate::rule_system::form::{
 };
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 /// A roster entry: identical units in one hex, with its markers. Entries in the same hex are
 /// one stack: they fight and take results together (2.4, 2.4.6).
@@ -67,7 +68,7 @@ fn hex_of(stats: &Value) -> Result<(Value, Option<String>), RefereeError> {
         Some(Value::Number(n)) => Some(n.to_string()),
         Some(_) => {
             return Err(RefereeError::new(
-                "unit.invalid",
+                ErrorCode::UnitInvalid,
                 "the hex is the number the map prints on it, such as 17.03",
             )
             .field("hex")
@@ -114,7 +115,7 @@ impl SystemUnit for ItacsLeader {
 pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
     if !spec.stats.is_object() && !spec.stats.is_null() {
         return Err(RefereeError::new(
-            "battle.invalid_unit",
+            ErrorCode::BattleInvalidUnit,
             "a leader's values are his level, bonus and control range as his counter prints them",
         ));
     }
@@ -130,7 +131,7 @@ pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
             .map(|n| Some(n as u32))
             .ok_or_else(|| {
                 RefereeError::new(
-                    "unit.invalid",
+                    ErrorCode::UnitInvalid,
                     format!("{label}: a whole number, as printed on the leader's counter"),
                 )
                 .field(key)
@@ -144,7 +145,7 @@ pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
         Some(Value::String(l)) => Some(l),
         Some(_) => {
             return Err(RefereeError::new(
-                "unit.invalid",
+                ErrorCode::UnitInvalid,
                 "Leader level: 1L, 2L, 3L or 4L, as printed on the counter",
             )
             .field("type")
@@ -242,7 +243,7 @@ fn missile_fire(data: &ItacsData, entry: &UnitEntry, unit: &Unit) -> Result<(), 
         .or_else(|| unit.type_data(data).and_then(|t| t.fire));
     if missile && printed.is_none() {
         return Err(RefereeError::new(
-            "situation.missing_strength",
+            ErrorCode::SituationMissingStrength,
             "missile troops fire: enter the fire strength printed on the counter",
         )
         .field("fire")
@@ -306,7 +307,7 @@ pub fn refuse(
 ) -> Option<RefereeError> {
     (own.threw && *change == Change::ThrowingWeaponsUsed).then(|| {
         RefereeError::new(
-            "battle.once_per_game",
+            ErrorCode::BattleOncePerGame,
             format!(
                 "{} has already fired its throwing weapons in this battle: they are used once per game. Undo that fire first, or fire without them",
                 unit.named()

@@ -10,6 +10,7 @@ use super::results::effect;
 use crate::contract::{Change, Check, Resolution, Target};
 use crate::error::RefereeError;
 use crate::odds::Band;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -236,7 +237,7 @@ pub fn conversion(data: &ItacsData, s: &ConversionSituation) -> Result<Resolutio
         if let Some(t) = value {
             if !data.unit_types.contains_key(t) {
                 return Err(RefereeError::new(
-                    "situation.unknown_unit_type",
+                    ErrorCode::SituationUnknownUnitType,
                     format!("unknown unit type {}", crate::error::given(t)),
                 )
                 .field(field)

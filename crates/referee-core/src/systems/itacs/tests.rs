@@ -1150,7 +1150,7 @@ fn terrain_is_taken_by_any_name_the_chart_prints() {
                 None,
             )
             .map(|r| r.modifiers)
-            .map_err(|e| e.code)
+            .map_err(|e| e.code.to_string())
     };
     assert_eq!(shot("hills"), Err("situation.out_of_range".into()));
     assert_eq!(shot("Grassy Hills"), shot("hills"));

@@ -10,6 +10,7 @@ use super::situation::{resolve_units, Unit, UnitEntry};
 use super::strength::show_half_points;
 use crate::contract::{Change, Check, Resolution, Target, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -126,7 +127,7 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
     let v = &data.victory;
     if s.sides.len() != 2 {
         return Err(
-            RefereeError::new("situation.two_sides", "enter exactly two sides")
+            RefereeError::new(ErrorCode::SituationTwoSides, "enter exactly two sides")
                 .field("sides")
                 .rule(&v.rule),
         );

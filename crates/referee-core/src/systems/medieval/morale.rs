@@ -12,6 +12,7 @@ use crate::rule_system::resolve::roll_named;
 use crate::rule_system::throws::Throws;
 use crate::rule_system::{Die, Thrower};
 use crate::state::BattleState;
+use crate::ErrorCode;
 
 /// Something that moves the MORALE track (6.1.4–6.1.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -217,7 +218,7 @@ pub fn regroup(
     let rg = &data.regroup;
     if s.sp == 0 {
         return Err(RefereeError::new(
-            "situation.invalid_strength",
+            ErrorCode::SituationInvalidStrength,
             "a unit with 0 SPs is eliminated: it has nothing to regroup",
         )
         .field("sp")
@@ -422,7 +423,7 @@ pub fn fatigue(
     // mark scatters its unit.
     if !s.unit_labels.is_empty() && s.unit_labels.len() != s.units as usize {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             format!(
                 "{} units are named for {} under his command: name each one once",
                 s.unit_labels.len(),
@@ -561,7 +562,7 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
     let morale = |enemy: bool| -> Result<Vec<crate::contract::Effect>, RefereeError> {
         let own = s.banner_of.ok_or_else(|| {
             RefereeError::new(
-                "situation.banner_of_missing",
+                ErrorCode::SituationBannerOfMissing,
                 "say whose banner it is, player A's or player B's: the MORALE track moves for the other player",
             )
             .field("banner_of")
@@ -603,7 +604,7 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
         ),
         BannerEvent::UnitEnters => {
             let entering = s.unit.as_ref().ok_or_else(|| {
-                RefereeError::new("situation.invalid_field", "enter the unit that enters the banner's hex")
+                RefereeError::new(ErrorCode::SituationInvalidField, "enter the unit that enters the banner's hex")
                     .field("unit")
                     .rule("7.1.6")
             })?;

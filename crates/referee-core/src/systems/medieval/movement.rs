@@ -11,6 +11,7 @@ use super::data::{MedievalData, Terrain};
 use super::units::{terrain, unit, MedUnit, Unit};
 use crate::contract::{effect, Change, Check, Effect, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// Sixths of an MP as text: 4, 1½, 2⅓.
 pub fn show_sixths(sixths: u32) -> String {
@@ -62,7 +63,7 @@ fn turn_sixths(
     let mv = &data.movement;
     if hexsides == 0 || hexsides > 3 {
         return Err(RefereeError::new(
-            "situation.invalid_turn",
+            ErrorCode::SituationInvalidTurn,
             "a turn is 1 to 3 hexsides (60° to 180°)",
         )
         .field(field)
@@ -81,7 +82,7 @@ fn turn_sixths(
     }
     if u.cf > mv.sharp_turn_max_cf && hexsides > 1 {
         return Err(RefereeError::new(
-            "situation.invalid_turn",
+            ErrorCode::SituationInvalidTurn,
             format!(
                 "with charge factor {} a cavalry unit turns only 60°: move one hex straight between turns",
                 u.cf
@@ -287,7 +288,7 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
     let movement = movement_points(data, s)?;
     if s.path.is_empty() {
         return Err(
-            RefereeError::new("situation.empty_path", "enter at least one hex")
+            RefereeError::new(ErrorCode::SituationEmptyPath, "enter at least one hex")
                 .field("path")
                 .rule(&data.movement.rule),
         );
@@ -320,13 +321,13 @@ fn mover(data: &MedievalData, s: &MoveSituation) -> Result<Unit, RefereeError> {
             movement_formation: false,
         }),
         (Some(_), true) => Err(RefereeError::new(
-            "situation.invalid_move",
+            ErrorCode::SituationInvalidMove,
             "a leader moves on his own: enter either the unit or the leader, not both",
         )
         .field("leader")
         .rule("8.1.1")),
         (None, false) => Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "enter the moving unit, or say that a leader moves",
         )
         .field("unit")
@@ -340,7 +341,7 @@ fn movement_points(data: &MedievalData, s: &MoveSituation) -> Result<u32, Refere
         (Some(m), _) => Ok(m),
         (None, true) => Ok(data.movement.leader_mp),
         (None, false) => Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "enter the unit's movement points",
         )
         .field("movement")
@@ -484,7 +485,7 @@ impl<'a> Move<'a> {
         self.friends(step, name, field, &mut cost)?;
         if step.hold_cf && step.lower_cf {
             return Err(RefereeError::new(
-                "situation.invalid_move",
+                ErrorCode::SituationInvalidMove,
                 format!("{name}: a unit either holds its charge factor or lowers it, not both"),
             )
             .field(format!("{field}.lower_cf"))
@@ -548,7 +549,7 @@ impl<'a> Move<'a> {
         let own = self.u.sp * self.u.count;
         if step.friendly_sp + own > mv.stacking_sp {
             return Err(RefereeError::new(
-                "situation.over_stacking",
+                ErrorCode::SituationOverStacking,
                 format!(
                     "{name} holds {} SPs: with this unit's {own} it breaks the {}-SP stacking limit",
                     step.friendly_sp, mv.stacking_sp
@@ -595,7 +596,7 @@ impl<'a> Move<'a> {
         let mv = &self.data.movement;
         if self.u.ranged.as_deref() != Some("horse_archers") {
             return Err(RefereeError::new(
-                "situation.invalid_move",
+                ErrorCode::SituationInvalidMove,
                 format!(
                     "{}: only horse archers shoot during their own movement",
                     self.u.name
@@ -606,7 +607,7 @@ impl<'a> Move<'a> {
         }
         if self.fired {
             return Err(RefereeError::new(
-                "situation.invalid_move",
+                ErrorCode::SituationInvalidMove,
                 "horse archers shoot only once during their own movement phase",
             )
             .field(format!("{field}.fire"))
@@ -633,7 +634,7 @@ impl<'a> Move<'a> {
             self.always_allowed = true;
         } else if over {
             return Err(RefereeError::new(
-                "situation.out_of_movement",
+                ErrorCode::SituationOutOfMovement,
                 format!(
                     "entering {name} costs {} and only {} MP are left",
                     show_sixths(sixths),
@@ -691,7 +692,7 @@ impl<'a> Move<'a> {
         ));
         if i != self.s.path.len() - 1 {
             return Err(RefereeError::new(
-                "situation.must_stop",
+                ErrorCode::SituationMustStop,
                 format!("{name}: the unit loses 1 SP and scatters there, ending its move"),
             )
             .field(field)
@@ -717,7 +718,7 @@ impl<'a> Move<'a> {
             self.zoc_extra_next = true;
         } else if i != self.s.path.len() - 1 {
             return Err(RefereeError::new(
-                "situation.must_stop",
+                ErrorCode::SituationMustStop,
                 format!(
                     "{name} is in an enemy ZoC: the unit stops there (its CF {} does not exceed the enemy's {enemy_cf} by {})",
                     self.cf, mv.zoc_pass_cf_margin
@@ -735,7 +736,7 @@ impl<'a> Move<'a> {
         let sixths = 6 * mv.leave_map_cost;
         if self.spent + sixths > self.budget {
             return Err(RefereeError::new(
-                "situation.out_of_movement",
+                ErrorCode::SituationOutOfMovement,
                 format!(
                     "crossing the map border costs {} and only {} MP are left",
                     mv.leave_map_cost,
