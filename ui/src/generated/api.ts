@@ -502,6 +502,11 @@ leader?: LeaderFate,
  */
 leader_wounds?: number, 
 /**
+ * A captured leader's captors: the units that attacked the stack whose elimination captured
+ * him (ITACS 6.1.4); their own elimination frees him.
+ */
+held_by?: Array<number>, 
+/**
  * Moves the results called for (retreats, recoils, rampages): the map is the players'.
  */
 moves: Array<string>, 

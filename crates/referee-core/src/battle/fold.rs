@@ -143,7 +143,9 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                     }) => changes,
                     _ => changes,
                 };
+                let free = free_leaders(&state);
                 apply_changes(ruleset, &mut state, changes, e.seq)?;
+                hold_captives(&mut state, &free, targets);
             }
             EventBody::Adjusted { changes, .. } => {
                 apply_changes(ruleset, &mut state, changes, e.seq)?
@@ -299,6 +301,32 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
 
 /// Applies concrete changes. A unit already lost (after an edited roll replays) is recorded as
 /// a conflict, not an error: the umpire sees what could not be applied.
+/// The units whose leader is not captured: a result that captures one of them makes its
+/// attackers his captors.
+pub fn free_leaders(state: &BattleState) -> BTreeSet<UnitId> {
+    state
+        .units
+        .values()
+        .filter(|u| u.leader != Some(crate::state::LeaderFate::Captured))
+        .map(|u| u.id)
+        .collect()
+}
+
+/// The leaders a result captured are held by the units that attacked (6.1.4: "stack the leader
+/// under the attacking units' counter"), so that their elimination can free him.
+pub fn hold_captives(
+    state: &mut BattleState,
+    free_before: &BTreeSet<UnitId>,
+    targets: &BTreeMap<String, Vec<UnitId>>,
+) {
+    let captors = targets.get("attacker").cloned().unwrap_or_default();
+    for u in state.units.values_mut() {
+        if free_before.contains(&u.id) && u.leader == Some(crate::state::LeaderFate::Captured) {
+            u.held_by = captors.clone();
+        }
+    }
+}
+
 pub fn apply_changes(
     ruleset: &Ruleset,
     state: &mut BattleState,

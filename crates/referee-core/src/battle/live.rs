@@ -6,7 +6,7 @@ use ts_rs::TS;
 
 use super::changes::{adjustment, changes_for, Mapping};
 use super::event::{AppliedChange, DiceSource, Event, EventBody, Subject};
-use super::fold::{apply_changes, fold, fold_unit, turn_to, History};
+use super::fold::{apply_changes, fold, fold_unit, free_leaders, hold_captives, turn_to, History};
 use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
 use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState};
@@ -389,7 +389,9 @@ impl Battle {
                 ..
             } => {
                 self.state.note_combat(event.seq, action, targets);
-                apply_changes(ruleset, &mut self.state, changes, event.seq)?
+                let free = free_leaders(&self.state);
+                apply_changes(ruleset, &mut self.state, changes, event.seq)?;
+                hold_captives(&mut self.state, &free, targets);
             }
             EventBody::Adjusted { changes, .. } => {
                 apply_changes(ruleset, &mut self.state, changes, event.seq)?

@@ -624,7 +624,10 @@ fn with_own<S: RuleSystem, R>(
 pub fn land_leader_fate(unit: &mut UnitState, change: &Change) -> bool {
     match change {
         Change::LeaderCaptured => unit.leader = Some(LeaderFate::Captured),
-        Change::LeaderFreed => unit.leader = None,
+        Change::LeaderFreed => {
+            unit.leader = None;
+            unit.held_by.clear();
+        }
         Change::LeaderKilled => {
             unit.leader = Some(LeaderFate::Killed);
             if unit.role != Role::Unit {

@@ -122,6 +122,11 @@ pub struct UnitState {
     #[serde(skip_serializing_if = "is_zero")]
     #[ts(optional, as = "Option<u32>")]
     pub leader_wounds: u32,
+    /// A captured leader's captors: the units that attacked the stack whose elimination captured
+    /// him (ITACS 6.1.4); their own elimination frees him.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<UnitId>>")]
+    pub held_by: Vec<UnitId>,
     /// Moves the results called for (retreats, recoils, rampages): the map is the players'.
     pub moves: Vec<String>,
     /// The unit in its system's own terms: `entry`, the unit as the umpire would enter it again
@@ -170,6 +175,7 @@ impl UnitState {
             lost: false,
             leader: None,
             leader_wounds: 0,
+            held_by: Vec::new(),
             moves: Vec::new(),
             detail,
             words: UnitWords::default(),

@@ -1,6 +1,7 @@
 //! ITACS: missile combat (4.2), defensive fire (4.4) and melee (4.5) over the shared engine.
 
 pub mod after_combat;
+mod captives;
 pub mod data;
 pub mod fight;
 mod fire;
@@ -23,7 +24,7 @@ use crate::contract::Change;
 use crate::error::RefereeError;
 use crate::rule_system::shared::SystemHeader;
 use crate::rule_system::{
-    Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem,
+    Action, ActionGroup, Choice, ChoiceList, CommonSituation, FollowOn, Opening, Phase, RuleSystem,
     SideField, Sides, Standing, UnitField, UnitPreview,
 };
 use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState, UnitWords};
@@ -326,6 +327,10 @@ impl RuleSystem for Itacs {
             }
             _ => None,
         }
+    }
+
+    fn follow_on(_: &ItacsData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
+        captives::freed(before, after)
     }
 
     fn standing(data: &ItacsData, state: &BattleState) -> Standing {

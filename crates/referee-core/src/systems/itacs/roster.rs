@@ -16,7 +16,7 @@ use crate::rule_system::form::{
     UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
-use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::state::{LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
 use crate::ErrorCode;
 
 /// A roster entry: identical units in one hex, with its markers. Entries in the same hex are
@@ -180,7 +180,22 @@ pub fn leader_words(unit: &UnitState, leader: &ItacsLeader) -> UnitWords {
             None => "Leader".into(),
         },
         summary: parts.join(", "),
-        quick_edits: Vec::new(),
+        // 6.1.4: the units holding a captured leader may kill him instead; recaptured, he walks
+        // free.
+        quick_edits: if unit.leader == Some(LeaderFate::Captured) && !unit.lost {
+            vec![
+                QuickEdit {
+                    label: "Killed by his captors".into(),
+                    change: Change::LeaderKilled,
+                },
+                QuickEdit {
+                    label: "Walks free".into(),
+                    change: Change::LeaderFreed,
+                },
+            ]
+        } else {
+            Vec::new()
+        },
         place: leader.hex.as_ref().map(|h| format!("Hex {h}")),
     }
 }
