@@ -241,11 +241,7 @@ impl ContactTest {
     }
 
     fn words(&self) -> BranchWords {
-        let who = format!(
-            "{} ({})",
-            if self.side == "side_a" { "A" } else { "B" },
-            self.name
-        );
+        let who = self.name.clone();
         BranchWords {
             pass: format!("{who} passes {}", self.kind.test()),
             fail: format!("{who} fails {} and is Disordered", self.kind.test()),

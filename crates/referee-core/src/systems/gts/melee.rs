@@ -597,8 +597,9 @@ fn recoil_modifier_lines(data: &GtsData, s: &Side, tests: &[Test]) -> Vec<Total>
 }
 
 pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeError> {
-    let a = side(data, &s.side_a, s.modifying_a, "A", "side_a")?;
-    let b = side(data, &s.side_b, s.modifying_b, "B", "side_b")?;
+    let mut a = side(data, &s.side_a, s.modifying_a, "A", "side_a")?;
+    let mut b = side(data, &s.side_b, s.modifying_b, "B", "side_b")?;
+    named_apart([&mut a, &mut b]);
     for (side, field) in [(&a, "side_a"), (&b, "side_b")] {
         for (i, (u, _)) in side.units.iter().enumerate() {
             if u.skirmish {
@@ -934,22 +935,22 @@ fn roll_off(
     let lost = |h: u32, u: &Unit| h >= u.hits_per_stand - u.hits;
     let forecast = vec![
         Chance::new(
-            format!("A ({}) loses a stand", ua.name),
+            format!("{na_name} loses a stand"),
             hits.probability_where(|(ha, _)| lost(*ha, ua)),
             "5.52, 6.12",
         ),
         Chance::new(
-            format!("A ({}) is Disordered by its hits", ua.name),
+            format!("{na_name} is Disordered by its hits"),
             hits.probability_where(|(ha, _)| *ha >= ua.hits_per_stand && !ua.disordered),
             "6.13",
         ),
         Chance::new(
-            format!("B ({}) loses a stand", ub.name),
+            format!("{nb_name} loses a stand"),
             hits.probability_where(|(_, hb)| lost(*hb, ub)),
             "5.52, 6.12",
         ),
         Chance::new(
-            format!("B ({}) is Disordered by its hits", ub.name),
+            format!("{nb_name} is Disordered by its hits"),
             hits.probability_where(|(_, hb)| *hb >= ub.hits_per_stand && !ub.disordered),
             "6.13",
         ),
@@ -1139,16 +1140,7 @@ pub fn recoil(
     Ok(res)
 }
 
-/// A side's fate in words, as the forecast names it (R-GTS-12).
-fn side_words(f: &SideFate) -> &'static str {
-    match f {
-        SideFate::Holds => "every unit of side A holds",
-        SideFate::GivesGround => "side A gives ground (recoils, none routs)",
-        SideFate::SomeRout => "a unit of side A routs",
-        SideFate::Locked => "everyone fails: locked, 2 hits each",
-    }
-}
-
+/// A side's fate in words, after the side's name (R-GTS-12): "every unit holds".
 fn side_word(f: &SideFate) -> &'static str {
     match f {
         SideFate::Holds => "every unit holds",
@@ -1161,11 +1153,14 @@ fn side_word(f: &SideFate) -> &'static str {
 /// Both sides' fates in the same rolls (R-GTS-12), each side named by its units: the row's words.
 fn both_words((fa, fb): &(SideFate, SideFate), [a, b]: &[String; 2]) -> String {
     if *fa == SideFate::Locked {
-        side_words(fa).to_string()
+        LOCKED.to_string()
     } else {
         format!("{a}: {}; {b}: {}", side_word(fa), side_word(fb))
     }
 }
+
+/// Everyone failed their recoil tests (7.1).
+const LOCKED: &str = "everyone fails: locked, 2 hits each";
 
 /// The row's key, from both fates: "holds/gives_ground"; "locked" when everyone failed.
 fn both_key((fa, fb): &(SideFate, SideFate)) -> String {
@@ -1187,6 +1182,35 @@ fn side_names([a, b]: [String; 2]) -> [String; 2] {
         [format!("{a} (side A)"), format!("{b} (side B)")]
     } else {
         [a, b]
+    }
+}
+
+/// The names of the combat's units, side A's first.
+fn unit_names([a, b]: [&Side; 2]) -> Vec<String> {
+    a.units
+        .iter()
+        .chain(&b.units)
+        .map(|(u, _)| u.name.clone())
+        .collect()
+}
+
+/// Every unit of the combat by a name of its own, as results and forecasts name them: a name two
+/// units share (unnamed units of one type) says its side, and its place when that is not enough.
+fn named_apart([a, b]: [&mut Side; 2]) {
+    let names = unit_names([a, b]);
+    let count = |n: &str| names.iter().filter(|x| *x == n).count();
+    for side in [a, b] {
+        let in_side: Vec<String> = side.units.iter().map(|(u, _)| u.name.clone()).collect();
+        for (i, (u, _)) in side.units.iter_mut().enumerate() {
+            if count(&u.name) < 2 {
+                continue;
+            }
+            u.name = if in_side.iter().filter(|x| **x == u.name).count() < 2 {
+                format!("{} (side {})", u.name, side.name)
+            } else {
+                format!("{} (side {}, unit {})", u.name, side.name, i + 1)
+            };
+        }
     }
 }
 
@@ -1223,28 +1247,25 @@ fn recoil_forecast(
     for (side, own, other) in [(a, ta, tb), (b, tb, ta)] {
         for (i, (u, _)) in side.units.iter().enumerate() {
             let f = unit_fate(own, i, other, r.rout_multiple)?;
-            forecast.extend(fate_lines(
-                &format!("{}: {}", side.name, u.name),
-                &f,
-                &r.rule,
-            ));
+            forecast.extend(fate_lines(&u.name, &f, &r.rule));
         }
     }
-    let sa = side_fate(ta, tb, r.rout_multiple)?;
-    for (f, p) in sa.outcomes() {
-        forecast.push(Chance::new(
-            format!("Side A: {}", side_words(f)),
-            p,
-            &r.rule,
-        ));
-    }
-    let sb = side_fate(tb, ta, r.rout_multiple)?;
-    for (f, p) in sb.outcomes() {
-        forecast.push(Chance::new(
-            format!("Side B: {}", side_words(f).replace("side A", "side B")),
-            p,
-            &r.rule,
-        ));
+    // Each side by its units' names.
+    let labels = side_names([side_label(a), side_label(b)]);
+    for (fates, label) in [
+        side_fate(ta, tb, r.rout_multiple)?,
+        side_fate(tb, ta, r.rout_multiple)?,
+    ]
+    .iter()
+    .zip(&labels)
+    {
+        for (f, p) in fates.outcomes() {
+            let words = match f {
+                SideFate::Locked => LOCKED.to_string(),
+                f => format!("{label}: {}", side_word(f)),
+            };
+            forecast.push(Chance::new(words, p, &r.rule));
+        }
     }
     Ok(forecast)
 }
@@ -1304,12 +1325,7 @@ fn recoil_outcome(
 ) -> Outcome {
     let r = &data.recoil;
     let fates = fates_for_rolls(ta, tb, faces, r.rout_multiple);
-    let names: Vec<String> = a
-        .units
-        .iter()
-        .chain(&b.units)
-        .map(|(u, _)| u.name.clone())
-        .collect();
+    let names = unit_names([a, b]);
     let mut effects = contact_effects([a, b]);
     for (name, f) in names.iter().zip(&fates) {
         let change = match f {

@@ -376,12 +376,12 @@ fn chained(
         .units
         .iter()
         .enumerate()
-        .map(|(i, (u, _))| (format!("A: {}", u.name), i == a.modifying))
+        .map(|(i, (u, _))| (u.name.clone(), i == a.modifying))
         .chain(
             b.units
                 .iter()
                 .enumerate()
-                .map(|(i, (u, _))| (format!("B: {}", u.name), i == b.modifying)),
+                .map(|(i, (u, _))| (u.name.clone(), i == b.modifying)),
         )
         .collect();
     let mut forecast = Vec::new();
@@ -413,7 +413,7 @@ fn chained(
             let h = if first { *ha } else { *hb };
             chained_frenzy(data, u.stands, u.hits, h, u.hits_per_stand)
         })?;
-        let who = format!("{}: {}", side.name, u.name);
+        let who = &u.name;
         for (end, words, rule) in [
             (
                 Frenzy::Frenzied,

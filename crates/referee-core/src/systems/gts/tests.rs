@@ -172,7 +172,7 @@ fn the_recoil_and_a_round_are_exact_and_need_both_sides() {
     let total: f64 = r
         .forecast
         .iter()
-        .filter(|c| c.label.starts_with("A: "))
+        .filter(|c| c.label.contains("(side A"))
         .take(4)
         .map(|c| c.p)
         .sum();
@@ -419,22 +419,22 @@ fn the_victorious_leader_tests_at_plus_one_whenever_the_routed_leader_tests() {
         json!({ "side_a": [{ "unit": hoplites, "leader_pv": 0 }],
                 "side_b": [{ "unit": levy, "leader_pv": 0 }] }),
     );
-    let routs = chance(&r, "B: Levy routs");
+    let routs = chance(&r, "Levy routs");
     let tests = chance(
         &r,
-        "B: Levy: its leader's test calls the victorious side's leader to test at +1",
+        "Levy: its leader's test calls the victorious side's leader to test at +1",
     );
     assert!(is_times(&tests, &routs, 1, 1), "{tests} v {routs}");
-    let own = chance(&r, "B: Levy: its leader is hurt and rolls on Table 1.10");
+    let own = chance(&r, "Levy: its leader is hurt and rolls on Table 1.10");
     assert!(is_times(&own, &tests, 4, 10), "{own} v {tests}");
     let hurt = chance(
         &r,
-        "B: Levy: so the victorious side's leader is hurt and rolls on Table 1.10",
+        "Levy: so the victorious side's leader is hurt and rolls on Table 1.10",
     );
     assert!(is_times(&hurt, &tests, 2, 10), "{hurt} v {tests}");
     let gone = chance(
         &r,
-        "B: Levy: so the victorious side's leader leaves play (6–0 on Table 1.10)",
+        "Levy: so the victorious side's leader leaves play (6–0 on Table 1.10)",
     );
     assert!(is_times(&gone, &tests, 1, 10), "{gone} v {tests}");
     // Without a leader on the other side there is no second test (and no −1).
@@ -539,7 +539,7 @@ fn an_escorted_elephant_modifies_its_side_and_its_escort_goes_with_it() {
             "recoil",
             json!({ "side_a": [e], "side_b": [{ "unit": spartans() }] }),
         );
-        chance(&r, "A: Surus holds")
+        chance(&r, "Surus holds")
     };
     let (alone, escorted) = (recoil_number(false), recoil_number(true));
     assert!(
@@ -622,7 +622,7 @@ fn an_elephants_contact_test_is_chained_into_the_roll_off() {
         "melee",
         json!({ "contact": true, "side_a": [{ "unit": elephant }], "side_b": [{ "unit": levy }] }),
     );
-    let fails = chance(&chained, "B (Levy) is Disordered by the elephant's contact");
+    let fails = chance(&chained, "Levy is Disordered by the elephant's contact");
     let passes = {
         let f = crate::odds::Probability::parse(&fails).unwrap();
         crate::odds::Probability::new(f.denominator() - f.numerator(), f.denominator()).to_string()
@@ -631,13 +631,13 @@ fn an_elephants_contact_test_is_chained_into_the_roll_off() {
     for (branch, words, key, weight) in [
         (
             levy.clone(),
-            "B (Levy) passes the elephant test",
+            "Levy passes the elephant test",
             "passed",
             &passes,
         ),
         (
             disordered_levy,
-            "B (Levy) fails the elephant test and is Disordered",
+            "Levy fails the elephant test and is Disordered",
             "failed",
             &fails,
         ),
@@ -917,7 +917,7 @@ fn a_cavalry_charge_puts_formed_infantry_to_a_morale_check_chained_into_the_roll
     let one = json!({ "contact": true, "side_a": [{ "unit": greeks }], "side_b": [{ "unit": peltasts }] });
     let r = resolved("melee_round", one.clone());
     assert_eq!(
-        chance(&r, "B (Peltasts) is Disordered by the cavalry's charge"),
+        chance(&r, "Peltasts is Disordered by the cavalry's charge"),
         "1/2"
     );
     assert!(r.shown.in_turn);
@@ -933,7 +933,7 @@ fn a_cavalry_charge_puts_formed_infantry_to_a_morale_check_chained_into_the_roll
         "side_b": [{ "unit": peltasts }] });
     let r = resolved("melee", two.clone());
     assert_eq!(
-        chance(&r, "B (Peltasts) is Disordered by the cavalry's charge"),
+        chance(&r, "Peltasts is Disordered by the cavalry's charge"),
         "3/4"
     );
     // With dice: a 3 passes the first check, an 8 fails the second; then the roll-off.
@@ -945,7 +945,7 @@ fn a_cavalry_charge_puts_formed_infantry_to_a_morale_check_chained_into_the_roll
     assert!(o.result.starts_with("failed;hits_"), "{}", o.result);
     assert!(
         r.shown.names[&o.result]
-            .starts_with("B (Peltasts) fails the morale check against the cavalry charge"),
+            .starts_with("Peltasts fails the morale check against the cavalry charge"),
         "{}",
         r.shown.names[&o.result]
     );
@@ -1015,7 +1015,7 @@ fn a_lock_that_makes_a_stands_worth_this_phase_disorders() {
     assert!(lock_disorders, "{:?}", o.effects);
     let line = chance(
         &r,
-        "A: Left is Disordered by the lock's hits (a stand's worth this phase)",
+        "Left is Disordered by the lock's hits (a stand's worth this phase)",
     );
     assert_ne!(line, "0");
 }
@@ -1038,10 +1038,7 @@ fn a_routed_unit_losing_its_last_stand_puts_its_leader_to_the_test() {
         laid_out(&r)
     );
     assert_ne!(
-        chance(
-            &r,
-            "A: Fugitives: its leader is hurt and rolls on Table 1.10"
-        ),
+        chance(&r, "Fugitives: its leader is hurt and rolls on Table 1.10"),
         "0"
     );
 }
