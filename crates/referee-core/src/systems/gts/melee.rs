@@ -313,19 +313,20 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let m = &data.melee;
     let (u, e) = &own.units[own.modifying];
     let (ou, _) = &other.units[other.modifying];
-    let who = own.name;
+    // Each line names the side by its modifying unit (6.12), as the results do.
+    let who = u.name.as_str();
     // The 1st-turn melee mod is not added to the melee mod: it is the unit's mod in its first
     // melee (the 2.10 note, R-GTS-14).
     let first = first_turn_bonus(u, e);
     let mut out = vec![match first {
         Some(v) => Modifier::new(
-            format!("{who}: 1st-turn melee of {} ({})", u.name, u.weapon.name),
+            format!("{who}: 1st-turn melee ({})", u.weapon.name),
             v,
             "2.10, 2.14",
             Some("R-GTS-14"),
         ),
         None => Modifier::new(
-            format!("{who}: melee of {}", u.name),
+            format!("{who}: melee ({})", u.weapon.name),
             u.melee.value,
             "2.10, 6.12",
             Some("R-GTS-1"),
@@ -372,7 +373,10 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let more = own.units.len() as i64 - other.units.len() as i64;
     if more > 0 {
         out.push(Modifier::new(
-            format!("{who}: mass advantage ({more} unit(s) more)"),
+            format!(
+                "{who}: mass advantage ({more} {} more)",
+                if more == 1 { "unit" } else { "units" }
+            ),
             m.mass_per_unit * more,
             &m.mass_rule,
             m.mass_ruling.as_deref(),
@@ -396,7 +400,10 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
         if mine < theirs {
             let gap = i64::from(theirs - mine);
             out.push(Modifier::new(
-                format!("{who}: {gap} armour level(s) less"),
+                format!(
+                    "{who}: {gap} armour {} less",
+                    if gap == 1 { "level" } else { "levels" }
+                ),
                 m.armour_level_gap * gap,
                 &m.weapon_rule,
                 None,
