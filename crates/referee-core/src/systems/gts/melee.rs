@@ -372,7 +372,10 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let more = own.units.len() as i64 - other.units.len() as i64;
     if more > 0 {
         out.push(Modifier::new(
-            format!("{who}: mass advantage ({more} unit(s) more)"),
+            format!(
+                "{who}: mass advantage ({} more)",
+                crate::error::counted(more, "unit", "units")
+            ),
             m.mass_per_unit * more,
             &m.mass_rule,
             m.mass_ruling.as_deref(),
@@ -396,7 +399,10 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
         if mine < theirs {
             let gap = i64::from(theirs - mine);
             out.push(Modifier::new(
-                format!("{who}: {gap} armour level(s) less"),
+                format!(
+                    "{who}: {} less",
+                    crate::error::counted(gap, "armour level", "armour levels")
+                ),
                 m.armour_level_gap * gap,
                 &m.weapon_rule,
                 None,
