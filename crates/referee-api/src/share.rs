@@ -59,10 +59,9 @@ pub fn file_name(battle: &str, document: SharedDocument) -> String {
         .chars()
         .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-'))
         .collect();
-    let stem = match kept.trim() {
-        "" => "battle",
-        s => s,
-    };
+    // A character left out leaves no double space: "Trebia & co" → "Trebia co".
+    let stem = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    let stem = if stem.is_empty() { "battle" } else { &stem };
     format!("{stem}.{}", document.extension())
 }
 

@@ -83,7 +83,7 @@ fn the_2_14_example_armour_gap_and_weapon_length() {
     assert!(r
         .modifiers
         .iter()
-        .any(|m| m.label == "A: 2 armour level(s) less" && m.value == -2));
+        .any(|m| m.label == "A: 2 armour levels less" && m.value == -2));
     assert!(r
         .modifiers
         .iter()
