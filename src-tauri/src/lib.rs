@@ -11,9 +11,10 @@ use referee_api::{
     AdjustRequest, ApplyRequest, Backups, BattleRow, BattleView, Battles, Chance, DeletedBattle,
     DiceRoll, ErrorCode, Fight, FightRequest, HouseRuleChoice, NewBattle, OutlookRequest,
     PresetList, Referee, RefereeError, Resolution, ResolveRequest, RollEditPreview, RuleSection,
-    RulesetList, UnitForm, UnitPreview, UnitSpec,
+    RulesetList, SharedDocument, UnitForm, UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
+use tauri_plugin_dialog::DialogExt;
 use tauri_plugin_store::StoreExt;
 
 /// The battles database, or why it could not be opened (damaged, from a newer app): the app
@@ -395,15 +396,41 @@ async fn battle_edit_roll(
     .await
 }
 
-/// The printable battle report (one self-contained HTML file) as text: the window saves or
-/// prints it.
+/// The report or the text log saved where the umpire chooses: the system's save dialog (the
+/// dialog plugin, driven from here — the window has no grant on it), then an all-or-nothing
+/// write. Answers where it went in words, or nothing when the umpire cancelled.
 #[tauri::command]
-async fn battle_report(
+async fn battle_save(
+    app: tauri::AppHandle,
     db: State<'_, Database>,
     rules: State<'_, Rules>,
     battle: i64,
-) -> Result<String, RefereeError> {
-    with_db(&db, &rules, move |b, r| b.report(r, battle)).await
+    document: SharedDocument,
+) -> Result<Option<String>, RefereeError> {
+    let (name, text) = with_db(&db, &rules, move |b, r| b.shared(r, battle, document)).await?;
+    off_main(move || {
+        let mut dialog = app
+            .dialog()
+            .file()
+            .set_title("Save the battle")
+            .set_file_name(name)
+            .add_filter(document.kind_words(), &[document.extension()]);
+        if let Some(window) = app.get_webview_window("main") {
+            dialog = dialog.set_parent(&window);
+        }
+        let Some(chosen) = dialog.blocking_save_file() else {
+            return Ok(None);
+        };
+        let path = chosen.into_path().map_err(|_| {
+            RefereeError::new(
+                ErrorCode::FileUnwritable,
+                "the place chosen is not a folder the referee can write to: choose a folder on this device",
+            )
+        })?;
+        referee_api::write_atomically(&path, text.as_bytes())?;
+        Ok(Some(referee_api::saved_words(document, &path)))
+    })
+    .await
 }
 
 /// The battle's plain-text log, to copy or share.
@@ -535,6 +562,8 @@ async fn backup_restore(db: State<'_, Database>, backup: String) -> Result<Backu
 pub fn run() {
     tauri::Builder::default()
         .plugin(tauri_plugin_store::Builder::new().build())
+        // Only `battle_save` opens it, from Rust: the window has no grant on the plugin.
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             // House rules and user rulesets live in the app's data folder, `rulesets/`, a club's
             // presets in its `presets/`; the battles database beside them.
@@ -591,8 +620,8 @@ pub fn run() {
             battle_redo,
             battle_edit_roll,
             battle_export,
-            battle_report,
             battle_log_text,
+            battle_save,
             battle_import,
             battle_duplicate,
             battle_delete,

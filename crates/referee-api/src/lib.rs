@@ -10,6 +10,7 @@ mod names;
 mod preferences;
 mod report;
 mod rulesets;
+mod share;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -42,6 +43,7 @@ pub use referee_store::{
     KEEP_DELETED_DAYS,
 };
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
+pub use share::{file_name, saved_words, SharedDocument};
 
 /// A request to resolve one action.
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -153,6 +155,7 @@ pub fn typescript_bindings() -> String {
         battle::Gauge::decl(&cfg),
         LogEntry::decl(&cfg),
         RollEditPreview::decl(&cfg),
+        SharedDocument::decl(&cfg),
         battle::Difference::decl(&cfg),
         BattleRow::decl(&cfg),
         DeletedBattle::decl(&cfg),

@@ -221,7 +221,11 @@ pub enum Change {
 pub struct Effect {
     pub target: Target,
     pub change: Change,
+    /// "Defender: +2 D markers": the target and the change in words.
     pub text: String,
+    /// "+2 D markers": the change alone in words, for a screen that names the target by the
+    /// units it lands on.
+    pub what: String,
     pub rule: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -322,6 +326,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         target,
         change,
         text: format!("{who}: {what}"),
+        what,
         rule: rule.to_string(),
         ruling: ruling.map(str::to_string),
     }

@@ -225,6 +225,11 @@ pub fn side_verb(side: &str, plural: &str, singular: &str) -> String {
     }
 }
 
+/// A count with its noun, never "unit(s)": "1 unit", "3 units".
+pub fn counted(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A side's possessive: "Romans'", "Rome's".
 pub fn possessive(side: &str) -> String {
     if side.ends_with('s') {

@@ -233,7 +233,16 @@ modifier: number,
  */
 total: number, };
 
-export type Effect = { target: Target, change: Change, text: string, rule: string, ruling?: string, };
+export type Effect = { target: Target, change: Change, 
+/**
+ * "Defender: +2 D markers": the target and the change in words.
+ */
+text: string, 
+/**
+ * "+2 D markers": the change alone in words, for a screen that names the target by the
+ * units it lands on.
+ */
+what: string, rule: string, ruling?: string, };
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string };
 
@@ -624,6 +633,8 @@ turn: number,
 undoable: boolean, };
 
 export type RollEditPreview = { result: string, differences: Array<Difference>, };
+
+export type SharedDocument = "report" | "log";
 
 export type Difference = { what: string, before: string, after: string, };
 

@@ -88,6 +88,14 @@ export function worth(base: Resolution, flipped: Resolution): string {
   return `${flipped.names[which] ?? which} ${most > 0 ? '+' : '−'}${Math.abs(most * 100).toFixed(1)} pts`;
 }
 
+/** What a box or chip is worth, with the sign of what it gives: on, what it gives now ("on: +2 on
+ * the dice" — never what turning it off would take away); off, what it would give ("if on: +2 on
+ * the dice"). `base` is the resolution as the box stands, `flipped` with it flipped. */
+export function boxWorth(base: Resolution, flipped: Resolution, on: boolean): string {
+  const gives = on ? worth(flipped, base) : worth(base, flipped);
+  return gives ? `${on ? 'on' : 'if on'}: ${gives}` : '';
+}
+
 /** "How far to go" as words: the core's phrase ("½ ME to shattered"), a bare figure with
  * "to go", or "reached". */
 function toGo(g: Gauge): string | undefined {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, Outcome, Resolution } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { applyLabel, effectsByTarget, forDiceShown, oddsSummary, resultName, throwLine } from './result';
+import { applyLabel, effectsByTarget, forDiceShown, oddsSummary, resultName, resultWords, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
 /** A resolution as the core sends it: each result named in words by the core. */
@@ -54,6 +54,26 @@ describe('a result in words', () => {
     ] as unknown as Effect[];
     const got = effectsByTarget(effects, { defender: [2], 'unit:Kn 1': [1] }, units);
     expect(got.map((g) => [g.who, g.side, g.texts.length])).toEqual([['Fyrd 1', 'Saxons', 2], ['Kn 1', 'Normans', 1], ['The attacker', '', 1]]);
+  });
+  it('says what a result did to which units: the core’s name, or each target’s changes with the code as a tag', () => {
+    const units = { 1: unit({ id: 1, label: 'SD front', side: 'Romans' }), 2: unit({ id: 2, label: 'PS 1', side: 'Gauls' }), 3: unit({ id: 3, label: 'PS 2', side: 'Gauls' }) };
+    const effects = [
+      { target: 'defender', change: { kind: 'lose_units', count: 2, chosen_by: 'defender' }, text: "Defender: lose 2 units (defender's choice)", what: "lose 2 units (defender's choice)", rule: '10.7' },
+      { target: 'defender', change: { kind: 'must_break' }, text: 'Defender: must break', what: 'must break', rule: '10.7' },
+      { target: 'attacker', change: { kind: 'd_markers', count: 2 }, text: 'Attacker: +2 D markers', what: '+2 D markers', rule: '10.7' },
+    ] as unknown as Effect[];
+    // D2XB: the rule's paragraph gives both cases; the words say only what happens here.
+    const meaning = 'Two defending units are destroyed …. With only one defending unit, it is destroyed and the attacker loses nothing.';
+    const words = resultWords(resolved('2d6', { D2XB: 'D2XB' }), outcome({ result: 'D2XB', meaning, effects }), { attacker: [1], defender: [2, 3] }, units);
+    expect(words.code).toBe('D2XB');
+    expect(words.headline).toBe("PS 1, PS 2: lose 2 units (defender's choice), must break; SD front: +2 D markers");
+    expect(words.lines.map((l) => l.side)).toEqual(['Gauls', 'Romans']);
+    expect(words.headline).not.toContain('With only one');
+    // A result the core names in words keeps its name, with no tag.
+    const dbmm = resultWords(resolved('d6 v d6', { 'recoil/stand': 'Kn 1 recoils; Fyrd 1 stands' }), outcome({ result: 'recoil/stand', effects }), {}, units);
+    expect([dbmm.headline, dbmm.code]).toEqual(['Kn 1 recoils; Fyrd 1 stands', undefined]);
+    // A code that changes nothing reads as its meaning.
+    expect(resultWords(resolved('2d6', { '-': '-' }), outcome({ result: '-', meaning: 'no effect' }), {}, units).headline).toBe('No effect.');
   });
   it('sums the odds up by the likeliest results', () => {
     expect(oddsSummary([{ result: 'a', p: 0.1 }, { result: 'b', p: 0.5 }, { result: 'c', p: 0 }, { result: 'd', p: 0.4 }], 2).map((d) => d.result)).toEqual(['b', 'd']);

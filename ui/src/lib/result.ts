@@ -2,6 +2,7 @@
 // each unit of the fight. Pure, so it is unit-tested.
 import type { Effect, Outcome, Resolution, UnitState } from '../generated/api';
 import { signed } from './format';
+import { sentence } from './words';
 
 /** A result as the screen names it: the core's words for it (the core names the units). */
 export function resultName(r: Resolution, result: string): string {
@@ -67,6 +68,28 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
     entry.texts.push(e);
   }
   return out;
+}
+
+/** What a result does to which units, as the bar, the table view and the result card say it. */
+export interface ResultWords {
+  /** The result as the core names it, when its name says more than a table's code ("Bd (O)
+   * recoils; Pk (O) stands", "Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)"). */
+  named?: string;
+  /** Else what it does to each target, named by the roster units it lands on, in the core's
+   * words for each change: only the case that applies here, never the rule's whole paragraph. */
+  lines: { who: string; side: string; what: string }[];
+  /** The table's code as printed ("D2XB"), shown beside the words as a small tag only. */
+  code?: string;
+  /** The whole in one line: the name, or each target's changes. */
+  headline: string;
+}
+
+export function resultWords(r: Resolution, o: Outcome, mapping: Record<string, number[] | undefined>, units: Record<number, UnitState | undefined>): ResultWords {
+  const name = resultName(r, o.result);
+  const lines = effectsByTarget(o.effects, mapping, units).map((t) => ({ who: t.who, side: t.side, what: t.texts.map((e) => e.what).join(', ') }));
+  if (name !== o.result) return { named: name, lines, headline: name };
+  const headline = lines.length ? lines.map((l) => `${l.who}: ${l.what}`).join('; ') : sentence(o.meaning || o.result);
+  return { lines, code: o.result, headline };
 }
 
 /** The likeliest results first, for a one-line summary of the odds. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { devText, fieldLabel, humanize, problem, sentence, targetWords } from './words';
+import { devText, fieldLabel, humanize, problem, sentence, singular, targetWords } from './words';
 
 describe('words an umpire reads', () => {
   it('names fields in words', () => {
@@ -36,5 +36,13 @@ describe('words an umpire reads', () => {
     expect(devText(`ruleset ${'ab'.repeat(32)}`)).toMatch(/fingerprint/);
     expect(devText('see docs/rosters.md')).toMatch(/file name/);
     expect(devText('leader_fate')).toMatch(/code id/);
+  });
+  it('names one item of a list from the list’s name', () => {
+    expect(singular('Firing hexes')).toBe('Firing hex');
+    expect(singular('retreat hexes')).toBe('retreat hex');
+    expect(singular('Attackers')).toBe('Attacker');
+    expect(singular('Armies')).toBe('Army');
+    expect(singular('Marches')).toBe('March');
+    expect(singular('Terrain')).toBe('Terrain');
   });
 });

@@ -16,6 +16,14 @@ export function humanize(name: string): string {
   return [first, ...words.slice(1).map(word)].join(' ');
 }
 
+/** One of a list's items, from the list's name: "Firing hexes" → "Firing hex", "Retreat hexes" →
+ * "Retreat hex", "Units" → "Unit", "Armies" → "Army" — never "Firing hexe". */
+export function singular(name: string): string {
+  if (/ies$/i.test(name)) return name.replace(/ies$/i, 'y');
+  if (/(x|ch|sh|ss)es$/i.test(name)) return name.replace(/es$/i, '');
+  return name.replace(/s$/i, '');
+}
+
 /** A text as a sentence: code quotes dropped, a capital first, a full stop last. */
 export function sentence(text: string): string {
   let s = text.replace(/`([^`]*)`/g, '$1').replace(/`/g, '').trim();

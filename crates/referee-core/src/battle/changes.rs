@@ -94,10 +94,15 @@ pub fn changes_for(
                     RefereeError::new(
                         ErrorCode::BattleChoiceNeeded,
                         format!(
-                            "{}: the {} chooses which of {} take the {count} loss(es): give {count} unit id(s)",
+                            "{}: the {} chooses which of {} take {}: pick the units that take them",
                             e.text,
                             chooser(chosen_by),
-                            names(state, &ids)
+                            names(state, &ids),
+                            if count == 1 {
+                                "the loss".to_string()
+                            } else {
+                                format!("the {count} losses")
+                            }
                         ),
                     )
                     .field(field.clone())
@@ -107,7 +112,8 @@ pub fn changes_for(
                     return Err(RefereeError::new(
                         ErrorCode::BattleChoiceNeeded,
                         format!(
-                            "choose exactly {count} loss(es) among {}",
+                            "choose exactly {} among {}",
+                            crate::error::counted(i64::from(count), "loss", "losses"),
                             names(state, &ids)
                         ),
                     )

@@ -1028,6 +1028,25 @@ fn distribution(
         .collect()
 }
 
+/// Each result as the screen names it: what becomes of each element, by its name ("Bd (O)
+/// recoils; Pk (O) stands"), never the key's fates in a row ("recoil/stand").
+fn result_names(results: &[CombatResult], [la, lb]: &[String; 2]) -> BTreeMap<String, String> {
+    let said = |name: &str, fate: &FateAt| match fate.fate {
+        Fate::Disregarded if fate.choice.is_none() => format!("{name}'s outcome is disregarded"),
+        _ => format!("{name} {}", fate.word()),
+    };
+    results
+        .iter()
+        .filter_map(|r| {
+            let p = r.pairs.first()?;
+            Some((
+                r.key.clone(),
+                format!("{}; {}", said(la, &p.a), said(lb, &p.b)),
+            ))
+        })
+        .collect()
+}
+
 /// The key of the result a pair of fates falls under.
 fn result_key(results: &[CombatResult], pair: &Pair) -> String {
     results
@@ -1233,7 +1252,10 @@ fn resolve_fight(
         Some(faces) => Some(thrown(&throws, &results, &targets, faces)?),
     };
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            names: result_names(&results, &targets.fighters),
+            ..Shown::default()
+        },
         system: data.system.id.clone(),
         action: action.into(),
         dice: "d6 v d6".into(),
@@ -1734,6 +1756,25 @@ mod tests {
             ..fight(&d, &s)
         };
         assert_eq!(Targets::of(&d, &shot).on_flank, [None, None]);
+    }
+
+    #[test]
+    fn each_result_is_named_by_what_becomes_of_each_element() {
+        let (d, s) = (data(), bd_v_pk());
+        let r = resolve_fight(&d, fight(&d, &s), "close_combat", None).unwrap();
+        for line in &r.distribution {
+            let name = &r.shown.names[&line.result];
+            assert!(
+                name.starts_with("Bd (O) ") && name.contains("; Pk (O) "),
+                "{} is named {name}",
+                line.result
+            );
+            assert!(!name.contains('/') && !name.contains('_'), "{name}");
+        }
+        assert_eq!(
+            r.shown.names["stand/destroyed"],
+            "Bd (O) stands; Pk (O) is destroyed"
+        );
     }
 
     #[test]

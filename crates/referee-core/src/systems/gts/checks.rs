@@ -962,7 +962,10 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
         &if broken {
             "The army has reached its break point: in its Command phase it has this turn to break the enemy too, for a draw.".to_string()
         } else {
-            format!("{} more unit(s) lost and the army breaks.", abp - s.lost)
+            format!(
+                "{} more lost and the army breaks.",
+                crate::error::counted(i64::from(abp - s.lost), "unit", "units")
+            )
         },
         Vec::new(),
     );

@@ -374,8 +374,8 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     if more > 0 {
         out.push(Modifier::new(
             format!(
-                "{who}: mass advantage ({more} {} more)",
-                if more == 1 { "unit" } else { "units" }
+                "{who}: mass advantage ({} more)",
+                crate::error::counted(more, "unit", "units")
             ),
             m.mass_per_unit * more,
             &m.mass_rule,
@@ -401,8 +401,8 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
             let gap = i64::from(theirs - mine);
             out.push(Modifier::new(
                 format!(
-                    "{who}: {gap} armour {} less",
-                    if gap == 1 { "level" } else { "levels" }
+                    "{who}: {} less",
+                    crate::error::counted(gap, "armour level", "armour levels")
                 ),
                 m.armour_level_gap * gap,
                 &m.weapon_rule,

@@ -263,9 +263,9 @@ pub fn open(
             return Err(RefereeError::new(
                 ErrorCode::FightDisrupted,
                 format!(
-                    "{} has {} D marker(s): disrupted units may not attack or fire.",
+                    "{} has {}: disrupted units may not attack or fire.",
                     f.unit.named(),
-                    f.own.d_markers
+                    crate::error::counted(i64::from(f.own.d_markers), "D marker", "D markers")
                 ),
             )
             .field("attackers")

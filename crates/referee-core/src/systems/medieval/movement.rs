@@ -108,8 +108,10 @@ fn turn_sixths(
         6 * mp,
         vec![Total::new(
             format!(
-                "{hexsides} hexside(s) × (CF {} + 1) + armour {}",
-                u.cf, u.armour
+                "{} × (CF {} + 1) + armour {}",
+                crate::error::counted(i64::from(hexsides), "hexside", "hexsides"),
+                u.cf,
+                u.armour
             ),
             mp.to_string(),
             &mv.turn_rule,
