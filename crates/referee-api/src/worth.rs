@@ -57,24 +57,31 @@ impl Referee {
             .iter()
             .map(|pointer| {
                 let mut situation = request.situation.clone();
-                let on = turn_over(&mut situation, pointer)?;
-                Ok(match ruleset.resolve(&request.action, &situation, None) {
-                    Ok(r) => Flipped::of(pointer, on, &r),
-                    Err(e) => Flipped {
-                        pointer: pointer.clone(),
-                        on,
-                        total_modifier: 0,
-                        distribution: Vec::new(),
-                        names: Default::default(),
-                        refused: Some(e.message),
-                    },
-                })
+                // A box that cannot be turned over is refused on its own; the others still answer.
+                let answer = turn_over(&mut situation, pointer).and_then(|on| {
+                    ruleset
+                        .resolve(&request.action, &situation, None)
+                        .map(|r| Flipped::of(pointer, on, &r))
+                        .or_else(|e| Ok(Flipped::refused(pointer, on, e.message)))
+                });
+                Ok(answer.unwrap_or_else(|e| Flipped::refused(pointer, false, e.message)))
             })
             .collect()
     }
 }
 
 impl Flipped {
+    fn refused(pointer: &str, on: bool, why: String) -> Flipped {
+        Flipped {
+            pointer: pointer.to_string(),
+            on,
+            total_modifier: 0,
+            distribution: Vec::new(),
+            names: Default::default(),
+            refused: Some(why),
+        }
+    }
+
     fn of(pointer: &str, on: bool, r: &Resolution) -> Flipped {
         Flipped {
             pointer: pointer.to_string(),
@@ -94,7 +101,8 @@ impl Flipped {
     }
 }
 
-/// Turns the box at `pointer` over (absent counts as off) and says whether it was on.
+/// Turns the box at `pointer` over (absent counts as off, and a missing object on the way is
+/// made, as the form does when a box is ticked) and says whether it was on.
 fn turn_over(situation: &mut Value, pointer: &str) -> Result<bool, RefereeError> {
     let not_a_box = || {
         RefereeError::new(
@@ -103,17 +111,31 @@ fn turn_over(situation: &mut Value, pointer: &str) -> Result<bool, RefereeError>
         )
         .field("boxes")
     };
-    let (parent, last) = pointer.rsplit_once('/').ok_or_else(not_a_box)?;
-    let last = last.replace("~1", "/").replace("~0", "~");
-    let slot = match situation.pointer_mut(parent).ok_or_else(not_a_box)? {
-        Value::Object(map) => map.entry(last).or_insert(Value::Bool(false)),
-        Value::Array(items) => last
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| items.get_mut(i))
-            .ok_or_else(not_a_box)?,
-        _ => return Err(not_a_box()),
-    };
+    let tokens: Vec<String> = pointer
+        .strip_prefix('/')
+        .ok_or_else(not_a_box)?
+        .split('/')
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut slot = situation;
+    for token in &tokens {
+        slot = match slot {
+            Value::Null => {
+                *slot = Value::Object(Default::default());
+                let Value::Object(map) = slot else {
+                    unreachable!("just made an object")
+                };
+                map.entry(token.clone()).or_insert(Value::Null)
+            }
+            Value::Object(map) => map.entry(token.clone()).or_insert(Value::Null),
+            Value::Array(items) => token
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get_mut(i))
+                .ok_or_else(not_a_box)?,
+            _ => return Err(not_a_box()),
+        };
+    }
     let on = match slot {
         Value::Bool(b) => *b,
         Value::Null => false,
@@ -137,7 +159,10 @@ mod tests {
         assert_eq!(s["list"][0]["x"], true);
         assert!(!turn_over(&mut s, "/a/stream").unwrap());
         assert_eq!(s["a"]["stream"], true);
-        for bad in ["", "/nowhere/x", "/list/7/x", "/a"] {
+        // A box inside an object the situation leaves out: the object is made.
+        assert!(!turn_over(&mut s, "/escort/flanked").unwrap());
+        assert_eq!(s["escort"], json!({ "flanked": true }));
+        for bad in ["", "rear", "/list/7/x", "/a", "/list/0/x/y"] {
             let e = turn_over(&mut s, bad).unwrap_err();
             assert_eq!(e.code, ErrorCode::SituationInvalidField, "{bad}");
         }
@@ -147,14 +172,19 @@ mod tests {
         assert_eq!(s["range"], 3);
     }
 
-    #[test]
-    fn each_box_is_worth_what_resolving_it_turned_over_gives() {
-        let referee = Referee::builtin();
-        let situation = json!({
+    /// The GTS melee of docs/api.md.
+    fn base_situation() -> Value {
+        json!({
             "side_a": [{ "unit": { "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 } }],
             "side_b": [{ "unit": { "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 },
                         "first_turn": true }]
-        });
+        })
+    }
+
+    #[test]
+    fn each_box_is_worth_what_resolving_it_turned_over_gives() {
+        let referee = Referee::builtin();
+        let situation = base_situation();
         let boxes = ["/side_a/0/flanked", "/side_b/0/first_turn"];
         let flips = referee
             .flips(&FlipsRequest {
@@ -192,5 +222,20 @@ mod tests {
             .unwrap();
         assert!(flips[0].total_modifier < base.total_modifier);
         assert!(!flips[0].on && flips[1].on);
+        // A pointer that is no box is refused on its own; the boxes beside it still answer.
+        let mixed = referee
+            .flips(&FlipsRequest {
+                ruleset: "gts".into(),
+                action: "melee".into(),
+                situation: base_situation(),
+                boxes: vec!["/side_a".into(), "/side_a/0/flanked".into()],
+            })
+            .unwrap();
+        assert!(mixed[0]
+            .refused
+            .as_deref()
+            .unwrap()
+            .contains("not a yes-or-no box"));
+        assert_eq!(mixed[1].total_modifier, flips[0].total_modifier);
     }
 }
