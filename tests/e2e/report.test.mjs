@@ -93,7 +93,9 @@ test('the report is saved from the window where the umpire chooses, in words, wi
     await browser.$('#table-view-screen').waitForExist({ timeout: 10000 });
     assert.equal(await browser.$('#table-view-a').getText(), 'Own army: Bd (O)');
     assert.equal(await browser.$('#table-view-b').getText(), 'Enemy: Pk (O) front rank');
-    assert.equal(await browser.$('#table-view-result').getText(), 'Bd (O) stands; Pk (O) front rank is destroyed');
+    assert.equal(await browser.$('#table-view-result .words').getText(), 'Bd (O) stands; Pk (O) front rank is destroyed');
+    // Under it, this throw in the core's own words: the scores and the outcomes' reasons.
+    assert.match(await browser.$('#table-view-detail').getText(), /^Bd \(O\) \d+ against Pk \(O\) front rank \d+: .*is destroyed\.$/);
     assert.deepEqual(devTextIn(await browser.$('#table-view-screen').getText()), []);
     await browser.pause(500);
     await shot(browser, 'table-view-dbmm-desktop');

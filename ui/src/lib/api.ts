@@ -14,11 +14,14 @@ function inTauri(): boolean {
 // so a command always sees what the one before it did (an apply after the outlook it follows).
 let queue: Promise<unknown> = Promise.resolve();
 
-async function call<T>(command: string, args: Record<string, unknown>): Promise<T> {
+async function call<T>(command: string, args: Record<string, unknown>, queued = true): Promise<T> {
   if (!inTauri()) {
     const error: RefereeError = { code: 'app.no_backend', message: 'Open the Referee app: this page needs its window.' };
     throw error;
   }
+  // A pure answer that changes nothing (what the boxes are worth) need not wait its turn, nor hold
+  // up the commands after it.
+  if (!queued) return invoke<T>(command, args);
   const answer = queue.then(() => invoke<T>(command, args));
   queue = answer.catch(() => undefined);
   return answer;
@@ -28,7 +31,7 @@ async function call<T>(command: string, args: Record<string, unknown>): Promise<
 export const chooseRulesets = (choice: HouseRuleChoice) => call<RulesetList>('rulesets_choose', { choice });
 export const resolve = (request: ResolveRequest) => call<Resolution>('resolve', { request });
 /** The situation resolved once with each box (a JSON pointer) turned over: what each is worth, in one call. */
-export const resolveFlips = (request: FlipsRequest) => call<Flipped[]>('resolve_flips', { request });
+export const resolveFlips = (request: FlipsRequest) => call<Flipped[]>('resolve_flips', { request }, false);
 /** An action's dice rolled by the app as its resolution lays them out, a chain's every stage. */
 export const throwDice = (request: ResolveRequest, seed?: number) => call<DiceRoll>('throw_dice', { request, seed: seed ?? null });
 export const situationSchema = (ruleset: string, action: string) => call<unknown>('situation_schema', { ruleset, action });
