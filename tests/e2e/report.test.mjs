@@ -121,7 +121,7 @@ test('the report is saved from the window where the umpire chooses, in words, wi
     await tap(browser, 'button[data-tab="resolve"]');
     await tap(browser, '#table-view');
     await browser.$('#table-view-screen').waitForExist({ timeout: 10000 });
-    assert.equal(await browser.$('#table-view-result').getText(), 'Bd (O) stands; Pk (O) front rank is destroyed');
+    assert.equal(await browser.$('#table-view-result .words').getText(), 'Bd (O) stands; Pk (O) front rank is destroyed');
     await browser.pause(500);
     await shot(browser, 'table-view-dbmm-phone');
     await tap(browser, '#close-table-view');
