@@ -223,6 +223,7 @@ impl EventBody {
                     .split('_')
                     .map(|w| match w {
                         "pip" => "PIP",
+                        "pips" => "PIPs",
                         "me" => "ME",
                         "bua" => "BUA",
                         other => other,

@@ -71,7 +71,8 @@ impl RuleSystem for Dbmm {
                 Combat,
                 combat::close_combat,
             )
-            .fights(),
+            .fights()
+            .in_a_bound(fight::close_combat_contacts()),
             A::rolled(
                 "shooting",
                 "Shooting",
@@ -79,7 +80,8 @@ impl RuleSystem for Dbmm {
                 Combat,
                 combat::shooting,
             )
-            .fights(),
+            .fights()
+            .in_a_bound(fight::shooting_contacts()),
             A::certain(
                 "flee_through_friends",
                 "Fleeing through friends",
