@@ -12,7 +12,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, checkScreen, connect, devTextProblems, shot, size, tap, until } from './support.mjs';
-import { atBothSizes, rosterIds, turnFlow } from './turn-flow.mjs';
+import { atBothSizes, beginPreset, rosterIds, turnFlow } from './turn-flow.mjs';
 
 let browser;
 
@@ -25,17 +25,7 @@ after(async () => {
 });
 
 /** A battle begun from the preset under its own name. */
-async function setUp(name) {
-  await browser.$('#nav-battles').click();
-  await browser.$('#new-ruleset').selectByAttribute('value', 'dbmm');
-  const list = await browser.$('#new-preset');
-  await until(browser, 'the DBMM presets listed', async () => (await list.$$('option[value="dbmm-whole-bound"]')).length === 1);
-  await list.selectByAttribute('value', 'dbmm-whole-bound');
-  await browser.$('#preset-preview').waitForExist({ timeout: 10000 });
-  await browser.$('#new-name').setValue(name);
-  await browser.$('#create-battle').click();
-  await browser.$('#standing').waitForExist({ timeout: 10000 });
-}
+const setUp = (name) => beginPreset(browser, 'dbmm', 'dbmm-whole-bound', undefined, name);
 
 /** The roster's words for each element, by label: its state, and what the results call on it to
  * do on the table ("general, in the line; Brennus: routs"). */

@@ -164,7 +164,7 @@ pub fn open(
                 )
                 .rule("p. 35"));
             }
-            asks.push("The second and third elements picked on a side overlap the enemy element (p. 35): pick any that stand behind as behind instead (p. 36).".into());
+            asks.push("The second and third elements picked on a side overlap the enemy element (p. 35); a friend behind or on the enemy’s flank is picked as such (p. 36–38).".into());
             asks.push(
                 "Set the going, the edge in contact and the tactical factors claimed (p. 36–38)."
                     .into(),
@@ -202,6 +202,9 @@ pub fn open(
                     "Shooting is resolved between the primary shooter and its target (a friend may stand behind the target only)",
                     "p. 34",
                 ));
+            }
+            if sides.behind.len() > 1 {
+                return Err(one_behind(b));
             }
             asks.push("Set the range in paces and any aiding shooters (p. 34, p. 37).".into());
             asks.extend([a, b].into_iter().filter_map(ungraded));
@@ -243,6 +246,18 @@ fn overlaps(fighters: &[Fighter<DbmmElement>]) -> Vec<Overlap> {
         .collect()
 }
 
+/// The refusal of a second friend behind an element, or on the enemy's flank.
+fn one_behind(front: &Fighter<DbmmElement>) -> RefereeError {
+    RefereeError::new(
+        "fight.too_many_units",
+        format!(
+            "{} has one friend directly behind it and one on the enemy's flank at most: pick one of each.",
+            front.label
+        ),
+    )
+    .rule("p. 36, p. 38")
+}
+
 /// The friend picked behind `front`: one of its side (p. 36, p. 42).
 fn friend_behind<'f, 'a>(
     sides: &'f Sides<'a, DbmmElement>,
@@ -272,14 +287,7 @@ fn contacts(
     };
     let (behind, flank) = (ours(&sides.behind), ours(&sides.on_enemy_flank));
     if behind.len() > 1 || flank.len() > 1 {
-        return Err(RefereeError::new(
-            "fight.too_many_units",
-            format!(
-                "{} has one friend directly behind it and one on the enemy's flank at most: pick one of each.",
-                front.label
-            ),
-        )
-        .rule("p. 36, p. 38"));
+        return Err(one_behind(front));
     }
     if let Some(rear) = friend_behind(sides, front) {
         me.behind = Some(element(rear));
