@@ -121,7 +121,7 @@ rolls: boolean,
  */
 contacts: Array<ContactInfo>, 
 /**
- * It is fought in one side's bound, which the umpire names (DBMM R-DBMM-37).
+ * It is fought in one side's bound, which the umpire names (DBMM).
  */
 asks_bound: boolean, };
 

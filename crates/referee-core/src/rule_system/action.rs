@@ -32,7 +32,7 @@ pub struct ActionInfo {
     /// The contacts it takes from the roster besides the two units fighting in front (DBMM
     /// p. 35–38): none for a system whose picks are all it fights with.
     pub contacts: Vec<ContactInfo>,
-    /// It is fought in one side's bound, which the umpire names (DBMM R-DBMM-37).
+    /// It is fought in one side's bound, which the umpire names (DBMM).
     pub asks_bound: bool,
 }
 
