@@ -35,7 +35,7 @@ async function roster() {
   return browser.execute(() => Object.fromEntries([...document.querySelectorAll('#roster .unit-row')].map((row) => {
     const moves = row.querySelector('[data-testid="unit-moves"]');
     const state = row.querySelector('[data-testid="unit-state"]').textContent.trim();
-    return [row.querySelector('strong').textContent.trim(), moves ? `${state}; ${moves.textContent.replace('To do on the table:', '').trim()}` : state];
+    return [row.querySelector('strong').textContent.trim(), moves ? `${state}; ${moves.textContent.trim()}` : state];
   })));
 }
 
@@ -178,6 +178,8 @@ async function playBound(label) {
   words = await roster();
   assert.equal(words.Gaesatae, 'destroyed');
   assert.match(words.Brennus, /routs/, words.Brennus);
+  await browser.execute(() => document.querySelector('#roster [data-testid="unit-moves"]')?.scrollIntoView({ block: 'center' }));
+  await shot(browser, `dbmm-roster-routs-${label}`);
   assert.equal(words.Principes, 'in the line');
   assert.equal(words.Hastati, 'in the line');
   gauges = await standing();

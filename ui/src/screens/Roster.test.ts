@@ -57,7 +57,7 @@ describe('the roster', () => {
     app.view = view({ units: { 1: unit({ id: 1, label: 'Brennus', side: 'Romans', moves: ['Brennus: routs'] }), 2: unit({ id: 2, label: 'Horsemen', side: 'Romans' }) } });
     render(Roster);
     const row = (await screen.findByText('Brennus')).closest('li')!;
-    expect(row.querySelector('[data-testid="unit-moves"]')).toHaveTextContent('To do on the table: Brennus: routs');
+    expect(row.querySelector('[data-testid="unit-moves"]')).toHaveTextContent('Brennus: routs');
     expect(screen.getByText('Horsemen').closest('li')!.querySelector('[data-testid="unit-moves"]')).toBeNull();
   });
 
