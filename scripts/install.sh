@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_packages=(libwebkit2gtk-4.1-dev build-essential file libxdo-dev libssl-dev
-  libayatana-appindicator3-dev librsvg2-dev xvfb xauth webkit2gtk-driver)
+  libayatana-appindicator3-dev librsvg2-dev xvfb xauth webkit2gtk-driver xdotool)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

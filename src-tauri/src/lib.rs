@@ -9,11 +9,12 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use referee_api::{
     AdjustRequest, ApplyRequest, Backups, BattleRow, BattleView, Battles, Chance, DeletedBattle,
-    DiceRoll, Fight, FightRequest, HouseRuleChoice, NewBattle, OutlookRequest, PresetList, Referee,
-    RefereeError, Resolution, ResolveRequest, RollEditPreview, RuleSection, RulesetList, UnitForm,
-    UnitPreview, UnitSpec,
+    DiceRoll, ErrorCode, Fight, FightRequest, HouseRuleChoice, NewBattle, OutlookRequest,
+    PresetList, Referee, RefereeError, Resolution, ResolveRequest, RollEditPreview, RuleSection,
+    RulesetList, SharedDocument, UnitForm, UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
+use tauri_plugin_dialog::DialogExt;
 use tauri_plugin_store::StoreExt;
 
 /// The battles database, or why it could not be opened (damaged, from a newer app): the app
@@ -50,7 +51,7 @@ async fn off_main<T: Send + 'static>(
         .await
         .unwrap_or_else(|_| {
             Err(RefereeError::new(
-                "app.failed",
+                ErrorCode::AppFailed,
                 "the referee stopped midway: open the battle again to see what was kept, then try again",
             ))
         })
@@ -95,7 +96,7 @@ async fn with_store<T: Send + 'static>(
     off_main(move || {
         let mut guard = battles.lock().map_err(|_| {
             RefereeError::new(
-                "store.failed",
+                ErrorCode::StoreFailed,
                 "an earlier database operation failed midway: restart the app",
             )
         })?;
@@ -147,7 +148,7 @@ async fn preferences_save(
     store.close_resource();
     referee_api::write_preferences(&path, &entries).map_err(|e| {
         RefereeError::new(
-            "preferences.unwritable",
+            ErrorCode::PreferencesUnwritable,
             "the preferences could not be kept: they apply until the app closes",
         )
         .location(e.location.unwrap_or_default())
@@ -156,7 +157,7 @@ async fn preferences_save(
 
 fn preferences_error(e: tauri_plugin_store::Error) -> RefereeError {
     RefereeError::new(
-        "preferences.unwritable",
+        ErrorCode::PreferencesUnwritable,
         format!("the preferences could not be kept ({e}): they apply until the app closes"),
     )
 }
@@ -395,15 +396,41 @@ async fn battle_edit_roll(
     .await
 }
 
-/// The printable battle report (one self-contained HTML file) as text: the window saves or
-/// prints it.
+/// The report or the text log saved where the umpire chooses: the system's save dialog (the
+/// dialog plugin, driven from here — the window has no grant on it), then an all-or-nothing
+/// write. Answers where it went in words, or nothing when the umpire cancelled.
 #[tauri::command]
-async fn battle_report(
+async fn battle_save(
+    app: tauri::AppHandle,
     db: State<'_, Database>,
     rules: State<'_, Rules>,
     battle: i64,
-) -> Result<String, RefereeError> {
-    with_db(&db, &rules, move |b, r| b.report(r, battle)).await
+    document: SharedDocument,
+) -> Result<Option<String>, RefereeError> {
+    let (name, text) = with_db(&db, &rules, move |b, r| b.shared(r, battle, document)).await?;
+    off_main(move || {
+        let mut dialog = app
+            .dialog()
+            .file()
+            .set_title("Save the battle")
+            .set_file_name(name)
+            .add_filter(document.kind_words(), &[document.extension()]);
+        if let Some(window) = app.get_webview_window("main") {
+            dialog = dialog.set_parent(&window);
+        }
+        let Some(chosen) = dialog.blocking_save_file() else {
+            return Ok(None);
+        };
+        let path = chosen.into_path().map_err(|_| {
+            RefereeError::new(
+                ErrorCode::FileUnwritable,
+                "the place chosen is not a folder the referee can write to: choose a folder on this device",
+            )
+        })?;
+        referee_api::write_atomically(&path, text.as_bytes())?;
+        Ok(Some(referee_api::saved_words(document, &path)))
+    })
+    .await
 }
 
 /// The battle's plain-text log, to copy or share.
@@ -535,6 +562,8 @@ async fn backup_restore(db: State<'_, Database>, backup: String) -> Result<Backu
 pub fn run() {
     tauri::Builder::default()
         .plugin(tauri_plugin_store::Builder::new().build())
+        // Only `battle_save` opens it, from Rust: the window has no grant on the plugin.
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             // House rules and user rulesets live in the app's data folder, `rulesets/`, a club's
             // presets in its `presets/`; the battles database beside them.
@@ -545,11 +574,11 @@ pub fn run() {
             let battles = match (&path, &dir) {
                 (Some(path), _) => Battles::open(path),
                 (None, Err(e)) => Err(RefereeError::new(
-                    "store.unwritable",
+                    ErrorCode::StoreUnwritable,
                     format!("the app has no data folder: {e}"),
                 )),
                 (None, Ok(_)) => Err(RefereeError::new(
-                    "store.unwritable",
+                    ErrorCode::StoreUnwritable,
                     "the app has no data folder",
                 )),
             };
@@ -591,8 +620,8 @@ pub fn run() {
             battle_redo,
             battle_edit_roll,
             battle_export,
-            battle_report,
             battle_log_text,
+            battle_save,
             battle_import,
             battle_duplicate,
             battle_delete,

@@ -15,10 +15,11 @@ use referee_core::battle::{
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::rule_system::Phase;
+use referee_core::ErrorCode;
 use referee_core::{RefereeError, Resolution};
 use referee_store::{
-    event_hash, now, raw, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, FileEvent,
-    FileHead, Roster, RosterRow, Store, CHAIN_START,
+    event_hash, now, raw, BackupInfo, BackupReason, BattleFile, BattleRow, DeletedBattle,
+    FileEvent, FileHead, Roster, RosterRow, Store, CHAIN_START,
 };
 
 use crate::import::{read_battle_file, MAX_TURN};
@@ -377,7 +378,7 @@ impl Battles {
     }
 
     pub fn list(&mut self) -> Result<Vec<BattleRow>, RefereeError> {
-        self.store.battles()
+        Ok(self.store.battles()?)
     }
 
     pub fn create(
@@ -446,7 +447,7 @@ impl Battles {
         }
         if let Err(e) = self.store.append_all(id, &events) {
             self.open = None;
-            return Err(e);
+            return Err(e.into());
         }
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         let battle = self.battle(referee, id)?;
@@ -478,7 +479,7 @@ impl Battles {
         let mut answer = write(self);
         for _ in 1..WRITE_ATTEMPTS {
             match &answer {
-                Err(e) if e.code == "store.conflict" => answer = write(self),
+                Err(e) if e.code == ErrorCode::StoreConflict => answer = write(self),
                 _ => break,
             }
         }
@@ -787,7 +788,7 @@ impl Battles {
             .cloned()
             .ok_or_else(|| {
                 RefereeError::new(
-                    "battle.not_a_roll",
+                    ErrorCode::BattleNotARoll,
                     format!("event {event} has no stored situation: there is no roll to edit"),
                 )
                 .field("event")
@@ -882,7 +883,7 @@ impl Battles {
         }) = stored.first()
         else {
             return Err(RefereeError::new(
-                "store.corrupt",
+                ErrorCode::StoreCorrupt,
                 "the battle's first event does not create it",
             ));
         };
@@ -962,15 +963,18 @@ impl Battles {
     /// deleted too), every chain verified.
     pub fn check(&mut self, referee: &Referee) -> Result<referee_store::Check, RefereeError> {
         self.open = None;
-        self.store.check(|events| {
-            let ruleset = ruleset_of(referee, events)?;
-            Battle::open(ruleset, events.to_vec()).map(|_| ())
-        })
+        // Why the rules cannot replay a battle, in the umpire's words.
+        Ok(self.store.check(|events| {
+            let ruleset = ruleset_of(referee, events).map_err(|e| e.message)?;
+            Battle::open(ruleset, events.to_vec())
+                .map(|_| ())
+                .map_err(|e| e.message)
+        })?)
     }
 
     /// The battles deleted lately, that can still be restored.
     pub fn deleted(&mut self) -> Result<Vec<DeletedBattle>, RefereeError> {
-        self.store.deleted_battles()
+        Ok(self.store.deleted_battles()?)
     }
 
     /// Brings a deleted battle back, as it was.
@@ -981,20 +985,30 @@ impl Battles {
 
     /// A backup now, at the user's asking; answers its file.
     pub fn backup(&self) -> Result<PathBuf, RefereeError> {
-        self.store.backup_for(BackupReason::OnDemand, None)
+        Ok(self.store.backup_for(BackupReason::OnDemand, None)?)
     }
 
     /// The backups, newest first (and why the last automatic one failed, if it did).
     pub fn backups(&self) -> Backups {
-        self.store.backups()
+        Backups {
+            backups: self.store.backups(),
+            problem: self.store.backup_problem().cloned().map(RefereeError::from),
+        }
     }
 
     /// Puts a listed backup in the database's place, after backing up the database as it is.
     pub fn restore_backup(&mut self, id: &str) -> Result<Backups, RefereeError> {
         self.open = None;
         self.store.restore_backup(id)?;
-        Ok(self.store.backups())
+        Ok(self.backups())
     }
+}
+
+/// The backups, newest first, and why the last automatic one failed, if it did.
+#[derive(Clone, Debug, Serialize, TS)]
+pub struct Backups {
+    pub backups: Vec<BackupInfo>,
+    pub problem: Option<RefereeError>,
 }
 
 /// The backups of a database read from its folder alone: they can be listed when the database
@@ -1022,19 +1036,19 @@ pub fn restore_over_damaged(db: &Path, id: &str) -> Result<Battles, RefereeError
 impl Battles {
     pub fn save_roster(&mut self, referee: &Referee, roster: &Roster) -> Result<i64, RefereeError> {
         check_roster(referee, roster)?;
-        self.store.save_roster(roster)
+        Ok(self.store.save_roster(roster)?)
     }
 
     pub fn rosters(&mut self) -> Result<Vec<RosterRow>, RefereeError> {
-        self.store.rosters()
+        Ok(self.store.rosters()?)
     }
 
     pub fn roster(&mut self, id: i64) -> Result<Roster, RefereeError> {
-        self.store.roster(id)
+        Ok(self.store.roster(id)?)
     }
 
     pub fn delete_roster(&mut self, id: i64) -> Result<(), RefereeError> {
-        self.store.delete_roster(id)
+        Ok(self.store.delete_roster(id)?)
     }
 
     /// Copies a roster's units into a battle, on one side, in one transaction.
@@ -1049,7 +1063,7 @@ impl Battles {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
         if roster.ruleset != ruleset.info.id {
             return Err(RefereeError::new(
-                "roster.wrong_ruleset",
+                ErrorCode::RosterWrongRuleset,
                 format!(
                     "the roster is for “{}”, the battle is “{}”",
                     roster.ruleset, ruleset.info.id
@@ -1097,14 +1111,14 @@ fn next_seq(battle: &Battle) -> Result<u64, RefereeError> {
 
 fn battle_full() -> RefereeError {
     RefereeError::new(
-        "battle.full",
+        ErrorCode::BattleFull,
         "the battle holds as many events as it can: duplicate it to go on",
     )
 }
 
 fn turn_out_of_range(turn: u32) -> RefereeError {
     RefereeError::new(
-        "battle.turn_out_of_range",
+        ErrorCode::BattleTurnOutOfRange,
         format!("turn {turn} is beyond the last turn a battle can reach ({MAX_TURN})"),
     )
     .field("turn")
@@ -1135,7 +1149,7 @@ fn ruleset_of<'r>(
     match events.first().map(|e| &e.body) {
         Some(EventBody::Created { setup }) => referee.ruleset(&setup.ruleset),
         _ => Err(RefereeError::new(
-            "store.corrupt",
+            ErrorCode::StoreCorrupt,
             "the battle's first event does not create it",
         )),
     }
@@ -1168,7 +1182,7 @@ fn dice_for(
 pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeError> {
     let ruleset = referee.ruleset(&roster.ruleset)?;
     if roster.name.trim().is_empty() {
-        return Err(RefereeError::new("roster.invalid", "name the roster").field("name"));
+        return Err(RefereeError::new(ErrorCode::RosterInvalid, "name the roster").field("name"));
     }
     names::check_name("name", "roster's name", &roster.name)?;
     for (i, unit) in roster.units.iter().enumerate() {
@@ -1177,7 +1191,7 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
     for (i, unit) in roster.units.iter().enumerate() {
         let id = u32::try_from(i + 1).map_err(|_| {
             RefereeError::new(
-                "roster.invalid",
+                ErrorCode::RosterInvalid,
                 "the roster has more units than a battle holds",
             )
         })?;
@@ -1197,7 +1211,7 @@ pub fn check_roster(referee: &Referee, roster: &Roster) -> Result<(), RefereeErr
 pub fn roster_from_csv(name: &str, ruleset: &str, text: &str) -> Result<Roster, RefereeError> {
     Limited::Roster.check(text.len())?;
     let invalid = |message: String, line: u64| {
-        RefereeError::new("roster.invalid", message).location(format!("line {line}"))
+        RefereeError::new(ErrorCode::RosterInvalid, message).location(format!("line {line}"))
     };
     // Quoted cells may hold commas ("Smith, John"); rows of another length are said below.
     let mut reader = csv::ReaderBuilder::new()

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use referee_core::odds::DiceSpec;
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -36,7 +37,7 @@ pub fn roll(request: &RollRequest) -> Result<DiceRoll, RefereeError> {
         .flat_map(|p| p.split(" then "))
         .map(|p| p.trim().parse())
         .collect::<Result<_, String>>()
-        .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))?;
+        .map_err(|m| RefereeError::new(ErrorCode::DiceInvalid, m).field("dice"))?;
     let seed = request.seed.unwrap_or_else(rand::random);
     let mut rng = ChaCha8Rng::seed_from_u64(u64::from(seed));
     let faces = parts
@@ -69,7 +70,7 @@ pub fn throw(
     let dice = ruleset.resolve(action, situation, None)?.dice;
     if faces.is_empty() && !dice.is_empty() && dice != "none" {
         return Err(RefereeError::new(
-            "dice.enter_by_hand",
+            ErrorCode::DiceEnterByHand,
             format!("the app cannot roll “{dice}” for this action: enter the faces"),
         )
         .field("dice"));

@@ -5,13 +5,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename, fsync of the folder).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), RefereeError> {
     let failed = |e: std::io::Error| {
         RefereeError::new(
-            "file.unwritable",
+            ErrorCode::FileUnwritable,
             format!(
                 "cannot write {}: {e}; the file there before, if any, is unchanged",
                 path.display()

@@ -4,6 +4,7 @@
 //! and every event folded.
 
 use referee_core::battle::{AppliedChange, Battle, Event, EventBody, Subject};
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 use referee_store::{BattleFile, FileEvent};
 
@@ -29,7 +30,7 @@ pub fn read_battle_file(
     let ruleset = referee.ruleset(&file.ruleset)?;
     if file.fingerprint != ruleset.info.fingerprint {
         return Err(RefereeError::new(
-            "import.foreign_ruleset",
+            ErrorCode::ImportForeignRuleset,
             format!(
                 "the battle was played under other {} rules or house rules than those chosen now: choose the same house rules in Settings, then import again",
                 ruleset.info.name
@@ -45,7 +46,7 @@ pub fn read_battle_file(
     {
         if setup.fingerprint != file.fingerprint || setup.ruleset != file.ruleset {
             return Err(RefereeError::new(
-                "import.invalid",
+                ErrorCode::ImportInvalid,
                 "the battle's first event names another ruleset than the file",
             )
             .field("events[0]"));
@@ -89,7 +90,7 @@ fn exported_len(file: &BattleFile) -> usize {
 }
 
 fn out_of_range(i: usize, at: &str, message: String) -> RefereeError {
-    RefereeError::new("import.out_of_range", message).field(format!("events[{i}]{at}"))
+    RefereeError::new(ErrorCode::ImportOutOfRange, message).field(format!("events[{i}]{at}"))
 }
 
 /// Every event numbered in turn from 1, and every number in it within range: turns up to

@@ -10,13 +10,14 @@ mod names;
 mod preferences;
 mod report;
 mod rulesets;
+mod share;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use battles::{
     backups_at, battle_file_text, check_roster, default_database, restore_over_damaged,
-    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, BattleView, Battles, DiceEntry,
+    roster_from_csv, AdjustRequest, AppDice, ApplyRequest, Backups, BattleView, Battles, DiceEntry,
     FightRequest, LogEntry, NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
@@ -36,11 +37,13 @@ pub use referee_core::rule_system::{
     FightPart, Phase, PhaseStep, SideField, SystemInfo, Thrower,
 };
 pub use referee_core::systems::sections::RuleSection;
+pub use referee_core::ErrorCode;
 pub use referee_store::{
-    leftovers, BackupInfo, BackupReason, Backups, BattleFile, BattleRow, DeletedBattle, Roster,
-    RosterRow, KEEP_DELETED_DAYS,
+    leftovers, BackupInfo, BackupReason, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
+    KEEP_DELETED_DAYS,
 };
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
+pub use share::{file_name, saved_words, SharedDocument};
 
 /// A request to resolve one action.
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -122,6 +125,7 @@ pub fn typescript_bindings() -> String {
         RuleSection::decl(&cfg),
         PhaseStep::decl(&cfg),
         RefereeError::decl(&cfg),
+        ErrorCode::decl(&cfg),
         RollRequest::decl(&cfg),
         DiceRoll::decl(&cfg),
         NewBattle::decl(&cfg),
@@ -154,6 +158,7 @@ pub fn typescript_bindings() -> String {
         battle::Gauge::decl(&cfg),
         LogEntry::decl(&cfg),
         RollEditPreview::decl(&cfg),
+        SharedDocument::decl(&cfg),
         battle::Difference::decl(&cfg),
         BattleRow::decl(&cfg),
         DeletedBattle::decl(&cfg),

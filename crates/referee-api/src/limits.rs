@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 /// A battle file (import): the largest battle the benchmarks play (500 units, 20,000 events, a
@@ -69,7 +70,7 @@ impl Limited {
             return Ok(());
         }
         Err(RefereeError::new(
-            "file.too_large",
+            ErrorCode::FileTooLarge,
             words(self.name(), size(len, true), size(self.limit(), false)),
         ))
     }
@@ -79,7 +80,7 @@ impl Limited {
     pub fn read(self, path: &Path) -> Result<String, RefereeError> {
         let unreadable = |e: std::io::Error| {
             RefereeError::new(
-                "file.unreadable",
+                ErrorCode::FileUnreadable,
                 format!("cannot read {}: {e}", path.display()),
             )
             .location(path.display().to_string())

@@ -5,6 +5,7 @@
 //! carry is shown escaped instead (`referee_core::error::printable`).
 
 use referee_core::battle::{SideSetup, UnitSpec};
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 /// The longest name: far beyond any battle's, side's or unit's name.
@@ -15,14 +16,14 @@ pub fn check_name(field: &str, what: &str, text: &str) -> Result<(), RefereeErro
     let chars = text.chars().count();
     if chars > NAME_MAX_CHARS {
         return Err(RefereeError::new(
-            "name.invalid",
+            ErrorCode::NameInvalid,
             format!("the {what} is {chars} characters long; a name takes at most {NAME_MAX_CHARS}"),
         )
         .field(field));
     }
     if text.chars().any(char::is_control) {
         return Err(RefereeError::new(
-            "name.invalid",
+            ErrorCode::NameInvalid,
             format!("the {what} holds a line break, a tab or another control character: write it on one line"),
         )
         .field(field));

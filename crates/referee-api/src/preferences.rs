@@ -2,6 +2,7 @@
 //! window keeps through the app, never battle data. Checked here so a page cannot fill the disk
 //! or store something that is not a set of preferences.
 
+use referee_core::ErrorCode;
 use referee_core::RefereeError;
 
 /// The most a preferences object may take, as JSON text: far above what Settings write (under
@@ -12,14 +13,14 @@ pub const PREFERENCES_MAX_BYTES: usize = 64 * 1024;
 pub fn check_preferences(value: &serde_json::Value) -> Result<(), RefereeError> {
     if !value.is_object() {
         return Err(RefereeError::new(
-            "preferences.invalid",
+            ErrorCode::PreferencesInvalid,
             "the preferences were not kept: they must be a set of named choices",
         ));
     }
     let size = serde_json::to_string(value).map_or(usize::MAX, |t| t.len());
     if size > PREFERENCES_MAX_BYTES {
         return Err(RefereeError::new(
-            "preferences.too_large",
+            ErrorCode::PreferencesTooLarge,
             format!(
                 "the preferences were not kept: they take {size} bytes, more than the {PREFERENCES_MAX_BYTES} allowed"
             ),
@@ -37,7 +38,7 @@ pub fn write_preferences(
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| {
             RefereeError::new(
-                "file.unwritable",
+                ErrorCode::FileUnwritable,
                 format!("the folder of the preferences could not be made: {e}"),
             )
             .location(dir.display().to_string())

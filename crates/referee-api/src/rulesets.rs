@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use referee_core::preset::{self, Preset, BUILTIN_PRESETS};
 use referee_core::ruleset::{parse_table, HouseRule, Layers, SourceFile};
 use referee_core::systems::{builtin, ruleset_schema, Ruleset, BUILTIN, SWITCHES};
+use referee_core::ErrorCode;
 use referee_core::{RefereeError, Resolution, SystemInfo};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -193,7 +194,7 @@ impl Referee {
             match house_rule_info(file, switch, choice) {
                 Ok(info) if !bases.contains_key(&info.extends) => problems.push(
                     RefereeError::new(
-                        "house_rule.invalid",
+                        ErrorCode::HouseRuleInvalid,
                         format!("extends “{}”, which is not a ruleset here", info.extends),
                     )
                     .location(format!("{}:1", file.name)),
@@ -264,7 +265,7 @@ impl Referee {
         self.presets.iter().find(|p| p.id == id).ok_or_else(|| {
             let ids: Vec<&str> = self.presets.iter().map(|p| p.id.as_str()).collect();
             RefereeError::new(
-                "preset.unknown",
+                ErrorCode::PresetUnknown,
                 format!(
                     "There is no preset named {id}; the presets are {}.",
                     ids.join(", ")
@@ -383,7 +384,7 @@ impl Referee {
                 field.label, own.info.name
             ),
             field: at,
-            code: "unit.other_system".into(),
+            code: ErrorCode::UnitOtherSystem,
             rule: None,
             ruling: None,
             location: e.location,
@@ -406,7 +407,7 @@ impl Referee {
     pub fn ruleset(&self, id: &str) -> Result<&Ruleset, RefereeError> {
         self.rulesets.get(id).ok_or_else(|| {
             RefereeError::new(
-                "ruleset.unknown",
+                ErrorCode::RulesetUnknown,
                 format!(
                     "no ruleset “{id}”; available: {}",
                     self.rulesets.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -506,7 +507,7 @@ pub fn check_file(path: &Path) -> Result<SystemInfo, RefereeError> {
         Some(extends) => Layers {
             base: builtin(&extends).ok_or_else(|| {
                 RefereeError::new(
-                    "house_rule.invalid",
+                    ErrorCode::HouseRuleInvalid,
                     format!("extends “{extends}”, which is not a built-in ruleset"),
                 )
                 .location(format!("{name}:1"))
@@ -525,7 +526,7 @@ pub fn check_file(path: &Path) -> Result<SystemInfo, RefereeError> {
 /// Writing CSV into memory fails only when out of memory; said plainly all the same.
 fn csv_error(e: csv::Error) -> RefereeError {
     RefereeError::new(
-        "roster.invalid",
+        ErrorCode::RosterInvalid,
         format!("The template could not be written: {e}"),
     )
 }

@@ -536,7 +536,7 @@ fn scripts() -> Vec<Script> {
                 Adjust(
                     "Pk 2",
                     Change::ElementFate {
-                        fate: "spent".into(),
+                        fate: referee_core::fate::Fate::Spent.into(),
                     },
                 ),
                 Turn,

@@ -347,7 +347,7 @@ fn mutated_battle_files_never_panic_and_what_is_accepted_folds() {
             Ok(Err(e)) => {
                 refused += 1;
                 unchained += u64::from(e.code == "import.damaged");
-                assert!(!e.code.is_empty() && !e.message.is_empty());
+                assert!(!e.code.as_str().is_empty() && !e.message.is_empty());
             }
             Err(_) => panic!("seed {seed}, iteration {n}: import panicked on {text}"),
         }

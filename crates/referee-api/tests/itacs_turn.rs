@@ -546,12 +546,51 @@ fn a_leader_whose_stack_is_eliminated_in_melee_is_captured() {
         serde_json::to_value(&v.state).unwrap(),
         replayed(&dir, &referee, id)
     );
+    // Held by the units that attacked (6.1.4): the Legion; the umpire may have them kill him.
+    assert_eq!(v.state.units[&3].held_by, vec![1]);
+    let edits: Vec<&str> = v.state.units[&3]
+        .words
+        .quick_edits
+        .iter()
+        .map(|q| q.label.as_str())
+        .collect();
+    assert_eq!(edits, ["Killed by his captors", "Walks free"]);
+    // The Legion eliminated, Mago walks free in the same event; undo takes both back.
+    let destroy = |battles: &mut Battles| {
+        battles.adjust(
+            &referee,
+            id,
+            &referee_api::AdjustRequest {
+                subject: referee_api::Subject::Unit(1),
+                change: referee_core::contract::Change::DestroyAll,
+                reason: None,
+            },
+        )
+    };
+    let v = destroy(&mut battles).unwrap();
+    assert!(v.state.units[&1].lost);
+    assert_eq!(v.state.units[&3].leader, None, "{}", words_of(&v, "Mago"));
+    assert!(v.state.units[&3].held_by.is_empty());
+    let last = v.log.iter().max_by_key(|e| e.seq).unwrap();
+    assert!(
+        last.changes.iter().any(|c| c.contains("Mago: walks free")),
+        "{:?}",
+        last.changes
+    );
+    assert_eq!(
+        serde_json::to_value(&v.state).unwrap(),
+        replayed(&dir, &referee, id)
+    );
+    let v = battles.undo(&referee, id).unwrap();
+    assert!(words_of(&v, "Mago").contains("captured"));
+    assert_eq!(v.state.units[&3].held_by, vec![1]);
     let v = battles.undo(&referee, id).unwrap();
     assert!(
         !words_of(&v, "Mago").contains("captured"),
         "{}",
         words_of(&v, "Mago")
     );
+    assert!(v.state.units[&3].held_by.is_empty());
 }
 
 /// A unit added through the API is checked as the form checks it: what its type does not give

@@ -5,8 +5,8 @@
 use serde_json::json;
 
 use referee_api::{
-    AdjustRequest, ApplyRequest, BattleView, Battles, DiceEntry, NewBattle, PhysicalDice, Referee,
-    UnitSpec,
+    AdjustRequest, ApplyRequest, BattleView, Battles, DiceEntry, FightRequest, NewBattle,
+    PhysicalDice, Referee, UnitSpec,
 };
 
 const SCRIPT_LABEL: &str = "<script>alert(1)</script>";
@@ -87,7 +87,7 @@ fn long_battle(battles: &mut Battles, referee: &Referee, events: u64) -> BattleV
 }
 
 #[test]
-fn a_200_event_battle_reports_as_one_small_escaped_page_with_a_chart_per_gauge() {
+fn a_200_event_battle_reports_as_one_small_escaped_page_with_a_chart_per_side() {
     let dir = tempfile::tempdir().unwrap();
     let referee = Referee::builtin();
     let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
@@ -114,28 +114,31 @@ fn a_200_event_battle_reports_as_one_small_escaped_page_with_a_chart_per_gauge()
     assert!(report.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(report.contains("Trebia &amp; &lt;b&gt;the fords&lt;/b&gt;"));
 
-    // A chart per gauge with a figure: victory points and panic level, each side.
-    let charted: Vec<_> = view
-        .standing
-        .gauges
-        .iter()
-        .filter(|g| g.amount.is_some())
-        .collect();
-    assert_eq!(charted.len(), 4);
-    assert_eq!(report.matches("<svg").count(), charted.len());
-    for g in charted {
-        let name = format!("{}: {}", g.side.as_deref().unwrap_or_default(), g.label);
-        assert!(
-            report.contains(&format!("<figcaption>{name}</figcaption>")),
-            "{name}"
-        );
+    // One chart per side whose figures moved (victory points, panic level), each figure that
+    // moved in its key; a figure that never moved is named as left out.
+    let charts = report.matches("<svg").count();
+    assert!((1..=2).contains(&charts), "{charts} charts");
+    for side in ["Attacker", "Defender"] {
+        let caption = format!("<figcaption><strong>{side}</strong>");
+        let moved = view
+            .standing
+            .gauges
+            .iter()
+            .any(|g| g.side.as_deref() == Some(side) && g.amount.is_some_and(|a| a != 0.0));
+        assert_eq!(report.contains(&caption), moved, "{side}'s chart");
     }
+    assert!(report.contains("<span class=\"key l0\"></span>Victory points"));
     // The sides' units, each turn, each roll's odds, the standing.
     for words in [
         "SD front",
         "Turn 2",
         "The roll could give: ",
         "chance ",
+        // Each result's situation and modifiers, with their rule sections.
+        "The situation:",
+        "<li>Attack strength ",
+        "Modifiers (",
+        "<li>Combat ratio (",
         "Standing at the end",
         "Panic level",
         "1 entry taken back by undo is left out.",
@@ -226,6 +229,8 @@ fn shown_text(html: &str) -> String {
         .replace("&amp;", "&")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"")
 }
 
 #[test]
@@ -271,6 +276,28 @@ fn a_medieval_turn_reports_its_phases_and_results_in_words() {
     let report = battles.report(&referee, id).unwrap();
     let log = battles.text_log(&referee, id).unwrap();
     let page = shown_text(&report);
+    // One chart per side that changed — the attacker's strength points, the defender's units
+    // scattered —; the six figures that did not move are named as left out, not drawn flat.
+    assert_eq!(report.matches("<svg").count(), 2, "{page}");
+    for side in ["Attacker", "Defender"] {
+        assert!(report.contains(&format!("<figcaption><strong>{side}</strong>")));
+    }
+    assert!(
+        page.contains("Unchanged throughout, not charted: MORALE track; "),
+        "{page}"
+    );
+    // The result's situation and modifiers, each with its rule section and ruling.
+    for line in [
+        "The situation:",
+        "Attacker SPs 4 (1.4)",
+        "Initial combat ratio 4:2 → 2:1 (1.4, 1.6; ruling R-MED-1)",
+        "Modifiers:",
+        "Attacker: armour (group 2) +2 (5.2.7; ruling R-MED-9)",
+        "Defender: charge factor (group 1) −1 (5.6.4, 5.6.5; ruling R-MED-14)",
+    ] {
+        assert!(page.contains(line), "the report lacks {line}:\n{page}");
+    }
+    assert!(!page.contains(".."), "a doubled full stop:\n{page}");
     for (text, what) in [(&page, "report"), (&log, "text log")] {
         for phrase in [
             "Phase 2 – cavalry attack of player A",
@@ -282,15 +309,70 @@ fn a_medieval_turn_reports_its_phases_and_results_in_words() {
             !text.contains("a_cavalry_attack"),
             "the {what} shows a phase id"
         );
-        for (re, kind) in developer_text() {
-            if let Some(m) = re.find(text) {
-                let at = text[..m.start()]
-                    .char_indices()
-                    .rev()
-                    .nth(40)
-                    .map_or(0, |(i, _)| i);
-                panic!("the {what} shows {kind}: “{}”", &text[at..m.end()]);
-            }
+        no_developer_text(text, what);
+    }
+}
+
+#[test]
+fn a_dbmm_close_combat_reports_what_became_of_each_element_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let new = NewBattle::from_preset(referee.preset("dbmm-combat-example").unwrap(), None);
+    let view = battles.create(&referee, &new).unwrap();
+    let id = view.id;
+    let ids: Vec<u32> = view.state.units.keys().copied().collect();
+    let request: FightRequest = serde_json::from_value(json!({
+        "action": "close_combat", "attackers": [ids[0]], "defenders": [ids[1]]
+    }))
+    .unwrap();
+    let fight = battles.fight(&referee, id, &request).unwrap();
+    let apply = ApplyRequest {
+        action: "close_combat".into(),
+        situation: fight.situation,
+        dice: DiceEntry::Physical(PhysicalDice { faces: vec![6, 1] }),
+        mapping: serde_json::from_value(json!({ "targets": fight.targets })).unwrap(),
+        rolled_by: None,
+        apply_key: None,
+    };
+    battles.apply(&referee, id, &apply).unwrap();
+    let page = shown_text(&battles.report(&referee, id).unwrap());
+    let log = battles.text_log(&referee, id).unwrap();
+    for (text, what) in [(&page, "report"), (&log, "text log")] {
+        assert!(
+            text.contains("Close combat — Bd (O), Pk (O) front rank: Bd (O) stands; Pk (O) front rank is destroyed"),
+            "the {what} does not name each element's fate:\n{text}"
+        );
+        assert!(
+            !text.contains("stand/destroyed") && !text.contains("Stand / Destroyed"),
+            "{text}"
+        );
+        no_developer_text(text, what);
+    }
+    // The enemy's chart only: its ME lost moved, the own army's did not.
+    assert!(
+        page.contains("Unchanged throughout, not charted: Own army: "),
+        "{page}"
+    );
+    for line in [
+        "The situation:",
+        "Modifiers (+1 on the dice):",
+        "Bd (O): Combat factor: Bd against Others +4 (p. 36)",
+    ] {
+        assert!(page.contains(line), "the report lacks {line}:\n{page}");
+    }
+}
+
+/// Fails on the first developer text in `text`, with the words around it.
+fn no_developer_text(text: &str, what: &str) {
+    for (re, kind) in developer_text() {
+        if let Some(m) = re.find(text) {
+            let at = text[..m.start()]
+                .char_indices()
+                .rev()
+                .nth(40)
+                .map_or(0, |(i, _)| i);
+            panic!("the {what} shows {kind}: “{}”", &text[at..m.end()]);
         }
     }
 }

@@ -66,7 +66,7 @@ fn the_capability_set_is_the_documented_one() {
 }
 
 #[test]
-fn the_csp_allows_nothing_remote_and_only_the_store_plugin_is_linked() {
+fn the_csp_allows_nothing_remote_and_only_the_store_and_dialog_plugins_are_linked() {
     let conf: Value = serde_json::from_str(&read("src-tauri/tauri.conf.json")).unwrap();
     let csp = conf["app"]["security"]["csp"].as_str().unwrap();
     for directive in csp.split(';') {
@@ -78,7 +78,8 @@ fn the_csp_allows_nothing_remote_and_only_the_store_plugin_is_linked() {
             );
         }
     }
-    // One plugin, the store for preferences (docs/security.md); no other.
+    // Two plugins, both driven from Rust (docs/security.md): the store for preferences, the
+    // dialog for the one save that asks where; no other.
     let cargo = read("src-tauri/Cargo.toml");
     let linked: BTreeSet<&str> = cargo
         .lines()
@@ -87,7 +88,7 @@ fn the_csp_allows_nothing_remote_and_only_the_store_plugin_is_linked() {
         .collect();
     assert_eq!(
         linked,
-        BTreeSet::from(["tauri-plugin-store"]),
+        BTreeSet::from(["tauri-plugin-dialog", "tauri-plugin-store"]),
         "Tauri plugins linked"
     );
     let package: Value = serde_json::from_str(&read("package.json")).unwrap();
@@ -99,7 +100,7 @@ fn the_csp_allows_nothing_remote_and_only_the_store_plugin_is_linked() {
         .map(String::as_str)
         .filter(|name| name.starts_with("@tauri-apps/plugin-"))
         .collect();
-    // The store is driven from Rust: the page has no plugin package at all.
+    // The store and the dialog are driven from Rust: the page has no plugin package at all.
     assert_eq!(
         installed,
         BTreeSet::new(),

@@ -9,8 +9,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use referee_api::{
-    roster_from_csv, write_atomically, AdjustRequest, ApplyRequest, Battles, FightRequest, Limited,
-    NewBattle, Referee, RefereeError, Roster,
+    roster_from_csv, write_atomically, AdjustRequest, ApplyRequest, Battles, ErrorCode,
+    FightRequest, Limited, NewBattle, Referee, RefereeError, Roster,
 };
 
 #[derive(Subcommand)]
@@ -222,19 +222,26 @@ pub enum DbCommand {
 
 fn stdin_json<T: serde::de::DeserializeOwned>() -> Result<T, RefereeError> {
     let mut input = String::new();
-    std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
-        .map_err(|e| RefereeError::new("input.unreadable", format!("cannot read stdin: {e}")))?;
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut input).map_err(|e| {
+        RefereeError::new(
+            ErrorCode::InputUnreadable,
+            format!("cannot read stdin: {e}"),
+        )
+    })?;
     parse(&input)
 }
 
 fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, RefereeError> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
-        RefereeError::new("input.invalid_json", format!("the input is not JSON: {e}"))
+        RefereeError::new(
+            ErrorCode::InputInvalidJson,
+            format!("the input is not JSON: {e}"),
+        )
     })?;
     serde_path_to_error::deserialize(&value).map_err(|e| {
         let path = e.path().to_string();
         let message = referee_api::plain_serde_error(&e.inner().to_string(), &path);
-        RefereeError::new("input.invalid", message).field(path)
+        RefereeError::new(ErrorCode::InputInvalid, message).field(path)
     })
 }
 
@@ -393,7 +400,7 @@ pub fn roster(db: &Path, referee: &Referee, command: RosterCommand) -> Result<Va
             let text = read(&file, Limited::Roster)?;
             let roster = if file.extension().is_some_and(|x| x == "csv") {
                 let ruleset = ruleset.ok_or_else(|| {
-                    RefereeError::new("roster.invalid", "a CSV roster needs --ruleset")
+                    RefereeError::new(ErrorCode::RosterInvalid, "a CSV roster needs --ruleset")
                         .field("ruleset")
                 })?;
                 let name = name.unwrap_or_else(|| {
@@ -458,7 +465,7 @@ pub fn db(db: &Path, referee: &Referee, command: DbCommand) -> Result<Value, Ref
             let check = battles.check(referee)?;
             if !check.damage.is_empty() {
                 return Err(RefereeError::new(
-                    "store.damaged",
+                    ErrorCode::StoreDamaged,
                     format!(
                         "the battles database is damaged: {}",
                         check.damage.join("; ")
@@ -520,13 +527,13 @@ fn script(
             (None, Some(new)) => battles.create(r, new)?,
             (Some(_), Some(_)) => {
                 return Err(RefereeError::new(
-                    "input.invalid",
+                    ErrorCode::InputInvalid,
                     "the script begins a battle and --battle names one: keep only one of them",
                 )
                 .field("battle"))
             }
             (None, None) => return Err(RefereeError::new(
-                "input.invalid",
+                ErrorCode::InputInvalid,
                 "the script begins no battle: describe one under battle, or name one with --battle",
             )
             .field("battle")),

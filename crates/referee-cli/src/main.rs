@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use referee_api::{
-    check_file, roll, HouseRuleChoice, Referee, RefereeError, ResolveRequest, RollRequest,
+    check_file, roll, ErrorCode, HouseRuleChoice, Referee, RefereeError, ResolveRequest,
+    RollRequest,
 };
 
 #[derive(Parser)]
@@ -115,11 +116,14 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
         } => {
             let mut input = String::new();
             std::io::stdin().read_to_string(&mut input).map_err(|e| {
-                RefereeError::new("situation.unreadable", format!("cannot read stdin: {e}"))
+                RefereeError::new(
+                    ErrorCode::SituationUnreadable,
+                    format!("cannot read stdin: {e}"),
+                )
             })?;
             let situation = serde_json::from_str(&input).map_err(|e| {
                 RefereeError::new(
-                    "situation.invalid_json",
+                    ErrorCode::SituationInvalidJson,
                     format!("the situation on stdin is not JSON: {e}"),
                 )
             })?;
@@ -168,7 +172,7 @@ fn emitted(text: &str) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let e = RefereeError::new(
-                "output.unwritable",
+                ErrorCode::OutputUnwritable,
                 format!("the answer could not be written out whole ({e}); what was written is incomplete"),
             );
             let _ = writeln!(

@@ -1,9 +1,10 @@
-//! docs/api.md is checked against the real CLI: its examples resolve, every action has one, every
-//! situation field is named in its section, and every error code the code raises is listed.
+//! docs/api.md is checked against the real CLI: its examples resolve, every action has one, and
+//! every situation field is named in its section. (Its table of error codes is generated from the
+//! one enum of codes: referee-core's `tests/error_codes.rs`.)
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
@@ -129,47 +130,6 @@ fn every_example_in_docs_api_resolves_with_the_real_cli() {
                 );
             }
         }
-    }
-}
-
-fn codes_in(dir: &Path, out: &mut BTreeSet<String>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            codes_in(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("tests.rs") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            for part in text.split("RefereeError::new(").skip(1) {
-                let code = part.trim_start().trim_start_matches('"');
-                if let Some(end) = code.find('"') {
-                    if part.trim_start().starts_with('"') {
-                        out.insert(code[..end].to_string());
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn every_error_code_is_documented() {
-    let doc = std::fs::read_to_string(root().join("docs/api.md")).unwrap();
-    let errors = &doc[doc.find("## Errors").unwrap()..];
-    let mut codes = BTreeSet::new();
-    for crate_dir in [
-        "crates/referee-core/src",
-        "crates/referee-api/src",
-        "crates/referee-store/src",
-        "crates/referee-cli/src",
-    ] {
-        codes_in(&root().join(crate_dir), &mut codes);
-    }
-    assert!(codes.len() > 20, "found only {codes:?}");
-    for code in codes {
-        assert!(
-            errors.contains(&format!("`{code}`")),
-            "error code `{code}` is not in docs/api.md"
-        );
     }
 }
 

@@ -205,8 +205,13 @@ pub enum Change {
     FirstTurnSpent,
     /// A leader's command point recovers a unit's Shock capability (GTS 2.14, 0.0 A d).
     ShockRecovered,
-    /// A DBMM element's combat outcome: recoil, repulsed, flee, spent, destroyed, pursue.
-    ElementFate { fate: String },
+    /// A DBMM element's outcome (recoil, repulsed, flee, spent, destroyed, pursue …), or a
+    /// choice of two the player makes.
+    ElementFate {
+        #[schemars(with = "String")]
+        #[ts(type = "string")]
+        fate: crate::fate::FateChoice,
+    },
     /// The units fired their throwing weapons: once per game (ITACS 6.6).
     ThrowingWeaponsUsed,
 }
@@ -216,7 +221,11 @@ pub enum Change {
 pub struct Effect {
     pub target: Target,
     pub change: Change,
+    /// "Defender: +2 D markers": the target and the change in words.
     pub text: String,
+    /// "+2 D markers": the change alone in words, for a screen that names the target by the
+    /// units it lands on.
+    pub what: String,
     pub rule: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -308,32 +317,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::Recover => "recovers from Disorder".to_string(),
         Change::FirstTurnSpent => "has used its 1st-turn melee bonus".to_string(),
         Change::ShockRecovered => "recovers its Shock capability".to_string(),
-        Change::ElementFate { fate } => match fate.as_str() {
-            "recoil" => "recoils".to_string(),
-            "repulsed" => "is repulsed".to_string(),
-            "flee" => "flees".to_string(),
-            "spent" => "is spent".to_string(),
-            "destroyed" => "is destroyed".to_string(),
-            "pursue" => "pursues".to_string(),
-            "turn" => "turns 180° to face the enemy".to_string(),
-            "burst_through" => "bursts through the enemy".to_string(),
-            // The player's choice between the sheet's exception and the general outcome.
-            "repulsed_or_recoil" => "is repulsed or recoils, as the player chooses".to_string(),
-            "repulsed_or_destroyed" => {
-                "is repulsed or is destroyed, as the player chooses".to_string()
-            }
-            "repulsed_or_stand" => "is repulsed or stands, as the player chooses".to_string(),
-            // A friend on the enemy's flank when the element in front gives way (DBMM p. 38).
-            "recoil_or_spent" => "recoils (if it cannot, it is spent)".to_string(),
-            // DBMM p. 43: what a command's morale does to its elements.
-            "removed" => "is removed".to_string(),
-            "rout" => "routs".to_string(),
-            "sees_broken_command" => {
-                "sees a broken command within 800p at the bound's end".to_string()
-            }
-            "sees_no_broken_command" => "no longer sees a broken command".to_string(),
-            other => other.to_string(),
-        },
+        Change::ElementFate { fate } => fate.words(),
         Change::ThrowingWeaponsUsed => {
             "throwing weapons used (once per game: not again this battle)".to_string()
         }
@@ -342,6 +326,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         target,
         change,
         text: format!("{who}: {what}"),
+        what,
         rule: rule.to_string(),
         ruling: ruling.map(str::to_string),
     }
@@ -550,6 +535,13 @@ impl Resolution {
             in_turn: self.shown.in_turn,
             names,
         };
+        self
+    }
+
+    /// Names a result in words for the screen; its key stays an identifier ("points_7" is
+    /// "7 points").
+    pub fn named(mut self, key: &str, words: impl Into<String>) -> Resolution {
+        self.shown.names.insert(key.to_string(), words.into());
         self
     }
 

@@ -3,12 +3,14 @@
 use serde::Serialize;
 use ts_rs::TS;
 
+use crate::ErrorCode;
+
 /// An error a player or umpire sees: a stable `code` (documented in docs/api.md), a message
 /// that says what is wrong and what to do, the field or file location, and the rule it rests on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS, thiserror::Error)]
 #[error("{message}")]
 pub struct RefereeError {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
     /// The situation field or ruleset key path at fault (`target.terrain`, `melee.columns[2]`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -29,7 +31,7 @@ pub struct RefereeError {
 
 impl RefereeError {
     /// An error whose message reads as a sentence: capitalised, ending with a full stop.
-    pub fn new(code: &str, message: impl Into<String>) -> RefereeError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> RefereeError {
         let message = sentence(message.into().trim());
         let message = if message.ends_with(['.', '!', '?', '…']) || message.is_empty() {
             message
@@ -37,7 +39,7 @@ impl RefereeError {
             format!("{message}.")
         };
         RefereeError {
-            code: code.to_string(),
+            code,
             message,
             field: None,
             location: None,
@@ -90,7 +92,7 @@ impl RefereeError {
 
 impl From<crate::odds::OddsError> for RefereeError {
     fn from(e: crate::odds::OddsError) -> RefereeError {
-        RefereeError::new("odds.engine", e.to_string())
+        RefereeError::new(ErrorCode::OddsEngine, e.to_string())
     }
 }
 
@@ -221,6 +223,11 @@ pub fn side_verb(side: &str, plural: &str, singular: &str) -> String {
     } else {
         format!("{side} {singular}")
     }
+}
+
+/// A count with its noun, never "unit(s)": "1 unit", "3 units".
+pub fn counted(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A side's possessive: "Romans'", "Rome's".

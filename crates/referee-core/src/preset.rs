@@ -13,6 +13,7 @@ use crate::battle::{Battle, BattleSetup, SideSetup, UnitSpec};
 use crate::error::RefereeError;
 use crate::ruleset::{parse_table, Layers, SourceFile};
 use crate::systems::Ruleset;
+use crate::ErrorCode;
 
 /// The presets shipped with the app, embedded at compile time: (file, text).
 pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
@@ -130,7 +131,7 @@ pub fn load(
         .locate(path)
     };
     let table = parse_table(file).map_err(|e| RefereeError {
-        code: "preset.syntax".into(),
+        code: ErrorCode::PresetSyntax,
         message: e.message.replace('`', ""),
         ..e
     })?;
@@ -139,14 +140,14 @@ pub fn load(
             let path = e.path().to_string();
             let path = if path == "." { String::new() } else { path };
             let message = crate::error::plain_serde_error(e.inner().message(), &path);
-            RefereeError::new("preset.invalid", message)
+            RefereeError::new(ErrorCode::PresetInvalid, message)
                 .location(at(&path))
                 .field(path)
         })?;
     let ruleset = rulesets.get(&parsed.ruleset).ok_or_else(|| {
         let known: Vec<&str> = rulesets.keys().map(String::as_str).collect();
         RefereeError::new(
-            "preset.unknown_ruleset",
+            ErrorCode::PresetUnknownRuleset,
             format!(
                 "This preset is for the ruleset {}, which is not loaded here; the rulesets are {}.",
                 parsed.ruleset,

@@ -91,7 +91,7 @@ fn check(ruleset: &Ruleset, battle: &Battle, action: &str, a: &[UnitId], d: &[Un
     let r = match ruleset.resolve(action, &f.situation, None) {
         Ok(r) => r,
         // A value the roster entry leaves out and the text does not give (R-ITACS-17) is asked.
-        Err(e) if e.code.starts_with("situation.missing_") => {
+        Err(e) if e.code.as_str().starts_with("situation.missing_") => {
             assert!(
                 f.asks.iter().any(|a| a.starts_with("Enter the")),
                 "{what}: {:?}",
@@ -427,7 +427,7 @@ fn the_units_fight_in_their_state_now() {
         &mut b,
         2,
         Change::ElementFate {
-            fate: "recoil".into(),
+            fate: referee_core::fate::Fate::Recoil.into(),
         },
     );
     adjust(
@@ -435,7 +435,7 @@ fn the_units_fight_in_their_state_now() {
         &mut b,
         3,
         Change::ElementFate {
-            fate: "destroyed".into(),
+            fate: referee_core::fate::Fate::Destroyed.into(),
         },
     );
     let s = opened(&r, &b, "close_combat", &[1], &[2]);
@@ -556,7 +556,7 @@ fn dbmm_a_command_past_its_threshold_fights_shaken() {
             &mut b,
             id,
             Change::ElementFate {
-                fate: "destroyed".into(),
+                fate: referee_core::fate::Fate::Destroyed.into(),
             },
         );
     }
@@ -599,7 +599,7 @@ fn dbmm_a_command_past_its_threshold_fights_shaken() {
             &mut b2,
             id,
             Change::ElementFate {
-                fate: "destroyed".into(),
+                fate: referee_core::fate::Fate::Destroyed.into(),
             },
         );
     }
@@ -636,7 +636,7 @@ fn dbmm_a_command_passing_a_threshold_lands_on_its_elements() {
         &mut b,
         2,
         Change::ElementFate {
-            fate: "destroyed".into(),
+            fate: referee_core::fate::Fate::Destroyed.into(),
         },
     );
     assert_eq!(words(&b, 6), "in the line", "1 ME of 6 lost: steady");
@@ -646,7 +646,7 @@ fn dbmm_a_command_passing_a_threshold_lands_on_its_elements() {
         &mut b,
         3,
         Change::ElementFate {
-            fate: "destroyed".into(),
+            fate: referee_core::fate::Fate::Destroyed.into(),
         },
     );
     assert_eq!(words(&b, 6), "removed (its command disheartened)");
@@ -689,7 +689,7 @@ fn dbmm_a_command_passing_a_threshold_lands_on_its_elements() {
         &mut b,
         4,
         Change::ElementFate {
-            fate: "destroyed".into(),
+            fate: referee_core::fate::Fate::Destroyed.into(),
         },
     );
     assert_eq!(b.state.units[&7].moves, vec!["Rear: routs".to_string()]);

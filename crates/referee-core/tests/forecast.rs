@@ -272,9 +272,9 @@ fn check_situation(
     let undiced = match r.resolve(action, situation, None) {
         Ok(x) => x,
         // A value the roster leaves out and the text does not give is asked (R-ITACS-17).
-        Err(e) if e.code.starts_with("situation.missing_") => return 0,
+        Err(e) if e.code.as_str().starts_with("situation.missing_") => return 0,
         // Units that cannot fight this way (no fire strength, no range): the picks refused.
-        Err(e) if e.code.starts_with("situation.") => return 0,
+        Err(e) if e.code.as_str().starts_with("situation.") => return 0,
         Err(e) => panic!("{what}: {}", e.one_line()),
     };
     // GTS recoil throws a d100 for every unit (each die named by its unit): its rows are each
@@ -516,7 +516,7 @@ fn a_dbmm_command_near_its_threshold_forecasts_what_applying_does() {
             &mut b,
             id,
             Change::ElementFate {
-                fate: "destroyed".into(),
+                fate: referee_core::fate::Fate::Destroyed.into(),
             },
         );
     }

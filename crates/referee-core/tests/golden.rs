@@ -221,10 +221,18 @@ fn check_resolution(r: &Resolution, expect: &Expect) -> Result<(), String> {
         }
     }
     if let Some(res) = &expect.result {
-        if outcome.result != *res {
-            return Err(format!("result {}, the text has {res}", outcome.result));
+        // The text names a result by a table's code ("-1/D2") or in words ("4 MP", "ridden
+        // down"): the result's key, or its words as the screen shows them.
+        let words = r.shown.names.get(&outcome.result);
+        let named = words.is_some_and(|w| w == res || *w == referee_core::error::sentence(res));
+        if outcome.result != *res && !named {
+            return Err(format!(
+                "result {} ({}), the text has {res}",
+                outcome.result,
+                words.map_or("no words", String::as_str)
+            ));
         }
-        let listed = r.distribution.iter().find(|d| d.result == *res);
+        let listed = r.distribution.iter().find(|d| d.result == outcome.result);
         if listed.is_none_or(|d| d.p <= 0.0) {
             return Err(format!(
                 "result {res} has no probability in the distribution"

@@ -20,6 +20,16 @@ fn ruleset(system: &str) -> Ruleset {
     .unwrap()
 }
 
+/// The code is one the system's ruleset file prints, as a table's result.
+fn printed(system: &str, code: &str) -> bool {
+    let path = format!(
+        "{}/../../rulesets/{system}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let toml = std::fs::read_to_string(path).unwrap();
+    toml.contains(&format!("result = \"{}\"", code.replace('"', "\\\"")))
+}
+
 /// The keys shared by more than one result, if any.
 fn shared_keys(r: &Resolution) -> Vec<String> {
     let mut seen = BTreeSet::new();
@@ -33,19 +43,35 @@ fn shared_keys(r: &Resolution) -> Vec<String> {
 #[test]
 fn every_documented_example_has_one_result_per_key() {
     let mut checked = 0;
+    let mut sentences = Vec::new();
     for (tag, situation) in common::api_examples() {
         let (system, action) = tag.split_once('/').unwrap();
         let Ok(r) = ruleset(system).resolve(action, &situation, None) else {
             continue;
         };
         assert!(shared_keys(&r).is_empty(), "{tag}: {:?}", shared_keys(&r));
-        // Every result is named in words for the screen.
-        for d in &r.distribution {
-            assert!(r.shown.names.contains_key(&d.result), "{tag}: {}", d.result);
+        // Every result is named in words for the screen, and its key is an identifier made from
+        // typed values, never the sentence the screen shows.
+        for key in r
+            .distribution
+            .iter()
+            .map(|d| &d.result)
+            .chain(r.outcome.as_ref().map(|o| &o.result))
+        {
+            assert!(r.shown.names.contains_key(key), "{tag}: {key}");
+            // A code the ruleset's own table prints ("front left") is the table's key.
+            if key.contains(char::is_whitespace) && !printed(system, key) {
+                sentences.push(format!("{tag}: “{key}”"));
+            }
         }
         checked += 1;
     }
     assert!(checked > 40, "{checked} examples resolved");
+    assert!(
+        sentences.is_empty(),
+        "sentences as keys:\n{}",
+        sentences.join("\n")
+    );
 }
 
 #[test]

@@ -2,33 +2,15 @@
 //! folder behind one contract, the battle speaking to systems only through it, no system speaking
 //! to the battle or to another system, unit state typed, and no rule knowledge in the app.
 
+mod source;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use source::files;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every file under `dir` with one of the extensions, with its text.
-fn files(dir: &Path, exts: &[&str]) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if exts
-                .iter()
-                .any(|e| path.extension().is_some_and(|x| x == *e))
-            {
-                let text = fs::read_to_string(&path).unwrap();
-                out.push((path, text));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// The lines of `files` (not tests) that contain any of `needles`, as "file:line: text".

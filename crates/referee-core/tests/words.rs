@@ -170,7 +170,7 @@ fn every_system_sums_a_unit_up_in_its_own_words() {
             Role::Unit,
             json!({"type": "Kn", "grade": "O", "general": true}),
             vec![Change::ElementFate {
-                fate: "off_table".into(),
+                fate: referee_core::fate::Fate::OffTable.into(),
             }],
             "general, off table",
         ),

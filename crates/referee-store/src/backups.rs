@@ -11,9 +11,8 @@ use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use ts_rs::TS;
 
-use referee_core::RefereeError;
-
-use super::{error::store_error, schema, Store};
+use super::error::{store_error, StoreError};
+use super::{schema, Store};
 
 /// Why a backup was taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
@@ -71,13 +70,6 @@ pub struct BackupInfo {
     /// How many battles it holds, when it can be read.
     pub battles: Option<i64>,
     pub bytes: u64,
-}
-
-/// The backups, newest first, and why the last automatic one failed, if it did.
-#[derive(Clone, Debug, Serialize, TS)]
-pub struct Backups {
-    pub backups: Vec<BackupInfo>,
-    pub problem: Option<RefereeError>,
 }
 
 const STAMP: &str = "%Y%m%dT%H%M%S%3fZ";
@@ -204,21 +196,18 @@ pub fn daily_due(today: NaiveDate, taken: &[DateTime<Utc>]) -> bool {
         .any(|at| at.with_timezone(&Local).date_naive() == today)
 }
 
-fn unusable(why: &str) -> RefereeError {
-    RefereeError::new(
-        "backup.unusable",
-        format!("that backup cannot be restored: {why}. The battles were left as they are"),
-    )
+fn unusable(why: &'static str) -> StoreError {
+    StoreError::BackupUnusable { why }
 }
 
-fn open_read_only(path: &Path) -> Result<Connection, RefereeError> {
+fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
     // A file that is not there must not be created by opening it.
     Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
         .map_err(|_| unusable("it cannot be read"))
 }
 
 /// How many battles (not deleted) a backup holds, if it is a referee database this app knows.
-fn count_battles(conn: &Connection) -> Result<i64, RefereeError> {
+fn count_battles(conn: &Connection) -> Result<i64, StoreError> {
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(|_| unusable("it is not a battles database"))?;
@@ -237,7 +226,7 @@ fn count_battles(conn: &Connection) -> Result<i64, RefereeError> {
 
 /// A backup checked whole before it is restored: readable, a referee database this app knows,
 /// not damaged. Answers how many battles it holds.
-fn check_backup(path: &Path) -> Result<i64, RefereeError> {
+fn check_backup(path: &Path) -> Result<i64, StoreError> {
     let conn = open_read_only(path)?;
     let check: String = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))
@@ -266,33 +255,21 @@ pub fn backups_of(db: &Path) -> Vec<BackupInfo> {
 }
 
 /// The listed backup named `id`: a name from the list, never a path.
-fn find(db: &Path, id: &str) -> Result<PathBuf, RefereeError> {
+fn find(db: &Path, id: &str) -> Result<PathBuf, StoreError> {
     listed(db)
         .into_iter()
         .map(|(p, _, _)| p)
         .find(|p| p.file_name().and_then(|n| n.to_str()) == Some(id))
-        .ok_or_else(|| {
-            RefereeError::new(
-                "backup.unknown",
-                "there is no such backup: choose one from the list",
-            )
-        })
+        .ok_or(StoreError::BackupUnknown)
 }
 
 /// Puts a backup in the place of a database that cannot be opened (damaged): the damaged file is
 /// kept among the backups, the checked backup is copied over it whole (temporary file, then
 /// rename). The caller opens the database again.
-pub fn restore_over_damaged(db: &Path, id: &str) -> Result<(), RefereeError> {
+pub fn restore_over_damaged(db: &Path, id: &str) -> Result<(), StoreError> {
     let source = find(db, id)?;
     check_backup(&source)?;
-    let failed = |e: std::io::Error| {
-        RefereeError::new(
-            "store.unwritable",
-            format!(
-                "the backup could not be put in place ({e}); the battles were left as they are"
-            ),
-        )
-    };
+    let failed = |e: std::io::Error| StoreError::BackupNotPutInPlace { io: e.to_string() };
     let kept = next_name(db, BackupReason::BeforeRestore, None);
     let side = |path: &Path, suffix: &str| {
         let mut name = path.as_os_str().to_owned();
@@ -340,7 +317,7 @@ impl Store {
         &self,
         reason: BackupReason,
         detail: Option<&str>,
-    ) -> Result<PathBuf, RefereeError> {
+    ) -> Result<PathBuf, StoreError> {
         let taken = self.lock()?;
         let dest = next_name(&self.path, reason, detail);
         let done = self.backup_to(&dest);
@@ -351,11 +328,13 @@ impl Store {
     }
 
     /// Every backup, newest first, with how many battles each holds.
-    pub fn backups(&self) -> Backups {
-        Backups {
-            backups: backups_of(&self.path),
-            problem: self.backup_problem.clone(),
-        }
+    pub fn backups(&self) -> Vec<BackupInfo> {
+        backups_of(&self.path)
+    }
+
+    /// Why the last automatic backup failed, if it did (for Settings to say).
+    pub fn backup_problem(&self) -> Option<&StoreError> {
+        self.backup_problem.as_ref()
     }
 
     /// Before a write: the day's backup if none was taken today, then the battles deleted more
@@ -373,7 +352,7 @@ impl Store {
 
     /// The day's backup, if none of the backups was taken today: decided and taken under the
     /// write lock, so writers starting together take one between them.
-    fn daily_backup(&mut self, today: NaiveDate) -> Result<(), RefereeError> {
+    fn daily_backup(&mut self, today: NaiveDate) -> Result<(), StoreError> {
         let taken = self.lock()?;
         let listed_today: Vec<_> = listed(&self.path)
             .into_iter()
@@ -418,7 +397,7 @@ impl Store {
     /// under one write lock, so no write of another process can land between the copy kept and
     /// the copy put in place (it waits, then lands on the restored battles). Answers the backup
     /// of what was replaced.
-    pub fn restore_backup(&mut self, id: &str) -> Result<PathBuf, RefereeError> {
+    pub fn restore_backup(&mut self, id: &str) -> Result<PathBuf, StoreError> {
         // Only a backup listed by name: a path cannot reach outside the backups folder.
         let source = find(&self.path, id)?;
         let battles = check_backup(&source)?;
@@ -449,7 +428,7 @@ impl Store {
 
     /// The database's tables emptied and filled from `from` (a backup at this schema), inside
     /// the transaction the caller holds; checked to hold the backup's battles.
-    fn copy_in(&self, from: &Connection, battles: i64) -> Result<(), RefereeError> {
+    fn copy_in(&self, from: &Connection, battles: i64) -> Result<(), StoreError> {
         let failed = |e| store_error(e, &self.path);
         self.conn
             .execute_batch(
@@ -489,7 +468,7 @@ fn copy_rows(from: &Connection, to: &Connection, table: &str) -> rusqlite::Resul
 
 /// A backup copied to `copy` and brought up to this schema there (the backup itself is never
 /// written).
-fn prepare_copy(source: &Path, copy: &Path) -> Result<Connection, RefereeError> {
+fn prepare_copy(source: &Path, copy: &Path) -> Result<Connection, StoreError> {
     let failed = |e| store_error(e, copy);
     let from = open_read_only(source)?;
     let mut to = Connection::open(copy).map_err(failed)?;

@@ -5,10 +5,10 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use referee_core::battle::{Event, EventBody};
-use referee_core::RefereeError;
 
 use super::chain::{event_hash, event_hash_bytes, head_hash, BattleRecord, CHAIN_START};
-use super::{error::store_error, Store};
+use super::error::{backup_hint, store_error, StoreError};
+use super::Store;
 
 /// A battle in the list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
@@ -33,8 +33,8 @@ pub struct DeletedBattle {
     pub kept_until: String,
 }
 
-fn unknown(id: i64) -> RefereeError {
-    RefereeError::new("battle.unknown", format!("there is no battle #{id}")).field("battle")
+fn unknown(id: i64) -> StoreError {
+    StoreError::BattleUnknown { battle: id }
 }
 
 /// A JSON value as stored text.
@@ -49,22 +49,12 @@ fn body_text(body: &EventBody) -> String {
 }
 
 /// An event's seq as SQLite stores it (a signed 64-bit integer).
-pub(crate) fn seq_column(seq: u64) -> Result<i64, RefereeError> {
-    i64::try_from(seq).map_err(|_| {
-        RefereeError::new(
-            "battle.invalid_events",
-            format!("event {seq} is numbered beyond what a battle holds"),
-        )
-    })
+pub(crate) fn seq_column(seq: u64) -> Result<i64, StoreError> {
+    i64::try_from(seq).map_err(|_| StoreError::EventNumberTooLarge { seq })
 }
 
-fn conflict(battle: i64, last: i64) -> RefereeError {
-    RefereeError::new(
-        "store.conflict",
-        format!(
-            "battle #{battle} changed elsewhere (it is at event {last}): reopen it and try again"
-        ),
-    )
+fn conflict(battle: i64, last: i64) -> StoreError {
+    StoreError::Conflict { battle, last }
 }
 
 /// Writes events after `prev` (the hash of the event before the first), with their chained
@@ -170,7 +160,7 @@ impl Store {
     pub fn insert_battle(
         &mut self,
         events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
-    ) -> Result<i64, RefereeError> {
+    ) -> Result<i64, StoreError> {
         let path = self.path.clone();
         let Some((
             Event {
@@ -181,19 +171,15 @@ impl Store {
             _,
         )) = events.first()
         else {
-            return Err(RefereeError::new(
-                "battle.invalid_events",
-                "a battle's first event creates it",
-            ));
+            return Err(StoreError::FirstEventNotCreation);
         };
         // A battle's events are numbered 1, 2, 3…: the chain and every later append rely on it.
         for (i, (e, _)) in events.iter().enumerate() {
             if u64::try_from(i + 1).ok() != Some(e.seq) {
-                return Err(RefereeError::new(
-                    "battle.invalid_events",
-                    format!("event {} stands at place {}: a battle's events are numbered 1, 2, 3 and so on", e.seq, i + 1),
-                )
-                .field(format!("events[{i}].seq")));
+                return Err(StoreError::EventOutOfPlace {
+                    seq: e.seq,
+                    place: i + 1,
+                });
             }
         }
         self.before_write();
@@ -217,7 +203,7 @@ impl Store {
         battle: i64,
         event: &Event,
         detail: Option<&serde_json::Value>,
-    ) -> Result<(), RefereeError> {
+    ) -> Result<(), StoreError> {
         self.append_all(battle, &[(event.clone(), detail.map(raw))])
     }
 
@@ -227,7 +213,7 @@ impl Store {
         &mut self,
         battle: i64,
         events: &[(Event, Option<Box<serde_json::value::RawValue>>)],
-    ) -> Result<(), RefereeError> {
+    ) -> Result<(), StoreError> {
         let path = self.path.clone();
         self.before_write();
         // IMMEDIATE: the write lock is taken before the last event is read, so a second writer
@@ -262,18 +248,16 @@ impl Store {
 
     /// Every event of a battle, in order, checked: numbered 1, 2, 3…, each readable and matching
     /// its hash in the chain. A damaged event is refused, named by its battle and seq.
-    pub fn events(&mut self, battle: i64) -> Result<Vec<Event>, RefereeError> {
+    pub fn events(&mut self, battle: i64) -> Result<Vec<Event>, StoreError> {
         let path = self.path.clone();
-        self.checked_events(battle, false)?.map_err(|(seq, what)| {
-            RefereeError::new(
-                "store.damaged_event",
-                format!(
-                    "event {seq} of battle #{battle} {what}: the battle cannot be opened as it is. {}",
-                    super::error::backup_hint(&path)
-                ),
-            )
-            .location(path.display().to_string())
-        })
+        self.checked_events(battle, false)?
+            .map_err(|(seq, what)| StoreError::DamagedEvent {
+                backup: backup_hint(&path),
+                path,
+                battle,
+                seq,
+                what,
+            })
     }
 
     /// A battle's events, or the first damaged one: its seq and what is wrong with it. A deleted
@@ -282,7 +266,7 @@ impl Store {
         &mut self,
         battle: i64,
         deleted: bool,
-    ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
+    ) -> Result<Result<Vec<Event>, (i64, String)>, StoreError> {
         // The battle's row and its events read in one transaction: one snapshot, so a write
         // another process commits between the two reads cannot look like a cut tail.
         self.reading(|store| store.read_checked_events(battle, deleted))
@@ -292,7 +276,7 @@ impl Store {
         &mut self,
         battle: i64,
         deleted: bool,
-    ) -> Result<Result<Vec<Event>, (i64, String)>, RefereeError> {
+    ) -> Result<Result<Vec<Event>, (i64, String)>, StoreError> {
         let path = self.path.clone();
         let conn = self.conn();
         let Some(row) = stored_row(conn, battle).map_err(|e| store_error(e, &path))? else {
@@ -398,7 +382,7 @@ impl Store {
     }
 
     /// The seq of a battle's last event (None: no such battle).
-    pub fn last_seq(&mut self, battle: i64) -> Result<Option<u64>, RefereeError> {
+    pub fn last_seq(&mut self, battle: i64) -> Result<Option<u64>, StoreError> {
         let path = self.path.clone();
         let last: Option<i64> = self
             .conn()
@@ -416,7 +400,7 @@ impl Store {
         &mut self,
         battle: i64,
         seq: u64,
-    ) -> Result<Option<serde_json::Value>, RefereeError> {
+    ) -> Result<Option<serde_json::Value>, StoreError> {
         let path = self.path.clone();
         let text: Option<String> = self
             .conn()
@@ -436,7 +420,7 @@ impl Store {
     pub fn events_and_details(
         &mut self,
         battle: i64,
-    ) -> Result<(Vec<Event>, Vec<(u64, Box<serde_json::value::RawValue>)>), RefereeError> {
+    ) -> Result<(Vec<Event>, Vec<(u64, Box<serde_json::value::RawValue>)>), StoreError> {
         self.reading(|store| Ok((store.events(battle)?, store.details(battle)?)))
     }
 
@@ -444,7 +428,7 @@ impl Store {
     pub fn details(
         &mut self,
         battle: i64,
-    ) -> Result<Vec<(u64, Box<serde_json::value::RawValue>)>, RefereeError> {
+    ) -> Result<Vec<(u64, Box<serde_json::value::RawValue>)>, StoreError> {
         let path = self.path.clone();
         let conn = self.conn();
         let mut stmt = conn
@@ -468,7 +452,7 @@ impl Store {
         Ok(out)
     }
 
-    pub fn battles(&mut self) -> Result<Vec<BattleRow>, RefereeError> {
+    pub fn battles(&mut self) -> Result<Vec<BattleRow>, StoreError> {
         let path = self.path.clone();
         let conn = self.conn();
         let mut stmt = conn
@@ -497,7 +481,7 @@ impl Store {
     }
 
     /// Deletes a battle: it leaves the list and can be restored for `KEEP_DELETED_DAYS` days.
-    pub fn delete_battle(&mut self, battle: i64) -> Result<(), RefereeError> {
+    pub fn delete_battle(&mut self, battle: i64) -> Result<(), StoreError> {
         let path = self.path.clone();
         self.before_write();
         let n = self
@@ -517,7 +501,7 @@ impl Store {
     }
 
     /// The battles deleted lately, the latest first.
-    pub fn deleted_battles(&mut self) -> Result<Vec<DeletedBattle>, RefereeError> {
+    pub fn deleted_battles(&mut self) -> Result<Vec<DeletedBattle>, StoreError> {
         let path = self.path.clone();
         let conn = self.conn();
         let mut stmt = conn
@@ -553,7 +537,7 @@ impl Store {
     }
 
     /// Brings a deleted battle back to the list, as it was.
-    pub fn restore_battle(&mut self, battle: i64) -> Result<(), RefereeError> {
+    pub fn restore_battle(&mut self, battle: i64) -> Result<(), StoreError> {
         let path = self.path.clone();
         self.before_write();
         let n = self
@@ -568,11 +552,7 @@ impl Store {
             })
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
-            return Err(RefereeError::new(
-                "battle.not_deleted",
-                "that battle is not among the recently deleted ones (it was restored already, or deleted more than 30 days ago)",
-            )
-            .field("battle"));
+            return Err(StoreError::BattleNotDeleted);
         }
         Ok(())
     }
@@ -581,7 +561,7 @@ impl Store {
     pub(crate) fn purge_deleted(
         &mut self,
         before: chrono::DateTime<chrono::Utc>,
-    ) -> Result<usize, RefereeError> {
+    ) -> Result<usize, StoreError> {
         let path = self.path.clone();
         let before = before.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         self.conn()

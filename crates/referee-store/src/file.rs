@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::error::StoreError;
 use referee_core::battle::{Event, EventBody};
-use referee_core::RefereeError;
 
 pub const FORMAT: &str = "referee-battle";
 /// The newest version this referee writes and reads. Version 2 adds unit edits and removals
@@ -75,7 +75,7 @@ pub struct FileEvent {
 
 impl BattleFile {
     /// Reads a battle file, checking its format and version before its contents.
-    pub fn parse(text: &str) -> Result<BattleFile, RefereeError> {
+    pub fn parse(text: &str) -> Result<BattleFile, StoreError> {
         // Only the head first (the rest is skipped, not built): a big file is not held twice.
         #[derive(Deserialize)]
         struct Head {
@@ -84,42 +84,23 @@ impl BattleFile {
             #[serde(default)]
             version: serde_json::Value,
         }
-        let value: Head = serde_json::from_str(text).map_err(|_| {
-            RefereeError::new(
-                "import.invalid",
-                "the file is not a battle file: choose a battle file exported by the referee",
-            )
-        })?;
+        let value: Head = serde_json::from_str(text).map_err(|_| StoreError::FileNotJson)?;
         if value.format.as_str() != Some(FORMAT) {
-            return Err(RefereeError::new(
-                "import.not_a_battle",
-                "the file is not a referee battle: choose a battle file exported by the referee",
-            )
-            .field("format"));
+            return Err(StoreError::FileNotABattle);
         }
         match value.version.as_u64() {
             Some(v) if v > u64::from(FORMAT_VERSION) => {
-                return Err(RefereeError::new(
-                    "import.newer_version",
-                    format!("the battle file is version {v}; this referee reads up to {FORMAT_VERSION}: update the app"),
-                )
-                .field("version"))
+                return Err(StoreError::FileNewer { version: v })
             }
             _ => {}
         }
         let mut de = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            RefereeError::new(
-                "import.invalid",
-                format!(
-                    "the battle file is damaged: {}",
-                    referee_core::error::plain_serde_error(
-                        &e.inner().to_string(),
-                        &e.path().to_string()
-                    )
-                ),
-            )
-            .field(e.path().to_string())
+        serde_path_to_error::deserialize(&mut de).map_err(|e| StoreError::FileInvalid {
+            at: e.path().to_string(),
+            why: referee_core::error::plain_serde_error(
+                &e.inner().to_string(),
+                &e.path().to_string(),
+            ),
         })
     }
 }
@@ -128,14 +109,11 @@ impl BattleFile {
     /// Every event's hash checked against the chain, when the file carries hashes (all of its
     /// events, or none: a file from before version 4), and the chain's head, which every file
     /// from version 5 on carries: a file whose last events were cut off ends before its head.
-    pub fn check_chain(&self) -> Result<(), RefereeError> {
+    pub fn check_chain(&self) -> Result<(), StoreError> {
         let hashed = self.events.iter().filter(|e| e.hash.is_some()).count();
-        let damaged = |what: &str, field: &str| {
-            RefereeError::new(
-                "import.damaged",
-                format!("{what}: export the battle again from the referee that played it"),
-            )
-            .field(field.to_string())
+        let damaged = |what: &str, field: &str| StoreError::FileDamaged {
+            what: what.to_string(),
+            at: field.to_string(),
         };
         if self.version >= 5 && (self.head.is_none() || hashed == 0) {
             return Err(damaged(
@@ -161,11 +139,10 @@ impl BattleFile {
                 } else {
                     "was changed after the battle was exported (it no longer matches its hash)"
                 };
-                return Err(RefereeError::new(
-                    "import.damaged",
-                    format!("event {} of the battle file {what}: export the battle again from the referee that played it", e.seq),
-                )
-                .field(format!("events[{i}].hash")));
+                return Err(damaged(
+                    &format!("event {} of the battle file {what}", e.seq),
+                    &format!("events[{i}].hash"),
+                ));
             }
             prev = computed;
         }

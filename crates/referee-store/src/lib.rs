@@ -20,15 +20,14 @@ use rusqlite::{Connection, OpenFlags, Savepoint, Transaction, TransactionBehavio
 use serde::Serialize;
 
 use referee_core::battle::Event;
-use referee_core::RefereeError;
 
 pub use backups::{
     backups_dir, backups_of, daily_due, latest_backup, leftovers, restore_over_damaged, BackupInfo,
-    BackupReason, Backups,
+    BackupReason,
 };
 pub use battles::{raw, BattleRow, DeletedBattle};
 pub use chain::{event_hash, event_hash_text, CHAIN_START};
-pub use error::store_error;
+pub use error::{store_error, BackupHint, StoreError};
 pub use file::{version_for, BattleFile, FileEvent, FileHead, FORMAT, FORMAT_VERSION};
 pub use rosters::{Roster, RosterRow};
 pub use schema::{schema_at, APPLICATION_ID, SCHEMA_VERSION};
@@ -39,7 +38,7 @@ pub struct Store {
     /// The local day whose backup is known to be taken (checked once a day, not per write).
     backed_up_on: Option<chrono::NaiveDate>,
     /// Why the last automatic backup failed, for Settings to say.
-    backup_problem: Option<RefereeError>,
+    backup_problem: Option<StoreError>,
 }
 
 /// How long a deleted battle can still be restored.
@@ -54,13 +53,11 @@ const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
 
 impl Store {
     /// Opens (or creates) the database file, migrating an older schema after backing it up.
-    pub fn open(path: &Path) -> Result<Store, RefereeError> {
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
         if path.is_dir() {
-            return Err(RefereeError::new(
-                "store.is_folder",
-                "the database path names a folder, not a file: name the database file inside it (referee.db, say)",
-            )
-            .location(path.display().to_string()));
+            return Err(StoreError::IsFolder {
+                path: path.to_path_buf(),
+            });
         }
         let exists = path.exists()
             && std::fs::metadata(path)
@@ -76,11 +73,9 @@ impl Store {
             schema::identify(path)?;
         } else if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir).map_err(|e| {
-                    RefereeError::new(
-                        "store.unwritable",
-                        format!("cannot create the data folder {}: {e}", dir.display()),
-                    )
+                std::fs::create_dir_all(dir).map_err(|e| StoreError::DataFolder {
+                    dir: dir.to_path_buf(),
+                    io: e.to_string(),
                 })?;
             }
         }
@@ -113,13 +108,11 @@ impl Store {
     }
 
     /// Copies the whole database, consistently, with SQLite's backup API.
-    pub fn backup_to(&self, dest: &Path) -> Result<(), RefereeError> {
+    pub fn backup_to(&self, dest: &Path) -> Result<(), StoreError> {
         if let Some(dir) = dest.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                RefereeError::new(
-                    "store.unwritable",
-                    format!("cannot create {}: {e}", dir.display()),
-                )
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Folder {
+                dir: dir.to_path_buf(),
+                io: e.to_string(),
             })?;
         }
         // Into a temporary file first, renamed once whole: a backup that exists is complete.
@@ -150,10 +143,10 @@ impl Store {
         }
         std::fs::rename(&partial, dest).map_err(|e| {
             let _ = std::fs::remove_file(&partial);
-            RefereeError::new(
-                "store.unwritable",
-                format!("cannot write the backup {}: {e}", dest.display()),
-            )
+            StoreError::BackupNotWritten {
+                dest: dest.to_path_buf(),
+                io: e.to_string(),
+            }
         })?;
         Ok(())
     }
@@ -162,8 +155,8 @@ impl Store {
     /// holds a transaction already.
     pub(crate) fn reading<T>(
         &mut self,
-        read: impl FnOnce(&mut Store) -> Result<T, RefereeError>,
-    ) -> Result<T, RefereeError> {
+        read: impl FnOnce(&mut Store) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         if !self.conn.is_autocommit() {
             return read(self);
         }
@@ -180,7 +173,7 @@ impl Store {
     /// Takes the write lock for a step that must not interleave with another process's writes
     /// (a backup and what it decides, a restore), unless this connection holds it already.
     /// Answers whether it was taken here, to be given back with `unlock`.
-    pub(crate) fn lock(&self) -> Result<bool, RefereeError> {
+    pub(crate) fn lock(&self) -> Result<bool, StoreError> {
         if !self.conn.is_autocommit() {
             return Ok(false);
         }
@@ -201,7 +194,7 @@ impl Store {
     }
 
     /// `PRAGMA integrity_check`: "ok", or every problem it found, one per line.
-    pub fn integrity_check(&self) -> Result<String, RefereeError> {
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
         let mut stmt = self
             .conn
             .prepare("PRAGMA integrity_check")
@@ -217,20 +210,21 @@ impl Store {
 
     /// The whole database checked: SQLite's integrity and foreign keys, every battle (the
     /// deleted ones too) read whole — each event's hash in the chain, the chain's head, the
-    /// battle's own row — and handed to `replay`, which folds it by the rules; every roster
-    /// against its hash. Damage is listed in words, not stopped at.
+    /// battle's own row — and handed to `replay`, which folds it by the rules (or says, in
+    /// words, why it cannot); every roster against its hash. Damage is listed in words, not
+    /// stopped at.
     pub fn check(
         &mut self,
-        replay: impl FnMut(&[Event]) -> Result<(), RefereeError>,
-    ) -> Result<Check, RefereeError> {
+        replay: impl FnMut(&[Event]) -> Result<(), String>,
+    ) -> Result<Check, StoreError> {
         // One snapshot for the whole check: a write committed meanwhile is not half seen.
         self.reading(|store| store.check_whole(replay))
     }
 
     fn check_whole(
         &mut self,
-        mut replay: impl FnMut(&[Event]) -> Result<(), RefereeError>,
-    ) -> Result<Check, RefereeError> {
+        mut replay: impl FnMut(&[Event]) -> Result<(), String>,
+    ) -> Result<Check, StoreError> {
         let integrity = self.integrity_check()?;
         let mut check = Check {
             integrity: integrity.clone(),
@@ -284,15 +278,14 @@ impl Store {
                         .saturating_add(u64::try_from(events.len()).unwrap_or(u64::MAX));
                     if let Err(e) = replay(&events) {
                         check.damage.push(format!(
-                            "battle #{id} “{name}” cannot be replayed by the rules: {}",
-                            e.message
+                            "battle #{id} “{name}” cannot be replayed by the rules: {e}"
                         ));
                     }
                 }
                 Ok(Err((seq, what))) => check
                     .damage
                     .push(format!("battle #{id} “{name}”, event {seq}: it {what}")),
-                Err(e) if e.code == "battle.unknown" => check
+                Err(StoreError::BattleUnknown { .. }) => check
                     .damage
                     .push(format!("battle #{id} “{name}” has no events")),
                 Err(_) => check
@@ -351,7 +344,7 @@ impl Store {
     /// Takes the write lock (`BEGIN IMMEDIATE`) for a read, work out, write sequence: no other
     /// process can write until `end_write`, so what is worked out from the battle read inside
     /// cannot be overtaken. The writes made meanwhile join this transaction.
-    pub fn begin_write(&mut self) -> Result<(), RefereeError> {
+    pub fn begin_write(&mut self) -> Result<(), StoreError> {
         // The day's backup and purge first, outside the transaction they would otherwise join.
         self.before_write();
         self.conn
@@ -360,7 +353,7 @@ impl Store {
     }
 
     /// Ends the write `begin_write` began: commits it, or rolls it back.
-    pub fn end_write(&mut self, commit: bool) -> Result<(), RefereeError> {
+    pub fn end_write(&mut self, commit: bool) -> Result<(), StoreError> {
         if self.conn.is_autocommit() {
             return Ok(());
         }
@@ -511,7 +504,7 @@ mod tests {
             .collect();
         assert_eq!(listed, ["Recent"]);
         assert_eq!(
-            store.restore_battle(old).unwrap_err().code,
+            store.restore_battle(old).unwrap_err().code(),
             "battle.not_deleted"
         );
         store.backed_up_on = None; // the next day
@@ -561,8 +554,8 @@ mod tests {
             },
         };
         let e = store.append(id, &event, Some(&big)).unwrap_err();
-        assert_eq!(e.code, "store.disk_full", "{e:?}");
-        assert!(e.message.contains("unchanged"));
+        assert_eq!(e.code(), "store.disk_full", "{e:?}");
+        assert!(e.to_string().contains("unchanged"));
         assert_eq!(store.events(id).unwrap().len(), 1);
         assert_eq!(store.integrity_check().unwrap(), "ok");
     }

@@ -5,10 +5,10 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use referee_core::battle::UnitSpec;
-use referee_core::RefereeError;
 
 use super::chain::roster_hash;
-use super::{error::store_error, now, Store};
+use super::error::{backup_hint, store_error, StoreError};
+use super::{now, Store};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
@@ -77,7 +77,7 @@ pub(crate) fn write_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
 }
 
 impl Store {
-    pub fn save_roster(&mut self, roster: &Roster) -> Result<i64, RefereeError> {
+    pub fn save_roster(&mut self, roster: &Roster) -> Result<i64, StoreError> {
         let path = self.path.clone();
         let units = serde_json::to_string(&roster.units).unwrap_or_default();
         self.before_write();
@@ -98,23 +98,16 @@ impl Store {
         .map_err(|e| store_error(e, &path))
     }
 
-    pub fn roster(&mut self, id: i64) -> Result<Roster, RefereeError> {
+    pub fn roster(&mut self, id: i64) -> Result<Roster, StoreError> {
         let path = self.path.clone();
         let row = stored(self.conn(), id).map_err(|e| store_error(e, &path))?;
-        let row = row.ok_or_else(|| {
-            RefereeError::new("roster.unknown", format!("there is no roster #{id}")).field("roster")
+        let row = row.ok_or(StoreError::RosterUnknown { roster: id })?;
+        let units = row.units().map_err(|what| StoreError::DamagedRoster {
+            backup: backup_hint(&path),
+            path,
+            roster: id,
+            what,
         })?;
-        let damaged = |what: &str| {
-            RefereeError::new(
-                "store.damaged_roster",
-                format!(
-                    "roster #{id} {what}: it cannot be used as it is. {}",
-                    super::error::backup_hint(&path)
-                ),
-            )
-            .location(path.display().to_string())
-        };
-        let units = row.units().map_err(|what| damaged(&what))?;
         let StoredRoster { name, ruleset, .. } = row;
         Ok(Roster {
             name,
@@ -123,7 +116,7 @@ impl Store {
         })
     }
 
-    pub fn rosters(&mut self) -> Result<Vec<RosterRow>, RefereeError> {
+    pub fn rosters(&mut self) -> Result<Vec<RosterRow>, StoreError> {
         let path = self.path.clone();
         let conn = self.conn();
         let mut stmt = conn
@@ -144,17 +137,14 @@ impl Store {
             .map_err(|e| store_error(e, &path))
     }
 
-    pub fn delete_roster(&mut self, id: i64) -> Result<(), RefereeError> {
+    pub fn delete_roster(&mut self, id: i64) -> Result<(), StoreError> {
         let path = self.path.clone();
         self.before_write();
         let n = self
             .write(|tx| tx.execute("DELETE FROM rosters WHERE id = ?1", [id]))
             .map_err(|e| store_error(e, &path))?;
         if n == 0 {
-            return Err(
-                RefereeError::new("roster.unknown", format!("there is no roster #{id}"))
-                    .field("roster"),
-            );
+            return Err(StoreError::RosterUnknown { roster: id });
         }
         Ok(())
     }

@@ -6,9 +6,8 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
-use referee_core::RefereeError;
-
-use super::{error::store_error, Store};
+use super::error::{store_error, StoreError};
+use super::Store;
 
 /// `PRAGMA application_id` of a referee database ("REFR"), set by migration 4: another
 /// application's SQLite file is refused instead of being turned into a referee database.
@@ -75,12 +74,10 @@ pub fn schema_at(version: i64) -> String {
     MIGRATIONS[..usize::try_from(version).unwrap_or(0).min(MIGRATIONS.len())].join("\n")
 }
 
-fn not_referee(path: &Path) -> RefereeError {
-    RefereeError::new(
-        "store.not_referee",
-        "the file is a database of another application, not the referee's battles; it was left untouched. Choose the referee's own database, or a new file name to begin one",
-    )
-    .location(path.display().to_string())
+fn not_referee(path: &Path) -> StoreError {
+    StoreError::NotReferee {
+        path: path.to_path_buf(),
+    }
 }
 
 /// The tables and their columns, in order, of a database.
@@ -129,7 +126,7 @@ fn ours(conn: &Connection, application: i64, version: i64) -> rusqlite::Result<b
 /// Before the file is opened for writing: a database that is not the referee's is refused from
 /// its header and a read-only look at its tables, so it stays byte for byte as it was — not even
 /// its write-ahead log is checkpointed or removed, as closing a writable connection would.
-pub(crate) fn identify(path: &Path) -> Result<(), RefereeError> {
+pub(crate) fn identify(path: &Path) -> Result<(), StoreError> {
     let mut header = [0u8; 100];
     let Ok(()) = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header)) else {
         // Shorter than a header: the writable open below says what it is.
@@ -184,7 +181,7 @@ fn immutable_uri(path: &Path) -> String {
     uri
 }
 
-pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
+pub(crate) fn prepare(store: &mut Store) -> Result<(), StoreError> {
     let path = store.path.clone();
     let conn = store.conn();
     conn.busy_handler(Some(super::wait_for_lock))
@@ -202,22 +199,16 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
         return Err(not_referee(&path));
     }
     if version > SCHEMA_VERSION {
-        return Err(RefereeError::new(
-            "store.newer_version",
-            format!(
-                "the battles database was written by a newer referee (schema {version}; this one knows up to {SCHEMA_VERSION}): update the app to open it. The file was left untouched."
-            ),
-        )
-        .location(path.display().to_string()));
+        return Err(StoreError::NewerSchema {
+            path,
+            schema: version,
+        });
     }
     let wal: String = conn
         .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
         .map_err(|e| store_error(e, &path))?;
     if !wal.eq_ignore_ascii_case("wal") {
-        return Err(RefereeError::new(
-            "store.failed",
-            format!("the battles database cannot use write-ahead logging ({wal})"),
-        ));
+        return Err(StoreError::NoWriteAheadLog { mode: wal });
     }
     conn.execute_batch("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
         .map_err(|e| store_error(e, &path))?;
@@ -233,7 +224,7 @@ pub(crate) fn prepare(store: &mut Store) -> Result<(), RefereeError> {
 
 /// Brings a database up to this schema, one transaction per migration (no backup: the caller
 /// took one, or the file is a copy).
-pub(crate) fn migrate(conn: &mut Connection, path: &Path, from: i64) -> Result<(), RefereeError> {
+pub(crate) fn migrate(conn: &mut Connection, path: &Path, from: i64) -> Result<(), StoreError> {
     let path = path.to_path_buf();
     for (i, sql) in MIGRATIONS
         .iter()

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use referee_core::battle::{BattleSetup, Event, EventBody, SideSetup};
+use referee_core::RefereeError;
 use referee_store::{backups_dir, leftovers, schema_at, BackupReason, Roster, Store};
 use rusqlite::Connection;
 
@@ -60,7 +61,7 @@ fn removing_the_last_events_or_changing_a_battles_row_is_caught() {
     let sql = Connection::open(&path).unwrap();
     sql.execute("DELETE FROM events WHERE seq >= 3", [])
         .unwrap();
-    let e = store.events(id).unwrap_err();
+    let e = RefereeError::from(store.events(id).unwrap_err());
     assert_eq!(e.code, "store.damaged_event");
     assert!(e.message.contains("removed"), "{}", e.message);
     let check = store.check(|_| Ok(())).unwrap();
@@ -120,7 +121,7 @@ fn a_roster_changed_outside_the_referee_is_caught() {
         .unwrap()
         .execute("UPDATE rosters SET name = 'Gauls'", [])
         .unwrap();
-    assert_eq!(store.roster(id).unwrap_err().code, "store.damaged_roster");
+    assert_eq!(store.roster(id).unwrap_err().code(), "store.damaged_roster");
     let check = store.check(|_| Ok(())).unwrap();
     assert_eq!(check.damage.len(), 1);
     assert!(
@@ -147,7 +148,7 @@ fn a_backup_named_with_a_later_time_does_not_outrank_a_new_one() {
     }
     let fresh = store.backup_for(BackupReason::OnDemand, None).unwrap();
     assert!(fresh.exists(), "the backup just taken is kept");
-    let listed = store.backups().backups;
+    let listed = store.backups();
     assert_eq!(listed[0].id, fresh.file_name().unwrap().to_str().unwrap());
     assert_eq!(
         listed
@@ -163,7 +164,7 @@ fn a_backup_named_with_a_later_time_does_not_outrank_a_new_one() {
     let before = store.restore_backup(&id).unwrap();
     assert!(before.exists(), "the before-restore copy is kept");
     assert_eq!(
-        store.backups().backups[0].id,
+        store.backups()[0].id,
         before.file_name().unwrap().to_str().unwrap()
     );
 }
@@ -192,7 +193,6 @@ fn writers_starting_together_take_one_daily_backup() {
     let store = Store::open(&path).unwrap();
     let daily = store
         .backups()
-        .backups
         .into_iter()
         .filter(|b| b.reason == BackupReason::Daily)
         .count();
@@ -233,7 +233,7 @@ fn restoring_over_a_damaged_database_keeps_it_whole_with_its_log() {
     std::fs::write(&path, &damaged).unwrap();
     let wal = dir.path().join("referee.db-wal");
     std::fs::write(&wal, b"the damaged file's log").unwrap();
-    assert_eq!(Store::open(&path).err().unwrap().code, "store.corrupt");
+    assert_eq!(Store::open(&path).err().unwrap().code(), "store.corrupt");
     let id = backup.file_name().unwrap().to_str().unwrap();
     referee_store::restore_over_damaged(&path, id).unwrap();
     let kept = referee_store::backups_of(&path)
@@ -303,7 +303,7 @@ fn foreign_files_are_refused_byte_for_byte_untouched() {
     assert!(before
         .iter()
         .any(|(n, len, _)| n == "other.db-wal" && *len > 0));
-    let e = Store::open(&dir.path().join("other.db")).err().unwrap();
+    let e = RefereeError::from(Store::open(&dir.path().join("other.db")).err().unwrap());
     assert_eq!(e.code, "store.not_referee", "{e:?}");
     assert_eq!(
         files_of(dir.path()),
@@ -324,7 +324,7 @@ fn foreign_files_are_refused_byte_for_byte_untouched() {
         .unwrap();
     }
     let before = files_of(dir.path());
-    let e = Store::open(&path).err().unwrap();
+    let e = RefereeError::from(Store::open(&path).err().unwrap());
     assert_eq!(e.code, "store.not_referee", "{e:?}");
     assert_eq!(files_of(dir.path()), before, "no migration applied");
 

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use referee_core::battle::{BattleSetup, Event, EventBody, SideSetup};
+use referee_core::RefereeError;
 use referee_store::{event_hash, latest_backup, schema_at, Store, CHAIN_START, SCHEMA_VERSION};
 use rusqlite::Connection;
 
@@ -113,7 +114,7 @@ fn a_database_from_a_newer_app_is_refused_and_left_untouched() {
         .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
         .unwrap();
     let before = bytes(&path);
-    let e = Store::open(&path).err().unwrap();
+    let e = RefereeError::from(Store::open(&path).err().unwrap());
     assert_eq!(e.code, "store.newer_version");
     assert!(e.message.contains("update the app"), "{}", e.message);
     assert_eq!(bytes(&path), before);
@@ -126,7 +127,7 @@ fn a_damaged_file_is_refused_untouched_and_the_latest_backup_offered() {
     // Not a database at all.
     std::fs::write(&path, b"these are not the pages you are looking for").unwrap();
     let before = bytes(&path);
-    let e = Store::open(&path).err().unwrap();
+    let e = RefereeError::from(Store::open(&path).err().unwrap());
     assert_eq!(e.code, "store.corrupt");
     assert!(e.message.contains("no backup"), "{}", e.message);
     assert_eq!(bytes(&path), before);
@@ -145,7 +146,7 @@ fn a_damaged_file_is_refused_untouched_and_the_latest_backup_offered() {
     }
     std::fs::write(&path, &damaged).unwrap();
     let _ = std::fs::remove_file(path.with_extension("db-wal"));
-    let e = Store::open(&path).err().unwrap();
+    let e = RefereeError::from(Store::open(&path).err().unwrap());
     assert_eq!(e.code, "store.corrupt", "{e:?}");
     // The backup is offered where the umpire can restore it, with no path on screen.
     assert!(
@@ -177,15 +178,17 @@ fn the_database_uses_wal_with_full_sync_and_appends_in_order() {
     let id = store.insert_battle(&[(created(), None)]).unwrap();
     store.append(id, &turn(2), None).unwrap();
     // An event out of order (another writer got there first) is refused.
-    let e = store.append(id, &turn(2), None).unwrap_err();
+    let e = RefereeError::from(store.append(id, &turn(2), None).unwrap_err());
     assert_eq!(e.code, "store.conflict");
-    let e = store.append(99, &turn(2), None).unwrap_err();
+    let e = RefereeError::from(store.append(99, &turn(2), None).unwrap_err());
     assert_eq!(e.code, "battle.unknown");
     assert_eq!(store.events(id).unwrap().len(), 2);
     // A batch fails whole: nothing of it is kept.
-    let e = store
-        .append_all(id, &[(turn(3), None), (turn(5), None)])
-        .unwrap_err();
+    let e = RefereeError::from(
+        store
+            .append_all(id, &[(turn(3), None), (turn(5), None)])
+            .unwrap_err(),
+    );
     assert_eq!(e.code, "store.conflict");
     assert_eq!(store.events(id).unwrap().len(), 2);
 }
@@ -200,7 +203,7 @@ fn another_applications_database_is_refused_untouched_and_a_folder_named_plainly
             .unwrap();
     }
     let before = bytes(&path);
-    let e = Store::open(&path).err().unwrap();
+    let e = RefereeError::from(Store::open(&path).err().unwrap());
     assert_eq!(e.code, "store.not_referee", "{e:?}");
     assert!(e.message.contains("another application"), "{}", e.message);
     assert_eq!(bytes(&path), before, "not converted");
@@ -214,7 +217,7 @@ fn another_applications_database_is_refused_untouched_and_a_folder_named_plainly
         conn.pragma_update(None, "application_id", 42).unwrap();
     }
     assert_eq!(
-        Store::open(&marked).err().unwrap().code,
+        Store::open(&marked).err().unwrap().code(),
         "store.not_referee"
     );
 
@@ -227,7 +230,7 @@ fn another_applications_database_is_refused_untouched_and_a_folder_named_plainly
         .unwrap();
     assert_eq!(id, referee_store::APPLICATION_ID);
 
-    let e = Store::open(dir.path()).err().unwrap();
+    let e = RefereeError::from(Store::open(dir.path()).err().unwrap());
     assert_eq!(e.code, "store.is_folder", "{e:?}");
     assert!(e.message.contains("folder"), "{}", e.message);
 }
@@ -249,7 +252,7 @@ fn a_changed_event_or_a_gap_in_the_numbering_is_caught_naming_battle_and_event()
             [],
         )
         .unwrap();
-    let e = store.events(id).unwrap_err();
+    let e = RefereeError::from(store.events(id).unwrap_err());
     assert_eq!(e.code, "store.damaged_event", "{e:?}");
     assert!(e.message.contains("Event 2 of battle #1"), "{}", e.message);
     let check = store.check(|_| Ok(())).unwrap();
@@ -272,7 +275,10 @@ fn a_changed_event_or_a_gap_in_the_numbering_is_caught_naming_battle_and_event()
             [other],
         )
         .unwrap();
-    assert_eq!(store.events(other).unwrap_err().code, "store.damaged_event");
+    assert_eq!(
+        store.events(other).unwrap_err().code(),
+        "store.damaged_event"
+    );
     assert_eq!(store.check(|_| Ok(())).unwrap().damage.len(), 2);
 }
 
@@ -281,9 +287,11 @@ fn a_battle_is_stored_only_numbered_one_two_three() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("referee.db")).unwrap();
     for seqs in [[1, 3], [1, u64::MAX], [1, 1 << 63]] {
-        let e = store
-            .insert_battle(&[(created(), None), (turn(seqs[1]), None)])
-            .unwrap_err();
+        let e = RefereeError::from(
+            store
+                .insert_battle(&[(created(), None), (turn(seqs[1]), None)])
+                .unwrap_err(),
+        );
         assert_eq!(e.code, "battle.invalid_events", "{seqs:?}");
     }
     let id = store.insert_battle(&[(created(), None)]).unwrap();
@@ -293,7 +301,7 @@ fn a_battle_is_stored_only_numbered_one_two_three() {
         (3, "store.conflict"),
     ] {
         assert_eq!(
-            store.append(id, &turn(seq), None).unwrap_err().code,
+            store.append(id, &turn(seq), None).unwrap_err().code(),
             code,
             "{seq}"
         );

@@ -52,13 +52,15 @@ describe('a resolution', () => {
     expect(screen.getByTestId('outcome-result')).toHaveTextContent('Weather');
     document.body.innerHTML = '';
     const melee: Resolution = {
-      ...resolution, system: 'gts', names: { 'B takes 9': 'B takes 9' },
-      distribution: [{ result: 'B takes 9', meaning: 'x', rolls: '', probability: '1/1', p: 1, effects: [] }],
-      outcome: { dice: [10, 1], roll: 10, modified: 10, result: 'B takes 9', meaning: 'A 10 against B 1: B takes 9.', effects: [] },
+      ...resolution, system: 'gts', names: { hits_0_9: 'Immortals 2 takes 9' },
+      distribution: [{ result: 'hits_0_9', meaning: 'x', rolls: '', probability: '1/1', p: 1, effects: [] }],
+      outcome: { dice: [10, 1], roll: 10, modified: 10, result: 'hits_0_9', meaning: 'Hoplites 1 10 against Immortals 2 1: Immortals 2 takes 9.', effects: [] },
     };
-    render(ResolutionView, { resolution: melee, ruleset: 'gts', names: ['Greeks', 'Persians'] });
-    expect(screen.getByTestId('outcome-result')).toHaveTextContent('Persians take 9');
-    expect(document.querySelector('.outcome-result')).toHaveTextContent('Greeks 10 against Persians 1: Persians take 9.');
-    expect(document.querySelector('#odds .odds-row .code')).toHaveTextContent('Persians take 9');
+    render(ResolutionView, { resolution: melee, ruleset: 'gts' });
+    // The core's words, never the key.
+    expect(screen.getByTestId('outcome-result')).toHaveTextContent('Immortals 2 takes 9');
+    expect(document.querySelector('.outcome-result')).toHaveTextContent('Hoplites 1 10 against Immortals 2 1: Immortals 2 takes 9.');
+    expect(document.querySelector('#odds .odds-row .code')).toHaveTextContent('Immortals 2 takes 9');
+    expect(document.body).not.toHaveTextContent('hits_0_9');
   });
 });

@@ -264,7 +264,16 @@ modifier: number,
  */
 total: number, };
 
-export type Effect = { target: Target, change: Change, text: string, rule: string, ruling?: string, };
+export type Effect = { target: Target, change: Change, 
+/**
+ * "Defender: +2 D markers": the target and the change in words.
+ */
+text: string, 
+/**
+ * "+2 D markers": the change alone in words, for a screen that names the target by the
+ * units it lands on.
+ */
+what: string, rule: string, ruling?: string, };
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string };
 
@@ -309,7 +318,7 @@ export type PhaseStep = { text: string, rule: string,
  */
 action?: string, };
 
-export type RefereeError = { code: string, message: string, 
+export type RefereeError = { code: ErrorCode, message: string, 
 /**
  * The situation field or ruleset key path at fault (`target.terrain`, `melee.columns[2]`).
  */
@@ -322,6 +331,8 @@ location?: string,
  * The rule section the check comes from.
  */
 rule?: string, ruling?: string, };
+
+export type ErrorCode = "situation.invalid_json" | "situation.unreadable" | "situation.invalid_field" | "situation.invalid_count" | "situation.value_out_of_range" | "situation.invalid_strength" | "situation.unknown_unit_type" | "situation.unknown_unit_class" | "situation.missing_class" | "situation.missing_strength" | "situation.leader_as_unit" | "situation.no_units" | "situation.invalid_formation" | "situation.invalid_leader_alone" | "situation.invalid_move" | "situation.unknown_terrain" | "situation.unknown_column" | "situation.off_the_track" | "situation.no_shot_left" | "situation.impassable" | "situation.melee_not_allowed" | "situation.zero_fire_strength" | "situation.may_not_fire" | "situation.zero_attack" | "situation.zero_defence" | "situation.invalid_range" | "situation.out_of_range" | "situation.off_table" | "situation.stacking_off_table" | "situation.over_stacked" | "situation.disrupted_attacker" | "situation.invalid_square" | "situation.below_lowest_column" | "situation.terrain_closed" | "situation.missing_movement" | "situation.out_of_movement" | "situation.over_stacking" | "situation.must_stop" | "situation.not_farther" | "situation.off_map" | "situation.not_a_rout_move" | "situation.disrupted_move" | "situation.square_move" | "situation.empty_path" | "situation.no_movement_cost" | "situation.duplicate_label" | "situation.unknown_leader" | "situation.unknown_result" | "situation.unknown_event" | "situation.already_fired" | "situation.not_horse_archers" | "situation.throwing_not_defensive" | "situation.not_a_carrier" | "situation.over_capacity" | "situation.not_a_fire_ship" | "situation.two_sides" | "situation.fleet_stacking" | "situation.invalid_scenario" | "dice.not_rolled" | "situation.invalid_armour" | "situation.invalid_charge_factor" | "situation.invalid_leader_range" | "situation.invalid_turn" | "situation.not_ranged" | "situation.no_target" | "situation.movement_formation" | "situation.not_cavalry" | "situation.no_retreat" | "situation.banner_of_missing" | "situation.unknown_rating" | "situation.unknown_class" | "situation.invalid_quality" | "situation.no_stands" | "situation.too_many_hits" | "situation.no_secondary" | "situation.cannot_fire" | "situation.skirmish_in_melee" | "situation.routed_recoil" | "situation.contact_forbidden" | "situation.unknown_test" | "situation.not_routed" | "situation.invalid_wheel" | "situation.invalid_rating" | "situation.unknown_element" | "situation.unknown_grade" | "situation.invalid_counts_as" | "situation.no_combat_factor" | "situation.support_not_allowed" | "situation.unknown_factor" | "situation.factor_not_applicable" | "situation.too_many_overlaps" | "situation.invalid_contact" | "situation.no_morale_equivalents" | "situation.cannot_shoot" | "situation.invalid_me" | "situation.losses_exceed_command" | "situation.unknown_pip_action" | "situation.unknown_pip_condition" | "situation.unknown_scale" | "situation.unknown_climate" | "situation.invalid_clock" | "situation.unknown_weather" | "situation.unknown_season" | "dice.invalid" | "action.unknown" | "ruleset.unknown" | "ruleset.unknown_system" | "ruleset.syntax" | "preset.syntax" | "preset.invalid" | "preset.unknown_ruleset" | "preset.unknown" | "ruleset.invalid" | "ruleset.is_house_rule" | "house_rule.invalid" | "file.unreadable" | "battle.unknown" | "battle.not_deleted" | "backup.unknown" | "backup.unusable" | "battle.invalid_setup" | "battle.invalid_unit" | "battle.one_unit_per_entry" | "battle.unknown_side" | "battle.unknown_command" | "battle.target_unmapped" | "battle.no_command" | "battle.mixed_sides" | "fight.no_units" | "fight.not_a_combat" | "fight.wrong_ruleset" | "fight.unknown_unit" | "fight.unit_lost" | "fight.not_a_unit" | "fight.not_opened" | "battle.not_a_change_of_these_rules" | "fight.picked_twice" | "fight.mixed_sides" | "fight.same_side" | "fight.not_in_this_fight" | "fight.unknown_bound" | "fight.no_contacts" | "fight.one_each" | "fight.too_many_units" | "fight.disrupted" | "fight.scattered" | "battle.choice_needed" | "battle.unit_gone" | "unit.invalid" | "unit.two_generals" | "battle.over_stacking" | "unit.skirmish_stands" | "unit.other_system" | "battle.no_outcome" | "battle.nothing_to_undo" | "battle.nothing_to_redo" | "battle.unknown_event" | "battle.once_per_turn" | "battle.once_per_game" | "battle.already_applied" | "battle.not_a_roll" | "battle.invalid_events" | "battle.turn_out_of_range" | "battle.full" | "store.newer_version" | "store.corrupt" | "store.damaged_event" | "store.damaged_roster" | "store.damaged" | "store.not_referee" | "store.is_folder" | "store.disk_full" | "store.busy" | "store.unwritable" | "store.conflict" | "store.failed" | "roster.unknown" | "roster.invalid" | "roster.wrong_ruleset" | "import.invalid" | "import.not_a_battle" | "import.newer_version" | "import.foreign_ruleset" | "import.out_of_range" | "import.damaged" | "preferences.invalid" | "preferences.too_large" | "preferences.unwritable" | "file.too_large" | "dice.enter_by_hand" | "input.unreadable" | "input.invalid_json" | "input.invalid" | "file.unwritable" | "name.invalid" | "output.unwritable" | "odds.engine" | "app.failed" | "app.no_backend" | "settings.unsaved";
 
 export type RollRequest = { 
 /**
@@ -531,6 +542,11 @@ leader?: LeaderFate,
  */
 leader_wounds?: number, 
 /**
+ * A captured leader's captors: the units that attacked the stack whose elimination captured
+ * him (ITACS 6.1.4); their own elimination frees him.
+ */
+held_by?: Array<number>, 
+/**
  * Moves the results called for (retreats, recoils, rampages): the map is the players'.
  */
 moves: Array<string>, 
@@ -648,6 +664,8 @@ turn: number,
 undoable: boolean, };
 
 export type RollEditPreview = { result: string, differences: Array<Difference>, };
+
+export type SharedDocument = "report" | "log";
 
 export type Difference = { what: string, before: string, after: string, };
 

@@ -2,7 +2,7 @@
 import { invoke } from '@tauri-apps/api/core';
 import type {
   AdjustRequest, ApplyRequest, Chance, Fight, FightRequest, OutlookRequest, BattleRow, BattleView, DiceRoll, NewBattle, RefereeError, Resolution,
-  Backups, DeletedBattle, HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RuleSection, RulesetList, UnitForm, UnitPreview, UnitSpec,
+  Backups, DeletedBattle, HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RuleSection, RulesetList, SharedDocument, UnitForm, UnitPreview, UnitSpec,
 } from '../generated/api';
 
 function inTauri(): boolean {
@@ -45,7 +45,8 @@ export const undoTo = (battle: number, event: number) => call<BattleView>('battl
 export const redo = (battle: number) => call<BattleView>('battle_redo', { battle });
 export const editRoll = (battle: number, event: number, dice: number[], preview: boolean) =>
   call<[RollEditPreview, BattleView | null]>('battle_edit_roll', { battle, event, dice, preview });
-export const battleReport = (battle: number) => call<string>('battle_report', { battle });
+/** The report or the log saved where the umpire chooses (the system's save dialog): where it went in words, or null when cancelled. */
+export const battleSave = (battle: number, document: SharedDocument) => call<string | null>('battle_save', { battle, document });
 export const battleLogText = (battle: number) => call<string>('battle_log_text', { battle });
 export const exportBattle = (battle: number) => call<string>('battle_export', { battle });
 export const importBattle = (text: string) => call<BattleView>('battle_import', { text });

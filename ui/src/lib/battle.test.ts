@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BattleView, Gauge } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { alerts, bannerTone, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetKey, targetKeys, targetName, undoLabel, verdicts, worth } from './battle';
+import { alerts, bannerTone, boxWorth, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetFieldLabels, targetKey, targetKeys, targetNames, undoLabel, verdicts, worth } from './battle';
 
 function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false): BattleView {
   return {
@@ -36,8 +36,9 @@ describe('a battle in words', () => {
     // A dead leader's command and enemy follow from the leader picked: only he is asked for.
     expect(targetKeys([e({ unit: 'leader' }), e({ command: 'leader' }), e({ side_of: 'leader' }), e({ enemy_of: 'leader' })])).toEqual(['unit:leader']);
     expect(targetKey({ enemy_of: 'leader' })).toBe('enemy_of:leader');
-    expect(targetName('hex:17.03')).toBe('Hex 17.03');
-    expect(targetName('defender')).toBe('The defender');
+    // Each in words from its typed target; an apply's error about one names it so.
+    expect(targetNames([e({ hex: '17.03' }), e('defender'), e({ unit: 'EL 23.11' })])).toEqual({ 'hex:17.03': 'Hex 17.03', defender: 'The defender', 'unit:EL 23.11': 'EL 23.11' });
+    expect(targetFieldLabels([e({ unit: 'EL 23.11' })])).toEqual({ 'targets.unit:EL 23.11': 'EL 23.11' });
     const r = { outcome: undefined, distribution: [{ effects: [e('attacker')] }, { effects: [e('defender')] }] } as never;
     expect(possibleEffects(r).length).toBe(2);
   });
@@ -51,6 +52,20 @@ describe('a battle in words', () => {
     expect(worth(r(0, [['A', 0.5]]), r(0, [['A', 0.5]]))).toBe('');
     // A result named by its key, in the core's words.
     expect(worth(r(0, [['pursue/destroyed', 0.5]]), r(0, [['pursue/destroyed', 0.25]]))).toBe('Pursue / Destroyed −25.0 pts');
+  });
+
+  it('gives a box’s own worth with its sign, on or off: a stream worth +2 reads +2 either way', () => {
+    const r = (drm: number, ps: [string, number][] = [['A', 0.5]]) => ({ total_modifier: drm, distribution: ps.map(([result, p]) => ({ result, p })), names: {} }) as never;
+    // Off: the form without the stream (+6), flipped on (+8).
+    expect(boxWorth(r(6), r(8), false)).toBe('if on: +2 on the dice');
+    // On: the form with it (+8), flipped off (+6): what it gives, not "−2".
+    expect(boxWorth(r(8), r(6), true)).toBe('on: +2 on the dice');
+    // A box that costs: a −1 reads −1 on and off.
+    expect(boxWorth(r(3), r(2), false)).toBe('if on: −1 on the dice');
+    expect(boxWorth(r(2), r(3), true)).toBe('on: −1 on the dice');
+    // Worth in a result's odds: the chance it adds to the likeliest-moved result.
+    expect(boxWorth(r(0, [['A', 0.25]]), r(0, [['A', 0.5]]), true)).toBe('on: A −25.0 pts');
+    expect(boxWorth(r(0, [['A', 0.5]]), r(0, [['A', 0.5]]), true)).toBe('');
   });
 });
 

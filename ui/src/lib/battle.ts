@@ -4,7 +4,9 @@
 import type { BattleView, Effect, Gauge, LogEntry, Resolution, UnitState } from '../generated/api';
 import { sentence } from './words';
 
-export { targetName } from './words';
+import { targetWords } from './words';
+
+export { targetWords } from './words';
 
 /** A unit the roster's filter finds: by label, side, command, type or state, in words. */
 export function matches(unit: UnitState, filter: string): boolean {
@@ -34,8 +36,22 @@ export function copyLabel(label: string, taken: string[]): string {
 /** The effect targets of an outcome that need roster units (army effects land on sides; a
  * leader's command, side and enemy follow from the leader picked). */
 export function targetKeys(effects: Effect[]): string[] {
-  const keys = effects.map((e) => targetKey(e.target)).filter((k) => k === 'attacker' || k === 'defender' || k.startsWith('hex:') || k.startsWith('unit:'));
-  return [...new Set(keys)];
+  return Object.keys(targetNames(effects));
+}
+
+/** Those targets by key, each in words (from the typed target, not its key). */
+export function targetNames(effects: Effect[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const { target: t } of effects) {
+    if (t === 'attacker' || t === 'defender' || 'hex' in t || 'unit' in t) names[targetKey(t)] ??= targetWords(t);
+  }
+  return names;
+}
+
+/** Each target's field in an apply's request ("targets.unit:Kn 1") by its words, for an error
+ * about one of them. */
+export function targetFieldLabels(effects: Effect[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(targetNames(effects)).map(([key, words]) => [`targets.${key}`, words]));
 }
 
 export function targetKey(t: Effect['target']): string {
@@ -70,6 +86,14 @@ export function worth(base: Resolution, flipped: Resolution): string {
   }
   if (Math.abs(most) < 0.0005) return '';
   return `${flipped.names[which] ?? which} ${most > 0 ? '+' : '−'}${Math.abs(most * 100).toFixed(1)} pts`;
+}
+
+/** What a box or chip is worth, with the sign of what it gives: on, what it gives now ("on: +2 on
+ * the dice" — never what turning it off would take away); off, what it would give ("if on: +2 on
+ * the dice"). `base` is the resolution as the box stands, `flipped` with it flipped. */
+export function boxWorth(base: Resolution, flipped: Resolution, on: boolean): string {
+  const gives = on ? worth(flipped, base) : worth(base, flipped);
+  return gives ? `${on ? 'on' : 'if on'}: ${gives}` : '';
 }
 
 /** "How far to go" as words: the core's phrase ("½ ME to shattered"), a bare figure with

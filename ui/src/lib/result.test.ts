@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, Outcome, Resolution } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { applyLabel, effectsByTarget, forDiceShown, oddsSummary, resultName, sideNamed, throwLine } from './result';
+import { applyLabel, effectsByTarget, forDiceShown, oddsSummary, resultName, resultWords, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
 /** A resolution as the core sends it: each result named in words by the core. */
@@ -13,8 +13,8 @@ describe('a result in words', () => {
     expect(throwLine(outcome({}), 2)).toBe('Dice 4 + 3 = 7, +2 → 9');
     // A chain's follow-up die (a Medieval scatter d6) follows the roll, not added into it.
     expect(throwLine(outcome({ dice: [3, 4, 1], roll: 7, modified: 7 }), 0)).toBe('Dice 3 + 4 = 7, then 1');
-    // GTS: the roll-off's A and B are the sides; a total below 1 counts as 1.
-    expect(throwLine(outcome({ sides: [{ label: 'A', die: 10, modifier: 0, total: 10 }, { label: 'B', die: 1, modifier: -3, total: 1 }] }), 0, ['Greeks', 'Persians'])).toBe('Greeks 10 + 0 = 10 · Persians 1 − 3 = −2 (at least 1)');
+    // GTS: each side as the core names it; a total below 1 counts as 1.
+    expect(throwLine(outcome({ sides: [{ label: 'Hoplites 1', die: 10, modifier: 0, total: 10 }, { label: 'Immortals 2', die: 1, modifier: -3, total: 1 }] }), 0)).toBe('Hoplites 1 10 + 0 = 10 · Immortals 2 1 − 3 = −2 (at least 1)');
     expect(throwLine(outcome({ dice: [57], roll: 57, modified: 57 }), 0)).toBe('Dice 57');
     // An answer with no dice (the weather, the hour) shows no throw at all, not "Dice 0".
     expect(throwLine(outcome({ dice: [], roll: 0, modified: 0 }), 0)).toBe('');
@@ -24,13 +24,9 @@ describe('a result in words', () => {
     expect(resultName(r, 'recoil_or_spent')).toBe('Recoil or spent');
     expect(resultName(r, '1D')).toBe('1D');
     expect(resultName(r, 'A2R')).toBe('A2R');
-    // GTS's sides A and B by their names, when the fight knows them.
-    expect(resultName(r, 'B takes 9', ['Greeks', 'Persians'])).toBe('Persians take 9');
-    expect(resultName(r, 'A takes 2, B takes 1', ['Sparta', 'Persians'])).toBe('Sparta takes 2, Persians take 1');
-    expect(resultName(r, 'B takes 9')).toBe('B takes 9');
-    expect(sideNamed('A 10 against B 1: B takes 9.', ['Greeks', 'Persians'])).toBe('Greeks 10 against Persians 1: Persians take 9.');
-    // An "A" that is a word stays.
-    expect(sideNamed('A leader falls.', ['Greeks', 'Persians'])).toBe('A leader falls.');
+    // A key made of values (GTS's hits each side takes) is never shown: its words are.
+    const gts = resolved('d10 v d10', { hits_0_9: 'Immortals 2 takes 9' });
+    expect(resultName(gts, 'hits_0_9')).toBe('Immortals 2 takes 9');
   });
   it('offers to apply a result that changes units, and only to record one that does not', () => {
     const effect = { target: 'defender', change: { kind: 'destroy_all' }, text: 'Defender: destroyed', rule: '4.5' } as unknown as Effect;
@@ -45,6 +41,8 @@ describe('a result in words', () => {
     // A long name whose key is no printed code: never the key on the button.
     const keyed = resolved('d6 v d6', { 'repulsed_or_recoil/stand': 'Repulsed or recoil / Stand' });
     expect(applyLabel(keyed, outcome({ result: 'repulsed_or_recoil/stand', effects: [effect] }))).toBe('Apply the result');
+    const hits = resolved('d10 v d10', { hits_3_1: 'Spartan hoplites 1 takes 3, Immortals 2 takes 1' });
+    expect(applyLabel(hits, outcome({ result: 'hits_3_1', effects: [effect] }))).toBe('Apply the result');
   });
   it('gathers effects by target, named by the units they land on', () => {
     const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };
@@ -56,6 +54,26 @@ describe('a result in words', () => {
     ] as unknown as Effect[];
     const got = effectsByTarget(effects, { defender: [2], 'unit:Kn 1': [1] }, units);
     expect(got.map((g) => [g.who, g.side, g.texts.length])).toEqual([['Fyrd 1', 'Saxons', 2], ['Kn 1', 'Normans', 1], ['The attacker', '', 1]]);
+  });
+  it('says what a result did to which units: the core’s name, or each target’s changes with the code as a tag', () => {
+    const units = { 1: unit({ id: 1, label: 'SD front', side: 'Romans' }), 2: unit({ id: 2, label: 'PS 1', side: 'Gauls' }), 3: unit({ id: 3, label: 'PS 2', side: 'Gauls' }) };
+    const effects = [
+      { target: 'defender', change: { kind: 'lose_units', count: 2, chosen_by: 'defender' }, text: "Defender: lose 2 units (defender's choice)", what: "lose 2 units (defender's choice)", rule: '10.7' },
+      { target: 'defender', change: { kind: 'must_break' }, text: 'Defender: must break', what: 'must break', rule: '10.7' },
+      { target: 'attacker', change: { kind: 'd_markers', count: 2 }, text: 'Attacker: +2 D markers', what: '+2 D markers', rule: '10.7' },
+    ] as unknown as Effect[];
+    // D2XB: the rule's paragraph gives both cases; the words say only what happens here.
+    const meaning = 'Two defending units are destroyed …. With only one defending unit, it is destroyed and the attacker loses nothing.';
+    const words = resultWords(resolved('2d6', { D2XB: 'D2XB' }), outcome({ result: 'D2XB', meaning, effects }), { attacker: [1], defender: [2, 3] }, units);
+    expect(words.code).toBe('D2XB');
+    expect(words.headline).toBe("PS 1, PS 2: lose 2 units (defender's choice), must break; SD front: +2 D markers");
+    expect(words.lines.map((l) => l.side)).toEqual(['Gauls', 'Romans']);
+    expect(words.headline).not.toContain('With only one');
+    // A result the core names in words keeps its name, with no tag.
+    const dbmm = resultWords(resolved('d6 v d6', { 'recoil/stand': 'Kn 1 recoils; Fyrd 1 stands' }), outcome({ result: 'recoil/stand', effects }), {}, units);
+    expect([dbmm.headline, dbmm.code]).toEqual(['Kn 1 recoils; Fyrd 1 stands', undefined]);
+    // A code that changes nothing reads as its meaning.
+    expect(resultWords(resolved('2d6', { '-': '-' }), outcome({ result: '-', meaning: 'no effect' }), {}, units).headline).toBe('No effect.');
   });
   it('sums the odds up by the likeliest results', () => {
     expect(oddsSummary([{ result: 'a', p: 0.1 }, { result: 'b', p: 0.5 }, { result: 'c', p: 0 }, { result: 'd', p: 0.4 }], 2).map((d) => d.result)).toEqual(['b', 'd']);

@@ -2,26 +2,25 @@
 // each unit of the fight. Pure, so it is unit-tested.
 import type { Effect, Outcome, Resolution, UnitState } from '../generated/api';
 import { signed } from './format';
-import { sideNamed } from './words';
-export { sideNamed } from './words';
+import { sentence } from './words';
 
-/** A result as the screen names it: the core's words for it, the sides of a roll-off by name. */
-export function resultName(r: Resolution, result: string, names?: [string, string]): string {
-  return sideNamed(r.names[result] ?? result, names);
+/** A result as the screen names it: the core's words for it (the core names the units). */
+export function resultName(r: Resolution, result: string): string {
+  return r.names[result] ?? result;
 }
-import { targetKey, targetName } from './battle';
+import { targetKey, targetWords } from './battle';
 import { sidesOf, unitsOf } from './pick';
 
-/** "A 7 + 2 = 9 · B 3 + 4 = 7" for an opposed roll ("Greeks …" when the sides' names are given
- * for its generic labels; a total the rule holds within the die's range says so); "Dice 4 + 3 =
- * 7, +2 → 9" for one throw. */
-export function throwLine(o: Outcome, totalModifier: number, names?: [string, string]): string {
+/** "Hoplites 7 + 2 = 9 · Immortals 3 + 4 = 7" for an opposed roll, each side as the core names it
+ * (a total the rule holds within the die's range says so); "Dice 4 + 3 = 7, +2 → 9" for one
+ * throw. */
+export function throwLine(o: Outcome, totalModifier: number): string {
   // An answer read from the situation alone (the weather, the hour) has no throw to show.
   if (!o.sides?.length && !o.dice.length) return '';
   if (o.sides?.length) {
     return o.sides
-      .map((s, i) => {
-        const who = names && /^(A|B|Firer|Target)$/.test(s.label) ? names[i] : s.label;
+      .map((s) => {
+        const who = s.label;
         const sum = s.die + s.modifier;
         const held = s.total > sum ? ` (at least ${s.total})` : s.total < sum ? ` (at most ${s.total})` : '';
         const shown = held ? sum : s.total;
@@ -63,12 +62,34 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
     let entry = out.find((x) => x.key === key);
     if (!entry) {
       const list = unitsOf(mapping[key], units);
-      entry = { key, who: list.length ? list.map((u) => u.label).join(', ') : targetName(key), side: sidesOf(mapping[key], units).join(', '), texts: [] };
+      entry = { key, who: list.length ? list.map((u) => u.label).join(', ') : targetWords(e.target), side: sidesOf(mapping[key], units).join(', '), texts: [] };
       out.push(entry);
     }
     entry.texts.push(e);
   }
   return out;
+}
+
+/** What a result does to which units, as the bar, the table view and the result card say it. */
+export interface ResultWords {
+  /** The result as the core names it, when its name says more than a table's code ("Bd (O)
+   * recoils; Pk (O) stands", "Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)"). */
+  named?: string;
+  /** Else what it does to each target, named by the roster units it lands on, in the core's
+   * words for each change: only the case that applies here, never the rule's whole paragraph. */
+  lines: { who: string; side: string; what: string }[];
+  /** The table's code as printed ("D2XB"), shown beside the words as a small tag only. */
+  code?: string;
+  /** The whole in one line: the name, or each target's changes. */
+  headline: string;
+}
+
+export function resultWords(r: Resolution, o: Outcome, mapping: Record<string, number[] | undefined>, units: Record<number, UnitState | undefined>): ResultWords {
+  const name = resultName(r, o.result);
+  const lines = effectsByTarget(o.effects, mapping, units).map((t) => ({ who: t.who, side: t.side, what: t.texts.map((e) => e.what).join(', ') }));
+  if (name !== o.result) return { named: name, lines, headline: name };
+  const headline = lines.length ? lines.map((l) => `${l.who}: ${l.what}`).join('; ') : sentence(o.meaning || o.result);
+  return { lines, code: o.result, headline };
 }
 
 /** The likeliest results first, for a one-line summary of the odds. */
@@ -78,11 +99,11 @@ export function effectsByTarget(effects: Effect[], mapping: Record<string, numbe
 const BUTTON_NAME = 24;
 
 /** What the apply button says: a result that changes no unit is only recorded in the log. */
-export function applyLabel(r: Resolution, o: Outcome, names?: [string, string]): string {
-  const named = resultName(r, o.result, names);
-  // Its code only when the rules print one ("-1/D2"); a result keyed in words
-  // ("repulsed_or_recoil/stand") is "the result", named in full beside the button.
-  const printed = o.result.length <= BUTTON_NAME && !/[a-z]_[a-z]/i.test(o.result);
+export function applyLabel(r: Resolution, o: Outcome): string {
+  const named = resultName(r, o.result);
+  // Its code only when the core's words print it ("… (-1/D2)"); any other key ("hits_3_0") is
+  // "the result", named in full beside the button.
+  const printed = o.result.length <= BUTTON_NAME && (named === o.result || named.endsWith(`(${o.result})`));
   const name = named.length <= BUTTON_NAME ? named : printed ? o.result : 'the result';
   if (o.effects.length) return `Apply ${name}`;
   return r.dice ? `Record ${name} in the log` : 'Record in the log';

@@ -1,8 +1,15 @@
 // Sharing what the app knows: a file saved as a download, text copied to the clipboard, a result
 // as one line of text. The words are pure and unit-tested; the browser calls are thin.
-import type { Outcome } from '../generated/api';
+import type { Outcome, SharedDocument } from '../generated/api';
 import { throwLine } from './result';
 import { sentence } from './words';
+
+/** What the screen says after a save: where it went (the core's words), or that nothing was saved
+ * when the umpire closed the dialog without choosing a place. */
+export function savedSaid(what: SharedDocument, where: string | null): string {
+  if (where) return where;
+  return what === 'report' ? 'The battle report was not saved: no place was chosen.' : 'The log was not saved: no place was chosen.';
+}
 
 /** A file name from a battle's name: letters, digits, spaces, dashes; never empty. */
 export function fileName(name: string, extension: string, fallback = 'battle'): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { devText, fieldLabel, humanize, problem, sentence, targetName } from './words';
+import { devText, fieldLabel, humanize, problem, sentence, singular, targetWords } from './words';
 
 describe('words an umpire reads', () => {
   it('names fields in words', () => {
@@ -11,12 +11,10 @@ describe('words an umpire reads', () => {
     expect(fieldLabel('side_a[0].stats.armour')).toBe('Armour');
     expect(fieldLabel('stats.type', { type: 'Unit type' })).toBe('Unit type');
     expect(fieldLabel(undefined)).toBeUndefined();
-    // A result's target, as an apply names it, by its name (not "Unit:EL 23").
-    expect(fieldLabel('targets.unit:EL 23.11')).toBe('EL 23.11');
-    expect(fieldLabel('targets.command:leader')).toBe('leader’s command');
-    expect(fieldLabel('targets.defender')).toBe('The defender');
-    // A result landing relative to a leader is named in words, never by its key.
-    expect(['enemy_of:Zyndram', 'side_of:Zyndram', 'hex:17.03', 'army:Poles'].map(targetName)).toEqual(['The enemy of Zyndram', 'Zyndram’s side', 'Hex 17.03', 'Poles']);
+    // A whole field the screen names (a result's target, as an apply names it) by that name.
+    expect(fieldLabel('targets.unit:EL 23.11', { 'targets.unit:EL 23.11': 'EL 23.11' })).toBe('EL 23.11');
+    // A result landing relative to a leader is named in words from its typed target.
+    expect([{ enemy_of: 'Zyndram' }, { side_of: 'Zyndram' }, { hex: '17.03' }, { army: 'Poles' }, { command: 'leader' }, 'defender' as const].map(targetWords)).toEqual(['The enemy of Zyndram', 'Zyndram’s side', 'Hex 17.03', 'Poles', 'leader’s command', 'The defender']);
   });
 
   it('makes a sentence without code quotes', () => {
@@ -38,5 +36,13 @@ describe('words an umpire reads', () => {
     expect(devText(`ruleset ${'ab'.repeat(32)}`)).toMatch(/fingerprint/);
     expect(devText('see docs/rosters.md')).toMatch(/file name/);
     expect(devText('leader_fate')).toMatch(/code id/);
+  });
+  it('names one item of a list from the list’s name', () => {
+    expect(singular('Firing hexes')).toBe('Firing hex');
+    expect(singular('retreat hexes')).toBe('retreat hex');
+    expect(singular('Attackers')).toBe('Attacker');
+    expect(singular('Armies')).toBe('Army');
+    expect(singular('Marches')).toBe('March');
+    expect(singular('Terrain')).toBe('Terrain');
   });
 });

@@ -1,6 +1,6 @@
 // Words an umpire reads: errors as sentences naming the field by its label, never a path, a serde
 // message or a code id (the code stays in a details line). Pure, so it is unit-tested.
-import type { RefereeError } from '../generated/api';
+import type { RefereeError, Target } from '../generated/api';
 import devTextList from './dev-text.json';
 
 // The rules' abbreviations, as the rules write them.
@@ -14,6 +14,14 @@ export function humanize(name: string): string {
   const head = word(words[0]);
   const first = head[0].toUpperCase() + head.slice(1);
   return [first, ...words.slice(1).map(word)].join(' ');
+}
+
+/** One of a list's items, from the list's name: "Firing hexes" → "Firing hex", "Retreat hexes" →
+ * "Retreat hex", "Units" → "Unit", "Armies" → "Army" — never "Firing hexe". */
+export function singular(name: string): string {
+  if (/ies$/i.test(name)) return name.replace(/ies$/i, 'y');
+  if (/(x|ch|sh|ss)es$/i.test(name)) return name.replace(/es$/i, '');
+  return name.replace(/s$/i, '');
 }
 
 /** A text as a sentence: code quotes dropped, a capital first, a full stop last. */
@@ -31,22 +39,23 @@ export function fieldKey(field: string | undefined | null): string | undefined {
   return parts[parts.length - 1];
 }
 
-/** A result's target in words: "The attacker", "Hex 17.03", "Kn (O)", "the leader’s side". */
-export function targetName(key: string): string {
-  if (key === 'attacker') return 'The attacker';
-  if (key === 'defender') return 'The defender';
-  if (key.startsWith('hex:')) return `Hex ${key.slice(4)}`;
-  if (key.startsWith('unit:')) return key.slice(5);
-  if (key.startsWith('command:')) return `${key.slice(8)}’s command`;
-  if (key.startsWith('side_of:')) return `${key.slice(8)}’s side`;
-  if (key.startsWith('enemy_of:')) return `The enemy of ${key.slice(9)}`;
-  return key.replace(/^army:/, '');
+/** A result's target in words, from the core's typed target (never from its key): "The
+ * attacker", "Hex 17.03", "Kn (O)", "the leader’s side". */
+export function targetWords(t: Target): string {
+  if (t === 'attacker') return 'The attacker';
+  if (t === 'defender') return 'The defender';
+  if ('hex' in t) return `Hex ${t.hex}`;
+  if ('unit' in t) return t.unit;
+  if ('command' in t) return `${t.command}’s command`;
+  if ('side_of' in t) return `${t.side_of}’s side`;
+  if ('enemy_of' in t) return `The enemy of ${t.enemy_of}`;
+  return t.army;
 }
 
-/** The label a field is shown under: the form's own label if it has one; a result's target (an
- * apply's "targets.unit:EL 23.11") by its name. */
+/** The label a field is shown under: the screen's own label for the whole field (a result's
+ * target, "targets.unit:EL 23.11", by its name), else the form's label for its last part. */
 export function fieldLabel(field: string | undefined | null, labels: Record<string, string> = {}): string | undefined {
-  if (field?.startsWith('targets.')) return targetName(field.slice('targets.'.length));
+  if (field && labels[field]) return labels[field];
   const key = fieldKey(field);
   if (!key) return undefined;
   return labels[key] ?? humanize(key);
@@ -83,15 +92,4 @@ export function devText(text: string): string | undefined {
     if (m) return `${what}: “${text.slice(Math.max(0, m.index - 30), m.index + m[0].length + 30)}”`;
   }
   return undefined;
-}
-
-/** GTS names the roll-off's sides A and B ("A 10 against B 1: B takes 9"): the sides' own names
- * where they are known. Only those two patterns, so an "A" that is a word stays. */
-export function sideNamed(text: string, names?: [string, string]): string {
-  if (!names) return text;
-  const name = (side: string) => (side === 'A' ? names[0] : names[1]);
-  return text
-    .replace(/^A (-?\d+) against B (-?\d+)/, (_, a, b) => `${names[0]} ${a} against ${names[1]} ${b}`)
-    // "Persians take 9", "Sparta takes 9": a name ending in s is read as a plural.
-    .replace(/\b([AB]) takes (\d+)/g, (_, side, n) => `${name(side)} ${/s$/.test(name(side)) ? 'take' : 'takes'} ${n}`);
 }

@@ -15,6 +15,7 @@ use referee_core::battle::{
     standing, Battle, Event, EventBody, Gauge, Standing, UnitId, UnitState,
 };
 use referee_core::rule_system::Phase;
+use referee_core::ErrorCode;
 use referee_core::{RefereeError, Ruleset};
 
 pub use page::html_report;
@@ -44,7 +45,8 @@ pub struct Story {
     pub began: String,
     pub last: String,
     pub turns: Vec<TurnStory>,
-    /// The standing at the end of each turn, oldest first; the last is the final standing.
+    /// The standing at the start, then at the end of each turn, oldest first; the last is the
+    /// final standing.
     pub samples: Vec<Sample>,
     pub standing: Standing,
     /// Events taken back by an undo: left out of the story.
@@ -72,8 +74,89 @@ pub struct Entry {
     pub text: String,
     pub changes: Vec<String>,
     pub roll: Option<Roll>,
+    /// What the result was worked out from: the situation's figures and the modifiers.
+    pub workings: Option<Workings>,
     /// Its roll was corrected later: the entry tells the corrected roll.
     pub corrected: bool,
+}
+
+/// What a result was worked out from, each line with its rule section (and ruling): the
+/// situation's figures ("Attack strength 24 (4.5.10)") and every modifier ("Rear attack +2
+/// (4.5.8, 10.5)"), with their sum on the dice where there is one.
+pub struct Workings {
+    pub situation: Vec<String>,
+    pub modifiers: Vec<String>,
+    /// "+6 on the dice", when the modifiers come to a sum the dice take.
+    pub on_dice: Option<String>,
+}
+
+/// "(4.5.8, 10.5)", "(6.12; ruling R-GTS-4)".
+fn cited(rule: &str, ruling: Option<&str>) -> String {
+    match (rule.is_empty(), ruling) {
+        (true, None) => String::new(),
+        (true, Some(r)) => format!(" (ruling {r})"),
+        (false, None) => format!(" ({rule})"),
+        (false, Some(r)) => format!(" ({rule}; ruling {r})"),
+    }
+}
+
+/// "+2", "−1": a modifier as the rules print it.
+fn signed(v: i64) -> String {
+    if v < 0 {
+        format!("−{}", -v)
+    } else {
+        format!("+{v}")
+    }
+}
+
+fn workings_of(detail: Option<&serde_json::Value>) -> Option<Workings> {
+    let resolution = detail?.get("resolution")?;
+    let text = |v: &serde_json::Value, key: &str| {
+        v.get(key)
+            .and_then(|x| x.as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let list = |key: &str| {
+        resolution
+            .get(key)
+            .and_then(|x| x.as_array())
+            .cloned()
+            .unwrap_or_default()
+    };
+    let situation: Vec<String> = list("totals")
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {}{}",
+                text(t, "label"),
+                text(t, "value"),
+                cited(&text(t, "rule"), t.get("ruling").and_then(|r| r.as_str()))
+            )
+        })
+        .collect();
+    let modifiers: Vec<String> = list("modifiers")
+        .iter()
+        .map(|m| {
+            let value = m.get("value").and_then(|v| v.as_i64()).unwrap_or(0);
+            format!(
+                "{} {}{}",
+                text(m, "label"),
+                signed(value),
+                cited(&text(m, "rule"), m.get("ruling").and_then(|r| r.as_str()))
+            )
+        })
+        .collect();
+    let total = resolution
+        .get("total_modifier")
+        .and_then(|v| v.as_i64())
+        .unwrap_or(0);
+    let on_dice = (total != 0).then(|| format!("{} on the dice", signed(total)));
+    (!situation.is_empty() || !modifiers.is_empty()).then_some(Workings {
+        situation,
+        modifiers,
+        on_dice,
+    })
 }
 
 /// The dice of an applied result and its odds, from the stored resolution.
@@ -101,10 +184,20 @@ impl Chance {
     }
 }
 
-/// The gauges at the end of a turn.
+/// The gauges at the start (every unit in, before the first result) or at the end of a turn.
 pub struct Sample {
-    pub turn: u32,
+    /// "Start", "T1", "T2": where the chart's axis names it.
+    pub label: String,
     pub gauges: Vec<Gauge>,
+}
+
+impl Sample {
+    fn at_end_of(turn: u32, gauges: Vec<Gauge>) -> Sample {
+        Sample {
+            label: format!("T{turn}"),
+            gauges,
+        }
+    }
 }
 
 /// "21 November 2026, 10:00 UTC" from the stored RFC 3339 time (as it is when it does not parse).
@@ -192,6 +285,7 @@ fn as_corrected(battle: &Battle, event: &Event) -> (EventBody, Option<u64>) {
                         dice,
                         source,
                         result,
+                        words,
                         changes,
                         ..
                     },
@@ -204,6 +298,7 @@ fn as_corrected(battle: &Battle, event: &Event) -> (EventBody, Option<u64>) {
                 source: *source,
                 rolled_by: rolled_by.clone(),
                 result: result.clone(),
+                words: words.clone(),
                 targets: targets.clone(),
                 choices: choices.clone(),
                 changes: changes.clone(),
@@ -239,6 +334,7 @@ fn added_together(entries: &mut Vec<Entry>, added: &mut Option<(String, Vec<Stri
             text,
             changes: Vec::new(),
             roll: None,
+            workings: None,
             corrected: false,
         });
     }
@@ -253,7 +349,7 @@ impl Story {
             ruleset, battle, ..
         } = source;
         let first = battle.events.first().cloned().ok_or_else(|| {
-            RefereeError::new("store.corrupt", "the battle has no events").field("battle")
+            RefereeError::new(ErrorCode::StoreCorrupt, "the battle has no events").field("battle")
         })?;
         let mut replay = Battle::open(ruleset, vec![first])?;
         let mut turns = vec![TurnStory {
@@ -280,6 +376,19 @@ impl Story {
                 continue;
             }
             let (body, edit) = as_corrected(battle, event);
+            // The standing before anything but the units: what the charts start from.
+            let setting_up = matches!(
+                body,
+                EventBody::UnitAdded { .. }
+                    | EventBody::UnitEdited { .. }
+                    | EventBody::UnitRemoved { .. }
+            );
+            if samples.is_empty() && !setting_up {
+                samples.push(Sample {
+                    label: "Start".into(),
+                    gauges: standing(ruleset, &replay.state).gauges,
+                });
+            }
             let entries = &mut turns.last_mut().expect("one turn at least").entries;
             match &body {
                 EventBody::UnitAdded { unit, .. } => match &mut added {
@@ -292,10 +401,10 @@ impl Story {
                 EventBody::TurnAdvanced { turn, phase } => {
                     added_together(entries, &mut added);
                     if *turn != replay.state.turn {
-                        samples.push(Sample {
-                            turn: replay.state.turn,
-                            gauges: standing(ruleset, &replay.state).gauges,
-                        });
+                        samples.push(Sample::at_end_of(
+                            replay.state.turn,
+                            standing(ruleset, &replay.state).gauges,
+                        ));
                     }
                     turns.push(TurnStory {
                         heading: heading(*turn, phase, &ruleset.info.phases),
@@ -313,6 +422,7 @@ impl Story {
                     };
                     let detail = source.details.get(&edit.unwrap_or(event.seq));
                     let roll = roll_of(detail);
+                    let workings = workings_of(detail);
                     let mut text =
                         body.describe_in(|id| label(event.seq, id), &ruleset.info.phases);
                     // The result by its name in words, where the resolution gives one.
@@ -323,6 +433,7 @@ impl Story {
                         text,
                         changes,
                         roll,
+                        workings,
                         corrected: edit.is_some(),
                     });
                 }
@@ -340,10 +451,10 @@ impl Story {
             added_together(&mut last.entries, &mut added);
         }
         let standing = standing(ruleset, &replay.state);
-        samples.push(Sample {
-            turn: replay.state.turn,
-            gauges: standing.gauges.clone(),
-        });
+        samples.push(Sample::at_end_of(
+            replay.state.turn,
+            standing.gauges.clone(),
+        ));
         turns.retain(|t| !t.entries.is_empty());
         let state = &ruleset.worded(&battle.state);
         let sides = state
@@ -447,12 +558,4 @@ pub fn gauge_words(g: &Gauge) -> String {
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>()
         .join(" · ")
-}
-
-/// A gauge's name with its side: "Romans: Panic level".
-pub fn gauge_name(g: &Gauge) -> String {
-    match &g.side {
-        Some(side) => format!("{side}: {}", g.label),
-        None => g.label.clone(),
-    }
 }

@@ -1,10 +1,10 @@
 //! The printable battle report: one self-contained HTML file (its style sheet inline, its charts
 //! inline SVG; no script, no link, no image), dark on light, laid out for paper by @media print.
 
-use super::chart::{draw, gauge_series};
+use super::chart::{draw, key_class, side_charts};
 use super::html::Html;
 use super::text::entry_line;
-use super::{gauge_words, Source, Story};
+use super::{gauge_words, Source, Story, Workings};
 use referee_core::RefereeError;
 
 const STYLE: &str = "\
@@ -21,8 +21,16 @@ ol,ul{margin:.2em 0 .6em;padding-left:1.6em}li{margin:.15em 0}\
 .odds,.changes{color:#333;font-size:.92em}.reached{font-weight:bold}\
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr));gap:1rem}\
 figure{margin:0}figcaption{font-size:.9em}svg{width:100%;height:auto}\
-.axis{stroke:#444;stroke-width:1}.amount{fill:none;stroke:#1a4f8b;stroke-width:2}\
-.dot{fill:#1a4f8b}.limit{fill:none;stroke:#a33;stroke-width:1.5;stroke-dasharray:5 4}\
+.axis{stroke:#444;stroke-width:1}.amount{fill:none;stroke-width:2}\
+.limit{fill:none;stroke-width:1.5;stroke-dasharray:5 4}\
+.amount.l0,.limit.l0{stroke:#1a4f8b}.dot.l0{fill:#1a4f8b}.key.l0{border-color:#1a4f8b}\
+.amount.l1,.limit.l1{stroke:#a33}.dot.l1{fill:#a33}.key.l1{border-color:#a33}\
+.amount.l2,.limit.l2{stroke:#2a7a2a}.dot.l2{fill:#2a7a2a}.key.l2{border-color:#2a7a2a}\
+.amount.l3,.limit.l3{stroke:#7a4a00}.dot.l3{fill:#7a4a00}.key.l3{border-color:#7a4a00}\
+.amount.l1{stroke-dasharray:8 2}.amount.l2{stroke-dasharray:2 2}.amount.l3{stroke-dasharray:8 2 2 2}\
+.keys{list-style:none;padding:0;margin:.2em 0;font-size:.9em}\
+.key{display:inline-block;width:1.6em;border-top:3px solid;vertical-align:middle;margin-right:.4em}\
+.workings{color:#333;font-size:.92em}.workings ul{margin:.1em 0 .3em}\
 .scale{font:10px sans-serif;fill:#333}\
 @media print{body{margin:0;max-width:none;font-size:10pt}h2,h3{break-after:avoid}\
 li,tr,figure{break-inside:avoid}}";
@@ -119,23 +127,82 @@ fn standing(h: &mut Html, story: &Story) {
 }
 
 fn charts(h: &mut Html, story: &Story) {
-    let series = gauge_series(&story.samples);
-    if series.is_empty() {
+    let (charts, still) = side_charts(&story.samples);
+    if charts.is_empty() && still.is_empty() {
         return;
     }
     h.element("h2", &[], "Break points over the turns");
-    h.element(
-        "p",
-        &[("class", "meta")],
-        "Each figure at the end of each turn (solid); its threshold, where it has one (dashed).",
-    );
-    h.open("div", &[("class", "charts")]);
-    for s in &series {
-        h.open("figure", &[]);
-        draw(h, s);
-        h.element("figcaption", &[], &s.name).close("figure");
+    if charts.is_empty() {
+        h.element(
+            "p",
+            &[("class", "meta")],
+            "No break point moved during the battle.",
+        );
+    } else {
+        h.element(
+            "p",
+            &[("class", "meta")],
+            "One chart per side: each figure that moved, at the start and at the end of each turn (solid); its threshold, where it has one (dashed).",
+        );
+        h.open("div", &[("class", "charts")]);
+        for chart in &charts {
+            h.open("figure", &[]);
+            draw(h, chart);
+            h.open("figcaption", &[])
+                .element("strong", &[], &chart.side);
+            h.open("ul", &[("class", "keys")]);
+            for (k, s) in chart.series.iter().enumerate() {
+                h.open("li", &[])
+                    .element("span", &[("class", key_class(k))], "")
+                    .text(&s.name)
+                    .close("li");
+            }
+            h.close("ul").close("figcaption").close("figure");
+        }
+        h.close("div");
+    }
+    if !still.is_empty() {
+        h.element(
+            "p",
+            &[("class", "meta")],
+            &format!("Unchanged throughout, not charted: {}.", still.join("; ")),
+        );
+    }
+}
+
+/// What a result was worked out from: the situation's figures, then the modifiers.
+fn workings(h: &mut Html, w: &Workings) {
+    h.open("div", &[("class", "workings")]);
+    if !w.situation.is_empty() {
+        h.element("p", &[], "The situation:");
+        h.open("ul", &[]);
+        for line in &w.situation {
+            h.element("li", &[], line);
+        }
+        h.close("ul");
+    }
+    if !w.modifiers.is_empty() {
+        let head = match &w.on_dice {
+            Some(sum) => format!("Modifiers ({sum}):"),
+            None => "Modifiers:".to_string(),
+        };
+        h.element("p", &[], &head);
+        h.open("ul", &[]);
+        for line in &w.modifiers {
+            h.element("li", &[], line);
+        }
+        h.close("ul");
     }
     h.close("div");
+}
+
+/// A sentence's full stop, once: "… 3 hexes." stays, never "… 3 hexes..".
+fn full_stop(text: &str) -> String {
+    if text.ends_with(['.', '!', '?']) {
+        text.to_string()
+    } else {
+        format!("{text}.")
+    }
 }
 
 fn turns(h: &mut Html, story: &Story) {
@@ -161,7 +228,7 @@ fn turns(h: &mut Html, story: &Story) {
                 if entry.corrected {
                     odds.push_str(" (roll corrected)");
                 }
-                h.element("p", &[("class", "odds")], &format!("{odds}."));
+                h.element("p", &[("class", "odds")], &full_stop(&odds));
                 let all: Vec<String> = roll
                     .distribution
                     .iter()
@@ -175,6 +242,9 @@ fn turns(h: &mut Html, story: &Story) {
                 if !entry.changes.is_empty() {
                     h.element("p", &[("class", "changes")], &entry.changes.join("; "));
                 }
+            }
+            if let Some(w) = &entry.workings {
+                workings(h, w);
             }
             h.close("li");
         }

@@ -11,6 +11,7 @@ use super::event::{AppliedChange, Subject};
 use crate::contract::{effect, Change, Chooser, Effect, Target};
 use crate::error::RefereeError;
 use crate::state::{BattleState, UnitId};
+use crate::ErrorCode;
 
 /// Which roster units each effect target is, and the players' choices.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -91,12 +92,17 @@ pub fn changes_for(
                 let field = format!("choices.{i}");
                 let picked = mapping.choices.get(&i.to_string()).ok_or_else(|| {
                     RefereeError::new(
-                        "battle.choice_needed",
+                        ErrorCode::BattleChoiceNeeded,
                         format!(
-                            "{}: the {} chooses which of {} take the {count} loss(es): give {count} unit id(s)",
+                            "{}: the {} chooses which of {} take {}: pick the units that take them",
                             e.text,
                             chooser(chosen_by),
-                            names(state, &ids)
+                            names(state, &ids),
+                            if count == 1 {
+                                "the loss".to_string()
+                            } else {
+                                format!("the {count} losses")
+                            }
                         ),
                     )
                     .field(field.clone())
@@ -104,9 +110,10 @@ pub fn changes_for(
                 })?;
                 if picked.len() != count as usize || picked.iter().any(|p| !ids.contains(p)) {
                     return Err(RefereeError::new(
-                        "battle.choice_needed",
+                        ErrorCode::BattleChoiceNeeded,
                         format!(
-                            "choose exactly {count} loss(es) among {}",
+                            "choose exactly {} among {}",
+                            crate::error::counted(i64::from(count), "loss", "losses"),
                             names(state, &ids)
                         ),
                     )
@@ -218,7 +225,7 @@ fn units_of(
         }
     }
     Err(RefereeError::new(
-        "battle.target_unmapped",
+        ErrorCode::BattleTargetUnmapped,
         format!("which roster units are “{key}”? Give their ids, or [] if none is on the roster"),
     )
     .field(format!("targets.{key}")))
@@ -237,7 +244,7 @@ fn anchor<'s>(
         .and_then(|id| state.units.get(id))
         .ok_or_else(|| {
             RefereeError::new(
-                "battle.target_unmapped",
+                ErrorCode::BattleTargetUnmapped,
                 format!("Pick the {label} on the roster: the result lands on his side from him."),
             )
             .field(format!("targets.{key}"))
@@ -248,7 +255,7 @@ fn anchor<'s>(
         .find(|u| u.side != first.side)
     {
         return Err(RefereeError::new(
-            "battle.mixed_sides",
+            ErrorCode::BattleMixedSides,
             format!(
                 "{} is of {} and {} of {}: the {label} is of one side.",
                 first.named(),
@@ -306,7 +313,7 @@ fn followers(
     let command = match target {
         Target::Command(_) => Some(leader.command.clone().ok_or_else(|| {
             RefereeError::new(
-                "battle.no_command",
+                ErrorCode::BattleNoCommand,
                 format!(
                     "{} has no command on the roster: give him and his units their command, or pick the units under his command.",
                     leader.named()
@@ -334,7 +341,7 @@ fn followers(
 
 fn gone(id: UnitId, field: &str) -> RefereeError {
     RefereeError::new(
-        "battle.unit_gone",
+        ErrorCode::BattleUnitGone,
         format!("there is no unit #{id} in this battle"),
     )
     .field(field.to_string())
@@ -344,7 +351,7 @@ fn live(state: &BattleState, id: UnitId, field: &str) -> Result<(), RefereeError
     match state.units.get(&id) {
         None => Err(gone(id, field)),
         Some(u) if u.lost => Err(RefereeError::new(
-            "battle.unit_gone",
+            ErrorCode::BattleUnitGone,
             format!("{} (#{id}) is no longer on the table: it was lost", u.label),
         )
         .field(field.to_string())),

@@ -85,6 +85,10 @@ pub enum EventBody {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rolled_by: Option<String>,
         result: String,
+        /// The result in words, as the screen showed it ("Hoplites 1 takes 3"); absent in battles
+        /// recorded before results had words of their own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        words: Option<String>,
         /// Each effect target (attacker, defender, hex:A, unit:L) → the roster units.
         targets: BTreeMap<String, Vec<UnitId>>,
         /// The players' choices: effect index → the units chosen, one per loss.
@@ -129,6 +133,9 @@ pub enum EventBody {
         dice: Vec<u32>,
         source: DiceSource,
         result: String,
+        /// The new result in words, as for an applied result.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        words: Option<String>,
         changes: Vec<AppliedChange>,
     },
 }
@@ -213,6 +220,7 @@ impl EventBody {
                 source,
                 rolled_by,
                 result,
+                words: result_words,
                 targets,
                 ..
             } => {
@@ -246,9 +254,12 @@ impl EventBody {
                 } else {
                     format!(" — {}", units.join(", "))
                 };
-                // A result named by its key ("recoil_or_spent") in words; a table's code
-                // ("1D") as printed; an answer named after its action ("weather") says nothing more.
-                if result == action {
+                // The result in its own words; in a battle recorded before results had them, a
+                // result named by its key ("recoil_or_spent") in words, a table's code ("1D") as
+                // printed; an answer named after its action ("weather") says nothing more.
+                if let Some(said) = result_words.as_deref().filter(|_| result != action) {
+                    format!("{words}{on}: {said}{dice}")
+                } else if result == action {
                     format!("{words}{on}{dice}")
                 } else if result
                     .chars()
@@ -284,9 +295,11 @@ impl EventBody {
                 dice,
                 source,
                 result,
+                words,
                 ..
             } => format!(
-                "Roll of #{event} edited: {result}{}",
+                "Roll of #{event} edited: {}{}",
+                words.as_deref().unwrap_or(result),
                 describe_dice(dice, source, None)
             ),
         }

@@ -14,6 +14,7 @@ use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Sides};
 use crate::rule_system::resolve::unknown_action;
 use crate::state::{BattleState, Role, UnitId, UnitState};
 use crate::systems::Ruleset;
+use crate::ErrorCode;
 
 /// A combat opened from the roster: the situation resolves as it is; the umpire may still set
 /// what the roster cannot know (terrain, range), as `asks` says.
@@ -62,7 +63,7 @@ pub fn fight_with<'s>(
 ) -> Result<Fight, RefereeError> {
     if state.ruleset != ruleset.info.id {
         return Err(RefereeError::new(
-            "fight.wrong_ruleset",
+            ErrorCode::FightWrongRuleset,
             format!(
                 "This battle is fought under {}, not {}.",
                 state.ruleset, ruleset.info.name
@@ -89,7 +90,7 @@ pub fn fight_with<'s>(
     }
     if !contacts.is_empty() && !ruleset.system.takes_contacts() {
         return Err(RefereeError::new(
-            "fight.no_contacts",
+            ErrorCode::FightNoContacts,
             format!(
                 "{} fights with the units picked only: pick them as attackers or defenders, with no bound's side or friends behind or on a flank.",
                 ruleset.info.name
@@ -98,7 +99,7 @@ pub fn fight_with<'s>(
     }
     if attackers.is_empty() || defenders.is_empty() {
         return Err(RefereeError::new(
-            "fight.no_units",
+            ErrorCode::FightNoUnits,
             "Pick at least one unit on each side.",
         ));
     }
@@ -108,7 +109,7 @@ pub fn fight_with<'s>(
         if !seen.insert(*id) {
             let unit = state.units.get(id);
             return Err(RefereeError::new(
-                "fight.picked_twice",
+                ErrorCode::FightPickedTwice,
                 format!(
                     "{} is picked twice: a unit fights once, on one side.",
                     unit.map_or_else(|| format!("Unit #{id}"), |u| u.named())
@@ -122,7 +123,7 @@ pub fn fight_with<'s>(
         let side = &units[0].side;
         match units.iter().find(|u| &u.side != side) {
             Some(other) => Err(RefereeError::new(
-                "fight.mixed_sides",
+                ErrorCode::FightMixedSides,
                 format!(
                     "{} is of {} and {} of {}: the {field} are all of one side.",
                     units[0].named(),
@@ -141,7 +142,7 @@ pub fn fight_with<'s>(
     );
     if a == d {
         return Err(RefereeError::new(
-            "fight.same_side",
+            ErrorCode::FightSameSide,
             format!("The attackers and the defenders are all of {a}: pick the enemy as defenders."),
         )
         .field("defenders"));
@@ -151,7 +152,7 @@ pub fn fight_with<'s>(
     for u in behind.iter().chain(&on_enemy_flank) {
         if u.side != a && u.side != d {
             return Err(RefereeError::new(
-                "fight.not_in_this_fight",
+                ErrorCode::FightNotInThisFight,
                 format!(
                     "{} is of {}, which fights on neither side here: pick friends of the attackers or of the defenders.",
                     u.named(),
@@ -166,7 +167,7 @@ pub fn fight_with<'s>(
         Some(side) if *side == d => false,
         Some(side) => {
             return Err(RefereeError::new(
-                "fight.unknown_bound",
+                ErrorCode::FightUnknownBound,
                 format!("It can be the bound of {a} or of {d} here, not of {side}."),
             )
             .field("bound_of"))
@@ -201,8 +202,8 @@ pub fn fight_with<'s>(
     let opening = ruleset
         .system
         .open(action, &sides)
-        .map_err(|e| match e.code.as_str() {
-            "fight.not_a_combat" => not_a_combat(&info.name),
+        .map_err(|e| match e.code {
+            ErrorCode::FightNotACombat => not_a_combat(&info.name),
             _ => e,
         })?;
     // What this turn's results already did to these units (ITACS 4.2, 4.5.4): every unit the
@@ -242,21 +243,21 @@ fn picked<'s>(
         .map(|id| {
             let unit = state.units.get(id).ok_or_else(|| {
                 RefereeError::new(
-                    "fight.unknown_unit",
+                    ErrorCode::FightUnknownUnit,
                     format!("There is no unit #{id} in this battle."),
                 )
                 .field(field.to_string())
             })?;
             if unit.lost {
                 return Err(RefereeError::new(
-                    "fight.unit_lost",
+                    ErrorCode::FightUnitLost,
                     format!("{} is no longer on the table: it was lost.", unit.named()),
                 )
                 .field(field.to_string()));
             }
             if unit.role == Role::Leader {
                 return Err(RefereeError::new(
-                    "fight.not_a_unit",
+                    ErrorCode::FightNotAUnit,
                     format!(
                         "{} is a leader: leaders do not fight as units; enter a leader's part in the situation.",
                         unit.named()

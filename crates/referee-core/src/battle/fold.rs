@@ -7,6 +7,7 @@ use crate::contract::Change;
 use crate::error::RefereeError;
 use crate::state::{BattleState, TrackMove, UnitId};
 use crate::systems::Ruleset;
+use crate::ErrorCode;
 
 /// What the event list says beyond the state: which events are in force, and what undo and
 /// redo would take.
@@ -88,7 +89,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         }
         _ => {
             return Err(RefereeError::new(
-                "battle.invalid_events",
+                ErrorCode::BattleInvalidEvents,
                 "a battle's first event creates it",
             )
             .field("events[0]"))
@@ -103,7 +104,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
     for (i, e) in events.iter().enumerate() {
         if i > 0 && e.seq <= last {
             return Err(RefereeError::new(
-                "battle.invalid_events",
+                ErrorCode::BattleInvalidEvents,
                 format!(
                     "event {} comes after event {last}: events are in order",
                     e.seq
@@ -118,10 +119,11 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         let field = format!("events[{i}]");
         match &e.body {
             EventBody::Created { .. } if i > 0 => {
-                return Err(
-                    RefereeError::new("battle.invalid_events", "a battle is created once")
-                        .field(field),
+                return Err(RefereeError::new(
+                    ErrorCode::BattleInvalidEvents,
+                    "a battle is created once",
                 )
+                .field(field))
             }
             EventBody::Created { .. } => {}
             EventBody::UnitAdded { .. }
@@ -141,7 +143,9 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                     }) => changes,
                     _ => changes,
                 };
+                let free = free_leaders(&state);
                 apply_changes(ruleset, &mut state, changes, e.seq)?;
+                hold_captives(&mut state, &free, targets);
             }
             EventBody::Adjusted { changes, .. } => {
                 apply_changes(ruleset, &mut state, changes, e.seq)?
@@ -150,7 +154,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
             EventBody::Undone { event } | EventBody::Redone { event } => {
                 if !earlier(events, i, *event).is_some_and(|x| x.body.may_be_taken_back()) {
                     return Err(RefereeError::new(
-                        "battle.invalid_events",
+                        ErrorCode::BattleInvalidEvents,
                         format!("undo or redo of event {event}, which is not an event that can be undone"),
                     )
                     .field(field));
@@ -159,7 +163,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
             EventBody::UndoneTo { event } => {
                 if earlier(events, i, *event).is_none() {
                     return Err(RefereeError::new(
-                        "battle.invalid_events",
+                        ErrorCode::BattleInvalidEvents,
                         format!("undo back to event {event}, which does not come before it"),
                     )
                     .field(field));
@@ -170,7 +174,7 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                     .is_some_and(|x| matches!(x.body, EventBody::Applied { .. }))
                 {
                     return Err(RefereeError::new(
-                        "battle.invalid_events",
+                        ErrorCode::BattleInvalidEvents,
                         format!("roll edit of event {event}, which applied no result"),
                     )
                     .field(field));
@@ -220,7 +224,7 @@ pub fn fold_unit(
         EventBody::UnitAdded { id, unit } => {
             if state.units.contains_key(id) || state.removed.contains(id) {
                 return Err(RefereeError::new(
-                    "battle.invalid_events",
+                    ErrorCode::BattleInvalidEvents,
                     format!("unit #{id} is added twice"),
                 )
                 .field(field));
@@ -234,7 +238,7 @@ pub fn fold_unit(
         EventBody::UnitEdited { id, unit } => {
             let Some(old) = state.units.get(id) else {
                 return Err(RefereeError::new(
-                    "battle.invalid_events",
+                    ErrorCode::BattleInvalidEvents,
                     format!("an edit of unit #{id}, which is not on the roster"),
                 )
                 .field(field));
@@ -248,7 +252,7 @@ pub fn fold_unit(
         EventBody::UnitRemoved { id } => {
             if state.units.remove(id).is_none() {
                 return Err(RefereeError::new(
-                    "battle.invalid_events",
+                    ErrorCode::BattleInvalidEvents,
                     format!("a removal of unit #{id}, which is not on the roster"),
                 )
                 .field(field));
@@ -263,7 +267,7 @@ pub fn fold_unit(
 fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeError> {
     if setup.ruleset != ruleset {
         return Err(RefereeError::new(
-            "battle.invalid_setup",
+            ErrorCode::BattleInvalidSetup,
             format!(
                 "the battle is a “{}” battle, not “{ruleset}”",
                 setup.ruleset
@@ -272,28 +276,57 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
         .field("ruleset"));
     }
     if setup.sides.len() != 2 {
-        return Err(
-            RefereeError::new("battle.invalid_setup", "a battle has exactly two sides")
-                .field("sides"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::BattleInvalidSetup,
+            "a battle has exactly two sides",
+        )
+        .field("sides"));
     }
     if setup.sides[0].name == setup.sides[1].name
         || setup.sides.iter().any(|s| s.name.trim().is_empty())
     {
         return Err(RefereeError::new(
-            "battle.invalid_setup",
+            ErrorCode::BattleInvalidSetup,
             "each side needs its own, non-empty name",
         )
         .field("sides"));
     }
     if setup.name.trim().is_empty() {
-        return Err(RefereeError::new("battle.invalid_setup", "name the battle").field("name"));
+        return Err(
+            RefereeError::new(ErrorCode::BattleInvalidSetup, "name the battle").field("name"),
+        );
     }
     Ok(())
 }
 
 /// Applies concrete changes. A unit already lost (after an edited roll replays) is recorded as
 /// a conflict, not an error: the umpire sees what could not be applied.
+/// The units whose leader is not captured: a result that captures one of them makes its
+/// attackers his captors.
+pub fn free_leaders(state: &BattleState) -> BTreeSet<UnitId> {
+    state
+        .units
+        .values()
+        .filter(|u| u.leader != Some(crate::state::LeaderFate::Captured))
+        .map(|u| u.id)
+        .collect()
+}
+
+/// The leaders a result captured are held by the units that attacked (6.1.4: "stack the leader
+/// under the attacking units' counter"), so that their elimination can free him.
+pub fn hold_captives(
+    state: &mut BattleState,
+    free_before: &BTreeSet<UnitId>,
+    targets: &BTreeMap<String, Vec<UnitId>>,
+) {
+    let captors = targets.get("attacker").cloned().unwrap_or_default();
+    for u in state.units.values_mut() {
+        if free_before.contains(&u.id) && u.leader == Some(crate::state::LeaderFate::Captured) {
+            u.held_by = captors.clone();
+        }
+    }
+}
+
 pub fn apply_changes(
     ruleset: &Ruleset,
     state: &mut BattleState,
@@ -336,7 +369,7 @@ pub fn apply_changes(
                 )),
                 None => {
                     return Err(RefereeError::new(
-                        "battle.invalid_events",
+                        ErrorCode::BattleInvalidEvents,
                         format!("event {seq} changes unit #{id}, which was never added"),
                     ))
                 }

@@ -6,11 +6,12 @@ use ts_rs::TS;
 
 use super::changes::{adjustment, changes_for, Mapping};
 use super::event::{AppliedChange, DiceSource, Event, EventBody, Subject};
-use super::fold::{apply_changes, fold, fold_unit, turn_to, History};
+use super::fold::{apply_changes, fold, fold_unit, free_leaders, hold_captives, turn_to, History};
 use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
 use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState};
 use crate::systems::Ruleset;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug)]
 pub struct Battle {
@@ -109,7 +110,7 @@ impl Battle {
     fn on_roster(&self, id: UnitId) -> Result<&UnitState, RefereeError> {
         self.state.units.get(&id).ok_or_else(|| {
             RefereeError::new(
-                "battle.unit_gone",
+                ErrorCode::BattleUnitGone,
                 format!("There is no unit number {id} on this battle's roster."),
             )
             .field("unit")
@@ -125,7 +126,7 @@ impl Battle {
             let side = &self.state.sides[self.state.side_index(&unit.side).unwrap_or(0)];
             if !side.commands.is_empty() && !side.commands.contains(c) {
                 return Err(RefereeError::new(
-                    "battle.unknown_command",
+                    ErrorCode::BattleUnknownCommand,
                     format!(
                         "{} has no command “{c}”; its commands are {}",
                         side.name,
@@ -154,7 +155,7 @@ impl Battle {
         if let Some(key) = &apply_key {
             if self.applied_with_key(key).is_some() {
                 return Err(RefereeError::new(
-                    "battle.already_applied",
+                    ErrorCode::BattleAlreadyApplied,
                     "This result is already on the roster. Undo it first to apply it again.",
                 )
                 .field("apply_key"));
@@ -162,7 +163,7 @@ impl Battle {
         }
         let outcome = resolution.outcome.as_ref().ok_or_else(|| {
             RefereeError::new(
-                "battle.no_outcome",
+                ErrorCode::BattleNoOutcome,
                 if resolution.shown.in_turn {
                     "the throw is not finished: enter each die it asks for in turn before applying the result"
                 } else {
@@ -191,6 +192,7 @@ impl Battle {
             },
             rolled_by,
             result: outcome.result.clone(),
+            words: resolution.shown.names.get(&outcome.result).cloned(),
             targets: mapping.targets.clone(),
             choices: mapping.choices.clone(),
             changes,
@@ -242,7 +244,7 @@ impl Battle {
         if let Subject::Unit(id) = &subject {
             let Some(unit) = self.state.units.get(id).filter(|u| !u.lost) else {
                 return Err(RefereeError::new(
-                    "battle.unit_gone",
+                    ErrorCode::BattleUnitGone,
                     format!("there is no unit #{id} on the table"),
                 )
                 .field("unit"));
@@ -272,7 +274,7 @@ impl Battle {
             .map(|event| EventBody::Undone { event })
             .ok_or_else(|| {
                 RefereeError::new(
-                    "battle.nothing_to_undo",
+                    ErrorCode::BattleNothingToUndo,
                     "nothing to undo: this is how the battle began",
                 )
             })
@@ -283,7 +285,7 @@ impl Battle {
     pub fn undo_to(&self, event: u64) -> Result<EventBody, RefereeError> {
         if !self.events.iter().any(|e| e.seq == event) {
             return Err(RefereeError::new(
-                "battle.unknown_event",
+                ErrorCode::BattleUnknownEvent,
                 format!("the log has no entry {event} to undo back to"),
             )
             .field("event"));
@@ -294,7 +296,7 @@ impl Battle {
             .any(|e| e.seq > event && e.body.undoable() && self.history.in_force(e.seq));
         if !after {
             return Err(RefereeError::new(
-                "battle.nothing_to_undo",
+                ErrorCode::BattleNothingToUndo,
                 "nothing to undo after that entry: the battle stands as it did then",
             ));
         }
@@ -305,7 +307,7 @@ impl Battle {
         self.history
             .redo
             .map(|event| EventBody::Redone { event })
-            .ok_or_else(|| RefereeError::new("battle.nothing_to_redo", "nothing to redo"))
+            .ok_or_else(|| RefereeError::new(ErrorCode::BattleNothingToRedo, "nothing to redo"))
     }
 
     /// Editing a past roll: the event `seq` resolved again with other dice, its choices kept,
@@ -324,7 +326,7 @@ impl Battle {
             .position(|e| e.seq == seq && matches!(e.body, EventBody::Applied { .. }))
             .ok_or_else(|| {
                 RefereeError::new(
-                    "battle.not_a_roll",
+                    ErrorCode::BattleNotARoll,
                     format!("event {seq} applied no result: there is no roll to edit"),
                 )
                 .field("event")
@@ -346,7 +348,11 @@ impl Battle {
             choices: choices.clone(),
         };
         let outcome = resolution.outcome.as_ref().ok_or_else(|| {
-            RefereeError::new("battle.no_outcome", "the edited roll gives no outcome").field("dice")
+            RefereeError::new(
+                ErrorCode::BattleNoOutcome,
+                "the edited roll gives no outcome",
+            )
+            .field("dice")
         })?;
         let changes = changes_for(&before, &outcome.effects, &mapping)?;
         let changes = with_follow_ons(ruleset, &before, changes)?;
@@ -355,6 +361,7 @@ impl Battle {
             dice: dice.to_vec(),
             source,
             result: outcome.result.clone(),
+            words: resolution.shown.names.get(&outcome.result).cloned(),
             changes,
         };
         let mut events = self.events.clone();
@@ -382,7 +389,9 @@ impl Battle {
                 ..
             } => {
                 self.state.note_combat(event.seq, action, targets);
-                apply_changes(ruleset, &mut self.state, changes, event.seq)?
+                let free = free_leaders(&self.state);
+                apply_changes(ruleset, &mut self.state, changes, event.seq)?;
+                hold_captives(&mut self.state, &free, targets);
             }
             EventBody::Adjusted { changes, .. } => {
                 apply_changes(ruleset, &mut self.state, changes, event.seq)?
@@ -441,7 +450,7 @@ fn with_follow_ons(
 /// anything is written.
 fn not_a_change_of_these_rules(unit: &UnitState, ruleset: &Ruleset, field: &str) -> RefereeError {
     RefereeError::new(
-        "battle.not_a_change_of_these_rules",
+        ErrorCode::BattleNotAChangeOfTheseRules,
         format!(
             "{} cannot take that change under {}: use the changes its rules offer",
             unit.label, ruleset.info.name

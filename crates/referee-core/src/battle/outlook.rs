@@ -10,6 +10,7 @@ use crate::odds::Probability;
 use crate::rule_system::Gauge;
 use crate::state::BattleState;
 use crate::systems::Ruleset;
+use crate::ErrorCode;
 
 /// After the dice: the resolution narrowed to its outcome, so that the outlook says what this
 /// roll's result does (each chance then 0 or 1) rather than what any roll might.
@@ -57,7 +58,7 @@ pub fn outlook(
         let mut m = mapping.clone();
         let changes = match changes_for(state, &odds.effects, &m) {
             Ok(c) => c,
-            Err(e) if e.code == "battle.choice_needed" => {
+            Err(e) if e.code == ErrorCode::BattleChoiceNeeded => {
                 // Take every open choice in the order the units were mapped.
                 assumed = true;
                 for (i, effect) in odds.effects.iter().enumerate() {

@@ -901,7 +901,7 @@ fn a_dbmm_command_loses_elements_to_close_combat_through_its_thresholds() {
             has(r, |e| {
                 e.change
                     == Change::ElementFate {
-                        fate: "destroyed".into(),
+                        fate: crate::fate::Fate::Destroyed.into(),
                     }
             })
         });
@@ -985,7 +985,7 @@ fn a_dbmm_friend_behind_is_destroyed_with_the_element_in_front() {
     });
     let dice = dice_for(&s.ruleset, "close_combat", &situation, |r| {
         has(r, |e| {
-            matches!(&e.change, Change::ElementFate { fate } if fate == "destroyed")
+            matches!(&e.change, Change::ElementFate { fate } if fate.fate == crate::fate::Fate::Destroyed)
                 && e.text.starts_with("Archers")
         })
     });
@@ -1154,6 +1154,7 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
         source: DiceSource::None,
         rolled_by: None,
         result: result.into(),
+        words: None,
         targets: [("defender".to_string(), vec![g1])].into(),
         choices: Default::default(),
         changes: Vec::new(),
@@ -1181,6 +1182,12 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
         applied("weather", "weather").describe(names),
         "Weather — 17.03"
     );
+    // A result recorded with its words is said in them, never by its key.
+    let mut said = applied("melee", "hits_3_0");
+    if let EventBody::Applied { words, .. } = &mut said {
+        *words = Some("Hoplites 1 takes 3".into());
+    }
+    assert_eq!(said.describe(names), "Melee — 17.03: Hoplites 1 takes 3");
     // A phase by its name in the sequence; a key the sequence does not know, in words.
     let phases = s.ruleset.info.phases.clone();
     let phase = &phases[0];
@@ -1837,7 +1844,7 @@ fn a_dbmm_elements_state_is_the_battles_not_the_umpires() {
             &s.ruleset,
             Subject::Unit(bd),
             Change::ElementFate {
-                fate: "spent".into(),
+                fate: crate::fate::Fate::Spent.into(),
             },
             None,
         )

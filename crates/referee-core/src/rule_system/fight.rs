@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
 use crate::state::{BattleState, Detail, UnitId, UnitState};
+use crate::ErrorCode;
 
 /// A picked unit, its system's state, and the label it goes by in this fight (its roster label,
 /// with its id when two picked units share one, so every effect target names exactly one unit).
@@ -67,7 +68,7 @@ impl<'a> Sides<'a, Detail> {
                 .map(|f| {
                     let own = f.unit.detail::<U>().ok_or_else(|| {
                         RefereeError::new(
-                            "fight.not_a_unit",
+                            ErrorCode::FightNotAUnit,
                             format!(
                                 "{} is not a unit of this battle's rules: it cannot fight.",
                                 f.unit.named()
@@ -156,7 +157,7 @@ impl Opening {
         // A typed situation always serializes; were it ever not to, the umpire is told plainly.
         let mut situation = serde_json::to_value(situation).map_err(|_| {
             RefereeError::new(
-                "fight.not_opened",
+                ErrorCode::FightNotOpened,
                 "The combat could not be opened from the roster: enter its situation instead.",
             )
         })?;
@@ -183,7 +184,7 @@ fn strip_nulls(value: &mut serde_json::Value) {
 /// The refusal of an action that takes no units from the roster.
 pub fn not_a_combat(action_name: &str) -> RefereeError {
     RefereeError::new(
-        "fight.not_a_combat",
+        ErrorCode::FightNotACombat,
         format!("{action_name} takes no sides of roster units: fill in its situation instead."),
     )
     .field("action")
@@ -192,7 +193,7 @@ pub fn not_a_combat(action_name: &str) -> RefereeError {
 /// The refusal of more picks than the action fights with.
 pub fn one_each(what: &str, rule: &str) -> RefereeError {
     RefereeError::new(
-        "fight.one_each",
+        ErrorCode::FightOneEach,
         format!("{what}: pick one unit on each side."),
     )
     .rule(rule)

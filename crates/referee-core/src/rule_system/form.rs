@@ -8,6 +8,7 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// The fields of a roster unit for one ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
@@ -181,7 +182,7 @@ pub fn lower_first(s: &str) -> String {
 }
 
 fn form_error(key: &str, message: String) -> RefereeError {
-    RefereeError::new("unit.invalid", message).field(key)
+    RefereeError::new(ErrorCode::UnitInvalid, message).field(key)
 }
 
 /// Checks stats against the form: every key known, every choice one of its options, every number
@@ -193,7 +194,7 @@ pub fn check_stats(
 ) -> Result<(), RefereeError> {
     let Some(map) = stats.as_object() else {
         return Err(RefereeError::new(
-            "unit.invalid",
+            ErrorCode::UnitInvalid,
             "The unit's values are missing: fill in the form.",
         ));
     };
@@ -338,7 +339,7 @@ pub fn plain(form: &UnitForm, e: RefereeError) -> RefereeError {
     if !text.ends_with('.') {
         text.push('.');
     }
-    let mut out = RefereeError::new(&e.code, text);
+    let mut out = RefereeError::new(e.code, text);
     if let Some(k) = key {
         out = out.field(k);
     }

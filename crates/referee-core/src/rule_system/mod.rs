@@ -32,6 +32,7 @@ use crate::state::{
     BattleSetup, BattleState, Detail, LeaderFate, LeaderNotes, Role, SystemUnit, UnitId, UnitSpec,
     UnitState, UnitWords,
 };
+use crate::ErrorCode;
 use shared::SystemHeader;
 
 type Resolve<D> =
@@ -499,7 +500,7 @@ impl<S: RuleSystem> System for Loaded<S> {
             let (strength, own) = S::enter(&self.data, spec).map_err(|e| at(e, &stats_field))?;
             if strength == 0 && spec.role == Role::Unit {
                 return Err(RefereeError::new(
-                    "battle.invalid_unit",
+                    ErrorCode::BattleInvalidUnit,
                     "a unit enters the battle with a strength of 1 or more",
                 )
                 .field(stats_field));
@@ -508,7 +509,7 @@ impl<S: RuleSystem> System for Loaded<S> {
         };
         if spec.label.trim().is_empty() {
             return Err(RefereeError::new(
-                "battle.invalid_unit",
+                ErrorCode::BattleInvalidUnit,
                 "a unit needs a label the umpire knows it by",
             )
             .field(format!("{field}.label")));
@@ -633,7 +634,10 @@ fn with_own<S: RuleSystem, R>(
 pub fn land_leader_fate(unit: &mut UnitState, change: &Change) -> bool {
     match change {
         Change::LeaderCaptured => unit.leader = Some(LeaderFate::Captured),
-        Change::LeaderFreed => unit.leader = None,
+        Change::LeaderFreed => {
+            unit.leader = None;
+            unit.held_by.clear();
+        }
         Change::LeaderKilled => {
             unit.leader = Some(LeaderFate::Killed);
             if unit.role != Role::Unit {
@@ -669,7 +673,13 @@ fn land_on_leader_row(unit: &mut UnitState, change: &Change) -> bool {
         }
         Change::DestroyAll => unit.strength = 0,
         Change::ElementFate { fate }
-            if ["destroyed", "spent", "off_table"].contains(&fate.as_str()) =>
+            if fate.or.is_none()
+                && matches!(
+                    fate.fate,
+                    crate::fate::Fate::Destroyed
+                        | crate::fate::Fate::Spent
+                        | crate::fate::Fate::OffTable
+                ) =>
         {
             unit.strength = 0
         }

@@ -5,6 +5,7 @@ use crate::contract::Resolution;
 use crate::error::RefereeError;
 use crate::rule_system::{ActionInfo, Phase};
 use crate::ruleset;
+use crate::ErrorCode;
 
 /// Parses situation JSON into its type, naming the field at fault.
 pub fn parse_situation<T: serde::de::DeserializeOwned>(
@@ -12,7 +13,7 @@ pub fn parse_situation<T: serde::de::DeserializeOwned>(
 ) -> Result<T, RefereeError> {
     if let Some((path, n)) = out_of_range(json, "") {
         return Err(RefereeError::new(
-            "situation.value_out_of_range",
+            ErrorCode::SituationValueOutOfRange,
             format!("{n} is not a tabletop value: numbers run from -{MAX_VALUE} to {MAX_VALUE}"),
         )
         .field(path));
@@ -21,7 +22,7 @@ pub fn parse_situation<T: serde::de::DeserializeOwned>(
         let path = e.path().to_string();
         let inner = e.inner().to_string();
         let error = RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             crate::error::plain_serde_error(&inner, &path),
         );
         // A missing field is named itself, so the form can mark it and its choices be said.
@@ -126,7 +127,7 @@ fn out_of_range(json: &serde_json::Value, path: &str) -> Option<(String, String)
 /// not fit the roll.
 pub fn faces_total(spec: &crate::odds::DiceSpec, faces: &[u32]) -> Result<i64, RefereeError> {
     spec.total_of(faces)
-        .map_err(|m| RefereeError::new("dice.invalid", m).field("dice"))
+        .map_err(|m| RefereeError::new(ErrorCode::DiceInvalid, m).field("dice"))
 }
 
 /// A roll of dice on a table of named results: exact distribution and, with faces, the outcome.
@@ -144,7 +145,7 @@ pub fn roll_named(
 > {
     let spec: crate::odds::DiceSpec = dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let table = crate::odds::RollTable {
         rows: rows.to_vec(),
     };
@@ -214,7 +215,7 @@ pub fn without_dice(
 ) -> Result<Resolution, RefereeError> {
     if dice.is_some() {
         return Err(RefereeError::new(
-            "dice.not_rolled",
+            ErrorCode::DiceNotRolled,
             format!(
                 "{} rolls no dice: leave out the dice",
                 crate::error::given(action)
@@ -227,7 +228,7 @@ pub fn without_dice(
 
 pub fn unknown_action(system: &str, action: &str, actions: &[ActionInfo]) -> RefereeError {
     RefereeError::new(
-        "action.unknown",
+        ErrorCode::ActionUnknown,
         format!(
             "{system} has no action {}; it has {}",
             crate::error::given(action),

@@ -6,6 +6,7 @@
 
 use super::action::Die;
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// The faces entered so far, read stage by stage.
 #[derive(Debug)]
@@ -40,7 +41,7 @@ impl<'a> Throws<'a> {
                 Some(f) if (1..=die.sides).contains(f) => faces.push(*f),
                 Some(f) => {
                     return Err(RefereeError::new(
-                        "dice.invalid",
+                        ErrorCode::DiceInvalid,
                         format!(
                             "a d{} shows 1 to {}; {f} is not one of its faces ({})",
                             die.sides,
@@ -87,7 +88,7 @@ impl<'a> Throws<'a> {
     pub fn finish(self) -> Result<Vec<Die>, RefereeError> {
         if !self.waiting && self.faces.len() > self.used {
             return Err(RefereeError::new(
-                "dice.invalid",
+                ErrorCode::DiceInvalid,
                 format!(
                     "this throw takes {} {}; {} were entered",
                     self.used,

@@ -4,6 +4,7 @@
 
 use super::{parse_table, SourceFile};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug)]
 pub struct HouseRule {
@@ -24,7 +25,7 @@ impl HouseRule {
             format!("{}:{line}", file.name)
         };
         let bad = |key: &str, message: &str| {
-            RefereeError::new("house_rule.invalid", message)
+            RefereeError::new(ErrorCode::HouseRuleInvalid, message)
                 .field(key)
                 .location(at(key))
         };
@@ -38,7 +39,7 @@ impl HouseRule {
             }
             None => {
                 return Err(RefereeError::new(
-                    "house_rule.invalid",
+                    ErrorCode::HouseRuleInvalid,
                     "a house-rule file starts with “extends = \"<ruleset id>\"”",
                 )
                 .location(format!("{}:1", file.name)))
@@ -112,7 +113,7 @@ impl HouseRule {
 fn missing(path: &str, file: SourceFile) -> RefereeError {
     let line = super::locate_path(file.text, "remove").unwrap_or(1);
     RefereeError::new(
-        "house_rule.invalid",
+        ErrorCode::HouseRuleInvalid,
         format!("cannot remove “{path}”: the ruleset has no such entry"),
     )
     .field("remove")

@@ -10,6 +10,7 @@ pub use house_rule::HouseRule;
 pub use locate::{line_of_offset, locate_path};
 
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// A named text: a ruleset or house-rule file as the caller read it.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +47,7 @@ pub fn parse_table(file: SourceFile) -> Result<toml::Table, RefereeError> {
             .span()
             .map(|s| line_of_offset(file.text, s.start))
             .unwrap_or(1);
-        RefereeError::new("ruleset.syntax", first_line(e.message()))
+        RefereeError::new(ErrorCode::RulesetSyntax, first_line(e.message()))
             .location(format!("{}:{line}", file.name))
     })
 }
@@ -100,7 +101,7 @@ pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
     let mut table = parse_table(layers.base)?;
     if table.contains_key("extends") {
         return Err(RefereeError::new(
-            "ruleset.is_house_rule",
+            ErrorCode::RulesetIsHouseRule,
             "this is a house-rule file (it has extends); load it on top of its ruleset",
         )
         .location(format!("{}:1", layers.base.name)));
@@ -112,14 +113,14 @@ pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
         RefereeError::new(
-            "ruleset.invalid",
+            ErrorCode::RulesetInvalid,
             crate::error::plain_serde_error(e.inner().message(), &path),
         )
         .field(path.clone())
         .location(layers.locate(&path))
     })?;
     if let Some(p) = data.problems().into_iter().next() {
-        return Err(RefereeError::new("ruleset.invalid", p.message)
+        return Err(RefereeError::new(ErrorCode::RulesetInvalid, p.message)
             .location(layers.locate(&p.path))
             .field(p.path));
     }

@@ -11,6 +11,7 @@ pub use unit::{
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::ErrorCode;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -153,7 +154,7 @@ impl BattleState {
     pub fn unknown_side(&self, side: &str, field: &str) -> crate::error::RefereeError {
         let sides: Vec<&str> = self.sides.iter().map(|s| s.name.as_str()).collect();
         crate::error::RefereeError::new(
-            "battle.unknown_side",
+            ErrorCode::BattleUnknownSide,
             format!(
                 "no side “{side}” in this battle; the sides are {}",
                 sides.join(" and ")

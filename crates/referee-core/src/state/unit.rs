@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::contract::Change;
+use crate::ErrorCode;
 
 pub type UnitId = u32;
 
@@ -121,6 +122,11 @@ pub struct UnitState {
     #[serde(skip_serializing_if = "is_zero")]
     #[ts(optional, as = "Option<u32>")]
     pub leader_wounds: u32,
+    /// A captured leader's captors: the units that attacked the stack whose elimination captured
+    /// him (ITACS 6.1.4); their own elimination frees him.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<UnitId>>")]
+    pub held_by: Vec<UnitId>,
     /// Moves the results called for (retreats, recoils, rampages): the map is the players'.
     pub moves: Vec<String>,
     /// The unit in its system's own terms: `entry`, the unit as the umpire would enter it again
@@ -169,6 +175,7 @@ impl UnitState {
             lost: false,
             leader: None,
             leader_wounds: 0,
+            held_by: Vec::new(),
             moves: Vec::new(),
             detail,
             words: UnitWords::default(),
@@ -292,7 +299,7 @@ impl LeaderNotes {
     pub fn of(spec: &UnitSpec) -> Result<LeaderNotes, crate::error::RefereeError> {
         if !spec.stats.is_object() && !spec.stats.is_null() {
             return Err(crate::error::RefereeError::new(
-                "battle.invalid_unit",
+                ErrorCode::BattleInvalidUnit,
                 "a leader's stats are an object of notes, e.g. {\"range\": 3}",
             ));
         }

@@ -17,6 +17,7 @@ use crate::error::RefereeError;
 use crate::rule_system::{form, Loaded, RuleSystem, System, SystemInfo, UnitForm, UnitPreview};
 use crate::ruleset::{self, Layers, SourceFile};
 use crate::state::{BattleState, Role, UnitSpec};
+use crate::ErrorCode;
 
 /// A built-in rule system: its ruleset file, embedded at compile time, and how it loads.
 pub struct Builtin {
@@ -119,7 +120,7 @@ pub fn declared_system(file: SourceFile) -> Result<String, RefereeError> {
         .map(str::to_string)
         .ok_or_else(|| {
             RefereeError::new(
-                "ruleset.invalid",
+                ErrorCode::RulesetInvalid,
                 "the file does not say which rule system it is for (id under [system])",
             )
             .field("system.id")
@@ -193,7 +194,7 @@ impl Ruleset {
             }
         }
         Err(RefereeError::new(
-            "dice.enter_by_hand",
+            ErrorCode::DiceEnterByHand,
             "this throw asks for more dice than the app will roll: enter the faces",
         )
         .field("dice"))
@@ -201,7 +202,8 @@ impl Ruleset {
 
     /// "The bound is missing." said with the choices the schema gives it: "…: a or b."
     fn with_choices(&self, action: &str, e: RefereeError) -> RefereeError {
-        let missing = e.code == "situation.invalid_field" && e.message.ends_with(" is missing.");
+        let missing =
+            e.code == ErrorCode::SituationInvalidField && e.message.ends_with(" is missing.");
         let choices = match (&e.field, self.system.situation_schema(action)) {
             (Some(path), Some(schema)) if missing => crate::rule_system::resolve::choices_at(
                 &serde_json::to_value(&schema).ok().unwrap_or_default(),
@@ -342,7 +344,7 @@ pub fn ruleset_schema(id: &str) -> Result<schemars::Schema, RefereeError> {
 fn unknown_system(id: &str) -> RefereeError {
     let known = BUILTIN.iter().map(|b| b.id).collect::<Vec<_>>().join(", ");
     RefereeError::new(
-        "ruleset.unknown_system",
+        ErrorCode::RulesetUnknownSystem,
         format!("no rule system “{id}”; known: {known}"),
     )
 }

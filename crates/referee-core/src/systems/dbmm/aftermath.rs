@@ -10,6 +10,7 @@ use super::morale::CommandState;
 use super::roster::DbmmElement;
 use super::standing::{command_of, command_states};
 use crate::contract::Change;
+use crate::fate::Fate;
 use crate::rule_system::FollowOn;
 use crate::state::{BattleState, UnitState};
 
@@ -67,7 +68,7 @@ fn removal(unit: &UnitState, command: &str, now: CommandState) -> FollowOn {
     FollowOn {
         unit: unit.id,
         change: Change::ElementFate {
-            fate: "removed".into(),
+            fate: Fate::Removed.into(),
         },
         text: format!(
             "{}: is removed, a 0 ME element of {command}, which is now {}",
@@ -83,7 +84,7 @@ fn rout(unit: &UnitState, command: &str) -> FollowOn {
     FollowOn {
         unit: unit.id,
         change: Change::ElementFate {
-            fate: "rout".into(),
+            fate: Fate::Rout.into(),
         },
         text: format!(
             "{}: routs, {command} being broken (not if it moved or halted this bound, is in front-edge combat or inside a TF/PF)",

@@ -17,8 +17,10 @@ use crate::contract::{
     SideThrow, Target, Total,
 };
 use crate::error::RefereeError;
+use crate::fate::{Fate, FateChoice};
 use crate::odds::{Dist, Probability};
 use crate::rule_system::resolve::{is_default, is_true};
+use crate::ErrorCode;
 
 fn good_going() -> Going {
     Going::GGo
@@ -284,7 +286,7 @@ fn tactical(
     let opp = opponent.traits();
     if fighter.enemy_on_flank_or_rear > ENEMY_EDGES_AT_MOST {
         return Err(RefereeError::new(
-            "situation.invalid_contact",
+            ErrorCode::SituationInvalidContact,
             format!(
                 "{} has two flank edges and a rear edge: at most {ENEMY_EDGES_AT_MOST} enemy front edges can be on them, not {}",
                 side.element.label(),
@@ -300,7 +302,7 @@ fn tactical(
     }
     if claimed.iter().any(|c| c == "brilliant_stroke") && !side.element.general {
         return Err(RefereeError::new(
-            "situation.factor_not_applicable",
+            ErrorCode::SituationFactorNotApplicable,
             "a Brilliant Stroke is declared by a Brilliant General: the element is not a general",
         )
         .field(format!("{field}.factors"))
@@ -339,7 +341,7 @@ fn tactical(
                 .into_iter()
                 .collect();
             return Err(RefereeError::new(
-                "situation.unknown_factor",
+                ErrorCode::SituationUnknownFactor,
                 format!(
                     "no tactical factor {} to claim; claimable: {} (counted: overlaps, enemy on flank or rear, enemy aiders; going and time are read from the situation)",
                     crate::error::given(id),
@@ -358,7 +360,7 @@ fn tactical(
             )),
             None => {
                 return Err(RefereeError::new(
-                    "situation.factor_not_applicable",
+                    ErrorCode::SituationFactorNotApplicable,
                     format!(
                         "{} does not apply to {} here: {}",
                         crate::error::given(id),
@@ -496,7 +498,7 @@ fn effective_overlaps(
     }
     if count > 2 {
         return Err(RefereeError::new(
-            "situation.too_many_overlaps",
+            ErrorCode::SituationTooManyOverlaps,
             "an element has two flanks: at most 2 overlaps count",
         )
         .field(format!("{field}.overlaps"))
@@ -541,7 +543,7 @@ fn rear_support(
     let rule = data.rear_support.rule.as_str();
     let refuse = |why: &str| {
         Err(RefereeError::new(
-            "situation.support_not_allowed",
+            ErrorCode::SituationSupportNotAllowed,
             format!(
                 "rear support only if {}: {why}",
                 data.rear_support.only_if.join(", ")
@@ -593,7 +595,7 @@ fn rear_support(
             .collect();
         if paired.is_empty() {
             return Err(RefereeError::new(
-                "situation.support_not_allowed",
+                ErrorCode::SituationSupportNotAllowed,
                 format!(
                     "no rear support row lets {} in rank {rank} support {} (p. 36 lists every pairing)",
                     rear.element.label(),
@@ -639,7 +641,7 @@ fn rear_support(
         };
         if row.army_list && !support.army_list_permits {
             return Err(RefereeError::new(
-                "situation.support_not_allowed",
+                ErrorCode::SituationSupportNotAllowed,
                 format!(
                     "{} — only if the army list permits it (the sheet's *): set army_list_permits",
                     row.text
@@ -707,7 +709,7 @@ fn build<'a>(
     notes.extend(element::x_grading_note(data, &checked));
     let cf = element::combat_factor(data, &checked, mode, opponent.class).ok_or_else(|| {
         RefereeError::new(
-            "situation.no_combat_factor",
+            ErrorCode::SituationNoCombatFactor,
             format!("{label} has no combat factor for this kind of combat"),
         )
         .field(format!("{field}.element"))
@@ -720,7 +722,7 @@ fn build<'a>(
         )?);
     } else if fighter.support.is_some() {
         return Err(RefereeError::new(
-            "situation.support_not_allowed",
+            ErrorCode::SituationSupportNotAllowed,
             "rear support counts in close combat only",
         )
         .field(format!("{field}.support"))
@@ -942,7 +944,9 @@ impl Targets {
             ) {
                 out.push(effect(
                     Target::Unit(self.fighters[i].clone()),
-                    Change::ElementFate { fate: fate.code() },
+                    Change::ElementFate {
+                        fate: fate.choice(),
+                    },
                     "p. 38–42",
                     fate.ruling.as_deref(),
                 ));
@@ -954,7 +958,7 @@ impl Targets {
                 out.push(effect(
                     Target::Unit(friend.clone()),
                     Change::ElementFate {
-                        fate: "destroyed".into(),
+                        fate: Fate::Destroyed.into(),
                     },
                     "p. 42",
                     None,
@@ -964,7 +968,7 @@ impl Targets {
                 out.push(effect(
                     Target::Unit(flank.clone()),
                     Change::ElementFate {
-                        fate: "recoil_or_spent".into(),
+                        fate: FateChoice::either(Fate::Recoil, Fate::Spent),
                     },
                     "p. 38",
                     None,
@@ -1020,6 +1024,25 @@ fn distribution(
                 chance,
                 r.effects.clone(),
             )
+        })
+        .collect()
+}
+
+/// Each result as the screen names it: what becomes of each element, by its name ("Bd (O)
+/// recoils; Pk (O) stands"), never the key's fates in a row ("recoil/stand").
+fn result_names(results: &[CombatResult], [la, lb]: &[String; 2]) -> BTreeMap<String, String> {
+    let said = |name: &str, fate: &FateAt| match fate.fate {
+        Fate::Disregarded if fate.choice.is_none() => format!("{name}'s outcome is disregarded"),
+        _ => format!("{name} {}", fate.word()),
+    };
+    results
+        .iter()
+        .filter_map(|r| {
+            let p = r.pairs.first()?;
+            Some((
+                r.key.clone(),
+                format!("{}; {}", said(la, &p.a), said(lb, &p.b)),
+            ))
         })
         .collect()
 }
@@ -1168,12 +1191,14 @@ fn thrown(
 ) -> Result<Outcome, RefereeError> {
     let [la, lb] = &targets.fighters;
     let [x, y] = faces else {
-        return Err(
-            RefereeError::new("dice.invalid", format!("two d6: {la}'s, then {lb}'s")).field("dice"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::DiceInvalid,
+            format!("two d6: {la}'s, then {lb}'s"),
+        )
+        .field("dice"));
     };
     if !(1..=6).contains(x) || !(1..=6).contains(y) {
-        return Err(RefereeError::new("dice.invalid", "a d6 shows 1 to 6").field("dice"));
+        return Err(RefereeError::new(ErrorCode::DiceInvalid, "a d6 shows 1 to 6").field("dice"));
     }
     let (_, _, pair, ta, tb) = throws
         .iter()
@@ -1227,7 +1252,10 @@ fn resolve_fight(
         Some(faces) => Some(thrown(&throws, &results, &targets, faces)?),
     };
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            names: result_names(&results, &targets.fighters),
+            ..Shown::default()
+        },
         system: data.system.id.clone(),
         action: action.into(),
         dice: "d6 v d6".into(),
@@ -1340,7 +1368,7 @@ fn close_sides<'s>(
     let cb = element::check(data, &s.b.element, "b.element")?;
     if s.a.contact != Contact::Front && s.b.contact != Contact::Front {
         return Err(RefereeError::new(
-            "situation.invalid_contact",
+            ErrorCode::SituationInvalidContact,
             "close combat needs a front edge in contact: both elements are contacted on flank or rear",
         )
         .field("b.contact")
@@ -1425,7 +1453,7 @@ pub fn shooting(
     let ct = element::check(data, &s.target.element, "target.element")?;
     let range = element::shooting_range(data, &cs).ok_or_else(|| {
         RefereeError::new(
-            "situation.cannot_shoot",
+            ErrorCode::SituationCannotShoot,
             format!(
                 "{} does not shoot: the sheet gives it no range",
                 cs.element.label()
@@ -1437,7 +1465,7 @@ pub fn shooting(
     // 0 paces is contact: elements in contact fight in close combat, they do not shoot.
     if let Some(r) = s.range.filter(|r| *r <= 0) {
         return Err(RefereeError::new(
-            "situation.invalid_range",
+            ErrorCode::SituationInvalidRange,
             format!("a range is a distance in paces, more than 0: {r}p is not a shot (in contact, elements fight in close combat)"),
         )
         .field("range")
@@ -1446,7 +1474,7 @@ pub fn shooting(
     if let Some(r) = s.range {
         if r > range {
             return Err(RefereeError::new(
-                "situation.out_of_range",
+                ErrorCode::SituationOutOfRange,
                 format!(
                     "{} shoots up to {range}p; the target is {r}p away",
                     cs.element.label()
@@ -1458,7 +1486,7 @@ pub fn shooting(
     }
     if s.shoots_back && element::shooting_range(data, &ct).is_none() {
         return Err(RefereeError::new(
-            "situation.cannot_shoot",
+            ErrorCode::SituationCannotShoot,
             format!(
                 "{} cannot shoot back: it does not shoot",
                 ct.element.label()
@@ -1477,7 +1505,7 @@ pub fn shooting(
         .find(|(c, _, shoots)| *shoots && data.selector(&rain.rain_stops).matches(&c.traits()));
         if let Some((c, field, _)) = stopped {
             return Err(RefereeError::new(
-                "situation.cannot_shoot",
+                ErrorCode::SituationCannotShoot,
                 format!(
                     "after {} bounds of rain Art and Sh can no longer shoot: {} cannot shoot after {}",
                     rain.rain_bounds,
@@ -1492,7 +1520,7 @@ pub fn shooting(
     for (f, field) in [(&s.shooter, "shooter"), (&s.target, "target")] {
         if f.fleeing {
             return Err(RefereeError::new(
-                "situation.invalid_contact",
+                ErrorCode::SituationInvalidContact,
                 "a fleeing element fights the enemy it cannot avoid in close combat, not by shooting",
             )
             .field(format!("{field}.fleeing"))
@@ -1500,7 +1528,7 @@ pub fn shooting(
         }
         if f.friend_on_enemy_flank.is_some() {
             return Err(RefereeError::new(
-                "situation.invalid_contact",
+                ErrorCode::SituationInvalidContact,
                 "a friend on the enemy's flank or rear recoils with the element fighting the enemy's front in close combat, not in shooting",
             )
             .field(format!("{field}.friend_on_enemy_flank"))
@@ -1699,7 +1727,7 @@ mod tests {
             .collect();
         assert_eq!(hit.len(), 3, "{hit:?}");
         assert!(
-            hit[1].contains("Archers") && hit[1].contains("destroyed"),
+            hit[1].contains("Archers") && hit[1].contains("Destroyed"),
             "{hit:?}"
         );
     }
@@ -1728,6 +1756,25 @@ mod tests {
             ..fight(&d, &s)
         };
         assert_eq!(Targets::of(&d, &shot).on_flank, [None, None]);
+    }
+
+    #[test]
+    fn each_result_is_named_by_what_becomes_of_each_element() {
+        let (d, s) = (data(), bd_v_pk());
+        let r = resolve_fight(&d, fight(&d, &s), "close_combat", None).unwrap();
+        for line in &r.distribution {
+            let name = &r.shown.names[&line.result];
+            assert!(
+                name.starts_with("Bd (O) ") && name.contains("; Pk (O) "),
+                "{} is named {name}",
+                line.result
+            );
+            assert!(!name.contains('/') && !name.contains('_'), "{name}");
+        }
+        assert_eq!(
+            r.shown.names["stand/destroyed"],
+            "Bd (O) stands; Pk (O) is destroyed"
+        );
     }
 
     #[test]

@@ -287,67 +287,8 @@ pub struct QuickKillDeny {
     pub ruling: Option<String>,
 }
 
-/// What becomes of an element.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Fate {
-    Stand,
-    Pursue,
-    Recoil,
-    Repulsed,
-    Flee,
-    Spent,
-    Destroyed,
-    /// The outcome does not apply (overlap, shooting unanswered, flank or rear attacker).
-    Disregarded,
-    /// Contacted on its rear edge, its total equal or more: it turns to face the enemy (p. 40).
-    Turn,
-    /// A fleeing element scoring more than the enemy it could not avoid goes through it (p. 41).
-    BurstThrough,
-}
-
-impl Fate {
-    /// "Must recoil/flee or is repulsed/destroyed/spent" (p. 38): what makes a friend on the
-    /// enemy's flank or rear recoil.
-    pub fn gives_way(self) -> bool {
-        matches!(
-            self,
-            Fate::Recoil | Fate::Repulsed | Fate::Flee | Fate::Destroyed | Fate::Spent
-        )
-    }
-
-    pub fn word(self) -> &'static str {
-        match self {
-            Fate::Stand => "stands",
-            Fate::Pursue => "pursues",
-            Fate::Recoil => "recoils",
-            Fate::Repulsed => "is repulsed",
-            Fate::Flee => "flees",
-            Fate::Spent => "is spent",
-            Fate::Destroyed => "is destroyed",
-            Fate::Disregarded => "outcome disregarded",
-            Fate::Turn => "turns 180°",
-            Fate::BurstThrough => "bursts through",
-        }
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Fate::Stand => "stand",
-            Fate::Pursue => "pursue",
-            Fate::Recoil => "recoil",
-            Fate::Repulsed => "repulsed",
-            Fate::Flee => "flee",
-            Fate::Spent => "spent",
-            Fate::Destroyed => "destroyed",
-            Fate::Disregarded => "disregarded",
-            Fate::Turn => "turn",
-            Fate::BurstThrough => "burst_through",
-        }
-    }
-}
+/// What becomes of an element: one enum for the outcomes table and the roster's changes.
+pub use crate::fate::Fate;
 
 /// Conditions of the general outcomes that come before the exceptions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -9,6 +9,7 @@ use super::combat::Time;
 use super::data::DbmmData;
 use crate::contract::{Check, Note, Resolution, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// One climate and season's four times, "HH:MM".
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -128,7 +129,7 @@ impl Daylight {
         let key = key.unwrap_or("clear");
         self.weather.iter().find(|w| w.key == key).ok_or_else(|| {
             RefereeError::new(
-                "situation.unknown_weather",
+                ErrorCode::SituationUnknownWeather,
                 format!(
                     "no weather {}: the visibility table has {}",
                     crate::error::given(key),
@@ -228,7 +229,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
             let mut climates: Vec<&str> = d.times.iter().map(|r| r.climate.as_str()).collect();
             climates.dedup();
             RefereeError::new(
-                "situation.unknown_climate",
+                ErrorCode::SituationUnknownClimate,
                 format!(
                     "the climate table has no {} {}: climates are {}, seasons Spring, Summer, Autumn, Winter",
                     s.climate,
@@ -241,7 +242,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         })?;
     let at = minutes(&s.clock).ok_or_else(|| {
         RefereeError::new(
-            "situation.invalid_clock",
+            ErrorCode::SituationInvalidClock,
             format!(
                 "{} is not a time of day: write it as hours and minutes, 18:40",
                 crate::error::given(&s.clock)
@@ -255,7 +256,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
     for (field, bound) in [("bound", s.bound), ("night_began", s.night_began)] {
         if bound == Some(0) {
             return Err(RefereeError::new(
-                "situation.invalid_range",
+                ErrorCode::SituationInvalidRange,
                 "bounds are counted from 1, the battle's first bound",
             )
             .field(field)
@@ -272,7 +273,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
                 .find(|r| r.faces.contains(&die))
                 .ok_or_else(|| {
                     RefereeError::new(
-                        "situation.invalid_range",
+                        ErrorCode::SituationInvalidRange,
                         format!("a die shows 1 to 6, not {die}"),
                     )
                     .field("moon_die")
@@ -282,7 +283,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
             if let (Some(b), Some(n)) = (s.bound, began) {
                 if n > b {
                     return Err(RefereeError::new(
-                        "situation.invalid_range",
+                        ErrorCode::SituationInvalidRange,
                         format!("the night cannot begin in bound {n}, after the bound now ({b})"),
                     )
                     .field("night_began")

@@ -10,6 +10,7 @@ use super::data::DbmmData;
 use super::element::{self, Element};
 use crate::contract::{Check, CheckStatus, Note, Resolution, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -65,7 +66,7 @@ pub struct DeploymentSituation {
 fn paces(value: i64, field: &str, rule: &str) -> Result<i64, RefereeError> {
     if value < 0 {
         return Err(RefereeError::new(
-            "situation.invalid_range",
+            ErrorCode::SituationInvalidRange,
             format!("a distance is 0 paces or more, not {value}"),
         )
         .field(field)
@@ -156,9 +157,9 @@ pub fn deployment(data: &DbmmData, s: &DeploymentSituation) -> Result<Resolution
         &data.system.id,
         "deployment",
         if allowed {
-            "may deploy here"
+            "may_deploy_here"
         } else {
-            "may not deploy here"
+            "may_not_deploy_here"
         },
         &if allowed {
             format!("{name} may deploy here.")

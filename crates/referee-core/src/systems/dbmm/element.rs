@@ -10,6 +10,7 @@ use super::data::{Class, DbmmData, Fighting};
 use super::selector::Traits;
 use crate::contract::{Modifier, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// One element.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
@@ -113,7 +114,7 @@ pub fn check<'a>(
             String::new()
         };
         return Err(RefereeError::new(
-            "situation.unknown_element",
+            ErrorCode::SituationUnknownElement,
             format!(
                 "the sheet has no element type {}: it has {}.{hint}",
                 crate::error::given(&element.type_code),
@@ -125,7 +126,7 @@ pub fn check<'a>(
     };
     if !data.grades.contains_key(&element.grade) {
         return Err(RefereeError::new(
-            "situation.unknown_grade",
+            ErrorCode::SituationUnknownGrade,
             format!(
                 "the sheet has no grade {}: grades are {}",
                 crate::error::given(&element.grade),
@@ -168,13 +169,18 @@ pub fn check<'a>(
                     crate::error::given(line)
                 )
             };
-            return Err(RefereeError::new("situation.invalid_counts_as", message)
-                .field(format!("{field}.counts_as"))
-                .rule("p. 4–9")
-                .ruling("R-DBMM-6"));
+            return Err(
+                RefereeError::new(ErrorCode::SituationInvalidCountsAs, message)
+                    .field(format!("{field}.counts_as"))
+                    .rule("p. 4–9")
+                    .ruling("R-DBMM-6"),
+            );
         }
         let (code, grade) = split_type_grade(line).ok_or_else(|| {
-            RefereeError::new("ruleset.invalid", format!("“{line}” is not “Type (G)”"))
+            RefereeError::new(
+                ErrorCode::RulesetInvalid,
+                format!("“{line}” is not “Type (G)”"),
+            )
         })?;
         checked.class = class_of(data, &code).unwrap_or(checked.class);
         checked.type_code = code;

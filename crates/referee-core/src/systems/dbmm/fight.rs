@@ -14,6 +14,7 @@ use super::standing::{command_of, command_states};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
 use crate::rule_system::{ContactInfo, ContactKind, FightPart};
+use crate::ErrorCode;
 
 /// The fighting element and up to one overlap on each of the enemy's two flanks (p. 35).
 const MOST_PICKED: usize = 3;
@@ -159,7 +160,7 @@ pub fn open(
         "close_combat" => {
             if sides.attackers.len() > MOST_PICKED || sides.defenders.len() > MOST_PICKED {
                 return Err(RefereeError::new(
-                    "fight.too_many_units",
+                    ErrorCode::FightTooManyUnits,
                     "An element has two flanks: pick the element in front contact and at most two overlapping it on each side.",
                 )
                 .rule("p. 35"));
@@ -249,7 +250,7 @@ fn overlaps(fighters: &[Fighter<DbmmElement>]) -> Vec<Overlap> {
 /// The refusal of a second friend behind an element, or on the enemy's flank.
 fn one_behind(front: &Fighter<DbmmElement>) -> RefereeError {
     RefereeError::new(
-        "fight.too_many_units",
+        ErrorCode::FightTooManyUnits,
         format!(
             "{} has one friend directly behind it and one on the enemy's flank at most: pick one of each.",
             front.label

@@ -9,6 +9,7 @@ use super::data::{DbmmData, Going};
 use super::element::{self, Element};
 use crate::contract::{Note, Resolution, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// The going an element meets: one of the three, or none it may enter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -189,7 +190,7 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
     let (found, rule, place) = match (&s.river, &s.terrain) {
         (Some(_), Some(_)) => {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "an element wades a river or stands in a terrain: give one of them",
             )
             .field("river")
@@ -198,7 +199,7 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
         (Some(river), None) => {
             if river.width <= 0 {
                 return Err(RefereeError::new(
-                    "situation.invalid_range",
+                    ErrorCode::SituationInvalidRange,
                     format!(
                         "a river's width is a distance in paces, more than 0: {}p cannot be",
                         river.width
@@ -236,7 +237,7 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
     let listed = s.terrain.as_deref().and_then(|t| g.of_terrain(t));
     if let (None, None, None, Some(t)) = (s.going, listed, found, &s.terrain) {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             format!(
                 "The terrain definitions give no going for {t}: give the going you read for it (a river is waded as a river)"
             ),
@@ -281,7 +282,7 @@ pub fn going(data: &DbmmData, s: &GoingSituation) -> Result<Resolution, RefereeE
         Some(c) => r.notes.push(Note::new(c.text.clone(), &rule, None)),
         None if s.river.is_some() => {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 format!("the wading table has no line for {label} in {place}"),
             )
             .field("river")

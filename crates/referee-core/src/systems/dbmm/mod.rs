@@ -30,6 +30,7 @@ use crate::rule_system::{
     Sides, Standing, UnitField, UnitPreview,
 };
 use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 pub use data::DbmmData;
 pub use roster::DbmmElement;
@@ -412,7 +413,7 @@ fn distances(data: &DbmmData, s: &DistancesSituation) -> Result<Resolution, Refe
         None => &data.scales[0],
         Some(key) => data.scale(key).ok_or_else(|| {
             RefereeError::new(
-                "situation.unknown_scale",
+                ErrorCode::SituationUnknownScale,
                 format!(
                     "no figure scale {}; the ruleset has {}",
                     crate::error::given(key),
@@ -492,9 +493,13 @@ pub(crate) fn describe(data: &DbmmData, s: &ElementSituation) -> Result<Resoluti
     let mut r = Resolution::certain(
         &data.system.id,
         "element",
-        &format!("{} ({})", checked.type_code, checked.grade),
+        "element",
         &format!("{}: {} ME", checked.element.label(), element::me_text(me)),
         Vec::new(),
+    )
+    .named(
+        "element",
+        format!("{} ({})", checked.type_code, checked.grade),
     );
     r.totals = element::describe(data, &checked);
     let traits = checked.traits();

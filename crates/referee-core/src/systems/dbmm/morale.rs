@@ -8,6 +8,7 @@ use super::data::DbmmData;
 use super::element::{self, me_text, Element};
 use crate::contract::{Note, Resolution, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// What has become of an element of the command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -118,7 +119,7 @@ pub struct CommandStanding {
 fn halves(me: f64, field: &str) -> Result<i64, RefereeError> {
     if !(0.0..=10_000.0).contains(&me) || (me * 2.0).fract() != 0.0 {
         return Err(RefereeError::new(
-            "situation.invalid_me",
+            ErrorCode::SituationInvalidMe,
             format!("{me} is not a morale equivalent: whole or half ME, not negative"),
         )
         .field(field.to_string())
@@ -141,14 +142,14 @@ pub fn tally(data: &DbmmData, c: &CommandSituation, field: &str) -> Result<Halve
     match (&c.tally, c.elements.is_empty()) {
         (Some(_), false) => {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "give the command's elements or its tally, not both",
             )
             .field(field.to_string()))
         }
         (None, true) => {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "a command needs its elements (or a tally of its ME)",
             )
             .field(field.to_string())
@@ -161,7 +162,7 @@ pub fn tally(data: &DbmmData, c: &CommandSituation, field: &str) -> Result<Halve
             h.off_table = halves(t.off_table, &format!("{field}.tally.off_table"))?;
             if h.destroyed + h.spent + h.off_table > h.total {
                 return Err(RefereeError::new(
-                    "situation.losses_exceed_command",
+                    ErrorCode::SituationLossesExceedCommand,
                     format!(
                         "the command has {} ME but {} ME destroyed, spent or off-table",
                         me_text(h.total),
@@ -267,7 +268,7 @@ pub fn command_morale(data: &DbmmData, c: &CommandSituation) -> Result<Resolutio
     if s.me.total == 0 {
         // Fractions of nothing: no loss can pass them (p. 42).
         return Err(RefereeError::new(
-            "situation.no_morale_equivalents",
+            ErrorCode::SituationNoMoraleEquivalents,
             "the command counts 0 ME, so no share of its ME can be lost: enter its elements or its original ME",
         )
         .field(if c.tally.is_some() { "tally.total" } else { "elements" })
@@ -381,7 +382,7 @@ pub fn army_standing(
 ) -> Result<ArmyStanding, RefereeError> {
     if a.commands.is_empty() {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "an army has at least one command",
         )
         .field(format!("{field}commands"))
@@ -552,7 +553,7 @@ pub fn victory(data: &DbmmData, s: &VictorySituation) -> Result<Resolution, Refe
                     })
                     .ok_or_else(|| {
                         RefereeError::new(
-                            "ruleset.invalid",
+                            ErrorCode::RulesetInvalid,
                             format!("victory.split has no row for a difference of {diff}"),
                         )
                     })?;

@@ -100,12 +100,17 @@ impl FateAt {
         s
     }
 
+    /// The fate, or the player's choice of it and the kept general outcome.
+    pub fn choice(&self) -> crate::fate::FateChoice {
+        crate::fate::FateChoice {
+            fate: self.fate,
+            or: self.choice,
+        }
+    }
+
     /// `repulsed`, or `repulsed_or_recoil` for the player's choice.
     pub fn code(&self) -> String {
-        match self.choice {
-            Some(kept) => format!("{}_or_{}", self.fate.code(), kept.code()),
-            None => self.fate.code().to_string(),
-        }
+        self.choice().code()
     }
 }
 
@@ -511,9 +516,7 @@ pub fn flee_through_friends(
         ),
         vec![effect(
             Target::Unit(fr.clone()),
-            Change::ElementFate {
-                fate: fate.code().into(),
-            },
+            Change::ElementFate { fate: fate.into() },
             &text.rule,
             None,
         )],

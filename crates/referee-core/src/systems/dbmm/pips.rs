@@ -11,6 +11,7 @@ use super::data::DbmmData;
 use crate::contract::{Chance, Modifier, Note, Outcome, Resolution, ResultOdds, Shown, Total};
 use crate::error::RefereeError;
 use crate::odds::Probability;
+use crate::ErrorCode;
 
 /// Which allocated score a command receives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -128,7 +129,7 @@ pub fn pips(
     let p = &data.pips;
     if s.commands.is_empty() || s.commands.len() > 6 {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "an army has 1 to 6 commands to dice for",
         )
         .field("commands")
@@ -136,7 +137,7 @@ pub fn pips(
     }
     if s.commands.iter().filter(|c| c.brilliant_stroke).count() > 1 {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "a Brilliant Stroke doubles one raw PIP score",
         )
         .field("commands")
@@ -146,7 +147,7 @@ pub fn pips(
     for a in [Allocation::Highest, Allocation::Next, Allocation::Lowest] {
         if allocated.iter().filter(|x| **x == a).count() > 1 {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 format!("only one command is allocated the {} score", a.word()),
             )
             .field("commands")
@@ -159,7 +160,7 @@ pub fn pips(
     let sides = p
         .dice
         .parse::<crate::odds::DiceSpec>()
-        .map_err(|e| RefereeError::new("ruleset.invalid", e))?
+        .map_err(|e| RefereeError::new(ErrorCode::RulesetInvalid, e))?
         .sides as i64;
     let mut throws: BTreeMap<Vec<i64>, u128> = BTreeMap::new();
     let mut totals: BTreeMap<i64, u128> = BTreeMap::new();
@@ -259,7 +260,7 @@ pub fn pips(
         Some(fs) => {
             if fs.len() != n || fs.iter().any(|f| !(1..=sides).contains(&i64::from(*f))) {
                 return Err(RefereeError::new(
-                    "dice.invalid",
+                    ErrorCode::DiceInvalid,
                     format!("{n} × {}, one per command that dices (shattered commands throw none), in the order listed", p.dice),
                 )
                 .field("dice"));
@@ -314,7 +315,7 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
     let p = &data.pips;
     let base = p.costs.iter().find(|c| c.id == s.action).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_pip_action",
+            ErrorCode::SituationUnknownPipAction,
             format!(
                 "no PIP cost {}; the sheet has {}",
                 crate::error::given(&s.action),
@@ -329,7 +330,7 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
     for (i, id) in s.conditions.iter().enumerate() {
         let m = p.modifiers.iter().find(|m| &m.id == id).ok_or_else(|| {
             RefereeError::new(
-                "situation.unknown_pip_condition",
+                ErrorCode::SituationUnknownPipCondition,
                 format!(
                     "no PIP condition {}; the sheet has {}",
                     crate::error::given(id),
@@ -341,7 +342,7 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
         })?;
         if s.conditions[..i].contains(id) {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 format!(
                     "{} is listed twice: each condition adds once",
                     crate::error::given(id)

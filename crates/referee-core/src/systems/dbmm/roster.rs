@@ -9,11 +9,13 @@ use super::element::Element;
 use super::morale::ElementState;
 use crate::contract::Change;
 use crate::error::RefereeError;
+use crate::fate::Fate;
 use crate::rule_system::form::{
     option_label, printed, Field, FieldKind, UnitField, UnitOption, UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 /// An element on the roster.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -81,18 +83,13 @@ pub fn end_of_bound(own: &mut DbmmElement) {
     own.sees_broken = false;
 }
 
-/// The fate that marks an element seeing a broken friendly command at the bound's end, and the
-/// one that takes the mark back.
-pub const SEES_BROKEN: &str = "sees_broken_command";
-pub const SEES_NO_BROKEN: &str = "sees_no_broken_command";
-
 /// An outcome lands on the element: it leaves the table, or it moves as the outcome says.
 pub fn land(unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> bool {
     match change {
-        Change::ElementFate { fate } if fate == SEES_BROKEN || fate == SEES_NO_BROKEN => {
-            own.sees_broken = fate == SEES_BROKEN;
+        Change::ElementFate { fate } if fate.or.is_none() && seeing(fate.fate).is_some() => {
+            own.sees_broken = seeing(fate.fate) == Some(true);
         }
-        Change::ElementFate { fate } => match leaves_as(fate) {
+        Change::ElementFate { fate } => match leaves_as(fate.fate) {
             // The element leaves the table; its state says how, for the ME tallies (p. 42).
             Some(state) => {
                 unit.strength = 0;
@@ -105,13 +102,23 @@ pub fn land(unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> boo
     true
 }
 
-/// The fates that take an element off the table.
-fn leaves_as(fate: &str) -> Option<ElementState> {
+/// The fates that mark an element seeing a broken friendly command at the bound's end (true),
+/// and take the mark back (false).
+fn seeing(fate: Fate) -> Option<bool> {
     match fate {
-        "destroyed" => Some(ElementState::Destroyed),
-        "spent" => Some(ElementState::Spent),
-        "off_table" => Some(ElementState::OffTable),
-        "removed" => Some(ElementState::Removed),
+        Fate::SeesBrokenCommand => Some(true),
+        Fate::SeesNoBrokenCommand => Some(false),
+        _ => None,
+    }
+}
+
+/// The fates that take an element off the table.
+fn leaves_as(fate: Fate) -> Option<ElementState> {
+    match fate {
+        Fate::Destroyed => Some(ElementState::Destroyed),
+        Fate::Spent => Some(ElementState::Spent),
+        Fate::OffTable => Some(ElementState::OffTable),
+        Fate::Removed => Some(ElementState::Removed),
         _ => None,
     }
 }
@@ -147,7 +154,7 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
         Some(g) => option_label(&e.grade, &g.name),
         None => e.grade.clone(),
     };
-    let q = |label: &str, fate: &str| QuickEdit {
+    let q = |label: &str, fate: Fate| QuickEdit {
         label: label.into(),
         change: Change::ElementFate { fate: fate.into() },
     };
@@ -158,13 +165,13 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
             Vec::new()
         } else {
             vec![
-                q("Destroyed", "destroyed"),
-                q("Spent", "spent"),
-                q("Off table", "off_table"),
+                q("Destroyed", Fate::Destroyed),
+                q("Spent", Fate::Spent),
+                q("Off table", Fate::OffTable),
                 if own.sees_broken {
-                    q("No broken command in sight", SEES_NO_BROKEN)
+                    q("No broken command in sight", Fate::SeesNoBrokenCommand)
                 } else {
-                    q("Sees a broken command within 800p", SEES_BROKEN)
+                    q("Sees a broken command within 800p", Fate::SeesBrokenCommand)
                 },
             ]
         },
@@ -268,7 +275,7 @@ pub fn one_general(
     });
     match other {
         Some(u) => Err(RefereeError::new(
-            "unit.two_generals",
+            ErrorCode::UnitTwoGenerals,
             format!(
                 "{command} already has its general's element, {}: a command has one general. Untick it here, or move this element to another command.",
                 u.label

@@ -19,6 +19,7 @@ use crate::error::RefereeError;
 use crate::odds::Probability;
 use crate::rule_system::throws::Throws;
 use crate::rule_system::{Die, Thrower};
+use crate::ErrorCode;
 
 const SETUP_RULING: &str = "R-DBMM-25";
 const FIRST_BOUND_RULING: &str = "R-DBMM-26";
@@ -127,7 +128,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
     let t = &data.setup;
     if s.sides.len() != 2 {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "a battle is set up by two armies: give both sides",
         )
         .field("sides")
@@ -140,7 +141,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
         let [lo, hi] = t.aggression;
         if !(lo..=hi).contains(&side.aggression) {
             return Err(RefereeError::new(
-                "situation.invalid_range",
+                ErrorCode::SituationInvalidRange,
                 format!(
                     "an army's aggression factor is {lo} to {hi}: {} cannot be",
                     side.aggression
@@ -155,7 +156,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
             .position(|x| same(x, &side.season))
             .ok_or_else(|| {
                 RefereeError::new(
-                    "situation.unknown_season",
+                    ErrorCode::SituationUnknownSeason,
                     format!(
                         "no season {}: the seasons are {}",
                         crate::error::given(&side.season),
@@ -179,7 +180,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
                     .collect();
                 climates.dedup();
                 RefereeError::new(
-                    "situation.unknown_climate",
+                    ErrorCode::SituationUnknownClimate,
                     format!(
                         "the climate table has no climate {}: climates are {}",
                         crate::error::given(&side.climate),
@@ -193,7 +194,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
         if side.deployment_adjustment != 0 {
             if !t.adjustments.contains(&side.deployment_adjustment) {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     format!(
                         "a deployment die is adjusted by {} or not at all: {} cannot be",
                         t.adjustments
@@ -209,7 +210,7 @@ fn check<'a>(data: &'a DbmmData, s: &SetupSituation) -> Result<Checked<'a>, Refe
             }
             if !side.mounted_ps_bge_only {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     format!(
                         "{} may adjust its deployment die only {}",
                         side_name(side, i),
@@ -321,7 +322,7 @@ fn settle(
 }
 
 fn dice_error(text: &str) -> RefereeError {
-    RefereeError::new("dice.invalid", text.to_string()).field("dice")
+    RefereeError::new(ErrorCode::DiceInvalid, text.to_string()).field("dice")
 }
 
 /// Both sides' aggression scores for one throw (`die`: sides 0 and 1): each die plus its army's
@@ -490,13 +491,18 @@ fn setup_notes(t: &SetupTables) -> Vec<Note> {
     ]
 }
 
+/// The key of a side invading, by its place: "invader_a".
+fn invader_key(side: usize) -> String {
+    format!("invader_{}", ["a", "b"][side])
+}
+
 /// Each side's chance of invading: the results of the aggression dice.
 fn invasion_odds(names: &[String; 2], odds: &SetupOdds) -> Vec<ResultOdds> {
     (0..2)
         .map(|i| {
             let w = odds.by_invader.get(&i).copied().unwrap_or(0);
             ResultOdds::new(
-                &format!("{} invades", names[i]),
+                &invader_key(i),
                 &format!("{} is the Invader, {} the Defender", names[i], names[1 - i]),
                 "—".into(),
                 Probability::new(w, odds.deciding),
@@ -805,7 +811,7 @@ fn diced(
         dice: faces.to_vec(),
         roll: sc[0].max(sc[1]),
         modified: sc[0].max(sc[1]),
-        result: format!("{inv} invades"),
+        result: invader_key(got.invader),
         meaning: format!(
             "{inv} invades in {}; {first} deploys first; deployment complete at {:02}:00; weather: {}; {bound} takes the first bound",
             t.seasons[got.season],
@@ -867,6 +873,12 @@ pub fn setup(
             Some(d.outcome)
         }
     };
+    let shown = Shown {
+        names: (0..2)
+            .map(|i| (invader_key(i), format!("{} invades", names[i])))
+            .collect(),
+        ..shown
+    };
     Ok(Resolution {
         shown,
         system: data.system.id.clone(),
@@ -908,7 +920,7 @@ pub fn place_terrain(
         .position(|stage| stage.iter().any(|c| c == code))
         .ok_or_else(|| {
             RefereeError::new(
-                "situation.unknown_terrain",
+                ErrorCode::SituationUnknownTerrain,
                 format!(
                     "no terrain {} in the order of placing: {}",
                     crate::error::given(code),
@@ -932,7 +944,7 @@ pub fn place_terrain(
     if t.without_dice.iter().any(|c| c == code) {
         if dice.is_some() {
             return Err(RefereeError::new(
-                "dice.not_rolled",
+                ErrorCode::DiceNotRolled,
                 format!("{code} is placed without dicing"),
             )
             .field("dice")
@@ -941,7 +953,7 @@ pub fn place_terrain(
         let mut r = Resolution::certain(
             &data.system.id,
             "place_terrain",
-            "placed without dice",
+            "placed_without_dice",
             &format!("{code} is placed by its chooser without dicing."),
             Vec::new(),
         );
@@ -954,7 +966,7 @@ pub fn place_terrain(
         .enumerate()
         .map(|(i, edge)| {
             ResultOdds::new(
-                &format!("Edge {}", i + 1),
+                &format!("edge_{}", i + 1),
                 edge,
                 (i + 1).to_string(),
                 Probability::new(1, t.edges.len() as u128),
@@ -988,7 +1000,7 @@ pub fn place_terrain(
                 dice: fs.to_vec(),
                 roll: i64::from(fs[0]),
                 modified: i64::from(fs[0]),
-                result: format!("Edge {}", fs[0]),
+                result: format!("edge_{}", fs[0]),
                 meaning: format!(
                     "{code} goes by {}, {paces}p: {distance_words}.",
                     t.edges[fs[0] as usize - 1]
@@ -999,7 +1011,12 @@ pub fn place_terrain(
         }
     };
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            names: (1..=t.edges.len())
+                .map(|n| (format!("edge_{n}"), format!("Edge {n}")))
+                .collect(),
+            ..Shown::default()
+        },
         system: data.system.id.clone(),
         action: "place_terrain".into(),
         dice: "2d6".into(),
@@ -1165,7 +1182,7 @@ mod tests {
         assert_eq!(value(&got.totals, "Visibility at the start"), "400p");
         assert_eq!(value(&got.totals, "First bound"), "Gauls");
         assert!(got.rethrown.is_none());
-        assert_eq!(got.outcome.result, "Rome invades");
+        assert_eq!(got.outcome.result, "invader_a");
         assert_eq!((got.outcome.roll, got.outcome.sides[1].total), (6, 5));
         let again = dice(&[6, 2, 3, 3, 2, 3]);
         assert!(again

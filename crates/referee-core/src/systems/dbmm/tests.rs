@@ -1470,7 +1470,7 @@ mod setup {
                     "{forecast_label} with Rome's adjustment {adjustment}"
                 );
             }
-            let (n, d) = fraction(&odds(&r, "Rome invades"));
+            let (n, d) = fraction(&odds(&r, "invader_a"));
             // Rome wins when a − b > 1: (3,1) (4,1) (4,2) (5,1…3) (6,1…4) = 10 of 31 deciding.
             assert_eq!((n, d), (10, 31));
         }
@@ -1826,49 +1826,49 @@ fn deployment_zones_hold_elements_back_from_the_centre_line_and_short_edges() {
         let r = resolved("deployment", s);
         r.outcome.unwrap().result
     };
-    assert_eq!(at(json!({})), "may deploy here");
+    assert_eq!(at(json!({})), "may_deploy_here");
     assert_eq!(
         at(json!({ "from_centre_line": 399 })),
-        "may not deploy here"
+        "may_not_deploy_here"
     );
     assert_eq!(
         at(json!({ "from_centre_line": 399, "in_ambush": true })),
-        "may deploy here"
+        "may_deploy_here"
     );
     assert_eq!(
         at(json!({ "deploys": "first", "from_centre_line": 240 })),
-        "may deploy here"
+        "may_deploy_here"
     );
     assert_eq!(
         at(json!({ "deploys": "first", "from_centre_line": 239, "in_fortified_bua": true })),
-        "may not deploy here"
+        "may_not_deploy_here"
     );
     // Short edges: Bd only beyond 800p; LH and Cv (O) from 400p; a general with them too.
-    assert_eq!(at(json!({ "from_short_edge": 800 })), "may not deploy here");
+    assert_eq!(at(json!({ "from_short_edge": 800 })), "may_not_deploy_here");
     assert_eq!(
         at(json!({ "element": el("LH", "O"), "from_short_edge": 400 })),
-        "may deploy here"
+        "may_deploy_here"
     );
     assert_eq!(
         at(json!({ "element": el("Cv", "S"), "from_short_edge": 600 })),
-        "may not deploy here"
+        "may_not_deploy_here"
     );
     assert_eq!(
         at(json!({ "element": el("Cv", "O"), "from_short_edge": 399 })),
-        "may not deploy here"
+        "may_not_deploy_here"
     );
     let general = json!({ "type": "Kn", "grade": "O", "general": true });
     assert_eq!(
         at(json!({ "element": general.clone(), "from_short_edge": 500 })),
-        "may not deploy here"
+        "may_not_deploy_here"
     );
     assert_eq!(
         at(json!({ "element": general, "from_short_edge": 500, "grouped_with_light": true })),
-        "may deploy here"
+        "may_deploy_here"
     );
     assert_eq!(
         at(json!({ "from_enemy_fortification": 240 })),
-        "may not deploy here"
+        "may_not_deploy_here"
     );
     let r = resolved(
         "deployment",

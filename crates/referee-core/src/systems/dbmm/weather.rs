@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::data::DbmmData;
 use crate::contract::{Check, Note, Resolution, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 const RULING: &str = "R-DBMM-27";
 const COMPASS: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -130,7 +131,7 @@ fn check(data: &DbmmData, s: &WeatherSituation) -> Result<Option<usize>, Referee
     ] {
         if dice.is_empty() || dice.iter().any(|d| !(1..=6).contains(d)) {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "a side's PIP dice this bound: one to six d6, each 1 to 6",
             )
             .field(field)
@@ -140,7 +141,7 @@ fn check(data: &DbmmData, s: &WeatherSituation) -> Result<Option<usize>, Referee
     let from = wind_from(w, s)?;
     if s.falling && s.risk.is_none() {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "what is falling: give the risk it came from (rain, snow or dust storm)",
         )
         .field("risk")
@@ -149,7 +150,7 @@ fn check(data: &DbmmData, s: &WeatherSituation) -> Result<Option<usize>, Referee
     for (i, key) in s.effects.iter().enumerate() {
         if !w.effects.iter().any(|e| &e.key == key) {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 format!(
                     "no weather effect {}: the table has {}",
                     crate::error::given(key),
@@ -168,7 +169,7 @@ fn wind_from(w: &WeatherChanges, s: &WeatherSituation) -> Result<Option<usize>, 
     match (&s.wind, &s.wind_from) {
         (Wind::None, _) => Ok(None),
         (_, None) => Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "a wind blows from a direction: give it as N, NE, E, SE, S, SW, W or NW",
         )
         .field("wind_from")
@@ -179,7 +180,7 @@ fn wind_from(w: &WeatherChanges, s: &WeatherSituation) -> Result<Option<usize>, 
             .map(Some)
             .ok_or_else(|| {
                 RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     format!(
                         "{} is not a direction: N, NE, E, SE, S, SW, W or NW",
                         crate::error::given(dir)

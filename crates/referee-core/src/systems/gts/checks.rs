@@ -12,6 +12,7 @@ use crate::contract::{effect, Chance, Change, Check, Modifier, Note, Resolution,
 use crate::error::RefereeError;
 use crate::odds::{Band, DiceSpec, Dist};
 use crate::rule_system::resolve::roll_named;
+use crate::ErrorCode;
 
 /// response_test: a unit's d10 against its response number (2.11).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -44,7 +45,7 @@ pub fn response_test(
     let rr = &data.response;
     let test = rr.tests.get(&s.test).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_test",
+            ErrorCode::SituationUnknownTest,
             format!(
                 "unknown test {}; the tests are {}",
                 crate::error::given(&s.test),
@@ -133,7 +134,7 @@ fn test_refused(
 ) -> Result<Option<Resolution>, RefereeError> {
     if test.skirmish_only && !u.skirmish {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             format!("{} is for skirmish stands", test.name.to_lowercase()),
         )
         .field("unit.skirmish")
@@ -144,24 +145,25 @@ fn test_refused(
         // down to half must not be offered a rally the rules deny, so they are asked for.
         if s.unit.starting_stands.is_none() {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "a rally needs the stands the unit started the battle with, for its terminal rout trigger",
             )
             .field("unit.starting_stands")
             .rule("2.11, 3.33"));
         }
         if !u.routed {
-            return Err(
-                RefereeError::new("situation.not_routed", "only a routed unit rallies")
-                    .field("unit.routed")
-                    .rule("3.33"),
-            );
+            return Err(RefereeError::new(
+                ErrorCode::SituationNotRouted,
+                "only a routed unit rallies",
+            )
+            .field("unit.routed")
+            .rule("3.33"));
         }
         if u.trigger_breached(u.stands, u.hits) {
             let mut r = Resolution::certain(
                 &data.system.id,
                 "response_test",
-                "cannot rally",
+                "cannot_rally",
                 "The unit has breached its terminal rout trigger: it never recovers from Rout.",
                 Vec::new(),
             );
@@ -175,7 +177,7 @@ fn test_refused(
     }
     if s.test == "withdrawal" && !u.drilled {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "only Drilled units withdraw from combat",
         )
         .field("unit.training")
@@ -307,15 +309,16 @@ pub fn command_points(
 ) -> Result<Resolution, RefereeError> {
     let c = &data.command;
     if !(1..=5).contains(&s.pc) {
-        return Err(
-            RefereeError::new("situation.invalid_rating", "a PC rating runs from 1 to 5")
-                .field("pc")
-                .rule("1.2"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationInvalidRating,
+            "a PC rating runs from 1 to 5",
+        )
+        .field("pc")
+        .rule("1.2"));
     }
     let die = c.dice.get(&s.ts).ok_or_else(|| {
         RefereeError::new(
-            "situation.invalid_rating",
+            ErrorCode::SituationInvalidRating,
             format!(
                 "tactical skill {}: E, G, A or P",
                 crate::error::given(&s.ts)
@@ -325,27 +328,29 @@ pub fn command_points(
         .rule("1.2")
     })?;
     if s.wing_without_army_point {
+        let key = format!("points_{}", s.pc);
         let mut r = Resolution::certain(
             &data.system.id,
             "command_points",
-            &format!("{} points", s.pc),
+            &key,
             "Without a point from the army general, a wing general has his PC rating in points.",
             Vec::new(),
-        );
+        )
+        .named(&key, format!("{} points", s.pc));
         r.totals
             .push(Total::new("Command points", s.pc.to_string(), "1.3", None));
         return Ok(r);
     }
     let spec: DiceSpec = die
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let pc = i64::from(s.pc);
     let points = spec.distribution()?.map(|r| (*r).max(pc));
     let distribution = points
         .outcomes()
         .map(|(n, p)| {
             crate::contract::ResultOdds::new(
-                &format!("{n} points"),
+                &format!("points_{n}"),
                 &format!("{n} command points this phase."),
                 "—".into(),
                 p,
@@ -362,7 +367,7 @@ pub fn command_points(
                 dice: faces.to_vec(),
                 roll,
                 modified: n,
-                result: format!("{n} points"),
+                result: format!("points_{n}"),
                 meaning: format!("{n} command points this phase."),
                 effects: Vec::new(),
                 sides: Vec::new(),
@@ -370,6 +375,10 @@ pub fn command_points(
         }
     };
     let mut r = Resolution::certain(&data.system.id, "command_points", "", "", Vec::new());
+    r.shown.names = points
+        .outcomes()
+        .map(|(n, _)| (format!("points_{n}"), format!("{n} points")))
+        .collect();
     r.dice = die.clone();
     r.distribution = distribution;
     r.outcome = outcome;
@@ -479,14 +488,14 @@ pub fn leader_casualty(
     let check: DiceSpec = lc
         .check_dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let hurt = check
         .distribution()?
         .map(|r| *r + modifier <= lc.wounded_on);
     let outcome_dice: DiceSpec = lc
         .outcome_dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let table = crate::rule_system::shared::roll_table(&lc.outcomes);
     let consequences = outcome_dice
         .distribution()?
@@ -617,7 +626,7 @@ pub fn frenzy(
     let fz = &data.frenzy;
     if s.hits_before + s.new_hits >= 6 {
         return Err(RefereeError::new(
-            "situation.too_many_hits",
+            ErrorCode::SituationTooManyHits,
             "an elephant stand takes 6 hits: the sixth removes it",
         )
         .field("new_hits")
@@ -630,13 +639,13 @@ pub fn frenzy(
         .outcomes()
         .map(|(k, p)| {
             let mut effects = match *k {
-                "killed by its driver" => vec![effect(
+                Frenzy::KilledByItsDriver => vec![effect(
                     Target::Unit("elephant".into()),
                     Change::DestroyAll,
                     &fz.driver_rule,
                     None,
                 )],
-                "frenzied" => vec![effect(
+                Frenzy::Frenzied => vec![effect(
                     Target::Unit("elephant".into()),
                     Change::Rampage {
                         direction: "d8 compass point (4.46)".into(),
@@ -644,7 +653,7 @@ pub fn frenzy(
                     &fz.direction_rule,
                     None,
                 )],
-                _ => Vec::new(),
+                Frenzy::Calm => Vec::new(),
             };
             // 3.166: the escort goes the instant the elephant frenzies (7.41), whatever the
             // driver does next.
@@ -656,7 +665,7 @@ pub fn frenzy(
                     None,
                 ));
             }
-            crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
+            crate::contract::ResultOdds::new(k.code(), k.words(), "—".into(), p, effects)
         })
         .collect();
     // Asked in turn: a d8 per test until one frenzies, then the driver's d10 (7.41–7.42).
@@ -670,11 +679,11 @@ pub fn frenzy(
     let d8 = fz
         .dice
         .parse::<DiceSpec>()
-        .map_err(|e| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let d10 = fz
         .driver_dice
         .parse::<DiceSpec>()
-        .map_err(|e| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     // None while a die is still to be thrown.
     let mut frenzied = Some(false);
     for (i, minus) in tests.iter().enumerate() {
@@ -692,12 +701,12 @@ pub fn frenzy(
     }
     let result = match frenzied {
         None => None,
-        Some(false) => Some("calm"),
+        Some(false) => Some(Frenzy::Calm),
         Some(true) => throws.one(die(d10.sides, "driver".into()))?.map(|driver| {
             if i64::from(driver) <= fz.driver_kills_on {
-                "killed by its driver"
+                Frenzy::KilledByItsDriver
             } else {
-                "frenzied"
+                Frenzy::Frenzied
             }
         }),
     };
@@ -713,15 +722,15 @@ pub fn frenzy(
             let effects = r
                 .distribution
                 .iter()
-                .find(|d| d.result == result)
+                .find(|d| d.result == result.code())
                 .map(|d| d.effects.clone())
                 .unwrap_or_default();
             Some(crate::contract::Outcome {
                 dice: faces.to_vec(),
                 roll: i64::from(faces.first().copied().unwrap_or(0)),
                 modified: i64::from(faces.first().copied().unwrap_or(0)),
-                result: result.to_string(),
-                meaning: result.to_string(),
+                result: result.code().to_string(),
+                meaning: result.words().to_string(),
                 effects,
                 sides: Vec::new(),
             })
@@ -735,10 +744,10 @@ pub fn frenzy(
         None,
     ));
     // 4.46: a frenzied elephant's direction, a d8 on the compass with its facing as north.
-    if end.probability(&"frenzied").numerator() > 0 {
+    if end.probability(&Frenzy::Frenzied).numerator() > 0 {
         let d8 = Dist::uniform(fz.directions.iter().cloned())?;
         let heading = end.and_then(|e| {
-            if *e == "frenzied" {
+            if *e == Frenzy::Frenzied {
                 Ok(d8.map(|d| Some(d.clone())))
             } else {
                 Ok(Dist::certain(None))
@@ -776,15 +785,43 @@ pub fn frenzy(
 /// `before` (7.41, R-GTS-27): hits that eliminate the front stand spill onto the next, which
 /// tests as a stand of its own (its first hit tests nothing, R-GTS-10); the eliminated stand
 /// does not frenzy, and nor does a unit with no stand left.
+/// How an elephant's frenzy tests end (7.41–7.42): in the order the results are listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Frenzy {
+    Calm,
+    Frenzied,
+    KilledByItsDriver,
+}
+
+impl Frenzy {
+    /// The result's key.
+    pub fn code(self) -> &'static str {
+        match self {
+            Frenzy::Calm => "calm",
+            Frenzy::Frenzied => "frenzied",
+            Frenzy::KilledByItsDriver => "killed_by_its_driver",
+        }
+    }
+
+    /// The result in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Frenzy::Calm => "calm",
+            Frenzy::Frenzied => "frenzied",
+            Frenzy::KilledByItsDriver => "killed by its driver",
+        }
+    }
+}
+
 pub fn chained_frenzy(
     data: &GtsData,
     stands: u32,
     before: u32,
     new: u32,
     per_stand: u32,
-) -> Result<Dist<&'static str>, crate::odds::OddsError> {
+) -> Result<Dist<Frenzy>, crate::odds::OddsError> {
     let total = before + new;
-    let calm = || Ok(Dist::certain("calm"));
+    let calm = || Ok(Dist::certain(Frenzy::Calm));
     if new == 0 || per_stand == 0 {
         return calm();
     }
@@ -804,7 +841,7 @@ pub fn frenzy_odds(
     data: &GtsData,
     before: u32,
     new: u32,
-) -> Result<(Vec<i64>, Dist<&'static str>), RefereeError> {
+) -> Result<(Vec<i64>, Dist<Frenzy>), RefereeError> {
     let fz = &data.frenzy;
     // 7.41: after the first hit, each hit tests; several in one round test once per hit over
     // the first. −1 per hit over 2 on the stand at that moment.
@@ -824,7 +861,7 @@ pub fn frenzy_odds(
     let d8: DiceSpec = fz
         .dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let mut calm = Dist::certain(true);
     for minus in &tests {
         let ok = d8.distribution()?.map(|r| *r - minus > fz.frenzy_on);
@@ -833,17 +870,17 @@ pub fn frenzy_odds(
     let driver: DiceSpec = fz
         .driver_dice
         .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+        .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
     let kills = driver.distribution()?.map(|r| *r <= fz.driver_kills_on);
     let end = calm.and_then(|c| {
         if *c {
-            Ok(Dist::certain("calm"))
+            Ok(Dist::certain(Frenzy::Calm))
         } else {
             Ok(kills.map(|k| {
                 if *k {
-                    "killed by its driver"
+                    Frenzy::KilledByItsDriver
                 } else {
-                    "frenzied"
+                    Frenzy::Frenzied
                 }
             }))
         }
@@ -910,7 +947,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
     let ab = &data.army_break;
     if s.units == 0 || s.lost > s.units {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "an army has 1 unit or more, and cannot lose more units than it has",
         )
         .field(if s.units == 0 { "units" } else { "lost" })
@@ -925,7 +962,10 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
         &if broken {
             "The army has reached its break point: in its Command phase it has this turn to break the enemy too, for a draw.".to_string()
         } else {
-            format!("{} more unit(s) lost and the army breaks.", abp - s.lost)
+            format!(
+                "{} more lost and the army breaks.",
+                crate::error::counted(i64::from(abp - s.lost), "unit", "units")
+            )
         },
         Vec::new(),
     );
@@ -952,7 +992,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
     if let (Some(v), Some(d)) = (s.victor_stands_lost, s.defeated_stands_lost) {
         if d == 0 {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "the defeated army lost no stands: no ratio",
             )
             .field("defeated_stands_lost")
@@ -980,7 +1020,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
         let gc = &data.general_cost;
         let grade = gc.grades.iter().position(|x| *x == g.ts).ok_or_else(|| {
             RefereeError::new(
-                "situation.invalid_rating",
+                ErrorCode::SituationInvalidRating,
                 format!(
                     "tactical skill {}: E, G, A or P",
                     crate::error::given(&g.ts)
@@ -990,11 +1030,12 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
             .rule("1.2")
         })? as u32;
         if !(1..=5).contains(&g.pc) || !(-2..=2).contains(&g.pv) {
-            return Err(
-                RefereeError::new("situation.invalid_rating", "PC runs 1–5 and PV −2…+2")
-                    .field("general")
-                    .rule("1.2"),
-            );
+            return Err(RefereeError::new(
+                ErrorCode::SituationInvalidRating,
+                "PC runs 1–5 and PV −2…+2",
+            )
+            .field("general")
+            .rule("1.2"));
         }
         let steps = (g.pc - 1) + grade + (g.pv + 2) as u32;
         r.totals.push(Total::new(
@@ -1023,7 +1064,7 @@ pub fn wheel_cost(data: &GtsData, s: &WheelSituation) -> Result<Resolution, Refe
     let u = Unit::build(data, &s.unit, "unit")?;
     if s.front_stands == 0 || s.front_stands > u.stands {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "the front is 1 stand or more, and no more than the unit has",
         )
         .field("front_stands")
@@ -1031,7 +1072,7 @@ pub fn wheel_cost(data: &GtsData, s: &WheelSituation) -> Result<Resolution, Refe
     }
     if s.degrees == 0 || s.degrees > 90 {
         return Err(RefereeError::new(
-            "situation.invalid_wheel",
+            ErrorCode::SituationInvalidWheel,
             "a formed unit wheels 1° to 90° in one movement phase",
         )
         .field("degrees")

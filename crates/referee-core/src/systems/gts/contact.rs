@@ -149,6 +149,19 @@ pub fn with_elephant_contact(
     let mut out = pass.clone();
     out.dice = format!("d10 per test, then {}", pass.dice);
     out.distribution = test.distribution([&pass, &fail], [pass_odds, fail_odds], &words);
+    // Each row in words: the test's branch, then the branch's own result in its words.
+    out.shown.names = [(&pass, &words.pass, false), (&fail, &words.fail, true)]
+        .into_iter()
+        .flat_map(|(r, branch, failed)| {
+            r.distribution.iter().map(move |d| {
+                let inner = r.shown.names.get(&d.result).unwrap_or(&d.result);
+                (
+                    branch_key(failed, &d.result),
+                    crate::error::sentence(&format!("{branch}; {inner}")),
+                )
+            })
+        })
+        .collect();
     out.forecast = test.forecast([&pass, &fail], [pass_odds, fail_odds], &words)?;
     out.notes.push(test.note());
     // The tests' dice first, then — once they are settled — the dice of the branch they chose,
@@ -172,7 +185,7 @@ pub fn with_elephant_contact(
         (Some(faces), Some(branch)) => branch
             .outcome
             .clone()
-            .map(|o| test.outcome(o, faces, &thrown, verdict == Some(false), &words)),
+            .map(|o| test.outcome(o, faces, &thrown, verdict == Some(false))),
         _ => None,
     };
     Ok(out)
@@ -228,11 +241,7 @@ impl ContactTest {
     }
 
     fn words(&self) -> BranchWords {
-        let who = format!(
-            "{} ({})",
-            if self.side == "side_a" { "A" } else { "B" },
-            self.name
-        );
+        let who = self.name.clone();
         BranchWords {
             pass: format!("{who} passes {}", self.kind.test()),
             fail: format!("{who} fails {} and is Disordered", self.kind.test()),
@@ -305,10 +314,9 @@ impl ContactTest {
                 if disordered {
                     effects.insert(0, self.disorder());
                 }
-                let label = format!("{branch}; {}", d.result);
                 ResultOdds::new(
-                    &label,
-                    &label,
+                    &branch_key(disordered, &d.result),
+                    &format!("{branch}; {}", d.meaning),
                     d.rolls.clone(),
                     times(&d.probability, w),
                     effects,
@@ -374,27 +382,15 @@ impl ContactTest {
     }
 
     /// The chosen branch's outcome, named by the test's verdict and faces.
-    fn outcome(
-        &self,
-        o: Outcome,
-        faces: &[u32],
-        thrown: &[i64],
-        failed_test: bool,
-        words: &BranchWords,
-    ) -> Outcome {
+    fn outcome(&self, o: Outcome, faces: &[u32], thrown: &[i64], failed_test: bool) -> Outcome {
         let mut effects = o.effects.clone();
         if failed_test {
             effects.insert(0, self.disorder());
         }
-        let branch = if failed_test {
-            &words.fail
-        } else {
-            &words.pass
-        };
         let tests: Vec<String> = thrown.iter().map(i64::to_string).collect();
         Outcome {
             dice: faces.to_vec(),
-            result: format!("{branch}; {}", o.result),
+            result: branch_key(failed_test, &o.result),
             meaning: format!(
                 "{} {} against {}: {}",
                 crate::error::sentence(self.kind.test()),
@@ -406,4 +402,9 @@ impl ContactTest {
             ..o
         }
     }
+}
+
+/// A row's key: the test's branch, then the key of the result it leads to ("failed;hits_0_3").
+fn branch_key(failed: bool, result: &str) -> String {
+    format!("{};{result}", if failed { "failed" } else { "passed" })
 }

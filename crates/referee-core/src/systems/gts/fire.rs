@@ -16,6 +16,7 @@ use crate::error::RefereeError;
 use crate::odds::Dist;
 use crate::rule_system::resolve::is_default;
 use crate::rule_system::{Die, Thrower};
+use crate::ErrorCode;
 
 /// fire: one fire event (5.5).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -115,6 +116,7 @@ pub fn resolve(
     let shooting = Shooting::new(data, s, firer, target, engine, attack, defence)?;
     let shots = shooting.shots()?;
     let distribution = shooting.distribution(&shots);
+    let names = shooting.names(&shots);
     // The dice asked in turn: the shot's (two d10, or four for artillery firing twice, 9.21),
     // then, where a stand is lost, the stand-loss check (5.53) and, where it Routs a unit with a
     // leader, his casualty test and Table 1.10 (1.9). Combined skirmish fire is entered on the
@@ -122,7 +124,7 @@ pub fn resolve(
     let combined = s.skirmish_stands.is_some_and(|n| n > 1);
     if combined && dice.is_some() {
         return Err(RefereeError::new(
-            "dice.invalid",
+            ErrorCode::DiceInvalid,
             "combined skirmish fire: enter each stand's roll on the table; the referee gives the odds",
         )
         .field("dice"));
@@ -139,7 +141,7 @@ pub fn resolve(
         shown: Shown {
             faces: shown_faces,
             in_turn: !combined,
-            ..Shown::default()
+            names,
         },
         system: data.system.id.clone(),
         action: "fire".into(),
@@ -182,16 +184,19 @@ pub fn resolve(
 fn fired_weapon(firer: &Unit, s: &FireSituation) -> Result<Row, RefereeError> {
     let weapon = if s.secondary {
         firer.secondary.clone().ok_or_else(|| {
-            RefereeError::new("situation.no_secondary", "the unit has no secondary weapon")
-                .field("secondary")
-                .rule("2.13")
+            RefereeError::new(
+                ErrorCode::SituationNoSecondary,
+                "the unit has no secondary weapon",
+            )
+            .field("secondary")
+            .rule("2.13")
         })?
     } else {
         firer.weapon.clone()
     };
     if weapon.ranges.is_empty() {
         return Err(RefereeError::new(
-            "situation.cannot_fire",
+            ErrorCode::SituationCannotFire,
             format!(
                 "{} cannot fire: {} is not a missile weapon",
                 firer.name, weapon.name
@@ -202,7 +207,7 @@ fn fired_weapon(firer: &Unit, s: &FireSituation) -> Result<Row, RefereeError> {
     }
     if firer.march || firer.routed {
         return Err(RefereeError::new(
-            "situation.cannot_fire",
+            ErrorCode::SituationCannotFire,
             "units in March formation or routed do not fire",
         )
         .field("firer")
@@ -227,11 +232,12 @@ fn check_range(
     // ruleset keeps them in tenths of an inch, and a tenth divided by ten is the same double as
     // the decimal the umpire types, so 1.5 is short range for a bow and 1.54 is not.
     if !s.range.is_finite() || s.range <= 0.0 {
-        return Err(
-            RefereeError::new("situation.invalid_range", "range must be more than 0\"")
-                .field("range")
-                .rule("5.1"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationInvalidRange,
+            "range must be more than 0\"",
+        )
+        .field("range")
+        .rule("5.1"));
     }
     let longest = match (firer.mounted_fire, weapon.mounted_range) {
         (true, Some(m)) => {
@@ -253,7 +259,7 @@ fn check_range(
     let longest = sling_reach(firer, weapon, s, longest)?;
     if s.range > inches(longest) {
         return Err(RefereeError::new(
-            "situation.out_of_range",
+            ErrorCode::SituationOutOfRange,
             format!(
                 "{} reach {}\", not {}\"",
                 weapon.name,
@@ -266,7 +272,7 @@ fn check_range(
     }
     if let Some(m) = weapon.min_range.filter(|m| s.range < inches(*m)) {
         return Err(RefereeError::new(
-            "situation.out_of_range",
+            ErrorCode::SituationOutOfRange,
             format!("{} cannot fire under {}\"", weapon.name, inches(m)),
         )
         .field("range")
@@ -296,7 +302,7 @@ fn sling_reach(
     let shortest = weapon.ammunition.values().min().copied().unwrap_or(longest);
     if s.range > inches(shortest) {
         return Err(RefereeError::new(
-            "situation.out_of_range",
+            ErrorCode::SituationOutOfRange,
             format!(
                 "a {} reaches {}\" with stones and {}\" with lead shot: say whether {} shoot stones or lead",
                 weapon.name.to_lowercase(),
@@ -443,7 +449,7 @@ impl<'a> Shooting<'a> {
         let catapult = firer.weapon_key == "CT";
         if s.twice && !engine {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "only mechanical artillery fires twice, in the defensive fire phase at a unit that has just contacted it",
             )
             .field("twice")
@@ -451,7 +457,7 @@ impl<'a> Shooting<'a> {
         }
         if s.greek_fire && !catapult {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "Greek fire is shot from a catapult",
             )
             .field("greek_fire")
@@ -534,7 +540,7 @@ impl<'a> Shooting<'a> {
             Some(n) if n > 1 => {
                 if !self.firer.skirmish {
                     return Err(RefereeError::new(
-                        "situation.invalid_field",
+                        ErrorCode::SituationInvalidField,
                         "combined fire of several stands is for skirmish stands",
                     )
                     .field("skirmish_stands")
@@ -626,6 +632,35 @@ impl<'a> Shooting<'a> {
     }
 
     /// A shot's result key: "2 hits", "1 hit; the escort takes 1", "astray".
+    /// A row's key, from what the shot does: "hits_1", "hits_2_disordered", "hits_0_escort_2",
+    /// "hits_0_astray" (the same distinctions its words make).
+    fn result_key(&self, sh: &Shot) -> String {
+        let mut key = format!("hits_{}", sh.hits);
+        if self.s.twice && self.disorder_by(sh) == Some("9.28") {
+            key.push_str("_disordered");
+        }
+        if sh.escort_hits > 0 {
+            key.push_str(&format!("_escort_{}", sh.escort_hits));
+        }
+        if sh.astray > 0 {
+            key.push_str("_astray");
+        }
+        key
+    }
+
+    /// Each row's key in words: "2 hits; the escort takes 1".
+    fn names(&self, shots: &Dist<Shot>) -> std::collections::BTreeMap<String, String> {
+        shots
+            .outcomes()
+            .map(|(sh, _)| {
+                (
+                    self.result_key(sh),
+                    crate::error::sentence(&self.result_name(sh)),
+                )
+            })
+            .collect()
+    }
+
     fn result_name(&self, sh: &Shot) -> String {
         let mut words = match sh.hits {
             0 => "no effect".to_string(),
@@ -678,7 +713,7 @@ impl<'a> Shooting<'a> {
             .outcomes()
             .map(|(sh, p)| {
                 ResultOdds::new(
-                    &self.result_name(sh),
+                    &self.result_key(sh),
                     &self.meaning(sh),
                     "—".into(),
                     p,
@@ -740,18 +775,32 @@ impl<'a> Shooting<'a> {
             let (a2, d2) = super::rolloff::two_d10(more, "the firer's, then the target's")?;
             sh = sh.and(&self.shot(a2, d2));
         }
+        // The throw's two sides by name; two that read alike say which fires.
+        let (firer, target) = if self.firer.name == self.target.name {
+            (
+                format!("{} (firing)", self.firer.name),
+                format!("{} (target)", self.target.name),
+            )
+        } else {
+            (self.firer.name.clone(), self.target.name.clone())
+        };
         let ma = (a + self.attack).clamp(1, 10);
         let md = (d + self.defence).clamp(1, 10);
         let mut o = crate::contract::Outcome {
             dice: dice.to_vec(),
             roll: a,
             modified: ma,
-            result: self.result_name(&sh),
-            meaning: format!("Firer {ma} against target {md}: {}", self.meaning(&sh)),
+            result: self.result_key(&sh),
+            meaning: format!(
+                "{} {ma} against {} {md}: {}",
+                firer,
+                target,
+                self.meaning(&sh)
+            ),
             effects: self.effects(&sh),
             sides: vec![
-                crate::contract::SideThrow::new("Firer", a as u32, self.attack, ma),
-                crate::contract::SideThrow::new("Target", d as u32, self.defence, md),
+                crate::contract::SideThrow::new(firer.clone(), a as u32, self.attack, ma),
+                crate::contract::SideThrow::new(target.clone(), d as u32, self.defence, md),
             ],
         };
         if !self.loses_a_stand(&sh) {
@@ -887,12 +936,12 @@ impl<'a> Shooting<'a> {
             })?;
             forecast.push(Chance::new(
                 "The elephant frenzies (its escort is removed)",
-                frenzy.probability(&"frenzied"),
+                frenzy.probability(&super::checks::Frenzy::Frenzied),
                 "7.41, 3.166",
             ));
             forecast.push(Chance::new(
                 "The elephant frenzies and its driver kills it",
-                frenzy.probability(&"killed by its driver"),
+                frenzy.probability(&super::checks::Frenzy::KilledByItsDriver),
                 "7.42",
             ));
         }
@@ -937,7 +986,7 @@ fn target_escort(
     };
     if !matches!(target.class.as_str(), "elephant" | "chariot") {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "only an elephant or a chariot has an escort stand",
         )
         .field("target_escort")
@@ -946,14 +995,14 @@ fn target_escort(
     let u = Unit::build(data, e, "target_escort")?;
     if u.stands != 1 {
         return Err(
-            RefereeError::new("situation.invalid_field", "an escort is one stand")
+            RefereeError::new(ErrorCode::SituationInvalidField, "an escort is one stand")
                 .field("target_escort.stands")
                 .rule("3.16"),
         );
     }
     if s.skirmish_stands.is_some_and(|n| n > 1) {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "against a mixed unit each stand's die picks the escort or the elephant or chariot: resolve each skirmish stand's fire on its own",
         )
         .field("skirmish_stands")

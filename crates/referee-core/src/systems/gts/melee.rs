@@ -14,9 +14,10 @@ use crate::contract::{
     effect, Chance, Change, Check, Modifier, Note, Outcome, Resolution, ResultOdds, Shown,
     SideThrow, Target, Total,
 };
-use crate::error::RefereeError;
+use crate::error::{side_verb, RefereeError};
 use crate::odds::Dist;
 use crate::rule_system::resolve::is_default;
+use crate::ErrorCode;
 
 /// A unit in a melee, with what the table can see of its position.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -186,7 +187,7 @@ fn side(
 ) -> Result<Side, RefereeError> {
     if entries.is_empty() {
         return Err(RefereeError::new(
-            "situation.no_units",
+            ErrorCode::SituationNoUnits,
             format!("side {name} has no units in this combat"),
         )
         .field(field)
@@ -216,13 +217,13 @@ fn side(
     if let Some(&first) = escorted.first() {
         return match choice {
             Some(i) if i != first => Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "the elephant or chariot with its escort is always its side's modifying unit",
             )
             .field(format!("modifying_{}", name.to_lowercase()))
             .rule("3.164")),
             _ if escorted.len() > 1 => Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "one mixed unit a side: each elephant or chariot with its escort is its side's modifying unit",
             )
             .field(format!("{field}[{}].escort", escorted[1]))
@@ -240,7 +241,7 @@ fn side(
         Some(i) if i < units.len() => {
             if units[i].0.stands != largest {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     "the modifying unit is the largest unit in the combat (choice only between equals)",
                 )
                 .field(format!("modifying_{}", name.to_lowercase()))
@@ -249,8 +250,10 @@ fn side(
             i
         }
         Some(_) => {
-            return Err(RefereeError::new("situation.invalid_field", "no such unit")
-                .field(format!("modifying_{}", name.to_lowercase())))
+            return Err(
+                RefereeError::new(ErrorCode::SituationInvalidField, "no such unit")
+                    .field(format!("modifying_{}", name.to_lowercase())),
+            )
         }
         None => units
             .iter()
@@ -274,7 +277,7 @@ fn check_escort(
 ) -> Result<(), RefereeError> {
     if !matches!(u.class.as_str(), "elephant" | "chariot") {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "only an elephant or a chariot has an escort stand",
         )
         .field(field)
@@ -283,7 +286,7 @@ fn check_escort(
     let built = Unit::build(data, escort, field)?;
     if built.stands != 1 {
         return Err(
-            RefereeError::new("situation.invalid_field", "an escort is one stand")
+            RefereeError::new(ErrorCode::SituationInvalidField, "an escort is one stand")
                 .field(format!("{field}.stands"))
                 .rule("3.16"),
         );
@@ -310,19 +313,20 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let m = &data.melee;
     let (u, e) = &own.units[own.modifying];
     let (ou, _) = &other.units[other.modifying];
-    let who = own.name;
+    // Each line names the side by its modifying unit (6.12), as the results do.
+    let who = u.name.as_str();
     // The 1st-turn melee mod is not added to the melee mod: it is the unit's mod in its first
     // melee (the 2.10 note, R-GTS-14).
     let first = first_turn_bonus(u, e);
     let mut out = vec![match first {
         Some(v) => Modifier::new(
-            format!("{who}: 1st-turn melee of {} ({})", u.name, u.weapon.name),
+            format!("{who}: 1st-turn melee ({})", u.weapon.name),
             v,
             "2.10, 2.14",
             Some("R-GTS-14"),
         ),
         None => Modifier::new(
-            format!("{who}: melee of {}", u.name),
+            format!("{who}: melee ({})", u.weapon.name),
             u.melee.value,
             "2.10, 6.12",
             Some("R-GTS-1"),
@@ -369,7 +373,10 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let more = own.units.len() as i64 - other.units.len() as i64;
     if more > 0 {
         out.push(Modifier::new(
-            format!("{who}: mass advantage ({more} unit(s) more)"),
+            format!(
+                "{who}: mass advantage ({} more)",
+                crate::error::counted(more, "unit", "units")
+            ),
             m.mass_per_unit * more,
             &m.mass_rule,
             m.mass_ruling.as_deref(),
@@ -393,7 +400,10 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
         if mine < theirs {
             let gap = i64::from(theirs - mine);
             out.push(Modifier::new(
-                format!("{who}: {gap} armour level(s) less"),
+                format!(
+                    "{who}: {} less",
+                    crate::error::counted(gap, "armour level", "armour levels")
+                ),
                 m.armour_level_gap * gap,
                 &m.weapon_rule,
                 None,
@@ -594,13 +604,14 @@ fn recoil_modifier_lines(data: &GtsData, s: &Side, tests: &[Test]) -> Vec<Total>
 }
 
 pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), RefereeError> {
-    let a = side(data, &s.side_a, s.modifying_a, "A", "side_a")?;
-    let b = side(data, &s.side_b, s.modifying_b, "B", "side_b")?;
+    let mut a = side(data, &s.side_a, s.modifying_a, "A", "side_a")?;
+    let mut b = side(data, &s.side_b, s.modifying_b, "B", "side_b")?;
+    named_apart([&mut a, &mut b]);
     for (side, field) in [(&a, "side_a"), (&b, "side_b")] {
         for (i, (u, _)) in side.units.iter().enumerate() {
             if u.skirmish {
                 return Err(RefereeError::new(
-                    "situation.skirmish_in_melee",
+                    ErrorCode::SituationSkirmishInMelee,
                     "skirmish stands never engage in melee",
                 )
                 .field(format!("{field}[{i}].unit.skirmish"))
@@ -615,7 +626,7 @@ pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), 
             }
             if u.class != "elephant" {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     "only an elephant frenzies",
                 )
                 .field(format!("{field}[{i}].frenzied"))
@@ -623,7 +634,7 @@ pub(super) fn sides(data: &GtsData, s: &MeleeSituation) -> Result<(Side, Side), 
             }
             if other.units.len() != 1 {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     "a frenzied elephant fights one unit at a time: split the combat",
                 )
                 .field(format!("{field}[{i}].frenzied"))
@@ -656,7 +667,7 @@ fn contact_checks(a: &mut Side, b: &mut Side) -> Result<(), RefereeError> {
                 && inf.weapon_class <= cav.weapon_class;
             if guarded {
                 return Err(RefereeError::new(
-                    "situation.contact_forbidden",
+                    ErrorCode::SituationContactForbidden,
                     format!(
                         "{} cannot charge {}: cavalry may not contact close-order infantry with a weapon of equal or longer class ({} against {}) unless the infantry is Disordered or in rough terrain, or the cavalry is out of control",
                         cav.name, inf.name, cav.weapon_class, inf.weapon_class
@@ -886,26 +897,28 @@ fn roll_off(
         }
         out
     };
-    let label = |(ha, hb): (u32, u32)| match (ha, hb) {
+    // Each side by the unit that takes its hits (6.12).
+    let [na_name, nb_name] = side_names([ua.name.clone(), ub.name.clone()]);
+    let takes = |name: &str, n: u32| format!("{} {n}", side_verb(name, "take", "takes"));
+    let words = |(ha, hb): (u32, u32)| match (ha, hb) {
         (0, 0) => "no hits".to_string(),
         (x, y) if x == y => format!("tie: {} each", hits_word(x)),
-        (x, 0) => format!("A takes {x}"),
-        (0, y) => format!("B takes {y}"),
-        (x, y) => format!("A takes {x}, B takes {y}"),
+        (x, 0) => takes(&na_name, x),
+        (0, y) => takes(&nb_name, y),
+        (x, y) => format!("{}, {}", takes(&na_name, x), takes(&nb_name, y)),
     };
-    let mut distribution: Vec<ResultOdds> = hits
-        .outcomes()
-        .map(|(h, p)| ResultOdds::new(&label(*h), &label(*h), "—".into(), p, effects_for(*h)))
+    // Most likely first would jump around; by the hits A takes minus B's, worst for A first
+    // (a stable sort: equal differences keep the distribution's order).
+    let mut rows: Vec<_> = hits.outcomes().collect();
+    rows.sort_by_key(|((ha, hb), _)| -(i64::from(*ha) - i64::from(*hb)));
+    let distribution: Vec<ResultOdds> = rows
+        .into_iter()
+        .map(|(h, p)| ResultOdds::new(&hits_key(*h), &words(*h), "—".into(), p, effects_for(*h)))
         .collect();
-    // Most likely first would jump around; sort by the hits A takes minus B's, worst for A first.
-    distribution.sort_by_key(|d| {
-        let h = hits
-            .outcomes()
-            .find(|(h, _)| label(**h) == d.result)
-            .map(|(h, _)| *h)
-            .unwrap_or((0, 0));
-        -(i64::from(h.0) - i64::from(h.1))
-    });
+    let names = hits
+        .outcomes()
+        .map(|(h, _)| (hits_key(*h), crate::error::sentence(&words(*h))))
+        .collect();
     let outcome = match dice {
         None => None,
         Some(faces) => {
@@ -916,12 +929,12 @@ fn roll_off(
                 dice: faces.to_vec(),
                 roll: x,
                 modified: mx,
-                result: label(h),
-                meaning: format!("A {mx} against B {my}: {}.", label(h)),
+                result: hits_key(h),
+                meaning: format!("{na_name} {mx} against {nb_name} {my}: {}.", words(h)),
                 effects: effects_for(h),
                 sides: vec![
-                    SideThrow::new("A", x as u32, na, mx),
-                    SideThrow::new("B", y as u32, nb, my),
+                    SideThrow::new(na_name.clone(), x as u32, na, mx),
+                    SideThrow::new(nb_name.clone(), y as u32, nb, my),
                 ],
             })
         }
@@ -929,22 +942,22 @@ fn roll_off(
     let lost = |h: u32, u: &Unit| h >= u.hits_per_stand - u.hits;
     let forecast = vec![
         Chance::new(
-            format!("A ({}) loses a stand", ua.name),
+            format!("{na_name} loses a stand"),
             hits.probability_where(|(ha, _)| lost(*ha, ua)),
             "5.52, 6.12",
         ),
         Chance::new(
-            format!("A ({}) is Disordered by its hits", ua.name),
+            format!("{na_name} is Disordered by its hits"),
             hits.probability_where(|(ha, _)| *ha >= ua.hits_per_stand && !ua.disordered),
             "6.13",
         ),
         Chance::new(
-            format!("B ({}) loses a stand", ub.name),
+            format!("{nb_name} loses a stand"),
             hits.probability_where(|(_, hb)| lost(*hb, ub)),
             "5.52, 6.12",
         ),
         Chance::new(
-            format!("B ({}) is Disordered by its hits", ub.name),
+            format!("{nb_name} is Disordered by its hits"),
             hits.probability_where(|(_, hb)| *hb >= ub.hits_per_stand && !ub.disordered),
             "6.13",
         ),
@@ -952,7 +965,10 @@ fn roll_off(
     let mut modifiers = ma;
     modifiers.extend(mb);
     Ok(Resolution {
-        shown: Shown::default(),
+        shown: Shown {
+            names,
+            ..Shown::default()
+        },
         system: data.system.id.clone(),
         action: "melee".into(),
         dice: "d10 v d10".into(),
@@ -1064,7 +1080,7 @@ pub fn recoil(
     for (side, field) in [(&a, "side_a"), (&b, "side_b")] {
         if let Some(i) = side.units.iter().position(|(u, _)| u.routed) {
             return Err(RefereeError::new(
-                "situation.routed_recoil",
+                ErrorCode::SituationRoutedRecoil,
                 "a routed unit makes another rout move instead of a recoil test",
             )
             .field(format!("{field}[{i}].unit.routed"))
@@ -1082,6 +1098,11 @@ pub fn recoil(
     // each die named by the unit that throws it.
     res.dice = format!("{}d100 v {}d100", a.units.len(), b.units.len());
     res.shown.faces = recoil_dice(&a, &b);
+    // Each row by its words, naming the sides' units.
+    res.shown.names = distribution
+        .iter()
+        .map(|d| (d.result.clone(), crate::error::sentence(&d.meaning)))
+        .collect();
     res.distribution = distribution;
     res.outcome = match dice {
         None => None,
@@ -1089,7 +1110,7 @@ pub fn recoil(
             let n = a.units.len() + b.units.len();
             if faces.len() != n || faces.iter().any(|f| !(1..=100).contains(f)) {
                 return Err(RefereeError::new(
-                    "dice.invalid",
+                    ErrorCode::DiceInvalid,
                     format!(
                         "A recoil throws a d100 for each unit: {n} faces from 1 to 100, side A's units first, then side B's."
                     ),
@@ -1126,16 +1147,7 @@ pub fn recoil(
     Ok(res)
 }
 
-/// A side's fate in words, as the forecast names it (R-GTS-12).
-fn side_words(f: &SideFate) -> &'static str {
-    match f {
-        SideFate::Holds => "every unit of side A holds",
-        SideFate::GivesGround => "side A gives ground (recoils, none routs)",
-        SideFate::SomeRout => "a unit of side A routs",
-        SideFate::Locked => "everyone fails: locked, 2 hits each",
-    }
-}
-
+/// A side's fate in words, after the side's name (R-GTS-12): "every unit holds".
 fn side_word(f: &SideFate) -> &'static str {
     match f {
         SideFate::Holds => "every unit holds",
@@ -1145,12 +1157,76 @@ fn side_word(f: &SideFate) -> &'static str {
     }
 }
 
-/// Both sides' fates in the same rolls (R-GTS-12): the row's name.
-fn both_words((fa, fb): &(SideFate, SideFate)) -> String {
+/// Both sides' fates in the same rolls (R-GTS-12), each side named by its units: the row's words.
+fn both_words((fa, fb): &(SideFate, SideFate), [a, b]: &[String; 2]) -> String {
     if *fa == SideFate::Locked {
-        side_words(fa).to_string()
+        LOCKED.to_string()
     } else {
-        format!("side A: {}; side B: {}", side_word(fa), side_word(fb))
+        format!("{a}: {}; {b}: {}", side_word(fa), side_word(fb))
+    }
+}
+
+/// Everyone failed their recoil tests (7.1).
+const LOCKED: &str = "everyone fails: locked, 2 hits each";
+
+/// The row's key, from both fates: "holds/gives_ground"; "locked" when everyone failed.
+fn both_key((fa, fb): &(SideFate, SideFate)) -> String {
+    if *fa == SideFate::Locked {
+        fa.code().to_string()
+    } else {
+        format!("{}/{}", fa.code(), fb.code())
+    }
+}
+
+/// A roll-off's key: the hits each side takes, "hits_3_0".
+fn hits_key((ha, hb): (u32, u32)) -> String {
+    format!("hits_{ha}_{hb}")
+}
+
+/// The sides' names in a result's words; two that read alike say which side each is.
+fn side_names([a, b]: [String; 2]) -> [String; 2] {
+    if a == b {
+        [format!("{a} (side A)"), format!("{b} (side B)")]
+    } else {
+        [a, b]
+    }
+}
+
+/// The names of the combat's units, side A's first.
+fn unit_names([a, b]: [&Side; 2]) -> Vec<String> {
+    a.units
+        .iter()
+        .chain(&b.units)
+        .map(|(u, _)| u.name.clone())
+        .collect()
+}
+
+/// Every unit of the combat by a name of its own, as results and forecasts name them: a name two
+/// units share (unnamed units of one type) says its side, and its place when that is not enough.
+fn named_apart([a, b]: [&mut Side; 2]) {
+    let names = unit_names([a, b]);
+    let count = |n: &str| names.iter().filter(|x| *x == n).count();
+    for side in [a, b] {
+        let in_side: Vec<String> = side.units.iter().map(|(u, _)| u.name.clone()).collect();
+        for (i, (u, _)) in side.units.iter_mut().enumerate() {
+            if count(&u.name) < 2 {
+                continue;
+            }
+            u.name = if in_side.iter().filter(|x| **x == u.name).count() < 2 {
+                format!("{} (side {})", u.name, side.name)
+            } else {
+                format!("{} (side {}, unit {})", u.name, side.name, i + 1)
+            };
+        }
+    }
+}
+
+/// A side named by its units: "Hoplites 1", "Hoplites 1 and Peltasts 2".
+fn side_label(side: &Side) -> String {
+    let names: Vec<&str> = side.units.iter().map(|(u, _)| u.name.as_str()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
     }
 }
 
@@ -1178,28 +1254,25 @@ fn recoil_forecast(
     for (side, own, other) in [(a, ta, tb), (b, tb, ta)] {
         for (i, (u, _)) in side.units.iter().enumerate() {
             let f = unit_fate(own, i, other, r.rout_multiple)?;
-            forecast.extend(fate_lines(
-                &format!("{}: {}", side.name, u.name),
-                &f,
-                &r.rule,
-            ));
+            forecast.extend(fate_lines(&u.name, &f, &r.rule));
         }
     }
-    let sa = side_fate(ta, tb, r.rout_multiple)?;
-    for (f, p) in sa.outcomes() {
-        forecast.push(Chance::new(
-            format!("Side A: {}", side_words(f)),
-            p,
-            &r.rule,
-        ));
-    }
-    let sb = side_fate(tb, ta, r.rout_multiple)?;
-    for (f, p) in sb.outcomes() {
-        forecast.push(Chance::new(
-            format!("Side B: {}", side_words(f).replace("side A", "side B")),
-            p,
-            &r.rule,
-        ));
+    // Each side by its units' names.
+    let labels = side_names([side_label(a), side_label(b)]);
+    for (fates, label) in [
+        side_fate(ta, tb, r.rout_multiple)?,
+        side_fate(tb, ta, r.rout_multiple)?,
+    ]
+    .iter()
+    .zip(&labels)
+    {
+        for (f, p) in fates.outcomes() {
+            let words = match f {
+                SideFate::Locked => LOCKED.to_string(),
+                f => format!("{label}: {}", side_word(f)),
+            };
+            forecast.push(Chance::new(words, p, &r.rule));
+        }
     }
     Ok(forecast)
 }
@@ -1215,6 +1288,7 @@ fn recoil_distribution(
 ) -> Result<Vec<ResultOdds>, RefereeError> {
     let r = &data.recoil;
     let joint = joint_fate(ta, tb, r.rout_multiple)?;
+    let labels = side_names([side_label(a), side_label(b)]);
     let locked_hits: Vec<crate::contract::Effect> = a
         .units
         .iter()
@@ -1238,7 +1312,13 @@ fn recoil_distribution(
             } else {
                 Vec::new()
             };
-            ResultOdds::new(&both_words(f), &both_words(f), "—".into(), p, effects)
+            ResultOdds::new(
+                &both_key(f),
+                &both_words(f, &labels),
+                "—".into(),
+                p,
+                effects,
+            )
         })
         .collect())
 }
@@ -1252,12 +1332,7 @@ fn recoil_outcome(
 ) -> Outcome {
     let r = &data.recoil;
     let fates = fates_for_rolls(ta, tb, faces, r.rout_multiple);
-    let names: Vec<String> = a
-        .units
-        .iter()
-        .chain(&b.units)
-        .map(|(u, _)| u.name.clone())
-        .collect();
+    let names = unit_names([a, b]);
     let mut effects = contact_effects([a, b]);
     for (name, f) in names.iter().zip(&fates) {
         let change = match f {
@@ -1288,7 +1363,7 @@ fn recoil_outcome(
         dice: faces.to_vec(),
         roll: i64::from(faces[0]),
         modified: (i64::from(faces[0]) + ta[0].modifier).clamp(1, 100),
-        result: both_words(&(
+        result: both_key(&(
             side_of(&fates[..a.units.len()]),
             side_of(&fates[a.units.len()..]),
         )),

@@ -513,7 +513,7 @@ mod tests {
             let situation: MeleeSituation = serde_json::from_value(s.clone()).unwrap();
             let f = fight(&data, &situation).unwrap();
             let played = sample(&data, &f, n);
-            for (side, prefix) in [(&f.a, "A"), (&f.b, "B")] {
+            for side in [&f.a, &f.b] {
                 for (u, _) in &side.units {
                     let count = |pred: &dyn Fn(&Effect) -> bool| {
                         played
@@ -538,7 +538,7 @@ mod tests {
                         ),
                     ];
                     for (word, pred) in lines {
-                        let label = format!("{prefix}: {} {word}", u.name);
+                        let label = format!("{} {word}", u.name);
                         let p = forecast
                             .forecast
                             .iter()

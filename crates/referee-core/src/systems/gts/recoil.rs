@@ -31,6 +31,18 @@ pub enum SideFate {
     Locked,
 }
 
+impl SideFate {
+    /// The key a result row goes by.
+    pub fn code(self) -> &'static str {
+        match self {
+            SideFate::Holds => "holds",
+            SideFate::GivesGround => "gives_ground",
+            SideFate::SomeRout => "some_rout",
+            SideFate::Locked => "locked",
+        }
+    }
+}
+
 /// Weights of a modified d100 over 1…100 (index 0 unused), clamped (R-GTS-2).
 fn md100(t: &Test) -> [u128; 101] {
     let mut w = [0u128; 101];

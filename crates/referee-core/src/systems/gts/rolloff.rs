@@ -3,15 +3,19 @@
 
 use crate::error::RefereeError;
 use crate::odds::{Dist, OddsError};
+use crate::ErrorCode;
 
 /// Two entered d10 faces (first side's, then the other's), each 1–10.
 pub fn two_d10(faces: &[u32], order: &str) -> Result<(i64, i64), RefereeError> {
     let [a, b] = faces else {
-        return Err(RefereeError::new("dice.invalid", format!("two d10: {order}")).field("dice"));
+        return Err(
+            RefereeError::new(ErrorCode::DiceInvalid, format!("two d10: {order}")).field("dice"),
+        );
     };
     if !(1..=10).contains(a) || !(1..=10).contains(b) {
         return Err(
-            RefereeError::new("dice.invalid", "a d10 shows 1 to 10 (0 is 10)").field("dice"),
+            RefereeError::new(ErrorCode::DiceInvalid, "a d10 shows 1 to 10 (0 is 10)")
+                .field("dice"),
         );
     }
     Ok((i64::from(*a), i64::from(*b)))

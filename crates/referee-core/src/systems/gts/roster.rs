@@ -14,6 +14,7 @@ use crate::rule_system::form::{
 };
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 /// A unit on the roster.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -60,7 +61,7 @@ fn split_leader(stats: &Value) -> Result<(Value, Option<i64>), RefereeError> {
         Some(v) => {
             let pv = v.as_i64().ok_or_else(|| {
                 RefereeError::new(
-                    "situation.invalid_rating",
+                    ErrorCode::SituationInvalidRating,
                     "a leader's personal valour is a whole number from −2 to +2",
                 )
                 .field(LEADER_PV)
@@ -99,7 +100,7 @@ pub fn check_entry(stats: &Value) -> Result<(), RefereeError> {
     let stands = stats.get("stands").and_then(Value::as_u64).unwrap_or(1);
     if skirmish && stands > 1 {
         return Err(RefereeError::new(
-            "unit.skirmish_stands",
+            ErrorCode::UnitSkirmishStands,
             format!(
                 "skirmish stands move and take their hits one by one: enter 1 stand, and add {stands} such units (“How many”)"
             ),

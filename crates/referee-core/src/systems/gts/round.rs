@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::checks::chained_frenzy;
+use super::checks::{chained_frenzy, Frenzy};
 use super::data::GtsData;
 use super::melee::{
     disordered_by, fate_word, fight, melee, melee_notes, recoil_test, MeleeSituation, MeleeUnit,
@@ -376,12 +376,12 @@ fn chained(
         .units
         .iter()
         .enumerate()
-        .map(|(i, (u, _))| (format!("A: {}", u.name), i == a.modifying))
+        .map(|(i, (u, _))| (u.name.clone(), i == a.modifying))
         .chain(
             b.units
                 .iter()
                 .enumerate()
-                .map(|(i, (u, _))| (format!("B: {}", u.name), i == b.modifying)),
+                .map(|(i, (u, _))| (u.name.clone(), i == b.modifying)),
         )
         .collect();
     let mut forecast = Vec::new();
@@ -413,15 +413,15 @@ fn chained(
             let h = if first { *ha } else { *hb };
             chained_frenzy(data, u.stands, u.hits, h, u.hits_per_stand)
         })?;
-        let who = format!("{}: {}", side.name, u.name);
+        let who = &u.name;
         for (end, words, rule) in [
             (
-                "frenzied",
+                Frenzy::Frenzied,
                 "frenzies (its escort is removed)",
                 "7.41, 3.166",
             ),
             (
-                "killed by its driver",
+                Frenzy::KilledByItsDriver,
                 "frenzies and its driver kills it",
                 "7.42",
             ),

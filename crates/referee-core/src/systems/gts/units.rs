@@ -11,6 +11,7 @@ use ts_rs::TS;
 use super::data::{trigger, GtsData, Row, UnitClass};
 use crate::contract::Total;
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// Values printed on the unit tag, which win over the derived ones (R-GTS-1).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
@@ -177,7 +178,7 @@ fn row<'d>(
 ) -> Result<&'d Row, RefereeError> {
     let r = data.rows.get(key).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_rating",
+            ErrorCode::SituationUnknownRating,
             format!(
                 "unknown {group} {}; Table 2.10 has {}",
                 crate::error::given(key),
@@ -194,7 +195,7 @@ fn row<'d>(
     })?;
     if r.group != group {
         return Err(RefereeError::new(
-            "situation.unknown_rating",
+            ErrorCode::SituationUnknownRating,
             format!(
                 "“{key}” ({}) is a {} rating, not a {group}",
                 r.name, r.group
@@ -212,7 +213,7 @@ pub fn check_pv(pv: i64, field: &str) -> Result<(), RefereeError> {
         Ok(())
     } else {
         Err(RefereeError::new(
-            "situation.invalid_rating",
+            ErrorCode::SituationInvalidRating,
             format!("a leader's personal valour runs from −2 to +2, not {pv:+}"),
         )
         .field(field)
@@ -446,7 +447,7 @@ fn class_of<'d>(
 ) -> Result<&'d UnitClass, RefereeError> {
     data.classes.get(&e.class).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_class",
+            ErrorCode::SituationUnknownClass,
             format!(
                 "unknown unit class {}; the classes are {}",
                 crate::error::given(&e.class),
@@ -537,7 +538,7 @@ fn quality(
     };
     if data.quality_index(q).is_none() {
         return Err(RefereeError::new(
-            "situation.invalid_quality",
+            ErrorCode::SituationInvalidQuality,
             format!("quality “{q}”: the qualities are A, B, C, D and E"),
         )
         .field(format!("{field}tag.quality"))
@@ -614,7 +615,7 @@ fn check_stands(
 ) -> Result<(), RefereeError> {
     if e.stands == 0 {
         return Err(RefereeError::new(
-            "situation.no_stands",
+            ErrorCode::SituationNoStands,
             "a unit with no stands is eliminated: leave it out",
         )
         .field(format!("{field}stands"))
@@ -622,7 +623,7 @@ fn check_stands(
     }
     if e.hits >= hits_per_stand {
         return Err(RefereeError::new(
-            "situation.too_many_hits",
+            ErrorCode::SituationTooManyHits,
             format!(
                 "{} hits: a {} stand takes {hits_per_stand}, the last of which removes it — enter fewer stands instead",
                 e.hits, quality
@@ -649,7 +650,7 @@ fn check_ammunition(
         match slings {
             None => {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     "only a sling unit has a choice of ammunition",
                 )
                 .field(format!("{field}ammunition"))
@@ -657,7 +658,7 @@ fn check_ammunition(
             }
             Some(w) if !w.ammunition.contains_key(a) => {
                 return Err(RefereeError::new(
-                    "situation.invalid_field",
+                    ErrorCode::SituationInvalidField,
                     format!(
                         "a {} shoots {}",
                         w.name.to_lowercase(),
@@ -687,7 +688,7 @@ fn rout_trigger(
 ) -> Result<Option<(u32, u32)>, RefereeError> {
     if starting < e.stands {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "a unit cannot have more stands than it started with",
         )
         .field(format!("{field}starting_stands")));
@@ -699,7 +700,7 @@ fn rout_trigger(
         .map_or(0, |row| row.len() as u32);
     if columns > 0 && starting > columns {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             format!(
                 "Table 2.11 gives terminal rout triggers for units of 1 to {columns} stands, not {starting}"
             ),

@@ -10,6 +10,7 @@ use super::results::{effect, effects_of, EffectContext};
 use super::situation::{resolve_units, UnitEntry};
 use crate::contract::{Change, Check, Effect, Resolution, Target};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -19,7 +20,7 @@ pub struct AfterCombatRules {
     pub withdraw_ruling: Option<String>,
     pub break_rule: String,
     pub break_ruling: Option<String>,
-    /// Results whose effects include "must break" (10.7).
+    /// Results whose effects include "must_break" (10.7).
     pub must_break_results: Vec<String>,
 }
 
@@ -103,7 +104,7 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
     if let Some(code) = &s.result {
         if !data.results.contains_key(code) {
             return Err(RefereeError::new(
-                "situation.unknown_result",
+                ErrorCode::SituationUnknownResult,
                 format!(
                     "unknown combat result {}; the results are {}",
                     crate::error::given(code),
@@ -190,26 +191,26 @@ pub fn break_check(data: &ItacsData, s: &BreakSituation) -> Result<Resolution, R
     }
     let (result, meaning, effects) = if never {
         (
-            "never breaks",
+            "never_breaks",
             "Elephants and fleets never break nor rout.",
             Vec::new(),
         )
     } else if let Some(f) = forced {
         (
-            "must break",
+            "must_break",
             "Place a Break marker: the rout move is made immediately after the combat phase.",
             vec![effect(side_target, Change::MustBreak, &f.rule, None)],
         )
     } else if voluntary {
         (
-            "may break",
+            "may_break",
             "They may break: Break marker, rout move now or in their next movement phase.",
             vec![effect(side_target, Change::Break, rule, None)],
         )
     } else {
-        ("may not break", "Nothing allows them to break.", Vec::new())
+        ("may_not_break", "Nothing allows them to break.", Vec::new())
     };
-    if result != "may not break" && !never {
+    if result != "may_not_break" && !never {
         checks.push(Check::holds(
             "Not disrupted: the rout move is one movement point shorter, then a turn of up to 180°",
             !s.disrupted,
@@ -248,7 +249,7 @@ pub struct LeaderFateSituation {
 pub fn leader_fate(data: &ItacsData, s: &LeaderFateSituation) -> Result<Resolution, RefereeError> {
     let fate = data.leader_fate.get(&s.event).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_event",
+            ErrorCode::SituationUnknownEvent,
             format!(
                 "unknown event {}; the events are {}",
                 crate::error::given(&s.event),

@@ -17,6 +17,7 @@ use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, open_ground, Fighter, Opening, Sides};
 use crate::state::{BattleState, UnitId, UnitState};
+use crate::ErrorCode;
 
 type Picked<'a> = Fighter<'a, ItacsUnit>;
 
@@ -260,11 +261,11 @@ pub fn open(
     for f in attacking.iter().flat_map(|h| &h.members) {
         if f.own.d_markers > 0 {
             return Err(RefereeError::new(
-                "fight.disrupted",
+                ErrorCode::FightDisrupted,
                 format!(
-                    "{} has {} D marker(s): disrupted units may not attack or fire.",
+                    "{} has {}: disrupted units may not attack or fire.",
                     f.unit.named(),
-                    f.own.d_markers
+                    crate::error::counted(i64::from(f.own.d_markers), "D marker", "D markers")
                 ),
             )
             .field("attackers")

@@ -10,6 +10,7 @@ use super::situation::{
 };
 use crate::contract::{Change, Check, Effect, Modifier, Note, Resolution, Shown, Target, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// Which fire: missile combat (4.2), defensive fire (4.4), or horse archers after movement (6.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +40,7 @@ fn horse_archer_consequence(
     let ha = &data.horse_archers;
     let Some(after) = &s.after_movement else {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "horse archer fire needs after_movement: their terrain, movement and the movement of the units in contact",
         )
         .field("after_movement")
@@ -47,7 +48,7 @@ fn horse_archer_consequence(
     };
     if after.fired_before_movement {
         return Err(RefereeError::new(
-            "situation.already_fired",
+            ErrorCode::SituationAlreadyFired,
             "horse archers that fired in the missile combat phase may not fire again after movement",
         )
         .field("after_movement.fired_before_movement")
@@ -63,7 +64,7 @@ fn horse_archer_consequence(
                 .is_some_and(|c| c.carried_horse_archer && !u.cargo.is_empty());
             if known.is_some_and(|t| !t.horse_archer) && !carried {
                 return Err(RefereeError::new(
-                    "situation.not_horse_archers",
+                    ErrorCode::SituationNotHorseArchers,
                     format!(
                         "{} units are not horse archers: only horse archers (and Ff units on chariots) fire after movement",
                         u.label
@@ -144,7 +145,7 @@ pub fn resolve(
         .sum();
     if fire_strength == 0 {
         return Err(RefereeError::new(
-            "situation.zero_fire_strength",
+            ErrorCode::SituationZeroFireStrength,
             "the firing units have no fire strength: units without one may not fire",
         )
         .field("firing_hexes")
@@ -274,18 +275,19 @@ fn firing_hexes(
     };
     if kind != FireKind::HorseArchers && s.after_movement.is_some() {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "after_movement is for horse archers firing after movement (action horse_archer_fire)",
         )
         .field("after_movement")
         .rule("6.2"));
     }
     if s.firing_hexes.is_empty() {
-        return Err(
-            RefereeError::new("situation.no_units", "enter at least one firing hex")
-                .field("firing_hexes")
-                .rule(action_rule),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationNoUnits,
+            "enter at least one firing hex",
+        )
+        .field("firing_hexes")
+        .rule(action_rule));
     }
     // 4.2.3: hills add to the fire range against units not on hills.
     let target_bonus = terrain(data, &s.target.terrain, "target.terrain")
@@ -317,7 +319,7 @@ fn firing_hex(
     let field = format!("firing_hexes[{i}]");
     if hex.disrupted {
         return Err(RefereeError::new(
-            "situation.disrupted_attacker",
+            ErrorCode::SituationDisruptedAttacker,
             "units that are disrupted may not fire: they may not attack enemy units",
         )
         .field(format!("{field}.disrupted"))
@@ -332,7 +334,7 @@ fn firing_hex(
     };
     if hex.range == 0 {
         return Err(RefereeError::new(
-            "situation.invalid_range",
+            ErrorCode::SituationInvalidRange,
             "range must be 1 or more: count hexes from the firing hex to the target hex",
         )
         .field(format!("{field}.range"))
@@ -340,7 +342,7 @@ fn firing_hex(
     }
     if defensive && hex.range > data.defensive_fire.range {
         return Err(RefereeError::new(
-            "situation.out_of_range",
+            ErrorCode::SituationOutOfRange,
             format!(
                 "defensive fire is only at adjacent hexes (range {}), not range {}",
                 data.defensive_fire.range, hex.range
@@ -356,7 +358,7 @@ fn firing_hex(
         let tw = &data.throwing_weapons;
         if !defensive {
             return Err(RefereeError::new(
-                "situation.throwing_not_defensive",
+                ErrorCode::SituationThrowingNotDefensive,
                 "throwing weapons may only be used in defensive fire",
             )
             .field(format!("{field}.units[{j}].throwing"))
@@ -364,7 +366,7 @@ fn firing_hex(
         }
         if hex.range > tw.range {
             return Err(RefereeError::new(
-                "situation.out_of_range",
+                ErrorCode::SituationOutOfRange,
                 format!("throwing weapons have range {}", tw.range),
             )
             .field(format!("{field}.range"))
@@ -384,7 +386,7 @@ fn firing_hex(
                     String::new()
                 };
                 return Err(RefereeError::new(
-                    "situation.out_of_range",
+                    ErrorCode::SituationOutOfRange,
                     format!(
                         "{} units fire {}{hills}: the target at range {} is out of their reach",
                         u.label,
@@ -406,7 +408,7 @@ fn firing_hex(
             .is_some_and(|c| c.no_missiles);
         if u.firing && !u.throwing && u.fire > 0 && standard {
             return Err(RefereeError::new(
-                "situation.may_not_fire",
+                ErrorCode::SituationMayNotFire,
                 format!(
                     "{} units are class {}, standard combat units: they may not fire missiles (only throwing weapons, in defensive fire)",
                     u.label,
@@ -440,7 +442,7 @@ fn fired_on<'d>(
     let ground = terrain(data, &s.target.terrain, "target.terrain")?;
     let Some(terrain_mod) = ground.missile else {
         return Err(RefereeError::new(
-            "situation.impassable",
+            ErrorCode::SituationImpassable,
             format!(
                 "{} is impassable: no unit can be fired on there",
                 ground.name
@@ -481,7 +483,7 @@ fn fire_modifiers(
     let strength_mod =
         band_modifier(&m.fire_strength, i64::from(fire_strength)).ok_or_else(|| {
             RefereeError::new(
-                "situation.off_table",
+                ErrorCode::SituationOffTable,
                 format!("fire strength {fire_strength} is not on the fire strength table"),
             )
             .field("firing_hexes")
@@ -528,7 +530,7 @@ fn fire_modifiers(
     }
     let stacking_mod = band_modifier(&m.stacking, i64::from(stacked)).ok_or_else(|| {
         RefereeError::new(
-            "situation.stacking_off_table",
+            ErrorCode::SituationStackingOffTable,
             format!(
                 "{stacked} units in one hex is off the stacking table (leaders are not counted)"
             ),
@@ -544,7 +546,7 @@ fn fire_modifiers(
     ));
     let range_mod = band_modifier(&m.range, i64::from(firing.range)).ok_or_else(|| {
         RefereeError::new(
-            "situation.off_table",
+            ErrorCode::SituationOffTable,
             format!("range {} is not on the range table", firing.range),
         )
         .field("firing_hexes")

@@ -10,6 +10,7 @@
 
 use crate::error::RefereeError;
 use crate::state::{BattleState, TurnCombat, UnitId};
+use crate::ErrorCode;
 
 /// A limit: the earlier actions this turn that a new action may not repeat on the same units.
 struct Limit {
@@ -204,7 +205,7 @@ fn names(state: &BattleState, ids: &[UnitId]) -> String {
 }
 
 fn refusal(message: String, field: &str, limit: &Limit) -> RefereeError {
-    let e = RefereeError::new("battle.once_per_turn", message)
+    let e = RefereeError::new(ErrorCode::BattleOncePerTurn, message)
         .field(field)
         .rule(limit.rule);
     match limit.ruling {

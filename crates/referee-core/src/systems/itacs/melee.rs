@@ -15,6 +15,7 @@ use super::transport::{check_load, fleet_strength};
 use crate::contract::{Change, Modifier, Note, Resolution, Shown, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::column_by_ratio;
+use crate::ErrorCode;
 
 fn strength_of(units: &[Unit], defending: bool, field: &str) -> Result<u64, RefereeError> {
     let printed = units
@@ -46,7 +47,7 @@ fn hex_strength(
         }
         if u.count > 1 || units.len() > 1 {
             return Err(RefereeError::new(
-                "situation.fleet_stacking",
+                ErrorCode::SituationFleetStacking,
                 "fleets stack one fleet counter per hex; carried units go in its cargo",
             )
             .field(format!("{field}.units"))
@@ -73,18 +74,20 @@ pub fn resolve(
 ) -> Result<Resolution, RefereeError> {
     let m = &data.melee;
     if s.attackers.is_empty() {
-        return Err(
-            RefereeError::new("situation.no_units", "enter at least one attacking hex")
-                .field("attackers")
-                .rule(&m.rule),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationNoUnits,
+            "enter at least one attacking hex",
+        )
+        .field("attackers")
+        .rule(&m.rule));
     }
     if s.defenders.is_empty() {
-        return Err(
-            RefereeError::new("situation.no_units", "enter at least one defending hex")
-                .field("defenders")
-                .rule(&m.rule),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationNoUnits,
+            "enter at least one defending hex",
+        )
+        .field("defenders")
+        .rule(&m.rule));
     }
     // 6.7.5: fleets against fleets when every unit on both sides is a fleet.
     let entry_is_fleet = |e: &super::situation::UnitEntry| {
@@ -130,7 +133,7 @@ pub fn resolve(
     );
     if attack == 0 {
         return Err(RefereeError::new(
-            "situation.zero_attack",
+            ErrorCode::SituationZeroAttack,
             "the attacking units have combat strength 0",
         )
         .field("attackers")
@@ -138,7 +141,7 @@ pub fn resolve(
     }
     if defence == 0 {
         return Err(RefereeError::new(
-            "situation.zero_defence",
+            ErrorCode::SituationZeroDefence,
             "the defending units have combat strength 0: check the strengths entered",
         )
         .field("defenders")
@@ -267,7 +270,7 @@ fn attacking_hex(
     let field = format!("attackers[{i}]");
     if hex.disrupted {
         return Err(RefereeError::new(
-            "situation.disrupted_attacker",
+            ErrorCode::SituationDisruptedAttacker,
             "units that are disrupted may not attack",
         )
         .field(format!("{field}.disrupted"))
@@ -275,7 +278,7 @@ fn attacking_hex(
     }
     if hex.across_scarp {
         return Err(RefereeError::new(
-            "situation.melee_not_allowed",
+            ErrorCode::SituationMeleeNotAllowed,
             "melee combat across a scarp hexside is not permitted, up or down",
         )
         .field(format!("{field}.across_scarp"))
@@ -351,7 +354,7 @@ fn defending_hex(
     }
     let Some(melee_mod) = ground.melee else {
         return Err(RefereeError::new(
-            "situation.melee_not_allowed",
+            ErrorCode::SituationMeleeNotAllowed,
             format!("melee combat against a {} hex is not possible", ground.name),
         )
         .field(format!("{field}.terrain"))
@@ -365,7 +368,7 @@ fn defending_hex(
         .is_some_and(|from| from.contains(&AttackPosition::Wall));
     if s.attack_from == AttackPosition::Wall && !wall_hex && !hex.on_ladder_or_tower {
         return Err(RefereeError::new(
-            "situation.melee_not_allowed",
+            ErrorCode::SituationMeleeNotAllowed,
             format!(
                 "units on a wall hex may attack only units on an adjacent wall hex or on a ladder or siege tower, not units in a {} hex",
                 ground.name
@@ -377,7 +380,7 @@ fn defending_hex(
     if let Some(allowed) = &ground.melee_from {
         if !allowed.contains(&s.attack_from) {
             return Err(RefereeError::new(
-                "situation.melee_not_allowed",
+                ErrorCode::SituationMeleeNotAllowed,
                 format!(
                     "a {} hex can be attacked only from {}",
                     ground.name,
@@ -531,7 +534,7 @@ fn column_index(
             }
             BelowLowest::Forbid => {
                 return Err(RefereeError::new(
-                    "situation.below_lowest_column",
+                    ErrorCode::SituationBelowLowestColumn,
                     format!(
                         "{} is below the lowest column ({}): this attack is not allowed",
                         ratio_text(attack, defence),

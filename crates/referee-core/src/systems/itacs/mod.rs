@@ -1,6 +1,7 @@
 //! ITACS: missile combat (4.2), defensive fire (4.4) and melee (4.5) over the shared engine.
 
 pub mod after_combat;
+mod captives;
 pub mod data;
 pub mod fight;
 mod fire;
@@ -23,10 +24,11 @@ use crate::contract::Change;
 use crate::error::RefereeError;
 use crate::rule_system::shared::SystemHeader;
 use crate::rule_system::{
-    Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem,
+    Action, ActionGroup, Choice, ChoiceList, CommonSituation, FollowOn, Opening, Phase, RuleSystem,
     SideField, Sides, Standing, UnitField, UnitPreview,
 };
 use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 pub use data::ItacsData;
 pub use roster::ItacsUnit;
@@ -203,7 +205,7 @@ impl RuleSystem for Itacs {
     fn check_setup(setup: &BattleSetup) -> Result<(), RefereeError> {
         if setup.sides.iter().any(|s| s.stacking_limit == Some(0)) {
             return Err(RefereeError::new(
-                "battle.invalid_setup",
+                ErrorCode::BattleInvalidSetup,
                 "a stacking limit is 1 unit or more",
             )
             .field("sides")
@@ -325,6 +327,10 @@ impl RuleSystem for Itacs {
             }
             _ => None,
         }
+    }
+
+    fn follow_on(_: &ItacsData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
+        captives::freed(before, after)
     }
 
     fn standing(data: &ItacsData, state: &BattleState) -> Standing {

@@ -11,6 +11,7 @@ use super::results::effect;
 use super::situation::{check_can_stand, terrain, Unit, UnitEntry};
 use crate::contract::{Change, Check, Effect, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -149,7 +150,7 @@ pub struct MoveSituation {
 const CHARGE_OVER_LIMIT_D: u32 = 2;
 const CHARGE_RULE: &str = "6.3";
 
-fn refuse(code: &str, message: String, field: String, rule: &str) -> RefereeError {
+fn refuse(code: ErrorCode, message: String, field: String, rule: &str) -> RefereeError {
     RefereeError::new(code, message).field(field).rule(rule)
 }
 
@@ -179,7 +180,7 @@ fn allowance(
         ));
     } else if s.disrupted && s.kind == MoveKind::Normal {
         return Err(refuse(
-            "situation.disrupted_move",
+            ErrorCode::SituationDisruptedMove,
             "disrupted units may not move, except to break or rout (5.1)".into(),
             "disrupted".into(),
             "5.1",
@@ -225,7 +226,7 @@ fn check_path(data: &ItacsData, s: &MoveSituation, unit: &Unit) -> Result<(), Re
     let mv = &data.movement;
     if s.path.is_empty() {
         return Err(refuse(
-            "situation.empty_path",
+            ErrorCode::SituationEmptyPath,
             "enter at least one hex of the path".into(),
             "path".into(),
             &mv.rule,
@@ -239,7 +240,7 @@ fn check_path(data: &ItacsData, s: &MoveSituation, unit: &Unit) -> Result<(), Re
             .is_some_and(|t| square_types.contains(t))
     {
         return Err(refuse(
-            "situation.invalid_square",
+            ErrorCode::SituationInvalidSquare,
             format!(
                 "only {} units may form a square, not {} units",
                 square_types.join(", "),
@@ -251,7 +252,7 @@ fn check_path(data: &ItacsData, s: &MoveSituation, unit: &Unit) -> Result<(), Re
     }
     if s.square && s.path.len() as u32 > mv.square_hexes {
         return Err(refuse(
-            "situation.square_move",
+            ErrorCode::SituationSquareMove,
             format!("a square moves {} hex per movement phase", mv.square_hexes),
             "path".into(),
             &mv.square_rule,
@@ -363,7 +364,7 @@ impl<'a> Mover<'a> {
         if let (true, Some(from), Some(to)) = (self.routing, before, step.enemy_distance) {
             if to <= from {
                 return Err(refuse(
-                    "situation.not_farther",
+                    ErrorCode::SituationNotFarther,
                     format!("{name} is {to} hexes from the nearest enemy, not farther than the {from} of the hex before: a routing unit moves only away (5.3.1)"),
                     format!("{field}.enemy_distance"),
                     "5.3.1",
@@ -372,7 +373,7 @@ impl<'a> Mover<'a> {
         }
         if step.across_scarp {
             return Err(refuse(
-                "situation.terrain_closed",
+                ErrorCode::SituationTerrainClosed,
                 format!("{name} is across a scarp hexside: movement up or down a scarp is not permitted"),
                 format!("{field}.across_scarp"),
                 &data.scarp.rule,
@@ -386,7 +387,7 @@ impl<'a> Mover<'a> {
             .is_some_and(|c| ground.closed_to.contains(c));
         if closed && !s.charging {
             return Err(refuse(
-                "situation.terrain_closed",
+                ErrorCode::SituationTerrainClosed,
                 format!(
                     "{} units may enter {} hexes only when charging by the feudal cavalry rule",
                     self.unit().label,
@@ -405,7 +406,7 @@ impl<'a> Mover<'a> {
                 || (step.stream && mv.square_closed_to.iter().any(|k| k == "stream")))
         {
             return Err(refuse(
-                "situation.square_move",
+                ErrorCode::SituationSquareMove,
                 "a square may not enter river hexes nor use roads or bridges".into(),
                 field,
                 &mv.square_rule,
@@ -438,7 +439,7 @@ impl<'a> Mover<'a> {
         });
         let Some(infantry_cost) = ground.movement else {
             return Err(refuse(
-                "situation.no_movement_cost",
+                ErrorCode::SituationNoMovementCost,
                 format!(
                     "the ruleset gives no movement cost for {}: add movement to its terrain entry",
                     ground.name
@@ -469,7 +470,7 @@ impl<'a> Mover<'a> {
         let cost = enter + hex.step.facing_changes * self.facing_cost;
         if progress.spent + cost > points {
             return Err(refuse(
-                "situation.out_of_movement",
+                ErrorCode::SituationOutOfMovement,
                 format!(
                     "entering {} costs {cost} movement points and only {} of {points} are left: the unit may not enter it",
                     hex.name,
@@ -483,7 +484,7 @@ impl<'a> Mover<'a> {
         if self.routing && hex.step.map_edge && progress.spent < points {
             if !hex.last {
                 return Err(refuse(
-                    "situation.off_map",
+                    ErrorCode::SituationOffMap,
                     format!("{} is next to the map edge and movement points are left: the routing unit leaves the map there", hex.name),
                     format!("path[{}]", hex.index + 1),
                     "5.3.3",
@@ -596,7 +597,7 @@ impl<'a> Mover<'a> {
             )
         };
         let e = refuse(
-            "situation.over_stacking",
+            ErrorCode::SituationOverStacking,
             message,
             format!("{}.units_in_hex", hex.field),
             &stacking.over_rule,
@@ -660,7 +661,7 @@ impl<'a> Mover<'a> {
         if step.rout && s.kind == MoveKind::Normal {
             if !hex.last {
                 return Err(refuse(
-                    "situation.must_stop",
+                    ErrorCode::SituationMustStop,
                     format!("{name} has a Rout marker: a unit entering it routs"),
                     format!("{field}.rout"),
                     "5.3",
@@ -676,7 +677,7 @@ impl<'a> Mover<'a> {
         } else if step.d_markers > 0 && !s.disrupted {
             if !hex.last {
                 return Err(refuse(
-                    "situation.must_stop",
+                    ErrorCode::SituationMustStop,
                     format!(
                         "{name} has D markers: a unit entering it is disrupted and must stop there"
                     ),
@@ -709,7 +710,7 @@ impl<'a> Mover<'a> {
         let end_cost = s.end_facing_changes * self.facing_cost;
         if progress.spent + end_cost > points {
             return Err(refuse(
-                "situation.out_of_movement",
+                ErrorCode::SituationOutOfMovement,
                 format!(
                     "changing facing at the end costs {end_cost} and only {} movement points are left",
                     points - progress.spent
@@ -732,7 +733,7 @@ impl<'a> Mover<'a> {
                 "5.3.3",
                 None,
             ));
-            progress.result = "leaves the map";
+            progress.result = "leaves_the_map";
         }
         if self.routing {
             progress.effects.push(effect(
@@ -767,7 +768,7 @@ impl<'a> Mover<'a> {
 /// What the move's result means, in words.
 fn meaning(result: &str) -> &'static str {
     match result {
-        "leaves the map" => {
+        "leaves_the_map" => {
             "The routing unit leaves the map: it may not return and counts as destroyed."
         }
         "routs" => "The unit ends in a routed hex and routs with it.",
@@ -786,7 +787,7 @@ fn nowhere_farther(
 ) -> Result<Resolution, RefereeError> {
     if !routing {
         return Err(refuse(
-            "situation.not_a_rout_move",
+            ErrorCode::SituationNotARoutMove,
             "only a rout or break move stops for want of a hex farther from the enemy".into(),
             "nowhere_farther".into(),
             "5.3.1",
@@ -794,7 +795,7 @@ fn nowhere_farther(
     }
     if !s.path.is_empty() {
         return Err(refuse(
-            "situation.not_farther",
+            ErrorCode::SituationNotFarther,
             "with no hex farther from the nearest enemy the unit does not move: leave the path empty".into(),
             "path".into(),
             "5.3.1",
@@ -840,7 +841,7 @@ fn movements(
 ) -> Result<Vec<(String, u32)>, RefereeError> {
     if entries.is_empty() {
         return Err(
-            RefereeError::new("situation.no_units", "enter at least one unit").field(field),
+            RefereeError::new(ErrorCode::SituationNoUnits, "enter at least one unit").field(field),
         );
     }
     entries
@@ -863,11 +864,11 @@ pub fn withdraw(data: &ItacsData, s: &WithdrawSituation) -> Result<Resolution, R
     let may = slowest >= fastest + ac.withdraw_margin;
     let (result, meaning) = if may {
         (
-            "may withdraw",
+            "may_withdraw",
             "The defenders may withdraw one hex; then no melee takes place.",
         )
     } else {
-        ("may not withdraw", "The defenders must stand and fight.")
+        ("may_not_withdraw", "The defenders must stand and fight.")
     };
     let mut r = Resolution::certain(&data.system.id, "withdraw", result, meaning, Vec::new());
     r.totals = vec![
@@ -935,7 +936,7 @@ mod tests {
         let check = |v: Value| {
             let s: MoveSituation = serde_json::from_value(v).unwrap();
             let unit = Unit::resolve(&d, &s.unit, "unit").unwrap();
-            check_path(&d, &s, &unit).map_err(|e| (e.code, e.field))
+            check_path(&d, &s, &unit).map_err(|e| (e.code.to_string(), e.field))
         };
         let clear = json!({ "terrain": "clear" });
         let pp = json!({ "type": "PP", "movement": 3, "count": 4 });
@@ -969,7 +970,11 @@ mod tests {
     #[test]
     fn a_hex_is_refused_across_a_scarp_nearer_the_enemy_or_closed_to_the_class() {
         let refused = |v: Value, i: usize| {
-            with_mover(v, |m| m.hex(i).err().map(|e| (e.code, e.field, e.rule)))
+            with_mover(v, |m| {
+                m.hex(i)
+                    .err()
+                    .map(|e| (e.code.to_string(), e.field, e.rule))
+            })
         };
         // 3.2.1: no movement up or down a scarp.
         assert_eq!(
@@ -1275,7 +1280,7 @@ mod tests {
                 let mut p = Progress::new(vec![]);
                 m.markers(&m.hex(i).unwrap(), &mut p)
                     .map(|()| (p.result, p.effects.len(), p.notes.len()))
-                    .map_err(|e| (e.code, e.field, e.rule))
+                    .map_err(|e| (e.code.to_string(), e.field, e.rule))
             })
         };
         let sd = |extra: Value, path: Value| {
@@ -1343,8 +1348,8 @@ mod tests {
         let rout =
             json!({ "unit": { "type": "SD" }, "kind": "rout", "path": [{ "terrain": "clear" }] });
         let o = finish(rout, 1, true).unwrap().outcome.unwrap();
-        assert_eq!(o.result, "leaves the map");
-        assert_eq!(o.meaning, meaning("leaves the map"));
+        assert_eq!(o.result, "leaves_the_map");
+        assert_eq!(o.meaning, meaning("leaves_the_map"));
         let changes: Vec<_> = o
             .effects
             .iter()

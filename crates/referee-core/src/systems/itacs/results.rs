@@ -5,6 +5,7 @@ use super::data::{EffectKind, EffectSpec, ItacsData, ResultRow, Side};
 use crate::contract::{rolls_text, Change, Chooser, Effect, Outcome, ResultOdds, Target};
 use crate::error::RefereeError;
 use crate::odds::DiceSpec;
+use crate::ErrorCode;
 
 /// What decides a result's effects beyond the table: the number of defending units (D2XB,
 /// R-ITACS-7), extra effects per result (a square breaking its attacker, Ff disruption).
@@ -69,11 +70,9 @@ pub fn roll_on_table(
     ctx: &EffectContext,
     dice: Option<&[u32]>,
 ) -> Result<TableOutcome, RefereeError> {
-    let spec: DiceSpec = data
-        .system
-        .dice
-        .parse()
-        .map_err(|e: String| RefereeError::new("ruleset.invalid", e).field("system.dice"))?;
+    let spec: DiceSpec = data.system.dice.parse().map_err(|e: String| {
+        RefereeError::new(ErrorCode::RulesetInvalid, e).field("system.dice")
+    })?;
     let table = super::data::roll_table(rows);
     let modified = spec.distribution()?.plus(total_modifier);
     let results = table.distribution(&modified)?;

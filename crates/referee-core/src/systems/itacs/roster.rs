@@ -16,7 +16,8 @@ use crate::rule_system::form::{
     UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
-use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::state::{LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 /// A roster entry: identical units in one hex, with its markers. Entries in the same hex are
 /// one stack: they fight and take results together (2.4, 2.4.6).
@@ -67,7 +68,7 @@ fn hex_of(stats: &Value) -> Result<(Value, Option<String>), RefereeError> {
         Some(Value::Number(n)) => Some(n.to_string()),
         Some(_) => {
             return Err(RefereeError::new(
-                "unit.invalid",
+                ErrorCode::UnitInvalid,
                 "the hex is the number the map prints on it, such as 17.03",
             )
             .field("hex")
@@ -114,7 +115,7 @@ impl SystemUnit for ItacsLeader {
 pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
     if !spec.stats.is_object() && !spec.stats.is_null() {
         return Err(RefereeError::new(
-            "battle.invalid_unit",
+            ErrorCode::BattleInvalidUnit,
             "a leader's values are his level, bonus and control range as his counter prints them",
         ));
     }
@@ -130,7 +131,7 @@ pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
             .map(|n| Some(n as u32))
             .ok_or_else(|| {
                 RefereeError::new(
-                    "unit.invalid",
+                    ErrorCode::UnitInvalid,
                     format!("{label}: a whole number, as printed on the leader's counter"),
                 )
                 .field(key)
@@ -144,7 +145,7 @@ pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
         Some(Value::String(l)) => Some(l),
         Some(_) => {
             return Err(RefereeError::new(
-                "unit.invalid",
+                ErrorCode::UnitInvalid,
                 "Leader level: 1L, 2L, 3L or 4L, as printed on the counter",
             )
             .field("type")
@@ -179,7 +180,22 @@ pub fn leader_words(unit: &UnitState, leader: &ItacsLeader) -> UnitWords {
             None => "Leader".into(),
         },
         summary: parts.join(", "),
-        quick_edits: Vec::new(),
+        // 6.1.4: the units holding a captured leader may kill him instead; recaptured, he walks
+        // free.
+        quick_edits: if unit.leader == Some(LeaderFate::Captured) && !unit.lost {
+            vec![
+                QuickEdit {
+                    label: "Killed by his captors".into(),
+                    change: Change::LeaderKilled,
+                },
+                QuickEdit {
+                    label: "Walks free".into(),
+                    change: Change::LeaderFreed,
+                },
+            ]
+        } else {
+            Vec::new()
+        },
         place: leader.hex.as_ref().map(|h| format!("Hex {h}")),
     }
 }
@@ -242,7 +258,7 @@ fn missile_fire(data: &ItacsData, entry: &UnitEntry, unit: &Unit) -> Result<(), 
         .or_else(|| unit.type_data(data).and_then(|t| t.fire));
     if missile && printed.is_none() {
         return Err(RefereeError::new(
-            "situation.missing_strength",
+            ErrorCode::SituationMissingStrength,
             "missile troops fire: enter the fire strength printed on the counter",
         )
         .field("fire")
@@ -306,7 +322,7 @@ pub fn refuse(
 ) -> Option<RefereeError> {
     (own.threw && *change == Change::ThrowingWeaponsUsed).then(|| {
         RefereeError::new(
-            "battle.once_per_game",
+            ErrorCode::BattleOncePerGame,
             format!(
                 "{} has already fired its throwing weapons in this battle: they are used once per game. Undo that fire first, or fire without them",
                 unit.named()

@@ -11,6 +11,7 @@ use ts_rs::TS;
 use super::data::ItacsData;
 use crate::contract::{Note, Resolution, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -54,7 +55,7 @@ pub struct ScenarioSituation {
 }
 
 fn refuse(message: String, field: String, rule: &str) -> RefereeError {
-    RefereeError::new("situation.invalid_scenario", message)
+    RefereeError::new(ErrorCode::SituationInvalidScenario, message)
         .field(field)
         .rule(rule)
 }
@@ -128,7 +129,7 @@ pub fn scenario(data: &ItacsData, s: &ScenarioSituation) -> Result<Resolution, R
             for (j, t) in list.iter().enumerate() {
                 if !data.unit_types.contains_key(t) {
                     return Err(RefereeError::new(
-                        "situation.unknown_unit_type",
+                        ErrorCode::SituationUnknownUnitType,
                         format!("unknown unit type {}", crate::error::given(t)),
                     )
                     .field(format!("{field}.{key}[{j}]"))

@@ -8,6 +8,7 @@ use super::data::{AttackPosition, ItacsData, UnitType};
 use super::strength::CombatStrength;
 use crate::error::RefereeError;
 use crate::rule_system::resolve::{is_default, is_false, is_true};
+use crate::ErrorCode;
 
 fn one() -> u32 {
     1
@@ -312,7 +313,7 @@ impl Unit {
         let unit_type: Option<&UnitType> = match &entry.unit_type {
             Some(code) => Some(data.unit_types.get(code).ok_or_else(|| {
                 RefereeError::new(
-                    "situation.unknown_unit_type",
+                    ErrorCode::SituationUnknownUnitType,
                     format!(
                         "unknown unit type {}; the ruleset knows {}. Enter the class and strengths from the counter instead.",
                         crate::error::given(code),
@@ -332,7 +333,7 @@ impl Unit {
             None => None,
             Some(class) => Some(data.unit_classes.get(class).ok_or_else(|| {
                 RefereeError::new(
-                    "situation.unknown_unit_class",
+                    ErrorCode::SituationUnknownUnitClass,
                     format!(
                         "unknown unit class {}; the classes are {}",
                         crate::error::given(class),
@@ -345,7 +346,7 @@ impl Unit {
         };
         if class_data.is_some_and(|c| c.leader) {
             return Err(RefereeError::new(
-                "situation.leader_as_unit",
+                ErrorCode::SituationLeaderAsUnit,
                 "leaders do not fight as units: enter a leader's bonus with the side (melee) or tick leader on the firing hex",
             )
             .field(format!("{field}.class"))
@@ -358,7 +359,7 @@ impl Unit {
             .or_else(|| unit_type.and_then(|t| t.combat.clone()));
         let combat = match printed {
             Some(printed) => Some(CombatStrength::parse(&printed).map_err(|m| {
-                RefereeError::new("situation.invalid_strength", m)
+                RefereeError::new(ErrorCode::SituationInvalidStrength, m)
                     .field(format!("{field}.combat"))
                     .rule("2.4.6")
             })?),
@@ -366,7 +367,7 @@ impl Unit {
         };
         if entry.count == 0 {
             return Err(RefereeError::new(
-                "situation.invalid_count",
+                ErrorCode::SituationInvalidCount,
                 "count must be 1 or more: leave the unit out instead",
             )
             .field(format!("{field}.count")));
@@ -378,7 +379,7 @@ impl Unit {
             .unwrap_or_else(|| "unnamed".to_string());
         if entry.throwing && entry.fire.is_some() {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "a unit firing throwing weapons has their fire strength (6.6): leave out fire",
             )
             .field(format!("{field}.fire"))
@@ -423,7 +424,7 @@ impl Unit {
     pub fn require_class(&self, field: &str) -> Result<&str, RefereeError> {
         self.class.as_deref().ok_or_else(|| {
             RefereeError::new(
-                "situation.missing_class",
+                ErrorCode::SituationMissingClass,
                 format!(
                     "enter the unit class printed on the {} counter (A, B, C, D, Ff, Mf)",
                     self.label
@@ -438,7 +439,7 @@ impl Unit {
     pub fn movement_points(&self, field: &str) -> Result<u32, RefereeError> {
         self.movement.ok_or_else(|| {
             RefereeError::new(
-                "situation.missing_movement",
+                ErrorCode::SituationMissingMovement,
                 format!(
                     "enter the movement points printed on the {} counter",
                     self.label
@@ -496,7 +497,7 @@ impl Unit {
     pub fn combat_strength(&self, field: &str) -> Result<CombatStrength, RefereeError> {
         self.combat.ok_or_else(|| {
             RefereeError::new(
-                "situation.missing_strength",
+                ErrorCode::SituationMissingStrength,
                 format!(
                     "enter the combat strength printed on the {} counter (a number, “.” or “[n]”)",
                     self.label
@@ -520,9 +521,11 @@ pub fn resolve_units(
         } else {
             format!("{field}.units")
         };
-        return Err(
-            RefereeError::new("situation.no_units", "the hex needs at least one unit").field(at),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationNoUnits,
+            "the hex needs at least one unit",
+        )
+        .field(at));
     }
     let prefix = if field.is_empty() {
         String::new()
@@ -550,7 +553,7 @@ pub fn check_square(
         .find(|u| !u.unit_type.as_ref().is_some_and(|t| types.contains(t)))
     {
         return Err(RefereeError::new(
-            "situation.invalid_square",
+            ErrorCode::SituationInvalidSquare,
             format!(
                 "only {} units may form a square, not {} units",
                 types.join(", "),
@@ -562,7 +565,7 @@ pub fn check_square(
     }
     if d_markers > 0 {
         return Err(RefereeError::new(
-            "situation.invalid_square",
+            ErrorCode::SituationInvalidSquare,
             "a disrupted hex is no longer a square: squares form only from units that are not disrupted",
         )
         .field(format!("{field}.square"))
@@ -575,7 +578,7 @@ pub fn check_square(
         .all(|u| u.label == first.label && u.class == first.class && u.combat == first.combat);
     if total != 4 || !identical {
         return Err(RefereeError::new(
-            "situation.invalid_square",
+            ErrorCode::SituationInvalidSquare,
             "a square is exactly 4 identical units",
         )
         .field(format!("{field}.square"))
@@ -598,7 +601,7 @@ pub fn check_stacking(data: &ItacsData, units: &[Unit], field: &str) -> Result<(
     let total: u32 = units.iter().map(|u| u.count).sum();
     if i64::from(total) > most {
         return Err(RefereeError::new(
-            "situation.over_stacked",
+            ErrorCode::SituationOverStacked,
             format!(
                 "{total} units in one hex: no hex holds more than {most} (3 by default, 4 in a square); split them over their hexes"
             ),
@@ -632,7 +635,7 @@ pub fn terrain<'d>(
     };
     data.terrain.get(key).or_else(named).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_terrain",
+            ErrorCode::SituationUnknownTerrain,
             format!(
                 "unknown terrain {}; the terrain chart has {}",
                 crate::error::given(key),
@@ -698,9 +701,11 @@ pub fn check_can_stand(
     field: &str,
 ) -> Result<(), RefereeError> {
     let refuse = |message: String| {
-        Err(RefereeError::new("situation.terrain_closed", message)
-            .field(format!("{field}.terrain"))
-            .rule(&ground.rule))
+        Err(
+            RefereeError::new(ErrorCode::SituationTerrainClosed, message)
+                .field(format!("{field}.terrain"))
+                .rule(&ground.rule),
+        )
     };
     if ground.impassable {
         return refuse(format!(

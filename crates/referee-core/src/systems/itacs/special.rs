@@ -10,6 +10,7 @@ use super::results::effect;
 use crate::contract::{Change, Check, Resolution, Target};
 use crate::error::RefereeError;
 use crate::odds::Band;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -103,7 +104,7 @@ pub fn feudal_charge(
     };
     if !s.enemy_in_sight {
         return Ok(answer(
-            "need not charge",
+            "need_not_charge",
             "No enemy formation in range and sight: the HC need not charge.",
         ));
     }
@@ -121,7 +122,7 @@ pub fn feudal_charge(
                 min: None,
                 max: Some(i64::from(bonus)),
             },
-            "no charge".to_string(),
+            "no_charge".to_string(),
         ),
         (
             Band {
@@ -236,7 +237,7 @@ pub fn conversion(data: &ItacsData, s: &ConversionSituation) -> Result<Resolutio
         if let Some(t) = value {
             if !data.unit_types.contains_key(t) {
                 return Err(RefereeError::new(
-                    "situation.unknown_unit_type",
+                    ErrorCode::SituationUnknownUnitType,
                     format!("unknown unit type {}", crate::error::given(t)),
                 )
                 .field(field)
@@ -268,7 +269,7 @@ pub fn conversion(data: &ItacsData, s: &ConversionSituation) -> Result<Resolutio
             let mut r = Resolution::certain(
                 &data.system.id,
                 "conversion",
-                "cannot convert",
+                "cannot_convert",
                 &format!("A {} unit has no conversion{started}.", s.unit_type),
                 Vec::new(),
             );
@@ -314,7 +315,7 @@ pub fn conversion(data: &ItacsData, s: &ConversionSituation) -> Result<Resolutio
         Resolution::certain(
             &data.system.id,
             "conversion",
-            "cannot convert",
+            "cannot_convert",
             "A condition of the conversion is not met.",
             Vec::new(),
         )

@@ -13,6 +13,7 @@ use super::situation::{resolve_units, stack_state, UnitEntry};
 use crate::contract::{Change, Check, Effect, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::rule_system::resolve::{is_false, is_true, is_zero};
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -322,7 +323,7 @@ pub fn markers(data: &ItacsData, s: &MarkersSituation) -> Result<Resolution, Ref
     if let Some(code) = &s.result {
         if !data.results.contains_key(code) {
             return Err(RefereeError::new(
-                "situation.unknown_result",
+                ErrorCode::SituationUnknownResult,
                 format!(
                     "unknown combat result `{code}`; the results are {}",
                     data.results.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -468,7 +469,7 @@ fn unique_labels(s: &PhaseSituation) -> Result<(), RefereeError> {
     for (i, h) in s.hexes.iter().enumerate() {
         if s.hexes[..i].iter().any(|o| o.label == h.label) {
             return Err(RefereeError::new(
-                "situation.duplicate_label",
+                ErrorCode::SituationDuplicateLabel,
                 format!("hex “{}” is listed twice", h.label),
             )
             .field(format!("hexes[{i}].label")));
@@ -528,9 +529,9 @@ fn phase_answer(
         }
     }
     let (result, meaning) = if effects.is_empty() {
-        ("no change", "No marker is removed.")
+        ("no_change", "No marker is removed.")
     } else {
-        ("markers removed", "Remove the markers listed.")
+        ("markers_removed", "Remove the markers listed.")
     };
     let mut r = Resolution::certain(&data.system.id, action, result, meaning, effects);
     r.totals = totals;
@@ -556,7 +557,7 @@ pub fn end_of_movement(data: &ItacsData, s: &PhaseSituation) -> Result<Resolutio
         for name in h.leader_distances.keys() {
             if !leaders.iter().any(|(_, l)| &l.label == name) {
                 return Err(RefereeError::new(
-                    "situation.unknown_leader",
+                    ErrorCode::SituationUnknownLeader,
                     format!(
                         "no hex lists a leader {}: add him to the leaders of his hex",
                         crate::error::given(name)

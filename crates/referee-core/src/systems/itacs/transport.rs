@@ -13,6 +13,7 @@ use super::situation::{resolve_units, Unit, UnitEntry};
 use super::strength::show_half_points;
 use crate::contract::{Change, Check, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// One way of loading a carrier: up to max units of these classes.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -107,7 +108,7 @@ pub fn check_load<'d>(
     let code = carrier.unit_type.clone().unwrap_or_default();
     let spec = data.carriers.get(&code).ok_or_else(|| {
         RefereeError::new(
-            "situation.not_a_carrier",
+            ErrorCode::SituationNotACarrier,
             format!(
                 "“{}” carries no units; the carriers are {}",
                 carrier.label,
@@ -136,7 +137,7 @@ pub fn check_load<'d>(
             .collect::<Vec<_>>()
             .join(", or ");
         return Err(RefereeError::new(
-            "situation.over_capacity",
+            ErrorCode::SituationOverCapacity,
             format!(
                 "a {code} carries {options}; this load is {total} units ({})",
                 by_class.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -148,7 +149,7 @@ pub fn check_load<'d>(
     if let Some(max) = spec.leaders {
         if leaders > max {
             return Err(RefereeError::new(
-                "situation.over_capacity",
+                ErrorCode::SituationOverCapacity,
                 format!("a {code} carries at most {max} leader"),
             )
             .field(format!("{field}.leaders"))
@@ -263,7 +264,7 @@ pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution,
     if s.loading && fleet {
         if let Some(mp) = carrier.movement.filter(|mp| *mp < fr.load_cost) {
             return Err(RefereeError::new(
-                "situation.out_of_movement",
+                ErrorCode::SituationOutOfMovement,
                 format!(
                     "loading or unloading costs the fleet {} movement points and it has {mp}",
                     fr.load_cost
@@ -321,11 +322,11 @@ pub fn transport(data: &ItacsData, s: &TransportSituation) -> Result<Resolution,
             &fr.transported_rule,
         ));
         (
-            "cargo's fate",
+            "cargo_fate",
             "Cavalry aboard is destroyed; infantry lands disrupted if there is room, else is destroyed.",
         )
     } else {
-        ("load allowed", "The carrier may carry this load.")
+        ("load_allowed", "The carrier may carry this load.")
     };
     let mut r = Resolution::certain(&data.system.id, "transport", result, meaning, effects);
     r.totals = totals;
@@ -354,7 +355,7 @@ pub fn fire_ship(data: &ItacsData, s: &FireShipSituation) -> Result<Resolution, 
     let fr = &data.fleets;
     if !fr.fire_ship_types.contains(&s.unit_type) {
         return Err(RefereeError::new(
-            "situation.not_a_fire_ship",
+            ErrorCode::SituationNotAFireShip,
             format!(
                 "only {} units may become fire ships",
                 fr.fire_ship_types.join(", ")
@@ -365,14 +366,14 @@ pub fn fire_ship(data: &ItacsData, s: &FireShipSituation) -> Result<Resolution, 
     }
     if s.designated_turn == 0 {
         return Err(
-            RefereeError::new("situation.invalid_field", "game turns count from 1")
+            RefereeError::new(ErrorCode::SituationInvalidField, "game turns count from 1")
                 .field("designated_turn"),
         );
     }
     let last = s.designated_turn + fr.fire_ship_turns - 1;
     let (result, meaning, effects) = if s.engages_fleet {
         (
-            "both destroyed",
+            "both_destroyed",
             "The fire ship and the enemy fleet are both destroyed at once.".to_string(),
             vec![
                 effect(

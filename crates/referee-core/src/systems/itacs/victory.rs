@@ -10,6 +10,7 @@ use super::situation::{resolve_units, Unit, UnitEntry};
 use super::strength::show_half_points;
 use crate::contract::{Change, Check, Resolution, Target, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -126,7 +127,7 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
     let v = &data.victory;
     if s.sides.len() != 2 {
         return Err(
-            RefereeError::new("situation.two_sides", "enter exactly two sides")
+            RefereeError::new(ErrorCode::SituationTwoSides, "enter exactly two sides")
                 .field("sides")
                 .rule(&v.rule),
         );
@@ -233,13 +234,20 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
         .rev()
         .find(|l| a > u64::from(l.more_than) * b);
     let next = v.levels.iter().find(|l| a <= u64::from(l.more_than) * b);
-    let (result, meaning) = match level {
+    // The key names the level and the side by its place ("marginal_victory_b"); the words, the
+    // side by its name.
+    let (result, meaning, name) = match level {
         None => (
-            "no victory".to_string(),
+            "no_victory".to_string(),
             "Neither side wins: neither has more victory points.".to_string(),
+            "No victory".to_string(),
         ),
         Some(l) => (
-            format!("{} victory: {}", l.name, s.sides[lead].name),
+            format!(
+                "{}_victory_{}",
+                l.name.to_lowercase().replace(' ', "_"),
+                ["a", "b"][lead]
+            ),
             format!(
                 "{} {} {} victory, with {} victory points against {}.",
                 crate::error::side_verb(&s.sides[lead].name, "win", "wins"),
@@ -247,6 +255,11 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
                 l.name.to_lowercase(),
                 show_half_points(a),
                 show_half_points(b)
+            ),
+            format!(
+                "{} victory: {}",
+                crate::error::sentence(&l.name),
+                s.sides[lead].name
             ),
         ),
     };
@@ -264,7 +277,8 @@ pub fn victory(data: &ItacsData, s: &VictorySituation) -> Result<Resolution, Ref
             ruling: None,
         });
     }
-    let mut r = Resolution::certain(&data.system.id, "victory", &result, &meaning, effects);
+    let mut r = Resolution::certain(&data.system.id, "victory", &result, &meaning, effects)
+        .named(&result, name);
     r.totals = totals;
     r.checks = checks;
     r.notes.push(crate::contract::Note::new(

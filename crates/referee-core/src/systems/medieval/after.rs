@@ -11,6 +11,7 @@ use crate::contract::{effect, Change, Check, CheckStatus, Note, Resolution, Targ
 use crate::error::RefereeError;
 use crate::odds::Band;
 use crate::rule_system::resolve::roll_named;
+use crate::ErrorCode;
 
 /// pursuit: is the pursuit obligatory (5.5.2)?
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -89,7 +90,7 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
     }
     let entry = s.pursuer.as_ref().ok_or_else(|| {
         RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "to check the hexes of a pursuit, enter the pursuing unit",
         )
         .field("pursuer")
@@ -427,7 +428,7 @@ pub fn leader_death(
     let m = &data.morale;
     if s.retreat == 0 {
         return Err(RefereeError::new(
-            "situation.no_retreat",
+            ErrorCode::SituationNoRetreat,
             "the leader-death roll is made only when the stack must retreat",
         )
         .field("retreat")
@@ -551,7 +552,7 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
     let cav = unit(data, &s.cavalry, "cavalry")?;
     if !cav.cavalry {
         return Err(RefereeError::new(
-            "situation.not_cavalry",
+            ErrorCode::SituationNotCavalry,
             format!("{} cannot ride down: only cavalry can", cav.name),
         )
         .field("cavalry.type")
@@ -621,7 +622,7 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
         Resolution::certain(
             &data.system.id,
             "ride_down",
-            "ridden down",
+            "ridden_down",
             if retreat {
                 "The retreating cavalry rides its own units down: they are eliminated; the MORALE track does not move."
             } else {
@@ -648,7 +649,7 @@ pub fn ride_down(data: &MedievalData, s: &RideDownSituation) -> Result<Resolutio
         Resolution::certain(
             &data.system.id,
             "ride_down",
-            "cannot ride down",
+            "cannot_ride_down",
             "The cavalry cannot ride these units down.",
             Vec::new(),
         )
@@ -763,7 +764,7 @@ pub fn countercharge(
         Resolution::certain(
             &data.system.id,
             "countercharge",
-            "may countercharge",
+            "may_countercharge",
             "It may countercharge: move next to the enemy and fight at once; the enemy stops.",
             Vec::new(),
         )
@@ -771,7 +772,7 @@ pub fn countercharge(
         Resolution::certain(
             &data.system.id,
             "countercharge",
-            "may not countercharge",
+            "may_not_countercharge",
             "A condition of 5.7 is not met.",
             Vec::new(),
         )

@@ -11,6 +11,7 @@ use crate::odds::Band;
 use crate::rule_system::shared::SystemHeader;
 use crate::rule_system::Phase;
 use crate::ruleset::{check_rows, Citation, Cited, Problem, SystemData};
+use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -342,7 +343,7 @@ impl MoraleRules {
     pub fn on_track(&self, value: i64, field: &str) -> Result<(), RefereeError> {
         match self.track_ends {
             Some(end) if value.abs() > end => Err(RefereeError::new(
-                "situation.off_the_track",
+                ErrorCode::SituationOffTheTrack,
                 format!(
                     "a MORALE of {value:+} is beyond the MORALE track, which runs from {} to {end:+}",
                     -end

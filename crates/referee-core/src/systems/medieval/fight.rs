@@ -10,6 +10,7 @@ use crate::error::RefereeError;
 use crate::rule_system::fight::{
     not_a_combat, one_each, open_ground, targets, Fighter, Labels, Opening, Sides,
 };
+use crate::ErrorCode;
 
 pub fn open(
     data: &MedievalData,
@@ -19,7 +20,7 @@ pub fn open(
     for f in sides.attackers.iter().chain(&sides.defenders) {
         if f.own.scattered {
             return Err(RefereeError::new(
-                "fight.scattered",
+                ErrorCode::FightScattered,
                 format!(
                     "{} is scattered: it fights again only once it has regrouped.",
                     f.unit.named()

@@ -21,6 +21,7 @@ use crate::odds::{DiceSpec, Dist, RollTable};
 use crate::rule_system::resolve::is_default;
 use crate::rule_system::throws::Throws;
 use crate::rule_system::{Die, Thrower};
+use crate::ErrorCode;
 
 /// One cell of a fire table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -221,7 +222,7 @@ fn shooter_and_table<'d>(
     let shooter = unit(data, &s.shooter, "shooter")?;
     let mut key = shooter.ranged.clone().ok_or_else(|| {
         RefereeError::new(
-            "situation.not_ranged",
+            ErrorCode::SituationNotRanged,
             format!("{} do not shoot: only ranged units fire", shooter.name),
         )
         .field("shooter.type")
@@ -232,7 +233,7 @@ fn shooter_and_table<'d>(
     }
     let table = data.fire.get(&key).ok_or_else(|| {
         RefereeError::new(
-            "situation.no_target",
+            ErrorCode::SituationNoTarget,
             format!("{} fire at units: enter the target", shooter.name),
         )
         .field("target")
@@ -240,7 +241,7 @@ fn shooter_and_table<'d>(
     })?;
     if shooter.movement_formation {
         return Err(RefereeError::new(
-            "situation.movement_formation",
+            ErrorCode::SituationMovementFormation,
             "a ranged unit shoots only in combat formation",
         )
         .field("shooter.movement_formation")
@@ -265,7 +266,7 @@ fn check_shot(
     };
     if s.phase == FirePhase::OwnMovement && !horse_archers {
         return Err(RefereeError::new(
-            "situation.no_shot_left",
+            ErrorCode::SituationNoShotLeft,
             format!(
                 "{} shoot during the enemy's movement phase, not their own",
                 shooter.name
@@ -276,7 +277,7 @@ fn check_shot(
     }
     if s.shot_this_phase {
         return Err(RefereeError::new(
-            "situation.no_shot_left",
+            ErrorCode::SituationNoShotLeft,
             format!("{} have already shot in this phase", shooter.name),
         )
         .field("shot_this_phase")
@@ -284,7 +285,7 @@ fn check_shot(
     }
     if let Some(shots) = s.shots_this_turn.filter(|n| *n >= per_turn) {
         return Err(RefereeError::new(
-            "situation.no_shot_left",
+            ErrorCode::SituationNoShotLeft,
             format!(
                 "{} shoot {} a turn and have shot {shots} times",
                 shooter.name,
@@ -296,7 +297,7 @@ fn check_shot(
     }
     if s.range == 0 || s.range as usize > table.ranges.len() {
         return Err(RefereeError::new(
-            "situation.out_of_range",
+            ErrorCode::SituationOutOfRange,
             format!(
                 "{} reach 1 to {} hexes, not {}",
                 table.name,
@@ -409,7 +410,7 @@ fn check_friendly_fire_roll(s: &FireSituation, fr: &FireRules) -> Result<(), Ref
     if let Some(roll) = s.friendly_fire_roll {
         if !s.in_friendly_zoc || !(1..=6).contains(&roll) {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 "a friendly-fire d6 (1–6) is rolled only for a target in a friendly ZoC",
             )
             .field("friendly_fire_roll")
@@ -496,7 +497,7 @@ impl<'d> FireRoll<'d> {
             .system
             .dice
             .parse()
-            .map_err(|e: String| RefereeError::new("ruleset.invalid", e))?;
+            .map_err(|e: String| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
         let lookup = RollTable {
             rows: table.bands().into_iter().zip(row.iter().cloned()).collect(),
         };
@@ -516,8 +517,11 @@ impl<'d> FireRoll<'d> {
 
     fn parse(&self, code: &str) -> Result<FireResult, RefereeError> {
         FireResult::parse(code).ok_or_else(|| {
-            RefereeError::new("ruleset.invalid", format!("“{code}” is not a fire result"))
-                .rule(&self.table.rule)
+            RefereeError::new(
+                ErrorCode::RulesetInvalid,
+                format!("“{code}” is not a fire result"),
+            )
+            .rule(&self.table.rule)
         })
     }
 

@@ -12,6 +12,7 @@ use crate::rule_system::resolve::roll_named;
 use crate::rule_system::throws::Throws;
 use crate::rule_system::{Die, Thrower};
 use crate::state::BattleState;
+use crate::ErrorCode;
 
 /// Something that moves the MORALE track (6.1.4–6.1.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -217,7 +218,7 @@ pub fn regroup(
     let rg = &data.regroup;
     if s.sp == 0 {
         return Err(RefereeError::new(
-            "situation.invalid_strength",
+            ErrorCode::SituationInvalidStrength,
             "a unit with 0 SPs is eliminated: it has nothing to regroup",
         )
         .field("sp")
@@ -244,7 +245,7 @@ pub fn regroup(
                 min: None,
                 max: Some(rg.at_least - 1),
             },
-            "stays scattered".to_string(),
+            "stays_scattered".to_string(),
         ),
         (
             Band {
@@ -255,7 +256,7 @@ pub fn regroup(
         ),
     ];
     let meaning = |code: &str| {
-        if code == "stays scattered" {
+        if code == "stays_scattered" {
             return (
                 "It stays on the Scattered Units track.".to_string(),
                 Vec::new(),
@@ -384,7 +385,7 @@ pub fn fatigue(
     let mut r = Resolution::certain(
         &data.system.id,
         "fatigue",
-        &format!("fatigue {level}"),
+        &format!("fatigue_{level}"),
         &if tired {
             format!(
                 "Above {}: each unit under this leader scatters on a d6 below {} before it acts.",
@@ -394,7 +395,8 @@ pub fn fatigue(
             format!("At most {}: no effect.", f.above)
         },
         Vec::new(),
-    );
+    )
+    .named(&format!("fatigue_{level}"), format!("Fatigue {level}"));
     r.totals.push(Total {
         label: "Fatigue level".into(),
         value: format!("{} → {level}", s.level),
@@ -421,7 +423,7 @@ pub fn fatigue(
     // mark scatters its unit.
     if !s.unit_labels.is_empty() && s.unit_labels.len() != s.units as usize {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             format!(
                 "{} units are named for {} under his command: name each one once",
                 s.unit_labels.len(),
@@ -476,7 +478,7 @@ pub fn fatigue(
                 dice: faces.clone(),
                 roll: 0,
                 modified: 0,
-                result: format!("fatigue {level}"),
+                result: format!("fatigue_{level}"),
                 meaning,
                 effects,
                 // Each unit's die by its name: "Knights 3 + 0 = 3 · Sergeants 5 + 0 = 5".
@@ -560,7 +562,7 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
     let morale = |enemy: bool| -> Result<Vec<crate::contract::Effect>, RefereeError> {
         let own = s.banner_of.ok_or_else(|| {
             RefereeError::new(
-                "situation.banner_of_missing",
+                ErrorCode::SituationBannerOfMissing,
                 "say whose banner it is, player A's or player B's: the MORALE track moves for the other player",
             )
             .field("banner_of")
@@ -602,7 +604,7 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
         ),
         BannerEvent::UnitEnters => {
             let entering = s.unit.as_ref().ok_or_else(|| {
-                RefereeError::new("situation.invalid_field", "enter the unit that enters the banner's hex")
+                RefereeError::new(ErrorCode::SituationInvalidField, "enter the unit that enters the banner's hex")
                     .field("unit")
                     .rule("7.1.6")
             })?;
@@ -610,7 +612,7 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
             let regular = u.cavalry || u.ranged.is_none();
             let check = Check::holds("The entering unit is a regular unit", regular, "7.1.6, 1.3");
             match (regular, s.own_side) {
-                (false, _) => ("not taken", "Only a regular unit takes a fallen banner.".into(), Vec::new(), vec![check]),
+                (false, _) => ("not_taken", "Only a regular unit takes a fallen banner.".into(), Vec::new(), vec![check]),
                 (true, false) => (
                     "captured",
                     "The enemy captures the fallen banner.".into(),

@@ -11,6 +11,7 @@ use super::data::{MedievalData, Terrain};
 use super::units::{terrain, unit, MedUnit, Unit};
 use crate::contract::{effect, Change, Check, Effect, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// Sixths of an MP as text: 4, 1½, 2⅓.
 pub fn show_sixths(sixths: u32) -> String {
@@ -62,7 +63,7 @@ fn turn_sixths(
     let mv = &data.movement;
     if hexsides == 0 || hexsides > 3 {
         return Err(RefereeError::new(
-            "situation.invalid_turn",
+            ErrorCode::SituationInvalidTurn,
             "a turn is 1 to 3 hexsides (60° to 180°)",
         )
         .field(field)
@@ -81,7 +82,7 @@ fn turn_sixths(
     }
     if u.cf > mv.sharp_turn_max_cf && hexsides > 1 {
         return Err(RefereeError::new(
-            "situation.invalid_turn",
+            ErrorCode::SituationInvalidTurn,
             format!(
                 "with charge factor {} a cavalry unit turns only 60°: move one hex straight between turns",
                 u.cf
@@ -107,8 +108,10 @@ fn turn_sixths(
         6 * mp,
         vec![Total::new(
             format!(
-                "{hexsides} hexside(s) × (CF {} + 1) + armour {}",
-                u.cf, u.armour
+                "{} × (CF {} + 1) + armour {}",
+                crate::error::counted(i64::from(hexsides), "hexside", "hexsides"),
+                u.cf,
+                u.armour
             ),
             mp.to_string(),
             &mv.turn_rule,
@@ -163,10 +166,10 @@ pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, R
         &mv.turn_rule,
         mv.turn_ruling.as_deref(),
     ));
-    let mut r = Resolution::certain(
+    let r = Resolution::certain(
         &data.system.id,
         "turn_cost",
-        &format!("{} MP", show_sixths(sixths)),
+        &format!("mp_sixths_{sixths}"),
         "The turn's cost in movement points; a cavalry unit's CF drops to 0 (5.6.3).",
         if u.cavalry && u.cf > 0 {
             vec![effect(
@@ -178,6 +181,10 @@ pub fn turn_cost(data: &MedievalData, s: &TurnSituation) -> Result<Resolution, R
         } else {
             Vec::new()
         },
+    );
+    let mut r = r.named(
+        &format!("mp_sixths_{sixths}"),
+        format!("{} MP", show_sixths(sixths)),
     );
     r.totals = totals;
     r.notes = notes;
@@ -283,7 +290,7 @@ pub fn move_cost(data: &MedievalData, s: &MoveSituation) -> Result<Resolution, R
     let movement = movement_points(data, s)?;
     if s.path.is_empty() {
         return Err(
-            RefereeError::new("situation.empty_path", "enter at least one hex")
+            RefereeError::new(ErrorCode::SituationEmptyPath, "enter at least one hex")
                 .field("path")
                 .rule(&data.movement.rule),
         );
@@ -316,13 +323,13 @@ fn mover(data: &MedievalData, s: &MoveSituation) -> Result<Unit, RefereeError> {
             movement_formation: false,
         }),
         (Some(_), true) => Err(RefereeError::new(
-            "situation.invalid_move",
+            ErrorCode::SituationInvalidMove,
             "a leader moves on his own: enter either the unit or the leader, not both",
         )
         .field("leader")
         .rule("8.1.1")),
         (None, false) => Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "enter the moving unit, or say that a leader moves",
         )
         .field("unit")
@@ -336,7 +343,7 @@ fn movement_points(data: &MedievalData, s: &MoveSituation) -> Result<u32, Refere
         (Some(m), _) => Ok(m),
         (None, true) => Ok(data.movement.leader_mp),
         (None, false) => Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "enter the unit's movement points",
         )
         .field("movement")
@@ -480,7 +487,7 @@ impl<'a> Move<'a> {
         self.friends(step, name, field, &mut cost)?;
         if step.hold_cf && step.lower_cf {
             return Err(RefereeError::new(
-                "situation.invalid_move",
+                ErrorCode::SituationInvalidMove,
                 format!("{name}: a unit either holds its charge factor or lowers it, not both"),
             )
             .field(format!("{field}.lower_cf"))
@@ -544,7 +551,7 @@ impl<'a> Move<'a> {
         let own = self.u.sp * self.u.count;
         if step.friendly_sp + own > mv.stacking_sp {
             return Err(RefereeError::new(
-                "situation.over_stacking",
+                ErrorCode::SituationOverStacking,
                 format!(
                     "{name} holds {} SPs: with this unit's {own} it breaks the {}-SP stacking limit",
                     step.friendly_sp, mv.stacking_sp
@@ -591,7 +598,7 @@ impl<'a> Move<'a> {
         let mv = &self.data.movement;
         if self.u.ranged.as_deref() != Some("horse_archers") {
             return Err(RefereeError::new(
-                "situation.invalid_move",
+                ErrorCode::SituationInvalidMove,
                 format!(
                     "{}: only horse archers shoot during their own movement",
                     self.u.name
@@ -602,7 +609,7 @@ impl<'a> Move<'a> {
         }
         if self.fired {
             return Err(RefereeError::new(
-                "situation.invalid_move",
+                ErrorCode::SituationInvalidMove,
                 "horse archers shoot only once during their own movement phase",
             )
             .field(format!("{field}.fire"))
@@ -629,7 +636,7 @@ impl<'a> Move<'a> {
             self.always_allowed = true;
         } else if over {
             return Err(RefereeError::new(
-                "situation.out_of_movement",
+                ErrorCode::SituationOutOfMovement,
                 format!(
                     "entering {name} costs {} and only {} MP are left",
                     show_sixths(sixths),
@@ -687,7 +694,7 @@ impl<'a> Move<'a> {
         ));
         if i != self.s.path.len() - 1 {
             return Err(RefereeError::new(
-                "situation.must_stop",
+                ErrorCode::SituationMustStop,
                 format!("{name}: the unit loses 1 SP and scatters there, ending its move"),
             )
             .field(field)
@@ -713,7 +720,7 @@ impl<'a> Move<'a> {
             self.zoc_extra_next = true;
         } else if i != self.s.path.len() - 1 {
             return Err(RefereeError::new(
-                "situation.must_stop",
+                ErrorCode::SituationMustStop,
                 format!(
                     "{name} is in an enemy ZoC: the unit stops there (its CF {} does not exceed the enemy's {enemy_cf} by {})",
                     self.cf, mv.zoc_pass_cf_margin
@@ -731,7 +738,7 @@ impl<'a> Move<'a> {
         let sixths = 6 * mv.leave_map_cost;
         if self.spent + sixths > self.budget {
             return Err(RefereeError::new(
-                "situation.out_of_movement",
+                ErrorCode::SituationOutOfMovement,
                 format!(
                     "crossing the map border costs {} and only {} MP are left",
                     mv.leave_map_cost,

@@ -8,6 +8,7 @@ use ts_rs::TS;
 use super::data::MedievalData;
 use crate::contract::{Check, Note, Resolution, Total};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// When the unit left the map.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
@@ -47,7 +48,7 @@ pub fn map_return(data: &MedievalData, s: &MapReturnSituation) -> Result<Resolut
     let m = &data.map_edge;
     if s.left_turn == 0 {
         return Err(
-            RefereeError::new("situation.invalid_field", "game turns count from 1")
+            RefereeError::new(ErrorCode::SituationInvalidField, "game turns count from 1")
                 .field("left_turn")
                 .rule(&m.rule),
         );
@@ -63,10 +64,11 @@ pub fn map_return(data: &MedievalData, s: &MapReturnSituation) -> Result<Resolut
     let mut r = Resolution::certain(
         &data.system.id,
         "map_return",
-        &format!("turn {earliest}"),
+        &format!("turn_{earliest}"),
         &format!("It may come back in its movement phase of game turn {earliest} at the earliest, without moving that phase."),
         Vec::new(),
-    );
+    )
+    .named(&format!("turn_{earliest}"), format!("Turn {earliest}"));
     r.totals.push(total(
         "Earliest return: movement phase of turn",
         earliest.to_string(),
@@ -83,7 +85,7 @@ pub fn map_return(data: &MedievalData, s: &MapReturnSituation) -> Result<Resolut
         let column = m.hex_number_step;
         if hex < column {
             return Err(RefereeError::new(
-                "situation.invalid_field",
+                ErrorCode::SituationInvalidField,
                 format!(
                     "{hex} is not a hex number: the map's hexes are numbered from {column} on, a column of {column}s along the edge (2300 is column 23)"
                 ),
@@ -136,7 +138,7 @@ pub fn demolish(data: &MedievalData, s: &DemolishSituation) -> Result<Resolution
     let start = s.entered_turn.max(s.last_attacked_turn.unwrap_or(0));
     if s.last_attacked_turn.is_some_and(|t| t < s.entered_turn) {
         return Err(RefereeError::new(
-            "situation.invalid_field",
+            ErrorCode::SituationInvalidField,
             "the unit was attacked before it entered the hex",
         )
         .field("last_attacked_turn")
@@ -146,10 +148,11 @@ pub fn demolish(data: &MedievalData, s: &DemolishSituation) -> Result<Resolution
     let mut r = Resolution::certain(
         &data.system.id,
         "demolish",
-        &format!("turn {done}"),
+        &format!("turn_{done}"),
         &format!("The fortifications are destroyed at the start of the movement phase of game turn {done}."),
         Vec::new(),
-    );
+    )
+    .named(&format!("turn_{done}"), format!("Turn {done}"));
     r.totals.push(total(
         "Destroyed at the start of the movement phase of turn",
         done.to_string(),

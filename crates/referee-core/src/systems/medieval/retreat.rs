@@ -285,9 +285,9 @@ impl Route {
                 )
             } else if h.cavalry_sp + h.other_sp > 0 {
                 format!(
-                    "{} holds {} SP(s) of the {side}'s units: the retreat passes it only if the stack stays within {} SPs.",
+                    "{} holds {} of the {side}'s units: the retreat passes it only if the stack stays within {} SPs.",
                     capitalised(&h.label),
-                    h.cavalry_sp + h.other_sp,
+                    crate::error::counted(i64::from(h.cavalry_sp + h.other_sp), "SP", "SPs"),
                     h.stacking_limit
                 )
             } else {

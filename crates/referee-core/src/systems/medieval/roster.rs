@@ -15,6 +15,7 @@ use crate::rule_system::form::{
 };
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::ErrorCode;
 
 /// A counter on the roster.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -50,7 +51,7 @@ pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCount
     entry.unit_type = unit(data, &entry, "")?.key;
     if entry.count != 1 {
         return Err(RefereeError::new(
-            "battle.one_unit_per_entry",
+            ErrorCode::BattleOneUnitPerEntry,
             "enter each Medieval counter as its own roster entry (count 1): SP losses and scatters land on one counter",
         )
         .field("count")
@@ -78,7 +79,7 @@ pub fn check_entry(data: &MedievalData, stats: &Value) -> Result<(), RefereeErro
     let sp = super::units::sp_of(std::slice::from_ref(&u), |_| true);
     if sp > limit {
         return Err(RefereeError::new(
-            "battle.over_stacking",
+            ErrorCode::BattleOverStacking,
             format!(
                 "{sp} SPs on one counter: a hex holds {limit} SPs at most, so no combat could take it; enter it as counters of {limit} SPs or fewer"
             ),
@@ -275,7 +276,7 @@ pub fn preview(d: &MedievalData, stats: &Value) -> Result<UnitPreview, RefereeEr
     let unit = unit(d, &entry, "")?;
     let Some(t) = d.unit_types.get(&unit.key) else {
         return Err(RefereeError::new(
-            "situation.unknown_unit_type",
+            ErrorCode::SituationUnknownUnitType,
             "pick the unit type from the list",
         )
         .field("type"));

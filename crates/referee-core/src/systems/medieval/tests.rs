@@ -291,7 +291,7 @@ fn banners_fall_are_captured_and_recaptured() {
     let archers = json!({ "type": "archers", "sp": 2 });
     assert_eq!(
         b(json!({ "event": "unit_enters", "unit": archers })).result,
-        "not taken"
+        "not_taken"
     );
     let knights = json!({ "type": "heavy_cavalry", "sp": 2 });
     assert_eq!(
@@ -618,7 +618,8 @@ fn turning_in_an_enemy_zoc_costs_one_more_once() {
         (zoc.value.as_str(), zoc.ruling.as_deref()),
         ("+1", Some("R-MED-25"))
     );
-    assert_eq!(r.outcome.as_ref().unwrap().result, "2 MP");
+    assert_eq!(r.outcome.as_ref().unwrap().result, "mp_sixths_12");
+    assert_eq!(r.shown.names["mp_sixths_12"], "2 MP");
 }
 
 #[test]
@@ -1193,7 +1194,7 @@ fn fatigue_above_12_asks_a_scatter_die_for_each_unit_by_name() {
     );
     let r = with_dice("fatigue", s.clone(), &[3, 4]);
     let o = r.outcome.unwrap();
-    assert_eq!(o.result, "fatigue 13");
+    assert_eq!(o.result, "fatigue_13");
     let scattered: Vec<_> = o
         .effects
         .iter()

@@ -9,6 +9,7 @@ use ts_rs::TS;
 
 use super::data::{MedievalData, Terrain};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 fn one() -> u32 {
     1
@@ -84,7 +85,7 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
     let key = type_key(data, &e.unit_type);
     let t = key.and_then(|k| data.unit_types.get(k)).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_unit_type",
+            ErrorCode::SituationUnknownUnitType,
             format!(
                 "unknown unit type {}; the ruleset knows {}",
                 crate::error::given(&e.unit_type),
@@ -97,7 +98,7 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
     let armour = e.armour.unwrap_or(t.armour);
     if armour > 2 {
         return Err(RefereeError::new(
-            "situation.invalid_armour",
+            ErrorCode::SituationInvalidArmour,
             format!("armour level {armour}: armour levels are 0, 1 and 2"),
         )
         .field(format!("{field}.armour"))
@@ -106,7 +107,7 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
     let max_cf = data.combat.max_charge_factor;
     if e.cf > max_cf {
         return Err(RefereeError::new(
-            "situation.invalid_charge_factor",
+            ErrorCode::SituationInvalidChargeFactor,
             format!("charge factor {}: it runs from 0 to {max_cf}", e.cf),
         )
         .field(format!("{field}.cf"))
@@ -114,7 +115,7 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
     }
     if e.cf > 0 && !t.cavalry {
         return Err(RefereeError::new(
-            "situation.invalid_charge_factor",
+            ErrorCode::SituationInvalidChargeFactor,
             format!("{} have no charge factor: only cavalry charge", t.name),
         )
         .field(format!("{field}.cf"))
@@ -124,7 +125,7 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
     // archers are cavalry and have none.
     if e.movement_formation && (t.ranged.is_none() || t.cavalry) {
         return Err(RefereeError::new(
-            "situation.invalid_formation",
+            ErrorCode::SituationInvalidFormation,
             format!(
                 "{} have no movement formation: only archers, crossbowmen and bombards turn their counters",
                 t.name
@@ -138,7 +139,7 @@ pub fn unit(data: &MedievalData, e: &MedUnit, field: &str) -> Result<Unit, Refer
     let movement_side_as_printed = e.sp == 0 && e.movement_formation;
     if (e.sp == 0 && !movement_side_as_printed) || e.count == 0 {
         return Err(RefereeError::new(
-            "situation.invalid_strength",
+            ErrorCode::SituationInvalidStrength,
             "a unit with 0 SPs is eliminated: leave it out",
         )
         .field(format!("{field}.sp"))
@@ -201,9 +202,11 @@ pub fn resolve_hex(
     fortified: bool,
 ) -> Result<Vec<Unit>, RefereeError> {
     if entries.is_empty() {
-        return Err(
-            RefereeError::new("situation.no_units", "the hex needs at least one unit").field(field),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationNoUnits,
+            "the hex needs at least one unit",
+        )
+        .field(field));
     }
     let units = entries
         .iter()
@@ -227,7 +230,7 @@ pub fn resolve_hex(
                 mv.fortified_cavalry_sp
             )
         };
-        return Err(RefereeError::new("situation.over_stacking", what)
+        return Err(RefereeError::new(ErrorCode::SituationOverStacking, what)
             .field(field)
             .rule(&mv.stacking_rule));
     }
@@ -252,7 +255,7 @@ pub fn terrain<'d>(
 ) -> Result<&'d Terrain, RefereeError> {
     data.terrain.get(key).ok_or_else(|| {
         RefereeError::new(
-            "situation.unknown_terrain",
+            ErrorCode::SituationUnknownTerrain,
             format!(
                 "unknown terrain {}; the TERRAIN EFFECT chart has {}",
                 crate::error::given(key),

@@ -5,6 +5,7 @@ use super::CombatSituation;
 use crate::contract::{Note, Total};
 use crate::error::RefereeError;
 use crate::systems::medieval::data::CombatRules;
+use crate::ErrorCode;
 
 /// The COMBAT TABLE columns a fight passes through, as indexes of the table's columns.
 #[derive(Debug, PartialEq, Eq)]
@@ -150,7 +151,7 @@ fn named_column(
         .position(|k| k.replace(' ', "") == wanted.replace(' ', ""))
         .ok_or_else(|| {
             RefereeError::new(
-                "situation.unknown_column",
+                ErrorCode::SituationUnknownColumn,
                 format!(
                     "the COMBAT TABLE has no column {}; its columns are {}",
                     crate::error::given(wanted),

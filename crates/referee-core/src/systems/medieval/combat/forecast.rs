@@ -14,6 +14,7 @@ use crate::systems::medieval::data::MedievalData;
 use crate::systems::medieval::result::{CombatResult, Part};
 use crate::systems::medieval::retreat::Route;
 use crate::systems::medieval::units::Unit;
+use crate::ErrorCode;
 
 /// Both sides' forecast lines, the attacker's first; a leader alone has none (8.2.9).
 pub(super) fn both_sides(
@@ -174,10 +175,9 @@ fn forecast(
     side: &Fate,
     pick: fn(&CombatResult) -> Part,
 ) -> Result<Vec<Chance>, RefereeError> {
-    let dice: DiceSpec =
-        data.leader_death.dice.parse().map_err(|e: String| {
-            RefereeError::new("ruleset.invalid", e).field("leader_death.dice")
-        })?;
+    let dice: DiceSpec = data.leader_death.dice.parse().map_err(|e: String| {
+        RefereeError::new(ErrorCode::RulesetInvalid, e).field("leader_death.dice")
+    })?;
     let leader_roll = dice.distribution()?;
     let ends = results.and_then(|r| end_of(data, side, pick(r), &leader_roll))?;
     let c = &data.combat;

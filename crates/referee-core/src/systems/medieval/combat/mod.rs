@@ -31,6 +31,7 @@ use crate::contract::{Check, Resolution, Shown};
 use crate::error::RefereeError;
 use crate::rule_system::resolve::is_default;
 use crate::rule_system::throws::Throws;
+use crate::ErrorCode;
 
 pub use column::initial_column;
 pub use strength::uphill_hexes;
@@ -204,7 +205,7 @@ impl SideSupport {
         if let Some(range) = self.leader_range {
             if range != 2 && range != 3 {
                 return Err(RefereeError::new(
-                    "situation.invalid_leader_range",
+                    ErrorCode::SituationInvalidLeaderRange,
                     format!("a leader's command range is 2 or 3 (a grand leader's 3), not {range}"),
                 )
                 .field(format!("{field}.leader_range"))
@@ -219,7 +220,7 @@ impl SideSupport {
             (Some(_), Some(_)) => LeaderPresence::None,
             (Some(_), None) => {
                 return Err(RefereeError::new(
-                    "situation.invalid_leader_range",
+                    ErrorCode::SituationInvalidLeaderRange,
                     "with a leader distance, give the leader's command range (2 or 3)",
                 )
                 .field(format!("{field}.leader_range"))
@@ -233,25 +234,27 @@ impl SideSupport {
 fn check_hexes(data: &MedievalData, s: &CombatSituation) -> Result<(), RefereeError> {
     let c = &data.combat;
     if s.attackers.is_empty() {
-        return Err(
-            RefereeError::new("situation.no_units", "enter at least one attacking hex")
-                .field("attackers")
-                .rule(&c.rule),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationNoUnits,
+            "enter at least one attacking hex",
+        )
+        .field("attackers")
+        .rule(&c.rule));
     }
     if s.defenders.is_empty() {
-        return Err(
-            RefereeError::new("situation.no_units", "enter at least one defending hex")
-                .field("defenders")
-                .rule(&c.rule),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationNoUnits,
+            "enter at least one defending hex",
+        )
+        .field("defenders")
+        .rule(&c.rule));
     }
     data.morale.on_track(s.morale, "morale")?;
     if s.leader_alone {
         leader_alone_hex(s)?;
     } else if let Some(i) = s.defenders.iter().position(|h| h.units.is_empty()) {
         return Err(RefereeError::new(
-            "situation.no_units",
+            ErrorCode::SituationNoUnits,
             "a defending hex needs at least one unit; for a leader standing alone on his hex, say that the defender is a leader alone",
         )
         .field(format!("defenders[{i}].units"))
@@ -264,7 +267,7 @@ fn check_hexes(data: &MedievalData, s: &CombatSituation) -> Result<(), RefereeEr
 fn leader_alone_hex(s: &CombatSituation) -> Result<(), RefereeError> {
     if s.defenders.len() > 1 {
         return Err(RefereeError::new(
-            "situation.invalid_leader_alone",
+            ErrorCode::SituationInvalidLeaderAlone,
             "a leader alone stands on one hex: enter that hex only",
         )
         .field("defenders")
@@ -272,7 +275,7 @@ fn leader_alone_hex(s: &CombatSituation) -> Result<(), RefereeError> {
     }
     if !s.defenders[0].units.is_empty() {
         return Err(RefereeError::new(
-            "situation.invalid_leader_alone",
+            ErrorCode::SituationInvalidLeaderAlone,
             "a leader alone has no units on his hex: leave them out, or attack the units with the leader stacked among them",
         )
         .field("defenders[0].units")
@@ -284,18 +287,20 @@ fn leader_alone_hex(s: &CombatSituation) -> Result<(), RefereeError> {
 /// 1.2: a side with no SPs cannot fight; a leader alone has none to count.
 fn check_strengths(attack: u32, defence: u32, leader_alone: bool) -> Result<(), RefereeError> {
     if attack == 0 {
-        return Err(
-            RefereeError::new("situation.zero_attack", "the attacking units have no SPs")
-                .field("attackers")
-                .rule("1.2"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationZeroAttack,
+            "the attacking units have no SPs",
+        )
+        .field("attackers")
+        .rule("1.2"));
     }
     if defence == 0 && !leader_alone {
-        return Err(
-            RefereeError::new("situation.zero_defence", "the defending units have no SPs")
-                .field("defenders")
-                .rule("1.2"),
-        );
+        return Err(RefereeError::new(
+            ErrorCode::SituationZeroDefence,
+            "the defending units have no SPs",
+        )
+        .field("defenders")
+        .rule("1.2"));
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist};
 use crate::systems::medieval::data::{CombatRules, MedievalData};
 use crate::systems::medieval::result::CombatResult;
+use crate::ErrorCode;
 
 /// The COMBAT TABLE read on one column with the system's dice.
 pub(super) struct Table<'d> {
@@ -24,10 +25,9 @@ pub(super) struct Table<'d> {
 
 impl<'d> Table<'d> {
     pub fn read(data: &'d MedievalData, column: usize) -> Result<Table<'d>, RefereeError> {
-        let spec: DiceSpec =
-            data.system.dice.parse().map_err(|e: String| {
-                RefereeError::new("ruleset.invalid", e).field("system.dice")
-            })?;
+        let spec: DiceSpec = data.system.dice.parse().map_err(|e: String| {
+            RefereeError::new(ErrorCode::RulesetInvalid, e).field("system.dice")
+        })?;
         let rolls = spec.distribution()?;
         let mut table = Table {
             rules: &data.combat,
@@ -58,7 +58,7 @@ impl<'d> Table<'d> {
             .map(String::as_str)
             .ok_or_else(|| {
                 RefereeError::new(
-                    "ruleset.invalid",
+                    ErrorCode::RulesetInvalid,
                     format!("the COMBAT TABLE has no row {roll}"),
                 )
                 .rule(&c.table_rule)
@@ -67,7 +67,7 @@ impl<'d> Table<'d> {
 
     pub fn parse(&self, code: &str) -> Result<CombatResult, RefereeError> {
         code.parse().map_err(|e: String| {
-            RefereeError::new("ruleset.invalid", e).rule(&self.rules.table_rule)
+            RefereeError::new(ErrorCode::RulesetInvalid, e).rule(&self.rules.table_rule)
         })
     }
 

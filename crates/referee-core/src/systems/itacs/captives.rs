@@ -1,0 +1,43 @@
+//! Captured leaders (6.1.4): a leader whose stack is eliminated in melee is held by the units
+//! that attacked it (the battle keeps them as `held_by`); when every one of them is eliminated,
+//! by melee or missile combat, he walks free — in the same event as the result, so undo takes
+//! both back.
+
+use crate::contract::Change;
+use crate::rule_system::FollowOn;
+use crate::state::{BattleState, LeaderFate, UnitState};
+
+/// The leaders a result frees by eliminating the last of their captors.
+pub fn freed(before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
+    let gone = |state: &BattleState, captors: &[crate::state::UnitId]| {
+        captors
+            .iter()
+            .all(|id| state.units.get(id).is_none_or(|u| u.lost))
+    };
+    after
+        .units
+        .values()
+        .filter(|l| l.leader == Some(LeaderFate::Captured) && !l.held_by.is_empty())
+        .filter(|l| gone(after, &l.held_by) && !gone(before, &l.held_by))
+        .map(|l| FollowOn {
+            unit: l.id,
+            change: Change::LeaderFreed,
+            text: format!(
+                "{}: walks free, his captors ({}) eliminated; he may rejoin his side (after a melee, move him to an adjacent hex holding units of his side)",
+                l.label,
+                names(after, l)
+            ),
+            rule: "6.1.4".into(),
+            ruling: None,
+        })
+        .collect()
+}
+
+fn names(state: &BattleState, leader: &UnitState) -> String {
+    leader
+        .held_by
+        .iter()
+        .filter_map(|id| state.units.get(id).map(|u| u.label.clone()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
