@@ -6,6 +6,7 @@ const COMMANDS: &[&str] = &[
     "rulesets_choose",
     "presets_list",
     "resolve",
+    "resolve_flips",
     "throw_dice",
     "situation_schema",
     "rule_section",

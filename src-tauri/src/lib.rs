@@ -186,6 +186,14 @@ async fn resolve(
 }
 
 #[tauri::command]
+async fn resolve_flips(
+    rules: State<'_, Rules>,
+    request: referee_api::FlipsRequest,
+) -> Result<Vec<referee_api::Flipped>, RefereeError> {
+    with_rules(&rules, move |r| r.flips(&request)).await
+}
+
+#[tauri::command]
 async fn situation_schema(
     rules: State<'_, Rules>,
     ruleset: String,
@@ -598,6 +606,7 @@ pub fn run() {
             rulesets_choose,
             presets_list,
             resolve,
+            resolve_flips,
             throw_dice,
             situation_schema,
             rule_section,

@@ -11,6 +11,7 @@ mod preferences;
 mod report;
 mod rulesets;
 mod share;
+mod worth;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -44,6 +45,7 @@ pub use referee_store::{
 };
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 pub use share::{file_name, saved_words, SharedDocument};
+pub use worth::{Flipped, FlipsRequest, ResultChance};
 
 /// A request to resolve one action.
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -89,6 +91,9 @@ pub fn typescript_bindings() -> String {
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
         ResolveRequest::decl(&cfg),
+        FlipsRequest::decl(&cfg),
+        Flipped::decl(&cfg),
+        ResultChance::decl(&cfg),
         RulesetList::decl(&cfg),
         HouseRuleInfo::decl(&cfg),
         HouseRuleChoice::decl(&cfg),

@@ -64,6 +64,17 @@ enum Command {
         #[arg(long, requires = "roll")]
         seed: Option<u32>,
     },
+    /// What each yes-or-no box of a situation is worth: the situation JSON on stdin, resolved once
+    /// with each box turned over; the odds of each on stdout.
+    Worth {
+        #[arg(long)]
+        ruleset: String,
+        #[arg(long)]
+        action: String,
+        /// A box as a JSON pointer into the situation, e.g. `--box /attacker/rear` (repeat it).
+        #[arg(long = "box", required = true)]
+        boxes: Vec<String>,
+    },
     /// Print the JSON schema of an action's situation, or of the ruleset file without an action.
     Schema {
         ruleset: String,
@@ -114,19 +125,7 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
             roll,
             seed,
         } => {
-            let mut input = String::new();
-            std::io::stdin().read_to_string(&mut input).map_err(|e| {
-                RefereeError::new(
-                    ErrorCode::SituationUnreadable,
-                    format!("cannot read stdin: {e}"),
-                )
-            })?;
-            let situation = serde_json::from_str(&input).map_err(|e| {
-                RefereeError::new(
-                    ErrorCode::SituationInvalidJson,
-                    format!("the situation on stdin is not JSON: {e}"),
-                )
-            })?;
+            let situation = situation_on_stdin()?;
             let mut request = ResolveRequest {
                 ruleset,
                 action,
@@ -138,6 +137,19 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
                 request.dice = Some(referee.throw(&request, seed)?.faces);
             }
             Ok(json(&referee.resolve(&request)?))
+        }
+        Command::Worth {
+            ruleset,
+            action,
+            boxes,
+        } => {
+            let situation = situation_on_stdin()?;
+            Ok(json(&referee().flips(&referee_api::FlipsRequest {
+                ruleset,
+                action,
+                situation,
+                boxes,
+            })?))
         }
         Command::Schema { ruleset, action } => match action {
             Some(action) => referee().situation_schema(&ruleset, &action),
@@ -153,6 +165,23 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
         Command::Db(command) => battle::db(&database(&cli.db), &referee(), command),
     };
     json_answer.map(battle::Answer::Json)
+}
+
+/// The situation JSON the command reads on stdin.
+fn situation_on_stdin() -> Result<serde_json::Value, RefereeError> {
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input).map_err(|e| {
+        RefereeError::new(
+            ErrorCode::SituationUnreadable,
+            format!("cannot read stdin: {e}"),
+        )
+    })?;
+    serde_json::from_str(&input).map_err(|e| {
+        RefereeError::new(
+            ErrorCode::SituationInvalidJson,
+            format!("the situation on stdin is not JSON: {e}"),
+        )
+    })
 }
 
 /// Writes the answer. A reader that closed the pipe early (`referee … | head`) is not an error

@@ -11,6 +11,37 @@ situation: unknown,
  */
 dice?: Array<number>, };
 
+export type FlipsRequest = { ruleset: string, action: string, situation: unknown, 
+/**
+ * Each box as a JSON pointer into the situation (`/attacker/rear`); a box not in the
+ * situation counts as off.
+ */
+boxes: Array<string>, };
+
+export type Flipped = { 
+/**
+ * The box, as the request named it.
+ */
+box: string, 
+/**
+ * Whether the box was on in the situation given.
+ */
+on: boolean, total_modifier: number, 
+/**
+ * Each result and its chance, as the resolution lists them.
+ */
+distribution: Array<ResultChance>, 
+/**
+ * Each result in words.
+ */
+names: { [key in string]: string }, 
+/**
+ * Turned over, the situation is refused: why, in words.
+ */
+refused?: string, };
+
+export type ResultChance = { result: string, p: number, };
+
 export type RulesetList = { systems: Array<SystemInfo>, house_rules: Array<HouseRuleInfo>, problems: Array<RefereeError>, };
 
 export type HouseRuleInfo = { 

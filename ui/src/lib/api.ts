@@ -1,7 +1,7 @@
 // The app's commands. Outside the Tauri window (a plain browser) they reject clearly.
 import { invoke } from '@tauri-apps/api/core';
 import type {
-  AdjustRequest, ApplyRequest, Chance, Fight, FightRequest, OutlookRequest, BattleRow, BattleView, DiceRoll, NewBattle, RefereeError, Resolution,
+  AdjustRequest, ApplyRequest, Chance, Fight, FightRequest, FlipsRequest, Flipped, OutlookRequest, BattleRow, BattleView, DiceRoll, NewBattle, RefereeError, Resolution,
   Backups, DeletedBattle, HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RuleSection, RulesetList, SharedDocument, UnitForm, UnitPreview, UnitSpec,
 } from '../generated/api';
 
@@ -27,6 +27,8 @@ async function call<T>(command: string, args: Record<string, unknown>): Promise<
 /** Puts the chosen switchable rulings and house-rule files in force; answers the new list. */
 export const chooseRulesets = (choice: HouseRuleChoice) => call<RulesetList>('rulesets_choose', { choice });
 export const resolve = (request: ResolveRequest) => call<Resolution>('resolve', { request });
+/** The situation resolved once with each box (a JSON pointer) turned over: what each is worth, in one call. */
+export const resolveFlips = (request: FlipsRequest) => call<Flipped[]>('resolve_flips', { request });
 /** An action's dice rolled by the app as its resolution lays them out, a chain's every stage. */
 export const throwDice = (request: ResolveRequest, seed?: number) => call<DiceRoll>('throw_dice', { request, seed: seed ?? null });
 export const situationSchema = (ruleset: string, action: string) => call<unknown>('situation_schema', { ruleset, action });

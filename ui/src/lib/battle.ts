@@ -69,9 +69,12 @@ export function possibleEffects(r: Resolution): Effect[] {
   return r.outcome ? r.outcome.effects : r.distribution.flatMap((d) => d.effects);
 }
 
+/** The odds enough to say what a box is worth: a resolution, or a box turned over (`Flipped`). */
+export type Odds = Pick<Resolution, 'total_modifier' | 'names'> & { distribution: { result: string; p: number }[] };
+
 /** What flipping a toggle does to the odds: the change in the dice modifier, or else the largest
  * change in any result's probability, in percentage points. */
-export function worth(base: Resolution, flipped: Resolution): string {
+export function worth(base: Odds, flipped: Odds): string {
   const drm = flipped.total_modifier - base.total_modifier;
   if (drm !== 0) return `${drm > 0 ? '+' : '−'}${Math.abs(drm)} on the dice`;
   const p = new Map(base.distribution.map((d) => [d.result, d.p]));
@@ -91,7 +94,7 @@ export function worth(base: Resolution, flipped: Resolution): string {
 /** What a box or chip is worth, with the sign of what it gives: on, what it gives now ("on: +2 on
  * the dice" — never what turning it off would take away); off, what it would give ("if on: +2 on
  * the dice"). `base` is the resolution as the box stands, `flipped` with it flipped. */
-export function boxWorth(base: Resolution, flipped: Resolution, on: boolean): string {
+export function boxWorth(base: Odds, flipped: Odds, on: boolean): string {
   const gives = on ? worth(flipped, base) : worth(base, flipped);
   return gives ? `${on ? 'on' : 'if on'}: ${gives}` : '';
 }

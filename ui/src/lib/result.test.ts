@@ -80,6 +80,16 @@ describe('a result in words', () => {
   });
 });
 
+describe('a result in the table view', () => {
+  it('says a named result by its name, and this throw in its own words when they say more', () => {
+    const r = resolved('2d6', { D2: 'Boyars retreats 2 hexes (D2)' });
+    const o = outcome({ result: 'D2', meaning: 'Boyars retreats 2 hexes. Scatter d6 1 (Boyars): Boyars scattered.' });
+    const w = resultWords(r, o, {}, {});
+    expect([w.headline, w.detail]).toEqual(['Boyars retreats 2 hexes (D2)', 'Boyars retreats 2 hexes. Scatter d6 1 (Boyars): Boyars scattered.']);
+    expect(resultWords(r, outcome({ result: 'D2', meaning: 'Boyars retreats 2 hexes (D2)' }), {}, {}).detail).toBeUndefined();
+  });
+});
+
 describe('the result shown', () => {
   it('is the one worked out from the dice shown, else the odds alone', () => {
     const r = { ...resolved('2d6', {}), outcome: outcome({}) } as Resolution;

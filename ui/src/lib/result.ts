@@ -82,12 +82,18 @@ export interface ResultWords {
   code?: string;
   /** The whole in one line: the name, or each target's changes. */
   headline: string;
+  /** A named result's own account of this throw, when it says more than the name (the scatter
+   * d6 thrown after a Medieval retreat: "… Scatter d6 1 (Boyars): Boyars scattered."). */
+  detail?: string;
 }
 
 export function resultWords(r: Resolution, o: Outcome, mapping: Record<string, number[] | undefined>, units: Record<number, UnitState | undefined>): ResultWords {
   const name = resultName(r, o.result);
   const lines = effectsByTarget(o.effects, mapping, units).map((t) => ({ who: t.who, side: t.side, what: t.texts.map((e) => e.what).join(', ') }));
-  if (name !== o.result) return { named: name, lines, headline: name };
+  if (name !== o.result) {
+    const detail = o.meaning && o.meaning !== name ? sentence(o.meaning) : undefined;
+    return { named: name, lines, headline: name, detail };
+  }
   const headline = lines.length ? lines.map((l) => `${l.who}: ${l.what}`).join('; ') : sentence(o.meaning || o.result);
   return { lines, code: o.result, headline };
 }

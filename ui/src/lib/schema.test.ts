@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { blank, field, getAt, pathKey, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey, toggled, type Schema } from './schema';
+import { blank, field, getAt, pathKey, pointer, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey, toggled, type Schema } from './schema';
 import { morale } from '../test-fixtures';
 
 const lists = { terrain: [{ key: 'clear', label: 'Clear' }, { key: 'forest', label: 'Forest' }] };
 
 describe('the situation form', () => {
+  it('names a box by a JSON pointer, as the API takes it', () => {
+    expect(pointer(['side_a', 0, 'flanked'])).toBe('/side_a/0/flanked');
+    expect(pointer(['a/b', 'c~d'])).toBe('/a~1b/c~0d');
+  });
+
   it('knows each field kind from the schema and the ruleset choices', () => {
     expect(field(morale.properties!.events, morale, 'events', lists).kind).toBe('array');
     expect(field(morale.properties!.track, morale, 'track', lists).kind).toBe('integer');

@@ -142,6 +142,8 @@ export function removeAt(value: unknown, path: Path): void {
 }
 
 export const pathKey = (path: Path): string => path.join('.');
+/** A path as a JSON pointer into the situation (`/side_a/0/flanked`), as the API names a box. */
+export const pointer = (path: Path): string => path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 /** A path's key without its list indices: the same field of every unit in a list. */
 export const shapeKey = (path: Path): string => path.filter((p) => typeof p === 'string').join('.');
 

@@ -30,6 +30,9 @@ describe('words an umpire reads', () => {
 
   it('spots developer text', () => {
     expect(devText('Housecarls — broken · lost 2 of 6 ME')).toBeUndefined();
+    // A result key is developer text; the rules' own "and/or" is not.
+    expect(devText('Bd (O): recoil/stand')).toMatch(/result key/);
+    expect(devText('a unit type from the ruleset and/or the values printed on the counter')).toBeUndefined();
     expect(devText('side_a[0].armour')).toMatch(/array index|code id/);
     expect(devText('unknown field `armour`')).toMatch(/backtick/);
     expect(devText('invalid type: string, expected u32')).toMatch(/serde/);

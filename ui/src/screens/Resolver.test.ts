@@ -248,17 +248,37 @@ describe('the resolver', () => {
     const calls = mockCommands((cmd, args) => {
       if (cmd === 'situation_schema') return boxes;
       if (cmd === 'resolve') return new Promise((done) => setTimeout(() => done(resolution(!!(args.request as { dice?: number[] }).dice)), 5));
+      if (cmd === 'resolve_flips') return new Promise((done) => setTimeout(() => done([]), 30));
       return [];
     });
     const { unmount } = render(Resolver);
-    // The first answer in: what each box is worth is being asked, one box after another.
-    await waitFor(() => expect(calls.filter(([c]) => c === 'resolve').length).toBeGreaterThan(1));
+    // The first answer in: what each box is worth is being asked.
+    await waitFor(() => expect(calls.some(([c]) => c === 'resolve_flips')).toBe(true));
     unmount();
-    const asked = calls.filter(([c]) => c === 'resolve').length;
+    const asked = calls.length;
     await new Promise((done) => setTimeout(done, 60));
-    expect(calls.filter(([c]) => c === 'resolve').length).toBeLessThanOrEqual(asked);
+    expect(calls.length).toBeLessThanOrEqual(asked);
     expect(warned.mock.calls.flat().join(' ')).not.toMatch(/derived_inert/);
     warned.mockRestore();
+  });
+
+  it('asks what every box is worth in one call, and shows each with its sign', async () => {
+    const boxes = { type: 'object', properties: { paces: { type: 'integer' }, rear: { type: 'boolean' }, stream: { type: 'boolean' } }, required: ['paces'] };
+    const flipped = (box: string, on: boolean, total: number) => ({ box, on, total_modifier: total, distribution: [{ result: 'DX', p: 1 }], names: { DX: 'DX' } });
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return boxes;
+      if (cmd === 'resolve') return resolution(!!(args.request as { dice?: number[] }).dice);
+      if (cmd === 'resolve_flips') return [flipped('/rear', false, 2), flipped('/stream', false, 0)];
+      return [];
+    });
+    render(Resolver);
+    await waitFor(() => expect(calls.some(([c]) => c === 'resolve_flips')).toBe(true));
+    const asked = calls.filter(([c]) => c === 'resolve_flips');
+    expect(asked.length).toBe(1);
+    expect((asked[0][1].request as { boxes: string[] }).boxes).toEqual(['/rear', '/stream']);
+    // One resolve for the odds, none per box.
+    expect(calls.filter(([c]) => c === 'resolve').length).toBe(1);
+    await waitFor(() => expect(document.body.textContent).toContain('if on: +2 on the dice'));
   });
 
   it('opens the action picked last: a schema that answers after another action was picked is dropped', async () => {

@@ -1,0 +1,241 @@
+//! What each box of a situation is worth, in one call: the situation with one box turned over,
+//! resolved for every box the form shows (the resolver asked once per box before, each call
+//! queued behind the last).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::{Referee, RefereeError};
+use referee_core::contract::Resolution;
+use referee_core::ErrorCode;
+
+/// A situation and the boxes (yes/no fields) to turn over one at a time.
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct FlipsRequest {
+    pub ruleset: String,
+    pub action: String,
+    #[ts(type = "unknown")]
+    pub situation: Value,
+    /// Each box as a JSON pointer into the situation (`/attacker/rear`); a box not in the
+    /// situation counts as off.
+    pub boxes: Vec<String>,
+}
+
+/// The odds with one box turned over: enough to say what the box is worth.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Flipped {
+    /// The box, as the request named it.
+    #[serde(rename = "box")]
+    #[ts(rename = "box")]
+    pub pointer: String,
+    /// Whether the box was on in the situation given.
+    pub on: bool,
+    pub total_modifier: i64,
+    /// Each result and its chance, as the resolution lists them.
+    pub distribution: Vec<ResultChance>,
+    /// Each result in words.
+    pub names: std::collections::BTreeMap<String, String>,
+    /// Turned over, the situation is refused: why, in words.
+    #[ts(optional)]
+    pub refused: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct ResultChance {
+    pub result: String,
+    pub p: f64,
+}
+
+impl Referee {
+    /// Resolves the situation once with each box turned over.
+    pub fn flips(&self, request: &FlipsRequest) -> Result<Vec<Flipped>, RefereeError> {
+        let ruleset = self.ruleset(&request.ruleset)?;
+        request
+            .boxes
+            .iter()
+            .map(|pointer| {
+                let mut situation = request.situation.clone();
+                // A box that cannot be turned over is refused on its own; the others still answer.
+                let answer = turn_over(&mut situation, pointer).and_then(|on| {
+                    ruleset
+                        .resolve(&request.action, &situation, None)
+                        .map(|r| Flipped::of(pointer, on, &r))
+                        .or_else(|e| Ok(Flipped::refused(pointer, on, e.message)))
+                });
+                Ok(answer.unwrap_or_else(|e| Flipped::refused(pointer, false, e.message)))
+            })
+            .collect()
+    }
+}
+
+impl Flipped {
+    fn refused(pointer: &str, on: bool, why: String) -> Flipped {
+        Flipped {
+            pointer: pointer.to_string(),
+            on,
+            total_modifier: 0,
+            distribution: Vec::new(),
+            names: Default::default(),
+            refused: Some(why),
+        }
+    }
+
+    fn of(pointer: &str, on: bool, r: &Resolution) -> Flipped {
+        Flipped {
+            pointer: pointer.to_string(),
+            on,
+            total_modifier: r.total_modifier,
+            distribution: r
+                .distribution
+                .iter()
+                .map(|d| ResultChance {
+                    result: d.result.clone(),
+                    p: d.p,
+                })
+                .collect(),
+            names: r.shown.names.clone(),
+            refused: None,
+        }
+    }
+}
+
+/// Turns the box at `pointer` over (absent counts as off, and a missing object on the way is
+/// made, as the form does when a box is ticked) and says whether it was on.
+fn turn_over(situation: &mut Value, pointer: &str) -> Result<bool, RefereeError> {
+    let not_a_box = || {
+        RefereeError::new(
+            ErrorCode::SituationInvalidField,
+            format!("“{pointer}” is not a yes-or-no box of this situation"),
+        )
+        .field("boxes")
+    };
+    let tokens: Vec<String> = pointer
+        .strip_prefix('/')
+        .ok_or_else(not_a_box)?
+        .split('/')
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut slot = situation;
+    for token in &tokens {
+        slot = match slot {
+            Value::Null => {
+                *slot = Value::Object(Default::default());
+                let Value::Object(map) = slot else {
+                    unreachable!("just made an object")
+                };
+                map.entry(token.clone()).or_insert(Value::Null)
+            }
+            Value::Object(map) => map.entry(token.clone()).or_insert(Value::Null),
+            Value::Array(items) => token
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get_mut(i))
+                .ok_or_else(not_a_box)?,
+            _ => return Err(not_a_box()),
+        };
+    }
+    let on = match slot {
+        Value::Bool(b) => *b,
+        Value::Null => false,
+        _ => return Err(not_a_box()),
+    };
+    *slot = Value::Bool(!on);
+    Ok(on)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_box_is_turned_over_where_the_pointer_says_and_absent_counts_as_off() {
+        let mut s = json!({ "a": { "rear": true }, "list": [{ "x": false }] });
+        assert!(turn_over(&mut s, "/a/rear").unwrap());
+        assert_eq!(s["a"]["rear"], false);
+        assert!(!turn_over(&mut s, "/list/0/x").unwrap());
+        assert_eq!(s["list"][0]["x"], true);
+        assert!(!turn_over(&mut s, "/a/stream").unwrap());
+        assert_eq!(s["a"]["stream"], true);
+        // A box inside an object the situation leaves out: the object is made.
+        assert!(!turn_over(&mut s, "/escort/flanked").unwrap());
+        assert_eq!(s["escort"], json!({ "flanked": true }));
+        for bad in ["", "rear", "/list/7/x", "/a", "/list/0/x/y"] {
+            let e = turn_over(&mut s, bad).unwrap_err();
+            assert_eq!(e.code, ErrorCode::SituationInvalidField, "{bad}");
+        }
+        // A field that is no box is refused, not overwritten.
+        let mut s = json!({ "range": 3 });
+        assert!(turn_over(&mut s, "/range").is_err());
+        assert_eq!(s["range"], 3);
+    }
+
+    /// The GTS melee of docs/api.md.
+    fn base_situation() -> Value {
+        json!({
+            "side_a": [{ "unit": { "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 } }],
+            "side_b": [{ "unit": { "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 },
+                        "first_turn": true }]
+        })
+    }
+
+    #[test]
+    fn each_box_is_worth_what_resolving_it_turned_over_gives() {
+        let referee = Referee::builtin();
+        let situation = base_situation();
+        let boxes = ["/side_a/0/flanked", "/side_b/0/first_turn"];
+        let flips = referee
+            .flips(&FlipsRequest {
+                ruleset: "gts".into(),
+                action: "melee".into(),
+                situation: situation.clone(),
+                boxes: boxes.iter().map(|b| b.to_string()).collect(),
+            })
+            .unwrap();
+        assert_eq!(flips.len(), 2);
+        for (flip, pointer) in flips.iter().zip(boxes) {
+            let mut turned = situation.clone();
+            let on = turn_over(&mut turned, pointer).unwrap();
+            let r = referee
+                .resolve(&crate::ResolveRequest {
+                    ruleset: "gts".into(),
+                    action: "melee".into(),
+                    situation: turned,
+                    dice: None,
+                })
+                .unwrap();
+            assert_eq!((flip.pointer.as_str(), flip.on), (pointer, on));
+            assert_eq!(flip.total_modifier, r.total_modifier, "{pointer}");
+            assert_eq!(flip.distribution.len(), r.distribution.len());
+            assert!(flip.refused.is_none());
+        }
+        // Flanked counts against side A: the modifier (A's minus B's) falls.
+        let base = referee
+            .resolve(&crate::ResolveRequest {
+                ruleset: "gts".into(),
+                action: "melee".into(),
+                situation,
+                dice: None,
+            })
+            .unwrap();
+        assert!(flips[0].total_modifier < base.total_modifier);
+        assert!(!flips[0].on && flips[1].on);
+        // A pointer that is no box is refused on its own; the boxes beside it still answer.
+        let mixed = referee
+            .flips(&FlipsRequest {
+                ruleset: "gts".into(),
+                action: "melee".into(),
+                situation: base_situation(),
+                boxes: vec!["/side_a".into(), "/side_a/0/flanked".into()],
+            })
+            .unwrap();
+        assert!(mixed[0]
+            .refused
+            .as_deref()
+            .unwrap()
+            .contains("not a yes-or-no box"));
+        assert_eq!(mixed[1].total_modifier, flips[0].total_modifier);
+    }
+}
