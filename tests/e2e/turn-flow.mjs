@@ -15,8 +15,9 @@ export async function beginBattle(browser, ruleset, name, [a, b]) {
   await browser.$('#add-unit').waitForExist({ timeout: 10000 });
 }
 
-/** A battle begun from a preset, its sides renamed when names are given. */
-export async function beginPreset(browser, ruleset, preset, names) {
+/** A battle begun from a preset, its sides renamed when names are given, under its own name when
+ * one is given. */
+export async function beginPreset(browser, ruleset, preset, names, battle) {
   await browser.$('#nav-battles').click();
   await browser.$('#new-ruleset').selectByAttribute('value', ruleset);
   const list = await browser.$('#new-preset');
@@ -27,6 +28,7 @@ export async function beginPreset(browser, ruleset, preset, names) {
     await browser.$('#new-side-a').setValue(names[0]);
     await browser.$('#new-side-b').setValue(names[1]);
   }
+  if (battle) await browser.$('#new-name').setValue(battle);
   await browser.$('#create-battle').click();
   await browser.$('#standing').waitForExist({ timeout: 10000 });
 }

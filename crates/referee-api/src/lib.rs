@@ -34,8 +34,8 @@ pub use referee_core::contract::*;
 pub use referee_core::error::{plain_serde_error, printable, RefereeError};
 pub use referee_core::preset::Preset;
 pub use referee_core::rule_system::{
-    ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, Die, Phase, PhaseStep, SideField,
-    SystemInfo, Thrower,
+    ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, ContactInfo, ContactKind, Die,
+    FightPart, Phase, PhaseStep, SideField, SystemInfo, Thrower,
 };
 pub use referee_core::systems::sections::RuleSection;
 pub use referee_core::ErrorCode;
@@ -102,6 +102,9 @@ pub fn typescript_bindings() -> String {
         SystemInfo::decl(&cfg),
         ActionInfo::decl(&cfg),
         ActionGroup::decl(&cfg),
+        ContactInfo::decl(&cfg),
+        ContactKind::decl(&cfg),
+        FightPart::decl(&cfg),
         Die::decl(&cfg),
         Thrower::decl(&cfg),
         CommonSituation::decl(&cfg),

@@ -45,6 +45,10 @@ pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
         "rulesets/presets/dbmm-combat-example.toml",
         include_str!("../../../rulesets/presets/dbmm-combat-example.toml"),
     ),
+    (
+        "rulesets/presets/dbmm-whole-bound.toml",
+        include_str!("../../../rulesets/presets/dbmm-whole-bound.toml"),
+    ),
 ];
 
 /// A battle ready to begin: its sides and units, with the rule section they come from.

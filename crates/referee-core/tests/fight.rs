@@ -877,3 +877,92 @@ fn dbmm_contacts_are_checked() {
     .unwrap_err();
     assert_eq!(err.code, "fight.no_contacts");
 }
+
+/// The contacts an action offers the app are those its system opens: for each part it names, as
+/// many as it says open and resolve, one more is refused, and a contact it does not name for a
+/// part is refused; only a system that takes contacts names any (R-DBMM-38).
+#[test]
+fn the_contacts_an_action_offers_are_the_ones_it_opens() {
+    use referee_core::battle::{fight_with, Contacts};
+    use referee_core::rule_system::{ContactKind, FightPart};
+    for system in ["itacs", "medieval", "gts"] {
+        let r = ruleset(system);
+        assert!(
+            r.info
+                .actions
+                .iter()
+                .all(|a| a.contacts.is_empty() && !a.asks_bound),
+            "{system} takes no contacts"
+        );
+    }
+    let units: Vec<(String, usize, Value)> = (0..2)
+        .flat_map(|side| {
+            (0..5).map(move |i| {
+                // Red's front element shoots, so shooting opens too.
+                let kind = if side == 0 && i == 0 { "Bw" } else { "Bd" };
+                let stats = json!({ "type": kind, "grade": "O" });
+                (format!("{kind} {side}{i}"), side, stats)
+            })
+        })
+        .collect();
+    let named: Vec<(&str, usize, Value)> = units
+        .iter()
+        .map(|(l, s, v)| (l.as_str(), *s, v.clone()))
+        .collect();
+    let (r, b) = battle("dbmm", &named);
+    // Red's elements are 1–5, Blue's 6–10; each side's first fights in front.
+    let friends = |part: FightPart, n: usize| -> Vec<UnitId> {
+        let first = if part == FightPart::Attackers { 2 } else { 7 };
+        (first..first + n as UnitId).collect()
+    };
+    let open = |kind: ContactKind, part: FightPart, n: usize, action: &str| {
+        let (mut attackers, mut defenders) = (vec![1], vec![6]);
+        let mut contacts = Contacts::default();
+        let picked = friends(part, n);
+        match (kind, part) {
+            (ContactKind::Overlap, FightPart::Attackers) => attackers.extend(picked),
+            (ContactKind::Overlap, FightPart::Defenders) => defenders.extend(picked),
+            (ContactKind::Behind, _) => contacts.behind = picked,
+            (ContactKind::OnEnemyFlank, _) => contacts.on_enemy_flank = picked,
+        }
+        fight_with(&r, &b.state, action, &attackers, &defenders, &contacts)
+    };
+    let mut offered = 0;
+    for action in r.info.actions.iter().filter(|a| a.fights) {
+        assert!(action.asks_bound, "{} asks whose bound it is", action.id);
+        for kind in [
+            ContactKind::Overlap,
+            ContactKind::Behind,
+            ContactKind::OnEnemyFlank,
+        ] {
+            for part in [FightPart::Attackers, FightPart::Defenders] {
+                let info = action
+                    .contacts
+                    .iter()
+                    .find(|c| c.kind == kind && c.parts.contains(&part));
+                let Some(info) = info else {
+                    assert!(
+                        open(kind, part, 1, &action.id).is_err(),
+                        "{}: {kind:?} for the {part:?} is not offered and not opened",
+                        action.id
+                    );
+                    continue;
+                };
+                offered += 1;
+                assert!(info.ruling.is_some() && !info.rule.is_empty());
+                let most = info.at_most as usize;
+                let f = open(kind, part, most, &action.id).unwrap_or_else(|e| {
+                    panic!("{}: {most} × {kind:?} for the {part:?}: {e:?}", action.id)
+                });
+                r.resolve(&action.id, &f.situation, None).unwrap();
+                assert!(
+                    open(kind, part, most + 1, &action.id).is_err(),
+                    "{}: one {kind:?} more than {most} for the {part:?} is refused",
+                    action.id
+                );
+            }
+        }
+    }
+    // Close combat: each of the three on both sides; shooting: a friend behind the target.
+    assert_eq!(offered, 7);
+}

@@ -145,9 +145,40 @@ from_roster: boolean,
 /**
  * It throws dice; an action that does not answers with one certain result.
  */
-rolls: boolean, };
+rolls: boolean, 
+/**
+ * The contacts it takes from the roster besides the two units fighting in front (DBMM
+ * p. 35–38): none for a system whose picks are all it fights with.
+ */
+contacts: Array<ContactInfo>, 
+/**
+ * It is fought in one side's bound, which the umpire names (DBMM).
+ */
+asks_bound: boolean, };
 
 export type ActionGroup = "combat" | "checks" | "movement" | "tables";
+
+export type ContactInfo = { kind: ContactKind, 
+/**
+ * Whose friends it is picked from.
+ */
+parts: Array<FightPart>, 
+/**
+ * At most this many for each front element.
+ */
+at_most: number, 
+/**
+ * The pick's name: "On {enemy}'s flank".
+ */
+label: string, 
+/**
+ * What it counts for on both elements it concerns.
+ */
+counts: string, rule: string, ruling?: string, };
+
+export type ContactKind = "overlap" | "behind" | "on_enemy_flank";
+
+export type FightPart = "attackers" | "defenders";
 
 export type Die = { sides: number, thrower?: Thrower, label?: string, purpose?: string, };
 

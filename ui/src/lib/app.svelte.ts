@@ -7,6 +7,7 @@ import { alerts, type Alert } from './battle';
 import { noPicks, type Picks } from './pick';
 import { fightAction } from './actions';
 import type { Terrains } from './terrain-memory';
+import type { Bounds } from './contacts';
 
 export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
 export type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
@@ -32,6 +33,8 @@ interface AppState {
   fight: Picks | undefined;
   /** By battle: the terrain last applied for each hex, given again to the next fight there. */
   terrains: Record<number, Terrains>;
+  /** By battle: whose bound it is, as the umpire last named it, for that bound's fights. */
+  bounds: Bounds;
 }
 
 export const app: AppState = $state({
@@ -47,6 +50,7 @@ export const app: AppState = $state({
   picks: noPicks(),
   fight: undefined,
   terrains: {},
+  bounds: {},
 });
 
 /** Opens the resolver with the units picked: on `action`, else the phase's combat. */

@@ -6,6 +6,10 @@ import type { UnitState } from '../generated/api';
 export interface Picks {
   attackers: number[];
   defenders: number[];
+  /** Friends directly behind a front unit, of either side (picked beside the fight: DBMM). */
+  behind?: number[];
+  /** Friends on the enemy front unit's flank, of either side (DBMM). */
+  on_enemy_flank?: number[];
 }
 
 export const noPicks = (): Picks => ({ attackers: [], defenders: [] });
@@ -53,7 +57,10 @@ export function pickedAs(p: Picks, id: number): 'attacker' | 'defender' | undefi
 /** Picks that are still units on the roster (a removed or lost unit drops out). */
 export function livePicks(p: Picks, units: Record<number, UnitState | undefined>): Picks {
   const alive = (id: number) => !!units[id] && !units[id]!.lost;
-  return { attackers: p.attackers.filter(alive), defenders: p.defenders.filter(alive) };
+  const out: Picks = { attackers: p.attackers.filter(alive), defenders: p.defenders.filter(alive) };
+  if (p.behind) out.behind = p.behind.filter(alive);
+  if (p.on_enemy_flank) out.on_enemy_flank = p.on_enemy_flank.filter(alive);
+  return out;
 }
 
 /** The units of these ids that are on the roster. */

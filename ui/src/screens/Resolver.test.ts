@@ -3,9 +3,9 @@
 import { clearMocks } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Resolution, SystemInfo } from '../generated/api';
+import type { BattleView, Resolution, SystemInfo } from '../generated/api';
 import { app } from '../lib/app.svelte';
-import { mockCommands, unit, view } from '../test-fixtures';
+import { mockCommands, unit, view, type Calls } from '../test-fixtures';
 import Resolver from './Resolver.svelte';
 
 const dbmm = {
@@ -312,5 +312,115 @@ describe('the resolver', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Paces: The distance in paces must be 0 or more.');
     expect(document.querySelector('#f-paces')).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('a fight with contacts (DBMM)', () => {
+  const contact = (kind: string, label: string, counts: string, rule: string) => ({ kind, parts: ['attackers', 'defenders'], at_most: kind === 'overlap' ? 2 : 1, label, counts, rule, ruling: 'R-DBMM-38' });
+  const withContacts = {
+    ...dbmm,
+    actions: [{
+      id: 'close_combat', name: 'Close combat', rule: 'p. 35–42', group: 'combat', fights: true, from_roster: false, rolls: true, asks_bound: true,
+      contacts: [
+        contact('overlap', 'Overlapping {enemy}', '{enemy} is overlapped on that flank.', 'p. 35'),
+        contact('on_enemy_flank', 'On the flank of {enemy}', 'An enemy front edge on the flank of {enemy}; it recoils with {front}.', 'p. 37–38'),
+      ],
+    }],
+    main_action: 'close_combat',
+  } as unknown as SystemInfo;
+  const schema = { type: 'object', properties: { b: { type: 'object', properties: { overlaps: { type: 'integer' }, going: { type: 'string' } } }, bound: { type: 'string' } } };
+  type Request = { attackers: number[]; defenders: number[]; on_enemy_flank?: number[]; bound_of?: string };
+  // The situation the core would open: the overlaps and friends on the flank counted on the
+  // Soldurii, the bound as named.
+  const opened = (r: Request) => ({ b: { overlaps: r.attackers.length - 1 + (r.on_enemy_flank?.length ?? 0) }, bound: r.bound_of === 'Gauls' ? 'b' : 'a' });
+  const resolved = (situation: { b: { overlaps: number } }): Resolution => ({
+    ...resolution(false), action: 'close_combat',
+    modifiers: situation.b.overlaps ? [{ label: `Soldurii: Each flank overlapped (×${situation.b.overlaps})`, value: -situation.b.overlaps, rule: 'p. 37, p. 35' }] : [],
+  });
+
+  beforeEach(() => {
+    app.rules = { systems: [withContacts], house_rules: [], problems: [] };
+    app.view = view({
+      ruleset: 'dbmm',
+      sides: [{ name: 'Romans', commands: [], points_awarded: 0, panicked: false }, { name: 'Gauls', commands: [], points_awarded: 0, panicked: false }],
+      units: {
+        1: unit({ id: 1, label: 'Hastati', side: 'Romans', type_name: 'Blade' }),
+        2: unit({ id: 2, label: 'Principes', side: 'Romans', type_name: 'Blade' }),
+        3: unit({ id: 3, label: 'Equites', side: 'Romans', type_name: 'Cavalry' }),
+        4: unit({ id: 4, label: 'Soldurii', side: 'Gauls', type_name: 'Blade' }),
+      },
+    } as Partial<BattleView['state']>);
+    app.bounds = {};
+    app.fight = { attackers: [1], defenders: [4] };
+  });
+
+  function commands() {
+    return mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'battle_fight') {
+        const r = args.request as Request;
+        return { action: 'close_combat', situation: opened(r), targets: { attacker: r.attackers, defender: r.defenders }, asks: [`Fought in the bound of ${r.bound_of ?? 'Romans'}.`] };
+      }
+      if (cmd === 'resolve') return resolved((args.request as { situation: { b: { overlaps: number } } }).situation);
+      if (cmd === 'battle_outlook') return [];
+      return [];
+    });
+  }
+  const fights = (calls: Calls) => calls.filter(([c]) => c === 'battle_fight').map(([, a]) => a.request);
+
+  it('picks an overlap and a friend on the flank from the side’s elements, each sent once and showing what it brings', async () => {
+    const calls = commands();
+    render(Resolver);
+    const overlap = await screen.findByRole('combobox', { name: 'Overlapping Soldurii: pick an element of Romans' });
+    // Only the Romans not yet in the fight are offered.
+    expect([...overlap.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['None', 'Principes — Blade', 'Equites — Cavalry']);
+    await fireEvent.change(overlap, { target: { value: '2' } });
+    await waitFor(() => expect(fights(calls)).toContainEqual({ action: 'close_combat', attackers: [1, 2], defenders: [4] }));
+    // What it counts for on both elements, and the factor it brings (the fight opened without it, compared).
+    const pick = () => document.querySelector('[data-contact-unit="2"]');
+    await waitFor(() => expect(pick()).toHaveTextContent('Soldurii is overlapped on that flank.'));
+    await waitFor(() => expect(pick()).toHaveTextContent('Soldurii: Each flank overlapped −1'));
+    const flank = await screen.findByRole('combobox', { name: 'On the flank of Soldurii: pick an element of Romans' });
+    expect([...flank.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['None', 'Equites — Cavalry']);
+    await fireEvent.change(flank, { target: { value: '3' } });
+    await waitFor(() => expect(fights(calls)).toContainEqual({ action: 'close_combat', attackers: [1, 2], defenders: [4], on_enemy_flank: [3] }));
+    await waitFor(() => expect(document.querySelector('[data-contact-unit="3"]')).toHaveTextContent('it recoils with Hastati.'));
+    // The front units only on the card; the overlap is in contact with them.
+    expect(document.querySelector('[data-part="a"]')).not.toHaveTextContent('Principes');
+    // Taken out: opened again without it.
+    await fireEvent.click(screen.getByRole('button', { name: 'Take Principes out: Overlapping Soldurii' }));
+    await waitFor(() => expect(fights(calls).at(-1)).toEqual({ action: 'close_combat', attackers: [1], defenders: [4], on_enemy_flank: [3] }));
+  });
+
+  it('keeps the umpire’s own changes to the situation when a contact is picked', async () => {
+    const calls = commands();
+    render(Resolver);
+    const going = await screen.findByLabelText('Going');
+    await fireEvent.input(going, { target: { value: 'rough' } });
+    await fireEvent.change(going, { target: { value: 'rough' } });
+    await fireEvent.change(await screen.findByRole('combobox', { name: 'Overlapping Soldurii: pick an element of Romans' }), { target: { value: '2' } });
+    await waitFor(() => expect(fights(calls)).toContainEqual({ action: 'close_combat', attackers: [1, 2], defenders: [4] }));
+    await waitFor(() => {
+      const last = calls.filter(([c]) => c === 'resolve').at(-1)![1].request as { situation: unknown };
+      expect(last.situation).toEqual({ b: { overlaps: 1, going: 'rough' }, bound: 'a' });
+    });
+  });
+
+  it('asks whose bound it is once and fights the bound’s next fight in it', async () => {
+    const calls = commands();
+    const first = render(Resolver);
+    expect(await screen.findByText(/Until you say, the attackers’ \(Romans\)/)).toBeInTheDocument();
+    await fireEvent.click(screen.getByRole('button', { name: 'Gauls' }));
+    await waitFor(() => expect(fights(calls).at(-1)).toEqual({ action: 'close_combat', attackers: [1], defenders: [4], bound_of: 'Gauls' }));
+    expect(screen.getByRole('button', { name: 'Gauls' })).toHaveAttribute('aria-pressed', 'true');
+    expect(app.bounds[7]).toEqual({ turn: 1, side: 'Gauls' });
+    first.unmount();
+    // The next fight of the bound: the Gauls' bound without asking.
+    app.fight = { attackers: [2], defenders: [4] };
+    render(Resolver);
+    await waitFor(() => expect(fights(calls).at(-1)).toEqual({ action: 'close_combat', attackers: [2], defenders: [4], bound_of: 'Gauls' }));
+    expect(screen.queryByText(/Until you say/)).toBeNull();
+    // The next bound asks again.
+    expect(app.bounds[7]!.turn).toBe(1);
   });
 });

@@ -52,6 +52,15 @@ describe('the roster', () => {
     expect(document.querySelector('textarea')).toBeNull();
   });
 
+  it('says on its row what the results call on a unit to do on the table, and nothing when none', async () => {
+    commands();
+    app.view = view({ units: { 1: unit({ id: 1, label: 'Brennus', side: 'Romans', moves: ['Brennus: routs'] }), 2: unit({ id: 2, label: 'Horsemen', side: 'Romans' }) } });
+    render(Roster);
+    const row = (await screen.findByText('Brennus')).closest('li')!;
+    expect(row.querySelector('[data-testid="unit-moves"]')).toHaveTextContent('Brennus: routs');
+    expect(screen.getByText('Horsemen').closest('li')!.querySelector('[data-testid="unit-moves"]')).toBeNull();
+  });
+
   it('adds 6 × SD in four interactions: type the code, the quantity, Add — labelled 1…6', async () => {
     const calls = commands();
     render(Roster);

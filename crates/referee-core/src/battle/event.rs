@@ -231,6 +231,7 @@ impl EventBody {
                     .split('_')
                     .map(|w| match w {
                         "pip" => "PIP",
+                        "pips" => "PIPs",
                         "me" => "ME",
                         "bua" => "BUA",
                         other => other,

@@ -1169,6 +1169,11 @@ fn an_edited_unit_keeps_its_losses_and_a_removed_one_is_gone_not_lost() {
         applied("pip_cost", "3 PIPs").describe(names),
         "PIP cost — 17.03: 3 PIPs"
     );
+    let mut pips = applied("pips", "7");
+    if let EventBody::Applied { targets, .. } = &mut pips {
+        targets.clear();
+    }
+    assert_eq!(pips.describe(names), "PIPs: 7");
     assert_eq!(
         applied("close_combat", "pursue/destroyed").describe(names),
         "Close combat — 17.03: pursue / destroyed"

@@ -29,6 +29,50 @@ pub struct ActionInfo {
     pub from_roster: bool,
     /// It throws dice; an action that does not answers with one certain result.
     pub rolls: bool,
+    /// The contacts it takes from the roster besides the two units fighting in front (DBMM
+    /// p. 35–38): none for a system whose picks are all it fights with.
+    pub contacts: Vec<ContactInfo>,
+    /// It is fought in one side's bound, which the umpire names (DBMM).
+    pub asks_bound: bool,
+}
+
+/// What a contact is to the fight (DBMM p. 35–38).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ContactKind {
+    /// An element overlapping the enemy's front element: picked as a further unit of its side.
+    Overlap,
+    /// A friend directly behind its side's front element.
+    Behind,
+    /// A friend in front-edge contact with the enemy front element's flank or rear.
+    OnEnemyFlank,
+}
+
+/// The part of a fight whose friends a contact is picked from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FightPart {
+    Attackers,
+    Defenders,
+}
+
+/// A contact an action takes from the roster, in the rules' words: `{front}` stands for the
+/// label of its own side's front element, `{enemy}` for the enemy's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+pub struct ContactInfo {
+    pub kind: ContactKind,
+    /// Whose friends it is picked from.
+    pub parts: Vec<FightPart>,
+    /// At most this many for each front element.
+    pub at_most: u32,
+    /// The pick's name: "On {enemy}'s flank".
+    pub label: String,
+    /// What it counts for on both elements it concerns.
+    pub counts: String,
+    pub rule: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ruling: Option<String>,
 }
 
 /// One die of a throw: its sides, which side of an opposed roll throws it, and, where each die

@@ -18,8 +18,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 
 pub use action::{
-    dice_of, ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, Die, Phase, PhaseStep,
-    SideField, SystemInfo, Thrower,
+    dice_of, ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, ContactInfo,
+    ContactKind, Die, FightPart, Phase, PhaseStep, SideField, SystemInfo, Thrower,
 };
 pub use fight::{Fighter, Labels, Opening, Sides};
 pub use form::{UnitField, UnitForm, UnitPreview};
@@ -96,6 +96,14 @@ impl<D: 'static> Action<D> {
         self.info.from_roster = true;
         self
     }
+
+    /// A combat fought in one side's bound, with these contacts picked besides its units (its
+    /// system takes them: `takes_contacts`).
+    pub fn in_a_bound(mut self, contacts: Vec<ContactInfo>) -> Action<D> {
+        self.info.asks_bound = true;
+        self.info.contacts = contacts;
+        self
+    }
 }
 
 fn info(id: &str, name: &str, rule: &str, group: ActionGroup, rolls: bool) -> ActionInfo {
@@ -107,6 +115,8 @@ fn info(id: &str, name: &str, rule: &str, group: ActionGroup, rolls: bool) -> Ac
         fights: false,
         from_roster: false,
         rolls,
+        contacts: Vec::new(),
+        asks_bound: false,
     }
 }
 

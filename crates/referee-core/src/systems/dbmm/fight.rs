@@ -13,10 +13,78 @@ use super::roster::DbmmElement;
 use super::standing::{command_of, command_states};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
+use crate::rule_system::{ContactInfo, ContactKind, FightPart};
 use crate::ErrorCode;
 
 /// The fighting element and up to one overlap on each of the enemy's two flanks (p. 35).
 const MOST_PICKED: usize = 3;
+
+/// A contact as the app offers it to be picked, in the sheet's words (R-DBMM-38).
+fn contact(
+    kind: ContactKind,
+    parts: &[FightPart],
+    at_most: u32,
+    label: &str,
+    counts: &str,
+    rule: &str,
+) -> ContactInfo {
+    ContactInfo {
+        kind,
+        parts: parts.to_vec(),
+        at_most,
+        label: label.into(),
+        counts: counts.into(),
+        rule: rule.into(),
+        ruling: Some("R-DBMM-38".into()),
+    }
+}
+
+/// The contacts a close combat takes, on either side: overlaps (the second and third elements
+/// picked, one on each of the enemy's flanks, p. 35), a friend behind (p. 36, 42) and a friend
+/// on the enemy's flank (p. 37–38).
+pub fn close_combat_contacts() -> Vec<ContactInfo> {
+    use ContactKind::{Behind, OnEnemyFlank, Overlap};
+    let both = [FightPart::Attackers, FightPart::Defenders];
+    vec![
+        contact(
+            Overlap,
+            &both,
+            (MOST_PICKED - 1) as u32,
+            "Overlapping {enemy}",
+            "{enemy} is overlapped on that flank.",
+            "p. 35",
+        ),
+        contact(
+            Behind,
+            &both,
+            1,
+            "Behind {front}",
+            "Rear support for {front} where the table allows it; the friend behind {front} in its outcome.",
+            "p. 36, p. 42",
+        ),
+        contact(
+            OnEnemyFlank,
+            &both,
+            1,
+            "On the flank of {enemy}",
+            "An enemy front edge on the flank of {enemy}; it recoils with {front}.",
+            "p. 37–38",
+        ),
+    ]
+}
+
+/// The contact shooting takes: a friend behind the target, for the outcomes that reach it
+/// (p. 42).
+pub fn shooting_contacts() -> Vec<ContactInfo> {
+    vec![contact(
+        ContactKind::Behind,
+        &[FightPart::Defenders],
+        1,
+        "Behind {front}",
+        "The friend behind {front} in its outcome.",
+        "p. 42",
+    )]
+}
 
 /// Whether an element fights shaken because of its command's morale (p. 43): every element of
 /// a broken (or shattered) command, and the 1 ME and ½ ME elements and Bge not (S) of a
@@ -97,7 +165,7 @@ pub fn open(
                 )
                 .rule("p. 35"));
             }
-            asks.push("The second and third elements picked on a side overlap the enemy element (p. 35): pick any that stand behind as behind instead (p. 36).".into());
+            asks.push("The second and third elements picked on a side overlap the enemy element (p. 35); a friend behind or on the enemy’s flank is picked as such (p. 36–38).".into());
             asks.push(
                 "Set the going, the edge in contact and the tactical factors claimed (p. 36–38)."
                     .into(),
@@ -135,6 +203,9 @@ pub fn open(
                     "Shooting is resolved between the primary shooter and its target (a friend may stand behind the target only)",
                     "p. 34",
                 ));
+            }
+            if sides.behind.len() > 1 {
+                return Err(one_behind(b));
             }
             asks.push("Set the range in paces and any aiding shooters (p. 34, p. 37).".into());
             asks.extend([a, b].into_iter().filter_map(ungraded));
@@ -176,6 +247,18 @@ fn overlaps(fighters: &[Fighter<DbmmElement>]) -> Vec<Overlap> {
         .collect()
 }
 
+/// The refusal of a second friend behind an element, or on the enemy's flank.
+fn one_behind(front: &Fighter<DbmmElement>) -> RefereeError {
+    RefereeError::new(
+        ErrorCode::FightTooManyUnits,
+        format!(
+            "{} has one friend directly behind it and one on the enemy's flank at most: pick one of each.",
+            front.label
+        ),
+    )
+    .rule("p. 36, p. 38")
+}
+
 /// The friend picked behind `front`: one of its side (p. 36, p. 42).
 fn friend_behind<'f, 'a>(
     sides: &'f Sides<'a, DbmmElement>,
@@ -205,14 +288,7 @@ fn contacts(
     };
     let (behind, flank) = (ours(&sides.behind), ours(&sides.on_enemy_flank));
     if behind.len() > 1 || flank.len() > 1 {
-        return Err(RefereeError::new(
-            ErrorCode::FightTooManyUnits,
-            format!(
-                "{} has one friend directly behind it and one on the enemy's flank at most: pick one of each.",
-                front.label
-            ),
-        )
-        .rule("p. 36, p. 38"));
+        return Err(one_behind(front));
     }
     if let Some(rear) = friend_behind(sides, front) {
         me.behind = Some(element(rear));

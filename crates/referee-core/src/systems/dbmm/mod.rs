@@ -72,7 +72,8 @@ impl RuleSystem for Dbmm {
                 Combat,
                 combat::close_combat,
             )
-            .fights(),
+            .fights()
+            .in_a_bound(fight::close_combat_contacts()),
             A::rolled(
                 "shooting",
                 "Shooting",
@@ -80,7 +81,8 @@ impl RuleSystem for Dbmm {
                 Combat,
                 combat::shooting,
             )
-            .fights(),
+            .fights()
+            .in_a_bound(fight::shooting_contacts()),
             A::certain(
                 "flee_through_friends",
                 "Fleeing through friends",

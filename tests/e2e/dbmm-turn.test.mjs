@@ -1,0 +1,243 @@
+// End to end: a whole DBMM bound in the real app window, at 1280×800 and at 390×844, from the
+// roster of the `dbmm-whole-bound` preset — the Romans' PIPs (p. 27), their archers shooting the
+// Gallic slingers (p. 34, the bound named once), the hastati fighting the soldurii with the
+// principes overlapping them and the Roman horse on their flank (p. 35, 37–38), which disheartens
+// the Warband and removes its chariots (p. 43, R-DBMM-35); undo of that result exact, then applied
+// again; the Gaesatae fighting shaken for it, overlapped by the hastati, which breaks the Warband
+// and routs its general; the Nobles marked as seeing it at the bound's end (R-DBMM-36); the
+// standing; the next bound. Every
+// contact is picked from the roster's elements once, every die typed as the table threw it, every
+// result checked on the roster and the standing. Every interaction is counted (`turn-flow dbmm:
+// N interactions`); a combat with one situational factor takes at most 7.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DESKTOP, checkScreen, connect, devTextProblems, shot, size, tap, until } from './support.mjs';
+import { atBothSizes, beginPreset, rosterIds, turnFlow } from './turn-flow.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await connect();
+});
+
+after(async () => {
+  await browser?.deleteSession();
+});
+
+/** A battle begun from the preset under its own name. */
+const setUp = (name) => beginPreset(browser, 'dbmm', 'dbmm-whole-bound', undefined, name);
+
+/** The roster's words for each element, by label: its state, and what the results call on it to
+ * do on the table ("general, in the line; Brennus: routs"). */
+async function roster() {
+  await tap(browser, 'button[data-tab="roster"]');
+  await browser.$('#roster .unit-row').waitForExist({ timeout: 10000 });
+  return browser.execute(() => Object.fromEntries([...document.querySelectorAll('#roster .unit-row')].map((row) => {
+    const moves = row.querySelector('[data-testid="unit-moves"]');
+    const state = row.querySelector('[data-testid="unit-state"]').textContent.trim();
+    return [row.querySelector('strong').textContent.trim(), moves ? `${state}; ${moves.textContent.trim()}` : state];
+  })));
+}
+
+/** Each command's and army's gauge on the dashboard, in its words, by label ("Gauls Warband"). */
+async function standing() {
+  await tap(browser, 'button[data-tab="dashboard"]');
+  await browser.$('#standing .gauge').waitForExist({ timeout: 10000 });
+  return browser.execute(() => Object.fromEntries([...document.querySelectorAll('#standing .side-card')].flatMap((card) =>
+    [...card.querySelectorAll('.gauge')].map((g) => [`${card.dataset.side} ${g.dataset.label}`, g.querySelector('[data-testid="gauge-text"]').textContent.trim()]))));
+}
+
+/** The log's entries in force, in words. */
+async function logEntries() {
+  await tap(browser, 'button[data-tab="log"]');
+  await browser.$('.log .log-entry').waitForExist({ timeout: 10000 });
+  return browser.execute(() => [...document.querySelectorAll('.log .log-entry:not(.undone)')].map((e) => e.textContent.replace(/\s+/g, ' ').trim()));
+}
+
+/** The resolver's text: the fight, its asks and contacts, the result and its modifiers. */
+async function resolverText() {
+  return browser.execute(() => document.querySelector('.resolver').innerText);
+}
+
+/** The modifiers of the resolution shown, each with its worth ("Soldurii: Each flank overlapped
+ * (×1) −1"), read whether their panel is open or not. */
+async function modifiers() {
+  return browser.execute(() => [...document.querySelectorAll('#battle-resolution .modifiers tbody tr')].map((tr) => `${tr.cells[0].textContent.trim()} ${tr.cells[1].textContent.trim()}`));
+}
+
+/** A throw typed in the dice box in one go, as pasted. */
+async function typeDice(text) {
+  await browser.execute((faces) => {
+    const box = document.querySelector('#dice-typed');
+    box.value = faces;
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+}
+
+async function noDeveloperText(what) {
+  const problems = await devTextProblems(browser);
+  assert.deepEqual(problems, [], `${what}: ${problems.join('\n')}`);
+}
+
+async function playBound(label) {
+  const id = await rosterIds(browser);
+  const flow = turnFlow(browser, 'dbmm', label, id);
+  /** A contact picked from its list of the side's elements: one interaction; the fight opens
+   * again with it, and shows what it brings. */
+  const contact = (kind, part, unit) => async () => {
+    const list = await browser.$(`select[data-contact-pick="${kind}:${part}"]`);
+    await list.waitForExist({ timeout: 10000 });
+    await browser.execute((e) => e.scrollIntoView({ block: 'center' }), list);
+    await list.selectByAttribute('value', String(id[unit]));
+    return 1;
+  };
+  const brings = (unit) => async () => browser.$(`[data-contact-unit="${id[unit]}"] .implied`).isExisting();
+  const before = await roster();
+  assert.equal(before.Slingers, 'in the line');
+
+  // PIPs (p. 27): the Romans' C-in-C dices for his two commands. Nothing lands on the roster.
+  await flow.phase('pips');
+  await flow.count('button[data-step-action="pips"]');
+  await until(browser, 'the PIP dice', async () => (await browser.$('#action').getValue()) === 'pips');
+  await flow.count('button[data-add="commands"]');
+  await until(browser, 'two commands dicing', async () => (await browser.execute(() => document.querySelectorAll('#sticky-bar .pad').length)) === 2);
+  await typeDice('5 2');
+  flow.n += 1;
+  await until(browser, 'the PIPs thrown', async () => browser.$('#bar-result').isExisting());
+  await flow.count('#apply-result');
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  assert.deepEqual(await roster(), before, 'PIPs change no element');
+
+  // Shooting (p. 34): the Sagittarii shoot the Slingers in the Romans' bound — named once, here,
+  // and kept for the bound's next fights. A 6 against a 1 destroys them.
+  await flow.phase('shooting');
+  await flow.fight('shooting, the bound named', ['Sagittarii', 'Slingers'], 'shooting', async () => {
+    await tap(browser, 'button[data-bound="Romans"]');
+    return 1;
+  }, [6, 1], async () => (await browser.$('button[data-bound="Romans"][aria-pressed="true"]').isExisting()) && (await resolverText()).includes('Fought in the bound of Romans'));
+  await noDeveloperText('the shooting applied');
+  let words = await roster();
+  assert.equal(words.Slingers, 'destroyed');
+  assert.equal(words.Sagittarii, 'in the line');
+  let gauges = await standing();
+  assert.match(gauges['Gauls Nobles'], /steady/, gauges['Gauls Nobles']);
+
+  // Close combat (p. 35–42): the Hastati against the Soldurii, the Principes overlapping them and
+  // the Equites (of the Horse) on their flank, each picked once from the Romans' elements and
+  // counted on the Soldurii. In the Romans' bound, read from the shooting's. A 6 against a 1
+  // destroys them.
+  await flow.phase('close_combat');
+  const beforeCombat = { roster: await roster(), standing: await standing() };
+  await flow.fight('the hastati, an overlap and a friend on the flank', ['Hastati', 'Soldurii'], 'close_combat', async () => {
+    await contact('overlap', 'attackers', 'Principes')();
+    await until(browser, 'the overlap in', brings('Principes'));
+    return 1 + (await contact('on_enemy_flank', 'attackers', 'Equites')());
+  }, [6, 1], async () => (await brings('Principes')()) && brings('Equites')());
+  let text = await resolverText();
+  assert.match(text, /Fought in the bound of Romans/, 'the bound read from the bound named');
+  assert.match(text, /Soldurii: Each flank overlapped\s*−1/, 'the overlap counts on the Soldurii');
+  assert.match(text, /Soldurii: Each enemy front edge on flank or rear edge\s*−1/, 'the friend on the flank counts on the Soldurii');
+  await noDeveloperText('the contacts applied');
+  await shot(browser, `dbmm-contacts-applied-${label}`);
+  words = await roster();
+  assert.equal(words.Soldurii, 'destroyed');
+  assert.equal(words.Chariots, 'removed (its command disheartened)', 'the Warband’s 0 ME element leaves with the result (R-DBMM-35)');
+  assert.equal(words.Equites, 'in the line');
+  gauges = await standing();
+  assert.match(gauges['Gauls Warband'], /disheartened/, gauges['Gauls Warband']);
+
+  // Undo beside "Applied ✓": the roster and the standing exactly as before the combat. Back on
+  // the resolver the fight is read again from the roster, its contacts and bound kept; the same
+  // throw is typed and applied again.
+  await flow.count('button[data-tab="resolve"]');
+  await flow.count('#undo-applied');
+  await until(browser, 'the combat undone', async () => !(await browser.$('#applied').isExisting()));
+  assert.deepEqual({ roster: await roster(), standing: await standing() }, beforeCombat, 'undo is exact');
+  await flow.count('button[data-tab="resolve"]');
+  await until(browser, 'the fight read again with its contacts', async () => (await brings('Principes')()) && brings('Equites')());
+  await typeDice('6 1');
+  flow.n += 1;
+  await until(browser, 'the throw read', async () => browser.$('#bar-result').isExisting());
+  await flow.count('#apply-result');
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  words = await roster();
+  assert.equal(words.Soldurii, 'destroyed');
+  assert.equal(words.Chariots, 'removed (its command disheartened)');
+
+  // The Gaesatae (1 ME of the disheartened Warband) attack the Principes in the Romans' bound, the
+  // Hastati overlapping them: one situational factor. They fight shaken with nothing ticked, and a
+  // 1 against a 6 destroys them; the Warband breaks and Brennus, its general, routs.
+  await flow.fight('the gaesatae shaken, overlapped', ['Gaesatae', 'Principes'], 'close_combat', contact('overlap', 'defenders', 'Hastati'), [1, 6], brings('Hastati'));
+  text = await resolverText();
+  assert.match(text, /Fought in the bound of Romans/, 'the Romans’ bound, though the Gauls attack');
+  assert.match(text, /Warband\) is disheartened: it fights shaken/, text);
+  assert.ok((await modifiers()).includes('Gaesatae: Broken or shaken in close combat or shot at −1'), (await modifiers()).join(' | '));
+  assert.match(text, /Gaesatae: Each flank overlapped\s*−1/, 'the overlap counts on the Gaesatae');
+  await noDeveloperText('the shaken element applied');
+  await shot(browser, `dbmm-shaken-${label}`);
+  words = await roster();
+  assert.equal(words.Gaesatae, 'destroyed');
+  assert.match(words.Brennus, /routs/, words.Brennus);
+  await browser.execute(() => document.querySelector('#roster [data-testid="unit-moves"]')?.scrollIntoView({ block: 'center' }));
+  await shot(browser, `dbmm-roster-routs-${label}`);
+  assert.equal(words.Principes, 'in the line');
+  assert.equal(words.Hastati, 'in the line');
+  gauges = await standing();
+  assert.match(gauges['Gauls Warband'], /broken/, gauges['Gauls Warband']);
+  assert.match(gauges['Gauls Nobles'], /steady/, gauges['Gauls Nobles']);
+  assert.match(gauges['Romans Legion'], /steady/, gauges['Romans Legion']);
+
+  // The bound's end (p. 43, R-DBMM-36): the Horsemen see the broken Warband within 800p — one
+  // tap on the roster — and the Nobles, who have lost an element, count 1 ME more this bound-end.
+  await flow.count('button[data-tab="roster"]');
+  await flow.count(`button[aria-label="Sees a broken command within 800p: Horsemen"]`);
+  await until(browser, 'the Horsemen marked', async () => (await roster()).Horsemen.includes('sees a broken command'));
+  gauges = await standing();
+  assert.match(gauges['Gauls Nobles'], /disheartened/, gauges['Gauls Nobles']);
+  await shot(browser, `dbmm-standing-${label}`);
+  await noDeveloperText('the standing');
+
+  // Each result once in the log, though Apply was tapped twice each time.
+  const log = await logEntries();
+  for (const [action, times] of [['PIPs', 1], ['Shooting', 1], ['Close combat', 2]]) {
+    assert.equal(log.filter((e) => e.replace(/^[\d:]+ /, '').startsWith(action)).length, times, `${action}: ${log.map((e) => e.slice(0, 70)).join(' | ')}`);
+  }
+
+  // The next bound: the mark ends, the Nobles are steady again; the Warband stays broken.
+  await flow.nextTurn();
+  words = await roster();
+  assert.doesNotMatch(words.Horsemen, /sees a broken command/, words.Horsemen);
+  gauges = await standing();
+  assert.match(gauges['Gauls Nobles'], /steady/, gauges['Gauls Nobles']);
+  assert.match(gauges['Gauls Warband'], /broken/, gauges['Gauls Warband']);
+  return flow.done();
+}
+
+atBothSizes(test, () => browser, 'DBMM', 'dbmm', ['Gergovia', 'Alesia'], setUp, playBound);
+
+test('the contacts of a DBMM fight pass every screen check at both sizes', async () => {
+  await size(browser, DESKTOP);
+  await setUp('Bibracte');
+  const id = await rosterIds(browser);
+  await tap(browser, `#roster button[data-pick-unit="${id.Hastati}"]`);
+  await tap(browser, `#roster button[data-pick-unit="${id.Soldurii}"]`);
+  await tap(browser, '#resolve-picked');
+  for (const [kind, unit] of [['overlap', 'Principes'], ['behind', 'Triarii'], ['on_enemy_flank', 'Equites']]) {
+    const list = await browser.$(`select[data-contact-pick="${kind}:attackers"]`);
+    await list.waitForExist({ timeout: 10000 });
+    await browser.execute((e) => e.scrollIntoView({ block: 'center' }), list);
+    await list.selectByAttribute('value', String(id[unit]));
+    await browser.$(`[data-contact-unit="${id[unit]}"] .implied`).waitForExist({ timeout: 10000 });
+  }
+  const text = await resolverText();
+  // Each contact entered once counts on both elements: the overlap and the friend on the flank
+  // each −1 on the Soldurii; the Triarii (Sp) behind Bd give no support here (p. 36).
+  assert.match(text, /Soldurii: Each flank overlapped\s*−1/);
+  assert.match(text, /Soldurii: Each enemy front edge on flank or rear edge\s*−1/);
+  assert.match(text, /Triarii in rank 2 gives no support here/);
+  // Taken out again: the fight is as it was without it.
+  await tap(browser, `button[aria-label="Take Equites out: On the flank of Soldurii"]`);
+  await until(browser, 'the friend on the flank gone', async () => !(await browser.$(`[data-contact-unit="${id.Equites}"]`).isExisting()));
+  await until(browser, 'the fight opened again', async () => browser.$(`[data-contact-unit="${id.Triarii}"] .implied`).isExisting());
+  await checkScreen(browser, 'dbmm-contacts');
+});
