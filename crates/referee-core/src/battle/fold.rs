@@ -299,8 +299,6 @@ fn check_setup(setup: &super::BattleSetup, ruleset: &str) -> Result<(), RefereeE
     Ok(())
 }
 
-/// Applies concrete changes. A unit already lost (after an edited roll replays) is recorded as
-/// a conflict, not an error: the umpire sees what could not be applied.
 /// The units whose leader is not captured: a result that captures one of them makes its
 /// attackers his captors.
 pub fn free_leaders(state: &BattleState) -> BTreeSet<UnitId> {
@@ -312,21 +310,38 @@ pub fn free_leaders(state: &BattleState) -> BTreeSet<UnitId> {
         .collect()
 }
 
-/// The leaders a result captured are held by the units that attacked (6.1.4: "stack the leader
-/// under the attacking units' counter"), so that their elimination can free him.
+/// The leaders a result captured are held by the units of the enemy side that attacked (ITACS
+/// 6.1.4: "stack the leader under the attacking units' counter"), so that their elimination can
+/// free him.
 pub fn hold_captives(
     state: &mut BattleState,
     free_before: &BTreeSet<UnitId>,
     targets: &BTreeMap<String, Vec<UnitId>>,
 ) {
-    let captors = targets.get("attacker").cloned().unwrap_or_default();
-    for u in state.units.values_mut() {
-        if free_before.contains(&u.id) && u.leader == Some(crate::state::LeaderFate::Captured) {
-            u.held_by = captors.clone();
+    let attackers = targets.get("attacker").cloned().unwrap_or_default();
+    let side_of = |state: &BattleState, id: &UnitId| state.units.get(id).map(|u| u.side.clone());
+    let taken: Vec<(UnitId, String)> = state
+        .units
+        .values()
+        .filter(|u| {
+            free_before.contains(&u.id) && u.leader == Some(crate::state::LeaderFate::Captured)
+        })
+        .map(|u| (u.id, u.side.clone()))
+        .collect();
+    for (id, side) in taken {
+        let captors: Vec<UnitId> = attackers
+            .iter()
+            .filter(|a| side_of(state, a).is_some_and(|s| s != side))
+            .copied()
+            .collect();
+        if let Some(u) = state.units.get_mut(&id) {
+            u.held_by = captors;
         }
     }
 }
 
+/// Applies concrete changes. A unit already lost (after an edited roll replays) is recorded as
+/// a conflict, not an error: the umpire sees what could not be applied.
 pub fn apply_changes(
     ruleset: &Ruleset,
     state: &mut BattleState,

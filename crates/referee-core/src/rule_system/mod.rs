@@ -640,6 +640,7 @@ pub fn land_leader_fate(unit: &mut UnitState, change: &Change) -> bool {
         }
         Change::LeaderKilled => {
             unit.leader = Some(LeaderFate::Killed);
+            unit.held_by.clear();
             if unit.role != Role::Unit {
                 unit.lost = true;
             }

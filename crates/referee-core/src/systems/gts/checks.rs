@@ -779,12 +779,6 @@ pub fn frenzy(
     Ok(r)
 }
 
-/// The frenzy tests of an elephant stand with `before` hits taking `new` more (7.41, R-GTS-10):
-/// the −1s of each test, and the end: calm, frenzied, or killed by its driver (7.42).
-/// The frenzy test chained after `new` hits on an elephant unit whose front stand has
-/// `before` (7.41, R-GTS-27): hits that eliminate the front stand spill onto the next, which
-/// tests as a stand of its own (its first hit tests nothing, R-GTS-10); the eliminated stand
-/// does not frenzy, and nor does a unit with no stand left.
 /// How an elephant's frenzy tests end (7.41–7.42): in the order the results are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Frenzy {
@@ -813,6 +807,10 @@ impl Frenzy {
     }
 }
 
+/// The frenzy test chained after `new` hits on an elephant unit whose front stand has
+/// `before` (7.41, R-GTS-27): hits that eliminate the front stand spill onto the next, which
+/// tests as a stand of its own (its first hit tests nothing, R-GTS-10); the eliminated stand
+/// does not frenzy, and nor does a unit with no stand left.
 pub fn chained_frenzy(
     data: &GtsData,
     stands: u32,
@@ -837,6 +835,8 @@ pub fn chained_frenzy(
         .map_err(|_| crate::odds::OddsError::Empty)
 }
 
+/// The frenzy tests of an elephant stand with `before` hits taking `new` more (7.41, R-GTS-10):
+/// the −1s of each test, and the end: calm, frenzied, or killed by its driver (7.42).
 pub fn frenzy_odds(
     data: &GtsData,
     before: u32,

@@ -631,9 +631,9 @@ impl<'a> Shooting<'a> {
         out
     }
 
-    /// A shot's result key: "2 hits", "1 hit; the escort takes 1", "astray".
     /// A row's key, from what the shot does: "hits_1", "hits_2_disordered", "hits_0_escort_2",
-    /// "hits_0_astray" (the same distinctions its words make).
+    /// "hits_0_astray", and "hits_0_astray_2" when both shots of a catapult firing twice stray
+    /// (the same distinctions its words make).
     fn result_key(&self, sh: &Shot) -> String {
         let mut key = format!("hits_{}", sh.hits);
         if self.s.twice && self.disorder_by(sh) == Some("9.28") {
@@ -642,8 +642,10 @@ impl<'a> Shooting<'a> {
         if sh.escort_hits > 0 {
             key.push_str(&format!("_escort_{}", sh.escort_hits));
         }
-        if sh.astray > 0 {
-            key.push_str("_astray");
+        match sh.astray {
+            0 => {}
+            1 => key.push_str("_astray"),
+            n => key.push_str(&format!("_astray_{n}")),
         }
         key
     }
@@ -661,6 +663,7 @@ impl<'a> Shooting<'a> {
             .collect()
     }
 
+    /// The result in words: "2 hits", "1 hit; the escort takes 1", "astray".
     fn result_name(&self, sh: &Shot) -> String {
         let mut words = match sh.hits {
             0 => "no effect".to_string(),

@@ -898,7 +898,7 @@ fn roll_off(
         out
     };
     // Each side by the unit that takes its hits (6.12).
-    let [na_name, nb_name] = side_names([ua.name.clone(), ub.name.clone()]);
+    let [na_name, nb_name] = [ua.name.clone(), ub.name.clone()];
     let takes = |name: &str, n: u32| format!("{} {n}", side_verb(name, "take", "takes"));
     let words = |(ha, hb): (u32, u32)| match (ha, hb) {
         (0, 0) => "no hits".to_string(),
@@ -1183,15 +1183,6 @@ fn hits_key((ha, hb): (u32, u32)) -> String {
     format!("hits_{ha}_{hb}")
 }
 
-/// The sides' names in a result's words; two that read alike say which side each is.
-fn side_names([a, b]: [String; 2]) -> [String; 2] {
-    if a == b {
-        [format!("{a} (side A)"), format!("{b} (side B)")]
-    } else {
-        [a, b]
-    }
-}
-
 /// The names of the combat's units, side A's first.
 fn unit_names([a, b]: [&Side; 2]) -> Vec<String> {
     a.units
@@ -1258,7 +1249,7 @@ fn recoil_forecast(
         }
     }
     // Each side by its units' names.
-    let labels = side_names([side_label(a), side_label(b)]);
+    let labels = [side_label(a), side_label(b)];
     for (fates, label) in [
         side_fate(ta, tb, r.rout_multiple)?,
         side_fate(tb, ta, r.rout_multiple)?,
@@ -1288,7 +1279,7 @@ fn recoil_distribution(
 ) -> Result<Vec<ResultOdds>, RefereeError> {
     let r = &data.recoil;
     let joint = joint_fate(ta, tb, r.rout_multiple)?;
-    let labels = side_names([side_label(a), side_label(b)]);
+    let labels = [side_label(a), side_label(b)];
     let locked_hits: Vec<crate::contract::Effect> = a
         .units
         .iter()

@@ -396,6 +396,28 @@ fn artillery_firing_twice_gives_one_row_per_result() {
     assert_eq!(labels, ["hits_0", "hits_1", "hits_2", "hits_3", "hits_4"]);
 }
 
+#[test]
+fn a_catapult_firing_twice_names_each_row_apart_even_when_both_shots_stray() {
+    // 9.21, 9.26: one shot astray and the other missing is not both shots astray; each row has a
+    // key of its own (the app lists the rows by key).
+    let r = resolved(
+        "fire",
+        json!({ "firer": { "class": "engine", "weapon": "CT", "stands": 1 },
+                "target": { "class": "infantry", "weapon": "SP", "armour": "M", "stands": 4 },
+                "range": 10.0, "twice": true }),
+    );
+    let keys: Vec<&str> = r.distribution.iter().map(|d| d.result.as_str()).collect();
+    let mut unique = keys.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), keys.len(), "{keys:?}");
+    assert!(
+        keys.contains(&"hits_0_astray") && keys.contains(&"hits_0_astray_2"),
+        "{keys:?}"
+    );
+    assert_eq!(r.shown.names["hits_0_astray_2"], "No effect; astray");
+}
+
 /// `p` is exactly `q` × n/d.
 fn is_times(p: &str, q: &str, n: u128, d: u128) -> bool {
     let (p, q) = (

@@ -1,7 +1,7 @@
 //! Captured leaders (6.1.4): a leader whose stack is eliminated in melee is held by the units
-//! that attacked it (the battle keeps them as `held_by`); when every one of them is eliminated,
-//! by melee or missile combat, he walks free — in the same event as the result, so undo takes
-//! both back.
+//! that attacked it (the battle keeps them as `held_by`); when every one of them is eliminated
+//! (by melee or missile combat, as the rule says, or by the umpire's hand) he walks free — in the
+//! same event, so undo takes both back.
 
 use crate::contract::Change;
 use crate::rule_system::FollowOn;
