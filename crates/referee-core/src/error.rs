@@ -240,6 +240,15 @@ pub fn possessive(side: &str) -> String {
 }
 
 /// A list in words: "a, b or c".
+/// Names in words: "a", "a and b", "a, b and c".
+pub fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 pub fn or_list(items: &[String]) -> String {
     match items {
         [] => String::new(),

@@ -1215,10 +1215,7 @@ fn named_apart([a, b]: [&mut Side; 2]) {
 /// A side named by its units: "Hoplites 1", "Hoplites 1 and Peltasts 2".
 fn side_label(side: &Side) -> String {
     let names: Vec<&str> = side.units.iter().map(|(u, _)| u.name.as_str()).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.concat(),
-    }
+    crate::error::and_list(&names)
 }
 
 /// A side's fate from its units' fates.

@@ -10,12 +10,13 @@ use std::collections::BTreeMap;
 
 use super::data::{FireRules, FireTable, MedievalData};
 use super::result::{Part, Who};
-use super::scatter::{and_list, ScatterRead};
+use super::scatter::ScatterRead;
 use super::units::{group_mean, resolve_hex, terrain, unit, MedUnit, Unit};
 use crate::contract::{
     effect, Chance, Change, Check, Chooser, Effect, Modifier, Note, Outcome, Resolution,
     ResultOdds, Shown, Target, Total,
 };
+use crate::error::and_list;
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist, RollTable};
 use crate::rule_system::resolve::is_default;

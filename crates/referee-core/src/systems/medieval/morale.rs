@@ -470,7 +470,7 @@ pub fn fatigue(
                 [] => format!("Fatigue {level}: no unit scatters."),
                 some => format!(
                     "Fatigue {level}: {} scattered (d6 below {}).",
-                    super::scatter::and_list(&some.iter().map(|n| n.as_str()).collect::<Vec<_>>()),
+                    crate::error::and_list(&some.iter().map(|n| n.as_str()).collect::<Vec<_>>()),
                     f.scatter_below
                 ),
             };

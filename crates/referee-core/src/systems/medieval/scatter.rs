@@ -6,6 +6,7 @@
 use super::data::MedievalData;
 use super::units::Unit;
 use crate::contract::{effect, Change, Effect, Target};
+use crate::error::and_list;
 use crate::rule_system::{Die, Thrower};
 
 /// A side's units a scatter d6 is read for, and where they stand.
@@ -123,14 +124,5 @@ impl ScatterRead {
             "scattered"
         };
         format!("Scatter d6 {face} ({whose}): {} {fate}.", and_list(&names))
-    }
-}
-
-/// Names in words: "a", "a and b", "a, b and c".
-pub fn and_list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }

@@ -2,8 +2,8 @@
 //! "the attacker" and "the defender"; a leader alone by his title.
 
 use super::CombatSituation;
+use crate::error::and_list;
 use crate::systems::medieval::result::{CombatResult, Who};
-use crate::systems::medieval::scatter::and_list;
 
 /// Each side's name in a result's words, and whether it takes the verb's singular.
 pub(super) struct SideNames {
