@@ -19,7 +19,7 @@ pub struct FlipsRequest {
     #[ts(type = "unknown")]
     pub situation: Value,
     /// Each box as a JSON pointer into the situation (`/attacker/rear`); a box not in the
-    /// situation counts as off.
+    /// situation counts as its schema's default (off unless the schema says on).
     pub boxes: Vec<String>,
 }
 
@@ -52,13 +52,14 @@ impl Referee {
     /// Resolves the situation once with each box turned over.
     pub fn flips(&self, request: &FlipsRequest) -> Result<Vec<Flipped>, RefereeError> {
         let ruleset = self.ruleset(&request.ruleset)?;
+        let schema = ruleset.situation_schema(&request.action)?.to_value();
         request
             .boxes
             .iter()
             .map(|pointer| {
                 let mut situation = request.situation.clone();
                 // A box that cannot be turned over is refused on its own; the others still answer.
-                let answer = turn_over(&mut situation, pointer).and_then(|on| {
+                let answer = turn_over(&mut situation, pointer, &schema).and_then(|on| {
                     ruleset
                         .resolve(&request.action, &situation, None)
                         .map(|r| Flipped::of(pointer, on, &r))
@@ -101,9 +102,10 @@ impl Flipped {
     }
 }
 
-/// Turns the box at `pointer` over (absent counts as off, and a missing object on the way is
-/// made, as the form does when a box is ticked) and says whether it was on.
-fn turn_over(situation: &mut Value, pointer: &str) -> Result<bool, RefereeError> {
+/// Turns the box at `pointer` over (absent counts as its default in the situation's schema — a
+/// DBMM support's "same command" is on unless said otherwise —, and a missing object on the way
+/// is made, as the form does when a box is ticked) and says whether it was on.
+fn turn_over(situation: &mut Value, pointer: &str, schema: &Value) -> Result<bool, RefereeError> {
     let not_a_box = || {
         RefereeError::new(
             ErrorCode::SituationInvalidField,
@@ -138,11 +140,31 @@ fn turn_over(situation: &mut Value, pointer: &str) -> Result<bool, RefereeError>
     }
     let on = match slot {
         Value::Bool(b) => *b,
-        Value::Null => false,
+        Value::Null => default_at(schema, schema, &tokens) == Some(&Value::Bool(true)),
         _ => return Err(not_a_box()),
     };
     *slot = Value::Bool(!on);
     Ok(on)
+}
+
+/// The default the schema gives the field at `tokens`, following its references, lists and
+/// optional parts (`anyOf` with null).
+fn default_at<'s>(root: &'s Value, at: &'s Value, tokens: &[String]) -> Option<&'s Value> {
+    if let Some(reference) = at.get("$ref").and_then(Value::as_str) {
+        let target = root.pointer(reference.strip_prefix('#')?)?;
+        return default_at(root, target, tokens);
+    }
+    if let Some(choices) = at.get("anyOf").and_then(Value::as_array) {
+        return choices.iter().find_map(|c| default_at(root, c, tokens));
+    }
+    let Some((first, rest)) = tokens.split_first() else {
+        return at.get("default");
+    };
+    let next = match first.parse::<usize>() {
+        Ok(_) if at.get("items").is_some() => at.get("items")?,
+        _ => at.get("properties")?.get(first)?,
+    };
+    default_at(root, next, rest)
 }
 
 #[cfg(test)]
@@ -153,22 +175,22 @@ mod tests {
     #[test]
     fn a_box_is_turned_over_where_the_pointer_says_and_absent_counts_as_off() {
         let mut s = json!({ "a": { "rear": true }, "list": [{ "x": false }] });
-        assert!(turn_over(&mut s, "/a/rear").unwrap());
+        assert!(turn_over(&mut s, "/a/rear", &json!({})).unwrap());
         assert_eq!(s["a"]["rear"], false);
-        assert!(!turn_over(&mut s, "/list/0/x").unwrap());
+        assert!(!turn_over(&mut s, "/list/0/x", &json!({})).unwrap());
         assert_eq!(s["list"][0]["x"], true);
-        assert!(!turn_over(&mut s, "/a/stream").unwrap());
+        assert!(!turn_over(&mut s, "/a/stream", &json!({})).unwrap());
         assert_eq!(s["a"]["stream"], true);
         // A box inside an object the situation leaves out: the object is made.
-        assert!(!turn_over(&mut s, "/escort/flanked").unwrap());
+        assert!(!turn_over(&mut s, "/escort/flanked", &json!({})).unwrap());
         assert_eq!(s["escort"], json!({ "flanked": true }));
         for bad in ["", "rear", "/list/7/x", "/a", "/list/0/x/y"] {
-            let e = turn_over(&mut s, bad).unwrap_err();
+            let e = turn_over(&mut s, bad, &json!({})).unwrap_err();
             assert_eq!(e.code, ErrorCode::SituationInvalidField, "{bad}");
         }
         // A field that is no box is refused, not overwritten.
         let mut s = json!({ "range": 3 });
-        assert!(turn_over(&mut s, "/range").is_err());
+        assert!(turn_over(&mut s, "/range", &json!({})).is_err());
         assert_eq!(s["range"], 3);
     }
 
@@ -184,6 +206,7 @@ mod tests {
     #[test]
     fn each_box_is_worth_what_resolving_it_turned_over_gives() {
         let referee = Referee::builtin();
+        let schema = referee.situation_schema("gts", "melee").unwrap();
         let situation = base_situation();
         let boxes = ["/side_a/0/flanked", "/side_b/0/first_turn"];
         let flips = referee
@@ -197,7 +220,7 @@ mod tests {
         assert_eq!(flips.len(), 2);
         for (flip, pointer) in flips.iter().zip(boxes) {
             let mut turned = situation.clone();
-            let on = turn_over(&mut turned, pointer).unwrap();
+            let on = turn_over(&mut turned, pointer, &schema).unwrap();
             let r = referee
                 .resolve(&crate::ResolveRequest {
                     ruleset: "gts".into(),
@@ -237,5 +260,26 @@ mod tests {
             .unwrap()
             .contains("not a yes-or-no box"));
         assert_eq!(mixed[1].total_modifier, flips[0].total_modifier);
+    }
+
+    #[test]
+    fn a_box_left_out_counts_as_its_schemas_default() {
+        // A DBMM rear support is of the same command, lined up and facing unless the situation
+        // says otherwise (p. 36): left out, those boxes are on, and turning one over turns it off.
+        let referee = Referee::builtin();
+        let schema = referee.situation_schema("dbmm", "close_combat").unwrap();
+        let mut s = json!({ "a": { "support": { "ranks": [] } }, "b": {} });
+        for field in ["same_command", "lined_up", "facing"] {
+            let pointer = format!("/a/support/{field}");
+            assert!(turn_over(&mut s, &pointer, &schema).unwrap(), "{field}");
+            assert_eq!(s["a"]["support"][field], false);
+        }
+        // A box whose default is off still counts as off, and so does one the schema does not know.
+        assert!(!turn_over(&mut s, "/a/support/army_list_permits", &schema).unwrap());
+        assert!(!turn_over(&mut s, "/b/in_bua", &schema).unwrap());
+        // ITACS: a unit fires unless it is said not to (4.2).
+        let schema = referee.situation_schema("itacs", "missile").unwrap();
+        let mut s = json!({ "firing_hexes": [{ "units": [{ "type": "LB" }] }] });
+        assert!(turn_over(&mut s, "/firing_hexes/0/units/0/firing", &schema).unwrap());
     }
 }

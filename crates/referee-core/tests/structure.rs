@@ -281,3 +281,29 @@ fn no_function_of_the_core_is_over_200_lines() {
     let sample = "fn a() {\n    let s = \"{\";\n}\nfn b();\n";
     assert_eq!(long_functions(sample, 2), vec![("a".to_string(), 1, 3)]);
 }
+
+/// A box that is on unless the situation says otherwise is left out when on (`skip_serializing_if
+/// = "is_true"`), and schemars then leaves its default out of the schema: the form would show it
+/// off and the worth of boxes would read it as off. Each such field names its default for the
+/// schema too.
+#[test]
+fn a_box_on_by_default_says_so_in_its_schema() {
+    let mut missing = Vec::new();
+    for (path, text) in files(&root().join("src/systems"), &["rs"]) {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.contains("skip_serializing_if = \"is_true\"")
+                && !lines[i + 1..(i + 3).min(lines.len())]
+                    .iter()
+                    .any(|l| l.contains("#[schemars(extend(\"default\" = true))]"))
+            {
+                missing.push(format!("{}:{}", path.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "fields on by default without their schema default:\n{}",
+        missing.join("\n")
+    );
+}

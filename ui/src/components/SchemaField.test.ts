@@ -36,4 +36,15 @@ describe('the situation form', () => {
     expect(more.querySelector('summary')).toHaveTextContent('Other situations (3)');
     expect(more.querySelector('#f-track')).not.toBeNull();
   });
+
+  it('shows a box the situation leaves out as its default: on where the schema says so', () => {
+    // A DBMM rear support is of the same command unless said otherwise (p. 36).
+    const support: Record<string, unknown> = {
+      type: 'object',
+      properties: { same_command: { type: 'boolean', default: true }, army_list_permits: { type: 'boolean' } },
+    };
+    render(SchemaField, { ...props({}), schema: support, root: support });
+    expect((document.querySelector('[data-path="same_command"]') as HTMLInputElement).checked).toBe(true);
+    expect((document.querySelector('[data-path="army_list_permits"]') as HTMLInputElement).checked).toBe(false);
+  });
 });

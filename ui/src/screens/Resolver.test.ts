@@ -20,8 +20,8 @@ const schema = { type: 'object', properties: { paces: { type: 'integer' }, scale
 const resolution = (outcome: boolean): Resolution => ({
   system: 'dbmm', action: 'melee', dice: '2d6', totals: [], modifiers: [], total_modifier: 0, forecast: [], checks: [], notes: [],
   faces: [{ sides: 6 }, { sides: 6 }], names: { DX: 'DX' },
-  distribution: [{ result: 'DX', meaning: 'destroyed', rolls: '2–12', probability: '1/1', p: 1, effects: [{ target: 'defender', change: { kind: 'destroy_all' }, text: 'The defender is destroyed', rule: '4.5' }] }],
-  outcome: outcome ? { dice: [3, 4], roll: 7, modified: 7, result: 'DX', meaning: 'destroyed', effects: [{ target: 'defender', change: { kind: 'destroy_all' }, text: 'The defender is destroyed', rule: '4.5' }] } : undefined,
+  distribution: [{ result: 'DX', meaning: 'destroyed', rolls: '2–12', probability: '1/1', p: 1, effects: [{ target: 'defender', change: { kind: 'destroy_all' }, text: 'The defender is destroyed', what: 'destroyed', rule: '4.5' }] }],
+  outcome: outcome ? { dice: [3, 4], roll: 7, modified: 7, result: 'DX', meaning: 'destroyed', effects: [{ target: 'defender', change: { kind: 'destroy_all' }, text: 'The defender is destroyed', what: 'destroyed', rule: '4.5' }] } : undefined,
 } as unknown as Resolution);
 
 beforeEach(() => {

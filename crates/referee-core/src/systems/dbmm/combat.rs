@@ -86,10 +86,13 @@ pub struct Overlap {
 pub struct Support {
     pub ranks: Vec<Element>,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
+    #[schemars(extend("default" = true))]
     pub same_command: bool,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
+    #[schemars(extend("default" = true))]
     pub lined_up: bool,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
+    #[schemars(extend("default" = true))]
     pub facing: bool,
     /// The army list permits the rows the sheet marks *.
     #[serde(default, skip_serializing_if = "is_default")]
@@ -137,6 +140,7 @@ pub struct Fighter {
     pub in_bua: bool,
     /// Part of a group (Hd, p. 39; default yes).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
+    #[schemars(extend("default" = true))]
     pub in_group: bool,
     /// Naval in contact with land (p. 39).
     #[serde(default, skip_serializing_if = "is_default")]

@@ -61,6 +61,7 @@ pub struct UnitEntry {
     pub shields: Option<bool>,
     /// In fire: whether this unit fires (default true).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
+    #[schemars(extend("default" = true))]
     #[ts(optional, as = "Option<bool>")]
     pub firing: bool,
     /// In defensive fire: the unit fires with throwing weapons (6.6).

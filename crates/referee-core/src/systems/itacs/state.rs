@@ -421,6 +421,7 @@ pub struct PhaseHex {
     pub formation: Option<String>,
     /// The units belong to the player whose movement phase ends (5.2.1).
     #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    #[schemars(extend("default" = true))]
     #[ts(optional, as = "Option<bool>")]
     pub moving_player: bool,
     #[serde(default, skip_serializing_if = "is_zero")]
