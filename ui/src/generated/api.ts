@@ -14,7 +14,7 @@ dice?: Array<number>, };
 export type FlipsRequest = { ruleset: string, action: string, situation: unknown, 
 /**
  * Each box as a JSON pointer into the situation (`/attacker/rear`); a box not in the
- * situation counts as off.
+ * situation counts as its schema's default (off unless the schema says on).
  */
 boxes: Array<string>, };
 
