@@ -4,14 +4,12 @@
 fn main() {
     // WebKitGTK's accelerated compositing more than doubles the web process's memory (296 → 135
     // MB PSS measured under Xvfb) and buys nothing for screens of forms and text; it is also the
-    // usual cause of blank windows on some GPU drivers. JavaScriptCore's JIT costs another 20 MB
-    // and nothing measurable for a UI this small (redraw median 16–19 ms with it, 17 without).
-    // Set before any thread starts; an umpire's own setting wins.
+    // usual cause of blank windows on some GPU drivers. JavaScriptCore's JIT stays on: without it
+    // the web process is some 25 MB smaller, but an input takes about twice as long to reach the
+    // odds on screen (docs/performance.md). Set before any thread starts; an umpire's own setting
+    // wins.
     #[cfg(target_os = "linux")]
-    for (name, value) in [
-        ("WEBKIT_DISABLE_COMPOSITING_MODE", "1"),
-        ("JSC_useJIT", "0"),
-    ] {
+    for (name, value) in [("WEBKIT_DISABLE_COMPOSITING_MODE", "1")] {
         if std::env::var_os(name).is_none() {
             std::env::set_var(name, value);
         }
