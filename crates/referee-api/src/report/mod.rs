@@ -169,6 +169,7 @@ pub struct Roll {
     pub distribution: Vec<Chance>,
 }
 
+#[derive(Clone)]
 pub struct Chance {
     pub result: String,
     /// Exact, "n/d".
@@ -233,26 +234,30 @@ fn roll_of(detail: Option<&serde_json::Value>) -> Option<Roll> {
             .and_then(|n| n.as_str())
             .map_or(code, str::to_string)
     };
-    let distribution: Vec<Chance> = resolution
+    // Kept by code until the words are given: two results may read alike (the result thrown is
+    // found by its code, never by its words).
+    let coded: Vec<(String, Chance)> = resolution
         .get("distribution")?
         .as_array()?
         .iter()
-        .map(|o| Chance {
-            result: named(text(o, "result")),
-            probability: text(o, "probability"),
-            p: o.get("p").and_then(|p| p.as_f64()).unwrap_or(0.0),
+        .map(|o| {
+            let code = text(o, "result");
+            let chance = Chance {
+                result: named(code.clone()),
+                probability: text(o, "probability"),
+                p: o.get("p").and_then(|p| p.as_f64()).unwrap_or(0.0),
+            };
+            (code, chance)
         })
-        .filter(|c| c.p > 0.0)
+        .filter(|(_, c)| c.p > 0.0)
         .collect();
-    let result = named(text(outcome, "result"));
-    let chance = distribution
+    let code = text(outcome, "result");
+    let chance = coded
         .iter()
-        .find(|c| c.result == result)
-        .map(|c| Chance {
-            result: c.result.clone(),
-            probability: c.probability.clone(),
-            p: c.p,
-        });
+        .find(|(c, _)| *c == code)
+        .map(|(_, c)| c.clone());
+    let result = named(code);
+    let distribution = coded.into_iter().map(|(_, c)| c).collect();
     Some(Roll {
         meaning: text(outcome, "meaning"),
         result,
@@ -558,4 +563,26 @@ pub fn gauge_words(g: &Gauge) -> String {
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_result_thrown_is_found_by_its_code_when_two_results_read_alike() {
+        // Two keys the core names in the same words: the chance is the thrown key's own.
+        let detail = serde_json::json!({ "resolution": {
+            "names": { "hits_1_0": "Hoplites take 1", "hits_1_0_x": "Hoplites take 1" },
+            "distribution": [
+                { "result": "hits_1_0", "probability": "1/4", "p": 0.25 },
+                { "result": "hits_1_0_x", "probability": "3/4", "p": 0.75 }
+            ],
+            "outcome": { "result": "hits_1_0_x", "dice": [7], "meaning": "" }
+        }});
+        let roll = roll_of(Some(&detail)).unwrap();
+        assert_eq!(roll.result, "Hoplites take 1");
+        assert_eq!(roll.chance.unwrap().probability, "3/4");
+        assert_eq!(roll.distribution.len(), 2);
+    }
 }
