@@ -159,12 +159,26 @@ test('every field refuses bad input beside itself, and nothing is sent', async (
   await browser.execute(() => document.querySelector('#apply-result').click());
   await browser.pause(500);
   assert.equal(await browser.$('#applied').isExisting(), false, 'nothing applied while a field was refused');
-  // Made right (empty: the rules' default), then Apply at once.
+  // Made right (empty: the rules' default); the dice typed again and Apply tapped in the next
+  // frame, before the throw's result is back: the tap is not lost, it applies that result.
   await type(bonus, '');
   assert.equal(await besideOf('f-attacker_leader_bonus'), '');
-  await until(browser, 'Apply ready again', async () => apply.isEnabled());
-  await apply.click();
-  await until(browser, 'applied', async () => (await apply.getText()) === 'Applied ✓');
+  await type('#dice-typed', '');
+  await until(browser, 'the dice box empty, no result', async () => !(await browser.$('#bar-result').isExisting()));
+  await browser.pause(500);
+  const tappedAt = await browser.executeAsync((done) => {
+    const box = document.querySelector('#dice-typed');
+    box.value = '43';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    requestAnimationFrame(() => {
+      const b = document.querySelector('#apply-result');
+      const said = `${b.disabled ? 'disabled' : 'enabled'}, result ${document.querySelector('#bar-result') ? 'shown' : 'not yet shown'}`;
+      b.click();
+      done(said);
+    });
+  });
+  console.log(`Apply tapped a frame after typing the dice: ${tappedAt}`);
+  await until(browser, 'applied by the first tap', async () => (await apply.getText()) === 'Applied ✓');
 
   // The log: a roll edited with "abc", then with a face no d6 shows.
   await tap(browser, 'button[data-tab="log"]');
