@@ -103,6 +103,23 @@ test('every field refuses bad input beside itself, and nothing is sent', async (
   await browser.execute(() => document.querySelector('#add-unit-button').click());
   await browser.pause(500);
   assert.equal((await browser.$$('#roster .unit-row')).length, 0, 'no unit added while a field was refused');
+  // A strength the rules give militia no value for, typed as printed: the API's refusal (its
+  // preview) beside the field, and Add adds nothing.
+  await type('#unit-count', '1');
+  await type('#unit-type', 'MI');
+  const cls = await browser.$('#add-unit #unit-class');
+  if ((await cls.getTagName()) === 'select') await cls.selectByAttribute('value', 'A');
+  else await type('#unit-class', 'A');
+  await type('#unit-combat', '9999999');
+  await until(browser, 'the strength refused beside its field', async () => {
+    const field = await browser.$('#unit-combat').parentElement().parentElement();
+    return /combat strength .*9999999.* must be a whole number from 0 to 10,000/i.test(await field.getText());
+  });
+  await noDevText('add a unit, strength refused by the API');
+  await add.click();
+  await browser.pause(500);
+  assert.equal((await browser.$$('#roster .unit-row')).length, 0, 'no unit added with a strength refused');
+  await type('#unit-type', 'SD');
   // Made right, then Add at once: the first tap after typing counts.
   await type('#unit-count', '2');
   assert.equal(await besideOf('unit-count'), '');

@@ -162,6 +162,15 @@ fn a_units_numbers_are_held_to_its_forms_bounds_when_added_or_corrected() {
             spec.stats
         );
     }
+    // A strength typed as text (what the rules give militia no value for) is held to the same
+    // bound, as the form previews it and as the unit is added.
+    let militia = json!({"type": "MI", "class": "A", "count": 1, "combat": "9999999"});
+    let e = referee.unit_preview("itacs", &militia).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("combat"));
+    assert!(e.message.contains("from 0 to 10,000"), "{}", e.message);
+    plain(&e.message);
+    let e = battles.add_unit(&referee, id, unit(militia)).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("unit.stats.combat"));
     assert!(battles.view(&referee, id).unwrap().state.units.is_empty());
     // Corrected the same way: a unit added right, then edited wrong, is left as it was.
     let view = battles
