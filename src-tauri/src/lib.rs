@@ -240,8 +240,10 @@ async fn battles_deleted(
 async fn battle_create(
     db: State<'_, Database>,
     rules: State<'_, Rules>,
-    request: NewBattle,
+    request: serde_json::Value,
 ) -> Result<BattleView, RefereeError> {
+    // Read here, not by the window's IPC: a value it refuses is a sentence naming the field.
+    let request: NewBattle = referee_api::parse_request(request, "")?;
     with_db(&db, &rules, move |b, r| b.create(r, &request)).await
 }
 
@@ -395,9 +397,10 @@ async fn battle_edit_roll(
     rules: State<'_, Rules>,
     battle: i64,
     event: u64,
-    dice: Vec<u32>,
+    dice: serde_json::Value,
     preview: bool,
 ) -> Result<(RollEditPreview, Option<BattleView>), RefereeError> {
+    let dice: Vec<u32> = referee_api::parse_request(dice, "dice")?;
     with_db(&db, &rules, move |b, r| {
         b.edit_roll(r, battle, event, dice, preview)
     })

@@ -8,7 +8,7 @@ export const itacs = {
   id: 'itacs', name: 'ITACS — Improved Tactical System', dice: '2d6', fingerprint: 'f', layers: [],
   actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5', group: 'combat', fights: true, from_roster: false, rolls: true }], main_action: 'melee', choices: [], phases: [],
   common_situations: [{ field: 'rear', label: 'Rear' }], derived_values: false,
-  side_fields: [{ key: 'panic_level', label: 'Panic level', rule: '5.4', min: 0 }, { key: 'stacking_limit', label: 'Stacking limit', rule: '4.3.3', min: 1 }],
+  side_fields: [{ key: 'panic_level', label: 'Panic level', rule: '5.4', min: 0, max: 10000 }, { key: 'stacking_limit', label: 'Stacking limit', rule: '4.3.3', min: 1, max: 10000 }],
 } as unknown as SystemInfo;
 
 export const gts = {
@@ -65,7 +65,7 @@ export const itacsForm: UnitForm = {
   place_field: 'hex',
   leader_fields: [
     { key: 'type', label: 'Leader level', rule: '6.1', kind: 'text', required: false, options: [] },
-    { key: 'bonus', label: 'Leader bonus', rule: '6.1.3', kind: 'number', required: false, min: 0, options: [] },
+    { key: 'bonus', label: 'Leader bonus', rule: '6.1.3', kind: 'number', required: false, min: 0, max: 100, options: [] },
     { key: 'hex', label: 'Hex', rule: '2.4', kind: 'text', required: false, options: [] },
   ],
 };

@@ -9,6 +9,7 @@ mod limits;
 mod names;
 mod preferences;
 mod report;
+mod request;
 mod rulesets;
 mod share;
 mod worth;
@@ -43,6 +44,7 @@ pub use referee_store::{
     leftovers, BackupInfo, BackupReason, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
     KEEP_DELETED_DAYS,
 };
+pub use request::{parse_request, FieldLimits, FIELD_LIMITS};
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 pub use share::{file_name, saved_words, SharedDocument};
 pub use worth::{Flipped, FlipsRequest, ResultChance};
@@ -91,6 +93,7 @@ pub fn typescript_bindings() -> String {
     let cfg = ts_rs::Config::default().with_large_int("number");
     let decls = [
         ResolveRequest::decl(&cfg),
+        FieldLimits::decl(&cfg),
         FlipsRequest::decl(&cfg),
         Flipped::decl(&cfg),
         ResultChance::decl(&cfg),
@@ -257,5 +260,9 @@ pub fn typescript_bindings() -> String {
         out.push_str(&d);
         out.push_str("\n\n");
     }
+    out.push_str(&format!(
+        "/** The bounds every typed field keeps to, as the API checks them. */\nexport const FIELD_LIMITS: FieldLimits = {};\n\n",
+        serde_json::to_string(&FIELD_LIMITS).expect("plain numbers")
+    ));
     out.trim_end().to_string() + "\n"
 }

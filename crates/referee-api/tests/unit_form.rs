@@ -173,7 +173,10 @@ fn the_printed_values_are_the_rulesets() {
         .unit_preview("medieval", &json!({"type": "heavy_cavalry", "sp": 5}))
         .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("sp"));
-    assert!(e.message.contains("at most 2"), "{}", e.message);
+    assert_eq!(
+        e.message,
+        "Strength points (SP) must be a whole number from 1 to 2."
+    );
     plain(&e.message);
     assert_eq!(
         form.fields.iter().find(|f| f.key == "sp").unwrap().max,
@@ -230,7 +233,7 @@ fn bad_stats_name_the_field_in_plain_words() {
             "itacs",
             json!({"type": "SD", "count": 0}),
             "count",
-            "Units in the hex: at least 1.",
+            "Units in the hex must be a whole number from 1 to 10,000.",
         ),
         (
             "itacs",
@@ -242,7 +245,7 @@ fn bad_stats_name_the_field_in_plain_words() {
             "itacs",
             json!({"type": "SD", "count": "six"}),
             "count",
-            "Units in the hex: enter a whole number.",
+            "Units in the hex must be a whole number from 1 to 10,000.",
         ),
         (
             "itacs",

@@ -238,11 +238,7 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, RefereeError> 
             format!("the input is not JSON: {e}"),
         )
     })?;
-    serde_path_to_error::deserialize(&value).map_err(|e| {
-        let path = e.path().to_string();
-        let message = referee_api::plain_serde_error(&e.inner().to_string(), &path);
-        RefereeError::new(ErrorCode::InputInvalid, message).field(path)
-    })
+    referee_api::parse_request(value, "")
 }
 
 /// A file the user names, read only if it is within its documented size.

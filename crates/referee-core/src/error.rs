@@ -257,6 +257,33 @@ pub fn or_list(items: &[String]) -> String {
     }
 }
 
+/// A number with its thousands grouped as the rules print them: 10,000; -1,250.
+pub fn grouped(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+/// "Panic level must be a whole number from 0 to 10,000.": what a number field takes, said the
+/// same way by the API wherever it refuses one and by the app beside the field (lib/fields.ts).
+pub fn whole_number_words(label: &str, min: i64, max: i64) -> String {
+    format!(
+        "{label} must be a whole number from {} to {}.",
+        grouped(min),
+        grouped(max)
+    )
+}
+
 /// What serde expected, as the kind of value the umpire must give.
 fn kind_words(expected: &str) -> String {
     let e = expected.trim();
@@ -368,6 +395,17 @@ pub fn plain_serde_error(message: &str, path: &str) -> String {
         let expected = rest.split(", expected ").nth(1).unwrap_or("");
         let given = quoted(rest).into_iter().next();
         let kind = kind_at(expected);
+        // A whole number too large for its field (the window sends what was typed): not a
+        // matter of its kind, so not said as one.
+        let unsigned = matches!(expected.trim(), "u8" | "u16" | "u32" | "u64" | "usize");
+        if let Some(g) = given
+            .as_deref()
+            .filter(|g| unsigned && g.parse::<u128>().is_ok())
+        {
+            return sentence(&format!(
+                "{field} is far too large: {g} is beyond any number on the table."
+            ));
+        }
         return match given {
             Some(g) => sentence(&format!("{field} must be {kind} ({g} is not).")),
             None => sentence(&format!("{field} must be {kind}.")),
@@ -424,6 +462,14 @@ mod plain_tests {
                 "attackers[0].units[0].count"
             ),
             "The count must be a whole number, 1 or more (-3 is not)."
+        );
+        // Too large for its type: said as too large, not as the wrong kind.
+        assert_eq!(
+            p(
+                "invalid value: integer `5000000000`, expected u32",
+                "sides[0].panic_level"
+            ),
+            "The panic level is far too large: 5000000000 is beyond any number on the table."
         );
         assert_eq!(
             p("unknown variant `sideways`, expected one of `none`, `firing_down`, `firing_up`", "target.scarp"),

@@ -300,8 +300,8 @@ error_codes! {
     BackupUnknown = "backup.unknown",
     /// restoring a backup that is damaged or not a battles database this app knows: nothing changed
     BackupUnusable = "backup.unusable",
-    /// a battle without a name, or with other than two distinctly named sides, or of another
-    /// ruleset than its events
+    /// a battle without a name, with other than two distinctly named sides, a side's number
+    /// outside its bounds (a panic level over 10,000), or of another ruleset than its events
     BattleInvalidSetup = "battle.invalid_setup",
     /// a unit without a label, with a strength of 0, or a leader whose stats are not an object
     BattleInvalidUnit = "battle.invalid_unit",
@@ -474,7 +474,8 @@ error_codes! {
     InputUnreadable = "input.unreadable",
     /// CLI input on stdin that is not JSON
     InputInvalidJson = "input.invalid_json",
-    /// CLI input on stdin that does not fit what the command takes
+    /// CLI input on stdin, or a request from the app, that does not fit what the command takes (a
+    /// number too large for its field, text where a number goes)
     InputInvalid = "input.invalid",
     /// a file could not be written (the file there before, if any, is unchanged), or the path names
     /// something other than a plain file (a folder, a FIFO, a device): never replaced

@@ -8,7 +8,7 @@ import SchemaField from './SchemaField.svelte';
 function props(value: unknown) {
   return {
     name: '', schema: morale, root: morale, value, path: [], lists: {}, worths: {}, invalid: undefined,
-    onset: vi.fn(), onadd: vi.fn(), onremove: vi.fn(),
+    onset: vi.fn(), onadd: vi.fn(), onremove: vi.fn(), onbad: vi.fn(),
   };
 }
 
@@ -46,5 +46,38 @@ describe('the situation form', () => {
     render(SchemaField, { ...props({}), schema: support, root: support });
     expect((document.querySelector('[data-path="same_command"]') as HTMLInputElement).checked).toBe(true);
     expect((document.querySelector('[data-path="army_list_permits"]') as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('refuses a number that is not the field’s beside it, as typed, and sends nothing until it is right', async () => {
+    const p = props({ events: [{ kind: 'elimination', to: 'a', count: 1 }], track: 0 });
+    render(SchemaField, p);
+    const count = document.querySelector('#f-events\\.0\\.count') as HTMLInputElement;
+    for (const bad of ['-5', '2.5', '99999999999', '-', 'abc']) {
+      await fireEvent.input(count, { target: { value: bad } });
+      expect(document.querySelector('#f-events\\.0\\.count-error')).toHaveTextContent('Count must be a whole number from 0 to 10,000.');
+      expect(count.value).toBe(bad);
+      expect(count).toHaveAttribute('aria-invalid', 'true');
+    }
+    expect(p.onset).not.toHaveBeenCalled();
+    expect(p.onbad).toHaveBeenLastCalledWith('events.0.count', 'Count must be a whole number from 0 to 10,000.');
+    await fireEvent.input(count, { target: { value: '2' } });
+    expect(p.onset).toHaveBeenCalledWith(['events', 0, 'count'], 2);
+    expect(p.onbad).toHaveBeenLastCalledWith('events.0.count', undefined);
+    expect(document.querySelector('#f-events\\.0\\.count-error')).toBeNull();
+    // Left empty, a field with a default takes it (the key left out), never a refusal.
+    await fireEvent.input(count, { target: { value: '' } });
+    expect(p.onset).toHaveBeenLastCalledWith(['events', 0, 'count'], undefined);
+  });
+
+  it('takes a list of numbers as it is typed, each checked', async () => {
+    const p = props({ events: [], contact_movement: [] });
+    render(SchemaField, p);
+    const list = document.querySelector('#f-contact_movement') as HTMLInputElement;
+    await fireEvent.input(list, { target: { value: '3, ' } });
+    expect(p.onset).toHaveBeenLastCalledWith(['contact_movement'], [3]);
+    expect(list.value).toBe('3, ');
+    await fireEvent.input(list, { target: { value: '3, 2.5' } });
+    expect(document.querySelector('#f-contact_movement-error')).toHaveTextContent('Contact movement (each) must be a whole number from -10,000 to 10,000.');
+    expect(p.onset).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,6 +2,7 @@
 // Apply's place, does nothing; a bar shown anew over a result applied earlier takes a tap at once.
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
+import type { Resolution } from '../generated/api';
 import StickyBar from './StickyBar.svelte';
 
 function props(applied: boolean) {
@@ -25,5 +26,19 @@ describe('the bar’s Undo', () => {
     render(StickyBar, p);
     await fireEvent.click(screen.getByRole('button', { name: 'Undo: Melee' }));
     expect(p.onundo).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps Apply waiting while a field of the situation is typed wrong, and says why beside it', async () => {
+    // A result without dice: Apply is ready at once, unless a field waits.
+    const resolution = { dice: '', faces: [], distribution: [], in_turn: false } as unknown as Resolution;
+    const p = { ...props(false), resolution };
+    const { rerender } = render(StickyBar, p);
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeEnabled();
+    await rerender({ ...p, waiting: 'Correct the field marked in red first: the odds shown are for what it held before.' });
+    const apply = screen.getByRole('button', { name: 'Apply' });
+    expect(apply).toBeDisabled();
+    expect(document.querySelector('#apply-waiting')).toHaveTextContent('Correct the field marked in red first');
+    await fireEvent.click(apply);
+    expect(p.onapply).not.toHaveBeenCalled();
   });
 });

@@ -11,6 +11,17 @@ situation: unknown,
  */
 dice?: Array<number>, };
 
+export type FieldLimits = { 
+/**
+ * The longest name: a battle's, a side's, a command's, a unit's label (`names.rs`).
+ */
+name_max_chars: number, 
+/**
+ * No number on the table is larger than this, or more negative than its opposite
+ * (situations refuse larger ones at the door).
+ */
+value_max: number, };
+
 export type FlipsRequest = { ruleset: string, action: string, situation: unknown, 
 /**
  * Each box as a JSON pointer into the situation (`/attacker/rear`); a box not in the
@@ -198,7 +209,7 @@ export type SideField = {
 /**
  * The side setup's field: `panic_level`, `stacking_limit`.
  */
-key: string, label: string, rule: string, min: number, };
+key: string, label: string, rule: string, min: number, max: number, };
 
 export type ChoiceList = { field: string, options: Array<Choice>, };
 
@@ -1981,3 +1992,6 @@ front_stands: number,
  * Degrees wheeled.
  */
 degrees: number, };
+
+/** The bounds every typed field keeps to, as the API checks them. */
+export const FIELD_LIMITS: FieldLimits = {"name_max_chars":200,"value_max":10000};

@@ -23,6 +23,11 @@ describe('the dice as the table throws them', () => {
     // A face no die shows is wrong before the rest of the throw is typed.
     expect(typedFaces('9', [6, 6]).error).toBe('A d6 shows 1 to 6; 9 is not one of its faces.');
     expect(typedFaces('4x', [6, 6]).error).toContain('is not a face');
+    // A minus is kept as typed, never dropped to make a face; a fraction is no face either.
+    expect(typedFaces('-3', [6]).error).toBe('“-3” is not a face of a die: a die shows 1 or more.');
+    expect(typedFaces('4 -3', [6, 6]).error).toBe('“-3” is not a face of a die: a die shows 1 or more.');
+    expect(typedFaces('4-3', [6, 6])).toEqual({ faces: ['4', '3'] });
+    expect(typedFaces('2.5', [6]).error).toContain('is not a face');
   });
 });
 

@@ -9,6 +9,9 @@ export function typedFaces(text: string, sides: number[], split = true): { faces
   if (!t || !sides.length) return {};
   const stray = /[^\d\s,;/+-]/.exec(t);
   if (stray) return { error: `“${stray[0]}” is not a face of a die: type the numbers the dice show.` };
+  // A minus before a number is a sign, never a separator to drop ("4-3" is two dice; "-3" is no face).
+  const negative = /(?:^|[\s,;/+])(-+\d+)/.exec(t);
+  if (negative) return { error: `“${negative[1]}” is not a face of a die: a die shows 1 or more.` };
   let parts = t.split(/[\s,;/+-]+/).filter(Boolean);
   // One run of digits for several one-digit dice: a digit each.
   if (split && parts.length === 1 && sides.length > 1 && sides.every((s) => s <= 10) && /^\d+$/.test(t)) parts = [...t];

@@ -28,6 +28,15 @@ describe('words an umpire reads', () => {
     expect(problem(new Error('boom')).text).toBe('Error: boom.');
   });
 
+  it('never shows the window’s own refusal of a request it could not read', () => {
+    const raw = 'invalid args `request` for command `battle_create`: invalid value: integer `5000000000`, expected u32';
+    const p = problem(raw);
+    expect(p.text).toBe('The app could not read what was entered: check the fields and try again.');
+    expect(devText(p.text)).toBeUndefined();
+    expect(devText('Invalid args request for command battle_create')).toMatch(/could not read/);
+    expect(devText('invalid value: integer 5000000000, expected u32')).toMatch(/serde/);
+  });
+
   it('spots developer text', () => {
     expect(devText('Housecarls — broken · lost 2 of 6 ME')).toBeUndefined();
     // A result key is developer text; the rules' own "and/or" is not.

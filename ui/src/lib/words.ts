@@ -72,10 +72,18 @@ export interface Problem {
   code: string;
 }
 
+/** A failure that is not the referee's own, in words: the window's refusal of a request it could
+ * not read ("invalid args … expected u32") is never shown as it is. */
+function failed(e: unknown): string {
+  const text = String(e);
+  if (devText(text) || /invalid args/i.test(text)) return 'The app could not read what was entered: check the fields and try again.';
+  return text;
+}
+
 /** What an error says to the umpire. An error that is not the referee's (a failed call) is said
  * plainly too. */
 export function problem(e: unknown, labels: Record<string, string> = {}): Problem {
-  const err = (e && typeof e === 'object' && 'code' in e ? e : { code: 'app.failed', message: String(e) }) as RefereeError;
+  const err = (e && typeof e === 'object' && 'code' in e ? e : { code: 'app.failed', message: failed(e) }) as RefereeError;
   const label = fieldLabel(err.field, labels);
   const text = sentence(err.message ?? '');
   return { text, label, rule: err.rule ?? undefined, ruling: err.ruling ?? undefined, code: err.code };

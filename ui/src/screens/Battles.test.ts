@@ -27,7 +27,7 @@ describe('the battles screen', () => {
     expect(await screen.findByText(/No battles yet/)).toBeInTheDocument();
     await fireEvent.input(screen.getByLabelText('Name', { selector: '#new-name' }), { target: { value: 'Cannae' } });
     await fireEvent.input(document.querySelector('#new-side-a')!, { target: { value: 'Romans' } });
-    await fireEvent.change(document.querySelector('#commands-a')!, { target: { value: 'Left, Centre' } });
+    await fireEvent.input(document.querySelector('#commands-a')!, { target: { value: 'Left, Centre' } });
     await fireEvent.input(document.querySelector('#panic-a')!, { target: { value: '10' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Begin' }));
     await waitFor(() => expect(calls.some(([c]) => c === 'battle_create')).toBe(true));
@@ -37,6 +37,50 @@ describe('the battles screen', () => {
     // The battle shows once its answer is in.
     await waitFor(() => expect(app.screen).toBe('battle'));
     expect(app.tab).toBe('roster');
+  });
+
+  it('refuses a panic level beside itself, sends nothing while it is wrong, and says the API’s refusal there too', async () => {
+    let refuse = true;
+    const calls = mockCommands((cmd) => {
+      if (cmd === 'battles_list' || cmd === 'battles_deleted') return [];
+      if (cmd === 'presets_list') return { presets: [], problems: [] };
+      if (cmd === 'battle_create') {
+        if (refuse) throw { code: 'battle.invalid_setup', message: 'Stacking limit must be a whole number from 1 to 10,000 (0 is not).', field: 'sides[1].stacking_limit', rule: '4.3.3' };
+        return view();
+      }
+      return null;
+    });
+    render(Battles);
+    await screen.findByText(/No battles yet/);
+    const begin = screen.getByRole('button', { name: 'Begin' });
+    for (const bad of ['-5', '5000000000', '2.5', '-']) {
+      await fireEvent.input(document.querySelector('#panic-a')!, { target: { value: bad } });
+      expect(document.querySelector('#panic-a-error')).toHaveTextContent('Panic level must be a whole number from 0 to 10,000.');
+      expect((document.querySelector('#panic-a') as HTMLInputElement).value).toBe(bad);
+      expect(begin).toBeDisabled();
+      expect(document.querySelector('#create-battle-waiting')).toHaveTextContent('Correct the first side’s panic level first');
+    }
+    await fireEvent.input(document.querySelector('#new-name')!, { target: { value: '' } });
+    expect(document.querySelector('#new-name-error')).toHaveTextContent('Name the battle: it cannot be left empty.');
+    await fireEvent.submit(document.querySelector('#new-battle')!);
+    expect(calls.some(([c]) => c === 'battle_create')).toBe(false);
+    // Made right: the refusals go and Begin is free.
+    await fireEvent.input(document.querySelector('#panic-a')!, { target: { value: '20' } });
+    await fireEvent.input(document.querySelector('#new-name')!, { target: { value: 'Cannae' } });
+    expect(document.querySelector('#panic-a-error')).toBeNull();
+    expect(document.querySelector('#new-name-error')).toBeNull();
+    expect(begin).toBeEnabled();
+    // What the API refuses is said beside the field it names, and goes once that field changes.
+    await fireEvent.click(begin);
+    await waitFor(() => expect(document.querySelector('#new-battle')).toHaveTextContent('Stacking limit must be a whole number from 1 to 10,000 (0 is not).'));
+    expect(document.querySelector('#battles-message')).toHaveTextContent('');
+    await fireEvent.input(document.querySelector('#stacking-b')!, { target: { value: '2' } });
+    expect(document.querySelector('#new-battle')).not.toHaveTextContent('(0 is not)');
+    refuse = false;
+    await fireEvent.click(begin);
+    await waitFor(() => expect(app.screen).toBe('battle'));
+    const request = calls.filter(([c]) => c === 'battle_create').pop()![1].request as { sides: { panic_level?: number; stacking_limit?: number }[] };
+    expect(request.sides.map((s) => [s.panic_level, s.stacking_limit])).toEqual([[20, undefined], [undefined, 2]]);
   });
 
   it('shows the ITACS panic level and stacking limit only while ITACS is the chosen system', async () => {
@@ -104,14 +148,14 @@ describe('the battles screen', () => {
     mockCommands((cmd) => {
       if (cmd === 'battles_list' || cmd === 'battles_deleted') return [];
       if (cmd === 'presets_list') return { presets: [], problems: [] };
-      if (cmd === 'battle_create') throw { code: 'battle.invalid_setup', message: 'a battle needs two sides with `different` names', field: 'sides[1].name' };
+      if (cmd === 'battle_create') throw { code: 'battle.invalid_setup', message: 'a battle needs two sides with `different` names', field: 'sides' };
       return null;
     });
     render(Battles);
     await screen.findByText(/No battles yet/);
     await fireEvent.click(screen.getByRole('button', { name: 'Begin' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.querySelector('strong')).toHaveTextContent('Name: A battle needs two sides with different names.');
+    expect(alert.querySelector('strong')).toHaveTextContent('Sides: A battle needs two sides with different names.');
     expect(alert.querySelector('details')).not.toHaveAttribute('open');
     expect(app.screen).toBe('battles');
   });

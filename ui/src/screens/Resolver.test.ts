@@ -91,6 +91,37 @@ describe('the resolver', () => {
     expect(await screen.findByRole('button', { name: 'Apply DX' })).toBeEnabled();
   });
 
+  it('takes a tap on Apply made while the typed throw’s result is on its way, and applies that result once it comes', async () => {
+    app.view = view({ ruleset: 'dbmm', units: { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) } });
+    app.fight = { attackers: [1], defenders: [2] };
+    let release: (() => void) | undefined;
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'battle_fight') return { action: 'melee', situation: { paces: 40 }, targets: { defender: [2], attacker: [1] }, asks: [] };
+      if (cmd === 'resolve') {
+        if (!(args.request as { dice?: number[] }).dice) return resolution(false);
+        // The throw's result takes its time (a debug build on two busy cores).
+        return new Promise((done) => { release = () => done(resolution(true)); });
+      }
+      if (cmd === 'battle_apply') return { ...app.view!, events: 3, undo: 3, log: [{ seq: 3, at: '', kind: 'applied', text: 'Melee: DX', undone: false, edited: false, changes: [] }] };
+      return [];
+    });
+    render(Resolver);
+    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '34' } });
+    const apply = screen.getByRole('button', { name: 'Apply' });
+    expect(apply).toBeEnabled();
+    // Tapped at once, twice: nothing is sent before the result is in.
+    await fireEvent.click(apply);
+    await fireEvent.click(apply);
+    await waitFor(() => expect(release).toBeDefined());
+    expect(calls.some(([c]) => c === 'battle_apply')).toBe(false);
+    release!();
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_apply')).toHaveLength(1));
+    expect((calls.find(([c]) => c === 'battle_apply')![1].request as { dice: unknown }).dice).toEqual({ kind: 'physical', faces: [3, 4] });
+    expect(await screen.findByRole('button', { name: 'Applied ✓' })).toBeDisabled();
+    expect(calls.filter(([c]) => c === 'battle_apply')).toHaveLength(1);
+  });
+
   it('shows and applies only the throw in the dice box: cleared or wrong, no result and nothing to apply', async () => {
     app.resolverAction = 'melee';
     const calls = mockCommands((cmd, args) => {

@@ -78,6 +78,52 @@ describe('the roster', () => {
     expect(await screen.findByText('Added 6 units: SD 1 … SD 6.')).toBeInTheDocument();
   });
 
+  it('refuses a bad number beside its field (How many, a count, a leader’s bonus) and adds nothing while it is there', async () => {
+    const calls = commands();
+    render(Roster);
+    await fireEvent.input(await screen.findByLabelText(/Unit type/, { selector: 'input' }), { target: { value: 'SD' } });
+    const add = document.querySelector('#add-unit-button') as HTMLButtonElement;
+    for (const bad of ['-3', '2.7', '', '51']) {
+      await fireEvent.input(document.querySelector('#unit-quantity')!, { target: { value: bad } });
+      expect(document.querySelector('#unit-quantity-error')).toHaveTextContent('The number of units to add must be a whole number from 1 to 50.');
+      expect(add).toBeDisabled();
+      expect(add).toHaveTextContent(/^Add$/);
+      expect(document.querySelector('#add-unit-waiting')).toHaveTextContent('Correct How many first: it is marked in red.');
+    }
+    await fireEvent.input(document.querySelector('#unit-quantity')!, { target: { value: '2' } });
+    expect(document.querySelector('#unit-quantity-error')).toBeNull();
+    await fireEvent.input(document.querySelector('#unit-count')!, { target: { value: '9999999' } });
+    expect(document.querySelector('#unit-count-error')).toHaveTextContent('Units in the hex must be a whole number from 1 to 12.');
+    await fireEvent.submit(document.querySelector('#add-unit')!);
+    await fireEvent.change(document.querySelector('#unit-role')!, { target: { value: 'leader' } });
+    for (const bad of ['-5', '2.5']) {
+      await fireEvent.input(document.querySelector('#unit-bonus')!, { target: { value: bad } });
+      expect(document.querySelector('#unit-bonus-error')).toHaveTextContent('Leader bonus must be a whole number from 0 to 100.');
+      // Kept as typed: −5 never becomes 5, 2.5 never 2.
+      expect((document.querySelector('#unit-bonus') as HTMLInputElement).value).toBe(bad);
+    }
+    await fireEvent.submit(document.querySelector('#add-unit')!);
+    expect(calls.some(([c]) => c === 'battle_add_unit')).toBe(false);
+  });
+
+  it('says the API’s refusal beside the field it names, and takes it away once the form changes', async () => {
+    mockCommands((cmd) => {
+      if (cmd === 'unit_form') return itacsForm;
+      if (cmd === 'unit_preview') return { summary: 'Spear-armed drilled foot', values: [] };
+      if (cmd === 'battle_add_unit') throw { code: 'unit.invalid', message: 'Units in the hex must be a whole number from 1 to 12.', field: 'unit.stats.count' };
+      return null;
+    });
+    render(Roster);
+    await fireEvent.input(await screen.findByLabelText(/Unit type/, { selector: 'input' }), { target: { value: 'SD' } });
+    await screen.findByText('Spear-armed drilled foot', { selector: 'strong' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    const beside = await screen.findByText('Units in the hex must be a whole number from 1 to 12.');
+    expect(beside.closest('.unit-field')?.querySelector('#unit-count')).not.toBeNull();
+    expect(document.querySelector('#unit-count')).toHaveAttribute('aria-invalid', 'true');
+    await fireEvent.input(document.querySelector('#unit-count')!, { target: { value: '3' } });
+    expect(screen.queryByText('Units in the hex must be a whole number from 1 to 12.')).toBeNull();
+  });
+
   it('keeps a unit’s values for the next one, but not a field of one unit only (its leader)', async () => {
     const once = { ...itacsForm, fields: [...itacsForm.fields, { key: 'leader_pv', label: "Leader's valour", rule: '1.6', kind: 'number' as const, required: false, min: -2, max: 2, once: true, options: [] }] };
     const calls = mockCommands((cmd) => {

@@ -41,6 +41,7 @@ impl Battle {
 
     /// The event that creates a battle, checked.
     pub fn create(ruleset: &Ruleset, setup: BattleSetup, at: &str) -> Result<Battle, RefereeError> {
+        crate::rule_system::check_side_fields(&ruleset.info.side_fields, &setup.sides)?;
         let event = Event {
             seq: 1,
             at: at.to_string(),

@@ -191,7 +191,8 @@ pub struct SystemInfo {
     pub derived_values: bool,
 }
 
-/// A number a side is set up with (ITACS: the scenario's panic level and stacking limit).
+/// A number a side is set up with (ITACS: the scenario's panic level and stacking limit): a
+/// whole number from `min` to `max`, which a battle begun is held to (`check_side_fields`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct SideField {
     /// The side setup's field: `panic_level`, `stacking_limit`.
@@ -199,6 +200,44 @@ pub struct SideField {
     pub label: String,
     pub rule: String,
     pub min: u32,
+    pub max: u32,
+}
+
+impl SideField {
+    /// "Panic level must be a whole number from 0 to 10,000.": what the field takes, said the
+    /// same way wherever it is refused.
+    pub fn bounds_words(&self) -> String {
+        crate::error::whole_number_words(&self.label, i64::from(self.min), i64::from(self.max))
+    }
+}
+
+/// A battle begun: every side's numbers within their fields' bounds (the side fields are what
+/// its system asks; a number it does not ask is left as given). Checked when a battle begins, not
+/// as a stored one folds, so an older battle file opens as it was written.
+pub fn check_side_fields(
+    fields: &[SideField],
+    sides: &[crate::state::SideSetup],
+) -> Result<(), crate::error::RefereeError> {
+    for (i, side) in sides.iter().enumerate() {
+        for field in fields {
+            let Some(n) = side.number(&field.key) else {
+                continue;
+            };
+            if !(field.min..=field.max).contains(&n) {
+                return Err(crate::error::RefereeError::new(
+                    crate::ErrorCode::BattleInvalidSetup,
+                    format!(
+                        "{} ({} is not).",
+                        field.bounds_words().trim_end_matches('.'),
+                        crate::error::grouped(i64::from(n))
+                    ),
+                )
+                .field(format!("sides[{i}].{}", field.key))
+                .rule(field.rule.clone()));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One phase of a player turn, as ruleset data, so the app can walk the umpire through a turn.

@@ -8,6 +8,7 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::error::RefereeError;
+use crate::rule_system::resolve::MAX_VALUE;
 use crate::ErrorCode;
 
 /// The fields of a roster unit for one ruleset.
@@ -117,7 +118,7 @@ pub struct Field(pub UnitField);
 
 impl Field {
     pub fn new(key: &str, label: &str, rule: &str, kind: FieldKind) -> Field {
-        Field(UnitField {
+        let field = Field(UnitField {
             key: key.into(),
             label: label.into(),
             rule: rule.into(),
@@ -129,7 +130,12 @@ impl Field {
             help: None,
             options: Vec::new(),
             once: false,
-        })
+        });
+        if kind == FieldKind::Number {
+            field.range(None, None)
+        } else {
+            field
+        }
     }
     pub fn once(mut self) -> Field {
         self.0.once = true;
@@ -143,9 +149,11 @@ impl Field {
         self.0.default = Some(v);
         self
     }
+    /// A number's bounds; a bound not given is the ±10,000 every tabletop value keeps to, so
+    /// the form always says both.
     pub fn range(mut self, min: Option<i32>, max: Option<i32>) -> Field {
-        self.0.min = min;
-        self.0.max = max;
+        self.0.min = Some(min.unwrap_or(-(MAX_VALUE as i32)));
+        self.0.max = Some(max.unwrap_or(MAX_VALUE as i32));
         self
     }
     pub fn help(mut self, h: &str) -> Field {
@@ -224,21 +232,7 @@ pub fn check_stats(
                     ));
                 }
             }
-            FieldKind::Number => {
-                let Some(n) = value.as_i64() else {
-                    return Err(form_error(key, format!("{label}: enter a whole number.")));
-                };
-                if let Some(min) = field.min {
-                    if n < i64::from(min) {
-                        return Err(form_error(key, format!("{label}: at least {min}.")));
-                    }
-                }
-                if let Some(max) = field.max {
-                    if n > i64::from(max) {
-                        return Err(form_error(key, format!("{label}: at most {max}.")));
-                    }
-                }
-            }
+            FieldKind::Number => check_number(field, value)?,
             FieldKind::Toggle => {
                 if !value.is_boolean() {
                     return Err(form_error(key, format!("{label}: yes or no.")));
@@ -258,6 +252,44 @@ pub fn check_stats(
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// "Units in the hex must be a whole number from 1 to 10,000.": what a number field takes, said
+/// the same way by the API and beside the field on screen.
+pub fn number_words(field: &UnitField) -> String {
+    let (min, max) = number_bounds(field);
+    crate::error::whole_number_words(&field.label, min, max)
+}
+
+/// A number field's bounds: its own, within the ±10,000 every tabletop value keeps to.
+pub fn number_bounds(field: &UnitField) -> (i64, i64) {
+    let min = field.min.map_or(-MAX_VALUE, i64::from).max(-MAX_VALUE);
+    let max = field.max.map_or(MAX_VALUE, i64::from).min(MAX_VALUE);
+    (min, max)
+}
+
+/// A number field's value: a whole number within its bounds.
+fn check_number(field: &UnitField, value: &Value) -> Result<(), RefereeError> {
+    let (min, max) = number_bounds(field);
+    match value.as_i64() {
+        Some(n) if (min..=max).contains(&n) => Ok(()),
+        _ => Err(form_error(&field.key, number_words(field)).rule(field.rule.clone())),
+    }
+}
+
+/// The numbers of a unit the umpire adds or corrects, each a whole number within its field's
+/// bounds (a field the form does not have is the system's to check).
+pub fn check_numbers(fields: &[UnitField], stats: &Value) -> Result<(), RefereeError> {
+    let Some(map) = stats.as_object() else {
+        return Ok(());
+    };
+    for field in fields.iter().filter(|f| f.kind == FieldKind::Number) {
+        match map.get(&field.key) {
+            None | Some(Value::Null) => {}
+            Some(v) => check_number(field, v)?,
+        }
+    }
+    Ok(())
 }
 
 /// A unit the umpire adds or corrects: every field the form requires is there, unless the chosen

@@ -18,8 +18,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 
 pub use action::{
-    dice_of, ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation, ContactInfo,
-    ContactKind, Die, FightPart, Phase, PhaseStep, SideField, SystemInfo, Thrower,
+    check_side_fields, dice_of, ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation,
+    ContactInfo, ContactKind, Die, FightPart, Phase, PhaseStep, SideField, SystemInfo, Thrower,
 };
 pub use fight::{Fighter, Labels, Opening, Sides};
 pub use form::{UnitField, UnitForm, UnitPreview};

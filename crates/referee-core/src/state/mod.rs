@@ -34,6 +34,17 @@ pub struct SideSetup {
     pub stacking_limit: Option<u32>,
 }
 
+impl SideSetup {
+    /// The number set up under a side field's key (`panic_level`, `stacking_limit`), if given.
+    pub fn number(&self, key: &str) -> Option<u32> {
+        match key {
+            "panic_level" => self.panic_level,
+            "stacking_limit" => self.stacking_limit,
+            _ => None,
+        }
+    }
+}
+
 /// How a battle begins: the ruleset in force (with its fingerprint) and the sides.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]

@@ -264,15 +264,23 @@ impl Ruleset {
         before: Option<&serde_json::Value>,
         field: &str,
     ) -> Result<(), RefereeError> {
+        let form = self.unit_form();
+        if spec.role == Role::Leader {
+            return form::check_numbers(&form.leader_fields, &spec.stats)
+                .map_err(|e| in_stats(e, field));
+        }
         if spec.role != Role::Unit {
             return Ok(());
         }
-        let form = self.unit_form();
-        // The system's own check first: a type it does not know says so before the fields that
-        // type would have filled are asked.
-        self.system
-            .check_entry(&spec.stats)
-            .map_err(|e| form::plain(&form, e))
+        // The numbers against the form's bounds first, in the words the app says them beside the
+        // field; then the system's own check: a type it does not know says so before the fields
+        // that type would have filled are asked.
+        form::check_numbers(&form.fields, &spec.stats)
+            .and_then(|()| {
+                self.system
+                    .check_entry(&spec.stats)
+                    .map_err(|e| form::plain(&form, e))
+            })
             .and_then(|()| form::check_required(&form, &spec.stats, before))
             .map_err(|e| in_stats(e, field))
     }

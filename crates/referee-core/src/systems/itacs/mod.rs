@@ -22,6 +22,7 @@ pub mod victory;
 
 use crate::contract::Change;
 use crate::error::RefereeError;
+use crate::rule_system::resolve::MAX_VALUE;
 use crate::rule_system::shared::SystemHeader;
 use crate::rule_system::{
     Action, ActionGroup, Choice, ChoiceList, CommonSituation, FollowOn, Opening, Phase, RuleSystem,
@@ -191,12 +192,14 @@ impl RuleSystem for Itacs {
                 label: "Panic level".into(),
                 rule: "5.4".into(),
                 min: 0,
+                max: MAX_VALUE as u32,
             },
             SideField {
                 key: "stacking_limit".into(),
                 label: "Stacking limit".into(),
                 rule: "4.3.3".into(),
                 min: 1,
+                max: MAX_VALUE as u32,
             },
         ]
     }

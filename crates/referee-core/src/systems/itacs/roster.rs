@@ -110,6 +110,9 @@ impl SystemUnit for ItacsLeader {
     }
 }
 
+/// The most a leader's counter prints for his bonus or control range: far above any counter's.
+pub const LEADER_VALUE_MAX: i32 = 100;
+
 /// A leader as entered: his level, bonus and control range as printed, where he stands; other
 /// notes are kept as they are (battles recorded before leaders were typed wrote free notes).
 pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
@@ -127,7 +130,7 @@ pub fn enter_leader(spec: &UnitSpec) -> Result<ItacsLeader, RefereeError> {
         None | Some(Value::Null) => Ok(None),
         Some(v) => v
             .as_u64()
-            .filter(|n| *n <= 100)
+            .filter(|n| *n <= LEADER_VALUE_MAX as u64)
             .map(|n| Some(n as u32))
             .ok_or_else(|| {
                 RefereeError::new(
@@ -517,10 +520,10 @@ pub fn leader_fields() -> Vec<UnitField> {
         Field::new("type", "Leader level", "6.1", FieldKind::Text)
             .help("As printed on the counter: 1L, 2L, 3L or 4L."),
         Field::new("bonus", "Leader bonus", "6.1.3", FieldKind::Number)
-            .range(Some(0), None)
+            .range(Some(0), Some(LEADER_VALUE_MAX))
             .help("Added to the strength of the units he is stacked with in melee."),
         Field::new("control_range", "Control range", "6.1.1", FieldKind::Number)
-            .range(Some(0), None)
+            .range(Some(0), Some(LEADER_VALUE_MAX))
             .help("Hexes over which he rallies his formation."),
         hex_field(),
     ]

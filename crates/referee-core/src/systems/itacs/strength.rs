@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::rule_system::resolve::MAX_VALUE;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CombatStrength {
     Plain(u32),
@@ -20,18 +22,23 @@ impl CombatStrength {
         }
         let bad = || {
             format!(
-                "combat strength {} must be a whole number, “.” (dot) or “[n]” (bracketed)",
-                crate::error::given(printed)
+                "combat strength {} must be a whole number from 0 to {}, “.” (dot) or “[n]” (bracketed)",
+                crate::error::given(printed),
+                crate::error::grouped(MAX_VALUE)
             )
         };
+        // No counter prints more than a tabletop value: 9999999 is refused, not summed.
+        let number = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| i64::from(*n) <= MAX_VALUE)
+                .ok_or_else(bad)
+        };
         if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            return inner
-                .trim()
-                .parse()
-                .map(CombatStrength::Bracketed)
-                .map_err(|_| bad());
+            return number(inner).map(CombatStrength::Bracketed);
         }
-        s.parse().map(CombatStrength::Plain).map_err(|_| bad())
+        number(s).map(CombatStrength::Plain)
     }
 
     /// Half points this unit adds to a stack, `None` for a dot.
@@ -103,6 +110,11 @@ mod tests {
         assert!(e.contains("\u{201c}-4\u{201d}"), "{e}");
         let e = CombatStrength::parse("[-4]").unwrap_err();
         assert!(e.contains("\u{201c}[-4]\u{201d}"), "{e}");
+        // Beyond any counter: refused, not summed.
+        let e = CombatStrength::parse("9999999").unwrap_err();
+        assert!(e.contains("from 0 to 10,000"), "{e}");
+        assert!(CombatStrength::parse("[10001]").is_err());
+        assert_eq!(CombatStrength::parse("10000"), Ok(Plain(10_000)));
     }
 
     // The three examples of 2.4.6.

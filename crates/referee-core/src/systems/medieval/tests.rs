@@ -1033,14 +1033,22 @@ fn the_roster_says_what_is_wrong_with_a_unit_when_it_is_added() {
         stats,
     };
     // 4.5.1: a counter of 3 SPs is over a hex's stacking limit: every combat would refuse it.
+    // The form's bound says so first, in the words the app says beside the field.
     let e = r
         .check_new_unit(&unit(json!({ "type": "heavy_cavalry", "sp": 3 })), "unit")
         .unwrap_err();
     assert_eq!(
         (e.code.as_str(), e.field.as_deref(), e.rule.as_deref()),
-        ("battle.over_stacking", Some("unit.stats.sp"), Some("4.5.1"))
+        (
+            "unit.invalid",
+            Some("unit.stats.sp"),
+            Some("1.2, 1.3, 4.5.1")
+        )
     );
-    assert!(e.message.contains("3 SPs on one counter"), "{}", e.message);
+    assert_eq!(
+        e.message,
+        "Strength points (SP) must be a whole number from 1 to 2."
+    );
     assert!(r
         .check_new_unit(&unit(json!({ "type": "heavy_cavalry", "sp": 2 })), "unit")
         .is_ok());
