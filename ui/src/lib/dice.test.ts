@@ -46,6 +46,9 @@ describe('whose die', () => {
     expect(dieNames([{ sides: 10, thrower: 'a' }, { sides: 10, thrower: 'a' }, { sides: 10, thrower: 'b' }], owners)).toEqual(['Romans’ d10 1', 'Romans’ d10 2', 'Gauls’ d10']);
     expect(dieNames([{ sides: 6 }, { sides: 6 }], owners)).toEqual(['Die 1', 'Die 2']);
     expect(dieNames([{ sides: 10 }], owners)).toEqual(['d10']);
+    // A leader's 2d6 for his life, after a unit's scatter d6: his two dice numbered, the unit's not.
+    const leader = { sides: 6, thrower: 'b' as const, label: 'Vytautas', purpose: 'leader death' };
+    expect(dieNames([{ sides: 6, thrower: 'b', label: 'Boyars', purpose: 'scatter' }, leader, leader], owners)).toEqual(['Boyars’ d6', 'Vytautas’ d6 1', 'Vytautas’ d6 2']);
   });
   it('is said as English says it', () => {
     expect(possessive('Saxons')).toBe('Saxons’');

@@ -148,6 +148,8 @@ impl HexState {
             | Change::MoraleInForce { .. }
             | Change::Regroup
             | Change::Formation { .. }
+            | Change::Fatigue { .. }
+            | Change::Banner { .. }
             | Change::Hits { .. }
             | Change::Disorder
             | Change::RoutUnit

@@ -2,11 +2,9 @@
 //! of each side over every result — losses with blocked retreats, elimination, the scatter d6,
 //! friends ridden down and the leader's death roll.
 
-use super::effects::{exposed, Aftermath, SideAftermath};
-use super::modifiers::Cms;
-use super::strength::Fighters;
+use super::effects::{exposed, leader_losses, Aftermath, SideAftermath};
 use super::table::Table;
-use super::{CombatSituation, LeaderPresence, SideSupport};
+use super::{CombatSituation, SideSupport};
 use crate::contract::Chance;
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist};
@@ -22,27 +20,11 @@ pub(super) fn both_sides(
     s: &CombatSituation,
     table: &Table,
     after: &Aftermath,
-    [attackers, defenders]: [&Fighters; 2],
-    cms: &Cms,
 ) -> Result<Vec<Chance>, RefereeError> {
-    let attacker = fate(
-        data,
-        "attacker",
-        attackers,
-        &after.attacker,
-        &s.attacker,
-        cms.attacker_leader,
-    );
+    let attacker = fate(data, "attacker", &after.attacker, &s.attacker);
     let mut lines = forecast(data, &table.results, &attacker, |r| r.attacker)?;
     if !s.leader_alone {
-        let defender = fate(
-            data,
-            "defender",
-            defenders,
-            &after.defender,
-            &s.defender,
-            cms.defender_leader,
-        );
+        let defender = fate(data, "defender", &after.defender, &s.defender);
         lines.extend(forecast(data, &table.results, &defender, |r| r.defender)?);
     }
     Ok(lines)
@@ -61,30 +43,16 @@ fn scatter_column(data: &MedievalData, units: &[(Unit, u32)]) -> String {
 fn fate(
     data: &MedievalData,
     name: &'static str,
-    side: &Fighters,
     after: &SideAftermath,
     support: &SideSupport,
-    leader: LeaderPresence,
 ) -> Fate {
     let exposed = exposed(&after.read);
-    let leaders = &side.leaders;
     Fate {
         name,
-        // Never below 1 SP while the side fights with any.
-        sp: side.counter_sp().max(side.sp.min(1)),
+        sp: after.sp,
         route: after.route.clone(),
-        leader: leader == LeaderPresence::Stacked,
-        leader_hex: (leaders.len() > 1 && side.leader_on_a_hex()).then(|| {
-            let on = |leader_hex: bool| {
-                side.units
-                    .iter()
-                    .zip(&side.hex_of)
-                    .filter(|(_, h)| leaders[**h] == leader_hex)
-                    .map(|((u, _), _)| u.sp * u.count)
-                    .sum::<u32>()
-            };
-            (on(true), on(false))
-        }),
+        leader: after.leader.is_some(),
+        leader_hex: after.leader.as_ref().and_then(|l| l.split),
         scatter_immune: exposed.is_empty(),
         scatter_column: scatter_column(data, &exposed),
         track_full: support.scatter_track_full,
@@ -151,10 +119,7 @@ fn end_of(
     // 8.2.4–8.2.5, R-MED-7: 2d6 − SP lost ≤ hexes to retreat. The owner spreads the losses
     // (5.4.7): his leader's hex takes those the other hexes cannot (R-MED-31). On one hex as on
     // several, the roll subtracts the SPs the units can lose, never the nominal loss (5.4.6).
-    let leader_lost = match side.leader_hex {
-        Some((own, others)) => lost.saturating_sub(others).min(own),
-        None => base.lost,
-    };
+    let leader_lost = leader_losses(base.lost, side.leader_hex);
     let leader: Dist<bool> = if side.leader && part.retreat > 0 {
         leader_roll.map(|r| *r - i64::from(leader_lost) <= i64::from(part.retreat))
     } else {
@@ -322,7 +287,7 @@ mod tests {
         let s = example_5_1_1();
         let fight = counted(data, &s);
         let (after, table) = read_on(data, &s, &fight, "4:1");
-        let lines = both_sides(data, &s, &table, &after, fight.sides(), &fight.cms).unwrap();
+        let lines = both_sides(data, &s, &table, &after).unwrap();
         let chance = |label: &str| {
             lines
                 .iter()

@@ -1,8 +1,9 @@
-//! The dice asked in turn (5.1.1 f–g): the table's 2d6, then the scatter d6 of each side the
-//! result makes retreat that a d6 could scatter — not one scattered outright (R), eliminated, or
-//! whose every unit stands with a leader (9.1.3).
+//! The dice asked in turn (5.1.1 f–g, 8.2.4): the table's 2d6, then the scatter d6 of each side
+//! the result makes retreat that a d6 could scatter — not one scattered outright (R), eliminated,
+//! or whose every unit stands with a leader (9.1.3) — and the leader-death 2d6 of each side's
+//! stacked leader whose units it makes retreat (R-MED-40).
 
-use super::effects::{Aftermath, SideAftermath};
+use super::effects::{leader_losses, Aftermath, SideAftermath, StackedLeader};
 use super::strength::Fighters;
 use super::table::Table;
 use super::words::SideNames;
@@ -49,19 +50,39 @@ pub(super) fn outcome(
     if !after.leader_alone {
         sides.push((r.defender, &after.defender, defenders.counter_sp()));
     }
+    // 8.2.4: the leader stacked with a side the result makes retreat throws for his life.
+    let leaders: Vec<(Part, &SideAftermath, &StackedLeader)> = sides
+        .iter()
+        .filter(|(part, _, _)| part.retreat > 0)
+        .filter_map(|&(part, side, _)| side.leader.as_ref().map(|l| (part, side, l)))
+        .collect();
     sides.retain(|(part, side, sp)| asks_scatter(data, *part, side, *sp));
-    let asked = sides.iter().map(|(_, side, _)| side.read.die()).collect();
-    Ok(throws.stage(asked)?.map(|scatter_faces| {
+    let mut asked: Vec<_> = sides.iter().map(|(_, side, _)| side.read.die()).collect();
+    asked.extend(leaders.iter().flat_map(|(_, _, l)| l.dice()));
+    Ok(throws.stage(asked)?.map(|faces| {
+        let (scatter_faces, leader_faces) = faces.split_at(sides.len());
         let mut effects = after.effects(&r);
         let mut meaning = vec![words.meaning(&r)];
         for ((part, side, _), face) in sides.iter().zip(scatter_faces) {
-            let targets = side.read.scattered(data, part.retreat, face);
-            meaning.push(side.read.words(face, &targets));
+            let targets = side.read.scattered(data, part.retreat, *face);
+            meaning.push(side.read.words(*face, &targets));
             effects.extend(side.read.effects(
                 targets,
                 &data.scatter.rule,
                 data.scatter.ruling.as_deref(),
             ));
+        }
+        for ((part, side, leader), faces) in leaders.iter().zip(leader_faces.chunks(2)) {
+            let lost = side.losses(data, *part);
+            let (said, done) = leader.outcome(
+                data,
+                part.retreat,
+                leader_losses(lost, leader.split),
+                lost >= side.sp,
+                faces,
+            );
+            meaning.push(said);
+            effects.extend(done);
         }
         Outcome {
             dice: dice.unwrap_or(&[]).to_vec(),
