@@ -129,10 +129,19 @@ test('the Medieval scatter die named on its pad, at both sizes', async () => {
 test('the Medieval leader-death dice named on their pads after the table\'s, at both sizes', async () => {
   const names = await chainAfter('Wilkomierz', ['Sergeants', 'Tatars'], '1 2', 'leader death');
   assert.deepEqual(names.filter((p) => p.includes('leader death')), ['Vytautas’ d6 1 · leader death', 'Vytautas’ d6 2 · leader death'], names.join(' | '));
-  await checkScreen(browser, 'medieval-leader-chain');
-  await shot(browser, 'medieval-leader-pads-desktop');
-  await size(browser, PHONE);
-  await checkScreen(browser, 'medieval-leader-chain-phone');
+  // Both sizes looked at with his dice laid out: the bar keeps them on screen (checkScreen).
+  await checkScreen(browser, 'medieval-leader-chain', { restore: PHONE });
   await shot(browser, 'medieval-leader-pads-phone');
+  // His dice tapped: he lives (7, above 1) and retreats on his own; the result says so.
+  await tap(browser, '#sticky-bar button[data-face="2:3"]');
+  await tap(browser, '#sticky-bar button[data-face="3:4"]');
+  await until(browser, 'the result', async () => browser.$('#bar-result').isExisting());
+  await tap(browser, '#table-view');
+  const table = await browser.$('#table-view-screen');
+  await until(browser, 'the table view', async () => table.isExisting());
+  const words = await table.getText();
+  assert.match(words, /Leader death 2d6 7 \(Vytautas\): 7, above 1: Vytautas lives and retreats on his own/, words);
+  await shot(browser, 'medieval-leader-table-view-phone');
+  await tap(browser, '#close-table-view');
   await size(browser, DESKTOP);
 });

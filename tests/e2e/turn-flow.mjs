@@ -163,7 +163,10 @@ export function turnFlow(browser, system, label, id) {
       });
     }
     const apply = await browser.$('#apply-result');
-    await until(browser, `${what}: Apply ready`, async () => apply.isEnabled());
+    await until(browser, `${what}: Apply ready`, async () => apply.isEnabled()).catch(async (e) => {
+      await shot(browser, `${system}-turn-no-apply-${label}`);
+      throw e;
+    });
     await apply.click();
     flow.n += 1;
     await apply.click().catch(() => undefined); // a double tap applies once

@@ -123,6 +123,10 @@ export function thrownEarlier(dice: LaidDie[], faces: string[], i: number): bool
   return faces[i] !== undefined && faces[i] !== '' && dice.slice(i + 1).some((d) => d.purpose !== dice[i].purpose);
 }
 
+/** A chain is past its first stage: a stage is thrown and a later one laid out. The odds of its
+ * first throw are settled then; the bar keeps its room for the dice still to throw. */
+export const pastFirstStage = (dice: LaidDie[], faces: string[]): boolean => dice.some((_, i) => thrownEarlier(dice, faces, i));
+
 /** A chain's typed digits are read as whole faces (a d10's "10" is ten, not 1 and 0) unless every
  * die has fewer than ten sides. */
 export const splitDigits = (sides: number[], inTurn: boolean): boolean => !inTurn || sides.every((s) => s <= 9);

@@ -346,11 +346,14 @@ pub fn fields(d: &MedievalData) -> Vec<UnitField> {
 }
 
 /// Where a counter or a leader stands: one side's counters on a hex are a stack, and the leader
-/// there is stacked with them (4.5, 8.2.1).
+/// there is stacked with them (4.5, 8.2.1). Asked of each counter anew: a hex holds 2 SPs, so the
+/// next counter rarely stands on the last one's.
 pub fn hex_field() -> Field {
-    Field::new("hex", "Hex", "4.5, 8.2.1", FieldKind::Text).help(
-        "The number the map prints on the hex it stands in. Units and a leader of one side in one hex are a stack: they fight together.",
-    )
+    Field::new("hex", "Hex", "4.5, 8.2.1", FieldKind::Text)
+        .help(
+            "The number the map prints on the hex it stands in. Units and a leader of one side in one hex are a stack: they fight together.",
+        )
+        .once()
 }
 
 /// A unit's values from the tables, as the form is filled in.
