@@ -855,13 +855,21 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
         "{}",
         words.units[&komtur].words.summary
     );
-    assert_eq!(
+    let fatigue = |t: &Turn| {
         t.unit("Komtur")
             .detail::<referee_core::systems::medieval::MedievalLeader>()
             .unwrap()
-            .fatigue,
-        1
-    );
+            .fatigue
+    };
+    assert_eq!(fatigue(&t), 1);
+    // The next turn's fatigue step, named by him, lands on his row too: he led again, 1 → 2.
+    let next = t.b.advance_turn(Some(2), None);
+    t.record(next);
+    let step = json!({ "level": 1, "active": true, "units": 2, "leader": "Komtur" });
+    let r = t.resolve("fatigue", &step, &[]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "fatigue_2");
+    t.apply(&r, &[("unit:Komtur", komtur)]);
+    assert_eq!(fatigue(&t), 2);
 }
 
 /// A banner has a holder on the roster (7.1.4): when a change takes the holder off the table, a

@@ -355,6 +355,10 @@ pub struct FatigueSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<Vec<String>>")]
     pub unit_labels: Vec<String>,
+    /// The leader by his roster name: the level the step gives lands on his row (13.1).
+    #[serde(default)]
+    #[ts(optional)]
+    pub leader: Option<String>,
 }
 
 pub fn fatigue(
@@ -372,6 +376,22 @@ pub fn fatigue(
         s.level
     };
     let tired = level > f.above;
+    // The level kept on the leader's row moves with the step (13.1.3–13.1.6).
+    let moved: Vec<crate::contract::Effect> = s
+        .leader
+        .iter()
+        .filter(|_| level != s.level)
+        .map(|name| {
+            effect(
+                Target::Unit(name.clone()),
+                Change::Fatigue {
+                    by: if level > s.level { 1 } else { -1 },
+                },
+                "13.1.3–13.1.6",
+                None,
+            )
+        })
+        .collect();
     let die = Dist::die(6)?;
     let scatter_each = die.probability_where(|r| *r < f.scatter_below);
     // How many units scatter: the sum of independent d6 tests, exactly.
@@ -394,7 +414,7 @@ pub fn fatigue(
         } else {
             format!("At most {}: no effect.", f.above)
         },
-        Vec::new(),
+        moved.clone(),
     )
     .named(&format!("fatigue_{level}"), format!("Fatigue {level}"));
     r.totals.push(Total {
@@ -462,10 +482,14 @@ pub fn fatigue(
                 .filter(|(_, d)| i64::from(**d) < f.scatter_below)
                 .map(|(n, _)| n)
                 .collect();
-            let effects = scattered
-                .iter()
-                .map(|n| effect(Target::Unit((*n).clone()), Change::Scatter, &f.rule, None))
-                .collect();
+            let effects =
+                moved
+                    .iter()
+                    .cloned()
+                    .chain(scattered.iter().map(|n| {
+                        effect(Target::Unit((*n).clone()), Change::Scatter, &f.rule, None)
+                    }))
+                    .collect();
             let meaning = match scattered.as_slice() {
                 [] => format!("Fatigue {level}: no unit scatters."),
                 some => format!(
