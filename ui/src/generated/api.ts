@@ -1681,7 +1681,11 @@ units: number,
  * Those units by their roster labels, in order (default: numbered): each scatter d6 is named
  * by its unit, and a scatter lands on it.
  */
-unit_labels?: Array<string>, };
+unit_labels?: Array<string>, 
+/**
+ * The leader by his roster name: the level the step gives lands on his row (13.1).
+ */
+leader?: string, };
 
 export type MedievalBannerSituation = { event: MedievalBannerEvent, 
 /**
