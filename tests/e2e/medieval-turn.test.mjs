@@ -1,7 +1,8 @@
 // End to end: a whole Medieval turn in the real app window, at 1280×800 and at 390×844, from the
 // roster alone — the Knights charge the Boyars with the Komtur on their hex (the roster's hex
 // brings him in, 8.2.1, no chip) and drive them back, the scatter d6 asked after the 2d6 and
-// tapped on its pad (5.1.1 g); the Sergeants charge the Tatars with Vytautas on their hex: the
+// tapped on its pad (5.1.1 g), and the pursuit test opens from that combat (R-MED-43); the
+// Sergeants charge the Tatars with Vytautas on their hex: the
 // Tatars retreat and his death 2d6 is asked after the table's, tapped on its pads, and lands on
 // him — he lives and retreats on his own (8.2.4–8.2.6, R-MED-40); the Crossbows shoot the Spears
 // in the enemy's movement phase, the d6 of 6 after their loss scattering them (10.6.3); and the
@@ -56,6 +57,27 @@ async function playTurn(label) {
   assert.match(words.Boyars, /[Ss]cattered/, words.Boyars);
   assert.doesNotMatch(words.Knights, /[Ss]cattered/, words.Knights);
 
+  // The Boyars retreated: the pursuit test opens from that combat (R-MED-43), the Knights as they
+  // stand with the Komtur on their hex (0 hexes from their leader, R-MED-6); a d6 of 4 makes it
+  // voluntary, recorded in the log.
+  await flow.count('button[data-tab="resolve"]');
+  const action = await browser.$('#action');
+  await browser.execute((e) => e.scrollIntoView({ block: 'center' }), action);
+  await action.selectByAttribute('value', 'pursuit');
+  flow.n += 1;
+  await until(browser, 'the pursuit from the roster', async () => (await browser.$('#from-roster').isExisting()) && (await browser.$('#from-roster').getText()).includes('Knights pursues'));
+  assert.doesNotMatch(await browser.$('#from-roster').getText(), /Count the hexes/, 'the Komtur stands on their hex');
+  await browser.execute(() => {
+    const box = document.querySelector('#dice-typed');
+    box.value = '4';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  flow.n += 1;
+  await until(browser, 'the pursuit test thrown', async () => browser.$('#bar-result').isExisting());
+  assert.match(await browser.$('#bar-result').getText(), /[Vv]oluntary/);
+  await flow.count('#apply-result');
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+
   // 1:1, armour 1 and charge 1 against charge 1 and Vytautas's 2 CMs, stacked with the Tatars on
   // 14.05: 1:2. A 3 (1 + 2): -1/D1, the Sergeants lose 1 SP and the Tatars retreat 1 hex, never
   // scattered beside him (9.1.3); his death 2d6 (3 + 4 = 7, above 1) is asked next, on two pads
@@ -83,6 +105,12 @@ async function playTurn(label) {
 }
 
 atBothSizes(test, () => browser, 'Medieval', 'medieval', ['Grunwald', 'Tannenberg'], setUp, playTurn);
+
+/** The table view closed, and gone before the window is resized again. */
+async function closeTableView() {
+  await tap(browser, '#close-table-view');
+  await until(browser, 'the table view closed', async () => !(await browser.$('#table-view-screen').isExisting()));
+}
 
 /** A battle set up, a combat picked from its roster and its 2d6 typed: the pads laid out next,
  * once one of them is thrown for `purpose`. */
@@ -123,7 +151,7 @@ test('the Medieval scatter die named on its pad, at both sizes', async () => {
   assert.match(words, /Boyars retreats 2 hexes and loses 1 SP|Boyars retreats/, words);
   assert.match(words, /Scatter d6 1 \(Boyars\): Boyars scattered/, words);
   await shot(browser, 'medieval-table-view-phone');
-  await tap(browser, '#close-table-view');
+  await closeTableView();
 });
 
 test('the Medieval leader-death dice named on their pads after the table\'s, at both sizes', async () => {
@@ -142,6 +170,5 @@ test('the Medieval leader-death dice named on their pads after the table\'s, at 
   const words = await table.getText();
   assert.match(words, /Leader death 2d6 7 \(Vytautas\): 7, above 1: Vytautas lives and retreats on his own/, words);
   await shot(browser, 'medieval-leader-table-view-phone');
-  await tap(browser, '#close-table-view');
-  await size(browser, DESKTOP);
+  await closeTableView();
 });
