@@ -106,6 +106,16 @@ async function playTurn(label) {
 
 atBothSizes(test, () => browser, 'Medieval', 'medieval', ['Grunwald', 'Tannenberg'], setUp, playTurn);
 
+/** The dice still asked tapped on their pads (`place:face`), then the table view's words. */
+async function tappedThenTableView(faces) {
+  for (const face of faces) await tap(browser, `#sticky-bar button[data-face="${face}"]`);
+  await until(browser, 'the result', async () => browser.$('#bar-result').isExisting());
+  await tap(browser, '#table-view');
+  const table = await browser.$('#table-view-screen');
+  await until(browser, 'the table view', async () => table.isExisting());
+  return table.getText();
+}
+
 /** The table view closed, and gone before the window is resized again. */
 async function closeTableView() {
   await tap(browser, '#close-table-view');
@@ -142,12 +152,7 @@ test('the Medieval scatter die named on its pad, at both sizes', async () => {
   await size(browser, PHONE);
   await shot(browser, 'medieval-scatter-pad-phone');
   // The scatter d6 tapped: the result in words; the table view names every result in words too.
-  await tap(browser, '#sticky-bar button[data-face="2:1"]');
-  await until(browser, 'the result', async () => browser.$('#bar-result').isExisting());
-  await tap(browser, '#table-view');
-  const table = await browser.$('#table-view-screen');
-  await until(browser, 'the table view', async () => table.isExisting());
-  const words = await table.getText();
+  const words = await tappedThenTableView(['2:1']);
   assert.match(words, /Boyars retreats 2 hexes and loses 1 SP|Boyars retreats/, words);
   assert.match(words, /Scatter d6 1 \(Boyars\): Boyars scattered/, words);
   await shot(browser, 'medieval-table-view-phone');
@@ -161,13 +166,7 @@ test('the Medieval leader-death dice named on their pads after the table\'s, at 
   await checkScreen(browser, 'medieval-leader-chain', { restore: PHONE });
   await shot(browser, 'medieval-leader-pads-phone');
   // His dice tapped: he lives (7, above 1) and retreats on his own; the result says so.
-  await tap(browser, '#sticky-bar button[data-face="2:3"]');
-  await tap(browser, '#sticky-bar button[data-face="3:4"]');
-  await until(browser, 'the result', async () => browser.$('#bar-result').isExisting());
-  await tap(browser, '#table-view');
-  const table = await browser.$('#table-view-screen');
-  await until(browser, 'the table view', async () => table.isExisting());
-  const words = await table.getText();
+  const words = await tappedThenTableView(['2:3', '3:4']);
   assert.match(words, /Leader death 2d6 7 \(Vytautas\): 7, above 1: Vytautas lives and retreats on his own/, words);
   await shot(browser, 'medieval-leader-table-view-phone');
   await closeTableView();
