@@ -25,8 +25,9 @@ pub(super) struct SideAftermath {
     pub cavalry: bool,
     /// The side's SPs on its counters, never below 1 while it fights with any.
     pub sp: u32,
-    /// The leader stacked with the side's units, who rolls for his life when they retreat.
-    pub leader: Option<StackedLeader>,
+    /// The leaders stacked with the side's units, one a hex, each rolling for his life when
+    /// they retreat (8.2.4).
+    pub leaders: Vec<StackedLeader>,
 }
 
 impl SideAftermath {
@@ -53,42 +54,65 @@ pub(super) struct StackedLeader {
 }
 
 impl StackedLeader {
-    /// The side's stacked leader: the leader of its first hex with one, else a leader the
-    /// umpire stacked with the whole side (8.2.1).
+    /// The side's stacked leaders: the leader of each of its hexes with one, each with his own
+    /// split (his hex against all the others, R-MED-31), else a leader the umpire stacked with
+    /// the whole side (8.2.1). Every one of them throws for his life (8.2.4, R-MED-40).
     fn of(
         fighters: &Fighters,
         presence: LeaderPresence,
         named: &[(Option<&str>, bool)],
         thrower: Thrower,
         word: &'static str,
-    ) -> Option<StackedLeader> {
+    ) -> Vec<StackedLeader> {
         if presence != LeaderPresence::Stacked {
-            return None;
+            return Vec::new();
         }
-        let hex = fighters.leaders.iter().position(|on| *on);
-        let (name, grand) = hex
-            .and_then(|h| named.get(h).copied())
-            .unwrap_or((None, false));
         let leaders = &fighters.leaders;
-        let split = (leaders.len() > 1 && hex.is_some()).then(|| {
-            let on = |leader_hex: bool| {
-                fighters
-                    .units
-                    .iter()
-                    .zip(&fighters.hex_of)
-                    .filter(|(_, h)| leaders[**h] == leader_hex)
-                    .map(|((u, _), _)| u.sp * u.count)
-                    .sum::<u32>()
-            };
-            (on(true), on(false))
-        });
-        Some(StackedLeader {
-            name: name.map(str::to_string),
-            grand,
-            thrower,
-            word,
-            split,
-        })
+        let hexes: Vec<usize> = (0..leaders.len()).filter(|h| leaders[*h]).collect();
+        if hexes.is_empty() {
+            return vec![StackedLeader {
+                name: None,
+                grand: false,
+                thrower,
+                word,
+                split: None,
+            }];
+        }
+        let places = hex_names(&fighters.labels, thrower, word);
+        let several = hexes.len() > 1;
+        hexes
+            .into_iter()
+            .map(|hex| {
+                let (name, grand) = named.get(hex).copied().unwrap_or((None, false));
+                let split = (leaders.len() > 1).then(|| {
+                    let on = |own: bool| {
+                        fighters
+                            .units
+                            .iter()
+                            .zip(&fighters.hex_of)
+                            .filter(|(_, h)| (**h == hex) == own)
+                            .map(|((u, _), _)| u.sp * u.count)
+                            .sum::<u32>()
+                    };
+                    (on(true), on(false))
+                });
+                // Two leaders without names are told apart by their hexes.
+                let name = match name {
+                    Some(n) => Some(n.to_string()),
+                    None if several => places
+                        .get(hex)
+                        .map(|place| format!("{word} leader on {place}")),
+                    None => None,
+                };
+                StackedLeader {
+                    name,
+                    grand,
+                    thrower,
+                    word,
+                    split,
+                }
+            })
+            .collect()
     }
 
     /// His name, as his dice and his effects name him: the roster's, else "attacking leader".
@@ -222,7 +246,7 @@ impl<'d> Aftermath<'d> {
                 read: attacker_read,
                 cavalry: attackers.has_cavalry(),
                 sp: attackers.counter_sp().max(attackers.sp.min(1)),
-                leader: StackedLeader::of(
+                leaders: StackedLeader::of(
                     attackers,
                     cms.attacker_leader,
                     &attacker_names,
@@ -236,7 +260,7 @@ impl<'d> Aftermath<'d> {
                 read: defender_read,
                 cavalry: defenders.has_cavalry(),
                 sp: defenders.counter_sp().max(defenders.sp.min(1)),
-                leader: StackedLeader::of(
+                leaders: StackedLeader::of(
                     defenders,
                     cms.defender_leader,
                     &defender_names,

@@ -50,11 +50,11 @@ pub(super) fn outcome(
     if !after.leader_alone {
         sides.push((r.defender, &after.defender, defenders.counter_sp()));
     }
-    // 8.2.4: the leader stacked with a side the result makes retreat throws for his life.
+    // 8.2.4: every leader stacked with a side the result makes retreat throws for his life.
     let leaders: Vec<(Part, &SideAftermath, &StackedLeader)> = sides
         .iter()
         .filter(|(part, _, _)| part.retreat > 0)
-        .filter_map(|&(part, side, _)| side.leader.as_ref().map(|l| (part, side, l)))
+        .flat_map(|&(part, side, _)| side.leaders.iter().map(move |l| (part, side, l)))
         .collect();
     sides.retain(|(part, side, sp)| asks_scatter(data, *part, side, *sp));
     let mut asked: Vec<_> = sides.iter().map(|(_, side, _)| side.read.die()).collect();
@@ -130,5 +130,67 @@ mod tests {
         assert!(scattered.effects.len() > kept.effects.len());
         // The 2d6 alone: the scatter d6 is still to come.
         assert!(rolled(&[1, 3]).is_none());
+    }
+
+    #[test]
+    fn every_leader_stacked_with_retreating_units_throws_for_his_life() {
+        // 8.2.4: the defender on two hexes, a leader on each; D2 makes both retreat. Each
+        // leader throws his own 2d6, each counting his own hex's losses (R-MED-31).
+        use super::super::test_support::situation;
+        use serde_json::json;
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let s = situation(json!({
+            "attackers": [
+                { "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }] },
+                { "units": [{ "type": "cavalry", "sp": 2, "cf": 3 }] }
+            ],
+            "defenders": [
+                { "terrain": "clear", "leader": true, "leader_name": "Vytautas",
+                  "units": [{ "type": "light_cavalry", "sp": 2, "cf": 1 }] },
+                { "terrain": "clear", "leader": true, "leader_name": "Jogaila",
+                  "units": [{ "type": "light_cavalry", "sp": 2, "cf": 1 }] }
+            ]
+        }));
+        let fight = counted(data, &s);
+        let (after, table) = read_on(data, &s, &fight, "4:1");
+        let names: Vec<_> = after
+            .defender
+            .leaders
+            .iter()
+            .map(|l| (l.who(), l.split))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("Vytautas".to_string(), Some((2, 2))),
+                ("Jogaila".to_string(), Some((2, 2)))
+            ]
+        );
+        let roll = |faces: &[u32]| {
+            let mut throws = Throws::new(faces);
+            outcome(
+                data,
+                &table,
+                &after,
+                &SideNames::of(&s),
+                &mut throws,
+                Some(faces),
+                fight.sides(),
+            )
+            .unwrap()
+        };
+        // The table's 2d6 (4: -1/D2) and one leader's 2d6: the second is still to come.
+        assert!(roll(&[1, 3, 6, 6]).is_none());
+        let o = roll(&[1, 3, 6, 6, 1, 1]).unwrap();
+        assert!(o.meaning.contains("(Vytautas)"), "{}", o.meaning);
+        assert!(o.meaning.contains("Jogaila dies"), "{}", o.meaning);
+        assert!(!o.meaning.contains("Vytautas dies"), "{}", o.meaning);
+        // The forecast gives each his own line.
+        let lines = super::super::forecast::both_sides(data, &s, &table, &after).unwrap();
+        for who in ["Vytautas", "Jogaila"] {
+            let label = format!("The defender's leader {who} dies");
+            assert!(lines.iter().any(|c| c.label == label), "{label}");
+        }
     }
 }
