@@ -934,6 +934,11 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
     assert_eq!(hex["units"].as_array().map(Vec::len), Some(2));
     assert_eq!(f.targets["defender"], vec![spears, boyars]);
     assert_eq!(f.situation["defender"]["banner"], json!(true));
+    // Attacking, the Spears alone picked: the Boyars' banner on their hex still gives the CM
+    // (7.1.7: "any friendly units on hex with banner").
+    let f = fight(&t.r, &t.b.state, "combat", &[spears], &[t.id("Knights")]).unwrap();
+    assert_eq!(f.situation["attackers"][0]["label"], json!("Spears"));
+    assert_eq!(f.situation["attacker"]["banner"], json!(true));
 
     // 1. The Boyars lose their last SP: the Spears on their hex take the banner (7.1.5).
     let loss = Change::LoseSp {

@@ -24,12 +24,14 @@ use crate::ErrorCode;
 
 type Picked<'a> = Fighter<'a, MedievalCounter>;
 
-/// A hex of the fight: its counters in the fight, under one label (their labels together), and
-/// the leader stacked there.
+/// A hex of the fight: its counters in the fight, under one label (their labels together), the
+/// leader stacked there, and whether any counter of the side on the hex holds a banner, picked
+/// or not (7.1.7: "any friendly units on hex with banner").
 struct FightingHex<'a> {
     label: String,
     members: Vec<Picked<'a>>,
     leader: Option<(&'a UnitState, &'a MedievalLeader)>,
+    banner: bool,
 }
 
 impl FightingHex<'_> {
@@ -72,14 +74,15 @@ fn by_hex<'a>(
         .into_iter()
         .map(|(hex, mut members)| {
             let mut leader = None;
+            let mut banner = members.iter().any(|f| f.own.banner);
             if let Some(hex) = hex {
                 for u in state.units.values().filter(|u| on_table(u)) {
                     if let Some(own) = u.detail::<MedievalCounter>() {
-                        let joins = whole_hex
-                            && own.hex.as_deref() == Some(hex)
-                            && !own.scattered
-                            && u.strength > 0
-                            && !members.iter().any(|m| m.unit.id == u.id);
+                        let here =
+                            own.hex.as_deref() == Some(hex) && !own.scattered && u.strength > 0;
+                        // 7.1.7: the banner of any friendly counter on the hex, picked or not.
+                        banner |= here && own.banner;
+                        let joins = whole_hex && here && !members.iter().any(|m| m.unit.id == u.id);
                         if joins {
                             members.push(Fighter {
                                 unit: u,
@@ -100,6 +103,7 @@ fn by_hex<'a>(
                 label: and_list(&labels),
                 members,
                 leader,
+                banner,
             }
         })
         .collect()
@@ -126,9 +130,10 @@ fn hex_targets(
     out
 }
 
-/// A banner stands on one of the hexes: its holder is among their counters (7.1.7).
+/// A banner stands on one of the hexes: its holder is among the side's counters there, picked
+/// or not (7.1.7).
 fn holds_banner(hexes: &[FightingHex]) -> bool {
-    hexes.iter().flat_map(|h| &h.members).any(|f| f.own.banner)
+    hexes.iter().any(|h| h.banner)
 }
 
 /// What the umpire is asked of the stacked leaders: his command, which his death costs 1 SP a
