@@ -191,6 +191,9 @@ pub enum Change {
     /// A leader's fatigue level up (or, negative, down) by this much, never below 0 (Medieval
     /// 13.1).
     Fatigue { by: i32 },
+    /// A leader's fatigue level becomes this (Medieval 13.1.3–13.1.6: the level a fatigue step
+    /// gives, landed as it says, whatever the row held).
+    FatigueLevel { level: u32 },
     /// The unit takes one of its side's banners, or passes it on (Medieval 7.1.4).
     Banner { held: bool },
     /// Take this many hits (pips); a stand's worth removes a stand.
@@ -315,6 +318,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::Formation { movement: false } => "turns to combat formation".to_string(),
         Change::Fatigue { by } if *by >= 0 => format!("fatigue +{by}"),
         Change::Fatigue { by } => format!("fatigue −{}", by.unsigned_abs()),
+        Change::FatigueLevel { level } => format!("fatigue level {level}"),
         Change::Banner { held: true } => "takes the banner".to_string(),
         Change::Banner { held: false } => "passes the banner on".to_string(),
         Change::Hits { count: 1 } => "takes 1 hit".to_string(),

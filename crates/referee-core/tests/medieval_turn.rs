@@ -870,6 +870,15 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
     assert_eq!(r.outcome.as_ref().unwrap().result, "fatigue_2");
     t.apply(&r, &[("unit:Komtur", komtur)]);
     assert_eq!(fatigue(&t), 2);
+    // A level typed other than his row's: the step says "Fatigue 4 (3 → 4)" and his row becomes
+    // 4, as it says — not his row's 2 raised by 1 (13.1.3–13.1.6).
+    let next = t.b.advance_turn(Some(3), None);
+    t.record(next);
+    let step = json!({ "level": 3, "active": true, "units": 2, "leader": "Komtur" });
+    let r = t.resolve("fatigue", &step, &[]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "fatigue_4");
+    t.apply(&r, &[("unit:Komtur", komtur)]);
+    assert_eq!(fatigue(&t), 4);
 }
 
 /// A banner has a holder on the roster (7.1.4): when a change takes the holder off the table, a

@@ -149,6 +149,7 @@ impl HexState {
             | Change::Regroup
             | Change::Formation { .. }
             | Change::Fatigue { .. }
+            | Change::FatigueLevel { .. }
             | Change::Banner { .. }
             | Change::Hits { .. }
             | Change::Disorder

@@ -107,11 +107,16 @@ pub fn fields() -> Vec<UnitField> {
     .collect()
 }
 
-/// A change on a leader's row: his fatigue, one level up or down, never below 0 (13.1.3–13.1.6).
+/// A change on a leader's row: his fatigue, one level up or down, never below 0, or the level a
+/// fatigue step gives (13.1.3–13.1.6).
 pub fn land(own: &mut MedievalLeader, change: &Change) -> bool {
     match change {
         Change::Fatigue { by } => {
             own.fatigue = own.fatigue.saturating_add_signed(*by);
+            true
+        }
+        Change::FatigueLevel { level } => {
+            own.fatigue = *level;
             true
         }
         _ => false,

@@ -376,17 +376,15 @@ pub fn fatigue(
         s.level
     };
     let tired = level > f.above;
-    // The level kept on the leader's row moves with the step (13.1.3–13.1.6).
+    // The leader's row takes the level the step gives, as its words say it, whatever the row
+    // held before (13.1.3–13.1.6): applying does what the step says.
     let moved: Vec<crate::contract::Effect> = s
         .leader
         .iter()
-        .filter(|_| level != s.level)
         .map(|name| {
             effect(
                 Target::Unit(name.clone()),
-                Change::Fatigue {
-                    by: if level > s.level { 1 } else { -1 },
-                },
+                Change::FatigueLevel { level },
                 "13.1.3–13.1.6",
                 None,
             )
