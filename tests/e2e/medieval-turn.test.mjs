@@ -1,15 +1,19 @@
 // End to end: a whole Medieval turn in the real app window, at 1280×800 and at 390×844, from the
-// roster alone — the Knights charge the Boyars with the Komtur stacked on their hex (one chip,
-// 8.2.1) and drive them back, the scatter d6 asked after the 2d6 and tapped on its pad (5.1.1 g);
-// the Sergeants fight the Tatars, no follow-up die; the Crossbows shoot the Spears in the enemy's
-// movement phase, the d6 of 6 after their loss scattering them (10.6.3); and the turn advances.
+// roster alone — the Knights charge the Boyars with the Komtur on their hex (the roster's hex
+// brings him in, 8.2.1, no chip) and drive them back, the scatter d6 asked after the 2d6 and
+// tapped on its pad (5.1.1 g), and the pursuit test opens from that combat (R-MED-43); the
+// Sergeants charge the Tatars with Vytautas on their hex: the
+// Tatars retreat and his death 2d6 is asked after the table's, tapped on its pads, and lands on
+// him — he lives and retreats on his own (8.2.4–8.2.6, R-MED-40); the Crossbows shoot the Spears
+// in the enemy's movement phase, the d6 of 6 after their loss scattering them (10.6.3); and the
+// turn advances.
 // The defending hex's terrain is a chip, asked up front with each terrain's worth.
 // Every interaction is counted (`turn-flow medieval: N interactions`); a combat with one
 // situational modifier takes at most 7, plus one per follow-up die the rules call for.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, PHONE, checkScreen, connect, shot, size, tap, until } from './support.mjs';
-import { addUnit, beginBattle, pads, roster, rosterIds, turnFlow, atBothSizes } from './turn-flow.mjs';
+import { addUnit, beginBattle, pads, roster, rosterIds, rosterMoves, turnFlow, atBothSizes } from './turn-flow.mjs';
 
 let browser;
 
@@ -23,12 +27,13 @@ after(async () => {
 
 async function setUp(name) {
   await beginBattle(browser, 'medieval', name, ['Order', 'Lithuanians']);
-  await addUnit(browser, 'Komtur', 'Order', {}, 'leader');
-  await addUnit(browser, 'Knights', 'Order', { type: 'heavy_cavalry', sp: 2, cf: 2 });
+  await addUnit(browser, 'Komtur', 'Order', { hex: '12.05' }, 'leader');
+  await addUnit(browser, 'Knights', 'Order', { type: 'heavy_cavalry', sp: 2, cf: 2, hex: '12.05' });
   await addUnit(browser, 'Sergeants', 'Order', { type: 'cavalry', sp: 2, cf: 1 });
   await addUnit(browser, 'Crossbows', 'Order', { type: 'crossbowmen', sp: 2 });
   await addUnit(browser, 'Boyars', 'Lithuanians', { type: 'light_cavalry', sp: 2, cf: 1 });
-  await addUnit(browser, 'Tatars', 'Lithuanians', { type: 'light_cavalry', sp: 2, cf: 1 });
+  await addUnit(browser, 'Vytautas', 'Lithuanians', { hex: '14.05' }, 'leader');
+  await addUnit(browser, 'Tatars', 'Lithuanians', { type: 'light_cavalry', sp: 2, cf: 1, hex: '14.05' });
   await addUnit(browser, 'Spears', 'Lithuanians', { type: 'light_infantry', sp: 2 });
 }
 
@@ -37,21 +42,55 @@ async function playTurn(label) {
 
   await flow.phase('a_cavalry_attack');
   // 1:1, the attacker's armour 2, charge 2 and the stacked leader's 2 CMs against the Boyars'
-  // charge 1: 6:1. A 7 (3 + 4): D2-1, the Boyars lose 1 SP and retreat 2; their scatter d6 of 1
-  // scatters them (light cavalry after D2: 1–2).
-  const charge = await flow.fight('charge with the Komtur stacked', ['Knights', 'Boyars'], 'combat', flow.chip('attackers.0.leader'), [3, 4, 1]);
+  // charge 1: 6:1. The Komtur stands on the Knights' hex: the fight opens with him, no chip to
+  // tap. A 7 (3 + 4): D2-1, the Boyars lose 1 SP and retreat 2; their scatter d6 of 1 scatters them
+  // (light cavalry after D2: 1–2).
+  const stacked = async () => {
+    const chip = await browser.$('button[data-chip="attackers.0.leader"]');
+    assert.equal(await chip.getAttribute('aria-pressed'), 'true', 'the Komtur from the roster');
+    return 0;
+  };
+  const charge = await flow.fight('charge with the Komtur stacked', ['Knights', 'Boyars'], 'combat', stacked, [3, 4, 1]);
   assert.equal(charge, 1, 'the scatter d6 asked after the 2d6');
   let words = await roster(browser);
   assert.match(words.Boyars, /1\/2|1 SP/, words.Boyars);
   assert.match(words.Boyars, /[Ss]cattered/, words.Boyars);
   assert.doesNotMatch(words.Knights, /[Ss]cattered/, words.Knights);
 
-  // 1:1, armour 1 and charge 1 against charge 1: 2:1. A 10 (4 + 6): −1/−, the Sergeants lose 1
-  // SP; nothing retreats, no scatter d6.
-  const plain = await flow.fight('Sergeants against the Tatars', ['Sergeants', 'Tatars'], 'combat', async () => 0, [4, 6]);
-  assert.equal(plain, 0);
+  // The Boyars retreated: the pursuit test opens from that combat (R-MED-43), the Knights as they
+  // stand with the Komtur on their hex (0 hexes from their leader, R-MED-6); a d6 of 4 makes it
+  // voluntary, recorded in the log.
+  await flow.count('button[data-tab="resolve"]');
+  const action = await browser.$('#action');
+  await browser.execute((e) => e.scrollIntoView({ block: 'center' }), action);
+  await action.selectByAttribute('value', 'pursuit');
+  flow.n += 1;
+  await until(browser, 'the pursuit from the roster', async () => (await browser.$('#from-roster').isExisting()) && (await browser.$('#from-roster').getText()).includes('Knights pursues'));
+  assert.doesNotMatch(await browser.$('#from-roster').getText(), /Count the hexes/, 'the Komtur stands on their hex');
+  await browser.execute(() => {
+    const box = document.querySelector('#dice-typed');
+    box.value = '4';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  flow.n += 1;
+  await until(browser, 'the pursuit test thrown', async () => browser.$('#bar-result').isExisting());
+  assert.match(await browser.$('#bar-result').getText(), /[Vv]oluntary/);
+  await flow.count('#apply-result');
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+
+  // 1:1, armour 1 and charge 1 against charge 1 and Vytautas's 2 CMs, stacked with the Tatars on
+  // 14.05: 1:2. A 3 (1 + 2): -1/D1, the Sergeants lose 1 SP and the Tatars retreat 1 hex, never
+  // scattered beside him (9.1.3); his death 2d6 (3 + 4 = 7, above 1) is asked next, on two pads
+  // named by him, and he lives and retreats on his own (8.2.4, 8.2.6).
+  const ready = async () => (await pads(browser)).length === 2;
+  const led = await flow.fight('Sergeants against the Tatars with Vytautas', ['Sergeants', 'Tatars'], 'combat', async () => 0, [1, 2, 3, 4], ready);
+  assert.equal(led, 2, 'his death 2d6 asked after the table\'s');
   words = await roster(browser);
   assert.match(words.Sergeants, /1\/2|1 SP/, words.Sergeants);
+  assert.doesNotMatch(words.Tatars, /[Ss]cattered/, words.Tatars);
+  const moves = await rosterMoves(browser);
+  assert.match(moves.Vytautas ?? '', /Vytautas: retreat 1 hex/, JSON.stringify(moves));
+  assert.doesNotMatch(words.Vytautas, /killed|lost/, words.Vytautas);
 
   // The Crossbows shoot in the Lithuanians' movement phase (10.1.5): at range 1, 2d6 − 1 for the
   // Spears' armour; a 7 gives 6: −1, then the d6 of 6 scatters them (10.6.3).
@@ -67,17 +106,38 @@ async function playTurn(label) {
 
 atBothSizes(test, () => browser, 'Medieval', 'medieval', ['Grunwald', 'Tannenberg'], setUp, playTurn);
 
-test('the Medieval scatter die named on its pad, at both sizes', async () => {
+/** The dice still asked tapped on their pads (`place:face`), then the table view's words. */
+async function tappedThenTableView(faces) {
+  for (const face of faces) await tap(browser, `#sticky-bar button[data-face="${face}"]`);
+  await until(browser, 'the result', async () => browser.$('#bar-result').isExisting());
+  await tap(browser, '#table-view');
+  const table = await browser.$('#table-view-screen');
+  await until(browser, 'the table view', async () => table.isExisting());
+  return table.getText();
+}
+
+/** The table view closed, and gone before the window is resized again. */
+async function closeTableView() {
+  await tap(browser, '#close-table-view');
+  await until(browser, 'the table view closed', async () => !(await browser.$('#table-view-screen').isExisting()));
+}
+
+/** A battle set up, a combat picked from its roster and its 2d6 typed: the pads laid out next,
+ * once one of them is thrown for `purpose`. */
+async function chainAfter(battle, picks, faces, purpose) {
   await size(browser, DESKTOP);
-  await setUp('Koronowo');
+  await setUp(battle);
   const id = await rosterIds(browser);
-  await tap(browser, `#roster button[data-pick-unit="${id.Knights}"]`);
-  await tap(browser, `#roster button[data-pick-unit="${id.Boyars}"]`);
+  for (const unit of picks) await tap(browser, `#roster button[data-pick-unit="${id[unit]}"]`);
   await tap(browser, '#resolve-picked');
   await until(browser, 'the combat', async () => (await pads(browser)).length === 2);
-  await browser.$('#dice-typed').setValue('3 4');
-  await until(browser, 'the scatter d6 asked', async () => (await pads(browser)).some((p) => p.includes('scatter')));
-  const names = await pads(browser);
+  await browser.$('#dice-typed').setValue(faces);
+  await until(browser, `the ${purpose} dice asked`, async () => (await pads(browser)).some((p) => p.includes(purpose)));
+  return pads(browser);
+}
+
+test('the Medieval scatter die named on its pad, at both sizes', async () => {
+  const names = await chainAfter('Koronowo', ['Knights', 'Boyars'], '3 4', 'scatter');
   assert.ok(names.some((p) => p.startsWith('Boyars’ d6 · scatter')), names.join(' | '));
   // The defending hex's terrain is asked up front, among the chips, each terrain with its worth.
   const terrain = await browser.$('select[data-chip="defenders.0.terrain"]');
@@ -92,14 +152,22 @@ test('the Medieval scatter die named on its pad, at both sizes', async () => {
   await size(browser, PHONE);
   await shot(browser, 'medieval-scatter-pad-phone');
   // The scatter d6 tapped: the result in words; the table view names every result in words too.
-  await tap(browser, '#sticky-bar button[data-face="2:1"]');
-  await until(browser, 'the result', async () => browser.$('#bar-result').isExisting());
-  await tap(browser, '#table-view');
-  const table = await browser.$('#table-view-screen');
-  await until(browser, 'the table view', async () => table.isExisting());
-  const words = await table.getText();
+  const words = await tappedThenTableView(['2:1']);
   assert.match(words, /Boyars retreats 2 hexes and loses 1 SP|Boyars retreats/, words);
   assert.match(words, /Scatter d6 1 \(Boyars\): Boyars scattered/, words);
   await shot(browser, 'medieval-table-view-phone');
-  await tap(browser, '#close-table-view');
+  await closeTableView();
+});
+
+test('the Medieval leader-death dice named on their pads after the table\'s, at both sizes', async () => {
+  const names = await chainAfter('Wilkomierz', ['Sergeants', 'Tatars'], '1 2', 'leader death');
+  assert.deepEqual(names.filter((p) => p.includes('leader death')), ['Vytautas’ d6 1 · leader death', 'Vytautas’ d6 2 · leader death'], names.join(' | '));
+  // Both sizes looked at with his dice laid out: the bar keeps them on screen (checkScreen).
+  await checkScreen(browser, 'medieval-leader-chain', { restore: PHONE });
+  await shot(browser, 'medieval-leader-pads-phone');
+  // His dice tapped: he lives (7, above 1) and retreats on his own; the result says so.
+  const words = await tappedThenTableView(['2:3', '3:4']);
+  assert.match(words, /Leader death 2d6 7 \(Vytautas\): 7, above 1: Vytautas lives and retreats on his own/, words);
+  await shot(browser, 'medieval-leader-table-view-phone');
+  await closeTableView();
 });

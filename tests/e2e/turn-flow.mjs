@@ -71,6 +71,18 @@ export async function roster(browser) {
   return out;
 }
 
+/** The moves the results called for on each roster row, by label (none: no entry). */
+export async function rosterMoves(browser) {
+  await tap(browser, 'button[data-tab="roster"]');
+  await browser.$('#roster .unit-row').waitForExist({ timeout: 10000 });
+  const out = {};
+  for (const row of await browser.$$('#roster .unit-row')) {
+    const moves = await row.$('[data-testid="unit-moves"]');
+    if (await moves.isExisting()) out[await row.$('strong').getText()] = await moves.getText();
+  }
+  return out;
+}
+
 /** The dice laid out now: each pad's name. */
 export async function pads(browser) {
   // Read at once: the pads of the next stage come and go as faces are typed.
@@ -151,7 +163,10 @@ export function turnFlow(browser, system, label, id) {
       });
     }
     const apply = await browser.$('#apply-result');
-    await until(browser, `${what}: Apply ready`, async () => apply.isEnabled());
+    await until(browser, `${what}: Apply ready`, async () => apply.isEnabled()).catch(async (e) => {
+      await shot(browser, `${system}-turn-no-apply-${label}`);
+      throw e;
+    });
     await apply.click();
     flow.n += 1;
     await apply.click().catch(() => undefined); // a double tap applies once

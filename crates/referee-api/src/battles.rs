@@ -176,7 +176,11 @@ pub struct LogEntry {
     pub seq: u64,
     pub at: String,
     pub kind: String,
+    /// The line in words; a table's code is apart, in `tag`.
     pub text: String,
+    /// The table's code of the result the line names ("-1/D2"), shown as a small tag beside it.
+    #[ts(optional)]
+    pub tag: Option<String>,
     /// Taken back by an undo.
     pub undone: bool,
     /// Its roll was edited later.
@@ -308,11 +312,21 @@ fn edit_changes(before: Option<&UnitSpec>, after: &UnitSpec) -> Vec<String> {
 
 /// An event in words. An undo or redo says what it took back or put back ("Undo: Melee — SD
 /// front, PS: D1X (dice 2, 3; physical dice)"), not the number of an entry.
-fn entry_text(battle: &Battle, units: &UnitEntries, phases: &[Phase], e: &Event) -> String {
+/// A log line in words and, apart, the table's code of the result it names (an undo names the
+/// result it takes back).
+fn entry_text(
+    battle: &Battle,
+    units: &UnitEntries,
+    phases: &[Phase],
+    e: &Event,
+) -> (String, Option<String>) {
     let words = |e: &Event| {
-        e.body.describe_in(
-            |id| units.before(e.seq, id).map(|u| u.label.clone()),
-            phases,
+        untagged(
+            e.body.describe_in(
+                |id| units.before(e.seq, id).map(|u| u.label.clone()),
+                phases,
+            ),
+            &e.body,
         )
     };
     let (what, seq) = match e.body {
@@ -322,8 +336,26 @@ fn entry_text(battle: &Battle, units: &UnitEntries, phases: &[Phase], e: &Event)
         _ => return words(e),
     };
     match battle.events.binary_search_by_key(&seq, |x| x.seq) {
-        Ok(k) => format!("{what}: {}", words(&battle.events[k])),
+        Ok(k) => {
+            let (text, tag) = words(&battle.events[k]);
+            (format!("{what}: {text}"), tag)
+        }
         Err(_) => words(e),
+    }
+}
+
+/// The line without the table's code its result's words carry, and the code.
+fn untagged(text: String, body: &EventBody) -> (String, Option<String>) {
+    let Some(tag) = body.result_tag() else {
+        return (text, None);
+    };
+    let code = format!(" ({tag})");
+    match text.find(&code) {
+        Some(i) => (
+            format!("{}{}", &text[..i], &text[i + code.len()..]),
+            Some(tag.to_string()),
+        ),
+        None => (text, None),
     }
 }
 
@@ -345,13 +377,18 @@ fn log_entries(battle: &Battle, phases: &[Phase], events: &[Event]) -> Vec<LogEn
         .collect();
     events
         .iter()
-        .map(|e| LogEntry {
+        .map(|e| {
+            let (text, tag) = entry_text(battle, &units, phases, e);
+            (e, text, tag)
+        })
+        .map(|(e, text, tag)| LogEntry {
             turn: turns.get(&e.seq).copied().unwrap_or(1),
             undoable: e.body.undoable() && battle.history.in_force(e.seq),
             seq: e.seq,
             at: e.at.clone(),
             kind: e.body.kind().to_string(),
-            text: entry_text(battle, &units, phases, e),
+            text,
+            tag,
             undone: !battle.history.in_force(e.seq),
             edited: battle.history.edited.contains_key(&e.seq),
             changes: match &e.body {

@@ -6,7 +6,8 @@
 //! physical dice, quick edits, turns, undo, redo, an edited roll, unit edits and removals, apply
 //! keys). Version n holds the events up to the stage that version added; version 4 carries the
 //! hash chain. `UPDATE_BATTLE_FILES=1` writes them again from the scripts — only when the file
-//! format itself changes on purpose, never to make a changed fold pass.
+//! format itself changes on purpose, never to make a changed fold pass; `UPDATE_FOLDS=1` writes
+//! the projections alone, when what a fold shows changes on purpose.
 
 use std::path::PathBuf;
 
@@ -623,7 +624,10 @@ fn projection(view: &BattleView) -> Value {
     let log: Vec<Value> = view
         .log
         .iter()
-        .map(|e| json!([e.seq, e.text, e.undone, e.edited, e.changes]))
+        .map(|e| match &e.tag {
+            Some(tag) => json!([e.seq, e.text, tag, e.undone, e.edited, e.changes]),
+            None => json!([e.seq, e.text, e.undone, e.edited, e.changes]),
+        })
         .collect();
     json!({
         "turn": state["turn"], "phase": state["phase"], "conflicts": state["conflicts"],
@@ -672,7 +676,11 @@ fn battle_files_of_every_version_open_and_fold_as_they_did() {
                 .unwrap_or_else(|e| panic!("{name} no longer opens: {e:?}"));
             let got = projection(&view);
             let expected_path = dir.join(format!("{system}-v{version}.fold.json"));
-            if std::env::var_os("UPDATE_BATTLE_FILES").is_some() {
+            // UPDATE_FOLDS rewrites the folds alone, the files kept: what a fold shows changed on
+            // purpose (a log line's table code shown apart as its tag).
+            if std::env::var_os("UPDATE_BATTLE_FILES").is_some()
+                || std::env::var_os("UPDATE_FOLDS").is_some()
+            {
                 let text = serde_json::to_string_pretty(&got).unwrap() + "\n";
                 std::fs::write(&expected_path, text).unwrap();
             }

@@ -188,6 +188,14 @@ pub enum Change {
     /// A ranged unit turns its counter: to its movement side, or back to its combat side (Medieval
     /// 10.1.1, 10.1.3).
     Formation { movement: bool },
+    /// A leader's fatigue level up (or, negative, down) by this much, never below 0 (Medieval
+    /// 13.1).
+    Fatigue { by: i32 },
+    /// A leader's fatigue level becomes this (Medieval 13.1.3–13.1.6: the level a fatigue step
+    /// gives, landed as it says, whatever the row held).
+    FatigueLevel { level: u32 },
+    /// The unit takes one of its side's banners, or passes it on (Medieval 7.1.4).
+    Banner { held: bool },
     /// Take this many hits (pips); a stand's worth removes a stand.
     Hits { count: u32 },
     /// The unit becomes Disordered.
@@ -308,6 +316,11 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::Regroup => "regroups: back on the map from the Scattered Units track".to_string(),
         Change::Formation { movement: true } => "turns to movement formation".to_string(),
         Change::Formation { movement: false } => "turns to combat formation".to_string(),
+        Change::Fatigue { by } if *by >= 0 => format!("fatigue +{by}"),
+        Change::Fatigue { by } => format!("fatigue −{}", by.unsigned_abs()),
+        Change::FatigueLevel { level } => format!("fatigue level {level}"),
+        Change::Banner { held: true } => "takes the banner".to_string(),
+        Change::Banner { held: false } => "passes the banner on".to_string(),
         Change::Hits { count: 1 } => "takes 1 hit".to_string(),
         Change::Hits { count } => format!("takes {count} hits"),
         Change::Disorder => "Disordered".to_string(),

@@ -196,6 +196,35 @@ impl Turn {
         self.step(body);
     }
 
+    /// Lands the throw of a fight opened from the roster on the fight's own targets.
+    fn land_throw(&mut self, f: &referee_core::battle::Fight, throw: &[u32]) {
+        let r = self.resolve(&f.action, &f.situation, throw);
+        let mapping = Mapping {
+            targets: f.targets.clone(),
+            choices: Default::default(),
+        };
+        let body = self
+            .b
+            .apply(&self.r, &r, &mapping, DiceSource::Physical, None, None)
+            .unwrap();
+        self.step(body);
+    }
+
+    /// A change the umpire makes by hand on a unit (a quick edit).
+    fn edit_by_hand(&mut self, label: &str, change: Change) {
+        let id = self.id(label);
+        let body = self
+            .b
+            .adjust(
+                &self.r,
+                referee_core::battle::Subject::Unit(id),
+                change,
+                None,
+            )
+            .unwrap();
+        self.step(body);
+    }
+
     /// The MORALE a combat between these units opens with, in the attacker's favour.
     fn combat_morale(&self, attacker: &str, defender: &str) -> (i64, Value) {
         let f = fight(
@@ -600,4 +629,355 @@ fn a_ranged_units_formation_is_a_state_of_its_counter() {
         None,
     );
     assert!(refused.is_err(), "light cavalry have no formations");
+}
+
+fn leader(label: &str, side: &str, command: &str, stats: Value) -> UnitSpec {
+    spec(label, side, command, Role::Leader, stats)
+}
+
+fn retreats(effects: &[Effect], target: &Target) -> bool {
+    effects
+        .iter()
+        .any(|e| &e.target == target && matches!(e.change, Change::Retreat { .. }))
+}
+
+fn killed(effects: &[Effect], who: &str) -> bool {
+    effects
+        .iter()
+        .any(|e| e.target == Target::Unit(who.into()) && e.change == Change::LeaderKilled)
+}
+
+/// A leader stands on a hex of the roster: a fight opened from the units there brings him in —
+/// his 2 CMs (8.2.1), no scatter (9.1.3) — and when they must retreat his death 2d6 is asked in
+/// the same chain as the combat's dice, named by him, and lands on him: surviving, he retreats
+/// on his own (8.2.6); dying, his command loses 1 SP a unit (8.1.4) and the enemy gains 8 boxes
+/// (6.1.6); a grand leader's whole side loses 1 SP and the enemy gains 12 (8.1.5, 6.1.7). His
+/// fatigue is kept on his row (13.1). After each step the roster and the MORALE counter are
+/// checked, replay equals live, undo and redo are exact (R-MED-40, R-MED-41).
+#[test]
+fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right", "Left"] }
+    ]);
+    let units = vec![
+        leader("Komtur", "Order", "Vanguard", json!({ "hex": "12.05" })),
+        unit(
+            "Knights",
+            "Order",
+            "Vanguard",
+            json!({ "type": "heavy_cavalry", "sp": 2, "cf": 2, "hex": "12.05" }),
+        ),
+        unit(
+            "Sergeants",
+            "Order",
+            "Vanguard",
+            json!({ "type": "cavalry", "sp": 2, "cf": 1, "hex": "12.06" }),
+        ),
+        leader(
+            "Vytautas",
+            "Lithuanians",
+            "Right",
+            json!({ "hex": "13.05" }),
+        ),
+        unit(
+            "Boyars",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.05" }),
+        ),
+        unit(
+            "Horsemen",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.07" }),
+        ),
+        leader(
+            "Jagiełło",
+            "Lithuanians",
+            "Left",
+            json!({ "grand": true, "hex": "14.05" }),
+        ),
+        unit(
+            "Tatars",
+            "Lithuanians",
+            "Left",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "14.05" }),
+        ),
+    ];
+    let mut t = Turn::begin("Grunwald, the leaders", sides, &units);
+    let words = t.r.worded(&t.b.state);
+    let row = |label: &str| words.units[&t.id(label)].words.clone();
+    assert_eq!(row("Jagiełło").type_name, "Grand leader");
+    assert_eq!(row("Vytautas").type_name, "Leader");
+    assert_eq!(row("Knights").place.as_deref(), Some("Hex 12.05"));
+    assert_eq!(row("Komtur").place.as_deref(), Some("Hex 12.05"));
+
+    // 1. The Sergeants charge the Boyars, Vytautas stacked with them on 13.05: picking the
+    //    Boyars brings him in, with his 2 CMs (8.2.1) and his name on the hex.
+    let (sergeants, boyars) = (t.id("Sergeants"), t.id("Boyars"));
+    let f = fight(&t.r, &t.b.state, "combat", &[sergeants], &[boyars]).unwrap();
+    let hex = &f.situation["defenders"][0];
+    assert_eq!(
+        (&hex["leader"], &hex["leader_name"]),
+        (&json!(true), &json!("Vytautas"))
+    );
+    assert!(f.situation["attackers"][0].get("leader").is_none());
+    assert_eq!(f.targets["unit:Vytautas"], vec![t.id("Vytautas")]);
+    let undiced = t.resolve("combat", &f.situation, &[]);
+    assert!(undiced
+        .modifiers
+        .iter()
+        .any(|m| m.label == "Defender: stacked with a leader"));
+    // A throw making the Boyars retreat asks two d6 more after the table's 2d6, Vytautas's.
+    let survives = t.throw_where("combat", &f.situation, |e| {
+        retreats(e, &Target::Unit("Vytautas".into()))
+            && !loses_sp(e, &Target::Defender)
+            && !loses_sp(e, &Target::Attacker)
+            && !retreats(e, &Target::Attacker)
+    });
+    assert_eq!(
+        survives.len(),
+        4,
+        "the table's 2d6, then his 2d6: {survives:?}"
+    );
+    let thrown = t.resolve("combat", &f.situation, &survives);
+    let pads: Vec<(Option<&str>, Option<&str>)> = thrown.shown.faces[2..]
+        .iter()
+        .map(|d| (d.label.as_deref(), d.purpose.as_deref()))
+        .collect();
+    assert_eq!(
+        pads,
+        [(Some("Vytautas"), Some("leader death")); 2],
+        "8.2.4: named by him"
+    );
+    let said = &thrown.outcome.as_ref().unwrap().meaning;
+    assert!(
+        said.contains("Vytautas lives and retreats on his own"),
+        "{said}"
+    );
+    // The table's 2d6 alone waits for his dice.
+    assert!(t
+        .resolve("combat", &f.situation, &survives[..2])
+        .outcome
+        .is_none());
+    t.land_throw(&f, &survives);
+    let vytautas = t.unit("Vytautas");
+    assert!(!vytautas.lost);
+    assert!(
+        vytautas
+            .moves
+            .iter()
+            .any(|m| m.starts_with("Vytautas: retreat")),
+        "8.2.6: his own retreat lands on him: {:?}",
+        vytautas.moves
+    );
+    assert!(!t.scattered("Boyars"), "9.1.3: stacked with a leader");
+    assert_eq!(t.unit("Boyars").strength, 2);
+    assert_eq!(t.b.state.morale_track, 0);
+
+    // 2. The Knights charge the Boyars, the Komtur with them and Vytautas still stacked there:
+    //    a throw that kills him. His command (the Boyars, the Horsemen) loses 1 SP a unit, the
+    //    other command's Tatars nothing; the Order gains 8 boxes (8.1.4, 8.1.6, 6.1.6).
+    let knights = t.id("Knights");
+    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars]).unwrap();
+    assert_eq!(f.situation["attackers"][0]["leader_name"], json!("Komtur"));
+    assert_eq!(f.targets["unit:Komtur"], vec![t.id("Komtur")]);
+    let dies = t.throw_where("combat", &f.situation, |e| {
+        killed(e, "Vytautas")
+            && !loses_sp(e, &Target::Defender)
+            && !loses_sp(e, &Target::Attacker)
+            && !retreats(e, &Target::Attacker)
+    });
+    let thrown = t.resolve("combat", &f.situation, &dies);
+    let said = &thrown.outcome.as_ref().unwrap().meaning;
+    assert!(said.contains("Vytautas dies"), "{said}");
+    t.land_throw(&f, &dies);
+    assert!(t.unit("Vytautas").lost);
+    assert_eq!(
+        t.unit("Vytautas").leader,
+        Some(referee_core::state::LeaderFate::Killed)
+    );
+    assert_eq!(t.unit("Boyars").strength, 1);
+    assert_eq!(t.unit("Horsemen").strength, 1);
+    assert_eq!(t.unit("Tatars").strength, 2);
+    assert_eq!(t.unit("Knights").strength, 2);
+    assert!(!t.unit("Komtur").lost);
+    assert_eq!(t.b.state.morale_track, 8);
+    assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
+    // The pursuit test opens from that combat (R-MED-43): the Knights pursue as they stand, the
+    // Komtur on their hex (0 hexes, R-MED-6), into the hex the Boyars' retreat emptied (5.5.5).
+    let chase = fight(&t.r, &t.b.state, "pursuit", &[], &[]).unwrap();
+    assert_eq!(chase.situation["pursuer"]["type"], json!("heavy_cavalry"));
+    assert_eq!(chase.situation["hexes_from_leader"], json!(0));
+    assert_eq!(chase.situation["path"], json!([{ "label": "13.05" }]));
+    assert!(t.r.resolve("pursuit", &chase.situation, None).is_ok());
+    // A dead leader stacks with no one: the Boyars fight alone now.
+    let f = fight(&t.r, &t.b.state, "combat", &[t.id("Sergeants")], &[boyars]).unwrap();
+    assert!(f.situation["defenders"][0].get("leader").is_none());
+
+    // 3. The Knights charge the Tatars, the grand leader Jagiełło stacked with them: his death
+    //    costs every Lithuanian unit 1 SP — the Boyars and the Horsemen, at 1 SP, are lost,
+    //    moving no box (8.1.6) — and gives the Order 12 boxes (8.1.5, 6.1.7).
+    let tatars = t.id("Tatars");
+    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[tatars]).unwrap();
+    assert_eq!(f.situation["defenders"][0]["grand_leader"], json!(true));
+    let dies = t.throw_where("combat", &f.situation, |e| {
+        killed(e, "Jagiełło")
+            && !loses_sp(e, &Target::Defender)
+            && !loses_sp(e, &Target::Attacker)
+            && !retreats(e, &Target::Attacker)
+    });
+    t.land_throw(&f, &dies);
+    assert!(t.unit("Jagiełło").lost);
+    assert_eq!(t.unit("Tatars").strength, 1);
+    assert!(t.unit("Boyars").lost && t.unit("Horsemen").lost);
+    assert_eq!(t.unit("Knights").strength, 2);
+    assert_eq!(
+        t.b.state.morale_track, 20,
+        "8 + 12 boxes, the track's end (R-MED-30)"
+    );
+
+    // 4. The Komtur led two combats this turn: his fatigue rises by 1 on his row (13.1.3, 13.1.6).
+    let komtur = t.id("Komtur");
+    let up = t.r.worded(&t.b.state).units[&komtur]
+        .words
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "Fatigue +1")
+        .expect("a quick edit raises his fatigue")
+        .change
+        .clone();
+    t.edit_by_hand("Komtur", up);
+    let words = t.r.worded(&t.b.state);
+    assert!(
+        words.units[&komtur].words.summary.contains("fatigue 1"),
+        "{}",
+        words.units[&komtur].words.summary
+    );
+    let fatigue = |t: &Turn| {
+        t.unit("Komtur")
+            .detail::<referee_core::systems::medieval::MedievalLeader>()
+            .unwrap()
+            .fatigue
+    };
+    assert_eq!(fatigue(&t), 1);
+    // The next turn's fatigue step, named by him, lands on his row too: he led again, 1 → 2.
+    let next = t.b.advance_turn(Some(2), None);
+    t.record(next);
+    let step = json!({ "level": 1, "active": true, "units": 2, "leader": "Komtur" });
+    let r = t.resolve("fatigue", &step, &[]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "fatigue_2");
+    t.apply(&r, &[("unit:Komtur", komtur)]);
+    assert_eq!(fatigue(&t), 2);
+    // A level typed other than his row's: the step says "Fatigue 4 (3 → 4)" and his row becomes
+    // 4, as it says — not his row's 2 raised by 1 (13.1.3–13.1.6).
+    let next = t.b.advance_turn(Some(3), None);
+    t.record(next);
+    let step = json!({ "level": 3, "active": true, "units": 2, "leader": "Komtur" });
+    let r = t.resolve("fatigue", &step, &[]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "fatigue_4");
+    t.apply(&r, &[("unit:Komtur", komtur)]);
+    assert_eq!(fatigue(&t), 4);
+}
+
+/// A banner has a holder on the roster (7.1.4): when a change takes the holder off the table, a
+/// friend on its hex takes the banner in the same event; with none there it falls and the enemy
+/// gains 3 boxes (7.1.5, 6.1.5), which the phase-9 step counts as a banner's fall; a fight opened
+/// from the roster gives the holder's side its CM (7.1.7). Replay and undo exact (R-MED-42).
+#[test]
+fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right"] }
+    ]);
+    let mut units = order();
+    units.extend([
+        unit(
+            "Boyars",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 1, "hex": "13.05", "banner": true }),
+        ),
+        unit(
+            "Spears",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_infantry", "sp": 1, "hex": "13.05" }),
+        ),
+        unit(
+            "Horsemen",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 1, "hex": "13.07", "banner": true }),
+        ),
+    ]);
+    let mut t = Turn::begin("Grunwald, the banners", sides, &units);
+    let banner = |t: &Turn, label: &str| t.unit(label).detail::<MedievalCounter>().unwrap().banner;
+    let words = t.r.worded(&t.b.state);
+    let edits = |label: &str| -> Vec<String> {
+        words.units[&t.id(label)]
+            .words
+            .quick_edits
+            .iter()
+            .map(|q| q.label.clone())
+            .collect()
+    };
+    assert!(words.units[&t.id("Boyars")]
+        .words
+        .summary
+        .contains("holds a banner"));
+    assert!(edits("Boyars").contains(&"Passes the banner on".to_string()));
+    assert!(edits("Knights").contains(&"Takes a banner".to_string()));
+    assert!(
+        !edits("Crossbows").iter().any(|e| e.contains("banner")),
+        "1.3, 7.1.2: only a regular unit holds one"
+    );
+
+    // A defending hex defends whole (5.2.3): picking the Spears brings the Boyars on their hex,
+    // with the banner's CM (7.1.7); both are the hex the result lands on.
+    let (spears, boyars) = (t.id("Spears"), t.id("Boyars"));
+    let f = fight(&t.r, &t.b.state, "combat", &[t.id("Knights")], &[spears]).unwrap();
+    let hex = &f.situation["defenders"][0];
+    assert_eq!(hex["label"], json!("Spears and Boyars"));
+    assert_eq!(hex["units"].as_array().map(Vec::len), Some(2));
+    assert_eq!(f.targets["defender"], vec![spears, boyars]);
+    assert_eq!(f.situation["defender"]["banner"], json!(true));
+    // Attacking, the Spears alone picked: the Boyars' banner on their hex still gives the CM
+    // (7.1.7: "any friendly units on hex with banner").
+    let f = fight(&t.r, &t.b.state, "combat", &[spears], &[t.id("Knights")]).unwrap();
+    assert_eq!(f.situation["attackers"][0]["label"], json!("Spears"));
+    assert_eq!(f.situation["attacker"]["banner"], json!(true));
+
+    // 1. The Boyars lose their last SP: the Spears on their hex take the banner (7.1.5).
+    let loss = Change::LoseSp {
+        count: 1,
+        chosen_by: referee_core::contract::Chooser::Defender,
+    };
+    t.edit_by_hand("Boyars", loss.clone());
+    assert!(t.unit("Boyars").lost);
+    assert!(banner(&t, "Spears"), "a friend on the hex keeps it");
+    assert_eq!(t.b.state.morale_track, 0);
+
+    // 2. The Horsemen, alone on 13.07, lose theirs: the banner falls, 3 boxes to the Order.
+    t.edit_by_hand("Horsemen", loss);
+    assert!(t.unit("Horsemen").lost);
+    assert_eq!(t.b.state.morale_track, 3, "6.1.5");
+    let step = fight(&t.r, &t.b.state, "morale", &[], &[]).unwrap();
+    assert_eq!(
+        step.situation["events"],
+        json!([{ "kind": "banner_fall", "to": "a", "count": 1 }])
+    );
+
+    // 3. The Knights charge the Spears, who hold the banner now: their side gains its CM.
+    let f = fight(
+        &t.r,
+        &t.b.state,
+        "combat",
+        &[t.id("Knights")],
+        &[t.id("Spears")],
+    )
+    .unwrap();
+    assert_eq!(f.situation["defender"]["banner"], json!(true));
+    assert!(f.situation.get("attacker").is_none());
 }

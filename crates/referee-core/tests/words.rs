@@ -182,6 +182,20 @@ fn every_system_sums_a_unit_up_in_its_own_words() {
             "captured, bonus 2",
         ),
         (
+            "medieval",
+            Role::Unit,
+            json!({"type": "cavalry", "sp": 2, "banner": true}),
+            vec![Change::Banner { held: false }],
+            "2/2, CF 0",
+        ),
+        (
+            "medieval",
+            Role::Leader,
+            json!({"range": 2}),
+            vec![Change::Fatigue { by: 1 }, Change::LeaderKilled],
+            "lost, killed, fatigue 1",
+        ),
+        (
             "itacs",
             Role::Leader,
             json!({"type": "2L", "bonus": 2, "control_range": 3, "hex": "17.03"}),
@@ -214,7 +228,21 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Unit,
             json!({"type": "heavy_cavalry", "sp": 2, "cf": 2}),
             "Heavy cavalry",
-            vec!["−1 SP", "CF −1", "Scatter"],
+            vec!["−1 SP", "CF −1", "Scatter", "Takes a banner"],
+        ),
+        (
+            "medieval",
+            Role::Unit,
+            json!({"type": "crossbowmen", "sp": 2, "banner": false}),
+            "Crossbowmen",
+            vec!["−1 SP", "CF −1", "Scatter", "To movement formation"],
+        ),
+        (
+            "medieval",
+            Role::Leader,
+            json!({"grand": true, "hex": "12.05", "fatigue": 1}),
+            "Grand leader",
+            vec!["Fatigue +1", "Fatigue −1"],
         ),
         (
             "gts",
@@ -264,6 +292,14 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
         Some("Hex 1703")
     );
     assert_eq!(placed(Role::Unit, json!({"type": "SD", "count": 4})), None);
+    // And Medieval stacks by hex (4.5): a leader on a hex is stacked with its units (8.2.1).
+    assert_eq!(
+        unit_after("medieval", Role::Leader, json!({"hex": "12.05"}), &[])
+            .words
+            .place
+            .as_deref(),
+        Some("Hex 12.05")
+    );
     assert_eq!(
         unit_after("gts", Role::Unit, hoplites(), &[]).words.place,
         None

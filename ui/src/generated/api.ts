@@ -319,7 +319,7 @@ what: string, rule: string, ruling?: string, };
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
 
 export type Chooser = "attacker" | "defender";
 
@@ -683,7 +683,15 @@ limit?: number, reached: boolean, rule: string, ruling?: string,
  */
 offer?: QuickEdit, };
 
-export type LogEntry = { seq: number, at: string, kind: string, text: string, 
+export type LogEntry = { seq: number, at: string, kind: string, 
+/**
+ * The line in words; a table's code is apart, in `tag`.
+ */
+text: string, 
+/**
+ * The table's code of the result the line names ("-1/D2"), shown as a small tag beside it.
+ */
+tag?: string, 
 /**
  * Taken back by an undo.
  */
@@ -1256,6 +1264,15 @@ export type MedievalAttackingHex = { label?: string, units: Array<MedievalUnit>,
  */
 leader?: boolean, 
 /**
+ * The stacked leader's name, as the roster has him: his death roll is named by him and its
+ * result lands on him (8.2.4–8.2.6, R-MED-40).
+ */
+leader_name?: string, 
+/**
+ * The stacked leader is a grand leader (8.1.5, 6.1.7).
+ */
+grand_leader?: boolean, 
+/**
  * The hex is in the defender's rear area (3.1.2).
  */
 rear?: boolean, 
@@ -1295,6 +1312,14 @@ terrain: string,
  * A leader is stacked on this hex (8.2.1, 9.1.3, 8.2.4), as for an attacking hex.
  */
 leader?: boolean, 
+/**
+ * The stacked leader's name, as for an attacking hex.
+ */
+leader_name?: string, 
+/**
+ * The stacked leader is a grand leader, as for an attacking hex.
+ */
+grand_leader?: boolean, 
 /**
  * The units on the hex; none when a leader stands there alone (8.2.9).
  */
@@ -1667,7 +1692,11 @@ units: number,
  * Those units by their roster labels, in order (default: numbered): each scatter d6 is named
  * by its unit, and a scatter lands on it.
  */
-unit_labels?: Array<string>, };
+unit_labels?: Array<string>, 
+/**
+ * The leader by his roster name: the level the step gives lands on his row (13.1).
+ */
+leader?: string, };
 
 export type MedievalBannerSituation = { event: MedievalBannerEvent, 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BattleView, Gauge } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { alerts, bannerTone, boxWorth, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetFieldLabels, targetKey, targetKeys, targetNames, undoLabel, verdicts, worth } from './battle';
+import { alerts, bannerTone, boxWorth, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetFieldLabels, targetKey, targetKeys, targetNames, undoLabel, undoTag, verdicts, worth } from './battle';
 
 function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false): BattleView {
   return {
@@ -127,5 +127,10 @@ describe('gauges, verdicts and alerts', () => {
   it('names what undo takes back', () => {
     expect(undoLabel(view([]))).toBe('Undo: melee: DX on 17.03');
     expect(undoLabel(view([], { undo: 9 }))).toBe('Undo');
+    // A result's words, its table's code apart as a tag.
+    const coded = view([], { log: [{ seq: 3, at: '2026-11-21T10:00:00Z', kind: 'applied', text: 'Combat — Knights, Boyars: Knights loses 1 SP; Boyars retreats 2 hexes', tag: '-1/D2', undone: false, edited: false, changes: [], turn: 1, undoable: true }] });
+    expect(undoLabel(coded)).toBe('Undo: Combat — Knights, Boyars: Knights loses 1 SP; Boyars retreats 2 hexes');
+    expect(undoTag(coded)).toBe('-1/D2');
+    expect(undoTag(view([]))).toBeUndefined();
   });
 });

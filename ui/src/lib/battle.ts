@@ -167,6 +167,12 @@ export function undoLabel(view: BattleView): string {
   return entry ? `Undo: ${entry.text}` : 'Undo';
 }
 
+/** The table's code of the result undo would take back ("-1/D2"), shown as a small tag beside
+ * its words; none when that result has no code apart. */
+export function undoTag(view: BattleView): string | undefined {
+  return view.log.find((e: LogEntry) => e.seq === view.undo)?.tag ?? undefined;
+}
+
 export function redoLabel(view: BattleView): string {
   const entry = view.log.find((e: LogEntry) => e.seq === view.redo);
   return entry ? `Redo: ${entry.text}` : 'Redo';

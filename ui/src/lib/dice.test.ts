@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxThrow, dieCaption, dieNames, followLayout, possessive, setFace, splitDigits, thrownEarlier, thrownSoFar, typedFaces, wholeThrow } from './dice';
+import { boxThrow, dieCaption, dieNames, followLayout, pastFirstStage, possessive, setFace, splitDigits, thrownEarlier, thrownSoFar, typedFaces, wholeThrow } from './dice';
 
 describe('the dice as the table throws them', () => {
   it.each([
@@ -51,6 +51,9 @@ describe('whose die', () => {
     expect(dieNames([{ sides: 10, thrower: 'a' }, { sides: 10, thrower: 'a' }, { sides: 10, thrower: 'b' }], owners)).toEqual(['Romans’ d10 1', 'Romans’ d10 2', 'Gauls’ d10']);
     expect(dieNames([{ sides: 6 }, { sides: 6 }], owners)).toEqual(['Die 1', 'Die 2']);
     expect(dieNames([{ sides: 10 }], owners)).toEqual(['d10']);
+    // A leader's 2d6 for his life, after a unit's scatter d6: his two dice numbered, the unit's not.
+    const leader = { sides: 6, thrower: 'b' as const, label: 'Vytautas', purpose: 'leader death' };
+    expect(dieNames([{ sides: 6, thrower: 'b', label: 'Boyars', purpose: 'scatter' }, leader, leader], owners)).toEqual(['Boyars’ d6', 'Vytautas’ d6 1', 'Vytautas’ d6 2']);
   });
   it('is said as English says it', () => {
     expect(possessive('Saxons')).toBe('Saxons’');
@@ -90,6 +93,9 @@ describe('dice asked in turn', () => {
     const chain = [d10('', 'roll-off'), d10('', 'roll-off'), d10('Levies', 'stand-loss check')];
     expect([0, 1, 2].map((i) => thrownEarlier(chain, ['3', '7', ''], i))).toEqual([true, true, false]);
     expect(thrownEarlier(chain.slice(0, 2), ['3', '7'], 0)).toBe(false);
+    // Past its first stage: the first throw's odds are settled.
+    expect(pastFirstStage(chain, ['3', '7', ''])).toBe(true);
+    expect(pastFirstStage(chain.slice(0, 2), ['3', ''])).toBe(false);
     expect(typedFaces('10', [10, 10], splitDigits([10, 10], true))).toEqual({ faces: undefined });
     expect(typedFaces('10 5', [10, 10], splitDigits([10, 10], true))).toEqual({ faces: ['10', '5'] });
     expect(typedFaces('43', [6, 6], splitDigits([6, 6], true))).toEqual({ faces: ['4', '3'] });

@@ -51,17 +51,26 @@ function example(sides: number[]): string {
 /** "Saxons’", "Kn 1’s": whose die it is. */
 export const possessive = (name: string): string => (/s$/i.test(name) ? `${name}’` : `${name}’s`);
 
-/** Each die's name on its pad: the unit that throws it ("Hastati’s d100"), the side in an opposed
- * roll ("Saxons’ d6", numbered when the side throws several), else "Die 1", "Die 2" (or "d10"
- * alone). */
+/** Each die's name on its pad: the unit that throws it ("Hastati’s d100", numbered when it
+ * throws several for one purpose: "Vytautas’ d6 1"), the side in an opposed roll ("Saxons’ d6",
+ * numbered when the side throws several), else "Die 1", "Die 2" (or "d10" alone). */
 export function dieNames(dice: { sides: number; thrower?: 'a' | 'b'; label?: string; purpose?: string }[], owners: { a: string; b: string }): string[] {
   // A side's dice are numbered among those thrown for the same purpose (a chain's roll-off die is
   // "Saxons’ d10", not the first of all the Saxons' dice of the round).
   const key = (d: { thrower?: 'a' | 'b'; purpose?: string }) => `${d.thrower}|${d.purpose ?? ''}`;
   const count = (k: string) => dice.filter((d) => !d.label && d.thrower && key(d) === k).length;
+  // A unit's or leader's own dice are numbered too when he throws several for one purpose (a
+  // leader's 2d6 for his life).
+  const labelled = (d: { sides: number; label?: string; purpose?: string }) => `${d.label}|${d.sides}|${d.purpose ?? ''}`;
+  const own = (k: string) => dice.filter((d) => d.label && labelled(d) === k).length;
   const seen: Record<string, number> = {};
   return dice.map((d, i) => {
-    if (d.label) return `${possessive(d.label)} d${d.sides}`;
+    if (d.label) {
+      const k = labelled(d);
+      seen[k] = (seen[k] ?? 0) + 1;
+      const name = `${possessive(d.label)} d${d.sides}`;
+      return own(k) > 1 ? `${name} ${seen[k]}` : name;
+    }
     if (d.thrower) {
       const k = key(d);
       seen[k] = (seen[k] ?? 0) + 1;
@@ -116,6 +125,10 @@ export function setFace(faces: string[], i: number, face: string, dice?: LaidDie
 export function thrownEarlier(dice: LaidDie[], faces: string[], i: number): boolean {
   return faces[i] !== undefined && faces[i] !== '' && dice.slice(i + 1).some((d) => d.purpose !== dice[i].purpose);
 }
+
+/** A chain is past its first stage: a stage is thrown and a later one laid out. The odds of its
+ * first throw are settled then; the bar keeps its room for the dice still to throw. */
+export const pastFirstStage = (dice: LaidDie[], faces: string[]): boolean => dice.some((_, i) => thrownEarlier(dice, faces, i));
 
 /** A chain's typed digits are read as whole faces (a d10's "10" is ten, not 1 and 0) unless every
  * die has fewer than ten sides. */

@@ -122,6 +122,31 @@ describe('the resolver', () => {
     expect(calls.filter(([c]) => c === 'battle_apply')).toHaveLength(1);
   });
 
+  it('opens a step of the whole battle from the roster even with a fight still picked (a pursuit after its combat)', async () => {
+    app.rules = { systems: [{ ...dbmm, actions: [...dbmm.actions, { id: 'pursuit', name: 'Pursuit test', rule: '5.5', group: 'combat', fights: false, from_roster: true, rolls: true }] } as unknown as SystemInfo], house_rules: [], problems: [] };
+    app.view = view({ ruleset: 'dbmm', units: { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) } });
+    app.fight = { attackers: [1], defenders: [2] };
+    const calls = mockCommands((cmd, args) => {
+      if (cmd === 'situation_schema') return schema;
+      if (cmd === 'battle_fight') {
+        const action = (args.request as { action: string }).action;
+        return action === 'pursuit'
+          ? { action, situation: { paces: 3 }, targets: {}, asks: ['Kn 1 pursues: add the hexes beyond the first.'] }
+          : { action, situation: { paces: 40 }, targets: { defender: [2], attacker: [1] }, asks: [] };
+      }
+      if (cmd === 'resolve') return resolution(false);
+      return [];
+    });
+    render(Resolver);
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_fight')).toBe(true));
+    await fireEvent.change(await screen.findByLabelText(/What to resolve/), { target: { value: 'pursuit' } });
+    await waitFor(() => expect(calls.some(([c, a]) => c === 'battle_fight' && (a.request as { action: string }).action === 'pursuit')).toBe(true));
+    const asked = calls.find(([c, a]) => c === 'battle_fight' && (a.request as { action: string }).action === 'pursuit')![1];
+    expect(asked).toEqual({ battle: 7, request: { action: 'pursuit', attackers: [], defenders: [] } });
+    expect(await screen.findByText('Kn 1 pursues: add the hexes beyond the first.')).toBeInTheDocument();
+    expect(document.querySelector('#from-roster')).not.toBeNull();
+  });
+
   it('shows and applies only the throw in the dice box: cleared or wrong, no result and nothing to apply', async () => {
     app.resolverAction = 'melee';
     const calls = mockCommands((cmd, args) => {

@@ -70,9 +70,12 @@ pub fn changes_for(
             continue;
         }
         if let Target::Command(_) | Target::SideOf(_) = &e.target {
-            // Each unit of the command or side takes the whole change (8.1.4, 8.1.5).
+            // Each unit of the command or side takes the whole change (8.1.4, 8.1.5), but for
+            // those this result already takes off the table.
             for id in followers(state, &e.target, mapping)? {
-                out.push(concrete(state, id, e.change.clone(), e));
+                if !taken_off(state, &out, id) {
+                    out.push(concrete(state, id, e.change.clone(), e));
+                }
             }
             continue;
         }
@@ -146,6 +149,25 @@ pub fn changes_for(
         }
     }
     Ok(out)
+}
+
+/// Whether the changes made so far take the unit off the table: its strength gone (a leader's
+/// death after the combat that eliminated his own stack costs that stack nothing more).
+fn taken_off(state: &BattleState, made: &[AppliedChange], id: UnitId) -> bool {
+    let Some(unit) = state.units.get(&id) else {
+        return false;
+    };
+    let mut left = unit.strength;
+    for c in made.iter().filter(|c| c.subject == Subject::Unit(id)) {
+        match c.change {
+            Change::LoseSp { count, .. } | Change::LoseUnits { count, .. } => {
+                left = left.saturating_sub(count)
+            }
+            Change::DestroyAll => left = 0,
+            _ => {}
+        }
+    }
+    unit.starting > 0 && left == 0
 }
 
 fn concrete(state: &BattleState, id: UnitId, change: Change, e: &Effect) -> AppliedChange {

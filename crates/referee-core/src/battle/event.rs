@@ -178,6 +178,22 @@ impl EventBody {
         }
     }
 
+    /// The table's code a result's words end with ("-1/D2" of "Knights loses 1 SP; Boyars
+    /// retreats 2 hexes (-1/D2)"), for a screen that shows it apart as a small tag.
+    pub fn result_tag(&self) -> Option<&str> {
+        let (EventBody::Applied { result, words, .. }
+        | EventBody::RollEdited { result, words, .. }) = self
+        else {
+            return None;
+        };
+        let said = words.as_deref()?;
+        (said.len() > result.len() + 3
+            && said.ends_with(')')
+            && said[..said.len() - 1].ends_with(result.as_str())
+            && said[..said.len() - 1 - result.len()].ends_with(" ("))
+        .then_some(result.as_str())
+    }
+
     /// A line for the log. `label` names a unit by its id as the battle knew it before the
     /// event (a removed unit's event carries only its id).
     pub fn describe(&self, label: impl Fn(UnitId) -> Option<String>) -> String {

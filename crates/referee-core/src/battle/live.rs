@@ -9,6 +9,7 @@ use super::event::{AppliedChange, DiceSource, Event, EventBody, Subject};
 use super::fold::{apply_changes, fold, fold_unit, free_leaders, hold_captives, turn_to, History};
 use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
+use crate::rule_system::Onto;
 use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState};
 use crate::systems::Ruleset;
 use crate::ErrorCode;
@@ -437,7 +438,16 @@ fn with_follow_ons(
             .follow_on(state, &after)
             .into_iter()
             .map(|f| AppliedChange {
-                subject: Subject::Unit(f.unit),
+                subject: match f.onto {
+                    Onto::Unit(id) => Subject::Unit(id),
+                    Onto::Side(i) => Subject::Side(
+                        state
+                            .sides
+                            .get(i)
+                            .map(|s| s.name.clone())
+                            .unwrap_or_default(),
+                    ),
+                },
                 change: f.change,
                 text: f.text,
                 rule: f.rule,

@@ -384,6 +384,34 @@ pub fn plain(form: &UnitForm, e: RefereeError) -> RefereeError {
     out
 }
 
+/// An entry with the hex it stands in, as the roster keeps it (the system's place field).
+pub fn placed(entry: &mut Value, hex: &Option<String>) {
+    if let (Some(map), Some(hex)) = (entry.as_object_mut(), hex) {
+        map.insert("hex".into(), Value::from(hex.clone()));
+    }
+}
+
+/// The hex a roster entry's stats name, apart from what the unit is: the stats without it, and
+/// the hex (a number or text, as the umpire wrote it); `rule` is the system's rule on hexes.
+pub fn hex_of(stats: &Value, rule: &str) -> Result<(Value, Option<String>), RefereeError> {
+    let mut stats = stats.clone();
+    let hex = match stats.as_object_mut().and_then(|m| m.remove("hex")) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.trim().is_empty() => None,
+        Some(Value::String(s)) => Some(s.trim().to_string()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(_) => {
+            return Err(RefereeError::new(
+                ErrorCode::UnitInvalid,
+                "the hex is the number the map prints on it, such as 17.03",
+            )
+            .field("hex")
+            .rule(rule))
+        }
+    };
+    Ok((stats, hex))
+}
+
 /// Stats with a key's default filled in when the umpire left it out.
 pub fn with_default(stats: &Value, key: &str, v: Value) -> Value {
     let mut s = stats.clone();

@@ -218,6 +218,17 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     /// replay always completes.
     fn land(data: &Self::Data, unit: &mut UnitState, own: &mut Self::Unit, change: &Change)
         -> bool;
+    /// Lands one change on a leader's row in the system's own terms (a Medieval leader's
+    /// fatigue); false when it is not one of his. Total, as `land`.
+    fn land_leader(
+        data: &Self::Data,
+        unit: &mut UnitState,
+        own: &mut Self::Leader,
+        change: &Change,
+    ) -> bool {
+        let _ = (data, unit, own, change);
+        false
+    }
     /// A new turn ends what lasted until the turn ends.
     fn end_of_turn(unit: &mut UnitState, own: &mut Self::Unit) {
         let _ = (unit, own);
@@ -300,15 +311,23 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     fn standing(data: &Self::Data, state: &BattleState) -> Standing;
 }
 
-/// A change a result brings about on a unit it does not name, with the rule behind it.
+/// A change a result brings about on a unit or a side it does not name, with the rule behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FollowOn {
-    pub unit: UnitId,
+    pub onto: Onto,
     pub change: Change,
-    /// In the rules' words, naming the unit.
+    /// In the rules' words, naming the unit or side.
     pub text: String,
     pub rule: String,
     pub ruling: Option<String>,
+}
+
+/// Who a follow-on lands on: a roster unit, or a side by its index in the battle (the MORALE
+/// track a fallen banner moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Onto {
+    Unit(UnitId),
+    Side(usize),
 }
 
 /// A system, whatever it is: what the battle and the API call. `Loaded<S>` implements it for
@@ -545,7 +564,13 @@ impl<S: RuleSystem> System for Loaded<S> {
     fn land(&self, unit: &mut UnitState, change: &Change) -> bool {
         let landed = S::land_on_leader(unit, change)
             || land_move(unit, change)
-            || with_own::<S, _>(unit, |unit, own| S::land(&self.data, unit, own, change))
+            || with_own::<S::Unit, _>(unit, |unit, own| S::land(&self.data, unit, own, change))
+                .or_else(|| {
+                    with_own::<S::Leader, _>(unit, |unit, own| {
+                        S::land_leader(&self.data, unit, own, change)
+                    })
+                    .filter(|landed| *landed)
+                })
                 .unwrap_or_else(|| land_on_leader_row(unit, change));
         if unit.strength == 0 && unit.starting > 0 {
             unit.lost = true;
@@ -555,7 +580,7 @@ impl<S: RuleSystem> System for Loaded<S> {
 
     fn end_of_turn(&self, unit: &mut UnitState) {
         S::leader_at_turn_end(unit);
-        with_own::<S, _>(unit, S::end_of_turn);
+        with_own::<S::Unit, _>(unit, S::end_of_turn);
     }
 
     fn words(&self, unit: &UnitState) -> UnitWords {
@@ -617,14 +642,15 @@ impl<S: RuleSystem> System for Loaded<S> {
     }
 }
 
-/// Runs `f` on the unit and, apart from it, its system's own state; None when the unit is not
-/// of this system (a leader's row). The state is lifted out so both can be changed at once.
-fn with_own<S: RuleSystem, R>(
+/// Runs `f` on the unit and, apart from it, its own state of type `T` (a system's unit or
+/// leader); None when the row's state is of another type. The state is lifted out so both can be
+/// changed at once.
+fn with_own<T: 'static, R>(
     unit: &mut UnitState,
-    f: impl FnOnce(&mut UnitState, &mut S::Unit) -> R,
+    f: impl FnOnce(&mut UnitState, &mut T) -> R,
 ) -> Option<R> {
     let mut detail = std::mem::replace(&mut unit.detail, Detail::new(LeaderNotes::default()));
-    let answer = detail.get_mut::<S::Unit>().map(|own| f(unit, own));
+    let answer = detail.get_mut::<T>().map(|own| f(unit, own));
     unit.detail = detail;
     answer
 }

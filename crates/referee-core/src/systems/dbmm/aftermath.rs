@@ -11,7 +11,7 @@ use super::roster::DbmmElement;
 use super::standing::{command_of, command_states};
 use crate::contract::Change;
 use crate::fate::Fate;
-use crate::rule_system::FollowOn;
+use crate::rule_system::{FollowOn, Onto};
 use crate::state::{BattleState, UnitState};
 
 /// The changes the battle's commands passing a threshold call for: for each command steadier
@@ -66,7 +66,7 @@ fn routs_when_broken(data: &DbmmData, own: &DbmmElement) -> bool {
 
 fn removal(unit: &UnitState, command: &str, now: CommandState) -> FollowOn {
     FollowOn {
-        unit: unit.id,
+        onto: Onto::Unit(unit.id),
         change: Change::ElementFate {
             fate: Fate::Removed.into(),
         },
@@ -82,7 +82,7 @@ fn removal(unit: &UnitState, command: &str, now: CommandState) -> FollowOn {
 
 fn rout(unit: &UnitState, command: &str) -> FollowOn {
     FollowOn {
-        unit: unit.id,
+        onto: Onto::Unit(unit.id),
         change: Change::ElementFate {
             fate: Fate::Rout.into(),
         },

@@ -4,7 +4,7 @@
 //! same event, so undo takes both back.
 
 use crate::contract::Change;
-use crate::rule_system::FollowOn;
+use crate::rule_system::{FollowOn, Onto};
 use crate::state::{BattleState, LeaderFate, UnitState};
 
 /// The leaders a result frees by eliminating the last of their captors.
@@ -20,7 +20,7 @@ pub fn freed(before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
         .filter(|l| l.leader == Some(LeaderFate::Captured) && !l.held_by.is_empty())
         .filter(|l| gone(after, &l.held_by) && !gone(before, &l.held_by))
         .map(|l| FollowOn {
-            unit: l.id,
+            onto: Onto::Unit(l.id),
             change: Change::LeaderFreed,
             text: format!(
                 "{}: walks free, his captors ({}) eliminated; he may rejoin his side (after a melee, move him to an adjacent hex holding units of his side)",

@@ -45,37 +45,14 @@ pub struct ItacsUnit {
 impl SystemUnit for ItacsUnit {
     fn entry(&self) -> serde_json::Result<Value> {
         let mut entry = serde_json::to_value(&self.entry)?;
-        placed(&mut entry, &self.hex);
+        crate::rule_system::form::placed(&mut entry, &self.hex);
         Ok(entry)
     }
 }
 
-/// An entry with the hex it stands in, as the roster keeps it.
-fn placed(entry: &mut Value, hex: &Option<String>) {
-    if let (Some(map), Some(hex)) = (entry.as_object_mut(), hex) {
-        map.insert("hex".into(), Value::from(hex.clone()));
-    }
-}
-
-/// The hex a roster entry's stats name, apart from what the unit is: the stats without it, and
-/// the hex (a number or text, as the umpire wrote it).
+/// The hex a roster entry's stats name (2.4), apart from what the unit is.
 fn hex_of(stats: &Value) -> Result<(Value, Option<String>), RefereeError> {
-    let mut stats = stats.clone();
-    let hex = match stats.as_object_mut().and_then(|m| m.remove("hex")) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if s.trim().is_empty() => None,
-        Some(Value::String(s)) => Some(s.trim().to_string()),
-        Some(Value::Number(n)) => Some(n.to_string()),
-        Some(_) => {
-            return Err(RefereeError::new(
-                ErrorCode::UnitInvalid,
-                "the hex is the number the map prints on it, such as 17.03",
-            )
-            .field("hex")
-            .rule("2.4"))
-        }
-    };
-    Ok((stats, hex))
+    crate::rule_system::form::hex_of(stats, "2.4")
 }
 
 /// A leader on the roster (6.1): the values printed on his counter, and the hex he stands in.
@@ -105,7 +82,7 @@ impl SystemUnit for ItacsLeader {
             entry.insert("control_range".into(), Value::from(range));
         }
         let mut entry = Value::Object(entry);
-        placed(&mut entry, &self.hex);
+        crate::rule_system::form::placed(&mut entry, &self.hex);
         Ok(entry)
     }
 }

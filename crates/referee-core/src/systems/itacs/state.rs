@@ -148,6 +148,9 @@ impl HexState {
             | Change::MoraleInForce { .. }
             | Change::Regroup
             | Change::Formation { .. }
+            | Change::Fatigue { .. }
+            | Change::FatigueLevel { .. }
+            | Change::Banner { .. }
             | Change::Hits { .. }
             | Change::Disorder
             | Change::RoutUnit

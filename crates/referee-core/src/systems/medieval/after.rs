@@ -2,7 +2,7 @@
 //! R-MED-7), riding down (5.8) and countercharge eligibility (5.7).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::MedievalData;
@@ -10,63 +10,63 @@ use super::units::{resolve_hex, sp_of, terrain, unit, MedUnit, Unit};
 use crate::contract::{effect, Change, Check, CheckStatus, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::Band;
-use crate::rule_system::resolve::roll_named;
+use crate::rule_system::resolve::{is_default, roll_named};
 use crate::ErrorCode;
 
 /// pursuit: is the pursuit obligatory (5.5.2)?
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalPursuitSituation")]
 pub struct PursuitSituation {
     /// Hexes from the unit to its leader; 0 when he is on the attacker's hex.
     pub hexes_from_leader: u32,
     /// The side's MORALE value: at +2 or more the roll is 3 lower (5.5.10, R-MED-20).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<i64>")]
     pub morale: i64,
     /// The pursuing unit, to check the hexes of its pursuit (4.5.2, 5.5.9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub pursuer: Option<MedUnit>,
     /// The hexes it would pursue into, in order.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<PursuitHex>>")]
     pub path: Vec<PursuitHex>,
 }
 
 /// A hex of a pursuit: friendly units to stack with, enemy non-cavalry to ride down.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "MedievalPursuitHex")]
 pub struct PursuitHex {
     /// The hex's name; a ride-down there is an effect on this hex (default: "pursuit hex 1" and
     /// so on).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     /// A key of the TERRAIN EFFECT chart (default: clear).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub terrain: Option<String>,
     /// SPs of friendly units there whose types are not given: they count for stacking (4.5.2).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<u32>")]
     pub friendly_sp: u32,
     /// Friendly units there: they count for stacking, and pursuing cavalry may ride their
     /// non-cavalry down to enter the hex (4.5.2, 5.8.7, R-MED-33).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub friendly: Vec<MedUnit>,
     /// Enemy units there, to be ridden down (5.5.9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub enemy: Vec<MedUnit>,
     /// The units there are in a special formation, e.g. a shiltron (5.8.8).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub special_formation: bool,
     /// Hexes climbed to enter it (5.6.9).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<u32>")]
     pub uphill: u32,
 }
@@ -425,7 +425,6 @@ pub fn leader_death(
     dice: Option<&[u32]>,
 ) -> Result<Resolution, RefereeError> {
     let ld = &data.leader_death;
-    let m = &data.morale;
     if s.retreat == 0 {
         return Err(RefereeError::new(
             ErrorCode::SituationNoRetreat,
@@ -440,45 +439,26 @@ pub fn leader_death(
         (Band::at_most(limit), "dies".to_string()),
         (Band::above(limit), "survives".to_string()),
     ];
-    // His units are those of his command (8.1.4), a grand leader's his whole side (8.1.5); each
-    // loses 1 SP, which moves no MORALE (8.1.6): only his death does (6.1.6, 6.1.7).
-    let leader = "leader".to_string();
-    let (boxes, morale_rule, units_text, units, units_rule) = if s.grand_leader {
-        (
-            m.grand_leader,
-            &m.grand_leader_rule,
-            "every unit of his side",
-            Target::SideOf(leader.clone()),
-            "8.1.5, 8.1.6",
-        )
-    } else {
-        (
-            m.leader,
-            &m.leader_rule,
-            "every unit under his command",
-            Target::Command(leader.clone()),
-            "8.1.4, 8.1.6",
-        )
-    };
     let meaning = |code: &str| {
         if code == "dies" {
+            let (units_text, effects) = death_effects(data, "leader", s.grand_leader);
             (
-                format!("The leader dies: {units_text} loses 1 SP; the enemy gains {boxes} MORALE boxes."),
-                vec![
-                    effect(Target::Unit(leader.clone()), Change::LeaderKilled, &ld.rule, ld.ruling.as_deref()),
-                    effect(
-                        units.clone(),
-                        Change::LoseSp { count: 1, chosen_by: crate::contract::Chooser::Defender },
-                        units_rule,
-                        None,
-                    ),
-                    effect(Target::EnemyOf(leader.clone()), Change::Morale { boxes }, morale_rule, None),
-                ],
+                format!(
+                    "The leader dies: {units_text} loses 1 SP; the enemy gains {} MORALE boxes.",
+                    boxes(data, s.grand_leader)
+                ),
+                effects,
             )
         } else {
+            // 8.2.6: his own retreat, a move on his row (R-MED-40).
             (
                 "The leader survives and retreats on his own, ignoring enemy ZoCs.".to_string(),
-                Vec::new(),
+                vec![effect(
+                    Target::Unit("leader".into()),
+                    Change::Retreat { hexes: s.retreat },
+                    "8.2.6, 8.2.7, 8.2.8",
+                    Some("R-MED-40"),
+                )],
             )
         }
     };
@@ -511,6 +491,71 @@ pub fn leader_death(
         None,
     ));
     Ok(r)
+}
+
+/// The MORALE boxes a leader's death moves: 8, a grand leader's 12 (6.1.6, 6.1.7).
+pub fn boxes(data: &MedievalData, grand: bool) -> i64 {
+    if grand {
+        data.morale.grand_leader
+    } else {
+        data.morale.leader
+    }
+}
+
+/// What the death of the leader `who` does, with his units in words: he is killed (8.2.4); the
+/// units of his command lose 1 SP each (8.1.4), a grand leader's whole side (8.1.5), which moves
+/// no MORALE (8.1.6); only his death moves the track, to the enemy (6.1.6, 6.1.7).
+pub fn death_effects(
+    data: &MedievalData,
+    who: &str,
+    grand: bool,
+) -> (&'static str, Vec<crate::contract::Effect>) {
+    let ld = &data.leader_death;
+    let m = &data.morale;
+    let who = who.to_string();
+    let (morale_rule, units_text, units, units_rule) = if grand {
+        (
+            &m.grand_leader_rule,
+            "every unit of his side",
+            Target::SideOf(who.clone()),
+            "8.1.5, 8.1.6",
+        )
+    } else {
+        (
+            &m.leader_rule,
+            "every unit under his command",
+            Target::Command(who.clone()),
+            "8.1.4, 8.1.6",
+        )
+    };
+    (
+        units_text,
+        vec![
+            effect(
+                Target::Unit(who.clone()),
+                Change::LeaderKilled,
+                &ld.rule,
+                ld.ruling.as_deref(),
+            ),
+            effect(
+                units,
+                Change::LoseSp {
+                    count: 1,
+                    chosen_by: crate::contract::Chooser::Defender,
+                },
+                units_rule,
+                None,
+            ),
+            effect(
+                Target::EnemyOf(who),
+                Change::Morale {
+                    boxes: boxes(data, grand),
+                },
+                morale_rule,
+                None,
+            ),
+        ],
+    )
 }
 
 /// When the ride-down happens: it costs MPs only in the movement phase (5.8.6, 5.8.7).

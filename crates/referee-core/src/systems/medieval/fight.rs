@@ -1,16 +1,220 @@
-//! Medieval combats opened from the roster: each picked counter is a hex of its own, with the
-//! SPs it has left (1.2) and its charge factor now (5.6, lowered by results).
+//! Medieval combats opened from the roster: the picked counters by the hex they stand in (a
+//! counter without a hex is a hex of its own), each with the SPs it has left (1.2) and its charge
+//! factor now (5.6, lowered by results). A defending hex defends with every counter of its side
+//! there (5.2.3); the leader standing on a fighting hex is stacked with its units, brings his
+//! 2 CMs and throws for his life when they retreat, the result landing on his roster row (8.2,
+//! R-MED-40).
 
-use super::combat::{AttackingHex, CombatSituation, DefendingHex};
+use std::collections::BTreeMap;
+
+use super::after::{PursuitHex, PursuitSituation};
+use super::combat::{AttackingHex, CombatSituation, DefendingHex, SideSupport};
 use super::data::MedievalData;
 use super::fire::{FireSituation, FireTarget};
+use super::leader::MedievalLeader;
 use super::roster::MedievalCounter;
 use super::units::MedUnit;
-use crate::error::RefereeError;
+use crate::contract::{target_key, Target};
+use crate::error::{and_list, RefereeError};
 use crate::rule_system::fight::{
     not_a_combat, one_each, open_ground, targets, Fighter, Labels, Opening, Sides,
 };
+use crate::state::{BattleState, UnitId, UnitState};
 use crate::ErrorCode;
+
+type Picked<'a> = Fighter<'a, MedievalCounter>;
+
+/// A hex of the fight: its counters in the fight, under one label (their labels together), the
+/// leader stacked there, and whether any counter of the side on the hex holds a banner, picked
+/// or not (7.1.7: "any friendly units on hex with banner").
+struct FightingHex<'a> {
+    label: String,
+    members: Vec<Picked<'a>>,
+    leader: Option<(&'a UnitState, &'a MedievalLeader)>,
+    banner: bool,
+}
+
+impl FightingHex<'_> {
+    fn ids(&self) -> Vec<UnitId> {
+        self.members.iter().map(|f| f.unit.id).collect()
+    }
+
+    fn units(&self) -> Vec<MedUnit> {
+        self.members.iter().map(counter).collect()
+    }
+
+    fn leader_name(&self) -> Option<String> {
+        self.leader.map(|(u, _)| u.label.clone())
+    }
+
+    fn grand_leader(&self) -> bool {
+        self.leader.is_some_and(|(_, l)| l.grand)
+    }
+}
+
+/// The fighters by hex, in the order picked; a defending hex brings its side's other counters
+/// there (5.2.3: every enemy in the attacker's ZoC is attacked). The leader on each hex is the
+/// first of the side's leaders in play standing there (8.2.3: a unit gains CMs from one leader).
+fn by_hex<'a>(
+    state: &'a BattleState,
+    fighters: &[Picked<'a>],
+    whole_hex: bool,
+) -> Vec<FightingHex<'a>> {
+    let mut hexes: Vec<(Option<&str>, Vec<Picked<'a>>)> = Vec::new();
+    for f in fighters {
+        let hex = f.own.hex.as_deref();
+        match hexes.iter_mut().find(|(h, _)| hex.is_some() && *h == hex) {
+            Some((_, members)) => members.push(f.clone()),
+            None => hexes.push((hex, vec![f.clone()])),
+        }
+    }
+    let side = fighters.first().map(|f| f.unit.side.as_str());
+    let on_table = |u: &UnitState| Some(u.side.as_str()) == side && !u.lost;
+    hexes
+        .into_iter()
+        .map(|(hex, mut members)| {
+            let mut leader = None;
+            let mut banner = members.iter().any(|f| f.own.banner);
+            if let Some(hex) = hex {
+                for u in state.units.values().filter(|u| on_table(u)) {
+                    if let Some(own) = u.detail::<MedievalCounter>() {
+                        let here =
+                            own.hex.as_deref() == Some(hex) && !own.scattered && u.strength > 0;
+                        // 7.1.7: the banner of any friendly counter on the hex, picked or not.
+                        banner |= here && own.banner;
+                        let joins = whole_hex && here && !members.iter().any(|m| m.unit.id == u.id);
+                        if joins {
+                            members.push(Fighter {
+                                unit: u,
+                                own,
+                                label: u.label.clone(),
+                            });
+                        }
+                    } else if let Some(l) = u.detail::<MedievalLeader>() {
+                        let in_play = !u.leader.is_some_and(|f| f.out_of_play());
+                        if in_play && leader.is_none() && l.hex.as_deref() == Some(hex) {
+                            leader = Some((u, l));
+                        }
+                    }
+                }
+            }
+            let labels: Vec<&str> = members.iter().map(|f| f.label.as_str()).collect();
+            FightingHex {
+                label: and_list(&labels),
+                members,
+                leader,
+                banner,
+            }
+        })
+        .collect()
+}
+
+/// Which roster units each effect target is: each side's counters, each hex by its label, and
+/// each stacked leader by his name (his death, his command's losses and his own retreat land
+/// from him).
+fn hex_targets(
+    attacking: &[FightingHex],
+    defending: &[FightingHex],
+) -> BTreeMap<String, Vec<UnitId>> {
+    let side = |hexes: &[FightingHex]| hexes.iter().flat_map(FightingHex::ids).collect::<Vec<_>>();
+    let mut out = BTreeMap::from([
+        (target_key(&Target::Attacker), side(attacking)),
+        (target_key(&Target::Defender), side(defending)),
+    ]);
+    for h in attacking.iter().chain(defending) {
+        out.insert(target_key(&Target::Hex(h.label.clone())), h.ids());
+        if let Some((u, _)) = h.leader {
+            out.insert(target_key(&Target::Unit(u.label.clone())), vec![u.id]);
+        }
+    }
+    out
+}
+
+/// A banner stands on one of the hexes: its holder is among the side's counters there, picked
+/// or not (7.1.7).
+fn holds_banner(hexes: &[FightingHex]) -> bool {
+    hexes.iter().any(|h| h.banner)
+}
+
+/// What the umpire is asked of the stacked leaders: his command, which his death costs 1 SP a
+/// unit (8.1.4), where the roster gives him none.
+fn leader_asks(hexes: &[FightingHex]) -> Vec<String> {
+    hexes
+        .iter()
+        .filter_map(|h| h.leader)
+        .filter(|(u, l)| u.command.is_none() && !l.grand)
+        .map(|(u, _)| {
+            format!(
+                "{} has no command on the roster: give him his command, whose units his death costs 1 SP each (8.1.4).",
+                u.label
+            )
+        })
+        .collect()
+}
+
+fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening, RefereeError> {
+    let terrain = open_ground(data.terrain.keys());
+    let attacking = by_hex(sides.state, &sides.attackers, false);
+    let defending = by_hex(sides.state, &sides.defenders, true);
+    let situation = CombatSituation {
+        attackers: attacking
+            .iter()
+            .map(|h| AttackingHex {
+                label: Some(h.label.clone()),
+                units: h.units(),
+                leader: h.leader.is_some(),
+                leader_name: h.leader_name(),
+                grand_leader: h.grand_leader(),
+                ..AttackingHex::default()
+            })
+            .collect(),
+        defenders: defending
+            .iter()
+            .map(|h| DefendingHex {
+                label: Some(h.label.clone()),
+                terrain: terrain.clone(),
+                units: h.units(),
+                leader: h.leader.is_some(),
+                leader_name: h.leader_name(),
+                grand_leader: h.grand_leader(),
+            })
+            .collect(),
+        // 7.1.7: a side whose fighting hex holds a banner gains its CM.
+        attacker: SideSupport {
+            banner: holds_banner(&attacking),
+            ..SideSupport::default()
+        },
+        defender: SideSupport {
+            banner: holds_banner(&defending),
+            ..SideSupport::default()
+        },
+        // The value in force, not the counter: phase 9 sets it (6.1.9); in player A's favour,
+        // the battle's first side.
+        morale: sides.state.morale_in_force,
+        attacker_player: if sides.attackers_first() {
+            super::morale::Player::A
+        } else {
+            super::morale::Player::B
+        },
+        ..CombatSituation::default()
+    };
+    let mut asks = vec![
+        "Set the terrain of each defending hex and tick streams, bridges and rear attacks (5.6, 3.1.2).".to_string(),
+    ];
+    let stacked = attacking
+        .iter()
+        .chain(&defending)
+        .any(|h| h.leader.is_some());
+    asks.push(if stacked {
+        "Say where any other leader of either side is: within his command range, 1 CM (8.2.2)."
+            .into()
+    } else {
+        "Say where each side's leader is (8.2).".into()
+    });
+    asks.extend(leader_asks(&attacking));
+    asks.extend(leader_asks(&defending));
+    Opening::new(&situation, hex_targets(&attacking, &defending), asks)
+}
 
 pub fn open(
     data: &MedievalData,
@@ -29,48 +233,8 @@ pub fn open(
             .rule("9.1"));
         }
     }
-    let terrain = open_ground(data.terrain.keys());
     match action {
-        "combat" => {
-            let situation = CombatSituation {
-                attackers: sides
-                    .attackers
-                    .iter()
-                    .map(|f| AttackingHex {
-                        label: Some(f.label.clone()),
-                        units: vec![counter(f)],
-                        ..AttackingHex::default()
-                    })
-                    .collect(),
-                defenders: sides
-                    .defenders
-                    .iter()
-                    .map(|f| DefendingHex {
-                        label: Some(f.label.clone()),
-                        terrain: terrain.clone(),
-                        units: vec![counter(f)],
-                        ..DefendingHex::default()
-                    })
-                    .collect(),
-                // The value in force, not the counter: phase 9 sets it (6.1.9); in player A's
-                // favour, the battle's first side.
-                morale: sides.state.morale_in_force,
-                attacker_player: if sides.attackers_first() {
-                    super::morale::Player::A
-                } else {
-                    super::morale::Player::B
-                },
-                ..CombatSituation::default()
-            };
-            Opening::new(
-                &situation,
-                targets(sides, Labels::Hexes),
-                vec![
-                    "Set the terrain of each defending hex and tick streams, bridges and rear attacks (5.6, 3.1.2).".into(),
-                    "Say where each side's leader is (8.2).".into(),
-                ],
-            )
-        }
+        "combat" => combat(data, sides),
         "fire" => {
             if sides.attackers.len() > 1 {
                 return Err(
@@ -90,7 +254,7 @@ pub fn open(
                             .collect::<Vec<_>>()
                             .join(" and "),
                     ),
-                    terrain,
+                    terrain: open_ground(data.terrain.keys()),
                     units: sides.defenders.iter().map(counter).collect(),
                 }),
                 ..FireSituation::default()
@@ -103,6 +267,72 @@ pub fn open(
         }
         _ => Err(not_a_combat(action)),
     }
+}
+
+/// The pursuit test after the last combat applied this turn (5.5, R-MED-43): its first attacker
+/// still on the table pursues, with its counter now and the MORALE in force in its favour; a
+/// leader standing on its hex is 0 hexes away (R-MED-6); the first hex of the path is the hex its
+/// retreat emptied, the defenders' (5.5.5). Before any combat, the umpire fills it in.
+pub fn open_pursuit(state: &BattleState) -> Result<Opening, RefereeError> {
+    let last = state.this_turn.iter().rev().find(|c| c.action == "combat");
+    let counter_of = |id: &UnitId| {
+        state
+            .units
+            .get(id)
+            .filter(|u| !u.lost)
+            .and_then(|u| u.detail::<MedievalCounter>().map(|c| (u, c)))
+            .filter(|(_, c)| !c.scattered)
+    };
+    let Some((pursuer, own)) = last.and_then(|c| c.attackers.iter().find_map(counter_of)) else {
+        return Opening::new(
+            &PursuitSituation::default(),
+            BTreeMap::new(),
+            vec!["No attacker of a combat this turn is on the table to pursue: enter the pursuing unit, its hexes from its leader and its path (5.5).".into()],
+        );
+    };
+    let stacked = own.hex.is_some()
+        && state.units.values().any(|u| {
+            u.side == pursuer.side
+                && !u.lost
+                && u.detail::<MedievalLeader>()
+                    .is_some_and(|l| l.hex.is_some() && l.hex == own.hex)
+        });
+    let first_side = state.sides.first().map(|s| s.name.as_str()) == Some(pursuer.side.as_str());
+    let emptied = last
+        .into_iter()
+        .flat_map(|c| &c.defenders)
+        .filter_map(|id| state.units.get(id))
+        .find_map(|u| {
+            let hex = u.detail::<MedievalCounter>()?.hex.clone();
+            Some(hex.unwrap_or_else(|| u.label.clone()))
+        });
+    let situation = PursuitSituation {
+        hexes_from_leader: 0,
+        morale: if first_side {
+            state.morale_in_force
+        } else {
+            state.morale_in_force.saturating_neg()
+        },
+        pursuer: Some(own.now(pursuer.strength)),
+        path: emptied
+            .iter()
+            .map(|label| PursuitHex {
+                label: Some(label.clone()),
+                ..PursuitHex::default()
+            })
+            .collect(),
+    };
+    let mut asks = vec![format!(
+        "{} pursues: add the hexes beyond the first, with what stands on them (5.5.5, 5.5.9).",
+        pursuer.label
+    )];
+    if !stacked {
+        asks.push(format!(
+            "Count the hexes from {} to its leader (5.5.2, R-MED-6).",
+            pursuer.label
+        ));
+    }
+    Opening::new(&situation, BTreeMap::new(), asks)
 }
 
 /// The counter now: its SPs left.

@@ -3,10 +3,12 @@
 //! costs, the MORALE track, regrouping and fatigue, over the shared engine.
 
 pub mod after;
+pub mod banners;
 pub mod combat;
 pub mod data;
 pub mod fight;
 pub mod fire;
+pub mod leader;
 pub mod morale;
 pub mod movement;
 pub mod objects;
@@ -21,12 +23,13 @@ use crate::contract::Change;
 use crate::error::RefereeError;
 use crate::rule_system::shared::SystemHeader;
 use crate::rule_system::{
-    Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
-    Standing, UnitField, UnitPreview,
+    Action, ActionGroup, Choice, ChoiceList, CommonSituation, FollowOn, Opening, Phase, RuleSystem,
+    Sides, Standing, UnitField, UnitPreview,
 };
-use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
+use crate::state::{BattleState, UnitSpec, UnitState, UnitWords};
 
 pub use data::MedievalData;
+pub use leader::MedievalLeader;
 pub use roster::MedievalCounter;
 
 /// Medieval (Taktyka i Strategia), as the referee plays it.
@@ -35,7 +38,7 @@ pub struct Medieval;
 impl RuleSystem for Medieval {
     type Data = MedievalData;
     type Unit = MedievalCounter;
-    type Leader = LeaderNotes;
+    type Leader = MedievalLeader;
 
     const ID: &'static str = "medieval";
     const MAIN_ACTION: &'static str = "combat";
@@ -54,7 +57,7 @@ impl RuleSystem for Medieval {
         vec![
             A::rolled("combat", "Combat", "1.4–1.7, 5.0", Combat, combat::resolve).fights(),
             A::rolled("fire", "Ranged fire", "10.2–10.7", Combat, fire::resolve).fights(),
-            A::rolled("pursuit", "Pursuit test", "5.5", Combat, after::pursuit),
+            A::rolled("pursuit", "Pursuit test", "5.5", Combat, after::pursuit).from_roster(),
             A::rolled(
                 "leader_death",
                 "Leader death roll",
@@ -151,8 +154,29 @@ impl RuleSystem for Medieval {
         roster::enter(data, spec)
     }
 
-    fn enter_leader(_data: &MedievalData, spec: &UnitSpec) -> Result<LeaderNotes, RefereeError> {
-        LeaderNotes::of(spec)
+    fn leader_form(_data: &MedievalData) -> Vec<UnitField> {
+        leader::fields()
+    }
+
+    fn place_field() -> Option<&'static str> {
+        Some("hex")
+    }
+
+    fn enter_leader(_data: &MedievalData, spec: &UnitSpec) -> Result<MedievalLeader, RefereeError> {
+        leader::enter(spec)
+    }
+
+    fn leader_words(_data: &MedievalData, unit: &UnitState, own: &MedievalLeader) -> UnitWords {
+        leader::words(unit, own)
+    }
+
+    fn land_leader(
+        _data: &MedievalData,
+        _unit: &mut UnitState,
+        own: &mut MedievalLeader,
+        change: &Change,
+    ) -> bool {
+        leader::land(own, change)
     }
 
     fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
@@ -213,12 +237,16 @@ impl RuleSystem for Medieval {
         Some(Vec::new())
     }
 
-    /// The phase-9 MORALE step opens with what this turn's results did (6.1.9).
+    /// The phase-9 MORALE step opens with what this turn's results did (6.1.9); the pursuit test
+    /// with the last combat's attacker (5.5).
     fn open_battle(
         data: &MedievalData,
         action: &str,
         state: &BattleState,
     ) -> Result<Opening, RefereeError> {
+        if action == "pursuit" {
+            return fight::open_pursuit(state);
+        }
         if action != "morale" {
             return Err(crate::rule_system::fight::not_a_combat(action));
         }
@@ -229,6 +257,11 @@ impl RuleSystem for Medieval {
             Vec::new()
         };
         Opening::new(&situation, Default::default(), asks)
+    }
+
+    /// A banner's holder eliminated: a friend on his hex takes it, or it falls (7.1.5, 6.1.5).
+    fn follow_on(data: &MedievalData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
+        banners::follow_on(data, before, after)
     }
 
     fn standing(data: &MedievalData, state: &BattleState) -> Standing {

@@ -355,6 +355,10 @@ pub struct FatigueSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<Vec<String>>")]
     pub unit_labels: Vec<String>,
+    /// The leader by his roster name: the level the step gives lands on his row (13.1).
+    #[serde(default)]
+    #[ts(optional)]
+    pub leader: Option<String>,
 }
 
 pub fn fatigue(
@@ -372,6 +376,20 @@ pub fn fatigue(
         s.level
     };
     let tired = level > f.above;
+    // The leader's row takes the level the step gives, as its words say it, whatever the row
+    // held before (13.1.3–13.1.6): applying does what the step says.
+    let moved: Vec<crate::contract::Effect> = s
+        .leader
+        .iter()
+        .map(|name| {
+            effect(
+                Target::Unit(name.clone()),
+                Change::FatigueLevel { level },
+                "13.1.3–13.1.6",
+                None,
+            )
+        })
+        .collect();
     let die = Dist::die(6)?;
     let scatter_each = die.probability_where(|r| *r < f.scatter_below);
     // How many units scatter: the sum of independent d6 tests, exactly.
@@ -394,7 +412,7 @@ pub fn fatigue(
         } else {
             format!("At most {}: no effect.", f.above)
         },
-        Vec::new(),
+        moved.clone(),
     )
     .named(&format!("fatigue_{level}"), format!("Fatigue {level}"));
     r.totals.push(Total {
@@ -462,10 +480,14 @@ pub fn fatigue(
                 .filter(|(_, d)| i64::from(**d) < f.scatter_below)
                 .map(|(n, _)| n)
                 .collect();
-            let effects = scattered
-                .iter()
-                .map(|n| effect(Target::Unit((*n).clone()), Change::Scatter, &f.rule, None))
-                .collect();
+            let effects =
+                moved
+                    .iter()
+                    .cloned()
+                    .chain(scattered.iter().map(|n| {
+                        effect(Target::Unit((*n).clone()), Change::Scatter, &f.rule, None)
+                    }))
+                    .collect();
             let meaning = match scattered.as_slice() {
                 [] => format!("Fatigue {level}: no unit scatters."),
                 some => format!(

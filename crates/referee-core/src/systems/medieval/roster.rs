@@ -10,8 +10,8 @@ use super::units::{unit, MedUnit};
 use crate::contract::{Change, Chooser};
 use crate::error::RefereeError;
 use crate::rule_system::form::{
-    option_label, printed, with_default, Field, FieldKind, PrintedValue, UnitField, UnitOption,
-    UnitPreview,
+    option_label, placed, printed, with_default, Field, FieldKind, PrintedValue, UnitField,
+    UnitOption, UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
@@ -24,14 +24,57 @@ pub struct MedievalCounter {
     /// now (5.6), as the form asks it. Shown as the unit's entry, not again in its state.
     #[serde(skip)]
     pub entry: MedUnit,
+    /// The map hex it stands in, as the umpire numbers it ("12.05"); none when not given. The
+    /// units of one side on a hex are one stack, with the leader standing there (4.5, 8.2.1).
+    #[serde(skip)]
+    pub hex: Option<String>,
     /// On the Scattered Units track (9.1).
     pub scattered: bool,
+    /// It holds one of its side's banners (7.1.1, 7.1.4): entered so, or taken by a change.
+    pub banner: bool,
 }
 
 impl SystemUnit for MedievalCounter {
     fn entry(&self) -> serde_json::Result<Value> {
-        serde_json::to_value(&self.entry)
+        let mut entry = serde_json::to_value(&self.entry)?;
+        placed(&mut entry, &self.hex);
+        if let (Some(map), true) = (entry.as_object_mut(), self.banner) {
+            map.insert("banner".into(), Value::from(true));
+        }
+        Ok(entry)
     }
+}
+
+/// The hex a roster entry's stats name (4.5), apart from what the counter is.
+pub fn hex_of(stats: &Value) -> Result<(Value, Option<String>), RefereeError> {
+    crate::rule_system::form::hex_of(stats, "4.5")
+}
+
+/// A counter's stats apart from what the counter is: the stats left, its hex, and whether it
+/// holds a banner.
+fn placed_parts(stats: &Value) -> Result<(Value, Option<String>, bool), RefereeError> {
+    let (mut stats, hex) = hex_of(stats)?;
+    let banner = match stats.as_object_mut().and_then(|m| m.remove("banner")) {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => b,
+        Some(_) => {
+            return Err(RefereeError::new(
+                ErrorCode::UnitInvalid,
+                "whether the unit holds a banner is yes or no",
+            )
+            .field("banner")
+            .rule("7.1"))
+        }
+    };
+    Ok((stats, hex, banner))
+}
+
+/// A regular unit: cavalry, or infantry that does not shoot (1.3); only one holds a banner
+/// (7.1.2, 7.1.4).
+fn regular(d: &MedievalData, own: &MedievalCounter) -> bool {
+    d.unit_types
+        .get(&own.entry.unit_type)
+        .is_some_and(|t| t.cavalry || t.ranged.is_none())
 }
 
 impl MedievalCounter {
@@ -46,7 +89,8 @@ impl MedievalCounter {
 
 /// A counter checked by the rules; each counter is its own roster entry.
 pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCounter), RefereeError> {
-    let mut entry: MedUnit = parse_situation(&spec.stats)?;
+    let (stats, hex, banner) = placed_parts(&spec.stats)?;
+    let mut entry: MedUnit = parse_situation(&stats)?;
     // A type typed in words ("Heavy cavalry") is kept by its chart key.
     entry.unit_type = unit(data, &entry, "")?.key;
     if entry.count != 1 {
@@ -61,7 +105,9 @@ pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCount
         entry.sp,
         MedievalCounter {
             entry,
+            hex,
             scattered: false,
+            banner,
         },
     ))
 }
@@ -69,12 +115,24 @@ pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCount
 /// A counter the umpire adds or corrects: one a hex can hold, since every combat refuses a hex
 /// over its stacking limit (4.5.1). Never checked as a battle folds.
 pub fn check_entry(data: &MedievalData, stats: &Value) -> Result<(), RefereeError> {
+    let (stats, _, banner) = placed_parts(stats)?;
     // Stats that do not read as a unit are the form's to name, field by field.
-    let Ok(entry) = parse_situation::<MedUnit>(&with_default(stats, "count", Value::from(1)))
+    let Ok(entry) = parse_situation::<MedUnit>(&with_default(&stats, "count", Value::from(1)))
     else {
         return Ok(());
     };
     let u = unit(data, &entry, "")?;
+    if banner && !(u.cavalry || u.ranged.is_none()) {
+        return Err(RefereeError::new(
+            ErrorCode::UnitInvalid,
+            format!(
+                "{} cannot hold a banner: only a regular unit does, cavalry or infantry that does not shoot",
+                u.name
+            ),
+        )
+        .field("banner")
+        .rule("7.1.2, 1.3"));
+    }
     let limit = data.movement.stacking_sp;
     let sp = super::units::sp_of(std::slice::from_ref(&u), |_| true);
     if sp > limit {
@@ -90,7 +148,7 @@ pub fn check_entry(data: &MedievalData, stats: &Value) -> Result<(), RefereeErro
     Ok(())
 }
 
-/// An edit keeps the counter on the Scattered Units track if it was.
+/// An edit keeps the counter on the Scattered Units track if it was; its banner is the entry's.
 pub fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
     new.scattered = old.scattered;
 }
@@ -127,6 +185,8 @@ pub fn land(
         Change::MoraleIfEliminated { .. } => {}
         Change::ReduceChargeFactor { by } => own.entry.cf = own.entry.cf.saturating_sub(*by),
         Change::ResetChargeFactor => own.entry.cf = 0,
+        // 7.1.4: a regular unit takes the banner or passes it on.
+        Change::Banner { held } if regular(d, own) || !held => own.banner = *held,
         _ => return false,
     }
     true
@@ -141,6 +201,9 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
     }
     if own.scattered {
         parts.push("scattered".into());
+    }
+    if own.banner && !unit.lost {
+        parts.push("holds a banner".into());
     }
     let formations = has_formations(data, own);
     if formations {
@@ -182,6 +245,14 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
                 q("Scatter", Change::Scatter),
             ]
             .into_iter()
+            // 7.1.4: the holder passes the banner on, a regular unit takes it.
+            .chain(regular(data, own).then(|| {
+                if own.banner {
+                    q("Passes the banner on", Change::Banner { held: false })
+                } else {
+                    q("Takes a banner", Change::Banner { held: true })
+                }
+            }))
             // 10.1.3: a ranged unit turns its counter.
             .chain(formations.then(|| {
                 let movement = !own.entry.movement_formation;
@@ -196,7 +267,7 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
             }))
             .collect()
         },
-        place: None,
+        place: own.hex.as_ref().map(|h| format!("Hex {h}")),
     }
 }
 
@@ -264,15 +335,31 @@ pub fn fields(d: &MedievalData) -> Vec<UnitField> {
             .default(Value::from(0))
             .range(Some(0), Some(max_cf))
             .help("Cavalry only: the charge factor the unit has now."),
+        hex_field(),
+        Field::new("banner", "Holds a banner", "7.1.1, 7.1.4", FieldKind::Toggle).help(
+            "One of its side's banners: its stack gains 1 CM (7.1.7); if it is eliminated with no friend left on its hex, the banner falls (7.1.5).",
+        ),
     ]
     .into_iter()
     .map(|f| f.0)
     .collect()
 }
 
+/// Where a counter or a leader stands: one side's counters on a hex are a stack, and the leader
+/// there is stacked with them (4.5, 8.2.1). Asked of each counter anew: a hex holds 2 SPs, so the
+/// next counter rarely stands on the last one's.
+pub fn hex_field() -> Field {
+    Field::new("hex", "Hex", "4.5, 8.2.1", FieldKind::Text)
+        .help(
+            "The number the map prints on the hex it stands in. Units and a leader of one side in one hex are a stack: they fight together.",
+        )
+        .once()
+}
+
 /// A unit's values from the tables, as the form is filled in.
 pub fn preview(d: &MedievalData, stats: &Value) -> Result<UnitPreview, RefereeError> {
-    let entry: MedUnit = parse_situation(&with_default(stats, "count", Value::from(1)))?;
+    let (stats, _, _) = placed_parts(stats)?;
+    let entry: MedUnit = parse_situation(&with_default(&stats, "count", Value::from(1)))?;
     let unit = unit(d, &entry, "")?;
     let Some(t) = d.unit_types.get(&unit.key) else {
         return Err(RefereeError::new(

@@ -457,7 +457,11 @@ fn a_leader_on_one_hex_keeps_only_that_hex_from_scattering() {
             .map(|e| e.target.clone())
             .collect::<Vec<_>>()
     };
-    let by_hex = with_dice("combat", situation(true, false), &[6, 6]);
+    // A4-1R makes the attacker retreat: the leader's death 2d6 follows the table's (8.2.4).
+    assert!(with_dice("combat", situation(true, false), &[6, 6])
+        .outcome
+        .is_none());
+    let by_hex = with_dice("combat", situation(true, false), &[6, 6, 6, 6]);
     assert_eq!(by_hex.outcome.as_ref().unwrap().result, "A4-1R");
     assert_eq!(
         scattered(&by_hex),
@@ -466,7 +470,7 @@ fn a_leader_on_one_hex_keeps_only_that_hex_from_scattering() {
     assert_ne!(chance(&by_hex, "The attacker is scattered"), "0/1");
     chance(&by_hex, "The attacker's leader dies");
     // A leader stacked with the whole side: nobody scatters, in the forecast and the effects.
-    let side = with_dice("combat", situation(false, true), &[6, 6]);
+    let side = with_dice("combat", situation(false, true), &[6, 6, 6, 6]);
     assert!(scattered(&side).is_empty());
     assert_eq!(chance(&side, "The attacker is scattered"), "0/1");
     // Nobody with a leader: the side scatters.
@@ -1159,15 +1163,32 @@ fn the_scatter_die_is_read_for_the_hexes_without_the_leader() {
         ],
         "column": "4:1"
     });
-    // 4:1, a roll of 6: D2.
+    // 4:1, a roll of 6: D2. Then B's scatter d6 and the leader's death 2d6 (8.2.4), unnamed.
     let asked = with_dice("combat", s.clone(), &[3, 3]);
-    assert_eq!(asked.shown.faces.len(), 3);
+    assert_eq!(asked.shown.faces.len(), 5);
     assert_eq!(asked.shown.faces[2].label.as_deref(), Some("B"));
     assert_eq!(
         asked.shown.faces[2].thrower,
         Some(crate::rule_system::Thrower::B)
     );
-    let r = with_dice("combat", s, &[3, 3, 1]);
+    let death: Vec<_> = asked.shown.faces[3..]
+        .iter()
+        .map(|d| (d.label.as_deref(), d.purpose.as_deref()))
+        .collect();
+    assert_eq!(death, [(Some("defending leader"), Some("leader death")); 2]);
+    let r = with_dice("combat", s, &[3, 3, 1, 6, 6]);
+    let o = r.outcome.as_ref().unwrap();
+    assert!(
+        o.meaning
+            .contains("defending leader lives and retreats on his own"),
+        "{}",
+        o.meaning
+    );
+    assert!(o
+        .effects
+        .iter()
+        .any(|e| e.target == Target::Unit("defending leader".into())
+            && e.change == Change::Retreat { hexes: 2 }));
     let scattered: Vec<_> = r
         .outcome
         .unwrap()

@@ -7,7 +7,8 @@ use super::strength::Fighters;
 use super::{CombatSituation, LeaderPresence, SideSupport};
 use crate::contract::{effect, Change, Chooser, Effect, Target};
 use crate::error::RefereeError;
-use crate::rule_system::Thrower;
+use crate::rule_system::{Die, Thrower};
+use crate::systems::medieval::after::death_effects;
 use crate::systems::medieval::data::MedievalData;
 use crate::systems::medieval::result::{CombatResult, Part};
 use crate::systems::medieval::retreat::Route;
@@ -22,6 +23,175 @@ pub(super) struct SideAftermath {
     /// The targets an outright scatter (R) reaches: nobody stacked with a leader (9.1.3).
     pub scatter: Vec<Target>,
     pub cavalry: bool,
+    /// The side's SPs on its counters, never below 1 while it fights with any.
+    pub sp: u32,
+    /// The leaders stacked with the side's units, one a hex, each rolling for his life when
+    /// they retreat (8.2.4).
+    pub leaders: Vec<StackedLeader>,
+}
+
+impl SideAftermath {
+    /// The SPs a part of a result costs the side: its loss, and 1 for each hex its retreat is
+    /// short (5.4.6), never more than it has.
+    pub fn losses(&self, data: &MedievalData, part: Part) -> u32 {
+        let walk = self.route.walk(part.retreat, part.loss);
+        let short = part.retreat.saturating_sub(walk.reached);
+        (part.loss + short * data.retreat.blocked_sp_per_hex).min(self.sp)
+    }
+}
+
+/// The leader stacked with a side's units: when they must retreat he throws 2d6 for his life
+/// (8.2.4), less the SPs his units lose (8.2.5); surviving, he retreats on his own (8.2.6).
+pub(super) struct StackedLeader {
+    /// His name on the roster; none for a leader ticked on a hex without a name.
+    pub name: Option<String>,
+    pub grand: bool,
+    pub thrower: Thrower,
+    /// "attacking" or "defending".
+    pub word: &'static str,
+    /// With the side on several hexes: the SPs on his hex and on the others (R-MED-31).
+    pub split: Option<(u32, u32)>,
+}
+
+impl StackedLeader {
+    /// The side's stacked leaders: the leader of each of its hexes with one, each with his own
+    /// split (his hex against all the others, R-MED-31), else a leader the umpire stacked with
+    /// the whole side (8.2.1). Every one of them throws for his life (8.2.4, R-MED-40).
+    fn of(
+        fighters: &Fighters,
+        presence: LeaderPresence,
+        named: &[(Option<&str>, bool)],
+        thrower: Thrower,
+        word: &'static str,
+    ) -> Vec<StackedLeader> {
+        if presence != LeaderPresence::Stacked {
+            return Vec::new();
+        }
+        let leaders = &fighters.leaders;
+        let hexes: Vec<usize> = (0..leaders.len()).filter(|h| leaders[*h]).collect();
+        if hexes.is_empty() {
+            return vec![StackedLeader {
+                name: None,
+                grand: false,
+                thrower,
+                word,
+                split: None,
+            }];
+        }
+        let places = hex_names(&fighters.labels, thrower, word);
+        let several = hexes.len() > 1;
+        hexes
+            .into_iter()
+            .map(|hex| {
+                let (name, grand) = named.get(hex).copied().unwrap_or((None, false));
+                let split = (leaders.len() > 1).then(|| {
+                    let on = |own: bool| {
+                        fighters
+                            .units
+                            .iter()
+                            .zip(&fighters.hex_of)
+                            .filter(|(_, h)| (**h == hex) == own)
+                            .map(|((u, _), _)| u.sp * u.count)
+                            .sum::<u32>()
+                    };
+                    (on(true), on(false))
+                });
+                // Two leaders without names are told apart by their hexes.
+                let name = match name {
+                    Some(n) => Some(n.to_string()),
+                    None if several => places
+                        .get(hex)
+                        .map(|place| format!("{word} leader on {place}")),
+                    None => None,
+                };
+                StackedLeader {
+                    name,
+                    grand,
+                    thrower,
+                    word,
+                    split,
+                }
+            })
+            .collect()
+    }
+
+    /// His name, as his dice and his effects name him: the roster's, else "attacking leader".
+    pub fn who(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| format!("{} leader", self.word))
+    }
+
+    /// His 2d6, named by him.
+    pub fn dice(&self) -> Vec<Die> {
+        let who = self.who();
+        vec![
+            Die::of(6, self.thrower, &who, "leader death"),
+            Die::of(6, self.thrower, &who, "leader death"),
+        ]
+    }
+
+    /// The throw in words and what it does: he dies when 2d6 less his units' SPs lost is at most
+    /// the hexes they retreat (8.2.4, 8.2.5, R-MED-7); else he retreats on his own, as far, and
+    /// with his units all lost stands alone where he stops (8.2.6–8.2.8).
+    pub fn outcome(
+        &self,
+        data: &MedievalData,
+        retreat: u32,
+        lost: u32,
+        eliminated: bool,
+        faces: &[u32],
+    ) -> (String, Vec<Effect>) {
+        let who = self.who();
+        let roll: u32 = faces.iter().sum();
+        let less = if lost > 0 {
+            format!(
+                ", less {}",
+                crate::error::counted(i64::from(lost), "SP lost", "SPs lost")
+            )
+        } else {
+            String::new()
+        };
+        let thrown = format!(
+            "Leader death 2d6 {roll} ({who}){less}: {}",
+            i64::from(roll) - i64::from(lost)
+        );
+        if i64::from(roll) - i64::from(lost) <= i64::from(retreat) {
+            let (units, effects) = death_effects(data, &who, self.grand);
+            let boxes = crate::systems::medieval::after::boxes(data, self.grand);
+            return (
+                format!(
+                    "{thrown}, at most {retreat}: {who} dies; {units} loses 1 SP; the enemy gains {boxes} MORALE boxes."
+                ),
+                effects,
+            );
+        }
+        let alone = if eliminated {
+            " His units gone, he stands alone where he stops: an enemy entering his hex kills him."
+        } else {
+            ""
+        };
+        (
+            format!(
+                "{thrown}, above {retreat}: {who} lives and retreats on his own, ignoring enemy ZoCs.{alone}"
+            ),
+            vec![effect(
+                Target::Unit(who.clone()),
+                Change::Retreat { hexes: retreat },
+                "8.2.6, 8.2.7, 8.2.8",
+                Some("R-MED-40"),
+            )],
+        )
+    }
+}
+
+/// The SPs the leader's death roll subtracts (8.2.5): all the side's losses on one hex; on
+/// several, those his own hex takes when the others take what they can (R-MED-31).
+pub(super) fn leader_losses(lost: u32, split: Option<(u32, u32)>) -> u32 {
+    match split {
+        Some((own, others)) => lost.saturating_sub(others).min(own),
+        None => lost,
+    }
 }
 
 /// What any result of the fight does, both sides' routes and reads found once.
@@ -57,6 +227,16 @@ impl<'d> Aftermath<'d> {
             "defending",
             &s.defender,
         );
+        let attacker_names: Vec<(Option<&str>, bool)> = s
+            .attackers
+            .iter()
+            .map(|h| (h.leader_name.as_deref(), h.grand_leader))
+            .collect();
+        let defender_names: Vec<(Option<&str>, bool)> = s
+            .defenders
+            .iter()
+            .map(|h| (h.leader_name.as_deref(), h.grand_leader))
+            .collect();
         Ok(Aftermath {
             data,
             leader_alone: s.leader_alone,
@@ -65,12 +245,28 @@ impl<'d> Aftermath<'d> {
                 scatter: scatter_targets(Target::Attacker, attackers, "attacking", &attacker_read),
                 read: attacker_read,
                 cavalry: attackers.has_cavalry(),
+                sp: attackers.counter_sp().max(attackers.sp.min(1)),
+                leaders: StackedLeader::of(
+                    attackers,
+                    cms.attacker_leader,
+                    &attacker_names,
+                    Thrower::A,
+                    "attacking",
+                ),
             },
             defender: SideAftermath {
                 route: defender_route,
                 scatter: scatter_targets(Target::Defender, defenders, "defending", &defender_read),
                 read: defender_read,
                 cavalry: defenders.has_cavalry(),
+                sp: defenders.counter_sp().max(defenders.sp.min(1)),
+                leaders: StackedLeader::of(
+                    defenders,
+                    cms.defender_leader,
+                    &defender_names,
+                    Thrower::B,
+                    "defending",
+                ),
             },
         })
     }

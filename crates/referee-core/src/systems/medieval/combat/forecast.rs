@@ -2,11 +2,9 @@
 //! of each side over every result — losses with blocked retreats, elimination, the scatter d6,
 //! friends ridden down and the leader's death roll.
 
-use super::effects::{exposed, Aftermath, SideAftermath};
-use super::modifiers::Cms;
-use super::strength::Fighters;
+use super::effects::{exposed, leader_losses, Aftermath, SideAftermath};
 use super::table::Table;
-use super::{CombatSituation, LeaderPresence, SideSupport};
+use super::{CombatSituation, SideSupport};
 use crate::contract::Chance;
 use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist};
@@ -22,27 +20,11 @@ pub(super) fn both_sides(
     s: &CombatSituation,
     table: &Table,
     after: &Aftermath,
-    [attackers, defenders]: [&Fighters; 2],
-    cms: &Cms,
 ) -> Result<Vec<Chance>, RefereeError> {
-    let attacker = fate(
-        data,
-        "attacker",
-        attackers,
-        &after.attacker,
-        &s.attacker,
-        cms.attacker_leader,
-    );
+    let attacker = fate(data, "attacker", &after.attacker, &s.attacker);
     let mut lines = forecast(data, &table.results, &attacker, |r| r.attacker)?;
     if !s.leader_alone {
-        let defender = fate(
-            data,
-            "defender",
-            defenders,
-            &after.defender,
-            &s.defender,
-            cms.defender_leader,
-        );
+        let defender = fate(data, "defender", &after.defender, &s.defender);
         lines.extend(forecast(data, &table.results, &defender, |r| r.defender)?);
     }
     Ok(lines)
@@ -61,30 +43,19 @@ fn scatter_column(data: &MedievalData, units: &[(Unit, u32)]) -> String {
 fn fate(
     data: &MedievalData,
     name: &'static str,
-    side: &Fighters,
     after: &SideAftermath,
     support: &SideSupport,
-    leader: LeaderPresence,
 ) -> Fate {
     let exposed = exposed(&after.read);
-    let leaders = &side.leaders;
     Fate {
         name,
-        // Never below 1 SP while the side fights with any.
-        sp: side.counter_sp().max(side.sp.min(1)),
+        sp: after.sp,
         route: after.route.clone(),
-        leader: leader == LeaderPresence::Stacked,
-        leader_hex: (leaders.len() > 1 && side.leader_on_a_hex()).then(|| {
-            let on = |leader_hex: bool| {
-                side.units
-                    .iter()
-                    .zip(&side.hex_of)
-                    .filter(|(_, h)| leaders[**h] == leader_hex)
-                    .map(|((u, _), _)| u.sp * u.count)
-                    .sum::<u32>()
-            };
-            (on(true), on(false))
-        }),
+        leaders: after
+            .leaders
+            .iter()
+            .map(|l| (l.name.clone(), l.split))
+            .collect(),
         scatter_immune: exposed.is_empty(),
         scatter_column: scatter_column(data, &exposed),
         track_full: support.scatter_track_full,
@@ -96,11 +67,10 @@ struct Fate {
     name: &'static str,
     sp: u32,
     route: Route,
-    /// A leader stacked with the side's units rolls for his life when they retreat (8.2.4).
-    leader: bool,
-    /// With the leader on one of the side's hexes: the SPs on his hex and on the others. His
-    /// roll counts the losses of his hex only (8.2.4–8.2.5, R-MED-31).
-    leader_hex: Option<(u32, u32)>,
+    /// Each leader stacked with the side's units, who rolls for his life when they retreat
+    /// (8.2.4): his name and, with the side on several hexes, the SPs on his hex and on the
+    /// others. His roll counts the losses of his hex only (8.2.4–8.2.5, R-MED-31).
+    leaders: Vec<(Option<String>, Option<(u32, u32)>)>,
     /// Every unit of the side is stacked with a leader: none scatters (9.1.3).
     scatter_immune: bool,
     /// The COMBAT SCATTER column of the side's most easily scattered unit not with a leader.
@@ -116,7 +86,8 @@ struct End {
     retreated: bool,
     eliminated: bool,
     scattered: bool,
-    leader_dies: bool,
+    /// The leaders who die, one bit each in the order of the side's leaders.
+    leaders_die: u32,
     /// The side's cavalry rode friendly units down in its retreat (5.4.4).
     rode_down: bool,
 }
@@ -136,7 +107,7 @@ fn end_of(
         retreated: part.retreat > 0,
         eliminated,
         scattered: false,
-        leader_dies: false,
+        leaders_die: 0,
         rode_down: !walk.ridden.is_empty(),
     };
     // 5.1.1 g: after a retreat, the d6 scatter roll; none when stacked with a leader (9.1.3).
@@ -151,20 +122,22 @@ fn end_of(
     // 8.2.4–8.2.5, R-MED-7: 2d6 − SP lost ≤ hexes to retreat. The owner spreads the losses
     // (5.4.7): his leader's hex takes those the other hexes cannot (R-MED-31). On one hex as on
     // several, the roll subtracts the SPs the units can lose, never the nominal loss (5.4.6).
-    let leader_lost = match side.leader_hex {
-        Some((own, others)) => lost.saturating_sub(others).min(own),
-        None => base.lost,
-    };
-    let leader: Dist<bool> = if side.leader && part.retreat > 0 {
-        leader_roll.map(|r| *r - i64::from(leader_lost) <= i64::from(part.retreat))
-    } else {
-        Dist::certain(false)
-    };
+    // Each leader throws his own 2d6 (8.2.4, R-MED-40).
+    let mut leaders: Dist<u32> = Dist::certain(0);
+    if part.retreat > 0 {
+        for (i, (_, split)) in side.leaders.iter().enumerate().take(32) {
+            let leader_lost = leader_losses(base.lost, *split);
+            let dies = leader_roll.map(|r| *r - i64::from(leader_lost) <= i64::from(part.retreat));
+            leaders = leaders
+                .joint(&dies)?
+                .map(|(mask, d)| if *d { mask | (1 << i) } else { *mask });
+        }
+    }
     let track_full = side.track_full;
-    Ok(scatter.joint(&leader)?.map(move |(s, l)| End {
+    Ok(scatter.joint(&leaders)?.map(move |(s, l)| End {
         scattered: *s,
         eliminated: base.eliminated || (*s && track_full),
-        leader_dies: *l,
+        leaders_die: *l,
         ..base
     }))
 }
@@ -214,20 +187,24 @@ fn forecast(
             "5.4.4, 5.8.7".to_string(),
         ));
     }
-    if side.leader {
+    let several = side.leaders.len() > 1;
+    for (i, (name, _)) in side.leaders.iter().enumerate().take(32) {
+        let bit = 1u32 << i;
+        // One leader is "the defender's leader"; several are each named.
+        let who = match name {
+            Some(n) if several => format!("The {}'s leader {n}", side.name),
+            _ => format!("The {}'s leader", side.name),
+        };
         out.push((
-            format!("The {}'s leader dies", side.name),
-            ends.probability_where(|e| e.leader_dies),
+            format!("{who} dies"),
+            ends.probability_where(|e| e.leaders_die & bit != 0),
             data.leader_death.rule.clone(),
         ));
         // 8.2.6–8.2.8: he retreats on his own; with every unit of his stack gone he stands
         // alone, and an enemy entering his hex kills him.
         out.push((
-            format!(
-                "The {}'s leader lives but is left alone (killed if an enemy enters his hex)",
-                side.name
-            ),
-            ends.probability_where(|e| e.eliminated && !e.leader_dies),
+            format!("{who} lives but is left alone (killed if an enemy enters his hex)"),
+            ends.probability_where(|e| e.eliminated && e.leaders_die & bit == 0),
             "8.2.6, 8.2.7, 8.2.8".to_string(),
         ));
     }
@@ -250,8 +227,7 @@ mod tests {
             name: "defender",
             sp: 3,
             route: Route::default(),
-            leader: true,
-            leader_hex,
+            leaders: vec![(None, leader_hex)],
             scatter_immune: true,
             scatter_column: String::new(),
             track_full: false,
@@ -259,7 +235,7 @@ mod tests {
         let roll = "2d6".parse::<DiceSpec>().unwrap().distribution().unwrap();
         end_of(data, &side, part, &roll)
             .unwrap()
-            .probability_where(|e| e.leader_dies)
+            .probability_where(|e| e.leaders_die & 1 != 0)
             .to_string()
     }
 
@@ -298,15 +274,14 @@ mod tests {
                 name: "defender",
                 sp: 2,
                 route: blocked.clone(),
-                leader: true,
-                leader_hex,
+                leaders: vec![(None, leader_hex)],
                 scatter_immune: true,
                 scatter_column: String::new(),
                 track_full: false,
             };
             end_of(data, &side, d2_1, &roll)
                 .unwrap()
-                .probability_where(|e| e.leader_dies)
+                .probability_where(|e| e.leaders_die & 1 != 0)
                 .to_string()
         };
         assert_eq!(dies(None), "1/6");
@@ -322,7 +297,7 @@ mod tests {
         let s = example_5_1_1();
         let fight = counted(data, &s);
         let (after, table) = read_on(data, &s, &fight, "4:1");
-        let lines = both_sides(data, &s, &table, &after, fight.sides(), &fight.cms).unwrap();
+        let lines = both_sides(data, &s, &table, &after).unwrap();
         let chance = |label: &str| {
             lines
                 .iter()

@@ -63,6 +63,15 @@ pub struct AttackingHex {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub leader: bool,
+    /// The stacked leader's name, as the roster has him: his death roll is named by him and its
+    /// result lands on him (8.2.4–8.2.6, R-MED-40).
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional)]
+    pub leader_name: Option<String>,
+    /// The stacked leader is a grand leader (8.1.5, 6.1.7).
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional, as = "Option<bool>")]
+    pub grand_leader: bool,
     /// The hex is in the defender's rear area (3.1.2).
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
@@ -108,6 +117,14 @@ pub struct DefendingHex {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub leader: bool,
+    /// The stacked leader's name, as for an attacking hex.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional)]
+    pub leader_name: Option<String>,
+    /// The stacked leader is a grand leader, as for an attacking hex.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional, as = "Option<bool>")]
+    pub grand_leader: bool,
     /// The units on the hex; none when a leader stands there alone (8.2.9).
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
@@ -357,7 +374,7 @@ pub fn resolve(
         dice,
         [&attackers, &defenders],
     )?;
-    let forecast = forecast::both_sides(data, s, &table, &after, [&attackers, &defenders], &cms)?;
+    let forecast = forecast::both_sides(data, s, &table, &after)?;
     notes.extend(notes::closing(data, s, [&attackers, &defenders], &cms));
     checks.push(Check::umpire(
         "Every unit with enemies in its ZoC attacks, and every enemy in an attacker's ZoC is attacked",

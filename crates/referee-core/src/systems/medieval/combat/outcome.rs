@@ -1,8 +1,9 @@
-//! The dice asked in turn (5.1.1 f–g): the table's 2d6, then the scatter d6 of each side the
-//! result makes retreat that a d6 could scatter — not one scattered outright (R), eliminated, or
-//! whose every unit stands with a leader (9.1.3).
+//! The dice asked in turn (5.1.1 f–g, 8.2.4): the table's 2d6, then the scatter d6 of each side
+//! the result makes retreat that a d6 could scatter — not one scattered outright (R), eliminated,
+//! or whose every unit stands with a leader (9.1.3) — and the leader-death 2d6 of each side's
+//! stacked leader whose units it makes retreat (R-MED-40).
 
-use super::effects::{Aftermath, SideAftermath};
+use super::effects::{leader_losses, Aftermath, SideAftermath, StackedLeader};
 use super::strength::Fighters;
 use super::table::Table;
 use super::words::SideNames;
@@ -49,19 +50,39 @@ pub(super) fn outcome(
     if !after.leader_alone {
         sides.push((r.defender, &after.defender, defenders.counter_sp()));
     }
+    // 8.2.4: every leader stacked with a side the result makes retreat throws for his life.
+    let leaders: Vec<(Part, &SideAftermath, &StackedLeader)> = sides
+        .iter()
+        .filter(|(part, _, _)| part.retreat > 0)
+        .flat_map(|&(part, side, _)| side.leaders.iter().map(move |l| (part, side, l)))
+        .collect();
     sides.retain(|(part, side, sp)| asks_scatter(data, *part, side, *sp));
-    let asked = sides.iter().map(|(_, side, _)| side.read.die()).collect();
-    Ok(throws.stage(asked)?.map(|scatter_faces| {
+    let mut asked: Vec<_> = sides.iter().map(|(_, side, _)| side.read.die()).collect();
+    asked.extend(leaders.iter().flat_map(|(_, _, l)| l.dice()));
+    Ok(throws.stage(asked)?.map(|faces| {
+        let (scatter_faces, leader_faces) = faces.split_at(sides.len());
         let mut effects = after.effects(&r);
         let mut meaning = vec![words.meaning(&r)];
         for ((part, side, _), face) in sides.iter().zip(scatter_faces) {
-            let targets = side.read.scattered(data, part.retreat, face);
-            meaning.push(side.read.words(face, &targets));
+            let targets = side.read.scattered(data, part.retreat, *face);
+            meaning.push(side.read.words(*face, &targets));
             effects.extend(side.read.effects(
                 targets,
                 &data.scatter.rule,
                 data.scatter.ruling.as_deref(),
             ));
+        }
+        for ((part, side, leader), faces) in leaders.iter().zip(leader_faces.chunks(2)) {
+            let lost = side.losses(data, *part);
+            let (said, done) = leader.outcome(
+                data,
+                part.retreat,
+                leader_losses(lost, leader.split),
+                lost >= side.sp,
+                faces,
+            );
+            meaning.push(said);
+            effects.extend(done);
         }
         Outcome {
             dice: dice.unwrap_or(&[]).to_vec(),
@@ -109,5 +130,67 @@ mod tests {
         assert!(scattered.effects.len() > kept.effects.len());
         // The 2d6 alone: the scatter d6 is still to come.
         assert!(rolled(&[1, 3]).is_none());
+    }
+
+    #[test]
+    fn every_leader_stacked_with_retreating_units_throws_for_his_life() {
+        // 8.2.4: the defender on two hexes, a leader on each; D2 makes both retreat. Each
+        // leader throws his own 2d6, each counting his own hex's losses (R-MED-31).
+        use super::super::test_support::situation;
+        use serde_json::json;
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let s = situation(json!({
+            "attackers": [
+                { "units": [{ "type": "heavy_cavalry", "sp": 2, "cf": 2 }] },
+                { "units": [{ "type": "cavalry", "sp": 2, "cf": 3 }] }
+            ],
+            "defenders": [
+                { "terrain": "clear", "leader": true, "leader_name": "Vytautas",
+                  "units": [{ "type": "light_cavalry", "sp": 2, "cf": 1 }] },
+                { "terrain": "clear", "leader": true, "leader_name": "Jogaila",
+                  "units": [{ "type": "light_cavalry", "sp": 2, "cf": 1 }] }
+            ]
+        }));
+        let fight = counted(data, &s);
+        let (after, table) = read_on(data, &s, &fight, "4:1");
+        let names: Vec<_> = after
+            .defender
+            .leaders
+            .iter()
+            .map(|l| (l.who(), l.split))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("Vytautas".to_string(), Some((2, 2))),
+                ("Jogaila".to_string(), Some((2, 2)))
+            ]
+        );
+        let roll = |faces: &[u32]| {
+            let mut throws = Throws::new(faces);
+            outcome(
+                data,
+                &table,
+                &after,
+                &SideNames::of(&s),
+                &mut throws,
+                Some(faces),
+                fight.sides(),
+            )
+            .unwrap()
+        };
+        // The table's 2d6 (4: -1/D2) and one leader's 2d6: the second is still to come.
+        assert!(roll(&[1, 3, 6, 6]).is_none());
+        let o = roll(&[1, 3, 6, 6, 1, 1]).unwrap();
+        assert!(o.meaning.contains("(Vytautas)"), "{}", o.meaning);
+        assert!(o.meaning.contains("Jogaila dies"), "{}", o.meaning);
+        assert!(!o.meaning.contains("Vytautas dies"), "{}", o.meaning);
+        // The forecast gives each his own line.
+        let lines = super::super::forecast::both_sides(data, &s, &table, &after).unwrap();
+        for who in ["Vytautas", "Jogaila"] {
+            let label = format!("The defender's leader {who} dies");
+            assert!(lines.iter().any(|c| c.label == label), "{label}");
+        }
     }
 }
