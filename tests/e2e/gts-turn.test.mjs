@@ -118,6 +118,11 @@ test('a leader moved between units, and result 8’s units within 6" picked as i
   await until(browser, 'the leader with the Sparabara', async () => /leads Sparabara/.test((await roster()).Artaphernes));
   await tap(browser, '#undo');
   await until(browser, 'the leader back with the Immortals', async () => /leads Immortals/.test((await roster()).Artaphernes));
+  // The roster with its linked rows: the unit names who comes into its fights with it.
+  const withRows = await browser.execute(() => Object.fromEntries([...document.querySelectorAll('#roster .unit-row')].map((r) => [r.querySelector('strong').textContent, r.querySelector('[data-testid="unit-with"]')?.textContent ?? ''])));
+  assert.equal(withRows.Immortals, 'with Artaphernes');
+  assert.equal(withRows['War elephant'], 'with Runners');
+  await checkScreen(browser, 'gts-roster-links');
   // The Immortals rout and their leader falls on his sword (Table 1.10, 8): the players are asked
   // which of his side's units stood within 6".
   await tap(browser, `#roster button[data-pick-unit="${id.Immortals}"]`);

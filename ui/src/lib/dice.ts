@@ -114,6 +114,12 @@ export function thrownEarlier(dice: LaidDie[], faces: string[], i: number): bool
   return faces[i] !== undefined && faces[i] !== '' && dice.slice(i + 1).some((d) => d.purpose !== dice[i].purpose);
 }
 
+/** In a chain, a die shown small with its face: a stage already thrown, or — the chain thrown to
+ * its result (`complete`) — every die, so the result and what it asks keep the room on a phone. */
+export function shownThrown(dice: LaidDie[], faces: string[], i: number, complete: boolean): boolean {
+  return thrownEarlier(dice, faces, i) || (complete && faces[i] !== undefined && faces[i] !== '');
+}
+
 /** A chain's typed digits are read as whole faces (a d10's "10" is ten, not 1 and 0) unless every
  * die has fewer than ten sides. */
 export const splitDigits = (sides: number[], inTurn: boolean): boolean => !inTurn || sides.every((s) => s <= 9);
