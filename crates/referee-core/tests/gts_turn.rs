@@ -460,6 +460,17 @@ fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
     assert_eq!(charge["side_a"][0]["leader_pv"], json!(2));
     assert_eq!(charge["side_a"][0]["leader_name"], json!("Hydarnes"));
     assert_eq!(m.targets["unit:Hydarnes"], vec![id]);
+    // Shot at, the cavalry's leader is his row too: his casualty test would name him (1.9).
+    let (shot, m) = t.open("fire", &["Peltasts"], &["Persian cavalry"], |_| {});
+    assert_eq!(
+        (
+            &shot["target_leader_pv"],
+            &shot["target_leader"],
+            &shot["target_leader_name"]
+        ),
+        (&json!(2), &json!(true), &json!("Hydarnes"))
+    );
+    assert_eq!(m.targets["unit:Hydarnes"], vec![id]);
     // Who charged, asked by name (R-GTS-35); a side of several names its modifying unit.
     let two = fight(
         &t.r,

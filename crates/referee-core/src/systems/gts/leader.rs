@@ -263,14 +263,16 @@ pub fn check_links(
         })
         .collect();
     let unit = match named.as_slice() {
-        [] => return Err(invalid(
-            key,
-            &format!(
+        [] => {
+            return Err(invalid(
+                key,
+                &format!(
                 "No unit of {} on the table is called {target}: pick one of the roster's units.",
                 spec.side
             ),
-            if key == LEADS { "1.5" } else { "3.16" },
-        )),
+                if key == LEADS { "1.5" } else { "3.16" },
+            ))
+        }
         [one] => *one,
         _ => {
             return Err(invalid(
