@@ -1,8 +1,9 @@
 // End to end: a whole GTS turn in the real app window, at 1280×800 and at 390×844, from the roster
-// alone — bowmen fire at peltasts in cover, cavalry charge them (the 4.43 morale check chained in
-// front of the round), the Immortals fight the hoplites through a stand lost, a failed stand-loss
-// check, a rout and their leader's casualty test, the peltasts recover from Disorder on the roster,
-// and the turn advances. Every die of every chain is typed as the table threw it, stage by stage:
+// alone — bowmen fire at peltasts in cover and at an elephant whose escort stand comes in from its
+// own row, cavalry charge the peltasts (the 4.43 morale check chained in front of the round), the
+// Immortals fight the hoplites through a stand lost, a failed stand-loss check, a rout and the
+// casualty test of their leader, whose own row takes his fate, the peltasts recover from Disorder
+// on the roster, and the turn advances. Every die of every chain is typed as the table threw it, stage by stage:
 // the pads of the next stage appear once the faces before them are in. Every interaction is
 // counted (`turn-flow gts: N interactions`); a combat with one situational modifier takes at most 7,
 // plus one per follow-up die the rules call for.
@@ -29,11 +30,16 @@ after(async () => {
 async function setUp(name) {
   await beginBattle(browser, 'gts', name, ['Persians', 'Greeks']);
   await addUnit('Mardonius', 'Persians', { class: 'cavalry', armour: 'M', weapon: 'LN', stands: 1 }, 'general');
-  await addUnit('Immortals', 'Persians', { class: 'infantry', armour: 'M', weapon: 'SP', order: 'CO', stands: 4, leader_pv: 1 });
+  await addUnit('Immortals', 'Persians', { class: 'infantry', armour: 'M', weapon: 'SP', order: 'CO', stands: 4 });
+  // Their leader: a row of his own, attached to them from the roster's list (1.5, R-GTS-32).
+  await addUnit('Artaphernes', 'Persians', { leads: 'Immortals', pv: 1 }, 'leader');
   await addUnit('Sparabara', 'Persians', { class: 'infantry', armour: 'L', weapon: 'BW', stands: 4 });
   await addUnit('Persian cavalry', 'Persians', { class: 'cavalry', armour: 'N', weapon: 'BW', stands: 3 });
   await addUnit('Hoplites', 'Greeks', { class: 'infantry', armour: 'H', weapon: 'SP', order: 'CO', stands: 4 });
   await addUnit('Peltasts', 'Greeks', { class: 'infantry', armour: 'L', weapon: 'JV', order: 'OO', stands: 4 });
+  // An elephant and its escort stand, entered once: the escort's row names its elephant (3.16, R-GTS-34).
+  await addUnit('War elephant', 'Greeks', { class: 'elephant', weapon: 'SP', stands: 1 });
+  await addUnit('Runners', 'Greeks', { class: 'infantry', armour: 'N', weapon: 'JV', stands: 1, escorts: 'War elephant' });
 }
 
 async function playTurn(label) {
@@ -45,6 +51,12 @@ async function playTurn(label) {
   await fight('missile fire', ['Sparabara', 'Peltasts'], 'fire', chip('target_in_cover'), [10, 1]);
   let words = await roster();
   assert.match(words.Peltasts, /hit|3\/4/, words.Peltasts);
+  // Fire at the elephant: its escort comes in from the roster, and an even die puts the shot on
+  // the escort's own row (3.163).
+  await fight('fire at the escorted elephant', ['Sparabara', 'War elephant'], 'fire', async () => 0, [10, 1]);
+  words = await roster();
+  assert.match(words.Runners, /hit|lost|0\/1/, words.Runners);
+  assert.match(words['War elephant'], /^1\/1$/, words['War elephant']);
 
   await phase('melee');
   // The cavalry charge: contact this turn; the peltasts' morale check (a 10 fails it), then the
@@ -53,12 +65,13 @@ async function playTurn(label) {
   words = await roster();
   assert.match(words.Peltasts, /Disordered|Rout/, words.Peltasts);
 
-  // The Immortals, their leader on the roster, attack the hoplites: a 1 against a 10, a failed
-  // stand-loss check, a rout; their leader's casualty test (1) hurts him, Table 1.10 (2) dazes him.
+  // The Immortals, their leader's row attached to them, attack the hoplites: a 1 against a 10, a
+  // failed stand-loss check, a rout; their leader's casualty test (1) hurts him, Table 1.10 (2)
+  // dazes him — on his own row.
   await fight('Immortals against the hoplites', ['Immortals', 'Hoplites'], 'melee_round', async () => 0, [1, 10, 10, 1, 2, 5]);
   words = await roster();
   assert.match(words.Immortals, /Rout/, words.Immortals);
-  assert.match(words.Immortals, /leader dazed/, words.Immortals);
+  assert.match(words.Artaphernes, /leads Immortals, leader dazed/, words.Artaphernes);
   assert.match(words.Immortals, /^1\/4|^[0-3]\/4/, words.Immortals);
 
   // Recovery on the roster: the peltasts recover from Disorder in one tap, if they are still in
@@ -94,4 +107,48 @@ test('a GTS chain’s dice read at both sizes', async () => {
   assert.equal(await browser.execute(() => document.querySelectorAll('#sticky-bar .thrown').length), 2);
   // The developer-text and accessibility checks of the screen with a chain half thrown.
   await checkScreen(browser, 'gts-chain');
+});
+
+test('a leader moved between units, and result 8’s units within 6" picked as it lands', async () => {
+  await size(browser, DESKTOP);
+  await setUp('Marathon');
+  const id = await rosterIds();
+  // The leader goes to the Sparabara from his own row: one correction, undone as one.
+  await browser.$(`#roster select[data-link-unit="${id.Artaphernes}"]`).selectByAttribute('value', 'Sparabara');
+  await until(browser, 'the leader with the Sparabara', async () => /leads Sparabara/.test((await roster()).Artaphernes));
+  await tap(browser, '#undo');
+  await until(browser, 'the leader back with the Immortals', async () => /leads Immortals/.test((await roster()).Artaphernes));
+  // The roster with its linked rows: the unit names who comes into its fights with it.
+  const withRows = await browser.execute(() => Object.fromEntries([...document.querySelectorAll('#roster .unit-row')].map((r) => [r.querySelector('strong').textContent, r.querySelector('[data-testid="unit-with"]')?.textContent ?? ''])));
+  assert.equal(withRows.Immortals, 'with Artaphernes');
+  assert.equal(withRows['War elephant'], 'with Runners');
+  await checkScreen(browser, 'gts-roster-links');
+  // The Immortals rout and their leader falls on his sword (Table 1.10, 8): the players are asked
+  // which of his side's units stood within 6".
+  await tap(browser, `#roster button[data-pick-unit="${id.Immortals}"]`);
+  await tap(browser, `#roster button[data-pick-unit="${id.Hoplites}"]`);
+  await tap(browser, '#resolve-picked');
+  await until(browser, 'the round', async () => (await pads()).length === 2);
+  await browser.execute(() => {
+    const box = document.querySelector('#dice-typed');
+    box.value = '1 10';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  for (const [i, face] of [[2, 10], [3, 1], [4, 8]]) {
+    await until(browser, `die ${i} asked`, async () => browser.$(`#sticky-bar button[data-face="${i}:${face}"]`).isExisting());
+    await tap(browser, `#sticky-bar button[data-face="${i}:${face}"]`);
+  }
+  await until(browser, 'the result', async () => browser.$('#bar-result').isExisting());
+  await tap(browser, '#apply-result');
+  await browser.$('#confirm-choice').waitForExist({ timeout: 10000 });
+  const offered = await browser.execute(() => [...document.querySelectorAll('.choice input[data-choice]')].map((b) => b.parentElement.textContent.trim()));
+  assert.deepEqual(offered.sort(), ['Immortals', 'Mardonius', 'Persian cavalry', 'Sparabara'], offered.join(' | '));
+  await checkScreen(browser, 'gts-near-fallen-leader');
+  await tap(browser, `.choice input[data-choice][value="${id.Sparabara}"]`);
+  await tap(browser, '#confirm-choice');
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  const words = await roster();
+  assert.match(words.Sparabara, /fallen leader/, words.Sparabara);
+  assert.doesNotMatch(words['Persian cavalry'], /fallen leader/, words['Persian cavalry']);
+  assert.match(words.Artaphernes, /lost|killed/, words.Artaphernes);
 });

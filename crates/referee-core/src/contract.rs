@@ -96,6 +96,13 @@ pub enum Target {
     SideOf(String),
     /// The army facing the leader or unit named by its label: a change to that side itself.
     EnemyOf(String),
+    /// The units of the side of the leader or unit named by its label (`of`) that stand within
+    /// so many inches of him: the map is the players', so they pick them as the result lands
+    /// (none, if none is), each taking the whole change.
+    Within {
+        of: String,
+        inches: u32,
+    },
 }
 
 /// The key an effect's target goes by in a mapping.
@@ -109,6 +116,7 @@ pub fn target_key(target: &Target) -> String {
         Target::Command(l) => format!("command:{l}"),
         Target::SideOf(l) => format!("side_of:{l}"),
         Target::EnemyOf(l) => format!("enemy_of:{l}"),
+        Target::Within { of, inches } => format!("within_{inches}:{of}"),
     }
 }
 
@@ -251,6 +259,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Target::Command(l) => format!("Every unit under the command of {l}"),
         Target::SideOf(l) => format!("Every unit of the side of {l}"),
         Target::EnemyOf(l) => format!("The enemy of {l}"),
+        Target::Within { of, inches } => format!("The units within {inches}\" of {of}"),
     };
     let what = match &change {
         Change::DMarkers { count: 1 } => "+1 D marker".to_string(),

@@ -17,6 +17,7 @@ use referee_core::ruleset::Layers;
 use referee_core::state::{LeaderFate, UnitState};
 use referee_core::systems::gts::GtsUnit;
 use referee_core::systems::{builtin, Ruleset};
+use referee_core::ErrorCode;
 use serde_json::{json, Value};
 
 fn ruleset() -> Ruleset {
@@ -61,9 +62,15 @@ impl Turn {
                 "Immortals",
                 "Persians",
                 Role::Unit,
-                // Their leader rides with them, entered once on the roster (1.6).
                 json!({ "class": "infantry", "armour": "M", "weapon": "SP", "order": "CO", "stands": 4,
-                        "leader_pv": 1, "tag": { "hits_per_stand": 3 } }),
+                        "tag": { "hits_per_stand": 3 } }),
+            ),
+            // Their leader, a row of his own attached to them (1.5, 1.6, R-GTS-32).
+            unit(
+                "Artaphernes",
+                "Persians",
+                Role::Leader,
+                json!({ "pv": 1, "pc": 3, "ts": "G", "leads": "Immortals" }),
             ),
             unit(
                 "Sparabara",
@@ -332,8 +339,10 @@ fn a_whole_gts_turn_from_the_roster() {
     // lost, the Immortals routing and their leader's casualty test (and the victorious side's
     // leader's, none here).
     let (round, m) = t.open("melee_round", &["Immortals"], &["Hoplites"], |_| {});
-    // The leader's valour comes from the roster, not retyped.
+    // The leader's valour comes from his row, not retyped, and his fate lands on his row.
     assert_eq!(round["side_a"][0]["leader_pv"], json!(1));
+    assert_eq!(round["side_a"][0]["leader_name"], json!("Artaphernes"));
+    assert_eq!(m.targets["unit:Artaphernes"], vec![t.id("Artaphernes")]);
     let stands = t.unit("Immortals").strength;
     // A 1 against a 10: the Immortals take the most hits the roll-off gives and lose a stand,
     // Disordered (6.13); a 10 fails their stand-loss check (R-GTS-19) and they rout, so nobody
@@ -362,7 +371,20 @@ fn a_whole_gts_turn_from_the_roster() {
     let immortals = t.unit("Immortals");
     assert!(immortals.strength < stands);
     assert!(t.gts("Immortals").rout);
-    assert_eq!(immortals.leader, Some(LeaderFate::Dazed), "{effects:?}");
+    assert_eq!(immortals.leader, None, "{effects:?}");
+    assert_eq!(
+        t.unit("Artaphernes").leader,
+        Some(LeaderFate::Dazed),
+        "{effects:?}"
+    );
+    let words = t.r.system.words(t.unit("Artaphernes"));
+    assert_eq!(
+        (words.type_name.as_str(), words.summary.as_str()),
+        ("Leader 3(G) +1", "leads Immortals, leader dazed")
+    );
+    // Dazed, his valour counts −1 in the Immortals' next fight (R-GTS-25).
+    let (next, _) = t.open("melee", &["Immortals"], &["Hoplites"], |_| {});
+    assert_eq!(next["side_a"][0]["leader_condition"], json!("dazed"));
     // A routed unit counts against its army once its Rout is permanent (R-GTS-13).
     let persians = t.break_point("Persians");
     assert!(persians.0 < persians.1, "{persians:?}");
@@ -386,10 +408,244 @@ fn a_whole_gts_turn_from_the_roster() {
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
     assert_eq!(replayed.state, t.b.state);
     assert_eq!(t.b.state.turn, 2);
-    assert!(!matches!(
-        t.unit("Immortals").leader,
-        Some(LeaderFate::Dazed | LeaderFate::Unhorsed)
-    ));
+    assert_eq!(t.unit("Artaphernes").leader, None);
+}
+
+#[test]
+fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
+    let mut t = Turn::begin();
+    // A second leader, commanding from behind (1.5): a row of his own, leading no unit.
+    let hydarnes = UnitSpec {
+        label: "Hydarnes".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::Leader,
+        stats: json!({ "pv": 2 }),
+    };
+    t.r.check_in_battle(&t.b.state, &hydarnes, None, "unit")
+        .unwrap();
+    let body = t.b.add_unit(&t.r, hydarnes.clone()).unwrap();
+    t.step(body);
+    let id = t.id("Hydarnes");
+    assert_eq!(t.r.system.words(t.unit("Hydarnes")).summary, "with no unit");
+    let leading = |unit: &str| UnitSpec {
+        stats: json!({ "pv": 2, "leads": unit }),
+        ..hydarnes.clone()
+    };
+    // One leader to a unit (R-GTS-32); a unit of his side on the roster (1.5).
+    for (unit, refusal) in [
+        ("Immortals", "Artaphernes already leads Immortals"),
+        (
+            "Hoplites",
+            "No unit of Persians on the table is called Hoplites",
+        ),
+    ] {
+        let e =
+            t.r.check_in_battle(&t.b.state, &leading(unit), Some(id), "unit")
+                .unwrap_err();
+        assert!(e.message.contains(refusal), "{}", e.message);
+        assert_eq!(e.field.as_deref(), Some("unit.stats.leads"));
+    }
+    // He joins the Persian cavalry: one correction of his row, undone as one (1.5).
+    t.r.check_in_battle(&t.b.state, &leading("Persian cavalry"), Some(id), "unit")
+        .unwrap();
+    let body = t.b.edit_unit(&t.r, id, leading("Persian cavalry")).unwrap();
+    t.step(body);
+    let (charge, m) = t.open(
+        "melee_round",
+        &["Persian cavalry"],
+        &["Greek cavalry"],
+        |_| {},
+    );
+    assert_eq!(charge["side_a"][0]["leader_pv"], json!(2));
+    assert_eq!(charge["side_a"][0]["leader_name"], json!("Hydarnes"));
+    assert_eq!(m.targets["unit:Hydarnes"], vec![id]);
+    // Shot at, the cavalry's leader is his row too: his casualty test would name him (1.9).
+    let (shot, m) = t.open("fire", &["Peltasts"], &["Persian cavalry"], |_| {});
+    assert_eq!(
+        (
+            &shot["target_leader_pv"],
+            &shot["target_leader"],
+            &shot["target_leader_name"]
+        ),
+        (&json!(2), &json!(true), &json!("Hydarnes"))
+    );
+    assert_eq!(m.targets["unit:Hydarnes"], vec![id]);
+    // Who charged, asked by name (R-GTS-35); a side of several names its modifying unit.
+    let two = fight(
+        &t.r,
+        &t.b.state,
+        "melee_round",
+        &[t.id("Immortals"), t.id("Sparabara")],
+        &[t.id("Hoplites")],
+    )
+    .unwrap();
+    assert_eq!(
+        two.labels["contact"],
+        "Who charged: Immortals and Sparabara (contact this turn)"
+    );
+    assert_eq!(
+        two.labels["modifying_a"],
+        "Persians: the unit whose modifiers count"
+    );
+    let named: Vec<(&str, &str)> = two.choices[0]
+        .options
+        .iter()
+        .map(|c| (c.key.as_str(), c.label.as_str()))
+        .collect();
+    assert_eq!(
+        (two.choices[0].field.as_str(), named),
+        ("modifying_a", vec![("0", "Immortals"), ("1", "Sparabara")])
+    );
+
+    // Artaphernes falls on his sword before his troops (Table 1.10, 8): a 1 against a 10, the
+    // stand-loss check failed (10), the Immortals rout, his test (1) hurts him, the table gives 8.
+    let (round, m) = t.open("melee_round", &["Immortals"], &["Hoplites"], |_| {});
+    let r = t.throw("melee_round", &round, &[1, 10, 10, 1, 8]);
+    let effects = r.outcome.as_ref().unwrap().effects.clone();
+    let near = effects
+        .iter()
+        .position(|e| matches!(e.target, Target::Within { .. }))
+        .expect("result 8's units within 6\"");
+    assert_eq!(
+        effects[near].target,
+        Target::Within {
+            of: "Artaphernes".into(),
+            inches: 6
+        }
+    );
+    assert_eq!(effects[near].ruling.as_deref(), Some("R-GTS-33"));
+    // The players are asked which units stood within 6" — his side's, picked on the roster.
+    let e =
+        t.b.apply(&t.r, &r, &m, DiceSource::Physical, None, None)
+            .unwrap_err();
+    assert_eq!(e.code, ErrorCode::BattleChoiceNeeded);
+    assert_eq!(e.field.as_deref(), Some(format!("choices.{near}").as_str()));
+    assert!(
+        e.message
+            .contains("Which units of Persians stand within 6\" of Artaphernes?"),
+        "{}",
+        e.message
+    );
+    let answered = |ids: Vec<UnitId>| {
+        let mut m = m.clone();
+        m.choices.insert(near.to_string(), ids);
+        m
+    };
+    let greek =
+        t.b.apply(
+            &t.r,
+            &r,
+            &answered(vec![t.id("Peltasts")]),
+            DiceSource::Physical,
+            None,
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(greek.code, ErrorCode::BattleMixedSides);
+    t.apply(
+        &r,
+        &answered(vec![t.id("Sparabara"), t.id("Persian cavalry")]),
+    );
+    let fallen = t.unit("Artaphernes");
+    assert_eq!(
+        (fallen.leader, fallen.lost),
+        (Some(LeaderFate::Killed), true)
+    );
+    assert!(!t.unit("Immortals").lost);
+    assert!(t.gts("Immortals").rout);
+    for (label, near) in [
+        ("Sparabara", true),
+        ("Persian cavalry", true),
+        ("Immortals", false),
+        ("Hoplites", false),
+    ] {
+        assert_eq!(t.gts(label).near_fallen_leader, near, "{label}");
+    }
+    // None within 6" is an answer too (undone first: the same result, another answer).
+    let undo = t.b.undo().unwrap();
+    t.record(undo);
+    t.apply(&r, &answered(Vec::new()));
+    assert!(!t.gts("Sparabara").near_fallen_leader);
+    assert_eq!(t.unit("Artaphernes").leader, Some(LeaderFate::Killed));
+}
+
+#[test]
+fn an_escort_entered_once_runs_with_its_elephant() {
+    let mut t = Turn::begin();
+    let add = |t: &mut Turn, label: &str, stats: Value| {
+        let spec = UnitSpec {
+            label: label.into(),
+            side: "Greeks".into(),
+            command: None,
+            role: Role::Unit,
+            stats,
+        };
+        t.r.check_in_battle(&t.b.state, &spec, None, "unit")?;
+        let body = t.b.add_unit(&t.r, spec).unwrap();
+        t.step(body);
+        Ok::<(), referee_core::error::RefereeError>(())
+    };
+    add(
+        &mut t,
+        "War elephant",
+        json!({ "class": "elephant", "weapon": "SP", "stands": 1 }),
+    )
+    .unwrap();
+    let escort = |of: &str, stands: u32| json!({ "class": "infantry", "armour": "N", "weapon": "JV", "stands": stands, "escorts": of });
+    // An escort runs with an elephant or chariot, one stand of infantry (3.16, R-GTS-34).
+    for (stats, refusal) in [
+        (escort("Hoplites", 1), "Hoplites is no elephant or chariot"),
+        (escort("War elephant", 2), "one stand of infantry"),
+    ] {
+        let e = add(&mut t, "Runners", stats).unwrap_err();
+        assert!(e.message.contains(refusal), "{}", e.message);
+    }
+    add(&mut t, "Runners", escort("War elephant", 1)).unwrap();
+    let e = add(&mut t, "More runners", escort("War elephant", 1)).unwrap_err();
+    assert!(
+        e.message.contains("Runners already escorts"),
+        "{}",
+        e.message
+    );
+    assert!(t
+        .r
+        .system
+        .words(t.unit("Runners"))
+        .summary
+        .contains("escorts War elephant"));
+
+    // Fire at the elephant: its escort comes in from the roster, and an even die puts the shot
+    // on the escort's own row (3.163).
+    let (fire, m) = t.open("fire", &["Sparabara"], &["War elephant"], |s| {
+        s["range"] = json!(2.0);
+    });
+    assert_eq!(fire["target_escort"]["name"], json!("Runners"));
+    assert_eq!(m.targets["unit:Runners"], vec![t.id("Runners")]);
+    let r = t.throw("fire", &fire, &[10, 1]);
+    t.apply(&r, &m);
+    assert_eq!(t.gts("War elephant").hits, 0, "the elephant is untouched");
+    let runners = t.unit("Runners");
+    assert!(
+        t.gts("Runners").hits > 0 || runners.lost,
+        "the runners take the shot: {runners:?}"
+    );
+    // The runners fire from their elephant at −2 (3.163), without retyping it.
+    let (own, _) = t.open("fire", &["Runners"], &["Sparabara"], |_| {});
+    assert_eq!(own["escort"], json!(true));
+    // In melee the elephant with its escort gives the side's modifiers (3.164, R-GTS-26).
+    let (melee, _) = t.open(
+        "melee",
+        &["Hoplites", "War elephant"],
+        &["Immortals"],
+        |_| {},
+    );
+    assert_eq!(melee["side_a"][1]["escort"]["name"], json!("Runners"));
+    t.r.resolve("melee", &melee, None).unwrap();
+    let mut hoplites_modify = melee.clone();
+    hoplites_modify["modifying_a"] = json!(0);
+    let e = t.r.resolve("melee", &hoplites_modify, None).unwrap_err();
+    assert_eq!(e.rule.as_deref(), Some("3.164"));
 }
 
 #[test]

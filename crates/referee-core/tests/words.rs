@@ -196,6 +196,13 @@ fn every_system_sums_a_unit_up_in_its_own_words() {
             "lost, killed, fatigue 1",
         ),
         (
+            "gts",
+            Role::Leader,
+            json!({"pv": 1, "leads": "Immortals"}),
+            vec![Change::LeaderDazed],
+            "leads Immortals, leader dazed",
+        ),
+        (
             "itacs",
             Role::Leader,
             json!({"type": "2L", "bonus": 2, "control_range": 3, "hex": "17.03"}),
@@ -264,6 +271,14 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             ],
         ),
         ("gts", Role::Leader, json!({}), "Leader", vec![]),
+        // 1.3: "a typical leader tag would be: Army Leonidas 3(E) +2".
+        (
+            "gts",
+            Role::Leader,
+            json!({"pc": 3, "ts": "E", "pv": 2, "leads": "Spartans"}),
+            "Leader 3(E) +2",
+            vec![],
+        ),
         (
             "itacs",
             Role::Leader,

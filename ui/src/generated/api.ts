@@ -317,7 +317,7 @@ text: string,
  */
 what: string, rule: string, ruling?: string, };
 
-export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string };
+export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string } | { "within": { of: string, inches: number, } };
 
 export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
 
@@ -434,7 +434,7 @@ leader_fields: Array<UnitField>,
  */
 place_field: string | null, };
 
-export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, 
+export type UnitField = { key: string, label: string, rule: string, kind: "choice" | "number" | "toggle" | "text" | "unit", required: boolean, default?: unknown, min?: number, max?: number, help?: string, options: Array<UnitOption>, 
 /**
  * Asked of one unit only (the leader attached to it): the form clears it once a unit is
  * added, where it keeps the others for the next unit of the kind.
@@ -516,7 +516,16 @@ targets: { [key in string]: Array<number> },
 /**
  * What the umpire still has to set, in the rules' words.
  */
-asks: Array<string>, };
+asks: Array<string>, 
+/**
+ * The fight's own values for fields of its situation, naming the picked units (which unit
+ * gives a side's modifiers).
+ */
+choices?: Array<ChoiceList>, 
+/**
+ * The fight's own words for fields of its situation ("Persian cavalry charged"), by field.
+ */
+labels?: { [key in string]: string }, };
 
 export type Subject = { "unit": number } | { "side": string };
 
@@ -1852,7 +1861,12 @@ target_leader_pv?: number,
  * A leader is attached to the target: if it Routs on its stand-loss check, he takes a
  * casualty test (1.9).
  */
-target_leader?: boolean, };
+target_leader?: boolean, 
+/**
+ * That leader's name, when he has a row of his own on the roster: his casualty test's
+ * result lands on him there (1.9, Table 1.10). Without it, on the target.
+ */
+target_leader_name?: string, };
 
 export type GtsMeleeSituation = { side_a: Array<GtsMeleeUnit>, side_b: Array<GtsMeleeUnit>, 
 /**
@@ -1887,6 +1901,11 @@ contacts_double?: boolean,
  * Personal valour of an attached leader (1.6).
  */
 leader_pv?: number, 
+/**
+ * The attached leader's name, when he has a row of his own on the roster: his casualty
+ * test's result lands on him there (1.9, Table 1.10). Without it, on the unit.
+ */
+leader_name?: string, 
 /**
  * The first turn of this unit-on-unit combat: SH and HM bonuses apply (2.14).
  */

@@ -61,6 +61,7 @@ export function targetKey(t: Effect['target']): string {
   if ('command' in t) return `command:${t.command}`;
   if ('side_of' in t) return `side_of:${t.side_of}`;
   if ('enemy_of' in t) return `enemy_of:${t.enemy_of}`;
+  if ('within' in t) return `within_${t.within.inches}:${t.within.of}`;
   return `army:${t.army}`;
 }
 

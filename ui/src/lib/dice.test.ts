@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxThrow, dieCaption, dieNames, followLayout, pastFirstStage, possessive, setFace, splitDigits, thrownEarlier, thrownSoFar, typedFaces, wholeThrow } from './dice';
+import { boxThrow, dieCaption, dieNames, followLayout, pastFirstStage, possessive, setFace, shownThrown, splitDigits, thrownEarlier, thrownSoFar, typedFaces, wholeThrow } from './dice';
 
 describe('the dice as the table throws them', () => {
   it.each([
@@ -96,6 +96,9 @@ describe('dice asked in turn', () => {
     // Past its first stage: the first throw's odds are settled.
     expect(pastFirstStage(chain, ['3', '7', ''])).toBe(true);
     expect(pastFirstStage(chain.slice(0, 2), ['3', ''])).toBe(false);
+    // Thrown to its result, the last stage is shown small too; before it, its pad stays open.
+    expect([0, 1, 2].map((i) => shownThrown(chain, ['3', '7', '5'], i, true))).toEqual([true, true, true]);
+    expect([0, 1, 2].map((i) => shownThrown(chain, ['3', '7', '5'], i, false))).toEqual([true, true, false]);
     expect(typedFaces('10', [10, 10], splitDigits([10, 10], true))).toEqual({ faces: undefined });
     expect(typedFaces('10 5', [10, 10], splitDigits([10, 10], true))).toEqual({ faces: ['10', '5'] });
     expect(typedFaces('43', [6, 6], splitDigits([6, 6], true))).toEqual({ faces: ['4', '3'] });

@@ -129,6 +129,11 @@ export function thrownEarlier(dice: LaidDie[], faces: string[], i: number): bool
 /** A chain is past its first stage: a stage is thrown and a later one laid out. The odds of its
  * first throw are settled then; the bar keeps its room for the dice still to throw. */
 export const pastFirstStage = (dice: LaidDie[], faces: string[]): boolean => dice.some((_, i) => thrownEarlier(dice, faces, i));
+/** In a chain, a die shown small with its face: a stage already thrown, or — the chain thrown to
+ * its result (`complete`) — every die, so the result and what it asks keep the room on a phone. */
+export function shownThrown(dice: LaidDie[], faces: string[], i: number, complete: boolean): boolean {
+  return thrownEarlier(dice, faces, i) || (complete && faces[i] !== undefined && faces[i] !== '');
+}
 
 /** A chain's typed digits are read as whole faces (a d10's "10" is ten, not 1 and 0) unless every
  * die has fewer than ten sides. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blank, field, getAt, pathKey, pointer, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey, toggled, type Schema } from './schema';
+import { blank, chosenValue, field, getAt, pathKey, pointer, prominent, prominentKeys, removeAt, schemaAt, setAt, shapeKey, toggled, type Schema } from './schema';
 import { morale } from '../test-fixtures';
 
 const lists = { terrain: [{ key: 'clear', label: 'Clear' }, { key: 'forest', label: 'Forest' }] };
@@ -18,6 +18,18 @@ describe('the situation form', () => {
     expect(field(morale.properties!.contact_movement, morale, 'contact_movement', lists).kind).toBe('list');
     const kind = field(morale.$defs!.MoraleEvent.properties!.kind, morale, 'kind', {});
     expect(kind.options.map((o) => o.key)).toEqual(['elimination', 'banner_fall']);
+  });
+
+  it('picks a unit the fight lists by name where the field is its number', () => {
+    const modifying: Schema = { type: ['integer', 'null'], minimum: 0, description: 'Which unit’s modifiers count.' };
+    const named = { modifying_a: [{ key: '0', label: 'Immortals' }, { key: '1', label: 'Sparabara' }] };
+    const f = field(modifying, modifying, 'modifying_a', named);
+    expect([f.kind, f.options.map((o) => o.label)]).toEqual(['select', ['Immortals', 'Sparabara']]);
+    expect(chosenValue(f, '1')).toBe(1);
+    expect(chosenValue(f, '')).toBeUndefined();
+    // Without the fight's list it stays a number.
+    expect(field(modifying, modifying, 'modifying_a', {}).kind).toBe('integer');
+    expect(chosenValue(field(morale.properties!.terrain, morale, 'terrain', lists), 'forest')).toBe('forest');
   });
 
   it('gives a box for each choice when a list of words has a known list', () => {

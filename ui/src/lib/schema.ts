@@ -83,10 +83,19 @@ export function field(s: Schema, root: Schema, name: string, lists: Record<strin
     return { kind: simple ? 'list' : 'array', schema, nullable, options: [] };
   }
   if (t.includes('boolean')) return { kind: 'boolean', schema, nullable, options: [] };
+  // A number the fight lists by name (a side's unit by its place): picked by the name.
+  if (t.includes('integer') && ruleset.length) return { kind: 'select', schema, nullable: true, options: ruleset };
   if (t.includes('integer')) return { kind: 'integer', schema, nullable, options: [] };
   if (t.includes('number')) return { kind: 'number', schema, nullable, options: [] };
   if (t.includes('string')) return { kind: 'string', schema, nullable, options: ruleset };
   return { kind: 'unknown', schema, nullable, options: [] };
+}
+
+/** What a select sets: nothing for "—" where the field may be empty, a number where the field
+ * is one (a unit by its place in its side), else the key. */
+export function chosenValue(f: Field, raw: string): unknown {
+  if (raw === '' && f.nullable) return undefined;
+  return types(f.schema).includes('integer') && Number.isInteger(Number(raw)) ? Number(raw) : raw;
 }
 
 /** A new value for a schema: an object with its required fields, an empty list, a 0. */

@@ -49,6 +49,7 @@ export function targetWords(t: Target): string {
   if ('command' in t) return `${t.command}’s command`;
   if ('side_of' in t) return `${t.side_of}’s side`;
   if ('enemy_of' in t) return `The enemy of ${t.enemy_of}`;
+  if ('within' in t) return `The units within ${t.within.inches}" of ${t.within.of}`;
   return t.army;
 }
 

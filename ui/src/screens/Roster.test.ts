@@ -3,9 +3,9 @@
 import { clearMocks } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UnitSpec } from '../generated/api';
+import type { UnitForm, UnitSpec } from '../generated/api';
 import { app } from '../lib/app.svelte';
-import { itacs, itacsForm, mockCommands, unit, view } from '../test-fixtures';
+import { gts, itacs, itacsForm, mockCommands, unit, view } from '../test-fixtures';
 import Roster from './Roster.svelte';
 
 beforeEach(() => {
@@ -247,5 +247,28 @@ describe('the roster', () => {
     await waitFor(() => expect(calls.some(([c]) => c === 'battle_add_unit')).toBe(true));
     const sent = calls.find(([c]) => c === 'battle_add_unit')![1].unit as UnitSpec;
     expect(sent).toEqual({ label: 'Leader', side: 'Romans', role: 'leader', command: undefined, stats: { bonus: 2, hex: '17.03' } });
+  });
+
+  it('moves a leader to another unit from his own row in one edit, and names him on the unit he leads', async () => {
+    const leads = { key: 'leads', label: 'Leads', rule: '1.5', kind: 'unit' as const, required: false, options: [] };
+    const form: UnitForm = { ruleset: 'gts', fields: [], leader_fields: [leads], place_field: null };
+    app.rules = { systems: [{ ...gts, fingerprint: 'links' }], house_rules: [], problems: [] };
+    const calls = mockCommands((cmd) => (cmd === 'unit_form' ? form : cmd === 'battle_edit_unit' ? view() : null));
+    app.view = view({ ruleset: 'gts', units: {
+      1: unit({ id: 1, label: 'Immortals', side: 'Romans', quick_edits: [] }),
+      2: unit({ id: 2, label: 'Sparabara', side: 'Romans', quick_edits: [] }),
+      3: unit({ id: 3, label: 'Artaphernes', side: 'Romans', role: 'leader', type_name: 'Leader, PV +1', summary: 'leads Immortals', quick_edits: [], detail: { entry: { pv: 1, leads: 'Immortals' }, state: {} } }),
+      4: unit({ id: 4, label: 'Hoplites', side: 'Carthage', quick_edits: [] }),
+    } });
+    render(Roster);
+    const link = await screen.findByRole('combobox', { name: 'Leads: Artaphernes' });
+    // Only his side's units are offered, and the unit he leads names him.
+    expect([...link.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['Leads: none', 'Leads Immortals', 'Leads Sparabara']);
+    expect(screen.getByText('Immortals').closest('li')!.querySelector('[data-testid="unit-with"]')).toHaveTextContent('with Artaphernes');
+    expect(screen.getByText('Sparabara').closest('li')!.querySelector('[data-testid="unit-with"]')).toBeNull();
+    await fireEvent.change(link, { target: { value: 'Sparabara' } });
+    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_edit_unit').length).toBe(1));
+    const sent = calls.find(([c]) => c === 'battle_edit_unit')![1].spec as UnitSpec;
+    expect(sent).toEqual({ label: 'Artaphernes', side: 'Romans', command: undefined, role: 'leader', stats: { pv: 1, leads: 'Sparabara' } });
   });
 });

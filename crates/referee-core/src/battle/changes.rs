@@ -69,6 +69,13 @@ pub fn changes_for(
             });
             continue;
         }
+        if let Target::Within { of, inches } = &e.target {
+            // The players' choice (the map is theirs): each unit picked takes the whole change.
+            for id in picked_within(state, e, i, of, *inches, mapping)? {
+                out.push(concrete(state, id, e.change.clone(), e));
+            }
+            continue;
+        }
         if let Target::Command(_) | Target::SideOf(_) = &e.target {
             // Each unit of the command or side takes the whole change (8.1.4, 8.1.5), but for
             // those this result already takes off the table.
@@ -359,6 +366,68 @@ fn followers(
         })
         .map(|u| u.id)
         .collect())
+}
+
+/// The units the players picked as standing within `inches` of the leader or unit named: the
+/// effect's answer in `choices` (none is an answer), or the units mapped to its target. Each is
+/// on the table, a unit rather than a leader, and of his side when he is on the roster.
+fn picked_within(
+    state: &BattleState,
+    e: &Effect,
+    index: usize,
+    of: &str,
+    inches: u32,
+    mapping: &Mapping,
+) -> Result<Vec<UnitId>, RefereeError> {
+    let field = format!("choices.{index}");
+    let side = anchor(state, of, mapping).ok().map(|u| u.side.clone());
+    let Some(ids) = mapping
+        .choices
+        .get(&index.to_string())
+        .or_else(|| mapping.targets.get(&target_key(&e.target)))
+    else {
+        let whose = side
+            .as_ref()
+            .map(|s| format!(" of {s}"))
+            .unwrap_or_default();
+        return Err(RefereeError::new(
+            ErrorCode::BattleChoiceNeeded,
+            format!(
+                "Which units{whose} stand within {inches}\" of {of}? Pick them, or none if none does: each takes {}",
+                e.what
+            ),
+        )
+        .field(field)
+        .rule(&e.rule));
+    };
+    for id in ids {
+        live(state, *id, &field)?;
+        let u = &state.units[id];
+        if u.role == crate::state::Role::Leader {
+            return Err(RefereeError::new(
+                ErrorCode::BattleChoiceNeeded,
+                format!(
+                    "{} is a leader: pick the units within {inches}\" of {of}.",
+                    u.named()
+                ),
+            )
+            .field(field)
+            .rule(&e.rule));
+        }
+        if let Some(side) = side.as_ref().filter(|s| **s != u.side) {
+            return Err(RefereeError::new(
+                ErrorCode::BattleMixedSides,
+                format!(
+                    "{} is of {}: the units within {inches}\" of {of} that take it are of {side}.",
+                    u.named(),
+                    u.side
+                ),
+            )
+            .field(field)
+            .rule(&e.rule));
+        }
+    }
+    Ok(ids.clone())
 }
 
 fn gone(id: UnitId, field: &str) -> RefereeError {

@@ -12,6 +12,7 @@ use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Sides};
 use crate::rule_system::resolve::unknown_action;
+use crate::rule_system::ChoiceList;
 use crate::state::{BattleState, Role, UnitId, UnitState};
 use crate::systems::Ruleset;
 use crate::ErrorCode;
@@ -29,6 +30,15 @@ pub struct Fight {
     pub targets: BTreeMap<String, Vec<UnitId>>,
     /// What the umpire still has to set, in the rules' words.
     pub asks: Vec<String>,
+    /// The fight's own values for fields of its situation, naming the picked units (which unit
+    /// gives a side's modifiers).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<ChoiceList>>")]
+    pub choices: Vec<ChoiceList>,
+    /// The fight's own words for fields of its situation ("Persian cavalry charged"), by field.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[ts(optional, as = "Option<BTreeMap<String, String>>")]
+    pub labels: BTreeMap<String, String>,
 }
 
 /// Opens `action` with the picked units of `state`, each in its current state; a step of the
@@ -83,6 +93,8 @@ pub fn fight_with<'s>(
             situation: opening.situation,
             targets: opening.targets,
             asks: opening.asks,
+            choices: opening.choices,
+            labels: opening.labels,
         });
     }
     if !info.fights {
@@ -230,6 +242,8 @@ pub fn fight_with<'s>(
         situation: opening.situation,
         targets: opening.targets,
         asks,
+        choices: opening.choices,
+        labels: opening.labels,
     })
 }
 

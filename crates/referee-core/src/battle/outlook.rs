@@ -60,13 +60,21 @@ pub fn outlook(
             Ok(c) => c,
             Err(e) if e.code == ErrorCode::BattleChoiceNeeded => {
                 // Take every open choice in the order the units were mapped.
-                assumed = true;
                 for (i, effect) in odds.effects.iter().enumerate() {
+                    // Units near a leader, which the players pick as it lands: none assumed
+                    // (what they take moves no break point).
                     let key = super::changes::target_key(&effect.target);
+                    if matches!(effect.target, crate::contract::Target::Within { .. }) {
+                        if !m.targets.contains_key(&key) {
+                            m.choices.entry(i.to_string()).or_default();
+                        }
+                        continue;
+                    }
                     if let (Some(ids), Some(count)) =
                         (m.targets.get(&key).cloned(), loss(&effect.change))
                     {
                         if ids.len() > 1 {
+                            assumed = true;
                             let picked = ids.iter().cycle().take(count as usize).copied().collect();
                             m.choices.insert(i.to_string(), picked);
                         }

@@ -1620,7 +1620,8 @@ fn table_1_10_leaves_a_gts_leader_hurt_until_the_turn_ends_and_his_unit_fights_s
         ["Dazed", "Wounded", "Unhorsed", "Bleeding", "Fallen", "Near"]
             .map(|l| s.add(l, "Spartans", Role::Unit, stats.clone()));
     let persians = s.add("Immortals", "Persians", Role::Unit, stats.clone());
-    let near_key = format!("unit:{}", crate::systems::gts::checks::NEAR_FALLEN_LEADER);
+    // Result 8's units within 6" of him, as the players picked them (R-GTS-33).
+    let near_key = "within_6:the leader".to_string();
     for (id, roll) in [
         (dazed, 2),
         (wounded, 3),

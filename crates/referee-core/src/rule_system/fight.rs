@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
+use crate::rule_system::ChoiceList;
 use crate::state::{BattleState, Detail, UnitId, UnitState};
 use crate::ErrorCode;
 
@@ -120,6 +121,12 @@ pub struct Opening {
     /// Effect target (attacker, defender, hex:<label>, unit:<label>) → the roster units it is.
     pub targets: BTreeMap<String, Vec<UnitId>>,
     pub asks: Vec<String>,
+    /// The fight's own values for fields of its situation, naming the picked units (the unit
+    /// that gives a side's modifiers): the form offers them by name.
+    pub choices: Vec<ChoiceList>,
+    /// The fight's own words for fields of its situation, naming the picked units ("Persian
+    /// cavalry charged"): the form and its chips say them for the field.
+    pub labels: BTreeMap<String, String>,
 }
 
 /// The plain mapping: each side's effects to its picked units, each label to its one unit.
@@ -166,7 +173,16 @@ impl Opening {
             situation,
             targets,
             asks,
+            choices: Vec::new(),
+            labels: BTreeMap::new(),
         })
+    }
+
+    /// The opening with the fight's own values and words for its fields.
+    pub fn worded(mut self, choices: Vec<ChoiceList>, labels: BTreeMap<String, String>) -> Opening {
+        self.choices = choices;
+        self.labels = labels;
+        self
     }
 }
 

@@ -30,6 +30,10 @@ pub enum FieldKind {
     Number,
     Toggle,
     Text,
+    /// Another unit of the same side on the roster, by its label: the unit a leader leads, the
+    /// elephant an escort runs with. The form offers the side's units; the system checks the
+    /// pick against the battle (`check_among`).
+    Unit,
 }
 
 /// One field: the stats key it fills, its label and rule, and for a choice every value.
@@ -38,7 +42,7 @@ pub struct UnitField {
     pub key: String,
     pub label: String,
     pub rule: String,
-    #[ts(type = "\"choice\" | \"number\" | \"toggle\" | \"text\"")]
+    #[ts(type = "\"choice\" | \"number\" | \"toggle\" | \"text\" | \"unit\"")]
     pub kind: FieldKind,
     pub required: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -243,6 +247,14 @@ pub fn check_stats(
                     return Err(form_error(
                         key,
                         format!("{label}: enter it as printed on the counter."),
+                    ));
+                }
+            }
+            FieldKind::Unit => {
+                if !value.is_string() {
+                    return Err(form_error(
+                        key,
+                        format!("{label}: pick a unit of the roster by its label."),
                     ));
                 }
             }
@@ -457,7 +469,7 @@ pub fn roster_template_rows(form: &UnitForm) -> Vec<Vec<String>> {
                         .to_string()
                 }
                 FieldKind::Toggle => "false".into(),
-                FieldKind::Text => String::new(),
+                FieldKind::Text | FieldKind::Unit => String::new(),
             };
         }
         cells[0] = format!("{name} {}", n + 1);

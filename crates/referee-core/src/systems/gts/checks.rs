@@ -410,9 +410,6 @@ pub fn command_points(
     Ok(r)
 }
 
-/// The target of result 8's −1: the umpire names the units within 6" of the fallen leader.
-pub const NEAR_FALLEN_LEADER: &str = "the units within 6 inches of the fallen leader";
-
 /// leader_casualty: a general with a unit that routs or loses a stand while routed (1.9–1.10).
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -434,12 +431,13 @@ pub enum LeaderSide {
     Victorious,
 }
 
-/// What Table 1.10's result on `roll` does to the leader of `leader` (a roster unit he rides
-/// with, or his own row) and, on 8, to the units within 6" of him (R-GTS-25).
+/// What Table 1.10's result on `roll` does to the leader named `leader` (his own row on the
+/// roster, or the unit he rides with) and, on 8, to the units of his side within 6" of him, which
+/// the players pick as the result lands (R-GTS-25, R-GTS-33).
 pub(super) fn table_effects(
     data: &GtsData,
     roll: Option<i64>,
-    leader: Target,
+    leader: &str,
 ) -> Vec<crate::contract::Effect> {
     let lc = &data.leader_casualty;
     let on = |rolls: &[i64]| roll.is_some_and(|n| rolls.contains(&n));
@@ -461,18 +459,30 @@ pub(super) fn table_effects(
         None
     };
     if let Some((change, ruling)) = change {
-        effects.push(effect(leader, change, "Table 1.10", ruling));
+        effects.push(effect(
+            Target::Unit(leader.to_string()),
+            change,
+            "Table 1.10",
+            ruling,
+        ));
     }
     if on(&lc.nearby_minus_one_on) {
         effects.push(effect(
-            Target::Unit(NEAR_FALLEN_LEADER.into()),
+            Target::Within {
+                of: leader.to_string(),
+                inches: lc.nearby_inches,
+            },
             Change::NearFallenLeader,
             "Table 1.10",
-            Some("R-GTS-25"),
+            Some("R-GTS-33"),
         ));
     }
     effects
 }
+
+/// The leader a casualty test typed by hand names: the umpire picks his row (or his unit) on the
+/// roster where the result lands. From the roster the test is chained in the fight, naming him.
+const THE_LEADER: &str = "the leader";
 
 pub fn leader_casualty(
     data: &GtsData,
@@ -532,7 +542,7 @@ pub fn leader_casualty(
     r.distribution = chained
         .outcomes()
         .map(|(k, p)| {
-            let effects = table_effects(data, roll_of(k), Target::Unit("the leader".into()));
+            let effects = table_effects(data, roll_of(k), THE_LEADER);
             crate::contract::ResultOdds::new(k, k, "—".into(), p, effects)
         })
         .collect();
@@ -589,7 +599,7 @@ pub fn leader_casualty(
             .any(|row| row.min.or(row.max) == Some(*n))
     }) {
         r.checks.push(Check::umpire(
-            "Result 8: name the units within 6\" of the fallen leader; each takes −1 to melees and command tests until the turn ends",
+            "Result 8: the units of his side within 6\" of the fallen leader, picked as the result lands, each take −1 to melees and command tests until the turn ends",
             "Table 1.10",
         ));
     }

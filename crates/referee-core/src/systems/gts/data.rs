@@ -293,6 +293,14 @@ pub struct LeaderCasualtyRules {
     pub wound_on: Vec<i64>,
     /// Result 8's modifier to melees and command tests within 6" (−1).
     pub near_fallen_leader: i64,
+    /// Result 8's reach: "all units within 6"" (Table 1.10). Defaulted, as the built-in file
+    /// gives it in words only; a house rule may set another.
+    #[serde(default = "six_inches")]
+    pub nearby_inches: u32,
+}
+
+fn six_inches() -> u32 {
+    6
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

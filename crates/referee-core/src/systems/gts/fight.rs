@@ -1,55 +1,170 @@
 //! GTS combats opened from the roster: each picked unit with the stands it has left, its hits,
-//! Disorder and rout (2.11, 3.32, 6.13), named as on the roster.
+//! Disorder and rout (2.11, 3.32, 6.13), named as on the roster, with the leader attached to it
+//! (1.5–1.6) and the escort stand running with it (3.16) read from their own rows.
 
 use super::fire::FireSituation;
+use super::leader::{escort_of, leader_of, valour_now};
 use super::melee::{LeaderCondition, MeleeSituation, MeleeUnit};
 use super::roster::GtsUnit;
 use super::units::UnitEntry;
-use crate::error::RefereeError;
+use std::collections::BTreeMap;
+
+use crate::contract::{target_key, Target};
+use crate::error::{and_list, RefereeError};
 use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
-use crate::state::LeaderFate;
+use crate::rule_system::{Choice, ChoiceList};
+use crate::state::{BattleState, LeaderFate};
 
 pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeError> {
+    let state = sides.state;
+    let mut mapped = targets(sides, Labels::Units);
+    // The leaders and escort stands linked to the picked units on the roster (1.5, 3.16) come
+    // in with them, and their results land on their own rows.
+    for f in sides.attackers.iter().chain(&sides.defenders) {
+        if let Some((row, _)) = leader_of(state, f.unit) {
+            mapped.insert(target_key(&Target::Unit(row.label.clone())), vec![row.id]);
+        }
+        if let Some((row, _)) = escort_of(state, f.unit) {
+            mapped.insert(target_key(&Target::Unit(row.label.clone())), vec![row.id]);
+        }
+    }
     match action {
-        "melee" | "recoil" | "melee_round" => Opening::new(
-            &MeleeSituation {
-                side_a: sides.attackers.iter().map(melee_unit).collect(),
-                side_b: sides.defenders.iter().map(melee_unit).collect(),
-                ..MeleeSituation::default()
-            },
-            targets(sides, Labels::Units),
-            vec![
-                "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1); after contact made this turn, tick contact and any unit touching rough terrain (4.43, 4.47, 4.54); for an elephant or chariot with an escort, enter the escort stand (3.164).".into(),
-            ],
-        ),
+        "melee" | "recoil" | "melee_round" => {
+            let side = |fighters: &[Fighter<GtsUnit>]| -> Vec<MeleeUnit> {
+                fighters.iter().map(|f| melee_unit(state, f)).collect()
+            };
+            let (choices, labels) = melee_words(sides);
+            Opening::new(
+                &MeleeSituation {
+                    side_a: side(&sides.attackers),
+                    side_b: side(&sides.defenders),
+                    ..MeleeSituation::default()
+                },
+                mapped,
+                vec![
+                    "Tick flanked, flanking and elevation for each unit, and the first turn of this combat (2.14, 7.1); if the attackers charged this turn, say so, and tick any unit touching rough terrain (4.43, 4.47, 4.54).".into(),
+                ],
+            )
+            .map(|o| o.worded(choices, labels))
+        }
         "fire" => {
             if sides.attackers.len() > 1 || sides.defenders.len() > 1 {
-                return Err(one_each("A fire event is one unit firing at one unit", "5.5"));
+                return Err(one_each(
+                    "A fire event is one unit firing at one unit",
+                    "5.5",
+                ));
             }
+            let (firer, target) = (&sides.attackers[0], &sides.defenders[0]);
+            let leader = attached_leader(state, target);
             Opening::new(
                 &FireSituation {
-                    firer: unit(&sides.attackers[0]),
-                    target: unit(&sides.defenders[0]),
+                    firer: unit(firer),
+                    target: unit(target),
                     range: 1.0,
                     // The target's leader from the roster, while he is in play (1.6, 1.9).
-                    target_leader_pv: leader_in_play(&sides.defenders[0]).unwrap_or(0),
-                    target_leader: leader_in_play(&sides.defenders[0]).is_some(),
+                    target_leader_pv: leader.as_ref().and_then(|l| l.valour).unwrap_or(0),
+                    target_leader: leader.as_ref().is_some_and(|l| l.valour.is_some()),
+                    target_leader_name: leader.and_then(|l| l.name),
+                    // A runner or escort stand fires from its elephant or chariot (3.163).
+                    escort: firer.own.escorts.is_some(),
+                    target_escort: escort_of(state, target.unit)
+                        .map(|(row, own)| own.now(row, &row.label)),
                     ..FireSituation::default()
                 },
-                targets(sides, Labels::Units),
-                vec!["Set the range in inches and the target's cover and elevation (5.0); for an elephant or chariot with an escort, enter the escort stand (3.163).".into()],
+                mapped,
+                vec!["Set the range in inches and the target's cover and elevation (5.0).".into()],
             )
         }
         _ => Err(not_a_combat(action)),
     }
 }
 
+/// The melee's fields in the picked units' names (R-GTS-35): the unit whose modifiers count for
+/// a side of several (6.12), picked by its name; and "who charged" — the attackers, having moved
+/// into contact this turn (4.43, 4.45, 4.47, 4.54).
+fn melee_words(sides: &Sides<GtsUnit>) -> (Vec<ChoiceList>, BTreeMap<String, String>) {
+    let names = |fighters: &[Fighter<GtsUnit>]| {
+        fighters.iter().map(|f| f.label.clone()).collect::<Vec<_>>()
+    };
+    let mut choices = Vec::new();
+    let mut labels = BTreeMap::new();
+    for (field, fighters) in [
+        ("modifying_a", &sides.attackers),
+        ("modifying_b", &sides.defenders),
+    ] {
+        let Some(first) = fighters.first().filter(|_| fighters.len() > 1) else {
+            continue;
+        };
+        choices.push(ChoiceList {
+            field: field.into(),
+            options: names(fighters.as_slice())
+                .into_iter()
+                .enumerate()
+                .map(|(i, label)| Choice {
+                    key: i.to_string(),
+                    label,
+                })
+                .collect(),
+        });
+        labels.insert(
+            field.into(),
+            format!("{}: the unit whose modifiers count", first.unit.side),
+        );
+    }
+    let chargers = names(&sides.attackers);
+    let chargers: Vec<&str> = chargers.iter().map(String::as_str).collect();
+    labels.insert(
+        "contact".into(),
+        format!("Who charged: {} (contact this turn)", and_list(&chargers)),
+    );
+    (choices, labels)
+}
+
+/// A unit's attached leader as he fights now: his valour (none while out of play) and, when he
+/// has a row of his own, the name his fate lands on.
+struct Attached {
+    valour: Option<i64>,
+    name: Option<String>,
+    fate: Option<LeaderFate>,
+    wounds: u32,
+    pv: Option<i64>,
+}
+
+/// The leader attached to a unit: his own row linked to it (1.5), or else a leader entered on the
+/// unit's row (battles recorded before leaders had rows of their own).
+fn attached_leader(state: &BattleState, f: &Fighter<GtsUnit>) -> Option<Attached> {
+    if let Some((row, leader)) = leader_of(state, f.unit) {
+        return Some(Attached {
+            valour: valour_now(row, leader.pv),
+            name: Some(row.label.clone()),
+            fate: row.leader,
+            wounds: row.leader_wounds,
+            pv: leader.pv.or(Some(0)),
+        });
+    }
+    let pv = f.own.leader_pv?;
+    Some(Attached {
+        valour: valour_now(f.unit, Some(pv)),
+        name: None,
+        fate: f.unit.leader,
+        wounds: f.unit.leader_wounds,
+        pv: Some(pv),
+    })
+}
+
 /// A unit in a melee with what the roster keeps of its leader (Table 1.10, R-GTS-25): his
-/// state until the turn ends, his wounds, and result 8's −1 within 6" of a fallen leader.
-fn melee_unit(f: &Fighter<GtsUnit>) -> MeleeUnit {
+/// state until the turn ends, his wounds, and result 8's −1 within 6" of a fallen leader; and
+/// the escort stand running with it (3.164).
+fn melee_unit(state: &BattleState, f: &Fighter<GtsUnit>) -> MeleeUnit {
+    let leader = attached_leader(state, f);
+    // Without a leader of its own row, what befell a leader entered on the unit's row.
+    let (fate, wounds) = match &leader {
+        Some(l) => (l.fate, l.wounds),
+        None => (f.unit.leader, f.unit.leader_wounds),
+    };
     MeleeUnit {
         unit: unit(f),
-        leader_condition: f.unit.leader.map(|l| match l {
+        leader_condition: fate.map(|l| match l {
             LeaderFate::Dazed => LeaderCondition::Dazed,
             LeaderFate::Unhorsed => LeaderCondition::Unhorsed,
             LeaderFate::SeriouslyWounded => LeaderCondition::SeriouslyWounded,
@@ -57,24 +172,15 @@ fn melee_unit(f: &Fighter<GtsUnit>) -> MeleeUnit {
             LeaderFate::Killed => LeaderCondition::Killed,
             LeaderFate::Captured => LeaderCondition::Captured,
         }),
-        leader_wounds: f.unit.leader_wounds,
+        leader_wounds: wounds,
         // The leader attached on the roster (1.6): his valour without retyping it.
-        leader_pv: f.own.leader_pv,
+        leader_pv: leader.as_ref().and_then(|l| l.pv),
+        leader_name: leader.and_then(|l| l.name),
         near_fallen_leader: f.own.near_fallen_leader,
         // A bonus used in an earlier combat is not used again (2.14).
         first_turn_spent: f.own.first_turn_spent,
+        escort: escort_of(state, f.unit).map(|(row, own)| own.now(row, &row.label)),
         ..MeleeUnit::default()
-    }
-}
-
-/// The valour of the leader attached to a unit on the roster as he fights now (R-GTS-25): none
-/// out of play, −1 dazed, +1 a wound to at most +2.
-fn leader_in_play(f: &Fighter<GtsUnit>) -> Option<i64> {
-    let pv = f.own.leader_pv?;
-    match f.unit.leader {
-        Some(l) if l.out_of_play() => None,
-        Some(LeaderFate::Dazed) => Some(-1),
-        _ => Some((pv + i64::from(f.unit.leader_wounds)).min(2)),
     }
 }
 

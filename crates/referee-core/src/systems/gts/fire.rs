@@ -75,6 +75,11 @@ pub struct FireSituation {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub target_leader: bool,
+    /// That leader's name, when he has a row of his own on the roster: his casualty test's
+    /// result lands on him there (1.9, Table 1.10). Without it, on the target.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional)]
+    pub target_leader_name: Option<String>,
 }
 
 /// What one shot (or two, 9.21) does: hits on the target and on its escort, whether a shot
@@ -862,7 +867,7 @@ impl<'a> Shooting<'a> {
                 o.effects.extend(super::checks::table_effects(
                     self.data,
                     Some(i64::from(t)),
-                    Target::Unit(name.clone()),
+                    self.s.target_leader_name.as_ref().unwrap_or(name),
                 ));
             }
             Some(_) => o.meaning.push_str(" Its leader is unharmed."),

@@ -45,6 +45,11 @@ pub struct MeleeUnit {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub leader_pv: Option<i64>,
+    /// The attached leader's name, when he has a row of his own on the roster: his casualty
+    /// test's result lands on him there (1.9, Table 1.10). Without it, on the unit.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional)]
+    pub leader_name: Option<String>,
     /// The first turn of this unit-on-unit combat: SH and HM bonuses apply (2.14).
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]

@@ -7,6 +7,7 @@ pub mod contact;
 pub mod data;
 pub mod fight;
 pub mod fire;
+pub mod leader;
 pub mod melee;
 mod played;
 pub mod recoil;
@@ -23,9 +24,10 @@ use crate::rule_system::{
     Action, ActionGroup, Choice, ChoiceList, CommonSituation, Opening, Phase, RuleSystem, Sides,
     Standing, UnitField, UnitPreview,
 };
-use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
+use crate::state::{BattleState, UnitId, UnitSpec, UnitState, UnitWords};
 
 pub use data::GtsData;
+pub use leader::GtsLeader;
 pub use roster::GtsUnit;
 
 /// GTS (Go Tell the Spartans), as the referee plays it.
@@ -34,7 +36,7 @@ pub struct Gts;
 impl RuleSystem for Gts {
     type Data = GtsData;
     type Unit = GtsUnit;
-    type Leader = LeaderNotes;
+    type Leader = GtsLeader;
 
     const ID: &'static str = "gts";
     // "Resolve" opens the whole round: hits, Disorder, stand loss, recoil, rout, leaders (6–7).
@@ -128,8 +130,13 @@ impl RuleSystem for Gts {
         roster::fields(data)
     }
 
+    fn leader_form(_data: &GtsData) -> Vec<UnitField> {
+        leader::fields()
+    }
+
     fn other_keys() -> &'static [&'static str] {
         &[
+            roster::LEADER_PV,
             "name",
             "command",
             "ammunition",
@@ -158,8 +165,21 @@ impl RuleSystem for Gts {
         roster::enter(data, spec)
     }
 
-    fn enter_leader(_data: &GtsData, spec: &UnitSpec) -> Result<LeaderNotes, RefereeError> {
-        LeaderNotes::of(spec)
+    fn enter_leader(_data: &GtsData, spec: &UnitSpec) -> Result<GtsLeader, RefereeError> {
+        leader::enter(spec)
+    }
+
+    fn leader_words(_data: &GtsData, unit: &UnitState, leader: &GtsLeader) -> UnitWords {
+        leader::words(unit, leader)
+    }
+
+    fn check_among(
+        _data: &GtsData,
+        state: &BattleState,
+        spec: &UnitSpec,
+        editing: Option<UnitId>,
+    ) -> Result<(), RefereeError> {
+        leader::check_links(state, spec, editing)
     }
 
     fn keep(old: &GtsUnit, new: &mut GtsUnit) {

@@ -119,6 +119,13 @@ impl Round<'_> {
         Target::Unit(name(self.sides[s], i).to_string())
     }
 
+    /// Unit `i` of side `s`'s leader, as his fate names him: his own row on the roster, or else
+    /// the unit he leads (1.9).
+    fn leader_of(&self, s: usize, i: usize) -> String {
+        let (unit, e) = &self.sides[s].units[i];
+        e.leader_name.clone().unwrap_or_else(|| unit.name.clone())
+    }
+
     /// Stage two: the stand-loss checks of the modifying units that lost a stand (5.53,
     /// R-GTS-19). None while their dice are to be thrown.
     fn stand_loss_checks(
@@ -437,7 +444,7 @@ impl Round<'_> {
             out.effects.extend(table_effects(
                 self.data,
                 Some(i64::from(face)),
-                self.to(*s, *i),
+                &self.leader_of(*s, *i),
             ));
         }
         Ok(Some(()))

@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::data::{GtsData, Row};
+use super::leader::ESCORTS;
 use super::units::{Unit, UnitEntry};
 use crate::contract::Change;
 use crate::error::RefereeError;
@@ -31,9 +32,13 @@ pub struct GtsUnit {
     /// Table 1.10, 8: within 6" of a leader who fell on his sword: −1 to melees and command
     /// tests until the turn ends.
     pub near_fallen_leader: bool,
-    /// The personal valour of the leader attached to the unit (1.2, 1.6): his state and wounds
-    /// are the unit's row's (`UnitState::leader`), so a result of his lands on him here.
+    /// The personal valour of a leader entered on the unit's own row (1.2, 1.6), as battles
+    /// recorded before leaders had rows of their own kept him: his state and wounds are then the
+    /// unit's row's (`UnitState::leader`). A leader's own row linked to the unit comes first.
     pub leader_pv: Option<i64>,
+    /// The elephant or chariot this stand runs with as its runner or escort (3.16), by its
+    /// roster label.
+    pub escorts: Option<String>,
     /// Its SH or HM 1st-turn melee bonus is used (2.14): HM for the battle, SH until a leader's
     /// command point recovers it.
     pub first_turn_spent: bool,
@@ -42,20 +47,39 @@ pub struct GtsUnit {
 impl SystemUnit for GtsUnit {
     fn entry(&self) -> serde_json::Result<Value> {
         let mut entry = serde_json::to_value(&self.entry)?;
-        if let (Some(pv), Some(map)) = (self.leader_pv, entry.as_object_mut()) {
-            map.insert(LEADER_PV.into(), pv.into());
+        if let Some(map) = entry.as_object_mut() {
+            if let Some(pv) = self.leader_pv {
+                map.insert(LEADER_PV.into(), pv.into());
+            }
+            if let Some(escorts) = &self.escorts {
+                map.insert(ESCORTS.into(), escorts.clone().into());
+            }
         }
         Ok(entry)
     }
 }
 
-/// The roster's field for the leader attached to a unit: not a field of a unit in a situation,
-/// where a melee unit carries its own `leader_pv`.
-const LEADER_PV: &str = "leader_pv";
+/// A leader's valour entered on the unit's own row (battles recorded before leaders had rows of
+/// their own): not a field of a unit in a situation, where a melee unit carries its own.
+pub const LEADER_PV: &str = "leader_pv";
 
-/// A roster entry's unit and the valour of its attached leader, if any (1.2, 1.6).
-fn split_leader(stats: &Value) -> Result<(Value, Option<i64>), RefereeError> {
+/// A roster entry's unit, the valour of a leader entered on it (1.2, 1.6) and the elephant or
+/// chariot it escorts (3.16), if any.
+fn split_links(stats: &Value) -> Result<(Value, Option<i64>, Option<String>), RefereeError> {
     let mut unit = stats.clone();
+    let escorts = match unit.as_object_mut().and_then(|m| m.remove(ESCORTS)) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(e)) if e.trim().is_empty() => None,
+        Some(Value::String(e)) => Some(e),
+        Some(_) => {
+            return Err(RefereeError::new(
+                ErrorCode::BattleInvalidUnit,
+                "Escorts: pick the elephant or chariot it runs with from the roster",
+            )
+            .field(ESCORTS)
+            .rule("3.16"))
+        }
+    };
     let pv = match unit.as_object_mut().and_then(|m| m.remove(LEADER_PV)) {
         None | Some(Value::Null) => None,
         Some(v) => {
@@ -71,7 +95,7 @@ fn split_leader(stats: &Value) -> Result<(Value, Option<i64>), RefereeError> {
             Some(pv)
         }
     };
-    Ok((unit, pv))
+    Ok((unit, pv, escorts))
 }
 
 impl GtsUnit {
@@ -114,7 +138,7 @@ pub fn check_entry(stats: &Value) -> Result<(), RefereeError> {
 
 /// A unit built by Table 2.10; it may enter already hit, disordered or routed.
 pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeError> {
-    let (stats, leader_pv) = split_leader(&spec.stats)?;
+    let (stats, leader_pv, escorts) = split_links(&spec.stats)?;
     let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::build(data, &entry, "")?;
     Ok((
@@ -126,6 +150,7 @@ pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeE
             hits_per_stand: unit.hits_per_stand,
             near_fallen_leader: false,
             leader_pv,
+            escorts,
             first_turn_spent: false,
             entry,
         },
@@ -218,6 +243,9 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
         0 => {}
         1 => parts.push("1 hit".into()),
         n => parts.push(format!("{n} hits")),
+    }
+    if let Some(e) = &own.escorts {
+        parts.push(format!("escorts {e}"));
     }
     if let (Some(pv), None) = (own.leader_pv, unit.leader) {
         parts.push(format!("leader PV {pv:+}"));
@@ -401,10 +429,9 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
             .required()
             .range(Some(1), None)
             .help("The stands of the unit when the battle begins."),
-        Field::new(LEADER_PV, "Leader's valour", "1.2, 1.6", FieldKind::Number)
-            .range(Some(-2), Some(2))
+        Field::new(ESCORTS, "Escorts", "3.16", FieldKind::Unit)
             .once()
-            .help("The personal valour (PV) of a leader attached to the unit, −2 to +2: it counts in the unit's fights, and his casualty tests land on him here. Leave empty without one."),
+            .help("For a runner or escort stand (one stand of light or unarmoured infantry): the elephant or chariot it runs with. Its fights take the stand in; leave empty for any other unit."),
     ]
     .into_iter()
     .map(|f| f.0)
@@ -413,7 +440,7 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
 
 /// A unit's values from the tables, as the form is filled in.
 pub fn preview(d: &GtsData, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError> {
-    let (stats, _) = split_leader(stats)?;
+    let (stats, _, _) = split_links(stats)?;
     let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::build(d, &entry, "")?;
     let class = d

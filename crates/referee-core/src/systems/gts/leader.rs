@@ -1,0 +1,348 @@
+//! A GTS leader's own row on the roster (1.2–1.6): his tag's values (PC, TS, PV) and the unit he
+//! is attached to, by its label; and the links between rows the fights read — a unit's attached
+//! leader, an elephant's or chariot's escort stand (3.16) — checked where a row is entered.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::roster::GtsUnit;
+use crate::error::RefereeError;
+use crate::rule_system::form::{Field, FieldKind, UnitField, UnitOption};
+use crate::state::{
+    BattleState, LeaderFate, Role, SystemUnit, UnitId, UnitSpec, UnitState, UnitWords,
+};
+use crate::ErrorCode;
+
+/// The leader form's field naming the unit he leads.
+pub const LEADS: &str = "leads";
+/// The unit form's field naming the elephant or chariot an escort stand runs with.
+pub const ESCORTS: &str = "escorts";
+
+/// A leader on the roster: his tag (1.2: "Army Leonidas 3(E) +2") and the unit he is attached to
+/// (1.5). His state and wounds from Table 1.10 are his row's (`UnitState::leader`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GtsLeader {
+    /// Personal valour, −2 to +2 (1.2): it counts in the fights of the unit he leads (1.6).
+    pub pv: Option<i64>,
+    /// Personal command rating, 1 to 5 (1.2).
+    pub pc: Option<i64>,
+    /// Tactical skill: E, G, A or P (1.2).
+    pub ts: Option<String>,
+    /// The unit he is attached to (1.5), by its roster label.
+    pub leads: Option<String>,
+    /// Other notes as entered (battles recorded before leaders were typed kept free notes).
+    #[serde(skip)]
+    pub notes: Map<String, Value>,
+}
+
+impl SystemUnit for GtsLeader {
+    fn entry(&self) -> serde_json::Result<Value> {
+        let mut entry = self.notes.clone();
+        if let Some(pv) = self.pv {
+            entry.insert("pv".into(), pv.into());
+        }
+        if let Some(pc) = self.pc {
+            entry.insert("pc".into(), pc.into());
+        }
+        if let Some(ts) = &self.ts {
+            entry.insert("ts".into(), ts.clone().into());
+        }
+        if let Some(leads) = &self.leads {
+            entry.insert(LEADS.into(), leads.clone().into());
+        }
+        Ok(Value::Object(entry))
+    }
+}
+
+const GRADES: [(&str, &str); 4] = [
+    ("E", "Excellent (d10)"),
+    ("G", "Good (d8)"),
+    ("A", "Average (d6)"),
+    ("P", "Poor (d4)"),
+];
+
+/// What a leader's row asks: his tag's values and the unit he leads.
+pub fn fields() -> Vec<UnitField> {
+    let grades = GRADES
+        .iter()
+        .map(|(k, name)| UnitOption {
+            key: (*k).into(),
+            label: (*name).into(),
+            unit_label: None,
+            fills: Vec::new(),
+            printed: Vec::new(),
+        })
+        .collect();
+    vec![
+        Field::new(LEADS, "Leads", "1.5, 1.6", FieldKind::Unit).help(
+            "The unit he is attached to: his valour counts in its fights, and his casualty tests land on him here. Leave empty while he commands from behind.",
+        ),
+        Field::new("pv", "Personal valour (PV)", "1.2, 1.6", FieldKind::Number)
+            .required()
+            .range(Some(-2), Some(2)),
+        Field::new("pc", "Personal command (PC)", "1.2", FieldKind::Number).range(Some(1), Some(5)),
+        Field::new("ts", "Tactical skill (TS)", "1.2", FieldKind::Choice).options(grades),
+    ]
+    .into_iter()
+    .map(|f| f.0)
+    .collect()
+}
+
+fn invalid(key: &str, message: &str, rule: &str) -> RefereeError {
+    RefereeError::new(ErrorCode::BattleInvalidUnit, message)
+        .field(key)
+        .rule(rule)
+}
+
+/// A leader as entered: his values checked, other notes kept as they are.
+pub fn enter(spec: &UnitSpec) -> Result<GtsLeader, RefereeError> {
+    let mut notes = match &spec.stats {
+        Value::Null => Map::new(),
+        Value::Object(m) => m.clone(),
+        _ => {
+            return Err(invalid(
+                "",
+                "a leader's values are his valour, command and skill, and the unit he leads",
+                "1.2",
+            ))
+        }
+    };
+    let mut number = |key: &str, label: &str, range: (i64, i64)| match notes.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_i64().filter(|n| (range.0..=range.1).contains(n)) {
+            Some(n) => Ok(Some(n)),
+            None => Err(invalid(
+                key,
+                &format!(
+                    "{label}: a whole number from {} to {}",
+                    signed(range.0),
+                    signed(range.1)
+                ),
+                "1.2",
+            )),
+        },
+    };
+    let pv = number("pv", "Personal valour", (-2, 2))?;
+    let pc = number("pc", "Personal command", (1, 5))?;
+    let ts = match notes.remove("ts") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(t)) if GRADES.iter().any(|(k, _)| *k == t) => Some(t),
+        Some(_) => {
+            return Err(invalid(
+                "ts",
+                "Tactical skill: E, G, A or P (Excellent, Good, Average, Poor)",
+                "1.2",
+            ))
+        }
+    };
+    let leads = match notes.remove(LEADS) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(l)) if l.trim().is_empty() => None,
+        Some(Value::String(l)) => Some(l),
+        Some(_) => {
+            return Err(invalid(
+                LEADS,
+                "Leads: pick the unit he is attached to from the roster",
+                "1.5",
+            ))
+        }
+    };
+    Ok(GtsLeader {
+        pv,
+        pc,
+        ts,
+        leads,
+        notes,
+    })
+}
+
+fn signed(n: i64) -> String {
+    if n < 0 {
+        format!("−{}", -n)
+    } else {
+        n.to_string()
+    }
+}
+
+/// A leader's row in the rules' words: "Leader 3(E) +2", "leads Immortals, dazed".
+pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
+    let tag = match (leader.pc, &leader.ts, leader.pv) {
+        (Some(pc), Some(ts), Some(pv)) => format!(" {pc}({ts}) {pv:+}"),
+        (_, _, Some(pv)) => format!(", PV {pv:+}"),
+        _ => String::new(),
+    };
+    let mut parts = Vec::new();
+    if unit.lost {
+        parts.push("lost".to_string());
+    }
+    match &leader.leads {
+        Some(l) => parts.push(format!("leads {l}")),
+        None => parts.push("with no unit".into()),
+    }
+    crate::rule_system::leader_parts(unit, &mut parts);
+    UnitWords {
+        type_name: format!("Leader{tag}"),
+        summary: parts.join(", "),
+        quick_edits: Vec::new(),
+        place: None,
+    }
+}
+
+/// The leader attached to a unit on the roster (1.5): the row of its side, on the table, that
+/// leads it by its label.
+pub fn leader_of<'s>(
+    state: &'s BattleState,
+    unit: &UnitState,
+) -> Option<(&'s UnitState, &'s GtsLeader)> {
+    state.units.values().find_map(|row| {
+        let leader = row.detail::<GtsLeader>()?;
+        (row.role == Role::Leader
+            && !row.lost
+            && row.side == unit.side
+            && leader.leads.as_deref() == Some(unit.label.as_str()))
+        .then_some((row, leader))
+    })
+}
+
+/// The escort stand running with an elephant or chariot on the roster (3.16): the unit of its
+/// side, on the table, that escorts it by its label.
+pub fn escort_of<'s>(
+    state: &'s BattleState,
+    unit: &UnitState,
+) -> Option<(&'s UnitState, &'s GtsUnit)> {
+    state.units.values().find_map(|row| {
+        let own = row.detail::<GtsUnit>()?;
+        (row.id != unit.id
+            && !row.lost
+            && row.side == unit.side
+            && own.escorts.as_deref() == Some(unit.label.as_str()))
+        .then_some((row, own))
+    })
+}
+
+/// The leader's valour as it counts now (R-GTS-25): none out of play, −1 dazed, his PV plus his
+/// wounds to at most +2 otherwise.
+pub fn valour_now(row: &UnitState, pv: Option<i64>) -> Option<i64> {
+    match row.leader {
+        Some(l) if l.out_of_play() => None,
+        Some(LeaderFate::Dazed) => Some(-1),
+        _ => Some((pv.unwrap_or(0) + i64::from(row.leader_wounds)).min(2)),
+    }
+}
+
+/// A row linked to another as the umpire adds or corrects it: a leader to the unit he leads, an
+/// escort stand to its elephant or chariot. The unit named is one unit of the same side on the
+/// roster, led by one leader (R-GTS-32) or escorted by one stand (3.16, R-GTS-34).
+pub fn check_links(
+    state: &BattleState,
+    spec: &UnitSpec,
+    editing: Option<UnitId>,
+) -> Result<(), RefereeError> {
+    let key = if spec.role == Role::Leader {
+        LEADS
+    } else {
+        ESCORTS
+    };
+    let Some(target) = spec
+        .stats
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|t| !t.trim().is_empty())
+    else {
+        return Ok(());
+    };
+    let named: Vec<&UnitState> = state
+        .units
+        .values()
+        .filter(|u| {
+            u.side == spec.side
+                && u.label == target
+                && u.role != Role::Leader
+                && !u.lost
+                && Some(u.id) != editing
+        })
+        .collect();
+    let unit = match named.as_slice() {
+        [] => {
+            return Err(invalid(
+                key,
+                &format!(
+                "No unit of {} on the table is called {target}: pick one of the roster's units.",
+                spec.side
+            ),
+                if key == LEADS { "1.5" } else { "3.16" },
+            ))
+        }
+        [one] => *one,
+        _ => {
+            return Err(invalid(
+                key,
+                &format!(
+                    "Two units of {} are called {target}: give them labels of their own first.",
+                    spec.side
+                ),
+                if key == LEADS { "1.5" } else { "3.16" },
+            ))
+        }
+    };
+    let other = state.units.values().find(|row| {
+        Some(row.id) != editing
+            && row.side == spec.side
+            && !row.lost
+            && (row.role == Role::Leader) == (key == LEADS)
+            && linked(row, key) == Some(target)
+    });
+    if key == LEADS {
+        if let Some(other) = other {
+            return Err(invalid(
+                key,
+                &format!(
+                    "{} already leads {target}: a unit fights with one attached leader.",
+                    other.label
+                ),
+                "1.5, 1.6",
+            )
+            .ruling("R-GTS-32"));
+        }
+        return Ok(());
+    }
+    let class = unit.detail::<GtsUnit>().map(|u| u.entry.class.as_str());
+    if !matches!(class, Some("elephant" | "chariot")) {
+        return Err(invalid(
+            key,
+            &format!(
+                "{target} is no elephant or chariot: only they take a runner or escort stand."
+            ),
+            "3.16",
+        )
+        .ruling("R-GTS-34"));
+    }
+    let stands = spec.stats.get("stands").and_then(Value::as_u64);
+    let infantry = spec.stats.get("class").and_then(Value::as_str) == Some("infantry");
+    if !infantry || stands != Some(1) {
+        return Err(
+            invalid(key, "A runner or escort is one stand of infantry.", "3.16").ruling("R-GTS-34"),
+        );
+    }
+    if let Some(other) = other {
+        return Err(invalid(
+            key,
+            &format!(
+                "{} already escorts {target}: one stand runs with an elephant or chariot.",
+                other.label
+            ),
+            "3.16",
+        )
+        .ruling("R-GTS-34"));
+    }
+    Ok(())
+}
+
+/// The unit a row names under `key`, as entered.
+fn linked<'u>(row: &'u UnitState, key: &str) -> Option<&'u str> {
+    if key == LEADS {
+        row.detail::<GtsLeader>()?.leads.as_deref()
+    } else {
+        row.detail::<GtsUnit>()?.escorts.as_deref()
+    }
+}
