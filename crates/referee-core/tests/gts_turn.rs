@@ -649,6 +649,38 @@ fn an_escort_entered_once_runs_with_its_elephant() {
 }
 
 #[test]
+fn a_captured_leader_leads_no_one_and_another_may_be_attached() {
+    // R-GTS-32: killed or captured, a leader leads his unit no longer.
+    let mut t = Turn::begin();
+    let artaphernes = t.id("Artaphernes");
+    let body =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(artaphernes),
+            Change::LeaderCaptured,
+            None,
+        )
+        .unwrap();
+    t.step(body);
+    let (round, _) = t.open("melee_round", &["Immortals"], &["Hoplites"], |_| {});
+    assert_ne!(round["side_a"][0]["leader_name"], json!("Artaphernes"));
+    let hydarnes = UnitSpec {
+        label: "Hydarnes".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::Leader,
+        stats: json!({ "pv": 2, "leads": "Immortals" }),
+    };
+    t.r.check_in_battle(&t.b.state, &hydarnes, None, "unit")
+        .unwrap();
+    let body = t.b.add_unit(&t.r, hydarnes).unwrap();
+    t.step(body);
+    let (round, _) = t.open("melee_round", &["Immortals"], &["Hoplites"], |_| {});
+    assert_eq!(round["side_a"][0]["leader_name"], json!("Hydarnes"));
+    assert_eq!(round["side_a"][0]["leader_pv"], json!(2));
+}
+
+#[test]
 fn a_dazed_general_leaves_the_break_point_where_it_was() {
     // 8.0, R-GTS-25: only a general killed or captured lowers the break point to 50 %.
     let mut t = Turn::begin();

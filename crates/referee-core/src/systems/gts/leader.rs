@@ -198,10 +198,17 @@ pub fn leader_of<'s>(
         let leader = row.detail::<GtsLeader>()?;
         (row.role == Role::Leader
             && !row.lost
+            && !taken(row)
             && row.side == unit.side
             && leader.leads.as_deref() == Some(unit.label.as_str()))
         .then_some((row, leader))
     })
+}
+
+/// A leader killed or captured leads no one (R-GTS-32): his row no longer counts as the unit's
+/// leader, and another may be attached to it.
+fn taken(row: &UnitState) -> bool {
+    matches!(row.leader, Some(LeaderFate::Killed | LeaderFate::Captured))
 }
 
 /// The escort stand running with an elephant or chariot on the roster (3.16): the unit of its
@@ -289,6 +296,7 @@ pub fn check_links(
         Some(row.id) != editing
             && row.side == spec.side
             && !row.lost
+            && !taken(row)
             && (row.role == Role::Leader) == (key == LEADS)
             && linked(row, key) == Some(target)
     });
