@@ -681,6 +681,49 @@ fn a_captured_leader_leads_no_one_and_another_may_be_attached() {
 }
 
 #[test]
+fn an_army_general_on_a_leaders_row_lowers_the_break_point_when_lost() {
+    // 1.2 "Army Leonidas 3(E) +2", R-GTS-7: the army general leading a unit is a leader's row
+    // marked the army's; killed or captured, the break point falls to 50 %.
+    let mut t = Turn::begin();
+    let threshold = |t: &Turn| {
+        standing(&t.r, &t.b.state)
+            .gauges
+            .into_iter()
+            .find(|g| g.side.as_deref() == Some("Greeks") && g.label == "Army break point")
+            .and_then(|g| g.threshold)
+            .unwrap()
+    };
+    let leonidas = UnitSpec {
+        label: "Leonidas".into(),
+        side: "Greeks".into(),
+        command: None,
+        role: Role::Leader,
+        stats: json!({ "pv": 2, "pc": 3, "ts": "E", "army": true, "leads": "Hoplites" }),
+    };
+    t.r.check_in_battle(&t.b.state, &leonidas, None, "unit")
+        .unwrap();
+    let body = t.b.add_unit(&t.r, leonidas).unwrap();
+    t.step(body);
+    let id = t.id("Leonidas");
+    assert!(!threshold(&t).contains("50%"), "{}", threshold(&t));
+    for change in [Change::LeaderKilled, Change::LeaderCaptured] {
+        let body =
+            t.b.adjust(&t.r, Subject::Unit(id), change.clone(), None)
+                .unwrap();
+        t.step(body);
+        assert!(
+            threshold(&t).contains("50%"),
+            "{change:?}: {}",
+            threshold(&t)
+        );
+        let undo = t.b.undo().unwrap();
+        t.record(undo);
+    }
+    let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
+    assert_eq!(replayed.state, t.b.state);
+}
+
+#[test]
 fn a_dazed_general_leaves_the_break_point_where_it_was() {
     // 8.0, R-GTS-25: only a general killed or captured lowers the break point to 50 %.
     let mut t = Turn::begin();
