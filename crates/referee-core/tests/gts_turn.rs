@@ -646,6 +646,24 @@ fn an_escort_entered_once_runs_with_its_elephant() {
     hoplites_modify["modifying_a"] = json!(0);
     let e = t.r.resolve("melee", &hoplites_modify, None).unwrap_err();
     assert_eq!(e.rule.as_deref(), Some("3.164"));
+    // The escort is not picked as a unit of its own: shot at alone it would skip 3.163's split,
+    // picked into a melee it would count twice or lead the elephant (3.164).
+    let (runners, elephant) = (t.id("Runners"), t.id("War elephant"));
+    let (sparabara, immortals) = (t.id("Sparabara"), t.id("Immortals"));
+    for (action, a, d, rule) in [
+        ("fire", vec![sparabara], vec![runners], "3.163"),
+        ("melee", vec![runners], vec![immortals], "3.164"),
+        ("melee", vec![elephant, runners], vec![immortals], "3.164"),
+        ("melee", vec![immortals], vec![runners], "3.164"),
+    ] {
+        let e = fight(&t.r, &t.b.state, action, &a, &d).unwrap_err();
+        assert_eq!(e.rule.as_deref(), Some(rule), "{action}: {}", e.message);
+        assert!(
+            e.message.contains("pick War elephant instead"),
+            "{}",
+            e.message
+        );
+    }
 }
 
 #[test]
