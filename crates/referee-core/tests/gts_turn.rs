@@ -428,6 +428,18 @@ fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
     t.step(body);
     let id = t.id("Hydarnes");
     assert_eq!(t.r.system.words(t.unit("Hydarnes")).summary, "with no unit");
+    // A negative valour is printed with the app's minus sign.
+    let craven = UnitSpec {
+        label: "Craven".into(),
+        stats: json!({ "pv": -2 }),
+        ..hydarnes.clone()
+    };
+    let body = t.b.add_unit(&t.r, craven).unwrap();
+    t.step(body);
+    assert_eq!(
+        t.r.system.words(t.unit("Craven")).type_name,
+        "Leader, PV −2"
+    );
     let leading = |unit: &str| UnitSpec {
         stats: json!({ "pv": 2, "leads": unit }),
         ..hydarnes.clone()

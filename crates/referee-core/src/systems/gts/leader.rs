@@ -187,11 +187,20 @@ fn signed(n: i64) -> String {
     }
 }
 
+/// A valour with its sign, the minus the app prints: "+2", "+0", "−2".
+fn plus(n: i64) -> String {
+    if n < 0 {
+        signed(n)
+    } else {
+        format!("+{n}")
+    }
+}
+
 /// A leader's row in the rules' words: "Leader 3(E) +2", "leads Immortals, dazed".
 pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     let tag = match (leader.pc, &leader.ts, leader.pv) {
-        (Some(pc), Some(ts), Some(pv)) => format!(" {pc}({ts}) {pv:+}"),
-        (_, _, Some(pv)) => format!(", PV {pv:+}"),
+        (Some(pc), Some(ts), Some(pv)) => format!(" {pc}({ts}) {}", plus(pv)),
+        (_, _, Some(pv)) => format!(", PV {}", plus(pv)),
         _ => String::new(),
     };
     let mut parts = Vec::new();
