@@ -638,8 +638,10 @@ fn an_escort_entered_once_runs_with_its_elephant() {
     t.apply(&r, &m);
     assert_eq!(t.gts("War elephant").hits, 0, "the elephant is untouched");
     let runners = t.unit("Runners");
-    assert!(
-        t.gts("Runners").hits > 0 || runners.lost,
+    // The dice 10 and 1: two hits on the runners' one stand, not yet lost (3.163).
+    assert_eq!(
+        (t.gts("Runners").hits, runners.lost),
+        (2, false),
         "the runners take the shot: {runners:?}"
     );
     // The runners fire from their elephant at −2 (3.163), without retyping it.
