@@ -428,6 +428,18 @@ fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
     t.step(body);
     let id = t.id("Hydarnes");
     assert_eq!(t.r.system.words(t.unit("Hydarnes")).summary, "with no unit");
+    // A negative valour is printed with the app's minus sign.
+    let craven = UnitSpec {
+        label: "Craven".into(),
+        stats: json!({ "pv": -2 }),
+        ..hydarnes.clone()
+    };
+    let body = t.b.add_unit(&t.r, craven).unwrap();
+    t.step(body);
+    assert_eq!(
+        t.r.system.words(t.unit("Craven")).type_name,
+        "Leader, PV −2"
+    );
     let leading = |unit: &str| UnitSpec {
         stats: json!({ "pv": 2, "leads": unit }),
         ..hydarnes.clone()
@@ -626,8 +638,10 @@ fn an_escort_entered_once_runs_with_its_elephant() {
     t.apply(&r, &m);
     assert_eq!(t.gts("War elephant").hits, 0, "the elephant is untouched");
     let runners = t.unit("Runners");
-    assert!(
-        t.gts("Runners").hits > 0 || runners.lost,
+    // The dice 10 and 1: two hits on the runners' one stand, not yet lost (3.163).
+    assert_eq!(
+        (t.gts("Runners").hits, runners.lost),
+        (2, false),
         "the runners take the shot: {runners:?}"
     );
     // The runners fire from their elephant at −2 (3.163), without retyping it.
@@ -646,6 +660,99 @@ fn an_escort_entered_once_runs_with_its_elephant() {
     hoplites_modify["modifying_a"] = json!(0);
     let e = t.r.resolve("melee", &hoplites_modify, None).unwrap_err();
     assert_eq!(e.rule.as_deref(), Some("3.164"));
+    // The escort is not picked as a unit of its own: shot at alone it would skip 3.163's split,
+    // picked into a melee it would count twice or lead the elephant (3.164).
+    let (runners, elephant) = (t.id("Runners"), t.id("War elephant"));
+    let (sparabara, immortals) = (t.id("Sparabara"), t.id("Immortals"));
+    for (action, a, d, rule) in [
+        ("fire", vec![sparabara], vec![runners], "3.163"),
+        ("melee", vec![runners], vec![immortals], "3.164"),
+        ("melee", vec![elephant, runners], vec![immortals], "3.164"),
+        ("melee", vec![immortals], vec![runners], "3.164"),
+    ] {
+        let e = fight(&t.r, &t.b.state, action, &a, &d).unwrap_err();
+        assert_eq!(e.rule.as_deref(), Some(rule), "{action}: {}", e.message);
+        assert!(
+            e.message.contains("pick War elephant instead"),
+            "{}",
+            e.message
+        );
+    }
+}
+
+#[test]
+fn a_captured_leader_leads_no_one_and_another_may_be_attached() {
+    // R-GTS-32: killed or captured, a leader leads his unit no longer.
+    let mut t = Turn::begin();
+    let artaphernes = t.id("Artaphernes");
+    let body =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(artaphernes),
+            Change::LeaderCaptured,
+            None,
+        )
+        .unwrap();
+    t.step(body);
+    let (round, _) = t.open("melee_round", &["Immortals"], &["Hoplites"], |_| {});
+    assert_ne!(round["side_a"][0]["leader_name"], json!("Artaphernes"));
+    let hydarnes = UnitSpec {
+        label: "Hydarnes".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::Leader,
+        stats: json!({ "pv": 2, "leads": "Immortals" }),
+    };
+    t.r.check_in_battle(&t.b.state, &hydarnes, None, "unit")
+        .unwrap();
+    let body = t.b.add_unit(&t.r, hydarnes).unwrap();
+    t.step(body);
+    let (round, _) = t.open("melee_round", &["Immortals"], &["Hoplites"], |_| {});
+    assert_eq!(round["side_a"][0]["leader_name"], json!("Hydarnes"));
+    assert_eq!(round["side_a"][0]["leader_pv"], json!(2));
+}
+
+#[test]
+fn an_army_general_on_a_leaders_row_lowers_the_break_point_when_lost() {
+    // 1.2 "Army Leonidas 3(E) +2", R-GTS-7: the army general leading a unit is a leader's row
+    // marked the army's; killed or captured, the break point falls to 50 %.
+    let mut t = Turn::begin();
+    let threshold = |t: &Turn| {
+        standing(&t.r, &t.b.state)
+            .gauges
+            .into_iter()
+            .find(|g| g.side.as_deref() == Some("Greeks") && g.label == "Army break point")
+            .and_then(|g| g.threshold)
+            .unwrap()
+    };
+    let leonidas = UnitSpec {
+        label: "Leonidas".into(),
+        side: "Greeks".into(),
+        command: None,
+        role: Role::Leader,
+        stats: json!({ "pv": 2, "pc": 3, "ts": "E", "army": true, "leads": "Hoplites" }),
+    };
+    t.r.check_in_battle(&t.b.state, &leonidas, None, "unit")
+        .unwrap();
+    let body = t.b.add_unit(&t.r, leonidas).unwrap();
+    t.step(body);
+    let id = t.id("Leonidas");
+    assert!(!threshold(&t).contains("50%"), "{}", threshold(&t));
+    for change in [Change::LeaderKilled, Change::LeaderCaptured] {
+        let body =
+            t.b.adjust(&t.r, Subject::Unit(id), change.clone(), None)
+                .unwrap();
+        t.step(body);
+        assert!(
+            threshold(&t).contains("50%"),
+            "{change:?}: {}",
+            threshold(&t)
+        );
+        let undo = t.b.undo().unwrap();
+        t.record(undo);
+    }
+    let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
+    assert_eq!(replayed.state, t.b.state);
 }
 
 #[test]

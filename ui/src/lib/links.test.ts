@@ -45,6 +45,8 @@ describe('the units near a fallen leader', () => {
     expect(nearby('Artaphernes', { 'unit:Artaphernes': [2] }, units).map((u) => u.label)).toEqual(['Immortals', 'Elephants', 'Runners']);
     // Not on the roster: any side's units.
     expect(nearby('the leader', {}, units).map((u) => u.label)).toEqual(['Immortals', 'Elephants', 'Runners', 'Hoplites']);
+    // A leader entered on his unit's row: the fight names the unit, which stood with him.
+    expect(nearby('Immortals', { 'unit:Immortals': [1] }, units).map((u) => u.label)).toEqual(['Immortals', 'Elephants', 'Runners']);
   });
 });
 

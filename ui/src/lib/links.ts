@@ -46,10 +46,11 @@ function entryOf(unit: UnitState): Record<string, unknown> {
 
 /** The units the players may pick as standing near the leader or unit a result names (`of`, as
  * its fight maps it): his side's units on the table, leaders apart; every side's when he is not
- * on the roster. */
+ * on the roster. A leader entered on a unit's row (or a general's row) is that row: the unit he
+ * stood with is offered too. */
 export function nearby(of: string, mapping: Record<string, number[]>, units: Units): UnitState[] {
   const anchor = (mapping[`unit:${of}`] ?? []).map((id) => units[id]).find((u) => !!u);
-  return Object.values(units).filter((u): u is UnitState => !!u && !u.lost && u.role !== 'leader' && (!anchor || u.side === anchor.side) && u.id !== anchor?.id);
+  return Object.values(units).filter((u): u is UnitState => !!u && !u.lost && u.role !== 'leader' && (!anchor || u.side === anchor.side));
 }
 
 /** The rows of its side on the table that name this unit (its leader, its escort), by label. */

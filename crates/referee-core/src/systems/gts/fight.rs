@@ -14,9 +14,29 @@ use crate::error::{and_list, RefereeError};
 use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
 use crate::rule_system::{Choice, ChoiceList};
 use crate::state::{BattleState, LeaderFate};
+use crate::ErrorCode;
 
 pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeError> {
     let state = sides.state;
+    // An escort stand fights with its elephant or chariot, not as a unit of its own (3.163,
+    // 3.164): picked as a target or into a melee, the elephant or chariot is picked instead. It
+    // fires on its own (3.163).
+    let firing = action == "fire";
+    for (i, f) in sides.attackers.iter().chain(&sides.defenders).enumerate() {
+        if firing && i < sides.attackers.len() {
+            continue;
+        }
+        if let Some(with) = &f.own.escorts {
+            return Err(RefereeError::new(
+                ErrorCode::FightNotAUnit,
+                format!(
+                    "{} is the escort of {with}: pick {with} instead — the escort comes in with it.",
+                    f.unit.label
+                ),
+            )
+            .rule(if firing { "3.163" } else { "3.164" }));
+        }
+    }
     let mut mapped = targets(sides, Labels::Units);
     // The leaders and escort stands linked to the picked units on the roster (1.5, 3.16) come
     // in with them, and their results land on their own rows.

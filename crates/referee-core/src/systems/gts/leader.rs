@@ -17,6 +17,8 @@ use crate::ErrorCode;
 pub const LEADS: &str = "leads";
 /// The unit form's field naming the elephant or chariot an escort stand runs with.
 pub const ESCORTS: &str = "escorts";
+/// The leader form's field marking him the army general (1.2).
+pub const ARMY: &str = "army";
 
 /// A leader on the roster: his tag (1.2: "Army Leonidas 3(E) +2") and the unit he is attached to
 /// (1.5). His state and wounds from Table 1.10 are his row's (`UnitState::leader`).
@@ -30,6 +32,9 @@ pub struct GtsLeader {
     pub ts: Option<String>,
     /// The unit he is attached to (1.5), by its roster label.
     pub leads: Option<String>,
+    /// The army general (1.2: "Army Leonidas 3(E) +2"): killed or captured, he lowers his army's
+    /// break point (8.0, R-GTS-7).
+    pub army: bool,
     /// Other notes as entered (battles recorded before leaders were typed kept free notes).
     #[serde(skip)]
     pub notes: Map<String, Value>,
@@ -49,6 +54,9 @@ impl SystemUnit for GtsLeader {
         }
         if let Some(leads) = &self.leads {
             entry.insert(LEADS.into(), leads.clone().into());
+        }
+        if self.army {
+            entry.insert(ARMY.into(), true.into());
         }
         Ok(Value::Object(entry))
     }
@@ -76,6 +84,9 @@ pub fn fields() -> Vec<UnitField> {
     vec![
         Field::new(LEADS, "Leads", "1.5, 1.6", FieldKind::Unit).help(
             "The unit he is attached to: his valour counts in its fights, and his casualty tests land on him here. Leave empty while he commands from behind.",
+        ),
+        Field::new(ARMY, "Army general", "1.2, 8.0", FieldKind::Toggle).help(
+            "The army's general, not a wing general: killed or captured, he lowers his army's break point to 50 %.",
         ),
         Field::new("pv", "Personal valour (PV)", "1.2, 1.6", FieldKind::Number)
             .required()
@@ -147,7 +158,19 @@ pub fn enter(spec: &UnitSpec) -> Result<GtsLeader, RefereeError> {
             ))
         }
     };
+    let army = match notes.remove(ARMY) {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => b,
+        Some(_) => {
+            return Err(invalid(
+                ARMY,
+                "Army general: he is the army general or he is not",
+                "1.2",
+            ))
+        }
+    };
     Ok(GtsLeader {
+        army,
         pv,
         pc,
         ts,
@@ -164,11 +187,20 @@ fn signed(n: i64) -> String {
     }
 }
 
+/// A valour with its sign, the minus the app prints: "+2", "+0", "−2".
+fn plus(n: i64) -> String {
+    if n < 0 {
+        signed(n)
+    } else {
+        format!("+{n}")
+    }
+}
+
 /// A leader's row in the rules' words: "Leader 3(E) +2", "leads Immortals, dazed".
 pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     let tag = match (leader.pc, &leader.ts, leader.pv) {
-        (Some(pc), Some(ts), Some(pv)) => format!(" {pc}({ts}) {pv:+}"),
-        (_, _, Some(pv)) => format!(", PV {pv:+}"),
+        (Some(pc), Some(ts), Some(pv)) => format!(" {pc}({ts}) {}", plus(pv)),
+        (_, _, Some(pv)) => format!(", PV {}", plus(pv)),
         _ => String::new(),
     };
     let mut parts = Vec::new();
@@ -198,10 +230,17 @@ pub fn leader_of<'s>(
         let leader = row.detail::<GtsLeader>()?;
         (row.role == Role::Leader
             && !row.lost
+            && !taken(row)
             && row.side == unit.side
             && leader.leads.as_deref() == Some(unit.label.as_str()))
         .then_some((row, leader))
     })
+}
+
+/// A leader killed or captured leads no one (R-GTS-32): his row no longer counts as the unit's
+/// leader, and another may be attached to it.
+fn taken(row: &UnitState) -> bool {
+    matches!(row.leader, Some(LeaderFate::Killed | LeaderFate::Captured))
 }
 
 /// The escort stand running with an elephant or chariot on the roster (3.16): the unit of its
@@ -289,6 +328,7 @@ pub fn check_links(
         Some(row.id) != editing
             && row.side == spec.side
             && !row.lost
+            && !taken(row)
             && (row.role == Role::Leader) == (key == LEADS)
             && linked(row, key) == Some(target)
     });

@@ -36,7 +36,12 @@ fn side(state: &BattleState, side: &str) -> GtsSide {
         // unhorsed, wounded or passed out, he is still the army's. Table 1.10's 6 and 8 are
         // deaths (R-GTS-30).
         general_lost: of_side(state, side)
-            .filter(|u| u.role == Role::General)
+            .filter(|u| {
+                u.role == Role::General
+                    || (u.role == Role::Leader
+                        && u.detail::<super::leader::GtsLeader>()
+                            .is_some_and(|l| l.army))
+            })
             .any(|u| u.lost || matches!(u.leader, Some(LeaderFate::Killed | LeaderFate::Captured))),
         baggage_looted: of_side(state, side)
             .filter(|u| u.role == Role::Baggage)
