@@ -949,7 +949,10 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
     assert_eq!(f.situation["attackers"][0]["label"], json!("Spears"));
     assert_eq!(f.situation["attacker"]["banner"], json!(true));
 
-    // 1. The Boyars lose their last SP: the Spears on their hex take the banner (7.1.5).
+    // 1. The Spears hold a banner of their own; the Boyars lose their last SP: the Spears on
+    // their hex keep the Boyars' too, and it does not fall (7.1.5: it falls only when "no other
+    // friendly units to keep it are on the hex").
+    t.edit_by_hand("Spears", Change::Banner { held: true });
     let loss = Change::LoseSp {
         count: 1,
         chosen_by: referee_core::contract::Chooser::Defender,
