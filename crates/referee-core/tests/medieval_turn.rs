@@ -775,6 +775,11 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
     assert!(!t.scattered("Boyars"), "9.1.3: stacked with a leader");
     assert_eq!(t.unit("Boyars").strength, 2);
     assert_eq!(t.b.state.morale_track, 0);
+    // The Sergeants pursue with no leader on their hex: the hexes to him are left for the
+    // umpire to count, never pre-filled as 0 (5.5.2, R-MED-6).
+    let chase = fight(&t.r, &t.b.state, "pursuit", &[], &[]).unwrap();
+    assert_eq!(chase.situation["pursuer"]["type"], json!("cavalry"));
+    assert!(chase.situation.get("hexes_from_leader").is_none());
 
     // 2. The Knights charge the Boyars, the Komtur with them and Vytautas still stacked there:
     //    a throw that kills him. His command (the Boyars, the Horsemen) loses 1 SP a unit, the
