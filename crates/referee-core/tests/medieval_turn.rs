@@ -775,6 +775,11 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
     assert!(!t.scattered("Boyars"), "9.1.3: stacked with a leader");
     assert_eq!(t.unit("Boyars").strength, 2);
     assert_eq!(t.b.state.morale_track, 0);
+    // The Sergeants pursue with no leader on their hex: the hexes to him are left for the
+    // umpire to count, never pre-filled as 0 (5.5.2, R-MED-6).
+    let chase = fight(&t.r, &t.b.state, "pursuit", &[], &[]).unwrap();
+    assert_eq!(chase.situation["pursuer"]["type"], json!("cavalry"));
+    assert!(chase.situation.get("hexes_from_leader").is_none());
 
     // 2. The Knights charge the Boyars, the Komtur with them and Vytautas still stacked there:
     //    a throw that kills him. His command (the Boyars, the Horsemen) loses 1 SP a unit, the
@@ -949,7 +954,10 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
     assert_eq!(f.situation["attackers"][0]["label"], json!("Spears"));
     assert_eq!(f.situation["attacker"]["banner"], json!(true));
 
-    // 1. The Boyars lose their last SP: the Spears on their hex take the banner (7.1.5).
+    // 1. The Spears hold a banner of their own; the Boyars lose their last SP: the Spears on
+    // their hex keep the Boyars' too, and it does not fall (7.1.5: it falls only when "no other
+    // friendly units to keep it are on the hex").
+    t.edit_by_hand("Spears", Change::Banner { held: true });
     let loss = Change::LoseSp {
         count: 1,
         chosen_by: referee_core::contract::Chooser::Defender,

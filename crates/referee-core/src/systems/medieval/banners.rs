@@ -60,7 +60,8 @@ pub fn follow_on(data: &MedievalData, before: &BattleState, after: &BattleState)
 }
 
 /// The friend left on the holder's hex to keep the banner: a regular unit of his side on the
-/// table, the first on the roster (7.1.4, 7.1.5).
+/// table, the first on the roster not holding one already, else any such friend (7.1.4; 7.1.5:
+/// it falls only when "no other friendly units to keep it are on the hex").
 fn keeper<'s>(
     data: &MedievalData,
     after: &'s BattleState,
@@ -69,20 +70,25 @@ fn keeper<'s>(
     taken: &[u32],
 ) -> Option<&'s UnitState> {
     let hex = own.hex.as_deref()?;
-    after.units.values().find(|u| {
-        let Some(c) = u.detail::<MedievalCounter>() else {
-            return false;
-        };
-        let regular = data
-            .unit_types
-            .get(&c.entry.unit_type)
-            .is_some_and(|t| t.cavalry || t.ranged.is_none());
-        u.side == holder.side
-            && !u.lost
-            && !c.scattered
-            && !c.banner
-            && regular
-            && c.hex.as_deref() == Some(hex)
-            && !taken.contains(&u.id)
-    })
+    let friends: Vec<(&UnitState, &MedievalCounter)> = after
+        .units
+        .values()
+        .filter_map(|u| u.detail::<MedievalCounter>().map(|c| (u, c)))
+        .filter(|(u, c)| {
+            let regular = data
+                .unit_types
+                .get(&c.entry.unit_type)
+                .is_some_and(|t| t.cavalry || t.ranged.is_none());
+            u.side == holder.side
+                && !u.lost
+                && !c.scattered
+                && regular
+                && c.hex.as_deref() == Some(hex)
+        })
+        .collect();
+    friends
+        .iter()
+        .find(|(u, c)| !c.banner && !taken.contains(&u.id))
+        .or_else(|| friends.first())
+        .map(|(u, _)| *u)
 }

@@ -272,7 +272,8 @@ pub fn open(
 /// The pursuit test after the last combat applied this turn (5.5, R-MED-43): its first attacker
 /// still on the table pursues, with its counter now and the MORALE in force in its favour; a
 /// leader standing on its hex is 0 hexes away (R-MED-6); the first hex of the path is the hex its
-/// retreat emptied, the defenders' (5.5.5). Before any combat, the umpire fills it in.
+/// retreat emptied, the defenders' (5.5.5); with no leader there his hexes are left for the
+/// umpire to count. Before any combat, the umpire fills it in.
 pub fn open_pursuit(state: &BattleState) -> Result<Opening, RefereeError> {
     let last = state.this_turn.iter().rev().find(|c| c.action == "combat");
     let counter_of = |id: &UnitId| {
@@ -283,12 +284,22 @@ pub fn open_pursuit(state: &BattleState) -> Result<Opening, RefereeError> {
             .and_then(|u| u.detail::<MedievalCounter>().map(|c| (u, c)))
             .filter(|(_, c)| !c.scattered)
     };
+    // The hexes to the leader are known only with him on the pursuer's hex (0, R-MED-6): else
+    // they are left unset, for the form to ask.
+    let unset = |opening: Result<Opening, RefereeError>| {
+        opening.map(|mut o| {
+            if let Some(m) = o.situation.as_object_mut() {
+                m.remove("hexes_from_leader");
+            }
+            o
+        })
+    };
     let Some((pursuer, own)) = last.and_then(|c| c.attackers.iter().find_map(counter_of)) else {
-        return Opening::new(
+        return unset(Opening::new(
             &PursuitSituation::default(),
             BTreeMap::new(),
             vec!["No attacker of a combat this turn is on the table to pursue: enter the pursuing unit, its hexes from its leader and its path (5.5).".into()],
-        );
+        ));
     };
     let stacked = own.hex.is_some()
         && state.units.values().any(|u| {
@@ -331,6 +342,7 @@ pub fn open_pursuit(state: &BattleState) -> Result<Opening, RefereeError> {
             "Count the hexes from {} to its leader (5.5.2, R-MED-6).",
             pursuer.label
         ));
+        return unset(Opening::new(&situation, BTreeMap::new(), asks));
     }
     Opening::new(&situation, BTreeMap::new(), asks)
 }

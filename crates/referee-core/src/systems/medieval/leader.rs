@@ -57,7 +57,9 @@ pub fn enter(spec: &UnitSpec) -> Result<MedievalLeader, RefereeError> {
             "a leader's values are whether he is a grand leader, his hex and his fatigue",
         ));
     }
-    let (stats, hex) = hex_of(&spec.stats)?;
+    // A hex of another kind (a leader's row of an older battle held free notes) stays a note as
+    // the battle folds; a leader added or corrected now is refused it (`check`).
+    let (stats, hex) = hex_of(&spec.stats).unwrap_or_else(|_| (spec.stats.clone(), None));
     let mut notes = stats.as_object().cloned().unwrap_or_default();
     // A value of the form's kind is taken out of the notes; any other stays a note.
     let mut taken = |key: &str, fits: fn(&Value) -> bool| {
@@ -88,6 +90,12 @@ pub fn enter(spec: &UnitSpec) -> Result<MedievalLeader, RefereeError> {
         fatigue,
         notes,
     })
+}
+
+/// A leader the umpire adds or corrects now: his hex is one the map prints (4.5). Never checked as
+/// a battle folds: an older row's hex of another kind is kept as a note.
+pub fn check(spec: &UnitSpec) -> Result<(), RefereeError> {
+    hex_of(&spec.stats).map(|_| ())
 }
 
 /// What a leader's row asks: grand or not, his hex, his fatigue.
@@ -190,6 +198,30 @@ mod tests {
             old.entry().unwrap(),
             json!({ "range": 2, "rating": "bold" })
         );
+    }
+
+    #[test]
+    fn an_older_rows_hex_of_another_kind_folds_as_a_note_but_is_refused_now() {
+        let spec = UnitSpec {
+            label: "Komtur".into(),
+            side: "Order".into(),
+            command: None,
+            role: Role::Leader,
+            stats: json!({ "hex": true, "rating": "bold" }),
+        };
+        let old = enter(&spec).unwrap();
+        assert_eq!(old.hex, None);
+        assert_eq!(
+            old.entry().unwrap(),
+            json!({ "hex": true, "rating": "bold" })
+        );
+        let e = check(&spec).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("hex"));
+        assert!(check(&UnitSpec {
+            stats: json!({ "hex": "12.05" }),
+            ..spec
+        })
+        .is_ok());
     }
 
     #[test]

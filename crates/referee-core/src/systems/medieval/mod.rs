@@ -150,6 +150,20 @@ impl RuleSystem for Medieval {
         roster::check_entry(data, stats)
     }
 
+    /// A leader added or corrected now: his hex is one the map prints (4.5); a row of an older
+    /// battle with a hex of another kind still folds, the hex kept as a note.
+    fn check_among(
+        _data: &MedievalData,
+        _state: &BattleState,
+        spec: &UnitSpec,
+        _editing: Option<crate::state::UnitId>,
+    ) -> Result<(), RefereeError> {
+        if spec.role == crate::state::Role::Leader {
+            leader::check(spec)?;
+        }
+        Ok(())
+    }
+
     fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCounter), RefereeError> {
         roster::enter(data, spec)
     }

@@ -62,6 +62,9 @@ fn fate(
     }
 }
 
+/// With the side on several hexes: the SPs on a leader's hex and on the others (R-MED-31).
+type Split = Option<(u32, u32)>;
+
 /// A side for the chained forecast.
 struct Fate {
     name: &'static str,
@@ -70,7 +73,7 @@ struct Fate {
     /// Each leader stacked with the side's units, who rolls for his life when they retreat
     /// (8.2.4): his name and, with the side on several hexes, the SPs on his hex and on the
     /// others. His roll counts the losses of his hex only (8.2.4–8.2.5, R-MED-31).
-    leaders: Vec<(Option<String>, Option<(u32, u32)>)>,
+    leaders: Vec<(Option<String>, Split)>,
     /// Every unit of the side is stacked with a leader: none scatters (9.1.3).
     scatter_immune: bool,
     /// The COMBAT SCATTER column of the side's most easily scattered unit not with a leader.
