@@ -126,6 +126,20 @@ async function screenSays(where) {
   ];
 }
 
+/** What a step opened from the whole roster still asks the umpire, as the umpire answers it: an
+ * empty number field the answer marks as missing (a Medieval pursuer's hexes to his leader when
+ * he is not on its hex, R-MED-43) is given 1. */
+async function answerAsked() {
+  await browser.pause(800);
+  await browser.execute(() => {
+    for (const input of document.querySelectorAll('#situation-form input.number[aria-invalid="true"]')) {
+      if (input.value !== '') continue;
+      input.value = '1';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
+}
+
 /** The odds on screen, settled: for an example, exactly the core's odds of it. */
 async function oddsShown(system, action, opening) {
   const expected = opening === 'example' ? JSON.stringify(core(system, action, examples[`${system}/${action}`]).distribution.map((d) => [d.result, d.probability])) : undefined;
@@ -229,6 +243,7 @@ async function sweepOpening(system, action, opening, open, label, seen) {
       // Back on the resolver after a look elsewhere, the fight's units are read again.
       await press('button[data-tab="dashboard"]');
       await press('button[data-tab="resolve"]');
+      await answerAsked();
     }
     await oddsShown(system, action, opening);
     await until(browser, 'a fresh form: no result before the roll', async () => (await resolverNow()).result === null);
@@ -312,7 +327,7 @@ async function sweepSystem(system, label) {
     } catch (e) {
       results.push(`picked, ${label}: ${e.message.split('\n')[0]}`);
     }
-    if (kind === 'whole roster') await run('roster', async () => undefined);
+    if (kind === 'whole roster') await run('roster', answerAsked);
     else if (kind === 'sides') await run('roster', () => fightFromRoster(action, battle.picks[action] ?? battle.picks.default));
     await run('example', async () => {
       // Loading the example opens a fresh form of itself: the action is picked only if it is not.
