@@ -102,23 +102,30 @@ mod tests {
     use super::*;
     use crate::systems::{medieval::Medieval, test_support::load};
 
-    fn rolled(faces: &[u32]) -> Option<Outcome> {
-        let ruleset = load("medieval");
-        let data = ruleset.data::<Medieval>().unwrap();
-        let s = example_5_1_1();
-        let fight = counted(data, &s);
-        let (after, table) = read_on(data, &s, &fight, "4:1");
+    /// The outcome of `faces` thrown for a fight read on the 4:1 column.
+    fn thrown(
+        data: &super::super::super::data::MedievalData,
+        s: &super::super::CombatSituation,
+        faces: &[u32],
+    ) -> Option<Outcome> {
+        let fight = counted(data, s);
+        let (after, table) = read_on(data, s, &fight, "4:1");
         let mut throws = Throws::new(faces);
         outcome(
             data,
             &table,
             &after,
-            &SideNames::of(&s),
+            &SideNames::of(s),
             &mut throws,
             Some(faces),
             fight.sides(),
         )
         .unwrap()
+    }
+
+    fn rolled(faces: &[u32]) -> Option<Outcome> {
+        let ruleset = load("medieval");
+        thrown(ruleset.data::<Medieval>().unwrap(), &example_5_1_1(), faces)
     }
 
     #[test]
@@ -167,19 +174,7 @@ mod tests {
                 ("Jogaila".to_string(), Some((2, 2)))
             ]
         );
-        let roll = |faces: &[u32]| {
-            let mut throws = Throws::new(faces);
-            outcome(
-                data,
-                &table,
-                &after,
-                &SideNames::of(&s),
-                &mut throws,
-                Some(faces),
-                fight.sides(),
-            )
-            .unwrap()
-        };
+        let roll = |faces: &[u32]| thrown(data, &s, faces);
         // The table's 2d6 (4: -1/D2) and one leader's 2d6: the second is still to come.
         assert!(roll(&[1, 3, 6, 6]).is_none());
         let o = roll(&[1, 3, 6, 6, 1, 1]).unwrap();
