@@ -9,9 +9,9 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use referee_core::battle::{
-    fight_with, outlook, settled, standing, AppliedChange, Battle, BattleSetup, BattleState,
-    Contacts, DiceSource, Difference, Event, EventBody, Fight, Mapping, SideSetup, Standing,
-    Subject, UnitId, UnitSpec,
+    fight_with, move_along, outlook, settled, standing, AppliedChange, Battle, BattleSetup,
+    BattleState, Contacts, DiceSource, Difference, Event, EventBody, Fight, Mapping, SideSetup,
+    Standing, Subject, UnitId, UnitSpec,
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::rule_system::Phase;
@@ -158,6 +158,11 @@ pub struct FightRequest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(optional, as = "Option<Vec<UnitId>>")]
     pub on_enemy_flank: Vec<UnitId>,
+    /// A move's hexes entered, in order, as the map numbers them (an ITACS rout move): the one
+    /// unit picked as `attackers` moves, each hex read from the roster.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<String>>")]
+    pub path: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -708,7 +713,24 @@ impl Battles {
         request: &FightRequest,
     ) -> Result<Fight, RefereeError> {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        for (i, hex) in request.path.iter().enumerate() {
+            names::check_name(&format!("path[{i}]"), "hex", hex)?;
+        }
         let battle = self.battle(referee, id)?;
+        let moves = ruleset
+            .info
+            .actions
+            .iter()
+            .any(|a| a.id == request.action && a.moves);
+        if moves {
+            return move_along(
+                ruleset,
+                &battle.state,
+                &request.action,
+                &request.attackers,
+                &request.path,
+            );
+        }
         fight_with(
             ruleset,
             &battle.state,

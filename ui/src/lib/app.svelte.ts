@@ -5,7 +5,7 @@ import type { BattleView, RulesetList, SystemInfo, UnitForm } from '../generated
 import * as api from './api';
 import { alerts, type Alert } from './battle';
 import { noPicks, type Picks } from './pick';
-import { fightAction } from './actions';
+import { fightAction, moveAction } from './actions';
 import type { Terrains } from './terrain-memory';
 import type { Bounds } from './contacts';
 
@@ -58,6 +58,16 @@ export function resolvePicks(action?: string): void {
   app.fight = { attackers: [...app.picks.attackers], defenders: [...app.picks.defenders] };
   app.picks = noPicks();
   app.resolverAction = action ?? fightAction(systemOf(), app.view?.state.phase);
+  app.tab = 'resolve';
+}
+
+/** Opens the resolver on the move a unit's markers call for (a rout move), that unit alone. */
+export function openMove(unit: number): void {
+  const action = moveAction(systemOf());
+  if (!action) return;
+  app.fight = { attackers: [unit], defenders: [] };
+  app.picks = noPicks();
+  app.resolverAction = action;
   app.tab = 'resolve';
 }
 

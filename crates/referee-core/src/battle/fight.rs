@@ -210,6 +210,7 @@ pub fn fight_with<'s>(
         behind: behind.iter().copied().map(fighter).collect(),
         on_enemy_flank: on_enemy_flank.iter().copied().map(fighter).collect(),
         attackers_bound,
+        path: Vec::new(),
     };
     let opening = ruleset
         .system
@@ -242,6 +243,69 @@ pub fn fight_with<'s>(
         situation: opening.situation,
         targets: opening.targets,
         asks,
+        choices: opening.choices,
+        labels: opening.labels,
+    })
+}
+
+/// Opens a move (`moves`) of the one roster entry picked along the places the umpire names,
+/// in order (an ITACS rout move: 5.3.1): the system reads each place from the roster. No enemy
+/// is picked; its effects land on the mover and on the friends in the places it enters.
+pub fn move_along(
+    ruleset: &Ruleset,
+    state: &BattleState,
+    action: &str,
+    movers: &[UnitId],
+    path: &[String],
+) -> Result<Fight, RefereeError> {
+    let info = ruleset
+        .info
+        .actions
+        .iter()
+        .find(|a| a.id == action)
+        .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))?;
+    if !info.moves {
+        return Err(not_a_combat(&info.name));
+    }
+    let moving = picked(state, movers, "attackers")?;
+    let unit = match moving.as_slice() {
+        [] => {
+            return Err(RefereeError::new(
+                ErrorCode::FightNoUnits,
+                "Pick the unit that moves.",
+            ))
+        }
+        [one] => *one,
+        [_, ..] => {
+            return Err(RefereeError::new(
+                ErrorCode::FightOneEach,
+                format!(
+                    "{} moves one roster entry at a time: pick one, then the others of its stack.",
+                    info.name
+                ),
+            )
+            .field("attackers"))
+        }
+    };
+    let sides = Sides {
+        state,
+        attackers: vec![Fighter {
+            unit,
+            own: &unit.detail,
+            label: unit.label.clone(),
+        }],
+        defenders: Vec::new(),
+        behind: Vec::new(),
+        on_enemy_flank: Vec::new(),
+        attackers_bound: true,
+        path: path.to_vec(),
+    };
+    let opening = ruleset.system.open(action, &sides)?;
+    Ok(Fight {
+        action: action.to_string(),
+        situation: opening.situation,
+        targets: opening.targets,
+        asks: opening.asks,
         choices: opening.choices,
         labels: opening.labels,
     })

@@ -35,7 +35,7 @@ pub struct MovementRules {
 }
 
 /// Which kind of move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum MoveKind {
     #[default]
@@ -47,7 +47,7 @@ pub enum MoveKind {
 }
 
 /// One hex entered.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsPathStep")]
 pub struct PathStep {
@@ -99,7 +99,7 @@ pub struct PathStep {
 }
 
 /// move: one unit or stack along a path.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsMoveSituation")]
 pub struct MoveSituation {
@@ -693,6 +693,16 @@ impl<'a> Mover<'a> {
                 "5.1",
                 None,
             ));
+            // The hex's markers are on top of the whole stack it now joins (5.0): the mover,
+            // with none of its own, carries as many as the hex.
+            progress.effects.push(effect(
+                Target::Unit(self.unit().label.clone()),
+                Change::DMarkers {
+                    count: step.d_markers,
+                },
+                "5.1",
+                None,
+            ));
             progress.result = "disrupted";
         }
         Ok(())
@@ -720,6 +730,19 @@ impl<'a> Mover<'a> {
             ));
         }
         progress.spent += end_cost;
+        // Where the move ends, when the umpire named the hex: the roster's place for the stack.
+        let end = s.path.last().and_then(|h| h.label.clone());
+        if let (Some(hex), false) = (end, progress.left_map) {
+            progress.effects.insert(
+                0,
+                effect(
+                    Target::Unit(mover.clone()),
+                    Change::EntersHex { hex },
+                    &data.movement.rule,
+                    None,
+                ),
+            );
+        }
         progress.totals.push(Total {
             label: "Movement points spent".into(),
             value: format!("{} of {points}", progress.spent),
@@ -1303,10 +1326,10 @@ mod tests {
                 Some("5.3".into())
             ))
         );
-        // 5.1: D markers disrupt and stop a unit, in a break move too.
+        // 5.1: D markers disrupt and stop a unit, in a break move too: it takes the hex's markers.
         assert_eq!(
             enter(sd(json!({ "kind": "break" }), json!([d])), 0),
-            Ok(("disrupted", 0, 1))
+            Ok(("disrupted", 1, 1))
         );
         assert_eq!(
             enter(sd(json!({}), json!([d, clear])), 0).map_err(|e| e.1),
