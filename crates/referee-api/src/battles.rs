@@ -24,6 +24,7 @@ use referee_store::{
 
 use crate::import::{read_battle_file, MAX_TURN};
 use crate::names;
+use crate::terrain;
 use crate::{report, HouseRuleChoice, Limited, Referee};
 
 /// Where the referee keeps its database when none is named: the app's data folder
@@ -716,33 +717,54 @@ impl Battles {
         for (i, hex) in request.path.iter().enumerate() {
             names::check_name(&format!("path[{i}]"), "hex", hex)?;
         }
+        let terrains = self.terrains(referee, id)?;
         let battle = self.battle(referee, id)?;
         let moves = ruleset
             .info
             .actions
             .iter()
             .any(|a| a.id == request.action && a.moves);
-        if moves {
-            return move_along(
+        let mut fight = if moves {
+            move_along(
                 ruleset,
                 &battle.state,
                 &request.action,
                 &request.attackers,
                 &request.path,
-            );
+            )?
+        } else {
+            fight_with(
+                ruleset,
+                &battle.state,
+                &request.action,
+                &request.attackers,
+                &request.defenders,
+                &Contacts {
+                    bound_of: request.bound_of.clone(),
+                    behind: request.behind.clone(),
+                    on_enemy_flank: request.on_enemy_flank.clone(),
+                },
+            )?
+        };
+        // The terrain the umpire last gave these hexes, kept in the battle (issue 31 item 4).
+        terrain::given(&mut fight.situation, &terrains);
+        Ok(fight)
+    }
+
+    /// The terrain the results in force last gave each hex, read from their stored situations.
+    fn terrains(&mut self, referee: &Referee, id: i64) -> Result<terrain::Terrains, RefereeError> {
+        let details = self.store.details(id)?;
+        let battle = self.battle(referee, id)?;
+        let mut terrains = terrain::Terrains::new();
+        for (seq, raw) in details {
+            if !battle.history.in_force(seq) {
+                continue;
+            }
+            if let Ok(detail) = serde_json::from_str::<serde_json::Value>(raw.get()) {
+                terrain::remember(&mut terrains, &detail["situation"]);
+            }
         }
-        fight_with(
-            ruleset,
-            &battle.state,
-            &request.action,
-            &request.attackers,
-            &request.defenders,
-            &Contacts {
-                bound_of: request.bound_of.clone(),
-                behind: request.behind.clone(),
-                on_enemy_flank: request.on_enemy_flank.clone(),
-            },
-        )
+        Ok(terrains)
     }
 
     pub fn adjust(

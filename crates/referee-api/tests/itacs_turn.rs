@@ -466,6 +466,33 @@ fn break_and_rout_moves_land_on_the_roster() {
     assert_eq!(e.code, "fight.one_each");
 }
 
+/// The terrain the umpire gave a hex comes with the next fight there, kept in the battle: after
+/// a restart too (the situations applied are stored with their events); undone, it is forgotten.
+#[test]
+fn a_fight_remembers_the_terrain_last_given_to_its_hexes_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Bows", "side": "Carthage", "stats": {"type": "LB", "count": 2, "hex": "17.03"}},
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "hex": "17.04"}},
+            {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 3, "hex": "18.04"}}
+        ]),
+    );
+    let f = fight(&mut battles, &referee, id, "missile", &[1], &[3]);
+    assert_eq!(f.situation["target"]["terrain"], json!("clear"));
+    apply(&mut battles, &referee, id, &f, in_mud(&f), &[1, 1]).unwrap();
+    drop(battles);
+    let (mut battles, referee) = open(&dir);
+    let f = fight(&mut battles, &referee, id, "melee", &[2], &[3]);
+    assert_eq!(f.situation["defenders"][0]["terrain"], json!("mud"));
+    battles.undo(&referee, id).unwrap();
+    let f = fight(&mut battles, &referee, id, "melee", &[2], &[3]);
+    assert_eq!(f.situation["defenders"][0]["terrain"], json!("clear"));
+}
+
 /// A battle of these units: Carthage first, then Rome.
 fn units(battles: &mut Battles, referee: &Referee, units: Value) -> i64 {
     let new: NewBattle = serde_json::from_value(json!({

@@ -6,7 +6,6 @@ import * as api from './api';
 import { alerts, type Alert } from './battle';
 import { noPicks, type Picks } from './pick';
 import { fightAction, moveAction } from './actions';
-import type { Terrains } from './terrain-memory';
 import type { Bounds } from './contacts';
 
 export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
@@ -31,8 +30,6 @@ interface AppState {
   picks: Picks;
   /** The fight "Resolve" opened the resolver on, once. */
   fight: Picks | undefined;
-  /** By battle: the terrain last applied for each hex, given again to the next fight there. */
-  terrains: Record<number, Terrains>;
   /** By battle: whose bound it is, as the umpire last named it, for that bound's fights. */
   bounds: Bounds;
 }
@@ -49,7 +46,6 @@ export const app: AppState = $state({
   opened: 0,
   picks: noPicks(),
   fight: undefined,
-  terrains: {},
   bounds: {},
 });
 
