@@ -170,7 +170,11 @@ async function playTurn(label) {
   await hexes.setValue('19.05 20.05');
   await browser.keys('Enter');
   n += 1;
-  await until(browser, 'the path read from the roster', async () => (await browser.$('#situation-form').getText()).includes('20.05'));
+  const pathRead = () => browser.execute(() => [...document.querySelectorAll('#situation-form input')].some((i) => i.value === '20.05'));
+  await until(browser, 'the path read from the roster', pathRead).catch(async (e) => {
+    await shot(browser, `itacs-rout-move-refused-${label}`);
+    throw e;
+  });
   await until(browser, 'the move allowed', async () => (await browser.$$('#battle-resolution [data-testid="outcome-result"]')).length > 0);
   await shot(browser, `itacs-rout-move-${label}`);
   const move = await browser.$('#apply-result');

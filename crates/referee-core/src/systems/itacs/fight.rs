@@ -484,7 +484,7 @@ fn missing_values(data: &ItacsData, action: &str, fighters: &[&Picked]) -> Vec<S
 /// disrupted mover (5.1) —, and each hex the umpire names is read from the roster: the friends
 /// already there (4.3.3), their D and Rout markers (5.1, 5.3), an elephant (6.9.3). A hex of
 /// enemy units is never entered (4.3.3). Its terrain, its distance from the nearest enemy and
-/// the map edge are the umpire's to set.
+/// the map edge are the umpire's to set. The stack's markers move with it (R-ITACS-40).
 fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, RefereeError> {
     let Some(mover) = sides.attackers.first() else {
         return Err(not_a_combat("move"));

@@ -694,14 +694,14 @@ impl<'a> Mover<'a> {
                 None,
             ));
             // The hex's markers are on top of the whole stack it now joins (5.0): the mover,
-            // with none of its own, carries as many as the hex.
+            // with none of its own, carries as many as the hex (R-ITACS-40).
             progress.effects.push(effect(
                 Target::Unit(self.unit().label.clone()),
                 Change::DMarkers {
                     count: step.d_markers,
                 },
                 "5.1",
-                None,
+                Some("R-ITACS-40"),
             ));
             progress.result = "disrupted";
         }
