@@ -10,9 +10,9 @@ use ts_rs::TS;
 
 use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
-use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Sides};
+use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Opening, Sides};
 use crate::rule_system::resolve::unknown_action;
-use crate::rule_system::ChoiceList;
+use crate::rule_system::{ActionInfo, ChoiceList};
 use crate::state::{BattleState, Role, UnitId, UnitState};
 use crate::systems::Ruleset;
 use crate::ErrorCode;
@@ -80,22 +80,12 @@ pub fn fight_with<'s>(
             ),
         ));
     }
-    let info = ruleset
-        .info
-        .actions
-        .iter()
-        .find(|a| a.id == action)
-        .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))?;
+    let info = action_info(ruleset, action)?;
     if info.from_roster && attackers.is_empty() && defenders.is_empty() {
-        let opening = ruleset.system.open_battle(action, state)?;
-        return Ok(Fight {
-            action: action.to_string(),
-            situation: opening.situation,
-            targets: opening.targets,
-            asks: opening.asks,
-            choices: opening.choices,
-            labels: opening.labels,
-        });
+        return Ok(Fight::opened(
+            action,
+            ruleset.system.open_battle(action, state)?,
+        ));
     }
     if !info.fights {
         return Err(not_a_combat(&info.name));
@@ -258,12 +248,7 @@ pub fn move_along(
     movers: &[UnitId],
     path: &[String],
 ) -> Result<Fight, RefereeError> {
-    let info = ruleset
-        .info
-        .actions
-        .iter()
-        .find(|a| a.id == action)
-        .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))?;
+    let info = action_info(ruleset, action)?;
     if !info.moves {
         return Err(not_a_combat(&info.name));
     }
@@ -300,15 +285,31 @@ pub fn move_along(
         attackers_bound: true,
         path: path.to_vec(),
     };
-    let opening = ruleset.system.open(action, &sides)?;
-    Ok(Fight {
-        action: action.to_string(),
-        situation: opening.situation,
-        targets: opening.targets,
-        asks: opening.asks,
-        choices: opening.choices,
-        labels: opening.labels,
-    })
+    Ok(Fight::opened(action, ruleset.system.open(action, &sides)?))
+}
+
+/// The action by its id in the ruleset, or a refusal naming the actions it has.
+fn action_info<'r>(ruleset: &'r Ruleset, action: &str) -> Result<&'r ActionInfo, RefereeError> {
+    ruleset
+        .info
+        .actions
+        .iter()
+        .find(|a| a.id == action)
+        .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))
+}
+
+impl Fight {
+    /// The fight as its system opened it, nothing added.
+    fn opened(action: &str, opening: Opening) -> Fight {
+        Fight {
+            action: action.to_string(),
+            situation: opening.situation,
+            targets: opening.targets,
+            asks: opening.asks,
+            choices: opening.choices,
+            labels: opening.labels,
+        }
+    }
 }
 
 /// The picked units, each on the table and a fighting unit.

@@ -758,7 +758,8 @@ impl<'a> Mover<'a> {
             ));
             progress.result = "leaves_the_map";
         }
-        if self.routing {
+        // A rout move under a Break marker takes it off (5.2.1); a stack without one has none.
+        if s.kind == MoveKind::Break {
             progress.effects.push(effect(
                 Target::Unit(mover.clone()),
                 Change::RemoveBreak,
@@ -824,21 +825,21 @@ fn nowhere_farther(
             "5.3.1",
         ));
     }
-    // As after any rout move, its Break marker goes (5.2.1).
-    let effects = vec![
-        effect(
-            Target::Unit(unit.label.clone()),
-            Change::DMarkers { count: 1 },
-            "5.3.1",
-            None,
-        ),
-        effect(
+    // As after any rout move, a Break marker goes (5.2.1).
+    let mut effects = vec![effect(
+        Target::Unit(unit.label.clone()),
+        Change::DMarkers { count: 1 },
+        "5.3.1",
+        None,
+    )];
+    if s.kind == MoveKind::Break {
+        effects.push(effect(
             Target::Unit(unit.label.clone()),
             Change::RemoveBreak,
             "5.2.1",
             None,
-        ),
-    ];
+        ));
+    }
     Ok(Resolution::certain(
         &data.system.id,
         "move",
@@ -1367,9 +1368,9 @@ mod tests {
             (Some("end_facing_changes"), Some("4.3.2"))
         );
         assert_eq!(finish(lb(1), 4, false).unwrap().totals[0].value, "5 of 5");
-        // A rout move off the map: destroyed (5.3.3), and its Break marker goes (5.2.1).
+        // A break move off the map: destroyed (5.3.3), and its Break marker goes (5.2.1).
         let rout =
-            json!({ "unit": { "type": "SD" }, "kind": "rout", "path": [{ "terrain": "clear" }] });
+            json!({ "unit": { "type": "SD" }, "kind": "break", "path": [{ "terrain": "clear" }] });
         let o = finish(rout, 1, true).unwrap().outcome.unwrap();
         assert_eq!(o.result, "leaves_the_map");
         assert_eq!(o.meaning, meaning("leaves_the_map"));

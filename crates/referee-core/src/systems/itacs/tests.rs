@@ -580,6 +580,13 @@ fn a_move_lands_its_last_hex_and_the_d_markers_it_joins() {
         changes(
             json!({ "unit": { "type": "SD" }, "kind": "rout", "disrupted": true, "path": [step("18.05", 1)] })
         ),
+        [("4.3.1".to_string(), hex("18.05"))]
+    );
+    // A break move takes its Break marker off (5.2.1).
+    assert_eq!(
+        changes(
+            json!({ "unit": { "type": "SD" }, "kind": "break", "disrupted": true, "path": [step("18.05", 1)] })
+        ),
         [
             ("4.3.1".to_string(), hex("18.05")),
             ("5.2.1".to_string(), Change::RemoveBreak)
@@ -590,10 +597,7 @@ fn a_move_lands_its_last_hex_and_the_d_markers_it_joins() {
         changes(
             json!({ "unit": { "type": "SD" }, "kind": "rout", "disrupted": true, "path": [edge] })
         ),
-        [
-            ("5.3.3".to_string(), Change::DestroyAll),
-            ("5.2.1".to_string(), Change::RemoveBreak)
-        ]
+        [("5.3.3".to_string(), Change::DestroyAll)]
     );
     let unnamed = changes(json!({ "unit": { "type": "SD" }, "path": [{ "terrain": "clear" }] }));
     assert!(unnamed.is_empty(), "{unnamed:?}");
