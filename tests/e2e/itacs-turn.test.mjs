@@ -1,7 +1,8 @@
 // End to end: a whole ITACS turn in the real app window, at 1280×800 and at 390×844, from the
 // roster alone — units entered by hex (a mixed stack, a leader with it), the phases driving the
 // resolver: missile fire, defensive fire with the terrain set (the 4.4.2 example), a melee of the
-// mixed stack with its leader's bonus, the recovery phase opened from the roster, the next turn.
+// mixed stack with its leader's bonus, the recovery phase opened from the roster, the next turn,
+// the routed hastati's rout move opened from their row, a stack moved to a new hex typed in place.
 // Every interaction of the turn is counted (`turn-flow itacs: N interactions`); each combat with
 // one situational modifier takes at most 7.
 import { after, before, test } from 'node:test';
@@ -158,6 +159,44 @@ async function playTurn(label) {
   const turn = await browser.$('.turn-bar').getText();
   await count('#next-turn');
   await until(browser, 'the next turn', async () => (await browser.$('.turn-bar').getText()) !== turn || (await browser.$('#phase').getValue()) === '');
+
+  // Rome's movement: the routed hastati make their rout move (5.3.1) from their row — the hexes
+  // typed, each read from the roster —, landing in 20.05 with their markers, in one event.
+  const start = n;
+  await count('button[data-tab="roster"]');
+  await count(`#roster button[data-open-move="${id.Hastati}"]`);
+  const hexes = await browser.$('#move-path-hexes');
+  await hexes.waitForExist({ timeout: 10000 });
+  await hexes.setValue('19.05 20.05');
+  await browser.keys('Enter');
+  n += 1;
+  const pathRead = () => browser.execute(() => [...document.querySelectorAll('#situation-form input')].some((i) => i.value === '20.05'));
+  await until(browser, 'the path read from the roster', pathRead).catch(async (e) => {
+    await shot(browser, `itacs-rout-move-refused-${label}`);
+    throw e;
+  });
+  await until(browser, 'the move allowed', async () => (await browser.$$('#battle-resolution [data-testid="outcome-result"]')).length > 0);
+  await shot(browser, `itacs-rout-move-${label}`);
+  const move = await browser.$('#apply-result');
+  await until(browser, 'rout move: Apply ready', async () => move.isEnabled());
+  await move.click();
+  n += 1;
+  await move.click().catch(() => undefined); // a double tap applies once
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  console.log(`turn-flow itacs (${label}): rout move: ${n - start - 1} interactions`);
+  words = await roster();
+  assert.equal(words.Hastati, '2/3, 3 D, Rout');
+  assert.equal(await hexOf(id.Hastati), 'Hex 20.05');
+
+  // A move to a hex no Roman stands in yet: typed in place on the row, Enter.
+  await browser.$(`#roster select[data-move-unit="${id['Archers B']}"]`).selectByVisibleText('Another hex…');
+  n += 1;
+  const typed = await browser.$(`#roster input[data-new-place="${id['Archers B']}"]`);
+  await typed.waitForExist({ timeout: 10000 });
+  await typed.setValue('24.20');
+  await browser.keys('Enter');
+  n += 1;
+  await until(browser, 'Archers B in 24.20', async () => (await hexOf(id['Archers B'])) === 'Hex 24.20');
   console.log(`turn-flow itacs (${label}): ${n} interactions`);
   return n;
 }

@@ -9,9 +9,9 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use referee_core::battle::{
-    fight_with, outlook, settled, standing, AppliedChange, Battle, BattleSetup, BattleState,
-    Contacts, DiceSource, Difference, Event, EventBody, Fight, Mapping, SideSetup, Standing,
-    Subject, UnitId, UnitSpec,
+    fight_with, move_along, outlook, settled, standing, AppliedChange, Battle, BattleSetup,
+    BattleState, Contacts, DiceSource, Difference, Event, EventBody, Fight, Mapping, SideSetup,
+    Standing, Subject, UnitId, UnitSpec,
 };
 use referee_core::contract::{Chance, Change};
 use referee_core::rule_system::Phase;
@@ -24,6 +24,7 @@ use referee_store::{
 
 use crate::import::{read_battle_file, MAX_TURN};
 use crate::names;
+use crate::terrain;
 use crate::{report, HouseRuleChoice, Limited, Referee};
 
 /// Where the referee keeps its database when none is named: the app's data folder
@@ -158,6 +159,11 @@ pub struct FightRequest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(optional, as = "Option<Vec<UnitId>>")]
     pub on_enemy_flank: Vec<UnitId>,
+    /// A move's hexes entered, in order, as the map numbers them (an ITACS rout move): the one
+    /// unit picked as `attackers` moves, each hex read from the roster.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<String>>")]
+    pub path: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -708,19 +714,57 @@ impl Battles {
         request: &FightRequest,
     ) -> Result<Fight, RefereeError> {
         let ruleset = referee.ruleset(&self.battle(referee, id)?.state.ruleset.clone())?;
+        for (i, hex) in request.path.iter().enumerate() {
+            names::check_name(&format!("path[{i}]"), "hex", hex)?;
+        }
+        let terrains = self.terrains(referee, id)?;
         let battle = self.battle(referee, id)?;
-        fight_with(
-            ruleset,
-            &battle.state,
-            &request.action,
-            &request.attackers,
-            &request.defenders,
-            &Contacts {
-                bound_of: request.bound_of.clone(),
-                behind: request.behind.clone(),
-                on_enemy_flank: request.on_enemy_flank.clone(),
-            },
-        )
+        let moves = ruleset
+            .info
+            .actions
+            .iter()
+            .any(|a| a.id == request.action && a.moves);
+        let mut fight = if moves {
+            move_along(
+                ruleset,
+                &battle.state,
+                &request.action,
+                &request.attackers,
+                &request.path,
+            )?
+        } else {
+            fight_with(
+                ruleset,
+                &battle.state,
+                &request.action,
+                &request.attackers,
+                &request.defenders,
+                &Contacts {
+                    bound_of: request.bound_of.clone(),
+                    behind: request.behind.clone(),
+                    on_enemy_flank: request.on_enemy_flank.clone(),
+                },
+            )?
+        };
+        // The terrain the umpire last gave these hexes, kept in the battle (issue 31 item 4).
+        terrain::given(&mut fight.situation, &terrains);
+        Ok(fight)
+    }
+
+    /// The terrain the results in force last gave each hex, read from their stored situations.
+    fn terrains(&mut self, referee: &Referee, id: i64) -> Result<terrain::Terrains, RefereeError> {
+        let details = self.store.details(id)?;
+        let battle = self.battle(referee, id)?;
+        let mut terrains = terrain::Terrains::new();
+        for (seq, raw) in details {
+            if !battle.history.in_force(seq) {
+                continue;
+            }
+            if let Ok(detail) = serde_json::from_str::<serde_json::Value>(raw.get()) {
+                terrain::remember(&mut terrains, &detail["situation"]);
+            }
+        }
+        Ok(terrains)
     }
 
     pub fn adjust(

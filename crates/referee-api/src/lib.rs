@@ -12,6 +12,7 @@ mod report;
 mod request;
 mod rulesets;
 mod share;
+mod terrain;
 mod worth;
 
 use serde::{Deserialize, Serialize};

@@ -72,9 +72,14 @@ fn apply(
         &ApplyRequest {
             action: fight.action.clone(),
             situation,
-            dice: DiceEntry::Physical(PhysicalDice {
-                faces: faces.to_vec(),
-            }),
+            // An action without dice (a move) takes none.
+            dice: if faces.is_empty() {
+                DiceEntry::None
+            } else {
+                DiceEntry::Physical(PhysicalDice {
+                    faces: faces.to_vec(),
+                })
+            },
             mapping: Mapping {
                 targets: fight.targets.clone(),
                 choices: Default::default(),
@@ -234,9 +239,70 @@ fn a_whole_turn_from_the_roster() {
     );
     steps.push(v);
 
-    // The next turn: Rome attacks the mixed stack, picking one unit of it; the whole hex
-    // defends, Hanno's bonus with it, and a unit lost is the defender's choice between entries.
-    battles.advance_turn(&referee, id, None, None).unwrap();
+    // The next turn, Rome's movement phase: the routed Hastati make their rout move (5.3.1),
+    // opened from their row with their hex's state; never into a hex of enemy units (4.3.3).
+    let v = battles.advance_turn(&referee, id, None, None).unwrap();
+    let row = |v: &BattleView, label: &str| {
+        let u = v.state.units.values().find(|u| u.label == label).unwrap();
+        u.words.opens_move.clone()
+    };
+    assert_eq!(row(&v, "Hastati").as_deref(), Some("Rout move"));
+    assert_eq!(row(&v, "Pikes"), None, "no marker calls for a move");
+    let e = move_from_roster(&mut battles, &referee, id, 4, &["17.03"]).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("fight.enemy_hex", Some("4.3.3"))
+    );
+    assert!(e.message.contains("Pikes"), "{}", e.message);
+    let f = move_from_roster(&mut battles, &referee, id, 4, &["19.05", "20.05"]).unwrap();
+    assert_eq!(
+        f.situation,
+        json!({"unit": {"type": "SD", "count": 2}, "kind": "rout", "disrupted": true, "path": [
+            {"label": "19.05", "terrain": "clear", "stream": false, "road": false, "facing_changes": 0,
+             "units_in_hex": 0, "d_markers": 0, "rout": false, "elephant": false, "across_scarp": false, "map_edge": false},
+            {"label": "20.05", "terrain": "clear", "stream": false, "road": false, "facing_changes": 0,
+             "units_in_hex": 0, "d_markers": 0, "rout": false, "elephant": false, "across_scarp": false, "map_edge": false}
+        ], "square": false, "fire_ship": false, "charging": false, "nowhere_farther": false, "end_facing_changes": 0})
+    );
+    assert_eq!(targets(&f), pairs(&[("unit:SD", &[4])]));
+    let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
+    let hastati = v
+        .state
+        .units
+        .values()
+        .find(|u| u.label == "Hastati")
+        .unwrap();
+    assert_eq!(
+        (
+            hastati.words.place.as_deref(),
+            hastati.words.summary.as_str()
+        ),
+        (Some("Hex 20.05"), "2/3, 3 D, Rout"),
+        "the markers move with the stack; only a leader ends the rout (5.3.2)"
+    );
+    assert_eq!(row(&v, "Hastati").as_deref(), Some("Rout move"));
+    steps.push(v);
+    // A move to a hex no unit of the side stands in: the entry's hex changed, one event.
+    let archers = v_unit(&steps, "Archers B");
+    let mut stats = archers.1.clone();
+    stats["hex"] = json!("24.20");
+    let v = battles
+        .edit_unit(
+            &referee,
+            id,
+            archers.0,
+            serde_json::from_value(json!({"label": "Archers B", "side": "Rome", "stats": stats}))
+                .unwrap(),
+        )
+        .unwrap();
+    assert_eq!(
+        v.state.units[&archers.0].words.place.as_deref(),
+        Some("Hex 24.20")
+    );
+    steps.push(v);
+
+    // Rome attacks the mixed stack, picking one unit of it; the whole hex defends, Hanno's
+    // bonus with it, and a unit lost is the defender's choice between entries.
     let f = fight(&mut battles, &referee, id, "melee", &[6], &[1]);
     assert_eq!(f.situation["defender_leader_bonus"], json!(2));
     assert_eq!(targets(&f)[1], ("defender".to_string(), vec![1, 2]));
@@ -286,6 +352,145 @@ fn a_whole_turn_from_the_roster() {
             serde_json::to_value(&before.state.units).unwrap()
         );
     }
+}
+
+/// A move opened from a unit's row along the hexes the umpire names.
+fn move_from_roster(
+    battles: &mut Battles,
+    referee: &Referee,
+    id: i64,
+    unit: u32,
+    path: &[&str],
+) -> Result<Fight, referee_core::RefereeError> {
+    battles.fight(
+        referee,
+        id,
+        &FightRequest {
+            action: "move".into(),
+            attackers: vec![unit],
+            path: path.iter().map(|h| h.to_string()).collect(),
+            ..Default::default()
+        },
+    )
+}
+
+/// A unit's id and entry, by label, in the last state.
+fn v_unit(steps: &[BattleView], label: &str) -> (u32, Value) {
+    let u = steps
+        .last()
+        .unwrap()
+        .state
+        .units
+        .values()
+        .find(|u| u.label == label)
+        .unwrap();
+    (u.id, u.detail.entry().unwrap())
+}
+
+/// A break move from the roster (5.2): one point less, into a hex whose friends carry D
+/// markers — the mover is disrupted and stops there (5.1), its Break marker gone (5.2.1) —;
+/// a rout move off the map edge (5.3.3): the unit destroyed.
+#[test]
+fn break_and_rout_moves_land_on_the_roster() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Cavalry", "side": "Carthage", "stats": {"type": "LC", "count": 1, "movement": 8, "hex": "10.10"}},
+            {"label": "Shaken", "side": "Carthage", "stats": {"type": "SD", "count": 2, "hex": "11.10"}},
+            {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 1, "hex": "12.12"}},
+            {"label": "Militia", "side": "Carthage", "stats": {"type": "MS", "class": "A", "count": 1, "hex": "9.09"}}
+        ]),
+    );
+    let adjust = |battles: &mut Battles, unit: u32, change: Value| {
+        battles
+            .adjust(
+                &referee,
+                id,
+                &serde_json::from_value(json!({"subject": {"unit": unit}, "change": change}))
+                    .unwrap(),
+            )
+            .unwrap()
+    };
+    adjust(&mut battles, 1, json!({"kind": "break"}));
+    adjust(&mut battles, 2, json!({"kind": "d_markers", "count": 2}));
+    let before = adjust(&mut battles, 4, json!({"kind": "rout"}));
+    let f = move_from_roster(&mut battles, &referee, id, 1, &["11.10"]).unwrap();
+    assert_eq!(f.situation["kind"], json!("break"));
+    assert_eq!(f.situation["path"][0]["d_markers"], json!(2));
+    assert_eq!(f.situation["path"][0]["units_in_hex"], json!(2));
+    assert_eq!(
+        targets(&f),
+        pairs(&[("hex:11.10", &[2]), ("unit:LC", &[1])])
+    );
+    let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
+    let cavalry = &v.state.units[&1];
+    assert_eq!(
+        (
+            cavalry.words.place.as_deref(),
+            cavalry.words.summary.as_str()
+        ),
+        (Some("Hex 11.10"), "1/1, 2 D")
+    );
+    assert_eq!(words_of(&v, "Shaken"), "2/2, 2 D");
+    // The militia rout off the map edge with points left.
+    let f = move_from_roster(&mut battles, &referee, id, 4, &["8.09"]).unwrap();
+    let mut off = f.situation.clone();
+    off["path"][0]["map_edge"] = json!(true);
+    let v = apply(&mut battles, &referee, id, &f, off, &[]).unwrap();
+    assert_eq!(words_of(&v, "Militia"), "0/1, lost");
+    assert_eq!(
+        replayed(&dir, &referee, id),
+        serde_json::to_value(&v.state).unwrap()
+    );
+    battles.undo(&referee, id).unwrap();
+    let v = battles.undo(&referee, id).unwrap();
+    assert_eq!(
+        serde_json::to_value(&v.state.units).unwrap(),
+        serde_json::to_value(&before.state.units).unwrap()
+    );
+    // Two entries at once are refused: a move is one entry's.
+    let e = battles
+        .fight(
+            &referee,
+            id,
+            &FightRequest {
+                action: "move".into(),
+                attackers: vec![1, 4],
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+    assert_eq!(e.code, "fight.one_each");
+}
+
+/// The terrain the umpire gave a hex comes with the next fight there, kept in the battle: after
+/// a restart too (the situations applied are stored with their events); undone, it is forgotten.
+#[test]
+fn a_fight_remembers_the_terrain_last_given_to_its_hexes_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Bows", "side": "Carthage", "stats": {"type": "LB", "count": 2, "hex": "17.03"}},
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "hex": "17.04"}},
+            {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 3, "hex": "18.04"}}
+        ]),
+    );
+    let f = fight(&mut battles, &referee, id, "missile", &[1], &[3]);
+    assert_eq!(f.situation["target"]["terrain"], json!("clear"));
+    apply(&mut battles, &referee, id, &f, in_mud(&f), &[1, 1]).unwrap();
+    drop(battles);
+    let (mut battles, referee) = open(&dir);
+    let f = fight(&mut battles, &referee, id, "melee", &[2], &[3]);
+    assert_eq!(f.situation["defenders"][0]["terrain"], json!("mud"));
+    battles.undo(&referee, id).unwrap();
+    let f = fight(&mut battles, &referee, id, "melee", &[2], &[3]);
+    assert_eq!(f.situation["defenders"][0]["terrain"], json!("clear"));
 }
 
 /// A battle of these units: Carthage first, then Rome.

@@ -80,6 +80,10 @@ pub enum BattleCommand {
         /// Roster ids of friends in front-edge contact with the enemy's flank or rear (DBMM).
         #[arg(long, value_delimiter = ',')]
         on_enemy_flank: Vec<u32>,
+        /// A move's hexes entered, in order (ITACS move: the one unit of --attackers), e.g.
+        /// 19.05,20.05.
+        #[arg(long, value_delimiter = ',')]
+        path: Vec<String>,
     },
     /// A change by hand: `{subject, change, reason?}` on stdin.
     Adjust {
@@ -298,6 +302,7 @@ pub fn battle(
             bound_of,
             behind,
             on_enemy_flank,
+            path,
         } => value(&battles.fight(
             r,
             battle,
@@ -308,6 +313,7 @@ pub fn battle(
                 bound_of,
                 behind,
                 on_enemy_flank,
+                path,
             },
         )?),
         BattleCommand::Adjust { battle } => {

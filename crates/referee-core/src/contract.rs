@@ -230,6 +230,8 @@ pub enum Change {
     },
     /// The units fired their throwing weapons: once per game (ITACS 6.6).
     ThrowingWeaponsUsed,
+    /// The stack now stands in this hex, where its move ended (ITACS 4.3, 5.3.1).
+    EntersHex { hex: String },
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -343,6 +345,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::ThrowingWeaponsUsed => {
             "throwing weapons used (once per game: not again this battle)".to_string()
         }
+        Change::EntersHex { hex } => format!("now in hex {hex}"),
     };
     Effect {
         target,

@@ -347,7 +347,8 @@ error_codes! {
     /// `bound_of`, `behind` or `on_enemy_flank` given to a system whose fights take none (all but
     /// DBMM)
     FightNoContacts = "fight.no_contacts",
-    /// more units than the action fights with (a GTS fire, a Medieval shooter, DBMM shooting)
+    /// more units than the action fights with (a GTS fire, a Medieval shooter, DBMM shooting), or
+    /// more than one roster entry picked for an ITACS move
     FightOneEach = "fight.one_each",
     /// more than three DBMM elements on a side of a close combat, or two friends behind (or on the
     /// enemy's flank) of one element
@@ -356,6 +357,8 @@ error_codes! {
     FightDisrupted = "fight.disrupted",
     /// a scattered Medieval unit (9.1)
     FightScattered = "fight.scattered",
+    /// an ITACS move whose path enters a hex the roster has enemy units in (4.3.3)
+    FightEnemyHex = "fight.enemy_hex",
     /// a loss over several units without the player's choice (or a choice of the wrong size)
     BattleChoiceNeeded = "battle.choice_needed",
     /// a change to a unit that is lost or was never added; an edit or removal of a unit not on the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemInfo } from '../generated/api';
-import { actionGroups, fightAction, fights, fromRoster, mainAction } from './actions';
+import { actionGroups, fightAction, fights, fromRoster, mainAction, moveAction, movesAlong } from './actions';
 
 const system = {
   id: 'gts', main_action: 'melee',
@@ -25,6 +25,13 @@ describe('actions as the umpire looks for them', () => {
     const groups = actionGroups(system);
     expect(groups.map((g) => g.name)).toEqual(['Combat', 'Morale and checks', 'Tables and army']);
     expect(groups[0].actions.map((a) => a.id)).toEqual(['melee', 'fire', 'melee_round']);
+  });
+  it('knows the move a unit\'s row opens, where the system has one', () => {
+    const moving = { ...system, actions: [...system.actions, { id: 'move', name: 'Movement', rule: '4.3', group: 'movement', fights: false, moves: true }] } as unknown as SystemInfo;
+    expect(moveAction(moving)).toBe('move');
+    expect(movesAlong(moving, 'move')).toBe(true);
+    expect(movesAlong(moving, 'melee')).toBe(false);
+    expect(moveAction(system)).toBeUndefined();
   });
   it('knows the main combat and which actions take the picked units', () => {
     expect(mainAction(system)).toBe('melee');

@@ -37,6 +37,12 @@ export function mainAction(system: SystemInfo | undefined): string {
 /** Whether an action takes the picked units of both sides. */
 export const fights = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.fights;
 
+/** Whether an action moves one picked unit along the places the umpire names (an ITACS move). */
+export const movesAlong = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.moves;
+
+/** The system's move opened from a unit's row (a rout or break move), if it has one. */
+export const moveAction = (system: SystemInfo | undefined): string | undefined => system?.actions.find((a) => a.moves)?.id;
+
 /** Whether an action is filled in from the whole roster, without picks (a recovery phase). */
 export const fromRoster = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.from_roster;
 

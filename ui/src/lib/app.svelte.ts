@@ -5,8 +5,7 @@ import type { BattleView, RulesetList, SystemInfo, UnitForm } from '../generated
 import * as api from './api';
 import { alerts, type Alert } from './battle';
 import { noPicks, type Picks } from './pick';
-import { fightAction } from './actions';
-import type { Terrains } from './terrain-memory';
+import { fightAction, moveAction } from './actions';
 import type { Bounds } from './contacts';
 
 export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
@@ -31,8 +30,6 @@ interface AppState {
   picks: Picks;
   /** The fight "Resolve" opened the resolver on, once. */
   fight: Picks | undefined;
-  /** By battle: the terrain last applied for each hex, given again to the next fight there. */
-  terrains: Record<number, Terrains>;
   /** By battle: whose bound it is, as the umpire last named it, for that bound's fights. */
   bounds: Bounds;
 }
@@ -49,7 +46,6 @@ export const app: AppState = $state({
   opened: 0,
   picks: noPicks(),
   fight: undefined,
-  terrains: {},
   bounds: {},
 });
 
@@ -58,6 +54,16 @@ export function resolvePicks(action?: string): void {
   app.fight = { attackers: [...app.picks.attackers], defenders: [...app.picks.defenders] };
   app.picks = noPicks();
   app.resolverAction = action ?? fightAction(systemOf(), app.view?.state.phase);
+  app.tab = 'resolve';
+}
+
+/** Opens the resolver on the move a unit's markers call for (a rout move), that unit alone. */
+export function openMove(unit: number): void {
+  const action = moveAction(systemOf());
+  if (!action) return;
+  app.fight = { attackers: [unit], defenders: [] };
+  app.picks = noPicks();
+  app.resolverAction = action;
   app.tab = 'resolve';
 }
 

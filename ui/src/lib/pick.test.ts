@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unit } from '../test-fixtures';
-import { byPlace, fightText, livePicks, movedEntry, movesFor, noPicks, pickedAs, stackOf, togglePick } from './pick';
+import { byPlace, fightText, livePicks, movedEntry, movesFor, noPicks, pathOf, pathText, pickedAs, stackOf, togglePick } from './pick';
 
 const units = {
   1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }),
@@ -84,5 +84,11 @@ describe('moving a unit between stacks', () => {
   it('moves the entry as it was, its place changed', () => {
     expect(movedEntry(roster[1], 'hex', '22.18')).toEqual({ type: 'SD', count: 2, hex: '22.18' });
     expect(roster[1].detail.entry).toEqual({ type: 'SD', count: 2, hex: '17.03' });
+  });
+  it('reads a move\'s hexes as typed in one line, in order', () => {
+    expect(pathOf('19.05 20.05')).toEqual(['19.05', '20.05']);
+    expect(pathOf(' 19.05,20.05 ;  21.06 ')).toEqual(['19.05', '20.05', '21.06']);
+    expect(pathOf('  ')).toEqual([]);
+    expect(pathText(pathOf('19.05, 20.05'))).toBe('19.05 20.05');
   });
 });

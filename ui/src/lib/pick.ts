@@ -122,3 +122,11 @@ export function movedEntry(unit: UnitState, key: string, value: string): Record<
   const base = entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as Record<string, unknown>) : {};
   return { ...base, [key]: value };
 }
+
+/** The places a move enters, as typed in one line ("19.05 20.05", "19.05, 20.05"), in order. */
+export function pathOf(text: string): string[] {
+  return text.split(/[\s,;]+/).map((h) => h.trim()).filter((h) => h !== '');
+}
+
+/** A move's places as the line they were typed in. */
+export const pathText = (path: string[]): string => path.join(' ');

@@ -245,29 +245,6 @@ describe('the resolver', () => {
     await waitFor(() => expect(calls.filter(([c]) => c === 'resolve').map(([, a]) => (a.request as { dice?: number[] }).dice?.join(' '))).toContain(opener.closest('.pad')!.matches('.owner-b') ? '1 3' : '3 1'));
   });
 
-  it('opens a fight on a hex with the terrain last applied there, and remembers what is applied', async () => {
-    app.view = view({ ruleset: 'dbmm', units: { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) } });
-    app.fight = { attackers: [1], defenders: [2] };
-    app.terrains = { 7: { '17.03': 'woods' } };
-    const withGround = { type: 'object', properties: { paces: { type: 'integer' }, defender: { type: 'object', properties: { label: { type: 'string' }, terrain: { type: 'string' } } } }, required: ['paces', 'defender'] };
-    const calls = mockCommands((cmd, args) => {
-      if (cmd === 'situation_schema') return withGround;
-      if (cmd === 'battle_fight') return { action: 'melee', situation: { paces: 40, defender: { label: '17.03', terrain: 'clear' }, attacker: { label: '18.04', terrain: 'clear' } }, targets: { defender: [2], attacker: [1] }, asks: [] };
-      if (cmd === 'resolve') return resolution(!!(args.request as { dice?: number[] }).dice);
-      const entry = { seq: 3, at: '2026-11-21T10:02:00Z', kind: 'applied', text: 'Melee: DX (dice 3, 4; physical dice)', undone: false, edited: false, changes: ['Fyrd 1: destroyed'] };
-      if (cmd === 'battle_apply') return { ...app.view!, events: 3, undo: 3, log: [entry] };
-      return [];
-    });
-    render(Resolver);
-    await waitFor(() => expect(calls.some(([c]) => c === 'resolve')).toBe(true));
-    const first = calls.find(([c]) => c === 'resolve')![1].request as { situation: { defender: { terrain: string } } };
-    expect(first.situation.defender.terrain).toBe('woods');
-    await fireEvent.input(await screen.findByLabelText('Dice'), { target: { value: '34' } });
-    await fireEvent.click(await screen.findByRole('button', { name: 'Apply DX' }));
-    await waitFor(() => expect(calls.filter(([c]) => c === 'battle_apply').length).toBe(1));
-    await waitFor(() => expect(app.terrains[7]).toEqual({ '17.03': 'woods', '18.04': 'clear' }));
-  });
-
   it('opens empty without a fight: the rule’s example is one button away', async () => {
     app.resolverAction = 'melee';
     const calls = mockCommands((cmd, args) => {

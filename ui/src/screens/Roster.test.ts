@@ -225,14 +225,45 @@ describe('the roster', () => {
     app.view = view({ units: { 1: at(1, 'Pikes', 'Romans', '17.03'), 2: at(2, 'Bows', 'Romans', '22.19'), 3: at(3, 'Hastati', 'Carthage', '18.04') } });
     render(Roster);
     const select = await screen.findByRole('combobox', { name: 'Move Pikes to another hex' });
-    expect([...select.querySelectorAll('option:not([disabled])')].map((o) => o.textContent)).toEqual(['Hex 22.19']);
+    expect([...select.querySelectorAll('option:not([disabled])')].map((o) => o.textContent)).toEqual(['Hex 22.19', 'Another hex…']);
     await fireEvent.change(select, { target: { value: '22.19' } });
     await waitFor(() => expect(calls.some(([c]) => c === 'battle_edit_unit')).toBe(true));
     const edit = calls.find(([c]) => c === 'battle_edit_unit')![1];
     expect(edit).toEqual({ battle: 7, unit: 1, spec: { label: 'Pikes', side: 'Romans', command: undefined, role: 'unit', stats: { type: 'SD', count: 2, hex: '22.19' } } });
     expect(calls.filter(([c]) => c === 'battle_edit_unit')).toHaveLength(1);
-    // Hastati has no other hex of its side to go to.
-    expect(screen.queryByRole('combobox', { name: 'Move Hastati to another hex' })).toBeNull();
+    // Hastati has no other hex of its side to go to: only a hex typed in place.
+    const other = screen.getByRole('combobox', { name: 'Move Hastati to another hex' });
+    expect([...other.querySelectorAll('option:not([disabled])')].map((o) => o.textContent)).toEqual(['Another hex…']);
+  });
+
+  it('moves a unit to a hex no unit of its side stands in: typed in place, Enter, one edit', async () => {
+    const calls = commands();
+    const at = (id: number, label: string, side: string, hex: string) =>
+      unit({ id, label, side, place: `Hex ${hex}`, detail: { entry: { type: 'SD', count: 2, hex }, state: {} } });
+    app.view = view({ units: { 1: at(1, 'Pikes', 'Romans', '17.03') } });
+    render(Roster);
+    const select = await screen.findByRole('combobox', { name: 'Move Pikes to another hex' });
+    await fireEvent.change(select, { target: { value: select.querySelector('option:last-child')!.getAttribute('value') } });
+    const typed = screen.getByRole('textbox', { name: 'Hex to move Pikes to' });
+    expect(typed).toHaveFocus();
+    await fireEvent.input(typed, { target: { value: ' 19.06 ' } });
+    await fireEvent.submit(typed.closest('form')!);
+    await waitFor(() => expect(calls.some(([c]) => c === 'battle_edit_unit')).toBe(true));
+    expect(calls.find(([c]) => c === 'battle_edit_unit')![1].spec).toEqual({ label: 'Pikes', side: 'Romans', command: undefined, role: 'unit', stats: { type: 'SD', count: 2, hex: '19.06' } });
+    expect(calls.filter(([c]) => c === 'battle_edit_unit')).toHaveLength(1);
+  });
+
+  it('opens the rout move its markers call for from its row, that unit alone', async () => {
+    commands();
+    app.rules = { systems: [{ ...itacs, actions: [...itacs.actions, { id: 'move', name: 'Movement', rule: '4.3', group: 'movement', fights: false, from_roster: false, rolls: false, moves: true }] }], house_rules: [], problems: [] } as unknown as typeof app.rules;
+    app.view = view({ units: { 4: unit({ id: 4, label: 'Hastati', side: 'Romans', place: 'Hex 18.04', summary: '2/3, 3 D, Rout', opens_move: 'Rout move' }), 5: unit({ id: 5, label: 'Pikes', side: 'Romans', place: 'Hex 17.03' }) } });
+    render(Roster);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Rout move: Hastati' }));
+    expect(app.fight).toEqual({ attackers: [4], defenders: [] });
+    expect(app.resolverAction).toBe('move');
+    expect(app.tab).toBe('resolve');
+    // A unit whose markers call for no move has no such button.
+    expect(document.querySelector('[data-open-move="5"]')).toBeNull();
   });
 
   it('adds a leader with the values of his counter and his hex', async () => {

@@ -10,9 +10,9 @@ use ts_rs::TS;
 
 use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
-use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Sides};
+use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Opening, Sides};
 use crate::rule_system::resolve::unknown_action;
-use crate::rule_system::ChoiceList;
+use crate::rule_system::{ActionInfo, ChoiceList};
 use crate::state::{BattleState, Role, UnitId, UnitState};
 use crate::systems::Ruleset;
 use crate::ErrorCode;
@@ -80,22 +80,12 @@ pub fn fight_with<'s>(
             ),
         ));
     }
-    let info = ruleset
-        .info
-        .actions
-        .iter()
-        .find(|a| a.id == action)
-        .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))?;
+    let info = action_info(ruleset, action)?;
     if info.from_roster && attackers.is_empty() && defenders.is_empty() {
-        let opening = ruleset.system.open_battle(action, state)?;
-        return Ok(Fight {
-            action: action.to_string(),
-            situation: opening.situation,
-            targets: opening.targets,
-            asks: opening.asks,
-            choices: opening.choices,
-            labels: opening.labels,
-        });
+        return Ok(Fight::opened(
+            action,
+            ruleset.system.open_battle(action, state)?,
+        ));
     }
     if !info.fights {
         return Err(not_a_combat(&info.name));
@@ -210,6 +200,7 @@ pub fn fight_with<'s>(
         behind: behind.iter().copied().map(fighter).collect(),
         on_enemy_flank: on_enemy_flank.iter().copied().map(fighter).collect(),
         attackers_bound,
+        path: Vec::new(),
     };
     let opening = ruleset
         .system
@@ -245,6 +236,80 @@ pub fn fight_with<'s>(
         choices: opening.choices,
         labels: opening.labels,
     })
+}
+
+/// Opens a move (`moves`) of the one roster entry picked along the places the umpire names,
+/// in order (an ITACS rout move: 5.3.1): the system reads each place from the roster. No enemy
+/// is picked; its effects land on the mover and on the friends in the places it enters.
+pub fn move_along(
+    ruleset: &Ruleset,
+    state: &BattleState,
+    action: &str,
+    movers: &[UnitId],
+    path: &[String],
+) -> Result<Fight, RefereeError> {
+    let info = action_info(ruleset, action)?;
+    if !info.moves {
+        return Err(not_a_combat(&info.name));
+    }
+    let moving = picked(state, movers, "attackers")?;
+    let unit = match moving.as_slice() {
+        [] => {
+            return Err(RefereeError::new(
+                ErrorCode::FightNoUnits,
+                "Pick the unit that moves.",
+            ))
+        }
+        [one] => *one,
+        [_, ..] => {
+            return Err(RefereeError::new(
+                ErrorCode::FightOneEach,
+                format!(
+                    "{} moves one roster entry at a time: pick one, then the others of its stack.",
+                    info.name
+                ),
+            )
+            .field("attackers"))
+        }
+    };
+    let sides = Sides {
+        state,
+        attackers: vec![Fighter {
+            unit,
+            own: &unit.detail,
+            label: unit.label.clone(),
+        }],
+        defenders: Vec::new(),
+        behind: Vec::new(),
+        on_enemy_flank: Vec::new(),
+        attackers_bound: true,
+        path: path.to_vec(),
+    };
+    Ok(Fight::opened(action, ruleset.system.open(action, &sides)?))
+}
+
+/// The action by its id in the ruleset, or a refusal naming the actions it has.
+fn action_info<'r>(ruleset: &'r Ruleset, action: &str) -> Result<&'r ActionInfo, RefereeError> {
+    ruleset
+        .info
+        .actions
+        .iter()
+        .find(|a| a.id == action)
+        .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))
+}
+
+impl Fight {
+    /// The fight as its system opened it, nothing added.
+    fn opened(action: &str, opening: Opening) -> Fight {
+        Fight {
+            action: action.to_string(),
+            situation: opening.situation,
+            targets: opening.targets,
+            asks: opening.asks,
+            choices: opening.choices,
+            labels: opening.labels,
+        }
+    }
 }
 
 /// The picked units, each on the table and a fighting unit.

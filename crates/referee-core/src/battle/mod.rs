@@ -20,7 +20,7 @@ mod tests;
 pub use crate::rule_system::fight::Contacts;
 pub use changes::{changes_for, target_key, Mapping};
 pub use event::{turn_words, AppliedChange, DiceSource, Event, EventBody, Subject};
-pub use fight::{fight, fight_with, Fight};
+pub use fight::{fight, fight_with, move_along, Fight};
 pub use fold::{fold, History};
 pub use live::{differences, Battle, Difference};
 pub use outlook::{outlook, settled};

@@ -34,6 +34,9 @@ pub struct ActionInfo {
     pub contacts: Vec<ContactInfo>,
     /// It is fought in one side's bound, which the umpire names (DBMM).
     pub asks_bound: bool,
+    /// It moves one picked roster entry along the places the umpire names, each read from the
+    /// roster (an ITACS rout or break move, 5.1–5.3): opened from that one pick, no enemy.
+    pub moves: bool,
 }
 
 /// What a contact is to the fight (DBMM p. 35–38).

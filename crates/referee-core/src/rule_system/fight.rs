@@ -33,6 +33,9 @@ pub struct Sides<'a, U> {
     pub on_enemy_flank: Vec<Fighter<'a, U>>,
     /// Whose bound it is: the attackers' (true) or the defenders'.
     pub attackers_bound: bool,
+    /// A move's places entered, in order, as the umpire names them (an ITACS hex): the system
+    /// reads each from the roster. Empty for a fight.
+    pub path: Vec<String>,
 }
 
 /// What the umpire picks on the roster besides the fighters, each contact once: whose bound it
@@ -91,6 +94,7 @@ impl<'a> Sides<'a, Detail> {
             behind: typed(&self.behind)?,
             on_enemy_flank: typed(&self.on_enemy_flank)?,
             attackers_bound: self.attackers_bound,
+            path: self.path.clone(),
         })
     }
 }

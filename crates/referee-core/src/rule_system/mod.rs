@@ -97,6 +97,13 @@ impl<D: 'static> Action<D> {
         self
     }
 
+    /// A move of one picked entry along places the umpire names (its system's `open`, with the
+    /// path in `Sides::path`).
+    pub fn moves(mut self) -> Action<D> {
+        self.info.moves = true;
+        self
+    }
+
     /// A combat fought in one side's bound, with these contacts picked besides its units (its
     /// system takes them: `takes_contacts`).
     pub fn in_a_bound(mut self, contacts: Vec<ContactInfo>) -> Action<D> {
@@ -117,6 +124,7 @@ fn info(id: &str, name: &str, rule: &str, group: ActionGroup, rolls: bool) -> Ac
         rolls,
         contacts: Vec::new(),
         asks_bound: false,
+        moves: false,
     }
 }
 
@@ -736,6 +744,7 @@ pub fn leader_words(unit: &UnitState) -> UnitWords {
     }
     leader_parts(unit, &mut parts);
     UnitWords {
+        opens_move: None,
         type_name: "Leader".into(),
         summary: parts.join(", "),
         quick_edits: Vec::new(),

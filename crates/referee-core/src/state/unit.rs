@@ -155,6 +155,11 @@ pub struct UnitWords {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub place: Option<String>,
+    /// The move its markers call for, in the rules' words ("Rout move"): its row opens its
+    /// system's move (`moves`) on it, along the places the umpire names. None where none is due.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub opens_move: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -159,6 +159,7 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
         change: Change::ElementFate { fate: fate.into() },
     };
     UnitWords {
+        opens_move: None,
         type_name: format!("{}{type_name}, {grade}", if e.irr { "Irr " } else { "" }),
         summary: parts.join(", "),
         quick_edits: if unit.lost {

@@ -213,6 +213,7 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     }
     crate::rule_system::leader_parts(unit, &mut parts);
     UnitWords {
+        opens_move: None,
         type_name: format!("Leader{tag}"),
         summary: parts.join(", "),
         quick_edits: Vec::new(),

@@ -281,6 +281,7 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
         change,
     };
     UnitWords {
+        opens_move: None,
         type_name,
         summary: parts.join(", "),
         quick_edits: if unit.lost {

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::data::{AttackPosition, ItacsData};
+use super::movement::{MoveKind, MoveSituation, PathStep};
 use super::roster::{ItacsLeader, ItacsUnit};
 use super::situation::{
     AfterMovement, AttackingHex, DefendingHex, FireSituation, FiringHex, MeleeSituation, ScarpLine,
@@ -248,6 +249,9 @@ pub fn open(
     action: &str,
     sides: &Sides<ItacsUnit>,
 ) -> Result<Opening, RefereeError> {
+    if action == "move" {
+        return open_move(data, sides);
+    }
     let attacking = by_hex(
         sides.state,
         &sides.attackers,
@@ -451,6 +455,12 @@ fn missing_values(data: &ItacsData, action: &str, fighters: &[&Picked]) -> Vec<S
                 f.label
             ));
         }
+        if action == "move" && unit.movement.is_none() {
+            asks.push(format!(
+                "Enter the movement points printed on the {} counter (4.3.1).",
+                f.label
+            ));
+        }
         if action == "melee" && unit.combat.is_none() {
             asks.push(format!(
                 "Enter the combat strength printed on the {} counter (2.4.6).",
@@ -467,4 +477,115 @@ fn missing_values(data: &ItacsData, action: &str, fighters: &[&Picked]) -> Vec<S
         }
     }
     asks
+}
+
+/// A move opened from its roster entry (4.3): the markers of the stack it stands in set the
+/// move — a Break marker a break move (5.2), a Rout marker a rout move (5.3.1), D markers a
+/// disrupted mover (5.1) —, and each hex the umpire names is read from the roster: the friends
+/// already there (4.3.3), their D and Rout markers (5.1, 5.3), an elephant (6.9.3). A hex of
+/// enemy units is never entered (4.3.3). Its terrain, its distance from the nearest enemy and
+/// the map edge are the umpire's to set. The stack's markers move with it (R-ITACS-40).
+fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, RefereeError> {
+    let Some(mover) = sides.attackers.first() else {
+        return Err(not_a_combat("move"));
+    };
+    let state = sides.state;
+    let all = stacks(state);
+    let own = all
+        .iter()
+        .find(|s| s.members.iter().any(|m| m.unit.id == mover.unit.id));
+    let d_markers = own.map_or(mover.own.d_markers, FightingHex::d_markers);
+    let routed = own.map_or(mover.own.rout, FightingHex::rout);
+    let broken = own.map_or(mover.own.broken, |s| s.members.iter().any(|m| m.own.broken));
+    let kind = if broken {
+        MoveKind::Break
+    } else if routed {
+        MoveKind::Rout
+    } else {
+        MoveKind::Normal
+    };
+    let ground = open_ground(data.terrain.keys());
+    // The move names its mover as the rules read the entry (its type): that is the roster entry.
+    let name = resolved(data, mover).map_or_else(|| "unnamed".to_string(), |u| u.label);
+    let mut targets = BTreeMap::from([(target_key(&Target::Unit(name)), vec![mover.unit.id])]);
+    let mut path = Vec::new();
+    for (i, hex) in sides
+        .path
+        .iter()
+        .map(|h| h.trim())
+        .filter(|h| !h.is_empty())
+        .enumerate()
+    {
+        let here = |s: &&FightingHex| s.members[0].own.hex.as_deref() == Some(hex);
+        if let Some(enemy) = all
+            .iter()
+            .filter(here)
+            .find(|s| s.members[0].unit.side != mover.unit.side)
+        {
+            let names: Vec<String> = enemy.members.iter().map(|m| m.unit.named()).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            return Err(RefereeError::new(
+                ErrorCode::FightEnemyHex,
+                format!(
+                    "Hex {hex} holds {}: units may never enter a hex containing enemy units. Give the hexes the move enters.",
+                    crate::error::and_list(&names)
+                ),
+            )
+            .field(format!("path[{i}]"))
+            .rule("4.3.3"));
+        }
+        let friends: Vec<&Picked> = all
+            .iter()
+            .filter(here)
+            .filter(|s| s.members[0].unit.side == mover.unit.side)
+            .flat_map(|s| &s.members)
+            .filter(|m| m.unit.id != mover.unit.id)
+            .collect();
+        path.push(PathStep {
+            label: Some(hex.to_string()),
+            terrain: ground.clone(),
+            stream: false,
+            road: false,
+            facing_changes: 0,
+            units_in_hex: friends.iter().map(|f| f.unit.strength).sum(),
+            d_markers: friends.iter().map(|f| f.own.d_markers).max().unwrap_or(0),
+            rout: friends.iter().any(|f| f.own.rout),
+            elephant: friends.iter().any(|f| f.own.rampages),
+            across_scarp: false,
+            enemy_distance: None,
+            map_edge: false,
+        });
+        if !friends.is_empty() {
+            targets.insert(
+                target_key(&Target::Hex(hex.to_string())),
+                friends.iter().map(|f| f.unit.id).collect(),
+            );
+        }
+    }
+    let mut asks = if path.is_empty() {
+        vec!["Give the hexes the unit enters, in order (4.3.1).".into()]
+    } else if kind == MoveKind::Normal {
+        vec!["Set the terrain of each hex entered (10.3) and the facing changes (4.3.2).".into()]
+    } else {
+        vec!["Set the terrain of each hex entered (10.3), how far each is from the nearest enemy unit (5.3.1), and whether the last is next to the map edge (5.3.3).".into()]
+    };
+    asks.extend(missing_values(data, "move", &[mover]));
+    let situation = MoveSituation {
+        unit: stack(mover),
+        kind,
+        disrupted: d_markers > 0,
+        square: false,
+        fire_ship: false,
+        charging: false,
+        stacking_limit: state
+            .sides
+            .iter()
+            .find(|s| s.name == mover.unit.side)
+            .and_then(|s| s.stacking_limit),
+        path,
+        enemy_distance: None,
+        nowhere_farther: false,
+        end_facing_changes: 0,
+    };
+    Opening::new(&situation, targets, asks)
 }

@@ -93,7 +93,7 @@ impl RuleSystem for Itacs {
                 state::end_of_movement,
             ),
             A::certain("recovery", "Recovery phase", "4.6", Checks, state::recovery).from_roster(),
-            A::certain("move", "Movement", "4.3", Movement, movement::move_units),
+            A::certain("move", "Movement", "4.3", Movement, movement::move_units).moves(),
             A::certain(
                 "withdraw",
                 "Withdraw before melee",

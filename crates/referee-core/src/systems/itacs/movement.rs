@@ -35,7 +35,7 @@ pub struct MovementRules {
 }
 
 /// Which kind of move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum MoveKind {
     #[default]
@@ -47,7 +47,7 @@ pub enum MoveKind {
 }
 
 /// One hex entered.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsPathStep")]
 pub struct PathStep {
@@ -99,7 +99,7 @@ pub struct PathStep {
 }
 
 /// move: one unit or stack along a path.
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "ItacsMoveSituation")]
 pub struct MoveSituation {
@@ -693,6 +693,16 @@ impl<'a> Mover<'a> {
                 "5.1",
                 None,
             ));
+            // The hex's markers are on top of the whole stack it now joins (5.0): the mover,
+            // with none of its own, carries as many as the hex (R-ITACS-40).
+            progress.effects.push(effect(
+                Target::Unit(self.unit().label.clone()),
+                Change::DMarkers {
+                    count: step.d_markers,
+                },
+                "5.1",
+                Some("R-ITACS-40"),
+            ));
             progress.result = "disrupted";
         }
         Ok(())
@@ -720,6 +730,19 @@ impl<'a> Mover<'a> {
             ));
         }
         progress.spent += end_cost;
+        // Where the move ends, when the umpire named the hex: the roster's place for the stack.
+        let end = s.path.last().and_then(|h| h.label.clone());
+        if let (Some(hex), false) = (end, progress.left_map) {
+            progress.effects.insert(
+                0,
+                effect(
+                    Target::Unit(mover.clone()),
+                    Change::EntersHex { hex },
+                    &data.movement.rule,
+                    None,
+                ),
+            );
+        }
         progress.totals.push(Total {
             label: "Movement points spent".into(),
             value: format!("{} of {points}", progress.spent),
@@ -735,7 +758,8 @@ impl<'a> Mover<'a> {
             ));
             progress.result = "leaves_the_map";
         }
-        if self.routing {
+        // A rout move under a Break marker takes it off (5.2.1); a stack without one has none.
+        if s.kind == MoveKind::Break {
             progress.effects.push(effect(
                 Target::Unit(mover.clone()),
                 Change::RemoveBreak,
@@ -801,21 +825,21 @@ fn nowhere_farther(
             "5.3.1",
         ));
     }
-    // As after any rout move, its Break marker goes (5.2.1).
-    let effects = vec![
-        effect(
-            Target::Unit(unit.label.clone()),
-            Change::DMarkers { count: 1 },
-            "5.3.1",
-            None,
-        ),
-        effect(
+    // As after any rout move, a Break marker goes (5.2.1).
+    let mut effects = vec![effect(
+        Target::Unit(unit.label.clone()),
+        Change::DMarkers { count: 1 },
+        "5.3.1",
+        None,
+    )];
+    if s.kind == MoveKind::Break {
+        effects.push(effect(
             Target::Unit(unit.label.clone()),
             Change::RemoveBreak,
             "5.2.1",
             None,
-        ),
-    ];
+        ));
+    }
     Ok(Resolution::certain(
         &data.system.id,
         "move",
@@ -1303,10 +1327,10 @@ mod tests {
                 Some("5.3".into())
             ))
         );
-        // 5.1: D markers disrupt and stop a unit, in a break move too.
+        // 5.1: D markers disrupt and stop a unit, in a break move too: it takes the hex's markers.
         assert_eq!(
             enter(sd(json!({ "kind": "break" }), json!([d])), 0),
-            Ok(("disrupted", 0, 1))
+            Ok(("disrupted", 1, 1))
         );
         assert_eq!(
             enter(sd(json!({}), json!([d, clear])), 0).map_err(|e| e.1),
@@ -1344,9 +1368,9 @@ mod tests {
             (Some("end_facing_changes"), Some("4.3.2"))
         );
         assert_eq!(finish(lb(1), 4, false).unwrap().totals[0].value, "5 of 5");
-        // A rout move off the map: destroyed (5.3.3), and its Break marker goes (5.2.1).
+        // A break move off the map: destroyed (5.3.3), and its Break marker goes (5.2.1).
         let rout =
-            json!({ "unit": { "type": "SD" }, "kind": "rout", "path": [{ "terrain": "clear" }] });
+            json!({ "unit": { "type": "SD" }, "kind": "break", "path": [{ "terrain": "clear" }] });
         let o = finish(rout, 1, true).unwrap().outcome.unwrap();
         assert_eq!(o.result, "leaves_the_map");
         assert_eq!(o.meaning, meaning("leaves_the_map"));

@@ -155,6 +155,7 @@ pub fn leader_words(unit: &UnitState, leader: &ItacsLeader) -> UnitWords {
         parts.push(format!("range {r}"));
     }
     UnitWords {
+        opens_move: None,
         type_name: match &leader.level {
             Some(level) => format!("Leader ({level})"),
             None => "Leader".into(),
@@ -288,6 +289,7 @@ pub fn land(data: &ItacsData, unit: &mut UnitState, own: &mut ItacsUnit, change:
         }
         Change::ConvertTo { unit_type } => own.entry.unit_type = Some(unit_type.clone()),
         Change::ThrowingWeaponsUsed => own.threw = true,
+        Change::EntersHex { hex } => own.hex = Some(hex.clone()),
         _ => return false,
     }
     true
@@ -374,7 +376,15 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
         }
         edits
     };
+    // A Break marker calls for a break move (5.2), a Rout marker for a rout move (5.3.1): the
+    // row opens it.
+    let opens_move = match (unit.lost, own.broken, own.rout) {
+        (true, _, _) | (false, false, false) => None,
+        (false, true, _) => Some("Break move".to_string()),
+        (false, false, true) => Some("Rout move".to_string()),
+    };
     UnitWords {
+        opens_move,
         type_name,
         summary: parts.join(", "),
         quick_edits,

@@ -160,7 +160,8 @@ impl HexState {
             | Change::FirstTurnSpent
             | Change::ShockRecovered
             | Change::ElementFate { .. }
-            | Change::ThrowingWeaponsUsed => {}
+            | Change::ThrowingWeaponsUsed
+            | Change::EntersHex { .. } => {}
         }
         if self.units == 0 {
             *self = HexState::default();

@@ -551,6 +551,58 @@ fn entering_a_disrupted_hex_disrupts_and_stops() {
     );
 }
 
+/// A move whose hexes are named lands where it ends on the roster (4.3), with the D markers of
+/// the hex it joins (5.0, 5.1); off the map it lands nowhere but destroyed (5.3.3); unnamed
+/// hexes (a move entered by hand) move no roster entry.
+#[test]
+fn a_move_lands_its_last_hex_and_the_d_markers_it_joins() {
+    use crate::contract::Change;
+    let step = |label: &str, d: u32| json!({ "label": label, "terrain": "clear", "d_markers": d });
+    let changes = |s: Value| -> Vec<(String, Change)> {
+        resolved("move", s)
+            .outcome
+            .unwrap()
+            .effects
+            .into_iter()
+            .map(|e| (e.rule, e.change))
+            .collect()
+    };
+    let hex = |h: &str| Change::EntersHex { hex: h.into() };
+    assert_eq!(
+        changes(json!({ "unit": { "type": "SD" }, "path": [step("18.05", 0), step("18.06", 2)] })),
+        [
+            ("4.3.1".to_string(), hex("18.06")),
+            ("5.1".to_string(), Change::DMarkers { count: 2 })
+        ]
+    );
+    // A disrupted unit routing into a marked hex is disrupted already: its own markers stay.
+    assert_eq!(
+        changes(
+            json!({ "unit": { "type": "SD" }, "kind": "rout", "disrupted": true, "path": [step("18.05", 1)] })
+        ),
+        [("4.3.1".to_string(), hex("18.05"))]
+    );
+    // A break move takes its Break marker off (5.2.1).
+    assert_eq!(
+        changes(
+            json!({ "unit": { "type": "SD" }, "kind": "break", "disrupted": true, "path": [step("18.05", 1)] })
+        ),
+        [
+            ("4.3.1".to_string(), hex("18.05")),
+            ("5.2.1".to_string(), Change::RemoveBreak)
+        ]
+    );
+    let edge = json!({ "label": "1.01", "terrain": "clear", "map_edge": true });
+    assert_eq!(
+        changes(
+            json!({ "unit": { "type": "SD" }, "kind": "rout", "disrupted": true, "path": [edge] })
+        ),
+        [("5.3.3".to_string(), Change::DestroyAll)]
+    );
+    let unnamed = changes(json!({ "unit": { "type": "SD" }, "path": [{ "terrain": "clear" }] }));
+    assert!(unnamed.is_empty(), "{unnamed:?}");
+}
+
 #[test]
 fn rout_moves_pay_no_facing_and_break_moves_lose_a_point() {
     let path = json!([{ "terrain": "clear", "facing_changes": 2 }, { "terrain": "clear" }]);

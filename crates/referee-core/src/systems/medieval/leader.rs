@@ -144,6 +144,7 @@ pub fn words(unit: &UnitState, leader: &MedievalLeader) -> UnitWords {
         change: Change::Fatigue { by },
     };
     UnitWords {
+        opens_move: None,
         type_name: if leader.grand {
             "Grand leader".into()
         } else {

@@ -226,6 +226,7 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
         change,
     };
     UnitWords {
+        opens_move: None,
         type_name: t
             .map(|t| option_label(&own.entry.unit_type, &t.name))
             .unwrap_or_else(|| own.entry.unit_type.clone()),
