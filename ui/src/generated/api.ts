@@ -213,6 +213,46 @@ key: string, label: string, rule: string, min: number, max: number, };
 
 export type ChoiceList = { field: string, options: Array<Choice>, };
 
+export type PlaceList = { 
+/**
+ * The list in the situation: its keys, outermost first (`["defender", "retreat_hexes"]`).
+ */
+path: Array<string>, 
+/**
+ * The list in the rules' words ("The Lithuanians' retreat route").
+ */
+title: string, 
+/**
+ * The rule it follows…
+ */
+rule: string, 
+/**
+ * …and the ruling, if any.
+ */
+ruling: string | null, 
+/**
+ * The roster's places it may name, each with the item it adds, what stands there filled in.
+ */
+places: Array<Place>, 
+/**
+ * A new place typed by name adds an item with the name under this key.
+ */
+name_key: string, };
+
+export type Place = { 
+/**
+ * The place as the roster names it ("13.05").
+ */
+name: string, 
+/**
+ * What stands there, in words ("Spears, 2 SPs"; "enemy: Tatars").
+ */
+words: string, 
+/**
+ * The list item it adds.
+ */
+item: unknown, };
+
 export type Choice = { key: string, label: string, };
 
 export type Resolution = { system: string, action: string, 
@@ -319,7 +359,7 @@ what: string, rule: string, ruling?: string, };
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string } | { "within": { of: string, inches: number, } };
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "retreat_to", hex: string, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" };
 
 export type Chooser = "attacker" | "defender";
 
@@ -525,7 +565,12 @@ choices?: Array<ChoiceList>,
 /**
  * The fight's own words for fields of its situation ("Persian cavalry charged"), by field.
  */
-labels?: { [key in string]: string }, };
+labels?: { [key in string]: string }, 
+/**
+ * Lists of the situation picked place by place from the roster, in order (a Medieval
+ * side's retreat route, hex by hex, with what stands on each hex filled in).
+ */
+places?: Array<PlaceList>, };
 
 export type Subject = { "unit": number } | { "side": string };
 
