@@ -93,6 +93,10 @@ async function playTurn(label) {
     await browser.$(`input[data-new-place="${key}"]`).setValue('15.05');
     await tap(browser, `button[data-add-place="${key}"]`);
     await until(browser, 'the route picked', async () => (await browser.$(`fieldset[data-route="${key}"] .route-hexes`).isExisting()));
+    // The screen with the route picked: no developer text, nothing wider than the window.
+    if (label === 'desktop') await checkScreen(browser, 'medieval-route');
+    await browser.execute((k) => document.querySelector(`fieldset[data-route="${k}"]`).scrollIntoView({ block: 'center' }), key);
+    await shot(browser, `medieval-route-${label}`);
     return 2;
   };
   const led = await flow.fight('Sergeants against the Tatars with Vytautas', ['Sergeants', 'Tatars'], 'combat', route, [1, 2, 3, 4], ready);

@@ -1122,19 +1122,16 @@ fn a_retreat_route_picked_from_the_roster_moves_the_units_on_it() {
     let f = referee_core::battle::Fight { situation, ..f };
     t.land_throw(&f, &throw);
     // One event moves them all, so one undo takes it back (checked exact by the step).
-    let moved: Vec<&Subject> =
-        t.b.events
-            .iter()
-            .rev()
-            .find_map(|e| match &e.body {
-                EventBody::Applied { changes, .. } => Some(changes),
-                _ => None,
-            })
-            .unwrap()
-            .iter()
-            .filter(|c| matches!(c.change, Change::RetreatTo { .. }))
-            .map(|c| &c.subject)
-            .collect();
+    let last = t.b.events.iter().rev().find_map(|e| match &e.body {
+        EventBody::Applied { changes, .. } => Some(changes),
+        _ => None,
+    });
+    let moved: Vec<&Subject> = last
+        .unwrap()
+        .iter()
+        .filter(|c| matches!(c.change, Change::RetreatTo { .. }))
+        .map(|c| &c.subject)
+        .collect();
     assert_eq!(
         moved,
         [&Subject::Unit(boyars), &Subject::Unit(t.id("Vytautas"))]
