@@ -157,7 +157,7 @@ fn leader_asks(hexes: &[FightingHex]) -> Vec<String> {
 /// order of hex names; each adds a route hex with the side's counters there as its friendly units
 /// (5.4.4, 4.5.2) and the enemy's ticked (5.4.5). ZoCs and terrain stay the umpire's to set.
 fn route_places(state: &BattleState, side: &str, fighting: &[&str]) -> Vec<Place> {
-    let mut hexes: BTreeMap<&str, (Vec<MedUnit>, Vec<String>, Vec<&str>)> = BTreeMap::new();
+    let mut hexes: BTreeMap<&str, OnHex> = BTreeMap::new();
     for u in state.units.values().filter(|u| !u.lost) {
         if let Some(own) = u.detail::<MedievalCounter>() {
             let Some(hex) = own.hex.as_deref().filter(|h| !fighting.contains(h)) else {
@@ -166,16 +166,16 @@ fn route_places(state: &BattleState, side: &str, fighting: &[&str]) -> Vec<Place
             if own.scattered || u.strength == 0 {
                 continue;
             }
-            let (friendly, words, enemy) = hexes.entry(hex).or_default();
+            let here = hexes.entry(hex).or_default();
             if u.side == side {
-                friendly.push(own.now(u.strength));
-                words.push(format!(
+                here.friendly.push(own.now(u.strength));
+                here.words.push(format!(
                     "{} ({})",
                     u.label,
                     counted(i64::from(u.strength), "SP", "SPs")
                 ));
             } else {
-                enemy.push(&u.label);
+                here.enemy.push(&u.label);
             }
         } else if let Some(l) = u.detail::<MedievalLeader>() {
             let in_play = !u.leader.is_some_and(|f| f.out_of_play());
@@ -184,7 +184,7 @@ fn route_places(state: &BattleState, side: &str, fighting: &[&str]) -> Vec<Place
                     hexes
                         .entry(hex)
                         .or_default()
-                        .1
+                        .words
                         .push(format!("{} (leader)", u.label));
                 }
                 _ => {}
@@ -193,22 +193,40 @@ fn route_places(state: &BattleState, side: &str, fighting: &[&str]) -> Vec<Place
     }
     hexes
         .into_iter()
-        .map(|(hex, (friendly, mut words, enemy))| {
-            let mut item = serde_json::json!({ "label": hex });
-            if !enemy.is_empty() {
-                words.push(format!("enemy: {}", and_list(&enemy)));
-                item["enemy"] = true.into();
-            }
-            if !friendly.is_empty() {
-                item["friendly"] = serde_json::json!(friendly);
-            }
-            Place {
-                name: hex.to_string(),
-                words: words.join(", "),
-                item,
-            }
-        })
+        .map(
+            |(
+                hex,
+                OnHex {
+                    friendly,
+                    mut words,
+                    enemy,
+                },
+            )| {
+                let mut item = serde_json::json!({ "label": hex });
+                if !enemy.is_empty() {
+                    words.push(format!("enemy: {}", and_list(&enemy)));
+                    item["enemy"] = true.into();
+                }
+                if !friendly.is_empty() {
+                    item["friendly"] = serde_json::json!(friendly);
+                }
+                Place {
+                    name: hex.to_string(),
+                    words: words.join(", "),
+                    item,
+                }
+            },
+        )
         .collect()
+}
+
+/// What stands on a roster hex, seen by one side: its own counters (as a route hex's friendly
+/// units), its own in words, and the enemy's labels.
+#[derive(Default)]
+struct OnHex<'a> {
+    friendly: Vec<MedUnit>,
+    words: Vec<String>,
+    enemy: Vec<&'a str>,
 }
 
 /// Both sides' retreat routes to pick hex by hex, and the effect target of each roster hex
