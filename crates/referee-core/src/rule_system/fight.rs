@@ -132,6 +132,24 @@ pub struct Opening {
     pub places: Vec<PlaceList>,
 }
 
+impl Place {
+    /// A place of the roster and its typed list item, left without the fields it leaves unset.
+    pub fn new(name: &str, words: String, item: &impl Serialize) -> Result<Place, RefereeError> {
+        let mut item = serde_json::to_value(item).map_err(|_| {
+            RefereeError::new(
+                ErrorCode::FightNotOpened,
+                "The combat could not be opened from the roster: enter its situation instead.",
+            )
+        })?;
+        strip_nulls(&mut item);
+        Ok(Place {
+            name: name.to_string(),
+            words,
+            item,
+        })
+    }
+}
+
 /// A list of the situation the umpire picks place by place, in order, from the roster's places
 /// or a new one typed by name (a Medieval side's retreat route, hex by hex).
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]

@@ -12,6 +12,7 @@ use super::combat::{AttackingHex, CombatSituation, DefendingHex, SideSupport};
 use super::data::MedievalData;
 use super::fire::{FireSituation, FireTarget};
 use super::leader::MedievalLeader;
+use super::retreat::RetreatHex;
 use super::roster::MedievalCounter;
 use super::units::MedUnit;
 use crate::contract::{target_key, Target};
@@ -156,7 +157,11 @@ fn leader_asks(hexes: &[FightingHex]) -> Vec<String> {
 /// fighting ones where a counter of either side or a leader of the side stands, in the roster's
 /// order of hex names; each adds a route hex with the side's counters there as its friendly units
 /// (5.4.4, 4.5.2) and the enemy's ticked (5.4.5). ZoCs and terrain stay the umpire's to set.
-fn route_places(state: &BattleState, side: &str, fighting: &[&str]) -> Vec<Place> {
+fn route_places(
+    state: &BattleState,
+    side: &str,
+    fighting: &[&str],
+) -> Result<Vec<Place>, RefereeError> {
     let mut hexes: BTreeMap<&str, OnHex> = BTreeMap::new();
     for u in state.units.values().filter(|u| !u.lost) {
         if let Some(own) = u.detail::<MedievalCounter>() {
@@ -193,30 +198,19 @@ fn route_places(state: &BattleState, side: &str, fighting: &[&str]) -> Vec<Place
     }
     hexes
         .into_iter()
-        .map(
-            |(
-                hex,
-                OnHex {
-                    friendly,
-                    mut words,
-                    enemy,
-                },
-            )| {
-                let mut item = serde_json::json!({ "label": hex });
-                if !enemy.is_empty() {
-                    words.push(format!("enemy: {}", and_list(&enemy)));
-                    item["enemy"] = true.into();
-                }
-                if !friendly.is_empty() {
-                    item["friendly"] = serde_json::json!(friendly);
-                }
-                Place {
-                    name: hex.to_string(),
-                    words: words.join(", "),
-                    item,
-                }
-            },
-        )
+        .map(|(hex, on)| {
+            let mut words = on.words;
+            if !on.enemy.is_empty() {
+                words.push(format!("enemy: {}", and_list(&on.enemy)));
+            }
+            let item = RetreatHex {
+                label: Some(hex.to_string()),
+                enemy: !on.enemy.is_empty(),
+                friendly: on.friendly,
+                ..RetreatHex::default()
+            };
+            Place::new(hex, words.join(", "), &item)
+        })
         .collect()
 }
 
@@ -235,7 +229,7 @@ fn routes(
     state: &BattleState,
     sides: &Sides<MedievalCounter>,
     targets: &mut BTreeMap<String, Vec<UnitId>>,
-) -> Vec<PlaceList> {
+) -> Result<Vec<PlaceList>, RefereeError> {
     let fighting: Vec<&str> = sides
         .attackers
         .iter()
@@ -248,7 +242,7 @@ fn routes(
         (&sides.defenders, "defender"),
     ] {
         let side = fighters[0].unit.side.as_str();
-        let places = route_places(state, side, &fighting);
+        let places = route_places(state, side, &fighting)?;
         for p in &places {
             let on_hex = state.units.values().filter(|u| {
                 !u.lost
@@ -268,7 +262,7 @@ fn routes(
             name_key: "label".to_string(),
         });
     }
-    out
+    Ok(out)
 }
 
 fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening, RefereeError> {
@@ -333,7 +327,7 @@ fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening
     asks.extend(leader_asks(&attacking));
     asks.extend(leader_asks(&defending));
     let mut targets = hex_targets(&attacking, &defending);
-    let places = routes(sides.state, sides, &mut targets);
+    let places = routes(sides.state, sides, &mut targets)?;
     let mut opening = Opening::new(&situation, targets, asks)?;
     opening.places = places;
     Ok(opening)

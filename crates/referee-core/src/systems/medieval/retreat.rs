@@ -10,6 +10,7 @@ use super::data::MedievalData;
 use super::units::{resolve_hex, sp_of, terrain, MedUnit, Unit};
 use crate::contract::Note;
 use crate::error::RefereeError;
+use crate::rule_system::resolve::is_default;
 
 /// One hex of a side's retreat route, as it stands before the retreat (5.4).
 #[derive(Clone, Debug, PartialEq, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -18,28 +19,28 @@ use crate::error::RefereeError;
 pub struct RetreatHex {
     /// The hex's name; a ride-down there is an effect on this hex (default: "the defender's
     /// retreat hex 1" and so on).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     /// A key of the TERRAIN EFFECT chart (default: clear): fortifications hold 10 SPs, and
     /// infantry in fortifications or a village cannot be ridden down (4.5.1, 11.1.8, 5.8.8).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub terrain: Option<String>,
     /// Enemy units or an enemy ZoC: the retreat cannot enter it (5.4.5).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub enemy: bool,
     /// Terrain the retreating units cannot enter (5.4.5).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub impassable: bool,
     /// The side's own units standing there.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub friendly: Vec<MedUnit>,
     /// Those units are in a special formation, e.g. a shiltron (5.8.8).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub special_formation: bool,
 }
