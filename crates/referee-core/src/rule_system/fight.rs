@@ -135,12 +135,7 @@ pub struct Opening {
 impl Place {
     /// A place of the roster and its typed list item, left without the fields it leaves unset.
     pub fn new(name: &str, words: String, item: &impl Serialize) -> Result<Place, RefereeError> {
-        let mut item = serde_json::to_value(item).map_err(|_| {
-            RefereeError::new(
-                ErrorCode::FightNotOpened,
-                "The combat could not be opened from the roster: enter its situation instead.",
-            )
-        })?;
+        let mut item = serde_json::to_value(item).map_err(|_| not_opened())?;
         strip_nulls(&mut item);
         Ok(Place {
             name: name.to_string(),
@@ -212,13 +207,7 @@ impl Opening {
         targets: BTreeMap<String, Vec<UnitId>>,
         asks: Vec<String>,
     ) -> Result<Opening, RefereeError> {
-        // A typed situation always serializes; were it ever not to, the umpire is told plainly.
-        let mut situation = serde_json::to_value(situation).map_err(|_| {
-            RefereeError::new(
-                ErrorCode::FightNotOpened,
-                "The combat could not be opened from the roster: enter its situation instead.",
-            )
-        })?;
+        let mut situation = serde_json::to_value(situation).map_err(|_| not_opened())?;
         strip_nulls(&mut situation);
         Ok(Opening {
             situation,
@@ -236,6 +225,14 @@ impl Opening {
         self.labels = labels;
         self
     }
+}
+
+/// A typed situation always serializes; were it ever not to, the umpire is told plainly.
+fn not_opened() -> RefereeError {
+    RefereeError::new(
+        ErrorCode::FightNotOpened,
+        "The combat could not be opened from the roster: enter its situation instead.",
+    )
 }
 
 fn strip_nulls(value: &mut serde_json::Value) {
