@@ -4,7 +4,8 @@
 // tapped on its pad (5.1.1 g), and the pursuit test opens from that combat (R-MED-43); the
 // Sergeants charge the Tatars with Vytautas on their hex: the
 // Tatars retreat and his death 2d6 is asked after the table's, tapped on its pads, and lands on
-// him — he lives and retreats on his own (8.2.4–8.2.6, R-MED-40); the Crossbows shoot the Spears
+// him — he lives and retreats on his own (8.2.4–8.2.6, R-MED-40), the Tatars' retreat route
+// picked as hexes and both landing on its last hex on the roster (R-MED-44); the Crossbows shoot the Spears
 // in the enemy's movement phase, the d6 of 6 after their loss scattering them (10.6.3); and the
 // turn advances.
 // The defending hex's terrain is a chip, asked up front with each terrain's worth.
@@ -79,11 +80,26 @@ async function playTurn(label) {
   await browser.$('#applied').waitForExist({ timeout: 10000 });
 
   // 1:1, armour 1 and charge 1 against charge 1 and Vytautas's 2 CMs, stacked with the Tatars on
-  // 14.05: 1:2. A 3 (1 + 2): -1/D1, the Sergeants lose 1 SP and the Tatars retreat 1 hex, never
-  // scattered beside him (9.1.3); his death 2d6 (3 + 4 = 7, above 1) is asked next, on two pads
-  // named by him, and he lives and retreats on his own (8.2.4, 8.2.6).
+  // 14.05: 1:2. The Tatars' retreat route is picked as hexes (R-MED-44): the roster's 12.05 is
+  // offered with the enemy Knights on it; the umpire types a new hex, 15.05. A 3 (1 + 2): -1/D1,
+  // the Sergeants lose 1 SP and the Tatars retreat 1 hex, to 15.05, never scattered beside him
+  // (9.1.3); his death 2d6 (3 + 4 = 7, above 1) is asked next, on two pads named by him, and he
+  // lives and retreats on his own, stopping with them on 15.05 (8.2.4, 8.2.6, 8.2.7).
   const ready = async () => (await pads(browser)).length === 2;
-  const led = await flow.fight('Sergeants against the Tatars with Vytautas', ['Sergeants', 'Tatars'], 'combat', async () => 0, [1, 2, 3, 4], ready);
+  const route = async () => {
+    const key = 'defender.retreat_hexes';
+    const offers = await browser.execute((k) => [...document.querySelectorAll(`button[data-place^="${k}:"]`)].map((b) => b.textContent.replace(/\s+/g, ' ').trim()), key);
+    assert.ok(offers.some((o) => /^12\.05 · enemy: Knights$/.test(o)), offers.join(' | '));
+    await browser.$(`input[data-new-place="${key}"]`).setValue('15.05');
+    await tap(browser, `button[data-add-place="${key}"]`);
+    await until(browser, 'the route picked', async () => (await browser.$(`fieldset[data-route="${key}"] .route-hexes`).isExisting()));
+    // The screen with the route picked: no developer text, nothing wider than the window.
+    if (label === 'desktop') await checkScreen(browser, 'medieval-route');
+    await browser.execute((k) => document.querySelector(`fieldset[data-route="${k}"]`).scrollIntoView({ block: 'center' }), key);
+    await shot(browser, `medieval-route-${label}`);
+    return 2;
+  };
+  const led = await flow.fight('Sergeants against the Tatars with Vytautas', ['Sergeants', 'Tatars'], 'combat', route, [1, 2, 3, 4], ready);
   assert.equal(led, 2, 'his death 2d6 asked after the table\'s');
   words = await roster(browser);
   assert.match(words.Sergeants, /1\/2|1 SP/, words.Sergeants);
@@ -91,6 +107,8 @@ async function playTurn(label) {
   const moves = await rosterMoves(browser);
   assert.match(moves.Vytautas ?? '', /Vytautas: retreat 1 hex/, JSON.stringify(moves));
   assert.doesNotMatch(words.Vytautas, /killed|lost/, words.Vytautas);
+  // The retreat moved them on the roster, in the same event: both now stand on 15.05.
+  assert.deepEqual((await standingOn('Hex 15.05')).sort(), ['Tatars', 'Vytautas']);
 
   // The Crossbows shoot in the Lithuanians' movement phase (10.1.5): at range 1, 2d6 − 1 for the
   // Spears' armour; a 7 gives 6: −1, then the d6 of 6 scatters them (10.6.3).
@@ -102,6 +120,15 @@ async function playTurn(label) {
 
   await flow.nextTurn();
   return flow.done();
+}
+
+/** The roster's units standing on a place, by label. */
+async function standingOn(place) {
+  await tap(browser, 'button[data-tab="roster"]');
+  await browser.$('#roster .unit-row').waitForExist({ timeout: 10000 });
+  return browser.execute((p) => [...document.querySelectorAll('#roster h5.place')]
+    .filter((h) => h.dataset.place === p)
+    .flatMap((h) => [...(h.nextElementSibling?.querySelectorAll('.unit-row strong') ?? [])].map((s) => s.textContent)), place);
 }
 
 atBothSizes(test, () => browser, 'Medieval', 'medieval', ['Grunwald', 'Tannenberg'], setUp, playTurn);

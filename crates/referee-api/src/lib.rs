@@ -114,6 +114,8 @@ pub fn typescript_bindings() -> String {
         CommonSituation::decl(&cfg),
         SideField::decl(&cfg),
         ChoiceList::decl(&cfg),
+        referee_core::rule_system::PlaceList::decl(&cfg),
+        referee_core::rule_system::Place::decl(&cfg),
         Choice::decl(&cfg),
         Resolution::decl(&cfg),
         Shown::decl(&cfg),

@@ -177,6 +177,10 @@ pub enum Change {
     LoseSp { count: u32, chosen_by: Chooser },
     /// Retreat this many hexes from the combat hex.
     Retreat { hexes: u32 },
+    /// The retreat ends on this hex, the last one it reaches along the route picked from the
+    /// roster: the unit (or the leader retreating with it) now stands there (Medieval 5.4.2,
+    /// 8.2.7, R-MED-44).
+    RetreatTo { hex: String },
     /// The units are scattered: off the map onto the Scattered Units track.
     Scatter,
     /// Charge factor down by this much (never below 0).
@@ -311,6 +315,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         }
         Change::Retreat { hexes: 1 } => "retreat 1 hex".to_string(),
         Change::Retreat { hexes } => format!("retreat {hexes} hexes"),
+        Change::RetreatTo { hex } => format!("ends its retreat on hex {hex}"),
         Change::Scatter => "scattered (onto the Scattered Units track)".to_string(),
         Change::ReduceChargeFactor { by } => format!("charge factor −{by}"),
         Change::ResetChargeFactor => "charge factor to 0".to_string(),

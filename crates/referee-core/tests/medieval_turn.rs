@@ -7,7 +7,7 @@
 mod turn_play;
 
 use referee_core::battle::{
-    fight, Battle, BattleSetup, DiceSource, EventBody, Mapping, Role, UnitId, UnitSpec,
+    fight, Battle, BattleSetup, DiceSource, EventBody, Mapping, Role, Subject, UnitId, UnitSpec,
 };
 use referee_core::contract::{Change, Effect, Resolution, Target};
 use referee_core::ruleset::Layers;
@@ -988,4 +988,189 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
     .unwrap();
     assert_eq!(f.situation["defender"]["banner"], json!(true));
     assert!(f.situation.get("attacker").is_none());
+}
+
+fn retreats_to(effects: &[Effect], target: &Target, hex: &str) -> bool {
+    effects.iter().any(|e| {
+        &e.target == target
+            && e.change
+                == Change::RetreatTo {
+                    hex: hex.to_string(),
+                }
+    })
+}
+
+fn hex_of(t: &Turn, label: &str) -> Option<String> {
+    let u = t.unit(label);
+    u.detail::<MedievalCounter>()
+        .map(|c| c.hex.clone())
+        .or_else(|| {
+            u.detail::<referee_core::systems::medieval::leader::MedievalLeader>()
+                .map(|l| l.hex.clone())
+        })
+        .flatten()
+}
+
+/// The retreat route picked from the roster, hex by hex (5.4, R-MED-44): the combat opened from
+/// the roster offers each side the roster's hexes, the side's own counters there filled in as
+/// friends (5.4.4, 4.5.2) and the enemy's ticked (5.4.5); the Boyars' D2 through the Spears' hex
+/// rides them down and ends on the new hex named after it, where the Boyars and Vytautas, who
+/// lives, now stand (8.2.6, 8.2.7) — in one event, replay equal to live, undo exact; the next
+/// fight reads them there. Without a route nothing moves, and the result says so.
+#[test]
+fn a_retreat_route_picked_from_the_roster_moves_the_units_on_it() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right"] }
+    ]);
+    let units = vec![
+        unit(
+            "Knights",
+            "Order",
+            "Vanguard",
+            json!({ "type": "heavy_cavalry", "sp": 2, "cf": 2, "hex": "12.05" }),
+        ),
+        unit(
+            "Sergeants",
+            "Order",
+            "Vanguard",
+            json!({ "type": "cavalry", "sp": 2, "cf": 1, "hex": "14.06" }),
+        ),
+        leader(
+            "Vytautas",
+            "Lithuanians",
+            "Right",
+            json!({ "hex": "13.05" }),
+        ),
+        unit(
+            "Boyars",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.05" }),
+        ),
+        unit(
+            "Spears",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_infantry", "sp": 1, "hex": "14.05" }),
+        ),
+    ];
+    let mut t = Turn::begin("Grunwald, the retreat", sides, &units);
+    let (knights, boyars) = (t.id("Knights"), t.id("Boyars"));
+    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars]).unwrap();
+
+    // Each side's route offers the roster's other hexes: the defender's own Spears on 14.05,
+    // filled in with their stats, and the enemy Sergeants on 14.06 ticked as enemy.
+    let route = |side: &str| {
+        f.places
+            .iter()
+            .find(|p| p.path == [side, "retreat_hexes"])
+            .unwrap()
+    };
+    let defender = route("defender");
+    assert_eq!(defender.title, "Lithuanians' retreat route");
+    let offered: Vec<(&str, &str)> = defender
+        .places
+        .iter()
+        .map(|p| (p.name.as_str(), p.words.as_str()))
+        .collect();
+    assert_eq!(
+        offered,
+        [("14.05", "Spears (1 SP)"), ("14.06", "enemy: Sergeants")]
+    );
+    assert_eq!(
+        defender.places[0].item,
+        json!({ "label": "14.05", "friendly": [{ "type": "light_infantry", "sp": 1 }] })
+    );
+    assert_eq!(
+        defender.places[1].item,
+        json!({ "label": "14.06", "enemy": true })
+    );
+    let attacker = route("attacker");
+    assert_eq!(attacker.places[1].words, "Sergeants (2 SPs)");
+    assert_eq!(attacker.places[0].item["enemy"], json!(true));
+    // A ride-down there lands on the roster's counters of the hex.
+    assert_eq!(f.targets["hex:14.05"], vec![t.id("Spears")]);
+
+    // The umpire picks 14.05 from the list, then types a new hex, 15.05.
+    let mut situation = f.situation.clone();
+    situation["defender"]["retreat_hexes"] =
+        json!([defender.places[0].item.clone(), { "label": "15.05" }]);
+    let throw = t.throw_where("combat", &situation, |e| {
+        retreats_to(e, &Target::Defender, "15.05")
+            && retreats_to(e, &Target::Unit("Vytautas".into()), "15.05")
+            && !loses_sp(e, &Target::Defender)
+    });
+    let r = t.resolve("combat", &situation, &throw);
+    let outcome = r.outcome.as_ref().unwrap();
+    assert!(
+        outcome
+            .meaning
+            .contains("Boyars: the retreat ends on hex 15.05."),
+        "{}",
+        outcome.meaning
+    );
+    assert!(
+        outcome.meaning.contains("He stops on hex 15.05."),
+        "{}",
+        outcome.meaning
+    );
+    assert!(outcome
+        .effects
+        .iter()
+        .any(|e| e.target == Target::Hex("14.05".into()) && e.change == Change::DestroyAll));
+    let f = referee_core::battle::Fight { situation, ..f };
+    t.land_throw(&f, &throw);
+    // One event moves them all, so one undo takes it back (checked exact by the step).
+    let last = t.b.events.iter().rev().find_map(|e| match &e.body {
+        EventBody::Applied { changes, .. } => Some(changes),
+        _ => None,
+    });
+    let moved: Vec<&Subject> = last
+        .unwrap()
+        .iter()
+        .filter(|c| matches!(c.change, Change::RetreatTo { .. }))
+        .map(|c| &c.subject)
+        .collect();
+    assert_eq!(
+        moved,
+        [&Subject::Unit(boyars), &Subject::Unit(t.id("Vytautas"))]
+    );
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("15.05"));
+    assert_eq!(hex_of(&t, "Vytautas").as_deref(), Some("15.05"));
+    assert_eq!(hex_of(&t, "Knights").as_deref(), Some("12.05"));
+    assert!(t.unit("Spears").lost, "ridden down (5.4.4)");
+    let words = t.r.worded(&t.b.state);
+    assert_eq!(
+        words.units[&boyars].words.place.as_deref(),
+        Some("Hex 15.05")
+    );
+
+    // The next fight reads them where they stand: Vytautas stacked with the Boyars on 15.05.
+    let sergeants = t.id("Sergeants");
+    let next = fight(&t.r, &t.b.state, "combat", &[sergeants], &[boyars]).unwrap();
+    assert_eq!(
+        next.situation["defenders"][0]["leader_name"],
+        json!("Vytautas")
+    );
+
+    // Without a route nothing moves, and the result says so.
+    let throw = t.throw_where("combat", &next.situation, |e| {
+        retreats(e, &Target::Defender) && !loses_sp(e, &Target::Defender)
+    });
+    let r = t.resolve("combat", &next.situation, &throw);
+    let said = &r.outcome.as_ref().unwrap().meaning;
+    assert!(
+        said.contains("Boyars: no retreat route picked; the roster leaves its units where they fought: move them on the map and set their hex."),
+        "{said}"
+    );
+    assert!(!r
+        .outcome
+        .as_ref()
+        .unwrap()
+        .effects
+        .iter()
+        .any(|e| matches!(e.change, Change::RetreatTo { .. })));
+    t.land_throw(&next, &throw);
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("15.05"));
 }

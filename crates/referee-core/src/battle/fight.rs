@@ -10,7 +10,7 @@ use ts_rs::TS;
 
 use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
-use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Opening, Sides};
+use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Opening, PlaceList, Sides};
 use crate::rule_system::resolve::unknown_action;
 use crate::rule_system::{ActionInfo, ChoiceList};
 use crate::state::{BattleState, Role, UnitId, UnitState};
@@ -39,6 +39,11 @@ pub struct Fight {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     #[ts(optional, as = "Option<BTreeMap<String, String>>")]
     pub labels: BTreeMap<String, String>,
+    /// Lists of the situation picked place by place from the roster, in order (a Medieval
+    /// side's retreat route, hex by hex, with what stands on each hex filled in).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<PlaceList>>")]
+    pub places: Vec<PlaceList>,
 }
 
 /// Opens `action` with the picked units of `state`, each in its current state; a step of the
@@ -235,6 +240,7 @@ pub fn fight_with<'s>(
         asks,
         choices: opening.choices,
         labels: opening.labels,
+        places: opening.places,
     })
 }
 
@@ -308,6 +314,7 @@ impl Fight {
             asks: opening.asks,
             choices: opening.choices,
             labels: opening.labels,
+            places: opening.places,
         }
     }
 }

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
@@ -40,7 +41,7 @@ pub struct Sides<'a, U> {
 
 /// What the umpire picks on the roster besides the fighters, each contact once: whose bound it
 /// is, friends behind and friends on the enemy's flank (DBMM p. 35–38).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Contacts {
     /// The side whose bound it is; none: the attackers'.
@@ -131,6 +132,51 @@ pub struct Opening {
     /// The fight's own words for fields of its situation, naming the picked units ("Persian
     /// cavalry charged"): the form and its chips say them for the field.
     pub labels: BTreeMap<String, String>,
+    /// Lists of the situation picked place by place from the roster (a Medieval retreat route).
+    pub places: Vec<PlaceList>,
+}
+
+impl Place {
+    /// A place of the roster and its typed list item, left without the fields it leaves unset.
+    pub fn new(name: &str, words: String, item: &impl Serialize) -> Result<Place, RefereeError> {
+        let mut item = serde_json::to_value(item).map_err(|_| not_opened())?;
+        strip_nulls(&mut item);
+        Ok(Place {
+            name: name.to_string(),
+            words,
+            item,
+        })
+    }
+}
+
+/// A list of the situation the umpire picks place by place, in order, from the roster's places
+/// or a new one typed by name (a Medieval side's retreat route, hex by hex).
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct PlaceList {
+    /// The list in the situation: its keys, outermost first (`["defender", "retreat_hexes"]`).
+    pub path: Vec<String>,
+    /// The list in the rules' words ("The Lithuanians' retreat route").
+    pub title: String,
+    /// The rule it follows…
+    pub rule: String,
+    /// …and the ruling, if any.
+    pub ruling: Option<String>,
+    /// The roster's places it may name, each with the item it adds, what stands there filled in.
+    pub places: Vec<Place>,
+    /// A new place typed by name adds an item with the name under this key.
+    pub name_key: String,
+}
+
+/// One of the roster's places, and the list item naming it.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Place {
+    /// The place as the roster names it ("13.05").
+    pub name: String,
+    /// What stands there, in words ("Spears, 2 SPs"; "enemy: Tatars").
+    pub words: String,
+    /// The list item it adds.
+    #[ts(type = "unknown")]
+    pub item: serde_json::Value,
 }
 
 /// The plain mapping: each side's effects to its picked units, each label to its one unit.
@@ -165,13 +211,7 @@ impl Opening {
         targets: BTreeMap<String, Vec<UnitId>>,
         asks: Vec<String>,
     ) -> Result<Opening, RefereeError> {
-        // A typed situation always serializes; were it ever not to, the umpire is told plainly.
-        let mut situation = serde_json::to_value(situation).map_err(|_| {
-            RefereeError::new(
-                ErrorCode::FightNotOpened,
-                "The combat could not be opened from the roster: enter its situation instead.",
-            )
-        })?;
+        let mut situation = serde_json::to_value(situation).map_err(|_| not_opened())?;
         strip_nulls(&mut situation);
         Ok(Opening {
             situation,
@@ -179,6 +219,7 @@ impl Opening {
             asks,
             choices: Vec::new(),
             labels: BTreeMap::new(),
+            places: Vec::new(),
         })
     }
 
@@ -188,6 +229,14 @@ impl Opening {
         self.labels = labels;
         self
     }
+}
+
+/// A typed situation always serializes; were it ever not to, the umpire is told plainly.
+fn not_opened() -> RefereeError {
+    RefereeError::new(
+        ErrorCode::FightNotOpened,
+        "The combat could not be opened from the roster: enter its situation instead.",
+    )
 }
 
 fn strip_nulls(value: &mut serde_json::Value) {

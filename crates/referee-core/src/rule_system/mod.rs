@@ -21,7 +21,7 @@ pub use action::{
     check_side_fields, dice_of, ActionGroup, ActionInfo, Choice, ChoiceList, CommonSituation,
     ContactInfo, ContactKind, Die, FightPart, Phase, PhaseStep, SideField, SystemInfo, Thrower,
 };
-pub use fight::{Fighter, Labels, Opening, Sides};
+pub use fight::{Fighter, Labels, Opening, Place, PlaceList, Sides};
 pub use form::{UnitField, UnitForm, UnitPreview};
 pub use standing::{Gauge, Standing};
 

@@ -140,6 +140,7 @@ impl HexState {
             | Change::Rampage { .. }
             | Change::LoseSp { .. }
             | Change::Retreat { .. }
+            | Change::RetreatTo { .. }
             | Change::Scatter
             | Change::ReduceChargeFactor { .. }
             | Change::ResetChargeFactor

@@ -12,12 +12,13 @@ use super::combat::{AttackingHex, CombatSituation, DefendingHex, SideSupport};
 use super::data::MedievalData;
 use super::fire::{FireSituation, FireTarget};
 use super::leader::MedievalLeader;
+use super::retreat::RetreatHex;
 use super::roster::MedievalCounter;
 use super::units::MedUnit;
 use crate::contract::{target_key, Target};
-use crate::error::{and_list, RefereeError};
+use crate::error::{and_list, counted, possessive, RefereeError};
 use crate::rule_system::fight::{
-    not_a_combat, one_each, open_ground, targets, Fighter, Labels, Opening, Sides,
+    not_a_combat, one_each, open_ground, targets, Fighter, Labels, Opening, Place, PlaceList, Sides,
 };
 use crate::state::{BattleState, UnitId, UnitState};
 use crate::ErrorCode;
@@ -152,6 +153,118 @@ fn leader_asks(hexes: &[FightingHex]) -> Vec<String> {
         .collect()
 }
 
+/// The roster's hexes a side's retreat route may name (5.4, R-MED-44): every hex besides the
+/// fighting ones where a counter of either side or a leader of the side stands, in the roster's
+/// order of hex names; each adds a route hex with the side's counters there as its friendly units
+/// (5.4.4, 4.5.2) and the enemy's ticked (5.4.5). ZoCs and terrain stay the umpire's to set.
+fn route_places(
+    state: &BattleState,
+    side: &str,
+    fighting: &[&str],
+) -> Result<Vec<Place>, RefereeError> {
+    let mut hexes: BTreeMap<&str, OnHex> = BTreeMap::new();
+    for u in state.units.values().filter(|u| !u.lost) {
+        if let Some(own) = u.detail::<MedievalCounter>() {
+            let Some(hex) = own.hex.as_deref().filter(|h| !fighting.contains(h)) else {
+                continue;
+            };
+            if own.scattered || u.strength == 0 {
+                continue;
+            }
+            let here = hexes.entry(hex).or_default();
+            if u.side == side {
+                here.friendly.push(own.now(u.strength));
+                here.words.push(format!(
+                    "{} ({})",
+                    u.label,
+                    counted(i64::from(u.strength), "SP", "SPs")
+                ));
+            } else {
+                here.enemy.push(&u.label);
+            }
+        } else if let Some(l) = u.detail::<MedievalLeader>() {
+            let in_play = !u.leader.is_some_and(|f| f.out_of_play());
+            match l.hex.as_deref() {
+                Some(hex) if u.side == side && in_play && !fighting.contains(&hex) => {
+                    hexes
+                        .entry(hex)
+                        .or_default()
+                        .words
+                        .push(format!("{} (leader)", u.label));
+                }
+                _ => {}
+            }
+        }
+    }
+    hexes
+        .into_iter()
+        .map(|(hex, on)| {
+            let mut words = on.words;
+            if !on.enemy.is_empty() {
+                words.push(format!("enemy: {}", and_list(&on.enemy)));
+            }
+            let item = RetreatHex {
+                label: Some(hex.to_string()),
+                enemy: !on.enemy.is_empty(),
+                friendly: on.friendly,
+                ..RetreatHex::default()
+            };
+            Place::new(hex, words.join(", "), &item)
+        })
+        .collect()
+}
+
+/// What stands on a roster hex, seen by one side: its own counters (as a route hex's friendly
+/// units), its own in words, and the enemy's labels.
+#[derive(Default)]
+struct OnHex<'a> {
+    friendly: Vec<MedUnit>,
+    words: Vec<String>,
+    enemy: Vec<&'a str>,
+}
+
+/// Both sides' retreat routes to pick hex by hex, and the effect target of each roster hex
+/// offered: its counters, whom a retreating cavalry rides down there (5.4.4, R-MED-28).
+fn routes(
+    state: &BattleState,
+    sides: &Sides<MedievalCounter>,
+    targets: &mut BTreeMap<String, Vec<UnitId>>,
+) -> Result<Vec<PlaceList>, RefereeError> {
+    let fighting: Vec<&str> = sides
+        .attackers
+        .iter()
+        .chain(&sides.defenders)
+        .filter_map(|f| f.own.hex.as_deref())
+        .collect();
+    let mut out = Vec::new();
+    for (fighters, key) in [
+        (&sides.attackers, "attacker"),
+        (&sides.defenders, "defender"),
+    ] {
+        let side = fighters[0].unit.side.as_str();
+        let places = route_places(state, side, &fighting)?;
+        for p in &places {
+            let on_hex = state.units.values().filter(|u| {
+                !u.lost
+                    && u.detail::<MedievalCounter>()
+                        .is_some_and(|c| c.hex.as_deref() == Some(p.name.as_str()))
+            });
+            targets
+                .entry(target_key(&Target::Hex(p.name.clone())))
+                .or_insert_with(|| on_hex.map(|u| u.id).collect());
+        }
+        out.push(PlaceList {
+            path: vec![key.to_string(), "retreat_hexes".to_string()],
+            title: format!("{} retreat route", possessive(side)),
+            rule: "5.4".to_string(),
+            ruling: Some("R-MED-44".to_string()),
+            places,
+            name_key: "label".to_string(),
+        });
+    }
+    Ok(out)
+}
+
 fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening, RefereeError> {
     let terrain = open_ground(data.terrain.keys());
     let attacking = by_hex(sides.state, &sides.attackers, false);
@@ -213,7 +326,11 @@ fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening
     });
     asks.extend(leader_asks(&attacking));
     asks.extend(leader_asks(&defending));
-    Opening::new(&situation, hex_targets(&attacking, &defending), asks)
+    let mut targets = hex_targets(&attacking, &defending);
+    let places = routes(sides.state, sides, &mut targets)?;
+    let mut opening = Opening::new(&situation, targets, asks)?;
+    opening.places = places;
+    Ok(opening)
 }
 
 pub fn open(

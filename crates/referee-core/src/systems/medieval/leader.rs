@@ -127,6 +127,11 @@ pub fn land(own: &mut MedievalLeader, change: &Change) -> bool {
             own.fatigue = *level;
             true
         }
+        // 8.2.6, 8.2.7, R-MED-44: he stops where his units' retreat along the route stops.
+        Change::RetreatTo { hex } => {
+            own.hex = Some(hex.clone());
+            true
+        }
         _ => false,
     }
 }

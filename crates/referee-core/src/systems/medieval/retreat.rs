@@ -10,6 +10,7 @@ use super::data::MedievalData;
 use super::units::{resolve_hex, sp_of, terrain, MedUnit, Unit};
 use crate::contract::Note;
 use crate::error::RefereeError;
+use crate::rule_system::resolve::is_default;
 
 /// One hex of a side's retreat route, as it stands before the retreat (5.4).
 #[derive(Clone, Debug, PartialEq, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -18,28 +19,28 @@ use crate::error::RefereeError;
 pub struct RetreatHex {
     /// The hex's name; a ride-down there is an effect on this hex (default: "the defender's
     /// retreat hex 1" and so on).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub label: Option<String>,
     /// A key of the TERRAIN EFFECT chart (default: clear): fortifications hold 10 SPs, and
     /// infantry in fortifications or a village cannot be ridden down (4.5.1, 11.1.8, 5.8.8).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub terrain: Option<String>,
     /// Enemy units or an enemy ZoC: the retreat cannot enter it (5.4.5).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub enemy: bool,
     /// Terrain the retreating units cannot enter (5.4.5).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub impassable: bool,
     /// The side's own units standing there.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub friendly: Vec<MedUnit>,
     /// Those units are in a special formation, e.g. a shiltron (5.8.8).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub special_formation: bool,
 }
@@ -48,6 +49,9 @@ pub struct RetreatHex {
 #[derive(Clone, Debug)]
 struct RouteHex {
     label: String,
+    /// The umpire named the hex (a roster's hex, or a new one): a retreat ending there lands
+    /// the units on it (R-MED-44).
+    named: bool,
     enemy: bool,
     impassable: bool,
     /// SPs of friendly cavalry and of friendly non-cavalry there.
@@ -90,6 +94,20 @@ pub struct Walk {
     pub stop: Option<Stop>,
     /// Indexes of the route hexes whose friendly non-cavalry the side's cavalry rides down.
     pub ridden: Vec<usize>,
+}
+
+/// Where a side's counters stand once its retreat is made (5.4.2, 5.4.6, R-MED-44).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// On this hex of the route, the last one the retreat reaches.
+    On(String),
+    /// Where they fought: the retreat could not leave the combat hex, or the units do not
+    /// retreat (10.3.3).
+    Stays,
+    /// Past the hexes the route names (or no route was picked): the roster cannot say where.
+    Unnamed,
+    /// The result's losses eliminate the side: nothing retreats.
+    Gone,
 }
 
 /// A side's retreat: its route (if described), the umpire's own count (if given), and whether
@@ -146,6 +164,7 @@ impl Route {
                     .label
                     .clone()
                     .unwrap_or_else(|| format!("the {side}'s retreat hex {}", i + 1)),
+                named: h.label.as_deref().is_some_and(|l| !l.trim().is_empty()),
                 enemy: h.enemy,
                 impassable: h.impassable,
                 cavalry_sp: sum(true),
@@ -238,6 +257,39 @@ impl Route {
         walk
     }
 
+    /// Where the side's counters end a retreat of `hexes` after the result took `loss` SPs: on
+    /// the last hex it reaches along the route, when the umpire named that hex (R-MED-44).
+    pub fn landing(&self, hexes: u32, loss: u32) -> Landing {
+        if self.held || hexes == 0 {
+            return Landing::Stays;
+        }
+        if self.sp > 0 && self.sp.saturating_sub(loss) == 0 {
+            return Landing::Gone;
+        }
+        let walk = self.walk(hexes, loss);
+        if walk.reached == 0 {
+            return Landing::Stays;
+        }
+        match self.hexes.get(walk.reached as usize - 1) {
+            Some(h) if h.named => Landing::On(h.label.clone()),
+            _ => Landing::Unnamed,
+        }
+    }
+
+    /// Where a leader stacked with the side stops when he lives (8.2.6, 8.2.7, R-MED-44): where
+    /// his units' retreat stops; with them all lost, where it would have stopped.
+    pub fn leader_landing(&self, hexes: u32, loss: u32) -> Landing {
+        match self.landing(hexes, loss) {
+            Landing::Gone => self.landing(hexes, 0),
+            other => other,
+        }
+    }
+
+    /// The umpire gave the side's route (perhaps empty).
+    pub fn described(&self) -> bool {
+        self.described
+    }
+
     /// The label of a route hex, for its ride-down effect.
     pub fn label(&self, i: usize) -> &str {
         &self.hexes[i].label
@@ -313,5 +365,86 @@ fn capitalised(s: &str) -> String {
     match c.next() {
         Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::medieval::Medieval;
+    use crate::systems::test_support::load;
+    use serde_json::json;
+
+    /// A 2-SP light cavalry stack's route, read from these hexes.
+    fn route(hexes: Option<serde_json::Value>, umpire: Option<u32>) -> Route {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let units = resolve_hex(
+            data,
+            &[serde_json::from_value(json!({ "type": "light_cavalry", "sp": 2 })).unwrap()],
+            "units",
+            false,
+        )
+        .unwrap();
+        let path: Option<Vec<RetreatHex>> = hexes.map(|h| serde_json::from_value(h).unwrap());
+        Route::new(data, path.as_deref(), "defender", &units, 2, umpire, false).unwrap()
+    }
+
+    #[test]
+    fn a_retreat_lands_on_the_last_named_hex_it_reaches() {
+        // 5.4.2, R-MED-44: D2 along 14.05 (friendly infantry, ridden down) and 15.05 ends on
+        // 15.05; D1 on 14.05.
+        let r = route(
+            Some(json!([
+                { "label": "14.05", "friendly": [{ "type": "light_infantry", "sp": 1 }] },
+                { "label": "15.05" }
+            ])),
+            None,
+        );
+        assert_eq!(r.landing(2, 0), Landing::On("15.05".into()));
+        assert_eq!(r.landing(1, 0), Landing::On("14.05".into()));
+        assert_eq!(r.landing(0, 0), Landing::Stays);
+        // Past the hexes named: the roster cannot say where.
+        assert_eq!(r.landing(3, 0), Landing::Unnamed);
+        // The losses eliminate the side: nothing retreats; a stacked leader stops where the
+        // stack would have (8.2.7).
+        assert_eq!(r.landing(2, 2), Landing::Gone);
+        assert_eq!(r.leader_landing(2, 2), Landing::On("15.05".into()));
+    }
+
+    #[test]
+    fn a_stopped_retreat_lands_on_the_last_hex_before_the_stop() {
+        // 5.4.5, 5.4.6, R-MED-44: an enemy on the second hex stops a D3 on the first; an
+        // enemy on the first keeps the side where it fought.
+        let r = route(
+            Some(json!([{ "label": "14.05" }, { "label": "15.05", "enemy": true }])),
+            None,
+        );
+        assert_eq!(r.landing(3, 0), Landing::On("14.05".into()));
+        let first = route(Some(json!([{ "label": "14.05", "enemy": true }])), None);
+        assert_eq!(first.landing(2, 0), Landing::Stays);
+        // 4.5.2: a friendly 1 SP there stops a 2-SP stack, not one left with 1 SP.
+        let full = route(
+            Some(json!([{ "label": "14.05", "friendly": [{ "type": "light_cavalry", "sp": 1 }] }])),
+            None,
+        );
+        assert_eq!(full.landing(1, 0), Landing::Stays);
+        assert_eq!(full.landing(1, 1), Landing::On("14.05".into()));
+    }
+
+    #[test]
+    fn without_a_named_route_nothing_lands() {
+        // No route, a route of unnamed hexes, or the umpire's count past the hexes named.
+        assert_eq!(route(None, None).landing(2, 0), Landing::Unnamed);
+        assert_eq!(
+            route(Some(json!([{}, {}])), None).landing(2, 0),
+            Landing::Unnamed
+        );
+        let counted = route(Some(json!([{ "label": "14.05" }])), Some(1));
+        assert_eq!(counted.landing(2, 0), Landing::On("14.05".into()));
+        assert_eq!(
+            route(Some(json!([{ "label": "14.05" }])), Some(2)).landing(2, 0),
+            Landing::Unnamed
+        );
     }
 }

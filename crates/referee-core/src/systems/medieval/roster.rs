@@ -187,6 +187,8 @@ pub fn land(
         Change::ResetChargeFactor => own.entry.cf = 0,
         // 7.1.4: a regular unit takes the banner or passes it on.
         Change::Banner { held } if regular(d, own) || !held => own.banner = *held,
+        // 5.4.2, R-MED-44: the retreat ends on the route's hex; the next fight reads it there.
+        Change::RetreatTo { hex } => own.hex = Some(hex.clone()),
         _ => return false,
     }
     true

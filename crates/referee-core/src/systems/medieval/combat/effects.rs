@@ -11,7 +11,7 @@ use crate::rule_system::{Die, Thrower};
 use crate::systems::medieval::after::death_effects;
 use crate::systems::medieval::data::MedievalData;
 use crate::systems::medieval::result::{CombatResult, Part};
-use crate::systems::medieval::retreat::Route;
+use crate::systems::medieval::retreat::{Landing, Route};
 use crate::systems::medieval::scatter::ScatterRead;
 use crate::systems::medieval::units::Unit;
 
@@ -37,6 +37,11 @@ impl SideAftermath {
         let walk = self.route.walk(part.retreat, part.loss);
         let short = part.retreat.saturating_sub(walk.reached);
         (part.loss + short * data.retreat.blocked_sp_per_hex).min(self.sp)
+    }
+
+    /// Where the side's counters stand once a part of a result is made (R-MED-44).
+    pub fn landing(&self, part: Part) -> Landing {
+        self.route.landing(part.retreat, part.loss)
     }
 }
 
@@ -140,6 +145,7 @@ impl StackedLeader {
         retreat: u32,
         lost: u32,
         eliminated: bool,
+        to: Landing,
         faces: &[u32],
     ) -> (String, Vec<Effect>) {
         let who = self.who();
@@ -171,16 +177,30 @@ impl StackedLeader {
         } else {
             ""
         };
+        let mut effects = vec![effect(
+            Target::Unit(who.clone()),
+            Change::Retreat { hexes: retreat },
+            "8.2.6, 8.2.7, 8.2.8",
+            Some("R-MED-40"),
+        )];
+        // A leader of the roster stops where his units' retreat stops (8.2.7, R-MED-44).
+        let stops = match (&self.name, to) {
+            (Some(_), Landing::On(hex)) => {
+                effects.push(effect(
+                    Target::Unit(who.clone()),
+                    Change::RetreatTo { hex: hex.clone() },
+                    "8.2.6, 8.2.7",
+                    Some("R-MED-44"),
+                ));
+                format!(" He stops on hex {hex}.")
+            }
+            _ => String::new(),
+        };
         (
             format!(
-                "{thrown}, above {retreat}: {who} lives and retreats on his own, ignoring enemy ZoCs.{alone}"
+                "{thrown}, above {retreat}: {who} lives and retreats on his own, ignoring enemy ZoCs.{stops}{alone}"
             ),
-            vec![effect(
-                Target::Unit(who.clone()),
-                Change::Retreat { hexes: retreat },
-                "8.2.6, 8.2.7, 8.2.8",
-                Some("R-MED-40"),
-            )],
+            effects,
         )
     }
 }
@@ -395,6 +415,15 @@ impl<'d> Aftermath<'d> {
                 Change::DestroyAll,
                 "5.4.4, 5.8.3, 5.8.4, 5.8.7",
                 Some("R-MED-28"),
+            ));
+        }
+        // 5.4.2, R-MED-44: the counters land on the route's last hex reached, in this event.
+        if let Landing::On(hex) = side.landing(part) {
+            out.push(effect(
+                target.clone(),
+                Change::RetreatTo { hex },
+                "5.4.2, 5.4.6",
+                Some("R-MED-44"),
             ));
         }
         let short = part.retreat.saturating_sub(walk.reached);

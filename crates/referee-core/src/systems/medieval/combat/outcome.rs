@@ -63,6 +63,7 @@ pub(super) fn outcome(
         let (scatter_faces, leader_faces) = faces.split_at(sides.len());
         let mut effects = after.effects(&r);
         let mut meaning = vec![words.meaning(&r)];
+        meaning.extend(words.landings(&r, after));
         for ((part, side, _), face) in sides.iter().zip(scatter_faces) {
             let targets = side.read.scattered(data, part.retreat, *face);
             meaning.push(side.read.words(*face, &targets));
@@ -79,6 +80,7 @@ pub(super) fn outcome(
                 part.retreat,
                 leader_losses(lost, leader.split),
                 lost >= side.sp,
+                side.route.leader_landing(part.retreat, part.loss),
                 faces,
             );
             meaning.push(said);
@@ -137,6 +139,50 @@ mod tests {
         assert!(scattered.effects.len() > kept.effects.len());
         // The 2d6 alone: the scatter d6 is still to come.
         assert!(rolled(&[1, 3]).is_none());
+    }
+
+    #[test]
+    fn a_retreat_along_a_named_route_lands_on_its_last_hex_and_says_so() {
+        // R-MED-44: the 5.1.1 fight's D2 along 14.05 and 15.05 ends on 15.05; a quick combat
+        // without a route and without names says nothing of where it ends.
+        use crate::contract::{Change, Target};
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let mut s = example_5_1_1();
+        let quiet = thrown(data, &s, &[1, 3, 3]).unwrap();
+        assert!(!quiet.meaning.contains("retreat ends"), "{}", quiet.meaning);
+        assert!(!quiet.meaning.contains("route"), "{}", quiet.meaning);
+        s.defender.retreat_hexes = Some(
+            serde_json::from_value(serde_json::json!([{ "label": "14.05" }, { "label": "15.05" }]))
+                .unwrap(),
+        );
+        let o = thrown(data, &s, &[1, 3, 3]).unwrap();
+        assert!(
+            o.meaning
+                .contains("The defender: the retreat ends on hex 15.05."),
+            "{}",
+            o.meaning
+        );
+        assert!(o.effects.iter().any(|e| e.target == Target::Defender
+            && e.change
+                == Change::RetreatTo {
+                    hex: "15.05".into()
+                }));
+        // A route that ends before the retreat does: nothing lands, and the words say so.
+        s.defender.retreat_hexes =
+            Some(serde_json::from_value(serde_json::json!([{ "label": "14.05" }])).unwrap());
+        let short = thrown(data, &s, &[1, 3, 3]).unwrap();
+        assert!(
+            short
+                .meaning
+                .contains("the retreat route names no hex where the retreat ends"),
+            "{}",
+            short.meaning
+        );
+        assert!(!short
+            .effects
+            .iter()
+            .any(|e| matches!(e.change, Change::RetreatTo { .. })));
     }
 
     #[test]

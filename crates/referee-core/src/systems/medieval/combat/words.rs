@@ -1,9 +1,11 @@
 //! A combat result in words (5.1.1 f): each side by its hexes' labels (the roster's units), else
 //! "the attacker" and "the defender"; a leader alone by his title.
 
+use super::effects::{Aftermath, SideAftermath};
 use super::CombatSituation;
 use crate::error::and_list;
-use crate::systems::medieval::result::{CombatResult, Who};
+use crate::systems::medieval::result::{CombatResult, Part, Who};
+use crate::systems::medieval::retreat::Landing;
 
 /// Each side's name in a result's words, and whether it takes the verb's singular.
 pub(super) struct SideNames {
@@ -56,6 +58,49 @@ impl SideNames {
     /// The result as a sentence.
     pub fn meaning(&self, r: &CombatResult) -> String {
         format!("{}.", self.result(r))
+    }
+
+    /// Where each retreating side now stands on the roster, in words (R-MED-44): on the route's
+    /// hex, or — past the hexes the route names, or with none picked for a side the roster
+    /// names — where it fought, for the umpire to set.
+    pub fn landings(&self, r: &CombatResult, after: &Aftermath) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut sides = vec![(
+            &self.attacker.0,
+            r.attacker,
+            &after.attacker,
+            "The attacker",
+        )];
+        if !self.leader_alone {
+            sides.push((
+                &self.defender.0,
+                r.defender,
+                &after.defender,
+                "The defender",
+            ));
+        }
+        for (name, part, side, role) in sides {
+            out.extend(landing_words(name, name != role, part, side));
+        }
+        out
+    }
+}
+
+/// One side's landing in words, if it retreats.
+fn landing_words(name: &str, named: bool, part: Part, side: &SideAftermath) -> Option<String> {
+    // A side scattered outright leaves the map (9.1): where it retreated is moot.
+    if part.retreat == 0 || part.scattered {
+        return None;
+    }
+    let unset =
+        "the roster leaves its units where they fought: move them on the map and set their hex";
+    match side.landing(part) {
+        Landing::On(hex) => Some(format!("{name}: the retreat ends on hex {hex}.")),
+        Landing::Unnamed if side.route.described() => Some(format!(
+            "{name}: the retreat route names no hex where the retreat ends; {unset}."
+        )),
+        Landing::Unnamed if named => Some(format!("{name}: no retreat route picked; {unset}.")),
+        _ => None,
     }
 }
 

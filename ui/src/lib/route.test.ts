@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { PlaceList } from '../generated/api';
+import { itemFor, offered, routeNames, withPlace, withoutPlace } from './route';
+
+const route: PlaceList = {
+  path: ['defender', 'retreat_hexes'],
+  title: "Lithuanians' retreat route",
+  rule: '5.4',
+  ruling: 'R-MED-44',
+  name_key: 'label',
+  places: [
+    { name: '14.05', words: 'Spears (1 SP)', item: { label: '14.05', friendly: [{ type: 'light_infantry', sp: 1 }] } },
+    { name: '14.06', words: 'enemy: Sergeants', item: { label: '14.06', enemy: true } },
+  ],
+};
+
+describe('a retreat route picked from the roster', () => {
+  it('adds a roster hex with what stands there, then a new hex by its name', () => {
+    let s: unknown = { defender: { banner: true } };
+    s = withPlace(s, route, '14.05');
+    s = withPlace(s, route, ' 15.05 ');
+    expect(s).toEqual({
+      defender: {
+        banner: true,
+        retreat_hexes: [{ label: '14.05', friendly: [{ type: 'light_infantry', sp: 1 }] }, { label: '15.05' }],
+      },
+    });
+    expect(routeNames(s, route)).toEqual(['14.05', '15.05']);
+    expect(offered(s, route).map((p) => p.name)).toEqual(['14.06']);
+  });
+
+  it('never adds a hex twice nor a blank one', () => {
+    const once = withPlace({}, route, '14.05');
+    expect(withPlace(once, route, '14.05')).toEqual(once);
+    expect(withPlace(once, route, '  ')).toEqual(once);
+    expect(itemFor(route, '')).toBeUndefined();
+  });
+
+  it('takes a hex off the route, the rest kept in order', () => {
+    let s: unknown = {};
+    for (const name of ['14.05', '14.06', '15.05']) s = withPlace(s, route, name);
+    expect(routeNames(withoutPlace(s, route, 1), route)).toEqual(['14.05', '15.05']);
+  });
+
+  it('keeps the offered item apart from the route: editing one leaves the other', () => {
+    const s = withPlace({}, route, '14.05') as { defender: { retreat_hexes: { friendly: unknown[] }[] } };
+    s.defender.retreat_hexes[0].friendly.push({ type: 'cavalry', sp: 1 });
+    expect((route.places[0].item as { friendly: unknown[] }).friendly).toHaveLength(1);
+  });
+});

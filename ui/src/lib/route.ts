@@ -1,0 +1,45 @@
+// A list of the situation picked place by place from the roster (a Medieval retreat route, hex by
+// hex): the places on it in order, the roster's places still offered, and the situation with one
+// added or taken off. Pure, so it is unit-tested; the picker is components/RoutePicker.svelte.
+import type { PlaceList } from '../generated/api';
+import { getAt, setAt } from './schema';
+
+type Item = Record<string, unknown>;
+
+/** The items of the list as the situation holds them now. */
+export function itemsOf(situation: unknown, list: PlaceList): Item[] {
+  const items = getAt(situation, list.path);
+  return Array.isArray(items) ? (items as Item[]) : [];
+}
+
+/** The names of the places on the route, in order (a place not yet named: empty). */
+export function routeNames(situation: unknown, list: PlaceList): string[] {
+  return itemsOf(situation, list).map((item) => String(item?.[list.name_key] ?? ''));
+}
+
+/** The roster's places not yet on the route. */
+export function offered(situation: unknown, list: PlaceList): PlaceList['places'] {
+  const taken = new Set(routeNames(situation, list));
+  return list.places.filter((p) => !taken.has(p.name));
+}
+
+/** The roster's place of that name, else a new place by its name alone (blank: none). */
+export function itemFor(list: PlaceList, name: string): Item | undefined {
+  const typed = name.trim();
+  if (!typed) return undefined;
+  const known = list.places.find((p) => p.name === typed);
+  return known ? structuredClone(known.item as Item) : { [list.name_key]: typed };
+}
+
+/** The situation with the place added at the end of the route; one already on it is not added twice. */
+export function withPlace(situation: unknown, list: PlaceList, name: string): unknown {
+  const item = itemFor(list, name);
+  if (!item || routeNames(situation, list).includes(name.trim())) return situation;
+  return setAt(situation, list.path, [...itemsOf(situation, list), item]);
+}
+
+/** The situation with the route's place at `index` taken off. */
+export function withoutPlace(situation: unknown, list: PlaceList, index: number): unknown {
+  const items = itemsOf(situation, list).filter((_, i) => i !== index);
+  return setAt(situation, list.path, items);
+}
