@@ -230,6 +230,20 @@ pub enum Change {
     },
     /// The units fired their throwing weapons: once per game (ITACS 6.6).
     ThrowingWeaponsUsed,
+    /// The battle's clock starts: the battle's first bound at `start` ("HH:MM"), in the climate
+    /// and season whose dawn, sunrise, sunset and dusk it reads, with the Invader's first
+    /// deployment die for the moon when given (DBMM p. 23, R-DBMM-39).
+    BattleClock {
+        start: String,
+        climate: String,
+        season: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        moon_die: Option<u32>,
+    },
+    /// The side records its decision at dusk to retreat rather than continue the battle at dawn
+    /// (DBMM p. 23): the battle ends when both sides retreat.
+    RetreatAtDusk,
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -343,6 +357,16 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::ThrowingWeaponsUsed => {
             "throwing weapons used (once per game: not again this battle)".to_string()
         }
+        Change::BattleClock {
+            start,
+            climate,
+            season,
+            moon_die,
+        } => {
+            let moon = moon_die.map_or(String::new(), |d| format!(", the moon by a {d}"));
+            format!("the battle's first bound at {start}, {climate} {season}{moon}")
+        }
+        Change::RetreatAtDusk => "retreats at dusk rather than fight on at dawn".to_string(),
     };
     Effect {
         target,

@@ -3,6 +3,7 @@
 //! victory points, PIPs and distances, over the shared engine. Tables are `rulesets/dbmm.toml`.
 
 mod aftermath;
+pub mod clock;
 pub mod combat;
 pub mod data;
 pub mod daylight;
@@ -125,7 +126,8 @@ impl RuleSystem for Dbmm {
                 "p. 23–25",
                 Tables,
                 daylight::daylight,
-            ),
+            )
+            .from_roster(),
             A::certain(
                 "going",
                 "Going by element",
@@ -262,6 +264,30 @@ impl RuleSystem for Dbmm {
 
     fn takes_contacts() -> bool {
         true
+    }
+
+    /// The time of day opened from the battle: its clock read at the bound now (p. 23).
+    fn open_battle(
+        data: &DbmmData,
+        action: &str,
+        state: &BattleState,
+    ) -> Result<Opening, RefereeError> {
+        if action != "daylight" {
+            return Err(crate::rule_system::fight::not_a_combat(action));
+        }
+        daylight::open_battle(data, state)
+    }
+
+    /// The battle's clock and the decision at dusk land on the battle (p. 23, R-DBMM-39,
+    /// R-DBMM-40); nothing else lands on a DBMM side.
+    fn land_on_side(
+        data: &DbmmData,
+        state: &mut BattleState,
+        side: usize,
+        change: &Change,
+        _rule: &str,
+    ) -> Option<Vec<Change>> {
+        clock::land(data, state, side, change).map(|()| Vec::new())
     }
 
     fn follow_on(data: &DbmmData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {

@@ -160,7 +160,9 @@ impl HexState {
             | Change::FirstTurnSpent
             | Change::ShockRecovered
             | Change::ElementFate { .. }
-            | Change::ThrowingWeaponsUsed => {}
+            | Change::ThrowingWeaponsUsed
+            | Change::BattleClock { .. }
+            | Change::RetreatAtDusk => {}
         }
         if self.units == 0 {
             *self = HexState::default();
