@@ -290,17 +290,16 @@ fn a_whole_dbmm_bound_from_the_roster() {
     ]);
     assert_eq!(t.commands(), all_steady);
 
-    // 1. PIPs (p. 27): the Romans' C-in-C dices for each of the side's commands, named as the
-    // battle has them; no command is shattered, so each throws.
-    let (commands, _) = t.morale();
-    let pip_commands: Vec<Value> = t.b.state.sides[0]
-        .commands
-        .iter()
-        .map(|c| {
-            json!({ "name": c, "c_in_c": c == "Legion", "shattered": commands[c] == "shattered" })
-        })
-        .collect();
-    let pips = json!({ "commands": pip_commands });
+    // 1. PIPs (p. 27), opened from the battle: bound 1 is the Romans' (the side listed first,
+    // R-DBMM-41), their commands named as the roster has them, none shattered; the umpire ticks
+    // the C-in-C's command.
+    let (mut pips, _, asks) = t.open("pips", &[], &[], &[], &[], None);
+    assert_eq!(
+        pips,
+        json!({ "commands": [{ "name": "Legion" }, { "name": "Horse" }] })
+    );
+    assert!(asks[0].starts_with("Bound 1 is the Romans'"), "{asks:?}");
+    pips["commands"][0]["c_in_c"] = json!(true);
     let roster_before = t.b.state.units.clone();
     let r = t.throw("pips", &pips, &[5, 2], &Mapping::default());
     let outcome = r.outcome.as_ref().unwrap();
@@ -654,6 +653,14 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
         clock_line(&t).unwrap(),
         "Bound 8 · 17:00, night, moonless; dawn at 07:30"
     );
+
+    // Bound 8 is the Gauls': their PIP dice open with their commands.
+    let (pips, _, asks) = t.open("pips", &[], &[], &[], &[], None);
+    assert_eq!(
+        pips,
+        json!({ "commands": [{ "name": "Warband" }, { "name": "Nobles" }] })
+    );
+    assert!(asks[0].starts_with("Bound 8 is the Gauls'"), "{asks:?}");
 
     // Past dusk, each side's decision: one tap records a retreat.
     let decisions: Vec<_> = standing(&t.r, &t.b.state)

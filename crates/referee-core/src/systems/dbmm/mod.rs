@@ -112,7 +112,7 @@ impl RuleSystem for Dbmm {
                 Checks,
                 morale::victory,
             ),
-            A::rolled("pips", "PIP dice", "p. 27", Checks, pips::pips),
+            A::rolled("pips", "PIP dice", "p. 27", Checks, pips::pips).from_roster(),
             A::certain(
                 "pip_cost",
                 "PIP cost of a move or halt",
@@ -266,16 +266,18 @@ impl RuleSystem for Dbmm {
         true
     }
 
-    /// The time of day opened from the battle: its clock read at the bound now (p. 23).
+    /// Steps opened from the battle: the time of day, its clock read at the bound now (p. 23);
+    /// the PIP dice of the side whose bound it is, its commands as the roster has them (p. 27).
     fn open_battle(
         data: &DbmmData,
         action: &str,
         state: &BattleState,
     ) -> Result<Opening, RefereeError> {
-        if action != "daylight" {
-            return Err(crate::rule_system::fight::not_a_combat(action));
+        match action {
+            "daylight" => daylight::open_battle(data, state),
+            "pips" => pips::open_battle(data, state),
+            _ => Err(crate::rule_system::fight::not_a_combat(action)),
         }
-        daylight::open_battle(data, state)
     }
 
     /// The battle's clock and the decision at dusk land on the battle (p. 23, R-DBMM-39,
