@@ -103,6 +103,9 @@ pub enum Target {
         of: String,
         inches: u32,
     },
+    /// The battle itself, not any army (a DBMM battle's clock): landed as a change of the first
+    /// side, which the battle keeps for all.
+    Battle,
 }
 
 /// The key an effect's target goes by in a mapping.
@@ -117,6 +120,7 @@ pub fn target_key(target: &Target) -> String {
         Target::SideOf(l) => format!("side_of:{l}"),
         Target::EnemyOf(l) => format!("enemy_of:{l}"),
         Target::Within { of, inches } => format!("within_{inches}:{of}"),
+        Target::Battle => "battle".into(),
     }
 }
 
@@ -274,6 +278,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Target::SideOf(l) => format!("Every unit of the side of {l}"),
         Target::EnemyOf(l) => format!("The enemy of {l}"),
         Target::Within { of, inches } => format!("The units within {inches}\" of {of}"),
+        Target::Battle => "The battle".to_string(),
     };
     let what = match &change {
         Change::DMarkers { count: 1 } => "+1 D marker".to_string(),

@@ -450,7 +450,7 @@ fn start_clock(row: &DaylightRow, s: &DaylightSituation, at: u32) -> crate::cont
         format!("; the moon by the Invader's {d}")
     });
     let mut e = effect(
-        Target::Army("A".into()),
+        Target::Battle,
         Change::BattleClock {
             start,
             climate: row.climate.clone(),

@@ -13,6 +13,7 @@ pub mod fight;
 pub mod going;
 pub mod morale;
 pub mod outcome;
+pub mod outcome_moves;
 pub mod pips;
 pub mod roster;
 pub mod selector;
