@@ -180,11 +180,11 @@ pub fn gauges(data: &DbmmData, state: &BattleState) -> Vec<Gauge> {
             },
             RULE,
         );
+        // A decision, not a threshold: it raises no alarm.
         g.ruling = Some(DUSK_RULING.into());
-        g.reached = retreats;
         if !retreats {
             g.offer = Some(QuickEdit {
-                label: format!("{} retreats", side.name),
+                label: format!("Record {} retreat", crate::error::possessive(&side.name)),
                 change: Change::RetreatAtDusk,
             });
         }
@@ -196,9 +196,9 @@ pub fn gauges(data: &DbmmData, state: &BattleState) -> Vec<Gauge> {
             .iter()
             .all(|s| clock.retreating.contains(&s.name))
     {
-        let mut g = gauge(None, "The battle", "ends: both sides retreat", RULE);
+        let mut g = gauge(None, "The battle", "both sides retreat", RULE);
+        g.status = Some("ends".into());
         g.ruling = Some(DUSK_RULING.into());
-        g.reached = true;
         out.push(g);
     }
     out
@@ -327,12 +327,17 @@ mod tests {
         state.turn = 6;
         let g = gauges(&data, &state);
         assert_eq!(g.len(), 3);
-        assert_eq!(g[1].offer.as_ref().unwrap().label, "Romans retreats");
+        assert_eq!(g[1].offer.as_ref().unwrap().label, "Record Romans' retreat");
         for side in 0..2 {
             land(&data, &mut state, side, &Change::RetreatAtDusk).unwrap();
         }
         let g = gauges(&data, &state);
-        assert!(g[1].offer.is_none() && g[1].reached);
-        assert_eq!(g.last().unwrap().value, "ends: both sides retreat");
+        assert!(g[1].offer.is_none());
+        assert_eq!(g[1].value, "retreats");
+        let end = g.last().unwrap();
+        assert_eq!(
+            (end.status.as_deref(), end.value.as_str()),
+            (Some("ends"), "both sides retreat")
+        );
     }
 }
