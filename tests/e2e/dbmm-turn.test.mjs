@@ -111,6 +111,8 @@ async function playBound(label) {
     flow.n += 1;
   }
   await until(browser, 'the clock read', async () => (await resolverText()).includes('The battle’s clock: bound 1 at 15:50') || (await resolverText()).includes("The battle's clock: bound 1 at 15:50"));
+  await noDeveloperText('the time of day asked');
+  await shot(browser, `dbmm-time-of-day-${label}`);
   await flow.count('#apply-result');
   await browser.$('#applied').waitForExist({ timeout: 10000 });
   await noDeveloperText('the clock started');
