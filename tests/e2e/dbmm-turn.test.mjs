@@ -5,7 +5,9 @@
 // the Warband and removes its chariots (p. 43, R-DBMM-35); undo of that result exact, then applied
 // again; the Gaesatae fighting shaken for it, overlapped by the hastati, which breaks the Warband
 // and routs its general; the Nobles marked as seeing it at the bound's end (R-DBMM-36); the
-// standing; the next bound. Every
+// standing; the next bound. The battle's clock started once from the time of day opened from the
+// battle (p. 23, R-DBMM-39), the PIP dice opened with the commands of the bound's side
+// (R-DBMM-41), and past dusk the decision at dusk taken in one tap and undone (R-DBMM-40). Every
 // contact is picked from the roster's elements once, every die typed as the table threw it, every
 // result checked on the roster and the standing. Every interaction is counted (`turn-flow dbmm:
 // N interactions`); a combat with one situational factor takes at most 7.
@@ -95,12 +97,39 @@ async function playBound(label) {
   const before = await roster();
   assert.equal(before.Slingers, 'in the line');
 
-  // PIPs (p. 27): the Romans' C-in-C dices for his two commands. Nothing lands on the roster.
+  // The battle's clock (p. 23, R-DBMM-39): the time of day opened from the battle asks for it
+  // once; applied, the battle keeps it, 10 minutes a bound, and the dashboard says the time.
+  assert.equal(await clockLine(), null, 'no clock before the umpire starts it');
+  await flow.count('button[data-tab="resolve"]');
+  await browser.$('#action').selectByAttribute('value', 'daylight');
+  flow.n += 1;
+  await until(browser, 'the time of day asked from the battle', async () => (await resolverText()).includes('10 minutes a bound'));
+  await browser.$('#f-clock').setValue('15:50');
+  flow.n += 1;
+  for (const [field, value] of [['climate', 'Cold'], ['season', 'Winter']]) {
+    await browser.$(`#f-${field}`).selectByAttribute('value', value);
+    flow.n += 1;
+  }
+  await until(browser, 'the clock read', async () => (await resolverText()).includes('The battle’s clock: bound 1 at 15:50') || (await resolverText()).includes("The battle's clock: bound 1 at 15:50"));
+  await noDeveloperText('the time of day asked');
+  await shot(browser, `dbmm-time-of-day-${label}`);
+  await flow.count('#apply-result');
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  await noDeveloperText('the clock started');
+  assert.equal(await clockLine(), 'Bound 1 · 15:50, day; dusk at 16:30');
+  await browser.execute(() => document.querySelector('#standing .side-card.wide')?.scrollIntoView({ block: 'center' }));
+  await shot(browser, `dbmm-clock-${label}`);
+
+  // PIPs (p. 27): the Romans' C-in-C dices for his two commands, opened from the battle with the
+  // commands as the roster names them, bound 1 being the Romans' (R-DBMM-41). Nothing lands on
+  // the roster.
   await flow.phase('pips');
   await flow.count('button[data-step-action="pips"]');
   await until(browser, 'the PIP dice', async () => (await browser.$('#action').getValue()) === 'pips');
-  await flow.count('button[data-add="commands"]');
   await until(browser, 'two commands dicing', async () => (await browser.execute(() => document.querySelectorAll('#sticky-bar .pad').length)) === 2);
+  const named = await browser.execute(() => [...document.querySelectorAll('#situation-form input')].map((i) => i.value));
+  assert.ok(named.includes('Legion') && named.includes('Horse'), named.join(' | '));
+  assert.match(await resolverText(), /Bound 1 is the Romans'/);
   await typeDice('5 2');
   flow.n += 1;
   await until(browser, 'the PIPs thrown', async () => browser.$('#bar-result').isExisting());
@@ -137,6 +166,9 @@ async function playBound(label) {
   assert.match(text, /Fought in the bound of Romans/, 'the bound read from the bound named');
   assert.match(text, /Soldurii: Each flank overlapped\s*−1/, 'the overlap counts on the Soldurii');
   assert.match(text, /Soldurii: Each enemy front edge on flank or rear edge\s*−1/, 'the friend on the flank counts on the Soldurii');
+  // Each fighter's outcome moves with their distances (p. 13, 40–42, R-DBMM-42).
+  const checks = await browser.execute(() => [...document.querySelectorAll('.checks li')].map((li) => li.textContent.replace(/\s+/g, ' ').trim()));
+  assert.ok(checks.some((c) => c.includes('Hastati: recoil 15p (its base depth); repulse 160p–240p; flee 160p GGo')), checks.join(' | '));
   await noDeveloperText('the contacts applied');
   await shot(browser, `dbmm-contacts-applied-${label}`);
   words = await roster();
@@ -210,7 +242,37 @@ async function playBound(label) {
   gauges = await standing();
   assert.match(gauges['Gauls Nobles'], /steady/, gauges['Gauls Nobles']);
   assert.match(gauges['Gauls Warband'], /broken/, gauges['Gauls Warband']);
-  return flow.done();
+  assert.equal(await clockLine(), 'Bound 2 · 16:00, dusk (sunset until dusk); night at 16:30');
+  const taken = flow.done();
+
+  // Past dusk (bound 5, 16:30) each side's decision is asked on the dashboard (p. 23,
+  // R-DBMM-40): one tap records the Romans' retreat, and undo takes it back.
+  for (const bound of [3, 4, 5]) {
+    await tap(browser, 'button[data-tab="dashboard"]');
+    await tap(browser, '#next-turn');
+    await until(browser, `bound ${bound}`, async () => ((await clockLine()) ?? '').startsWith(`Bound ${bound} `)).catch(async (e) => {
+      await shot(browser, `dbmm-stuck-bound-${bound}-${label}`);
+      throw e;
+    });
+  }
+  assert.equal(await clockLine(), 'Bound 5 · 16:30, night; dawn at 07:30');
+  gauges = await standing();
+  assert.match(gauges['Romans Decision at dusk'], /continues the battle at dawn/, gauges['Romans Decision at dusk']);
+  await tap(browser, '#standing button[data-offer="Romans"]');
+  await until(browser, 'the retreat recorded', async () => (await standing())['Romans Decision at dusk'].includes('retreats'));
+  await browser.execute(() => document.querySelector('#standing [data-offer], #standing .side-card[data-side="Romans"]')?.scrollIntoView({ block: 'center' }));
+  await shot(browser, `dbmm-dusk-${label}`);
+  await noDeveloperText('the decision at dusk');
+  await tap(browser, '#undo');
+  await until(browser, 'the retreat undone', async () => (await standing())['Romans Decision at dusk'].includes('continues'));
+  return taken;
+}
+
+/** The battle's clock line on the dashboard ("Bound 7 · 14:10, day; dusk at 17:40"), if any. */
+async function clockLine() {
+  await tap(browser, 'button[data-tab="dashboard"]');
+  await browser.$('#standing').waitForExist({ timeout: 10000 });
+  return browser.execute(() => [...document.querySelectorAll('#standing .gauge')].map((g) => g.querySelector('[data-testid="gauge-text"]').textContent.trim()).find((t) => t.startsWith('Bound ')) ?? null);
 }
 
 atBothSizes(test, () => browser, 'DBMM', 'dbmm', ['Gergovia', 'Alesia'], setUp, playBound);

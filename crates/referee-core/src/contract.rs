@@ -103,6 +103,9 @@ pub enum Target {
         of: String,
         inches: u32,
     },
+    /// The battle itself, not any army (a DBMM battle's clock): landed as a change of the first
+    /// side, which the battle keeps for all.
+    Battle,
 }
 
 /// The key an effect's target goes by in a mapping.
@@ -117,6 +120,7 @@ pub fn target_key(target: &Target) -> String {
         Target::SideOf(l) => format!("side_of:{l}"),
         Target::EnemyOf(l) => format!("enemy_of:{l}"),
         Target::Within { of, inches } => format!("within_{inches}:{of}"),
+        Target::Battle => "battle".into(),
     }
 }
 
@@ -236,6 +240,20 @@ pub enum Change {
     ThrowingWeaponsUsed,
     /// The stack now stands in this hex, where its move ended (ITACS 4.3, 5.3.1).
     EntersHex { hex: String },
+    /// The battle's clock starts: the battle's first bound at `start` ("HH:MM"), in the climate
+    /// and season whose dawn, sunrise, sunset and dusk it reads, with the Invader's first
+    /// deployment die for the moon when given (DBMM p. 23, R-DBMM-39).
+    BattleClock {
+        start: String,
+        climate: String,
+        season: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        moon_die: Option<u32>,
+    },
+    /// The side records its decision at dusk to retreat rather than continue the battle at dawn
+    /// (DBMM p. 23): the battle ends when both sides retreat.
+    RetreatAtDusk,
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -266,6 +284,7 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Target::SideOf(l) => format!("Every unit of the side of {l}"),
         Target::EnemyOf(l) => format!("The enemy of {l}"),
         Target::Within { of, inches } => format!("The units within {inches}\" of {of}"),
+        Target::Battle => "The battle".to_string(),
     };
     let what = match &change {
         Change::DMarkers { count: 1 } => "+1 D marker".to_string(),
@@ -351,6 +370,16 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             "throwing weapons used (once per game: not again this battle)".to_string()
         }
         Change::EntersHex { hex } => format!("now in hex {hex}"),
+        Change::BattleClock {
+            start,
+            climate,
+            season,
+            moon_die,
+        } => {
+            let moon = moon_die.map_or(String::new(), |d| format!(", the moon by a {d}"));
+            format!("the battle's first bound at {start}, {climate} {season}{moon}")
+        }
+        Change::RetreatAtDusk => "retreats at dusk rather than fight on at dawn".to_string(),
     };
     Effect {
         target,

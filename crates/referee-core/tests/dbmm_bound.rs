@@ -176,7 +176,13 @@ impl Bound {
         let mut commands = Morale::new();
         let mut armies = BTreeMap::new();
         for g in s.gauges {
-            let side = g.side.clone().unwrap();
+            // The clock and the decision at dusk are no morale.
+            let Some(side) = g.side.clone() else {
+                continue;
+            };
+            if g.label == "Decision at dusk" {
+                continue;
+            }
             if g.label == "Army" {
                 armies.insert(side, (g.amount.unwrap(), g.status));
             } else {
@@ -236,10 +242,17 @@ impl Bound {
         dice: &[u32],
         mapping: &Mapping,
     ) -> Resolution {
-        let r = self.r.resolve(action, situation, Some(dice)).unwrap();
+        // A check without dice (the time of day) takes none.
+        let dice = (!dice.is_empty()).then_some(dice);
+        let r = self.r.resolve(action, situation, dice).unwrap();
+        let source = if dice.is_some() {
+            DiceSource::Physical
+        } else {
+            DiceSource::None
+        };
         let body = self
             .b
-            .apply(&self.r, &r, mapping, DiceSource::Physical, None, None)
+            .apply(&self.r, &r, mapping, source, None, None)
             .unwrap();
         self.step(body);
         r
@@ -277,17 +290,16 @@ fn a_whole_dbmm_bound_from_the_roster() {
     ]);
     assert_eq!(t.commands(), all_steady);
 
-    // 1. PIPs (p. 27): the Romans' C-in-C dices for each of the side's commands, named as the
-    // battle has them; no command is shattered, so each throws.
-    let (commands, _) = t.morale();
-    let pip_commands: Vec<Value> = t.b.state.sides[0]
-        .commands
-        .iter()
-        .map(|c| {
-            json!({ "name": c, "c_in_c": c == "Legion", "shattered": commands[c] == "shattered" })
-        })
-        .collect();
-    let pips = json!({ "commands": pip_commands });
+    // 1. PIPs (p. 27), opened from the battle: bound 1 is the Romans' (the side listed first,
+    // R-DBMM-41), their commands named as the roster has them, none shattered; the umpire ticks
+    // the C-in-C's command.
+    let (mut pips, _, asks) = t.open("pips", &[], &[], &[], &[], None);
+    assert_eq!(
+        pips,
+        json!({ "commands": [{ "name": "Legion" }, { "name": "Horse" }] })
+    );
+    assert!(asks[0].starts_with("Bound 1 is the Romans'"), "{asks:?}");
+    pips["commands"][0]["c_in_c"] = json!(true);
     let roster_before = t.b.state.units.clone();
     let r = t.throw("pips", &pips, &[5, 2], &Mapping::default());
     let outcome = r.outcome.as_ref().unwrap();
@@ -554,6 +566,126 @@ fn a_whole_dbmm_bound_from_the_roster() {
         t.moves("Brennus").is_empty(),
         "a rout called for is made in its bound"
     );
+    let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
+    assert_eq!(replayed.state, t.b.state);
+}
+
+/// The clock line on the battle's standing ("Bound 7 · 14:10, day; dusk at 17:40").
+fn clock_line(t: &Bound) -> Option<String> {
+    standing(&t.r, &t.b.state)
+        .gauges
+        .into_iter()
+        .find(|g| g.side.is_none() && g.label.starts_with("Bound "))
+        .map(|g| format!("{} · {}", g.label, g.value))
+}
+
+/// Issue 34, item 3: the battle's clock. The time of day opened from the battle asks for the
+/// clock once; applied, the battle keeps it and counts 10 minutes a bound (p. 23, R-DBMM-39); the
+/// check opened again reads the time, the night's first bound and the moon from the battle; past
+/// dusk each side's decision is one tap (R-DBMM-40). Every step's undo, redo and replay are
+/// exact.
+#[test]
+fn the_battle_keeps_its_clock_bound_by_bound() {
+    let mut t = Bound::begin();
+    assert_eq!(clock_line(&t), None, "no clock before the umpire starts it");
+    // Bound 1 from the battle: nothing to read yet, so it asks.
+    let (situation, mapping, asks) = t.open("daylight", &[], &[], &[], &[], None);
+    assert_eq!(situation, json!({ "bound": 1, "starts_clock": true }));
+    assert!(asks[0].contains("10 minutes a bound"), "{asks:?}");
+    // Cold Winter: dawn 07:30, sunrise 08:00, sunset 16:00, dusk 16:30 (p. 23). The deployment
+    // dice's total, 15, would be 15:00; the umpire starts bound 1 at 15:50, no moon die yet.
+    let mut entered = situation.clone();
+    for (k, v) in [
+        ("clock", "15:50"),
+        ("climate", "Cold"),
+        ("season", "Winter"),
+    ] {
+        entered[k] = json!(v);
+    }
+    let r = t.throw("daylight", &entered, &[], &mapping);
+    assert_eq!(
+        r.outcome.as_ref().unwrap().effects[0].text,
+        "The battle's clock: bound 1 at 15:50, Cold Winter."
+    );
+    assert_eq!(
+        clock_line(&t).unwrap(),
+        "Bound 1 · 15:50, day; dusk at 16:30"
+    );
+
+    // The moon die, entered once from the battle's check, is kept.
+    let (situation, mapping, asks) = t.open("daylight", &[], &[], &[], &[], None);
+    assert_eq!(situation["clock"], "15:50");
+    assert_eq!(situation["climate"], "Cold");
+    assert!(asks[0].contains("first deployment die"), "{asks:?}");
+    let mut entered = situation.clone();
+    entered["moon_die"] = json!(6);
+    t.throw("daylight", &entered, &[], &mapping);
+    let (situation, _, asks) = t.open("daylight", &[], &[], &[], &[], None);
+    assert_eq!(situation["moon_die"], 6);
+    assert!(asks.is_empty(), "nothing left to ask: {asks:?}");
+
+    // The bounds advance: each adds 10 minutes.
+    // (A turn advanced is recorded, not undone: undo takes back results.)
+    for _ in 0..5 {
+        let next = t.b.advance_turn(Some(t.b.state.turn + 1), None);
+        turn_play::record(&t.r, &mut t.b, next);
+    }
+    assert_eq!(
+        clock_line(&t).unwrap(),
+        "Bound 6 · 16:40, night, moonlit; dawn at 07:30"
+    );
+    // The check from the battle reads the night's first bound (5, at 16:30) and the moon: a 6
+    // has risen already and sets at the end of the 1st night bound after bound 6 (R-DBMM-31).
+    let (situation, mapping, _) = t.open("daylight", &[], &[], &[], &[], None);
+    assert_eq!(situation["clock"], "16:40");
+    assert_eq!(situation["bound"], 6);
+    assert_eq!(situation["night_began"], 5);
+    assert!(situation.get("starts_clock").is_none());
+    let r = t.r.resolve("daylight", &situation, None).unwrap();
+    assert_eq!(r.outcome.as_ref().unwrap().result, "night_moonlight");
+    assert!(r.outcome.as_ref().unwrap().effects.is_empty());
+    assert!(mapping.targets.is_empty());
+    let seen = r.totals.iter().find(|x| x.label == "Visibility").unwrap();
+    assert_eq!(seen.value, "160p");
+    let next = t.b.advance_turn(Some(8), None);
+    turn_play::record(&t.r, &mut t.b, next);
+    assert_eq!(
+        clock_line(&t).unwrap(),
+        "Bound 8 · 17:00, night, moonless; dawn at 07:30"
+    );
+
+    // Bound 8 is the Gauls': their PIP dice open with their commands.
+    let (pips, _, asks) = t.open("pips", &[], &[], &[], &[], None);
+    assert_eq!(
+        pips,
+        json!({ "commands": [{ "name": "Warband" }, { "name": "Nobles" }] })
+    );
+    assert!(asks[0].starts_with("Bound 8 is the Gauls'"), "{asks:?}");
+
+    // Past dusk, each side's decision: one tap records a retreat.
+    let decisions: Vec<_> = standing(&t.r, &t.b.state)
+        .gauges
+        .into_iter()
+        .filter(|g| g.label == "Decision at dusk")
+        .collect();
+    assert_eq!(decisions.len(), 2);
+    for g in decisions {
+        let offer = g.offer.unwrap();
+        // Both sides' names end in s: "Record Romans' retreat".
+        let side = g.side.as_deref().unwrap();
+        assert_eq!(offer.label, format!("Record {side}' retreat"));
+        let body =
+            t.b.adjust(&t.r, Subject::Side(g.side.unwrap()), offer.change, None)
+                .unwrap();
+        t.step(body);
+    }
+    let end = standing(&t.r, &t.b.state)
+        .gauges
+        .into_iter()
+        .find(|g| g.label == "The battle")
+        .unwrap();
+    assert_eq!(end.status.as_deref(), Some("ends"));
+    assert_eq!(end.value, "both sides retreat");
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
     assert_eq!(replayed.state, t.b.state);
 }

@@ -39,6 +39,9 @@ describe('a battle in words', () => {
     // Units near a leader are the players' choice as the result lands, not a target to map.
     expect(targetKey({ within: { of: 'Artaphernes', inches: 6 } })).toBe('within_6:Artaphernes');
     expect(targetKeys([e({ within: { of: 'Artaphernes', inches: 6 } })])).toEqual([]);
+    // The battle itself (a DBMM battle's clock) needs no units either.
+    expect(targetKey('battle')).toBe('battle');
+    expect(targetKeys([e('battle'), e('defender')])).toEqual(['defender']);
     // Each in words from its typed target; an apply's error about one names it so.
     expect(targetNames([e({ hex: '17.03' }), e('defender'), e({ unit: 'EL 23.11' })])).toEqual({ 'hex:17.03': 'Hex 17.03', defender: 'The defender', 'unit:EL 23.11': 'EL 23.11' });
     expect(targetFieldLabels([e({ unit: 'EL 23.11' })])).toEqual({ 'targets.unit:EL 23.11': 'EL 23.11' });

@@ -43,7 +43,7 @@ export function targetKeys(effects: Effect[]): string[] {
 export function targetNames(effects: Effect[]): Record<string, string> {
   const names: Record<string, string> = {};
   for (const { target: t } of effects) {
-    if (t === 'attacker' || t === 'defender' || 'hex' in t || 'unit' in t) names[targetKey(t)] ??= targetWords(t);
+    if (t === 'attacker' || t === 'defender' || (typeof t === 'object' && ('hex' in t || 'unit' in t))) names[targetKey(t)] ??= targetWords(t);
   }
   return names;
 }
@@ -55,7 +55,7 @@ export function targetFieldLabels(effects: Effect[]): Record<string, string> {
 }
 
 export function targetKey(t: Effect['target']): string {
-  if (t === 'attacker' || t === 'defender') return t;
+  if (t === 'attacker' || t === 'defender' || t === 'battle') return t;
   if ('hex' in t) return `hex:${t.hex}`;
   if ('unit' in t) return `unit:${t.unit}`;
   if ('command' in t) return `command:${t.command}`;

@@ -16,6 +16,7 @@ describe('words an umpire reads', () => {
     // A result landing relative to a leader is named in words from its typed target.
     expect([{ enemy_of: 'Zyndram' }, { side_of: 'Zyndram' }, { hex: '17.03' }, { army: 'Poles' }, { command: 'leader' }, 'defender' as const].map(targetWords)).toEqual(['The enemy of Zyndram', 'Zyndram’s side', 'Hex 17.03', 'Poles', 'leader’s command', 'The defender']);
     expect(targetWords({ within: { of: 'Artaphernes', inches: 6 } })).toBe('The units within 6" of Artaphernes');
+    expect(targetWords('battle')).toBe('The battle');
   });
 
   it('makes a sentence without code quotes', () => {

@@ -44,6 +44,7 @@ export function fieldKey(field: string | undefined | null): string | undefined {
 export function targetWords(t: Target): string {
   if (t === 'attacker') return 'The attacker';
   if (t === 'defender') return 'The defender';
+  if (t === 'battle') return 'The battle';
   if ('hex' in t) return `Hex ${t.hex}`;
   if ('unit' in t) return t.unit;
   if ('command' in t) return `${t.command}’s command`;

@@ -48,7 +48,12 @@ pub fn changes_for(
         if left_off(&e.target, mapping) {
             continue;
         }
-        if let Target::Army(side) = &e.target {
+        if let Target::Army(_) | Target::Battle = &e.target {
+            let side = match &e.target {
+                Target::Army(side) => side.as_str(),
+                // The battle's own change lands through its first side.
+                _ => "A",
+            };
             out.push(AppliedChange {
                 subject: Subject::Side(side_name(state, side)?),
                 change: e.change.clone(),

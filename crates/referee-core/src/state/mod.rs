@@ -2,6 +2,7 @@
 //! unit and side. Below both the battle (which folds events into it) and the rule systems (which
 //! read it and land changes on it), so neither needs the other.
 
+pub mod clock;
 pub mod unit;
 
 pub use unit::{
@@ -124,6 +125,11 @@ pub struct BattleState {
     #[serde(skip)]
     #[ts(skip)]
     pub results: u32,
+    /// The battle's game clock, once a result started it (DBMM p. 23): the time of each turn is
+    /// read from it and the turn.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub clock: Option<clock::BattleClock>,
 }
 
 impl BattleState {
@@ -154,6 +160,7 @@ impl BattleState {
             this_turn: Vec::new(),
             removed: BTreeSet::new(),
             results: 0,
+            clock: None,
         }
     }
 

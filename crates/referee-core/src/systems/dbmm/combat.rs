@@ -1268,7 +1268,18 @@ fn resolve_fight(
         total_modifier: f.a.base - f.b.base,
         distribution,
         forecast,
-        checks: targets.checks(data, f.kind),
+        checks: {
+            // Each fighter's outcome moves with their distances (p. 13, 40–42, R-DBMM-42).
+            let mut checks = targets.checks(data, f.kind);
+            for side in [&f.a, &f.b] {
+                checks.push(super::outcome_moves::check(
+                    data,
+                    &side.label,
+                    &side.checked,
+                ));
+            }
+            checks
+        },
         notes,
         outcome,
     })

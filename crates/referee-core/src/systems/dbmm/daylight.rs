@@ -7,8 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use super::combat::Time;
 use super::data::DbmmData;
-use crate::contract::{Check, Note, Resolution, Total};
+use crate::contract::{effect, Change, Check, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
+use crate::rule_system::Opening;
+use crate::state::clock::{clock_text, minutes_of};
+use crate::state::BattleState;
 use crate::ErrorCode;
 
 /// One climate and season's four times, "HH:MM".
@@ -142,7 +145,7 @@ impl Daylight {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DaylightSituation {
     /// The defender's climate: Cold, Cool, Warm, Dry, Tropical.
@@ -166,6 +169,56 @@ pub struct DaylightSituation {
     /// The battle's bound in which this night began (default the bound now).
     #[serde(default)]
     pub night_began: Option<u32>,
+    /// Applied to a battle, the check starts the battle's clock: `bound` (default 1) begins at
+    /// `clock`, in this climate and season, with the moon die when given (p. 23, R-DBMM-39).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub starts_clock: bool,
+}
+
+/// The check opened from a battle (p. 23, R-DBMM-39): with the battle's clock started, its bound
+/// now, the time, climate, season, the bound its night began and the moon die filled from it —
+/// the umpire gives the weather only; without it (or without the moon die yet), what it needs,
+/// which the result applied keeps for the rest of the battle.
+pub fn open_battle(data: &DbmmData, state: &BattleState) -> Result<Opening, RefereeError> {
+    use super::clock;
+    let bound = state.turn.max(1);
+    let now = state
+        .clock
+        .as_ref()
+        .and_then(|c| Some((c, clock::now(data, c, bound)?)));
+    let (situation, asks) = match now {
+        Some((c, now)) => {
+            let situation = DaylightSituation {
+                climate: now.row.climate.clone(),
+                season: now.row.season.clone(),
+                clock: clock_text(now.at),
+                weather: None,
+                moonlight: false,
+                moon_die: c.moon_die,
+                bound: Some(bound),
+                night_began: now.night_began,
+                starts_clock: c.moon_die.is_none(),
+            };
+            let asks = if c.moon_die.is_none() {
+                vec![format!(
+                    "The Invader's first deployment die, for the moon: applied, the battle keeps it ({}).",
+                    data.daylight.moon.rule
+                )]
+            } else {
+                Vec::new()
+            };
+            (serde_json::to_value(&situation), asks)
+        }
+        None => (
+            Ok(serde_json::json!({ "bound": bound, "starts_clock": true })),
+            vec![format!(
+                "The time bound {bound} begins, the defender's climate and the season: applied, the battle keeps its clock, 10 minutes a bound ({}).",
+                clock::RULE
+            )],
+        ),
+    };
+    let situation = situation.map_err(|_| crate::rule_system::fight::not_a_combat("daylight"))?;
+    Opening::new(&situation, Default::default(), asks)
 }
 
 /// Whether the moon is up in a night bound (p. 23, R-DBMM-31): the first night bound after the
@@ -180,17 +233,10 @@ pub fn moon_up(course: MoonCourse, die: u32, bound: u32, night_began: u32) -> bo
     }
 }
 
-/// "18:40" → minutes after midnight.
-fn minutes(text: &str) -> Option<u32> {
-    let (h, m) = text.trim().split_once(':')?;
-    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
-    (h < 24 && m < 60).then_some(h * 60 + m)
-}
-
 /// A time of the ruleset's table ("06:10") in minutes after midnight; the ruleset's own times
 /// are checked when it loads.
 pub(super) fn table_minutes(text: &str) -> u32 {
-    minutes(text).unwrap_or(0)
+    minutes_of(text).unwrap_or(0)
 }
 
 /// The period of the day at `at` minutes after midnight (p. 23).
@@ -240,7 +286,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
             .field("climate")
             .rule(d.rule.clone())
         })?;
-    let at = minutes(&s.clock).ok_or_else(|| {
+    let at = minutes_of(&s.clock).ok_or_else(|| {
         RefereeError::new(
             ErrorCode::SituationInvalidClock,
             format!(
@@ -325,6 +371,11 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         Time::Dawn => "dawn (dawn until sunrise)",
         Time::Night => "night (dusk until dawn)",
     };
+    let effects = if s.starts_clock {
+        vec![start_clock(row, s, at)]
+    } else {
+        Vec::new()
+    };
     let mut r = Resolution::certain(
         &data.system.id,
         "daylight",
@@ -335,7 +386,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
             row.climate,
             row.season,
         ),
-        Vec::new(),
+        effects,
     );
     for (label, value) in [
         ("Dawn", &row.dawn),
@@ -388,4 +439,33 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         None,
     ));
     Ok(r)
+}
+
+/// The effect that starts the battle's clock from the check: the first bound's time, the clock
+/// run back from the bound given (p. 23, R-DBMM-39).
+fn start_clock(row: &DaylightRow, s: &DaylightSituation, at: u32) -> crate::contract::Effect {
+    let bound = s.bound.unwrap_or(1);
+    let start = clock_text(super::clock::first_bound_at(at, bound));
+    let moon = s.moon_die.map_or(String::new(), |d| {
+        format!("; the moon by the Invader's {d}")
+    });
+    let mut e = effect(
+        Target::Battle,
+        Change::BattleClock {
+            start,
+            climate: row.climate.clone(),
+            season: row.season.clone(),
+            moon_die: s.moon_die,
+        },
+        super::clock::RULE,
+        Some(super::clock::RULING),
+    );
+    e.what = format!(
+        "the battle's clock: bound {bound} at {}, {} {}{moon}",
+        clock_text(at),
+        row.climate,
+        row.season
+    );
+    e.text = format!("{}.", crate::error::sentence(&e.what));
+    e
 }

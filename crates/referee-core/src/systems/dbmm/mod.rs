@@ -3,6 +3,7 @@
 //! victory points, PIPs and distances, over the shared engine. Tables are `rulesets/dbmm.toml`.
 
 mod aftermath;
+pub mod clock;
 pub mod combat;
 pub mod data;
 pub mod daylight;
@@ -12,6 +13,7 @@ pub mod fight;
 pub mod going;
 pub mod morale;
 pub mod outcome;
+pub mod outcome_moves;
 pub mod pips;
 pub mod roster;
 pub mod selector;
@@ -111,7 +113,7 @@ impl RuleSystem for Dbmm {
                 Checks,
                 morale::victory,
             ),
-            A::rolled("pips", "PIP dice", "p. 27", Checks, pips::pips),
+            A::rolled("pips", "PIP dice", "p. 27", Checks, pips::pips).from_roster(),
             A::certain(
                 "pip_cost",
                 "PIP cost of a move or halt",
@@ -125,7 +127,8 @@ impl RuleSystem for Dbmm {
                 "p. 23–25",
                 Tables,
                 daylight::daylight,
-            ),
+            )
+            .from_roster(),
             A::certain(
                 "going",
                 "Going by element",
@@ -262,6 +265,32 @@ impl RuleSystem for Dbmm {
 
     fn takes_contacts() -> bool {
         true
+    }
+
+    /// Steps opened from the battle: the time of day, its clock read at the bound now (p. 23);
+    /// the PIP dice of the side whose bound it is, its commands as the roster has them (p. 27).
+    fn open_battle(
+        data: &DbmmData,
+        action: &str,
+        state: &BattleState,
+    ) -> Result<Opening, RefereeError> {
+        match action {
+            "daylight" => daylight::open_battle(data, state),
+            "pips" => pips::open_battle(data, state),
+            _ => Err(crate::rule_system::fight::not_a_combat(action)),
+        }
+    }
+
+    /// The battle's clock and the decision at dusk land on the battle (p. 23, R-DBMM-39,
+    /// R-DBMM-40); nothing else lands on a DBMM side.
+    fn land_on_side(
+        data: &DbmmData,
+        state: &mut BattleState,
+        side: usize,
+        change: &Change,
+        _rule: &str,
+    ) -> Option<Vec<Change>> {
+        clock::land(data, state, side, change).map(|()| Vec::new())
     }
 
     fn follow_on(data: &DbmmData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {

@@ -407,3 +407,50 @@ pub fn pip_cost(data: &DbmmData, s: &PipCostSituation) -> Result<Resolution, Ref
     r.modifiers = modifiers;
     Ok(r)
 }
+
+/// The side whose bound the battle's turn is (R-DBMM-41): the sides take bounds in turn, the
+/// side the battle lists first taking bound 1.
+pub fn bound_side(state: &crate::state::BattleState) -> Option<&crate::state::SideState> {
+    let n = state.sides.len();
+    (n > 0).then(|| &state.sides[(state.turn.max(1) as usize - 1) % n])
+}
+
+/// The PIP dice opened from the battle (p. 26–27): the commands of the side whose bound it is,
+/// named as the roster has them, a shattered one throwing no die (p. 26); the C-in-C's command,
+/// allies, inert generals, Brilliant Strokes and the allocation are the umpire's to tick.
+pub fn open_battle(
+    data: &DbmmData,
+    state: &crate::state::BattleState,
+) -> Result<crate::rule_system::Opening, RefereeError> {
+    let Some(side) = bound_side(state) else {
+        return Err(crate::rule_system::fight::not_a_combat("PIP dice"));
+    };
+    let commands: Vec<serde_json::Value> = super::standing::command_states(data, state, &side.name)
+        .into_iter()
+        .map(|(name, s)| {
+            if s == super::morale::CommandState::Shattered {
+                serde_json::json!({ "name": name, "shattered": true })
+            } else {
+                serde_json::json!({ "name": name })
+            }
+        })
+        .collect();
+    let asks = if commands.is_empty() {
+        vec![format!(
+            "{} has no elements on the roster yet: add them, or enter its commands here.",
+            side.name
+        )]
+    } else {
+        vec![format!(
+            "Bound {} is the {} (the side listed first takes the odd bounds, R-DBMM-41): tick the C-in-C's command, allies, inert generals and the Reg C-in-C's allocation ({}).",
+            state.turn.max(1),
+            crate::error::possessive(&side.name),
+            data.pips.rule
+        )]
+    };
+    crate::rule_system::Opening::new(
+        &serde_json::json!({ "commands": commands }),
+        Default::default(),
+        asks,
+    )
+}

@@ -92,7 +92,8 @@ pub fn command_of(unit: &crate::state::UnitState) -> String {
 pub fn standing(data: &DbmmData, state: &BattleState) -> Standing {
     let t = &data.morale.command;
     let me = |h: i64| format!("{} ME", me_text(h));
-    let mut gauges = Vec::new();
+    // The battle's clock first: the bound and its time of day (p. 23).
+    let mut gauges = super::clock::gauges(data, state);
     let mut resolutions = Vec::new();
     let armies: Vec<_> = state
         .sides

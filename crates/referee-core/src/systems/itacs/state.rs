@@ -162,7 +162,9 @@ impl HexState {
             | Change::ShockRecovered
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed
-            | Change::EntersHex { .. } => {}
+            | Change::EntersHex { .. }
+            | Change::BattleClock { .. }
+            | Change::RetreatAtDusk => {}
         }
         if self.units == 0 {
             *self = HexState::default();

@@ -1,0 +1,175 @@
+//! Outcome moves by element (p. 40–42) with their distances in paces: a recoil is the element's
+//! base depth (ELEMENT BASING, p. 13, read by R-DBMM-42), a repulse 160p–240p, a flee a full
+//! tactical move for the going it starts in (its first base depth a recoil), a rout twice that;
+//! an (F) element adds the fast bonus to repulse and flee (R-DBMM-13).
+
+use super::data::DbmmData;
+use super::element::{self, Checked};
+use crate::contract::Check;
+
+/// ELEMENT BASING (p. 13): element depth at 15 mm, in paces (1 mm a pace at 15 mm, R-DBMM-14, and
+/// the bases of larger figures grow with the pace), row by row as R-DBMM-42 reads the flattened
+/// table; the first row that selects the element holds. Kn in a wedge is 40p apart (see
+/// `WEDGE_DEPTH`).
+pub const BASE_DEPTHS: &[(&str, i64)] = &[
+    ("Art (O) | WWg | Bge (S) | Naval", 80),
+    ("El | Exp | Art (S/F/I/X) | Bge (O/F/I)", 40),
+    (
+        "Pk (F) | Bd (F/X) | Kn (X) | Ax | Wb (F) | Ps | Bw | Sh",
+        20,
+    ),
+    ("Kn | Cv | LH | Cm | Hd", 30),
+    ("Sp | Pk (S/O/I/X) | Bd (S/O/I) | Wb (S/O)", 15),
+];
+/// Kn in Wedge (p. 13, R-DBMM-42).
+pub const WEDGE_DEPTH: i64 = 40;
+/// "A repulsed element moves straight back still facing the opponent ≥ 160p ≤ 240p" (p. 40).
+pub const REPULSE_PACES: [i64; 2] = [160, 240];
+/// "Rout move is … twice a tactical move distance" (p. 41).
+pub const ROUT_FACTOR: i64 = 2;
+pub const RULE: &str = "p. 13, 40–42";
+pub const RULING: &str = "R-DBMM-42";
+
+/// The element's base depth in paces, if the basing table has its row.
+pub fn base_depth(data: &DbmmData, element: &Checked) -> Option<i64> {
+    if element.element.wedge && element.element.type_code == "Kn" {
+        return Some(WEDGE_DEPTH);
+    }
+    let traits = element.own_traits(data);
+    BASE_DEPTHS
+        .iter()
+        .find(|(who, _)| data.selector(who).matches(&traits))
+        .map(|(_, depth)| *depth)
+}
+
+/// The fast bonus of an (F) element the bonus row selects (R-DBMM-13), else 0.
+fn fast_bonus(data: &DbmmData, element: &Checked) -> i64 {
+    let m = &data.movement;
+    let fast = element.element.grade == "F"
+        && data
+            .selector(&m.fast_bonus_who)
+            .matches(&element.own_traits(data));
+    if fast {
+        m.fast_bonus
+    } else {
+        0
+    }
+}
+
+/// "80p GGo, 80p RGo, 40p DGo" — a distance by going; a going it may not enter is left out.
+fn by_going(moves: &[Option<i64>], factor: i64) -> String {
+    let parts: Vec<String> = ["GGo", "RGo", "DGo"]
+        .iter()
+        .zip(moves)
+        .filter_map(|(going, p)| {
+            p.filter(|p| *p > 0)
+                .map(|p| format!("{}p {going}", p * factor))
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The outcome moves of one element as a check for the umpire, with their distances: "Hastati:
+/// recoil 15p (its base depth); repulse 160p–240p; flee 160p GGo, 160p RGo, 80p DGo (the first
+/// 15p a recoil); rout 320p GGo, 320p RGo, 160p DGo".
+pub fn check(data: &DbmmData, label: &str, element: &Checked) -> Check {
+    let depth = base_depth(data, element);
+    let bonus = fast_bonus(data, element);
+    let mut parts = Vec::new();
+    match depth {
+        Some(d) => parts.push(format!("recoil {d}p (its base depth)")),
+        None => parts.push("recoil its base depth".to_string()),
+    }
+    let [lo, hi] = REPULSE_PACES;
+    parts.push(format!("repulse {}p–{}p", lo + bonus, hi + bonus));
+    if let Some(moves) = element::moves(data, element) {
+        let flee = by_going(&moves[..3], 1);
+        if !flee.is_empty() {
+            let first = depth.map_or("its base depth".to_string(), |d| format!("{d}p"));
+            parts.push(format!("flee {flee} (the first {first} a recoil)"));
+            parts.push(format!("rout {}", by_going(&moves[..3], ROUT_FACTOR)));
+        }
+    }
+    Check::umpire(format!("{label}: {}", parts.join("; ")), RULE).ruling(Some(RULING))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dbmm::element::{check as checked, Element};
+
+    fn element(type_code: &str, grade: &str, wedge: bool) -> Element {
+        serde_json::from_value(serde_json::json!({
+            "type": type_code, "grade": grade, "wedge": wedge
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn every_basing_row_reads_as_a_selector() {
+        let data = super::super::test_data();
+        for (who, _) in BASE_DEPTHS {
+            super::super::selector::Selector::parse(who, &data.type_codes(), &data.grade_codes())
+                .unwrap_or_else(|e| panic!("{who}: {e}"));
+        }
+    }
+
+    #[test]
+    fn each_element_recoils_its_base_depth() {
+        let data = super::super::test_data();
+        let cases = [
+            ("Sp", "O", false, 15),
+            ("Pk", "S", false, 15),
+            ("Pk", "F", false, 20),
+            ("Bd", "O", false, 15),
+            ("Bd", "F", false, 20),
+            ("Wb", "S", false, 15),
+            ("Wb", "F", false, 20),
+            ("Ps", "O", false, 20),
+            ("Bw", "I", false, 20),
+            ("Kn", "S", false, 30),
+            ("Kn", "X", false, 20),
+            ("Kn", "S", true, 40),
+            ("Cv", "O", false, 30),
+            ("LH", "F", false, 30),
+            ("Hd", "O", false, 30),
+            ("El", "O", false, 40),
+            ("Art", "S", false, 40),
+            ("Art", "O", false, 80),
+            ("WWg", "O", false, 80),
+            ("Bge", "S", false, 80),
+            ("Bge", "O", false, 40),
+            ("Gal", "O", false, 80),
+        ];
+        for (t, g, wedge, depth) in cases {
+            let e = element(t, g, wedge);
+            let c = checked(&data, &e, "element").unwrap();
+            assert_eq!(
+                base_depth(&data, &c),
+                Some(depth),
+                "{t} ({g}) wedge {wedge}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_moves_are_checks_with_their_distances() {
+        let data = super::super::test_data();
+        let e = element("Bd", "O", false);
+        let c = checked(&data, &e, "element").unwrap();
+        let check = check(&data, "Hastati", &c);
+        assert_eq!(
+            check.label,
+            "Hastati: recoil 15p (its base depth); repulse 160p–240p; flee 160p GGo, 160p RGo, 80p DGo (the first 15p a recoil); rout 320p GGo, 320p RGo, 160p DGo"
+        );
+        assert_eq!(check.rule, "p. 13, 40–42");
+        assert_eq!(check.ruling.as_deref(), Some("R-DBMM-42"));
+        // An (F) element repulses and flees 40p further (R-DBMM-13).
+        let e = element("Ax", "F", false);
+        let c = checked(&data, &e, "element").unwrap();
+        assert_eq!(
+            super::check(&data, "Auxilia", &c).label,
+            "Auxilia: recoil 20p (its base depth); repulse 200p–280p; flee 240p GGo, 240p RGo, 200p DGo (the first 20p a recoil); rout 480p GGo, 480p RGo, 400p DGo"
+        );
+    }
+}
