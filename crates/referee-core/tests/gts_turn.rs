@@ -842,3 +842,85 @@ fn a_shock_bonus_used_is_kept_until_a_command_point_recovers_it() {
     t.step(body);
     assert!(!t.gts("Gaesatae").first_turn_spent);
 }
+
+#[test]
+fn a_recoil_from_the_roster_asks_each_units_d100_then_what_its_fate_calls_for() {
+    // 7.1–7.3: the Sparabara and the Persian cavalry against the Greek cavalry. Each unit's d100
+    // on its own pad named by it; the Sparabara hold (1), the Persian cavalry fail (100) and,
+    // their friends having held, recoil; the Greek cavalry fail (100) and rout (100 ≥ 2 × the
+    // Sparabara's md100). Then, in turn, the Sparabara's command test to follow up (every enemy
+    // gave ground, 7.3) and the Persian cavalry's recoil-move test (7.2): a 1 follows up, a 10
+    // fails the move test and Disorders them. The whole chain lands as one result.
+    let mut t = Turn::begin();
+    let (recoil, m) = t.open(
+        "recoil",
+        &["Sparabara", "Persian cavalry"],
+        &["Greek cavalry"],
+        |_| {},
+    );
+    let first = t.r.resolve("recoil", &recoil, None).unwrap();
+    assert!(first.shown.in_turn);
+    let pads = |r: &Resolution| {
+        r.shown
+            .faces
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} d{} {}",
+                    d.label.as_deref().unwrap_or(""),
+                    d.sides,
+                    d.purpose.as_deref().unwrap_or("")
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        pads(&first),
+        [
+            "Sparabara d100 recoil test",
+            "Persian cavalry d100 recoil test",
+            "Greek cavalry d100 recoil test"
+        ]
+    );
+    let r = t.throw("recoil", &recoil, &[1, 100, 100, 1, 10]);
+    assert_eq!(
+        pads(&r)[3..],
+        [
+            "Sparabara d10 command test to follow up",
+            "Persian cavalry d10 recoil-move test"
+        ]
+    );
+    let effects = r.outcome.as_ref().unwrap().effects.clone();
+    // Forecast and result agree: each change that landed was forecast possible.
+    for (unit, line) in [
+        ("Sparabara", "Sparabara follows up to contact"),
+        (
+            "Persian cavalry",
+            "Persian cavalry fails its recoil-move test and is Disordered",
+        ),
+        ("Greek cavalry", "Greek cavalry routs"),
+    ] {
+        assert!(
+            r.forecast.iter().any(|c| c.label == line && c.p > 0.0),
+            "{line}"
+        );
+        assert!(
+            effects
+                .iter()
+                .any(|e| e.target == Target::Unit(unit.into())),
+            "{unit}: {effects:?}"
+        );
+    }
+    let before = t.b.events.len();
+    t.apply(&r, &m);
+    // One event (applied; the step's undo and redo are recorded after it and checked exact).
+    assert!(matches!(t.b.events[before].body, EventBody::Applied { .. }));
+    assert!(t.gts("Greek cavalry").rout);
+    assert!(t.gts("Persian cavalry").disordered);
+    assert!(!t.gts("Persian cavalry").rout && !t.gts("Sparabara").disordered);
+    assert!(
+        !t.unit("Sparabara").moves.is_empty(),
+        "the follow-up is on the Sparabara's row"
+    );
+    assert!(!t.unit("Persian cavalry").moves.is_empty());
+}

@@ -59,11 +59,19 @@ pub(super) fn play(
     throws: &mut Throws,
 ) -> Result<Option<Played>, RefereeError> {
     let (ha, hb) = f.hits_for(data, x, y);
-    let round = Round {
-        data,
-        sides: [&f.a, &f.b],
-        hits: [ha, hb],
-    };
+    play_after(data, [&f.a, &f.b], [ha, hb], throws)
+}
+
+/// The round's stages once each side's modifying unit has taken its `hits`: the stand-loss
+/// checks, the recoil d100s and what they call for. A recoil action (7.1) is these stages from
+/// no hits, so it asks its dice and lands its result exactly as the round does.
+pub(super) fn play_after(
+    data: &GtsData,
+    sides: [&Side; 2],
+    hits: [u32; 2],
+    throws: &mut Throws,
+) -> Result<Option<Played>, RefereeError> {
+    let round = Round { data, sides, hits };
     let mut out = Played::default();
     let Some(checks) = round.stand_loss_checks(throws, &mut out)? else {
         return Ok(None);
@@ -559,6 +567,76 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_recoil_enumerated_face_by_face_lands_exactly_as_it_forecasts() {
+        // The recoil action is the round's stages from no hits: every d100 pair, then every face
+        // of the d10s they call for (the recoil-move test, the command test to follow up), each
+        // weighted by its chance. What lands is counted exactly against the forecast's lines.
+        let data = data();
+        let s = json!({
+            "side_a": [{ "unit": { "name": "Levies", "class": "infantry", "armour": "M", "weapon": "SP",
+                "stands": 3, "tag": { "recoil": 50, "response": 6 } } }],
+            "side_b": [{ "unit": { "name": "Veterans", "class": "infantry", "armour": "M", "weapon": "SP",
+                "stands": 2, "tag": { "recoil": 40, "response": 4 } } }] });
+        let forecast = load("gts").resolve("recoil", &s, None).unwrap();
+        let situation: MeleeSituation = serde_json::from_value(s).unwrap();
+        let f = fight(&data, &situation).unwrap();
+        // Weights over 100² × 10² (at most one d10 a unit here).
+        const WHOLE: u128 = 1_000_000;
+        let mut landed: Vec<(Effect, u128)> = Vec::new();
+        for x in 1..=100 {
+            for y in 1..=100 {
+                let first = [x, y];
+                let mut throws = Throws::new(&first);
+                let done = play_after(&data, [&f.a, &f.b], [0, 0], &mut throws).unwrap();
+                let more = throws.asked().len() - 2;
+                assert!(done.is_some() == (more == 0), "{x} {y}: asks {more} more");
+                for k in 0..10u32.pow(more as u32) {
+                    let mut faces = first.to_vec();
+                    faces.extend((0..more).map(|j| k / 10u32.pow(j as u32) % 10 + 1));
+                    let mut throws = Throws::new(&faces);
+                    let p = play_after(&data, [&f.a, &f.b], [0, 0], &mut throws)
+                        .unwrap()
+                        .expect("every die thrown");
+                    let w = WHOLE / 10_000 / 10u128.pow(more as u32);
+                    landed.extend(p.effects.into_iter().map(|e| (e, w)));
+                }
+            }
+        }
+        type Pred<'a> = &'a dyn Fn(&Effect) -> bool;
+        for name in ["Levies", "Veterans"] {
+            let lines: [(&str, Pred); 4] = [
+                ("routs", &|e| e.change == Change::RoutUnit),
+                ("recoils 3\"", &|e| {
+                    matches!(e.change, Change::RecoilMove { .. })
+                }),
+                ("follows up to contact", &|e| e.change == Change::FollowUp),
+                ("fails its recoil-move test and is Disordered", &|e| {
+                    e.change == Change::Disorder && e.rule == "7.2"
+                }),
+            ];
+            for (word, pred) in lines {
+                let label = format!("{name} {word}");
+                let weight: u128 = landed
+                    .iter()
+                    .filter(|(e, _)| e.target == Target::Unit(name.into()) && pred(e))
+                    .map(|(_, w)| w)
+                    .sum();
+                let said = forecast
+                    .forecast
+                    .iter()
+                    .find(|c| c.label == label)
+                    .map_or("0/1".to_string(), |c| c.probability.clone());
+                assert_eq!(
+                    said,
+                    crate::odds::Probability::new(weight, WHOLE).to_string(),
+                    "{label}"
+                );
+                assert!(weight > 0, "{label}: the case is exercised");
             }
         }
     }

@@ -348,6 +348,20 @@ pub(super) fn recoil_move_number(data: &GtsData, u: &Unit, e: &MeleeUnit, disord
     u.response.value + e.leader_valour().unwrap_or(0) + penalty
 }
 
+/// A recoil action's lines, unit by unit (7.1–7.3, 1.9): the round's chain from no hits, so the
+/// forecast reads the same numbers as the chain it lays out (played.rs).
+pub(super) fn after_recoil_lines(
+    data: &GtsData,
+    [a, b]: [&Side; 2],
+) -> Result<Vec<Chance>, OddsError> {
+    let ends = ends(data, [a, b], &(0, 0, StandLoss::None, StandLoss::None))?;
+    let names = a.units.iter().chain(&b.units).map(|(u, _)| u.name.as_str());
+    Ok(names
+        .zip(&ends)
+        .flat_map(|(name, d)| unit_lines(name, false, d))
+        .collect())
+}
+
 pub fn round(
     data: &GtsData,
     s: &MeleeSituation,

@@ -239,17 +239,28 @@ fn errors_name_the_unit_field_inside_a_situation() {
         )
         .unwrap();
     assert_eq!(r.outcome.unwrap().result, "locked");
-    // A 20 passes; B 70 ≥ 2 × 20 routs.
+    // A 20 passes; B 70 ≥ 2 × 20 routs. A held in good order while every enemy unit gave
+    // ground: its command test to follow up (7.3) is asked next, and a 1 passes it.
+    let one_each = json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] });
     let r = load("gts")
-        .resolve(
-            "recoil",
-            &json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] }),
-            Some(&[20, 70]),
-        )
+        .resolve("recoil", &one_each, Some(&[20, 70]))
+        .unwrap();
+    assert!(r.outcome.is_none());
+    let asked = &laid_out(&r)[2];
+    assert_eq!(
+        (asked.0, asked.2.as_str()),
+        (10, "command test to follow up")
+    );
+    let r = load("gts")
+        .resolve("recoil", &one_each, Some(&[20, 70, 1]))
         .unwrap();
     let o = r.outcome.unwrap();
     assert_eq!(o.result, "holds/some_rout");
     assert!(o.effects.iter().any(|e| e.text.ends_with("Routs")));
+    assert!(o
+        .effects
+        .iter()
+        .any(|e| e.change == crate::contract::Change::FollowUp));
 }
 
 #[test]
@@ -275,10 +286,20 @@ fn a_recoil_throws_a_d100_per_unit_each_named_by_its_unit() {
             (100, Some(B), Some("Gauls"))
         ]
     );
-    // Each unit's throw is shown as its own, not summed.
-    let o = load("gts")
-        .resolve("recoil", &situation, Some(&[20, 70, 95]))
-        .unwrap()
+    // Hastati hold on 20; Principes fail on 70 and, a friend having passed, recoil; the Gauls
+    // fail on 95 ≥ 2 × 20 and rout. Then, in turn, the Principes' recoil-move test (7.2) and the
+    // Hastati's command test to follow up (7.3), each die named by the unit that throws it.
+    let r = thrown("recoil", &situation, &[20, 70, 95]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r)[3..],
+        [
+            (10, "Hastati".into(), "command test to follow up".into()),
+            (10, "Principes".into(), "recoil-move test".into())
+        ]
+    );
+    // Each unit's throw is shown as its own, not summed; a 10 fails the recoil-move test.
+    let o = thrown("recoil", &situation, &[20, 70, 95, 1, 10])
         .outcome
         .unwrap();
     let throws: Vec<(&str, u32, i64)> = o
@@ -294,15 +315,33 @@ fn a_recoil_throws_a_d100_per_unit_each_named_by_its_unit() {
             ("Gauls", 95, 95)
         ]
     );
-    // Two faces for three units: refused in a sentence naming what the throw takes.
+    let landed: Vec<(&str, &str)> = o
+        .effects
+        .iter()
+        .map(|e| (e.text.as_str(), e.rule.as_str()))
+        .collect();
+    assert_eq!(o.dice, [20, 70, 95, 1, 10]);
+    assert!(
+        o.meaning
+            .contains("Principes fails its recoil-move test and is Disordered"),
+        "{}",
+        o.meaning
+    );
+    assert!(
+        o.meaning.contains("Hastati follows up to contact"),
+        "{}",
+        o.meaning
+    );
+    assert_eq!(landed.len(), 4, "{landed:?}");
+    // Two faces for three units: the third unit's d100 is asked; faces past the chain refused.
+    let r = thrown("recoil", &situation, &[40, 70]);
+    assert!(r.outcome.is_none());
+    assert_eq!(laid_out(&r).len(), 3);
     let e = load("gts")
-        .resolve("recoil", &situation, Some(&[40, 70]))
+        .resolve("recoil", &situation, Some(&[20, 70, 95, 1, 10, 4]))
         .unwrap_err();
     assert_eq!(e.code, "dice.invalid");
-    assert_eq!(
-        e.message,
-        "A recoil throws a d100 for each unit: 3 faces from 1 to 100, side A's units first, then side B's."
-    );
+    assert_eq!(e.message, "This throw takes 5 dice; 6 were entered.");
 }
 
 #[test]
@@ -907,7 +946,7 @@ fn the_app_throws_a_chain_through_to_its_outcome() {
     let r = thrown("melee_round", &s, &faces);
     assert!(r.outcome.is_some());
     assert_eq!(r.shown.faces.len(), faces.len());
-    // A throw not asked in turn is its dice, once: a recoil's d100 per unit.
+    // A recoil in which both units hold asks nothing after its d100 per unit.
     let faces = ruleset.throw("recoil", &s, &mut |sides| sides / 2).unwrap();
     assert_eq!(faces, [50, 50]);
 }
