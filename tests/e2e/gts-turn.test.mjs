@@ -2,8 +2,9 @@
 // alone — bowmen fire at peltasts in cover and at an elephant whose escort stand comes in from its
 // own row, cavalry charge the peltasts (the 4.43 morale check chained in front of the round), the
 // Immortals fight the hoplites through a stand lost, a failed stand-loss check, a rout and the
-// casualty test of their leader, whose own row takes his fate, the peltasts recover from Disorder
-// on the roster, and the turn advances. Every die of every chain is typed as the table threw it, stage by stage:
+// casualty test of their leader, whose own row takes his fate, the Immortals rally from their
+// roster row (the response test opened on them, 3.33), the peltasts recover from Disorder on the
+// roster, and the turn advances. Every die of every chain is typed as the table threw it, stage by stage:
 // the pads of the next stage appear once the faces before them are in. Every interaction is
 // counted (`turn-flow gts: N interactions`); a combat with one situational modifier takes at most 7,
 // plus one per follow-up die the rules call for.
@@ -73,6 +74,26 @@ async function playTurn(label) {
   assert.match(words.Immortals, /Rout/, words.Immortals);
   assert.match(words.Artaphernes, /leads Immortals, leader dazed/, words.Artaphernes);
   assert.match(words.Immortals, /^1\/4|^[0-3]\/4/, words.Immortals);
+
+  // The Immortals rally from their roster row (3.33): "Rally" opens the response test on them as
+  // they stand, their leader's valour filled in from his row; the d10 on its pad named by them,
+  // a 1 passes, and Apply lands it: no longer Routed, Disordered. Past the terminal rout trigger
+  // the test answers that they cannot rally, with no die.
+  await count(`button[aria-label="Rally: Immortals"]`);
+  await until(browser, 'the rally opened on the Immortals', async () => (await browser.$('#unit-tested').isExisting()) && ((await pads()).length > 0 || (await browser.$('#bar-result').isExisting())));
+  assert.match(await browser.$('#unit-tested').getText(), /Immortals/);
+  if ((await pads()).length) {
+    assert.ok((await pads()).some((p) => p.startsWith('Immortals’ d10 · Rally from Rout')), (await pads()).join(' | '));
+    await count('#sticky-bar button[data-face="0:1"]');
+    const apply = await browser.$('#apply-result');
+    await until(browser, 'the rally ready to apply', async () => apply.isEnabled());
+    await count('#apply-result');
+    await apply.click().catch(() => undefined); // a double tap applies once
+    await browser.$('#applied').waitForExist({ timeout: 10000 });
+    words = await roster();
+    assert.doesNotMatch(words.Immortals, /Rout/, words.Immortals);
+    assert.match(words.Immortals, /Disordered/, words.Immortals);
+  }
 
   // Recovery on the roster: the peltasts recover from Disorder in one tap, if they are still in
   // it (a rout is rallied instead).

@@ -924,3 +924,94 @@ fn a_recoil_from_the_roster_asks_each_units_d100_then_what_its_fate_calls_for() 
     );
     assert!(!t.unit("Persian cavalry").moves.is_empty());
 }
+
+#[test]
+fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_leaders_minus_one() {
+    // 3.33: a routed unit rallies by passing a leader or independent command test; its row
+    // offers "Rally", which opens the response test on it: the unit as it is now, its leader's
+    // valour from his own row (Artaphernes, +1: 1.6, R-GTS-32) and Table 1.10 result 8's −1
+    // when it stands within 6" of a leader who fell on his sword (R-GTS-25).
+    let mut t = Turn::begin();
+    let immortals = t.id("Immortals");
+    for change in [Change::RoutUnit, Change::NearFallenLeader] {
+        let body =
+            t.b.adjust(&t.r, Subject::Unit(immortals), change, None)
+                .unwrap();
+        t.step(body);
+    }
+    let words = t.r.system.words(t.unit("Immortals"));
+    let rally = words
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "Rally")
+        .expect("a routed unit's row offers Rally");
+    assert_eq!(rally.opens.as_deref(), Some("response_test"));
+    // A unit in good order offers no rally (it has nothing to rally from).
+    let hoplites = t.r.system.words(t.unit("Hoplites"));
+    assert!(hoplites.quick_edits.iter().all(|q| q.opens.is_none()));
+
+    let opened = fight(&t.r, &t.b.state, "response_test", &[immortals], &[]).unwrap();
+    let s = &opened.situation;
+    assert_eq!(s["test"], json!("rally"));
+    assert_eq!(
+        (
+            &s["leader_pv"],
+            &s["near_fallen_leader"],
+            &s["unit"]["routed"]
+        ),
+        (&json!(1), &json!(true), &json!(true))
+    );
+    assert_eq!(opened.targets["unit:Immortals"], vec![immortals]);
+    let undiced = t.r.resolve("response_test", s, None).unwrap();
+    let parts: Vec<(&str, i64)> = undiced
+        .modifiers
+        .iter()
+        .map(|m| (m.rule.as_str(), m.value))
+        .collect();
+    assert!(parts.contains(&("1.6, 2.12", 1)), "{parts:?}");
+    assert!(parts.contains(&("Table 1.10", -1)), "{parts:?}");
+    let number: i64 = parts.iter().map(|(_, v)| v).sum();
+    // The die on a pad of its own, named by the unit.
+    assert_eq!(undiced.shown.faces.len(), 1);
+    assert_eq!(undiced.shown.faces[0].sides, 10);
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    // A die above the number fails: it stays routed, and nothing lands but the test itself.
+    let failed = t.throw("response_test", s, &[(number + 1).clamp(1, 10) as u32]);
+    if number < 10 {
+        assert_eq!(failed.outcome.as_ref().unwrap().result, "fails");
+        assert!(failed.outcome.as_ref().unwrap().effects.is_empty());
+    }
+    // A 1 passes: no longer Routed, in Attack formation and Disordered (3.33), in one event.
+    let passed = t.throw("response_test", s, &[1]);
+    assert_eq!(passed.outcome.as_ref().unwrap().result, "passes");
+    let before = t.b.events.len();
+    t.apply(&passed, &mapping);
+    assert!(matches!(t.b.events[before].body, EventBody::Applied { .. }));
+    assert!(!t.gts("Immortals").rout);
+    assert!(t.gts("Immortals").disordered);
+    // Now Disordered, its row offers "Recover" (3.32: no test) and no rally.
+    let words = t.r.system.words(t.unit("Immortals"));
+    assert!(words.quick_edits.iter().any(|q| q.label == "Recover"));
+    assert!(words.quick_edits.iter().all(|q| q.opens.is_none()));
+
+    // A unit not routed is refused with the rule's words; a test is taken by one unit.
+    let e = fight(&t.r, &t.b.state, "response_test", &[immortals], &[]).unwrap_err();
+    assert_eq!(e.code, ErrorCode::SituationNotRouted);
+    assert!(
+        e.message.contains("Immortals is not Routed"),
+        "{}",
+        e.message
+    );
+    let e = fight(
+        &t.r,
+        &t.b.state,
+        "response_test",
+        &[immortals, t.id("Sparabara")],
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::FightNoUnits);
+}

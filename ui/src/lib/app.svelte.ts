@@ -4,7 +4,7 @@
 import type { BattleView, RulesetList, SystemInfo, UnitForm } from '../generated/api';
 import * as api from './api';
 import { alerts, type Alert } from './battle';
-import { noPicks, type Picks } from './pick';
+import { noPicks, oneUnit, type Picks } from './pick';
 import { fightAction } from './actions';
 import type { Terrains } from './terrain-memory';
 import type { Bounds } from './contacts';
@@ -58,6 +58,14 @@ export function resolvePicks(action?: string): void {
   app.fight = { attackers: [...app.picks.attackers], defenders: [...app.picks.defenders] };
   app.picks = noPicks();
   app.resolverAction = action ?? fightAction(systemOf(), app.view?.state.phase);
+  app.tab = 'resolve';
+}
+
+/** A test of one unit opened from its roster row (a GTS rally): the resolver, with the unit. */
+export function openTest(action: string, unit: number): void {
+  app.fight = oneUnit(unit);
+  app.picks = noPicks();
+  app.resolverAction = action;
   app.tab = 'resolve';
 }
 

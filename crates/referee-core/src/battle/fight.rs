@@ -97,6 +97,28 @@ pub fn fight_with<'s>(
             labels: opening.labels,
         });
     }
+    // A test of one unit, opened from its row (a GTS rally): the unit alone, as it is now.
+    if info.for_a_unit && defenders.is_empty() && contacts.is_empty() {
+        let [id] = attackers else {
+            return Err(RefereeError::new(
+                ErrorCode::FightNoUnits,
+                format!(
+                    "{} is taken by one unit: open it from that unit's row.",
+                    info.name
+                ),
+            ));
+        };
+        let unit = picked(state, &[*id], "attackers")?[0];
+        let opening = ruleset.system.open_unit(action, state, unit)?;
+        return Ok(Fight {
+            action: action.to_string(),
+            situation: opening.situation,
+            targets: opening.targets,
+            asks: opening.asks,
+            choices: opening.choices,
+            labels: opening.labels,
+        });
+    }
     if !info.fights {
         return Err(not_a_combat(&info.name));
     }

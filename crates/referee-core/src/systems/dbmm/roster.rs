@@ -157,6 +157,7 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
     let q = |label: &str, fate: Fate| QuickEdit {
         label: label.into(),
         change: Change::ElementFate { fate: fate.into() },
+        opens: None,
     };
     UnitWords {
         type_name: format!("{}{type_name}, {grade}", if e.irr { "Irr " } else { "" }),

@@ -3,7 +3,7 @@
 //! 4.46), general costs (1.11) and the army break point with victory levels (8.0).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::{fraction, GtsData, ResponseTest};
@@ -11,11 +11,11 @@ use super::units::{Unit, UnitEntry};
 use crate::contract::{effect, Chance, Change, Check, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::{Band, DiceSpec, Dist};
-use crate::rule_system::resolve::roll_named;
+use crate::rule_system::resolve::{is_default, roll_named};
 use crate::ErrorCode;
 
 /// response_test: a unit's d10 against its response number (2.11).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsResponseSituation")]
 pub struct ResponseSituation {
@@ -23,16 +23,16 @@ pub struct ResponseSituation {
     pub test: String,
     pub unit: UnitEntry,
     /// Personal valour of an attached leader (1.6).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<i64>")]
     pub leader_pv: i64,
     /// Within 2" of a formed enemy unit: a failed voluntary rout then Disorders (4.311).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub near_formed_enemy: bool,
     /// Within 6" of a leader who fell on his sword this turn (Table 1.10, 8): −1 to its
     /// response tests, a rally among them (R-GTS-25).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub near_fallen_leader: bool,
 }
@@ -109,6 +109,13 @@ pub fn response_test(
     let (distribution, outcome) = roll_named("d10", &rows, &meaning, dice)?;
     let mut r = Resolution::certain(&data.system.id, "response_test", "", "", Vec::new());
     r.dice = "d10".into();
+    // The die on a pad named by the unit that throws it and the test it is for.
+    r.shown.faces = vec![crate::rule_system::Die {
+        sides: 10,
+        thrower: None,
+        label: Some(u.name.clone()),
+        purpose: Some(test.name.clone()),
+    }];
     r.distribution = distribution;
     r.outcome = outcome;
     r.modifiers = modifiers;

@@ -72,7 +72,8 @@ impl RuleSystem for Gts {
                 "2.11",
                 Checks,
                 checks::response_test,
-            ),
+            )
+            .for_a_unit(),
             A::rolled(
                 "command_points",
                 "Command points",
@@ -212,6 +213,15 @@ impl RuleSystem for Gts {
         sides: &Sides<GtsUnit>,
     ) -> Result<Opening, RefereeError> {
         fight::open(action, sides)
+    }
+
+    fn open_unit(
+        _data: &GtsData,
+        action: &str,
+        state: &BattleState,
+        unit: &UnitState,
+    ) -> Result<Opening, RefereeError> {
+        fight::open_unit(action, state, unit)
     }
 
     fn standing(data: &GtsData, state: &BattleState) -> Standing {

@@ -224,6 +224,7 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
     let q = |label: &str, change: Change| QuickEdit {
         label: label.into(),
         change,
+        opens: None,
     };
     UnitWords {
         type_name: t
