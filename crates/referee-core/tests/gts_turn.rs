@@ -1015,3 +1015,82 @@ fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_lead
     .unwrap_err();
     assert_eq!(e.code, ErrorCode::FightNoUnits);
 }
+
+#[test]
+fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_roster() {
+    // 7.41–7.43, 3.166, R-GTS-36: the war elephant (hit once before) and its runners against
+    // the hoplites, both sides at −9 so the roll-off is 1 against 1, a hit each; both hold their
+    // recoil tests; the elephant's frenzy d8 (2) frenzies it and its driver's d10 (9) fails to
+    // kill it: it rampages and its runners are removed, all in the round's one result.
+    let mut t = Turn::begin();
+    for (label, stats) in [
+        (
+            "War elephant",
+            json!({ "class": "elephant", "weapon": "SP", "stands": 1, "hits": 1, "tag": { "melee": -9 } }),
+        ),
+        (
+            "Runners",
+            json!({ "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1, "escorts": "War elephant" }),
+        ),
+    ] {
+        let body =
+            t.b.add_unit(
+                &t.r,
+                UnitSpec {
+                    label: label.into(),
+                    side: "Persians".into(),
+                    command: None,
+                    role: Role::Unit,
+                    stats,
+                },
+            )
+            .unwrap();
+        t.step(body);
+    }
+    let (round, m) = t.open("melee_round", &["War elephant"], &["Hoplites"], |s| {
+        s["side_b"][0]["unit"]["tag"] = json!({ "melee": -9 });
+    });
+    let mut faces = vec![1, 1];
+    let r = loop {
+        let r = t.r.resolve("melee_round", &round, Some(&faces)).unwrap();
+        if r.outcome.is_some() {
+            break r;
+        }
+        for d in &r.shown.faces[faces.len()..] {
+            faces.push(match d.purpose.as_deref().unwrap_or("") {
+                "recoil test" => 1,
+                p if p.starts_with("frenzy test") => 2,
+                "driver" => 9,
+                _ => 5,
+            });
+        }
+    };
+    let frenzy: Vec<(&str, &str)> = r.shown.faces[faces.len() - 2..]
+        .iter()
+        .map(|d| {
+            (
+                d.label.as_deref().unwrap_or(""),
+                d.purpose.as_deref().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        frenzy,
+        [
+            ("War elephant", "frenzy test 1"),
+            ("War elephant", "driver")
+        ]
+    );
+    let r = t.throw("melee_round", &round, &faces);
+    t.apply(&r, &m);
+    assert!(t.unit("Runners").lost, "the escort goes as it frenzies");
+    assert!(
+        t.unit("War elephant")
+            .moves
+            .iter()
+            .any(|m| m.contains("rampages")),
+        "{:?}",
+        t.unit("War elephant").moves
+    );
+    assert!(!t.unit("War elephant").lost);
+}

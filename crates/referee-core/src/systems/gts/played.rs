@@ -2,12 +2,15 @@
 //! roll-off's hits, then the stand-loss checks of modifying units that lost a stand (R-GTS-19),
 //! then a recoil d100 for every unit still fighting (7.1), then the command tests to follow up
 //! (7.3), the recoil-move tests (7.2) and the leaders' casualty tests (1.9–1.10), then Table 1.10
-//! for each leader hurt. Each stage is asked only once the one before is thrown, and reads the
+//! for each leader hurt, then the frenzy tests of an elephant the roll-off hit (7.41–7.42). Each
+//! stage is asked only once the one before is thrown, and reads the
 //! same numbers as the round's forecast (round.rs), so what is applied is what was forecast.
 
-use super::checks::table_effects;
+use super::checks::{
+    frenzy_effects, frenzy_odds, frenzy_stand, table_effects, thrown_frenzy, Frenzy,
+};
 use super::data::GtsData;
-use super::melee::{fate_word, fates_for_rolls, Fight, Side};
+use super::melee::{escort_name, fate_word, fates_for_rolls, Fight, Side};
 use super::recoil::{Fate, Test};
 use super::round::{
     after_roll_off, command_number, has_leader, lock_disorders, recoil_move_number,
@@ -84,6 +87,9 @@ pub(super) fn play_after(
         return Ok(None);
     };
     if round.leaders_hurt(&hurt, throws, &mut out)?.is_none() {
+        return Ok(None);
+    }
+    if round.frenzies(throws, &mut out)?.is_none() {
         return Ok(None);
     }
     Ok(Some(out))
@@ -426,6 +432,45 @@ impl Round<'_> {
         Ok(Some(hurt))
     }
 
+    /// Last, an elephant the roll-off hit tests for frenzy (7.41–7.42, R-GTS-36): a d8 per test,
+    /// in turn, then its driver's d10, side A's elephant first, each die named by it; a frenzied
+    /// elephant rampages (4.46), one its driver kills is removed, and its escort goes (3.166).
+    /// None while a die is to be thrown.
+    fn frenzies(&self, throws: &mut Throws, out: &mut Played) -> Result<Option<()>, RefereeError> {
+        for (s, (side, thrower)) in self.sides.iter().zip(THROWERS).enumerate() {
+            let (u, e) = &side.units[side.modifying];
+            if u.class != "elephant" {
+                continue;
+            }
+            let Some((on_stand, hits)) =
+                frenzy_stand(u.stands, u.hits, self.hits[s], u.hits_per_stand)
+            else {
+                continue;
+            };
+            let (tests, _) = frenzy_odds(self.data, on_stand, hits)?;
+            if tests.is_empty() {
+                continue;
+            }
+            let Some(end) = thrown_frenzy(self.data, &tests, (&u.name, Some(thrower)), throws)?
+            else {
+                return Ok(None);
+            };
+            out.words.push(format!(
+                "{} {}",
+                u.name,
+                match end {
+                    Frenzy::Calm => "stays calm",
+                    Frenzy::Frenzied => "frenzies and rampages",
+                    Frenzy::KilledByItsDriver => "frenzies and its driver kills it",
+                }
+            ));
+            let escort = escort_name(u, e);
+            out.effects
+                .extend(frenzy_effects(self.data, end, &u.name, escort.as_deref()));
+        }
+        Ok(Some(()))
+    }
+
     /// Stage five: Table 1.10 for each leader hurt. None while the dice are to be thrown.
     fn leaders_hurt(
         &self,
@@ -518,9 +563,12 @@ mod tests {
             "stands": 2, "tag": { "hits_per_stand": 4, "recoil": 50 } });
         let persians = json!({ "name": "Persian cavalry", "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 });
         let greeks = json!({ "name": "Greek cavalry", "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 });
+        // An elephant already hit once: the roll-off's hits put it to the frenzy test (7.41).
+        let elephant = json!({ "name": "War elephant", "class": "elephant", "weapon": "SP", "stands": 2, "hits": 1 });
         let situations = [
             json!({ "side_a": [{ "unit": levies, "leader_pv": 1 }], "side_b": [{ "unit": veterans, "leader_pv": 0 }] }),
             json!({ "side_a": [{ "unit": persians }, { "unit": levies }], "side_b": [{ "unit": greeks, "leader_pv": 0 }] }),
+            json!({ "side_a": [{ "unit": elephant }], "side_b": [{ "unit": greeks }] }),
         ];
         let n = 20_000;
         for s in situations {
@@ -541,7 +589,7 @@ mod tests {
                             .count()
                     };
                     type Pred<'a> = &'a dyn Fn(&Effect) -> bool;
-                    let lines: [(&str, Pred); 4] = [
+                    let lines: [(&str, Pred); 6] = [
                         ("routs", &|e| e.change == Change::RoutUnit),
                         ("recoils 3\"", &|e| {
                             matches!(e.change, Change::RecoilMove { .. })
@@ -551,6 +599,12 @@ mod tests {
                             "is Disordered by the lock's hits (a stand's worth this phase)",
                             &|e| e.change == Change::Disorder && e.rule == "6.13, 7.1",
                         ),
+                        ("frenzies (its escort is removed)", &|e| {
+                            matches!(e.change, Change::Rampage { .. })
+                        }),
+                        ("frenzies and its driver kills it", &|e| {
+                            e.change == Change::DestroyAll && e.rule == "7.42"
+                        }),
                     ];
                     for (word, pred) in lines {
                         let label = format!("{} {word}", u.name);

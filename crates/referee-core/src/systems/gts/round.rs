@@ -483,6 +483,16 @@ fn chained(
         "6.13, 6.14, 7.1–7.3, 1.9",
         Some("R-GTS-23"),
     ));
+    if [a, b]
+        .iter()
+        .any(|s| s.units[s.modifying].0.class == "elephant")
+    {
+        res.notes.push(Note::new(
+            "An elephant the roll-off hits takes its frenzy tests last, a d8 per test and then its driver's d10, landing with the round: frenzied it rampages, killed by its driver it is removed, and either way its escort goes.",
+            "7.41–7.43, 3.166",
+            Some("R-GTS-36"),
+        ));
+    }
     res.notes.push(Note::new(
         "A unit whose enemies have all routed or been eliminated before the recoil tests holds: nobody is left to press it.",
         "6.21, 7.1",

@@ -1295,3 +1295,61 @@ fn an_elephants_frenzy_asks_its_dice_in_turn_a_d8_per_test_then_the_drivers_d10(
         ("", "calm")
     );
 }
+
+#[test]
+fn an_elephant_hit_in_the_round_tests_for_frenzy_as_the_chains_last_stage() {
+    // 7.41–7.42 in the round (R-GTS-36): both sides at −9 roll 1 against 1, a tie with both
+    // sides negative, 1 hit each (6.12). The elephant, hit once before, takes its second hit: one
+    // frenzy test. Both hold their recoil tests (1s); then the elephant's d8, on a pad named by
+    // it, then — frenzied — its driver's d10.
+    let elephant = json!({ "unit": { "name": "War elephant", "class": "elephant", "weapon": "SP",
+        "stands": 1, "hits": 1, "tag": { "melee": -9 } },
+        "escort": { "name": "Runners", "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1 } });
+    let hoplites = json!({ "unit": { "name": "Hoplites", "class": "infantry", "armour": "M",
+        "weapon": "SP", "stands": 4, "tag": { "melee": -9 } } });
+    let s = json!({ "side_a": [elephant], "side_b": [hoplites] });
+    let r = thrown("melee_round", &s, &[1, 1, 1, 1]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r).last().unwrap(),
+        &(8, "War elephant".to_string(), "frenzy test 1".to_string())
+    );
+    assert_eq!(
+        r.shown.faces.last().unwrap().thrower,
+        Some(crate::rule_system::Thrower::A)
+    );
+    // A 2 frenzies it (2 − 0 ≤ 3): the driver's d10 is asked next.
+    let r = thrown("melee_round", &s, &[1, 1, 1, 1, 2]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r).last().unwrap(),
+        &(10, "War elephant".to_string(), "driver".to_string())
+    );
+    // The driver fails (9): it rampages (4.46) and its escort is removed (3.166), with the round.
+    let frenzied = thrown("melee_round", &s, &[1, 1, 1, 1, 2, 9]);
+    let on_elephant = changes_on(&frenzied, "War elephant");
+    assert!(
+        on_elephant
+            .iter()
+            .any(|c| matches!(c, crate::contract::Change::Rampage { .. })),
+        "{on_elephant:?}"
+    );
+    assert!(changes_on(&frenzied, "Runners").contains(&crate::contract::Change::DestroyAll));
+    assert!(frenzied
+        .outcome
+        .as_ref()
+        .unwrap()
+        .meaning
+        .contains("War elephant frenzies and rampages"));
+    // The driver kills it (1): removed (7.42).
+    let killed = thrown("melee_round", &s, &[1, 1, 1, 1, 2, 1]);
+    assert!(changes_on(&killed, "War elephant").contains(&crate::contract::Change::DestroyAll));
+    // An 8 keeps it calm: nothing of the frenzy lands.
+    let calm = thrown("melee_round", &s, &[1, 1, 1, 1, 8]);
+    assert!(!changes_on(&calm, "Runners").contains(&crate::contract::Change::DestroyAll));
+    assert!(calm
+        .outcome
+        .unwrap()
+        .meaning
+        .contains("War elephant stays calm"));
+}
