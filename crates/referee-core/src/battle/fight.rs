@@ -87,15 +87,7 @@ pub fn fight_with<'s>(
         .find(|a| a.id == action)
         .ok_or_else(|| unknown_action(&ruleset.info.id, action, &ruleset.info.actions))?;
     if info.from_roster && attackers.is_empty() && defenders.is_empty() {
-        let opening = ruleset.system.open_battle(action, state)?;
-        return Ok(Fight {
-            action: action.to_string(),
-            situation: opening.situation,
-            targets: opening.targets,
-            asks: opening.asks,
-            choices: opening.choices,
-            labels: opening.labels,
-        });
+        return Ok(opened(action, ruleset.system.open_battle(action, state)?));
     }
     // A test of one unit, opened from its row (a GTS rally): the unit alone, as it is now.
     if info.for_a_unit && defenders.is_empty() && contacts.is_empty() {
@@ -109,15 +101,10 @@ pub fn fight_with<'s>(
             ));
         };
         let unit = picked(state, &[*id], "attackers")?[0];
-        let opening = ruleset.system.open_unit(action, state, unit)?;
-        return Ok(Fight {
-            action: action.to_string(),
-            situation: opening.situation,
-            targets: opening.targets,
-            asks: opening.asks,
-            choices: opening.choices,
-            labels: opening.labels,
-        });
+        return Ok(opened(
+            action,
+            ruleset.system.open_unit(action, state, unit)?,
+        ));
     }
     if !info.fights {
         return Err(not_a_combat(&info.name));
@@ -270,6 +257,18 @@ pub fn fight_with<'s>(
 }
 
 /// The picked units, each on the table and a fighting unit.
+/// A step or a test opened by its system as it opened it, with no picks of sides to check.
+fn opened(action: &str, opening: crate::rule_system::Opening) -> Fight {
+    Fight {
+        action: action.to_string(),
+        situation: opening.situation,
+        targets: opening.targets,
+        asks: opening.asks,
+        choices: opening.choices,
+        labels: opening.labels,
+    }
+}
+
 fn picked<'s>(
     state: &'s BattleState,
     ids: &[UnitId],

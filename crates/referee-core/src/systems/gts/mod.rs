@@ -283,6 +283,19 @@ fn choices(data: &GtsData) -> Vec<ChoiceList> {
         by_group("armour"),
         by_group("weapon"),
         by_group("order"),
+        // The response tests by their names in the rules (2.11), not by their keys.
+        ChoiceList {
+            field: "test".into(),
+            options: data
+                .response
+                .tests
+                .iter()
+                .map(|(k, t)| Choice {
+                    key: k.clone(),
+                    label: t.name.clone(),
+                })
+                .collect(),
+        },
     ]
 }
 
