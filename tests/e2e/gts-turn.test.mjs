@@ -2,14 +2,15 @@
 // alone — bowmen fire at peltasts in cover and at an elephant whose escort stand comes in from its
 // own row, cavalry charge the peltasts (the 4.43 morale check chained in front of the round), the
 // Immortals fight the hoplites through a stand lost, a failed stand-loss check, a rout and the
-// casualty test of their leader, whose own row takes his fate, the peltasts recover from Disorder
-// on the roster, and the turn advances. Every die of every chain is typed as the table threw it, stage by stage:
+// casualty test of their leader, whose own row takes his fate, a routed unit rallies from its
+// roster row (the response test opened on it, 3.33), the peltasts recover from Disorder on the
+// roster, and the turn advances. Every die of every chain is typed as the table threw it, stage by stage:
 // the pads of the next stage appear once the faces before them are in. Every interaction is
 // counted (`turn-flow gts: N interactions`); a combat with one situational modifier takes at most 7,
 // plus one per follow-up die the rules call for.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, checkScreen, connect, size, tap, until } from './support.mjs';
+import { DESKTOP, checkScreen, connect, shot, size, tap, until } from './support.mjs';
 import { addUnit as add, beginBattle, pads as padsOf, roster as rosterOf, rosterIds as idsOf, turnFlow, atBothSizes } from './turn-flow.mjs';
 
 const addUnit = (...args) => add(browser, ...args);
@@ -73,6 +74,38 @@ async function playTurn(label) {
   assert.match(words.Immortals, /Rout/, words.Immortals);
   assert.match(words.Artaphernes, /leads Immortals, leader dazed/, words.Artaphernes);
   assert.match(words.Immortals, /^1\/4|^[0-3]\/4/, words.Immortals);
+
+  // Rallies from the roster rows (3.33): "Rally" opens the response test on the unit as it
+  // stands, its leader's valour filled in from his row. The Immortals, down to half their
+  // stands, are past their terminal rout trigger: the test says they cannot rally, with no die.
+  await count(`button[aria-label="Rally: Immortals"]`);
+  const rallyShown = async () => browser.execute(() => ({
+    tested: document.querySelector('#unit-tested')?.textContent ?? '',
+    result: document.querySelector('#battle-resolution [data-testid="outcome-result"]')?.getAttribute('data-result') ?? null,
+    pads: [...document.querySelectorAll('#sticky-bar .pad')].map((p) => p.getAttribute('aria-label')),
+  }));
+  await until(browser, 'the rally opened on the Immortals', async () => { const r = await rallyShown(); return /Immortals/.test(r.tested) && (r.result !== null || r.pads.length > 0); });
+  let rally = await rallyShown();
+  if (rally.result !== null) assert.equal(rally.result, 'cannot_rally');
+  // The Sparabara, routed on the table (marked on their row), rally: the d10 on its pad named by
+  // them, a 1 passes, and Apply lands it in one event — no longer Routed, Disordered.
+  await count('button[data-tab="roster"]');
+  await count('button[aria-label="Rout: Sparabara"]');
+  await until(browser, 'the Sparabara routed', async () => /Rout/.test((await roster()).Sparabara));
+  await count('button[aria-label="Rally: Sparabara"]');
+  await until(browser, 'the rally opened on the Sparabara', async () => { const r = await rallyShown(); return /Sparabara/.test(r.tested) && r.pads.length > 0; });
+  rally = await rallyShown();
+  assert.deepEqual(rally.pads, ['Sparabara’s d10 · Rally from Rout'], rally.pads.join(' | '));
+  await count('#sticky-bar button[data-face="0:1"]');
+  const apply = await browser.$('#apply-result');
+  await until(browser, 'the rally ready to apply', async () => apply.isEnabled());
+  await count('#apply-result');
+  await apply.click().catch(() => undefined); // a double tap applies once
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  await shot(browser, `gts-rally-${label}`);
+  words = await roster();
+  assert.doesNotMatch(words.Sparabara, /Rout/, words.Sparabara);
+  assert.match(words.Sparabara, /Disordered/, words.Sparabara);
 
   // Recovery on the roster: the peltasts recover from Disorder in one tap, if they are still in
   // it (a rout is rallied instead).

@@ -1,6 +1,6 @@
 // End to end, issue 35's actions in the real window: the result is always the throw in the dice
 // box (cleared or retyped, Apply applies the new throw, checked on the log); the pads of every
-// die at both sizes; a GTS recoil rolled and entered per unit.
+// die at both sizes; a GTS recoil rolled and entered per unit, its follow-up dice asked in turn.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, PHONE, connect, shot, size, tap, until } from './support.mjs';
@@ -122,12 +122,16 @@ test('the pads of every die show at both sizes; a GTS recoil is rolled and enter
   await until(browser, 'a d100 per unit', async () => (await browser.$$('#sticky-bar input.own')).length === 2);
   const names = [];
   for (const box of await browser.$$('#sticky-bar input.own')) names.push(await box.getAttribute('aria-label'));
-  assert.deepEqual(names, ['Persian cavalry’s d100 · recoil', 'Greek cavalry’s d100 · recoil']);
+  assert.deepEqual(names, ['Persian cavalry’s d100 · recoil test', 'Greek cavalry’s d100 · recoil test']);
   const boxes = await browser.$$('#sticky-bar input.own');
   await boxes[0].setValue('20');
   await boxes[1].setValue('95');
-  await until(browser, 'the recoil resolved from the typed dice', async () => (await shown()).result !== null);
-  assert.equal((await shown()).box, '20 95');
+  // Then, in turn, whatever the d100s call for (7.2, 7.3): each next d10 on a pad of its own.
+  for (let i = 2; (await shown()).result === null; i += 1) {
+    await until(browser, `die ${i + 1} asked, or the result`, async () => (await shown()).result !== null || browser.$(`#sticky-bar button[data-face="${i}:1"]`).isExisting());
+    if ((await shown()).result === null) await tap(browser, `#sticky-bar button[data-face="${i}:1"]`);
+  }
+  assert.match((await shown()).box, /^20 95/);
   await tap(browser, '#battle-roll');
   await until(browser, 'the app rolled', async () => /seed/.test(await browser.$('#battle-seed').getText()));
   await until(browser, 'the rolled recoil resolved', async () => (await shown()).result !== null);

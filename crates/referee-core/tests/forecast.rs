@@ -277,9 +277,9 @@ fn check_situation(
         Err(e) if e.code.as_str().starts_with("situation.") => return 0,
         Err(e) => panic!("{what}: {}", e.one_line()),
     };
-    // GTS recoil throws a d100 for every unit (each die named by its unit): its rows are each
+    // A throw of a die per unit not asked in turn (each die named by its unit): its rows are each
     // side's fate, not which unit recoils or routs, so only their chances (and the locked row's
-    // hits) are compared.
+    // hits) are compared. (A GTS recoil asks its dice in turn and is checked as a chain below.)
     let per_unit = undiced.shown.faces.iter().any(|d| d.label.is_some());
     // Dice asked in turn (a GTS melee round): every face of the first stage, each chain then
     // thrown on with set faces. Its rows are the first stage's; what each unit does through the

@@ -842,3 +842,255 @@ fn a_shock_bonus_used_is_kept_until_a_command_point_recovers_it() {
     t.step(body);
     assert!(!t.gts("Gaesatae").first_turn_spent);
 }
+
+#[test]
+fn a_recoil_from_the_roster_asks_each_units_d100_then_what_its_fate_calls_for() {
+    // 7.1–7.3: the Sparabara and the Persian cavalry against the Greek cavalry. Each unit's d100
+    // on its own pad named by it; the Sparabara hold (1), the Persian cavalry fail (100) and,
+    // their friends having held, recoil; the Greek cavalry fail (100) and rout (100 ≥ 2 × the
+    // Sparabara's md100). Then, in turn, the Sparabara's command test to follow up (every enemy
+    // gave ground, 7.3) and the Persian cavalry's recoil-move test (7.2): a 1 follows up, a 10
+    // fails the move test and Disorders them. The whole chain lands as one result.
+    let mut t = Turn::begin();
+    let (recoil, m) = t.open(
+        "recoil",
+        &["Sparabara", "Persian cavalry"],
+        &["Greek cavalry"],
+        |_| {},
+    );
+    let first = t.r.resolve("recoil", &recoil, None).unwrap();
+    assert!(first.shown.in_turn);
+    let pads = |r: &Resolution| {
+        r.shown
+            .faces
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} d{} {}",
+                    d.label.as_deref().unwrap_or(""),
+                    d.sides,
+                    d.purpose.as_deref().unwrap_or("")
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        pads(&first),
+        [
+            "Sparabara d100 recoil test",
+            "Persian cavalry d100 recoil test",
+            "Greek cavalry d100 recoil test"
+        ]
+    );
+    let r = t.throw("recoil", &recoil, &[1, 100, 100, 1, 10]);
+    assert_eq!(
+        pads(&r)[3..],
+        [
+            "Sparabara d10 command test to follow up",
+            "Persian cavalry d10 recoil-move test"
+        ]
+    );
+    let effects = r.outcome.as_ref().unwrap().effects.clone();
+    // Forecast and result agree: each change that landed was forecast possible.
+    for (unit, line) in [
+        ("Sparabara", "Sparabara follows up to contact"),
+        (
+            "Persian cavalry",
+            "Persian cavalry fails its recoil-move test and is Disordered",
+        ),
+        ("Greek cavalry", "Greek cavalry routs"),
+    ] {
+        assert!(
+            r.forecast.iter().any(|c| c.label == line && c.p > 0.0),
+            "{line}"
+        );
+        assert!(
+            effects
+                .iter()
+                .any(|e| e.target == Target::Unit(unit.into())),
+            "{unit}: {effects:?}"
+        );
+    }
+    let before = t.b.events.len();
+    t.apply(&r, &m);
+    // One event (applied; the step's undo and redo are recorded after it and checked exact).
+    assert!(matches!(t.b.events[before].body, EventBody::Applied { .. }));
+    assert!(t.gts("Greek cavalry").rout);
+    assert!(t.gts("Persian cavalry").disordered);
+    assert!(!t.gts("Persian cavalry").rout && !t.gts("Sparabara").disordered);
+    assert!(
+        !t.unit("Sparabara").moves.is_empty(),
+        "the follow-up is on the Sparabara's row"
+    );
+    assert!(!t.unit("Persian cavalry").moves.is_empty());
+}
+
+#[test]
+fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_leaders_minus_one() {
+    // 3.33: a routed unit rallies by passing a leader or independent command test; its row
+    // offers "Rally", which opens the response test on it: the unit as it is now, its leader's
+    // valour from his own row (Artaphernes, +1: 1.6, R-GTS-32) and Table 1.10 result 8's −1
+    // when it stands within 6" of a leader who fell on his sword (R-GTS-25).
+    let mut t = Turn::begin();
+    let immortals = t.id("Immortals");
+    for change in [Change::RoutUnit, Change::NearFallenLeader] {
+        let body =
+            t.b.adjust(&t.r, Subject::Unit(immortals), change, None)
+                .unwrap();
+        t.step(body);
+    }
+    let words = t.r.system.words(t.unit("Immortals"));
+    let rally = words
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "Rally")
+        .expect("a routed unit's row offers Rally");
+    assert_eq!(rally.opens.as_deref(), Some("response_test"));
+    // A unit in good order offers no rally (it has nothing to rally from).
+    let hoplites = t.r.system.words(t.unit("Hoplites"));
+    assert!(hoplites.quick_edits.iter().all(|q| q.opens.is_none()));
+
+    let opened = fight(&t.r, &t.b.state, "response_test", &[immortals], &[]).unwrap();
+    let s = &opened.situation;
+    assert_eq!(s["test"], json!("rally"));
+    assert_eq!(
+        (
+            &s["leader_pv"],
+            &s["near_fallen_leader"],
+            &s["unit"]["routed"]
+        ),
+        (&json!(1), &json!(true), &json!(true))
+    );
+    assert_eq!(opened.targets["unit:Immortals"], vec![immortals]);
+    let undiced = t.r.resolve("response_test", s, None).unwrap();
+    let parts: Vec<(&str, i64)> = undiced
+        .modifiers
+        .iter()
+        .map(|m| (m.rule.as_str(), m.value))
+        .collect();
+    assert!(parts.contains(&("1.6, 2.12", 1)), "{parts:?}");
+    assert!(parts.contains(&("Table 1.10", -1)), "{parts:?}");
+    let number: i64 = parts.iter().map(|(_, v)| v).sum();
+    // The die on a pad of its own, named by the unit.
+    assert_eq!(undiced.shown.faces.len(), 1);
+    assert_eq!(undiced.shown.faces[0].sides, 10);
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    // A die above the number fails: it stays routed, and nothing lands but the test itself.
+    let failed = t.throw("response_test", s, &[(number + 1).clamp(1, 10) as u32]);
+    if number < 10 {
+        assert_eq!(failed.outcome.as_ref().unwrap().result, "fails");
+        assert!(failed.outcome.as_ref().unwrap().effects.is_empty());
+    }
+    // A 1 passes: no longer Routed, in Attack formation and Disordered (3.33), in one event.
+    let passed = t.throw("response_test", s, &[1]);
+    assert_eq!(passed.outcome.as_ref().unwrap().result, "passes");
+    let before = t.b.events.len();
+    t.apply(&passed, &mapping);
+    assert!(matches!(t.b.events[before].body, EventBody::Applied { .. }));
+    assert!(!t.gts("Immortals").rout);
+    assert!(t.gts("Immortals").disordered);
+    // Now Disordered, its row offers "Recover" (3.32: no test) and no rally.
+    let words = t.r.system.words(t.unit("Immortals"));
+    assert!(words.quick_edits.iter().any(|q| q.label == "Recover"));
+    assert!(words.quick_edits.iter().all(|q| q.opens.is_none()));
+
+    // A unit not routed is refused with the rule's words; a test is taken by one unit.
+    let e = fight(&t.r, &t.b.state, "response_test", &[immortals], &[]).unwrap_err();
+    assert_eq!(e.code, ErrorCode::SituationNotRouted);
+    assert!(
+        e.message.contains("Immortals is not Routed"),
+        "{}",
+        e.message
+    );
+    let e = fight(
+        &t.r,
+        &t.b.state,
+        "response_test",
+        &[immortals, t.id("Sparabara")],
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::FightNoUnits);
+}
+
+#[test]
+fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_roster() {
+    // 7.41–7.43, 3.166, R-GTS-36: the war elephant (hit once before) and its runners against
+    // the hoplites, both sides at −9 so the roll-off is 1 against 1, a hit each; both hold their
+    // recoil tests; the elephant's frenzy d8 (2) frenzies it and its driver's d10 (9) fails to
+    // kill it: it rampages and its runners are removed, all in the round's one result.
+    let mut t = Turn::begin();
+    for (label, stats) in [
+        (
+            "War elephant",
+            json!({ "class": "elephant", "weapon": "SP", "stands": 1, "hits": 1, "tag": { "melee": -9 } }),
+        ),
+        (
+            "Runners",
+            json!({ "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1, "escorts": "War elephant" }),
+        ),
+    ] {
+        let body =
+            t.b.add_unit(
+                &t.r,
+                UnitSpec {
+                    label: label.into(),
+                    side: "Persians".into(),
+                    command: None,
+                    role: Role::Unit,
+                    stats,
+                },
+            )
+            .unwrap();
+        t.step(body);
+    }
+    let (round, m) = t.open("melee_round", &["War elephant"], &["Hoplites"], |s| {
+        s["side_b"][0]["unit"]["tag"] = json!({ "melee": -9 });
+    });
+    let mut faces = vec![1, 1];
+    let r = loop {
+        let r = t.r.resolve("melee_round", &round, Some(&faces)).unwrap();
+        if r.outcome.is_some() {
+            break r;
+        }
+        for d in &r.shown.faces[faces.len()..] {
+            faces.push(match d.purpose.as_deref().unwrap_or("") {
+                "recoil test" => 1,
+                p if p.starts_with("frenzy test") => 2,
+                "driver" => 9,
+                _ => 5,
+            });
+        }
+    };
+    let frenzy: Vec<(&str, &str)> = r.shown.faces[faces.len() - 2..]
+        .iter()
+        .map(|d| {
+            (
+                d.label.as_deref().unwrap_or(""),
+                d.purpose.as_deref().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        frenzy,
+        [
+            ("War elephant", "frenzy test 1"),
+            ("War elephant", "driver")
+        ]
+    );
+    let r = t.throw("melee_round", &round, &faces);
+    t.apply(&r, &m);
+    assert!(t.unit("Runners").lost, "the escort goes as it frenzies");
+    assert!(
+        t.unit("War elephant")
+            .moves
+            .iter()
+            .any(|m| m.contains("rampages")),
+        "{:?}",
+        t.unit("War elephant").moves
+    );
+    assert!(!t.unit("War elephant").lost);
+}

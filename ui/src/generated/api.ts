@@ -154,6 +154,11 @@ fights: boolean,
  */
 from_roster: boolean, 
 /**
+ * It is a test of one unit, opened from the unit's roster row with the unit in its state now
+ * (its system's `open_unit`): a GTS rally (3.33).
+ */
+for_a_unit?: boolean, 
+/**
  * It throws dice; an action that does not answers with one certain result.
  */
 rolls: boolean, 
@@ -637,7 +642,12 @@ summary: string, quick_edits: Array<QuickEdit>,
  */
 place?: string, };
 
-export type QuickEdit = { label: string, change: Change, };
+export type QuickEdit = { label: string, change: Change, 
+/**
+ * The test that decides the change, opened on the unit instead of making it (the action's
+ * id, marked `for_a_unit`): a GTS rally is a response test (3.33).
+ */
+opens?: string, };
 
 export type LeaderFate = "captured" | "killed" | "dazed" | "unhorsed" | "seriously_wounded" | "passed_out";
 

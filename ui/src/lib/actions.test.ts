@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemInfo } from '../generated/api';
-import { actionGroups, fightAction, fights, fromRoster, mainAction, moveAction, movesAlong } from './actions';
+import { actionGroups, fightAction, fights, forAUnit, fromRoster, mainAction, moveAction, movesAlong } from './actions';
 
 const system = {
   id: 'gts', main_action: 'melee',
   actions: [
     { id: 'unit', name: 'Unit builder', rule: '2.10', group: 'tables', fights: false },
     { id: 'fire', name: 'Missile fire', rule: '5', group: 'combat', fights: true },
-    { id: 'response_test', name: 'Response test', rule: '4.4', group: 'checks', fights: false },
+    { id: 'response_test', name: 'Response test', rule: '4.4', group: 'checks', fights: false, for_a_unit: true },
     { id: 'melee', name: 'Melee', rule: '6', group: 'combat', fights: true },
     { id: 'melee_round', name: 'One melee round', rule: '6–7', group: 'combat', fights: true },
     { id: 'recovery', name: 'Recovery', rule: '4.6', group: 'checks', fights: false, from_roster: true },
@@ -48,5 +48,10 @@ describe('actions as the umpire looks for them', () => {
     expect(fightAction(system, 'round')).toBe('melee_round');
     expect(fromRoster(system, 'recovery')).toBe(true);
     expect(fromRoster(system, 'melee')).toBe(false);
+  });
+  it('knows the tests a unit takes from its roster row (a rally)', () => {
+    expect(forAUnit(system, 'response_test')).toBe(true);
+    expect(forAUnit(system, 'melee')).toBe(false);
+    expect(forAUnit(system, 'recovery')).toBe(false);
   });
 });

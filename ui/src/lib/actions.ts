@@ -46,6 +46,9 @@ export const moveAction = (system: SystemInfo | undefined): string | undefined =
 /** Whether an action is filled in from the whole roster, without picks (a recovery phase). */
 export const fromRoster = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.from_roster;
 
+/** Whether an action is a test of one unit, opened from its roster row (a GTS rally). */
+export const forAUnit = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.for_a_unit;
+
 /** The combat "Resolve" opens the picked units on: the fight a step of the phase names (GTS's
  * melee phase: the whole round), else the phase's first action that fights, else the system's
  * main combat (in ITACS's missile phase, missile combat). */

@@ -4,7 +4,7 @@
 import type { BattleView, RulesetList, SystemInfo, UnitForm } from '../generated/api';
 import * as api from './api';
 import { alerts, type Alert } from './battle';
-import { noPicks, type Picks } from './pick';
+import { noPicks, oneUnit, type Picks } from './pick';
 import { fightAction, moveAction } from './actions';
 import type { Bounds } from './contacts';
 
@@ -61,7 +61,15 @@ export function resolvePicks(action?: string): void {
 export function openMove(unit: number): void {
   const action = moveAction(systemOf());
   if (!action) return;
-  app.fight = { attackers: [unit], defenders: [] };
+  app.fight = oneUnit(unit);
+  app.picks = noPicks();
+  app.resolverAction = action;
+  app.tab = 'resolve';
+}
+
+/** A test of one unit opened from its roster row (a GTS rally): the resolver, with the unit. */
+export function openTest(action: string, unit: number): void {
+  app.fight = oneUnit(unit);
   app.picks = noPicks();
   app.resolverAction = action;
   app.tab = 'resolve';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unit } from '../test-fixtures';
-import { byPlace, fightText, livePicks, movedEntry, movesFor, noPicks, pathOf, pathText, pickedAs, stackOf, togglePick } from './pick';
+import { byPlace, fightText, livePicks, movedEntry, movesFor, noPicks, oneUnit, pathOf, pathText, pickedAs, stackOf, testedUnit, togglePick } from './pick';
 
 const units = {
   1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }),
@@ -25,6 +25,13 @@ describe('picking a fight', () => {
     p = togglePick(p, units[1], units);
     expect(p).toEqual({ attackers: [], defenders: [2] });
     expect(pickedAs(p, 1)).toBeUndefined();
+  });
+  it('takes a test opened from a row as that one unit, and a fight as no such test', () => {
+    expect(testedUnit(oneUnit(3))).toBe(3);
+    expect(testedUnit(undefined)).toBeUndefined();
+    expect(testedUnit({ attackers: [1], defenders: [3] })).toBeUndefined();
+    expect(testedUnit({ attackers: [1, 2], defenders: [] })).toBeUndefined();
+    expect(testedUnit({ attackers: [1], defenders: [], behind: [2] })).toBeUndefined();
   });
   it('drops units removed or lost since they were picked', () => {
     const { 2: _gone, ...rest } = units;

@@ -14,6 +14,14 @@ export interface Picks {
 
 export const noPicks = (): Picks => ({ attackers: [], defenders: [] });
 
+/** A test of one unit opened from its row (a GTS rally): the unit alone, as the attacker. */
+export const oneUnit = (id: number): Picks => ({ attackers: [id], defenders: [] });
+
+/** The unit a test opened from its row is taken by: one unit picked, nobody against it. */
+export function testedUnit(p: Picks | undefined): number | undefined {
+  return p && p.attackers.length === 1 && !p.defenders.length && !p.behind?.length && !p.on_enemy_flank?.length ? p.attackers[0] : undefined;
+}
+
 /** The picks after a tap on `unit`. With `against`, a unit of the attackers' own side may be
  * picked as a defender too (a side fighting itself is rare, but the umpire decides). */
 export function togglePick(p: Picks, unit: UnitState, units: Record<number, UnitState | undefined>, against = false): Picks {

@@ -199,6 +199,17 @@ describe('the roster', () => {
     await waitFor(() => expect(document.querySelector('[data-testid="unit-state"]')).toHaveTextContent('4/4, 1 D'));
   });
 
+  it('opens the test a change needs on the unit (a rally, 3.33) instead of making the change', async () => {
+    const calls = commands();
+    app.view = view({ units: { 1: unit({ id: 1, label: 'Immortals', side: 'Romans', summary: '3/4, Rout', quick_edits: [{ label: 'Rally', change: { kind: 'remove_rout' }, opens: 'response_test' }] }) } });
+    render(Roster);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Rally: Immortals' }));
+    expect(app.fight).toEqual({ attackers: [1], defenders: [] });
+    expect(app.resolverAction).toBe('response_test');
+    expect(app.tab).toBe('resolve');
+    expect(calls.some(([c]) => c === 'battle_adjust')).toBe(false);
+  });
+
   it('shows the units of one hex together, leaders with them, and one tap picks the stack', async () => {
     commands();
     app.view = view({ units: {

@@ -92,6 +92,23 @@ pub fn fight_with<'s>(
             ruleset.system.open_battle(action, state)?,
         ));
     }
+    // A test of one unit, opened from its row (a GTS rally): the unit alone, as it is now.
+    if info.for_a_unit && defenders.is_empty() && contacts.is_empty() {
+        let [id] = attackers else {
+            return Err(RefereeError::new(
+                ErrorCode::FightNoUnits,
+                format!(
+                    "{} is taken by one unit: open it from that unit's row.",
+                    info.name
+                ),
+            ));
+        };
+        let unit = picked(state, &[*id], "attackers")?[0];
+        return Ok(Fight::opened(
+            action,
+            ruleset.system.open_unit(action, state, unit)?,
+        ));
+    }
     if !info.fights {
         return Err(not_a_combat(&info.name));
     }

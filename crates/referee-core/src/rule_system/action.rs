@@ -27,6 +27,11 @@ pub struct ActionInfo {
     /// It is filled in from the whole battle (every hex with markers, say): its system opens
     /// its situation from the roster without picks.
     pub from_roster: bool,
+    /// It is a test of one unit, opened from the unit's roster row with the unit in its state now
+    /// (its system's `open_unit`): a GTS rally (3.33).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub for_a_unit: bool,
     /// It throws dice; an action that does not answers with one certain result.
     pub rolls: bool,
     /// The contacts it takes from the roster besides the two units fighting in front (DBMM

@@ -104,6 +104,12 @@ impl<D: 'static> Action<D> {
         self
     }
 
+    /// A test of one unit opened from its roster row (its system's `open_unit`).
+    pub fn for_a_unit(mut self) -> Action<D> {
+        self.info.for_a_unit = true;
+        self
+    }
+
     /// A combat fought in one side's bound, with these contacts picked besides its units (its
     /// system takes them: `takes_contacts`).
     pub fn in_a_bound(mut self, contacts: Vec<ContactInfo>) -> Action<D> {
@@ -121,6 +127,7 @@ fn info(id: &str, name: &str, rule: &str, group: ActionGroup, rolls: bool) -> Ac
         group,
         fights: false,
         from_roster: false,
+        for_a_unit: false,
         rolls,
         contacts: Vec::new(),
         asks_bound: false,
@@ -283,6 +290,17 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = (data, state);
         Err(fight::not_a_combat(action))
     }
+    /// A test of one unit (an action marked `for_a_unit`) opened from its roster row, with the
+    /// unit in its state now.
+    fn open_unit(
+        data: &Self::Data,
+        action: &str,
+        state: &BattleState,
+        unit: &UnitState,
+    ) -> Result<Opening, RefereeError> {
+        let _ = (data, state, unit);
+        Err(fight::not_a_combat(action))
+    }
     /// A battle's check of an action against the results applied this turn: a refusal, or
     /// warnings to show with the fight. Systems without such limits accept all.
     fn turn_limits(
@@ -392,6 +410,12 @@ pub trait System: Send + Sync + fmt::Debug {
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError>;
     fn takes_contacts(&self) -> bool;
     fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError>;
+    fn open_unit(
+        &self,
+        action: &str,
+        state: &BattleState,
+        unit: &UnitState,
+    ) -> Result<Opening, RefereeError>;
     fn turn_limits(
         &self,
         state: &BattleState,
@@ -615,6 +639,15 @@ impl<S: RuleSystem> System for Loaded<S> {
 
     fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError> {
         S::open_battle(&self.data, action, state)
+    }
+
+    fn open_unit(
+        &self,
+        action: &str,
+        state: &BattleState,
+        unit: &UnitState,
+    ) -> Result<Opening, RefereeError> {
+        S::open_unit(&self.data, action, state, unit)
     }
 
     fn turn_limits(

@@ -99,6 +99,11 @@ impl LeaderFate {
 pub struct QuickEdit {
     pub label: String,
     pub change: Change,
+    /// The test that decides the change, opened on the unit instead of making it (the action's
+    /// id, marked `for_a_unit`): a GTS rally is a response test (3.33).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub opens: Option<String>,
 }
 
 /// One unit now.

@@ -157,6 +157,7 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
     let q = |label: &str, fate: Fate| QuickEdit {
         label: label.into(),
         change: Change::ElementFate { fate: fate.into() },
+        opens: None,
     };
     UnitWords {
         opens_move: None,

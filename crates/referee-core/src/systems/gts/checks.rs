@@ -3,7 +3,7 @@
 //! 4.46), general costs (1.11) and the army break point with victory levels (8.0).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::{fraction, GtsData, ResponseTest};
@@ -11,11 +11,11 @@ use super::units::{Unit, UnitEntry};
 use crate::contract::{effect, Chance, Change, Check, Modifier, Note, Resolution, Target, Total};
 use crate::error::RefereeError;
 use crate::odds::{Band, DiceSpec, Dist};
-use crate::rule_system::resolve::roll_named;
+use crate::rule_system::resolve::{is_default, roll_named};
 use crate::ErrorCode;
 
 /// response_test: a unit's d10 against its response number (2.11).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsResponseSituation")]
 pub struct ResponseSituation {
@@ -23,16 +23,16 @@ pub struct ResponseSituation {
     pub test: String,
     pub unit: UnitEntry,
     /// Personal valour of an attached leader (1.6).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<i64>")]
     pub leader_pv: i64,
     /// Within 2" of a formed enemy unit: a failed voluntary rout then Disorders (4.311).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub near_formed_enemy: bool,
     /// Within 6" of a leader who fell on his sword this turn (Table 1.10, 8): −1 to its
     /// response tests, a rally among them (R-GTS-25).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<bool>")]
     pub near_fallen_leader: bool,
 }
@@ -109,6 +109,13 @@ pub fn response_test(
     let (distribution, outcome) = roll_named("d10", &rows, &meaning, dice)?;
     let mut r = Resolution::certain(&data.system.id, "response_test", "", "", Vec::new());
     r.dice = "d10".into();
+    // The die on a pad named by the unit that throws it and the test it is for.
+    r.shown.faces = vec![crate::rule_system::Die {
+        sides: 10,
+        thrower: None,
+        label: Some(u.name.clone()),
+        purpose: Some(test.name.clone()),
+    }];
     r.distribution = distribution;
     r.outcome = outcome;
     r.modifiers = modifiers;
@@ -648,78 +655,12 @@ pub fn frenzy(
     r.distribution = end
         .outcomes()
         .map(|(k, p)| {
-            let mut effects = match *k {
-                Frenzy::KilledByItsDriver => vec![effect(
-                    Target::Unit("elephant".into()),
-                    Change::DestroyAll,
-                    &fz.driver_rule,
-                    None,
-                )],
-                Frenzy::Frenzied => vec![effect(
-                    Target::Unit("elephant".into()),
-                    Change::Rampage {
-                        direction: "d8 compass point (4.46)".into(),
-                    },
-                    &fz.direction_rule,
-                    None,
-                )],
-                Frenzy::Calm => Vec::new(),
-            };
-            // 3.166: the escort goes the instant the elephant frenzies (7.41), whatever the
-            // driver does next.
-            if s.escort && !effects.is_empty() {
-                effects.push(effect(
-                    Target::Unit("escort".into()),
-                    Change::DestroyAll,
-                    "3.166, 7.41",
-                    None,
-                ));
-            }
+            let effects = frenzy_effects(data, *k, "elephant", s.escort.then_some("escort"));
             crate::contract::ResultOdds::new(k.code(), k.words(), "—".into(), p, effects)
         })
         .collect();
-    // Asked in turn: a d8 per test until one frenzies, then the driver's d10 (7.41–7.42).
     let mut throws = crate::rule_system::throws::Throws::new(dice.unwrap_or(&[]));
-    let die = |sides: u32, purpose: String| crate::rule_system::Die {
-        sides,
-        thrower: None,
-        label: None,
-        purpose: Some(purpose),
-    };
-    let d8 = fz
-        .dice
-        .parse::<DiceSpec>()
-        .map_err(|e| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
-    let d10 = fz
-        .driver_dice
-        .parse::<DiceSpec>()
-        .map_err(|e| RefereeError::new(ErrorCode::RulesetInvalid, e))?;
-    // None while a die is still to be thrown.
-    let mut frenzied = Some(false);
-    for (i, minus) in tests.iter().enumerate() {
-        match throws.one(die(d8.sides, format!("frenzy test {}", i + 1)))? {
-            None => {
-                frenzied = None;
-                break;
-            }
-            Some(f) if i64::from(f) - minus <= fz.frenzy_on => {
-                frenzied = Some(true);
-                break;
-            }
-            Some(_) => {}
-        }
-    }
-    let result = match frenzied {
-        None => None,
-        Some(false) => Some(Frenzy::Calm),
-        Some(true) => throws.one(die(d10.sides, "driver".into()))?.map(|driver| {
-            if i64::from(driver) <= fz.driver_kills_on {
-                Frenzy::KilledByItsDriver
-            } else {
-                Frenzy::Frenzied
-            }
-        }),
-    };
+    let result = thrown_frenzy(data, &tests, ("", None), &mut throws)?;
     r.shown.faces = throws.finish()?;
     r.shown.in_turn = true;
     if tests.is_empty() {
@@ -789,6 +730,85 @@ pub fn frenzy(
     Ok(r)
 }
 
+/// What a frenzy does to the elephant and its escort (7.41–7.43, 3.166): frenzied, it rampages
+/// (4.46); killed by its driver, it is removed; either way the escort goes the instant it
+/// frenzies, whatever the driver does next.
+pub(super) fn frenzy_effects(
+    data: &GtsData,
+    end: Frenzy,
+    elephant: &str,
+    escort: Option<&str>,
+) -> Vec<crate::contract::Effect> {
+    let fz = &data.frenzy;
+    let on = |name: &str| Target::Unit(name.to_string());
+    let mut effects = match end {
+        Frenzy::KilledByItsDriver => vec![effect(
+            on(elephant),
+            Change::DestroyAll,
+            &fz.driver_rule,
+            None,
+        )],
+        Frenzy::Frenzied => vec![effect(
+            on(elephant),
+            Change::Rampage {
+                direction: "d8 compass point (4.46)".into(),
+            },
+            &fz.direction_rule,
+            None,
+        )],
+        Frenzy::Calm => return Vec::new(),
+    };
+    if let Some(escort) = escort {
+        effects.push(effect(on(escort), Change::DestroyAll, "3.166, 7.41", None));
+    }
+    effects
+}
+
+/// The frenzy tests thrown in turn (7.41–7.42): a d8 per test (`tests`: each test's −1s) until
+/// one frenzies, then the driver's d10; each die named by `whose` (the elephant and its side's
+/// thrower, or none). None while a die is still to be thrown.
+pub(super) fn thrown_frenzy(
+    data: &GtsData,
+    tests: &[i64],
+    (label, thrower): (&str, Option<crate::rule_system::Thrower>),
+    throws: &mut crate::rule_system::throws::Throws,
+) -> Result<Option<Frenzy>, RefereeError> {
+    let fz = &data.frenzy;
+    let die = |sides: u32, purpose: String| crate::rule_system::Die {
+        sides,
+        thrower,
+        label: (!label.is_empty()).then(|| label.to_string()),
+        purpose: Some(purpose),
+    };
+    let sides = |spec: &str| {
+        spec.parse::<DiceSpec>()
+            .map(|d| d.sides)
+            .map_err(|e| RefereeError::new(ErrorCode::RulesetInvalid, e))
+    };
+    let (d8, d10) = (sides(&fz.dice)?, sides(&fz.driver_dice)?);
+    let mut frenzied = false;
+    for (i, minus) in tests.iter().enumerate() {
+        match throws.one(die(d8, format!("frenzy test {}", i + 1)))? {
+            None => return Ok(None),
+            Some(f) if i64::from(f) - minus <= fz.frenzy_on => {
+                frenzied = true;
+                break;
+            }
+            Some(_) => {}
+        }
+    }
+    if !frenzied {
+        return Ok(Some(Frenzy::Calm));
+    }
+    Ok(throws.one(die(d10, "driver".into()))?.map(|driver| {
+        if i64::from(driver) <= fz.driver_kills_on {
+            Frenzy::KilledByItsDriver
+        } else {
+            Frenzy::Frenzied
+        }
+    }))
+}
+
 /// How an elephant's frenzy tests end (7.41–7.42): in the order the results are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Frenzy {
@@ -828,21 +848,33 @@ pub fn chained_frenzy(
     new: u32,
     per_stand: u32,
 ) -> Result<Dist<Frenzy>, crate::odds::OddsError> {
-    let total = before + new;
-    let calm = || Ok(Dist::certain(Frenzy::Calm));
-    if new == 0 || per_stand == 0 {
-        return calm();
-    }
-    let (on_stand, hits) = if total < per_stand {
-        (before, new)
-    } else if total / per_stand >= stands || total.is_multiple_of(per_stand) {
-        return calm();
-    } else {
-        (0, total % per_stand)
+    let Some((on_stand, hits)) = frenzy_stand(stands, before, new, per_stand) else {
+        return Ok(Dist::certain(Frenzy::Calm));
     };
     frenzy_odds(data, on_stand, hits)
         .map(|(_, d)| d)
         .map_err(|_| crate::odds::OddsError::Empty)
+}
+
+/// The stand that tests for frenzy after `new` hits on an elephant unit whose front stand has
+/// `before` (R-GTS-27): the hits it had and the hits it takes; None when nothing tests.
+pub(super) fn frenzy_stand(
+    stands: u32,
+    before: u32,
+    new: u32,
+    per_stand: u32,
+) -> Option<(u32, u32)> {
+    let total = before + new;
+    if new == 0 || per_stand == 0 {
+        return None;
+    }
+    if total < per_stand {
+        Some((before, new))
+    } else if total / per_stand >= stands || total.is_multiple_of(per_stand) {
+        None
+    } else {
+        Some((0, total % per_stand))
+    }
 }
 
 /// The frenzy tests of an elephant stand with `before` hits taking `new` more (7.41, R-GTS-10):

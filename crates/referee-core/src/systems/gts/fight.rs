@@ -2,10 +2,11 @@
 //! Disorder and rout (2.11, 3.32, 6.13), named as on the roster, with the leader attached to it
 //! (1.5–1.6) and the escort stand running with it (3.16) read from their own rows.
 
+use super::checks::ResponseSituation;
 use super::fire::FireSituation;
 use super::leader::{escort_of, leader_of, valour_now};
 use super::melee::{LeaderCondition, MeleeSituation, MeleeUnit};
-use super::roster::GtsUnit;
+use super::roster::{GtsUnit, RALLY_TEST};
 use super::units::UnitEntry;
 use std::collections::BTreeMap;
 
@@ -13,7 +14,7 @@ use crate::contract::{target_key, Target};
 use crate::error::{and_list, RefereeError};
 use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
 use crate::rule_system::{Choice, ChoiceList};
-use crate::state::{BattleState, LeaderFate};
+use crate::state::{BattleState, LeaderFate, UnitState};
 use crate::ErrorCode;
 
 pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeError> {
@@ -75,7 +76,7 @@ pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeErro
                 ));
             }
             let (firer, target) = (&sides.attackers[0], &sides.defenders[0]);
-            let leader = attached_leader(state, target);
+            let leader = attached_leader(state, target.unit, target.own);
             Opening::new(
                 &FireSituation {
                     firer: unit(firer),
@@ -97,6 +98,37 @@ pub fn open(action: &str, sides: &Sides<GtsUnit>) -> Result<Opening, RefereeErro
         }
         _ => Err(not_a_combat(action)),
     }
+}
+
+/// A routed unit's rally opened from its roster row (3.33): the response test's rally with the
+/// unit as it is now, its leader's valour as it counts now from his own row (1.6, R-GTS-25,
+/// R-GTS-32) and Table 1.10 result 8's −1 when the unit carries it (R-GTS-25).
+pub fn open_unit(
+    action: &str,
+    state: &BattleState,
+    unit: &UnitState,
+) -> Result<Opening, RefereeError> {
+    let own = match unit.detail::<GtsUnit>() {
+        Some(own) if action == RALLY_TEST => own,
+        _ => return Err(not_a_combat(action)),
+    };
+    if !own.rout {
+        return Err(RefereeError::new(
+            ErrorCode::SituationNotRouted,
+            format!("{} is not Routed: only a routed unit rallies.", unit.label),
+        )
+        .rule("3.33"));
+    }
+    let leader = attached_leader(state, unit, own);
+    let situation = ResponseSituation {
+        test: "rally".into(),
+        unit: own.now(unit, &unit.label),
+        leader_pv: leader.and_then(|l| l.valour).unwrap_or(0),
+        near_formed_enemy: false,
+        near_fallen_leader: own.near_fallen_leader,
+    };
+    let targets = BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
+    Opening::new(&situation, targets, Vec::new())
 }
 
 /// The melee's fields in the picked units' names (R-GTS-35): the unit whose modifiers count for
@@ -152,8 +184,8 @@ struct Attached {
 
 /// The leader attached to a unit: his own row linked to it (1.5), or else a leader entered on the
 /// unit's row (battles recorded before leaders had rows of their own).
-fn attached_leader(state: &BattleState, f: &Fighter<GtsUnit>) -> Option<Attached> {
-    if let Some((row, leader)) = leader_of(state, f.unit) {
+fn attached_leader(state: &BattleState, unit: &UnitState, own: &GtsUnit) -> Option<Attached> {
+    if let Some((row, leader)) = leader_of(state, unit) {
         return Some(Attached {
             valour: valour_now(row, leader.pv),
             name: Some(row.label.clone()),
@@ -162,12 +194,12 @@ fn attached_leader(state: &BattleState, f: &Fighter<GtsUnit>) -> Option<Attached
             pv: leader.pv.or(Some(0)),
         });
     }
-    let pv = f.own.leader_pv?;
+    let pv = own.leader_pv?;
     Some(Attached {
-        valour: valour_now(f.unit, Some(pv)),
+        valour: valour_now(unit, Some(pv)),
         name: None,
-        fate: f.unit.leader,
-        wounds: f.unit.leader_wounds,
+        fate: unit.leader,
+        wounds: unit.leader_wounds,
         pv: Some(pv),
     })
 }
@@ -176,7 +208,7 @@ fn attached_leader(state: &BattleState, f: &Fighter<GtsUnit>) -> Option<Attached
 /// state until the turn ends, his wounds, and result 8's −1 within 6" of a fallen leader; and
 /// the escort stand running with it (3.164).
 fn melee_unit(state: &BattleState, f: &Fighter<GtsUnit>) -> MeleeUnit {
-    let leader = attached_leader(state, f);
+    let leader = attached_leader(state, f.unit, f.own);
     // Without a leader of its own row, what befell a leader entered on the unit's row.
     let (fate, wounds) = match &leader {
         Some(l) => (l.fate, l.wounds),

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::data::GtsData;
-use super::recoil::{joint_fate, side_fate, unit_fate, Fate, SideFate, Test};
+use super::recoil::{joint_fate, side_fate, Fate, SideFate, Test};
 use super::rolloff::{hits_word, melee_hits};
 use super::units::{Unit, UnitEntry};
 use crate::contract::{
@@ -17,6 +17,7 @@ use crate::contract::{
 use crate::error::{side_verb, RefereeError};
 use crate::odds::Dist;
 use crate::rule_system::resolve::is_default;
+use crate::rule_system::throws::Throws;
 use crate::ErrorCode;
 
 /// A unit in a melee, with what the table can see of its position.
@@ -579,22 +580,6 @@ pub(super) fn recoil_test(
     }
 }
 
-/// A recoil's dice laid out: a d100 per unit, side A's units then side B's, each named by its
-/// unit so the umpire knows whose throw goes where.
-fn recoil_dice(a: &Side, b: &Side) -> Vec<crate::rule_system::Die> {
-    [
-        (a, crate::rule_system::Thrower::A),
-        (b, crate::rule_system::Thrower::B),
-    ]
-    .into_iter()
-    .flat_map(|(side, thrower)| {
-        side.units
-            .iter()
-            .map(move |(u, _)| crate::rule_system::Die::of(100, thrower, &u.name, "recoil"))
-    })
-    .collect()
-}
-
 fn recoil_modifier_lines(data: &GtsData, s: &Side, tests: &[Test]) -> Vec<Total> {
     s.units
         .iter()
@@ -1032,12 +1017,6 @@ pub(super) fn fate_word(f: &Fate) -> &'static str {
     }
 }
 
-fn fate_lines(prefix: &str, d: &Dist<Fate>, rule: &str) -> Vec<Chance> {
-    d.outcomes()
-        .map(|(f, p)| Chance::new(format!("{prefix} {}", fate_word(f)), p, rule))
-        .collect()
-}
-
 /// Each unit's fate for given d100 faces (side A's units, then side B's), by R-GTS-6.
 pub(super) fn fates_for_rolls(ta: &[Test], tb: &[Test], faces: &[u32], multiple: i64) -> Vec<Fate> {
     let md = |t: &Test, f: u32| (i64::from(f) + t.modifier).clamp(1, 100);
@@ -1099,31 +1078,26 @@ pub fn recoil(
     let mut totals = recoil_modifier_lines(data, &a, &ta);
     totals.extend(recoil_modifier_lines(data, &b, &tb));
     let mut res = Resolution::certain(&data.system.id, "recoil", "", "", Vec::new());
-    // A d100 for every unit, side A's then side B's: dice notation the app rolls and lays out,
-    // each die named by the unit that throws it.
+    // A d100 for every unit, side A's then side B's, each on a pad named by the unit that throws
+    // it; the tests they call for come after (laid out below).
     res.dice = format!("{}d100 v {}d100", a.units.len(), b.units.len());
-    res.shown.faces = recoil_dice(&a, &b);
     // Each row by its words, naming the sides' units.
     res.shown.names = distribution
         .iter()
         .map(|d| (d.result.clone(), crate::error::sentence(&d.meaning)))
         .collect();
     res.distribution = distribution;
-    res.outcome = match dice {
-        None => None,
-        Some(faces) => {
-            let n = a.units.len() + b.units.len();
-            if faces.len() != n || faces.iter().any(|f| !(1..=100).contains(f)) {
-                return Err(RefereeError::new(
-                    ErrorCode::DiceInvalid,
-                    format!(
-                        "A recoil throws a d100 for each unit: {n} faces from 1 to 100, side A's units first, then side B's."
-                    ),
-                )
-                .field("dice"));
-            }
-            Some(recoil_outcome(data, [&a, &b], [&ta, &tb], faces))
+    // The d100 of each unit on its own pad, then whatever its fate calls for, asked in turn: the
+    // round's stages from no hits (played.rs), so a recoil lands as a round's recoil does.
+    let mut throws = Throws::new(dice.unwrap_or(&[]));
+    let played = super::played::play_after(data, [&a, &b], [0, 0], &mut throws)?;
+    res.shown.faces = throws.finish()?;
+    res.shown.in_turn = true;
+    res.outcome = match (dice, played) {
+        (Some(faces), Some(played)) => {
+            Some(recoil_outcome(data, [&a, &b], [&ta, &tb], faces, played))
         }
+        _ => None,
     };
     res.totals = totals;
     res.totals.push(Total {
@@ -1134,10 +1108,10 @@ pub fn recoil(
     });
 
     res.forecast = forecast;
-    res.checks = vec![
-        Check::umpire("A recoiling unit moves 3\" straight back, then tests response: failure Disorders (or a hit if already Disordered)", "7.2"),
-        Check::umpire("A good-order unit that made every enemy recoil tests command: success advances it to contact", "7.3"),
-    ];
+    res.checks = vec![Check::umpire(
+        "Hits from being locked in combat or from a failed recoil-move test that cost a stand call for a stand-loss check",
+        "7.1, 7.2, 5.53",
+    )];
     res.notes.push(Note::new(
         "A failed unit routs when its md100 is at least twice the lowest passing md100 of the other side (R-GTS-6).",
         &r.rule,
@@ -1243,13 +1217,8 @@ fn recoil_forecast(
     [ta, tb]: [&Vec<Test>; 2],
 ) -> Result<Vec<Chance>, RefereeError> {
     let r = &data.recoil;
-    let mut forecast = Vec::new();
-    for (side, own, other) in [(a, ta, tb), (b, tb, ta)] {
-        for (i, (u, _)) in side.units.iter().enumerate() {
-            let f = unit_fate(own, i, other, r.rout_multiple)?;
-            forecast.extend(fate_lines(&u.name, &f, &r.rule));
-        }
-    }
+    // Each unit through the chain: its fate, then what follows it (7.2, 7.3, 1.9).
+    let mut forecast = super::round::after_recoil_lines(data, [a, b])?;
     // Each side by its units' names.
     let labels = [side_label(a), side_label(b)];
     for (fates, label) in [
@@ -1316,42 +1285,20 @@ fn recoil_distribution(
         .collect())
 }
 
-/// The d100s as thrown, one per unit, side A's first: each unit's fate and what it does.
+/// The chain as thrown: each unit's d100 (side A's first) gives the row, and what the chain then
+/// called for (7.2, 7.3, 1.9) lands with it.
 fn recoil_outcome(
     data: &GtsData,
     [a, b]: [&Side; 2],
     [ta, tb]: [&Vec<Test>; 2],
     faces: &[u32],
+    played: super::played::Played,
 ) -> Outcome {
     let r = &data.recoil;
     let fates = fates_for_rolls(ta, tb, faces, r.rout_multiple);
     let names = unit_names([a, b]);
     let mut effects = contact_effects([a, b]);
-    for (name, f) in names.iter().zip(&fates) {
-        let change = match f {
-            Fate::Holds => None,
-            Fate::Recoils => Some(Change::RecoilMove {
-                inches: r.move_inches,
-            }),
-            Fate::Routs => Some(Change::RoutUnit),
-            Fate::Locked => Some(Change::Hits {
-                count: r.locked_hits,
-            }),
-        };
-        if let Some(c) = change {
-            effects.push(effect(
-                Target::Unit(name.clone()),
-                c,
-                &r.rule,
-                r.ruling.as_deref(),
-            ));
-        }
-    }
-    let words: Vec<String> = names
-        .iter()
-        .zip(&fates)
-        .map(|(n, f)| format!("{n} {}", fate_word(f)))
-        .collect();
+    effects.extend(played.effects);
     Outcome {
         dice: faces.to_vec(),
         roll: i64::from(faces[0]),
@@ -1360,7 +1307,7 @@ fn recoil_outcome(
             side_of(&fates[..a.units.len()]),
             side_of(&fates[a.units.len()..]),
         )),
-        meaning: words.join("; "),
+        meaning: played.words.join("; "),
         effects,
         // Each unit's own md100 (R-GTS-2), not a sum: the dice are one per unit.
         sides: names

@@ -72,7 +72,8 @@ impl RuleSystem for Gts {
                 "2.11",
                 Checks,
                 checks::response_test,
-            ),
+            )
+            .for_a_unit(),
             A::rolled(
                 "command_points",
                 "Command points",
@@ -214,6 +215,15 @@ impl RuleSystem for Gts {
         fight::open(action, sides)
     }
 
+    fn open_unit(
+        _data: &GtsData,
+        action: &str,
+        state: &BattleState,
+        unit: &UnitState,
+    ) -> Result<Opening, RefereeError> {
+        fight::open_unit(action, state, unit)
+    }
+
     fn standing(data: &GtsData, state: &BattleState) -> Standing {
         standing::standing(data, state)
     }
@@ -273,6 +283,19 @@ fn choices(data: &GtsData) -> Vec<ChoiceList> {
         by_group("armour"),
         by_group("weapon"),
         by_group("order"),
+        // The response tests by their names in the rules (2.11), not by their keys.
+        ChoiceList {
+            field: "test".into(),
+            options: data
+                .response
+                .tests
+                .iter()
+                .map(|(k, t)| Choice {
+                    key: k.clone(),
+                    label: t.name.clone(),
+                })
+                .collect(),
+        },
     ]
 }
 

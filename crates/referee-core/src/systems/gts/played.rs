@@ -2,12 +2,15 @@
 //! roll-off's hits, then the stand-loss checks of modifying units that lost a stand (R-GTS-19),
 //! then a recoil d100 for every unit still fighting (7.1), then the command tests to follow up
 //! (7.3), the recoil-move tests (7.2) and the leaders' casualty tests (1.9–1.10), then Table 1.10
-//! for each leader hurt. Each stage is asked only once the one before is thrown, and reads the
+//! for each leader hurt, then the frenzy tests of an elephant the roll-off hit (7.41–7.42). Each
+//! stage is asked only once the one before is thrown, and reads the
 //! same numbers as the round's forecast (round.rs), so what is applied is what was forecast.
 
-use super::checks::table_effects;
+use super::checks::{
+    frenzy_effects, frenzy_odds, frenzy_stand, table_effects, thrown_frenzy, Frenzy,
+};
 use super::data::GtsData;
-use super::melee::{fate_word, fates_for_rolls, Fight, Side};
+use super::melee::{escort_name, fate_word, fates_for_rolls, Fight, Side};
 use super::recoil::{Fate, Test};
 use super::round::{
     after_roll_off, command_number, has_leader, lock_disorders, recoil_move_number,
@@ -59,11 +62,19 @@ pub(super) fn play(
     throws: &mut Throws,
 ) -> Result<Option<Played>, RefereeError> {
     let (ha, hb) = f.hits_for(data, x, y);
-    let round = Round {
-        data,
-        sides: [&f.a, &f.b],
-        hits: [ha, hb],
-    };
+    play_after(data, [&f.a, &f.b], [ha, hb], throws)
+}
+
+/// The round's stages once each side's modifying unit has taken its `hits`: the stand-loss
+/// checks, the recoil d100s and what they call for. A recoil action (7.1) is these stages from
+/// no hits, so it asks its dice and lands its result exactly as the round does.
+pub(super) fn play_after(
+    data: &GtsData,
+    sides: [&Side; 2],
+    hits: [u32; 2],
+    throws: &mut Throws,
+) -> Result<Option<Played>, RefereeError> {
+    let round = Round { data, sides, hits };
     let mut out = Played::default();
     let Some(checks) = round.stand_loss_checks(throws, &mut out)? else {
         return Ok(None);
@@ -76,6 +87,9 @@ pub(super) fn play(
         return Ok(None);
     };
     if round.leaders_hurt(&hurt, throws, &mut out)?.is_none() {
+        return Ok(None);
+    }
+    if round.frenzies(throws, &mut out)?.is_none() {
         return Ok(None);
     }
     Ok(Some(out))
@@ -418,6 +432,45 @@ impl Round<'_> {
         Ok(Some(hurt))
     }
 
+    /// Last, an elephant the roll-off hit tests for frenzy (7.41–7.42, R-GTS-36): a d8 per test,
+    /// in turn, then its driver's d10, side A's elephant first, each die named by it; a frenzied
+    /// elephant rampages (4.46), one its driver kills is removed, and its escort goes (3.166).
+    /// None while a die is to be thrown.
+    fn frenzies(&self, throws: &mut Throws, out: &mut Played) -> Result<Option<()>, RefereeError> {
+        for (s, (side, thrower)) in self.sides.iter().zip(THROWERS).enumerate() {
+            let (u, e) = &side.units[side.modifying];
+            if u.class != "elephant" {
+                continue;
+            }
+            let Some((on_stand, hits)) =
+                frenzy_stand(u.stands, u.hits, self.hits[s], u.hits_per_stand)
+            else {
+                continue;
+            };
+            let (tests, _) = frenzy_odds(self.data, on_stand, hits)?;
+            if tests.is_empty() {
+                continue;
+            }
+            let Some(end) = thrown_frenzy(self.data, &tests, (&u.name, Some(thrower)), throws)?
+            else {
+                return Ok(None);
+            };
+            out.words.push(format!(
+                "{} {}",
+                u.name,
+                match end {
+                    Frenzy::Calm => "stays calm",
+                    Frenzy::Frenzied => "frenzies and rampages",
+                    Frenzy::KilledByItsDriver => "frenzies and its driver kills it",
+                }
+            ));
+            let escort = escort_name(u, e);
+            out.effects
+                .extend(frenzy_effects(self.data, end, &u.name, escort.as_deref()));
+        }
+        Ok(Some(()))
+    }
+
     /// Stage five: Table 1.10 for each leader hurt. None while the dice are to be thrown.
     fn leaders_hurt(
         &self,
@@ -510,9 +563,12 @@ mod tests {
             "stands": 2, "tag": { "hits_per_stand": 4, "recoil": 50 } });
         let persians = json!({ "name": "Persian cavalry", "class": "cavalry", "armour": "N", "weapon": "BW", "stands": 3 });
         let greeks = json!({ "name": "Greek cavalry", "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 3 });
+        // An elephant already hit once: the roll-off's hits put it to the frenzy test (7.41).
+        let elephant = json!({ "name": "War elephant", "class": "elephant", "weapon": "SP", "stands": 2, "hits": 1 });
         let situations = [
             json!({ "side_a": [{ "unit": levies, "leader_pv": 1 }], "side_b": [{ "unit": veterans, "leader_pv": 0 }] }),
             json!({ "side_a": [{ "unit": persians }, { "unit": levies }], "side_b": [{ "unit": greeks, "leader_pv": 0 }] }),
+            json!({ "side_a": [{ "unit": elephant }], "side_b": [{ "unit": greeks }] }),
         ];
         let n = 20_000;
         for s in situations {
@@ -533,7 +589,7 @@ mod tests {
                             .count()
                     };
                     type Pred<'a> = &'a dyn Fn(&Effect) -> bool;
-                    let lines: [(&str, Pred); 4] = [
+                    let lines: [(&str, Pred); 6] = [
                         ("routs", &|e| e.change == Change::RoutUnit),
                         ("recoils 3\"", &|e| {
                             matches!(e.change, Change::RecoilMove { .. })
@@ -543,6 +599,12 @@ mod tests {
                             "is Disordered by the lock's hits (a stand's worth this phase)",
                             &|e| e.change == Change::Disorder && e.rule == "6.13, 7.1",
                         ),
+                        ("frenzies (its escort is removed)", &|e| {
+                            matches!(e.change, Change::Rampage { .. })
+                        }),
+                        ("frenzies and its driver kills it", &|e| {
+                            e.change == Change::DestroyAll && e.rule == "7.42"
+                        }),
                     ];
                     for (word, pred) in lines {
                         let label = format!("{} {word}", u.name);
@@ -559,6 +621,76 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_recoil_enumerated_face_by_face_lands_exactly_as_it_forecasts() {
+        // The recoil action is the round's stages from no hits: every d100 pair, then every face
+        // of the d10s they call for (the recoil-move test, the command test to follow up), each
+        // weighted by its chance. What lands is counted exactly against the forecast's lines.
+        let data = data();
+        let s = json!({
+            "side_a": [{ "unit": { "name": "Levies", "class": "infantry", "armour": "M", "weapon": "SP",
+                "stands": 3, "tag": { "recoil": 50, "response": 6 } } }],
+            "side_b": [{ "unit": { "name": "Veterans", "class": "infantry", "armour": "M", "weapon": "SP",
+                "stands": 2, "tag": { "recoil": 40, "response": 4 } } }] });
+        let forecast = load("gts").resolve("recoil", &s, None).unwrap();
+        let situation: MeleeSituation = serde_json::from_value(s).unwrap();
+        let f = fight(&data, &situation).unwrap();
+        // Weights over 100² × 10² (at most one d10 a unit here).
+        const WHOLE: u128 = 1_000_000;
+        let mut landed: Vec<(Effect, u128)> = Vec::new();
+        for x in 1..=100 {
+            for y in 1..=100 {
+                let first = [x, y];
+                let mut throws = Throws::new(&first);
+                let done = play_after(&data, [&f.a, &f.b], [0, 0], &mut throws).unwrap();
+                let more = throws.asked().len() - 2;
+                assert!(done.is_some() == (more == 0), "{x} {y}: asks {more} more");
+                for k in 0..10u32.pow(more as u32) {
+                    let mut faces = first.to_vec();
+                    faces.extend((0..more).map(|j| k / 10u32.pow(j as u32) % 10 + 1));
+                    let mut throws = Throws::new(&faces);
+                    let p = play_after(&data, [&f.a, &f.b], [0, 0], &mut throws)
+                        .unwrap()
+                        .expect("every die thrown");
+                    let w = WHOLE / 10_000 / 10u128.pow(more as u32);
+                    landed.extend(p.effects.into_iter().map(|e| (e, w)));
+                }
+            }
+        }
+        type Pred<'a> = &'a dyn Fn(&Effect) -> bool;
+        for name in ["Levies", "Veterans"] {
+            let lines: [(&str, Pred); 4] = [
+                ("routs", &|e| e.change == Change::RoutUnit),
+                ("recoils 3\"", &|e| {
+                    matches!(e.change, Change::RecoilMove { .. })
+                }),
+                ("follows up to contact", &|e| e.change == Change::FollowUp),
+                ("fails its recoil-move test and is Disordered", &|e| {
+                    e.change == Change::Disorder && e.rule == "7.2"
+                }),
+            ];
+            for (word, pred) in lines {
+                let label = format!("{name} {word}");
+                let weight: u128 = landed
+                    .iter()
+                    .filter(|(e, _)| e.target == Target::Unit(name.into()) && pred(e))
+                    .map(|(_, w)| w)
+                    .sum();
+                let said = forecast
+                    .forecast
+                    .iter()
+                    .find(|c| c.label == label)
+                    .map_or("0/1".to_string(), |c| c.probability.clone());
+                assert_eq!(
+                    said,
+                    crate::odds::Probability::new(weight, WHOLE).to_string(),
+                    "{label}"
+                );
+                assert!(weight > 0, "{label}: the case is exercised");
             }
         }
     }

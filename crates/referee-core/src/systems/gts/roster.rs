@@ -279,6 +279,7 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
     let q = |label: &str, change: Change| QuickEdit {
         label: label.into(),
         change,
+        opens: None,
     };
     UnitWords {
         opens_move: None,
@@ -297,7 +298,12 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
                     q("Disorder", Change::Disorder)
                 },
                 if own.rout {
-                    q("Rally", Change::RemoveRout)
+                    // 3.33: a rally is a test (a leader or independent command test), so the
+                    // button opens it on the unit; its pass lifts the Rout.
+                    QuickEdit {
+                        opens: Some(RALLY_TEST.into()),
+                        ..q("Rally", Change::RemoveRout)
+                    }
                 } else {
                     q("Rout", Change::RoutUnit)
                 },
@@ -315,6 +321,9 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
         place: None,
     }
 }
+
+/// The action a routed unit's "Rally" opens on it: the response test, its rally (3.33).
+pub const RALLY_TEST: &str = "response_test";
 
 /// The weapon row whose 1st-turn bonus a command point recovers (2.14).
 const SHOCK: &str = "SH";

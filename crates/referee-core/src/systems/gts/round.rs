@@ -348,6 +348,20 @@ pub(super) fn recoil_move_number(data: &GtsData, u: &Unit, e: &MeleeUnit, disord
     u.response.value + e.leader_valour().unwrap_or(0) + penalty
 }
 
+/// A recoil action's lines, unit by unit (7.1–7.3, 1.9): the round's chain from no hits, so the
+/// forecast reads the same numbers as the chain it lays out (played.rs).
+pub(super) fn after_recoil_lines(
+    data: &GtsData,
+    [a, b]: [&Side; 2],
+) -> Result<Vec<Chance>, OddsError> {
+    let ends = ends(data, [a, b], &(0, 0, StandLoss::None, StandLoss::None))?;
+    let names = a.units.iter().chain(&b.units).map(|(u, _)| u.name.as_str());
+    Ok(names
+        .zip(&ends)
+        .flat_map(|(name, d)| unit_lines(name, false, d))
+        .collect())
+}
+
 pub fn round(
     data: &GtsData,
     s: &MeleeSituation,
@@ -469,6 +483,16 @@ fn chained(
         "6.13, 6.14, 7.1–7.3, 1.9",
         Some("R-GTS-23"),
     ));
+    if [a, b]
+        .iter()
+        .any(|s| s.units[s.modifying].0.class == "elephant")
+    {
+        res.notes.push(Note::new(
+            "An elephant the roll-off hits takes its frenzy tests last, a d8 per test and then its driver's d10, landing with the round: frenzied it rampages, killed by its driver it is removed, and either way its escort goes.",
+            "7.41–7.43, 3.166",
+            Some("R-GTS-36"),
+        ));
+    }
     res.notes.push(Note::new(
         "A unit whose enemies have all routed or been eliminated before the recoil tests holds: nobody is left to press it.",
         "6.21, 7.1",

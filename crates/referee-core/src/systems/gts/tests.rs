@@ -239,17 +239,28 @@ fn errors_name_the_unit_field_inside_a_situation() {
         )
         .unwrap();
     assert_eq!(r.outcome.unwrap().result, "locked");
-    // A 20 passes; B 70 ≥ 2 × 20 routs.
+    // A 20 passes; B 70 ≥ 2 × 20 routs. A held in good order while every enemy unit gave
+    // ground: its command test to follow up (7.3) is asked next, and a 1 passes it.
+    let one_each = json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] });
     let r = load("gts")
-        .resolve(
-            "recoil",
-            &json!({ "side_a": [{ "unit": inf }], "side_b": [{ "unit": inf }] }),
-            Some(&[20, 70]),
-        )
+        .resolve("recoil", &one_each, Some(&[20, 70]))
+        .unwrap();
+    assert!(r.outcome.is_none());
+    let asked = &laid_out(&r)[2];
+    assert_eq!(
+        (asked.0, asked.2.as_str()),
+        (10, "command test to follow up")
+    );
+    let r = load("gts")
+        .resolve("recoil", &one_each, Some(&[20, 70, 1]))
         .unwrap();
     let o = r.outcome.unwrap();
     assert_eq!(o.result, "holds/some_rout");
     assert!(o.effects.iter().any(|e| e.text.ends_with("Routs")));
+    assert!(o
+        .effects
+        .iter()
+        .any(|e| e.change == crate::contract::Change::FollowUp));
 }
 
 #[test]
@@ -275,10 +286,20 @@ fn a_recoil_throws_a_d100_per_unit_each_named_by_its_unit() {
             (100, Some(B), Some("Gauls"))
         ]
     );
-    // Each unit's throw is shown as its own, not summed.
-    let o = load("gts")
-        .resolve("recoil", &situation, Some(&[20, 70, 95]))
-        .unwrap()
+    // Hastati hold on 20; Principes fail on 70 and, a friend having passed, recoil; the Gauls
+    // fail on 95 ≥ 2 × 20 and rout. Then, in turn, the Principes' recoil-move test (7.2) and the
+    // Hastati's command test to follow up (7.3), each die named by the unit that throws it.
+    let r = thrown("recoil", &situation, &[20, 70, 95]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r)[3..],
+        [
+            (10, "Hastati".into(), "command test to follow up".into()),
+            (10, "Principes".into(), "recoil-move test".into())
+        ]
+    );
+    // Each unit's throw is shown as its own, not summed; a 10 fails the recoil-move test.
+    let o = thrown("recoil", &situation, &[20, 70, 95, 1, 10])
         .outcome
         .unwrap();
     let throws: Vec<(&str, u32, i64)> = o
@@ -294,15 +315,33 @@ fn a_recoil_throws_a_d100_per_unit_each_named_by_its_unit() {
             ("Gauls", 95, 95)
         ]
     );
-    // Two faces for three units: refused in a sentence naming what the throw takes.
+    let landed: Vec<(&str, &str)> = o
+        .effects
+        .iter()
+        .map(|e| (e.text.as_str(), e.rule.as_str()))
+        .collect();
+    assert_eq!(o.dice, [20, 70, 95, 1, 10]);
+    assert!(
+        o.meaning
+            .contains("Principes fails its recoil-move test and is Disordered"),
+        "{}",
+        o.meaning
+    );
+    assert!(
+        o.meaning.contains("Hastati follows up to contact"),
+        "{}",
+        o.meaning
+    );
+    assert_eq!(landed.len(), 4, "{landed:?}");
+    // Two faces for three units: the third unit's d100 is asked; faces past the chain refused.
+    let r = thrown("recoil", &situation, &[40, 70]);
+    assert!(r.outcome.is_none());
+    assert_eq!(laid_out(&r).len(), 3);
     let e = load("gts")
-        .resolve("recoil", &situation, Some(&[40, 70]))
+        .resolve("recoil", &situation, Some(&[20, 70, 95, 1, 10, 4]))
         .unwrap_err();
     assert_eq!(e.code, "dice.invalid");
-    assert_eq!(
-        e.message,
-        "A recoil throws a d100 for each unit: 3 faces from 1 to 100, side A's units first, then side B's."
-    );
+    assert_eq!(e.message, "This throw takes 5 dice; 6 were entered.");
 }
 
 #[test]
@@ -907,7 +946,7 @@ fn the_app_throws_a_chain_through_to_its_outcome() {
     let r = thrown("melee_round", &s, &faces);
     assert!(r.outcome.is_some());
     assert_eq!(r.shown.faces.len(), faces.len());
-    // A throw not asked in turn is its dice, once: a recoil's d100 per unit.
+    // A recoil in which both units hold asks nothing after its d100 per unit.
     let faces = ruleset.throw("recoil", &s, &mut |sides| sides / 2).unwrap();
     assert_eq!(faces, [50, 50]);
 }
@@ -1255,4 +1294,62 @@ fn an_elephants_frenzy_asks_its_dice_in_turn_a_d8_per_test_then_the_drivers_d10(
         (first.dice.as_str(), first.outcome.unwrap().result.as_str()),
         ("", "calm")
     );
+}
+
+#[test]
+fn an_elephant_hit_in_the_round_tests_for_frenzy_as_the_chains_last_stage() {
+    // 7.41–7.42 in the round (R-GTS-36): both sides at −9 roll 1 against 1, a tie with both
+    // sides negative, 1 hit each (6.12). The elephant, hit once before, takes its second hit: one
+    // frenzy test. Both hold their recoil tests (1s); then the elephant's d8, on a pad named by
+    // it, then — frenzied — its driver's d10.
+    let elephant = json!({ "unit": { "name": "War elephant", "class": "elephant", "weapon": "SP",
+        "stands": 1, "hits": 1, "tag": { "melee": -9 } },
+        "escort": { "name": "Runners", "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1 } });
+    let hoplites = json!({ "unit": { "name": "Hoplites", "class": "infantry", "armour": "M",
+        "weapon": "SP", "stands": 4, "tag": { "melee": -9 } } });
+    let s = json!({ "side_a": [elephant], "side_b": [hoplites] });
+    let r = thrown("melee_round", &s, &[1, 1, 1, 1]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r).last().unwrap(),
+        &(8, "War elephant".to_string(), "frenzy test 1".to_string())
+    );
+    assert_eq!(
+        r.shown.faces.last().unwrap().thrower,
+        Some(crate::rule_system::Thrower::A)
+    );
+    // A 2 frenzies it (2 − 0 ≤ 3): the driver's d10 is asked next.
+    let r = thrown("melee_round", &s, &[1, 1, 1, 1, 2]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r).last().unwrap(),
+        &(10, "War elephant".to_string(), "driver".to_string())
+    );
+    // The driver fails (9): it rampages (4.46) and its escort is removed (3.166), with the round.
+    let frenzied = thrown("melee_round", &s, &[1, 1, 1, 1, 2, 9]);
+    let on_elephant = changes_on(&frenzied, "War elephant");
+    assert!(
+        on_elephant
+            .iter()
+            .any(|c| matches!(c, crate::contract::Change::Rampage { .. })),
+        "{on_elephant:?}"
+    );
+    assert!(changes_on(&frenzied, "Runners").contains(&crate::contract::Change::DestroyAll));
+    assert!(frenzied
+        .outcome
+        .as_ref()
+        .unwrap()
+        .meaning
+        .contains("War elephant frenzies and rampages"));
+    // The driver kills it (1): removed (7.42).
+    let killed = thrown("melee_round", &s, &[1, 1, 1, 1, 2, 1]);
+    assert!(changes_on(&killed, "War elephant").contains(&crate::contract::Change::DestroyAll));
+    // An 8 keeps it calm: nothing of the frenzy lands.
+    let calm = thrown("melee_round", &s, &[1, 1, 1, 1, 8]);
+    assert!(!changes_on(&calm, "Runners").contains(&crate::contract::Change::DestroyAll));
+    assert!(calm
+        .outcome
+        .unwrap()
+        .meaning
+        .contains("War elephant stays calm"));
 }

@@ -168,10 +168,12 @@ pub fn leader_words(unit: &UnitState, leader: &ItacsLeader) -> UnitWords {
                 QuickEdit {
                     label: "Killed by his captors".into(),
                     change: Change::LeaderKilled,
+                    opens: None,
                 },
                 QuickEdit {
                     label: "Walks free".into(),
                     change: Change::LeaderFreed,
+                    opens: None,
                 },
             ]
         } else {
@@ -349,6 +351,7 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
         let q = |label: &str, change: Change| QuickEdit {
             label: label.into(),
             change,
+            opens: None,
         };
         let mut edits = vec![
             q("+D", Change::DMarkers { count: 1 }),

@@ -129,6 +129,7 @@ pub fn standing(data: &ItacsData, state: &BattleState) -> Standing {
                 offer: (against >= at && !side.panicked).then(|| QuickEdit {
                     label: format!("{} panics: every unit routs", side.name),
                     change: Change::Rout,
+                    opens: None,
                 }),
                 ..gauge(
                     Some(&side.name),

@@ -147,6 +147,7 @@ pub fn words(unit: &UnitState, leader: &MedievalLeader) -> UnitWords {
     let q = |label: &str, by: i32| QuickEdit {
         label: label.into(),
         change: Change::Fatigue { by },
+        opens: None,
     };
     UnitWords {
         opens_move: None,

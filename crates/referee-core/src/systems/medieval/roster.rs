@@ -226,6 +226,7 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
     let q = |label: &str, change: Change| QuickEdit {
         label: label.into(),
         change,
+        opens: None,
     };
     UnitWords {
         opens_move: None,
