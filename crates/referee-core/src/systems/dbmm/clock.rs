@@ -186,6 +186,7 @@ pub fn gauges(data: &DbmmData, state: &BattleState) -> Vec<Gauge> {
             g.offer = Some(QuickEdit {
                 label: format!("Record {} retreat", crate::error::possessive(&side.name)),
                 change: Change::RetreatAtDusk,
+                opens: None,
             });
         }
         out.push(g);
