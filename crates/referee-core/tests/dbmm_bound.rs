@@ -675,8 +675,16 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
         let side = g.side.as_deref().unwrap();
         assert_eq!(offer.label, format!("Record {side}' retreat"));
         let body =
-            t.b.adjust(&t.r, Subject::Side(g.side.unwrap()), offer.change, None)
+            t.b.adjust(&t.r, Subject::Side(side.to_string()), offer.change, None)
                 .unwrap();
+        // Said by the side's name, as on the standing, not "Army Romans".
+        let EventBody::Adjusted { changes, .. } = &body else {
+            panic!("a side's change by hand is an adjustment: {body:?}")
+        };
+        assert_eq!(
+            changes[0].text,
+            format!("{side}: retreats at dusk rather than fight on at dawn")
+        );
         t.step(body);
     }
     let end = standing(&t.r, &t.b.state)
