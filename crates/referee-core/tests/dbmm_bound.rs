@@ -592,6 +592,11 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
     let (situation, mapping, asks) = t.open("daylight", &[], &[], &[], &[], None);
     assert_eq!(situation, json!({ "bound": 1, "starts_clock": true }));
     assert!(asks[0].contains("10 minutes a bound"), "{asks:?}");
+    let opened = fight_with(&t.r, &t.b.state, "daylight", &[], &[], &Contacts::default()).unwrap();
+    assert_eq!(
+        opened.labels["starts_clock"],
+        "The battle keeps this time as its clock: each bound adds 10 minutes (p. 23)"
+    );
     // Cold Winter: dawn 07:30, sunrise 08:00, sunset 16:00, dusk 16:30 (p. 23). The deployment
     // dice's total, 15, would be 15:00; the umpire starts bound 1 at 15:50, no moon die yet.
     let mut entered = situation.clone();
