@@ -113,11 +113,19 @@ async function playBound(label) {
   await until(browser, 'the clock read', async () => (await resolverText()).includes('The battle’s clock: bound 1 at 15:50') || (await resolverText()).includes("The battle's clock: bound 1 at 15:50"));
   await noDeveloperText('the time of day asked');
   await shot(browser, `dbmm-time-of-day-${label}`);
+  // The button says what applying does: the time of day sets the battle's clock.
+  assert.equal((await browser.$('#apply-result').getText()).trim(), 'Set the battle’s clock');
   await flow.count('#apply-result');
   await browser.$('#applied').waitForExist({ timeout: 10000 });
   await noDeveloperText('the clock started');
   assert.equal(await clockLine(), 'Bound 1 · 15:50, day; dusk at 16:30');
-  await browser.execute(() => document.querySelector('#standing .side-card.wide')?.scrollIntoView({ block: 'center' }));
+  // The clock line is seen on the dashboard without scrolling, on the phone too.
+  const seen = await browser.execute(() => {
+    window.scrollTo(0, 0);
+    const r = document.querySelector('#battle-gauges')?.getBoundingClientRect();
+    return !!r && r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  assert.ok(seen, 'the clock line is on the first screen of the dashboard');
   await shot(browser, `dbmm-clock-${label}`);
 
   // PIPs (p. 27): the Romans' C-in-C dices for his two commands, opened from the battle with the
@@ -272,7 +280,7 @@ async function playBound(label) {
 async function clockLine() {
   await tap(browser, 'button[data-tab="dashboard"]');
   await browser.$('#standing').waitForExist({ timeout: 10000 });
-  return browser.execute(() => [...document.querySelectorAll('#standing .gauge')].map((g) => g.querySelector('[data-testid="gauge-text"]').textContent.trim()).find((t) => t.startsWith('Bound ')) ?? null);
+  return browser.execute(() => [...document.querySelectorAll('#battle-gauges .gauge')].map((g) => g.querySelector('[data-testid="gauge-text"]').textContent.trim()).find((t) => t.startsWith('Bound ')) ?? null);
 }
 
 atBothSizes(test, () => browser, 'DBMM', 'dbmm', ['Gergovia', 'Alesia'], setUp, playBound);

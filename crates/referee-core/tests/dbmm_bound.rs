@@ -592,6 +592,11 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
     let (situation, mapping, asks) = t.open("daylight", &[], &[], &[], &[], None);
     assert_eq!(situation, json!({ "bound": 1, "starts_clock": true }));
     assert!(asks[0].contains("10 minutes a bound"), "{asks:?}");
+    let opened = fight_with(&t.r, &t.b.state, "daylight", &[], &[], &Contacts::default()).unwrap();
+    assert_eq!(
+        opened.labels["starts_clock"],
+        "The battle keeps this time as its clock: each bound adds 10 minutes (p. 23)"
+    );
     // Cold Winter: dawn 07:30, sunrise 08:00, sunset 16:00, dusk 16:30 (p. 23). The deployment
     // dice's total, 15, would be 15:00; the umpire starts bound 1 at 15:50, no moon die yet.
     let mut entered = situation.clone();
@@ -675,8 +680,16 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
         let side = g.side.as_deref().unwrap();
         assert_eq!(offer.label, format!("Record {side}' retreat"));
         let body =
-            t.b.adjust(&t.r, Subject::Side(g.side.unwrap()), offer.change, None)
+            t.b.adjust(&t.r, Subject::Side(side.to_string()), offer.change, None)
                 .unwrap();
+        // Said by the side's name, as on the standing, not "Army Romans".
+        let EventBody::Adjusted { changes, .. } = &body else {
+            panic!("a side's change by hand is an adjustment: {body:?}")
+        };
+        assert_eq!(
+            changes[0].text,
+            format!("{side}: retreats at dusk rather than fight on at dawn")
+        );
         t.step(body);
     }
     let end = standing(&t.r, &t.b.state)
@@ -686,6 +699,111 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
         .unwrap();
     assert_eq!(end.status.as_deref(), Some("ends"));
     assert_eq!(end.value, "both sides retreat");
+    let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
+    assert_eq!(replayed.state, t.b.state);
+}
+
+/// Issue 34, item 3: a close combat opened from the roster takes its time of day from the
+/// battle's clock (p. 23, R-DBMM-39): at night the −2 for Mounted counts without a tick
+/// (p. 37, R-DBMM-19), the field says where it came from, and the forecast of the opened fight
+/// is what applying it lands.
+#[test]
+fn a_fight_opened_at_night_takes_the_night_from_the_clock() {
+    let mut t = Bound::begin();
+    // Before the clock starts, a fight opens in the day, with nothing said of a clock.
+    let (s, _, asks) = t.open("close_combat", &["Equites"], &["Horsemen"], &[], &[], None);
+    // Day is the form's default: left out of the situation.
+    assert!(s.get("time").is_none(), "{s}");
+    assert!(
+        !asks.iter().any(|a| a.contains("battle's clock")),
+        "{asks:?}"
+    );
+
+    // Cold Winter, bound 1 at 15:50: bound 6 is 16:40, night (dusk at 16:30).
+    let (situation, mapping, _) = t.open("daylight", &[], &[], &[], &[], None);
+    let mut entered = situation.clone();
+    for (k, v) in [
+        ("clock", "15:50"),
+        ("climate", "Cold"),
+        ("season", "Winter"),
+    ] {
+        entered[k] = json!(v);
+    }
+    t.throw("daylight", &entered, &[], &mapping);
+    let day = t.open("close_combat", &["Equites"], &["Horsemen"], &[], &[], None);
+    assert!(
+        day.0.get("time").is_none(),
+        "bound 1, 15:50 is day: {}",
+        day.0
+    );
+    assert!(
+        day.2.iter().any(|a| a.starts_with("Day — bound 1, 15:50")),
+        "{:?}",
+        day.2
+    );
+    for _ in 0..5 {
+        let next = t.b.advance_turn(Some(t.b.state.turn + 1), None);
+        turn_play::record(&t.r, &mut t.b, next);
+    }
+
+    let fight = fight_with(
+        &t.r,
+        &t.b.state,
+        "close_combat",
+        &[t.id("Equites")],
+        &[t.id("Horsemen")],
+        &Contacts::default(),
+    )
+    .unwrap();
+    assert_eq!(fight.situation["time"], "night");
+    assert_eq!(
+        fight.labels.get("time").map(String::as_str),
+        Some("Time of day, from the battle's clock: Night — bound 6, 16:40")
+    );
+    assert!(
+        fight
+            .asks
+            .iter()
+            .any(|a| a.starts_with("Night — bound 6, 16:40")),
+        "{:?}",
+        fight.asks
+    );
+    let (s, m, _) = t.open("close_combat", &["Equites"], &["Horsemen"], &[], &[], None);
+    // Both Cv: each takes the −2 of night with no tick (p. 37).
+    let forecast = t.r.resolve("close_combat", &s, None).unwrap();
+    let night: Vec<_> = forecast
+        .modifiers
+        .iter()
+        .filter(|x| x.label.contains("between dusk and sunrise"))
+        .collect();
+    assert_eq!(night.len(), 2, "{:?}", forecast.modifiers);
+    assert!(night
+        .iter()
+        .all(|x| x.value == -2 && x.ruling.as_deref() == Some("R-DBMM-19")));
+    // The umpire may still say the fight is in daylight: then no night factor.
+    let mut by_day = s.clone();
+    by_day["time"] = json!("day");
+    let r = t.r.resolve("close_combat", &by_day, None).unwrap();
+    assert!(!r
+        .modifiers
+        .iter()
+        .any(|x| x.label.contains("between dusk and sunrise")));
+
+    // Equites 6, Horsemen 1, applied: the same factors as the forecast, one of its results,
+    // landed on the Horsemen.
+    let before = t.summary("Horsemen");
+    let thrown = t.throw("close_combat", &s, &[6, 1], &m);
+    assert_eq!(thrown.modifiers, forecast.modifiers);
+    let result = thrown.outcome.as_ref().unwrap().result.clone();
+    assert!(
+        forecast.distribution.iter().any(|d| d.result == result),
+        "{result} is one of the forecast's results"
+    );
+    assert_ne!(
+        t.summary("Horsemen"),
+        before,
+        "the result landed on the Horsemen"
+    );
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
     assert_eq!(replayed.state, t.b.state);
 }

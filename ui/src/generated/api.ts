@@ -170,7 +170,12 @@ contacts: Array<ContactInfo>,
 /**
  * It is fought in one side's bound, which the umpire names (DBMM).
  */
-asks_bound: boolean, };
+asks_bound: boolean, 
+/**
+ * It moves one picked roster entry along the places the umpire names, each read from the
+ * roster (an ITACS rout or break move, 5.1–5.3): opened from that one pick, no enemy.
+ */
+moves: boolean, };
 
 export type ActionGroup = "combat" | "checks" | "movement" | "tables";
 
@@ -217,6 +222,46 @@ export type SideField = {
 key: string, label: string, rule: string, min: number, max: number, };
 
 export type ChoiceList = { field: string, options: Array<Choice>, };
+
+export type PlaceList = { 
+/**
+ * The list in the situation: its keys, outermost first (`["defender", "retreat_hexes"]`).
+ */
+path: Array<string>, 
+/**
+ * The list in the rules' words ("The Lithuanians' retreat route").
+ */
+title: string, 
+/**
+ * The rule it follows…
+ */
+rule: string, 
+/**
+ * …and the ruling, if any.
+ */
+ruling: string | null, 
+/**
+ * The roster's places it may name, each with the item it adds, what stands there filled in.
+ */
+places: Array<Place>, 
+/**
+ * A new place typed by name adds an item with the name under this key.
+ */
+name_key: string, };
+
+export type Place = { 
+/**
+ * The place as the roster names it ("13.05").
+ */
+name: string, 
+/**
+ * What stands there, in words ("Spears, 2 SPs"; "enemy: Tatars").
+ */
+words: string, 
+/**
+ * The list item it adds.
+ */
+item: unknown, };
 
 export type Choice = { key: string, label: string, };
 
@@ -324,7 +369,7 @@ what: string, rule: string, ruling?: string, };
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string } | { "within": { of: string, inches: number, } } | "battle";
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" } | { "kind": "battle_clock", start: string, climate: string, season: string, moon_die?: number, } | { "kind": "retreat_at_dusk" };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "retreat_to", hex: string, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" } | { "kind": "enters_hex", hex: string, } | { "kind": "battle_clock", start: string, climate: string, season: string, moon_die?: number, } | { "kind": "retreat_at_dusk" };
 
 export type Chooser = "attacker" | "defender";
 
@@ -379,7 +424,7 @@ location?: string,
  */
 rule?: string, ruling?: string, };
 
-export type ErrorCode = "situation.invalid_json" | "situation.unreadable" | "situation.invalid_field" | "situation.invalid_count" | "situation.value_out_of_range" | "situation.invalid_strength" | "situation.unknown_unit_type" | "situation.unknown_unit_class" | "situation.missing_class" | "situation.missing_strength" | "situation.leader_as_unit" | "situation.no_units" | "situation.invalid_formation" | "situation.invalid_leader_alone" | "situation.invalid_move" | "situation.unknown_terrain" | "situation.unknown_column" | "situation.off_the_track" | "situation.no_shot_left" | "situation.impassable" | "situation.melee_not_allowed" | "situation.zero_fire_strength" | "situation.may_not_fire" | "situation.zero_attack" | "situation.zero_defence" | "situation.invalid_range" | "situation.out_of_range" | "situation.off_table" | "situation.stacking_off_table" | "situation.over_stacked" | "situation.disrupted_attacker" | "situation.invalid_square" | "situation.below_lowest_column" | "situation.terrain_closed" | "situation.missing_movement" | "situation.out_of_movement" | "situation.over_stacking" | "situation.must_stop" | "situation.not_farther" | "situation.off_map" | "situation.not_a_rout_move" | "situation.disrupted_move" | "situation.square_move" | "situation.empty_path" | "situation.no_movement_cost" | "situation.duplicate_label" | "situation.unknown_leader" | "situation.unknown_result" | "situation.unknown_event" | "situation.already_fired" | "situation.not_horse_archers" | "situation.throwing_not_defensive" | "situation.not_a_carrier" | "situation.over_capacity" | "situation.not_a_fire_ship" | "situation.two_sides" | "situation.fleet_stacking" | "situation.invalid_scenario" | "dice.not_rolled" | "situation.invalid_armour" | "situation.invalid_charge_factor" | "situation.invalid_leader_range" | "situation.invalid_turn" | "situation.not_ranged" | "situation.no_target" | "situation.movement_formation" | "situation.not_cavalry" | "situation.no_retreat" | "situation.banner_of_missing" | "situation.unknown_rating" | "situation.unknown_class" | "situation.invalid_quality" | "situation.no_stands" | "situation.too_many_hits" | "situation.no_secondary" | "situation.cannot_fire" | "situation.skirmish_in_melee" | "situation.routed_recoil" | "situation.contact_forbidden" | "situation.unknown_test" | "situation.not_routed" | "situation.invalid_wheel" | "situation.invalid_rating" | "situation.unknown_element" | "situation.unknown_grade" | "situation.invalid_counts_as" | "situation.no_combat_factor" | "situation.support_not_allowed" | "situation.unknown_factor" | "situation.factor_not_applicable" | "situation.too_many_overlaps" | "situation.invalid_contact" | "situation.no_morale_equivalents" | "situation.cannot_shoot" | "situation.invalid_me" | "situation.losses_exceed_command" | "situation.unknown_pip_action" | "situation.unknown_pip_condition" | "situation.unknown_scale" | "situation.unknown_climate" | "situation.invalid_clock" | "situation.unknown_weather" | "situation.unknown_season" | "dice.invalid" | "action.unknown" | "ruleset.unknown" | "ruleset.unknown_system" | "ruleset.syntax" | "preset.syntax" | "preset.invalid" | "preset.unknown_ruleset" | "preset.unknown" | "ruleset.invalid" | "ruleset.is_house_rule" | "house_rule.invalid" | "file.unreadable" | "battle.unknown" | "battle.not_deleted" | "backup.unknown" | "backup.unusable" | "battle.invalid_setup" | "battle.invalid_unit" | "battle.one_unit_per_entry" | "battle.unknown_side" | "battle.unknown_command" | "battle.target_unmapped" | "battle.no_command" | "battle.mixed_sides" | "fight.no_units" | "fight.not_a_combat" | "fight.wrong_ruleset" | "fight.unknown_unit" | "fight.unit_lost" | "fight.not_a_unit" | "fight.not_opened" | "battle.not_a_change_of_these_rules" | "fight.picked_twice" | "fight.mixed_sides" | "fight.same_side" | "fight.not_in_this_fight" | "fight.unknown_bound" | "fight.no_contacts" | "fight.one_each" | "fight.too_many_units" | "fight.disrupted" | "fight.scattered" | "battle.choice_needed" | "battle.unit_gone" | "unit.invalid" | "unit.two_generals" | "battle.over_stacking" | "unit.skirmish_stands" | "unit.other_system" | "battle.no_outcome" | "battle.nothing_to_undo" | "battle.nothing_to_redo" | "battle.unknown_event" | "battle.once_per_turn" | "battle.once_per_game" | "battle.already_applied" | "battle.not_a_roll" | "battle.invalid_events" | "battle.turn_out_of_range" | "battle.full" | "store.newer_version" | "store.corrupt" | "store.damaged_event" | "store.damaged_roster" | "store.damaged" | "store.not_referee" | "store.is_folder" | "store.disk_full" | "store.busy" | "store.unwritable" | "store.conflict" | "store.failed" | "roster.unknown" | "roster.invalid" | "roster.wrong_ruleset" | "import.invalid" | "import.not_a_battle" | "import.newer_version" | "import.foreign_ruleset" | "import.out_of_range" | "import.damaged" | "preferences.invalid" | "preferences.too_large" | "preferences.unwritable" | "file.too_large" | "dice.enter_by_hand" | "input.unreadable" | "input.invalid_json" | "input.invalid" | "file.unwritable" | "name.invalid" | "output.unwritable" | "odds.engine" | "app.failed" | "app.no_backend" | "settings.unsaved";
+export type ErrorCode = "situation.invalid_json" | "situation.unreadable" | "situation.invalid_field" | "situation.invalid_count" | "situation.value_out_of_range" | "situation.invalid_strength" | "situation.unknown_unit_type" | "situation.unknown_unit_class" | "situation.missing_class" | "situation.missing_strength" | "situation.leader_as_unit" | "situation.no_units" | "situation.invalid_formation" | "situation.invalid_leader_alone" | "situation.invalid_move" | "situation.unknown_terrain" | "situation.unknown_column" | "situation.off_the_track" | "situation.no_shot_left" | "situation.impassable" | "situation.melee_not_allowed" | "situation.zero_fire_strength" | "situation.may_not_fire" | "situation.zero_attack" | "situation.zero_defence" | "situation.invalid_range" | "situation.out_of_range" | "situation.off_table" | "situation.stacking_off_table" | "situation.over_stacked" | "situation.disrupted_attacker" | "situation.invalid_square" | "situation.below_lowest_column" | "situation.terrain_closed" | "situation.missing_movement" | "situation.out_of_movement" | "situation.over_stacking" | "situation.must_stop" | "situation.not_farther" | "situation.off_map" | "situation.not_a_rout_move" | "situation.disrupted_move" | "situation.square_move" | "situation.empty_path" | "situation.no_movement_cost" | "situation.duplicate_label" | "situation.unknown_leader" | "situation.unknown_result" | "situation.unknown_event" | "situation.already_fired" | "situation.not_horse_archers" | "situation.throwing_not_defensive" | "situation.not_a_carrier" | "situation.over_capacity" | "situation.not_a_fire_ship" | "situation.two_sides" | "situation.fleet_stacking" | "situation.invalid_scenario" | "dice.not_rolled" | "situation.invalid_armour" | "situation.invalid_charge_factor" | "situation.invalid_leader_range" | "situation.invalid_turn" | "situation.not_ranged" | "situation.no_target" | "situation.movement_formation" | "situation.not_cavalry" | "situation.no_retreat" | "situation.banner_of_missing" | "situation.unknown_rating" | "situation.unknown_class" | "situation.invalid_quality" | "situation.no_stands" | "situation.too_many_hits" | "situation.no_secondary" | "situation.cannot_fire" | "situation.skirmish_in_melee" | "situation.routed_recoil" | "situation.contact_forbidden" | "situation.unknown_test" | "situation.not_routed" | "situation.invalid_wheel" | "situation.invalid_rating" | "situation.unknown_element" | "situation.unknown_grade" | "situation.invalid_counts_as" | "situation.no_combat_factor" | "situation.support_not_allowed" | "situation.unknown_factor" | "situation.factor_not_applicable" | "situation.too_many_overlaps" | "situation.invalid_contact" | "situation.no_morale_equivalents" | "situation.cannot_shoot" | "situation.invalid_me" | "situation.losses_exceed_command" | "situation.unknown_pip_action" | "situation.unknown_pip_condition" | "situation.unknown_scale" | "situation.unknown_climate" | "situation.invalid_clock" | "situation.unknown_weather" | "situation.unknown_season" | "dice.invalid" | "action.unknown" | "ruleset.unknown" | "ruleset.unknown_system" | "ruleset.syntax" | "preset.syntax" | "preset.invalid" | "preset.unknown_ruleset" | "preset.unknown" | "ruleset.invalid" | "ruleset.is_house_rule" | "house_rule.invalid" | "file.unreadable" | "battle.unknown" | "battle.not_deleted" | "backup.unknown" | "backup.unusable" | "battle.invalid_setup" | "battle.invalid_unit" | "battle.one_unit_per_entry" | "battle.unknown_side" | "battle.unknown_command" | "battle.target_unmapped" | "battle.no_command" | "battle.mixed_sides" | "fight.no_units" | "fight.not_a_combat" | "fight.wrong_ruleset" | "fight.unknown_unit" | "fight.unit_lost" | "fight.not_a_unit" | "fight.not_opened" | "battle.not_a_change_of_these_rules" | "fight.picked_twice" | "fight.mixed_sides" | "fight.same_side" | "fight.not_in_this_fight" | "fight.unknown_bound" | "fight.no_contacts" | "fight.one_each" | "fight.too_many_units" | "fight.disrupted" | "fight.scattered" | "fight.enemy_hex" | "battle.choice_needed" | "battle.unit_gone" | "unit.invalid" | "unit.two_generals" | "battle.over_stacking" | "unit.skirmish_stands" | "unit.other_system" | "battle.no_outcome" | "battle.nothing_to_undo" | "battle.nothing_to_redo" | "battle.unknown_event" | "battle.once_per_turn" | "battle.once_per_game" | "battle.already_applied" | "battle.not_a_roll" | "battle.invalid_events" | "battle.turn_out_of_range" | "battle.full" | "store.newer_version" | "store.corrupt" | "store.damaged_event" | "store.damaged_roster" | "store.damaged" | "store.not_referee" | "store.is_folder" | "store.disk_full" | "store.busy" | "store.unwritable" | "store.conflict" | "store.failed" | "roster.unknown" | "roster.invalid" | "roster.wrong_ruleset" | "import.invalid" | "import.not_a_battle" | "import.newer_version" | "import.foreign_ruleset" | "import.out_of_range" | "import.damaged" | "preferences.invalid" | "preferences.too_large" | "preferences.unwritable" | "file.too_large" | "dice.enter_by_hand" | "input.unreadable" | "input.invalid_json" | "input.invalid" | "file.unwritable" | "name.invalid" | "output.unwritable" | "odds.engine" | "app.failed" | "app.no_backend" | "settings.unsaved";
 
 export type RollRequest = { 
 /**
@@ -506,7 +551,12 @@ behind?: Array<number>,
 /**
  * Friends in front-edge contact with the enemy front element's flank or rear (DBMM).
  */
-on_enemy_flank?: Array<number>, };
+on_enemy_flank?: Array<number>, 
+/**
+ * A move's hexes entered, in order, as the map numbers them (an ITACS rout move): the one
+ * unit picked as `attackers` moves, each hex read from the roster.
+ */
+path?: Array<string>, };
 
 export type Fight = { action: string, 
 /**
@@ -530,7 +580,12 @@ choices?: Array<ChoiceList>,
 /**
  * The fight's own words for fields of its situation ("Persian cavalry charged"), by field.
  */
-labels?: { [key in string]: string }, };
+labels?: { [key in string]: string }, 
+/**
+ * Lists of the situation picked place by place from the roster, in order (a Medieval
+ * side's retreat route, hex by hex, with what stands on each hex filled in).
+ */
+places?: Array<PlaceList>, };
 
 export type Subject = { "unit": number } | { "side": string };
 
@@ -624,7 +679,12 @@ summary: string, quick_edits: Array<QuickEdit>,
  * hexes: the roster groups the units of one place of a side, and a fight takes them
  * together (an ITACS stack, 2.4).
  */
-place?: string, };
+place?: string, 
+/**
+ * The move its markers call for, in the rules' words ("Rout move"): its row opens its
+ * system's move (`moves`) on it, along the places the umpire names. None where none is due.
+ */
+opens_move?: string, };
 
 export type UnitWords = { 
 /**
@@ -640,7 +700,12 @@ summary: string, quick_edits: Array<QuickEdit>,
  * hexes: the roster groups the units of one place of a side, and a fight takes them
  * together (an ITACS stack, 2.4).
  */
-place?: string, };
+place?: string, 
+/**
+ * The move its markers call for, in the rules' words ("Rout move"): its row opens its
+ * system's move (`moves`) on it, along the places the umpire names. None where none is due.
+ */
+opens_move?: string, };
 
 export type QuickEdit = { label: string, change: Change, 
 /**

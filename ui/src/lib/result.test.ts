@@ -43,6 +43,11 @@ describe('a result in words', () => {
     expect(applyLabel(keyed, outcome({ result: 'repulsed_or_recoil/stand', effects: [effect] }))).toBe('Apply the result');
     const hits = resolved('d10 v d10', { hits_3_1: 'Spartan hoplites 1 takes 3, Immortals 2 takes 1' });
     expect(applyLabel(hits, outcome({ result: 'hits_3_1', effects: [effect] }))).toBe('Apply the result');
+    // DBMM's time of day applied to a battle sets its clock: the button says so, not "Apply Day".
+    const clock = { target: 'battle', change: { kind: 'battle_clock', start: '15:50', climate: 'Cold', season: 'Winter' }, text: '', rule: 'p. 23' } as unknown as Effect;
+    const daylight = resolved('', { day: 'Day' });
+    expect(applyLabel(daylight, outcome({ result: 'day', dice: [], effects: [clock] }))).toBe('Set the battle’s clock');
+    expect(applyLabel(daylight, outcome({ result: 'day', dice: [], effects: [clock, effect] }))).toBe('Apply Day');
   });
   it('gathers effects by target, named by the units they land on', () => {
     const units = { 1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }), 2: unit({ id: 2, label: 'Fyrd 1', side: 'Saxons' }) };

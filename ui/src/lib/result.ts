@@ -111,6 +111,9 @@ export function applyLabel(r: Resolution, o: Outcome): string {
   // "the result", named in full beside the button.
   const printed = o.result.length <= BUTTON_NAME && (named === o.result || named.endsWith(`(${o.result})`));
   const name = named.length <= BUTTON_NAME ? named : printed ? o.result : 'the result';
+  // The time of day applied to a battle changes no unit: it sets the battle's clock (DBMM p. 23),
+  // which "Apply Day" would not say.
+  if (o.effects.length && o.effects.every((e) => e.change.kind === 'battle_clock')) return 'Set the battle’s clock';
   if (o.effects.length) return `Apply ${name}`;
   return r.dice ? `Record ${name} in the log` : 'Record in the log';
 }

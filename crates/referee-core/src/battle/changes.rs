@@ -214,9 +214,16 @@ pub fn adjustment(
         Subject::Side(s) => Subject::Side(side_name(state, &s)?),
         other => other,
     };
+    let worded = effect(who, change.clone(), rule, None);
+    // A side's change by hand is said by the side's name, as the umpire named it on the
+    // standing ("Romans: retreats at dusk …"), not as a result's target ("Army Romans").
+    let text = match &subject {
+        Subject::Side(name) => format!("{name}: {}", worded.what),
+        Subject::Unit(_) => worded.text,
+    };
     Ok(AppliedChange {
         subject,
-        text: effect(who, change.clone(), rule, None).text,
+        text,
         change,
         rule: rule.to_string(),
         ruling: None,

@@ -218,7 +218,16 @@ pub fn open_battle(data: &DbmmData, state: &BattleState) -> Result<Opening, Refe
         ),
     };
     let situation = situation.map_err(|_| crate::rule_system::fight::not_a_combat("daylight"))?;
-    Opening::new(&situation, Default::default(), asks)
+    // The box in the rules' words, not its field's name ("Starts clock").
+    let labels = [(
+        "starts_clock".to_string(),
+        format!(
+            "The battle keeps this time as its clock: each bound adds 10 minutes ({})",
+            clock::RULE
+        ),
+    )]
+    .into();
+    Ok(Opening::new(&situation, Default::default(), asks)?.worded(Vec::new(), labels))
 }
 
 /// Whether the moon is up in a night bound (p. 23, R-DBMM-31): the first night bound after the

@@ -14,7 +14,10 @@ use super::standing::{command_of, command_states};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, one_each, targets, Fighter, Labels, Opening, Sides};
 use crate::rule_system::{ContactInfo, ContactKind, FightPart};
+use crate::state::clock::clock_text;
+use crate::state::BattleState;
 use crate::ErrorCode;
+use std::collections::BTreeMap;
 
 /// The fighting element and up to one overlap on each of the enemy's two flanks (p. 35).
 const MOST_PICKED: usize = 3;
@@ -136,6 +139,48 @@ fn fighter(
 /// The tactical factor "Broken or shaken in close combat or shot at" (p. 37).
 const SHAKEN: &str = "shaken";
 
+/// The situation's time of day.
+const TIME_FIELD: &str = "time";
+
+/// The period of the battle's current bound as its clock reads it (p. 23, R-DBMM-39), with the
+/// time field's label and a line saying where it came from ("Night — bound 6, 16:40"); day, as
+/// the umpire leaves it, before the clock has started. The umpire may still change it.
+fn time_from_clock(data: &DbmmData, state: &BattleState) -> Option<(Time, String)> {
+    let now = super::clock::now(data, state.clock.as_ref()?, state.turn)?;
+    let period = match now.period {
+        Time::Day => "Day",
+        Time::Dusk => "Dusk",
+        Time::Night => "Night",
+        Time::Dawn => "Dawn",
+    };
+    Some((
+        now.period,
+        format!("{period} — bound {}, {}", now.bound, clock_text(now.at)),
+    ))
+}
+
+/// The opening with the time of day filled in from the battle's clock, labelled as read from
+/// it, and the line that says so.
+fn with_clock(
+    data: &DbmmData,
+    state: &BattleState,
+    time: &mut Time,
+    asks: &mut Vec<String>,
+) -> BTreeMap<String, String> {
+    let mut labels = BTreeMap::new();
+    if let Some((period, read)) = time_from_clock(data, state) {
+        *time = period;
+        labels.insert(
+            TIME_FIELD.to_string(),
+            format!("Time of day, from the battle's clock: {read}"),
+        );
+        asks.push(format!(
+            "{read}: the time of day read from the battle's clock (p. 23, R-DBMM-39); change it if this fight is at another time."
+        ));
+    }
+    labels
+}
+
 pub fn open(
     data: &DbmmData,
     action: &str,
@@ -181,6 +226,8 @@ pub fn open(
             };
             contacts(data, sides, a, (&mut fa, &mut fb), &mut asks)?;
             contacts(data, sides, b, (&mut fb, &mut fa), &mut asks)?;
+            let mut time = Time::default();
+            let labels = with_clock(data, sides.state, &mut time, &mut asks);
             let situation = CloseCombatSituation {
                 a: fa,
                 b: fb,
@@ -189,9 +236,12 @@ pub fn open(
                 } else {
                     CloseBound::B
                 },
-                time: Time::default(),
+                time,
             };
-            Opening::new(&situation, targets(sides, Labels::Units), asks)
+            Ok(
+                Opening::new(&situation, targets(sides, Labels::Units), asks)?
+                    .worded(Vec::new(), labels),
+            )
         }
         "shooting" => {
             if sides.attackers.len() > 1
@@ -212,6 +262,8 @@ pub fn open(
             let mut target = fighter(data, sides, b, &mut asks);
             // The friend behind the target, for the outcomes that reach it (p. 42).
             target.behind = friend_behind(sides, b).map(element);
+            let mut time = Time::default();
+            let labels = with_clock(data, sides.state, &mut time, &mut asks);
             let situation = ShootingSituation {
                 // "Shaken … in close combat or shot at": the target only (p. 37).
                 shooter: Side::of(element(a)),
@@ -224,9 +276,12 @@ pub fn open(
                 },
                 range: None,
                 bounds_of_rain: 0,
-                time: Time::default(),
+                time,
             };
-            Opening::new(&situation, targets(sides, Labels::Units), asks)
+            Ok(
+                Opening::new(&situation, targets(sides, Labels::Units), asks)?
+                    .worded(Vec::new(), labels),
+            )
         }
         _ => Err(not_a_combat(action)),
     }
