@@ -149,6 +149,7 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
                 action,
                 situation,
                 boxes,
+                picks: Vec::new(),
             })?))
         }
         Command::Schema { ruleset, action } => match action {
