@@ -146,10 +146,13 @@ async function playTurn(label) {
   words = await roster();
   assert.equal(words.Hastati, '2/3, 4 D, Rout');
 
-  // Melee on a wall hex (3.1.4): the Wall picked, the fight is refused from the ground; the
-  // attack positions come up as chips with their worth, and from the wall its −6 does not apply.
+  // Melee on a wall hex (3.1.4): the Wall picked up front, the fight is refused from the ground;
+  // the attack positions come up beside it as chips with their worth, and from the wall its −6
+  // does not apply.
   await fight('melee on a wall', ['Scalers', 'Watch'], 'melee', async () => {
-    await browser.$('[data-path="defenders.0.terrain"]').selectByAttribute('value', 'wall');
+    const terrain = await browser.$('[data-chip="defenders.0.terrain"]');
+    await browser.execute((e) => e.scrollIntoView({ block: 'center' }), terrain);
+    await terrain.selectByAttribute('value', 'wall');
     const fromWall = await browser.$('[data-chip="attack_from=wall"]');
     await until(browser, 'the wall chip with its worth', async () => (await fromWall.isExisting()) && (await fromWall.getText()).includes('+6 on the dice'));
     assert.equal(await fromWall.getAttribute('aria-pressed'), 'false');
