@@ -183,8 +183,28 @@ fn bench(c: &mut Criterion) {
         on_enemy_flank: Vec::new(),
         path: Vec::new(),
     };
+    // Two fresh units, with no markers yet: the battle's own have fought (and are disrupted).
+    let fresh = |label: &str, side: &str| UnitSpec {
+        label: label.into(),
+        side: side.into(),
+        command: None,
+        role: Default::default(),
+        stats: json!({"type": "SD", "count": 4}),
+    };
+    battles
+        .add_unit(&referee, id, fresh("fresh a", "A"))
+        .unwrap();
+    let view = battles
+        .add_unit(&referee, id, fresh("fresh b", "B"))
+        .unwrap();
+    let newest: Vec<u32> = view.state.units.keys().rev().take(2).copied().collect();
+    let big_picks = FightRequest {
+        attackers: vec![newest[1]],
+        defenders: vec![newest[0]],
+        ..picks(0)
+    };
     g.bench_function("fight_500_units_20000_events", |b| {
-        b.iter(|| battles.fight(&referee, id, &picks(1)).unwrap())
+        b.iter(|| battles.fight(&referee, id, &big_picks).unwrap())
     });
     let small: NewBattle = serde_json::from_value(json!({"name": "Small", "ruleset": "itacs",
         "sides": [{"name": "A"}, {"name": "B"}],
