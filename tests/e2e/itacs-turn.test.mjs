@@ -1,8 +1,9 @@
 // End to end: a whole ITACS turn in the real app window, at 1280×800 and at 390×844, from the
 // roster alone — units entered by hex (a mixed stack, a leader with it), the phases driving the
 // resolver: missile fire, defensive fire with the terrain set (the 4.4.2 example), a melee of the
-// mixed stack with its leader's bonus, the recovery phase opened from the roster, the next turn,
-// the routed hastati's rout move opened from their row, a stack moved to a new hex typed in place.
+// mixed stack with its leader's bonus, a melee on a wall hex from the wall (its attack positions as chips, 3.1.4), the recovery phase
+// opened from the roster, the next turn, the routed hastati's rout move opened from their row, a
+// stack moved to a new hex typed in place.
 // Every interaction of the turn is counted (`turn-flow itacs: N interactions`); each combat with
 // one situational modifier takes at most 7.
 import { after, before, test } from 'node:test';
@@ -70,6 +71,9 @@ async function setUp(name) {
   await addUnit('Spears', 'Rome', { type: 'PS', count: 1, hex: '22.19' });
   await addUnit('Archers B', 'Rome', { type: 'LB', count: 2, hex: '23.19' });
   await addUnit('Marcus', 'Rome', { bonus: 1, hex: '23.19' }, 'leader');
+  // A wall: Carthage's scalers on the wall hex beside the Roman watch's (3.1.4).
+  await addUnit('Scalers', 'Carthage', { type: 'PS', count: 1, hex: '30.09' });
+  await addUnit('Watch', 'Rome', { type: 'PS', count: 1, hex: '30.10' });
   return rosterIds();
 }
 
@@ -141,6 +145,25 @@ async function playTurn(label) {
   }, '36');
   words = await roster();
   assert.equal(words.Hastati, '2/3, 4 D, Rout');
+
+  // Melee on a wall hex (3.1.4): the Wall picked up front, the fight is refused from the ground;
+  // the attack positions come up beside it as chips with their worth, and from the wall its −6
+  // does not apply.
+  await fight('melee on a wall', ['Scalers', 'Watch'], 'melee', async () => {
+    const terrain = await browser.$('[data-chip="defenders.0.terrain"]');
+    await browser.execute((e) => e.scrollIntoView({ block: 'center' }), terrain);
+    await terrain.selectByAttribute('value', 'wall');
+    const fromWall = await browser.$('[data-chip="attack_from=wall"]');
+    await until(browser, 'the wall chip with its worth', async () => (await fromWall.isExisting()) && (await fromWall.getText()).includes('+6 on the dice'));
+    assert.equal(await fromWall.getAttribute('aria-pressed'), 'false');
+    assert.ok((await browser.$('[data-chip="attack_from=ladder_or_tower"]').getText()).includes('−6 on the dice'));
+    await shot(browser, `itacs-wall-chips-${label}`);
+    await tap(browser, '[data-chip="attack_from=wall"]');
+    await until(browser, 'the wall modifier set aside', async () => (await browser.$('#battle-resolution').getText()).includes('modifier does not apply'));
+    assert.equal(await fromWall.getAttribute('aria-pressed'), 'true');
+    assert.ok((await fromWall.getText()).includes('on: +6 on the dice'));
+    return 2;
+  }, '36');
 
   // Recovery: the phase's step opens it from the roster; one tap applies it.
   await phase('recovery');

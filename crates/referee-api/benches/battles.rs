@@ -1,11 +1,14 @@
 //! Battles at size: 500 units and 20,000 events. Opening (read and fold), applying a resolution
-//! (one transaction with synchronous=FULL), export and import.
+//! (one transaction with synchronous=FULL), opening a fight from picks (which reads every stored
+//! situation for the terrain kept in the battle), export and import.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
-use referee_api::{ApplyRequest, Battles, DiceEntry, Mapping, NewBattle, PhysicalDice, Referee};
+use referee_api::{
+    ApplyRequest, Battles, DiceEntry, FightRequest, Mapping, NewBattle, PhysicalDice, Referee,
+};
 use referee_core::battle::{Battle, BattleSetup, DiceSource, Event, EventBody, Subject, UnitSpec};
 use referee_core::contract::Change;
 
@@ -167,6 +170,56 @@ fn bench(c: &mut Criterion) {
             }
             took
         })
+    });
+    // Opening a fight from two picks re-reads every stored result's situation for the terrain the
+    // umpire last gave each hex (issue 31 item 4); the battle's fold is already held. Beside it,
+    // the same fight in a battle of two units and no results: the difference is that memory's.
+    let picks = |attacker: u32| FightRequest {
+        action: "melee".into(),
+        attackers: vec![attacker],
+        defenders: vec![attacker + 1],
+        bound_of: None,
+        behind: Vec::new(),
+        on_enemy_flank: Vec::new(),
+        path: Vec::new(),
+    };
+    // Two fresh units, with no markers yet: the battle's own have fought (and are disrupted).
+    let fresh = |label: &str, side: &str| UnitSpec {
+        label: label.into(),
+        side: side.into(),
+        command: None,
+        role: Default::default(),
+        stats: json!({"type": "SD", "count": 4}),
+    };
+    battles
+        .add_unit(&referee, id, fresh("fresh a", "A"))
+        .unwrap();
+    let view = battles
+        .add_unit(&referee, id, fresh("fresh b", "B"))
+        .unwrap();
+    let newest: Vec<u32> = view.state.units.keys().rev().take(2).copied().collect();
+    let big_picks = FightRequest {
+        attackers: vec![newest[1]],
+        defenders: vec![newest[0]],
+        ..picks(0)
+    };
+    g.bench_function("fight_500_units_20000_events", |b| {
+        b.iter(|| battles.fight(&referee, id, &big_picks).unwrap())
+    });
+    let small: NewBattle = serde_json::from_value(json!({"name": "Small", "ruleset": "itacs",
+        "sides": [{"name": "A"}, {"name": "B"}],
+        "units": [{"label": "a", "side": "A", "stats": {"type": "SD", "count": 4}},
+                  {"label": "b", "side": "B", "stats": {"type": "SD", "count": 4}}]}))
+    .unwrap();
+    let small = battles.create(&referee, &small).unwrap();
+    let ids: Vec<u32> = small.state.units.keys().copied().collect();
+    let small_picks = FightRequest {
+        attackers: vec![ids[0]],
+        defenders: vec![ids[1]],
+        ..picks(0)
+    };
+    g.bench_function("fight_2_units_no_events", |b| {
+        b.iter(|| battles.fight(&referee, small.id, &small_picks).unwrap())
     });
     g.bench_function("export_20000_events", |b| {
         b.iter(|| serde_json::to_string(&battles.export(&referee, id).unwrap()).unwrap())

@@ -48,7 +48,7 @@ pub use referee_store::{
 pub use request::{parse_request, FieldLimits, FIELD_LIMITS};
 pub use rulesets::{check_file, HouseRuleChoice, HouseRuleInfo, Referee};
 pub use share::{file_name, saved_words, SharedDocument};
-pub use worth::{Flipped, FlipsRequest, ResultChance};
+pub use worth::{Flipped, FlipsRequest, Pick, ResultChance};
 
 /// A request to resolve one action.
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -96,6 +96,7 @@ pub fn typescript_bindings() -> String {
         ResolveRequest::decl(&cfg),
         FieldLimits::decl(&cfg),
         FlipsRequest::decl(&cfg),
+        Pick::decl(&cfg),
         Flipped::decl(&cfg),
         ResultChance::decl(&cfg),
         RulesetList::decl(&cfg),

@@ -1,6 +1,7 @@
 //! What each box of a situation is worth, in one call: the situation with one box turned over,
 //! resolved for every box the form shows (the resolver asked once per box before, each call
-//! queued behind the last).
+//! queued behind the last); and a choice's chips, the situation with the choice set to each
+//! chip's value.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -21,6 +22,19 @@ pub struct FlipsRequest {
     /// Each box as a JSON pointer into the situation (`/attacker/rear`); a box not in the
     /// situation counts as its schema's default (off unless the schema says on).
     pub boxes: Vec<String>,
+    /// One value of a choice to set, each on its own (an ITACS attack from an adjacent wall hex):
+    /// answered after the boxes, in this order.
+    #[serde(default)]
+    #[ts(optional, as = "Option<Vec<Pick>>")]
+    pub picks: Vec<Pick>,
+}
+
+/// A choice set to one value: its field as a JSON pointer (`/attack_from`) and the value's key.
+#[derive(Clone, Debug, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Pick {
+    pub pointer: String,
+    pub value: String,
 }
 
 /// The odds with one box turned over: enough to say what the box is worth.
@@ -30,8 +44,12 @@ pub struct Flipped {
     #[serde(rename = "box")]
     #[ts(rename = "box")]
     pub pointer: String,
-    /// Whether the box was on in the situation given.
+    /// Whether the box was on in the situation given (a pick: whether the choice held its value).
     pub on: bool,
+    /// A pick's value, as the request named it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub value: Option<String>,
     pub total_modifier: i64,
     /// Each result and its chance, as the resolution lists them.
     pub distribution: Vec<ResultChance>,
@@ -49,25 +67,35 @@ pub struct ResultChance {
 }
 
 impl Referee {
-    /// Resolves the situation once with each box turned over.
+    /// Resolves the situation once with each box turned over, then once with each pick set.
     pub fn flips(&self, request: &FlipsRequest) -> Result<Vec<Flipped>, RefereeError> {
         let ruleset = self.ruleset(&request.ruleset)?;
         let schema = ruleset.situation_schema(&request.action)?.to_value();
-        request
-            .boxes
-            .iter()
-            .map(|pointer| {
-                let mut situation = request.situation.clone();
-                // A box that cannot be turned over is refused on its own; the others still answer.
-                let answer = turn_over(&mut situation, pointer, &schema).and_then(|on| {
-                    ruleset
-                        .resolve(&request.action, &situation, None)
-                        .map(|r| Flipped::of(pointer, on, &r))
-                        .or_else(|e| Ok(Flipped::refused(pointer, on, e.message)))
-                });
-                Ok(answer.unwrap_or_else(|e| Flipped::refused(pointer, false, e.message)))
-            })
-            .collect()
+        // A box or pick that cannot be made is refused on its own; the others still answer.
+        let answer = |pointer: &str,
+                      value: Option<&str>,
+                      changed: Result<(bool, Value), RefereeError>| {
+            let mut flipped = match changed {
+                Ok((on, situation)) => match ruleset.resolve(&request.action, &situation, None) {
+                    Ok(r) => Flipped::of(pointer, on, &r),
+                    Err(e) => Flipped::refused(pointer, on, e.message),
+                },
+                Err(e) => Flipped::refused(pointer, false, e.message),
+            };
+            flipped.value = value.map(str::to_string);
+            flipped
+        };
+        let boxes = request.boxes.iter().map(|pointer| {
+            let mut situation = request.situation.clone();
+            let turned = turn_over(&mut situation, pointer, &schema).map(|on| (on, situation));
+            answer(pointer, None, turned)
+        });
+        let picks = request.picks.iter().map(|pick| {
+            let mut situation = request.situation.clone();
+            let set = set_to(&mut situation, &pick.pointer, &pick.value).map(|on| (on, situation));
+            answer(&pick.pointer, Some(&pick.value), set)
+        });
+        Ok(boxes.chain(picks).collect())
     }
 }
 
@@ -76,6 +104,7 @@ impl Flipped {
         Flipped {
             pointer: pointer.to_string(),
             on,
+            value: None,
             total_modifier: 0,
             distribution: Vec::new(),
             names: Default::default(),
@@ -87,6 +116,7 @@ impl Flipped {
         Flipped {
             pointer: pointer.to_string(),
             on,
+            value: None,
             total_modifier: r.total_modifier,
             distribution: r
                 .distribution
@@ -113,9 +143,37 @@ fn turn_over(situation: &mut Value, pointer: &str, schema: &Value) -> Result<boo
         )
         .field("boxes")
     };
+    let (slot, tokens) = slot_at(situation, pointer).ok_or_else(not_a_box)?;
+    let on = match slot {
+        Value::Bool(b) => *b,
+        Value::Null => default_at(schema, schema, &tokens) == Some(&Value::Bool(true)),
+        _ => return Err(not_a_box()),
+    };
+    *slot = Value::Bool(!on);
+    Ok(on)
+}
+
+/// Sets the choice at `pointer` to `value` (a missing object on the way is made) and says
+/// whether it held that value already. The value is checked by resolving, as the form's is.
+fn set_to(situation: &mut Value, pointer: &str, value: &str) -> Result<bool, RefereeError> {
+    let (slot, _) = slot_at(situation, pointer).ok_or_else(|| {
+        RefereeError::new(
+            ErrorCode::SituationInvalidField,
+            format!("“{pointer}” is not a choice of this situation"),
+        )
+        .field("picks")
+    })?;
+    let held = slot.as_str() == Some(value);
+    *slot = Value::String(value.to_string());
+    Ok(held)
+}
+
+/// The field at `pointer` (made null if absent, with any missing object on the way), and the
+/// pointer's tokens; none when the pointer runs through a list item not there or a value that
+/// holds no fields.
+fn slot_at<'v>(situation: &'v mut Value, pointer: &str) -> Option<(&'v mut Value, Vec<String>)> {
     let tokens: Vec<String> = pointer
-        .strip_prefix('/')
-        .ok_or_else(not_a_box)?
+        .strip_prefix('/')?
         .split('/')
         .map(|t| t.replace("~1", "/").replace("~0", "~"))
         .collect();
@@ -130,21 +188,11 @@ fn turn_over(situation: &mut Value, pointer: &str, schema: &Value) -> Result<boo
                 map.entry(token.clone()).or_insert(Value::Null)
             }
             Value::Object(map) => map.entry(token.clone()).or_insert(Value::Null),
-            Value::Array(items) => token
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| items.get_mut(i))
-                .ok_or_else(not_a_box)?,
-            _ => return Err(not_a_box()),
+            Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get_mut(i))?,
+            _ => return None,
         };
     }
-    let on = match slot {
-        Value::Bool(b) => *b,
-        Value::Null => default_at(schema, schema, &tokens) == Some(&Value::Bool(true)),
-        _ => return Err(not_a_box()),
-    };
-    *slot = Value::Bool(!on);
-    Ok(on)
+    Some((slot, tokens))
 }
 
 /// The default the schema gives the field at `tokens`, following its references, lists and
@@ -215,6 +263,7 @@ mod tests {
                 action: "melee".into(),
                 situation: situation.clone(),
                 boxes: boxes.iter().map(|b| b.to_string()).collect(),
+                picks: Vec::new(),
             })
             .unwrap();
         assert_eq!(flips.len(), 2);
@@ -252,6 +301,7 @@ mod tests {
                 action: "melee".into(),
                 situation: base_situation(),
                 boxes: vec!["/side_a".into(), "/side_a/0/flanked".into()],
+                picks: Vec::new(),
             })
             .unwrap();
         assert!(mixed[0]
@@ -281,5 +331,93 @@ mod tests {
         let schema = referee.situation_schema("itacs", "missile").unwrap();
         let mut s = json!({ "firing_hexes": [{ "units": [{ "type": "LB" }] }] });
         assert!(turn_over(&mut s, "/firing_hexes/0/units/0/firing", &schema).unwrap());
+    }
+
+    #[test]
+    fn a_choice_set_to_a_chips_value_is_worth_what_resolving_it_so_gives() {
+        // ITACS 3.1.4: a wall hex is attacked only from a ladder, a siege tower or an adjacent
+        // wall hex, and from a wall its −6 (10.3) does not apply. From the ground (the default)
+        // the fight is refused; each position's odds still come back.
+        let referee = Referee::builtin();
+        let situation = json!({
+            "attackers": [{ "units": [{ "type": "PS" }] }],
+            "defenders": [{ "terrain": "wall", "units": [{ "type": "PS" }] }]
+        });
+        let resolve = |situation: Value| {
+            referee.resolve(&crate::ResolveRequest {
+                ruleset: "itacs".into(),
+                action: "melee".into(),
+                situation,
+                dice: None,
+            })
+        };
+        assert!(resolve(situation.clone()).is_err());
+        let pick = |value: &str| Pick {
+            pointer: "/attack_from".into(),
+            value: value.into(),
+        };
+        let answers = referee
+            .flips(&FlipsRequest {
+                ruleset: "itacs".into(),
+                action: "melee".into(),
+                situation: situation.clone(),
+                boxes: vec!["/defenders/0/stream".into()],
+                picks: vec![pick("ground"), pick("ladder_or_tower"), pick("wall")],
+            })
+            .unwrap();
+        assert_eq!(answers.len(), 4);
+        // The box comes first, then the picks in order, each naming its value.
+        assert_eq!(answers[0].value, None);
+        assert_eq!(answers[1].value.as_deref(), Some("ground"));
+        assert!(answers[1]
+            .refused
+            .as_deref()
+            .unwrap()
+            .contains("can be attacked only from"));
+        for answer in &answers[2..] {
+            let value = answer.value.clone().unwrap();
+            let mut set = situation.clone();
+            set["attack_from"] = json!(value);
+            let r = resolve(set).unwrap();
+            assert!(answer.refused.is_none() && !answer.on, "{value}");
+            assert_eq!(answer.total_modifier, r.total_modifier, "{value}");
+            let chances: Vec<_> = r
+                .distribution
+                .iter()
+                .map(|d| (d.result.clone(), d.p))
+                .collect();
+            let answered: Vec<_> = answer
+                .distribution
+                .iter()
+                .map(|d| (d.result.clone(), d.p))
+                .collect();
+            assert_eq!(answered, chances, "{value}");
+        }
+        // From the wall, the wall's −6 is gone: six better on the dice than from a ladder.
+        assert_eq!(answers[3].total_modifier - answers[2].total_modifier, 6);
+        // A choice that already holds the value says so.
+        let mut from_wall = situation.clone();
+        from_wall["attack_from"] = json!("wall");
+        let again = referee
+            .flips(&FlipsRequest {
+                ruleset: "itacs".into(),
+                action: "melee".into(),
+                situation: from_wall,
+                boxes: vec![],
+                picks: vec![
+                    pick("wall"),
+                    Pick {
+                        pointer: "/attackers/9/x".into(),
+                        value: "wall".into(),
+                    },
+                ],
+            })
+            .unwrap();
+        assert!(again[0].on);
+        assert!(again[1]
+            .refused
+            .as_deref()
+            .unwrap()
+            .contains("not a choice"));
     }
 }

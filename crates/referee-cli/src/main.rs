@@ -65,15 +65,18 @@ enum Command {
         seed: Option<u32>,
     },
     /// What each yes-or-no box of a situation is worth: the situation JSON on stdin, resolved once
-    /// with each box turned over; the odds of each on stdout.
+    /// with each box turned over, then once with each choice picked; the odds of each on stdout.
     Worth {
         #[arg(long)]
         ruleset: String,
         #[arg(long)]
         action: String,
         /// A box as a JSON pointer into the situation, e.g. `--box /attacker/rear` (repeat it).
-        #[arg(long = "box", required = true)]
+        #[arg(long = "box", required_unless_present = "picks")]
         boxes: Vec<String>,
+        /// A choice set to one value, pointer=value, e.g. `--pick /attack_from=wall` (repeat it).
+        #[arg(long = "pick", value_parser = parse_pick)]
+        picks: Vec<referee_api::Pick>,
     },
     /// Print the JSON schema of an action's situation, or of the ruleset file without an action.
     Schema {
@@ -142,6 +145,7 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
             ruleset,
             action,
             boxes,
+            picks,
         } => {
             let situation = situation_on_stdin()?;
             Ok(json(&referee().flips(&referee_api::FlipsRequest {
@@ -149,6 +153,7 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
                 action,
                 situation,
                 boxes,
+                picks,
             })?))
         }
         Command::Schema { ruleset, action } => match action {
@@ -168,6 +173,17 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
 }
 
 /// The situation JSON the command reads on stdin.
+/// `--pick /attack_from=wall`: a choice's pointer and the value to set it to.
+fn parse_pick(text: &str) -> Result<referee_api::Pick, String> {
+    let (pointer, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("“{text}” is not pointer=value, e.g. /attack_from=wall"))?;
+    Ok(referee_api::Pick {
+        pointer: pointer.to_string(),
+        value: value.to_string(),
+    })
+}
+
 fn situation_on_stdin() -> Result<serde_json::Value, RefereeError> {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).map_err(|e| {

@@ -27,7 +27,14 @@ export type FlipsRequest = { ruleset: string, action: string, situation: unknown
  * Each box as a JSON pointer into the situation (`/attacker/rear`); a box not in the
  * situation counts as its schema's default (off unless the schema says on).
  */
-boxes: Array<string>, };
+boxes: Array<string>, 
+/**
+ * One value of a choice to set, each on its own (an ITACS attack from an adjacent wall hex):
+ * answered after the boxes, in this order.
+ */
+picks?: Array<Pick>, };
+
+export type Pick = { pointer: string, value: string, };
 
 export type Flipped = { 
 /**
@@ -35,9 +42,13 @@ export type Flipped = {
  */
 box: string, 
 /**
- * Whether the box was on in the situation given.
+ * Whether the box was on in the situation given (a pick: whether the choice held its value).
  */
-on: boolean, total_modifier: number, 
+on: boolean, 
+/**
+ * A pick's value, as the request named it.
+ */
+value?: string, total_modifier: number, 
 /**
  * Each result and its chance, as the resolution lists them.
  */
@@ -207,13 +218,18 @@ export type Thrower = "a" | "b";
 
 export type CommonSituation = { 
 /**
- * The box's name in the situation.
+ * The box's (or choice's) name in the situation.
  */
 field: string, 
 /**
  * Its words on the chip.
  */
-label: string, };
+label: string, 
+/**
+ * The one value of a choice the chip sets (its key); none for a box. Shown where setting it
+ * changes the odds, or while it is set.
+ */
+value?: string, };
 
 export type SideField = { 
 /**

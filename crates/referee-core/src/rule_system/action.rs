@@ -150,13 +150,19 @@ pub fn dice_of(notation: &str) -> Option<Vec<Die>> {
 }
 
 /// A box of a situation the umpire ticks often (a flank or rear attack, uphill, a river,
-/// cover): the app offers every box of this name as a chip.
+/// cover), or one value of a choice (an ITACS attack from an adjacent wall hex): the app offers
+/// every field of this name as a chip.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 pub struct CommonSituation {
-    /// The box's name in the situation.
+    /// The box's (or choice's) name in the situation.
     pub field: String,
     /// Its words on the chip.
     pub label: String,
+    /// The one value of a choice the chip sets (its key); none for a box. Shown where setting it
+    /// changes the odds, or while it is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub value: Option<String>,
 }
 
 impl CommonSituation {
@@ -166,8 +172,18 @@ impl CommonSituation {
             .map(|(field, label)| CommonSituation {
                 field: field.to_string(),
                 label: label.to_string(),
+                value: None,
             })
             .collect()
+    }
+
+    /// A chip that sets `field` to `value`.
+    pub fn pick(field: &str, value: &str, label: &str) -> CommonSituation {
+        CommonSituation {
+            field: field.to_string(),
+            label: label.to_string(),
+            value: Some(value.to_string()),
+        }
     }
 }
 

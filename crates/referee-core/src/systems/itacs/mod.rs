@@ -174,15 +174,28 @@ impl RuleSystem for Itacs {
     fn common_situations() -> Vec<CommonSituation> {
         // The boxes a fight reaches for, each a chip with its worth (issue 31 item 4): an attack
         // through a rear hex (4.5.8), a stream (3.1.2), a square (2.6.1), a road (3.1.1), a
-        // leader in a firing hex (4.4.1), defenders on a ladder or siege tower (3.1.4).
-        CommonSituation::list(&[
+        // leader in a firing hex (4.4.1), defenders on a ladder or siege tower (3.1.4); the
+        // defending or target hex's terrain (10.3) as a pick list beside them; and where the
+        // attackers stand against a wall hex, which is attacked only from a ladder, a siege tower
+        // or an adjacent wall hex, the last without the wall's modifier (3.1.4, 10.3).
+        let mut chips = CommonSituation::list(&[
+            ("terrain", "Terrain"),
             ("rear", "Rear"),
             ("stream", "Stream"),
             ("square", "Square"),
             ("road", "Road"),
             ("leader", "Leader"),
             ("on_ladder_or_tower", "On a ladder or tower"),
-        ])
+        ]);
+        chips.extend([
+            CommonSituation::pick(
+                "attack_from",
+                "ladder_or_tower",
+                "From a ladder or siege tower",
+            ),
+            CommonSituation::pick("attack_from", "wall", "From an adjacent wall hex"),
+        ]);
+        chips
     }
 
     fn side_fields() -> Vec<SideField> {
