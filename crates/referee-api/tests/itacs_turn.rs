@@ -257,7 +257,7 @@ fn a_whole_turn_from_the_roster() {
     let f = move_from_roster(&mut battles, &referee, id, 4, &["19.05", "20.05"]).unwrap();
     assert_eq!(
         f.situation,
-        json!({"unit": {"type": "SD", "count": 2}, "kind": "rout", "disrupted": true, "path": [
+        json!({"unit": {"type": "SD", "count": 2}, "kind": "rout", "disrupted": true, "d_markers": 3, "routed": true, "path": [
             {"label": "19.05", "terrain": "clear", "stream": false, "road": false, "facing_changes": 0,
              "units_in_hex": 0, "d_markers": 0, "rout": false, "elephant": false, "across_scarp": false, "map_edge": false},
             {"label": "20.05", "terrain": "clear", "stream": false, "road": false, "facing_changes": 0,

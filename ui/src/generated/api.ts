@@ -1005,6 +1005,16 @@ unit: ItacsUnit, kind?: MoveKind,
  */
 disrupted?: boolean, 
 /**
+ * The D markers on the hex it starts in (5.1): they move with the stack (R-ITACS-40). A
+ * disrupted stack given none carries one.
+ */
+d_markers?: number, 
+/**
+ * The hex it starts in has a Rout marker (5.3), which moves with the stack (R-ITACS-40); a
+ * rout move carries one anyway.
+ */
+routed?: boolean, 
+/**
  * The units are a square (2.6.1).
  */
 square?: boolean, 

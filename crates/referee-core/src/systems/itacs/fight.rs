@@ -574,6 +574,8 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
         unit: stack(mover),
         kind,
         disrupted: d_markers > 0,
+        d_markers,
+        routed,
         square: false,
         fire_ship: false,
         charging: false,
