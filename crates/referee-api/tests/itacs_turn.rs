@@ -264,7 +264,7 @@ fn a_whole_turn_from_the_roster() {
              "units_in_hex": 0, "d_markers": 0, "rout": false, "elephant": false, "across_scarp": false, "map_edge": false}
         ], "square": false, "fire_ship": false, "charging": false, "nowhere_farther": false, "end_facing_changes": 0})
     );
-    assert_eq!(targets(&f), pairs(&[("unit:SD", &[4])]));
+    assert_eq!(targets(&f), pairs(&[("attacker", &[4]), ("unit:SD", &[4])]));
     let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
     let hastati = v
         .state
@@ -280,7 +280,19 @@ fn a_whole_turn_from_the_roster() {
         (Some("Hex 20.05"), "2/3, 3 D, Rout"),
         "the markers move with the stack; only a leader ends the rout (5.3.2)"
     );
-    assert_eq!(row(&v, "Hastati").as_deref(), Some("Rout move"));
+    // A unit moves once a turn (4.3.1, 5.3.1): the row no longer offers the move, and a second
+    // one is refused, at opening and at applying under a new key alike.
+    assert_eq!(row(&v, "Hastati"), None, "the rout move is made");
+    let e = move_from_roster(&mut battles, &referee, id, 4, &["21.05"]).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("battle.once_per_turn", Some("4.3.1, 5.3.1"))
+    );
+    let mut again = f.situation.clone();
+    again["path"] = json!([again["path"][1].clone()]);
+    again["path"][0]["label"] = json!("21.05");
+    let e = apply(&mut battles, &referee, id, &f, again, &[]).unwrap_err();
+    assert_eq!(e.code.as_str(), "battle.once_per_turn");
     steps.push(v);
     // A move to a hex no unit of the side stands in: the entry's hex changed, one event.
     let archers = v_unit(&steps, "Archers B");
@@ -423,7 +435,7 @@ fn break_and_rout_moves_land_on_the_roster() {
     assert_eq!(f.situation["path"][0]["units_in_hex"], json!(2));
     assert_eq!(
         targets(&f),
-        pairs(&[("hex:11.10", &[2]), ("unit:LC", &[1])])
+        pairs(&[("attacker", &[1]), ("hex:11.10", &[2]), ("unit:LC", &[1])])
     );
     let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
     let cavalry = &v.state.units[&1];

@@ -507,7 +507,11 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
     let ground = open_ground(data.terrain.keys());
     // The move names its mover as the rules read the entry (its type): that is the roster entry.
     let name = resolved(data, mover).map_or_else(|| "unnamed".to_string(), |u| u.label);
-    let mut targets = BTreeMap::from([(target_key(&Target::Unit(name)), vec![mover.unit.id])]);
+    // The mover is also the fight's attacker: the battle's once-per-turn limit finds it there.
+    let mut targets = BTreeMap::from([
+        (target_key(&Target::Unit(name)), vec![mover.unit.id]),
+        (target_key(&Target::Attacker), vec![mover.unit.id]),
+    ]);
     let mut path = Vec::new();
     for (i, hex) in sides
         .path
