@@ -293,6 +293,19 @@ fn a_whole_turn_from_the_roster() {
     again["path"][0]["label"] = json!("21.05");
     let e = apply(&mut battles, &referee, id, &f, again, &[]).unwrap_err();
     assert_eq!(e.code.as_str(), "battle.once_per_turn");
+    // The hex landed is checked as it lands (4.3.3): a label changed after the path was read,
+    // to a hex of enemy units, is refused (the Pikes stand in 17.03).
+    let undone = battles.undo(&referee, id).unwrap();
+    assert_eq!(undone.state.units[&4].words.place.as_deref(), Some("Hex 18.04"));
+    let mut into_enemy = f.situation.clone();
+    into_enemy["path"][1]["label"] = json!(" 17.03 ");
+    let e = apply(&mut battles, &referee, id, &f, into_enemy, &[]).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("fight.enemy_hex", Some("4.3.3"))
+    );
+    assert!(e.message.contains("Pikes"), "{}", e.message);
+    let v = battles.redo(&referee, id).unwrap();
     steps.push(v);
     // A move to a hex no unit of the side stands in: the entry's hex changed, one event.
     let archers = v_unit(&steps, "Archers B");

@@ -832,7 +832,14 @@ impl<'a> Mover<'a> {
         progress.spent += end_cost;
         self.join(&mut progress);
         // Where the move ends, when the umpire named the hex: the roster's place for the stack.
-        let end = s.path.last().and_then(|h| h.label.clone());
+        // Trimmed as the roster keeps a hex (form::hex_of); a blank label names no hex.
+        let end = s
+            .path
+            .last()
+            .and_then(|h| h.label.as_deref())
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .map(str::to_string);
         if let (Some(hex), false) = (end, progress.left_map) {
             progress.effects.insert(
                 0,

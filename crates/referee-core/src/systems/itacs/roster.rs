@@ -16,7 +16,9 @@ use crate::rule_system::form::{
     UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
-use crate::state::{LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::state::{
+    BattleState, LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords,
+};
 use crate::ErrorCode;
 
 /// A roster entry: identical units in one hex, with its markers. Entries in the same hex are
@@ -295,13 +297,19 @@ pub fn land(data: &ItacsData, unit: &mut UnitState, own: &mut ItacsUnit, change:
     true
 }
 
-/// Throwing weapons are fired once per game (6.6): a unit that threw may not again.
+/// Throwing weapons are fired once per game (6.6): a unit that threw may not again. A unit never
+/// enters a hex of enemy units (4.3.3), checked again as the move lands: the hex landed is the
+/// roster's as it stands then.
 pub fn refuse(
+    state: &BattleState,
     unit: &UnitState,
     own: &ItacsUnit,
     change: &Change,
     rule: &str,
 ) -> Option<RefereeError> {
+    if let Change::EntersHex { hex } = change {
+        return enemy_in(state, unit, hex);
+    }
     (own.threw && *change == Change::ThrowingWeaponsUsed).then(|| {
         RefereeError::new(
             ErrorCode::BattleOncePerGame,
@@ -313,6 +321,37 @@ pub fn refuse(
         .field("attackers")
         .rule(rule)
     })
+}
+
+/// The enemy units standing in `hex`, refused as the hex a unit enters (4.3.3).
+fn enemy_in(state: &BattleState, unit: &UnitState, hex: &str) -> Option<RefereeError> {
+    let hex = hex.trim();
+    let enemies: Vec<String> = state
+        .units
+        .values()
+        .filter(|u| !u.lost && u.strength > 0 && u.side != unit.side)
+        .filter(|u| {
+            u.detail::<ItacsUnit>()
+                .and_then(|o| o.hex.as_deref())
+                .is_some_and(|h| h.trim() == hex)
+        })
+        .map(UnitState::named)
+        .collect();
+    if enemies.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = enemies.iter().map(String::as_str).collect();
+    Some(
+        RefereeError::new(
+            ErrorCode::FightEnemyHex,
+            format!(
+                "Hex {hex} holds {}: units may never enter a hex containing enemy units. Give the hexes the move enters.",
+                crate::error::and_list(&names)
+            ),
+        )
+        .field("path")
+        .rule("4.3.3"),
+    )
 }
 
 /// The stack in the rules' words: "2/4, 1 D, Break".
