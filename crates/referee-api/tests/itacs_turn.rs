@@ -439,7 +439,12 @@ fn break_and_rout_moves_land_on_the_roster() {
             )
             .unwrap()
     };
-    adjust(&mut battles, 1, json!({"kind": "break"}));
+    let broken = adjust(&mut battles, 1, json!({"kind": "break"}));
+    // A broken unit "makes a rout move" (5.2): the row says so in the rules' words.
+    assert_eq!(
+        broken.state.units[&1].words.opens_move.as_deref(),
+        Some("Rout move (Break)")
+    );
     adjust(&mut battles, 2, json!({"kind": "d_markers", "count": 2}));
     let before = adjust(&mut battles, 4, json!({"kind": "rout"}));
     let f = move_from_roster(&mut battles, &referee, id, 1, &["11.10"]).unwrap();

@@ -415,11 +415,11 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
         }
         edits
     };
-    // A Break marker calls for a break move (5.2), a Rout marker for a rout move (5.3.1): the
-    // row opens it.
+    // A Break marker calls for a rout move under it (5.2: a broken unit "makes a rout move"), a
+    // Rout marker for a rout move (5.3.1): the row opens it, named in the rules' words.
     let opens_move = match (unit.lost, own.broken, own.rout) {
         (true, _, _) | (false, false, false) => None,
-        (false, true, _) => Some("Break move".to_string()),
+        (false, true, _) => Some("Rout move (Break)".to_string()),
         (false, false, true) => Some("Rout move".to_string()),
     };
     UnitWords {
