@@ -254,6 +254,18 @@ fn a_whole_turn_from_the_roster() {
         ("fight.enemy_hex", Some("4.3.3"))
     );
     assert!(e.message.contains("Pikes"), "{}", e.message);
+    // A hex is matched as the map's number: "17.3" is the Pikes' 17.03.
+    let e = move_from_roster(&mut battles, &referee, id, 4, &["17.3"]).unwrap_err();
+    assert_eq!(e.code.as_str(), "fight.enemy_hex");
+    // The path is the hexes entered: not the one it starts in, nor one hex twice.
+    for path in [&["18.4", "19.05"][..], &["19.05", "19.5"][..]] {
+        let e = move_from_roster(&mut battles, &referee, id, 4, path).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.rule.as_deref()),
+            ("fight.path_hex", Some("4.3.1")),
+            "{path:?}"
+        );
+    }
     let f = move_from_roster(&mut battles, &referee, id, 4, &["19.05", "20.05"]).unwrap();
     assert_eq!(
         f.situation,

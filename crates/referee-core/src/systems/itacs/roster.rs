@@ -12,8 +12,8 @@ use super::state::HexState;
 use crate::contract::{Change, Chooser};
 use crate::error::RefereeError;
 use crate::rule_system::form::{
-    option_label, printed, rule_for, Field, FieldKind, PrintedValue, UnitField, UnitOption,
-    UnitPreview,
+    hex_key, option_label, printed, rule_for, Field, FieldKind, PrintedValue, UnitField,
+    UnitOption, UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{
@@ -325,6 +325,7 @@ pub fn refuse(
 
 /// The enemy units standing in `hex`, refused as the hex a unit enters (4.3.3).
 fn enemy_in(state: &BattleState, unit: &UnitState, hex: &str) -> Option<RefereeError> {
+    let key = hex_key(hex);
     let hex = hex.trim();
     let enemies: Vec<String> = state
         .units
@@ -333,7 +334,7 @@ fn enemy_in(state: &BattleState, unit: &UnitState, hex: &str) -> Option<RefereeE
         .filter(|u| {
             u.detail::<ItacsUnit>()
                 .and_then(|o| o.hex.as_deref())
-                .is_some_and(|h| h.trim() == hex)
+                .is_some_and(|h| hex_key(h) == key)
         })
         .map(UnitState::named)
         .collect();
