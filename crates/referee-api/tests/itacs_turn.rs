@@ -308,7 +308,10 @@ fn a_whole_turn_from_the_roster() {
     // The hex landed is checked as it lands (4.3.3): a label changed after the path was read,
     // to a hex of enemy units, is refused (the Pikes stand in 17.03).
     let undone = battles.undo(&referee, id).unwrap();
-    assert_eq!(undone.state.units[&4].words.place.as_deref(), Some("Hex 18.04"));
+    assert_eq!(
+        undone.state.units[&4].words.place.as_deref(),
+        Some("Hex 18.04")
+    );
     let mut into_enemy = f.situation.clone();
     into_enemy["path"][1]["label"] = json!(" 17.03 ");
     let e = apply(&mut battles, &referee, id, &f, into_enemy, &[]).unwrap_err();

@@ -286,9 +286,7 @@ pub fn move_along(
         path: path.to_vec(),
     };
     // A unit that has moved this turn is refused before its path is read (the turn's limits).
-    let warnings = ruleset
-        .system
-        .turn_limits(state, action, &[unit.id], &[])?;
+    let warnings = ruleset.system.turn_limits(state, action, &[unit.id], &[])?;
     let mut fight = Fight::opened(action, ruleset.system.open(action, &sides)?);
     fight.asks.extend(warnings);
     Ok(fight)

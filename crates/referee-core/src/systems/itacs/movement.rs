@@ -1486,7 +1486,11 @@ mod tests {
         Target::Hex("B".into())
     }
 
-    fn ruled(target: Target, change: Change, rule: &str) -> (Target, Change, String, Option<String>) {
+    fn ruled(
+        target: Target,
+        change: Change,
+        rule: &str,
+    ) -> (Target, Change, String, Option<String>) {
         (target, change, rule.into(), Some("R-ITACS-40".into()))
     }
 
@@ -1501,12 +1505,13 @@ mod tests {
                 .extend(extra.as_object().unwrap().clone());
             v
         };
-        let friends = |d: u32, rout: bool| {
-            json!({ "label": "B", "terrain": "clear", "units_in_hex": 1, "d_markers": d, "rout": rout })
-        };
+        let friends = |d: u32, rout: bool| json!({ "label": "B", "terrain": "clear", "units_in_hex": 1, "d_markers": d, "rout": rout });
         // A routing stack with 2 D markers joins clean friends: they take 2 and its Rout marker.
         assert_eq!(
-            landed(mover(json!({ "disrupted": true, "d_markers": 2 }), friends(0, false))),
+            landed(mover(
+                json!({ "disrupted": true, "d_markers": 2 }),
+                friends(0, false)
+            )),
             vec![
                 enters(),
                 ruled(hex_b(), Change::DMarkers { count: 2 }, "5.0"),
@@ -1515,25 +1520,44 @@ mod tests {
         );
         // Friends with 1 D marker are lifted to the mover's 2, not to 3: the larger count.
         assert_eq!(
-            landed(mover(json!({ "disrupted": true, "d_markers": 2 }), friends(1, true))),
-            vec![enters(), ruled(hex_b(), Change::DMarkers { count: 1 }, "5.0")]
+            landed(mover(
+                json!({ "disrupted": true, "d_markers": 2 }),
+                friends(1, true)
+            )),
+            vec![
+                enters(),
+                ruled(hex_b(), Change::DMarkers { count: 1 }, "5.0")
+            ]
         );
         // Friends with more lift the mover: 1 against 2.
         assert_eq!(
-            landed(mover(json!({ "disrupted": true, "d_markers": 1 }), friends(2, true))),
-            vec![enters(), ruled(unit_sd(), Change::DMarkers { count: 1 }, "5.1")]
+            landed(mover(
+                json!({ "disrupted": true, "d_markers": 1 }),
+                friends(2, true)
+            )),
+            vec![
+                enters(),
+                ruled(unit_sd(), Change::DMarkers { count: 1 }, "5.1")
+            ]
         );
         // An undisrupted stack entering a hex with D markers takes the hex's count (5.1).
         assert_eq!(
             landed(json!({ "unit": { "type": "SD", "movement": 6 }, "path": [friends(2, false)] })),
-            vec![enters(), ruled(unit_sd(), Change::DMarkers { count: 2 }, "5.1")]
+            vec![
+                enters(),
+                ruled(unit_sd(), Change::DMarkers { count: 2 }, "5.1")
+            ]
         );
         // Without a hex label nothing is entered, but the friends still share the markers.
         let unnamed = json!({ "terrain": "clear", "units_in_hex": 1 });
         assert_eq!(
             landed(mover(json!({ "disrupted": true }), unnamed)),
             vec![
-                ruled(Target::Hex("hex 1".into()), Change::DMarkers { count: 1 }, "5.0"),
+                ruled(
+                    Target::Hex("hex 1".into()),
+                    Change::DMarkers { count: 1 },
+                    "5.0"
+                ),
                 ruled(Target::Hex("hex 1".into()), Change::Rout, "5.3"),
             ]
         );
