@@ -210,6 +210,10 @@ async function playTurn(label) {
   words = await roster();
   assert.equal(words.Hastati, '2/3, 3 D, Rout');
   assert.equal(await hexOf(id.Hastati), 'Hex 20.05');
+  // The double tap landed one move: the log holds exactly one, in force.
+  const moves = (await logInForce()).filter((t) => /^Move\b/.test(t));
+  assert.equal(moves.length, 1, `one move in the log: ${moves.join(' | ')}`);
+  await tap(browser, 'button[data-tab="roster"]');
 
   // A move to a hex no Roman stands in yet: typed in place on the row, Enter.
   await browser.$(`#roster select[data-move-unit="${id['Archers B']}"]`).selectByVisibleText('Another hex…');
@@ -222,6 +226,13 @@ async function playTurn(label) {
   await until(browser, 'Archers B in 24.20', async () => (await hexOf(id['Archers B'])) === 'Hex 24.20');
   console.log(`turn-flow itacs (${label}): ${n} interactions`);
   return n;
+}
+
+/** The log's lines in force (not undone), each as its text reads. */
+async function logInForce() {
+  await tap(browser, 'button[data-tab="log"]');
+  await browser.$('.log .log-entry').waitForExist({ timeout: 10000 });
+  return browser.execute(() => [...document.querySelectorAll('.log .log-entry:not(.undone) .text')].map((e) => e.textContent.trim()));
 }
 
 /** The hex a unit is listed under on the roster. */

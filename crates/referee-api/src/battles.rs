@@ -760,8 +760,9 @@ impl Battles {
             if !battle.history.in_force(seq) {
                 continue;
             }
-            if let Ok(detail) = serde_json::from_str::<serde_json::Value>(raw.get()) {
-                terrain::remember(&mut terrains, &detail["situation"]);
+            // Only the situation is built; the rest of the detail is skipped as it is read.
+            if let Ok(detail) = serde_json::from_str::<terrain::AppliedSituation>(raw.get()) {
+                terrain::remember(&mut terrains, &detail.situation);
             }
         }
         Ok(terrains)

@@ -8,6 +8,13 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+/// A stored result's detail, of which only its situation is read.
+#[derive(serde::Deserialize)]
+pub struct AppliedSituation {
+    #[serde(default)]
+    pub situation: Value,
+}
+
 /// Hex label → terrain key.
 pub type Terrains = BTreeMap<String, String>;
 
@@ -22,18 +29,23 @@ fn walk(value: &mut Value, visit: &mut impl FnMut(&mut serde_json::Map<String, V
     }
 }
 
-/// Adds the terrain each labelled hex of `situation` was given; a later situation's wins.
+/// Adds the terrain each labelled hex of `situation` was given; a later situation's wins. Read
+/// in place: nothing of the situation is copied but the labels and terrains.
 pub fn remember(terrains: &mut Terrains, situation: &Value) {
-    let mut situation = situation.clone();
-    walk(&mut situation, &mut |part| {
-        if let (Some(Value::String(label)), Some(Value::String(terrain))) =
-            (part.get("label"), part.get("terrain"))
-        {
-            if !label.is_empty() && !terrain.is_empty() {
-                terrains.insert(label.clone(), terrain.clone());
+    match situation {
+        Value::Array(items) => items.iter().for_each(|v| remember(terrains, v)),
+        Value::Object(part) => {
+            if let (Some(Value::String(label)), Some(Value::String(terrain))) =
+                (part.get("label"), part.get("terrain"))
+            {
+                if !label.is_empty() && !terrain.is_empty() {
+                    terrains.insert(label.clone(), terrain.clone());
+                }
             }
+            part.values().for_each(|v| remember(terrains, v));
         }
-    });
+        _ => {}
+    }
 }
 
 /// The situation with each labelled hex given the terrain remembered for it.

@@ -254,17 +254,29 @@ fn a_whole_turn_from_the_roster() {
         ("fight.enemy_hex", Some("4.3.3"))
     );
     assert!(e.message.contains("Pikes"), "{}", e.message);
+    // A hex is matched as the map's number: "17.3" is the Pikes' 17.03.
+    let e = move_from_roster(&mut battles, &referee, id, 4, &["17.3"]).unwrap_err();
+    assert_eq!(e.code.as_str(), "fight.enemy_hex");
+    // The path is the hexes entered: not the one it starts in, nor one hex twice.
+    for path in [&["18.4", "19.05"][..], &["19.05", "19.5"][..]] {
+        let e = move_from_roster(&mut battles, &referee, id, 4, path).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.rule.as_deref()),
+            ("fight.path_hex", Some("4.3.1")),
+            "{path:?}"
+        );
+    }
     let f = move_from_roster(&mut battles, &referee, id, 4, &["19.05", "20.05"]).unwrap();
     assert_eq!(
         f.situation,
-        json!({"unit": {"type": "SD", "count": 2}, "kind": "rout", "disrupted": true, "path": [
+        json!({"unit": {"type": "SD", "count": 2}, "kind": "rout", "disrupted": true, "d_markers": 3, "routed": true, "path": [
             {"label": "19.05", "terrain": "clear", "stream": false, "road": false, "facing_changes": 0,
              "units_in_hex": 0, "d_markers": 0, "rout": false, "elephant": false, "across_scarp": false, "map_edge": false},
             {"label": "20.05", "terrain": "clear", "stream": false, "road": false, "facing_changes": 0,
              "units_in_hex": 0, "d_markers": 0, "rout": false, "elephant": false, "across_scarp": false, "map_edge": false}
         ], "square": false, "fire_ship": false, "charging": false, "nowhere_farther": false, "end_facing_changes": 0})
     );
-    assert_eq!(targets(&f), pairs(&[("unit:SD", &[4])]));
+    assert_eq!(targets(&f), pairs(&[("attacker", &[4]), ("unit:SD", &[4])]));
     let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
     let hastati = v
         .state
@@ -280,7 +292,35 @@ fn a_whole_turn_from_the_roster() {
         (Some("Hex 20.05"), "2/3, 3 D, Rout"),
         "the markers move with the stack; only a leader ends the rout (5.3.2)"
     );
-    assert_eq!(row(&v, "Hastati").as_deref(), Some("Rout move"));
+    // A unit moves once a turn (4.3.1, 5.3.1): the row no longer offers the move, and a second
+    // one is refused, at opening and at applying under a new key alike.
+    assert_eq!(row(&v, "Hastati"), None, "the rout move is made");
+    let e = move_from_roster(&mut battles, &referee, id, 4, &["21.05"]).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("battle.once_per_turn", Some("4.3.1, 5.3.1"))
+    );
+    let mut again = f.situation.clone();
+    again["path"] = json!([again["path"][1].clone()]);
+    again["path"][0]["label"] = json!("21.05");
+    let e = apply(&mut battles, &referee, id, &f, again, &[]).unwrap_err();
+    assert_eq!(e.code.as_str(), "battle.once_per_turn");
+    // The hex landed is checked as it lands (4.3.3): a label changed after the path was read,
+    // to a hex of enemy units, is refused (the Pikes stand in 17.03).
+    let undone = battles.undo(&referee, id).unwrap();
+    assert_eq!(
+        undone.state.units[&4].words.place.as_deref(),
+        Some("Hex 18.04")
+    );
+    let mut into_enemy = f.situation.clone();
+    into_enemy["path"][1]["label"] = json!(" 17.03 ");
+    let e = apply(&mut battles, &referee, id, &f, into_enemy, &[]).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("fight.enemy_hex", Some("4.3.3"))
+    );
+    assert!(e.message.contains("Pikes"), "{}", e.message);
+    let v = battles.redo(&referee, id).unwrap();
     steps.push(v);
     // A move to a hex no unit of the side stands in: the entry's hex changed, one event.
     let archers = v_unit(&steps, "Archers B");
@@ -414,7 +454,12 @@ fn break_and_rout_moves_land_on_the_roster() {
             )
             .unwrap()
     };
-    adjust(&mut battles, 1, json!({"kind": "break"}));
+    let broken = adjust(&mut battles, 1, json!({"kind": "break"}));
+    // A broken unit "makes a rout move" (5.2): the row says so in the rules' words.
+    assert_eq!(
+        broken.state.units[&1].words.opens_move.as_deref(),
+        Some("Rout move (Break)")
+    );
     adjust(&mut battles, 2, json!({"kind": "d_markers", "count": 2}));
     let before = adjust(&mut battles, 4, json!({"kind": "rout"}));
     let f = move_from_roster(&mut battles, &referee, id, 1, &["11.10"]).unwrap();
@@ -423,7 +468,7 @@ fn break_and_rout_moves_land_on_the_roster() {
     assert_eq!(f.situation["path"][0]["units_in_hex"], json!(2));
     assert_eq!(
         targets(&f),
-        pairs(&[("hex:11.10", &[2]), ("unit:LC", &[1])])
+        pairs(&[("attacker", &[1]), ("hex:11.10", &[2]), ("unit:LC", &[1])])
     );
     let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
     let cavalry = &v.state.units[&1];

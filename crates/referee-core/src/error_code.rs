@@ -357,8 +357,11 @@ error_codes! {
     FightDisrupted = "fight.disrupted",
     /// a scattered Medieval unit (9.1)
     FightScattered = "fight.scattered",
-    /// an ITACS move whose path enters a hex the roster has enemy units in (4.3.3)
+    /// an ITACS move whose path enters a hex the roster has enemy units in (4.3.3), read as the
+    /// move opens or as it lands
     FightEnemyHex = "fight.enemy_hex",
+    /// an ITACS move whose path names the hex the unit starts in, or one hex twice (4.3.1)
+    FightPathHex = "fight.path_hex",
     /// a loss over several units without the player's choice (or a choice of the wrong size)
     BattleChoiceNeeded = "battle.choice_needed",
     /// a change to a unit that is lost or was never added; an edit or removal of a unit not on the

@@ -30,6 +30,17 @@ describe('the situation form', () => {
     expect(p.onremove).toHaveBeenCalledWith(['events', 0]);
   });
 
+  it('shows a fixed field without letting it be typed in: a move’s hexes read from the roster', () => {
+    const schema = { type: 'object', required: ['path'], properties: { path: { type: 'array', items: { type: 'object', required: ['label', 'terrain'], properties: { label: { type: 'string' }, terrain: { type: 'string' } } } } } };
+    const p = { ...props({ path: [{ label: '20.05', terrain: 'clear' }] }), schema, root: schema, fixed: new Set(['path.label']) };
+    render(SchemaField, p);
+    const label = document.querySelector('#f-path\\.0\\.label') as HTMLInputElement;
+    const terrain = document.querySelector('#f-path\\.0\\.terrain') as HTMLInputElement;
+    expect(label.value).toBe('20.05');
+    expect(label.readOnly).toBe(true);
+    expect(terrain.readOnly).toBe(false);
+  });
+
   it('folds optional fields left at their default under “Other situations”', () => {
     render(SchemaField, props({ events: [] }));
     const more = document.querySelector('details.more')!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionInfo, Modifier, Note, UnitState } from '../generated/api';
-import { boundSide, carryEdits, contactRows, contactsPicked, fightRequest, filled, front, implied, pickedFor, without, withContact } from './contacts';
+import { boundSide, carryEdits, carryPathEdits, contactRows, contactsPicked, fightRequest, filled, front, implied, pickedFor, without, withContact } from './contacts';
 
 const el = (id: number, label: string, side: string, more: Partial<UnitState> = {}): UnitState =>
   ({ id, label, side, type_name: 'Blade', summary: 'in the line', lost: false, role: 'unit', quick_edits: [], moves: [], detail: { entry: {} }, ...more }) as unknown as UnitState;
@@ -142,5 +142,19 @@ describe('the umpire’s changes carried onto the fight opened again', () => {
   it('takes the new opening whole when the umpire changed nothing', () => {
     const reopened = { ...opened, bound: 'b' };
     expect(carryEdits(opened, structuredClone(opened), reopened)).toEqual(reopened);
+  });
+});
+
+describe('a move opened again along a path retyped', () => {
+  it('keeps the umpire’s changes to each hex still in the path, and to the move', () => {
+    const hex = (label: string, more: Record<string, unknown> = {}) => ({ label, terrain: 'clear', rout: false, ...more });
+    const opened = { kind: 'rout', path: [hex('19.05'), hex('20.05')] };
+    const now = { kind: 'rout', enemy_distance: 2, path: [hex('19.05', { terrain: 'mud', enemy_distance: 3 }), hex('20.05', { map_edge: true })] };
+    // Retyped: 20.05 dropped, 19.06 added; the roster now has a Rout marker in 19.05.
+    const reopened = { kind: 'rout', path: [hex('19.05', { rout: true }), hex('19.06')] };
+    expect(carryPathEdits(opened, now, reopened)).toEqual({
+      kind: 'rout', enemy_distance: 2,
+      path: [hex('19.05', { terrain: 'mud', enemy_distance: 3, rout: true }), hex('19.06')],
+    });
   });
 });

@@ -168,6 +168,23 @@ export function carryEdits(opened: unknown, now: unknown, reopened: unknown): un
   return same(now, opened) ? reopened : now;
 }
 
+/** A move opened again along a path retyped: the umpire's changes carried over as for a fight,
+ * each hex's own (its terrain, its distance from the enemy, the map edge) onto the hex of the
+ * same label in the new path; a hex no longer in the path takes its changes with it. */
+export function carryPathEdits(opened: unknown, now: unknown, reopened: unknown): unknown {
+  if (!isObject(opened) || !isObject(now) || !isObject(reopened)) return reopened;
+  const hexes = (s: Record<string, unknown>) => (Array.isArray(s.path) ? (s.path as unknown[]) : []);
+  const byLabel = (list: unknown[], label: unknown) => list.find((h) => isObject(h) && h.label !== undefined && h.label === label);
+  const rest = (s: Record<string, unknown>) => ({ ...s, path: undefined });
+  const out = carryEdits(rest(opened), rest(now), rest(reopened)) as Record<string, unknown>;
+  out.path = hexes(reopened).map((hex) => {
+    if (!isObject(hex)) return hex;
+    const was = byLabel(hexes(now), hex.label);
+    return was === undefined ? hex : carryEdits(byLabel(hexes(opened), hex.label) ?? hex, was, hex);
+  });
+  return out;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }

@@ -264,6 +264,34 @@ describe('the roster', () => {
     expect(calls.filter(([c]) => c === 'battle_edit_unit')).toHaveLength(1);
   });
 
+  it('keeps a refused hex as typed and says why beside it; closes the field once the move lands', async () => {
+    let refuse = true;
+    const calls = commands((cmd) => {
+      if (cmd !== 'battle_edit_unit') return null;
+      if (refuse) throw { code: 'unit.invalid', message: 'the hex is the number the map prints on it, such as 17.03', field: 'hex' };
+      return app.view;
+    });
+    const at = (id: number, label: string, side: string, hex: string) =>
+      unit({ id, label, side, place: `Hex ${hex}`, detail: { entry: { type: 'SD', count: 2, hex }, state: {} } });
+    app.view = view({ units: { 1: at(1, 'Pikes', 'Romans', '17.03') } });
+    render(Roster);
+    const select = await screen.findByRole('combobox', { name: 'Move Pikes to another hex' });
+    await fireEvent.change(select, { target: { value: select.querySelector('option:last-child')!.getAttribute('value') } });
+    const typed = screen.getByRole('textbox', { name: 'Hex to move Pikes to' }) as HTMLInputElement;
+    await fireEvent.input(typed, { target: { value: '19,6' } });
+    await fireEvent.submit(typed.closest('form')!);
+    const said = await screen.findByRole('alert');
+    expect(said).toHaveTextContent('The hex is the number the map prints on it, such as 17.03.');
+    expect(screen.getByRole('textbox', { name: 'Hex to move Pikes to' })).toHaveValue('19,6');
+    expect(typed).toHaveAttribute('aria-invalid', 'true');
+    refuse = false;
+    await fireEvent.input(typed, { target: { value: '19.06' } });
+    await fireEvent.submit(typed.closest('form')!);
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Hex to move Pikes to' })).toBeNull());
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls.filter(([c]) => c === 'battle_edit_unit')).toHaveLength(2);
+  });
+
   it('opens the rout move its markers call for from its row, that unit alone', async () => {
     commands();
     app.rules = { systems: [{ ...itacs, actions: [...itacs.actions, { id: 'move', name: 'Movement', rule: '4.3', group: 'movement', fights: false, from_roster: false, rolls: false, moves: true }] }], house_rules: [], problems: [] } as unknown as typeof app.rules;

@@ -308,7 +308,11 @@ pub fn move_along(
         attackers_bound: true,
         path: path.to_vec(),
     };
-    Ok(Fight::opened(action, ruleset.system.open(action, &sides)?))
+    // A unit that has moved this turn is refused before its path is read (the turn's limits).
+    let warnings = ruleset.system.turn_limits(state, action, &[unit.id], &[])?;
+    let mut fight = Fight::opened(action, ruleset.system.open(action, &sides)?);
+    fight.asks.extend(warnings);
+    Ok(fight)
 }
 
 /// The action by its id in the ruleset, or a refusal naming the actions it has.

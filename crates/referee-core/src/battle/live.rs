@@ -214,7 +214,7 @@ impl Battle {
                 continue;
             };
             if let Some(u) = self.state.units.get(id) {
-                if let Some(e) = ruleset.system.refuse(u, &c.change, &c.rule) {
+                if let Some(e) = ruleset.system.refuse(&self.state, u, &c.change, &c.rule) {
                     return Err(e);
                 }
                 if !ruleset.system.land(&mut u.clone(), &c.change) {

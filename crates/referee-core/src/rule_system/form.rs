@@ -403,6 +403,22 @@ pub fn placed(entry: &mut Value, hex: &Option<String>) {
     }
 }
 
+/// A hex as a key to compare by: trimmed, each number of it read as a number and any words
+/// without case, so "19.5", "19.05" and " 19.05" name one hex (the map prints 19.05).
+pub fn hex_key(hex: &str) -> String {
+    hex.trim()
+        .split('.')
+        .map(|part| {
+            let part = part.trim();
+            match part.parse::<u64>() {
+                Ok(n) if part.chars().all(|c| c.is_ascii_digit()) => n.to_string(),
+                _ => part.to_lowercase(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
 /// The hex a roster entry's stats name, apart from what the unit is: the stats without it, and
 /// the hex (a number or text, as the umpire wrote it); `rule` is the system's rule on hexes.
 pub fn hex_of(stats: &Value, rule: &str) -> Result<(Value, Option<String>), RefereeError> {
@@ -476,4 +492,17 @@ pub fn roster_template_rows(form: &UnitForm) -> Vec<Vec<String>> {
         rows.push(cells);
     }
     rows
+}
+
+#[cfg(test)]
+mod hex_key_tests {
+    use super::hex_key;
+
+    #[test]
+    fn a_hex_key_reads_the_numbers_of_a_hex_as_numbers() {
+        assert_eq!(hex_key("19.5"), hex_key("19.05"));
+        assert_eq!(hex_key(" 19.05 "), "19.5");
+        assert_ne!(hex_key("19.50"), hex_key("19.05"));
+        assert_eq!(hex_key("Ford A"), hex_key("ford a"));
+    }
 }

@@ -258,14 +258,16 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     fn leader_at_turn_end(unit: &mut UnitState) {
         let _ = unit;
     }
-    /// A change the battle refuses before it is written (ITACS 6.6: throwing weapons once).
+    /// A change the battle refuses before it is written, against the battle as it stands
+    /// (ITACS 6.6: throwing weapons once; 4.3.3: never into a hex of enemy units).
     fn refuse(
+        state: &BattleState,
         unit: &UnitState,
         own: &Self::Unit,
         change: &Change,
         rule: &str,
     ) -> Option<RefereeError> {
-        let _ = (unit, own, change, rule);
+        let _ = (state, unit, own, change, rule);
         None
     }
     /// The unit in the rules' words.
@@ -406,7 +408,13 @@ pub trait System: Send + Sync + fmt::Debug {
     /// The unit in the rules' words. Written when the unit is shown, not as the battle folds:
     /// a fold of thousands of events writes no sentence.
     fn words(&self, unit: &UnitState) -> UnitWords;
-    fn refuse(&self, unit: &UnitState, change: &Change, rule: &str) -> Option<RefereeError>;
+    fn refuse(
+        &self,
+        state: &BattleState,
+        unit: &UnitState,
+        change: &Change,
+        rule: &str,
+    ) -> Option<RefereeError>;
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError>;
     fn takes_contacts(&self) -> bool;
     fn open_battle(&self, action: &str, state: &BattleState) -> Result<Opening, RefereeError>;
@@ -625,8 +633,14 @@ impl<S: RuleSystem> System for Loaded<S> {
         }
     }
 
-    fn refuse(&self, unit: &UnitState, change: &Change, rule: &str) -> Option<RefereeError> {
-        S::refuse(unit, unit.detail::<S::Unit>()?, change, rule)
+    fn refuse(
+        &self,
+        state: &BattleState,
+        unit: &UnitState,
+        change: &Change,
+        rule: &str,
+    ) -> Option<RefereeError> {
+        S::refuse(state, unit, unit.detail::<S::Unit>()?, change, rule)
     }
 
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError> {

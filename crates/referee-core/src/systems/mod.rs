@@ -325,11 +325,27 @@ impl Ruleset {
             .map_err(|e| form::plain(&form, e))
     }
 
-    /// The battle's state with every unit in the rules' words, as the app shows it.
+    /// The battle's state with every unit in the rules' words, as the app shows it. A row
+    /// offers its move only while the turn's limits allow one (a unit moves once a turn).
     pub fn worded(&self, state: &BattleState) -> BattleState {
+        let moves: Vec<&str> = self
+            .info
+            .actions
+            .iter()
+            .filter(|a| a.moves)
+            .map(|a| a.id.as_str())
+            .collect();
         let mut shown = state.clone();
-        for unit in shown.units.values_mut() {
+        for (id, unit) in &mut shown.units {
             unit.words = self.system.words(unit);
+            let moved = || {
+                moves
+                    .iter()
+                    .any(|m| self.system.turn_limits(state, m, &[*id], &[]).is_err())
+            };
+            if unit.words.opens_move.is_some() && moved() {
+                unit.words.opens_move = None;
+            }
         }
         shown
     }

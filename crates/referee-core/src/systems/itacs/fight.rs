@@ -17,6 +17,7 @@ use super::state::{PhaseHex, PhaseSituation};
 use crate::contract::{target_key, Target};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, open_ground, Fighter, Opening, Sides};
+use crate::rule_system::form::hex_key;
 use crate::state::{BattleState, UnitId, UnitState};
 use crate::ErrorCode;
 
@@ -507,16 +508,46 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
     let ground = open_ground(data.terrain.keys());
     // The move names its mover as the rules read the entry (its type): that is the roster entry.
     let name = resolved(data, mover).map_or_else(|| "unnamed".to_string(), |u| u.label);
-    let mut targets = BTreeMap::from([(target_key(&Target::Unit(name)), vec![mover.unit.id])]);
-    let mut path = Vec::new();
-    for (i, hex) in sides
+    // The mover is also the fight's attacker: the battle's once-per-turn limit finds it there.
+    let mut targets = BTreeMap::from([
+        (target_key(&Target::Unit(name)), vec![mover.unit.id]),
+        (target_key(&Target::Attacker), vec![mover.unit.id]),
+    ]);
+    let mut path: Vec<PathStep> = Vec::new();
+    let start = mover.own.hex.as_deref().map(hex_key);
+    for (i, typed) in sides
         .path
         .iter()
         .map(|h| h.trim())
         .filter(|h| !h.is_empty())
         .enumerate()
     {
-        let here = |s: &&FightingHex| s.members[0].own.hex.as_deref() == Some(hex);
+        // A hex matched as a number ("19.5" is the roster's 19.05), named as the roster has it.
+        let key = hex_key(typed);
+        let at = |h: Option<&str>| h.is_some_and(|h| hex_key(h) == key);
+        let here = |s: &&FightingHex| at(s.members[0].own.hex.as_deref());
+        let hex = all
+            .iter()
+            .find(here)
+            .and_then(|s| s.members[0].own.hex.as_deref())
+            .map_or_else(|| typed.to_string(), |h| h.trim().to_string());
+        let hex = hex.as_str();
+        let named_before = path
+            .iter()
+            .any(|p| p.label.as_deref().is_some_and(|l| hex_key(l) == key));
+        if (i == 0 && start.as_deref() == Some(key.as_str())) || named_before {
+            let why = if named_before {
+                format!("Hex {hex} is named twice: a move enters each hex of its path once.")
+            } else {
+                format!(
+                    "{} stands in hex {hex}: give the hexes the move enters, after the one it starts in.",
+                    mover.unit.named()
+                )
+            };
+            return Err(RefereeError::new(ErrorCode::FightPathHex, why)
+                .field(format!("path[{i}]"))
+                .rule("4.3.1"));
+        }
         if let Some(enemy) = all
             .iter()
             .filter(here)
@@ -574,6 +605,8 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
         unit: stack(mover),
         kind,
         disrupted: d_markers > 0,
+        d_markers,
+        routed,
         square: false,
         fire_ship: false,
         charging: false,

@@ -1,4 +1,4 @@
-//! The once-per-turn limits of a battle in play (4.2, 4.4, 4.5.4, 6.2): a resolution knows only
+//! The once-per-turn limits of a battle in play (4.2, 4.3.1, 4.4, 4.5.4, 5.3.1, 6.2): a resolution knows only
 //! its own hexes, so the battle checks its action against the results applied this turn. A hex
 //! is the roster entries standing in it (fight.rs: a defending hex is its whole stack; an
 //! attacking hex the entries picked in it).
@@ -7,6 +7,8 @@
 //! stack is one unit; a stack of several is only warned, because units of one stack may attack
 //! different hexes (4.5.4: "two PP units can be stacked in a single hex, and each can attack a
 //! different defending hex"; 4.2: "each of the attacker's combat units … may attack one hex").
+//! A roster entry moves once a turn (4.3.1, 5.3.1): a move is always of the whole entry, so a
+//! second one is refused.
 
 use crate::error::RefereeError;
 use crate::state::{BattleState, TurnCombat, UnitId};
@@ -21,6 +23,9 @@ struct Limit {
     words: &'static str,
     rule: &'static str,
     ruling: Option<&'static str>,
+    /// Units of one stack may act apart (R-ITACS-35): a stack of several repeating is only
+    /// warned. A move takes its whole roster entry, so a second one is refused.
+    stack_may_split: bool,
 }
 
 const FIRE_ACTIONS: &[&str] = &["missile", "horse_archer_fire"];
@@ -34,6 +39,7 @@ fn target_limit(action: &str) -> Option<Limit> {
             words: "no hex may be attacked more than once each player turn by missiles",
             rule: "4.2",
             ruling: None,
+            stack_may_split: true,
         },
         // 6.2: horse archers fire "in exactly the same way as missile combat".
         "horse_archer_fire" => Limit {
@@ -42,6 +48,7 @@ fn target_limit(action: &str) -> Option<Limit> {
             words: "no hex may be attacked more than once each player turn by missiles, horse archers' fire after movement included",
             rule: "4.2, 6.2",
             ruling: Some("R-ITACS-34"),
+            stack_may_split: true,
         },
         // 4.4: the defenders firing on one attacking hex add their strengths, "the same as for
         // regular missile combat".
@@ -51,6 +58,7 @@ fn target_limit(action: &str) -> Option<Limit> {
             words: "all the defending units firing on one attacking hex fire together, once, as in missile combat",
             rule: "4.4, 4.2",
             ruling: Some("R-ITACS-34"),
+            stack_may_split: true,
         },
         "melee" => Limit {
             earlier: &["melee"],
@@ -58,6 +66,7 @@ fn target_limit(action: &str) -> Option<Limit> {
             words: "each defending hex may only be subject to one melee combat each game turn",
             rule: "4.5.4",
             ruling: None,
+            stack_may_split: true,
         },
         _ => return None,
     })
@@ -72,6 +81,7 @@ fn attacker_limits(action: &str) -> Vec<Limit> {
             words: "each unit with missiles may attack one hex, and no unit may attack units in more than one hex",
             rule: "4.2",
             ruling: None,
+            stack_may_split: true,
         }],
         "horse_archer_fire" => vec![
             Limit {
@@ -80,6 +90,7 @@ fn attacker_limits(action: &str) -> Vec<Limit> {
                 words: "horse archers that have fired may not fire again after movement: they do so once per turn",
                 rule: "6.2",
                 ruling: None,
+                stack_may_split: true,
             },
             Limit {
                 earlier: &["melee"],
@@ -87,6 +98,7 @@ fn attacker_limits(action: &str) -> Vec<Limit> {
                 words: "horse archers fire after movement instead of melee combat",
                 rule: "6.2",
                 ruling: None,
+                stack_may_split: true,
             },
         ],
         "defensive_fire" => vec![Limit {
@@ -95,6 +107,7 @@ fn attacker_limits(action: &str) -> Vec<Limit> {
             words: "defensive fire is resolved as missile combat, where no unit may attack units in more than one hex",
             rule: "4.4, 4.2",
             ruling: Some("R-ITACS-34"),
+            stack_may_split: true,
         }],
         "melee" => vec![
             Limit {
@@ -103,6 +116,7 @@ fn attacker_limits(action: &str) -> Vec<Limit> {
                 words: "each attacking unit may only attack once per game turn",
                 rule: "4.5.4",
                 ruling: None,
+                stack_may_split: true,
             },
             Limit {
                 earlier: &["horse_archer_fire"],
@@ -110,8 +124,20 @@ fn attacker_limits(action: &str) -> Vec<Limit> {
                 words: "horse archers fire after movement instead of melee combat",
                 rule: "6.2",
                 ruling: None,
+                stack_may_split: true,
             },
         ],
+        // 4.3.1: "the unit may use up to but not more than the number of movement points that
+        // the unit has", in its movement phase; a routing unit "must make a rout move during
+        // that movement phase" (5.3.1) — one move, whatever its kind.
+        "move" => vec![Limit {
+            earlier: &["move"],
+            done: "moved",
+            words: "a unit uses its movement points once, in its movement phase",
+            rule: "4.3.1, 5.3.1",
+            ruling: None,
+            stack_may_split: false,
+        }],
         _ => Vec::new(),
     }
 }
@@ -146,7 +172,7 @@ pub fn check(
             let Some(unit) = state.units.get(&id) else {
                 continue;
             };
-            if unit.strength > 1 {
+            if limit.stack_may_split && unit.strength > 1 {
                 warnings.push(format!(
                     "{} already {} this turn ({}): only units of its stack that have not yet done so may attack now — set its count to them (R-ITACS-35).",
                     unit.named(),

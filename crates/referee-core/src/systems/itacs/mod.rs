@@ -285,12 +285,13 @@ impl RuleSystem for Itacs {
     }
 
     fn refuse(
+        state: &BattleState,
         unit: &UnitState,
         own: &ItacsUnit,
         change: &Change,
         rule: &str,
     ) -> Option<RefereeError> {
-        roster::refuse(unit, own, change, rule)
+        roster::refuse(state, unit, own, change, rule)
     }
 
     fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {

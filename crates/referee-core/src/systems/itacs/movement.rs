@@ -112,6 +112,16 @@ pub struct MoveSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub disrupted: bool,
+    /// The D markers on the hex it starts in (5.1): they move with the stack (R-ITACS-40). A
+    /// disrupted stack given none carries one.
+    #[serde(default)]
+    #[ts(optional, as = "Option<u32>")]
+    pub d_markers: u32,
+    /// The hex it starts in has a Rout marker (5.3), which moves with the stack (R-ITACS-40); a
+    /// rout move carries one anyway.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub routed: bool,
     /// The units are a square (2.6.1).
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
@@ -653,13 +663,25 @@ impl<'a> Mover<'a> {
         ));
     }
 
-    /// Markers in the hex entered stop the move there: a Rout marker routs the unit (5.3); D
-    /// markers disrupt a unit from a hex without them, a rout or break move too (5.1). A
-    /// disrupted unit routing is disrupted already.
+    /// The D markers the stack carries from the hex it starts in (R-ITACS-40).
+    fn carried_d_markers(&self) -> u32 {
+        self.s.d_markers.max(u32::from(self.s.disrupted))
+    }
+
+    /// Whether the stack carries a Rout marker from the hex it starts in (R-ITACS-40).
+    fn carries_rout(&self) -> bool {
+        self.s.routed || self.s.kind == MoveKind::Rout
+    }
+
+    /// Markers in the hex entered stop the move there, each by its own rule: a Rout marker routs
+    /// a unit not routing already, and stops a normal move (5.3: "must also rout"); D markers
+    /// disrupt and stop a unit from a hex without them, a rout or break move too (5.1). A
+    /// disrupted unit routing is disrupted already. The markers the stack then shares are set as
+    /// it joins the hex (`join`).
     fn markers(&self, hex: &Hex, progress: &mut Progress) -> Result<(), RefereeError> {
         let (s, step, name, field) = (self.s, hex.step, &hex.name, &hex.field);
-        if step.rout && s.kind == MoveKind::Normal {
-            if !hex.last {
+        if step.rout && !self.carries_rout() {
+            if s.kind == MoveKind::Normal && !hex.last {
                 return Err(refuse(
                     ErrorCode::SituationMustStop,
                     format!("{name} has a Rout marker: a unit entering it routs"),
@@ -667,14 +689,17 @@ impl<'a> Mover<'a> {
                     "5.3",
                 ));
             }
-            progress.effects.push(effect(
-                Target::Unit(self.unit().label.clone()),
-                Change::Rout,
-                "5.3",
-                None,
-            ));
-            progress.result = "routs";
-        } else if step.d_markers > 0 && !s.disrupted {
+            if progress.result != "routs" {
+                progress.effects.push(effect(
+                    Target::Unit(self.unit().label.clone()),
+                    Change::Rout,
+                    "5.3",
+                    None,
+                ));
+                progress.result = "routs";
+            }
+        }
+        if step.d_markers > 0 && !s.disrupted {
             if !hex.last {
                 return Err(refuse(
                     ErrorCode::SituationMustStop,
@@ -693,19 +718,94 @@ impl<'a> Mover<'a> {
                 "5.1",
                 None,
             ));
-            // The hex's markers are on top of the whole stack it now joins (5.0): the mover,
-            // with none of its own, carries as many as the hex (R-ITACS-40).
+            if progress.result != "routs" {
+                progress.result = "disrupted";
+            }
+        }
+        Ok(())
+    }
+
+    /// The stack ends in its last hex with the friends already there: the hex's markers lie on
+    /// every unit in it (5.0), so both take the larger of the two D counts — the mover's own,
+    /// with any it took passing through (4.3.3), and the hex's — and a Rout marker either
+    /// brings (5.3), R-ITACS-40. A stack that left the map joins no one.
+    fn join(&self, progress: &mut Progress) {
+        let Some(last) = self.s.path.last() else {
+            return;
+        };
+        if progress.left_map {
+            return;
+        }
+        let name = last
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("hex {}", self.s.path.len()));
+        let mover = Target::Unit(self.unit().label.clone());
+        let on_mover = |e: &&Effect| e.target == mover;
+        let taken: u32 = progress
+            .effects
+            .iter()
+            .filter(on_mover)
+            .map(|e| match e.change {
+                Change::DMarkers { count } => count,
+                _ => 0,
+            })
+            .sum();
+        let mover_routs = self.carries_rout()
+            || progress
+                .effects
+                .iter()
+                .filter(on_mover)
+                .any(|e| e.change == Change::Rout);
+        let carried = self.carried_d_markers() + taken;
+        let count = carried.max(last.d_markers);
+        if count > carried {
             progress.effects.push(effect(
-                Target::Unit(self.unit().label.clone()),
+                mover.clone(),
                 Change::DMarkers {
-                    count: step.d_markers,
+                    count: count - carried,
                 },
                 "5.1",
                 Some("R-ITACS-40"),
             ));
-            progress.result = "disrupted";
         }
-        Ok(())
+        if last.units_in_hex == 0 {
+            return;
+        }
+        if count > last.d_markers {
+            progress.effects.push(effect(
+                Target::Hex(name.clone()),
+                Change::DMarkers {
+                    count: count - last.d_markers,
+                },
+                "5.0",
+                Some("R-ITACS-40"),
+            ));
+            progress.notes.push(Note::new(
+                format!(
+                    "{} brings its D markers into {name}: the units there carry {count}, as it does.",
+                    self.unit().label
+                ),
+                "5.0",
+                Some("R-ITACS-40"),
+            ));
+        }
+        if mover_routs && !last.rout {
+            progress.effects.push(effect(
+                Target::Hex(name.clone()),
+                Change::Rout,
+                "5.3",
+                Some("R-ITACS-40"),
+            ));
+            progress.notes.push(Note::new(
+                format!(
+                    "{} brings its Rout marker into {name}: the units there rout with it.",
+                    self.unit().label
+                ),
+                "5.3",
+                Some("R-ITACS-40"),
+            ));
+        }
     }
 
     /// After the last hex: facing changes there (4.3.2), the points spent, leaving the map
@@ -730,8 +830,16 @@ impl<'a> Mover<'a> {
             ));
         }
         progress.spent += end_cost;
+        self.join(&mut progress);
         // Where the move ends, when the umpire named the hex: the roster's place for the stack.
-        let end = s.path.last().and_then(|h| h.label.clone());
+        // Trimmed as the roster keeps a hex (form::hex_of); a blank label names no hex.
+        let end = s
+            .path
+            .last()
+            .and_then(|h| h.label.as_deref())
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .map(str::to_string);
         if let (Some(hex), false) = (end, progress.left_map) {
             progress.effects.insert(
                 0,
@@ -739,7 +847,7 @@ impl<'a> Mover<'a> {
                     Target::Unit(mover.clone()),
                     Change::EntersHex { hex },
                     &data.movement.rule,
-                    None,
+                    Some("R-ITACS-40"),
                 ),
             );
         }
@@ -1327,10 +1435,11 @@ mod tests {
                 Some("5.3".into())
             ))
         );
-        // 5.1: D markers disrupt and stop a unit, in a break move too: it takes the hex's markers.
+        // 5.1: D markers disrupt and stop a unit, in a break move too (the markers it takes are
+        // set as it joins the hex).
         assert_eq!(
             enter(sd(json!({ "kind": "break" }), json!([d])), 0),
-            Ok(("disrupted", 1, 1))
+            Ok(("disrupted", 0, 1))
         );
         assert_eq!(
             enter(sd(json!({}), json!([d, clear])), 0).map_err(|e| e.1),
@@ -1342,6 +1451,138 @@ mod tests {
             enter(sd(routing, json!([d, clear])), 0),
             Ok(("moves", 0, 0))
         );
+        // 5.3 and 5.1 each apply: a normal mover entering a routed hex with D markers routs and
+        // is disrupted; a break move entering a routed hex routs too, and goes on.
+        let both = json!({ "terrain": "clear", "rout": true, "d_markers": 1 });
+        assert_eq!(enter(sd(json!({}), json!([both])), 0), Ok(("routs", 1, 1)));
+        assert_eq!(
+            enter(sd(json!({ "kind": "break" }), json!([rout, clear])), 0),
+            Ok(("routs", 1, 0))
+        );
+        // A unit routing already takes no second Rout marker.
+        assert_eq!(
+            enter(sd(json!({ "kind": "rout" }), json!([rout])), 0),
+            Ok(("moves", 0, 0))
+        );
+    }
+
+    /// The changes a whole move lands, each with its target, rule and ruling.
+    fn landed(v: Value) -> Vec<(Target, Change, String, Option<String>)> {
+        let s: MoveSituation = serde_json::from_value(v).unwrap();
+        let r = move_units(&data(), &s).unwrap();
+        r.outcome
+            .unwrap()
+            .effects
+            .into_iter()
+            .map(|e| (e.target, e.change, e.rule, e.ruling))
+            .collect()
+    }
+
+    fn unit_sd() -> Target {
+        Target::Unit("SD".into())
+    }
+
+    fn hex_b() -> Target {
+        Target::Hex("B".into())
+    }
+
+    fn ruled(
+        target: Target,
+        change: Change,
+        rule: &str,
+    ) -> (Target, Change, String, Option<String>) {
+        (target, change, rule.into(), Some("R-ITACS-40".into()))
+    }
+
+    #[test]
+    fn a_stack_joining_friends_shares_the_larger_d_count_and_its_rout() {
+        let enters = || ruled(unit_sd(), Change::EntersHex { hex: "B".into() }, "4.3.1");
+        let mover = |extra: Value, hex: Value| {
+            let mut v = json!({ "unit": { "type": "SD", "movement": 6 }, "kind": "rout",
+                                "path": [hex] });
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            v
+        };
+        let friends = |d: u32, rout: bool| json!({ "label": "B", "terrain": "clear", "units_in_hex": 1, "d_markers": d, "rout": rout });
+        // A routing stack with 2 D markers joins clean friends: they take 2 and its Rout marker.
+        assert_eq!(
+            landed(mover(
+                json!({ "disrupted": true, "d_markers": 2 }),
+                friends(0, false)
+            )),
+            vec![
+                enters(),
+                ruled(hex_b(), Change::DMarkers { count: 2 }, "5.0"),
+                ruled(hex_b(), Change::Rout, "5.3"),
+            ]
+        );
+        // Friends with 1 D marker are lifted to the mover's 2, not to 3: the larger count.
+        assert_eq!(
+            landed(mover(
+                json!({ "disrupted": true, "d_markers": 2 }),
+                friends(1, true)
+            )),
+            vec![
+                enters(),
+                ruled(hex_b(), Change::DMarkers { count: 1 }, "5.0")
+            ]
+        );
+        // Friends with more lift the mover: 1 against 2.
+        assert_eq!(
+            landed(mover(
+                json!({ "disrupted": true, "d_markers": 1 }),
+                friends(2, true)
+            )),
+            vec![
+                enters(),
+                ruled(unit_sd(), Change::DMarkers { count: 1 }, "5.1")
+            ]
+        );
+        // An undisrupted stack entering a hex with D markers takes the hex's count (5.1).
+        assert_eq!(
+            landed(json!({ "unit": { "type": "SD", "movement": 6 }, "path": [friends(2, false)] })),
+            vec![
+                enters(),
+                ruled(unit_sd(), Change::DMarkers { count: 2 }, "5.1")
+            ]
+        );
+        // Without a hex label nothing is entered, but the friends still share the markers.
+        let unnamed = json!({ "terrain": "clear", "units_in_hex": 1 });
+        assert_eq!(
+            landed(mover(json!({ "disrupted": true }), unnamed)),
+            vec![
+                ruled(
+                    Target::Hex("hex 1".into()),
+                    Change::DMarkers { count: 1 },
+                    "5.0"
+                ),
+                ruled(Target::Hex("hex 1".into()), Change::Rout, "5.3"),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_d_marker_taken_passing_through_reaches_the_friends_joined() {
+        // 4.3.3: through a full hex the mover takes 1 D, the hex 2; ending among clean friends,
+        // they carry the mover's 1 too (R-ITACS-40).
+        let v = json!({ "unit": { "type": "LC", "movement": 8 }, "path": [
+            { "label": "A", "terrain": "clear", "units_in_hex": 3 },
+            { "label": "B", "terrain": "clear", "units_in_hex": 1 },
+        ] });
+        let changes = landed(v);
+        assert_eq!(
+            changes.last(),
+            Some(&ruled(hex_b(), Change::DMarkers { count: 1 }, "5.0"))
+        );
+        let mover_d = (
+            Target::Unit("LC".into()),
+            Change::DMarkers { count: 1 },
+            "4.3.3".to_string(),
+            None,
+        );
+        assert!(changes.contains(&mover_d));
     }
 
     #[test]

@@ -12,11 +12,13 @@ use super::state::HexState;
 use crate::contract::{Change, Chooser};
 use crate::error::RefereeError;
 use crate::rule_system::form::{
-    option_label, printed, rule_for, Field, FieldKind, PrintedValue, UnitField, UnitOption,
-    UnitPreview,
+    hex_key, option_label, printed, rule_for, Field, FieldKind, PrintedValue, UnitField,
+    UnitOption, UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
-use crate::state::{LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::state::{
+    BattleState, LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords,
+};
 use crate::ErrorCode;
 
 /// A roster entry: identical units in one hex, with its markers. Entries in the same hex are
@@ -297,13 +299,19 @@ pub fn land(data: &ItacsData, unit: &mut UnitState, own: &mut ItacsUnit, change:
     true
 }
 
-/// Throwing weapons are fired once per game (6.6): a unit that threw may not again.
+/// Throwing weapons are fired once per game (6.6): a unit that threw may not again. A unit never
+/// enters a hex of enemy units (4.3.3), checked again as the move lands: the hex landed is the
+/// roster's as it stands then.
 pub fn refuse(
+    state: &BattleState,
     unit: &UnitState,
     own: &ItacsUnit,
     change: &Change,
     rule: &str,
 ) -> Option<RefereeError> {
+    if let Change::EntersHex { hex } = change {
+        return enemy_in(state, unit, hex);
+    }
     (own.threw && *change == Change::ThrowingWeaponsUsed).then(|| {
         RefereeError::new(
             ErrorCode::BattleOncePerGame,
@@ -315,6 +323,38 @@ pub fn refuse(
         .field("attackers")
         .rule(rule)
     })
+}
+
+/// The enemy units standing in `hex`, refused as the hex a unit enters (4.3.3).
+fn enemy_in(state: &BattleState, unit: &UnitState, hex: &str) -> Option<RefereeError> {
+    let key = hex_key(hex);
+    let hex = hex.trim();
+    let enemies: Vec<String> = state
+        .units
+        .values()
+        .filter(|u| !u.lost && u.strength > 0 && u.side != unit.side)
+        .filter(|u| {
+            u.detail::<ItacsUnit>()
+                .and_then(|o| o.hex.as_deref())
+                .is_some_and(|h| hex_key(h) == key)
+        })
+        .map(UnitState::named)
+        .collect();
+    if enemies.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = enemies.iter().map(String::as_str).collect();
+    Some(
+        RefereeError::new(
+            ErrorCode::FightEnemyHex,
+            format!(
+                "Hex {hex} holds {}: units may never enter a hex containing enemy units. Give the hexes the move enters.",
+                crate::error::and_list(&names)
+            ),
+        )
+        .field("path")
+        .rule("4.3.3"),
+    )
 }
 
 /// The stack in the rules' words: "2/4, 1 D, Break".
@@ -379,11 +419,11 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
         }
         edits
     };
-    // A Break marker calls for a break move (5.2), a Rout marker for a rout move (5.3.1): the
-    // row opens it.
+    // A Break marker calls for a rout move under it (5.2: a broken unit "makes a rout move"), a
+    // Rout marker for a rout move (5.3.1): the row opens it, named in the rules' words.
     let opens_move = match (unit.lost, own.broken, own.rout) {
         (true, _, _) | (false, false, false) => None,
-        (false, true, _) => Some("Break move".to_string()),
+        (false, true, _) => Some("Rout move (Break)".to_string()),
         (false, false, true) => Some("Rout move".to_string()),
     };
     UnitWords {
