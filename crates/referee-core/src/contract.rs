@@ -240,9 +240,9 @@ pub enum Change {
     ThrowingWeaponsUsed,
     /// The stack now stands in this hex, where its move ended (ITACS 4.3, 5.3.1).
     EntersHex { hex: String },
-    /// The battle's clock starts: the battle's first bound at `start` ("HH:MM"), in the climate
-    /// and season whose dawn, sunrise, sunset and dusk it reads, with the Invader's first
-    /// deployment die for the moon when given (DBMM p. 23, R-DBMM-39).
+    /// The battle's clock starts: the battle's first bound at its start time ("HH:MM"), in the
+    /// climate and season whose dawn, sunrise, sunset and dusk it reads, with the Invader's
+    /// first deployment die for the moon when given (DBMM p. 23, R-DBMM-39).
     BattleClock {
         start: String,
         climate: String,

@@ -169,8 +169,9 @@ pub struct DaylightSituation {
     /// The battle's bound in which this night began (default the bound now).
     #[serde(default)]
     pub night_began: Option<u32>,
-    /// Applied to a battle, the check starts the battle's clock: `bound` (default 1) begins at
-    /// `clock`, in this climate and season, with the moon die when given (p. 23, R-DBMM-39).
+    /// Applied to a battle, the check starts the battle's clock: the bound given (default 1)
+    /// begins at the clock time given, in this climate and season, with the moon die when given
+    /// (p. 23, R-DBMM-39).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub starts_clock: bool,
 }
