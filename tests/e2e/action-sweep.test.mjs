@@ -126,18 +126,27 @@ async function screenSays(where) {
   ];
 }
 
-/** What a step opened from the whole roster still asks the umpire, as the umpire answers it: an
- * empty number field the answer marks as missing (a Medieval pursuer's hexes to his leader when
- * he is not on its hex, R-MED-43) is given 1. */
-async function answerAsked() {
-  await browser.pause(800);
-  await browser.execute(() => {
-    for (const input of document.querySelectorAll('#situation-form input.number[aria-invalid="true"]')) {
-      if (input.value !== '') continue;
-      input.value = '1';
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    }
-  });
+/** What a step opened from the whole roster still asks the umpire, as the umpire answers it, one
+ * field marked missing at a time: an empty number field is given 1 (a Medieval pursuer's hexes to
+ * his leader when he is not on its hex, R-MED-43), any other the value the rule's example gives it
+ * (a DBMM battle's clock not yet set: the climate, the season and the time, R-DBMM-39). */
+async function answerAsked(example) {
+  for (let asked = 0; asked < 8; asked += 1) {
+    await browser.pause(800);
+    const answered = await browser.execute((example) => {
+      let n = 0;
+      for (const input of document.querySelectorAll('#situation-form [aria-invalid="true"]')) {
+        if (input.value !== '') continue;
+        const given = input.classList.contains('number') ? '1' : example?.[input.getAttribute('data-path')];
+        if (given === undefined || typeof given === 'object') continue;
+        input.value = String(given);
+        input.dispatchEvent(new Event(input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+        n += 1;
+      }
+      return n;
+    }, example);
+    if (!answered) return;
+  }
 }
 
 /** The odds on screen, settled: for an example, exactly the core's odds of it. */
@@ -243,7 +252,7 @@ async function sweepOpening(system, action, opening, open, label, seen) {
       // Back on the resolver after a look elsewhere, the fight's units are read again.
       await press('button[data-tab="dashboard"]');
       await press('button[data-tab="resolve"]');
-      await answerAsked();
+      await answerAsked(examples[`${system}/${action}`]);
     }
     await oddsShown(system, action, opening);
     await until(browser, 'a fresh form: no result before the roll', async () => (await resolverNow()).result === null);
@@ -327,7 +336,7 @@ async function sweepSystem(system, label) {
     } catch (e) {
       results.push(`picked, ${label}: ${e.message.split('\n')[0]}`);
     }
-    if (kind === 'whole roster') await run('roster', answerAsked);
+    if (kind === 'whole roster') await run('roster', () => answerAsked(examples[tag]));
     else if (kind === 'sides') await run('roster', () => fightFromRoster(action, battle.picks[action] ?? battle.picks.default));
     await run('example', async () => {
       // Loading the example opens a fresh form of itself: the action is picked only if it is not.
