@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BattleView, Gauge } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { alerts, bannerTone, boxWorth, copyLabel, gaugeText, labelsFor, matches, possibleEffects, targetFieldLabels, targetKey, targetKeys, targetNames, undoLabel, undoTag, verdicts, worth } from './battle';
+import { alerts, bannerTone, boxWorth, copyLabel, gaugeText, labelsFor, mappingOf, matches, possibleEffects, targetFieldLabels, targetKey, targetKeys, targetNames, undoLabel, undoTag, verdicts, worth } from './battle';
 
 function view(gauges: Gauge[], over: Partial<BattleView> = {}, panicked = false): BattleView {
   return {
@@ -138,5 +138,11 @@ describe('gauges, verdicts and alerts', () => {
     expect(undoLabel(coded)).toBe('Undo: Combat — Knights, Boyars: Knights loses 1 SP; Boyars retreats 2 hexes');
     expect(undoTag(coded)).toBe('-1/D2');
     expect(undoTag(view([]))).toBeUndefined();
+  });
+});
+
+describe('mappingOf', () => {
+  it('maps each target of a fight to its roster units, a target with none to an empty list', () => {
+    expect(mappingOf({ attacker: [1, 2], 'hex:19.05': undefined })).toEqual({ attacker: [1, 2], 'hex:19.05': [] });
   });
 });

@@ -33,6 +33,11 @@ export function copyLabel(label: string, taken: string[]): string {
   return make(n);
 }
 
+/** A fight's targets as the mapping its result is applied with: each target's roster units. */
+export function mappingOf(targets: Record<string, number[] | undefined>): Record<string, number[]> {
+  return Object.fromEntries(Object.entries(targets).map(([k, ids]) => [k, ids ?? []]));
+}
+
 /** The effect targets of an outcome that need roster units (army effects land on sides; a
  * leader's command, side and enemy follow from the leader picked). */
 export function targetKeys(effects: Effect[]): string[] {
