@@ -511,6 +511,77 @@ fn break_and_rout_moves_land_on_the_roster() {
     assert_eq!(e.code, "fight.one_each");
 }
 
+/// A rout move goes only farther from the nearest enemy (5.3.1): a hex no farther than the one
+/// before is refused in words; with no hex farther the umpire says so and the unit stays in its
+/// hex and takes one D marker — landing on the roster in one event, the move made for the turn,
+/// replayed as played and undone exactly.
+#[test]
+fn a_rout_move_with_no_hex_farther_stays_and_takes_a_d_marker() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 2, "hex": "18.04"}},
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "hex": "17.03"}}
+        ]),
+    );
+    let adjust = |battles: &mut Battles, change: Value| {
+        battles
+            .adjust(
+                &referee,
+                id,
+                &serde_json::from_value(json!({"subject": {"unit": 1}, "change": change})).unwrap(),
+            )
+            .unwrap()
+    };
+    adjust(&mut battles, json!({"kind": "d_markers", "count": 1}));
+    let before = adjust(&mut battles, json!({"kind": "rout"}));
+    assert_eq!(words_of(&before, "Hastati"), "2/2, 1 D, Rout");
+    // The hex typed is no farther from the Pikes than the one the Hastati leave.
+    let f = move_from_roster(&mut battles, &referee, id, 1, &["19.05"]).unwrap();
+    let mut nearer = f.situation.clone();
+    nearer["enemy_distance"] = json!(2);
+    nearer["path"][0]["enemy_distance"] = json!(2);
+    let e = apply(&mut battles, &referee, id, &f, nearer, &[]).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.rule.as_deref()),
+        ("situation.not_farther", Some("5.3.1"))
+    );
+    assert!(e.message.contains("moves only away"), "{}", e.message);
+    // Opened with no hex typed, the move asks for the hexes or the word that none is farther.
+    let f = move_from_roster(&mut battles, &referee, id, 1, &[]).unwrap();
+    assert!(
+        f.asks.iter().any(|a| a.contains("if no hex is farther")),
+        "{:?}",
+        f.asks
+    );
+    let mut stays = f.situation.clone();
+    stays["nowhere_farther"] = json!(true);
+    let v = apply(&mut battles, &referee, id, &f, stays, &[]).unwrap();
+    let hastati = &v.state.units[&1];
+    assert_eq!(
+        (
+            hastati.words.place.as_deref(),
+            hastati.words.summary.as_str()
+        ),
+        (Some("Hex 18.04"), "2/2, 2 D, Rout"),
+        "it stays, one D marker more, still routed"
+    );
+    assert_eq!(hastati.words.opens_move, None, "its rout move is made");
+    assert_eq!(words_of(&v, "Pikes"), words_of(&before, "Pikes"));
+    assert_eq!(
+        replayed(&dir, &referee, id),
+        serde_json::to_value(&v.state).unwrap()
+    );
+    let v = battles.undo(&referee, id).unwrap();
+    assert_eq!(
+        serde_json::to_value(&v.state.units).unwrap(),
+        serde_json::to_value(&before.state.units).unwrap()
+    );
+}
+
 /// The terrain the umpire gave a hex comes with the next fight there, kept in the battle: after
 /// a restart too (the situations applied are stored with their events); undone, it is forgotten.
 #[test]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unit } from '../test-fixtures';
-import { byPlace, fightText, livePicks, movedEntry, movesFor, noPicks, oneUnit, pathOf, pathText, pickedAs, stackOf, testedUnit, togglePick } from './pick';
+import { byPlace, fightText, livePicks, mayStayPut, movedEntry, movesFor, noPicks, oneUnit, pathOf, pathText, pickedAs, stackOf, testedUnit, togglePick } from './pick';
 
 const units = {
   1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }),
@@ -97,5 +97,13 @@ describe('moving a unit between stacks', () => {
     expect(pathOf(' 19.05,20.05 ;  21.06 ')).toEqual(['19.05', '20.05', '21.06']);
     expect(pathOf('  ')).toEqual([]);
     expect(pathText(pathOf('19.05, 20.05'))).toBe('19.05 20.05');
+  });
+
+  it('offers staying put only to a rout or break move given no hexes', () => {
+    expect(mayStayPut({ kind: 'rout' }, [])).toBe(true);
+    expect(mayStayPut({ kind: 'break' }, [])).toBe(true);
+    expect(mayStayPut({ kind: 'rout' }, ['19.05'])).toBe(false);
+    expect(mayStayPut({ kind: 'normal' }, [])).toBe(false);
+    expect(mayStayPut(undefined, [])).toBe(false);
   });
 });

@@ -138,3 +138,10 @@ export function pathOf(text: string): string[] {
 
 /** A move's places as the line they were typed in. */
 export const pathText = (path: string[]): string => path.join(' ');
+
+/** Whether a move may stop where it stands for want of a place farther from the enemy: a rout or
+ * break move given no places yet (ITACS 5.3.1; a move of another kind never stops so). */
+export function mayStayPut(situation: unknown, path: string[]): boolean {
+  const kind = situation && typeof situation === 'object' ? (situation as Record<string, unknown>).kind : undefined;
+  return path.length === 0 && (kind === 'rout' || kind === 'break');
+}

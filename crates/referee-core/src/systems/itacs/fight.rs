@@ -593,7 +593,9 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
             );
         }
     }
-    let mut asks = if path.is_empty() {
+    let mut asks = if path.is_empty() && kind != MoveKind::Normal {
+        vec!["Give the hexes the unit enters, in order, each farther from the nearest enemy unit; if no hex is farther, say so: the unit stays and takes one D marker (5.3.1).".into()]
+    } else if path.is_empty() {
         vec!["Give the hexes the unit enters, in order (4.3.1).".into()]
     } else if kind == MoveKind::Normal {
         vec!["Set the terrain of each hex entered (10.3) and the facing changes (4.3.2).".into()]
