@@ -751,15 +751,18 @@ impl Battles {
         Ok(fight)
     }
 
-    /// The terrain the results in force last gave each hex, read from their stored situations.
+    /// The terrain the results in force last gave each hex, read from their stored situations
+    /// (the undone left out by the store's query).
     fn terrains(&mut self, referee: &Referee, id: i64) -> Result<terrain::Terrains, RefereeError> {
-        let details = self.store.details(id)?;
-        let battle = self.battle(referee, id)?;
+        let undone: Vec<u64> = self
+            .battle(referee, id)?
+            .history
+            .undone
+            .iter()
+            .copied()
+            .collect();
         let mut terrains = terrain::Terrains::new();
-        for (seq, raw) in details {
-            if !battle.history.in_force(seq) {
-                continue;
-            }
+        for (_, raw) in self.store.details_in_force(id, &undone)? {
             // Only the situation is built; the rest of the detail is skipped as it is read.
             if let Ok(detail) = serde_json::from_str::<terrain::AppliedSituation>(raw.get()) {
                 terrain::remember(&mut terrains, &detail.situation);

@@ -429,13 +429,27 @@ impl Store {
         &mut self,
         battle: i64,
     ) -> Result<Vec<(u64, Box<serde_json::value::RawValue>)>, StoreError> {
+        self.details_in_force(battle, &[])
+    }
+
+    /// The details of a battle's events but those `undone`, by seq: the undone are left out by
+    /// the query, never read.
+    pub fn details_in_force(
+        &mut self,
+        battle: i64,
+        undone: &[u64],
+    ) -> Result<Vec<(u64, Box<serde_json::value::RawValue>)>, StoreError> {
         let path = self.path.clone();
+        let undone = serde_json::to_string(undone).unwrap_or_else(|_| "[]".into());
         let conn = self.conn();
         let mut stmt = conn
-            .prepare("SELECT seq, detail FROM event_details WHERE battle_id = ?1 ORDER BY seq")
+            .prepare(
+                "SELECT seq, detail FROM event_details WHERE battle_id = ?1 \
+                 AND seq NOT IN (SELECT value FROM json_each(?2)) ORDER BY seq",
+            )
             .map_err(|e| store_error(e, &path))?;
         let rows = stmt
-            .query_map([battle], |r| {
+            .query_map(params![battle, undone], |r| {
                 Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
             })
             .map_err(|e| store_error(e, &path))?;

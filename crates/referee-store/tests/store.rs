@@ -308,3 +308,29 @@ fn a_battle_is_stored_only_numbered_one_two_three() {
     }
     assert!(store.battles().unwrap().iter().all(|b| b.events == 1));
 }
+
+/// The details of the events in force are read with the undone left out by the query itself.
+#[test]
+fn the_details_in_force_leave_the_undone_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("referee.db")).unwrap();
+    let detail =
+        |n: u32| Some(serde_json::value::RawValue::from_string(format!("{{\"n\":{n}}}")).unwrap());
+    let id = store
+        .insert_battle(&[
+            (created(), None),
+            (turn(2), detail(2)),
+            (turn(3), detail(3)),
+        ])
+        .unwrap();
+    let seqs = |d: Vec<(u64, Box<serde_json::value::RawValue>)>| -> Vec<(u64, String)> {
+        d.into_iter()
+            .map(|(s, v)| (s, v.get().to_string()))
+            .collect()
+    };
+    assert_eq!(
+        seqs(store.details_in_force(id, &[2]).unwrap()),
+        vec![(3, "{\"n\":3}".to_string())]
+    );
+    assert_eq!(seqs(store.details(id).unwrap()).len(), 2);
+}
