@@ -274,7 +274,8 @@ fn a_whole_turn_from_the_roster() {
              "units_in_hex": 0, "d_markers": 0, "rout": false, "elephant": false, "across_scarp": false, "map_edge": false},
             {"label": "20.05", "terrain": "clear", "stream": false, "road": false, "facing_changes": 0,
              "units_in_hex": 0, "d_markers": 0, "rout": false, "elephant": false, "across_scarp": false, "map_edge": false}
-        ], "square": false, "fire_ship": false, "charging": false, "nowhere_farther": false, "end_facing_changes": 0})
+        ], "start": {"label": "18.04", "terrain": "clear"},
+           "square": false, "fire_ship": false, "charging": false, "nowhere_farther": false, "end_facing_changes": 0})
     );
     assert_eq!(targets(&f), pairs(&[("attacker", &[4]), ("unit:SD", &[4])]));
     let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
@@ -579,6 +580,73 @@ fn a_rout_move_with_no_hex_farther_stays_and_takes_a_d_marker() {
     assert_eq!(
         serde_json::to_value(&v.state.units).unwrap(),
         serde_json::to_value(&before.state.units).unwrap()
+    );
+}
+
+/// A tower hex is entered only from an adjacent wall hex (10.3, R-ITACS-41): a move from the
+/// roster starts from its hex with the terrain last given to it; into a tower from open ground
+/// it is refused in words, from a wall hex it lands.
+#[test]
+fn a_tower_is_entered_from_the_roster_only_from_a_wall_hex() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Guards", "side": "Rome", "stats": {"type": "SD", "count": 1, "hex": "18.04"}},
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "hex": "12.03"}}
+        ]),
+    );
+    let f = move_from_roster(&mut battles, &referee, id, 1, &["18.05"]).unwrap();
+    assert_eq!(
+        f.situation["start"],
+        json!({"label": "18.04", "terrain": "clear"})
+    );
+    let mut into_tower = f.situation.clone();
+    into_tower["path"][0]["terrain"] = json!("tower");
+    let e = apply(&mut battles, &referee, id, &f, into_tower.clone(), &[]).unwrap_err();
+    assert_eq!(
+        (
+            e.code.as_str(),
+            e.rule.as_deref(),
+            e.ruling.as_deref(),
+            e.field.as_deref()
+        ),
+        (
+            "situation.terrain_closed",
+            Some("10.3"),
+            Some("R-ITACS-41"),
+            Some("path[0].terrain")
+        )
+    );
+    assert!(
+        e.message.contains("entered only from an adjacent wall hex"),
+        "{}",
+        e.message
+    );
+    let untouched = battles.view(&referee, id).unwrap();
+    assert_eq!(
+        untouched.state.units[&1].words.place.as_deref(),
+        Some("Hex 18.04")
+    );
+    into_tower["start"]["terrain"] = json!("wall");
+    let v = apply(&mut battles, &referee, id, &f, into_tower, &[]).unwrap();
+    assert_eq!(v.state.units[&1].words.place.as_deref(), Some("Hex 18.05"));
+    // Moved once this turn; the next turn it may not leave the tower for open ground.
+    let v = battles.advance_turn(&referee, id, None, None).unwrap();
+    assert_eq!(v.state.units[&1].words.place.as_deref(), Some("Hex 18.05"));
+    let f = move_from_roster(&mut battles, &referee, id, 1, &["19.05"]).unwrap();
+    assert_eq!(
+        f.situation["start"]["terrain"],
+        json!("tower"),
+        "remembered"
+    );
+    let e = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap_err();
+    assert!(
+        e.message.contains("left only into an adjacent wall hex"),
+        "{}",
+        e.message
     );
 }
 

@@ -1086,6 +1086,10 @@ d_markers?: number,
  */
 routed?: boolean, 
 /**
+ * The hex it starts in, with its terrain (10.3).
+ */
+start?: ItacsStartHex, 
+/**
  * The units are a square (2.6.1).
  */
 square?: boolean, 

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::data::{AttackPosition, ItacsData};
-use super::movement::{MoveKind, MoveSituation, PathStep};
+use super::movement::{MoveKind, MoveSituation, PathStep, StartHex};
 use super::roster::{ItacsLeader, ItacsUnit};
 use super::situation::{
     AfterMovement, AttackingHex, DefendingHex, FireSituation, FiringHex, MeleeSituation, ScarpLine,
@@ -609,6 +609,11 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
         disrupted: d_markers > 0,
         d_markers,
         routed,
+        // The hex it leaves, for the tower it may stand in (10.3): its terrain as last given.
+        start: mover.own.hex.as_ref().map(|h| StartHex {
+            label: Some(h.trim().to_string()),
+            terrain: ground.clone(),
+        }),
         square: false,
         fire_ship: false,
         charging: false,

@@ -98,6 +98,18 @@ pub struct PathStep {
     pub map_edge: bool,
 }
 
+/// The hex a move starts in.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "ItacsStartHex")]
+pub struct StartHex {
+    #[serde(default)]
+    #[ts(optional)]
+    pub label: Option<String>,
+    /// Its terrain: a tower hex is left only into an adjacent wall hex (10.3).
+    pub terrain: String,
+}
+
 /// move: one unit or stack along a path.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -122,6 +134,10 @@ pub struct MoveSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub routed: bool,
+    /// The hex it starts in, with its terrain (10.3).
+    #[serde(default)]
+    #[ts(optional)]
+    pub start: Option<StartHex>,
     /// The units are a square (2.6.1).
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
@@ -159,6 +175,10 @@ pub struct MoveSituation {
 /// battles saved under the file as it was would no longer open.
 const CHARGE_OVER_LIMIT_D: u32 = 2;
 const CHARGE_RULE: &str = "6.3";
+/// The terrain keys of a tower and a wall: a tower is entered and left only from and into an
+/// adjacent wall hex (10.3, R-ITACS-41). Keys, not ruleset data, for the fingerprint's sake.
+const TOWER: &str = "tower";
+const WALL: &str = "wall";
 
 fn refuse(code: ErrorCode, message: String, field: String, rule: &str) -> RefereeError {
     RefereeError::new(code, message).field(field).rule(rule)
@@ -390,6 +410,7 @@ impl<'a> Mover<'a> {
             ));
         }
         check_can_stand(data, &self.units, ground, step.stream, &field)?;
+        self.tower_from_a_wall(i, &name, ground, &field)?;
         let closed = self
             .unit()
             .class
@@ -430,6 +451,70 @@ impl<'a> Mover<'a> {
             ground,
             last: i == s.path.len() - 1,
         })
+    }
+
+    /// A tower hex is entered only from an adjacent wall hex, and left only into one (10.3,
+    /// R-ITACS-41); a hex before whose terrain is not known (a move typed by hand from nowhere
+    /// named) is not held to it.
+    fn tower_from_a_wall(
+        &self,
+        i: usize,
+        name: &str,
+        ground: &Terrain,
+        field: &str,
+    ) -> Result<(), RefereeError> {
+        let (data, s) = (self.data, self.s);
+        let is = |key: &str, t: &Terrain| data.terrain.get(key).is_some_and(|k| std::ptr::eq(k, t));
+        let before = if i == 0 {
+            s.start.as_ref().map(|h| {
+                (
+                    h.terrain.as_str(),
+                    h.label.clone(),
+                    "start.terrain".to_string(),
+                )
+            })
+        } else {
+            let p = &s.path[i - 1];
+            let label = p.label.clone().or_else(|| Some(format!("hex {i}")));
+            Some((
+                p.terrain.as_str(),
+                label,
+                format!("path[{}].terrain", i - 1),
+            ))
+        };
+        let Some((key, label, before_field)) = before else {
+            return Ok(());
+        };
+        let from = terrain(data, key, &before_field)?;
+        let named = |l: Option<String>| {
+            l.map_or_else(
+                || "the hex it starts in".to_string(),
+                |l| format!("hex {l}"),
+            )
+        };
+        if is(TOWER, ground) && !is(WALL, from) {
+            return Err(refuse(
+                ErrorCode::SituationTerrainClosed,
+                format!("{name} is a tower hex, entered only from an adjacent wall hex, not from {} ({})", named(label), from.name),
+                format!("{field}.terrain"),
+                "10.3",
+            )
+            .ruling("R-ITACS-41"));
+        }
+        if is(TOWER, from) && !is(WALL, ground) {
+            return Err(refuse(
+                ErrorCode::SituationTerrainClosed,
+                format!(
+                    "{} is a tower hex, left only into an adjacent wall hex, not into {name} ({})",
+                    named(label),
+                    ground.name
+                ),
+                format!("{field}.terrain"),
+                "10.3",
+            )
+            .ruling("R-ITACS-41"));
+        }
+        Ok(())
     }
 
     /// The terrain chart's cost to enter, facing apart, with its rule: cavalry pay their own
@@ -1087,6 +1172,60 @@ mod tests {
         assert_eq!(
             check(json!({ "unit": pp, "path": [] })),
             Err(("situation.empty_path".into(), Some("path".into())))
+        );
+    }
+
+    #[test]
+    fn a_tower_is_entered_and_left_only_by_a_wall_hex() {
+        // 10.3: "Entry and exit only allowed from adjacent wall hexes" (R-ITACS-41).
+        let refused = |start: Option<&str>, path: &[&str], i: usize| {
+            let path: Vec<Value> = path
+                .iter()
+                .enumerate()
+                .map(|(n, t)| json!({ "label": format!("20.0{n}"), "terrain": t }))
+                .collect();
+            let mut v = json!({ "unit": { "type": "SD" }, "path": path });
+            if let Some(t) = start {
+                v["start"] = json!({ "label": "19.05", "terrain": t });
+            }
+            with_mover(v, |m| {
+                m.hex(i)
+                    .err()
+                    .map(|e| (e.message, e.field, e.rule, e.ruling))
+            })
+        };
+        assert_eq!(refused(Some("wall"), &["tower"], 0), None);
+        assert_eq!(refused(Some("wall"), &["tower", "wall"], 1), None);
+        assert_eq!(
+            refused(None, &["tower"], 0),
+            None,
+            "where it starts is not known"
+        );
+        let (message, field, rule, ruling) = refused(Some("clear"), &["tower"], 0).unwrap();
+        assert_eq!(
+            message,
+            "20.00 is a tower hex, entered only from an adjacent wall hex, not from hex 19.05 (Clear, Farmland, Grassland)."
+        );
+        assert_eq!(
+            (field, rule, ruling),
+            (
+                Some("path[0].terrain".into()),
+                Some("10.3".into()),
+                Some("R-ITACS-41".into())
+            )
+        );
+        let left = refused(Some("wall"), &["tower", "clear"], 1).unwrap();
+        assert_eq!(
+            left.0,
+            "Hex 20.00 is a tower hex, left only into an adjacent wall hex, not into 20.01 (Clear, Farmland, Grassland)."
+        );
+        assert!(
+            refused(Some("tower"), &["clear"], 0).is_some(),
+            "out of a tower"
+        );
+        assert!(
+            refused(Some("tower"), &["tower"], 0).is_some(),
+            "tower to tower"
         );
     }
 
