@@ -197,6 +197,7 @@ pub fn typescript_bindings() -> String {
         state::LeaderEntry::decl(&cfg),
         movement::MoveSituation::decl(&cfg),
         movement::PathStep::decl(&cfg),
+        movement::StartHex::decl(&cfg),
         movement::MoveKind::decl(&cfg),
         movement::WithdrawSituation::decl(&cfg),
         after_combat::BreakSituation::decl(&cfg),

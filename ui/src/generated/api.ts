@@ -1159,6 +1159,12 @@ enemy_distance?: number,
  */
 map_edge?: boolean, };
 
+export type ItacsStartHex = { label?: string, 
+/**
+ * Its terrain: a tower hex is left only into an adjacent wall hex (10.3).
+ */
+terrain: string, };
+
 export type MoveKind = "normal" | "rout" | "break";
 
 export type ItacsWithdrawSituation = { defenders: Array<ItacsUnit>, attackers: Array<ItacsUnit>, };
