@@ -650,6 +650,52 @@ fn a_tower_is_entered_from_the_roster_only_from_a_wall_hex() {
     );
 }
 
+/// A charging HC ending over the stacking limit (6.3): the friendly stack it ends with takes 2 D
+/// markers and must break; the markers are the hex's, so the HC carries the hex's count with them
+/// (R-ITACS-39, R-ITACS-40), and 3 of them rout the whole hex (5.1) — on the roster after one
+/// Apply, undone exactly.
+#[test]
+fn a_charge_over_the_limit_lands_one_d_count_on_the_hex() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Knights", "side": "Carthage", "stats": {"type": "HC", "count": 1, "movement": 8, "hex": "10.10"}},
+            {"label": "Spears", "side": "Carthage", "stats": {"type": "SD", "count": 3, "hex": "11.10"}},
+            {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 1, "hex": "15.12"}}
+        ]),
+    );
+    let before = battles
+        .adjust(
+            &referee,
+            id,
+            &serde_json::from_value(
+                json!({"subject": {"unit": 2}, "change": {"kind": "d_markers", "count": 1}}),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let f = move_from_roster(&mut battles, &referee, id, 1, &["11.10"]).unwrap();
+    let mut charge = f.situation.clone();
+    charge["charging"] = json!(true);
+    let v = apply(&mut battles, &referee, id, &f, charge, &[]).unwrap();
+    // Three D markers make the hex rout (5.1).
+    assert_eq!(words_of(&v, "Spears"), "3/3, 3 D, Break, Rout");
+    assert_eq!(words_of(&v, "Knights"), "1/1, 3 D, Rout");
+    assert_eq!(v.state.units[&1].words.place.as_deref(), Some("Hex 11.10"));
+    assert_eq!(
+        replayed(&dir, &referee, id),
+        serde_json::to_value(&v.state).unwrap()
+    );
+    let v = battles.undo(&referee, id).unwrap();
+    assert_eq!(
+        serde_json::to_value(&v.state.units).unwrap(),
+        serde_json::to_value(&before.state.units).unwrap()
+    );
+}
+
 /// The terrain the umpire gave a hex comes with the next fight there, kept in the battle: after
 /// a restart too (the situations applied are stored with their events); undone, it is forgotten.
 #[test]
@@ -944,6 +990,23 @@ fn a_leader_whose_stack_is_eliminated_in_melee_is_captured() {
         .map(|q| q.label.as_str())
         .collect();
     assert_eq!(edits, ["Killed by his captors", "Walks free"]);
+    // Stacked under his captors' counter (6.1.4): in their hex, and where they move he goes, in
+    // the move's event; undo puts both back.
+    let place = |v: &BattleView, id: u32| v.state.units[&id].words.place.clone();
+    assert_eq!(place(&v, 3).as_deref(), Some("Hex 20.11"));
+    let f = move_from_roster(&mut battles, &referee, id, 1, &["21.11"]).unwrap();
+    let moved = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
+    assert_eq!(
+        (place(&moved, 1).as_deref(), place(&moved, 3).as_deref()),
+        (Some("Hex 21.11"), Some("Hex 21.11"))
+    );
+    assert!(words_of(&moved, "Mago").contains("captured"));
+    assert_eq!(
+        serde_json::to_value(&moved.state).unwrap(),
+        replayed(&dir, &referee, id)
+    );
+    let back = battles.undo(&referee, id).unwrap();
+    assert_eq!(place(&back, 3).as_deref(), Some("Hex 20.11"));
     // The Legion eliminated, Mago walks free in the same event; undo takes both back.
     let destroy = |battles: &mut Battles| {
         battles.adjust(

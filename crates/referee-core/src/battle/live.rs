@@ -1,6 +1,8 @@
 //! A battle in play: its events, the state they fold to, and the events an umpire's action would
 //! append, checked before anything is written.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -175,7 +177,7 @@ impl Battle {
             .field("dice")
         })?;
         let changes = changes_for(&self.state, &outcome.effects, mapping)?;
-        let changes = with_follow_ons(ruleset, &self.state, changes)?;
+        let changes = with_follow_ons(ruleset, &self.state, changes, Some(&mapping.targets))?;
         let picked = |key: &str| mapping.targets.get(key).map_or(&[][..], Vec::as_slice);
         ruleset.system.turn_limits(
             &self.state,
@@ -258,7 +260,7 @@ impl Battle {
         }
         let c = adjustment(&self.state, subject, change, "umpire")?;
         Ok(EventBody::Adjusted {
-            changes: with_follow_ons(ruleset, &self.state, vec![c])?,
+            changes: with_follow_ons(ruleset, &self.state, vec![c], None)?,
             reason,
         })
     }
@@ -357,7 +359,7 @@ impl Battle {
             .field("dice")
         })?;
         let changes = changes_for(&before, &outcome.effects, &mapping)?;
-        let changes = with_follow_ons(ruleset, &before, changes)?;
+        let changes = with_follow_ons(ruleset, &before, changes, Some(&mapping.targets))?;
         let body = EventBody::RollEdited {
             event: seq,
             dice: dice.to_vec(),
@@ -424,14 +426,19 @@ impl Battle {
 
 /// A result's changes and what they bring about once landed (a DBMM command disheartened by them
 /// removes its 0 ME elements), all in the one event: undo takes them back together, and a replay
-/// lands exactly what the umpire saw.
+/// lands exactly what the umpire saw. A result's `targets` make its attackers the captors of the
+/// leaders it captures, as the fold will (an ITACS captive goes where they are).
 fn with_follow_ons(
     ruleset: &Ruleset,
     state: &BattleState,
     mut changes: Vec<AppliedChange>,
+    targets: Option<&BTreeMap<String, Vec<UnitId>>>,
 ) -> Result<Vec<AppliedChange>, RefereeError> {
     let mut after = state.clone();
     apply_changes(ruleset, &mut after, &changes, 0)?;
+    if let Some(targets) = targets {
+        hold_captives(&mut after, &free_leaders(state), targets);
+    }
     changes.extend(
         ruleset
             .system

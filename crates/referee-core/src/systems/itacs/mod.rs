@@ -249,6 +249,22 @@ impl RuleSystem for Itacs {
         roster::enter_leader(spec)
     }
 
+    /// A leader's hex: where his captors take him (6.1.4).
+    fn land_leader(
+        _data: &ItacsData,
+        _unit: &mut UnitState,
+        own: &mut roster::ItacsLeader,
+        change: &Change,
+    ) -> bool {
+        match change {
+            Change::EntersHex { hex } => {
+                own.hex = Some(hex.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn leader_words(
         _data: &ItacsData,
         unit: &UnitState,
@@ -347,7 +363,9 @@ impl RuleSystem for Itacs {
     }
 
     fn follow_on(_: &ItacsData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
-        captives::freed(before, after)
+        let mut follow = captives::freed(before, after);
+        follow.extend(captives::carried(after));
+        follow
     }
 
     fn standing(data: &ItacsData, state: &BattleState) -> Standing {

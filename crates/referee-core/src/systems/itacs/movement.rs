@@ -842,8 +842,21 @@ impl<'a> Mover<'a> {
                 .iter()
                 .filter(on_mover)
                 .any(|e| e.change == Change::Rout);
+        // The hex's own count, with what this move put there (a charge ending over the limit
+        // leaves 2 on the friendly unit, 6.3): one count for the whole hex afterwards.
+        let there = Target::Hex(name.clone());
+        let hex_d = last.d_markers
+            + progress
+                .effects
+                .iter()
+                .filter(|e| e.target == there)
+                .map(|e| match e.change {
+                    Change::DMarkers { count } => count,
+                    _ => 0,
+                })
+                .sum::<u32>();
         let carried = self.carried_d_markers() + taken;
-        let count = carried.max(last.d_markers);
+        let count = carried.max(hex_d);
         if count > carried {
             progress.effects.push(effect(
                 mover.clone(),
@@ -857,11 +870,11 @@ impl<'a> Mover<'a> {
         if last.units_in_hex == 0 {
             return;
         }
-        if count > last.d_markers {
+        if count > hex_d {
             progress.effects.push(effect(
-                Target::Hex(name.clone()),
+                there,
                 Change::DMarkers {
-                    count: count - last.d_markers,
+                    count: count - hex_d,
                 },
                 "5.0",
                 Some("R-ITACS-40"),
@@ -1491,6 +1504,30 @@ mod tests {
             (e.rule.as_deref(), e.ruling.as_deref()),
             (Some("6.9.3"), Some("R-ITACS-33"))
         );
+    }
+
+    #[test]
+    fn a_charge_over_the_limit_leaves_one_d_count_on_the_hex() {
+        // 6.3's 2 D markers on the friendly unit are the hex's (5.0, R-ITACS-40): the HC that
+        // ends there shares them.
+        let charge = |there: u32| {
+            let d: Vec<(Target, u32)> = landed(json!({
+                "unit": { "type": "HC", "movement": 8 }, "charging": true,
+                "path": [{ "terrain": "clear", "label": "B", "units_in_hex": 3, "d_markers": there }]
+            }))
+            .into_iter()
+            .filter_map(|(t, c, ..)| match c {
+                Change::DMarkers { count } => Some((t, count)),
+                _ => None,
+            })
+            .collect();
+            d
+        };
+        let hc = || Target::Unit("HC".into());
+        // A clean HC into clean friends: they take 2, it takes their 2.
+        assert_eq!(charge(0), vec![(hex_b(), 2), (hc(), 2)]);
+        // Friends with 1 already: 3 on the hex, the HC lifted to 3.
+        assert_eq!(charge(1), vec![(hex_b(), 2), (hc(), 3)]);
     }
 
     #[test]
