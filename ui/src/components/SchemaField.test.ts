@@ -41,6 +41,14 @@ describe('the situation form', () => {
     expect(terrain.readOnly).toBe(false);
   });
 
+  it('offers no adding nor removing on a fixed list: a move’s hexes are the line typed', () => {
+    const schema = { type: 'object', required: ['path'], properties: { path: { type: 'array', items: { type: 'object', required: ['label'], properties: { label: { type: 'string' } } } } } };
+    render(SchemaField, { ...props({ path: [{ label: '20.05' }] }), schema, root: schema, fixed: new Set(['path', 'path.label']) });
+    expect(screen.queryByRole('button', { name: '+ path' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove path 1' })).toBeNull();
+    expect((document.querySelector('#f-path\\.0\\.label') as HTMLInputElement).value).toBe('20.05');
+  });
+
   it('folds optional fields left at their default under “Other situations”', () => {
     render(SchemaField, props({ events: [] }));
     const more = document.querySelector('details.more')!;
