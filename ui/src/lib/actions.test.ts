@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemInfo } from '../generated/api';
-import { actionGroups, fightAction, fights, forAUnit, fromRoster, mainAction, moveAction, movesAlong } from './actions';
+import type { UnitState } from '../generated/api';
+import { actionGroups, fightAction, fights, forAUnit, fromRoster, mainAction, moveAction, moveOffered, movesAlong } from './actions';
 
 const system = {
   id: 'gts', main_action: 'melee',
@@ -32,6 +33,21 @@ describe('actions as the umpire looks for them', () => {
     expect(movesAlong(moving, 'move')).toBe(true);
     expect(movesAlong(moving, 'melee')).toBe(false);
     expect(moveAction(system)).toBeUndefined();
+  });
+  it('offers a row\'s rout move when no phase is set or in a phase that moves; a broken stack\'s in any', () => {
+    const moving = {
+      ...system,
+      actions: [...system.actions, { id: 'move', name: 'Movement', rule: '4.3', group: 'movement', fights: false, moves: true }],
+      phases: [...system.phases, { key: 'movement', name: 'Movement', actions: ['move'] }],
+    } as unknown as SystemInfo;
+    const unit = (opens: string | undefined, state: unknown = { broken: false }) => ({ id: 1, label: 'Hastati', lost: false, opens_move: opens, detail: { entry: {}, state } }) as unknown as UnitState;
+    expect(moveOffered(moving, undefined, unit('Rout move'))).toBe('Rout move');
+    expect(moveOffered(moving, 'movement', unit('Rout move'))).toBe('Rout move');
+    expect(moveOffered(moving, 'missile', unit('Rout move'))).toBeUndefined();
+    expect(moveOffered(moving, 'melee', unit('Rout move (Break)', { broken: true }))).toBe('Rout move (Break)');
+    expect(moveOffered(moving, 'movement', unit(undefined))).toBeUndefined();
+    expect(moveOffered(system, undefined, unit('Rout move'))).toBeUndefined();
+    expect(moveOffered(moving, undefined, { ...unit('Rout move'), lost: true })).toBeUndefined();
   });
   it('knows the main combat and which actions take the picked units', () => {
     expect(mainAction(system)).toBe('melee');

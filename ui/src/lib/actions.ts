@@ -1,6 +1,6 @@
 // A system's actions as the umpire looks for them: grouped (combat, morale and checks, movement,
 // tables), the main combat first. Pure, so it is unit-tested.
-import type { ActionGroup, ActionInfo, SystemInfo } from '../generated/api';
+import type { ActionGroup, ActionInfo, SystemInfo, UnitState } from '../generated/api';
 
 export const groupNames: Record<ActionGroup, string> = {
   combat: 'Combat',
@@ -42,6 +42,18 @@ export const movesAlong = (system: SystemInfo | undefined, action: string): bool
 
 /** The system's move opened from a unit's row (a rout or break move), if it has one. */
 export const moveAction = (system: SystemInfo | undefined): string | undefined => system?.actions.find((a) => a.moves)?.id;
+
+/** The move a unit's row offers now, if any: the system's move where the unit's markers call
+ * for one, when no phase is set or the phase is one that moves (ITACS's movement phase: a rout
+ * move, 5.3.1); a stack under a Break marker in any phase, since it may make its rout move
+ * straight after combat (5.2). */
+export function moveOffered(system: SystemInfo | undefined, phase: string | null | undefined, unit: UnitState): string | undefined {
+  const move = moveAction(system);
+  if (!move || unit.lost || !unit.opens_move) return undefined;
+  const p = system?.phases.find((x) => x.key === phase);
+  const broken = (unit.detail.state as { broken?: unknown } | null | undefined)?.broken === true;
+  return !p || p.actions.includes(move) || broken ? unit.opens_move : undefined;
+}
 
 /** Whether an action is filled in from the whole roster, without picks (a recovery phase). */
 export const fromRoster = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.from_roster;
