@@ -49,6 +49,13 @@ describe('the situation form', () => {
     expect((document.querySelector('#f-path\\.0\\.label') as HTMLInputElement).value).toBe('20.05');
   });
 
+  it('leaves out a choice asked only up front, as chips: an attack from a wall hex', () => {
+    const schema = { type: 'object', properties: { attack_from: { type: 'string', enum: ['ground', 'wall'], default: 'ground' }, rear: { type: 'boolean', default: false } } };
+    render(SchemaField, { ...props({}), schema, root: schema, upFront: new Set(['attack_from']) });
+    expect(document.querySelector('#f-attack_from')).toBeNull();
+    expect(document.querySelector('#f-rear')).not.toBeNull();
+  });
+
   it('folds optional fields left at their default under “Other situations”', () => {
     render(SchemaField, props({ events: [] }));
     const more = document.querySelector('details.more')!;
