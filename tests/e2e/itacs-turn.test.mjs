@@ -157,6 +157,10 @@ async function playTurn(label) {
     await until(browser, 'the wall chip with its worth', async () => (await fromWall.isExisting()) && (await fromWall.getText()).includes('+6 on the dice'));
     assert.equal(await fromWall.getAttribute('aria-pressed'), 'false');
     assert.ok((await browser.$('[data-chip="attack_from=ladder_or_tower"]').getText()).includes('−6 on the dice'));
+    // Refused from the ground, the bar says why rather than asking for the units again; the
+    // attack position is asked up front only, not again under "Other situations".
+    await until(browser, 'the bar saying why', async () => (await browser.$('#bar-refused').isExisting()) && (await browser.$('#bar-refused').getText()).startsWith('Not allowed: '));
+    assert.equal(await browser.execute(() => document.querySelectorAll('#situation-form [data-path$="attack_from"]').length), 0);
     await shot(browser, `itacs-wall-chips-${label}`);
     await tap(browser, '[data-chip="attack_from=wall"]');
     await until(browser, 'the wall modifier set aside', async () => (await browser.$('#battle-resolution').getText()).includes('modifier does not apply'));
@@ -190,6 +194,11 @@ async function playTurn(label) {
   await count(`#roster button[data-open-move="${id.Hastati}"]`);
   const hexes = await browser.$('#move-path-hexes');
   await hexes.waitForExist({ timeout: 10000 });
+  // With no hex typed, a rout move offers to say that no hex is farther from the enemy (5.3.1).
+  const stay = await browser.$('#move-path-stay');
+  await until(browser, 'the no-hex-farther choice', async () => stay.isExisting());
+  assert.equal(await stay.getText(), 'No hex is farther from the nearest enemy unit');
+  await shot(browser, `itacs-rout-move-open-${label}`);
   await hexes.setValue('19.05 20.05');
   await browser.keys('Enter');
   n += 1;
@@ -200,6 +209,9 @@ async function playTurn(label) {
   });
   await until(browser, 'the move allowed', async () => (await browser.$$('#battle-resolution [data-testid="outcome-result"]')).length > 0);
   await shot(browser, `itacs-rout-move-${label}`);
+  // The hexes are the line typed: the form adds none and takes none off; the choice is gone.
+  assert.equal(await browser.execute(() => document.querySelectorAll('#situation-form [data-add="path"], #situation-form [data-remove^="path."]').length), 0);
+  assert.equal(await browser.$('#move-path-stay').isExisting(), false);
   const move = await browser.$('#apply-result');
   await until(browser, 'rout move: Apply ready', async () => move.isEnabled());
   await move.click();

@@ -122,6 +122,44 @@ fn replayed(dir: &tempfile::TempDir, referee: &Referee, id: i64) -> Value {
     serde_json::to_value(fresh.view(referee, id).unwrap().state).unwrap()
 }
 
+/// One quick edit of a unit's row, by the umpire's hand.
+fn adjust(
+    battles: &mut Battles,
+    referee: &Referee,
+    id: i64,
+    unit: u32,
+    change: Value,
+) -> BattleView {
+    battles
+        .adjust(
+            referee,
+            id,
+            &serde_json::from_value(json!({"subject": {"unit": unit}, "change": change})).unwrap(),
+        )
+        .unwrap()
+}
+
+/// The battle as stored replays to the state `now` shows, and undoing the last event gives back
+/// the units as they were `before` it.
+fn replayed_then_undone(
+    battles: &mut Battles,
+    referee: &Referee,
+    dir: &tempfile::TempDir,
+    id: i64,
+    now: &BattleView,
+    before: &BattleView,
+) {
+    assert_eq!(
+        replayed(dir, referee, id),
+        serde_json::to_value(&now.state).unwrap()
+    );
+    let v = battles.undo(referee, id).unwrap();
+    assert_eq!(
+        serde_json::to_value(&v.state.units).unwrap(),
+        serde_json::to_value(&before.state.units).unwrap()
+    );
+}
+
 fn targets(fight: &Fight) -> Vec<(String, Vec<u32>)> {
     fight
         .targets
@@ -528,17 +566,14 @@ fn a_rout_move_with_no_hex_farther_stays_and_takes_a_d_marker() {
             {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "hex": "17.03"}}
         ]),
     );
-    let adjust = |battles: &mut Battles, change: Value| {
-        battles
-            .adjust(
-                &referee,
-                id,
-                &serde_json::from_value(json!({"subject": {"unit": 1}, "change": change})).unwrap(),
-            )
-            .unwrap()
-    };
-    adjust(&mut battles, json!({"kind": "d_markers", "count": 1}));
-    let before = adjust(&mut battles, json!({"kind": "rout"}));
+    adjust(
+        &mut battles,
+        &referee,
+        id,
+        1,
+        json!({"kind": "d_markers", "count": 1}),
+    );
+    let before = adjust(&mut battles, &referee, id, 1, json!({"kind": "rout"}));
     assert_eq!(words_of(&before, "Hastati"), "2/2, 1 D, Rout");
     // The hex typed is no farther from the Pikes than the one the Hastati leave.
     let f = move_from_roster(&mut battles, &referee, id, 1, &["19.05"]).unwrap();
@@ -572,15 +607,7 @@ fn a_rout_move_with_no_hex_farther_stays_and_takes_a_d_marker() {
     );
     assert_eq!(hastati.words.opens_move, None, "its rout move is made");
     assert_eq!(words_of(&v, "Pikes"), words_of(&before, "Pikes"));
-    assert_eq!(
-        replayed(&dir, &referee, id),
-        serde_json::to_value(&v.state).unwrap()
-    );
-    let v = battles.undo(&referee, id).unwrap();
-    assert_eq!(
-        serde_json::to_value(&v.state.units).unwrap(),
-        serde_json::to_value(&before.state.units).unwrap()
-    );
+    replayed_then_undone(&mut battles, &referee, &dir, id, &v, &before);
 }
 
 /// A tower hex is entered only from an adjacent wall hex (10.3, R-ITACS-41): a move from the
@@ -667,16 +694,13 @@ fn a_charge_over_the_limit_lands_one_d_count_on_the_hex() {
             {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 1, "hex": "15.12"}}
         ]),
     );
-    let before = battles
-        .adjust(
-            &referee,
-            id,
-            &serde_json::from_value(
-                json!({"subject": {"unit": 2}, "change": {"kind": "d_markers", "count": 1}}),
-            )
-            .unwrap(),
-        )
-        .unwrap();
+    let before = adjust(
+        &mut battles,
+        &referee,
+        id,
+        2,
+        json!({"kind": "d_markers", "count": 1}),
+    );
     let f = move_from_roster(&mut battles, &referee, id, 1, &["11.10"]).unwrap();
     let mut charge = f.situation.clone();
     charge["charging"] = json!(true);
@@ -685,15 +709,79 @@ fn a_charge_over_the_limit_lands_one_d_count_on_the_hex() {
     assert_eq!(words_of(&v, "Spears"), "3/3, 3 D, Break, Rout");
     assert_eq!(words_of(&v, "Knights"), "1/1, 3 D, Rout");
     assert_eq!(v.state.units[&1].words.place.as_deref(), Some("Hex 11.10"));
-    assert_eq!(
-        replayed(&dir, &referee, id),
-        serde_json::to_value(&v.state).unwrap()
+    replayed_then_undone(&mut battles, &referee, &dir, id, &v, &before);
+}
+
+/// Units move one at a time or in stacks (4.3.3): the entries of one hex picked together move as
+/// one stack, at the pace of the slowest (R-ITACS-42), counted whole for stacking, landing
+/// together in one event; each has then moved for the turn. Entries of two hexes are refused.
+#[test]
+fn a_stack_of_several_entries_moves_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 2, "movement": 3, "hex": "17.03"}},
+            {"label": "Bows", "side": "Carthage", "stats": {"type": "LB", "count": 1, "hex": "17.03"}},
+            {"label": "Spears", "side": "Carthage", "stats": {"type": "SD", "count": 1, "hex": "17.04"}},
+            {"label": "Hastati", "side": "Rome", "stats": {"type": "SD", "count": 3, "hex": "25.04"}}
+        ]),
     );
-    let v = battles.undo(&referee, id).unwrap();
+    let before = battles.view(&referee, id).unwrap();
+    let stack = |battles: &mut Battles, ids: Vec<u32>, path: &[&str]| {
+        battles.fight(
+            &referee,
+            id,
+            &FightRequest {
+                action: "move".into(),
+                attackers: ids,
+                path: path.iter().map(|h| h.to_string()).collect(),
+                ..Default::default()
+            },
+        )
+    };
+    let e = stack(&mut battles, vec![1, 3], &["18.03"]).unwrap_err();
     assert_eq!(
-        serde_json::to_value(&v.state.units).unwrap(),
-        serde_json::to_value(&before.state.units).unwrap()
+        (e.code.as_str(), e.rule.as_deref()),
+        ("fight.one_each", Some("4.3.3"))
     );
+    let f = stack(&mut battles, vec![1, 2], &["18.03"]).unwrap();
+    assert_eq!(f.situation["unit"]["count"], json!(3), "the whole stack");
+    assert_eq!(
+        f.situation["unit"]["type"],
+        json!("PP"),
+        "the slowest, 3 points to the LB's 5"
+    );
+    let moved: Vec<u32> = targets(&f)
+        .into_iter()
+        .find(|(k, _)| k == "attacker")
+        .map(|(_, ids)| ids)
+        .unwrap();
+    assert_eq!(moved, vec![1, 2]);
+    let v = apply(&mut battles, &referee, id, &f, f.situation.clone(), &[]).unwrap();
+    let place = |v: &BattleView, id: u32| v.state.units[&id].words.place.clone();
+    assert_eq!(
+        (
+            place(&v, 1).as_deref(),
+            place(&v, 2).as_deref(),
+            place(&v, 3).as_deref()
+        ),
+        (Some("Hex 18.03"), Some("Hex 18.03"), Some("Hex 17.04"))
+    );
+    assert_eq!(
+        v.log
+            .iter()
+            .filter(|e| e.changes.iter().any(|c| c.contains("18.03")))
+            .count(),
+        1,
+        "one event"
+    );
+    // Each entry has moved for the turn (4.3.1).
+    let e = move_from_roster(&mut battles, &referee, id, 2, &["19.03"]).unwrap_err();
+    assert_eq!(e.code.as_str(), "battle.once_per_turn");
+    replayed_then_undone(&mut battles, &referee, &dir, id, &v, &before);
 }
 
 /// The terrain the umpire gave a hex comes with the next fight there, kept in the battle: after

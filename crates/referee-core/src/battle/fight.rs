@@ -261,9 +261,10 @@ pub fn fight_with<'s>(
     })
 }
 
-/// Opens a move (`moves`) of the one roster entry picked along the places the umpire names,
-/// in order (an ITACS rout move: 5.3.1): the system reads each place from the roster. No enemy
-/// is picked; its effects land on the mover and on the friends in the places it enters.
+/// Opens a move (`moves`) of the roster entries picked — one, or a stack's as one where the
+/// system allows it — along the places the umpire names, in order (an ITACS rout move: 5.3.1):
+/// the system reads each place from the roster. No enemy is picked; its effects land on the
+/// movers and on the friends in the places they enter.
 pub fn move_along(
     ruleset: &Ruleset,
     state: &BattleState,
@@ -276,32 +277,23 @@ pub fn move_along(
         return Err(not_a_combat(&info.name));
     }
     let moving = picked(state, movers, "attackers")?;
-    let unit = match moving.as_slice() {
-        [] => {
-            return Err(RefereeError::new(
-                ErrorCode::FightNoUnits,
-                "Pick the unit that moves.",
-            ))
-        }
-        [one] => *one,
-        [_, ..] => {
-            return Err(RefereeError::new(
-                ErrorCode::FightOneEach,
-                format!(
-                    "{} moves one roster entry at a time: pick one, then the others of its stack.",
-                    info.name
-                ),
-            )
-            .field("attackers"))
-        }
-    };
+    if moving.is_empty() {
+        return Err(RefereeError::new(
+            ErrorCode::FightNoUnits,
+            "Pick the unit that moves.",
+        ));
+    }
+    // Several entries move as one stack where the system allows it (an ITACS hex's entries).
     let sides = Sides {
         state,
-        attackers: vec![Fighter {
-            unit,
-            own: &unit.detail,
-            label: unit.label.clone(),
-        }],
+        attackers: moving
+            .iter()
+            .map(|unit| Fighter {
+                unit: *unit,
+                own: &unit.detail,
+                label: unit.label.clone(),
+            })
+            .collect(),
         defenders: Vec::new(),
         behind: Vec::new(),
         on_enemy_flank: Vec::new(),
@@ -309,7 +301,8 @@ pub fn move_along(
         path: path.to_vec(),
     };
     // A unit that has moved this turn is refused before its path is read (the turn's limits).
-    let warnings = ruleset.system.turn_limits(state, action, &[unit.id], &[])?;
+    let ids: Vec<UnitId> = moving.iter().map(|u| u.id).collect();
+    let warnings = ruleset.system.turn_limits(state, action, &ids, &[])?;
     let mut fight = Fight::opened(action, ruleset.system.open(action, &sides)?);
     fight.asks.extend(warnings);
     Ok(fight)

@@ -487,9 +487,30 @@ fn missing_values(data: &ItacsData, action: &str, fighters: &[&Picked]) -> Vec<S
 /// enemy units is never entered (4.3.3). Its terrain, its distance from the nearest enemy and
 /// the map edge are the umpire's to set. The stack's markers move with it (R-ITACS-40).
 fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, RefereeError> {
-    let Some(mover) = sides.attackers.first() else {
+    let Some(first) = sides.attackers.first() else {
         return Err(not_a_combat("move"));
     };
+    // Units move one at a time or in stacks (4.3.3): several entries only of one side's hex.
+    let movers = &sides.attackers;
+    let hex_of = |f: &Picked| f.own.hex.as_deref().map(hex_key);
+    if movers.len() > 1
+        && movers.iter().any(|m| {
+            hex_of(m).is_none() || hex_of(m) != hex_of(first) || m.unit.side != first.unit.side
+        })
+    {
+        return Err(RefereeError::new(
+            ErrorCode::FightOneEach,
+            "Units move one at a time or as one stack: pick the units of one hex.",
+        )
+        .field("attackers")
+        .rule("4.3.3"));
+    }
+    // A stack moves at the pace of its slowest entry (R-ITACS-42).
+    let mover = movers
+        .iter()
+        .min_by_key(|m| movement(data, m).unwrap_or(u32::MAX))
+        .unwrap_or(first);
+    let ids: Vec<UnitId> = movers.iter().map(|m| m.unit.id).collect();
     let state = sides.state;
     let all = stacks(state);
     let own = all
@@ -510,8 +531,8 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
     let name = resolved(data, mover).map_or_else(|| "unnamed".to_string(), |u| u.label);
     // The mover is also the fight's attacker: the battle's once-per-turn limit finds it there.
     let mut targets = BTreeMap::from([
-        (target_key(&Target::Unit(name)), vec![mover.unit.id]),
-        (target_key(&Target::Attacker), vec![mover.unit.id]),
+        (target_key(&Target::Unit(name)), ids.clone()),
+        (target_key(&Target::Attacker), ids.clone()),
     ]);
     let mut path: Vec<PathStep> = Vec::new();
     let start = mover.own.hex.as_deref().map(hex_key);
@@ -570,7 +591,7 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
             .filter(here)
             .filter(|s| s.members[0].unit.side == mover.unit.side)
             .flat_map(|s| &s.members)
-            .filter(|m| m.unit.id != mover.unit.id)
+            .filter(|m| !ids.contains(&m.unit.id))
             .collect();
         path.push(PathStep {
             label: Some(hex.to_string()),
@@ -602,9 +623,23 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
     } else {
         vec!["Set the terrain of each hex entered (10.3), how far each is from the nearest enemy unit (5.3.1), and whether the last is next to the map edge (5.3.3).".into()]
     };
-    asks.extend(missing_values(data, "move", &[mover]));
+    let movers_ref: Vec<&Picked> = movers.iter().collect();
+    asks.extend(missing_values(data, "move", &movers_ref));
+    let mixed = movers
+        .iter()
+        .any(|m| m.own.entry.unit_type != mover.own.entry.unit_type);
+    if mixed {
+        asks.push(format!(
+            "The stack moves at the pace of its slowest units, {}: check that each of its units may enter every hex (10.3).",
+            mover.unit.named()
+        ));
+    }
     let situation = MoveSituation {
-        unit: stack(mover),
+        // The whole stack, counted for stacking (4.3.3), as its slowest entry.
+        unit: UnitEntry {
+            count: movers.iter().map(|m| m.unit.strength).sum(),
+            ..stack(mover)
+        },
         kind,
         disrupted: d_markers > 0,
         d_markers,
