@@ -159,7 +159,7 @@ async function playTurn(label) {
     assert.ok((await browser.$('[data-chip="attack_from=ladder_or_tower"]').getText()).includes('−6 on the dice'));
     // Refused from the ground, the bar says why rather than asking for the units again; the
     // attack position is asked up front only, not again under "Other situations".
-    await until(browser, 'the bar saying why', async () => (await browser.$('#bar-refused').isExisting()) && (await browser.$('#bar-refused').getText()).startsWith('Not allowed: '));
+    await until(browser, 'the bar saying why', async () => (await browser.$('#bar-refused').isExisting()) && (await browser.$('#bar-refused').getText()).includes('can be attacked only from a ladder or siege tower or an adjacent wall hex'));
     assert.equal(await browser.execute(() => document.querySelectorAll('#situation-form [data-path$="attack_from"]').length), 0);
     await shot(browser, `itacs-wall-chips-${label}`);
     await tap(browser, '[data-chip="attack_from=wall"]');

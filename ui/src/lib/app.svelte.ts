@@ -57,11 +57,12 @@ export function resolvePicks(action?: string): void {
   app.tab = 'resolve';
 }
 
-/** Opens the resolver on the move a unit's markers call for (a rout move), that unit alone. */
-export function openMove(unit: number): void {
+/** Opens the resolver on the move a unit's markers call for (a rout move): the units given, a
+ * stack's entries moving as one. */
+export function openMove(units: number[]): void {
   const action = moveAction(systemOf());
-  if (!action) return;
-  app.fight = oneUnit(unit);
+  if (!action || !units.length) return;
+  app.fight = { attackers: units, defenders: [] };
   app.picks = noPicks();
   app.resolverAction = action;
   app.tab = 'resolve';

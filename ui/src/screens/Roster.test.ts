@@ -305,6 +305,20 @@ describe('the roster', () => {
     expect(document.querySelector('[data-open-move="5"]')).toBeNull();
   });
 
+  it('opens the rout move of a stack of several entries on them all, to move as one', async () => {
+    commands();
+    app.rules = { systems: [{ ...itacs, actions: [...itacs.actions, { id: 'move', name: 'Movement', rule: '4.3', group: 'movement', fights: false, from_roster: false, rolls: false, moves: true }] }], house_rules: [], problems: [] } as unknown as typeof app.rules;
+    app.view = view({ units: {
+      4: unit({ id: 4, label: 'Hastati', side: 'Romans', place: 'Hex 18.04', summary: '2/3, 3 D, Rout', opens_move: 'Rout move' }),
+      6: unit({ id: 6, label: 'Velites', side: 'Romans', place: 'Hex 18.04', summary: '1/1, 3 D, Rout', opens_move: 'Rout move' }),
+      5: unit({ id: 5, label: 'Pikes', side: 'Romans', place: 'Hex 17.03' }),
+    } });
+    render(Roster);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Rout move: Hastati' }));
+    expect(app.fight).toEqual({ attackers: [4, 6], defenders: [] });
+    expect(app.resolverAction).toBe('move');
+  });
+
   it('adds a leader with the values of his counter and his hex', async () => {
     const calls = commands();
     render(Roster);

@@ -289,7 +289,7 @@ pub fn move_along(
         attackers: moving
             .iter()
             .map(|unit| Fighter {
-                unit: *unit,
+                unit,
                 own: &unit.detail,
                 label: unit.label.clone(),
             })

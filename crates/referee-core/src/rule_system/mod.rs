@@ -97,8 +97,8 @@ impl<D: 'static> Action<D> {
         self
     }
 
-    /// A move of one picked entry along places the umpire names (its system's `open`, with the
-    /// path in `Sides::path`).
+    /// A move of the picked entries (one, or a stack's as one where the system allows it) along
+    /// places the umpire names (its system's `open`, with the path in `Sides::path`).
     pub fn moves(mut self) -> Action<D> {
         self.info.moves = true;
         self
