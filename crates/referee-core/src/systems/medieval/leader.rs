@@ -48,6 +48,18 @@ impl SystemUnit for MedievalLeader {
     }
 }
 
+impl MedievalLeader {
+    /// His command range: a grand leader's 3 (8.1.5), else as entered, 2 by default (8.1,
+    /// R-MED-15).
+    pub fn command_range(&self) -> u32 {
+        if self.grand {
+            3
+        } else {
+            self.range.unwrap_or(2)
+        }
+    }
+}
+
 /// A leader as entered. Values of another kind than the form's are kept as notes, never refused:
 /// a leader's row of an older battle folds as it did.
 pub fn enter(spec: &UnitSpec) -> Result<MedievalLeader, RefereeError> {
@@ -129,6 +141,11 @@ pub fn land(own: &mut MedievalLeader, change: &Change) -> bool {
         }
         // 8.2.6, 8.2.7, R-MED-44: he stops where his units' retreat along the route stops.
         Change::RetreatTo { hex } => {
+            own.hex = Some(hex.clone());
+            true
+        }
+        // 8.2.1, R-MED-45: stacked with the pursuer, he ends its pursuit with it.
+        Change::EntersHex { hex } => {
             own.hex = Some(hex.clone());
             true
         }

@@ -9,6 +9,7 @@ pub mod data;
 pub mod fight;
 pub mod fire;
 pub mod leader;
+pub mod map;
 pub mod morale;
 pub mod movement;
 pub mod objects;
@@ -259,7 +260,7 @@ impl RuleSystem for Medieval {
         state: &BattleState,
     ) -> Result<Opening, RefereeError> {
         if action == "pursuit" {
-            return fight::open_pursuit(state);
+            return fight::open_pursuit(data, state);
         }
         if action != "morale" {
             return Err(crate::rule_system::fight::not_a_combat(action));

@@ -745,6 +745,14 @@ fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
     ]));
     assert!(ridden(&r).is_empty());
     assert!(r.checks.iter().all(|c| !c.label.starts_with("Yard")));
+    // R-MED-45: it ends in the gatehouse.
+    assert!(r
+        .distribution
+        .iter()
+        .all(|d| d.effects.iter().any(|e| e.change
+            == Change::EntersHex {
+                hex: "gatehouse".into()
+            })));
     assert!(r.notes.iter().any(|n| n.rule == "11.1.5"));
     // …nor into a fortified hex the defender did not hold.
     let r =
@@ -761,8 +769,14 @@ fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
         .unwrap();
     assert_eq!((check.status, check.rule.as_str()), (NotMet, "11.1.9"));
     // 4.2.6 is not applied to a pursuit (R-MED-39): into forest with CF 3, no loss, no scatter.
+    // It only ends there (R-MED-45).
     let r = pursue(json!([{ "label": "wood", "terrain": "forest" }]));
-    assert!(r.distribution.iter().all(|d| d.effects.is_empty()));
+    let ends_in_wood = [Change::EntersHex { hex: "wood".into() }];
+    assert!(r.distribution.iter().all(|d| d
+        .effects
+        .iter()
+        .map(|e| e.change.clone())
+        .eq(ends_in_wood.clone())));
     assert!(r
         .notes
         .iter()
