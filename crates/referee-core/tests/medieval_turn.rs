@@ -1394,3 +1394,75 @@ fn a_leader_within_his_command_range_on_the_roster_gives_his_cm() {
         json!("in_range")
     );
 }
+
+/// A side fighting from two hexes retreats by the one route picked, which the picker says is for
+/// both (R-MED-47): the Boyars' and the Horsemen's stacks (2 SPs each) driven back 1 hex cannot
+/// end together on its first hex, 14.05, over its 2 SPs (4.5.2): nothing lands there, the result says so, and both stay where
+/// they fought on the roster for the umpire to set; replay equal to live, undo exact.
+#[test]
+fn stacks_from_two_hexes_never_overfill_the_hex_their_retreat_ends_on() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right"] }
+    ]);
+    let units = vec![
+        unit(
+            "Knights",
+            "Order",
+            "Vanguard",
+            json!({ "type": "heavy_cavalry", "sp": 2, "cf": 2, "hex": "12.05" }),
+        ),
+        unit(
+            "Boyars",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.05" }),
+        ),
+        unit(
+            "Horsemen",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.06" }),
+        ),
+    ];
+    let mut t = Turn::begin("Grunwald, two hexes", sides, &units);
+    let (knights, boyars, horsemen) = (t.id("Knights"), t.id("Boyars"), t.id("Horsemen"));
+    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars, horsemen]).unwrap();
+    let route = f
+        .places
+        .iter()
+        .find(|p| p.path == ["defender", "retreat_hexes"])
+        .unwrap();
+    assert_eq!(
+        route.title,
+        "Lithuanians' retreat route, for 13.05 and 13.06"
+    );
+    let mut situation = f.situation.clone();
+    situation["defender"]["retreat_hexes"] =
+        json!([{ "label": "14.05" }, { "label": "14.06" }, { "label": "15.05" }]);
+    let throw = t.throw_where("combat", &situation, |e| {
+        e.iter()
+            .any(|e| e.target == Target::Defender && e.change == Change::Retreat { hexes: 1 })
+            && !loses_sp(e, &Target::Defender)
+            && !retreats(e, &Target::Attacker)
+            && !e.iter().any(|e| e.change == Change::Scatter)
+    });
+    let r = t.resolve("combat", &situation, &throw);
+    let outcome = r.outcome.as_ref().unwrap();
+    assert!(
+        outcome
+            .meaning
+            .contains("cannot all end on hex 14.05, over its 2 SPs (4.5.2)"),
+        "{}",
+        outcome.meaning
+    );
+    assert!(!outcome
+        .effects
+        .iter()
+        .any(|e| matches!(e.change, Change::RetreatTo { .. })));
+    let f = referee_core::battle::Fight { situation, ..f };
+    t.land_throw(&f, &throw);
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("13.05"));
+    assert_eq!(hex_of(&t, "Horsemen").as_deref(), Some("13.06"));
+    assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
+}

@@ -343,6 +343,22 @@ fn routes(
         (&sides.defenders, "defender"),
     ] {
         let side = fighters[0].unit.side.as_str();
+        let mut from: Vec<&str> = Vec::new();
+        for hex in fighters.iter().filter_map(|f| f.own.hex.as_deref()) {
+            if !from.contains(&hex) {
+                from.push(hex);
+            }
+        }
+        // One route for a side on several hexes: the picker names the hexes it is for (R-MED-47).
+        let title = if from.len() > 1 {
+            format!(
+                "{} retreat route, for {}",
+                possessive(side),
+                and_list(&from)
+            )
+        } else {
+            format!("{} retreat route", possessive(side))
+        };
         let hexes = roster_hexes(data, state, side, &fighting);
         let places = route_places(hexes, targets, |hex, on| RetreatHex {
             label: Some(hex.to_string()),
@@ -352,7 +368,7 @@ fn routes(
         })?;
         out.push(PlaceList {
             path: vec![key.to_string(), "retreat_hexes".to_string()],
-            title: format!("{} retreat route", possessive(side)),
+            title,
             rule: "5.4".to_string(),
             ruling: Some("R-MED-44".to_string()),
             places,

@@ -265,7 +265,7 @@ mod tests {
         // nominal, 2 it can lose. 2d6 − 2 ≤ 2: 6 of 36 on one hex and on several (R-MED-31).
         let ruleset = load("medieval");
         let data = ruleset.data::<Medieval>().unwrap();
-        let blocked = Route::new(data, None, "defender", &[], 2, Some(0), false).unwrap();
+        let blocked = Route::new(data, None, "defender", &[], &[2], Some(0), false).unwrap();
         let roll = "2d6".parse::<DiceSpec>().unwrap().distribution().unwrap();
         let d2_1 = Part {
             loss: 1,
