@@ -1102,6 +1102,14 @@ fn a_retreat_route_picked_from_the_roster_moves_the_units_on_it() {
             && !loses_sp(e, &Target::Defender)
     });
     let r = t.resolve("combat", &situation, &throw);
+    // The forecast names him and his own dice (8.2.4, R-MED-40).
+    assert!(
+        r.forecast
+            .iter()
+            .any(|c| c.label == "The defender's leader Vytautas dies on his death 2d6"),
+        "{:?}",
+        r.forecast.iter().map(|c| &c.label).collect::<Vec<_>>()
+    );
     let outcome = r.outcome.as_ref().unwrap();
     assert!(
         outcome

@@ -97,7 +97,10 @@ fn blocked_retreats_cost_sp_and_leaders_stop_scatter_but_may_die() {
     // Attacker with a stacked leader: never scattered; A1 on 12 (1/36) with no loss: the leader
     // dies on 2d6 ≤ 1: never.
     assert_eq!(chance(&r, "The attacker is scattered"), "0/1");
-    assert_eq!(chance(&r, "The attacker's leader dies"), "0/1");
+    assert_eq!(
+        chance(&r, "The attacker's leader dies on his death 2d6"),
+        "0/1"
+    );
 }
 
 #[test]
@@ -468,7 +471,7 @@ fn a_leader_on_one_hex_keeps_only_that_hex_from_scattering() {
         vec![crate::contract::Target::Hex("B".into())]
     );
     assert_ne!(chance(&by_hex, "The attacker is scattered"), "0/1");
-    chance(&by_hex, "The attacker's leader dies");
+    chance(&by_hex, "The attacker's leader dies on his death 2d6");
     // A leader stacked with the whole side: nobody scatters, in the forecast and the effects.
     let side = with_dice("combat", situation(false, true), &[6, 6, 6, 6]);
     assert!(scattered(&side).is_empty());
