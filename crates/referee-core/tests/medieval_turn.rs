@@ -843,7 +843,8 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
         "8 + 12 boxes, the track's end (R-MED-30)"
     );
 
-    // 4. The Komtur led two combats this turn: his fatigue rises by 1 on his row (13.1.3, 13.1.6).
+    // 4. The Komtur led two combats this turn: his fatigue rises by 1 on his row (13.1.3, 13.1.6);
+    //    the fatigue step sets it once a turn (R-MED-48).
     let komtur = t.id("Komtur");
     let up = t.r.worded(&t.b.state).units[&komtur]
         .words
@@ -874,6 +875,22 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
     let r = t.resolve("fatigue", &step, &[]);
     assert_eq!(r.outcome.as_ref().unwrap().result, "fatigue_2");
     t.apply(&r, &[("unit:Komtur", komtur)]);
+    assert_eq!(fatigue(&t), 2);
+    // 13.1.6: once a turn: the same step applied again this turn is refused, nothing written.
+    let events = t.b.events.len();
+    let mapping = Mapping {
+        targets: [("unit:Komtur".to_string(), vec![komtur])].into(),
+        choices: Default::default(),
+    };
+    let again =
+        t.b.apply(&t.r, &r, &mapping, DiceSource::Physical, None, None)
+            .unwrap_err();
+    assert_eq!(again.code, "battle.once_per_turn");
+    assert_eq!(again.rule.as_deref(), Some("13.1.6"));
+    assert!(again
+        .message
+        .starts_with("Komtur's fatigue was already set this turn"));
+    assert_eq!(t.b.events.len(), events);
     assert_eq!(fatigue(&t), 2);
     // A level typed other than his row's: the step says "Fatigue 4 (3 → 4)" and his row becomes
     // 4, as it says — not his row's 2 raised by 1 (13.1.3–13.1.6).

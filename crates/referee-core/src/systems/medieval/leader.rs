@@ -24,6 +24,9 @@ pub struct MedievalLeader {
     pub hex: Option<String>,
     /// His fatigue level now (13.1): entered as it stands, moved by results and by hand.
     pub fatigue: u32,
+    /// The fatigue step set his level this turn: it changes once a turn only (13.1.6).
+    #[serde(skip)]
+    pub fatigue_set: bool,
     /// Any other notes the umpire entered, as entered (battles recorded before leaders were typed
     /// wrote free notes).
     #[serde(skip)]
@@ -100,6 +103,7 @@ pub fn enter(spec: &UnitSpec) -> Result<MedievalLeader, RefereeError> {
         range,
         hex,
         fatigue,
+        fatigue_set: false,
         notes,
     })
 }
@@ -137,6 +141,7 @@ pub fn land(own: &mut MedievalLeader, change: &Change) -> bool {
         }
         Change::FatigueLevel { level } => {
             own.fatigue = *level;
+            own.fatigue_set = true;
             true
         }
         // 8.2.6, 8.2.7, R-MED-44: he stops where his units' retreat along the route stops.
@@ -150,6 +155,32 @@ pub fn land(own: &mut MedievalLeader, change: &Change) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+/// 13.1.6: a result setting his fatigue a second time in one turn is refused (the fatigue step
+/// once a turn per leader, R-MED-48); the umpire's own edits are not results.
+pub fn refuse(unit: &UnitState, own: &MedievalLeader, change: &Change) -> Option<RefereeError> {
+    match change {
+        Change::FatigueLevel { .. } if own.fatigue_set => Some(
+            RefereeError::new(
+                ErrorCode::BattleOncePerTurn,
+                format!(
+                    "{}'s fatigue was already set this turn: it changes by 1 level in a turn only; undo that step to set it again.",
+                    unit.label
+                ),
+            )
+            .rule("13.1.6")
+            .ruling("R-MED-48"),
+        ),
+        _ => None,
+    }
+}
+
+/// A new turn: his fatigue may be set again (13.1.6).
+pub fn at_turn_end(unit: &mut UnitState) {
+    if let Some(own) = unit.detail_mut::<MedievalLeader>() {
+        own.fatigue_set = false;
     }
 }
 

@@ -194,6 +194,19 @@ impl RuleSystem for Medieval {
         leader::land(own, change)
     }
 
+    fn refuse_leader(
+        _state: &BattleState,
+        unit: &UnitState,
+        own: &MedievalLeader,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        leader::refuse(unit, own, change)
+    }
+
+    fn leader_at_turn_end(unit: &mut UnitState) {
+        leader::at_turn_end(unit)
+    }
+
     fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
         roster::keep(old, new)
     }
