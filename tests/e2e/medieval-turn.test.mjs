@@ -73,6 +73,8 @@ async function playTurn(label) {
   const chase = await browser.$('[data-route="path"] summary');
   assert.equal(await chase.getText(), "Knights' pursuit route: 13.05");
   assert.equal(await browser.$('[data-route="path"]').getAttribute('open'), null, 'folded until asked');
+  await browser.execute(() => document.querySelector('[data-route="path"]').scrollIntoView({ block: 'center' }));
+  await shot(browser, `medieval-pursuit-${label}`);
   await browser.execute(() => {
     const box = document.querySelector('#dice-typed');
     box.value = '4';
