@@ -1,7 +1,8 @@
 // End to end: a whole Medieval turn in the real app window, at 1280×800 and at 390×844, from the
 // roster alone — the Knights charge the Boyars with the Komtur on their hex (the roster's hex
 // brings him in, 8.2.1, no chip) and drive them back, the scatter d6 asked after the 2d6 and
-// tapped on its pad (5.1.1 g), and the pursuit test opens from that combat (R-MED-43); the
+// tapped on its pad (5.1.1 g), and the pursuit test opens from that combat (R-MED-43), the Knights
+// and the Komtur ending it on the hex the Boyars emptied (R-MED-45); the
 // Sergeants charge the Tatars with Vytautas on their hex: the
 // Tatars retreat and his death 2d6 is asked after the table's, tapped on its pads, and lands on
 // him — he lives and retreats on his own (8.2.4–8.2.6, R-MED-40), the Tatars' retreat route
@@ -32,9 +33,9 @@ async function setUp(name) {
   await addUnit(browser, 'Knights', 'Order', { type: 'heavy_cavalry', sp: 2, cf: 2, hex: '12.05' });
   await addUnit(browser, 'Sergeants', 'Order', { type: 'cavalry', sp: 2, cf: 1 });
   await addUnit(browser, 'Crossbows', 'Order', { type: 'crossbowmen', sp: 2 });
-  await addUnit(browser, 'Boyars', 'Lithuanians', { type: 'light_cavalry', sp: 2, cf: 1 });
-  await addUnit(browser, 'Vytautas', 'Lithuanians', { hex: '14.05' }, 'leader');
-  await addUnit(browser, 'Tatars', 'Lithuanians', { type: 'light_cavalry', sp: 2, cf: 1, hex: '14.05' });
+  await addUnit(browser, 'Boyars', 'Lithuanians', { type: 'light_cavalry', sp: 2, cf: 1, hex: '13.05' });
+  await addUnit(browser, 'Vytautas', 'Lithuanians', { hex: '17.05' }, 'leader');
+  await addUnit(browser, 'Tatars', 'Lithuanians', { type: 'light_cavalry', sp: 2, cf: 1, hex: '17.05' });
   await addUnit(browser, 'Spears', 'Lithuanians', { type: 'light_infantry', sp: 2 });
 }
 
@@ -59,8 +60,9 @@ async function playTurn(label) {
   assert.doesNotMatch(words.Knights, /[Ss]cattered/, words.Knights);
 
   // The Boyars retreated: the pursuit test opens from that combat (R-MED-43), the Knights as they
-  // stand with the Komtur on their hex (0 hexes from their leader, R-MED-6); a d6 of 4 makes it
-  // voluntary, recorded in the log.
+  // stand with the Komtur on their hex (0 hexes from their leader, R-MED-6), the route folded to
+  // one line beginning with the hex the Boyars emptied (5.5.5); a d6 of 4 makes it voluntary,
+  // recorded in the log, and the Knights with the Komtur end their pursuit on 13.05 (R-MED-45).
   await flow.count('button[data-tab="resolve"]');
   const action = await browser.$('#action');
   await browser.execute((e) => e.scrollIntoView({ block: 'center' }), action);
@@ -68,6 +70,11 @@ async function playTurn(label) {
   flow.n += 1;
   await until(browser, 'the pursuit from the roster', async () => (await browser.$('#from-roster').isExisting()) && (await browser.$('#from-roster').getText()).includes('Knights pursues'));
   assert.doesNotMatch(await browser.$('#from-roster').getText(), /Count the hexes/, 'the Komtur stands on their hex');
+  const chase = await browser.$('[data-route="path"] summary');
+  assert.equal(await chase.getText(), "Knights' pursuit route: 13.05");
+  assert.equal(await browser.$('[data-route="path"]').getAttribute('open'), null, 'folded until asked');
+  await browser.execute(() => document.querySelector('[data-route="path"]').scrollIntoView({ block: 'center' }));
+  await shot(browser, `medieval-pursuit-${label}`);
   await browser.execute(() => {
     const box = document.querySelector('#dice-typed');
     box.value = '4';
@@ -78,24 +85,31 @@ async function playTurn(label) {
   assert.match(await browser.$('#bar-result').getText(), /[Vv]oluntary/);
   await flow.count('#apply-result');
   await browser.$('#applied').waitForExist({ timeout: 10000 });
+  const pursued = await standingOn('Hex 13.05');
+  assert.ok(pursued.includes('Knights') && pursued.includes('Komtur'), pursued.join(', '));
 
   // 1:1, armour 1 and charge 1 against charge 1 and Vytautas's 2 CMs, stacked with the Tatars on
-  // 14.05: 1:2. The Tatars' retreat route is picked as hexes (R-MED-44): the roster's 12.05 is
-  // offered with the enemy Knights on it; the umpire types a new hex, 15.05. A 3 (1 + 2): -1/D1,
+  // 17.05: 1:2. The Tatars' retreat route, folded to one line, is opened and picked as hexes
+  // (R-MED-44): the roster's 13.05 is offered with the enemy Knights on it (their pursuit ended
+  // there); the umpire types a new hex, 15.05. A 3 (1 + 2): -1/D1,
   // the Sergeants lose 1 SP and the Tatars retreat 1 hex, to 15.05, never scattered beside him
   // (9.1.3); his death 2d6 (3 + 4 = 7, above 1) is asked next, on two pads named by him, and he
   // lives and retreats on his own, stopping with them on 15.05 (8.2.4, 8.2.6, 8.2.7).
   const ready = async () => (await pads(browser)).length === 2;
   const route = async () => {
     const key = 'defender.retreat_hexes';
+    // Folded until asked: one tap opens it.
+    await tap(browser, `summary[data-route-open="${key}"]`);
     const offers = await browser.execute((k) => [...document.querySelectorAll(`button[data-place^="${k}:"]`)].map((b) => b.textContent.replace(/\s+/g, ' ').trim()), key);
-    assert.ok(offers.some((o) => /^12\.05 · enemy: Knights$/.test(o)), offers.join(' | '));
+    assert.ok(offers.some((o) => /^13\.05 · enemy: Knights$/.test(o)), offers.join(' | '));
+    // Typed and entered with the keyboard's return key: one interaction.
     await browser.$(`input[data-new-place="${key}"]`).setValue('15.05');
-    await tap(browser, `button[data-add-place="${key}"]`);
-    await until(browser, 'the route picked', async () => (await browser.$(`fieldset[data-route="${key}"] .route-hexes`).isExisting()));
+    await browser.keys('Enter');
+    await until(browser, 'the route picked', async () => (await browser.$(`[data-route="${key}"] .route-hexes`).isExisting()));
+    assert.equal(await browser.$(`summary[data-route-open="${key}"]`).getText(), "Lithuanians' retreat route: 15.05");
     // The screen with the route picked: no developer text, nothing wider than the window.
     if (label === 'desktop') await checkScreen(browser, 'medieval-route');
-    await browser.execute((k) => document.querySelector(`fieldset[data-route="${k}"]`).scrollIntoView({ block: 'center' }), key);
+    await browser.execute((k) => document.querySelector(`[data-route="${k}"]`).scrollIntoView({ block: 'center' }), key);
     await shot(browser, `medieval-route-${label}`);
     return 2;
   };

@@ -238,7 +238,8 @@ pub enum Change {
     },
     /// The units fired their throwing weapons: once per game (ITACS 6.6).
     ThrowingWeaponsUsed,
-    /// The stack now stands in this hex, where its move ended (ITACS 4.3, 5.3.1).
+    /// The stack now stands in this hex, where its move ended (ITACS 4.3, 5.3.1), or its
+    /// pursuit (Medieval 5.5, R-MED-45).
     EntersHex { hex: String },
     /// The battle's clock starts: the battle's first bound at its start time ("HH:MM"), in the
     /// climate and season whose dawn, sunrise, sunset and dusk it reads, with the Invader's

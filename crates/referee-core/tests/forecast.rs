@@ -722,6 +722,7 @@ fn a_medieval_pursuit_that_rides_units_down_removes_them_when_applied() {
     let targets = BTreeMap::from([
         ("hex:0906".to_string(), vec![spears]),
         ("hex:0907".to_string(), vec![archers]),
+        ("attacker".to_string(), vec![hobilars]),
     ]);
     assert!(check_situation(&r, &b, "pursuit", &situation, &targets, "ride-down pursuit") >= 6);
     let before = b.state.morale_track;
@@ -731,6 +732,11 @@ fn a_medieval_pursuit_that_rides_units_down_removes_them_when_applied() {
         assert!(copy.state.units[&spears].lost, "{faces:?}: {effects:?}");
         assert!(copy.state.units[&archers].lost, "{faces:?}: {effects:?}");
         assert!(!copy.state.units[&hobilars].lost, "{faces:?}");
+        // R-MED-45: the pursuer ends on the last hex it enters.
+        let pursuer = copy.state.units[&hobilars]
+            .detail::<referee_core::systems::medieval::roster::MedievalCounter>()
+            .unwrap();
+        assert_eq!(pursuer.hex.as_deref(), Some("0907"), "{faces:?}");
         // 5.8.4: riding down does not move the MORALE track.
         assert_eq!(copy.state.morale_track, before, "{faces:?}");
         // The standing counts them as eliminated, and says so (5.8.3, R-MED-34).

@@ -843,7 +843,8 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
         "8 + 12 boxes, the track's end (R-MED-30)"
     );
 
-    // 4. The Komtur led two combats this turn: his fatigue rises by 1 on his row (13.1.3, 13.1.6).
+    // 4. The Komtur led two combats this turn: his fatigue rises by 1 on his row (13.1.3, 13.1.6);
+    //    the fatigue step sets it once a turn (R-MED-48).
     let komtur = t.id("Komtur");
     let up = t.r.worded(&t.b.state).units[&komtur]
         .words
@@ -874,6 +875,22 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
     let r = t.resolve("fatigue", &step, &[]);
     assert_eq!(r.outcome.as_ref().unwrap().result, "fatigue_2");
     t.apply(&r, &[("unit:Komtur", komtur)]);
+    assert_eq!(fatigue(&t), 2);
+    // 13.1.6: once a turn: the same step applied again this turn is refused, nothing written.
+    let events = t.b.events.len();
+    let mapping = Mapping {
+        targets: [("unit:Komtur".to_string(), vec![komtur])].into(),
+        choices: Default::default(),
+    };
+    let again =
+        t.b.apply(&t.r, &r, &mapping, DiceSource::Physical, None, None)
+            .unwrap_err();
+    assert_eq!(again.code, "battle.once_per_turn");
+    assert_eq!(again.rule.as_deref(), Some("13.1.6"));
+    assert!(again
+        .message
+        .starts_with("Komtur's fatigue was already set this turn"));
+    assert_eq!(t.b.events.len(), events);
     assert_eq!(fatigue(&t), 2);
     // A level typed other than his row's: the step says "Fatigue 4 (3 → 4)" and his row becomes
     // 4, as it says — not his row's 2 raised by 1 (13.1.3–13.1.6).
@@ -1102,6 +1119,14 @@ fn a_retreat_route_picked_from_the_roster_moves_the_units_on_it() {
             && !loses_sp(e, &Target::Defender)
     });
     let r = t.resolve("combat", &situation, &throw);
+    // The forecast names him and his own dice (8.2.4, R-MED-40).
+    assert!(
+        r.forecast
+            .iter()
+            .any(|c| c.label == "The defender's leader Vytautas dies on his death 2d6"),
+        "{:?}",
+        r.forecast.iter().map(|c| &c.label).collect::<Vec<_>>()
+    );
     let outcome = r.outcome.as_ref().unwrap();
     assert!(
         outcome
@@ -1173,4 +1198,296 @@ fn a_retreat_route_picked_from_the_roster_moves_the_units_on_it() {
         .any(|e| matches!(e.change, Change::RetreatTo { .. })));
     t.land_throw(&next, &throw);
     assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("15.05"));
+}
+
+/// The pursuit route picked from the roster (5.5, R-MED-45): after the Boyars' retreat lands on
+/// 15.05, the pursuit opens from that combat with the hex the retreat emptied, 13.05, as its
+/// first hex (5.5.5), the Knights and the Komtur stacked with them as the pursuers, and the
+/// roster's other hexes to pick: the enemy Spears' 14.05, filled in as enemy units. The Knights
+/// ride the Spears down there (5.5.9) and the fortified 14.04 typed after it stops them
+/// (11.1.5): the Knights and the Komtur land on 14.05 in the same event as the ride-down, the
+/// MORALE counter unmoved (5.8.4); replay equal to live, undo exact.
+#[test]
+fn a_pursuit_route_picked_from_the_roster_moves_the_pursuer_and_his_leader() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right"] }
+    ]);
+    let units = vec![
+        leader("Komtur", "Order", "Vanguard", json!({ "hex": "12.05" })),
+        unit(
+            "Knights",
+            "Order",
+            "Vanguard",
+            json!({ "type": "heavy_cavalry", "sp": 2, "cf": 2, "hex": "12.05" }),
+        ),
+        unit(
+            "Boyars",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.05" }),
+        ),
+        unit(
+            "Spears",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_infantry", "sp": 1, "hex": "14.05" }),
+        ),
+    ];
+    let mut t = Turn::begin("Grunwald, the pursuit", sides, &units);
+    let (knights, boyars) = (t.id("Knights"), t.id("Boyars"));
+    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars]).unwrap();
+    let mut situation = f.situation.clone();
+    situation["defender"]["retreat_hexes"] = json!([{ "label": "15.05" }]);
+    let throw = t.throw_where("combat", &situation, |e| {
+        retreats_to(e, &Target::Defender, "15.05") && !retreats(e, &Target::Attacker)
+    });
+    let f = referee_core::battle::Fight { situation, ..f };
+    t.land_throw(&f, &throw);
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("15.05"));
+    let morale = t.b.state.morale_track;
+
+    let chase = fight(&t.r, &t.b.state, "pursuit", &[], &[]).unwrap();
+    assert_eq!(chase.situation["path"], json!([{ "label": "13.05" }]));
+    assert_eq!(chase.situation["hexes_from_leader"], json!(0));
+    assert_eq!(chase.targets["attacker"], vec![knights, t.id("Komtur")]);
+    let route = &chase.places[0];
+    assert_eq!(route.path, ["path"]);
+    assert_eq!(route.title, "Knights' pursuit route");
+    let offered: Vec<(&str, &str)> = route
+        .places
+        .iter()
+        .map(|p| (p.name.as_str(), p.words.as_str()))
+        .collect();
+    assert_eq!(
+        offered,
+        [("14.05", "enemy: Spears"), ("15.05", "enemy: Boyars")]
+    );
+    assert_eq!(
+        route.places[0].item,
+        json!({ "label": "14.05", "enemy": [{ "type": "light_infantry", "sp": 1 }] })
+    );
+    // Only the non-cavalry there is ridden down (5.8.1).
+    assert_eq!(chase.targets["hex:14.05"], vec![t.id("Spears")]);
+    assert_eq!(chase.targets["hex:15.05"], Vec::<UnitId>::new());
+
+    // The umpire picks 14.05 from the list, then types the fortified 14.04.
+    let mut situation = chase.situation.clone();
+    situation["path"] = json!([
+        situation["path"][0].clone(),
+        route.places[0].item.clone(),
+        { "label": "14.04", "terrain": "fortifications" }
+    ]);
+    let r = t.resolve("pursuit", &situation, &[1]);
+    let outcome = r.outcome.as_ref().unwrap();
+    assert!(
+        outcome.meaning.ends_with("The pursuit ends on hex 14.05."),
+        "{}",
+        outcome.meaning
+    );
+    assert!(r.checks.iter().any(|c| c.rule == "11.1.5"));
+    let f = referee_core::battle::Fight { situation, ..chase };
+    t.land_throw(&f, &[1]);
+    let last = t.b.events.iter().rev().find_map(|e| match &e.body {
+        EventBody::Applied { changes, .. } => Some(changes),
+        _ => None,
+    });
+    let moved: Vec<&Subject> = last
+        .unwrap()
+        .iter()
+        .filter(|c| matches!(c.change, Change::EntersHex { .. }))
+        .map(|c| &c.subject)
+        .collect();
+    assert_eq!(
+        moved,
+        [&Subject::Unit(knights), &Subject::Unit(t.id("Komtur"))]
+    );
+    assert_eq!(hex_of(&t, "Knights").as_deref(), Some("14.05"));
+    assert_eq!(hex_of(&t, "Komtur").as_deref(), Some("14.05"));
+    assert!(t.unit("Spears").lost, "ridden down (5.5.9)");
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("15.05"));
+    assert_eq!(t.b.state.morale_track, morale, "5.8.4: no MORALE change");
+    assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
+    let words = t.r.worded(&t.b.state);
+    assert_eq!(
+        words.units[&knights].words.place.as_deref(),
+        Some("Hex 14.05")
+    );
+}
+
+/// A leader within his command range, read from the roster's hex numbers (8.2.2, R-MED-46):
+/// Vytautas 2 hexes from the Boyars' 13.05 gives them 1 CM, said up front with his name; the
+/// Komtur on 13.07, 2 or 3 hexes from the Knights' 12.05 as the map staggers its columns, is
+/// asked of the umpire; a leader 3 hexes off gives nothing, a grand leader there 1 CM (range 3,
+/// 8.1.5). The combat then lands as any other: replay equal to live, undo exact.
+#[test]
+fn a_leader_within_his_command_range_on_the_roster_gives_his_cm() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right"] }
+    ]);
+    let with = |lithuanian: UnitSpec| {
+        vec![
+            leader("Komtur", "Order", "Vanguard", json!({ "hex": "13.07" })),
+            unit(
+                "Knights",
+                "Order",
+                "Vanguard",
+                json!({ "type": "heavy_cavalry", "sp": 2, "cf": 2, "hex": "12.05" }),
+            ),
+            unit(
+                "Boyars",
+                "Lithuanians",
+                "Right",
+                json!({ "type": "light_cavalry", "sp": 2, "hex": "13.05" }),
+            ),
+            lithuanian,
+        ]
+    };
+    let opened = |t: &Turn| {
+        fight(
+            &t.r,
+            &t.b.state,
+            "combat",
+            &[t.id("Knights")],
+            &[t.id("Boyars")],
+        )
+        .unwrap()
+    };
+    let in_range = |r: &Resolution, side: &str| {
+        r.modifiers
+            .iter()
+            .any(|m| m.label == format!("{side}: within a leader's range") && m.value.abs() == 1)
+    };
+
+    let near = leader(
+        "Vytautas",
+        "Lithuanians",
+        "Right",
+        json!({ "hex": "15.05" }),
+    );
+    let mut t = Turn::begin("Grunwald, command range", sides.clone(), &with(near));
+    let f = opened(&t);
+    assert_eq!(f.situation["defender"]["leader"], json!("in_range"));
+    assert!(f.situation["attacker"].get("leader").is_none());
+    assert!(
+        f.asks.contains(
+            &"Vytautas is within his command range of the Lithuanians' fighting hexes: 1 CM (8.2.2)."
+                .to_string()
+        ),
+        "{:?}",
+        f.asks
+    );
+    assert!(
+        f.asks.contains(
+            &"Say whether Komtur is within his command range of the Order's fighting hexes: the hex numbers do not settle it (8.2.2)."
+                .to_string()
+        ),
+        "{:?}",
+        f.asks
+    );
+    let r = t.resolve("combat", &f.situation, &[]);
+    assert!(in_range(&r, "Defender"), "{:?}", r.modifiers);
+    assert!(!in_range(&r, "Attacker"), "{:?}", r.modifiers);
+    // It lands as any combat does.
+    let morale = t.b.state.morale_track;
+    t.fought("combat", &["Knights"], &["Boyars"], |e| {
+        loses_sp(e, &Target::Defender)
+    });
+    assert!(t.unit("Boyars").strength < 2 || t.unit("Boyars").lost);
+    assert!(t.b.state.morale_track >= morale);
+    assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
+
+    // 3 hexes off: out of a leader's range 2, within a grand leader's 3.
+    let far = leader(
+        "Vytautas",
+        "Lithuanians",
+        "Right",
+        json!({ "hex": "16.05" }),
+    );
+    let t = Turn::begin("Grunwald, out of range", sides.clone(), &with(far));
+    assert!(opened(&t).situation["defender"].get("leader").is_none());
+    let grand = leader(
+        "Jagiełło",
+        "Lithuanians",
+        "Right",
+        json!({ "grand": true, "hex": "16.05" }),
+    );
+    let t = Turn::begin("Grunwald, the grand leader", sides, &with(grand));
+    assert_eq!(
+        opened(&t).situation["defender"]["leader"],
+        json!("in_range")
+    );
+}
+
+/// A side fighting from two hexes retreats by the one route picked, which the picker says is for
+/// both (R-MED-47): the Boyars' and the Horsemen's stacks (2 SPs each) driven back 1 hex cannot
+/// end together on its first hex, 14.05, over its 2 SPs (4.5.2): nothing lands there, the result says so, and both stay where
+/// they fought on the roster for the umpire to set; replay equal to live, undo exact.
+#[test]
+fn stacks_from_two_hexes_never_overfill_the_hex_their_retreat_ends_on() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right"] }
+    ]);
+    let units = vec![
+        unit(
+            "Knights",
+            "Order",
+            "Vanguard",
+            json!({ "type": "heavy_cavalry", "sp": 2, "cf": 2, "hex": "12.05" }),
+        ),
+        unit(
+            "Boyars",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.05" }),
+        ),
+        unit(
+            "Horsemen",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.06" }),
+        ),
+    ];
+    let mut t = Turn::begin("Grunwald, two hexes", sides, &units);
+    let (knights, boyars, horsemen) = (t.id("Knights"), t.id("Boyars"), t.id("Horsemen"));
+    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars, horsemen]).unwrap();
+    let route = f
+        .places
+        .iter()
+        .find(|p| p.path == ["defender", "retreat_hexes"])
+        .unwrap();
+    assert_eq!(
+        route.title,
+        "Lithuanians' retreat route, for 13.05 and 13.06"
+    );
+    let mut situation = f.situation.clone();
+    situation["defender"]["retreat_hexes"] =
+        json!([{ "label": "14.05" }, { "label": "14.06" }, { "label": "15.05" }]);
+    let throw = t.throw_where("combat", &situation, |e| {
+        e.iter()
+            .any(|e| e.target == Target::Defender && e.change == Change::Retreat { hexes: 1 })
+            && !loses_sp(e, &Target::Defender)
+            && !retreats(e, &Target::Attacker)
+            && !e.iter().any(|e| e.change == Change::Scatter)
+    });
+    let r = t.resolve("combat", &situation, &throw);
+    let outcome = r.outcome.as_ref().unwrap();
+    assert!(
+        outcome
+            .meaning
+            .contains("cannot all end on hex 14.05, over its 2 SPs (4.5.2)"),
+        "{}",
+        outcome.meaning
+    );
+    assert!(!outcome
+        .effects
+        .iter()
+        .any(|e| matches!(e.change, Change::RetreatTo { .. })));
+    let f = referee_core::battle::Fight { situation, ..f };
+    t.land_throw(&f, &throw);
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("13.05"));
+    assert_eq!(hex_of(&t, "Horsemen").as_deref(), Some("13.06"));
+    assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaceList } from '../generated/api';
-import { itemFor, offered, routeNames, withPlace, withoutPlace } from './route';
+import { itemFor, offered, routeLine, routeNames, withPlace, withoutPlace } from './route';
 
 const route: PlaceList = {
   path: ['defender', 'retreat_hexes'],
@@ -46,5 +46,14 @@ describe('a retreat route picked from the roster', () => {
     const s = withPlace({}, route, '14.05') as { defender: { retreat_hexes: { friendly: unknown[] }[] } };
     s.defender.retreat_hexes[0].friendly.push({ type: 'cavalry', sp: 1 });
     expect((route.places[0].item as { friendly: unknown[] }).friendly).toHaveLength(1);
+  });
+
+  it('says the route in one line for the folded picker, a hex not yet named by its place', () => {
+    expect(routeLine({}, route)).toBe('none picked');
+    let s: unknown = withPlace({}, route, '14.05');
+    s = withPlace(s, route, '15.05');
+    expect(routeLine(s, route)).toBe('14.05 → 15.05');
+    const pursuit: PlaceList = { ...route, path: ['path'] };
+    expect(routeLine({ path: [{}, { label: '14.05' }] }, pursuit)).toBe('hex 1 → 14.05');
   });
 });

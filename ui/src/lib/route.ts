@@ -17,6 +17,12 @@ export function routeNames(situation: unknown, list: PlaceList): string[] {
   return itemsOf(situation, list).map((item) => String(item?.[list.name_key] ?? ''));
 }
 
+/** The route in one line, for the folded picker: "14.05 → 15.05", or that none is picked. */
+export function routeLine(situation: unknown, list: PlaceList): string {
+  const names = routeNames(situation, list).map((name, i) => name || `hex ${i + 1}`);
+  return names.length ? names.join(' → ') : 'none picked';
+}
+
 /** The roster's places not yet on the route. */
 export function offered(situation: unknown, list: PlaceList): PlaceList['places'] {
   const taken = new Set(routeNames(situation, list));

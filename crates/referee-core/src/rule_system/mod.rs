@@ -270,6 +270,17 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = (state, unit, own, change, rule);
         None
     }
+    /// A change the battle refuses on a leader's row before it is written (Medieval 13.1.6: his
+    /// fatigue set once a turn).
+    fn refuse_leader(
+        state: &BattleState,
+        unit: &UnitState,
+        own: &Self::Leader,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        let _ = (state, unit, own, change);
+        None
+    }
     /// The unit in the rules' words.
     fn words(data: &Self::Data, unit: &UnitState, own: &Self::Unit) -> UnitWords;
 
@@ -640,7 +651,10 @@ impl<S: RuleSystem> System for Loaded<S> {
         change: &Change,
         rule: &str,
     ) -> Option<RefereeError> {
-        S::refuse(state, unit, unit.detail::<S::Unit>()?, change, rule)
+        match unit.detail::<S::Unit>() {
+            Some(own) => S::refuse(state, unit, own, change, rule),
+            None => S::refuse_leader(state, unit, unit.detail::<S::Leader>()?, change),
+        }
     }
 
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError> {

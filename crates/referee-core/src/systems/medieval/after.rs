@@ -78,6 +78,9 @@ struct PursuitPath {
     checks: Vec<Check>,
     ridden: Vec<crate::contract::Effect>,
     notes: Vec<Note>,
+    /// The last hex the pursuit enters, when the umpire named it: the pursuer ends there
+    /// (R-MED-45).
+    ends: Option<String>,
 }
 
 /// Walks a pursuit's hexes in order: the stacking limit at every moment (4.5.2) and riding down
@@ -188,6 +191,8 @@ fn pursuit_path(data: &MedievalData, s: &PursuitSituation) -> Result<PursuitPath
             ));
             break;
         }
+        // Entered: the pursuit ends here unless it goes on; a hex left unnamed cannot be landed on.
+        out.ends = hex.label.clone().filter(|l| !l.trim().is_empty());
         if ridden {
             // 5.8.3, 5.8.4: eliminated, without MORALE change.
             out.ridden.push(effect(
@@ -350,8 +355,19 @@ pub fn pursuit(
             "Pursuit is voluntary: the unit may pursue, leaving the retreat path by 1 hex (5.5.4), or stay."
         };
         // The path described is the pursuit the unit makes (R-MED-32): its ride-downs follow
-        // either way.
-        (text.to_string(), path.ridden.clone())
+        // either way, and it ends on the last hex it enters (R-MED-45).
+        let mut effects = path.ridden.clone();
+        let mut text = text.to_string();
+        if let Some(hex) = &path.ends {
+            effects.push(effect(
+                Target::Attacker,
+                Change::EntersHex { hex: hex.clone() },
+                "5.5",
+                Some("R-MED-45"),
+            ));
+            text.push_str(&format!(" The pursuit ends on hex {hex}."));
+        }
+        (text, effects)
     };
     let (distribution, mut outcome) = roll_named(&p.dice, &rows, &meaning, dice)?;
     if let Some(o) = outcome.as_mut() {

@@ -137,6 +137,87 @@ fn holds_banner(hexes: &[FightingHex]) -> bool {
     hexes.iter().any(|h| h.banner)
 }
 
+/// Where a side without a leader on its fighting hexes stands for 8.2.2, read from the roster's
+/// hex numbers (R-MED-46): within a leader's command range of every fighting hex, by both ways
+/// of staggering the map's columns; or which leaders the numbers cannot settle, for the umpire.
+enum InRange {
+    Within(String),
+    Unsettled(Vec<String>),
+    None,
+}
+
+fn leader_in_range(state: &BattleState, side: &str, hexes: &[FightingHex]) -> InRange {
+    if hexes.iter().any(|h| h.leader.is_some()) {
+        return InRange::None;
+    }
+    let fighting: Option<Vec<&str>> = hexes
+        .iter()
+        .map(|h| h.members.first().and_then(|f| f.own.hex.as_deref()))
+        .collect();
+    let Some(fighting) = fighting else {
+        return InRange::None;
+    };
+    let mut unsettled = Vec::new();
+    for u in state.units.values().filter(|u| u.side == side && !u.lost) {
+        let Some(l) = u.detail::<MedievalLeader>() else {
+            continue;
+        };
+        let (Some(at), false) = (l.hex.as_deref(), u.leader.is_some_and(|f| f.out_of_play()))
+        else {
+            continue;
+        };
+        let range = l.command_range();
+        let each: Vec<Option<bool>> = fighting
+            .iter()
+            .map(|h| super::map::within(h, at, range))
+            .collect();
+        if each.iter().all(|w| *w == Some(true)) {
+            return InRange::Within(u.label.clone());
+        }
+        if !each.contains(&Some(false)) {
+            unsettled.push(u.label.clone());
+        }
+    }
+    if unsettled.is_empty() {
+        InRange::None
+    } else {
+        InRange::Unsettled(unsettled)
+    }
+}
+
+/// The side's leader part read from the roster, and what is left to ask.
+fn range_support(
+    state: &BattleState,
+    hexes: &[FightingHex],
+    asks: &mut Vec<String>,
+) -> super::combat::LeaderPresence {
+    let Some(side) = hexes
+        .first()
+        .and_then(|h| h.members.first())
+        .map(|f| f.unit.side.as_str())
+    else {
+        return super::combat::LeaderPresence::None;
+    };
+    match leader_in_range(state, side, hexes) {
+        InRange::Within(name) => {
+            asks.push(format!(
+                "{name} is within his command range of the {} fighting hexes: 1 CM (8.2.2).",
+                possessive(side)
+            ));
+            super::combat::LeaderPresence::InRange
+        }
+        InRange::Unsettled(names) => {
+            asks.push(format!(
+                "Say whether {} is within his command range of the {} fighting hexes: the hex numbers do not settle it (8.2.2).",
+                crate::error::or_list(&names),
+                possessive(side)
+            ));
+            super::combat::LeaderPresence::None
+        }
+        InRange::None => super::combat::LeaderPresence::None,
+    }
+}
+
 /// What the umpire is asked of the stacked leaders: his command, which his death costs 1 SP a
 /// unit (8.1.4), where the roster gives him none.
 fn leader_asks(hexes: &[FightingHex]) -> Vec<String> {
@@ -153,15 +234,14 @@ fn leader_asks(hexes: &[FightingHex]) -> Vec<String> {
         .collect()
 }
 
-/// The roster's hexes a side's retreat route may name (5.4, R-MED-44): every hex besides the
-/// fighting ones where a counter of either side or a leader of the side stands, in the roster's
-/// order of hex names; each adds a route hex with the side's counters there as its friendly units
-/// (5.4.4, 4.5.2) and the enemy's ticked (5.4.5). ZoCs and terrain stay the umpire's to set.
-fn route_places(
-    state: &BattleState,
+/// What stands on each roster hex besides the fighting ones, seen by one side, in the roster's
+/// order of hex names: its counters not scattered and its leaders in play (5.4, 5.5, R-MED-44).
+fn roster_hexes<'a>(
+    data: &MedievalData,
+    state: &'a BattleState,
     side: &str,
     fighting: &[&str],
-) -> Result<Vec<Place>, RefereeError> {
+) -> BTreeMap<&'a str, OnHex<'a>> {
     let mut hexes: BTreeMap<&str, OnHex> = BTreeMap::new();
     for u in state.units.values().filter(|u| !u.lost) {
         if let Some(own) = u.detail::<MedievalCounter>() {
@@ -172,6 +252,14 @@ fn route_places(
                 continue;
             }
             let here = hexes.entry(hex).or_default();
+            // 5.8.1: only non-cavalry is ridden down there.
+            let cavalry = data
+                .unit_types
+                .get(&own.entry.unit_type)
+                .is_some_and(|t| t.cavalry);
+            if !cavalry {
+                here.ridden.push(u.id);
+            }
             if u.side == side {
                 here.friendly.push(own.now(u.strength));
                 here.words.push(format!(
@@ -181,6 +269,7 @@ fn route_places(
                 ));
             } else {
                 here.enemy.push(&u.label);
+                here.enemy_units.push(own.now(u.strength));
             }
         } else if let Some(l) = u.detail::<MedievalLeader>() {
             let in_play = !u.leader.is_some_and(|f| f.out_of_play());
@@ -197,35 +286,47 @@ fn route_places(
         }
     }
     hexes
+}
+
+/// The roster's hexes a route may name, each with the item it adds (`item`: the hex and what
+/// stands there), in words; a ride-down there lands on the hex's non-cavalry (5.8.1).
+fn route_places<T: serde::Serialize>(
+    hexes: BTreeMap<&str, OnHex>,
+    targets: &mut BTreeMap<String, Vec<UnitId>>,
+    item: impl Fn(&str, &OnHex) -> T,
+) -> Result<Vec<Place>, RefereeError> {
+    hexes
         .into_iter()
         .map(|(hex, on)| {
-            let mut words = on.words;
+            targets
+                .entry(target_key(&Target::Hex(hex.to_string())))
+                .or_insert_with(|| on.ridden.clone());
+            let mut words = on.words.clone();
             if !on.enemy.is_empty() {
                 words.push(format!("enemy: {}", and_list(&on.enemy)));
             }
-            let item = RetreatHex {
-                label: Some(hex.to_string()),
-                enemy: !on.enemy.is_empty(),
-                friendly: on.friendly,
-                ..RetreatHex::default()
-            };
-            Place::new(hex, words.join(", "), &item)
+            Place::new(hex, words.join(", "), &item(hex, &on))
         })
         .collect()
 }
 
 /// What stands on a roster hex, seen by one side: its own counters (as a route hex's friendly
-/// units), its own in words, and the enemy's labels.
+/// units), its own in words, the enemy's labels and counters, and the non-cavalry a ride-down
+/// there would eliminate.
 #[derive(Default)]
 struct OnHex<'a> {
     friendly: Vec<MedUnit>,
     words: Vec<String>,
     enemy: Vec<&'a str>,
+    enemy_units: Vec<MedUnit>,
+    ridden: Vec<UnitId>,
 }
 
-/// Both sides' retreat routes to pick hex by hex, and the effect target of each roster hex
-/// offered: its counters, whom a retreating cavalry rides down there (5.4.4, R-MED-28).
+/// Both sides' retreat routes to pick hex by hex (5.4, R-MED-44): the roster's other hexes, the
+/// side's counters there as its friendly units (5.4.4, 4.5.2) and the enemy's ticked (5.4.5).
+/// ZoCs and terrain stay the umpire's to set.
 fn routes(
+    data: &MedievalData,
     state: &BattleState,
     sides: &Sides<MedievalCounter>,
     targets: &mut BTreeMap<String, Vec<UnitId>>,
@@ -242,20 +343,32 @@ fn routes(
         (&sides.defenders, "defender"),
     ] {
         let side = fighters[0].unit.side.as_str();
-        let places = route_places(state, side, &fighting)?;
-        for p in &places {
-            let on_hex = state.units.values().filter(|u| {
-                !u.lost
-                    && u.detail::<MedievalCounter>()
-                        .is_some_and(|c| c.hex.as_deref() == Some(p.name.as_str()))
-            });
-            targets
-                .entry(target_key(&Target::Hex(p.name.clone())))
-                .or_insert_with(|| on_hex.map(|u| u.id).collect());
+        let mut from: Vec<&str> = Vec::new();
+        for hex in fighters.iter().filter_map(|f| f.own.hex.as_deref()) {
+            if !from.contains(&hex) {
+                from.push(hex);
+            }
         }
+        // One route for a side on several hexes: the picker names the hexes it is for (R-MED-47).
+        let title = if from.len() > 1 {
+            format!(
+                "{} retreat route, for {}",
+                possessive(side),
+                and_list(&from)
+            )
+        } else {
+            format!("{} retreat route", possessive(side))
+        };
+        let hexes = roster_hexes(data, state, side, &fighting);
+        let places = route_places(hexes, targets, |hex, on| RetreatHex {
+            label: Some(hex.to_string()),
+            enemy: !on.enemy.is_empty(),
+            friendly: on.friendly.clone(),
+            ..RetreatHex::default()
+        })?;
         out.push(PlaceList {
             path: vec![key.to_string(), "retreat_hexes".to_string()],
-            title: format!("{} retreat route", possessive(side)),
+            title,
             rule: "5.4".to_string(),
             ruling: Some("R-MED-44".to_string()),
             places,
@@ -269,6 +382,7 @@ fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening
     let terrain = open_ground(data.terrain.keys());
     let attacking = by_hex(sides.state, &sides.attackers, false);
     let defending = by_hex(sides.state, &sides.defenders, true);
+    let mut ranged = Vec::new();
     let situation = CombatSituation {
         attackers: attacking
             .iter()
@@ -292,13 +406,16 @@ fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening
                 grand_leader: h.grand_leader(),
             })
             .collect(),
-        // 7.1.7: a side whose fighting hex holds a banner gains its CM.
+        // 7.1.7: a side whose fighting hex holds a banner gains its CM; 8.2.2: a leader within
+        // his command range, read from the roster's hexes (R-MED-46).
         attacker: SideSupport {
             banner: holds_banner(&attacking),
+            leader: range_support(sides.state, &attacking, &mut ranged),
             ..SideSupport::default()
         },
         defender: SideSupport {
             banner: holds_banner(&defending),
+            leader: range_support(sides.state, &defending, &mut ranged),
             ..SideSupport::default()
         },
         // The value in force, not the counter: phase 9 sets it (6.1.9); in player A's favour,
@@ -318,16 +435,19 @@ fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening
         .iter()
         .chain(&defending)
         .any(|h| h.leader.is_some());
-    asks.push(if stacked {
-        "Say where any other leader of either side is: within his command range, 1 CM (8.2.2)."
-            .into()
-    } else {
-        "Say where each side's leader is (8.2).".into()
-    });
+    if ranged.is_empty() {
+        asks.push(if stacked {
+            "Say where any other leader of either side is: within his command range, 1 CM (8.2.2)."
+                .into()
+        } else {
+            "Say where each side's leader is (8.2).".into()
+        });
+    }
+    asks.extend(ranged);
     asks.extend(leader_asks(&attacking));
     asks.extend(leader_asks(&defending));
     let mut targets = hex_targets(&attacking, &defending);
-    let places = routes(sides.state, sides, &mut targets)?;
+    let places = routes(data, sides.state, sides, &mut targets)?;
     let mut opening = Opening::new(&situation, targets, asks)?;
     opening.places = places;
     Ok(opening)
@@ -388,10 +508,12 @@ pub fn open(
 
 /// The pursuit test after the last combat applied this turn (5.5, R-MED-43): its first attacker
 /// still on the table pursues, with its counter now and the MORALE in force in its favour; a
-/// leader standing on its hex is 0 hexes away (R-MED-6); the first hex of the path is the hex its
-/// retreat emptied, the defenders' (5.5.5); with no leader there his hexes are left for the
-/// umpire to count. Before any combat, the umpire fills it in.
-pub fn open_pursuit(state: &BattleState) -> Result<Opening, RefereeError> {
+/// leader standing on its hex is 0 hexes away (R-MED-6) and pursues with it; the first hex of
+/// the path is the hex the retreat emptied, the defenders' before they retreated (5.5.5); the
+/// hexes beyond are picked from the roster's, and the pursuer, with that leader, ends on the last
+/// one it enters (R-MED-45). With no leader there his hexes are left for the umpire to count.
+/// Before any combat, the umpire fills it in.
+pub fn open_pursuit(data: &MedievalData, state: &BattleState) -> Result<Opening, RefereeError> {
     let last = state.this_turn.iter().rev().find(|c| c.action == "combat");
     let counter_of = |id: &UnitId| {
         state
@@ -418,22 +540,24 @@ pub fn open_pursuit(state: &BattleState) -> Result<Opening, RefereeError> {
             vec!["No attacker of a combat this turn is on the table to pursue: enter the pursuing unit, its hexes from its leader and its path (5.5).".into()],
         ));
     };
-    let stacked = own.hex.is_some()
-        && state.units.values().any(|u| {
+    let leader = own.hex.as_ref().and_then(|hex| {
+        state.units.values().find(|u| {
             u.side == pursuer.side
                 && !u.lost
+                && !u.leader.is_some_and(|f| f.out_of_play())
                 && u.detail::<MedievalLeader>()
-                    .is_some_and(|l| l.hex.is_some() && l.hex == own.hex)
-        });
+                    .is_some_and(|l| l.hex.as_ref() == Some(hex))
+        })
+    });
     let first_side = state.sides.first().map(|s| s.name.as_str()) == Some(pursuer.side.as_str());
+    // 5.5.5: the hex the retreat emptied, where the defenders stood before it; a defender
+    // without a hex leaves it unnamed, so the pursuit lands nowhere (R-MED-45).
     let emptied = last
         .into_iter()
         .flat_map(|c| &c.defenders)
         .filter_map(|id| state.units.get(id))
-        .find_map(|u| {
-            let hex = u.detail::<MedievalCounter>()?.hex.clone();
-            Some(hex.unwrap_or_else(|| u.label.clone()))
-        });
+        .find_map(|u| u.detail::<MedievalCounter>())
+        .map(|c| c.left.clone().or_else(|| c.hex.clone()));
     let situation = PursuitSituation {
         hexes_from_leader: 0,
         morale: if first_side {
@@ -443,25 +567,50 @@ pub fn open_pursuit(state: &BattleState) -> Result<Opening, RefereeError> {
         },
         pursuer: Some(own.now(pursuer.strength)),
         path: emptied
-            .iter()
             .map(|label| PursuitHex {
-                label: Some(label.clone()),
+                label,
                 ..PursuitHex::default()
             })
+            .into_iter()
             .collect(),
     };
+    let mut targets = BTreeMap::from([(
+        target_key(&Target::Attacker),
+        std::iter::once(pursuer.id)
+            .chain(leader.map(|l| l.id))
+            .collect(),
+    )]);
+    let fighting: Vec<&str> = own.hex.as_deref().into_iter().collect();
+    let hexes = roster_hexes(data, state, &pursuer.side, &fighting);
+    let places = route_places(hexes, &mut targets, |hex, on| PursuitHex {
+        label: Some(hex.to_string()),
+        friendly: on.friendly.clone(),
+        enemy: on.enemy_units.clone(),
+        ..PursuitHex::default()
+    })?;
     let mut asks = vec![format!(
-        "{} pursues: add the hexes beyond the first, with what stands on them (5.5.5, 5.5.9).",
+        "{} pursues: add the hexes beyond the first from the roster or by name, and set their terrain; it ends on the last one it enters (5.5.5, 5.5.9).",
         pursuer.label
     )];
-    if !stacked {
+    if leader.is_none() {
         asks.push(format!(
             "Count the hexes from {} to its leader (5.5.2, R-MED-6).",
             pursuer.label
         ));
-        return unset(Opening::new(&situation, BTreeMap::new(), asks));
     }
-    Opening::new(&situation, BTreeMap::new(), asks)
+    let mut opening = Opening::new(&situation, targets, asks)?;
+    opening.places = vec![PlaceList {
+        path: vec!["path".to_string()],
+        title: format!("{} pursuit route", possessive(&pursuer.label)),
+        rule: "5.5".to_string(),
+        ruling: Some("R-MED-45".to_string()),
+        places,
+        name_key: "label".to_string(),
+    }];
+    if leader.is_none() {
+        return unset(Ok(opening));
+    }
+    Ok(opening)
 }
 
 /// The counter now: its SPs left.

@@ -822,6 +822,23 @@ mod tests {
     }
 
     #[test]
+    fn no_fire_result_calls_for_a_retreat() {
+        // 10.2–10.7: the fire tables give losses, scatters and destroyed objects, never a
+        // retreat: a fire has no route to pick (issue 32 c).
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        for table in data.fire.values() {
+            for code in table.ranges.iter().flatten() {
+                let r = FireResult::parse(code).unwrap();
+                assert!(fire_effects(data, table, &r).iter().all(|e| !matches!(
+                    e.change,
+                    Change::Retreat { .. } | Change::RetreatTo { .. }
+                )));
+            }
+        }
+    }
+
+    #[test]
     fn a_shooter_fires_on_its_own_table_and_bombards_without_target_on_objects() {
         let ruleset = load("medieval");
         let data = ruleset.data::<Medieval>().unwrap();

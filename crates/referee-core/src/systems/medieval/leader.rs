@@ -24,6 +24,9 @@ pub struct MedievalLeader {
     pub hex: Option<String>,
     /// His fatigue level now (13.1): entered as it stands, moved by results and by hand.
     pub fatigue: u32,
+    /// The fatigue step set his level this turn: it changes once a turn only (13.1.6).
+    #[serde(skip)]
+    pub fatigue_set: bool,
     /// Any other notes the umpire entered, as entered (battles recorded before leaders were typed
     /// wrote free notes).
     #[serde(skip)]
@@ -45,6 +48,18 @@ impl SystemUnit for MedievalLeader {
         let mut entry = Value::Object(entry);
         placed(&mut entry, &self.hex);
         Ok(entry)
+    }
+}
+
+impl MedievalLeader {
+    /// His command range: a grand leader's 3 (8.1.5), else as entered, 2 by default (8.1,
+    /// R-MED-15).
+    pub fn command_range(&self) -> u32 {
+        if self.grand {
+            3
+        } else {
+            self.range.unwrap_or(2)
+        }
     }
 }
 
@@ -88,6 +103,7 @@ pub fn enter(spec: &UnitSpec) -> Result<MedievalLeader, RefereeError> {
         range,
         hex,
         fatigue,
+        fatigue_set: false,
         notes,
     })
 }
@@ -125,6 +141,7 @@ pub fn land(own: &mut MedievalLeader, change: &Change) -> bool {
         }
         Change::FatigueLevel { level } => {
             own.fatigue = *level;
+            own.fatigue_set = true;
             true
         }
         // 8.2.6, 8.2.7, R-MED-44: he stops where his units' retreat along the route stops.
@@ -132,7 +149,38 @@ pub fn land(own: &mut MedievalLeader, change: &Change) -> bool {
             own.hex = Some(hex.clone());
             true
         }
+        // 8.2.1, R-MED-45: stacked with the pursuer, he ends its pursuit with it.
+        Change::EntersHex { hex } => {
+            own.hex = Some(hex.clone());
+            true
+        }
         _ => false,
+    }
+}
+
+/// 13.1.6: a result setting his fatigue a second time in one turn is refused (the fatigue step
+/// once a turn per leader, R-MED-48); the umpire's own edits are not results.
+pub fn refuse(unit: &UnitState, own: &MedievalLeader, change: &Change) -> Option<RefereeError> {
+    match change {
+        Change::FatigueLevel { .. } if own.fatigue_set => Some(
+            RefereeError::new(
+                ErrorCode::BattleOncePerTurn,
+                format!(
+                    "{}'s fatigue was already set this turn: it changes by 1 level in a turn only; undo that step to set it again.",
+                    unit.label
+                ),
+            )
+            .rule("13.1.6")
+            .ruling("R-MED-48"),
+        ),
+        _ => None,
+    }
+}
+
+/// A new turn: his fatigue may be set again (13.1.6).
+pub fn at_turn_end(unit: &mut UnitState) {
+    if let Some(own) = unit.detail_mut::<MedievalLeader>() {
+        own.fatigue_set = false;
     }
 }
 

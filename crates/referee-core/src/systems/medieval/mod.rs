@@ -9,6 +9,7 @@ pub mod data;
 pub mod fight;
 pub mod fire;
 pub mod leader;
+pub mod map;
 pub mod morale;
 pub mod movement;
 pub mod objects;
@@ -193,6 +194,19 @@ impl RuleSystem for Medieval {
         leader::land(own, change)
     }
 
+    fn refuse_leader(
+        _state: &BattleState,
+        unit: &UnitState,
+        own: &MedievalLeader,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        leader::refuse(unit, own, change)
+    }
+
+    fn leader_at_turn_end(unit: &mut UnitState) {
+        leader::at_turn_end(unit)
+    }
+
     fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
         roster::keep(old, new)
     }
@@ -259,7 +273,7 @@ impl RuleSystem for Medieval {
         state: &BattleState,
     ) -> Result<Opening, RefereeError> {
         if action == "pursuit" {
-            return fight::open_pursuit(state);
+            return fight::open_pursuit(data, state);
         }
         if action != "morale" {
             return Err(crate::rule_system::fight::not_a_combat(action));

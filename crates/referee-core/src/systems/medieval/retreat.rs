@@ -108,6 +108,9 @@ pub enum Landing {
     Unnamed,
     /// The result's losses eliminate the side: nothing retreats.
     Gone,
+    /// The side's stacks from several hexes would end together on this hex over its stacking
+    /// limit (4.5.2, R-MED-47): the roster cannot say which goes where.
+    Overfull(String),
 }
 
 /// A side's retreat: its route (if described), the umpire's own count (if given), and whether
@@ -124,6 +127,8 @@ pub struct Route {
     sp: u32,
     /// …and those of its largest hex: each hex retreats as its own stack.
     stack_sp: u32,
+    /// It fights from several hexes: its stacks land together only where they all fit.
+    several: bool,
     /// The side's SPs of cavalry: a fortified hex takes 2 at most (11.1.9).
     cavalry_sp: u32,
     /// Cavalry retreats with the side: it rides friendly non-cavalry down (5.4.4).
@@ -137,7 +142,7 @@ impl Route {
         path: Option<&[RetreatHex]>,
         side: &str,
         units: &[Unit],
-        stack_sp: u32,
+        stacks: &[u32],
         umpire: Option<u32>,
         held: bool,
     ) -> Result<Route, RefereeError> {
@@ -190,7 +195,8 @@ impl Route {
             held,
             sp: sp_of(units, |_| true),
             cavalry_sp: sp_of(units, |u| u.cavalry),
-            stack_sp,
+            stack_sp: stacks.iter().copied().max().unwrap_or(0),
+            several: stacks.iter().filter(|sp| **sp > 0).count() > 1,
             cavalry: units.iter().any(|u| u.cavalry),
         })
     }
@@ -270,10 +276,34 @@ impl Route {
         if walk.reached == 0 {
             return Landing::Stays;
         }
-        match self.hexes.get(walk.reached as usize - 1) {
+        let i = walk.reached as usize - 1;
+        match self.hexes.get(i) {
+            Some(h) if h.named && self.overfills(h, &walk, i, loss) => {
+                Landing::Overfull(h.label.clone())
+            }
             Some(h) if h.named => Landing::On(h.label.clone()),
             _ => Landing::Unnamed,
         }
+    }
+
+    /// 4.5.2, R-MED-47: the side's stacks from several hexes, with the SPs the result leaves
+    /// them, would hold more than the hex takes with the friends staying there.
+    fn overfills(&self, h: &RouteHex, walk: &Walk, i: usize, loss: u32) -> bool {
+        let staying = h.cavalry_sp
+            + if walk.ridden.contains(&i) {
+                0
+            } else {
+                h.other_sp
+            };
+        self.several && staying + self.sp.saturating_sub(loss) > h.stacking_limit
+    }
+
+    /// The stacking limit of a route hex, by its label.
+    pub fn stacking_limit(&self, label: &str) -> Option<u32> {
+        self.hexes
+            .iter()
+            .find(|h| h.label == label)
+            .map(|h| h.stacking_limit)
     }
 
     /// Where a leader stacked with the side stops when he lives (8.2.6, 8.2.7, R-MED-44): where
@@ -387,7 +417,42 @@ mod tests {
         )
         .unwrap();
         let path: Option<Vec<RetreatHex>> = hexes.map(|h| serde_json::from_value(h).unwrap());
-        Route::new(data, path.as_deref(), "defender", &units, 2, umpire, false).unwrap()
+        Route::new(
+            data,
+            path.as_deref(),
+            "defender",
+            &units,
+            &[2],
+            umpire,
+            false,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn stacks_from_several_hexes_land_together_only_where_they_all_fit() {
+        // 4.5.2, R-MED-47: two 2-SP stacks retreating D1 onto 15.05 would hold 4 SPs there, over
+        // its 2: nothing lands; once the result's 2 SPs of losses leave 2, they fit.
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let stack = || {
+            resolve_hex(
+                data,
+                &[serde_json::from_value(json!({ "type": "light_cavalry", "sp": 2 })).unwrap()],
+                "units",
+                false,
+            )
+            .unwrap()
+        };
+        let units = [stack(), stack()].concat();
+        let path: Vec<RetreatHex> = serde_json::from_value(json!([{ "label": "15.05" }])).unwrap();
+        let two = Route::new(data, Some(&path), "defender", &units, &[2, 2], None, false).unwrap();
+        assert_eq!(two.landing(1, 0), Landing::Overfull("15.05".into()));
+        assert_eq!(two.stacking_limit("15.05"), Some(2));
+        assert_eq!(two.landing(1, 2), Landing::On("15.05".into()));
+        // One stack lands as it always did.
+        let one = Route::new(data, Some(&path), "defender", &stack(), &[2], None, false).unwrap();
+        assert_eq!(one.landing(1, 0), Landing::On("15.05".into()));
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct MedievalCounter {
     pub scattered: bool,
     /// It holds one of its side's banners (7.1.1, 7.1.4): entered so, or taken by a change.
     pub banner: bool,
+    /// The hex its last retreat along a route left: the first hex of a pursuit after it
+    /// (5.5.5, R-MED-45).
+    #[serde(skip)]
+    pub left: Option<String>,
 }
 
 impl SystemUnit for MedievalCounter {
@@ -108,6 +112,7 @@ pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCount
             hex,
             scattered: false,
             banner,
+            left: None,
         },
     ))
 }
@@ -148,9 +153,11 @@ pub fn check_entry(data: &MedievalData, stats: &Value) -> Result<(), RefereeErro
     Ok(())
 }
 
-/// An edit keeps the counter on the Scattered Units track if it was; its banner is the entry's.
+/// An edit keeps the counter on the Scattered Units track if it was, and the hex its retreat
+/// left; its banner is the entry's.
 pub fn keep(old: &MedievalCounter, new: &mut MedievalCounter) {
     new.scattered = old.scattered;
+    new.left = old.left.clone();
 }
 
 /// A foot ranged unit: it has a combat side and a movement side (10.1.1).
@@ -188,7 +195,9 @@ pub fn land(
         // 7.1.4: a regular unit takes the banner or passes it on.
         Change::Banner { held } if regular(d, own) || !held => own.banner = *held,
         // 5.4.2, R-MED-44: the retreat ends on the route's hex; the next fight reads it there.
-        Change::RetreatTo { hex } => own.hex = Some(hex.clone()),
+        Change::RetreatTo { hex } => own.left = own.hex.replace(hex.clone()),
+        // 5.5, R-MED-45: the pursuit ends on the last hex of its route it enters.
+        Change::EntersHex { hex } => own.hex = Some(hex.clone()),
         _ => return false,
     }
     true

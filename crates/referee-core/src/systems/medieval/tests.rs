@@ -97,7 +97,10 @@ fn blocked_retreats_cost_sp_and_leaders_stop_scatter_but_may_die() {
     // Attacker with a stacked leader: never scattered; A1 on 12 (1/36) with no loss: the leader
     // dies on 2d6 ≤ 1: never.
     assert_eq!(chance(&r, "The attacker is scattered"), "0/1");
-    assert_eq!(chance(&r, "The attacker's leader dies"), "0/1");
+    assert_eq!(
+        chance(&r, "The attacker's leader dies on his death 2d6"),
+        "0/1"
+    );
 }
 
 #[test]
@@ -468,7 +471,7 @@ fn a_leader_on_one_hex_keeps_only_that_hex_from_scattering() {
         vec![crate::contract::Target::Hex("B".into())]
     );
     assert_ne!(chance(&by_hex, "The attacker is scattered"), "0/1");
-    chance(&by_hex, "The attacker's leader dies");
+    chance(&by_hex, "The attacker's leader dies on his death 2d6");
     // A leader stacked with the whole side: nobody scatters, in the forecast and the effects.
     let side = with_dice("combat", situation(false, true), &[6, 6, 6, 6]);
     assert!(scattered(&side).is_empty());
@@ -745,6 +748,14 @@ fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
     ]));
     assert!(ridden(&r).is_empty());
     assert!(r.checks.iter().all(|c| !c.label.starts_with("Yard")));
+    // R-MED-45: it ends in the gatehouse.
+    assert!(r
+        .distribution
+        .iter()
+        .all(|d| d.effects.iter().any(|e| e.change
+            == Change::EntersHex {
+                hex: "gatehouse".into()
+            })));
     assert!(r.notes.iter().any(|n| n.rule == "11.1.5"));
     // …nor into a fortified hex the defender did not hold.
     let r =
@@ -761,8 +772,14 @@ fn a_pursuits_hexes_keep_the_stacking_limit_and_ride_down_by_the_rules() {
         .unwrap();
     assert_eq!((check.status, check.rule.as_str()), (NotMet, "11.1.9"));
     // 4.2.6 is not applied to a pursuit (R-MED-39): into forest with CF 3, no loss, no scatter.
+    // It only ends there (R-MED-45).
     let r = pursue(json!([{ "label": "wood", "terrain": "forest" }]));
-    assert!(r.distribution.iter().all(|d| d.effects.is_empty()));
+    let ends_in_wood = [Change::EntersHex { hex: "wood".into() }];
+    assert!(r.distribution.iter().all(|d| d
+        .effects
+        .iter()
+        .map(|e| e.change.clone())
+        .eq(ends_in_wood.clone())));
     assert!(r
         .notes
         .iter()

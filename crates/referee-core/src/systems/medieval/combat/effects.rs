@@ -472,7 +472,7 @@ fn retreat_route(
         support.retreat_hexes.as_deref(),
         name,
         &units,
-        stacks.into_iter().max().unwrap_or(0),
+        &stacks,
         support.retreat_possible,
         held,
     )

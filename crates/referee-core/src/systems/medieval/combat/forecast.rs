@@ -190,16 +190,15 @@ fn forecast(
             "5.4.4, 5.8.7".to_string(),
         ));
     }
-    let several = side.leaders.len() > 1;
     for (i, (name, _)) in side.leaders.iter().enumerate().take(32) {
         let bit = 1u32 << i;
-        // One leader is "the defender's leader"; several are each named.
+        // Named as the roster names him, and by his own 2d6 (8.2.4, R-MED-40).
         let who = match name {
-            Some(n) if several => format!("The {}'s leader {n}", side.name),
-            _ => format!("The {}'s leader", side.name),
+            Some(n) => format!("The {}'s leader {n}", side.name),
+            None => format!("The {}'s leader", side.name),
         };
         out.push((
-            format!("{who} dies"),
+            format!("{who} dies on his death 2d6"),
             ends.probability_where(|e| e.leaders_die & bit != 0),
             data.leader_death.rule.clone(),
         ));
@@ -265,7 +264,7 @@ mod tests {
         // nominal, 2 it can lose. 2d6 − 2 ≤ 2: 6 of 36 on one hex and on several (R-MED-31).
         let ruleset = load("medieval");
         let data = ruleset.data::<Medieval>().unwrap();
-        let blocked = Route::new(data, None, "defender", &[], 2, Some(0), false).unwrap();
+        let blocked = Route::new(data, None, "defender", &[], &[2], Some(0), false).unwrap();
         let roll = "2d6".parse::<DiceSpec>().unwrap().distribution().unwrap();
         let d2_1 = Part {
             loss: 1,
@@ -309,6 +308,6 @@ mod tests {
         };
         assert_eq!(chance("The defender is scattered").as_deref(), Some("2/9"));
         assert_eq!(chance("The defender retreats").as_deref(), Some("11/12"));
-        assert_eq!(chance("The attacker's leader dies"), None);
+        assert_eq!(chance("The attacker's leader dies on his death 2d6"), None);
     }
 }

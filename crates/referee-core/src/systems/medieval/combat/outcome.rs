@@ -230,7 +230,7 @@ mod tests {
         // The forecast gives each his own line.
         let lines = super::super::forecast::both_sides(data, &s, &table, &after).unwrap();
         for who in ["Vytautas", "Jogaila"] {
-            let label = format!("The defender's leader {who} dies");
+            let label = format!("The defender's leader {who} dies on his death 2d6");
             assert!(lines.iter().any(|c| c.label == label), "{label}");
         }
     }

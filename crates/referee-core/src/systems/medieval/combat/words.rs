@@ -96,6 +96,10 @@ fn landing_words(name: &str, named: bool, part: Part, side: &SideAftermath) -> O
         "the roster leaves its units where they fought: move them on the map and set their hex";
     match side.landing(part) {
         Landing::On(hex) => Some(format!("{name}: the retreat ends on hex {hex}.")),
+        Landing::Overfull(hex) => Some(format!(
+            "{name}: the stacks from the side's hexes cannot all end on hex {hex}, over its {} SPs (4.5.2); move them on the map and set their hexes.",
+            side.route.stacking_limit(&hex).unwrap_or_default()
+        )),
         Landing::Unnamed if side.route.described() => Some(format!(
             "{name}: the retreat route names no hex where the retreat ends; {unset}."
         )),
