@@ -1094,3 +1094,121 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
     );
     assert!(!t.unit("War elephant").lost);
 }
+
+/// The words a roster row shows for a unit, and the labels of its quick edits.
+fn row(t: &Turn, label: &str) -> (String, Vec<String>) {
+    let w = t.r.system.words(t.unit(label));
+    (
+        w.summary,
+        w.quick_edits.into_iter().map(|q| q.label).collect(),
+    )
+}
+
+#[test]
+fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
+    let mut t = Turn::begin();
+    let adjust = |t: &mut Turn, label: &str, change: Change| {
+        let id = t.id(label);
+        let body = t.b.adjust(&t.r, Subject::Unit(id), change, None).unwrap();
+        t.step(body);
+    };
+    let refused = |t: &Turn, label: &str, change: Change| {
+        let id = t.id(label);
+        t.b.adjust(&t.r, Subject::Unit(id), change, None)
+            .map(|_| ())
+            .unwrap_err()
+    };
+
+    // Reserve (3.31, R-GTS-38): cavalry may be placed in it, close-order hoplites of standard
+    // training may not; the chit is lost when it moves, and an army places one a game.
+    assert!(row(&t, "Persian cavalry")
+        .1
+        .contains(&"Reserve".to_string()));
+    assert!(!row(&t, "Immortals").1.contains(&"Reserve".to_string()));
+    let e = refused(&t, "Immortals", Change::Reserve { placed: true });
+    assert_eq!(e.code, ErrorCode::UnitNotForReserve);
+    assert_eq!(e.rule.as_deref(), Some("3.31"));
+    adjust(&mut t, "Persian cavalry", Change::Reserve { placed: true });
+    let (words, edits) = row(&t, "Persian cavalry");
+    assert!(words.contains("in Reserve"), "{words}");
+    assert!(edits.contains(&"Leaves Reserve".to_string()), "{edits:?}");
+    adjust(&mut t, "Persian cavalry", Change::Reserve { placed: false });
+    let (words, edits) = row(&t, "Persian cavalry");
+    assert!(!words.contains("Reserve"), "{words}");
+    assert!(
+        !edits.contains(&"Reserve".to_string()),
+        "once a game: {edits:?}"
+    );
+    let e = refused(&t, "Persian cavalry", Change::Reserve { placed: true });
+    assert!(e.message.contains("once a game"), "{}", e.message);
+    // Reserve, Disorder and Rout exclude one another (3.3): Disordered, the Greeks' reserve is
+    // lost, and a Disordered unit is not placed in one.
+    adjust(&mut t, "Greek cavalry", Change::Reserve { placed: true });
+    adjust(&mut t, "Greek cavalry", Change::Disorder);
+    assert!(!t.gts("Greek cavalry").reserve);
+    assert_eq!(
+        refused(&t, "Hoplites", Change::Reserve { placed: true }).code,
+        ErrorCode::UnitNotForReserve
+    );
+
+    // Rout movement (4.31): a routed unit's row gives its move, full allowance (infantry 6",
+    // light armour +1") plus panic dice, and offers its routing off the table (4.312).
+    adjust(&mut t, "Peltasts", Change::RoutUnit);
+    let (words, edits) = row(&t, "Peltasts");
+    assert!(words.contains("rout move 7\" + panic dice"), "{words}");
+    assert!(
+        edits.contains(&"Routs off the table".to_string()),
+        "{edits:?}"
+    );
+    // Not past its dispersal trigger (C, 4 stands: 2-0), it has one rally to return: not lost,
+    // the break point unmoved, the rally still offered.
+    adjust(&mut t, "Peltasts", Change::RoutsOffTable);
+    assert!(!t.unit("Peltasts").lost);
+    assert!(t.gts("Peltasts").off_table);
+    let (words, edits) = row(&t, "Peltasts");
+    assert!(
+        words.contains("off the table: one rally to return"),
+        "{words}"
+    );
+    assert!(
+        edits.contains(&"Rally".to_string()) && !edits.contains(&"Routs off the table".to_string())
+    );
+    assert_eq!(t.break_point("Greeks"), (0.0, 2.0));
+    // Rallied, it comes back on where it left (4.312).
+    adjust(&mut t, "Peltasts", Change::RemoveRout);
+    assert!(!t.gts("Peltasts").off_table && !t.gts("Peltasts").rout);
+    // Past its trigger (2 stands of 4 left), a router leaving the table is lost for good and
+    // counts towards the break point (8.0, R-GTS-13).
+    adjust(&mut t, "Hoplites", Change::Hits { count: 8 });
+    adjust(&mut t, "Hoplites", Change::RoutUnit);
+    adjust(&mut t, "Hoplites", Change::RoutsOffTable);
+    assert!(t.unit("Hoplites").lost);
+    assert_eq!(t.break_point("Greeks"), (1.0, 2.0));
+
+    // 8.0: one army broken has its turn to break the other; both broken is a tactical Draw
+    // (R-GTS-37), said in the standing's verdicts.
+    let verdicts = |t: &Turn| {
+        standing(&t.r, &t.b.state)
+            .resolutions
+            .into_iter()
+            .map(|r| r.outcome.unwrap())
+            .map(|o| (o.result, o.meaning))
+            .collect::<Vec<_>>()
+    };
+    adjust(&mut t, "Greek cavalry", Change::DestroyAll);
+    assert_eq!(t.break_point("Greeks"), (2.0, 2.0));
+    let v = verdicts(&t);
+    assert_eq!(v[1].0, "broken");
+    assert!(
+        v[1].1.contains("unless Greeks break them too"),
+        "{}",
+        v[1].1
+    );
+    adjust(&mut t, "Immortals", Change::DestroyAll);
+    adjust(&mut t, "Sparabara", Change::DestroyAll);
+    assert_eq!(t.break_point("Persians"), (2.0, 2.0));
+    for (result, meaning) in verdicts(&t) {
+        assert_eq!(result, "draw");
+        assert!(meaning.contains("tactical Draw"), "{meaning}");
+    }
+}

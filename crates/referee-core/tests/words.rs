@@ -115,7 +115,7 @@ fn every_system_sums_a_unit_up_in_its_own_words() {
             Role::Unit,
             hoplites.clone(),
             vec![Change::Disorder, Change::RoutUnit],
-            "4/4, Rout, Disordered",
+            "4/4, Rout, rout move 6\" + panic dice, Disordered",
         ),
         (
             "gts",

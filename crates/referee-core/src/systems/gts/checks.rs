@@ -957,6 +957,11 @@ pub struct ArmyBreakSituation {
     #[serde(default)]
     #[ts(optional)]
     pub general: Option<GeneralRating>,
+    /// The enemy army has reached its break point too: both broken, the battle is a tactical
+    /// draw.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub enemy_broken: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -997,11 +1002,23 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
     }
     let (abp, percent) = break_point(data, s.units, s.general_lost, s.baggage_looted);
     let broken = s.lost >= abp;
+    // 8.0: the broken side's turn to break the enemy "as well, thus rescuing a tactical Draw";
+    // both armies past their break points is that draw (R-GTS-37).
+    let draw = broken && s.enemy_broken;
     let mut r = Resolution::certain(
         &data.system.id,
         "army_break",
-        if broken { "broken" } else { "holding" },
-        &if broken {
+        if draw {
+            "draw"
+        } else if broken {
+            "broken"
+        } else {
+            "holding"
+        },
+        &if draw {
+            "Both armies have reached their break points: the battle is a tactical Draw."
+                .to_string()
+        } else if broken {
             "The army has reached its break point: in its Command phase it has this turn to break the enemy too, for a draw.".to_string()
         } else {
             format!(
@@ -1031,7 +1048,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
             None,
         ),
     ];
-    if let (Some(v), Some(d)) = (s.victor_stands_lost, s.defeated_stands_lost) {
+    if let (Some(v), Some(d), false) = (s.victor_stands_lost, s.defeated_stands_lost, draw) {
         if d == 0 {
             return Err(RefereeError::new(
                 ErrorCode::SituationInvalidField,

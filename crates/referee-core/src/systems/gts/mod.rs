@@ -187,8 +187,18 @@ impl RuleSystem for Gts {
         roster::keep(old, new)
     }
 
-    fn land(_data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
-        roster::land(unit, own, change)
+    fn land(data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
+        roster::land(data, unit, own, change)
+    }
+
+    fn refuse(
+        state: &BattleState,
+        unit: &UnitState,
+        own: &GtsUnit,
+        change: &Change,
+        _rule: &str,
+    ) -> Option<RefereeError> {
+        roster::refuse(state, unit, own, change)
     }
 
     fn end_of_turn(_unit: &mut UnitState, own: &mut GtsUnit) {

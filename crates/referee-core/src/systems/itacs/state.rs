@@ -160,6 +160,8 @@ impl HexState {
             | Change::Recover
             | Change::FirstTurnSpent
             | Change::ShockRecovered
+            | Change::Reserve { .. }
+            | Change::RoutsOffTable
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed
             | Change::EntersHex { .. }
