@@ -948,7 +948,10 @@ fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_lead
     assert_eq!(rally.opens.as_deref(), Some("response_test"));
     // A unit in good order offers no rally (it has nothing to rally from).
     let hoplites = t.r.system.words(t.unit("Hoplites"));
-    assert!(hoplites.quick_edits.iter().all(|q| q.opens.is_none()));
+    assert!(hoplites
+        .quick_edits
+        .iter()
+        .all(|q| q.opens.as_deref() != Some("response_test")));
 
     let opened = fight(&t.r, &t.b.state, "response_test", &[immortals], &[]).unwrap();
     let s = &opened.situation;
@@ -995,7 +998,10 @@ fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_lead
     // Now Disordered, its row offers "Recover" (3.32: no test) and no rally.
     let words = t.r.system.words(t.unit("Immortals"));
     assert!(words.quick_edits.iter().any(|q| q.label == "Recover"));
-    assert!(words.quick_edits.iter().all(|q| q.opens.is_none()));
+    assert!(words
+        .quick_edits
+        .iter()
+        .all(|q| q.opens.as_deref() != Some("response_test")));
 
     // A unit not routed is refused with the rule's words; a test is taken by one unit.
     let e = fight(&t.r, &t.b.state, "response_test", &[immortals], &[]).unwrap_err();
@@ -1132,7 +1138,28 @@ fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
     let (words, edits) = row(&t, "Persian cavalry");
     assert!(words.contains("in Reserve"), "{words}");
     assert!(edits.contains(&"Leaves Reserve".to_string()), "{edits:?}");
-    adjust(&mut t, "Persian cavalry", Change::Reserve { placed: false });
+    // Its Reserve move (4.6) from the row's "Move": 10" over clear ground and 2" through a
+    // wood (2:1) spend 14" of its 15" (cavalry 12", no armour +3"); moving, it loses the chit.
+    let cavalry = t.id("Persian cavalry");
+    let opened = fight(&t.r, &t.b.state, "movement", &[cavalry], &[]).unwrap();
+    assert_eq!(opened.situation["in_reserve"], json!(true));
+    let mut situation = opened.situation.clone();
+    situation["clear_inches"] = json!(10);
+    situation["rough_inches"] = json!(2);
+    let r = t.r.resolve("movement", &situation, None).unwrap();
+    let o = r.outcome.clone().unwrap();
+    assert_eq!(o.result, "within");
+    assert!(
+        o.meaning.contains("14\" spent of 15\", 1\" left"),
+        "{}",
+        o.meaning
+    );
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    t.apply(&r, &mapping);
+    assert!(!t.gts("Persian cavalry").reserve);
     let (words, edits) = row(&t, "Persian cavalry");
     assert!(!words.contains("Reserve"), "{words}");
     assert!(

@@ -2147,5 +2147,39 @@ front_stands: number,
  */
 degrees: number, };
 
+export type GtsMovementSituation = { unit: GtsUnit, 
+/**
+ * Inches moved over clear ground, hills included.
+ */
+clear_inches?: number, 
+/**
+ * Inches moved while touching rough ground or a steep hill: each costs two.
+ */
+rough_inches?: number, 
+/**
+ * Inches marched along a road in March formation: each costs half, and rough ground on
+ * the road costs nothing more.
+ */
+road_inches?: number, 
+/**
+ * A sidestep at the start of the move, up to 3 inches, for open order cavalry, elephants
+ * and chariots: each inch costs two.
+ */
+sidestep_inches?: number, 
+/**
+ * Withdrawing backwards out of combat (Drilled units, after their test): every inch costs
+ * two.
+ */
+withdrawal?: boolean, 
+/**
+ * A formation change at the start of the move: it costs 10 less the response number in
+ * inches, or the whole move.
+ */
+formation_change?: boolean, 
+/**
+ * The unit is in Reserve: any move loses its chit.
+ */
+in_reserve?: boolean, };
+
 /** The bounds every typed field keeps to, as the API checks them. */
 export const FIELD_LIMITS: FieldLimits = {"name_max_chars":200,"value_max":10000};

@@ -6,7 +6,8 @@ use super::checks::ResponseSituation;
 use super::fire::FireSituation;
 use super::leader::{escort_of, leader_of, valour_now};
 use super::melee::{LeaderCondition, MeleeSituation, MeleeUnit};
-use super::roster::{GtsUnit, RALLY_TEST};
+use super::movement::MovementSituation;
+use super::roster::{GtsUnit, MOVEMENT, RALLY_TEST};
 use super::units::UnitEntry;
 use std::collections::BTreeMap;
 
@@ -109,6 +110,22 @@ pub fn open_unit(
     unit: &UnitState,
 ) -> Result<Opening, RefereeError> {
     let own = match unit.detail::<GtsUnit>() {
+        Some(own) if action == MOVEMENT => {
+            // The move measured from the row: the unit as it is now, its Reserve (3.31).
+            let situation = MovementSituation {
+                unit: own.now(unit, &unit.label),
+                clear_inches: 0.0,
+                rough_inches: 0.0,
+                road_inches: 0.0,
+                sidestep_inches: 0.0,
+                withdrawal: false,
+                formation_change: false,
+                in_reserve: own.reserve,
+            };
+            let targets =
+                BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
+            return Opening::new(&situation, targets, Vec::new());
+        }
         Some(own) if action == RALLY_TEST => own,
         _ => return Err(not_a_combat(action)),
     };

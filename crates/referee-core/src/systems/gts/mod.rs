@@ -9,6 +9,7 @@ pub mod fight;
 pub mod fire;
 pub mod leader;
 pub mod melee;
+pub mod movement;
 mod played;
 pub mod recoil;
 pub mod rolloff;
@@ -96,6 +97,14 @@ impl RuleSystem for Gts {
                 Checks,
                 checks::army_break,
             ),
+            A::certain(
+                "movement",
+                "Movement allowance",
+                "4.1",
+                Movement,
+                movement::movement,
+            )
+            .for_a_unit(),
             A::certain(
                 "wheel_cost",
                 "Wheeling cost",

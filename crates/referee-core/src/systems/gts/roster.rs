@@ -451,6 +451,12 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
                 own.reserve
                     .then(|| q("Leaves Reserve", Change::Reserve { placed: false })),
             )
+            // The move priced from the row (4.1–4.14, 4.5); a unit in Reserve loses its chit by
+            // moving (3.31).
+            .chain((!own.off_table).then(|| QuickEdit {
+                opens: Some(MOVEMENT.into()),
+                ..q("Move", Change::Reserve { placed: false })
+            }))
             .collect()
         },
         place: None,
@@ -459,6 +465,9 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
 
 /// The action a routed unit's "Rally" opens on it: the response test, its rally (3.33).
 pub const RALLY_TEST: &str = "response_test";
+
+/// The action a unit's "Move" opens on it: its move against its allowance (4.1).
+pub const MOVEMENT: &str = "movement";
 
 /// The weapon row whose 1st-turn bonus a command point recovers (2.14).
 const SHOCK: &str = "SH";
