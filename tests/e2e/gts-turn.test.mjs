@@ -47,6 +47,30 @@ async function playTurn(label) {
   const flow = turnFlow(browser, 'gts', label, await rosterIds());
   const { count, phase, chip, fight } = flow;
 
+  // Movement: the Persian cavalry placed in Reserve in one tap (3.31); "Move" on its row opens
+  // its move priced against its allowance (4.1): 10" clear and 2" through a wood (2:1) spend 14"
+  // of its 15"; applied once, the Reserve chit is lost (3.31).
+  await phase('movement');
+  await count('button[data-tab="roster"]');
+  await count('button[aria-label="Reserve: Persian cavalry"]');
+  await until(browser, 'the cavalry in Reserve', async () => /in Reserve/.test((await roster())['Persian cavalry']));
+  await count('button[aria-label="Move: Persian cavalry"]');
+  await until(browser, 'the move opened on the cavalry', async () => browser.$('#f-clear_inches').isExisting());
+  for (const [key, inches] of [['clear_inches', '10'], ['rough_inches', '2']]) {
+    await browser.$(`#f-${key}`).setValue(inches);
+    flow.n += 1;
+  }
+  const moved = () => browser.execute(() => document.querySelector('#battle-resolution [data-testid="outcome-result"]')?.getAttribute('data-result') ?? null);
+  await until(browser, 'the move within its allowance', async () => (await moved()) === 'within' && /14/.test(await browser.$('#battle-resolution').getText()));
+  await shot(browser, `gts-move-${label}`);
+  const applyMove = await browser.$('#apply-result');
+  await until(browser, 'the move ready to apply', async () => applyMove.isEnabled());
+  await count('#apply-result');
+  await applyMove.click().catch(() => undefined); // a double tap applies once
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  let moveWords = await roster();
+  assert.doesNotMatch(moveWords['Persian cavalry'], /Reserve/, moveWords['Persian cavalry']);
+
   // Missile fire at the peltasts in cover: one chip.
   await phase('fire');
   await fight('missile fire', ['Sparabara', 'Peltasts'], 'fire', chip('target_in_cover'), [10, 1]);

@@ -235,6 +235,11 @@ pub enum Change {
     /// A routed unit leaves the table: lost for good if its Rout is permanent, else off the
     /// table with one rally to return (GTS 4.312).
     RoutsOffTable,
+    /// A GTS general's command points for this turn, from his command phase's roll (1.2): his
+    /// spending starts again from none.
+    CommandPoints { points: u32 },
+    /// A GTS general spends this many of his command points this turn (1.7).
+    SpendCommand { points: u32 },
     /// A DBMM element's outcome (recoil, repulsed, flee, spent, destroyed, pursue …), or a
     /// choice of two the player makes.
     ElementFate {
@@ -374,6 +379,10 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::Reserve { placed: true } => "placed in Reserve".to_string(),
         Change::Reserve { placed: false } => "leaves Reserve".to_string(),
         Change::RoutsOffTable => "routs off the table".to_string(),
+        Change::CommandPoints { points: 1 } => "1 command point this turn".to_string(),
+        Change::CommandPoints { points } => format!("{points} command points this turn"),
+        Change::SpendCommand { points: 1 } => "spends 1 command point".to_string(),
+        Change::SpendCommand { points } => format!("spends {points} command points"),
         Change::ElementFate { fate } => fate.words(),
         Change::ThrowingWeaponsUsed => {
             "throwing weapons used (once per game: not again this battle)".to_string()

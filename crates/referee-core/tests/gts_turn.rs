@@ -427,7 +427,11 @@ fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
     let body = t.b.add_unit(&t.r, hydarnes.clone()).unwrap();
     t.step(body);
     let id = t.id("Hydarnes");
-    assert_eq!(t.r.system.words(t.unit("Hydarnes")).summary, "with no unit");
+    // Unattached, he is moved up to 10" when an enemy unit contacts him (6.25).
+    assert_eq!(
+        t.r.system.words(t.unit("Hydarnes")).summary,
+        "with no unit: if an enemy unit contacts him, he is moved up to 10\""
+    );
     // A negative valour is printed with the app's minus sign.
     let craven = UnitSpec {
         label: "Craven".into(),
@@ -1238,4 +1242,75 @@ fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
         assert_eq!(result, "draw");
         assert!(meaning.contains("tactical Draw"), "{meaning}");
     }
+}
+
+#[test]
+fn a_generals_command_points_are_rolled_on_his_row_spent_and_gone_next_turn() {
+    // 1.2: his points this Command phase are his TS die's roll, at least his PC; 1.7: spent on
+    // the units' actions; "Command points cannot be saved".
+    let mut t = Turn::begin();
+    let artaphernes = t.id("Artaphernes");
+    let (_, edits) = row(&t, "Artaphernes");
+    assert!(edits.contains(&"Command points".to_string()), "{edits:?}");
+    assert!(!edits.iter().any(|e| e.starts_with("Spend")), "{edits:?}");
+    let opened = fight(&t.r, &t.b.state, "command_points", &[artaphernes], &[]).unwrap();
+    let s = &opened.situation;
+    assert_eq!(
+        (&s["pc"], &s["ts"], &s["leader"]),
+        (&json!(3), &json!("G"), &json!("Artaphernes"))
+    );
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    // A 1 on his d8 still gives his PC of 3; a 6 gives 6, landing on his row.
+    let low = t.throw("command_points", s, &[1]);
+    assert_eq!(low.outcome.unwrap().result, "points_3");
+    let r = t.throw("command_points", s, &[6]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "points_6");
+    t.apply(&r, &mapping);
+    let (words, edits) = row(&t, "Artaphernes");
+    assert!(words.contains("6 of 6 command points left"), "{words}");
+    assert!(edits.contains(&"Spend 1 point".to_string()), "{edits:?}");
+    // He is not the army general: no Reserve to pay for (1.7 e).
+    assert!(!edits.iter().any(|e| e.contains("Reserve")), "{edits:?}");
+    let body =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(artaphernes),
+            Change::SpendCommand { points: 1 },
+            None,
+        )
+        .unwrap();
+    t.step(body);
+    assert!(row(&t, "Artaphernes")
+        .0
+        .contains("5 of 6 command points left"));
+    // Overspending is refused in words, and nothing is written.
+    let events = t.b.events.len();
+    let e =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(artaphernes),
+            Change::SpendCommand { points: 6 },
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::BattleCommandSpent);
+    assert!(
+        e.message.contains("has 5 command points left this turn"),
+        "{}",
+        e.message
+    );
+    assert_eq!(t.b.events.len(), events);
+    // The next turn starts with none (a turn is not undone: recorded, and replayed).
+    let body = t.b.advance_turn(Some(2), None);
+    t.record(body);
+    assert_eq!(
+        Battle::open(&t.r, t.b.events.clone()).unwrap().state,
+        t.b.state
+    );
+    let (words, edits) = row(&t, "Artaphernes");
+    assert!(!words.contains("command points"), "{words}");
+    assert!(!edits.iter().any(|e| e.starts_with("Spend")), "{edits:?}");
 }

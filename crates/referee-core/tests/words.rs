@@ -277,7 +277,8 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Leader,
             json!({"pc": 3, "ts": "E", "pv": 2, "leads": "Spartans"}),
             "Leader 3(E) +2",
-            vec![],
+            // 1.2: his command points rolled from his row (R-GTS-40).
+            vec!["Command points"],
         ),
         (
             "itacs",

@@ -270,6 +270,16 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = (state, unit, own, change, rule);
         None
     }
+    /// A change to a leader's own row the battle refuses before it is written (GTS 1.7: more
+    /// command points than he has left).
+    fn refuse_leader(
+        unit: &UnitState,
+        own: &Self::Leader,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        let _ = (unit, own, change);
+        None
+    }
     /// The unit in the rules' words.
     fn words(data: &Self::Data, unit: &UnitState, own: &Self::Unit) -> UnitWords;
 
@@ -640,7 +650,10 @@ impl<S: RuleSystem> System for Loaded<S> {
         change: &Change,
         rule: &str,
     ) -> Option<RefereeError> {
-        S::refuse(state, unit, unit.detail::<S::Unit>()?, change, rule)
+        match unit.detail::<S::Unit>() {
+            Some(own) => S::refuse(state, unit, own, change, rule),
+            None => S::refuse_leader(unit, unit.detail::<S::Leader>()?, change),
+        }
     }
 
     fn open(&self, action: &str, sides: &Sides<Detail>) -> Result<Opening, RefereeError> {

@@ -81,7 +81,8 @@ impl RuleSystem for Gts {
                 "1.2",
                 Checks,
                 checks::command_points,
-            ),
+            )
+            .for_a_unit(),
             A::rolled(
                 "leader_casualty",
                 "Leader casualty",
@@ -219,7 +220,21 @@ impl RuleSystem for Gts {
     }
 
     fn leader_at_turn_end(unit: &mut UnitState) {
-        roster::leader_at_turn_end(unit)
+        roster::leader_at_turn_end(unit);
+        leader::at_turn_end(unit);
+    }
+
+    fn land_leader(
+        _data: &GtsData,
+        _unit: &mut UnitState,
+        own: &mut GtsLeader,
+        change: &Change,
+    ) -> bool {
+        leader::land(own, change)
+    }
+
+    fn refuse_leader(unit: &UnitState, own: &GtsLeader, change: &Change) -> Option<RefereeError> {
+        leader::refuse(unit, own, change)
     }
 
     fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {

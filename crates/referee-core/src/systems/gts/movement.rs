@@ -21,12 +21,8 @@ use crate::ErrorCode;
 pub struct MovementSituation {
     pub unit: UnitEntry,
     /// Inches moved over clear ground, hills included.
-    #[serde(default)]
-    #[ts(optional, as = "Option<f64>")]
     pub clear_inches: f64,
     /// Inches moved while touching rough ground or a steep hill: each costs two.
-    #[serde(default)]
-    #[ts(optional, as = "Option<f64>")]
     pub rough_inches: f64,
     /// Inches marched along a road in March formation: each costs half, and rough ground on
     /// the road costs nothing more.
@@ -282,7 +278,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn moved(situation: serde_json::Value) -> Result<Resolution, RefereeError> {
+    fn moved(mut situation: serde_json::Value) -> Result<Resolution, RefereeError> {
+        for ground in ["clear_inches", "rough_inches"] {
+            if situation.get(ground).is_none() {
+                situation[ground] = json!(0);
+            }
+        }
         let s: MovementSituation = serde_json::from_value(situation).unwrap();
         movement(&super::super::test_data(), &s)
     }

@@ -162,6 +162,8 @@ impl HexState {
             | Change::ShockRecovered
             | Change::Reserve { .. }
             | Change::RoutsOffTable
+            | Change::CommandPoints { .. }
+            | Change::SpendCommand { .. }
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed
             | Change::EntersHex { .. }
