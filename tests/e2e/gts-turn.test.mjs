@@ -33,7 +33,7 @@ async function setUp(name) {
   await addUnit('Mardonius', 'Persians', { class: 'cavalry', armour: 'M', weapon: 'LN', stands: 1 }, 'general');
   await addUnit('Immortals', 'Persians', { class: 'infantry', armour: 'M', weapon: 'SP', order: 'CO', stands: 4 });
   // Their leader: a row of his own, attached to them from the roster's list (1.5, R-GTS-32).
-  await addUnit('Artaphernes', 'Persians', { leads: 'Immortals', pv: 1 }, 'leader');
+  await addUnit('Artaphernes', 'Persians', { leads: 'Immortals', pv: 1, pc: 3, ts: 'G' }, 'leader');
   await addUnit('Sparabara', 'Persians', { class: 'infantry', armour: 'L', weapon: 'BW', stands: 4 });
   await addUnit('Persian cavalry', 'Persians', { class: 'cavalry', armour: 'N', weapon: 'BW', stands: 3 });
   await addUnit('Hoplites', 'Greeks', { class: 'infantry', armour: 'H', weapon: 'SP', order: 'CO', stands: 4 });
@@ -46,6 +46,24 @@ async function setUp(name) {
 async function playTurn(label) {
   const flow = turnFlow(browser, 'gts', label, await rosterIds());
   const { count, phase, chip, fight } = flow;
+
+  // Command: Artaphernes rolls his command points on his row (1.2): his d8's 6 lands on him, and
+  // a point spent (1.7) leaves 5 (R-GTS-40).
+  await phase('command');
+  await count('button[data-tab="roster"]');
+  await count('button[aria-label="Command points: Artaphernes"]');
+  await until(browser, 'his command die asked', async () => (await pads()).length === 1);
+  await count('#sticky-bar button[data-face="0:6"]');
+  const applyPoints = await browser.$('#apply-result');
+  await until(browser, 'his points ready to apply', async () => applyPoints.isEnabled());
+  await count('#apply-result');
+  await applyPoints.click().catch(() => undefined); // a double tap applies once
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  await count('button[data-tab="roster"]');
+  await until(browser, 'his 6 points on his row', async () => /6 of 6 command points left/.test((await roster()).Artaphernes));
+  await count('button[aria-label="Spend 1 point: Artaphernes"]');
+  await until(browser, 'a point spent', async () => /5 of 6 command points left/.test((await roster()).Artaphernes));
+  await shot(browser, `gts-command-${label}`);
 
   // Movement: the Persian cavalry placed in Reserve in one tap (3.31); "Move" on its row opens
   // its move priced against its allowance (4.1): 10" clear and 2" through a wood (2:1) spend 14"

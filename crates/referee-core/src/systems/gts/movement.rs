@@ -363,6 +363,22 @@ mod tests {
     }
 
     #[test]
+    fn the_movement_phase_offers_the_move() {
+        // 0.0 B: the move is played in the Movement phase, so it is not marked out of it.
+        let data = super::super::test_data();
+        let phase = data.sequence.iter().find(|p| p.key == "movement").unwrap();
+        assert_eq!(phase.actions.first().map(String::as_str), Some("movement"));
+        assert_eq!(
+            data.sequence
+                .iter()
+                .flat_map(|p| &p.actions)
+                .filter(|a| *a == "movement")
+                .count(),
+            1
+        );
+    }
+
+    #[test]
     fn a_router_ignores_terrain_and_a_reserve_loses_its_chit() {
         let mut routed = hoplites();
         routed["routed"] = json!(true);
