@@ -1135,6 +1135,8 @@ fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
         .1
         .contains(&"Reserve".to_string()));
     assert!(!row(&t, "Immortals").1.contains(&"Reserve".to_string()));
+    // The general's own guard is his, not a unit of the army's count (8.0): no Reserve.
+    assert!(!row(&t, "Mardonius").1.contains(&"Reserve".to_string()));
     let e = refused(&t, "Immortals", Change::Reserve { placed: true });
     assert_eq!(e.code, ErrorCode::UnitNotForReserve);
     assert_eq!(e.rule.as_deref(), Some("3.31"));

@@ -15,7 +15,7 @@ use crate::rule_system::form::{
 };
 use crate::rule_system::resolve::parse_situation;
 use crate::state::{
-    BattleState, LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords,
+    BattleState, LeaderFate, QuickEdit, Role, SystemUnit, UnitSpec, UnitState, UnitWords,
 };
 use crate::ErrorCode;
 
@@ -268,7 +268,7 @@ pub fn refuse(
                 .ruling("R-GTS-38"),
         )
     };
-    if !may_be_reserve(own) {
+    if unit.role != Role::Unit || !may_be_reserve(own) {
         return refused(format!(
             "{} cannot be placed in Reserve: only Flexible infantry and cavalry can.",
             unit.label
@@ -444,7 +444,11 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
                     .then(|| q("Routs off the table", Change::RoutsOffTable)),
             )
             .chain(
-                (may_be_reserve(own) && !own.reserve_used && !own.rout && !own.disordered)
+                (unit.role == Role::Unit
+                    && may_be_reserve(own)
+                    && !own.reserve_used
+                    && !own.rout
+                    && !own.disordered)
                     .then(|| q("Reserve", Change::Reserve { placed: true })),
             )
             .chain(
