@@ -261,7 +261,9 @@ pub fn movement(data: &GtsData, s: &MovementSituation) -> Result<Resolution, Ref
     } else {
         Vec::new()
     };
-    let mut r = Resolution::certain(&data.system.id, "movement", key, &meaning, effects);
+    let mut r = Resolution::certain(&data.system.id, "movement", key, &meaning, effects)
+        .named("within", "within the allowance")
+        .named("too_far", "over the allowance");
     totals.push(Total::new(
         if left >= 0 { "Left" } else { "Over" },
         inches(left.abs()),
