@@ -33,7 +33,7 @@ async function setUp(name) {
   await addUnit('Mardonius', 'Persians', { class: 'cavalry', armour: 'M', weapon: 'LN', stands: 1 }, 'general');
   await addUnit('Immortals', 'Persians', { class: 'infantry', armour: 'M', weapon: 'SP', order: 'CO', stands: 4 });
   // Their leader: a row of his own, attached to them from the roster's list (1.5, R-GTS-32).
-  await addUnit('Artaphernes', 'Persians', { leads: 'Immortals', pv: 1 }, 'leader');
+  await addUnit('Artaphernes', 'Persians', { leads: 'Immortals', pv: 1, pc: 3, ts: 'G' }, 'leader');
   await addUnit('Sparabara', 'Persians', { class: 'infantry', armour: 'L', weapon: 'BW', stands: 4 });
   await addUnit('Persian cavalry', 'Persians', { class: 'cavalry', armour: 'N', weapon: 'BW', stands: 3 });
   await addUnit('Hoplites', 'Greeks', { class: 'infantry', armour: 'H', weapon: 'SP', order: 'CO', stands: 4 });
@@ -46,6 +46,48 @@ async function setUp(name) {
 async function playTurn(label) {
   const flow = turnFlow(browser, 'gts', label, await rosterIds());
   const { count, phase, chip, fight } = flow;
+
+  // Command: Artaphernes rolls his command points on his row (1.2): his d8's 6 lands on him, and
+  // a point spent (1.7) leaves 5 (R-GTS-40).
+  await phase('command');
+  await count('button[data-tab="roster"]');
+  await count('button[aria-label="Command points: Artaphernes"]');
+  await until(browser, 'his command die asked', async () => (await pads()).length === 1);
+  await count('#sticky-bar button[data-face="0:6"]');
+  const applyPoints = await browser.$('#apply-result');
+  await until(browser, 'his points ready to apply', async () => applyPoints.isEnabled());
+  await count('#apply-result');
+  await applyPoints.click().catch(() => undefined); // a double tap applies once
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  await count('button[data-tab="roster"]');
+  await until(browser, 'his 6 points on his row', async () => /6 of 6 command points left/.test((await roster()).Artaphernes));
+  await count('button[aria-label="Spend 1 point: Artaphernes"]');
+  await until(browser, 'a point spent', async () => /5 of 6 command points left/.test((await roster()).Artaphernes));
+  await shot(browser, `gts-command-${label}`);
+
+  // Movement: the Persian cavalry placed in Reserve in one tap (3.31); "Move" on its row opens
+  // its move priced against its allowance (4.1): 10" clear and 2" through a wood (2:1) spend 14"
+  // of its 15"; applied once, the Reserve chit is lost (3.31).
+  await phase('movement');
+  await count('button[data-tab="roster"]');
+  await count('button[aria-label="Reserve: Persian cavalry"]');
+  await until(browser, 'the cavalry in Reserve', async () => /in Reserve/.test((await roster())['Persian cavalry']));
+  await count('button[aria-label="Move: Persian cavalry"]');
+  await until(browser, 'the move opened on the cavalry', async () => browser.$('#f-clear_inches').isExisting());
+  for (const [key, inches] of [['clear_inches', '10'], ['rough_inches', '2']]) {
+    await browser.$(`#f-${key}`).setValue(inches);
+    flow.n += 1;
+  }
+  const moved = () => browser.execute(() => document.querySelector('#battle-resolution [data-testid="outcome-result"]')?.getAttribute('data-result') ?? null);
+  await until(browser, 'the move within its allowance', async () => (await moved()) === 'within' && /14/.test(await browser.$('#battle-resolution').getText()));
+  await shot(browser, `gts-move-${label}`);
+  const applyMove = await browser.$('#apply-result');
+  await until(browser, 'the move ready to apply', async () => applyMove.isEnabled());
+  await count('#apply-result');
+  await applyMove.click().catch(() => undefined); // a double tap applies once
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  let moveWords = await roster();
+  assert.doesNotMatch(moveWords['Persian cavalry'], /Reserve/, moveWords['Persian cavalry']);
 
   // Missile fire at the peltasts in cover: one chip.
   await phase('fire');

@@ -229,6 +229,17 @@ pub enum Change {
     FirstTurnSpent,
     /// A leader's command point recovers a unit's Shock capability (GTS 2.14, 0.0 A d).
     ShockRecovered,
+    /// The unit is placed in Reserve, or (not placed) loses its Reserve chit by moving (GTS
+    /// 3.31, 4.6).
+    Reserve { placed: bool },
+    /// A routed unit leaves the table: lost for good if its Rout is permanent, else off the
+    /// table with one rally to return (GTS 4.312).
+    RoutsOffTable,
+    /// A GTS general's command points for this turn, from his command phase's roll (1.2): his
+    /// spending starts again from none.
+    CommandPoints { points: u32 },
+    /// A GTS general spends this many of his command points this turn (1.7).
+    SpendCommand { points: u32 },
     /// A DBMM element's outcome (recoil, repulsed, flee, spent, destroyed, pursue …), or a
     /// choice of two the player makes.
     ElementFate {
@@ -366,6 +377,13 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::Recover => "recovers from Disorder".to_string(),
         Change::FirstTurnSpent => "has used its 1st-turn melee bonus".to_string(),
         Change::ShockRecovered => "recovers its Shock capability".to_string(),
+        Change::Reserve { placed: true } => "placed in Reserve".to_string(),
+        Change::Reserve { placed: false } => "leaves Reserve".to_string(),
+        Change::RoutsOffTable => "routs off the table".to_string(),
+        Change::CommandPoints { points: 1 } => "1 command point this turn".to_string(),
+        Change::CommandPoints { points } => format!("{points} command points this turn"),
+        Change::SpendCommand { points: 1 } => "spends 1 command point".to_string(),
+        Change::SpendCommand { points } => format!("spends {points} command points"),
         Change::ElementFate { fate } => fate.words(),
         Change::ThrowingWeaponsUsed => {
             "throwing weapons used (once per game: not again this battle)".to_string()

@@ -379,6 +379,12 @@ error_codes! {
     /// a GTS unit in skirmish formation added or corrected with more than 1 stand: each skirmish
     /// stand is a unit of its own (`field` `…stats.stands`) (3.12, 4.32, R-GTS-31)
     UnitSkirmishStands = "unit.skirmish_stands",
+    /// a GTS unit placed in Reserve that cannot be: not Flexible infantry or cavalry, not in good
+    /// order, or its army's Reserve already placed this game; nothing is written (3.31, R-GTS-38)
+    UnitNotForReserve = "unit.not_for_reserve",
+    /// a GTS general spending more command points than he has left this turn; nothing is
+    /// written (1.2, 1.7)
+    BattleCommandSpent = "battle.command_spent",
     /// a unit whose choice (its type, its grade…) is one of another rule system's, not this
     /// battle's: the message names the system
     UnitOtherSystem = "unit.other_system",

@@ -427,7 +427,11 @@ fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
     let body = t.b.add_unit(&t.r, hydarnes.clone()).unwrap();
     t.step(body);
     let id = t.id("Hydarnes");
-    assert_eq!(t.r.system.words(t.unit("Hydarnes")).summary, "with no unit");
+    // Unattached, he is moved up to 10" when an enemy unit contacts him (6.25).
+    assert_eq!(
+        t.r.system.words(t.unit("Hydarnes")).summary,
+        "with no unit: if an enemy unit contacts him, he is moved up to 10\""
+    );
     // A negative valour is printed with the app's minus sign.
     let craven = UnitSpec {
         label: "Craven".into(),
@@ -948,7 +952,10 @@ fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_lead
     assert_eq!(rally.opens.as_deref(), Some("response_test"));
     // A unit in good order offers no rally (it has nothing to rally from).
     let hoplites = t.r.system.words(t.unit("Hoplites"));
-    assert!(hoplites.quick_edits.iter().all(|q| q.opens.is_none()));
+    assert!(hoplites
+        .quick_edits
+        .iter()
+        .all(|q| q.opens.as_deref() != Some("response_test")));
 
     let opened = fight(&t.r, &t.b.state, "response_test", &[immortals], &[]).unwrap();
     let s = &opened.situation;
@@ -995,7 +1002,10 @@ fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_lead
     // Now Disordered, its row offers "Recover" (3.32: no test) and no rally.
     let words = t.r.system.words(t.unit("Immortals"));
     assert!(words.quick_edits.iter().any(|q| q.label == "Recover"));
-    assert!(words.quick_edits.iter().all(|q| q.opens.is_none()));
+    assert!(words
+        .quick_edits
+        .iter()
+        .all(|q| q.opens.as_deref() != Some("response_test")));
 
     // A unit not routed is refused with the rule's words; a test is taken by one unit.
     let e = fight(&t.r, &t.b.state, "response_test", &[immortals], &[]).unwrap_err();
@@ -1093,4 +1103,216 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
         t.unit("War elephant").moves
     );
     assert!(!t.unit("War elephant").lost);
+}
+
+/// The words a roster row shows for a unit, and the labels of its quick edits.
+fn row(t: &Turn, label: &str) -> (String, Vec<String>) {
+    let w = t.r.system.words(t.unit(label));
+    (
+        w.summary,
+        w.quick_edits.into_iter().map(|q| q.label).collect(),
+    )
+}
+
+#[test]
+fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
+    let mut t = Turn::begin();
+    let adjust = |t: &mut Turn, label: &str, change: Change| {
+        let id = t.id(label);
+        let body = t.b.adjust(&t.r, Subject::Unit(id), change, None).unwrap();
+        t.step(body);
+    };
+    let refused = |t: &Turn, label: &str, change: Change| {
+        let id = t.id(label);
+        t.b.adjust(&t.r, Subject::Unit(id), change, None)
+            .map(|_| ())
+            .unwrap_err()
+    };
+
+    // Reserve (3.31, R-GTS-38): cavalry may be placed in it, close-order hoplites of standard
+    // training may not; the chit is lost when it moves, and an army places one a game.
+    assert!(row(&t, "Persian cavalry")
+        .1
+        .contains(&"Reserve".to_string()));
+    assert!(!row(&t, "Immortals").1.contains(&"Reserve".to_string()));
+    // The general's own guard is his, not a unit of the army's count (8.0): no Reserve.
+    assert!(!row(&t, "Mardonius").1.contains(&"Reserve".to_string()));
+    let e = refused(&t, "Immortals", Change::Reserve { placed: true });
+    assert_eq!(e.code, ErrorCode::UnitNotForReserve);
+    assert_eq!(e.rule.as_deref(), Some("3.31"));
+    adjust(&mut t, "Persian cavalry", Change::Reserve { placed: true });
+    let (words, edits) = row(&t, "Persian cavalry");
+    assert!(words.contains("in Reserve"), "{words}");
+    assert!(edits.contains(&"Leaves Reserve".to_string()), "{edits:?}");
+    // Its Reserve move (4.6) from the row's "Move": 10" over clear ground and 2" through a
+    // wood (2:1) spend 14" of its 15" (cavalry 12", no armour +3"); moving, it loses the chit.
+    let cavalry = t.id("Persian cavalry");
+    let opened = fight(&t.r, &t.b.state, "movement", &[cavalry], &[]).unwrap();
+    assert_eq!(opened.situation["in_reserve"], json!(true));
+    let mut situation = opened.situation.clone();
+    situation["clear_inches"] = json!(10);
+    situation["rough_inches"] = json!(2);
+    let r = t.r.resolve("movement", &situation, None).unwrap();
+    let o = r.outcome.clone().unwrap();
+    assert_eq!(o.result, "within");
+    assert!(
+        o.meaning.contains("14\" spent of 15\", 1\" left"),
+        "{}",
+        o.meaning
+    );
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    t.apply(&r, &mapping);
+    assert!(!t.gts("Persian cavalry").reserve);
+    let (words, edits) = row(&t, "Persian cavalry");
+    assert!(!words.contains("Reserve"), "{words}");
+    assert!(
+        !edits.contains(&"Reserve".to_string()),
+        "once a game: {edits:?}"
+    );
+    let e = refused(&t, "Persian cavalry", Change::Reserve { placed: true });
+    assert!(e.message.contains("once a game"), "{}", e.message);
+    // Reserve, Disorder and Rout exclude one another (3.3): Disordered, the Greeks' reserve is
+    // lost, and a Disordered unit is not placed in one.
+    adjust(&mut t, "Greek cavalry", Change::Reserve { placed: true });
+    adjust(&mut t, "Greek cavalry", Change::Disorder);
+    assert!(!t.gts("Greek cavalry").reserve);
+    assert_eq!(
+        refused(&t, "Hoplites", Change::Reserve { placed: true }).code,
+        ErrorCode::UnitNotForReserve
+    );
+
+    // Rout movement (4.31): a routed unit's row gives its move, full allowance (infantry 6",
+    // light armour +1") plus panic dice, and offers its routing off the table (4.312).
+    adjust(&mut t, "Peltasts", Change::RoutUnit);
+    let (words, edits) = row(&t, "Peltasts");
+    assert!(words.contains("rout move 7\" + panic dice"), "{words}");
+    assert!(
+        edits.contains(&"Routs off the table".to_string()),
+        "{edits:?}"
+    );
+    // Not past its dispersal trigger (C, 4 stands: 2-0), it has one rally to return: not lost,
+    // the break point unmoved, the rally still offered.
+    adjust(&mut t, "Peltasts", Change::RoutsOffTable);
+    assert!(!t.unit("Peltasts").lost);
+    assert!(t.gts("Peltasts").off_table);
+    let (words, edits) = row(&t, "Peltasts");
+    assert!(
+        words.contains("off the table: one rally to return"),
+        "{words}"
+    );
+    assert!(
+        edits.contains(&"Rally".to_string()) && !edits.contains(&"Routs off the table".to_string())
+    );
+    assert_eq!(t.break_point("Greeks"), (0.0, 2.0));
+    // Rallied, it comes back on where it left (4.312).
+    adjust(&mut t, "Peltasts", Change::RemoveRout);
+    assert!(!t.gts("Peltasts").off_table && !t.gts("Peltasts").rout);
+    // Past its trigger (2 stands of 4 left), a router leaving the table is lost for good and
+    // counts towards the break point (8.0, R-GTS-13).
+    adjust(&mut t, "Hoplites", Change::Hits { count: 8 });
+    adjust(&mut t, "Hoplites", Change::RoutUnit);
+    adjust(&mut t, "Hoplites", Change::RoutsOffTable);
+    assert!(t.unit("Hoplites").lost);
+    assert_eq!(t.break_point("Greeks"), (1.0, 2.0));
+
+    // 8.0: one army broken has its turn to break the other; both broken is a tactical Draw
+    // (R-GTS-37), said in the standing's verdicts.
+    let verdicts = |t: &Turn| {
+        standing(&t.r, &t.b.state)
+            .resolutions
+            .into_iter()
+            .map(|r| r.outcome.unwrap())
+            .map(|o| (o.result, o.meaning))
+            .collect::<Vec<_>>()
+    };
+    adjust(&mut t, "Greek cavalry", Change::DestroyAll);
+    assert_eq!(t.break_point("Greeks"), (2.0, 2.0));
+    let v = verdicts(&t);
+    assert_eq!(v[1].0, "broken");
+    assert!(
+        v[1].1.contains("unless Greeks break them too"),
+        "{}",
+        v[1].1
+    );
+    adjust(&mut t, "Immortals", Change::DestroyAll);
+    adjust(&mut t, "Sparabara", Change::DestroyAll);
+    assert_eq!(t.break_point("Persians"), (2.0, 2.0));
+    for (result, meaning) in verdicts(&t) {
+        assert_eq!(result, "draw");
+        assert!(meaning.contains("tactical Draw"), "{meaning}");
+    }
+}
+
+#[test]
+fn a_generals_command_points_are_rolled_on_his_row_spent_and_gone_next_turn() {
+    // 1.2: his points this Command phase are his TS die's roll, at least his PC; 1.7: spent on
+    // the units' actions; "Command points cannot be saved".
+    let mut t = Turn::begin();
+    let artaphernes = t.id("Artaphernes");
+    let (_, edits) = row(&t, "Artaphernes");
+    assert!(edits.contains(&"Command points".to_string()), "{edits:?}");
+    assert!(!edits.iter().any(|e| e.starts_with("Spend")), "{edits:?}");
+    let opened = fight(&t.r, &t.b.state, "command_points", &[artaphernes], &[]).unwrap();
+    let s = &opened.situation;
+    assert_eq!(
+        (&s["pc"], &s["ts"], &s["leader"]),
+        (&json!(3), &json!("G"), &json!("Artaphernes"))
+    );
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    // A 1 on his d8 still gives his PC of 3; a 6 gives 6, landing on his row.
+    let low = t.throw("command_points", s, &[1]);
+    assert_eq!(low.outcome.unwrap().result, "points_3");
+    let r = t.throw("command_points", s, &[6]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "points_6");
+    t.apply(&r, &mapping);
+    let (words, edits) = row(&t, "Artaphernes");
+    assert!(words.contains("6 of 6 command points left"), "{words}");
+    assert!(edits.contains(&"Spend 1 point".to_string()), "{edits:?}");
+    // He is not the army general: no Reserve to pay for (1.7 e).
+    assert!(!edits.iter().any(|e| e.contains("Reserve")), "{edits:?}");
+    let body =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(artaphernes),
+            Change::SpendCommand { points: 1 },
+            None,
+        )
+        .unwrap();
+    t.step(body);
+    assert!(row(&t, "Artaphernes")
+        .0
+        .contains("5 of 6 command points left"));
+    // Overspending is refused in words, and nothing is written.
+    let events = t.b.events.len();
+    let e =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(artaphernes),
+            Change::SpendCommand { points: 6 },
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::BattleCommandSpent);
+    assert!(
+        e.message.contains("has 5 command points left this turn"),
+        "{}",
+        e.message
+    );
+    assert_eq!(t.b.events.len(), events);
+    // The next turn starts with none (a turn is not undone: recorded, and replayed).
+    let body = t.b.advance_turn(Some(2), None);
+    t.record(body);
+    assert_eq!(
+        Battle::open(&t.r, t.b.events.clone()).unwrap().state,
+        t.b.state
+    );
+    let (words, edits) = row(&t, "Artaphernes");
+    assert!(!words.contains("command points"), "{words}");
+    assert!(!edits.iter().any(|e| e.starts_with("Spend")), "{edits:?}");
 }

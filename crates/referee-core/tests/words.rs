@@ -115,7 +115,7 @@ fn every_system_sums_a_unit_up_in_its_own_words() {
             Role::Unit,
             hoplites.clone(),
             vec![Change::Disorder, Change::RoutUnit],
-            "4/4, Rout, Disordered",
+            "4/4, Rout, rout move 6\" + panic dice, Disordered",
         ),
         (
             "gts",
@@ -256,7 +256,7 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Unit,
             json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4}),
             "Infantry, Spear (SP), Medium armour (M)",
-            vec!["+1 hit", "Disorder", "Rout", "Remove"],
+            vec!["+1 hit", "Disorder", "Rout", "Remove", "Move"],
         ),
         (
             "dbmm",
@@ -277,7 +277,8 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Leader,
             json!({"pc": 3, "ts": "E", "pv": 2, "leads": "Spartans"}),
             "Leader 3(E) +2",
-            vec![],
+            // 1.2: his command points rolled from his row (R-GTS-40).
+            vec!["Command points"],
         ),
         (
             "itacs",

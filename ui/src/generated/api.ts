@@ -385,7 +385,7 @@ what: string, rule: string, ruling?: string, };
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string } | { "within": { of: string, inches: number, } } | "battle";
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "retreat_to", hex: string, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" } | { "kind": "enters_hex", hex: string, } | { "kind": "battle_clock", start: string, climate: string, season: string, moon_die?: number, } | { "kind": "retreat_at_dusk" };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "retreat_to", hex: string, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "reserve", placed: boolean, } | { "kind": "routs_off_table" } | { "kind": "command_points", points: number, } | { "kind": "spend_command", points: number, } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" } | { "kind": "enters_hex", hex: string, } | { "kind": "battle_clock", start: string, climate: string, season: string, moon_die?: number, } | { "kind": "retreat_at_dusk" };
 
 export type Chooser = "attacker" | "defender";
 
@@ -440,7 +440,7 @@ location?: string,
  */
 rule?: string, ruling?: string, };
 
-export type ErrorCode = "situation.invalid_json" | "situation.unreadable" | "situation.invalid_field" | "situation.invalid_count" | "situation.value_out_of_range" | "situation.invalid_strength" | "situation.unknown_unit_type" | "situation.unknown_unit_class" | "situation.missing_class" | "situation.missing_strength" | "situation.leader_as_unit" | "situation.no_units" | "situation.invalid_formation" | "situation.invalid_leader_alone" | "situation.invalid_move" | "situation.unknown_terrain" | "situation.unknown_column" | "situation.off_the_track" | "situation.no_shot_left" | "situation.impassable" | "situation.melee_not_allowed" | "situation.zero_fire_strength" | "situation.may_not_fire" | "situation.zero_attack" | "situation.zero_defence" | "situation.invalid_range" | "situation.out_of_range" | "situation.off_table" | "situation.stacking_off_table" | "situation.over_stacked" | "situation.disrupted_attacker" | "situation.invalid_square" | "situation.below_lowest_column" | "situation.terrain_closed" | "situation.missing_movement" | "situation.out_of_movement" | "situation.over_stacking" | "situation.must_stop" | "situation.not_farther" | "situation.off_map" | "situation.not_a_rout_move" | "situation.disrupted_move" | "situation.square_move" | "situation.empty_path" | "situation.no_movement_cost" | "situation.duplicate_label" | "situation.unknown_leader" | "situation.unknown_result" | "situation.unknown_event" | "situation.already_fired" | "situation.not_horse_archers" | "situation.throwing_not_defensive" | "situation.not_a_carrier" | "situation.over_capacity" | "situation.not_a_fire_ship" | "situation.two_sides" | "situation.fleet_stacking" | "situation.invalid_scenario" | "dice.not_rolled" | "situation.invalid_armour" | "situation.invalid_charge_factor" | "situation.invalid_leader_range" | "situation.invalid_turn" | "situation.not_ranged" | "situation.no_target" | "situation.movement_formation" | "situation.not_cavalry" | "situation.no_retreat" | "situation.banner_of_missing" | "situation.unknown_rating" | "situation.unknown_class" | "situation.invalid_quality" | "situation.no_stands" | "situation.too_many_hits" | "situation.no_secondary" | "situation.cannot_fire" | "situation.skirmish_in_melee" | "situation.routed_recoil" | "situation.contact_forbidden" | "situation.unknown_test" | "situation.not_routed" | "situation.invalid_wheel" | "situation.invalid_rating" | "situation.unknown_element" | "situation.unknown_grade" | "situation.invalid_counts_as" | "situation.no_combat_factor" | "situation.support_not_allowed" | "situation.unknown_factor" | "situation.factor_not_applicable" | "situation.too_many_overlaps" | "situation.invalid_contact" | "situation.no_morale_equivalents" | "situation.cannot_shoot" | "situation.invalid_me" | "situation.losses_exceed_command" | "situation.unknown_pip_action" | "situation.unknown_pip_condition" | "situation.unknown_scale" | "situation.unknown_climate" | "situation.invalid_clock" | "situation.unknown_weather" | "situation.unknown_season" | "dice.invalid" | "action.unknown" | "ruleset.unknown" | "ruleset.unknown_system" | "ruleset.syntax" | "preset.syntax" | "preset.invalid" | "preset.unknown_ruleset" | "preset.unknown" | "ruleset.invalid" | "ruleset.is_house_rule" | "house_rule.invalid" | "file.unreadable" | "battle.unknown" | "battle.not_deleted" | "backup.unknown" | "backup.unusable" | "battle.invalid_setup" | "battle.invalid_unit" | "battle.one_unit_per_entry" | "battle.unknown_side" | "battle.unknown_command" | "battle.target_unmapped" | "battle.no_command" | "battle.mixed_sides" | "fight.no_units" | "fight.not_a_combat" | "fight.wrong_ruleset" | "fight.unknown_unit" | "fight.unit_lost" | "fight.not_a_unit" | "fight.not_opened" | "battle.not_a_change_of_these_rules" | "fight.picked_twice" | "fight.mixed_sides" | "fight.same_side" | "fight.not_in_this_fight" | "fight.unknown_bound" | "fight.no_contacts" | "fight.one_each" | "fight.too_many_units" | "fight.disrupted" | "fight.scattered" | "fight.enemy_hex" | "fight.path_hex" | "battle.choice_needed" | "battle.unit_gone" | "unit.invalid" | "unit.two_generals" | "battle.over_stacking" | "unit.skirmish_stands" | "unit.other_system" | "battle.no_outcome" | "battle.nothing_to_undo" | "battle.nothing_to_redo" | "battle.unknown_event" | "battle.once_per_turn" | "battle.once_per_game" | "battle.already_applied" | "battle.not_a_roll" | "battle.invalid_events" | "battle.turn_out_of_range" | "battle.full" | "store.newer_version" | "store.corrupt" | "store.damaged_event" | "store.damaged_roster" | "store.damaged" | "store.not_referee" | "store.is_folder" | "store.disk_full" | "store.busy" | "store.unwritable" | "store.conflict" | "store.failed" | "roster.unknown" | "roster.invalid" | "roster.wrong_ruleset" | "import.invalid" | "import.not_a_battle" | "import.newer_version" | "import.foreign_ruleset" | "import.out_of_range" | "import.damaged" | "preferences.invalid" | "preferences.too_large" | "preferences.unwritable" | "file.too_large" | "dice.enter_by_hand" | "input.unreadable" | "input.invalid_json" | "input.invalid" | "file.unwritable" | "name.invalid" | "output.unwritable" | "odds.engine" | "app.failed" | "app.no_backend" | "settings.unsaved";
+export type ErrorCode = "situation.invalid_json" | "situation.unreadable" | "situation.invalid_field" | "situation.invalid_count" | "situation.value_out_of_range" | "situation.invalid_strength" | "situation.unknown_unit_type" | "situation.unknown_unit_class" | "situation.missing_class" | "situation.missing_strength" | "situation.leader_as_unit" | "situation.no_units" | "situation.invalid_formation" | "situation.invalid_leader_alone" | "situation.invalid_move" | "situation.unknown_terrain" | "situation.unknown_column" | "situation.off_the_track" | "situation.no_shot_left" | "situation.impassable" | "situation.melee_not_allowed" | "situation.zero_fire_strength" | "situation.may_not_fire" | "situation.zero_attack" | "situation.zero_defence" | "situation.invalid_range" | "situation.out_of_range" | "situation.off_table" | "situation.stacking_off_table" | "situation.over_stacked" | "situation.disrupted_attacker" | "situation.invalid_square" | "situation.below_lowest_column" | "situation.terrain_closed" | "situation.missing_movement" | "situation.out_of_movement" | "situation.over_stacking" | "situation.must_stop" | "situation.not_farther" | "situation.off_map" | "situation.not_a_rout_move" | "situation.disrupted_move" | "situation.square_move" | "situation.empty_path" | "situation.no_movement_cost" | "situation.duplicate_label" | "situation.unknown_leader" | "situation.unknown_result" | "situation.unknown_event" | "situation.already_fired" | "situation.not_horse_archers" | "situation.throwing_not_defensive" | "situation.not_a_carrier" | "situation.over_capacity" | "situation.not_a_fire_ship" | "situation.two_sides" | "situation.fleet_stacking" | "situation.invalid_scenario" | "dice.not_rolled" | "situation.invalid_armour" | "situation.invalid_charge_factor" | "situation.invalid_leader_range" | "situation.invalid_turn" | "situation.not_ranged" | "situation.no_target" | "situation.movement_formation" | "situation.not_cavalry" | "situation.no_retreat" | "situation.banner_of_missing" | "situation.unknown_rating" | "situation.unknown_class" | "situation.invalid_quality" | "situation.no_stands" | "situation.too_many_hits" | "situation.no_secondary" | "situation.cannot_fire" | "situation.skirmish_in_melee" | "situation.routed_recoil" | "situation.contact_forbidden" | "situation.unknown_test" | "situation.not_routed" | "situation.invalid_wheel" | "situation.invalid_rating" | "situation.unknown_element" | "situation.unknown_grade" | "situation.invalid_counts_as" | "situation.no_combat_factor" | "situation.support_not_allowed" | "situation.unknown_factor" | "situation.factor_not_applicable" | "situation.too_many_overlaps" | "situation.invalid_contact" | "situation.no_morale_equivalents" | "situation.cannot_shoot" | "situation.invalid_me" | "situation.losses_exceed_command" | "situation.unknown_pip_action" | "situation.unknown_pip_condition" | "situation.unknown_scale" | "situation.unknown_climate" | "situation.invalid_clock" | "situation.unknown_weather" | "situation.unknown_season" | "dice.invalid" | "action.unknown" | "ruleset.unknown" | "ruleset.unknown_system" | "ruleset.syntax" | "preset.syntax" | "preset.invalid" | "preset.unknown_ruleset" | "preset.unknown" | "ruleset.invalid" | "ruleset.is_house_rule" | "house_rule.invalid" | "file.unreadable" | "battle.unknown" | "battle.not_deleted" | "backup.unknown" | "backup.unusable" | "battle.invalid_setup" | "battle.invalid_unit" | "battle.one_unit_per_entry" | "battle.unknown_side" | "battle.unknown_command" | "battle.target_unmapped" | "battle.no_command" | "battle.mixed_sides" | "fight.no_units" | "fight.not_a_combat" | "fight.wrong_ruleset" | "fight.unknown_unit" | "fight.unit_lost" | "fight.not_a_unit" | "fight.not_opened" | "battle.not_a_change_of_these_rules" | "fight.picked_twice" | "fight.mixed_sides" | "fight.same_side" | "fight.not_in_this_fight" | "fight.unknown_bound" | "fight.no_contacts" | "fight.one_each" | "fight.too_many_units" | "fight.disrupted" | "fight.scattered" | "fight.enemy_hex" | "fight.path_hex" | "battle.choice_needed" | "battle.unit_gone" | "unit.invalid" | "unit.two_generals" | "battle.over_stacking" | "unit.skirmish_stands" | "unit.not_for_reserve" | "battle.command_spent" | "unit.other_system" | "battle.no_outcome" | "battle.nothing_to_undo" | "battle.nothing_to_redo" | "battle.unknown_event" | "battle.once_per_turn" | "battle.once_per_game" | "battle.already_applied" | "battle.not_a_roll" | "battle.invalid_events" | "battle.turn_out_of_range" | "battle.full" | "store.newer_version" | "store.corrupt" | "store.damaged_event" | "store.damaged_roster" | "store.damaged" | "store.not_referee" | "store.is_folder" | "store.disk_full" | "store.busy" | "store.unwritable" | "store.conflict" | "store.failed" | "roster.unknown" | "roster.invalid" | "roster.wrong_ruleset" | "import.invalid" | "import.not_a_battle" | "import.newer_version" | "import.foreign_ruleset" | "import.out_of_range" | "import.damaged" | "preferences.invalid" | "preferences.too_large" | "preferences.unwritable" | "file.too_large" | "dice.enter_by_hand" | "input.unreadable" | "input.invalid_json" | "input.invalid" | "file.unwritable" | "name.invalid" | "output.unwritable" | "odds.engine" | "app.failed" | "app.no_backend" | "settings.unsaved";
 
 export type RollRequest = { 
 /**
@@ -2093,7 +2093,11 @@ ts: string,
  * A wing general who received no command point from the army general uses only his PC
  * (1.3).
  */
-wing_without_army_point?: boolean, };
+wing_without_army_point?: boolean, 
+/**
+ * The general whose row takes the points, by his name on the roster.
+ */
+leader?: string, };
 
 export type GtsLeaderCasualtySituation = { 
 /**
@@ -2138,7 +2142,12 @@ victor_stands_lost?: number, defeated_stands_lost?: number,
 /**
  * Points of a general to cost: PC 1–5, TS letter, PV −2…+2 (1.11).
  */
-general?: GtsGeneralRating, };
+general?: GtsGeneralRating, 
+/**
+ * The enemy army has reached its break point too: both broken, the battle is a tactical
+ * draw.
+ */
+enemy_broken?: boolean, };
 
 export type GtsGeneralRating = { pc: number, ts: string, pv: number, };
 
@@ -2151,6 +2160,40 @@ front_stands: number,
  * Degrees wheeled.
  */
 degrees: number, };
+
+export type GtsMovementSituation = { unit: GtsUnit, 
+/**
+ * Inches moved over clear ground, hills included.
+ */
+clear_inches: number, 
+/**
+ * Inches moved while touching rough ground or a steep hill: each costs two.
+ */
+rough_inches: number, 
+/**
+ * Inches marched along a road in March formation: each costs half, and rough ground on
+ * the road costs nothing more.
+ */
+road_inches?: number, 
+/**
+ * A sidestep at the start of the move, up to 3 inches, for open order cavalry, elephants
+ * and chariots: each inch costs two.
+ */
+sidestep_inches?: number, 
+/**
+ * Withdrawing backwards out of combat (Drilled units, after their test): every inch costs
+ * two.
+ */
+withdrawal?: boolean, 
+/**
+ * A formation change at the start of the move: it costs 10 less the response number in
+ * inches, or the whole move.
+ */
+formation_change?: boolean, 
+/**
+ * The unit is in Reserve: any move loses its chit.
+ */
+in_reserve?: boolean, };
 
 /** The bounds every typed field keeps to, as the API checks them. */
 export const FIELD_LIMITS: FieldLimits = {"name_max_chars":200,"value_max":10000};

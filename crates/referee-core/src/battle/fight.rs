@@ -103,7 +103,11 @@ pub fn fight_with<'s>(
                 ),
             ));
         };
-        let unit = picked(state, &[*id], "attackers")?[0];
+        // A leader's own row takes its tests too (a GTS general's command points, 1.2).
+        let unit = match state.units.get(id) {
+            Some(u) if u.role == Role::Leader && !u.lost => u,
+            _ => picked(state, &[*id], "attackers")?[0],
+        };
         return Ok(Fight::opened(
             action,
             ruleset.system.open_unit(action, state, unit)?,

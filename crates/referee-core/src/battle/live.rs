@@ -257,6 +257,11 @@ impl Battle {
             if !ruleset.system.land(&mut unit.clone(), &change) {
                 return Err(not_a_change_of_these_rules(unit, ruleset, "change"));
             }
+            // What the rules refuse against the battle as it stands, from a row as from a
+            // result (GTS 3.31: one Reserve an army a game).
+            if let Some(e) = ruleset.system.refuse(&self.state, unit, &change, "") {
+                return Err(e);
+            }
         }
         let c = adjustment(&self.state, subject, change, "umpire")?;
         Ok(EventBody::Adjusted {

@@ -271,7 +271,7 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         None
     }
     /// A change the battle refuses on a leader's row before it is written (Medieval 13.1.6: his
-    /// fatigue set once a turn).
+    /// fatigue set once a turn; GTS 1.7: more command points than he has left).
     fn refuse_leader(
         state: &BattleState,
         unit: &UnitState,

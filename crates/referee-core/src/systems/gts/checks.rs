@@ -294,7 +294,7 @@ fn formation_change(data: &GtsData, u: &Unit) -> Vec<Total> {
 }
 
 /// command_points: a general's command points this phase (1.2–1.5).
-#[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsCommandSituation")]
 pub struct CommandSituation {
@@ -307,6 +307,27 @@ pub struct CommandSituation {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub wing_without_army_point: bool,
+    /// The general whose row takes the points, by his name on the roster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub leader: Option<String>,
+}
+
+/// The points landing on the general's row, when the test names him (1.2).
+fn points_on(s: &CommandSituation, points: i64) -> Vec<crate::contract::Effect> {
+    s.leader
+        .iter()
+        .map(|name| {
+            effect(
+                Target::Unit(name.clone()),
+                Change::CommandPoints {
+                    points: points.max(0) as u32,
+                },
+                "1.2",
+                None,
+            )
+        })
+        .collect()
 }
 
 pub fn command_points(
@@ -341,7 +362,7 @@ pub fn command_points(
             "command_points",
             &key,
             "Without a point from the army general, a wing general has his PC rating in points.",
-            Vec::new(),
+            points_on(s, i64::from(s.pc)),
         )
         .named(&key, format!("{} points", s.pc));
         r.totals
@@ -361,7 +382,7 @@ pub fn command_points(
                 &format!("{n} command points this phase."),
                 "—".into(),
                 p,
-                Vec::new(),
+                points_on(s, *n),
             )
         })
         .collect();
@@ -376,7 +397,7 @@ pub fn command_points(
                 modified: n,
                 result: format!("points_{n}"),
                 meaning: format!("{n} command points this phase."),
-                effects: Vec::new(),
+                effects: points_on(s, n),
                 sides: Vec::new(),
             })
         }
@@ -957,6 +978,11 @@ pub struct ArmyBreakSituation {
     #[serde(default)]
     #[ts(optional)]
     pub general: Option<GeneralRating>,
+    /// The enemy army has reached its break point too: both broken, the battle is a tactical
+    /// draw.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub enemy_broken: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema, TS)]
@@ -997,11 +1023,23 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
     }
     let (abp, percent) = break_point(data, s.units, s.general_lost, s.baggage_looted);
     let broken = s.lost >= abp;
+    // 8.0: the broken side's turn to break the enemy "as well, thus rescuing a tactical Draw";
+    // both armies past their break points is that draw (R-GTS-37).
+    let draw = broken && s.enemy_broken;
     let mut r = Resolution::certain(
         &data.system.id,
         "army_break",
-        if broken { "broken" } else { "holding" },
-        &if broken {
+        if draw {
+            "draw"
+        } else if broken {
+            "broken"
+        } else {
+            "holding"
+        },
+        &if draw {
+            "Both armies have reached their break points: the battle is a tactical Draw."
+                .to_string()
+        } else if broken {
             "The army has reached its break point: in its Command phase it has this turn to break the enemy too, for a draw.".to_string()
         } else {
             format!(
@@ -1031,7 +1069,7 @@ pub fn army_break(data: &GtsData, s: &ArmyBreakSituation) -> Result<Resolution, 
             None,
         ),
     ];
-    if let (Some(v), Some(d)) = (s.victor_stands_lost, s.defeated_stands_lost) {
+    if let (Some(v), Some(d), false) = (s.victor_stands_lost, s.defeated_stands_lost, draw) {
         if d == 0 {
             return Err(RefereeError::new(
                 ErrorCode::SituationInvalidField,

@@ -2,11 +2,12 @@
 //! Disorder and rout (2.11, 3.32, 6.13), named as on the roster, with the leader attached to it
 //! (1.5–1.6) and the escort stand running with it (3.16) read from their own rows.
 
-use super::checks::ResponseSituation;
+use super::checks::{CommandSituation, ResponseSituation};
 use super::fire::FireSituation;
-use super::leader::{escort_of, leader_of, valour_now};
+use super::leader::{escort_of, leader_of, valour_now, GtsLeader, COMMAND_POINTS};
 use super::melee::{LeaderCondition, MeleeSituation, MeleeUnit};
-use super::roster::{GtsUnit, RALLY_TEST};
+use super::movement::MovementSituation;
+use super::roster::{GtsUnit, MOVEMENT, RALLY_TEST};
 use super::units::UnitEntry;
 use std::collections::BTreeMap;
 
@@ -108,7 +109,26 @@ pub fn open_unit(
     state: &BattleState,
     unit: &UnitState,
 ) -> Result<Opening, RefereeError> {
+    if let (Some(leader), COMMAND_POINTS) = (unit.detail::<GtsLeader>(), action) {
+        return command_points(unit, leader);
+    }
     let own = match unit.detail::<GtsUnit>() {
+        Some(own) if action == MOVEMENT => {
+            // The move measured from the row: the unit as it is now, its Reserve (3.31).
+            let situation = MovementSituation {
+                unit: own.now(unit, &unit.label),
+                clear_inches: 0.0,
+                rough_inches: 0.0,
+                road_inches: 0.0,
+                sidestep_inches: 0.0,
+                withdrawal: false,
+                formation_change: false,
+                in_reserve: own.reserve,
+            };
+            let targets =
+                BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
+            return Opening::new(&situation, targets, Vec::new());
+        }
         Some(own) if action == RALLY_TEST => own,
         _ => return Err(not_a_combat(action)),
     };
@@ -126,6 +146,29 @@ pub fn open_unit(
         leader_pv: leader.and_then(|l| l.valour).unwrap_or(0),
         near_formed_enemy: false,
         near_fallen_leader: own.near_fallen_leader,
+    };
+    let targets = BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
+    Opening::new(&situation, targets, Vec::new())
+}
+
+/// A general's command points opened from his row: his PC and TS, the points landing on him
+/// (1.2).
+fn command_points(unit: &UnitState, leader: &GtsLeader) -> Result<Opening, RefereeError> {
+    let (Some(pc), Some(ts)) = (leader.pc, &leader.ts) else {
+        return Err(RefereeError::new(
+            ErrorCode::SituationInvalidRating,
+            format!(
+                "{}'s row gives no command rating and tactical skill: enter them on his row first.",
+                unit.label
+            ),
+        )
+        .rule("1.2"));
+    };
+    let situation = CommandSituation {
+        pc: pc.clamp(1, 5) as u32,
+        ts: ts.clone(),
+        wing_without_army_point: false,
+        leader: Some(unit.label.clone()),
     };
     let targets = BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
     Opening::new(&situation, targets, Vec::new())

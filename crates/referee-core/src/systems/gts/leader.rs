@@ -6,10 +6,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::roster::GtsUnit;
+use crate::contract::Change;
 use crate::error::RefereeError;
 use crate::rule_system::form::{Field, FieldKind, UnitField, UnitOption};
 use crate::state::{
-    BattleState, LeaderFate, Role, SystemUnit, UnitId, UnitSpec, UnitState, UnitWords,
+    BattleState, LeaderFate, QuickEdit, Role, SystemUnit, UnitId, UnitSpec, UnitState, UnitWords,
 };
 use crate::ErrorCode;
 
@@ -35,6 +36,10 @@ pub struct GtsLeader {
     /// The army general (1.2: "Army Leonidas 3(E) +2"): killed or captured, he lowers his army's
     /// break point (8.0, R-GTS-7).
     pub army: bool,
+    /// His command points this turn, as his command phase's roll gave them (1.2), and those
+    /// spent (1.7): none kept past the turn.
+    pub command_points: u32,
+    pub command_spent: u32,
     /// Other notes as entered (battles recorded before leaders were typed kept free notes).
     #[serde(skip)]
     pub notes: Map<String, Value>,
@@ -176,6 +181,59 @@ pub fn enter(spec: &UnitSpec) -> Result<GtsLeader, RefereeError> {
         ts,
         leads,
         notes,
+        ..GtsLeader::default()
+    })
+}
+
+/// The action a leader's "Command points" opens on his row (1.2).
+pub const COMMAND_POINTS: &str = "command_points";
+
+/// The command points a general has left this turn (1.2, 1.7).
+fn points_left(leader: &GtsLeader) -> u32 {
+    leader.command_points.saturating_sub(leader.command_spent)
+}
+
+/// His command points landing on his row: those his roll gave him this turn, and each spent
+/// (1.2, 1.7).
+pub fn land(own: &mut GtsLeader, change: &Change) -> bool {
+    match change {
+        Change::CommandPoints { points } => {
+            own.command_points = *points;
+            own.command_spent = 0;
+        }
+        Change::SpendCommand { points } => {
+            own.command_spent = own.command_spent.saturating_add(*points)
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Points cannot be saved (1.2): a new turn starts with none until his roll.
+pub fn at_turn_end(unit: &mut UnitState) {
+    if let Some(own) = unit.detail_mut::<GtsLeader>() {
+        own.command_points = 0;
+        own.command_spent = 0;
+    }
+}
+
+/// Spending more command points than he has left this turn is refused in words (1.7).
+pub fn refuse(unit: &UnitState, own: &GtsLeader, change: &Change) -> Option<RefereeError> {
+    let Change::SpendCommand { points } = change else {
+        return None;
+    };
+    let left = points_left(own);
+    (*points > left).then(|| {
+        RefereeError::new(
+            ErrorCode::BattleCommandSpent,
+            format!(
+                "{} has {} left this turn: he cannot spend {}.",
+                unit.label,
+                crate::error::counted(i64::from(left), "command point", "command points"),
+                points
+            ),
+        )
+        .rule("1.2, 1.7")
     })
 }
 
@@ -209,14 +267,49 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     }
     match &leader.leads {
         Some(l) => parts.push(format!("leads {l}")),
+        // 6.25: unattached, a leader an enemy unit contacts is moved anywhere within 10".
+        None if !unit.lost => {
+            parts.push("with no unit: if an enemy unit contacts him, he is moved up to 10\"".into())
+        }
         None => parts.push("with no unit".into()),
     }
     crate::rule_system::leader_parts(unit, &mut parts);
+    let left = points_left(leader);
+    if leader.command_points > 0 {
+        parts.push(format!(
+            "{} of {} command points left",
+            left, leader.command_points
+        ));
+    }
+    let q = |label: &str, change: Change| QuickEdit {
+        label: label.into(),
+        change,
+        opens: None,
+    };
+    let active = !unit.lost && !unit.leader.is_some_and(LeaderFate::gone);
+    let mut quick_edits = Vec::new();
+    if active && leader.pc.is_some() && leader.ts.is_some() {
+        // 1.2: his points this turn are his roll, at least his PC; 1.7: spent one by one on
+        // the units he commands, 3 at once for the army's Reserve (1.7 e).
+        quick_edits.push(QuickEdit {
+            opens: Some(COMMAND_POINTS.into()),
+            ..q("Command points", Change::CommandPoints { points: 0 })
+        });
+        if left >= 1 {
+            quick_edits.push(q("Spend 1 point", Change::SpendCommand { points: 1 }));
+        }
+        if leader.army && left >= 3 {
+            quick_edits.push(q(
+                "Spend 3 for the Reserve",
+                Change::SpendCommand { points: 3 },
+            ));
+        }
+    }
     UnitWords {
         opens_move: None,
         type_name: format!("Leader{tag}"),
         summary: parts.join(", "),
-        quick_edits: Vec::new(),
+        quick_edits,
         place: None,
     }
 }

@@ -9,6 +9,7 @@ pub mod fight;
 pub mod fire;
 pub mod leader;
 pub mod melee;
+pub mod movement;
 mod played;
 pub mod recoil;
 pub mod rolloff;
@@ -80,7 +81,8 @@ impl RuleSystem for Gts {
                 "1.2",
                 Checks,
                 checks::command_points,
-            ),
+            )
+            .for_a_unit(),
             A::rolled(
                 "leader_casualty",
                 "Leader casualty",
@@ -96,6 +98,14 @@ impl RuleSystem for Gts {
                 Checks,
                 checks::army_break,
             ),
+            A::certain(
+                "movement",
+                "Movement allowance",
+                "4.1",
+                Movement,
+                movement::movement,
+            )
+            .for_a_unit(),
             A::certain(
                 "wheel_cost",
                 "Wheeling cost",
@@ -187,8 +197,18 @@ impl RuleSystem for Gts {
         roster::keep(old, new)
     }
 
-    fn land(_data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
-        roster::land(unit, own, change)
+    fn land(data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
+        roster::land(data, unit, own, change)
+    }
+
+    fn refuse(
+        state: &BattleState,
+        unit: &UnitState,
+        own: &GtsUnit,
+        change: &Change,
+        _rule: &str,
+    ) -> Option<RefereeError> {
+        roster::refuse(state, unit, own, change)
     }
 
     fn end_of_turn(_unit: &mut UnitState, own: &mut GtsUnit) {
@@ -200,7 +220,26 @@ impl RuleSystem for Gts {
     }
 
     fn leader_at_turn_end(unit: &mut UnitState) {
-        roster::leader_at_turn_end(unit)
+        roster::leader_at_turn_end(unit);
+        leader::at_turn_end(unit);
+    }
+
+    fn land_leader(
+        _data: &GtsData,
+        _unit: &mut UnitState,
+        own: &mut GtsLeader,
+        change: &Change,
+    ) -> bool {
+        leader::land(own, change)
+    }
+
+    fn refuse_leader(
+        _state: &BattleState,
+        unit: &UnitState,
+        own: &GtsLeader,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        leader::refuse(unit, own, change)
     }
 
     fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {

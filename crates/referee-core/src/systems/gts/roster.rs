@@ -14,7 +14,9 @@ use crate::rule_system::form::{
     option_label, printed, Field, FieldKind, PrintedValue, UnitField, UnitOption, UnitPreview,
 };
 use crate::rule_system::resolve::parse_situation;
-use crate::state::{LeaderFate, QuickEdit, SystemUnit, UnitSpec, UnitState, UnitWords};
+use crate::state::{
+    BattleState, LeaderFate, QuickEdit, Role, SystemUnit, UnitSpec, UnitState, UnitWords,
+};
 use crate::ErrorCode;
 
 /// A unit on the roster.
@@ -42,6 +44,12 @@ pub struct GtsUnit {
     /// Its SH or HM 1st-turn melee bonus is used (2.14): HM for the battle, SH until a leader's
     /// command point recovers it.
     pub first_turn_spent: bool,
+    /// In Reserve condition (3.31): it may move in the enemy's Reserve Movement phase (4.6).
+    pub reserve: bool,
+    /// Placed in Reserve at some time: once a game an army places one (3.31, 1.7 e).
+    pub reserve_used: bool,
+    /// Routed off the table and not yet past its dispersal trigger: one rally to return (4.312).
+    pub off_table: bool,
 }
 
 impl SystemUnit for GtsUnit {
@@ -152,6 +160,9 @@ pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeE
             leader_pv,
             escorts,
             first_turn_spent: false,
+            reserve: false,
+            reserve_used: false,
+            off_table: false,
             entry,
         },
     ))
@@ -165,9 +176,12 @@ pub fn keep(old: &GtsUnit, new: &mut GtsUnit) {
     new.disordered = old.disordered;
     new.rout = old.rout;
     new.near_fallen_leader = old.near_fallen_leader;
+    new.reserve = old.reserve;
+    new.reserve_used = old.reserve_used;
+    new.off_table = old.off_table;
 }
 
-pub fn land(unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
+pub fn land(data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
     match change {
         Change::Hits { count } => {
             own.hits = own.hits.saturating_add(*count);
@@ -181,16 +195,115 @@ pub fn land(unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
             unit.strength = unit.strength.saturating_sub(*count)
         }
         Change::DestroyAll => unit.strength = 0,
-        Change::Disorder => own.disordered = true,
+        // Reserve, Disorder and Rout exclude one another (3.3): Disordered or Routed, a unit
+        // in Reserve loses its chit.
+        Change::Disorder => {
+            own.disordered = true;
+            own.reserve = false;
+        }
         Change::Recover => own.disordered = false,
-        Change::Rout | Change::RoutUnit => own.rout = true,
-        Change::RemoveRout => own.rout = false,
+        Change::Rout | Change::RoutUnit => {
+            own.rout = true;
+            own.reserve = false;
+        }
+        // Rallied off the table, it comes back where it left (4.312).
+        Change::RemoveRout => {
+            own.rout = false;
+            own.off_table = false;
+        }
+        Change::Reserve { placed: true } => {
+            own.reserve = true;
+            own.reserve_used = true;
+        }
+        Change::Reserve { placed: false } => own.reserve = false,
+        // 4.312: a unit in permanent Rout is lost for good; any other has one rally to return.
+        Change::RoutsOffTable => {
+            if own.rout && permanent_rout(data, unit, own) {
+                unit.strength = 0;
+            } else {
+                own.off_table = true;
+            }
+        }
         Change::NearFallenLeader => own.near_fallen_leader = true,
         Change::FirstTurnSpent => own.first_turn_spent = true,
         Change::ShockRecovered => own.first_turn_spent = false,
         _ => return false,
     }
     true
+}
+
+/// A routed unit's move towards its friendly table edge, ignoring terrain: its full allowance
+/// plus panic dice, which the text never sizes (4.31, R-GTS-39).
+fn rout_move(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> String {
+    match Unit::build(data, &own.now(unit, &unit.label), "")
+        .ok()
+        .and_then(|u| u.move_inches.value)
+    {
+        Some(inches) => format!("rout move {inches}\" + panic dice"),
+        None => "rout move: its full move + panic dice".into(),
+    }
+}
+
+/// Past its dispersal trigger (2.11, 3.33): a Rout it can never rally from.
+fn permanent_rout(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> bool {
+    Unit::build(data, &own.now(unit, &unit.label), "")
+        .is_ok_and(|u| u.trigger_breached(unit.strength, own.hits))
+}
+
+/// What a change to Reserve the battle refuses (3.31, 0.0 B a ii, R-GTS-38): only Flexible
+/// infantry and cavalry, in good order, formed, once a game for each army.
+pub fn refuse(
+    state: &BattleState,
+    unit: &UnitState,
+    own: &GtsUnit,
+    change: &Change,
+) -> Option<RefereeError> {
+    if *change != (Change::Reserve { placed: true }) {
+        return None;
+    }
+    let refused = |message: String| {
+        Some(
+            RefereeError::new(ErrorCode::UnitNotForReserve, message)
+                .rule("3.31")
+                .ruling("R-GTS-38"),
+        )
+    };
+    if unit.role != Role::Unit || !may_be_reserve(own) {
+        return refused(format!(
+            "{} cannot be placed in Reserve: only Flexible infantry and cavalry can.",
+            unit.label
+        ));
+    }
+    if own.rout || own.disordered || own.off_table {
+        return refused(format!(
+            "{} is {}: a unit in Reserve is in good order (Reserve, Disorder and Rout exclude one another).",
+            unit.label,
+            if own.rout { "Routed" } else { "Disordered" }
+        ));
+    }
+    let used = state
+        .units
+        .values()
+        .filter(|u| u.side == unit.side)
+        .find(|u| u.detail::<GtsUnit>().is_some_and(|g| g.reserve_used));
+    used.and_then(|u| {
+        refused(format!(
+            "{} already placed {} in Reserve: an army does so once a game.",
+            unit.side, u.label
+        ))
+    })
+}
+
+/// Flexible infantry, or cavalry (camelry are cavalry, 2.1), not skirmishing (3.31, R-GTS-38).
+fn may_be_reserve(own: &GtsUnit) -> bool {
+    let e = &own.entry;
+    !e.skirmish
+        && own.escorts.is_none()
+        && match e.class.as_str() {
+            "infantry" => e.training.as_deref() == Some("F"),
+            "cavalry" | "camelry" => true,
+            _ => false,
+        }
 }
 
 /// The fallen leader's −1 lasts until the turn ends (Table 1.10, 8).
@@ -235,6 +348,14 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
     }
     if own.rout {
         parts.push("Rout".into());
+        parts.push(if own.off_table {
+            "off the table: one rally to return".into()
+        } else {
+            rout_move(data, unit, own)
+        });
+    }
+    if own.reserve {
+        parts.push("in Reserve".into());
     }
     if own.disordered {
         parts.push("Disordered".into());
@@ -316,6 +437,30 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
                 (own.first_turn_spent && own.entry.weapon == SHOCK)
                     .then(|| q("Shock recovered", Change::ShockRecovered)),
             )
+            // 4.312: a router leaving the table; 3.31: the army's one Reserve, and its chit lost
+            // when it moves.
+            .chain(
+                (own.rout && !own.off_table)
+                    .then(|| q("Routs off the table", Change::RoutsOffTable)),
+            )
+            .chain(
+                (unit.role == Role::Unit
+                    && may_be_reserve(own)
+                    && !own.reserve_used
+                    && !own.rout
+                    && !own.disordered)
+                    .then(|| q("Reserve", Change::Reserve { placed: true })),
+            )
+            .chain(
+                own.reserve
+                    .then(|| q("Leaves Reserve", Change::Reserve { placed: false })),
+            )
+            // The move priced from the row (4.1–4.14, 4.5); a unit in Reserve loses its chit by
+            // moving (3.31).
+            .chain((!own.off_table).then(|| QuickEdit {
+                opens: Some(MOVEMENT.into()),
+                ..q("Move", Change::Reserve { placed: false })
+            }))
             .collect()
         },
         place: None,
@@ -324,6 +469,9 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
 
 /// The action a routed unit's "Rally" opens on it: the response test, its rally (3.33).
 pub const RALLY_TEST: &str = "response_test";
+
+/// The action a unit's "Move" opens on it: its move against its allowance (4.1).
+pub const MOVEMENT: &str = "movement";
 
 /// The weapon row whose 1st-turn bonus a command point recovers (2.14).
 const SHOCK: &str = "SH";

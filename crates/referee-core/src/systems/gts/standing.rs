@@ -58,6 +58,13 @@ pub fn standing(data: &GtsData, state: &BattleState) -> Standing {
     let mut gauges = Vec::new();
     let mut resolutions = Vec::new();
     let sides: Vec<GtsSide> = state.sides.iter().map(|s| side(state, &s.name)).collect();
+    // Each army past its break point: both past it is the tactical draw (8.0, R-GTS-37).
+    let broken: Vec<bool> = sides
+        .iter()
+        .map(|g| {
+            g.units > 0 && g.lost >= break_point(data, g.units, g.general_lost, g.baggage_looted).0
+        })
+        .collect();
     for (i, (side, g)) in state.sides.iter().zip(&sides).enumerate() {
         if g.units == 0 {
             gauges.push(gauge(
@@ -101,7 +108,8 @@ pub fn standing(data: &GtsData, state: &BattleState) -> Standing {
         });
         let enemy = &sides[1 - i];
         // Once this army breaks, the victory ratio compares the stands each side lost.
-        let ratio = g.lost >= abp && g.stands_lost > 0;
+        let enemy_broken = broken.get(1 - i).copied().unwrap_or(false);
+        let ratio = g.lost >= abp && g.stands_lost > 0 && !enemy_broken;
         let situation = ArmyBreakSituation {
             units: g.units,
             lost: g.lost.min(g.units),
@@ -110,6 +118,7 @@ pub fn standing(data: &GtsData, state: &BattleState) -> Standing {
             victor_stands_lost: ratio.then_some(enemy.stands_lost),
             defeated_stands_lost: ratio.then_some(g.stands_lost),
             general: None,
+            enemy_broken,
         };
         if let Ok(mut r) = army_break(data, &situation) {
             // The verdict names the side: "Romans' army breaks".
@@ -119,7 +128,12 @@ pub fn standing(data: &GtsData, state: &BattleState) -> Standing {
                 .totals
                 .iter()
                 .find_map(|t| t.value.split("→ ").nth(1).map(str::to_string));
-            let verdict = if g.lost >= abp {
+            let verdict = if g.lost >= abp && enemy_broken {
+                format!(
+                    "{army} army and {} army have both reached their break points: the battle is a tactical Draw.",
+                    crate::error::possessive(enemy_name)
+                )
+            } else if g.lost >= abp {
                 match level {
                     Some(level) => format!(
                         "{army} army breaks: {} {} {level}, unless {} break them too this turn, for a draw.",

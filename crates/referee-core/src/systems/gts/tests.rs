@@ -221,6 +221,32 @@ fn response_command_casualty_frenzy_and_break_point() {
     assert_eq!(value(&r, "Army break point"), "8 (60% of 12, rounded up)");
 }
 
+/// 8.0: the broken army's turn to break the enemy "as well, thus rescuing a tactical Draw" —
+/// both past their break points is a draw, with no victory level (R-GTS-37); the enemy broken
+/// alone changes nothing for an army that holds.
+#[test]
+fn both_armies_broken_is_a_tactical_draw() {
+    let r = resolved(
+        "army_break",
+        json!({ "units": 5, "lost": 3, "enemy_broken": true,
+                "victor_stands_lost": 6, "defeated_stands_lost": 9 }),
+    );
+    let o = r.outcome.clone().unwrap();
+    assert_eq!(o.result, "draw");
+    assert!(o.meaning.contains("tactical Draw"), "{}", o.meaning);
+    assert!(r
+        .totals
+        .iter()
+        .all(|t| !t.label.starts_with("Victory ratio")));
+    let r = resolved(
+        "army_break",
+        json!({ "units": 5, "lost": 2, "enemy_broken": true }),
+    );
+    assert_eq!(r.outcome.unwrap().result, "holding");
+    let r = resolved("army_break", json!({ "units": 5, "lost": 3 }));
+    assert_eq!(r.outcome.unwrap().result, "broken");
+}
+
 #[test]
 fn errors_name_the_unit_field_inside_a_situation() {
     let e = refused(

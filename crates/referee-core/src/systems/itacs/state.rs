@@ -160,6 +160,10 @@ impl HexState {
             | Change::Recover
             | Change::FirstTurnSpent
             | Change::ShockRecovered
+            | Change::Reserve { .. }
+            | Change::RoutsOffTable
+            | Change::CommandPoints { .. }
+            | Change::SpendCommand { .. }
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed
             | Change::EntersHex { .. }
