@@ -41,6 +41,16 @@ pub struct DbmmData {
     /// Weather changes from the PIP averages and the weather's effects (p. 25).
     pub weather: super::weather::WeatherChanges,
     pub sequence: Vec<Phase>,
+    /// The tables of the companion file, `rulesets/dbmm-tables.toml` (kept apart so that the
+    /// ruleset file's bytes, its fingerprint, stay as they were): element basing (p. 13) …
+    #[schemars(skip)]
+    pub basing: super::outcome_moves::Basing,
+    /// … interpenetration of friendly troops (p. 32) …
+    #[schemars(skip)]
+    pub interpenetration: super::interpenetration::InterpenetrationTable,
+    /// … and choosing terrain, its FE costs and limits (p. 20).
+    #[schemars(skip)]
+    pub terrain_choice: super::terrain_choice::TerrainChoice,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]
     #[schemars(skip)]
@@ -643,6 +653,10 @@ impl DbmmData {
                 out.push((format!("outcomes.exceptions[{i}].opponent"), o));
             }
         }
+        for (i, r) in self.basing.rows.iter().enumerate() {
+            out.push((format!("basing.rows[{i}].who"), &r.who));
+        }
+        out.extend(self.interpenetration.selectors());
         out.push((
             "deployment.short_edge_light_who".into(),
             &self.deployment.short_edge_light_who,
@@ -700,9 +714,16 @@ pub fn goings(text: &str) -> Result<Vec<Going>, String> {
 }
 
 impl SystemData for DbmmData {
+    const COMPANION: Option<crate::ruleset::SourceFile<'static>> =
+        Some(crate::ruleset::SourceFile {
+            name: "rulesets/dbmm-tables.toml",
+            text: include_str!("../../../../../rulesets/dbmm-tables.toml"),
+        });
+
     fn problems(&self) -> Vec<Problem> {
         let mut problems = Vec::new();
         let (types, grades) = (self.type_codes(), self.grade_codes());
+        problems.extend(self.companion_problems());
         for (path, text) in self.selectors() {
             if let Err(e) = Selector::parse(text, &types, &grades) {
                 problems.push(Problem::new(path, e));
@@ -876,6 +897,39 @@ impl SystemData for DbmmData {
                 problems.push(Problem::new(
                     format!("daylight.times[{i}].weathers"),
                     "at most one weather for each of the columns 1 to 5",
+                ));
+            }
+        }
+        problems
+    }
+}
+
+impl DbmmData {
+    /// The companion file's own checks beyond its selectors: depths and costs that can be.
+    fn companion_problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        for (i, r) in self.basing.rows.iter().enumerate() {
+            if r.depth <= 0 {
+                problems.push(Problem::new(
+                    format!("basing.rows[{i}].depth"),
+                    format!("a base is deeper than 0 paces, not {}", r.depth),
+                ));
+            }
+        }
+        let t = &self.terrain_choice;
+        for (key, [least, most]) in [("invader", t.invader), ("defender", t.defender)] {
+            if least < 0 || least > most {
+                problems.push(Problem::new(
+                    format!("terrain_choice.{key}"),
+                    format!("the least FE comes first and is no more than the most, not {least} and {most}"),
+                ));
+            }
+        }
+        for (i, z) in t.sizes.iter().enumerate() {
+            if z.halves < 0 {
+                problems.push(Problem::new(
+                    format!("terrain_choice.sizes[{i}].halves"),
+                    format!("a cost is 0 or more, not {}", z.halves),
                 ));
             }
         }

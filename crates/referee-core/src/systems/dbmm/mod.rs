@@ -11,6 +11,7 @@ pub mod deployment;
 pub mod element;
 pub mod fight;
 pub mod going;
+pub mod interpenetration;
 pub mod morale;
 pub mod outcome;
 pub mod outcome_moves;
@@ -19,6 +20,7 @@ pub mod roster;
 pub mod selector;
 pub mod setup;
 mod standing;
+pub mod terrain_choice;
 pub mod weather;
 
 use schemars::JsonSchema;
@@ -93,6 +95,13 @@ impl RuleSystem for Dbmm {
                 outcome::flee_through_friends,
             ),
             A::certain(
+                "interpenetration",
+                "Passing through friends",
+                "p. 32, 40",
+                Movement,
+                interpenetration::interpenetration,
+            ),
+            A::certain(
                 "command_morale",
                 "Command morale",
                 "p. 42–43",
@@ -149,6 +158,13 @@ impl RuleSystem for Dbmm {
                 "p. 18–23, 26",
                 Tables,
                 setup::setup,
+            ),
+            A::certain(
+                "terrain_choice",
+                "Choosing terrain: FE costs and limits",
+                "p. 20",
+                Tables,
+                terrain_choice::terrain_choice,
             ),
             A::certain(
                 "deployment",
