@@ -48,9 +48,17 @@ pub struct DbmmData {
     /// … interpenetration of friendly troops (p. 32) …
     #[schemars(skip)]
     pub interpenetration: super::interpenetration::InterpenetrationTable,
-    /// … and choosing terrain, its FE costs and limits (p. 20).
+    /// … choosing terrain, its FE costs and limits (p. 20) …
     #[schemars(skip)]
     pub terrain_choice: super::terrain_choice::TerrainChoice,
+    /// … spontaneous advance (p. 30) and threat zones (p. 32).
+    #[schemars(skip)]
+    pub spontaneous: super::spontaneous::SpontaneousTable,
+    #[schemars(skip)]
+    pub threat_zone: super::spontaneous::ThreatZoneTable,
+    /// … and a command at deployment (p. 21).
+    #[schemars(skip)]
+    pub command_deployment: super::deployment::CommandDeployment,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]
     #[schemars(skip)]
@@ -658,6 +666,12 @@ impl DbmmData {
         }
         out.extend(self.interpenetration.selectors());
         out.push((
+            "command_deployment.alone_may".into(),
+            &self.command_deployment.alone_may,
+        ));
+        out.push(("spontaneous.never_halted".into(), &self.spontaneous.never_halted));
+        out.push(("threat_zone.ineffective_by".into(), &self.threat_zone.ineffective_by));
+        out.push((
             "deployment.short_edge_light_who".into(),
             &self.deployment.short_edge_light_who,
         ));
@@ -913,6 +927,19 @@ impl DbmmData {
                 problems.push(Problem::new(
                     format!("basing.rows[{i}].depth"),
                     format!("a base is deeper than 0 paces, not {}", r.depth),
+                ));
+            }
+        }
+        for (key, id) in [
+            ("halt_cost", &self.spontaneous.halt_cost),
+            ("irr_halt", &self.spontaneous.irr_halt),
+        ] {
+            let known = self.pips.costs.iter().any(|c| &c.id == id)
+                || self.pips.modifiers.iter().any(|m| &m.id == id);
+            if !known {
+                problems.push(Problem::new(
+                    format!("spontaneous.{key}"),
+                    format!("“{id}” is not a PIP cost or condition of the ruleset"),
                 ));
             }
         }

@@ -19,6 +19,7 @@ pub mod pips;
 pub mod roster;
 pub mod selector;
 pub mod setup;
+pub mod spontaneous;
 mod standing;
 pub mod terrain_choice;
 pub mod weather;
@@ -100,6 +101,21 @@ impl RuleSystem for Dbmm {
                 "p. 32, 40",
                 Movement,
                 interpenetration::interpenetration,
+            ),
+            A::certain(
+                "spontaneous_advance",
+                "Spontaneous advance",
+                "p. 30, 27",
+                Movement,
+                spontaneous::spontaneous_advance,
+            )
+            .from_roster(),
+            A::certain(
+                "threat_zone",
+                "Threat zone",
+                "p. 32",
+                Movement,
+                spontaneous::threat_zone,
             ),
             A::certain(
                 "command_morale",
@@ -293,6 +309,7 @@ impl RuleSystem for Dbmm {
         match action {
             "daylight" => daylight::open_battle(data, state),
             "pips" => pips::open_battle(data, state),
+            "spontaneous_advance" => spontaneous::open_battle(data, state),
             _ => Err(crate::rule_system::fight::not_a_combat(action)),
         }
     }

@@ -133,7 +133,8 @@ fn costs(
                     i,
                     "terrain",
                     format!(
-                        "“{code}” is not a terrain of the sheet: {}",
+                        "{} is not a terrain of the sheet: {}",
+                        crate::error::given(code),
                         crate::error::or_list(&code_list)
                     ),
                 ));
