@@ -56,9 +56,12 @@ pub struct DbmmData {
     pub spontaneous: super::spontaneous::SpontaneousTable,
     #[schemars(skip)]
     pub threat_zone: super::spontaneous::ThreatZoneTable,
-    /// … and a command at deployment (p. 21).
+    /// … a command at deployment (p. 21) …
     #[schemars(skip)]
     pub command_deployment: super::deployment::CommandDeployment,
+    /// … and seeing into and out of terrain (p. 25).
+    #[schemars(skip)]
+    pub sight: super::sight::SightTable,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]
     #[schemars(skip)]

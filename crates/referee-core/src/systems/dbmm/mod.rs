@@ -19,6 +19,7 @@ pub mod pips;
 pub mod roster;
 pub mod selector;
 pub mod setup;
+pub mod sight;
 pub mod spontaneous;
 mod standing;
 pub mod terrain_choice;
