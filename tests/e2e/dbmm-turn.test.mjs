@@ -145,6 +145,15 @@ async function playBound(label) {
   await browser.$('#applied').waitForExist({ timeout: 10000 });
   assert.deepEqual(await roster(), before, 'PIPs change no element');
 
+  // Spontaneous advance (p. 30, R-DBMM-45), picked from the actions at the bound's start and
+  // opened from the battle with the impetuous elements of the bound's side: the Romans have none.
+  await browser.$('#action').selectByAttribute('value', 'spontaneous_advance');
+  flow.n += 1;
+  await until(browser, 'the spontaneous advance opened from the battle', async () => (await resolverText()).includes('No element must advance spontaneously this bound.'));
+  assert.match(await resolverText(), /Bound 1 is the Romans'/);
+  await noDeveloperText('the spontaneous advance');
+  await shot(browser, `dbmm-spontaneous-${label}`);
+
   // Shooting (p. 34): the Sagittarii shoot the Slingers in the Romans' bound — named once, here,
   // and kept for the bound's next fights. A 6 against a 1 destroys them.
   await flow.phase('shooting');

@@ -240,7 +240,10 @@ impl<const N: usize> SystemData for WithCompanion<N> {
 
     fn problems(&self) -> Vec<Problem> {
         if self.depths.wedge <= 0 {
-            vec![Problem::new("depths.wedge", "a base is deeper than 0 paces")]
+            vec![Problem::new(
+                "depths.wedge",
+                "a base is deeper than 0 paces",
+            )]
         } else {
             Vec::new()
         }
@@ -279,7 +282,11 @@ fn a_companion_file_joins_its_tables_and_a_bad_one_is_refused_at_its_own_line() 
     // A table both files give is refused, in words, at the companion's line.
     let e = load_companion::<3>(None).unwrap_err();
     assert_eq!(e.location.as_deref(), Some("rulesets/x-tables.toml:2"));
-    assert!(e.message.contains("given both here and in the ruleset"), "{}", e.message);
+    assert!(
+        e.message.contains("given both here and in the ruleset"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]

@@ -672,8 +672,14 @@ impl DbmmData {
             "command_deployment.alone_may".into(),
             &self.command_deployment.alone_may,
         ));
-        out.push(("spontaneous.never_halted".into(), &self.spontaneous.never_halted));
-        out.push(("threat_zone.ineffective_by".into(), &self.threat_zone.ineffective_by));
+        out.push((
+            "spontaneous.never_halted".into(),
+            &self.spontaneous.never_halted,
+        ));
+        out.push((
+            "threat_zone.ineffective_by".into(),
+            &self.threat_zone.ineffective_by,
+        ));
         out.push((
             "deployment.short_edge_light_who".into(),
             &self.deployment.short_edge_light_who,

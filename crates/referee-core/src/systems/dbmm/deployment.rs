@@ -292,7 +292,10 @@ mod tests {
             .filter(|c| c.status != CheckStatus::Met)
             .map(|c| c.label.clone())
             .collect();
-        assert_eq!(r.outcome.unwrap().result == "may_deploy_here", failed.is_empty());
+        assert_eq!(
+            r.outcome.unwrap().result == "may_deploy_here",
+            failed.is_empty()
+        );
         failed
     }
 
@@ -333,7 +336,11 @@ mod tests {
             (json!({ "alone": true, "alone_allowed": true }), bd, vec![]),
         ];
         for (extra, element, expected) in cases {
-            assert_eq!(failed(extra.clone(), element.clone()), expected, "{element} {extra}");
+            assert_eq!(
+                failed(extra.clone(), element.clone()),
+                expected,
+                "{element} {extra}"
+            );
         }
         let data = super::super::test_data();
         let s: DeploymentSituation = serde_json::from_value(json!({
@@ -341,6 +348,9 @@ mod tests {
             "from_short_edge": 1000, "from_general": -5
         }))
         .unwrap();
-        assert_eq!(deployment(&data, &s).unwrap_err().field.as_deref(), Some("from_general"));
+        assert_eq!(
+            deployment(&data, &s).unwrap_err().field.as_deref(),
+            Some("from_general")
+        );
     }
 }

@@ -254,7 +254,8 @@ pub fn decide(
     ];
     let spontaneous = s.passing == Passing::Spontaneous;
     let row = if spontaneous {
-        let pikes_deep = friend.element.type_code == "Pk" && s.friend_deep >= t.spontaneous_not_pike_ranks;
+        let pikes_deep =
+            friend.element.type_code == "Pk" && s.friend_deep >= t.spontaneous_not_pike_ranks;
         checks.push(Check::holds(
             format!(
                 "Spontaneous troops pass through any friends but {} and Pk {} or more deep",
@@ -267,9 +268,16 @@ pub fn decide(
             ("in close combat", s.friend_in_close_combat),
             ("giving rear support", s.friend_rear_support),
             ("giving overlap support", s.friend_overlap),
-            ("impetuous and already moved this bound", s.friend_impetuous && s.friend_moved),
+            (
+                "impetuous and already moved this bound",
+                s.friend_impetuous && s.friend_moved,
+            ),
         ] {
-            checks.push(Check::holds(format!("The friends are not {label}"), !held, rule));
+            checks.push(Check::holds(
+                format!("The friends are not {label}"),
+                !held,
+                rule,
+            ));
         }
         None
     } else {
@@ -293,7 +301,11 @@ pub fn decide(
     let mut passes = checks.iter().all(|c| c.status == CheckStatus::Met);
     if s.one_corner && !passes {
         // "Allowed if passing through only 1 corner" (p. 32): the table's limits give way.
-        checks.push(Check::holds("It passes through only one corner of the friends", true, rule));
+        checks.push(Check::holds(
+            "It passes through only one corner of the friends",
+            true,
+            rule,
+        ));
         passes = true;
     }
     let mut notes = Vec::new();
@@ -438,7 +450,10 @@ pub fn interpenetration(
     if s.friend_deep < 1 {
         return Err(RefereeError::new(
             crate::ErrorCode::SituationInvalidRange,
-            format!("friends stand 1 or more elements deep, not {}", s.friend_deep),
+            format!(
+                "friends stand 1 or more elements deep, not {}",
+                s.friend_deep
+            ),
         )
         .field("friend_deep")
         .rule(t.rule.clone()));
@@ -455,7 +470,13 @@ pub fn interpenetration(
             )]
         })
         .unwrap_or_default();
-    let mut r = Resolution::certain(&data.system.id, "interpenetration", v.result, &v.words, effects);
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "interpenetration",
+        v.result,
+        &v.words,
+        effects,
+    );
     r.totals.push(Total::new(
         "Move",
         s.passing.word(),
@@ -501,51 +522,315 @@ mod tests {
     /// p. 32 and p. 40, row by row: who passes whom, in which move, facing how; what follows.
     #[test]
     fn the_table_decides_who_passes_whom() {
-        let cases: &[(&str, &str, &str, &str, serde_json::Value, &str, Option<&str>)] = &[
+        let cases: &[(
+            &str,
+            &str,
+            &str,
+            &str,
+            serde_json::Value,
+            &str,
+            Option<&str>,
+        )] = &[
             // Ps pass through any land friends facing the same or the opposite way.
-            ("Ps (O)", "Bd (O)", "moving", "same", json!({}), "passes_through", None),
-            ("Ps (O)", "Kn (S)", "fleeing", "opposite", json!({}), "passes_through", None),
+            (
+                "Ps (O)",
+                "Bd (O)",
+                "moving",
+                "same",
+                json!({}),
+                "passes_through",
+                None,
+            ),
+            (
+                "Ps (O)",
+                "Kn (S)",
+                "fleeing",
+                "opposite",
+                json!({}),
+                "passes_through",
+                None,
+            ),
             // Mounted (not LH, Exp) not recoiling pass through foot not Pk or Hd.
-            ("Kn (O)", "Bd (O)", "moving", "same", json!({}), "passes_through", None),
-            ("Kn (O)", "Pk (O)", "moving", "same", json!({}), "stops", None),
-            ("LH (O)", "Bd (O)", "moving", "same", json!({}), "stops", None),
+            (
+                "Kn (O)",
+                "Bd (O)",
+                "moving",
+                "same",
+                json!({}),
+                "passes_through",
+                None,
+            ),
+            (
+                "Kn (O)",
+                "Pk (O)",
+                "moving",
+                "same",
+                json!({}),
+                "stops",
+                None,
+            ),
+            (
+                "LH (O)",
+                "Bd (O)",
+                "moving",
+                "same",
+                json!({}),
+                "stops",
+                None,
+            ),
             // Reg Cv repulsed through Reg Cv facing the same way; Irr Cv may not, and pushes back.
-            ("Cv (O)", "Cv (O)", "repulsed", "same", json!({}), "passes_through", None),
-            ("Irr Cv (O)", "Cv (O)", "repulsed", "same", json!({}), "pushes_back", None),
+            (
+                "Cv (O)",
+                "Cv (O)",
+                "repulsed",
+                "same",
+                json!({}),
+                "passes_through",
+                None,
+            ),
+            (
+                "Irr Cv (O)",
+                "Cv (O)",
+                "repulsed",
+                "same",
+                json!({}),
+                "pushes_back",
+                None,
+            ),
             // Reg Bd through Bd, Sp, Pk; Ax and Bw (not X) through Bd facing the same way.
-            ("Bd (O)", "Pk (O)", "recoiling", "opposite", json!({}), "passes_through", None),
-            ("Ax (S)", "Bd (O)", "moving", "same", json!({}), "passes_through", None),
-            ("Ax (S)", "Bd (O)", "moving", "opposite", json!({}), "stops", None),
-            ("Bw (O)", "Bd (O)", "moving", "same", json!({}), "passes_through", None),
-            ("Bw (X)", "Bd (O)", "moving", "same", json!({}), "stops", None),
+            (
+                "Bd (O)",
+                "Pk (O)",
+                "recoiling",
+                "opposite",
+                json!({}),
+                "passes_through",
+                None,
+            ),
+            (
+                "Ax (S)",
+                "Bd (O)",
+                "moving",
+                "same",
+                json!({}),
+                "passes_through",
+                None,
+            ),
+            (
+                "Ax (S)",
+                "Bd (O)",
+                "moving",
+                "opposite",
+                json!({}),
+                "stops",
+                None,
+            ),
+            (
+                "Bw (O)",
+                "Bd (O)",
+                "moving",
+                "same",
+                json!({}),
+                "passes_through",
+                None,
+            ),
+            (
+                "Bw (X)",
+                "Bd (O)",
+                "moving",
+                "same",
+                json!({}),
+                "stops",
+                None,
+            ),
             // Any recoiling passes through Ps.
-            ("Sp (O)", "Ps (O)", "recoiling", "same", json!({}), "passes_through", None),
+            (
+                "Sp (O)",
+                "Ps (O)",
+                "recoiling",
+                "same",
+                json!({}),
+                "passes_through",
+                None,
+            ),
             // Through Train 1 deep even at 90°.
-            ("Bd (O)", "Bge (O)", "moving", "right_angle", json!({}), "passes_through", None),
-            ("Bd (O)", "Bge (O)", "moving", "right_angle", json!({ "friend_deep": 2 }), "stops", None),
+            (
+                "Bd (O)",
+                "Bge (O)",
+                "moving",
+                "right_angle",
+                json!({}),
+                "passes_through",
+                None,
+            ),
+            (
+                "Bd (O)",
+                "Bge (O)",
+                "moving",
+                "right_angle",
+                json!({ "friend_deep": 2 }),
+                "stops",
+                None,
+            ),
             // A recoil that may not pass: El, WWg, Bge, Naval are not pushed back; it ends there.
-            ("Irr Bd (O)", "El (O)", "recoiling", "same", json!({}), "recoil_ends", None),
-            ("Sp (O)", "Sp (O)", "recoiling", "opposite", json!({}), "recoil_ends", None),
+            (
+                "Irr Bd (O)",
+                "El (O)",
+                "recoiling",
+                "same",
+                json!({}),
+                "recoil_ends",
+                None,
+            ),
+            (
+                "Sp (O)",
+                "Sp (O)",
+                "recoiling",
+                "opposite",
+                json!({}),
+                "recoil_ends",
+                None,
+            ),
             // Friends in the way of a recoiling El flee; Bge (F/I) flee out of the way.
-            ("El (O)", "Bd (O)", "recoiling", "same", json!({}), "friends_flee", Some("flee")),
-            ("Sp (O)", "Bge (F)", "recoiling", "same", json!({}), "friends_flee", Some("flee")),
+            (
+                "El (O)",
+                "Bd (O)",
+                "recoiling",
+                "same",
+                json!({}),
+                "friends_flee",
+                Some("flee"),
+            ),
+            (
+                "Sp (O)",
+                "Bge (F)",
+                "recoiling",
+                "same",
+                json!({}),
+                "friends_flee",
+                Some("flee"),
+            ),
             // Not through friends in contact with the enemy, in a river, along the same road…
-            ("Ps (O)", "Bd (O)", "moving", "same", json!({ "friend_in_contact": true }), "stops", None),
+            (
+                "Ps (O)",
+                "Bd (O)",
+                "moving",
+                "same",
+                json!({ "friend_in_contact": true }),
+                "stops",
+                None,
+            ),
             // … unless it passes only one corner.
-            ("Kn (O)", "Pk (O)", "moving", "same", json!({ "one_corner": true }), "passes_through", None),
-            ("Ps (O)", "Bd (O)", "moving", "same", json!({ "straight": false }), "stops", None),
+            (
+                "Kn (O)",
+                "Pk (O)",
+                "moving",
+                "same",
+                json!({ "one_corner": true }),
+                "passes_through",
+                None,
+            ),
+            (
+                "Ps (O)",
+                "Bd (O)",
+                "moving",
+                "same",
+                json!({ "straight": false }),
+                "stops",
+                None,
+            ),
             // Spontaneous troops pass through any not El or Pk 3 deep, if the friends are free.
-            ("Wb (O)", "Bd (O)", "spontaneous", "same", json!({}), "passes_through", Some("recoil")),
-            ("Kn (O)", "Bd (O)", "spontaneous", "same", json!({}), "passes_through", Some("spent")),
-            ("El (O)", "Ax (O)", "spontaneous", "same", json!({}), "passes_through", Some("flee")),
-            ("Kn (O)", "Wb (O)", "spontaneous", "same", json!({ "friend_impetuous": true }), "passes_through", None),
-            ("Kn (O)", "El (O)", "spontaneous", "same", json!({}), "stops", None),
-            ("Kn (O)", "Pk (O)", "spontaneous", "same", json!({ "friend_deep": 3 }), "stops", None),
-            ("Kn (O)", "Pk (O)", "spontaneous", "same", json!({ "friend_deep": 2 }), "passes_through", Some("spent")),
-            ("Kn (O)", "Bd (O)", "spontaneous", "same", json!({ "friend_rear_support": true }), "stops", None),
+            (
+                "Wb (O)",
+                "Bd (O)",
+                "spontaneous",
+                "same",
+                json!({}),
+                "passes_through",
+                Some("recoil"),
+            ),
+            (
+                "Kn (O)",
+                "Bd (O)",
+                "spontaneous",
+                "same",
+                json!({}),
+                "passes_through",
+                Some("spent"),
+            ),
+            (
+                "El (O)",
+                "Ax (O)",
+                "spontaneous",
+                "same",
+                json!({}),
+                "passes_through",
+                Some("flee"),
+            ),
+            (
+                "Kn (O)",
+                "Wb (O)",
+                "spontaneous",
+                "same",
+                json!({ "friend_impetuous": true }),
+                "passes_through",
+                None,
+            ),
+            (
+                "Kn (O)",
+                "El (O)",
+                "spontaneous",
+                "same",
+                json!({}),
+                "stops",
+                None,
+            ),
+            (
+                "Kn (O)",
+                "Pk (O)",
+                "spontaneous",
+                "same",
+                json!({ "friend_deep": 3 }),
+                "stops",
+                None,
+            ),
+            (
+                "Kn (O)",
+                "Pk (O)",
+                "spontaneous",
+                "same",
+                json!({ "friend_deep": 2 }),
+                "passes_through",
+                Some("spent"),
+            ),
+            (
+                "Kn (O)",
+                "Bd (O)",
+                "spontaneous",
+                "same",
+                json!({ "friend_rear_support": true }),
+                "stops",
+                None,
+            ),
             // Routers through friends: broken friends join behind in rout.
-            ("Ps (O)", "Bd (O)", "routing", "same", json!({ "friend_broken": true }), "passes_through", Some("rout")),
-            ("Ps (O)", "Bd (O)", "routing", "same", json!({}), "passes_through", Some("recoil")),
+            (
+                "Ps (O)",
+                "Bd (O)",
+                "routing",
+                "same",
+                json!({ "friend_broken": true }),
+                "passes_through",
+                Some("rout"),
+            ),
+            (
+                "Ps (O)",
+                "Bd (O)",
+                "routing",
+                "same",
+                json!({}),
+                "passes_through",
+                Some("recoil"),
+            ),
         ];
         for (actor, friend, passing, facing, extra, result, fate) in cases {
             let mut s = json!({
@@ -556,16 +841,30 @@ mod tests {
             }
             let r = resolve(s);
             let case = format!("{actor} {passing} through {friend} {facing} {extra}");
-            assert_eq!(r.outcome.as_ref().unwrap().result, *result, "{case}: {}", r.outcome.as_ref().unwrap().meaning);
+            assert_eq!(
+                r.outcome.as_ref().unwrap().result,
+                *result,
+                "{case}: {}",
+                r.outcome.as_ref().unwrap().meaning
+            );
             let landed: Vec<String> = r
                 .outcome
                 .as_ref()
                 .unwrap()
                 .effects
                 .iter()
-                .map(|e| serde_json::to_value(&e.change).unwrap()["fate"].as_str().unwrap_or("").to_string())
+                .map(|e| {
+                    serde_json::to_value(&e.change).unwrap()["fate"]
+                        .as_str()
+                        .unwrap_or("")
+                        .to_string()
+                })
                 .collect();
-            assert_eq!(landed, fate.map(|f| vec![f.to_string()]).unwrap_or_default(), "{case}");
+            assert_eq!(
+                landed,
+                fate.map(|f| vec![f.to_string()]).unwrap_or_default(),
+                "{case}"
+            );
             assert!(r.checks.iter().all(|c| c.rule == "p. 32"), "{case}");
         }
     }
@@ -585,12 +884,21 @@ mod tests {
             .filter(|c| c.status == CheckStatus::NotMet)
             .map(|c| c.label.as_str())
             .collect();
-        assert_eq!(failed, ["The table lets Kn (O) moving pass through Pk (O) facing the same way"]);
-        assert!(r.checks.iter().all(|c| c.ruling.as_deref() == Some("R-DBMM-43")));
+        assert_eq!(
+            failed,
+            ["The table lets Kn (O) moving pass through Pk (O) facing the same way"]
+        );
+        assert!(r
+            .checks
+            .iter()
+            .all(|c| c.ruling.as_deref() == Some("R-DBMM-43")));
         let r = resolve(json!({
             "element": el("Irr Bd (O)"), "friend": el("El (O)"), "passing": "recoiling", "facing": "same"
         }));
-        assert!(r.notes.iter().any(|n| n.rule == "p. 40" && n.message.contains("penalized in combat")));
+        assert!(r
+            .notes
+            .iter()
+            .any(|n| n.rule == "p. 40" && n.message.contains("penalized in combat")));
         let data = super::super::test_data();
         let bad: InterpenetrationSituation = serde_json::from_value(json!({
             "element": el("Ps (O)"), "friend": el("Bd (O)"), "passing": "moving", "facing": "same",

@@ -92,7 +92,9 @@ pub fn in_terrain(
     let ruling = Some(s.ruling.as_str());
     let inside = paces(t.inside, "sight.inside", rule)?;
     let from = paces(t.from, "sight.from", rule)?;
-    let same = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x.eq_ignore_ascii_case(v.trim()));
+    let same = |list: &[String], v: &str| {
+        list.is_empty() || list.iter().any(|x| x.eq_ignore_ascii_case(v.trim()))
+    };
     let row = s.rows.iter().find(|r| {
         r.terrain.iter().any(|x| x == t.terrain.trim())
             && same(&r.seasons, season)
@@ -175,7 +177,12 @@ mod tests {
     use serde_json::json;
 
     /// VISIBILITY (p. 25): the daylight check with troops inside a terrain.
-    fn look(season: &str, climate: &str, clock: &str, sight: serde_json::Value) -> (Vec<String>, Vec<String>) {
+    fn look(
+        season: &str,
+        climate: &str,
+        clock: &str,
+        sight: serde_json::Value,
+    ) -> (Vec<String>, Vec<String>) {
         let data = super::super::test_data();
         let s: super::super::daylight::DaylightSituation = serde_json::from_value(json!({
             "climate": climate, "season": season, "clock": clock, "sight": sight
@@ -199,7 +206,8 @@ mod tests {
 
     #[test]
     fn troops_inside_terrain_are_seen_only_from_near_unless_revealed() {
-        let wd = |from: i64, inside: i64| json!({ "terrain": "Wd", "inside": inside, "from": from });
+        let wd =
+            |from: i64, inside: i64| json!({ "terrain": "Wd", "inside": inside, "from": from });
         // Wd in Summer hides beyond 40p; in Autumn beyond 80p.
         let (failed, hidden) = look("Summer", "Warm", "12:00", wd(60, 20));
         assert_eq!(hidden, ["Hidden inside Wd or WH in Summer: beyond 40p"]);
@@ -208,11 +216,17 @@ mod tests {
             ["Troops inside Wd or WH in Summer are seen from 40p or less unless revealed by shooting out (here 60p)"]
         );
         let (failed, hidden) = look("Autumn", "Warm", "12:00", wd(60, 20));
-        assert_eq!(hidden, ["Hidden inside Wd or WH in Spring, Autumn or Winter: beyond 80p"]);
+        assert_eq!(
+            hidden,
+            ["Hidden inside Wd or WH in Spring, Autumn or Winter: beyond 80p"]
+        );
         assert!(failed.is_empty(), "{failed:?}");
         // Deeper inside than that, they do not see out as if outside.
         let (failed, _) = look("Autumn", "Warm", "12:00", wd(60, 100));
-        assert_eq!(failed, ["Troops less than 80p inside see out as if outside (here 100p inside)"]);
+        assert_eq!(
+            failed,
+            ["Troops less than 80p inside see out as if outside (here 100p inside)"]
+        );
         // Shooting out reveals them.
         let mut shot = wd(300, 20);
         shot["shot_out"] = json!(true);
@@ -221,12 +235,28 @@ mod tests {
         // Ps in a marsh are hidden beyond 160p unless they move or fight; other troops are not.
         let ps = json!({ "terrain": "M", "ps": true, "inside": 10, "from": 200 });
         let (failed, hidden) = look("Summer", "Warm", "12:00", ps);
-        assert_eq!(hidden, ["Hidden inside Ps in V, M, crags, rocks or scrub: beyond 160p"]);
+        assert_eq!(
+            hidden,
+            ["Hidden inside Ps in V, M, crags, rocks or scrub: beyond 160p"]
+        );
         assert_eq!(failed.len(), 1, "{failed:?}");
-        let (failed, hidden) = look("Summer", "Warm", "12:00", json!({ "terrain": "M", "inside": 10, "from": 200 }));
-        assert!(hidden.is_empty() && failed.is_empty(), "{hidden:?} {failed:?}");
+        let (failed, hidden) = look(
+            "Summer",
+            "Warm",
+            "12:00",
+            json!({ "terrain": "M", "inside": 10, "from": 200 }),
+        );
+        assert!(
+            hidden.is_empty() && failed.is_empty(),
+            "{hidden:?} {failed:?}"
+        );
         // A terrain that hides nothing: seen as far as elements see (no limit by day).
-        let (failed, _) = look("Summer", "Warm", "12:00", json!({ "terrain": "RH", "inside": 0, "from": 500 }));
+        let (failed, _) = look(
+            "Summer",
+            "Warm",
+            "12:00",
+            json!({ "terrain": "RH", "inside": 0, "from": 500 }),
+        );
         assert!(failed.is_empty(), "{failed:?}");
     }
 }

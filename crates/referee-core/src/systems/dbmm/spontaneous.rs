@@ -155,7 +155,10 @@ pub fn spontaneous_advance(
         }
         if let Some(e) = liable.excused.first() {
             checks.push(Check::holds(
-                format!("{name} advances spontaneously unless {}", text(&t.excused, e)),
+                format!(
+                    "{name} advances spontaneously unless {}",
+                    text(&t.excused, e)
+                ),
                 false,
                 rule,
             ));
@@ -172,17 +175,30 @@ pub fn spontaneous_advance(
             format!("halted for {} PIP", halt_pips(data, liable))
         };
         checks.push(Check::holds(
-            format!("{name} must advance spontaneously ({}) unless {halt}", why.join("; ")),
+            format!(
+                "{name} must advance spontaneously ({}) unless {halt}",
+                why.join("; ")
+            ),
             true,
             rule,
         ));
         totals.push(Total::new(&name, "advances", rule, Some(&t.ruling)));
-        advancing.push((name, if never { None } else { Some(halt_pips(data, liable)) }));
+        advancing.push((
+            name,
+            if never {
+                None
+            } else {
+                Some(halt_pips(data, liable))
+            },
+        ));
     }
     let names: Vec<String> = advancing.iter().map(|(n, _)| n.clone()).collect();
     let halting: i64 = advancing.iter().filter_map(|(_, p)| *p).sum();
     let (result, words) = if advancing.is_empty() {
-        ("none_advance", "No element must advance spontaneously this bound.".to_string())
+        (
+            "none_advance",
+            "No element must advance spontaneously this bound.".to_string(),
+        )
     } else {
         (
             "advance",
@@ -193,7 +209,13 @@ pub fn spontaneous_advance(
             ),
         )
     };
-    let mut r = Resolution::certain(&data.system.id, "spontaneous_advance", result, &words, Vec::new());
+    let mut r = Resolution::certain(
+        &data.system.id,
+        "spontaneous_advance",
+        result,
+        &words,
+        Vec::new(),
+    );
     r.totals = totals;
     r.checks = checks
         .into_iter()
@@ -242,12 +264,18 @@ pub fn threat_zone(data: &DbmmData, s: &ThreatZoneSituation) -> Result<Resolutio
     let (name, ename) = (me.element.label(), enemy.element.label());
     let mut checks = vec![
         Check::holds(
-            format!("Within {}p forward of the enemy's front edge (here {}p)", t.depth, s.paces),
+            format!(
+                "Within {}p forward of the enemy's front edge (here {}p)",
+                t.depth, s.paces
+            ),
             s.paces <= t.depth,
             rule,
         ),
         Check::holds(
-            format!("{ename} is not {} nor routing, whose zones are ineffective", t.ineffective_by),
+            format!(
+                "{ename} is not {} nor routing, whose zones are ineffective",
+                t.ineffective_by
+            ),
             !data
                 .selector(&t.ineffective_by)
                 .matches(&enemy.own_traits(data))
@@ -266,7 +294,11 @@ pub fn threat_zone(data: &DbmmData, s: &ThreatZoneSituation) -> Result<Resolutio
     let mut r = Resolution::certain(
         &data.system.id,
         "threat_zone",
-        if inside { "in_threat_zone" } else { "not_in_threat_zone" },
+        if inside {
+            "in_threat_zone"
+        } else {
+            "not_in_threat_zone"
+        },
         &if inside {
             format!("{name} is in the threat zone of {ename}: it may only make the moves listed.")
         } else {
@@ -274,7 +306,12 @@ pub fn threat_zone(data: &DbmmData, s: &ThreatZoneSituation) -> Result<Resolutio
         },
         Vec::new(),
     );
-    r.totals.push(Total::new("Threat zone", format!("{}p", t.depth), rule, Some(&t.ruling)));
+    r.totals.push(Total::new(
+        "Threat zone",
+        format!("{}p", t.depth),
+        rule,
+        Some(&t.ruling),
+    ));
     r.checks = checks
         .into_iter()
         .map(|c| c.ruling(Some(&t.ruling)))
@@ -298,7 +335,9 @@ pub fn open_battle(
     use super::morale::{CommandState, ElementState};
     use super::roster::DbmmElement;
     let Some(side) = super::pips::bound_side(state) else {
-        return Err(crate::rule_system::fight::not_a_combat("spontaneous advance"));
+        return Err(crate::rule_system::fight::not_a_combat(
+            "spontaneous advance",
+        ));
     };
     let commands = super::standing::command_states(data, state, &side.name);
     let mut elements = Vec::new();
@@ -318,7 +357,10 @@ pub fn open_battle(
             .iter()
             .find(|(name, _)| *name == command)
             .map_or(CommandState::Steady, |(_, s)| *s);
-        if matches!(command_state, CommandState::Broken | CommandState::Shattered) {
+        if matches!(
+            command_state,
+            CommandState::Broken | CommandState::Shattered
+        ) {
             // A broken command's elements rout (p. 43): they do not advance.
             continue;
         }
@@ -393,18 +435,30 @@ mod tests {
         let labels: Vec<&str> = r.checks.iter().map(|c| c.label.as_str()).collect();
         assert!(labels.contains(&"Nobles advances spontaneously unless of a disheartened command"));
         assert!(labels.contains(&"Chariots must advance spontaneously (impetuous (p. 30)) unless may not be halted: it has moved spontaneously"));
-        assert!(r.checks.iter().all(|c| c.rule == "p. 30" && c.ruling.as_deref() == Some("R-DBMM-45")));
+        assert!(r
+            .checks
+            .iter()
+            .all(|c| c.rule == "p. 30" && c.ruling.as_deref() == Some("R-DBMM-45")));
         assert_eq!(r.notes.len(), 3);
     }
 
     #[test]
     fn nothing_liable_and_an_unknown_cause() {
         let r = advance(json!([{ "element": { "type": "Sp", "grade": "O" } }])).unwrap();
-        assert_eq!(r.outcome.unwrap().meaning, "No element must advance spontaneously this bound.");
-        let e = advance(json!([{ "element": { "type": "Sp", "grade": "O" }, "causes": ["bored"] }]))
-            .unwrap_err();
+        assert_eq!(
+            r.outcome.unwrap().meaning,
+            "No element must advance spontaneously this bound."
+        );
+        let e =
+            advance(json!([{ "element": { "type": "Sp", "grade": "O" }, "causes": ["bored"] }]))
+                .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("elements[0].causes[0]"));
-        assert!(e.message.contains("aware of broken or shattered enemy within 400p"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("aware of broken or shattered enemy within 400p"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -422,16 +476,49 @@ mod tests {
         let cases = [
             (sp.clone(), 80, json!({}), "in_threat_zone"),
             (sp.clone(), 81, json!({}), "not_in_threat_zone"),
-            (json!({ "type": "Bge", "grade": "O" }), 40, json!({}), "not_in_threat_zone"),
-            (json!({ "type": "Hd", "grade": "I" }), 40, json!({}), "not_in_threat_zone"),
-            (json!({ "type": "Hd", "grade": "O" }), 40, json!({}), "in_threat_zone"),
-            (sp.clone(), 40, json!({ "enemy_routing": true }), "not_in_threat_zone"),
-            (sp.clone(), 40, json!({ "ineffective": ["water"] }), "not_in_threat_zone"),
+            (
+                json!({ "type": "Bge", "grade": "O" }),
+                40,
+                json!({}),
+                "not_in_threat_zone",
+            ),
+            (
+                json!({ "type": "Hd", "grade": "I" }),
+                40,
+                json!({}),
+                "not_in_threat_zone",
+            ),
+            (
+                json!({ "type": "Hd", "grade": "O" }),
+                40,
+                json!({}),
+                "in_threat_zone",
+            ),
+            (
+                sp.clone(),
+                40,
+                json!({ "enemy_routing": true }),
+                "not_in_threat_zone",
+            ),
+            (
+                sp.clone(),
+                40,
+                json!({ "ineffective": ["water"] }),
+                "not_in_threat_zone",
+            ),
         ];
         for (enemy, paces, extra, result) in cases {
             let r = tz(enemy.clone(), paces, extra.clone());
-            assert_eq!(r.outcome.as_ref().unwrap().result, result, "{enemy} {paces} {extra}");
-            let moves = r.checks.iter().filter(|c| c.status == CheckStatus::Umpire).count();
+            assert_eq!(
+                r.outcome.as_ref().unwrap().result,
+                result,
+                "{enemy} {paces} {extra}"
+            );
+            let moves = r
+                .checks
+                .iter()
+                .filter(|c| c.status == CheckStatus::Umpire)
+                .count();
             assert_eq!(moves, if result == "in_threat_zone" { 6 } else { 0 });
         }
         let r = tz(sp, 40, json!({}));

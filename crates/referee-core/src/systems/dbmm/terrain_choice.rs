@@ -291,7 +291,11 @@ pub fn terrain_choice(
     let mut r = Resolution::certain(
         &data.system.id,
         "terrain_choice",
-        if allowed { "may_choose" } else { "over_the_limits" },
+        if allowed {
+            "may_choose"
+        } else {
+            "over_the_limits"
+        },
         &if allowed {
             format!("{who} may choose these features: {}.", fe_text(total))
         } else {
@@ -299,7 +303,12 @@ pub fn terrain_choice(
         },
         Vec::new(),
     );
-    r.totals.push(Total::new("FE chosen", fe_text(total), rule, Some(&t.ruling)));
+    r.totals.push(Total::new(
+        "FE chosen",
+        fe_text(total),
+        rule,
+        Some(&t.ruling),
+    ));
     for (f, cost) in s.features.iter().zip(&mine) {
         let size = t.size(&f.size).map_or("", |z| z.name.as_str());
         r.totals.push(Total::new(
@@ -425,17 +434,29 @@ mod tests {
         }))
         .unwrap();
         assert!(failed(&r).is_empty(), "{:?}", failed(&r));
-        assert_eq!(r.outcome.unwrap().meaning, "The Defender may choose these features: 5 FE.");
+        assert_eq!(
+            r.outcome.unwrap().meaning,
+            "The Defender may choose these features: 5 FE."
+        );
     }
 
     #[test]
     fn an_unknown_terrain_or_a_road_sized_wrong_names_the_feature() {
-        let e = resolve(json!({ "chooser": "invader", "features": [{ "terrain": "Jungle", "size": "small" }] }))
-            .unwrap_err();
+        let e = resolve(
+            json!({ "chooser": "invader", "features": [{ "terrain": "Jungle", "size": "small" }] }),
+        )
+        .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("features[0].terrain"));
-        assert!(e.message.starts_with("“Jungle” is not a terrain of the sheet"), "{}", e.message);
-        let e = resolve(json!({ "chooser": "invader", "features": [{ "terrain": "Rd", "size": "small" }] }))
-            .unwrap_err();
+        assert!(
+            e.message
+                .starts_with("“Jungle” is not a terrain of the sheet"),
+            "{}",
+            e.message
+        );
+        let e = resolve(
+            json!({ "chooser": "invader", "features": [{ "terrain": "Rd", "size": "small" }] }),
+        )
+        .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("features[0].size"));
         let e = resolve(json!({ "chooser": "invader", "features": [{ "terrain": "Wd", "size": "paved_road" }] }))
             .unwrap_err();
