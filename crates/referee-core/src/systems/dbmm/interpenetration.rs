@@ -519,18 +519,22 @@ mod tests {
         json!({ "type": t, "grade": g.trim_matches(['(', ')']), "irr": irr })
     }
 
+    /// Who passes, whom, in which move, facing how, what else holds; the result and the fate
+    /// landed on the friends.
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        serde_json::Value,
+        &'static str,
+        Option<&'static str>,
+    );
+
     /// p. 32 and p. 40, row by row: who passes whom, in which move, facing how; what follows.
     #[test]
     fn the_table_decides_who_passes_whom() {
-        let cases: &[(
-            &str,
-            &str,
-            &str,
-            &str,
-            serde_json::Value,
-            &str,
-            Option<&str>,
-        )] = &[
+        let cases: &[Case] = &[
             // Ps pass through any land friends facing the same or the opposite way.
             (
                 "Ps (O)",
