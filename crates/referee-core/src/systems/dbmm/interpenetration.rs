@@ -423,6 +423,13 @@ fn blocked(
             format!("{name} may not pass through nor push back {fname}: its recoil ends where it meets them."),
             None,
         )
+    } else if s.passing == Passing::Fleeing {
+        // A flight meeting friends it may not pass through or around bursts through them (p. 41).
+        (
+            "bursts_through",
+            format!("{name} may not pass through {fname}: fleeing, it bursts through them; what befalls them is Fleeing through friends (p. 41)."),
+            None,
+        )
     } else {
         (
             "stops",
@@ -580,6 +587,16 @@ mod tests {
                 "same",
                 json!({}),
                 "stops",
+                None,
+            ),
+            // A flight that may not pass bursts through (p. 41).
+            (
+                "LH (O)",
+                "Bd (O)",
+                "fleeing",
+                "same",
+                json!({}),
+                "bursts_through",
                 None,
             ),
             // Reg Cv repulsed through Reg Cv facing the same way; Irr Cv may not, and pushes back.
