@@ -128,6 +128,17 @@ async function playBound(label) {
   assert.ok(seen, 'the clock line is on the first screen of the dashboard');
   await shot(browser, `dbmm-clock-${label}`);
 
+  // Spontaneous advance (p. 30, R-DBMM-45), picked from the actions at the bound's start (from
+  // the dashboard) and opened from the battle with the impetuous elements of the bound's side:
+  // the Romans have none.
+  await flow.count('button[data-tab="resolve"]');
+  await browser.$('#action').selectByAttribute('value', 'spontaneous_advance');
+  flow.n += 1;
+  await until(browser, 'the spontaneous advance opened from the battle', async () => (await resolverText()).includes('No element must advance spontaneously this bound.'));
+  assert.match(await resolverText(), /Bound 1 is the Romans'/);
+  await noDeveloperText('the spontaneous advance');
+  await shot(browser, `dbmm-spontaneous-${label}`);
+
   // PIPs (p. 27): the Romans' C-in-C dices for his two commands, opened from the battle with the
   // commands as the roster names them, bound 1 being the Romans' (R-DBMM-41). Nothing lands on
   // the roster.

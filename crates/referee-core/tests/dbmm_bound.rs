@@ -807,3 +807,60 @@ fn a_fight_opened_at_night_takes_the_night_from_the_clock() {
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
     assert_eq!(replayed.state, t.b.state);
 }
+
+/// Issue 34, item 6: at the start of the Gauls' bound the spontaneous advance opened from the
+/// battle lists their impetuous elements in play — the Chariots (Exp, p. 30) — with what halting
+/// them costs; left unhalted they advance through the Soldurii, who flee (Any passed through by
+/// El or Exp flee, p. 32, R-DBMM-43): the flight lands on the Soldurii's row, every command's
+/// morale stays as it was, and the step replays and undoes exactly.
+#[test]
+fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
+    let mut t = Bound::begin();
+    // Bound 1 is the Romans': none of theirs is impetuous.
+    let (s, _, asks) = t.open("spontaneous_advance", &[], &[], &[], &[], None);
+    assert_eq!(s, json!({ "elements": [] }));
+    assert!(asks[0].starts_with("Bound 1 is the Romans'"), "{asks:?}");
+    let next = t.b.advance_turn(Some(2), None);
+    turn_play::record(&t.r, &mut t.b, next);
+
+    let (s, mapping, asks) = t.open("spontaneous_advance", &[], &[], &[], &[], None);
+    assert!(asks[0].starts_with("Bound 2 is the Gauls'"), "{asks:?}");
+    assert_eq!(
+        s,
+        json!({ "elements": [{ "element": { "type": "Exp", "grade": "O", "name": "Chariots" } }] })
+    );
+    let r = t.throw("spontaneous_advance", &s, &[], &mapping);
+    assert_eq!(
+        r.outcome.as_ref().unwrap().meaning,
+        "Must advance spontaneously: Chariots. Halting it costs 1 PIP."
+    );
+    assert!(t.roster().is_empty(), "nothing lands: {:?}", t.roster());
+
+    // The Chariots pass through the Soldurii, facing the same way: the Soldurii flee.
+    let passing = json!({
+        "element": { "type": "Exp", "grade": "O", "name": "Chariots" },
+        "friend": { "type": "Bd", "grade": "S", "name": "Soldurii" },
+        "passing": "spontaneous",
+        "facing": "same"
+    });
+    let mapping = Mapping {
+        targets: [("unit:Soldurii".to_string(), vec![t.id("Soldurii")])].into(),
+        choices: Default::default(),
+    };
+    let before = t.commands();
+    let r = t.throw("interpenetration", &passing, &[], &mapping);
+    let outcome = r.outcome.as_ref().unwrap();
+    assert_eq!(outcome.result, "passes_through");
+    assert_eq!(
+        outcome.meaning,
+        "Chariots passes through Soldurii. Any passed through by El or Exp flee."
+    );
+    // The flight is a move called for on the Soldurii's row.
+    assert_eq!(
+        t.roster(),
+        roster(&[("Soldurii", "in the line; Soldurii: flees")])
+    );
+    assert_eq!(t.commands(), before);
+    let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
+    assert_eq!(replayed.state, t.b.state);
+}

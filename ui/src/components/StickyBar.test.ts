@@ -50,3 +50,13 @@ describe('the bar’s summary', () => {
     expect(screen.queryByText('Pick the units, then the odds show here.')).toBeNull();
   });
 });
+
+describe('the bar before anything shows', () => {
+  it('asks for units in a fight, and what is asked in a step of the battle', async () => {
+    const p = { ...props(false), onapply: undefined };
+    const { rerender } = render(StickyBar, p);
+    expect(document.querySelector('#bar-hint')).toHaveTextContent('Pick the units, then the odds show here.');
+    await rerender({ ...p, hint: 'Fill in what is asked above, then the result shows here.' });
+    expect(document.querySelector('#bar-hint')).toHaveTextContent('Fill in what is asked above, then the result shows here.');
+  });
+});

@@ -37,7 +37,66 @@ impl Problem {
 
 /// What a rule system's data must offer: serde shape plus checks serde cannot express.
 pub trait SystemData: DeserializeOwned {
+    /// A second data file the system's tables continue in, embedded with the app: its tables
+    /// join the ruleset's before house rules apply (so a house rule may change them too), a
+    /// table both files give is refused, and its errors name its own file and line. It is not
+    /// part of a battle's fingerprint, which stays the ruleset file's and its house rules'.
+    const COMPANION: Option<SourceFile<'static>> = None;
+
     fn problems(&self) -> Vec<Problem>;
+}
+
+/// The line of path in text, or of its nearest parent there (a missing key is reported at the
+/// table that lacks it).
+fn nearest_line(text: &str, path: &str) -> usize {
+    let mut parent = path;
+    loop {
+        if let Some(line) = locate_path(text, parent) {
+            return line;
+        }
+        match parent.rfind(['.', '[']) {
+            Some(cut) => parent = &parent[..cut],
+            None => return 1,
+        }
+    }
+}
+
+/// Joins a companion file's tables to the ruleset's: a table both give is refused in words.
+fn join_companion(table: &mut toml::Table, companion: SourceFile) -> Result<(), RefereeError> {
+    for (key, value) in parse_table(companion)? {
+        if table.contains_key(&key) {
+            return Err(RefereeError::new(
+                ErrorCode::RulesetInvalid,
+                format!(
+                    "the table {key} is given both here and in the ruleset’s own file; keep it in one of them"
+                ),
+            )
+            .field(key.clone())
+            .location(format!(
+                "{}:{}",
+                companion.name,
+                locate_path(companion.text, &key).unwrap_or(1)
+            )));
+        }
+        table.insert(key, value);
+    }
+    Ok(())
+}
+
+/// file:line of a key path: in the companion file when its table is the companion's and no house
+/// rule set it, else as the layers locate it.
+fn locate_joined(layers: &Layers, companion: Option<SourceFile>, path: &str) -> String {
+    let head = path.split(['.', '[']).next().unwrap_or(path);
+    let set_by_house = layers
+        .house_rules
+        .iter()
+        .any(|h| locate_path(h.text, &format!("set.{path}")).is_some());
+    match companion {
+        Some(c) if !set_by_house && !head.is_empty() && locate_path(c.text, head).is_some() => {
+            format!("{}:{}", c.name, nearest_line(c.text, path))
+        }
+        _ => layers.locate(path),
+    }
 }
 
 /// Parses TOML text into a table, a syntax error located at its line.
@@ -68,17 +127,7 @@ impl<'a> Layers<'a> {
                 return format!("{}:{line}", house.name);
             }
         }
-        let mut parent = path;
-        let line = loop {
-            if let Some(line) = locate_path(self.base.text, parent) {
-                break line;
-            }
-            match parent.rfind(['.', '[']) {
-                Some(cut) => parent = &parent[..cut],
-                None => break 1,
-            }
-        };
-        format!("{}:{line}", self.base.name)
+        format!("{}:{}", self.base.name, nearest_line(self.base.text, path))
     }
 
     /// A content fingerprint of every layer, in order (FNV-1a, 64 bits, hex).
@@ -106,6 +155,9 @@ pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
         )
         .location(format!("{}:1", layers.base.name)));
     }
+    if let Some(companion) = T::COMPANION {
+        join_companion(&mut table, companion)?;
+    }
     for house in &layers.house_rules {
         HouseRule::parse(*house)?.apply(&mut table, *house)?;
     }
@@ -117,11 +169,11 @@ pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
             crate::error::plain_serde_error(e.inner().message(), &path),
         )
         .field(path.clone())
-        .location(layers.locate(&path))
+        .location(locate_joined(layers, T::COMPANION, &path))
     })?;
     if let Some(p) = data.problems().into_iter().next() {
         return Err(RefereeError::new(ErrorCode::RulesetInvalid, p.message)
-            .location(layers.locate(&p.path))
+            .location(locate_joined(layers, T::COMPANION, &p.path))
             .field(p.path));
     }
     Ok(data)

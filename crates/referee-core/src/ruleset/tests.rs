@@ -209,3 +209,112 @@ fn a_house_rule_with_an_unknown_key_lists_the_keys_it_may_have() {
     assert_eq!(e.location.as_deref(), Some("club.toml:2"));
     assert!(e.message.contains("ruling, description"), "{}", e.message);
 }
+
+/// A system's data with a companion file: the N-th of `COMPANIONS`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WithCompanion<const N: usize> {
+    #[allow(dead_code)]
+    kept: i64,
+    depths: Depths,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Depths {
+    wedge: i64,
+}
+
+const COMPANIONS: [&str; 4] = [
+    "# depths\n[depths]\nwedge = 40\n",
+    "# depths\n[depths]\nwedge = \"deep\"\n",
+    "# depths\n[depths]\nwedge = -1\n",
+    "# depths\n[kept]\nwedge = 1\n",
+];
+
+impl<const N: usize> SystemData for WithCompanion<N> {
+    const COMPANION: Option<SourceFile<'static>> = Some(SourceFile {
+        name: "rulesets/x-tables.toml",
+        text: COMPANIONS[N],
+    });
+
+    fn problems(&self) -> Vec<Problem> {
+        if self.depths.wedge <= 0 {
+            vec![Problem::new(
+                "depths.wedge",
+                "a base is deeper than 0 paces",
+            )]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+fn load_companion<const N: usize>(house: Option<&str>) -> Result<WithCompanion<N>, RefereeError> {
+    load_typed(&Layers {
+        base: SourceFile {
+            name: "rulesets/x.toml",
+            text: "kept = 1\n",
+        },
+        house_rules: house
+            .map(|text| SourceFile {
+                name: "house.toml",
+                text,
+            })
+            .into_iter()
+            .collect(),
+    })
+}
+
+#[test]
+fn a_companion_file_joins_its_tables_and_a_bad_one_is_refused_at_its_own_line() {
+    assert_eq!(load_companion::<0>(None).unwrap().depths.wedge, 40);
+    // A house rule changes a companion's table like any other.
+    let house = "extends = \"x\"\nname = \"Deeper\"\n[set.depths]\nwedge = 50\n";
+    assert_eq!(load_companion::<0>(Some(house)).unwrap().depths.wedge, 50);
+    let e = load_companion::<1>(None).unwrap_err();
+    assert_eq!(e.code, "ruleset.invalid");
+    assert_eq!(e.field.as_deref(), Some("depths.wedge"));
+    assert_eq!(e.location.as_deref(), Some("rulesets/x-tables.toml:3"));
+    let e = load_companion::<2>(None).unwrap_err();
+    assert_eq!(e.location.as_deref(), Some("rulesets/x-tables.toml:3"));
+    assert_eq!(e.message, "A base is deeper than 0 paces.");
+    // A table both files give is refused, in words, at the companion's line.
+    let e = load_companion::<3>(None).unwrap_err();
+    assert_eq!(e.location.as_deref(), Some("rulesets/x-tables.toml:2"));
+    assert!(
+        e.message.contains("given both here and in the ruleset"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn the_dbmm_companion_is_checked_like_the_ruleset() {
+    let dbmm = builtin("dbmm").unwrap();
+    let house = SourceFile {
+        name: "house.toml",
+        text: "extends = \"dbmm\"\nname = \"Odd bases\"\n[set.basing]\nrows = [{ who = \"Kn (Q)\", depth = 30 }]\n",
+    };
+    let e = Ruleset::load(&Layers {
+        base: dbmm,
+        house_rules: vec![house],
+    })
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("basing.rows[0].who"));
+    assert_eq!(e.location.as_deref(), Some("house.toml:4"));
+    // The companion is not part of the fingerprint: the ruleset file's bytes are.
+    let plain = Ruleset::load(&Layers {
+        base: dbmm,
+        house_rules: vec![],
+    })
+    .unwrap();
+    assert_eq!(
+        plain.info.fingerprint,
+        Layers {
+            base: dbmm,
+            house_rules: vec![]
+        }
+        .fingerprint()
+    );
+}

@@ -246,6 +246,9 @@ pub struct ShootingSituation {
     pub bounds_of_rain: u32,
     #[serde(default, skip_serializing_if = "is_default")]
     pub time: Time,
+    /// At night, the moon is up: elements see farther (p. 23–25).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub moonlight: bool,
 }
 
 /// One side of the fight, with its totals built.
@@ -1615,6 +1618,18 @@ pub fn shooting(
         Some(r) => Check::holds(format!("The target is within {range}p ({r}p)"), true, rule),
         None => Check::umpire(format!("The target is within {range}p"), rule),
     }];
+    // The target must be seen: at dawn, dusk and night no farther than the period lets (p. 25).
+    let key = super::daylight::period_key(s.time, s.moonlight);
+    if let Some(p) = data.daylight.periods.iter().find(|p| p.key == key) {
+        if let Some(seen) = p.paces {
+            let label = format!("The target is within the {seen}p elements see ({})", p.name);
+            let vis = data.daylight.visibility_rule.as_str();
+            checks.push(match s.range {
+                Some(r) => Check::holds(format!("{label}, here {r}p"), r <= seen, vis),
+                None => Check::umpire(label, vis),
+            });
+        }
+    }
     let marched = [&s.shooter, &s.target]
         .iter()
         .any(|f| f.factors.iter().any(|x| x == "marched"));

@@ -41,6 +41,27 @@ pub struct DbmmData {
     /// Weather changes from the PIP averages and the weather's effects (p. 25).
     pub weather: super::weather::WeatherChanges,
     pub sequence: Vec<Phase>,
+    /// The tables of the companion file, `rulesets/dbmm-tables.toml` (kept apart so that the
+    /// ruleset file's bytes, its fingerprint, stay as they were): element basing (p. 13) …
+    #[schemars(skip)]
+    pub basing: super::outcome_moves::Basing,
+    /// … interpenetration of friendly troops (p. 32) …
+    #[schemars(skip)]
+    pub interpenetration: super::interpenetration::InterpenetrationTable,
+    /// … choosing terrain, its FE costs and limits (p. 20) …
+    #[schemars(skip)]
+    pub terrain_choice: super::terrain_choice::TerrainChoice,
+    /// … spontaneous advance (p. 30) and threat zones (p. 32).
+    #[schemars(skip)]
+    pub spontaneous: super::spontaneous::SpontaneousTable,
+    #[schemars(skip)]
+    pub threat_zone: super::spontaneous::ThreatZoneTable,
+    /// … a command at deployment (p. 21) …
+    #[schemars(skip)]
+    pub command_deployment: super::deployment::CommandDeployment,
+    /// … and seeing into and out of terrain (p. 25).
+    #[schemars(skip)]
+    pub sight: super::sight::SightTable,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]
     #[schemars(skip)]
@@ -643,6 +664,22 @@ impl DbmmData {
                 out.push((format!("outcomes.exceptions[{i}].opponent"), o));
             }
         }
+        for (i, r) in self.basing.rows.iter().enumerate() {
+            out.push((format!("basing.rows[{i}].who"), &r.who));
+        }
+        out.extend(self.interpenetration.selectors());
+        out.push((
+            "command_deployment.alone_may".into(),
+            &self.command_deployment.alone_may,
+        ));
+        out.push((
+            "spontaneous.never_halted".into(),
+            &self.spontaneous.never_halted,
+        ));
+        out.push((
+            "threat_zone.ineffective_by".into(),
+            &self.threat_zone.ineffective_by,
+        ));
         out.push((
             "deployment.short_edge_light_who".into(),
             &self.deployment.short_edge_light_who,
@@ -700,9 +737,16 @@ pub fn goings(text: &str) -> Result<Vec<Going>, String> {
 }
 
 impl SystemData for DbmmData {
+    const COMPANION: Option<crate::ruleset::SourceFile<'static>> =
+        Some(crate::ruleset::SourceFile {
+            name: "rulesets/dbmm-tables.toml",
+            text: include_str!("../../../../../rulesets/dbmm-tables.toml"),
+        });
+
     fn problems(&self) -> Vec<Problem> {
         let mut problems = Vec::new();
         let (types, grades) = (self.type_codes(), self.grade_codes());
+        problems.extend(self.companion_problems());
         for (path, text) in self.selectors() {
             if let Err(e) = Selector::parse(text, &types, &grades) {
                 problems.push(Problem::new(path, e));
@@ -876,6 +920,52 @@ impl SystemData for DbmmData {
                 problems.push(Problem::new(
                     format!("daylight.times[{i}].weathers"),
                     "at most one weather for each of the columns 1 to 5",
+                ));
+            }
+        }
+        problems
+    }
+}
+
+impl DbmmData {
+    /// The companion file's own checks beyond its selectors: depths and costs that can be.
+    fn companion_problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        for (i, r) in self.basing.rows.iter().enumerate() {
+            if r.depth <= 0 {
+                problems.push(Problem::new(
+                    format!("basing.rows[{i}].depth"),
+                    format!("a base is deeper than 0 paces, not {}", r.depth),
+                ));
+            }
+        }
+        for (key, id) in [
+            ("halt_cost", &self.spontaneous.halt_cost),
+            ("irr_halt", &self.spontaneous.irr_halt),
+        ] {
+            let known = self.pips.costs.iter().any(|c| &c.id == id)
+                || self.pips.modifiers.iter().any(|m| &m.id == id);
+            if !known {
+                problems.push(Problem::new(
+                    format!("spontaneous.{key}"),
+                    format!("“{id}” is not a PIP cost or condition of the ruleset"),
+                ));
+            }
+        }
+        let t = &self.terrain_choice;
+        for (key, [least, most]) in [("invader", t.invader), ("defender", t.defender)] {
+            if least < 0 || least > most {
+                problems.push(Problem::new(
+                    format!("terrain_choice.{key}"),
+                    format!("the least FE comes first and is no more than the most, not {least} and {most}"),
+                ));
+            }
+        }
+        for (i, z) in t.sizes.iter().enumerate() {
+            if z.halves < 0 {
+                problems.push(Problem::new(
+                    format!("terrain_choice.sizes[{i}].halves"),
+                    format!("a cost is 0 or more, not {}", z.halves),
                 ));
             }
         }

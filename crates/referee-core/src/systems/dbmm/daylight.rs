@@ -174,6 +174,9 @@ pub struct DaylightSituation {
     /// (p. 23, R-DBMM-39).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub starts_clock: bool,
+    /// Troops inside a terrain: whether they are seen, and see out (p. 25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sight: Option<super::sight::InTerrain>,
 }
 
 /// The check opened from a battle (p. 23, R-DBMM-39): with the battle's clock started, its bound
@@ -199,6 +202,7 @@ pub fn open_battle(data: &DbmmData, state: &BattleState) -> Result<Opening, Refe
                 bound: Some(bound),
                 night_began: now.night_began,
                 starts_clock: c.moon_die.is_none(),
+                sight: None,
             };
             let asks = if c.moon_die.is_none() {
                 vec![format!(
@@ -442,6 +446,11 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
                 .ruling(Some(&m.ruling)),
             );
         }
+    }
+    if let Some(t) = &s.sight {
+        let (totals, checks) = super::sight::in_terrain(data, t, &row.season, &row.climate, sight)?;
+        r.totals.extend(totals);
+        r.checks.extend(checks);
     }
     r.notes.push(Note::new(
         "An element or group that cannot see enemy cannot move closer to enemy or to the enemy's rear battlefield edge; the time of day is the close combat's time.",

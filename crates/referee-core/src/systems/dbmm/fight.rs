@@ -159,6 +159,17 @@ fn time_from_clock(data: &DbmmData, state: &BattleState) -> Option<(Time, String
     ))
 }
 
+/// Whether the moon is up now, as the battle's clock reads it (p. 23, R-DBMM-31): the night's
+/// shooting sees 160p by moonlight, 80p without.
+fn moon_up(data: &DbmmData, state: &BattleState) -> bool {
+    state
+        .clock
+        .as_ref()
+        .and_then(|c| super::clock::now(data, c, state.turn))
+        .and_then(|now| now.moon_up)
+        .unwrap_or(false)
+}
+
 /// The opening with the time of day filled in from the battle's clock, labelled as read from
 /// it, and the line that says so.
 fn with_clock(
@@ -264,6 +275,7 @@ pub fn open(
             target.behind = friend_behind(sides, b).map(element);
             let mut time = Time::default();
             let labels = with_clock(data, sides.state, &mut time, &mut asks);
+            let moonlight = moon_up(data, sides.state);
             let situation = ShootingSituation {
                 // "Shaken … in close combat or shot at": the target only (p. 37).
                 shooter: Side::of(element(a)),
@@ -277,6 +289,7 @@ pub fn open(
                 range: None,
                 bounds_of_rain: 0,
                 time,
+                moonlight,
             };
             Ok(
                 Opening::new(&situation, targets(sides, Labels::Units), asks)?

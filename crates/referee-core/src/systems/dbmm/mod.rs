@@ -11,6 +11,7 @@ pub mod deployment;
 pub mod element;
 pub mod fight;
 pub mod going;
+pub mod interpenetration;
 pub mod morale;
 pub mod outcome;
 pub mod outcome_moves;
@@ -18,7 +19,10 @@ pub mod pips;
 pub mod roster;
 pub mod selector;
 pub mod setup;
+pub mod sight;
+pub mod spontaneous;
 mod standing;
+pub mod terrain_choice;
 pub mod weather;
 
 use schemars::JsonSchema;
@@ -93,6 +97,28 @@ impl RuleSystem for Dbmm {
                 outcome::flee_through_friends,
             ),
             A::certain(
+                "interpenetration",
+                "Passing through friends",
+                "p. 32, 40",
+                Movement,
+                interpenetration::interpenetration,
+            ),
+            A::certain(
+                "spontaneous_advance",
+                "Spontaneous advance",
+                "p. 30, 27",
+                Movement,
+                spontaneous::spontaneous_advance,
+            )
+            .from_roster(),
+            A::certain(
+                "threat_zone",
+                "Threat zone",
+                "p. 32",
+                Movement,
+                spontaneous::threat_zone,
+            ),
+            A::certain(
                 "command_morale",
                 "Command morale",
                 "p. 42–43",
@@ -149,6 +175,13 @@ impl RuleSystem for Dbmm {
                 "p. 18–23, 26",
                 Tables,
                 setup::setup,
+            ),
+            A::certain(
+                "terrain_choice",
+                "Choosing terrain: FE costs and limits",
+                "p. 20",
+                Tables,
+                terrain_choice::terrain_choice,
             ),
             A::certain(
                 "deployment",
@@ -277,6 +310,7 @@ impl RuleSystem for Dbmm {
         match action {
             "daylight" => daylight::open_battle(data, state),
             "pips" => pips::open_battle(data, state),
+            "spontaneous_advance" => spontaneous::open_battle(data, state),
             _ => Err(crate::rule_system::fight::not_a_combat(action)),
         }
     }

@@ -3,26 +3,33 @@
 //! tactical move for the going it starts in (its first base depth a recoil), a rout twice that;
 //! an (F) element adds the fast bonus to repulse and flee (R-DBMM-13).
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use super::data::DbmmData;
 use super::element::{self, Checked};
 use crate::contract::Check;
 
 /// ELEMENT BASING (p. 13): element depth at 15 mm, in paces (1 mm a pace at 15 mm, R-DBMM-14, and
 /// the bases of larger figures grow with the pace), row by row as R-DBMM-42 reads the flattened
-/// table; the first row that selects the element holds. Kn in a wedge is 40p apart (see
-/// `WEDGE_DEPTH`).
-pub const BASE_DEPTHS: &[(&str, i64)] = &[
-    ("Art (O) | WWg | Bge (S) | Naval", 80),
-    ("El | Exp | Art (S/F/I/X) | Bge (O/F/I)", 40),
-    (
-        "Pk (F) | Bd (F/X) | Kn (X) | Ax | Wb (F) | Ps | Bw | Sh",
-        20,
-    ),
-    ("Kn | Cv | LH | Cm | Hd", 30),
-    ("Sp | Pk (S/O/I/X) | Bd (S/O/I) | Wb (S/O)", 15),
-];
-/// Kn in Wedge (p. 13, R-DBMM-42).
-pub const WEDGE_DEPTH: i64 = 40;
+/// table; the first row that selects the element holds. `[basing]` in `rulesets/dbmm-tables.toml`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Basing {
+    pub rule: String,
+    pub ruling: String,
+    /// Kn in Wedge.
+    pub wedge_depth: i64,
+    pub rows: Vec<BasingRow>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BasingRow {
+    pub who: String,
+    pub depth: i64,
+}
+
 /// "A repulsed element moves straight back still facing the opponent ≥ 160p ≤ 240p" (p. 40).
 pub const REPULSE_PACES: [i64; 2] = [160, 240];
 /// "Rout move is … twice a tactical move distance" (p. 41).
@@ -33,13 +40,14 @@ pub const RULING: &str = "R-DBMM-42";
 /// The element's base depth in paces, if the basing table has its row.
 pub fn base_depth(data: &DbmmData, element: &Checked) -> Option<i64> {
     if element.element.wedge && element.element.type_code == "Kn" {
-        return Some(WEDGE_DEPTH);
+        return Some(data.basing.wedge_depth);
     }
     let traits = element.own_traits(data);
-    BASE_DEPTHS
+    data.basing
+        .rows
         .iter()
-        .find(|(who, _)| data.selector(who).matches(&traits))
-        .map(|(_, depth)| *depth)
+        .find(|r| data.selector(&r.who).matches(&traits))
+        .map(|r| r.depth)
 }
 
 /// The fast bonus of an (F) element the bonus row selects (R-DBMM-13), else 0.
@@ -103,15 +111,6 @@ mod tests {
             "type": type_code, "grade": grade, "wedge": wedge
         }))
         .unwrap()
-    }
-
-    #[test]
-    fn every_basing_row_reads_as_a_selector() {
-        let data = super::super::test_data();
-        for (who, _) in BASE_DEPTHS {
-            super::super::selector::Selector::parse(who, &data.type_codes(), &data.grade_codes())
-                .unwrap_or_else(|e| panic!("{who}: {e}"));
-        }
     }
 
     #[test]

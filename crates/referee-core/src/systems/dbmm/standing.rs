@@ -71,7 +71,8 @@ fn see_broken(data: &DbmmData, state: &BattleState, army: &mut ArmySituation) {
     }
 }
 
-/// Each command of a side by name with its state now (p. 43): what its elements fight with.
+/// Each command of a side by name with its state now (p. 43): what its elements fight with,
+/// read from its ME lost as the roster stands (R-DBMM-48).
 pub fn command_states(
     data: &DbmmData,
     state: &BattleState,

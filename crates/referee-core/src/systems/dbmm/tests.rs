@@ -249,6 +249,35 @@ fn grading_factors_follow_the_first_comparison() {
     assert_eq!(chance(&r, "Bd (I) is destroyed"), "1/18");
 }
 
+/// A target must be seen (p. 25): at night 80p without the moon, 160p by moonlight; at dusk
+/// 400p; by day as far as the range goes.
+#[test]
+fn shooting_at_night_sees_as_far_as_the_moon_lets() {
+    use crate::contract::CheckStatus;
+    let seen = |time: &str, moonlight: bool, range: i64| {
+        let r = resolved(
+            "shooting",
+            json!({ "shooter": fighter("Bw", "O"), "target": fighter("Kn", "O"), "bound": "shooter",
+                    "range": range, "time": time, "moonlight": moonlight }),
+        );
+        r.checks
+            .iter()
+            .find(|c| c.label.starts_with("The target is within the"))
+            .map(|c| (c.label.clone(), c.status, c.rule.clone()))
+    };
+    assert_eq!(
+        seen("night", false, 120),
+        Some((
+            "The target is within the 80p elements see (Night: moonless), here 120p".into(),
+            CheckStatus::NotMet,
+            "p. 25".into()
+        ))
+    );
+    assert_eq!(seen("night", true, 120).unwrap().1, CheckStatus::Met);
+    assert_eq!(seen("dusk", false, 240).unwrap().1, CheckStatus::Met);
+    assert_eq!(seen("day", false, 240), None);
+}
+
 #[test]
 fn shooting_unanswered_disregards_the_shooters_outcome() {
     // Bw (O) shooting, not shot at: +4 v Mounted; Kn shot at: +4 v Others.
