@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, Outcome, Resolution } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { applyLabel, effectsByTarget, forDiceShown, oddsSummary, resultName, resultWords, throwLine } from './result';
+import { applyLabel, detailsTitle, effectsByTarget, forDiceShown, oddsSummary, oddsTitle, resultName, resultWords, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
 /** A resolution as the core sends it: each result named in words by the core. */
@@ -105,5 +105,18 @@ describe('the result shown', () => {
     // An answer without dice is shown as it is.
     const certain = { ...resolved('', {}), outcome: outcome({ dice: [] }) } as Resolution;
     expect(forDiceShown(certain, undefined, undefined)?.outcome).toBeDefined();
+  });
+});
+
+describe('the headings over the results', () => {
+  const one = [{ result: 'moves', meaning: 'The move is allowed.', rolls: '—', probability: '1/1', p: 1, effects: [] }];
+  it('speak of odds only where dice decide', () => {
+    expect(oddsTitle({ dice: '2d6', distribution: one })).toBe('Odds of every result');
+    expect(detailsTitle({ dice: '2d6', distribution: one })).toBe('Modifiers and the odds of every result');
+  });
+  it('call a move without dice its result, and its fold how the rules reach it', () => {
+    expect(oddsTitle({ dice: '', distribution: one })).toBe('The result');
+    expect(oddsTitle({ dice: '', distribution: [...one, { ...one[0], result: 'stops' }] })).toBe('Every possible result');
+    expect(detailsTitle({ dice: '', distribution: one })).toBe('How the rules reach it');
   });
 });

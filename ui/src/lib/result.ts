@@ -98,7 +98,6 @@ export function resultWords(r: Resolution, o: Outcome, mapping: Record<string, n
   return { lines, code: o.result, headline };
 }
 
-/** The likeliest results first, for a one-line summary of the odds. */
 /** A name the apply button can carry without growing: a result named in a sentence that names
  * the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)", spelt out beside it) goes by
  * its code, so "Applied ✓" takes the button's place and a double tap's second tap lands on it. */
@@ -118,6 +117,21 @@ export function applyLabel(r: Resolution, o: Outcome): string {
   return r.dice ? `Record ${name} in the log` : 'Record in the log';
 }
 
+/** The heading over the results: odds only where dice decide; an answer without dice (a move, the
+ * weather) is worked out, so it is "the result", or "every possible result" while it hangs on
+ * what the umpire gives. */
+export function oddsTitle(r: Pick<Resolution, 'dice' | 'distribution'>): string {
+  if (r.dice) return 'Odds of every result';
+  return r.distribution.length > 1 ? 'Every possible result' : 'The result';
+}
+
+/** The fold holding the workings: "Modifiers and the odds" for a roll, the costs and checks for an
+ * answer without dice, where there are no odds to show. */
+export function detailsTitle(r: Pick<Resolution, 'dice' | 'distribution'>): string {
+  return r.dice ? 'Modifiers and the odds of every result' : 'How the rules reach it';
+}
+
+/** The likeliest results first, for a one-line summary of the odds. */
 export function oddsSummary(distribution: { result: string; p: number }[], max = 3): { result: string; p: number }[] {
   return [...distribution].filter((d) => d.p > 0).sort((x, y) => y.p - x.p).slice(0, max);
 }

@@ -144,7 +144,7 @@ describe('the battles screen', () => {
     expect(screen.getByText(/ITACS · 1 event/)).toBeInTheDocument();
   });
 
-  it('shows a refused command as a sentence, the code only under Details', async () => {
+  it('shows a refused command as a sentence, its code nowhere on screen', async () => {
     mockCommands((cmd) => {
       if (cmd === 'battles_list' || cmd === 'battles_deleted') return [];
       if (cmd === 'presets_list') return { presets: [], problems: [] };
@@ -156,7 +156,8 @@ describe('the battles screen', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Begin' }));
     const alert = await screen.findByRole('alert');
     expect(alert.querySelector('strong')).toHaveTextContent('Sides: A battle needs two sides with different names.');
-    expect(alert.querySelector('details')).not.toHaveAttribute('open');
+    expect(alert).not.toHaveTextContent('battle.invalid_setup');
+    expect(alert).toHaveAttribute('data-code', 'battle.invalid_setup');
     expect(app.screen).toBe('battles');
   });
 });
