@@ -247,6 +247,11 @@ pub enum Change {
         #[ts(type = "string")]
         fate: crate::fate::FateChoice,
     },
+    /// The stack forms a square, or is no longer one (ITACS 2.6.1).
+    Square { formed: bool },
+    /// A broken square must restack to the stacking limit at its next movement, or (not needed)
+    /// its hex is within the limit again (ITACS 2.6.1).
+    MustRestack { needed: bool },
     /// The units fired their throwing weapons: once per game (ITACS 6.6).
     ThrowingWeaponsUsed,
     /// The stack now stands in this hex, where its move ended (ITACS 4.3, 5.3.1), or its
@@ -389,6 +394,12 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             "throwing weapons used (once per game: not again this battle)".to_string()
         }
         Change::EntersHex { hex } => format!("now in hex {hex}"),
+        Change::Square { formed: true } => "forms a square".to_string(),
+        Change::Square { formed: false } => "is no longer a square".to_string(),
+        Change::MustRestack { needed: true } => {
+            "broken square: must restack to the stacking limit at its next movement".to_string()
+        }
+        Change::MustRestack { needed: false } => "restacked: within the stacking limit".to_string(),
         Change::BattleClock {
             start,
             climate,

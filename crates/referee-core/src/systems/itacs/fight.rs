@@ -68,6 +68,14 @@ impl FightingHex<'_> {
         self.members.iter().any(|f| f.own.rout)
     }
 
+    /// The hex's stack stands in square, as the roster has it (2.6.1).
+    fn square(&self) -> bool {
+        self.members
+            .iter()
+            .chain(&self.watching)
+            .any(|f| f.own.square)
+    }
+
     fn units(&self) -> Vec<UnitEntry> {
         let watching = self.watching.iter().map(|f| UnitEntry {
             firing: false,
@@ -342,7 +350,7 @@ fn melee(attacking: &[FightingHex], defending: &[FightingHex], terrain: &str) ->
                 label: Some(h.label.clone()),
                 rear: false,
                 disrupted: false,
-                square: false,
+                square: h.square(),
                 across_scarp: false,
                 units: h.units(),
             })
@@ -354,7 +362,7 @@ fn melee(attacking: &[FightingHex], defending: &[FightingHex], terrain: &str) ->
                 terrain: terrain.to_string(),
                 stream: false,
                 road: false,
-                square: false,
+                square: h.square(),
                 d_markers: h.d_markers(),
                 rout: h.rout(),
                 on_ladder_or_tower: false,
@@ -420,7 +428,7 @@ fn target(defending: &[FightingHex], terrain: &str) -> TargetHex {
         stream: false,
         road: false,
         scarp: ScarpLine::None,
-        square: false,
+        square: defending.iter().any(FightingHex::square),
         d_markers: defending
             .iter()
             .map(FightingHex::d_markers)
@@ -649,7 +657,8 @@ fn open_move(data: &ItacsData, sides: &Sides<ItacsUnit>) -> Result<Opening, Refe
             label: Some(h.trim().to_string()),
             terrain: ground.clone(),
         }),
-        square: false,
+        // A square moves 1 hex only, and stacks 4 (2.6.1).
+        square: movers.iter().any(|m| m.own.square),
         fire_ship: false,
         charging: false,
         stacking_limit: state

@@ -14,6 +14,7 @@ pub mod roster;
 pub mod scenario;
 pub mod situation;
 pub mod special;
+mod square;
 mod standing;
 pub mod state;
 pub mod strength;
@@ -362,9 +363,10 @@ impl RuleSystem for Itacs {
         }
     }
 
-    fn follow_on(_: &ItacsData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
+    fn follow_on(data: &ItacsData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
         let mut follow = captives::freed(before, after);
         follow.extend(captives::carried(after));
+        follow.extend(square::follow_on(data, before, after));
         follow
     }
 

@@ -42,6 +42,14 @@ pub struct ItacsUnit {
     /// An elephant: disrupted, it rampages and keeps its D marker (6.9.2).
     pub rampages: bool,
     pub rampaging: bool,
+    /// Its type forms squares (SD, PS, PP: 2.6.1).
+    #[serde(skip)]
+    pub may_square: bool,
+    /// The stack stands in square formation (2.6.1).
+    pub square: bool,
+    /// A broken square still over the stacking limit: it must restack at its next movement
+    /// (2.6.1).
+    pub must_restack: bool,
 }
 
 impl SystemUnit for ItacsUnit {
@@ -207,6 +215,7 @@ pub fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), Refe
         RefereeError { field: own, ..e }
     })?;
     let stack = stack_state(data, &units, 0, false, false);
+    let may_square = super::square::forms_squares(data, entry.unit_type.as_deref());
     Ok((
         entry.count,
         ItacsUnit {
@@ -219,6 +228,9 @@ pub fn enter(data: &ItacsData, spec: &UnitSpec) -> Result<(u32, ItacsUnit), Refe
             never_breaks: stack.never_breaks,
             rampages: stack.rampages,
             rampaging: false,
+            may_square,
+            square: false,
+            must_restack: false,
         },
     ))
 }
@@ -260,6 +272,8 @@ pub fn keep(old: &ItacsUnit, new: &mut ItacsUnit) {
     new.rout = old.rout;
     new.threw = old.threw;
     new.rampaging = old.rampaging;
+    new.square = old.square;
+    new.must_restack = old.must_restack;
 }
 
 /// Lands a change on the stack: markers through the hex's own rules (5.0–5.3).
@@ -291,9 +305,17 @@ pub fn land(data: &ItacsData, unit: &mut UnitState, own: &mut ItacsUnit, change:
             own.rout = hex.rout;
             own.rampaging = hex.rampaging;
         }
-        Change::ConvertTo { unit_type } => own.entry.unit_type = Some(unit_type.clone()),
+        Change::ConvertTo { unit_type } => {
+            own.entry.unit_type = Some(unit_type.clone());
+            own.may_square = super::square::forms_squares(data, Some(unit_type));
+        }
         Change::ThrowingWeaponsUsed => own.threw = true,
         Change::EntersHex { hex } => own.hex = Some(hex.clone()),
+        Change::Square { formed } => {
+            own.square = *formed;
+            own.must_restack &= !formed;
+        }
+        Change::MustRestack { needed } => own.must_restack = *needed,
         _ => return false,
     }
     true
@@ -311,6 +333,9 @@ pub fn refuse(
 ) -> Option<RefereeError> {
     if let Change::EntersHex { hex } = change {
         return enemy_in(state, unit, hex);
+    }
+    if *change == (Change::Square { formed: true }) {
+        return super::square::refuse_forming(state, unit, own);
     }
     (own.threw && *change == Change::ThrowingWeaponsUsed).then(|| {
         RefereeError::new(
@@ -375,6 +400,12 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
     if own.threw {
         parts.push("threw".into());
     }
+    if own.square && !unit.lost {
+        parts.push("square".into());
+    }
+    if own.must_restack && !unit.lost {
+        parts.push(super::square::MUST_RESTACK.into());
+    }
     crate::rule_system::leader_parts(unit, &mut parts);
     let type_name = own
         .entry
@@ -416,6 +447,11 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
             edits.push(q("Routs off the map", Change::DestroyAll));
         } else if !own.never_breaks {
             edits.push(q("Rout", Change::Rout));
+        }
+        if own.square {
+            edits.push(q("Leave square", Change::Square { formed: false }));
+        } else if super::square::may_form(unit, own) {
+            edits.push(q("Form square", Change::Square { formed: true }));
         }
         edits
     };

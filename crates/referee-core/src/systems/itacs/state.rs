@@ -149,6 +149,8 @@ impl HexState {
             | Change::MoraleInForce { .. }
             | Change::Regroup
             | Change::Formation { .. }
+            | Change::Square { .. }
+            | Change::MustRestack { .. }
             | Change::Fatigue { .. }
             | Change::FatigueLevel { .. }
             | Change::Banner { .. }
