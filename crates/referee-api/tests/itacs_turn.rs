@@ -1254,3 +1254,93 @@ fn a_hex_over_the_stacking_limit_is_said() {
     battles.undo(&referee, id).unwrap();
     assert!(over(&mut battles).is_empty());
 }
+
+/// A square on the roster (2.6.1, R-ITACS-43): formed on its row in one undoable change, a melee
+/// opened on its hex takes the square from the roster, a D result ends it in the same event and
+/// marks the hex to restack at its next movement, in words on its row; replayed as played and
+/// undone exactly at each step.
+#[test]
+fn a_square_formed_on_its_row_is_broken_by_a_d_result_and_marked_to_restack() {
+    use referee_core::contract::{Change, Target};
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 4, "hex": "12.05"}},
+            {"label": "Knights", "side": "Rome", "stats": {"type": "HC", "count": 2, "hex": "12.04"}}
+        ]),
+    );
+    let start = battles.view(&referee, id).unwrap();
+    let row = |v: &BattleView| v.state.units[&1].words.clone();
+    assert!(row(&start)
+        .quick_edits
+        .iter()
+        .any(|q| q.label == "Form square"));
+
+    let formed = adjust(
+        &mut battles,
+        &referee,
+        id,
+        1,
+        json!({"kind": "square", "formed": true}),
+    );
+    assert_eq!(words_of(&formed, "Pikes"), "4/4, square");
+    assert!(row(&formed)
+        .quick_edits
+        .iter()
+        .any(|q| q.label == "Leave square"));
+    replayed_then_undone(&mut battles, &referee, &dir, id, &formed, &start);
+    let formed = battles.redo(&referee, id).unwrap();
+    assert_eq!(words_of(&formed, "Pikes"), "4/4, square");
+
+    // The melee on the square's hex: the square set from the roster, no ticking.
+    let f = fight(&mut battles, &referee, id, "melee", &[2], &[1]);
+    assert_eq!(f.situation["defenders"][0]["square"], json!(true));
+    let situation = f.situation.clone();
+    let disrupts_only = |faces: &[u32; 2]| {
+        let outcome = referee
+            .resolve(&referee_api::ResolveRequest {
+                ruleset: "itacs".into(),
+                action: "melee".into(),
+                situation: situation.clone(),
+                dice: Some(faces.to_vec()),
+            })
+            .unwrap()
+            .outcome
+            .unwrap();
+        let on_square: Vec<&Change> = outcome
+            .effects
+            .iter()
+            .filter(|e| e.target == Target::Defender)
+            .map(|e| &e.change)
+            .collect();
+        on_square
+            .iter()
+            .any(|c| matches!(c, Change::DMarkers { .. }))
+            && !on_square
+                .iter()
+                .any(|c| matches!(c, Change::LoseUnits { .. } | Change::DestroyAll))
+    };
+    let faces = (1..=6)
+        .flat_map(|a| (1..=6).map(move |b| [a, b]))
+        .find(disrupts_only)
+        .expect("a throw that disrupts the square");
+    let broken = apply(&mut battles, &referee, id, &f, situation, &faces).unwrap();
+    let words = words_of(&broken, "Pikes");
+    assert!(!words.contains(", square"), "{words}");
+    assert!(
+        words.ends_with(
+            "broken square: must restack to the stacking limit at its next movement (2.6.1)"
+        ),
+        "{words}"
+    );
+    assert!(!row(&broken)
+        .quick_edits
+        .iter()
+        .any(|q| q.label == "Form square"));
+    replayed_then_undone(&mut battles, &referee, &dir, id, &broken, &formed);
+    let broken = battles.redo(&referee, id).unwrap();
+    assert!(words_of(&broken, "Pikes").contains("broken square"));
+}
