@@ -228,7 +228,8 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Unit,
             json!({"type": "SD", "count": 4}),
             "Swordsmen (SD)",
-            vec!["+D", "−D", "−1 unit", "Break", "Rout"],
+            // 4 identical SD, not disrupted: they may form a square (2.6.1, R-ITACS-43).
+            vec!["+D", "−D", "−1 unit", "Break", "Rout", "Form square"],
         ),
         (
             "medieval",

@@ -24,7 +24,8 @@ pub fn forms_squares(data: &ItacsData, unit_type: Option<&str>) -> bool {
     unit_type.is_some_and(|t| data.melee.square_types.iter().any(|s| s == t))
 }
 
-/// Whether the row offers "Form square": 4 units of a type that forms squares, not disrupted.
+/// Whether the row offers "Form square": 4 units of a type that forms squares, not disrupted,
+/// not under a Break or Rout marker.
 /// The hex holding nothing else is checked as the change lands (`refuse_forming`).
 pub fn may_form(unit: &UnitState, own: &ItacsUnit) -> bool {
     why_not(unit, own).is_none()
@@ -43,6 +44,12 @@ fn why_not(unit: &UnitState, own: &ItacsUnit) -> Option<String> {
         ))
     } else if own.d_markers > 0 {
         Some("squares form only from units that are not disrupted".into())
+    } else if own.broken || own.rout {
+        // A stack under a Break or Rout marker makes a rout move, not a formation (5.2, 5.3).
+        Some(
+            "a stack under a Break or Rout marker makes its rout move; it cannot form a square"
+                .into(),
+        )
     } else {
         None
     }
