@@ -892,6 +892,32 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
         .starts_with("Komtur's fatigue was already set this turn"));
     assert_eq!(t.b.events.len(), events);
     assert_eq!(fatigue(&t), 2);
+    // A correction of his row (his hex typed) is not a new turn: the step is still refused
+    // (R-MED-48), and the MORALE counter stays where it was.
+    let morale = t.b.state.morale_track;
+    let corrected = leader(
+        "Komtur",
+        "Order",
+        "Vanguard",
+        json!({ "range": 2, "fatigue": 2, "hex": "12.05" }),
+    );
+    let body = t.b.edit_unit(&t.r, komtur, corrected).unwrap();
+    t.step(body);
+    let komtur_row = t.unit("Komtur");
+    let row = komtur_row
+        .detail::<referee_core::systems::medieval::MedievalLeader>()
+        .unwrap();
+    assert_eq!(row.hex.as_deref(), Some("12.05"));
+    assert!(
+        row.fatigue_set,
+        "the turn's fatigue step kept across the correction"
+    );
+    let still =
+        t.b.apply(&t.r, &r, &mapping, DiceSource::Physical, None, None)
+            .unwrap_err();
+    assert_eq!(still.code, "battle.once_per_turn");
+    assert_eq!(fatigue(&t), 2);
+    assert_eq!(t.b.state.morale_track, morale);
     // A level typed other than his row's: the step says "Fatigue 4 (3 → 4)" and his row becomes
     // 4, as it says — not his row's 2 raised by 1 (13.1.3–13.1.6).
     let next = t.b.advance_turn(Some(3), None);
