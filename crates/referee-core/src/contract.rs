@@ -210,8 +210,14 @@ pub enum Change {
     /// A leader's fatigue level becomes this (Medieval 13.1.3–13.1.6: the level a fatigue step
     /// gives, landed as it says, whatever the row held).
     FatigueLevel { level: u32 },
-    /// The unit takes one of its side's banners, or passes it on (Medieval 7.1.4).
-    Banner { held: bool },
+    /// The unit takes banners of its side, or passes them on (Medieval 7.1.4): one, or as many as
+    /// it says (R-MED-49).
+    Banner {
+        held: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        count: Option<u32>,
+    },
     /// Take this many hits (pips); a stand's worth removes a stand.
     Hits { count: u32 },
     /// The unit becomes Disordered.
@@ -371,8 +377,12 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::Fatigue { by } if *by >= 0 => format!("fatigue +{by}"),
         Change::Fatigue { by } => format!("fatigue −{}", by.unsigned_abs()),
         Change::FatigueLevel { level } => format!("fatigue level {level}"),
-        Change::Banner { held: true } => "takes the banner".to_string(),
-        Change::Banner { held: false } => "passes the banner on".to_string(),
+        Change::Banner { held, count } => match (held, count.unwrap_or(1)) {
+            (true, 1) => "takes a banner".to_string(),
+            (true, n) => format!("takes {n} banners"),
+            (false, 1) => "passes a banner on".to_string(),
+            (false, n) => format!("passes {n} banners on"),
+        },
         Change::Hits { count: 1 } => "takes 1 hit".to_string(),
         Change::Hits { count } => format!("takes {count} hits"),
         Change::Disorder => "Disordered".to_string(),

@@ -892,6 +892,32 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
         .starts_with("Komtur's fatigue was already set this turn"));
     assert_eq!(t.b.events.len(), events);
     assert_eq!(fatigue(&t), 2);
+    // A correction of his row (his hex typed) is not a new turn: the step is still refused
+    // (R-MED-48), and the MORALE counter stays where it was.
+    let morale = t.b.state.morale_track;
+    let corrected = leader(
+        "Komtur",
+        "Order",
+        "Vanguard",
+        json!({ "range": 2, "fatigue": 2, "hex": "12.05" }),
+    );
+    let body = t.b.edit_unit(&t.r, komtur, corrected).unwrap();
+    t.step(body);
+    let komtur_row = t.unit("Komtur");
+    let row = komtur_row
+        .detail::<referee_core::systems::medieval::MedievalLeader>()
+        .unwrap();
+    assert_eq!(row.hex.as_deref(), Some("12.05"));
+    assert!(
+        row.fatigue_set,
+        "the turn's fatigue step kept across the correction"
+    );
+    let still =
+        t.b.apply(&t.r, &r, &mapping, DiceSource::Physical, None, None)
+            .unwrap_err();
+    assert_eq!(still.code, "battle.once_per_turn");
+    assert_eq!(fatigue(&t), 2);
+    assert_eq!(t.b.state.morale_track, morale);
     // A level typed other than his row's: the step says "Fatigue 4 (3 → 4)" and his row becomes
     // 4, as it says — not his row's 2 raised by 1 (13.1.3–13.1.6).
     let next = t.b.advance_turn(Some(3), None);
@@ -906,7 +932,8 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
 /// A banner has a holder on the roster (7.1.4): when a change takes the holder off the table, a
 /// friend on its hex takes the banner in the same event; with none there it falls and the enemy
 /// gains 3 boxes (7.1.5, 6.1.5), which the phase-9 step counts as a banner's fall; a fight opened
-/// from the roster gives the holder's side its CM (7.1.7). Replay and undo exact (R-MED-42).
+/// from the roster gives the holder's side its CM (7.1.7). A counter counts its banners: a
+/// holder of two that falls alone costs 2 × 3 boxes (R-MED-49). Replay and undo exact (R-MED-42).
 #[test]
 fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
     let sides = json!([
@@ -935,7 +962,8 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
         ),
     ]);
     let mut t = Turn::begin("Grunwald, the banners", sides, &units);
-    let banner = |t: &Turn, label: &str| t.unit(label).detail::<MedievalCounter>().unwrap().banner;
+    let banners =
+        |t: &Turn, label: &str| t.unit(label).detail::<MedievalCounter>().unwrap().banners;
     let words = t.r.worded(&t.b.state);
     let edits = |label: &str| -> Vec<String> {
         words.units[&t.id(label)]
@@ -949,7 +977,7 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
         .words
         .summary
         .contains("holds a banner"));
-    assert!(edits("Boyars").contains(&"Passes the banner on".to_string()));
+    assert!(edits("Boyars").contains(&"Passes a banner on".to_string()));
     assert!(edits("Knights").contains(&"Takes a banner".to_string()));
     assert!(
         !edits("Crossbows").iter().any(|e| e.contains("banner")),
@@ -974,14 +1002,29 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
     // 1. The Spears hold a banner of their own; the Boyars lose their last SP: the Spears on
     // their hex keep the Boyars' too, and it does not fall (7.1.5: it falls only when "no other
     // friendly units to keep it are on the hex").
-    t.edit_by_hand("Spears", Change::Banner { held: true });
+    t.edit_by_hand(
+        "Spears",
+        Change::Banner {
+            held: true,
+            count: None,
+        },
+    );
     let loss = Change::LoseSp {
         count: 1,
         chosen_by: referee_core::contract::Chooser::Defender,
     };
     t.edit_by_hand("Boyars", loss.clone());
     assert!(t.unit("Boyars").lost);
-    assert!(banner(&t, "Spears"), "a friend on the hex keeps it");
+    assert_eq!(
+        banners(&t, "Spears"),
+        2,
+        "a friend on the hex keeps it, beside its own (R-MED-49)"
+    );
+    let words = t.r.worded(&t.b.state);
+    assert!(words.units[&spears]
+        .words
+        .summary
+        .contains("holds 2 banners"));
     assert_eq!(t.b.state.morale_track, 0);
 
     // 2. The Horsemen, alone on 13.07, lose theirs: the banner falls, 3 boxes to the Order.
@@ -1005,6 +1048,23 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
     .unwrap();
     assert_eq!(f.situation["defender"]["banner"], json!(true));
     assert!(f.situation.get("attacker").is_none());
+
+    // 4. The Spears, alone on 13.05 with both banners, lose their last SP: each banner falls,
+    // 3 boxes each to the Order (6.1.5, R-MED-49), counted as two falls in phase 9.
+    t.edit_by_hand(
+        "Spears",
+        Change::LoseSp {
+            count: 1,
+            chosen_by: referee_core::contract::Chooser::Defender,
+        },
+    );
+    assert!(t.unit("Spears").lost);
+    assert_eq!(t.b.state.morale_track, 9, "3 + 2 × 3 boxes");
+    let step = fight(&t.r, &t.b.state, "morale", &[], &[]).unwrap();
+    assert_eq!(
+        step.situation["events"],
+        json!([{ "kind": "banner_fall", "to": "a", "count": 3 }])
+    );
 }
 
 fn retreats_to(effects: &[Effect], target: &Target, hex: &str) -> bool {

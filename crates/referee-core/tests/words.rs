@@ -185,7 +185,10 @@ fn every_system_sums_a_unit_up_in_its_own_words() {
             "medieval",
             Role::Unit,
             json!({"type": "cavalry", "sp": 2, "banner": true}),
-            vec![Change::Banner { held: false }],
+            vec![Change::Banner {
+                held: false,
+                count: None,
+            }],
             "2/2, CF 0",
         ),
         (

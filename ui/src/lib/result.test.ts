@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, Outcome, Resolution } from '../generated/api';
 import { unit } from '../test-fixtures';
-import { applyLabel, detailsTitle, effectsByTarget, forDiceShown, oddsSummary, oddsTitle, resultName, resultWords, throwLine } from './result';
+import { applyLabel, detailsTitle, effectsByTarget, forDiceShown, nameColumnRem, oddsSummary, oddsTitle, resultName, resultWords, throwLine } from './result';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({ dice: [4, 3], roll: 7, modified: 9, result: 'DX', meaning: '', effects: [], ...over });
 /** A resolution as the core sends it: each result named in words by the core. */
@@ -118,5 +118,15 @@ describe('the headings over the results', () => {
     expect(oddsTitle({ dice: '', distribution: one })).toBe('The result');
     expect(oddsTitle({ dice: '', distribution: [...one, { ...one[0], result: 'stops' }] })).toBe('Every possible result');
     expect(detailsTitle({ dice: '', distribution: one })).toBe('How the rules reach it');
+  });
+});
+
+describe('the odds table\'s column of result names', () => {
+  it('keeps short codes as they were and makes room for a name in words', () => {
+    expect(nameColumnRem(['-1/D2', 'D1', 'NE'])).toBe(3.6);
+    expect(nameColumnRem(['Obligatory', 'Voluntary', 'No pursuit'])).toBeGreaterThanOrEqual(6.6);
+    expect(nameColumnRem(['Voluntary'])).toBeGreaterThan(5.5);
+    expect(nameColumnRem(['A name far too long to sit beside its dice'])).toBe(10);
+    expect(nameColumnRem([])).toBe(3.6);
   });
 });

@@ -8,6 +8,14 @@ import { sentence } from './words';
 export function resultName(r: Resolution, result: string): string {
   return r.names[result] ?? result;
 }
+
+/** The odds table's first column, in rem: room for the longest result name shown (a bold
+ * monospace letter is about 0.62 rem), never narrower than a short code's 3.6 rem nor wider than
+ * 10 — a longer name wraps within it rather than running into its dice. */
+export function nameColumnRem(names: string[]): number {
+  const longest = Math.max(0, ...names.map((n) => n.length));
+  return Math.min(10, Math.max(3.6, Math.ceil((longest * 0.62 + 0.4) * 10) / 10));
+}
 import { targetKey, targetWords } from './battle';
 import { sidesOf, unitsOf } from './pick';
 

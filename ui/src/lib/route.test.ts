@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaceList } from '../generated/api';
-import { itemFor, offered, routeLine, routeNames, withPlace, withoutPlace } from './route';
+import { heldByPickers, itemFor, offered, routeLine, routeNames, upFrontBesidePickers, withPlace, withoutPlace } from './route';
 
 const route: PlaceList = {
   path: ['defender', 'retreat_hexes'],
@@ -55,5 +55,20 @@ describe('a retreat route picked from the roster', () => {
     expect(routeLine(s, route)).toBe('14.05 → 15.05');
     const pursuit: PlaceList = { ...route, path: ['path'] };
     expect(routeLine({ path: [{}, { label: '14.05' }] }, pursuit)).toBe('hex 1 → 14.05');
+  });
+});
+
+describe('a route the picker holds', () => {
+  const pursuit: PlaceList = { ...route, path: ['path'], title: "Knights' pursuit route", rule: '5.5', ruling: 'R-MED-45', places: [] };
+
+  it('is neither added to nor taken from in the form, its hexes named by the picker alone', () => {
+    expect(heldByPickers([route, pursuit])).toEqual(new Set(['defender.retreat_hexes', 'defender.retreat_hexes.label', 'path', 'path.label']));
+    expect(heldByPickers([])).toEqual(new Set());
+  });
+
+  it('is not shown up front in the form: the pursuit path with its first hex, nor its hexes terrain', () => {
+    const keep = new Set(['pursuer', 'pursuer.type', 'path', 'path.label', 'path.terrain', 'paths_other']);
+    expect(upFrontBesidePickers(keep, [pursuit])).toEqual(new Set(['pursuer', 'pursuer.type', 'paths_other']));
+    expect(upFrontBesidePickers(undefined, [pursuit])).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
 // hex): the places on it in order, the roster's places still offered, and the situation with one
 // added or taken off. Pure, so it is unit-tested; the picker is components/RoutePicker.svelte.
 import type { PlaceList } from '../generated/api';
-import { getAt, setAt } from './schema';
+import { getAt, setAt, shapeKey } from './schema';
 
 type Item = Record<string, unknown>;
 
@@ -48,4 +48,18 @@ export function withPlace(situation: unknown, list: PlaceList, name: string): un
 export function withoutPlace(situation: unknown, list: PlaceList, index: number): unknown {
   const items = itemsOf(situation, list).filter((_, i) => i !== index);
   return setAt(situation, list.path, items);
+}
+
+/** The form's keys the pickers hold: each list is neither added to nor taken from in the form
+ * and its places' names are read-only there — the route is the picker's alone. */
+export function heldByPickers(lists: PlaceList[]): Set<string> {
+  return new Set(lists.flatMap((l) => [shapeKey(l.path), shapeKey([...l.path, l.name_key])]));
+}
+
+/** The fields shown up front without the lists the pickers hold: a route's hexes (their terrain
+ * still to set) stay under the form's other situations, a pursuit's as a retreat's. */
+export function upFrontBesidePickers(keep: Set<string> | undefined, lists: PlaceList[]): Set<string> | undefined {
+  if (!keep) return keep;
+  const held = lists.map((l) => shapeKey(l.path));
+  return new Set([...keep].filter((k) => !held.some((h) => k === h || k.startsWith(`${h}.`))));
 }

@@ -224,6 +224,11 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     fn enter(data: &Self::Data, spec: &UnitSpec) -> Result<(u32, Self::Unit), RefereeError>;
     /// What an edited unit keeps of its state before the edit (markers, hits, scatter).
     fn keep(old: &Self::Unit, new: &mut Self::Unit);
+    /// What an edited leader's row keeps of his state before the edit (a Medieval leader's
+    /// fatigue already set this turn): a correction is not a new turn.
+    fn keep_leader(old: &Self::Leader, new: &mut Self::Leader) {
+        let _ = (old, new);
+    }
     /// An edit's stats as the system reads them: battles recorded before units were typed may
     /// carry in an edit what the battle, not the umpire, had written into the stats.
     fn edited_stats(stats: &serde_json::Value) -> serde_json::Value {
@@ -605,6 +610,10 @@ impl<S: RuleSystem> System for Loaded<S> {
         unit.moves.clone_from(&old.moves);
         if let (Some(was), Some(now)) = (old.detail::<S::Unit>(), unit.detail_mut::<S::Unit>()) {
             S::keep(was, now);
+        }
+        if let (Some(was), Some(now)) = (old.detail::<S::Leader>(), unit.detail_mut::<S::Leader>())
+        {
+            S::keep_leader(was, now);
         }
         // A leader's own row is lost with him; a unit whose riding leader fell is not.
         unit.lost = (unit.role != Role::Unit && old.leader == Some(LeaderFate::Killed))

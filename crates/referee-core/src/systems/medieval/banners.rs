@@ -18,17 +18,24 @@ pub fn follow_on(data: &MedievalData, before: &BattleState, after: &BattleState)
             continue;
         };
         let was_standing = before.units.get(&holder.id).is_some_and(|u| !u.lost);
-        if !own.banner || !was_standing {
+        if own.banners == 0 || !was_standing {
             continue;
         }
         match keeper(data, after, holder, own, &taken) {
             Some(friend) => {
                 taken.push(friend.id);
+                let banners = match own.banners {
+                    1 => "the banner".to_string(),
+                    n => format!("the {n} banners"),
+                };
                 out.push(FollowOn {
                     onto: Onto::Unit(friend.id),
-                    change: Change::Banner { held: true },
+                    change: Change::Banner {
+                        held: true,
+                        count: (own.banners > 1).then_some(own.banners),
+                    },
                     text: format!(
-                        "{}: takes the banner of {}, eliminated on its hex",
+                        "{}: takes {banners} of {}, eliminated on its hex",
                         friend.label, holder.label
                     ),
                     rule: "7.1.4, 7.1.5".into(),
@@ -43,16 +50,31 @@ pub fn follow_on(data: &MedievalData, before: &BattleState, after: &BattleState)
                     continue;
                 };
                 let m = &data.morale;
-                out.push(FollowOn {
-                    onto: Onto::Side(enemy),
-                    change: Change::Morale { boxes: m.banner },
-                    text: format!(
-                        "The banner of {} falls with it: {} gains {} MORALE boxes",
-                        holder.label, after.sides[enemy].name, m.banner
-                    ),
-                    rule: m.banner_rule.clone(),
-                    ruling: Some("R-MED-42".into()),
-                });
+                // 6.1.5 moves the track for each banner that falls (R-MED-49).
+                for nth in 1..=own.banners {
+                    let which = if own.banners == 1 {
+                        format!("The banner of {}", holder.label)
+                    } else {
+                        format!("A banner of {} ({nth} of {})", holder.label, own.banners)
+                    };
+                    out.push(FollowOn {
+                        onto: Onto::Side(enemy),
+                        change: Change::Morale { boxes: m.banner },
+                        text: format!(
+                            "{which} falls with it: {} gains {} MORALE boxes",
+                            after.sides[enemy].name, m.banner
+                        ),
+                        rule: m.banner_rule.clone(),
+                        ruling: Some(
+                            if own.banners == 1 {
+                                "R-MED-42"
+                            } else {
+                                "R-MED-49"
+                            }
+                            .into(),
+                        ),
+                    });
+                }
             }
         }
     }
@@ -88,7 +110,7 @@ fn keeper<'s>(
         .collect();
     friends
         .iter()
-        .find(|(u, c)| !c.banner && !taken.contains(&u.id))
+        .find(|(u, c)| c.banners == 0 && !taken.contains(&u.id))
         .or_else(|| friends.first())
         .map(|(u, _)| *u)
 }

@@ -75,14 +75,14 @@ fn by_hex<'a>(
         .into_iter()
         .map(|(hex, mut members)| {
             let mut leader = None;
-            let mut banner = members.iter().any(|f| f.own.banner);
+            let mut banner = members.iter().any(|f| f.own.banners > 0);
             if let Some(hex) = hex {
                 for u in state.units.values().filter(|u| on_table(u)) {
                     if let Some(own) = u.detail::<MedievalCounter>() {
                         let here =
                             own.hex.as_deref() == Some(hex) && !own.scattered && u.strength > 0;
                         // 7.1.7: the banner of any friendly counter on the hex, picked or not.
-                        banner |= here && own.banner;
+                        banner |= here && own.banners > 0;
                         let joins = whole_hex && here && !members.iter().any(|m| m.unit.id == u.id);
                         if joins {
                             members.push(Fighter {

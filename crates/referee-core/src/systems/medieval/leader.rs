@@ -177,6 +177,12 @@ pub fn refuse(unit: &UnitState, own: &MedievalLeader, change: &Change) -> Option
     }
 }
 
+/// A correction of his row keeps the turn's fatigue step: the row corrected is not a new turn
+/// (13.1.6, R-MED-48).
+pub fn keep(old: &MedievalLeader, new: &mut MedievalLeader) {
+    new.fatigue_set = old.fatigue_set;
+}
+
 /// A new turn: his fatigue may be set again (13.1.6).
 pub fn at_turn_end(unit: &mut UnitState) {
     if let Some(own) = unit.detail_mut::<MedievalLeader>() {
@@ -287,5 +293,17 @@ mod tests {
         assert!(land(&mut l, &Change::Fatigue { by: -1 }));
         assert_eq!(l.fatigue, 0);
         assert!(!land(&mut l, &Change::Scatter));
+    }
+
+    #[test]
+    fn a_corrected_row_keeps_the_turns_fatigue_step() {
+        // 13.1.6, R-MED-48: the step set his level this turn; the row typed again is no new turn.
+        let mut was = leader(json!({}));
+        assert!(land(&mut was, &Change::FatigueLevel { level: 1 }));
+        let mut now = leader(json!({ "fatigue": 1, "hex": "12.05" }));
+        assert!(!now.fatigue_set);
+        keep(&was, &mut now);
+        assert!(now.fatigue_set);
+        assert_eq!(now.fatigue, 1);
     }
 }

@@ -211,6 +211,10 @@ impl RuleSystem for Medieval {
         roster::keep(old, new)
     }
 
+    fn keep_leader(old: &MedievalLeader, new: &mut MedievalLeader) {
+        leader::keep(old, new)
+    }
+
     fn land(
         data: &MedievalData,
         unit: &mut UnitState,

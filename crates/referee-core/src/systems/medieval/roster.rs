@@ -30,8 +30,9 @@ pub struct MedievalCounter {
     pub hex: Option<String>,
     /// On the Scattered Units track (9.1).
     pub scattered: bool,
-    /// It holds one of its side's banners (7.1.1, 7.1.4): entered so, or taken by a change.
-    pub banner: bool,
+    /// How many of its side's banners it holds (7.1.1, 7.1.4, R-MED-49): entered so, or taken
+    /// and passed on by changes.
+    pub banners: u32,
     /// The hex its last retreat along a route left: the first hex of a pursuit after it
     /// (5.5.5, R-MED-45).
     #[serde(skip)]
@@ -42,8 +43,8 @@ impl SystemUnit for MedievalCounter {
     fn entry(&self) -> serde_json::Result<Value> {
         let mut entry = serde_json::to_value(&self.entry)?;
         placed(&mut entry, &self.hex);
-        if let (Some(map), true) = (entry.as_object_mut(), self.banner) {
-            map.insert("banner".into(), Value::from(true));
+        if let (Some(map), true) = (entry.as_object_mut(), self.banners > 0) {
+            map.insert("banner".into(), Value::from(self.banners));
         }
         Ok(entry)
     }
@@ -54,17 +55,20 @@ pub fn hex_of(stats: &Value) -> Result<(Value, Option<String>), RefereeError> {
     crate::rule_system::form::hex_of(stats, "4.5")
 }
 
-/// A counter's stats apart from what the counter is: the stats left, its hex, and whether it
-/// holds a banner.
-fn placed_parts(stats: &Value) -> Result<(Value, Option<String>, bool), RefereeError> {
+/// A counter's stats apart from what the counter is: the stats left, its hex, and how many
+/// banners it holds (a yes of an older row: one).
+fn placed_parts(stats: &Value) -> Result<(Value, Option<String>, u32), RefereeError> {
     let (mut stats, hex) = hex_of(stats)?;
     let banner = match stats.as_object_mut().and_then(|m| m.remove("banner")) {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => b,
+        None | Some(Value::Null) => 0,
+        Some(Value::Bool(b)) => u32::from(b),
+        Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n <= u64::from(MOST_BANNERS)) => {
+            n.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0)
+        }
         Some(_) => {
             return Err(RefereeError::new(
                 ErrorCode::UnitInvalid,
-                "whether the unit holds a banner is yes or no",
+                format!("the banners a unit holds are a number from 0 to {MOST_BANNERS}"),
             )
             .field("banner")
             .rule("7.1"))
@@ -72,6 +76,9 @@ fn placed_parts(stats: &Value) -> Result<(Value, Option<String>, bool), RefereeE
     };
     Ok((stats, hex, banner))
 }
+
+/// The most banners one counter is entered with: more than a side's leaders ever place (7.1.1).
+const MOST_BANNERS: u32 = 9;
 
 /// A regular unit: cavalry, or infantry that does not shoot (1.3); only one holds a banner
 /// (7.1.2, 7.1.4).
@@ -111,7 +118,7 @@ pub fn enter(data: &MedievalData, spec: &UnitSpec) -> Result<(u32, MedievalCount
             entry,
             hex,
             scattered: false,
-            banner,
+            banners: banner,
             left: None,
         },
     ))
@@ -127,7 +134,7 @@ pub fn check_entry(data: &MedievalData, stats: &Value) -> Result<(), RefereeErro
         return Ok(());
     };
     let u = unit(data, &entry, "")?;
-    if banner && !(u.cavalry || u.ranged.is_none()) {
+    if banner > 0 && !(u.cavalry || u.ranged.is_none()) {
         return Err(RefereeError::new(
             ErrorCode::UnitInvalid,
             format!(
@@ -192,8 +199,13 @@ pub fn land(
         Change::MoraleIfEliminated { .. } => {}
         Change::ReduceChargeFactor { by } => own.entry.cf = own.entry.cf.saturating_sub(*by),
         Change::ResetChargeFactor => own.entry.cf = 0,
-        // 7.1.4: a regular unit takes the banner or passes it on.
-        Change::Banner { held } if regular(d, own) || !held => own.banner = *held,
+        // 7.1.4, R-MED-49: a regular unit takes banners or passes them on, one by default.
+        Change::Banner { held: true, count } if regular(d, own) => {
+            own.banners = own.banners.saturating_add(count.unwrap_or(1))
+        }
+        Change::Banner { held: false, count } => {
+            own.banners = own.banners.saturating_sub(count.unwrap_or(1))
+        }
         // 5.4.2, R-MED-44: the retreat ends on the route's hex; the next fight reads it there.
         Change::RetreatTo { hex } => own.left = own.hex.replace(hex.clone()),
         // 5.5, R-MED-45: the pursuit ends on the last hex of its route it enters.
@@ -213,8 +225,11 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
     if own.scattered {
         parts.push("scattered".into());
     }
-    if own.banner && !unit.lost {
-        parts.push("holds a banner".into());
+    match own.banners {
+        _ if unit.lost => {}
+        0 => {}
+        1 => parts.push("holds a banner".into()),
+        n => parts.push(format!("holds {n} banners")),
     }
     let formations = has_formations(data, own);
     if formations {
@@ -258,13 +273,30 @@ pub fn words(data: &MedievalData, unit: &UnitState, own: &MedievalCounter) -> Un
                 q("Scatter", Change::Scatter),
             ]
             .into_iter()
-            // 7.1.4: the holder passes the banner on, a regular unit takes it.
+            // 7.1.4: the holder passes a banner on, a regular unit takes one (R-MED-49: one
+            // more, for a holder).
+            .chain((regular(data, own) && own.banners > 0).then(|| {
+                q(
+                    "Passes a banner on",
+                    Change::Banner {
+                        held: false,
+                        count: None,
+                    },
+                )
+            }))
             .chain(regular(data, own).then(|| {
-                if own.banner {
-                    q("Passes the banner on", Change::Banner { held: false })
+                let label = if own.banners > 0 {
+                    "Takes another banner"
                 } else {
-                    q("Takes a banner", Change::Banner { held: true })
-                }
+                    "Takes a banner"
+                };
+                q(
+                    label,
+                    Change::Banner {
+                        held: true,
+                        count: None,
+                    },
+                )
             }))
             // 10.1.3: a ranged unit turns its counter.
             .chain(formations.then(|| {
@@ -349,9 +381,12 @@ pub fn fields(d: &MedievalData) -> Vec<UnitField> {
             .range(Some(0), Some(max_cf))
             .help("Cavalry only: the charge factor the unit has now."),
         hex_field(),
-        Field::new("banner", "Holds a banner", "7.1.1, 7.1.4", FieldKind::Toggle).help(
-            "One of its side's banners: its stack gains 1 CM (7.1.7); if it is eliminated with no friend left on its hex, the banner falls (7.1.5).",
-        ),
+        Field::new("banner", "Banners held", "7.1.1, 7.1.4", FieldKind::Number)
+            .default(Value::from(0))
+            .range(Some(0), i32::try_from(MOST_BANNERS).ok())
+            .help(
+                "How many of its side's banners it holds, usually 0 or 1: its stack gains 1 CM (7.1.7); if it is eliminated with no friend left on its hex, each banner falls (7.1.5).",
+            ),
     ]
     .into_iter()
     .map(|f| f.0)
@@ -394,4 +429,25 @@ pub fn preview(d: &MedievalData, stats: &Value) -> Result<UnitPreview, RefereeEr
         summary.push_str(&format!(", CF {}", unit.cf));
     }
     Ok(UnitPreview { summary, values })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_counter_holds_a_count_of_banners_an_older_yes_being_one() {
+        // 7.1.1, 7.1.4, R-MED-49: a holder may be given a second banner.
+        let count = |stats: Value| placed_parts(&stats).map(|(_, _, n)| n);
+        assert_eq!(count(json!({ "sp": 2 })).unwrap(), 0);
+        assert_eq!(count(json!({ "banner": true })).unwrap(), 1);
+        assert_eq!(count(json!({ "banner": false })).unwrap(), 0);
+        assert_eq!(count(json!({ "banner": 2 })).unwrap(), 2);
+        for bad in [json!({ "banner": 10 }), json!({ "banner": "two" })] {
+            let e = count(bad).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("banner"));
+            assert!(e.message.contains("from 0 to 9"), "{}", e.message);
+        }
+    }
 }
