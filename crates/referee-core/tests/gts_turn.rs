@@ -1321,9 +1321,7 @@ fn a_generals_command_points_are_rolled_on_his_row_spent_and_gone_next_turn() {
 fn a_unit_passes_through_a_friend_picked_from_its_row_and_both_rows_take_what_4_7_gives() {
     let mut t = Turn::begin();
     // The row offers it; the friend is picked from the army's other units on the table.
-    assert!(row(&t, "Hoplites")
-        .1
-        .contains(&"Pass through…".to_string()));
+    assert!(row(&t, "Hoplites").1.contains(&"Pass through…".to_string()));
     let hoplites = t.id("Hoplites");
     let opened = fight(&t.r, &t.b.state, "interpenetration", &[hoplites], &[]).unwrap();
     let friends: Vec<&str> = opened
@@ -1389,8 +1387,13 @@ fn a_unit_passes_through_a_friend_picked_from_its_row_and_both_rows_take_what_4_
     assert_eq!(t.b.events.len(), events);
     // A router passing the cavalry without a gap disorders them, not itself (4.31, R-GTS-41).
     let body =
-        t.b.adjust(&t.r, Subject::Unit(t.id("Peltasts")), Change::RoutUnit, None)
-            .unwrap();
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(t.id("Peltasts")),
+            Change::RoutUnit,
+            None,
+        )
+        .unwrap();
     t.step(body);
     let peltasts = t.id("Peltasts");
     let opened = fight(&t.r, &t.b.state, "interpenetration", &[peltasts], &[]).unwrap();

@@ -256,7 +256,14 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Unit,
             json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4}),
             "Infantry, Spear (SP), Medium armour (M)",
-            vec!["+1 hit", "Disorder", "Rout", "Remove", "Move"],
+            vec![
+                "+1 hit",
+                "Disorder",
+                "Rout",
+                "Remove",
+                "Move",
+                "Pass through…",
+            ],
         ),
         (
             "dbmm",

@@ -2195,5 +2195,27 @@ formation_change?: boolean,
  */
 in_reserve?: boolean, };
 
+export type GtsInterpenetrationSituation = { unit: GtsUnit, 
+/**
+ * The friendly unit passed through, picked from the army's units.
+ */
+through: string, 
+/**
+ * How the unit comes to pass through it.
+ */
+passage?: GtsPassage, 
+/**
+ * A gap of one stand between the units passed: moving through it causes no Disorder.
+ */
+gap?: boolean, 
+/**
+ * With no gap, which of the two becomes Disordered.
+ */
+without_gap?: GtsDisorderedOne, };
+
+export type GtsPassage = "movement" | "rout" | "recoil" | "withdrawal" | "displacement";
+
+export type GtsDisorderedOne = "moving" | "passed_through";
+
 /** The bounds every typed field keeps to, as the API checks them. */
 export const FIELD_LIMITS: FieldLimits = {"name_max_chars":200,"value_max":10000};

@@ -4,9 +4,9 @@
 
 use super::checks::{CommandSituation, ResponseSituation};
 use super::fire::FireSituation;
+use super::interpenetration::{DisorderedOne, InterpenetrationSituation, Passage};
 use super::leader::{escort_of, leader_of, valour_now, GtsLeader, COMMAND_POINTS};
 use super::melee::{LeaderCondition, MeleeSituation, MeleeUnit};
-use super::interpenetration::{DisorderedOne, InterpenetrationSituation, Passage};
 use super::movement::MovementSituation;
 use super::roster::{GtsUnit, INTERPENETRATION, MOVEMENT, RALLY_TEST};
 use super::units::UnitEntry;
@@ -207,7 +207,7 @@ fn interpenetration(
                 .collect(),
         },
         ChoiceList {
-            field: "disordered".into(),
+            field: "without_gap".into(),
             options: vec![
                 Choice {
                     key: "moving".into(),
@@ -221,10 +221,16 @@ fn interpenetration(
         },
     ];
     let labels = BTreeMap::from([
-        ("through".to_string(), format!("The friend {} passes through", unit.label)),
+        (
+            "through".to_string(),
+            format!("The friend {} passes through", unit.label),
+        ),
         ("passage".to_string(), "How it passes".to_string()),
         ("gap".to_string(), "A gap of one stand".to_string()),
-        ("disordered".to_string(), "Without a gap, Disordered".to_string()),
+        (
+            "without_gap".to_string(),
+            "Without a gap, Disordered".to_string(),
+        ),
     ]);
     let situation = InterpenetrationSituation {
         unit: own.now(unit, &unit.label),
@@ -236,7 +242,7 @@ fn interpenetration(
             Passage::Movement
         },
         gap: false,
-        disordered: DisorderedOne::Moving,
+        without_gap: DisorderedOne::Moving,
         friends: friends.into_iter().map(|(k, (_, e))| (k, e)).collect(),
     };
     Opening::new(&situation, targets, Vec::new()).map(|o| o.worded(choices, labels))

@@ -88,7 +88,7 @@ pub struct InterpenetrationSituation {
     /// With no gap, which of the two becomes Disordered.
     #[serde(default)]
     #[ts(optional, as = "Option<DisorderedOne>")]
-    pub disordered: DisorderedOne,
+    pub without_gap: DisorderedOne,
     /// The army's units as the roster has them now, by name: read, not asked.
     #[serde(default)]
     #[schemars(skip)]
@@ -161,7 +161,7 @@ pub fn interpenetration(
             "4.7",
             None,
         )
-    } else if s.passage == Passage::Rout || s.disordered == DisorderedOne::PassedThrough {
+    } else if s.passage == Passage::Rout || s.without_gap == DisorderedOne::PassedThrough {
         // A router is not Disordered on top of its Rout (3.3): the unit it passes takes it
         // (4.31, R-GTS-41).
         disorder.push((&passed, friend));
@@ -188,7 +188,14 @@ pub fn interpenetration(
     let effects = disorder
         .into_iter()
         .filter(|(_, u)| !u.disordered && !u.routed)
-        .map(|(label, _)| effect(Target::Unit(label.to_string()), Change::Disorder, rule, ruling))
+        .map(|(label, _)| {
+            effect(
+                Target::Unit(label.to_string()),
+                Change::Disorder,
+                rule,
+                ruling,
+            )
+        })
         .collect();
     let mut r = Resolution::certain(&data.system.id, "interpenetration", key, &meaning, effects)
         .named("no_disorder", "no Disorder")
@@ -218,7 +225,7 @@ mod tests {
             through: "Peltasts".into(),
             passage,
             gap,
-            disordered: DisorderedOne::Moving,
+            without_gap: DisorderedOne::Moving,
             friends: BTreeMap::from([("Peltasts".into(), entry("Peltasts", friend))]),
         };
         interpenetration(&super::super::test_data(), &s).unwrap()
@@ -275,7 +282,7 @@ mod tests {
             through: "Hoplites".into(),
             passage: Passage::Movement,
             gap: false,
-            disordered: DisorderedOne::Moving,
+            without_gap: DisorderedOne::Moving,
             friends: BTreeMap::new(),
         };
         let e = interpenetration(&super::super::test_data(), &s).unwrap_err();
