@@ -1414,3 +1414,67 @@ fn a_unit_passes_through_a_friend_picked_from_its_row_and_both_rows_take_what_4_
     assert!(t.gts("Greek cavalry").disordered && t.gts("Peltasts").rout);
     assert_eq!(t.break_point("Greeks"), (0.0, 2.0));
 }
+
+#[test]
+fn a_leader_with_no_unit_contacted_by_the_enemy_is_moved_up_to_10_inches_6_25() {
+    let mut t = Turn::begin();
+    let body =
+        t.b.add_unit(
+            &t.r,
+            UnitSpec {
+                label: "Hydarnes".into(),
+                side: "Persians".into(),
+                command: None,
+                role: Role::Leader,
+                stats: json!({ "pv": 2 }),
+            },
+        )
+        .unwrap();
+    t.step(body);
+    // His row offers the contact; it lands on him, undone exactly, the break point unmoved.
+    let (_, edits) = row(&t, "Hydarnes");
+    assert!(
+        edits.contains(&"Contacted by the enemy".to_string()),
+        "{edits:?}"
+    );
+    let hydarnes = t.id("Hydarnes");
+    let body =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(hydarnes),
+            Change::LeaderMovedFromContact { inches: 10 },
+            None,
+        )
+        .unwrap();
+    t.step(body);
+    let (words, _) = row(&t, "Hydarnes");
+    assert!(
+        words.contains("contacted by the enemy, moved up to 10\" away this turn"),
+        "{words}"
+    );
+    assert_eq!(t.unit("Hydarnes").leader, None);
+    assert_eq!(t.break_point("Persians"), (0.0, 2.0));
+    // A leader leading a unit is not moved by 6.25: no offer, and a refusal in words, nothing
+    // written.
+    assert!(!row(&t, "Artaphernes")
+        .1
+        .contains(&"Contacted by the enemy".to_string()));
+    let events = t.b.events.len();
+    let e =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(t.id("Artaphernes")),
+            Change::LeaderMovedFromContact { inches: 10 },
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(e.rule.as_deref(), Some("6.25, 1.9"));
+    assert!(e.message.contains("leads Immortals"), "{}", e.message);
+    assert_eq!(t.b.events.len(), events);
+    // The next turn his row is as before.
+    let body = t.b.advance_turn(Some(2), None);
+    t.record(body);
+    assert!(row(&t, "Hydarnes")
+        .0
+        .contains("if an enemy unit contacts him"));
+}

@@ -164,6 +164,7 @@ impl HexState {
             | Change::RoutsOffTable
             | Change::CommandPoints { .. }
             | Change::SpendCommand { .. }
+            | Change::LeaderMovedFromContact { .. }
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed
             | Change::EntersHex { .. }
