@@ -257,6 +257,9 @@ pub fn typescript_bindings() -> String {
         gts::checks::GeneralRating::decl(&cfg),
         gts::checks::WheelSituation::decl(&cfg),
         gts::movement::MovementSituation::decl(&cfg),
+        gts::interpenetration::InterpenetrationSituation::decl(&cfg),
+        gts::interpenetration::Passage::decl(&cfg),
+        gts::interpenetration::DisorderedOne::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust API types by `npm run bindings`; do not edit.\n// The test `bindings_are_current` fails when this file is stale.\n\n",

@@ -246,6 +246,9 @@ pub enum Change {
     CommandPoints { points: u32 },
     /// A GTS general spends this many of his command points this turn (1.7).
     SpendCommand { points: u32 },
+    /// A GTS leader with no unit, contacted by an enemy unit, is moved anywhere within this many
+    /// inches (6.25).
+    LeaderMovedFromContact { inches: u32 },
     /// A DBMM element's outcome (recoil, repulsed, flee, spent, destroyed, pursue …), or a
     /// choice of two the player makes.
     ElementFate {
@@ -399,6 +402,9 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
         Change::CommandPoints { points } => format!("{points} command points this turn"),
         Change::SpendCommand { points: 1 } => "spends 1 command point".to_string(),
         Change::SpendCommand { points } => format!("spends {points} command points"),
+        Change::LeaderMovedFromContact { inches } => {
+            format!("contacted by the enemy, is moved anywhere within {inches}\"")
+        }
         Change::ElementFate { fate } => fate.words(),
         Change::ThrowingWeaponsUsed => {
             "throwing weapons used (once per game: not again this battle)".to_string()

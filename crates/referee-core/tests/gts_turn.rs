@@ -1316,3 +1316,165 @@ fn a_generals_command_points_are_rolled_on_his_row_spent_and_gone_next_turn() {
     assert!(!words.contains("command points"), "{words}");
     assert!(!edits.iter().any(|e| e.starts_with("Spend")), "{edits:?}");
 }
+
+#[test]
+fn a_unit_passes_through_a_friend_picked_from_its_row_and_both_rows_take_what_4_7_gives() {
+    let mut t = Turn::begin();
+    // The row offers it; the friend is picked from the army's other units on the table.
+    assert!(row(&t, "Hoplites").1.contains(&"Pass through…".to_string()));
+    let hoplites = t.id("Hoplites");
+    let opened = fight(&t.r, &t.b.state, "interpenetration", &[hoplites], &[]).unwrap();
+    let friends: Vec<&str> = opened
+        .choices
+        .iter()
+        .find(|c| c.field == "through")
+        .unwrap()
+        .options
+        .iter()
+        .map(|o| o.label.as_str())
+        .collect();
+    assert_eq!(friends, ["Greek cavalry", "Pausanias", "Peltasts"]);
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    let passing = |through: &str, passage: &str, gap: bool| {
+        let mut s = opened.situation.clone();
+        s["through"] = json!(through);
+        s["passage"] = json!(passage);
+        s["gap"] = json!(gap);
+        t.r.resolve("interpenetration", &s, None).unwrap()
+    };
+    // Moving through a one-stand gap: nobody is Disordered (4.7).
+    let r = passing("Peltasts", "movement", true);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "no_disorder");
+    assert!(r.outcome.as_ref().unwrap().effects.is_empty());
+    // A recoil through the peltasts: both Disordered, the peltasts displaced (4.7, 7.2), as one
+    // result that lands on both rows, undone exactly.
+    let r = passing("Peltasts", "recoil", true);
+    let o = r.outcome.clone().unwrap();
+    assert_eq!(o.result, "both_disordered");
+    assert!(on(&o.effects, "Hoplites", |c| *c == Change::Disorder));
+    assert!(on(&o.effects, "Peltasts", |c| *c == Change::Disorder));
+    assert!(o.meaning.contains("displaced"), "{}", o.meaning);
+    let body =
+        t.b.apply(
+            &t.r,
+            &r,
+            &mapping,
+            DiceSource::Physical,
+            None,
+            Some("pass-1".into()),
+        )
+        .unwrap();
+    t.step(body);
+    assert!(t.gts("Hoplites").disordered && t.gts("Peltasts").disordered);
+    assert!(!t.gts("Greek cavalry").disordered);
+    assert_eq!(t.break_point("Greeks"), (0.0, 2.0));
+    // A second tap of the same Apply writes nothing.
+    let events = t.b.events.len();
+    assert!(t
+        .b
+        .apply(
+            &t.r,
+            &r,
+            &mapping,
+            DiceSource::Physical,
+            None,
+            Some("pass-1".into())
+        )
+        .is_err());
+    assert_eq!(t.b.events.len(), events);
+    // A router passing the cavalry without a gap disorders them, not itself (4.31, R-GTS-41).
+    let body =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(t.id("Peltasts")),
+            Change::RoutUnit,
+            None,
+        )
+        .unwrap();
+    t.step(body);
+    let peltasts = t.id("Peltasts");
+    let opened = fight(&t.r, &t.b.state, "interpenetration", &[peltasts], &[]).unwrap();
+    assert_eq!(opened.situation["passage"], json!("rout"));
+    let mut s = opened.situation.clone();
+    s["through"] = json!("Greek cavalry");
+    let r = t.r.resolve("interpenetration", &s, None).unwrap();
+    let o = r.outcome.as_ref().unwrap();
+    assert_eq!(o.result, "passed_disordered");
+    assert!(!on(&o.effects, "Peltasts", |_| true));
+    t.apply(
+        &r,
+        &Mapping {
+            targets: opened.targets.clone(),
+            choices: Default::default(),
+        },
+    );
+    assert!(t.gts("Greek cavalry").disordered && t.gts("Peltasts").rout);
+    assert_eq!(t.break_point("Greeks"), (0.0, 2.0));
+}
+
+#[test]
+fn a_leader_with_no_unit_contacted_by_the_enemy_is_moved_up_to_10_inches_6_25() {
+    let mut t = Turn::begin();
+    let body =
+        t.b.add_unit(
+            &t.r,
+            UnitSpec {
+                label: "Hydarnes".into(),
+                side: "Persians".into(),
+                command: None,
+                role: Role::Leader,
+                stats: json!({ "pv": 2 }),
+            },
+        )
+        .unwrap();
+    t.step(body);
+    // His row offers the contact; it lands on him, undone exactly, the break point unmoved.
+    let (_, edits) = row(&t, "Hydarnes");
+    assert!(
+        edits.contains(&"Contacted by the enemy".to_string()),
+        "{edits:?}"
+    );
+    let hydarnes = t.id("Hydarnes");
+    let body =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(hydarnes),
+            Change::LeaderMovedFromContact { inches: 10 },
+            None,
+        )
+        .unwrap();
+    t.step(body);
+    let (words, _) = row(&t, "Hydarnes");
+    assert!(
+        words.contains("contacted by the enemy, moved up to 10\" away this turn"),
+        "{words}"
+    );
+    assert_eq!(t.unit("Hydarnes").leader, None);
+    assert_eq!(t.break_point("Persians"), (0.0, 2.0));
+    // A leader leading a unit is not moved by 6.25: no offer, and a refusal in words, nothing
+    // written.
+    assert!(!row(&t, "Artaphernes")
+        .1
+        .contains(&"Contacted by the enemy".to_string()));
+    let events = t.b.events.len();
+    let e =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(t.id("Artaphernes")),
+            Change::LeaderMovedFromContact { inches: 10 },
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(e.rule.as_deref(), Some("6.25, 1.9"));
+    assert!(e.message.contains("leads Immortals"), "{}", e.message);
+    assert_eq!(t.b.events.len(), events);
+    // The next turn his row is as before.
+    let body = t.b.advance_turn(Some(2), None);
+    t.record(body);
+    assert!(row(&t, "Hydarnes")
+        .0
+        .contains("if an enemy unit contacts him"));
+}

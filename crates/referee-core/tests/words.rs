@@ -260,7 +260,14 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
             Role::Unit,
             json!({"class": "infantry", "weapon": "SP", "armour": "M", "stands": 4}),
             "Infantry, Spear (SP), Medium armour (M)",
-            vec!["+1 hit", "Disorder", "Rout", "Remove", "Move"],
+            vec![
+                "+1 hit",
+                "Disorder",
+                "Rout",
+                "Remove",
+                "Move",
+                "Pass through…",
+            ],
         ),
         (
             "dbmm",
@@ -274,7 +281,14 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
                 "Sees a broken command within 800p",
             ],
         ),
-        ("gts", Role::Leader, json!({}), "Leader", vec![]),
+        // 6.25: a leader with no unit is moved up to 10" when an enemy unit contacts him.
+        (
+            "gts",
+            Role::Leader,
+            json!({}),
+            "Leader",
+            vec!["Contacted by the enemy"],
+        ),
         // 1.3: "a typical leader tag would be: Army Leonidas 3(E) +2".
         (
             "gts",

@@ -4,10 +4,11 @@
 
 use super::checks::{CommandSituation, ResponseSituation};
 use super::fire::FireSituation;
+use super::interpenetration::{DisorderedOne, InterpenetrationSituation, Passage};
 use super::leader::{escort_of, leader_of, valour_now, GtsLeader, COMMAND_POINTS};
 use super::melee::{LeaderCondition, MeleeSituation, MeleeUnit};
 use super::movement::MovementSituation;
-use super::roster::{GtsUnit, MOVEMENT, RALLY_TEST};
+use super::roster::{GtsUnit, INTERPENETRATION, MOVEMENT, RALLY_TEST};
 use super::units::UnitEntry;
 use std::collections::BTreeMap;
 
@@ -129,6 +130,7 @@ pub fn open_unit(
                 BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
             return Opening::new(&situation, targets, Vec::new());
         }
+        Some(own) if action == INTERPENETRATION => return interpenetration(state, unit, own),
         Some(own) if action == RALLY_TEST => own,
         _ => return Err(not_a_combat(action)),
     };
@@ -149,6 +151,101 @@ pub fn open_unit(
     };
     let targets = BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
     Opening::new(&situation, targets, Vec::new())
+}
+
+/// A unit passing through a friend, opened from its row (4.7): the friend picked from the army's
+/// other units on the roster, each as it is now, their results landing on their own rows.
+fn interpenetration(
+    state: &BattleState,
+    unit: &UnitState,
+    own: &GtsUnit,
+) -> Result<Opening, RefereeError> {
+    let friends: BTreeMap<String, (UnitState, UnitEntry)> = state
+        .units
+        .values()
+        .filter(|u| u.side == unit.side && u.id != unit.id && !u.lost)
+        .filter_map(|u| {
+            let theirs = u.detail::<GtsUnit>()?;
+            (!theirs.off_table && theirs.escorts.is_none())
+                .then(|| (u.label.clone(), (u.clone(), theirs.now(u, &u.label))))
+        })
+        .collect();
+    let Some(first) = friends.keys().next().cloned() else {
+        return Err(RefereeError::new(
+            ErrorCode::FightNotAUnit,
+            format!("{} has no friend on the table to pass through.", unit.label),
+        )
+        .rule("4.7"));
+    };
+    let mut targets =
+        BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
+    for (label, (row, _)) in &friends {
+        targets.insert(target_key(&Target::Unit(label.clone())), vec![row.id]);
+    }
+    let choices = vec![
+        ChoiceList {
+            field: "through".into(),
+            options: friends
+                .keys()
+                .map(|label| Choice {
+                    key: label.clone(),
+                    label: label.clone(),
+                })
+                .collect(),
+        },
+        ChoiceList {
+            field: "passage".into(),
+            options: Passage::ALL
+                .iter()
+                .map(|p| Choice {
+                    key: serde_json::to_value(p)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default(),
+                    label: p.words().into(),
+                })
+                .collect(),
+        },
+        ChoiceList {
+            field: "without_gap".into(),
+            options: vec![
+                Choice {
+                    key: "moving".into(),
+                    label: unit.label.clone(),
+                },
+                Choice {
+                    key: "passed_through".into(),
+                    label: "The unit passed through".into(),
+                },
+            ],
+        },
+    ];
+    let labels = BTreeMap::from([
+        (
+            "through".to_string(),
+            format!("The friend {} passes through", unit.label),
+        ),
+        ("passage".to_string(), "How it passes".to_string()),
+        ("gap".to_string(), "A gap of one stand".to_string()),
+        (
+            "without_gap".to_string(),
+            "Without a gap, Disordered".to_string(),
+        ),
+    ]);
+    let situation = InterpenetrationSituation {
+        unit: own.now(unit, &unit.label),
+        through: first,
+        // A routed unit passes as a rout (4.31).
+        passage: if own.rout {
+            Passage::Rout
+        } else {
+            Passage::Movement
+        },
+        gap: false,
+        without_gap: DisorderedOne::Moving,
+        friends: friends.into_iter().map(|(k, (_, e))| (k, e)).collect(),
+    };
+    Opening::new(&situation, targets, Vec::new()).map(|o| o.worded(choices, labels))
 }
 
 /// A general's command points opened from his row: his PC and TS, the points landing on him

@@ -40,6 +40,8 @@ pub struct GtsLeader {
     /// spent (1.7): none kept past the turn.
     pub command_points: u32,
     pub command_spent: u32,
+    /// With no unit, contacted by an enemy unit this turn and moved away up to 10" (6.25).
+    pub moved_from_contact: bool,
     /// Other notes as entered (battles recorded before leaders were typed kept free notes).
     #[serde(skip)]
     pub notes: Map<String, Value>,
@@ -204,21 +206,40 @@ pub fn land(own: &mut GtsLeader, change: &Change) -> bool {
         Change::SpendCommand { points } => {
             own.command_spent = own.command_spent.saturating_add(*points)
         }
+        Change::LeaderMovedFromContact { .. } => own.moved_from_contact = true,
         _ => return false,
     }
     true
 }
+
+/// How far a leader with no unit is moved when an enemy unit contacts him (6.25).
+pub const CONTACT_MOVE_INCHES: u32 = 10;
 
 /// Points cannot be saved (1.2): a new turn starts with none until his roll.
 pub fn at_turn_end(unit: &mut UnitState) {
     if let Some(own) = unit.detail_mut::<GtsLeader>() {
         own.command_points = 0;
         own.command_spent = 0;
+        own.moved_from_contact = false;
     }
 }
 
 /// Spending more command points than he has left this turn is refused in words (1.7).
 pub fn refuse(unit: &UnitState, own: &GtsLeader, change: &Change) -> Option<RefereeError> {
+    // 6.25 moves a leader "not themselves attached to a friendly combat unit": one leading a unit
+    // fights with it (1.9).
+    if let (Change::LeaderMovedFromContact { .. }, Some(leads)) = (change, &own.leads) {
+        return Some(
+            RefereeError::new(
+                ErrorCode::BattleNotAChangeOfTheseRules,
+                format!(
+                    "{} leads {leads}: an enemy contacting him fights {leads}, and his fate is the leader casualty roll's.",
+                    unit.label
+                ),
+            )
+            .rule("6.25, 1.9"),
+        );
+    }
     let Change::SpendCommand { points } = change else {
         return None;
     };
@@ -268,6 +289,8 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     match &leader.leads {
         Some(l) => parts.push(format!("leads {l}")),
         // 6.25: unattached, a leader an enemy unit contacts is moved anywhere within 10".
+        None if !unit.lost && leader.moved_from_contact => parts
+            .push("with no unit: contacted by the enemy, moved up to 10\" away this turn".into()),
         None if !unit.lost => {
             parts.push("with no unit: if an enemy unit contacts him, he is moved up to 10\"".into())
         }
@@ -304,6 +327,15 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
                 Change::SpendCommand { points: 3 },
             ));
         }
+    }
+    // 6.25: a leader with no unit, contacted by an enemy unit, is moved anywhere within 10".
+    if active && leader.leads.is_none() {
+        quick_edits.push(q(
+            "Contacted by the enemy",
+            Change::LeaderMovedFromContact {
+                inches: CONTACT_MOVE_INCHES,
+            },
+        ));
     }
     UnitWords {
         opens_move: None,
@@ -478,5 +510,28 @@ fn linked<'u>(row: &'u UnitState, key: &str) -> Option<&'u str> {
         row.detail::<GtsLeader>()?.leads.as_deref()
     } else {
         row.detail::<GtsUnit>()?.escorts.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leader(leads: Option<&str>) -> GtsLeader {
+        GtsLeader {
+            leads: leads.map(str::to_string),
+            ..GtsLeader::default()
+        }
+    }
+
+    #[test]
+    fn contacted_with_no_unit_he_is_moved_away_until_the_turn_ends_6_25() {
+        let mut own = leader(None);
+        let moved = Change::LeaderMovedFromContact {
+            inches: CONTACT_MOVE_INCHES,
+        };
+        assert!(land(&mut own, &moved));
+        assert!(own.moved_from_contact);
+        assert!(!land(&mut own, &Change::Disorder));
     }
 }

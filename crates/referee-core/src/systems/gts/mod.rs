@@ -7,6 +7,7 @@ pub mod contact;
 pub mod data;
 pub mod fight;
 pub mod fire;
+pub mod interpenetration;
 pub mod leader;
 pub mod melee;
 pub mod movement;
@@ -104,6 +105,14 @@ impl RuleSystem for Gts {
                 "4.1",
                 Movement,
                 movement::movement,
+            )
+            .for_a_unit(),
+            A::certain(
+                "interpenetration",
+                "Passing through a friend",
+                "4.7",
+                Movement,
+                interpenetration::interpenetration,
             )
             .for_a_unit(),
             A::certain(

@@ -461,6 +461,12 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
                 opens: Some(MOVEMENT.into()),
                 ..q("Move", Change::Reserve { placed: false })
             }))
+            // 4.7: a unit passing through a friend, or forced through one; the friend picked
+            // from the army's units.
+            .chain((!own.off_table).then(|| QuickEdit {
+                opens: Some(INTERPENETRATION.into()),
+                ..q("Pass through…", Change::Disorder)
+            }))
             .collect()
         },
         place: None,
@@ -472,6 +478,9 @@ pub const RALLY_TEST: &str = "response_test";
 
 /// The action a unit's "Move" opens on it: its move against its allowance (4.1).
 pub const MOVEMENT: &str = "movement";
+
+/// The action a unit's "Pass through…" opens on it: its passing through a friend (4.7).
+pub const INTERPENETRATION: &str = "interpenetration";
 
 /// The weapon row whose 1st-turn bonus a command point recovers (2.14).
 const SHOCK: &str = "SH";

@@ -166,6 +166,7 @@ impl HexState {
             | Change::RoutsOffTable
             | Change::CommandPoints { .. }
             | Change::SpendCommand { .. }
+            | Change::LeaderMovedFromContact { .. }
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed
             | Change::EntersHex { .. }
