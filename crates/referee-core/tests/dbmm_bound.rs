@@ -16,7 +16,7 @@ use referee_core::battle::{
     fight_with, standing, Battle, BattleSetup, Contacts, DiceSource, EventBody, Mapping, Role,
     Subject, UnitId, UnitSpec,
 };
-use referee_core::contract::Resolution;
+use referee_core::contract::{Change, Resolution};
 use referee_core::ruleset::Layers;
 use referee_core::systems::dbmm::DbmmElement;
 use referee_core::systems::{builtin, Ruleset};
@@ -616,6 +616,18 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
         clock_line(&t).unwrap(),
         "Bound 1 · 15:50, day; dusk at 16:30"
     );
+    // The log line, and so the undo's label, says what undo takes back: the clock set, not the
+    // period the check read ("Daylight: Day").
+    assert_eq!(
+        t.b.events
+            .iter()
+            .rev()
+            .find(|e| matches!(e.body, EventBody::Applied { .. }))
+            .unwrap()
+            .body
+            .describe(|_| None),
+        "The battle's clock set: the first bound at 15:50, Cold Winter"
+    );
 
     // The moon die, entered once from the battle's check, is kept.
     let (situation, mapping, asks) = t.open("daylight", &[], &[], &[], &[], None);
@@ -699,6 +711,20 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
         .unwrap();
     assert_eq!(end.status.as_deref(), Some("ends"));
     assert_eq!(end.value, "both sides retreat");
+    // A side that has retreated cannot record it again: refused in words, nothing written
+    // (p. 23).
+    let again =
+        t.b.adjust(
+            &t.r,
+            Subject::Side("Romans".into()),
+            Change::RetreatAtDusk,
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(
+        again.message,
+        "Romans has already recorded its retreat at dusk; nothing was written (p. 23)."
+    );
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
     assert_eq!(replayed.state, t.b.state);
 }

@@ -327,6 +327,16 @@ impl RuleSystem for Dbmm {
         clock::land(data, state, side, change).map(|()| Vec::new())
     }
 
+    /// A side's retreat at dusk recorded a second time, or before the clock started (p. 23).
+    fn refuse_on_side(
+        _data: &DbmmData,
+        state: &BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        clock::refuse(state, side, change)
+    }
+
     fn follow_on(data: &DbmmData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {
         aftermath::follow_on(data, before, after)
     }
