@@ -890,3 +890,55 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
     assert_eq!(replayed.state, t.b.state);
 }
+
+/// Issue 34: the terrain chosen (p. 20). Opened from the battle, the Invader's choice applied
+/// lands on the battle in one undoable step, the standing says it in words, and the step opened
+/// again is the Defender's with the Invader's features beside it (R-DBMM-49). Morale is
+/// untouched; replay, undo and redo are exact.
+#[test]
+fn the_battle_keeps_the_terrain_chosen() {
+    let mut t = Bound::begin();
+    let before = t.commands();
+    let (mut situation, mapping, asks) = t.open("terrain_choice", &[], &[], &[], &[], None);
+    assert_eq!(situation["chooser"], "invader");
+    assert!(asks[0].contains("The Invader chooses first"), "{asks:?}");
+    situation["features"] = json!([
+        { "terrain": "Wd", "size": "small" },
+        { "terrain": "Rd", "size": "first_unpaved_road" },
+    ]);
+    let r = t.throw("terrain_choice", &situation, &[], &mapping);
+    assert_eq!(r.outcome.unwrap().result, "may_choose");
+    assert_eq!(t.commands(), before, "choosing terrain moves no morale");
+    let chosen = standing(&t.r, &t.b.state)
+        .gauges
+        .into_iter()
+        .find(|g| g.label == "Terrain chosen by the Invader")
+        .unwrap();
+    assert_eq!(
+        chosen.value,
+        "Wd, area feature up to 480 × 480p; Rd, first unpaved road"
+    );
+    assert_eq!(chosen.ruling.as_deref(), Some("R-DBMM-49"));
+    let applied =
+        t.b.events
+            .iter()
+            .rev()
+            .find(|e| matches!(e.body, EventBody::Applied { .. }))
+            .unwrap();
+    assert_eq!(
+        applied.body.describe(|_| None),
+        "The Invader's terrain chosen: Wd, small; Rd, first unpaved road"
+    );
+    let (again, _, asks) = t.open("terrain_choice", &[], &[], &[], &[], None);
+    assert_eq!(again["chooser"], "defender");
+    assert_eq!(again["invader_features"], situation["features"]);
+    assert!(asks.is_empty(), "{asks:?}");
+    // Undone, nothing is kept.
+    let undo = t.b.undo().unwrap();
+    turn_play::record(&t.r, &mut t.b, undo);
+    assert!(standing(&t.r, &t.b.state)
+        .gauges
+        .iter()
+        .all(|g| !g.label.starts_with("Terrain chosen")));
+    assert_eq!(t.commands(), before);
+}

@@ -258,6 +258,17 @@ impl EventBody {
                         "The battle's clock set: the first bound at {start}, {climate} {season}{dice}"
                     );
                 }
+                // Likewise the terrain a player chose (p. 20).
+                if let Some(Change::TerrainChosen { chooser, features }) = changes
+                    .iter()
+                    .map(|c| &c.change)
+                    .find(|c| matches!(c, Change::TerrainChosen { .. }))
+                {
+                    return format!(
+                        "The {chooser}'s terrain chosen: {}",
+                        crate::contract::features_text(features)
+                    );
+                }
                 // The action in words ("close_combat" → "Close combat"): no id on the log.
                 // The rules' abbreviations stay as the rules write them ("pip_cost" → "PIP cost").
                 let mut words = action
