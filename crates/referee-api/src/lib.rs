@@ -130,6 +130,7 @@ pub fn typescript_bindings() -> String {
         Target::decl(&cfg),
         Change::decl(&cfg),
         Chooser::decl(&cfg),
+        referee_core::contract::TerrainFeature::decl(&cfg),
         Chance::decl(&cfg),
         Check::decl(&cfg),
         CheckStatus::decl(&cfg),

@@ -848,3 +848,50 @@ fn a_dbmm_command_has_one_general() {
     );
     assert_eq!(battles.list().unwrap().len(), before);
 }
+
+/// DBMM p. 23: a side's retreat at dusk sent a second time is refused in words before anything
+/// is written; the clock's undo says what it takes back.
+#[test]
+fn a_second_retreat_at_dusk_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&path).unwrap();
+    let id = battles
+        .create(
+            &referee,
+            &new("dbmm", json!([{"name": "Romans"}, {"name": "Gauls"}])),
+        )
+        .unwrap()
+        .id;
+    let v = battles
+        .apply(&referee, id, &ApplyRequest {
+            action: "daylight".into(),
+            situation: json!({"bound": 1, "starts_clock": true, "clock": "15:50", "climate": "Cold", "season": "Winter"}),
+            dice: DiceEntry::None,
+            mapping: Mapping::default(),
+            rolled_by: None,
+            apply_key: None,
+        })
+        .unwrap();
+    let undo = v.log.iter().find(|e| Some(e.seq) == v.undo).unwrap();
+    assert_eq!(
+        undo.text,
+        "The battle's clock set: the first bound at 15:50, Cold Winter"
+    );
+    let retreat: referee_api::AdjustRequest = serde_json::from_value(
+        json!({"subject": {"side": "Romans"}, "change": {"kind": "retreat_at_dusk"}}),
+    )
+    .unwrap();
+    let once = battles.adjust(&referee, id, &retreat).unwrap();
+    let e = battles.adjust(&referee, id, &retreat).unwrap_err();
+    assert_eq!(e.code.as_str(), "battle.once_per_game");
+    assert!(
+        e.message
+            .starts_with("Romans has already recorded its retreat at dusk"),
+        "{}",
+        e.message
+    );
+    let after = battles.view(&referee, id).unwrap();
+    assert_eq!(after.log.len(), once.log.len(), "nothing written");
+}

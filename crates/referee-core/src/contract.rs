@@ -280,6 +280,32 @@ pub enum Change {
     /// The side records its decision at dusk to retreat rather than continue the battle at dawn
     /// (DBMM p. 23): the battle ends when both sides retreat.
     RetreatAtDusk,
+    /// The terrain features a player chose within the limits, kept by the battle: the Invader or
+    /// the Defender, and each feature's terrain type and size (DBMM p. 20).
+    TerrainChosen {
+        chooser: String,
+        features: Vec<TerrainFeature>,
+    },
+}
+
+/// One terrain feature a player chose: its terrain type as the sheet writes it (Wd, RH, BUA,
+/// Rd …) and its size, or which road it is, as the table of sizes names it (DBMM p. 20).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TerrainFeature {
+    pub terrain: String,
+    pub size: String,
+}
+
+/// "Wd, small; RH, medium": the features chosen in words.
+pub fn features_text(features: &[TerrainFeature]) -> String {
+    if features.is_empty() {
+        return "none".into();
+    }
+    features
+        .iter()
+        .map(|f| format!("{}, {}", f.terrain, f.size.replace('_', " ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// One structured effect with its citation and a plain-words rendering.
@@ -426,6 +452,9 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             format!("the battle's first bound at {start}, {climate} {season}{moon}")
         }
         Change::RetreatAtDusk => "retreats at dusk rather than fight on at dawn".to_string(),
+        Change::TerrainChosen { chooser, features } => {
+            format!("the {chooser}'s terrain: {}", features_text(features))
+        }
     };
     Effect {
         target,

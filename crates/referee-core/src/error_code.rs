@@ -399,8 +399,9 @@ error_codes! {
     /// an ITACS fight or apply repeating this turn's attack on a hex, or a single unit's (4.2, 4.4,
     /// 4.5.4, 6.2): nothing is written
     BattleOncePerTurn = "battle.once_per_turn",
-    /// an ITACS unit throwing its throwing weapons a second time in the battle (6.6): nothing is
-    /// written
+    /// an ITACS unit throwing its throwing weapons a second time in the battle (6.6), or a DBMM
+    /// side recording its retreat at dusk a second time or before the battle's clock is set
+    /// (p. 23): nothing is written
     BattleOncePerGame = "battle.once_per_game",
     /// an apply whose `apply_key` an applied result in force already carries: nothing is written
     /// (undo that result first to apply it again)

@@ -16,7 +16,7 @@ use referee_core::battle::{
     fight_with, standing, Battle, BattleSetup, Contacts, DiceSource, EventBody, Mapping, Role,
     Subject, UnitId, UnitSpec,
 };
-use referee_core::contract::Resolution;
+use referee_core::contract::{Change, Resolution};
 use referee_core::ruleset::Layers;
 use referee_core::systems::dbmm::DbmmElement;
 use referee_core::systems::{builtin, Ruleset};
@@ -616,6 +616,18 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
         clock_line(&t).unwrap(),
         "Bound 1 · 15:50, day; dusk at 16:30"
     );
+    // The log line, and so the undo's label, says what undo takes back: the clock set, not the
+    // period the check read ("Daylight: Day").
+    assert_eq!(
+        t.b.events
+            .iter()
+            .rev()
+            .find(|e| matches!(e.body, EventBody::Applied { .. }))
+            .unwrap()
+            .body
+            .describe(|_| None),
+        "The battle's clock set: the first bound at 15:50, Cold Winter"
+    );
 
     // The moon die, entered once from the battle's check, is kept.
     let (situation, mapping, asks) = t.open("daylight", &[], &[], &[], &[], None);
@@ -699,6 +711,20 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
         .unwrap();
     assert_eq!(end.status.as_deref(), Some("ends"));
     assert_eq!(end.value, "both sides retreat");
+    // A side that has retreated cannot record it again: refused in words, nothing written
+    // (p. 23).
+    let again =
+        t.b.adjust(
+            &t.r,
+            Subject::Side("Romans".into()),
+            Change::RetreatAtDusk,
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(
+        again.message,
+        "Romans has already recorded its retreat at dusk; nothing was written (p. 23)."
+    );
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
     assert_eq!(replayed.state, t.b.state);
 }
@@ -863,4 +889,56 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     assert_eq!(t.commands(), before);
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
     assert_eq!(replayed.state, t.b.state);
+}
+
+/// Issue 34: the terrain chosen (p. 20). Opened from the battle, the Invader's choice applied
+/// lands on the battle in one undoable step, the standing says it in words, and the step opened
+/// again is the Defender's with the Invader's features beside it (R-DBMM-49). Morale is
+/// untouched; replay, undo and redo are exact.
+#[test]
+fn the_battle_keeps_the_terrain_chosen() {
+    let mut t = Bound::begin();
+    let before = t.commands();
+    let (mut situation, mapping, asks) = t.open("terrain_choice", &[], &[], &[], &[], None);
+    assert_eq!(situation["chooser"], "invader");
+    assert!(asks[0].contains("The Invader chooses first"), "{asks:?}");
+    situation["features"] = json!([
+        { "terrain": "Wd", "size": "small" },
+        { "terrain": "Rd", "size": "first_unpaved_road" },
+    ]);
+    let r = t.throw("terrain_choice", &situation, &[], &mapping);
+    assert_eq!(r.outcome.unwrap().result, "may_choose");
+    assert_eq!(t.commands(), before, "choosing terrain moves no morale");
+    let chosen = standing(&t.r, &t.b.state)
+        .gauges
+        .into_iter()
+        .find(|g| g.label == "Terrain chosen by the Invader")
+        .unwrap();
+    assert_eq!(
+        chosen.value,
+        "Wd, area feature up to 480 × 480p; Rd, first unpaved road"
+    );
+    assert_eq!(chosen.ruling.as_deref(), Some("R-DBMM-49"));
+    let applied =
+        t.b.events
+            .iter()
+            .rev()
+            .find(|e| matches!(e.body, EventBody::Applied { .. }))
+            .unwrap();
+    assert_eq!(
+        applied.body.describe(|_| None),
+        "The Invader's terrain chosen: Wd, small; Rd, first unpaved road"
+    );
+    let (again, _, asks) = t.open("terrain_choice", &[], &[], &[], &[], None);
+    assert_eq!(again["chooser"], "defender");
+    assert_eq!(again["invader_features"], situation["features"]);
+    assert!(asks.is_empty(), "{asks:?}");
+    // Undone, nothing is kept.
+    let undo = t.b.undo().unwrap();
+    turn_play::record(&t.r, &mut t.b, undo);
+    assert!(standing(&t.r, &t.b.state)
+        .gauges
+        .iter()
+        .all(|g| !g.label.starts_with("Terrain chosen")));
+    assert_eq!(t.commands(), before);
 }

@@ -238,9 +238,37 @@ impl EventBody {
                 result,
                 words: result_words,
                 targets,
+                changes,
                 ..
             } => {
                 let dice = describe_dice(dice, source, rolled_by.as_deref());
+                // A check that sets the battle's clock says so, not the period it read ("Daylight:
+                // Day"): an undo label says what it takes back (p. 23).
+                if let Some(Change::BattleClock {
+                    start,
+                    climate,
+                    season,
+                    ..
+                }) = changes
+                    .iter()
+                    .map(|c| &c.change)
+                    .find(|c| matches!(c, Change::BattleClock { .. }))
+                {
+                    return format!(
+                        "The battle's clock set: the first bound at {start}, {climate} {season}{dice}"
+                    );
+                }
+                // Likewise the terrain a player chose (p. 20).
+                if let Some(Change::TerrainChosen { chooser, features }) = changes
+                    .iter()
+                    .map(|c| &c.change)
+                    .find(|c| matches!(c, Change::TerrainChosen { .. }))
+                {
+                    return format!(
+                        "The {chooser}'s terrain chosen: {}",
+                        crate::contract::features_text(features)
+                    );
+                }
                 // The action in words ("close_combat" → "Close combat"): no id on the log.
                 // The rules' abbreviations stay as the rules write them ("pip_cost" → "PIP cost").
                 let mut words = action

@@ -263,6 +263,14 @@ impl Battle {
                 return Err(e);
             }
         }
+        if let Subject::Side(name) = &subject {
+            // What the rules refuse a side as the battle stands (DBMM p. 23: one retreat at dusk).
+            if let Some(i) = self.state.side_index(name) {
+                if let Some(e) = ruleset.system.refuse_on_side(&self.state, i, &change) {
+                    return Err(e);
+                }
+            }
+        }
         let c = adjustment(&self.state, subject, change, "umpire")?;
         Ok(EventBody::Adjusted {
             changes: with_follow_ons(ruleset, &self.state, vec![c], None)?,

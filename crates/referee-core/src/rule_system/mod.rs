@@ -344,6 +344,17 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
         let _ = (data, state, side, change, rule);
         None
     }
+    /// A change the battle refuses on a whole side before it is written, against the battle as
+    /// it stands (DBMM p. 23: a side records its retreat at dusk once).
+    fn refuse_on_side(
+        data: &Self::Data,
+        state: &BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        let _ = (data, state, side, change);
+        None
+    }
     /// What a result brings about beyond its own effects once it has landed: `before` is the
     /// battle before the result, `after` with it (a DBMM command disheartened removes its 0 ME
     /// elements; one broken routs). Written into the same event, so undo takes them back with it.
@@ -454,6 +465,12 @@ pub trait System: Send + Sync + fmt::Debug {
         change: &Change,
         rule: &str,
     ) -> Option<Vec<Change>>;
+    fn refuse_on_side(
+        &self,
+        state: &BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<RefereeError>;
     fn follow_on(&self, before: &BattleState, after: &BattleState) -> Vec<FollowOn>;
     fn standing(&self, state: &BattleState) -> Standing;
     /// The loaded system itself, for callers that know which it is (tests, benchmarks).
@@ -705,6 +722,15 @@ impl<S: RuleSystem> System for Loaded<S> {
         rule: &str,
     ) -> Option<Vec<Change>> {
         S::land_on_side(&self.data, state, side, change, rule)
+    }
+
+    fn refuse_on_side(
+        &self,
+        state: &BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        S::refuse_on_side(&self.data, state, side, change)
     }
 
     fn follow_on(&self, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {

@@ -130,6 +130,11 @@ pub struct BattleState {
     #[serde(skip)]
     #[ts(skip)]
     pub clock: Option<clock::BattleClock>,
+    /// The terrain each player chose, by chooser (Invader, Defender), once a result recorded it
+    /// (DBMM p. 20).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub terrain: BTreeMap<String, Vec<crate::contract::TerrainFeature>>,
 }
 
 impl BattleState {
@@ -161,6 +166,7 @@ impl BattleState {
             removed: BTreeSet::new(),
             results: 0,
             clock: None,
+            terrain: BTreeMap::new(),
         }
     }
 

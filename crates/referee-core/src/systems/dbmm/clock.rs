@@ -8,9 +8,11 @@ use super::combat::Time;
 use super::data::DbmmData;
 use super::daylight::{self, DaylightRow};
 use crate::contract::Change;
+use crate::error::RefereeError;
 use crate::rule_system::standing::{gauge, Gauge};
 use crate::state::clock::{clock_text, minutes_of, BattleClock};
 use crate::state::{BattleState, QuickEdit};
+use crate::ErrorCode;
 
 /// "Each player's bound adds 10 minutes to clock" (TIME FACTORS, p. 23).
 pub const BOUND_MINUTES: u32 = 10;
@@ -149,6 +151,25 @@ pub fn land(data: &DbmmData, state: &mut BattleState, side: usize, change: &Chan
         }
         _ => None,
     }
+}
+
+/// A retreat at dusk the battle refuses before it is written: a side that has already recorded
+/// its retreat, or a battle whose clock has not started (p. 23, R-DBMM-40).
+pub fn refuse(state: &BattleState, side: usize, change: &Change) -> Option<RefereeError> {
+    if !matches!(change, Change::RetreatAtDusk) {
+        return None;
+    }
+    let name = &state.sides.get(side)?.name;
+    let message = match &state.clock {
+        None => format!(
+            "{name} cannot record a retreat at dusk: the battle's clock has not been set (p. 23)"
+        ),
+        Some(c) if c.retreating.contains(name) => {
+            format!("{name} has already recorded its retreat at dusk; nothing was written (p. 23)")
+        }
+        Some(_) => return None,
+    };
+    Some(RefereeError::new(ErrorCode::BattleOncePerGame, message).field("change"))
 }
 
 /// The clock on the battle's standing: the bound, its time and period ("Bound 7 · 14:10, day;
@@ -332,6 +353,11 @@ mod tests {
         for side in 0..2 {
             land(&data, &mut state, side, &Change::RetreatAtDusk).unwrap();
         }
+        // A second retreat is refused in words (p. 23).
+        let again = refuse(&state, 0, &Change::RetreatAtDusk).unwrap();
+        assert!(again
+            .message
+            .contains("Romans has already recorded its retreat at dusk"));
         let g = gauges(&data, &state);
         assert!(g[1].offer.is_none());
         assert_eq!(g[1].value, "retreats");

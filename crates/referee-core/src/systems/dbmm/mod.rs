@@ -182,7 +182,8 @@ impl RuleSystem for Dbmm {
                 "p. 20",
                 Tables,
                 terrain_choice::terrain_choice,
-            ),
+            )
+            .from_roster(),
             A::certain(
                 "deployment",
                 "Where an element may deploy",
@@ -311,6 +312,7 @@ impl RuleSystem for Dbmm {
             "daylight" => daylight::open_battle(data, state),
             "pips" => pips::open_battle(data, state),
             "spontaneous_advance" => spontaneous::open_battle(data, state),
+            "terrain_choice" => terrain_choice::open_battle(state),
             _ => Err(crate::rule_system::fight::not_a_combat(action)),
         }
     }
@@ -324,7 +326,19 @@ impl RuleSystem for Dbmm {
         change: &Change,
         _rule: &str,
     ) -> Option<Vec<Change>> {
-        clock::land(data, state, side, change).map(|()| Vec::new())
+        clock::land(data, state, side, change)
+            .or_else(|| terrain_choice::land(state, change))
+            .map(|()| Vec::new())
+    }
+
+    /// A side's retreat at dusk recorded a second time, or before the clock started (p. 23).
+    fn refuse_on_side(
+        _data: &DbmmData,
+        state: &BattleState,
+        side: usize,
+        change: &Change,
+    ) -> Option<RefereeError> {
+        clock::refuse(state, side, change)
     }
 
     fn follow_on(data: &DbmmData, before: &BattleState, after: &BattleState) -> Vec<FollowOn> {

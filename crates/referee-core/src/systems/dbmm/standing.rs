@@ -95,6 +95,8 @@ pub fn standing(data: &DbmmData, state: &BattleState) -> Standing {
     let me = |h: i64| format!("{} ME", me_text(h));
     // The battle's clock first: the bound and its time of day (p. 23).
     let mut gauges = super::clock::gauges(data, state);
+    // Then the terrain chosen, in words (p. 20).
+    gauges.extend(super::terrain_choice::gauges(data, state));
     let mut resolutions = Vec::new();
     let armies: Vec<_> = state
         .sides

@@ -8,8 +8,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::data::DbmmData;
-use crate::contract::{Check, CheckStatus, Resolution, Total};
+use crate::contract::{
+    effect, Change, Check, CheckStatus, Effect, Resolution, Target, TerrainFeature, Total,
+};
 use crate::error::RefereeError;
+use crate::rule_system::fight::Opening;
+use crate::rule_system::standing::{gauge, Gauge};
+use crate::state::BattleState;
 use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -301,7 +306,12 @@ pub fn terrain_choice(
         } else {
             format!("{who} may not choose these features: {}.", why.join("; "))
         },
-        Vec::new(),
+        // Within the limits, the battle keeps what was chosen (R-DBMM-49).
+        if allowed {
+            vec![chosen_effect(data, s)]
+        } else {
+            Vec::new()
+        },
     );
     r.totals.push(Total::new(
         "FE chosen",
@@ -320,6 +330,134 @@ pub fn terrain_choice(
     }
     r.checks = checks;
     Ok(r)
+}
+
+impl Chooser {
+    /// As the rules name the player: "Invader", "Defender".
+    pub fn name(self) -> &'static str {
+        match self {
+            Chooser::Invader => "Invader",
+            Chooser::Defender => "Defender",
+        }
+    }
+}
+
+/// The effect that records the features on the battle, worded with the sizes' names (p. 20,
+/// R-DBMM-49).
+fn chosen_effect(data: &DbmmData, s: &TerrainChoiceSituation) -> Effect {
+    let t = &data.terrain_choice;
+    let features: Vec<TerrainFeature> = s
+        .features
+        .iter()
+        .map(|f| TerrainFeature {
+            terrain: f.terrain.trim().to_string(),
+            size: f.size.clone(),
+        })
+        .collect();
+    let words = chosen_words(data, &features);
+    let mut e = effect(
+        Target::Battle,
+        Change::TerrainChosen {
+            chooser: s.chooser.name().into(),
+            features,
+        },
+        &t.rule,
+        Some(RULING),
+    );
+    e.what = format!("the {}'s terrain: {words}", s.chooser.name());
+    e.text = format!("{}.", crate::error::sentence(&e.what));
+    e
+}
+
+/// Recording the terrain chosen on the battle is R-DBMM-49's reading.
+pub const RULING: &str = "R-DBMM-49";
+
+/// "Wd, area feature up to 480 × 480p; Rd, first unpaved road": the features in the table's
+/// words.
+pub fn chosen_words(data: &DbmmData, features: &[TerrainFeature]) -> String {
+    if features.is_empty() {
+        return "none".into();
+    }
+    features
+        .iter()
+        .map(|f| {
+            let size = data
+                .terrain_choice
+                .size(&f.size)
+                .map_or(f.size.replace('_', " "), |z| z.name.clone());
+            format!("{}, {size}", f.terrain)
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Lands the terrain a player chose on the battle: a later choice by the same player replaces
+/// the earlier (p. 20, R-DBMM-49). None when the change is not this one.
+pub fn land(state: &mut BattleState, change: &Change) -> Option<()> {
+    let Change::TerrainChosen { chooser, features } = change else {
+        return None;
+    };
+    state.terrain.insert(chooser.clone(), features.clone());
+    Some(())
+}
+
+/// The terrain chosen on the battle's standing, in words, one line a player (p. 20).
+pub fn gauges(data: &DbmmData, state: &BattleState) -> Vec<Gauge> {
+    [Chooser::Invader, Chooser::Defender]
+        .into_iter()
+        .filter_map(|c| {
+            let features = state.terrain.get(c.name())?;
+            let mut g = gauge(
+                None,
+                format!("Terrain chosen by the {}", c.name()),
+                chosen_words(data, features),
+                &data.terrain_choice.rule,
+            );
+            g.ruling = Some(RULING.into());
+            Some(g)
+        })
+        .collect()
+}
+
+/// Choosing terrain opened from the battle: what was chosen, filled in. Once the Invader has
+/// chosen, the Defender's choice opens with the Invader's features beside it (p. 20).
+pub fn open_battle(state: &BattleState) -> Result<Opening, RefereeError> {
+    let feature = |f: &TerrainFeature| ChosenFeature {
+        terrain: f.terrain.clone(),
+        size: f.size.clone(),
+    };
+    let of = |c: Chooser| -> Vec<ChosenFeature> {
+        state
+            .terrain
+            .get(c.name())
+            .map(|fs| fs.iter().map(feature).collect())
+            .unwrap_or_default()
+    };
+    let invader = state.terrain.contains_key(Chooser::Invader.name());
+    let chooser = if invader {
+        Chooser::Defender
+    } else {
+        Chooser::Invader
+    };
+    let situation = TerrainChoiceSituation {
+        chooser,
+        features: of(chooser),
+        invader_features: if invader {
+            of(Chooser::Invader)
+        } else {
+            Vec::new()
+        },
+        compulsory: Vec::new(),
+    };
+    let asks = if state.terrain.is_empty() {
+        vec![
+            "The Invader chooses first: applied, the battle keeps the features chosen (p. 20)."
+                .to_string(),
+        ]
+    } else {
+        Vec::new()
+    };
+    Opening::new(&situation, Default::default(), asks)
 }
 
 #[cfg(test)]
@@ -372,6 +510,57 @@ mod tests {
         assert_eq!(r.outcome.as_ref().unwrap().result, "may_choose");
         assert!(failed(&r).is_empty(), "{:?}", failed(&r));
         assert!(r.totals.iter().all(|t| t.rule == "p. 20"));
+    }
+
+    #[test]
+    fn the_features_chosen_land_on_the_battle_and_open_again() {
+        // p. 20, R-DBMM-49: within the limits the battle keeps the features; over them, none.
+        let data = super::super::test_data();
+        let r = resolve(json!({ "chooser": "invader", "features": [
+            { "terrain": "Wd", "size": "small" },
+        ]}))
+        .unwrap();
+        let effects = &r.outcome.as_ref().unwrap().effects;
+        assert_eq!(
+            effects[0].text,
+            "The Invader's terrain: Wd, area feature up to 480 × 480p."
+        );
+        assert_eq!(
+            r.distribution[0].effects, *effects,
+            "forecast is what lands"
+        );
+        let over = resolve(json!({ "chooser": "invader", "features": [
+            { "terrain": "BUA", "size": "large" },
+        ]}))
+        .unwrap();
+        assert!(over.outcome.unwrap().effects.is_empty());
+
+        let mut state = BattleState::new(&crate::state::BattleSetup {
+            name: "Test".into(),
+            ruleset: "dbmm".into(),
+            fingerprint: String::new(),
+            sides: Vec::new(),
+        });
+        let opened = open_battle(&state).unwrap();
+        assert_eq!(opened.situation["chooser"], "invader");
+        land(&mut state, &effects[0].change).unwrap();
+        let g = gauges(&data, &state);
+        assert_eq!(g.len(), 1);
+        assert_eq!(
+            (g[0].label.as_str(), g[0].value.as_str(), g[0].rule.as_str()),
+            (
+                "Terrain chosen by the Invader",
+                "Wd, area feature up to 480 × 480p",
+                "p. 20"
+            )
+        );
+        // Opened again: the Defender's turn, the Invader's features beside it.
+        let opened = open_battle(&state).unwrap();
+        assert_eq!(opened.situation["chooser"], "defender");
+        assert_eq!(
+            opened.situation["invader_features"],
+            json!([{ "terrain": "Wd", "size": "small" }])
+        );
     }
 
     #[test]

@@ -171,7 +171,8 @@ impl HexState {
             | Change::ThrowingWeaponsUsed
             | Change::EntersHex { .. }
             | Change::BattleClock { .. }
-            | Change::RetreatAtDusk => {}
+            | Change::RetreatAtDusk
+            | Change::TerrainChosen { .. } => {}
         }
         if self.units == 0 {
             *self = HexState::default();
