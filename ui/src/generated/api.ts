@@ -385,7 +385,7 @@ what: string, rule: string, ruling?: string, };
 
 export type Target = "attacker" | "defender" | { "hex": string } | { "unit": string } | { "army": string } | { "command": string } | { "side_of": string } | { "enemy_of": string } | { "within": { of: string, inches: number, } } | "battle";
 
-export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "retreat_to", hex: string, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "reserve", placed: boolean, } | { "kind": "routs_off_table" } | { "kind": "command_points", points: number, } | { "kind": "spend_command", points: number, } | { "kind": "element_fate", fate: string, } | { "kind": "throwing_weapons_used" } | { "kind": "enters_hex", hex: string, } | { "kind": "battle_clock", start: string, climate: string, season: string, moon_die?: number, } | { "kind": "retreat_at_dusk" } | { "kind": "terrain_chosen", chooser: string, features: Array<TerrainFeature>, };
+export type Change = { "kind": "d_markers", count: number, } | { "kind": "remove_d_markers", count: number, } | { "kind": "lose_units", count: number, chosen_by: Chooser, } | { "kind": "destroy_all" } | { "kind": "must_break" } | { "kind": "break" } | { "kind": "remove_break" } | { "kind": "rout" } | { "kind": "remove_rout" } | { "kind": "victory_points", points: number, } | { "kind": "convert_to", unit_type: string, } | { "kind": "leader_captured" } | { "kind": "leader_freed" } | { "kind": "leader_killed" } | { "kind": "leader_dazed" } | { "kind": "leader_wounded" } | { "kind": "leader_unhorsed" } | { "kind": "leader_seriously_wounded" } | { "kind": "near_fallen_leader" } | { "kind": "rampage", direction: string, } | { "kind": "lose_sp", count: number, chosen_by: Chooser, } | { "kind": "retreat", hexes: number, } | { "kind": "retreat_to", hex: string, } | { "kind": "scatter" } | { "kind": "reduce_charge_factor", by: number, } | { "kind": "reset_charge_factor" } | { "kind": "morale", boxes: number, } | { "kind": "morale_if_eliminated", boxes: number, } | { "kind": "morale_in_force", value: number, } | { "kind": "regroup" } | { "kind": "formation", movement: boolean, } | { "kind": "fatigue", by: number, } | { "kind": "fatigue_level", level: number, } | { "kind": "banner", held: boolean, count?: number, } | { "kind": "hits", count: number, } | { "kind": "disorder" } | { "kind": "rout_unit" } | { "kind": "recoil_move", inches: number, } | { "kind": "follow_up" } | { "kind": "recover" } | { "kind": "first_turn_spent" } | { "kind": "shock_recovered" } | { "kind": "reserve", placed: boolean, } | { "kind": "routs_off_table" } | { "kind": "command_points", points: number, } | { "kind": "spend_command", points: number, } | { "kind": "leader_moved_from_contact", inches: number, } | { "kind": "element_fate", fate: string, } | { "kind": "square", formed: boolean, } | { "kind": "must_restack", needed: boolean, } | { "kind": "throwing_weapons_used" } | { "kind": "enters_hex", hex: string, } | { "kind": "battle_clock", start: string, climate: string, season: string, moon_die?: number, } | { "kind": "retreat_at_dusk" } | { "kind": "terrain_chosen", chooser: string, features: Array<TerrainFeature>, };
 
 export type Chooser = "attacker" | "defender";
 
@@ -2196,6 +2196,28 @@ formation_change?: boolean,
  * The unit is in Reserve: any move loses its chit.
  */
 in_reserve?: boolean, };
+
+export type GtsInterpenetrationSituation = { unit: GtsUnit, 
+/**
+ * The friendly unit passed through, picked from the army's units.
+ */
+through: string, 
+/**
+ * How the unit comes to pass through it.
+ */
+passage?: GtsPassage, 
+/**
+ * A gap of one stand between the units passed: moving through it causes no Disorder.
+ */
+gap?: boolean, 
+/**
+ * With no gap, which of the two becomes Disordered.
+ */
+without_gap?: GtsDisorderedOne, };
+
+export type GtsPassage = "movement" | "rout" | "recoil" | "withdrawal" | "displacement";
+
+export type GtsDisorderedOne = "moving" | "passed_through";
 
 /** The bounds every typed field keeps to, as the API checks them. */
 export const FIELD_LIMITS: FieldLimits = {"name_max_chars":200,"value_max":10000};
