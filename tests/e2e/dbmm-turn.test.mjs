@@ -132,6 +132,9 @@ async function playBound(label) {
   // the dashboard) and opened from the battle with the impetuous elements of the bound's side:
   // the Romans have none.
   await flow.count('button[data-tab="resolve"]');
+  // Brought into view first: on a phone, below the clock's undo label, the list can sit under the
+  // bar at the bottom, where a tap would land on the bar.
+  await browser.execute((e) => e.scrollIntoView({ block: 'center' }), await browser.$('#action'));
   await browser.$('#action').selectByAttribute('value', 'spontaneous_advance');
   flow.n += 1;
   await until(browser, 'the spontaneous advance opened from the battle', async () => (await resolverText()).includes('No element must advance spontaneously this bound.'));
