@@ -337,7 +337,11 @@ test('settings: with app dice the resolver rolls and applies in one tap, and eve
   } finally {
     await browser.$('#nav-settings').click();
     await browser.$('select[data-setting="diceMode"]').selectByAttribute('value', 'physical');
-    await browser.$('#settings-message .ok').waitForExist({ timeout: 10000 });
+    // Kept by the app before the next file starts it again: the message of the first change is
+    // still on screen, so the preferences themselves are read back.
+    await until(browser, 'physical dice kept in the preferences', async () => (await browser.executeAsync((done) => {
+      window.__TAURI_INTERNALS__.invoke('preferences_load', {}).then((p) => done(p?.diceMode), () => done(undefined));
+    })) === 'physical');
   }
 });
 

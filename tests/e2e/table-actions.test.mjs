@@ -123,9 +123,15 @@ test('the pads of every die show at both sizes; a GTS recoil is rolled and enter
   const names = [];
   for (const box of await browser.$$('#sticky-bar input.own')) names.push(await box.getAttribute('aria-label'));
   assert.deepEqual(names, ['Persian cavalry’s d100 · recoil test', 'Greek cavalry’s d100 · recoil test']);
-  const boxes = await browser.$$('#sticky-bar input.own');
-  await boxes[0].setValue('20');
-  await boxes[1].setValue('95');
+  // Each d100 typed whole (as pasted): keystroke by keystroke, "9" of "95" is already a throw
+  // the chain answers, and the box it was typed in is drawn again before the "5".
+  await browser.execute(() => {
+    const boxes = document.querySelectorAll('#sticky-bar input.own');
+    for (const [box, face] of [[boxes[0], '20'], [boxes[1], '95']]) {
+      box.value = face;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
   // Then, in turn, whatever the d100s call for (7.2, 7.3): each next d10 on a pad of its own.
   for (let i = 2; (await shown()).result === null; i += 1) {
     await until(browser, `die ${i + 1} asked, or the result`, async () => (await shown()).result !== null || browser.$(`#sticky-bar button[data-face="${i}:1"]`).isExisting());
