@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::data::DbmmData;
 use super::element::{self, Element};
+use super::sight::paces;
 use crate::contract::{Check, CheckStatus, Note, Resolution, Total};
 use crate::error::RefereeError;
-use crate::ErrorCode;
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -138,18 +138,6 @@ fn command_checks(
         );
     }
     checks
-}
-
-fn paces(value: i64, field: &str, rule: &str) -> Result<i64, RefereeError> {
-    if value < 0 {
-        return Err(RefereeError::new(
-            ErrorCode::SituationInvalidRange,
-            format!("a distance is 0 paces or more, not {value}"),
-        )
-        .field(field)
-        .rule(rule));
-    }
-    Ok(value)
 }
 
 pub fn deployment(data: &DbmmData, s: &DeploymentSituation) -> Result<Resolution, RefereeError> {

@@ -66,7 +66,8 @@ pub struct InTerrain {
     pub moved_or_fought: bool,
 }
 
-fn paces(value: i64, field: &str, rule: &str) -> Result<i64, RefereeError> {
+/// A distance the umpire gives, refused in words when below 0 (sight and deployment alike).
+pub(super) fn paces(value: i64, field: &str, rule: &str) -> Result<i64, RefereeError> {
     if value < 0 {
         return Err(RefereeError::new(
             ErrorCode::SituationInvalidRange,
