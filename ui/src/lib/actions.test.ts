@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemInfo } from '../generated/api';
 import type { UnitState } from '../generated/api';
-import { actionGroups, fightAction, fights, forAUnit, fromRoster, mainAction, moveAction, moveOffered, movesAlong } from './actions';
+import { actionGroups, awaitingPath, fightAction, fights, forAUnit, fromRoster, mainAction, moveAction, moveOffered, movesAlong } from './actions';
 
 const system = {
   id: 'gts', main_action: 'melee',
@@ -69,5 +69,17 @@ describe('actions as the umpire looks for them', () => {
     expect(forAUnit(system, 'response_test')).toBe(true);
     expect(forAUnit(system, 'melee')).toBe(false);
     expect(forAUnit(system, 'recovery')).toBe(false);
+  });
+});
+
+describe('a move opened from a row before its hexes are typed', () => {
+  const missing = { code: 'situation.missing_field', field: 'path', message: 'enter at least one hex of the path' };
+  it('waits for the hexes instead of showing the refusal', () => {
+    expect(awaitingPath(true, [], missing)).toBe(true);
+  });
+  it('shows the refusal once hexes are typed, for another field, or outside a move', () => {
+    expect(awaitingPath(true, ['19.05'], missing)).toBe(false);
+    expect(awaitingPath(true, [], { ...missing, field: 'unit.count' })).toBe(false);
+    expect(awaitingPath(false, [], missing)).toBe(false);
   });
 });

@@ -40,6 +40,11 @@ export const fights = (system: SystemInfo | undefined, action: string): boolean 
 /** Whether an action moves one picked unit along the places the umpire names (an ITACS move). */
 export const movesAlong = (system: SystemInfo | undefined, action: string): boolean => !!system?.actions.find((a) => a.id === action)?.moves;
 
+/** A move opened from a unit's row asks for its hexes first: until one is typed, the core's
+ * "enter at least one hex of the path" is the question the form asks, not an error to show. */
+export const awaitingPath = (moving: boolean, path: readonly string[], error: unknown): boolean =>
+  moving && path.length === 0 && (error as { field?: string } | undefined)?.field === 'path';
+
 /** The system's move opened from a unit's row (a rout or break move), if it has one. */
 export const moveAction = (system: SystemInfo | undefined): string | undefined => system?.actions.find((a) => a.moves)?.id;
 
