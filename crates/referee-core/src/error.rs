@@ -387,6 +387,11 @@ pub fn plain_serde_error(message: &str, path: &str) -> String {
         (Some("count"), "u32") => "a whole number, 1 or more".to_string(),
         _ => kind_words(expected),
     };
+    // A box left empty (a choice not yet made arrives as null): said as missing, not as text or
+    // a number it should have been.
+    if m.starts_with("invalid type: null") {
+        return sentence(&format!("{field} is missing."));
+    }
     if let Some(rest) = m.strip_prefix("invalid type: ") {
         let expected = rest.split(", expected ").nth(1).unwrap_or("");
         return sentence(&format!("{field} must be {}.", kind_at(expected)));
@@ -454,6 +459,14 @@ mod plain_tests {
                 "side_a[0].count"
             ),
             "The count must be a whole number, 1 or more."
+        );
+        // A choice left empty is missing, not "must be text".
+        assert_eq!(
+            p(
+                "invalid type: null, expected a string",
+                "defenders[0].terrain"
+            ),
+            "The terrain is missing."
         );
         // A negative count names the same minimum as a count of 0 (ITACS issue 31 item 8).
         assert_eq!(

@@ -942,3 +942,91 @@ fn the_battle_keeps_the_terrain_chosen() {
         .all(|g| !g.label.starts_with("Terrain chosen")));
     assert_eq!(t.commands(), before);
 }
+
+/// A roll edited after a later event landed what it brought about: the later event's follow-ons
+/// are derived again from the battle as it now stands. The Slingers shot (½ ME of the Nobles'
+/// 5½), then the Horsemen lost by hand (1 ME more): the Nobles, past 1⅜ lost, are disheartened
+/// and their 0 ME carts leave in the Horsemen's entry (p. 43, R-DBMM-35). Edited so the Slingers
+/// survive, the Nobles have lost 1 ME only: steady, and the carts stay.
+#[test]
+fn an_edited_roll_derives_the_later_follow_ons_again() {
+    let mut t = Bound::begin();
+    let carts = UnitSpec {
+        label: "Carts".into(),
+        side: "Gauls".into(),
+        command: Some("Nobles".into()),
+        role: Role::Unit,
+        stats: json!({ "type": "Exp", "grade": "O" }),
+    };
+    let added = t.b.add_unit(&t.r, carts).unwrap();
+    t.step(added);
+
+    let (shot, m, _) = t.open("shooting", &["Sagittarii"], &["Slingers"], &[], &[], None);
+    t.throw("shooting", &shot, &[6, 1], &m);
+    // The step undid and redid it: the shot is the last result applied.
+    let shooting =
+        t.b.events
+            .iter()
+            .rev()
+            .find(|e| matches!(e.body, EventBody::Applied { .. }))
+            .unwrap()
+            .seq;
+    assert_eq!(t.summary("Slingers"), "destroyed");
+    assert_eq!(t.commands()["Nobles"], "steady");
+
+    let lost =
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(t.id("Horsemen")),
+            Change::ElementFate {
+                fate: referee_core::fate::Fate::Destroyed.into(),
+            },
+            None,
+        )
+        .unwrap();
+    t.step(lost);
+    assert_eq!(t.commands()["Nobles"], "disheartened");
+    assert_eq!(t.summary("Carts"), "removed (its command disheartened)");
+    let recorded = t.b.events.clone();
+
+    // The shot edited: the Slingers are not destroyed; the Horsemen's loss no longer
+    // disheartens the Nobles, and the carts are back in the line.
+    let (body, _) =
+        t.b.edit_roll(&t.r, shooting, &shot, &[1, 6], DiceSource::Physical)
+            .unwrap();
+    t.step(body);
+    assert_ne!(t.summary("Slingers"), "destroyed");
+    assert_eq!(t.summary("Horsemen"), "destroyed");
+    assert_eq!(t.commands()["Nobles"], "steady");
+    assert_eq!(t.summary("Carts"), "in the line");
+
+    // Edited back, the carts leave again, once.
+    let (body, _) =
+        t.b.edit_roll(&t.r, shooting, &shot, &[6, 1], DiceSource::Physical)
+            .unwrap();
+    t.step(body);
+    assert_eq!(t.commands()["Nobles"], "disheartened");
+    assert_eq!(t.summary("Carts"), "removed (its command disheartened)");
+
+    // A battle recorded before follow-ons were marked keeps them as the result's own changes:
+    // an edit lands them once, not twice.
+    let mut old = recorded;
+    for e in &mut old {
+        if let EventBody::Adjusted { changes, .. } | EventBody::Applied { changes, .. } =
+            &mut e.body
+        {
+            for c in changes {
+                c.follow_on = false;
+            }
+        }
+    }
+    let mut t = Bound {
+        b: Battle::open(&t.r, old).unwrap(),
+        r: t.r,
+    };
+    let (body, _) =
+        t.b.edit_roll(&t.r, shooting, &shot, &[6, 1], DiceSource::Physical)
+            .unwrap();
+    t.step(body);
+    assert_eq!(t.summary("Carts"), "removed (its command disheartened)");
+}

@@ -43,6 +43,7 @@ fn unit_after(system: &str, role: Role, stats: Value, changes: &[Change]) -> Uni
                 text: String::new(),
                 rule: "umpire".into(),
                 ruling: None,
+                follow_on: false,
             }],
             reason: None,
         };

@@ -60,6 +60,7 @@ pub fn changes_for(
                 text: e.text.clone(),
                 rule: e.rule.clone(),
                 ruling: e.ruling.clone(),
+                follow_on: false,
             });
             continue;
         }
@@ -71,6 +72,7 @@ pub fn changes_for(
                 text: e.text.clone(),
                 rule: e.rule.clone(),
                 ruling: e.ruling.clone(),
+                follow_on: false,
             });
             continue;
         }
@@ -193,6 +195,7 @@ fn concrete(state: &BattleState, id: UnitId, change: Change, e: &Effect) -> Appl
         change,
         rule: e.rule.clone(),
         ruling: e.ruling.clone(),
+        follow_on: false,
     }
 }
 
@@ -227,6 +230,7 @@ pub fn adjustment(
         change,
         rule: rule.to_string(),
         ruling: None,
+        follow_on: false,
     })
 }
 

@@ -51,6 +51,13 @@ pub struct AppliedChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub ruling: Option<String>,
+    /// Brought about by the event's other changes once landed (a command disheartened by a loss
+    /// removes its 0 ME elements), not by the result itself: after an earlier roll is edited,
+    /// the fold derives these again from the battle as it then stands. Absent in battles
+    /// recorded before it was kept, and written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(skip)]
+    pub follow_on: bool,
 }
 
 // Not a UI type: the window sees events as log entries.

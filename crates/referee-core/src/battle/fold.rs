@@ -1,10 +1,12 @@
 //! The fold: a battle's state from its events, and what undo and redo would take back.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::event::{AppliedChange, Event, EventBody, Subject};
 use crate::contract::Change;
 use crate::error::RefereeError;
+use crate::rule_system::Onto;
 use crate::state::{BattleState, TrackMove, UnitId};
 use crate::systems::Ruleset;
 use crate::ErrorCode;
@@ -100,6 +102,9 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
         .filter(|e| history.edited.values().any(|s| *s == e.seq))
         .map(|e| (e.seq, e))
         .collect();
+    // The earliest event whose roll was edited: every event after it was worked out against a
+    // battle that no longer stands.
+    let first_edited = history.edited.keys().next().copied();
     let mut last = 0u64;
     for (i, e) in events.iter().enumerate() {
         if i > 0 && e.seq <= last {
@@ -135,7 +140,6 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                 targets,
                 ..
             } => {
-                state.note_combat(e.seq, action, targets);
                 let changes = match history.edited.get(&e.seq).and_then(|s| edits.get(s)) {
                     Some(Event {
                         body: EventBody::RollEdited { changes, .. },
@@ -143,12 +147,17 @@ pub fn fold(ruleset: &Ruleset, events: &[Event]) -> Result<(BattleState, History
                     }) => changes,
                     _ => changes,
                 };
+                let after_edit = first_edited.is_some_and(|edited| edited < e.seq);
+                let changes = landing(ruleset, &state, changes, Some(targets), after_edit)?;
+                state.note_combat(e.seq, action, targets);
                 let free = free_leaders(&state);
-                apply_changes(ruleset, &mut state, changes, e.seq)?;
+                apply_changes(ruleset, &mut state, &changes, e.seq)?;
                 hold_captives(&mut state, &free, targets);
             }
             EventBody::Adjusted { changes, .. } => {
-                apply_changes(ruleset, &mut state, changes, e.seq)?
+                let after_edit = first_edited.is_some_and(|edited| edited < e.seq);
+                let changes = landing(ruleset, &state, changes, None, after_edit)?;
+                apply_changes(ruleset, &mut state, &changes, e.seq)?
             }
             EventBody::TurnAdvanced { turn, phase } => turn_to(ruleset, &mut state, *turn, phase),
             EventBody::Undone { event } | EventBody::Redone { event } => {
@@ -449,4 +458,75 @@ fn land_on_side(
             rule: c.rule.clone(),
         });
     }
+}
+
+/// An event's changes as the fold lands them. After an earlier roll was edited, what they bring
+/// about is derived again from the battle as it now stands: the stored follow-ons were worked out
+/// against the roll as it was (a leader freed by the fall of captors the edit no longer
+/// captures him with). A change stored without the mark (a battle recorded before it was kept)
+/// stays as it is and is not derived a second time.
+fn landing<'a>(
+    ruleset: &Ruleset,
+    state: &BattleState,
+    changes: &'a [AppliedChange],
+    targets: Option<&BTreeMap<String, Vec<UnitId>>>,
+    after_edit: bool,
+) -> Result<Cow<'a, [AppliedChange]>, RefereeError> {
+    if !after_edit {
+        return Ok(Cow::Borrowed(changes));
+    }
+    let own: Vec<AppliedChange> = changes.iter().filter(|c| !c.follow_on).cloned().collect();
+    let count = own.len();
+    let mut landed = with_follow_ons(ruleset, state, own, targets)?;
+    let derived = landed.split_off(count);
+    landed.extend(derived.into_iter().filter(|f| !landed_before(changes, f)));
+    Ok(Cow::Owned(landed))
+}
+
+/// A follow-on an old battle stored as one of the result's own changes.
+fn landed_before(changes: &[AppliedChange], f: &AppliedChange) -> bool {
+    changes
+        .iter()
+        .any(|c| !c.follow_on && c.subject == f.subject && c.change == f.change)
+}
+
+/// A result's changes and what they bring about once landed (a DBMM command disheartened by them
+/// removes its 0 ME elements), all in the one event: undo takes them back together, and a replay
+/// lands exactly what the umpire saw. A result's `targets` make its attackers the captors of the
+/// leaders it captures, as the fold will (an ITACS captive goes where they are).
+pub(super) fn with_follow_ons(
+    ruleset: &Ruleset,
+    state: &BattleState,
+    mut changes: Vec<AppliedChange>,
+    targets: Option<&BTreeMap<String, Vec<UnitId>>>,
+) -> Result<Vec<AppliedChange>, RefereeError> {
+    let mut after = state.clone();
+    apply_changes(ruleset, &mut after, &changes, 0)?;
+    if let Some(targets) = targets {
+        hold_captives(&mut after, &free_leaders(state), targets);
+    }
+    changes.extend(
+        ruleset
+            .system
+            .follow_on(state, &after)
+            .into_iter()
+            .map(|f| AppliedChange {
+                subject: match f.onto {
+                    Onto::Unit(id) => Subject::Unit(id),
+                    Onto::Side(i) => Subject::Side(
+                        state
+                            .sides
+                            .get(i)
+                            .map(|s| s.name.clone())
+                            .unwrap_or_default(),
+                    ),
+                },
+                change: f.change,
+                text: f.text,
+                rule: f.rule,
+                ruling: f.ruling,
+                follow_on: true,
+            }),
+    );
+    Ok(changes)
 }

@@ -1,17 +1,16 @@
 //! A battle in play: its events, the state they fold to, and the events an umpire's action would
 //! append, checked before anything is written.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 use ts_rs::TS;
 
 use super::changes::{adjustment, changes_for, Mapping};
 use super::event::{AppliedChange, DiceSource, Event, EventBody, Subject};
-use super::fold::{apply_changes, fold, fold_unit, free_leaders, hold_captives, turn_to, History};
+use super::fold::{
+    apply_changes, fold, fold_unit, free_leaders, hold_captives, turn_to, with_follow_ons, History,
+};
 use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
-use crate::rule_system::Onto;
 use crate::state::{BattleSetup, BattleState, UnitId, UnitSpec, UnitState};
 use crate::systems::Ruleset;
 use crate::ErrorCode;
@@ -435,46 +434,6 @@ impl Battle {
         self.events.push(event);
         Ok(())
     }
-}
-
-/// A result's changes and what they bring about once landed (a DBMM command disheartened by them
-/// removes its 0 ME elements), all in the one event: undo takes them back together, and a replay
-/// lands exactly what the umpire saw. A result's `targets` make its attackers the captors of the
-/// leaders it captures, as the fold will (an ITACS captive goes where they are).
-fn with_follow_ons(
-    ruleset: &Ruleset,
-    state: &BattleState,
-    mut changes: Vec<AppliedChange>,
-    targets: Option<&BTreeMap<String, Vec<UnitId>>>,
-) -> Result<Vec<AppliedChange>, RefereeError> {
-    let mut after = state.clone();
-    apply_changes(ruleset, &mut after, &changes, 0)?;
-    if let Some(targets) = targets {
-        hold_captives(&mut after, &free_leaders(state), targets);
-    }
-    changes.extend(
-        ruleset
-            .system
-            .follow_on(state, &after)
-            .into_iter()
-            .map(|f| AppliedChange {
-                subject: match f.onto {
-                    Onto::Unit(id) => Subject::Unit(id),
-                    Onto::Side(i) => Subject::Side(
-                        state
-                            .sides
-                            .get(i)
-                            .map(|s| s.name.clone())
-                            .unwrap_or_default(),
-                    ),
-                },
-                change: f.change,
-                text: f.text,
-                rule: f.rule,
-                ruling: f.ruling,
-            }),
-    );
-    Ok(changes)
 }
 
 /// The refusal of a change the unit's rules do not make (D markers on a GTS unit), before
