@@ -641,6 +641,12 @@ pub struct Shown {
     /// named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
     /// words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
     pub names: std::collections::BTreeMap<String, String>,
+    /// What the modifiers move when it is not the dice, in the rules' words: Medieval's combat
+    /// modifiers shift the column of the table, the roll itself never modified (1.5). Absent,
+    /// they are added to the dice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub modifiers_shift: Option<String>,
 }
 
 impl Resolution {
@@ -668,6 +674,7 @@ impl Resolution {
             faces,
             in_turn: self.shown.in_turn,
             names,
+            modifiers_shift: self.shown.modifiers_shift.take(),
         };
         self
     }

@@ -29,13 +29,20 @@ describe('a resolution', () => {
     expect(screen.getByTestId('total-modifier')).toHaveTextContent('+2');
   });
 
+  it('heads modifiers that shift a column as such, with no total on the dice (Medieval 1.5)', () => {
+    render(ResolutionView, { resolution: { ...resolution, system: 'medieval', total_modifier: 0, modifiers_shift: 'Column shift' }, ruleset: 'medieval' });
+    expect(document.querySelector('.modifiers thead')).toHaveTextContent('Column shift');
+    expect(document.querySelector('.modifiers thead')).not.toHaveTextContent('On the dice');
+    expect(screen.queryByTestId('total-modifier')).toBeNull();
+  });
+
   it('shows the odds exactly, the outcome of the dice, the forecast and the checks', () => {
     render(ResolutionView, { resolution, ruleset: 'itacs' });
     const odds = [...document.querySelectorAll('#odds .odds-row')].map((r) => [r.getAttribute('data-result'), r.querySelector('.exact')!.textContent]);
     expect(odds).toEqual([['AD', '1/4'], ['DX', '3/4']]);
     expect(document.querySelector('.odds-row.hit')).toHaveAttribute('data-result', 'DX');
     expect(screen.getByTestId('outcome-result')).toHaveTextContent('DX');
-    expect(document.querySelector('.outcome-head')).toHaveTextContent('Dice 4 + 1 = 5, modified +2 → 7');
+    expect(document.querySelector('.outcome-head')).toHaveTextContent('Dice 4 + 1 = 5, +2 → 7');
     expect(document.querySelector('#forecast')).toHaveTextContent('The target hex routs');
     expect(document.querySelector('#forecast')).toHaveTextContent('29/36');
     expect(screen.getByRole('img', { name: 'not met' })).toHaveTextContent('✗');

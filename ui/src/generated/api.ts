@@ -310,7 +310,13 @@ in_turn: boolean,
  * named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
  * words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
  */
-names: { [key in string]: string }, };
+names: { [key in string]: string }, 
+/**
+ * What the modifiers move when it is not the dice, in the rules' words: Medieval's combat
+ * modifiers shift the column of the table, the roll itself never modified (1.5). Absent,
+ * they are added to the dice.
+ */
+modifiers_shift?: string, };
 
 export type Shown = { 
 /**
@@ -329,7 +335,13 @@ in_turn: boolean,
  * named by its key in words ("recoil_or_spent" → "Recoil or spent"), or the system's own
  * words naming the units ("Knights loses 1 SP; Boyars retreats 2 hexes (-1/D2)").
  */
-names: { [key in string]: string }, };
+names: { [key in string]: string }, 
+/**
+ * What the modifiers move when it is not the dice, in the rules' words: Medieval's combat
+ * modifiers shift the column of the table, the roll itself never modified (1.5). Absent,
+ * they are added to the dice.
+ */
+modifiers_shift?: string, };
 
 export type Modifier = { label: string, value: number, rule: string, ruling?: string, };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UnitForm } from '../generated/api';
-import { asked, defaultLabel, initialValues, missing, search, statsOf, valuesOf } from './unit-form';
+import { afterTypeChange, asked, commandFor, defaultLabel, initialValues, missing, search, statsOf, typeDependent, valuesOf } from './unit-form';
 
 const form: UnitForm = {
   ruleset: 'itacs',
@@ -57,5 +57,22 @@ describe('the unit form', () => {
     // A type whose code is an id, not a name, gives its name in words.
     const medieval = { ...form, fields: [{ ...form.fields[0], options: [{ key: 'heavy_cavalry', label: 'Heavy cavalry', unit_label: 'Heavy cavalry', fills: [], printed: [] }] }] };
     expect(defaultLabel(medieval, { type: 'heavy_cavalry' })).toBe('Heavy cavalry');
+  });
+
+  it('clears what one type was entered with when another type is picked', () => {
+    expect([...typeDependent(form)]).toEqual(['class']);
+    // Class A typed for the PS (which prints none): the SD prints its own; the LB asks again.
+    const typed = { type: 'PS', class: 'A', count: 3, elite: true };
+    expect(afterTypeChange(form, { ...typed, type: 'LB' }, 'PS', 'LB')).toEqual({ type: 'LB', count: 3, elite: true });
+    // The same type again, or the first pick: nothing is cleared.
+    expect(afterTypeChange(form, typed, 'PS', 'PS')).toEqual(typed);
+    expect(afterTypeChange(form, typed, undefined, 'PS')).toEqual(typed);
+  });
+
+  it('keeps a command only on the side that has it', () => {
+    expect(commandFor(['Perseus'], 'Paullus')).toBe('Perseus');
+    expect(commandFor(['Legion', 'Horse'], 'Perseus')).toBe('');
+    expect(commandFor(['Legion', 'Horse'], 'Horse')).toBe('Horse');
+    expect(commandFor(['Legion'], '')).toBe('');
   });
 });

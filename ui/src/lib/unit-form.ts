@@ -89,3 +89,29 @@ export function defaultLabel(form: UnitForm, values: Values): string {
   const option = chosen(form, values)[0];
   return option?.unit_label ?? option?.key ?? 'Unit';
 }
+
+/** The fields a type gives when its counter prints them (a class, a combat strength): typed for
+ * one type, they are not carried to another. */
+export function typeDependent(form: UnitForm): Set<string> {
+  return new Set(form.fields.filter((f) => f.kind === 'choice').flatMap((f) => f.options.flatMap((o) => o.fills)));
+}
+
+/** The form's values once a choice changes from `was` to another option: what the earlier option
+ * was entered with (the values it did not print) goes back to the defaults. */
+export function afterTypeChange(form: UnitForm, values: Values, was: string | undefined, now: string | undefined): Values {
+  if (was === now || was === undefined) return values;
+  const out: Values = { ...values };
+  const defaults = initialValues(form);
+  for (const key of typeDependent(form)) {
+    if (key in defaults) out[key] = defaults[key];
+    else delete out[key];
+  }
+  return out;
+}
+
+/** The command a unit entered for `side` keeps: the one picked if the side has it, else the
+ * side's only command, else none (a command of the other side is never sent). */
+export function commandFor(commands: string[], picked: string): string {
+  if (!picked || commands.includes(picked)) return picked;
+  return commands.length === 1 ? commands[0] : '';
+}

@@ -76,6 +76,9 @@ describe('the roster', () => {
     expect(sent.map((u) => u.label)).toEqual(['SD 1', 'SD 2', 'SD 3', 'SD 4', 'SD 5', 'SD 6']);
     expect(sent[0]).toEqual({ label: 'SD 1', side: 'Romans', role: 'unit', command: undefined, stats: { type: 'SD', count: 1 } });
     expect(await screen.findByText('Added 6 units: SD 1 … SD 6.')).toBeInTheDocument();
+    // The next add starts at one unit again.
+    expect(screen.getByRole('button', { name: 'Add' })).toBeInTheDocument();
+    expect(screen.getByLabelText('How many')).toHaveValue('1');
   });
 
   it('refuses a bad number beside its field (How many, a count, a leader’s bonus) and adds nothing while it is there', async () => {

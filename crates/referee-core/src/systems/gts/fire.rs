@@ -147,6 +147,7 @@ pub fn resolve(
             faces: shown_faces,
             in_turn: !combined,
             names,
+            modifiers_shift: None,
         },
         system: data.system.id.clone(),
         action: "fire".into(),

@@ -186,6 +186,7 @@ pub fn resolve(
             faces: throws.finish()?,
             in_turn: true,
             names,
+            modifiers_shift: None,
         },
         system: data.system.id.clone(),
         action: "fire".into(),

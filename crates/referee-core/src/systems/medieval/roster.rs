@@ -381,7 +381,9 @@ pub fn fields(d: &MedievalData) -> Vec<UnitField> {
             .range(Some(0), Some(max_cf))
             .help("Cavalry only: the charge factor the unit has now."),
         hex_field(),
+        // One unit's banner is not the next unit's: the form clears it once a unit is added.
         Field::new("banner", "Banners held", "7.1.1, 7.1.4", FieldKind::Number)
+            .once()
             .default(Value::from(0))
             .range(Some(0), i32::try_from(MOST_BANNERS).ok())
             .help(

@@ -385,6 +385,8 @@ pub fn resolve(
             faces: throws.finish()?,
             in_turn: true,
             names,
+            // The CMs shift the column (1.5).
+            modifiers_shift: Some("Column shift".into()),
         },
         system: data.system.id.clone(),
         action: "combat".into(),
