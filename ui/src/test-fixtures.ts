@@ -7,7 +7,7 @@ import type { Schema } from './lib/schema';
 export const itacs = {
   id: 'itacs', name: 'ITACS — Improved Tactical System', dice: '2d6', fingerprint: 'f', layers: [],
   actions: [{ id: 'melee', name: 'Melee combat', rule: '4.5', group: 'combat', fights: true, from_roster: false, rolls: true }], main_action: 'melee', choices: [], phases: [],
-  common_situations: [{ field: 'rear', label: 'Rear' }], derived_values: false,
+  common_situations: [{ field: 'rear', label: 'Rear' }], derived_values: false, turn_word: 'turn',
   side_fields: [{ key: 'panic_level', label: 'Panic level', rule: '5.4', min: 0, max: 10000 }, { key: 'stacking_limit', label: 'Stacking limit', rule: '4.3.3', min: 1, max: 10000 }],
 } as unknown as SystemInfo;
 

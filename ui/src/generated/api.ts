@@ -152,7 +152,11 @@ roster_advice?: string,
  * A unit's values are worked out from the tables (not printed on a counter): the roster
  * offers to show them.
  */
-derived_values: boolean, };
+derived_values: boolean, 
+/**
+ * What the rules call a turn of the battle: "turn", or "bound" (DBMM).
+ */
+turn_word: string, };
 
 export type ActionInfo = { id: string, name: string, rule: string, group: ActionGroup, 
 /**

@@ -137,6 +137,10 @@ describe('gauges, verdicts and alerts', () => {
     const coded = view([], { log: [{ seq: 3, at: '2026-11-21T10:00:00Z', kind: 'applied', text: 'Combat — Knights, Boyars: Knights loses 1 SP; Boyars retreats 2 hexes', tag: '-1/D2', undone: false, edited: false, changes: [], turn: 1, undoable: true }] });
     expect(undoLabel(coded)).toBe('Undo: Combat — Knights, Boyars: Knights loses 1 SP; Boyars retreats 2 hexes');
     expect(undoTag(coded)).toBe('-1/D2');
+    // A change of an earlier turn says its turn (undo never takes the turn itself back).
+    const later = { ...coded, state: { ...coded.state, turn: 2 } };
+    expect(undoLabel(later)).toBe('Undo (turn 1): Combat — Knights, Boyars: Knights loses 1 SP; Boyars retreats 2 hexes');
+    expect(undoLabel(later, 'bound')).toMatch(/^Undo \(bound 1\): Combat/);
     expect(undoTag(view([]))).toBeUndefined();
   });
 });

@@ -167,10 +167,12 @@ export function alerts(before: BattleView | undefined, after: BattleView): Alert
 /** The banner's colour: a side breaking is bad news; a threshold crossed back is not. */
 export const bannerTone = (said: Alert[]): Alert['tone'] => (said.some((a) => a.tone === 'worse') ? 'worse' : 'eased');
 
-/** What undo would take back, in words: "Undo: melee DX on 17.03". */
-export function undoLabel(view: BattleView): string {
+/** What undo would take back, in words: "Undo: melee DX on 17.03". A change of an earlier turn
+ * says its turn: undo never takes back the turn itself ("Undo (turn 1): Recovery …"). */
+export function undoLabel(view: BattleView, turnWord = 'turn'): string {
   const entry = view.log.find((e: LogEntry) => e.seq === view.undo);
-  return entry ? `Undo: ${entry.text}` : 'Undo';
+  if (!entry) return 'Undo';
+  return entry.turn < view.state.turn ? `Undo (${turnWord} ${entry.turn}): ${entry.text}` : `Undo: ${entry.text}`;
 }
 
 /** The table's code of the result undo would take back ("-1/D2"), shown as a small tag beside

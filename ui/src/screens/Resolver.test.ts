@@ -11,7 +11,7 @@ import Resolver from './Resolver.svelte';
 const dbmm = {
   id: 'dbmm', name: 'DBMM', dice: 'd6 v d6', fingerprint: 'f', layers: [],
   actions: [{ id: 'distance', name: 'Distances', rule: 'p. 21', group: 'tables', fights: false, from_roster: false, rolls: false }, { id: 'melee', name: 'Melee', rule: '4.5', group: 'combat', fights: true, from_roster: false, rolls: true }],
-  main_action: 'melee', common_situations: [], side_fields: [], derived_values: true,
+  main_action: 'melee', common_situations: [], side_fields: [], derived_values: true, turn_word: 'turn',
   choices: [{ field: 'scale', options: [{ key: '15mm', label: '15 mm' }, { key: '25mm', label: '25 mm' }] }], phases: [],
 } as unknown as SystemInfo;
 

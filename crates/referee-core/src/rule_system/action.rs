@@ -213,6 +213,8 @@ pub struct SystemInfo {
     /// A unit's values are worked out from the tables (not printed on a counter): the roster
     /// offers to show them.
     pub derived_values: bool,
+    /// What the rules call a turn of the battle: "turn", or "bound" (DBMM).
+    pub turn_word: String,
 }
 
 /// A number a side is set up with (ITACS: the scenario's panic level and stacking limit): a

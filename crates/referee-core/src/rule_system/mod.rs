@@ -174,6 +174,8 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     }
     /// A unit's values are worked out from the tables, so the roster offers to show them.
     const DERIVED_VALUES: bool = false;
+    /// What the rules call a turn of the battle ("bound" in DBMM), for the screen's words.
+    const TURN_WORD: &'static str = "turn";
 
     /// The roster unit form's fields.
     fn unit_form(data: &Self::Data) -> Vec<UnitField>;
@@ -399,6 +401,7 @@ pub trait System: Send + Sync + fmt::Debug {
     fn check_setup(&self, setup: &BattleSetup) -> Result<(), RefereeError>;
     fn roster_advice(&self) -> Option<&'static str>;
     fn derived_values(&self) -> bool;
+    fn turn_word(&self) -> &'static str;
     fn resolve(
         &self,
         action: &str,
@@ -540,6 +543,9 @@ impl<S: RuleSystem> System for Loaded<S> {
     }
     fn derived_values(&self) -> bool {
         S::DERIVED_VALUES
+    }
+    fn turn_word(&self) -> &'static str {
+        S::TURN_WORD
     }
     fn resolve(
         &self,

@@ -155,6 +155,7 @@ impl Ruleset {
             side_fields: system.side_fields(),
             roster_advice: system.roster_advice().map(str::to_string),
             derived_values: system.derived_values(),
+            turn_word: system.turn_word().to_string(),
         };
         Ok(Ruleset { info, system })
     }

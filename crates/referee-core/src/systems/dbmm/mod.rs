@@ -219,6 +219,8 @@ impl RuleSystem for Dbmm {
         ])
     }
 
+    // The rules play in bounds, each side's in turn.
+    const TURN_WORD: &'static str = "bound";
     fn roster_advice() -> Option<&'static str> {
         Some("On the roster, give each element its command and mark the general’s element: each command’s morale is counted apart (p. 42–43).")
     }
