@@ -326,7 +326,12 @@ fn melee_modifiers(data: &GtsData, own: &Side, other: &Side) -> Vec<Modifier> {
     let first = first_turn_bonus(u, e);
     let mut out = vec![match first {
         Some(v) => Modifier::new(
-            format!("{who}: 1st-turn melee ({})", u.weapon.name),
+            // A weapon with no name of its own is not named in empty brackets.
+            if u.weapon.name.is_empty() {
+                format!("{who}: 1st-turn melee")
+            } else {
+                format!("{who}: 1st-turn melee ({})", u.weapon.name)
+            },
             v,
             "2.10, 2.14",
             Some("R-GTS-14"),

@@ -47,7 +47,7 @@ pub struct TagValues {
     pub hits_per_stand: Option<u32>,
 }
 
-/// A unit as the umpire enters it: class, ratings (Table 2.10 keys), stands and hits.
+/// A unit as the umpire enters it: its class, its ratings (Table 2.10), stands and hits.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "GtsUnit")]
