@@ -32,8 +32,7 @@ fn the_first_change_of_a_day_is_backed_up_once() {
     // An empty database has nothing to back up: the first battle is written without one.
     let first = begin(&mut battles, &referee, "Alesia");
     assert!(battles.backups().backups.is_empty());
-    // Reopened (a new app start the same day), the next change backs up what there is, once.
-    let mut battles = Battles::open(&path).unwrap();
+    // The next change, in the same session, backs up what there is, once.
     battles.advance_turn(&referee, first, None, None).unwrap();
     begin(&mut battles, &referee, "Gergovia");
     let list = battles.backups();

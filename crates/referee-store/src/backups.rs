@@ -345,24 +345,35 @@ impl Store {
         if self.backed_up_on == Some(today) {
             return;
         }
-        self.backed_up_on = Some(today);
-        self.backup_problem = self.daily_backup(today).err();
+        // Settled for the day once the backup is taken, not due, or failed; a database that held
+        // nothing is looked at again at the next change (the first battle of a new user's day is
+        // backed up at the change after it, not the next day).
+        match self.daily_backup(today) {
+            Ok(false) => {}
+            done => {
+                self.backed_up_on = Some(today);
+                self.backup_problem = done.err();
+            }
+        }
         let _ = self.purge_deleted(Utc::now() - chrono::Duration::days(super::KEEP_DELETED_DAYS));
     }
 
     /// The day's backup, if none of the backups was taken today: decided and taken under the
-    /// write lock, so writers starting together take one between them.
-    fn daily_backup(&mut self, today: NaiveDate) -> Result<(), StoreError> {
+    /// write lock, so writers starting together take one between them. False: due, but the
+    /// database holds nothing to back up yet.
+    fn daily_backup(&mut self, today: NaiveDate) -> Result<bool, StoreError> {
         let taken = self.lock()?;
         let listed_today: Vec<_> = listed(&self.path)
             .into_iter()
             .filter(|(_, _, r)| *r == BackupReason::Daily)
             .map(|(_, order, _)| order.at)
             .collect();
-        let done = if daily_due(today, &listed_today) && self.holds_anything() {
-            self.backup_for(BackupReason::Daily, None).map(|_| ())
+        let done = if !daily_due(today, &listed_today) {
+            Ok(true)
+        } else if self.holds_anything() {
+            self.backup_for(BackupReason::Daily, None).map(|_| true)
         } else {
-            Ok(())
+            Ok(false)
         };
         self.unlock(taken, false);
         done
