@@ -704,8 +704,9 @@ mod tests {
                 stop: Some(Stop::Enemy)
             }]
         );
-        // Never more than the stack has: a D3 short by 3 costs the 2-SP stack 2.
-        assert_eq!(blocked.blocked_sp(3, 0, 1), 2 + 2);
+        // Never more than the stack has: a D3 short by 3 costs the 2-SP stack 2; the other's
+        // route is open past its hexes named.
+        assert_eq!(blocked.blocked_sp(3, 0, 1), 2);
         assert_eq!(blocked.landings(2, 0)[0].1, Landing::On("16.05".into()));
         assert_eq!(blocked.landings(2, 0)[1].1, Landing::Stays);
     }
