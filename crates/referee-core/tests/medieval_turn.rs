@@ -970,6 +970,12 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
     let mut t = Turn::begin("Grunwald, the banners", sides, &units);
     let banners =
         |t: &Turn, label: &str| t.unit(label).detail::<MedievalCounter>().unwrap().banners;
+    let summary = |t: &Turn, label: &str| {
+        t.r.worded(&t.b.state).units[&t.id(label)]
+            .words
+            .summary
+            .clone()
+    };
     let words = t.r.worded(&t.b.state);
     let edits = |label: &str| -> Vec<String> {
         words.units[&t.id(label)]
@@ -1026,11 +1032,7 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
         2,
         "a friend on the hex keeps it, beside its own (R-MED-49)"
     );
-    let words = t.r.worded(&t.b.state);
-    assert!(words.units[&spears]
-        .words
-        .summary
-        .contains("holds 2 banners"));
+    assert!(summary(&t, "Spears").contains("holds 2 banners"));
     assert_eq!(t.b.state.morale_track, 0);
 
     // 2. The Horsemen, alone on 13.07, lose theirs: the banner falls, 3 boxes to the Order.
@@ -1093,11 +1095,7 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
         t.b.state.morale_track, 6,
         "9 − 3 boxes back to the Lithuanians"
     );
-    let words = t.r.worded(&t.b.state);
-    assert!(words.units[&tatars]
-        .words
-        .summary
-        .contains("holds a banner"));
+    assert!(summary(&t, "Tatars").contains("holds a banner"));
 }
 
 fn retreats_to(effects: &[Effect], target: &Target, hex: &str) -> bool {
@@ -1524,7 +1522,56 @@ fn stacks_from_two_hexes_never_overfill_the_hex_their_retreat_ends_on() {
         { "name": "Order", "commands": ["Vanguard"] },
         { "name": "Lithuanians", "commands": ["Right"] }
     ]);
-    let units = vec![
+    let mut t = Turn::begin("Grunwald, two hexes", sides, &two_hexes(Vec::new()));
+    let (knights, boyars, horsemen) = (t.id("Knights"), t.id("Boyars"), t.id("Horsemen"));
+    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars, horsemen]).unwrap();
+    let titles: Vec<&str> = f.places.iter().map(|p| p.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Order's retreat route",
+            "Lithuanians' retreat route from 13.05: Boyars",
+            "Lithuanians' retreat route from 13.06: Horsemen"
+        ]
+    );
+    let mut situation = f.situation.clone();
+    situation["defender"]["retreat_hexes"] =
+        json!([{ "label": "14.05" }, { "label": "14.06" }, { "label": "15.05" }]);
+    let throw = t.throw_where("combat", &situation, only_d1);
+    let r = t.resolve("combat", &situation, &throw);
+    let outcome = r.outcome.as_ref().unwrap();
+    assert!(
+        outcome
+            .meaning
+            .contains("cannot all end on hex 14.05, over its 2 SPs (4.5.2)"),
+        "{}",
+        outcome.meaning
+    );
+    assert!(!outcome
+        .effects
+        .iter()
+        .any(|e| matches!(e.change, Change::RetreatTo { .. })));
+    let f = referee_core::battle::Fight { situation, ..f };
+    t.land_throw(&f, &throw);
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("13.05"));
+    assert_eq!(hex_of(&t, "Horsemen").as_deref(), Some("13.06"));
+    assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
+}
+
+/// The defender retreats 1 hex and nothing more: no loss of its own, no scatter, the attacker
+/// staying.
+fn only_d1(e: &[Effect]) -> bool {
+    e.iter()
+        .any(|e| e.target == Target::Defender && e.change == Change::Retreat { hexes: 1 })
+        && !loses_sp(e, &Target::Defender)
+        && !retreats(e, &Target::Attacker)
+        && !e.iter().any(|e| e.change == Change::Scatter)
+}
+
+/// The Knights on 12.05 facing the Boyars on 13.05 and the Horsemen on 13.06 (2 SPs each), and
+/// any more units.
+fn two_hexes(more: Vec<UnitSpec>) -> Vec<UnitSpec> {
+    let mut units = vec![
         unit(
             "Knights",
             "Order",
@@ -1544,46 +1591,8 @@ fn stacks_from_two_hexes_never_overfill_the_hex_their_retreat_ends_on() {
             json!({ "type": "light_cavalry", "sp": 2, "hex": "13.06" }),
         ),
     ];
-    let mut t = Turn::begin("Grunwald, two hexes", sides, &units);
-    let (knights, boyars, horsemen) = (t.id("Knights"), t.id("Boyars"), t.id("Horsemen"));
-    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars, horsemen]).unwrap();
-    let titles: Vec<&str> = f.places.iter().map(|p| p.title.as_str()).collect();
-    assert_eq!(
-        titles,
-        [
-            "Order's retreat route",
-            "Lithuanians' retreat route from 13.05: Boyars",
-            "Lithuanians' retreat route from 13.06: Horsemen"
-        ]
-    );
-    let mut situation = f.situation.clone();
-    situation["defender"]["retreat_hexes"] =
-        json!([{ "label": "14.05" }, { "label": "14.06" }, { "label": "15.05" }]);
-    let throw = t.throw_where("combat", &situation, |e| {
-        e.iter()
-            .any(|e| e.target == Target::Defender && e.change == Change::Retreat { hexes: 1 })
-            && !loses_sp(e, &Target::Defender)
-            && !retreats(e, &Target::Attacker)
-            && !e.iter().any(|e| e.change == Change::Scatter)
-    });
-    let r = t.resolve("combat", &situation, &throw);
-    let outcome = r.outcome.as_ref().unwrap();
-    assert!(
-        outcome
-            .meaning
-            .contains("cannot all end on hex 14.05, over its 2 SPs (4.5.2)"),
-        "{}",
-        outcome.meaning
-    );
-    assert!(!outcome
-        .effects
-        .iter()
-        .any(|e| matches!(e.change, Change::RetreatTo { .. })));
-    let f = referee_core::battle::Fight { situation, ..f };
-    t.land_throw(&f, &throw);
-    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("13.05"));
-    assert_eq!(hex_of(&t, "Horsemen").as_deref(), Some("13.06"));
-    assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
+    units.extend(more);
+    units
 }
 
 /// The weight of the throws among `chains` (each face of a d6 1 in 6) whose outcome `holds`,
@@ -1618,33 +1627,13 @@ fn each_fighting_hex_retreats_by_its_own_route() {
         { "name": "Order", "commands": ["Vanguard"] },
         { "name": "Lithuanians", "commands": ["Right"] }
     ]);
-    let units = vec![
-        unit(
-            "Knights",
-            "Order",
-            "Vanguard",
-            json!({ "type": "heavy_cavalry", "sp": 2, "cf": 2, "hex": "12.05" }),
-        ),
-        unit(
-            "Sergeants",
-            "Order",
-            "Vanguard",
-            json!({ "type": "light_infantry", "sp": 1, "hex": "14.06" }),
-        ),
-        unit(
-            "Boyars",
-            "Lithuanians",
-            "Right",
-            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.05" }),
-        ),
-        unit(
-            "Horsemen",
-            "Lithuanians",
-            "Right",
-            json!({ "type": "light_cavalry", "sp": 2, "hex": "13.06" }),
-        ),
-    ];
-    let mut t = Turn::begin("Grunwald, two routes", sides, &units);
+    let sergeants = unit(
+        "Sergeants",
+        "Order",
+        "Vanguard",
+        json!({ "type": "light_infantry", "sp": 1, "hex": "14.06" }),
+    );
+    let mut t = Turn::begin("Grunwald, two routes", sides, &two_hexes(vec![sergeants]));
     let (knights, boyars, horsemen) = (t.id("Knights"), t.id("Boyars"), t.id("Horsemen"));
     let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars, horsemen]).unwrap();
     let picker = |hex: &str| {
@@ -1721,13 +1710,7 @@ fn each_fighting_hex_retreats_by_its_own_route() {
     assert_eq!(chance("The defender retreats"), share(&retreating));
 
     // A D1 and nothing more: the Boyars land on 14.05, the Horsemen lose 1 SP on 13.06.
-    let throw = t.throw_where("combat", &situation, |e| {
-        e.iter()
-            .any(|e| e.target == Target::Defender && e.change == Change::Retreat { hexes: 1 })
-            && !loses_sp(e, &Target::Defender)
-            && !retreats(e, &Target::Attacker)
-            && !e.iter().any(|e| e.change == Change::Scatter)
-    });
+    let throw = t.throw_where("combat", &situation, only_d1);
     let o = t.resolve("combat", &situation, &throw).outcome.unwrap();
     assert!(
         o.meaning.contains("Boyars: the retreat ends on hex 14.05."),

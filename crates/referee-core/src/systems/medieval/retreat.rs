@@ -598,17 +598,22 @@ mod tests {
     use crate::systems::test_support::load;
     use serde_json::json;
 
-    /// A 2-SP light cavalry stack's route, read from these hexes.
-    fn route(hexes: Option<serde_json::Value>, umpire: Option<u32>) -> Route {
-        let ruleset = load("medieval");
-        let data = ruleset.data::<Medieval>().unwrap();
-        let units = resolve_hex(
+    /// A 2-SP light cavalry stack.
+    fn light_cavalry(data: &MedievalData) -> Vec<Unit> {
+        resolve_hex(
             data,
             &[serde_json::from_value(json!({ "type": "light_cavalry", "sp": 2 })).unwrap()],
             "units",
             false,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    /// A 2-SP light cavalry stack's route, read from these hexes.
+    fn route(hexes: Option<serde_json::Value>, umpire: Option<u32>) -> Route {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let units = light_cavalry(data);
         let path: Option<Vec<RetreatHex>> = hexes.map(|h| serde_json::from_value(h).unwrap());
         Route::new(
             data,
@@ -628,15 +633,7 @@ mod tests {
         // its 2: nothing lands; once the result's 2 SPs of losses leave 2, they fit.
         let ruleset = load("medieval");
         let data = ruleset.data::<Medieval>().unwrap();
-        let stack = || {
-            resolve_hex(
-                data,
-                &[serde_json::from_value(json!({ "type": "light_cavalry", "sp": 2 })).unwrap()],
-                "units",
-                false,
-            )
-            .unwrap()
-        };
+        let stack = || light_cavalry(data);
         let units = [stack(), stack()].concat();
         let path: Vec<RetreatHex> = serde_json::from_value(json!([{ "label": "15.05" }])).unwrap();
         let two = Route::new(data, Some(&path), "defender", &units, &[2, 2], None, false).unwrap();
@@ -655,15 +652,7 @@ mod tests {
         // neither lands. A route blocked at its first hex costs its stack 1 SP a hex (5.4.6).
         let ruleset = load("medieval");
         let data = ruleset.data::<Medieval>().unwrap();
-        let stack = || {
-            resolve_hex(
-                data,
-                &[serde_json::from_value(json!({ "type": "light_cavalry", "sp": 2 })).unwrap()],
-                "units",
-                false,
-            )
-            .unwrap()
-        };
+        let stack = || light_cavalry(data);
         let route = |hexes: serde_json::Value| {
             let path: Vec<RetreatHex> = serde_json::from_value(hexes).unwrap();
             Route::new(data, Some(&path), "defender", &stack(), &[2], None, false)
