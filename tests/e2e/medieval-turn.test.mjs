@@ -170,7 +170,7 @@ test('a Medieval side on two hexes retreats by a route for each hex', async () =
   n += 1;
   const [boyars, horsemen] = ['defenders.0.retreat_hexes', 'defenders.1.retreat_hexes'];
   await until(browser, 'a picker for each hex', async () => browser.$(`summary[data-route-open="${horsemen}"]`).isExisting());
-  assert.equal(await browser.$(`summary[data-route-open="${boyars}"]`).getText(), "Lithuanians' retreat route from 13.05: Boyars: none picked");
+  assert.equal(await browser.$(`summary[data-route-open="${boyars}"]`).getText(), "Lithuanians' retreat route from 13.05 (Boyars): none picked");
   await tap(browser, `summary[data-route-open="${boyars}"]`);
   await browser.$(`input[data-new-place="${boyars}"]`).setValue('14.05');
   await browser.keys('Enter');

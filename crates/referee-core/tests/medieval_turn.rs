@@ -1530,8 +1530,8 @@ fn stacks_from_two_hexes_never_overfill_the_hex_their_retreat_ends_on() {
         titles,
         [
             "Order's retreat route",
-            "Lithuanians' retreat route from 13.05: Boyars",
-            "Lithuanians' retreat route from 13.06: Horsemen"
+            "Lithuanians' retreat route from 13.05 (Boyars)",
+            "Lithuanians' retreat route from 13.06 (Horsemen)"
         ]
     );
     let mut situation = f.situation.clone();

@@ -30,7 +30,7 @@ describe('a retreat route picked from the roster', () => {
   });
 
   it("gives a fighting hex's own route to that hex alone (R-MED-50)", () => {
-    const second: PlaceList = { ...route, path: ['defenders', '1', 'retreat_hexes'], title: "Lithuanians' retreat route from 13.06: Horsemen" };
+    const second: PlaceList = { ...route, path: ['defenders', '1', 'retreat_hexes'], title: "Lithuanians' retreat route from 13.06 (Horsemen)" };
     let s: unknown = { defenders: [{ label: 'Boyars' }, { label: 'Horsemen' }] };
     s = withPlace(s, second, '14.06');
     expect(s).toEqual({ defenders: [{ label: 'Boyars' }, { label: 'Horsemen', retreat_hexes: [{ label: '14.06', enemy: true }] }] });

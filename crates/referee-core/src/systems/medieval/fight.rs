@@ -380,7 +380,7 @@ fn routes(
                 .map_or(String::new(), |hex| format!(" from {hex}"));
             out.push(list(
                 vec![each.to_string(), i.to_string(), "retreat_hexes".to_string()],
-                format!("{} retreat route{from}: {}", possessive(side), h.label),
+                format!("{} retreat route{from} ({})", possessive(side), h.label),
                 "R-MED-50",
             ));
         }
