@@ -152,9 +152,9 @@ atBothSizes(test, () => browser, 'Medieval', 'medieval', ['Grunwald', 'Tannenber
 // typed (14.05), the Horsemen's is the roster's 14.06, where the Order's Sergeants stand. A 7
 // (3 + 4): D1 — the Boyars land on 14.05, the Horsemen cannot enter 14.06 and lose 1 SP where they
 // stand (5.4.5, 5.4.6). Its count is printed beside the turn's.
-test('a Medieval side on two hexes retreats by a route for each hex', async () => {
-  await size(browser, DESKTOP);
-  await beginBattle(browser, 'medieval', 'Płowce', ['Order', 'Lithuanians']);
+for (const [label, dims, battle] of [['desktop', DESKTOP, 'Płowce'], ['phone', PHONE, 'Wilkomierz']]) test(`a Medieval side on two hexes retreats by a route for each hex at ${dims.join('×')}`, async () => {
+  await size(browser, dims);
+  await beginBattle(browser, 'medieval', battle, ['Order', 'Lithuanians']);
   await addUnit(browser, 'Knights', 'Order', { type: 'heavy_cavalry', sp: 2, cf: 2, hex: '12.05' });
   await addUnit(browser, 'Sergeants', 'Order', { type: 'light_infantry', sp: 1, hex: '14.06' });
   await addUnit(browser, 'Boyars', 'Lithuanians', { type: 'light_cavalry', sp: 2, cf: 1, hex: '13.05' });
@@ -172,6 +172,7 @@ test('a Medieval side on two hexes retreats by a route for each hex', async () =
   await until(browser, 'a picker for each hex', async () => browser.$(`summary[data-route-open="${horsemen}"]`).isExisting());
   assert.equal(await browser.$(`summary[data-route-open="${boyars}"]`).getText(), "Lithuanians' retreat route from 13.05 (Boyars): none picked");
   await tap(browser, `summary[data-route-open="${boyars}"]`);
+  await browser.execute((k) => document.querySelector(`input[data-new-place="${k}"]`).scrollIntoView({ block: 'center' }), boyars);
   await browser.$(`input[data-new-place="${boyars}"]`).setValue('14.05');
   await browser.keys('Enter');
   n += 2;
@@ -180,10 +181,10 @@ test('a Medieval side on two hexes retreats by a route for each hex', async () =
   await tap(browser, `button[data-place="${horsemen}:14.06"]`);
   n += 2;
   await until(browser, 'the Horsemen\'s route', async () => (await browser.$(`summary[data-route-open="${horsemen}"]`).getText()).endsWith(': 14.06'));
-  // The desktop screen only: on a phone the results naming both hexes' units wrap the bar to
-  // almost half the screen, a fault of the bar's, not of the pickers (left for the bar's issue).
+  // No developer text; the screen's layout is not checked: on a phone the results naming both
+  // hexes' units wrap the bar to almost half the screen, a fault of the bar's, not the pickers'.
   assert.deepEqual(await devTextProblems(browser), []);
-  await shot(browser, 'medieval-two-routes-desktop');
+  await shot(browser, `medieval-two-routes-${label}`);
   await browser.execute(() => {
     const box = document.querySelector('#dice-typed');
     box.value = '3 4';
@@ -197,7 +198,7 @@ test('a Medieval side on two hexes retreats by a route for each hex', async () =
   n += 1;
   await apply.click().catch(() => undefined); // a double tap applies once
   await browser.$('#applied').waitForExist({ timeout: 10000 });
-  console.log(`turn-flow medieval (two routes): ${n} interactions`);
+  console.log(`turn-flow medieval (${label}, two routes): ${n} interactions`);
   assert.deepEqual(await standingOn('Hex 14.05'), ['Boyars']);
   assert.deepEqual(await standingOn('Hex 13.06'), ['Horsemen']);
   const words = await roster(browser);
