@@ -960,10 +960,22 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
             "Right",
             json!({ "type": "light_cavalry", "sp": 1, "hex": "13.07", "banner": true }),
         ),
+        unit(
+            "Tatars",
+            "Lithuanians",
+            "Right",
+            json!({ "type": "light_cavalry", "sp": 2, "hex": "14.07" }),
+        ),
     ]);
     let mut t = Turn::begin("Grunwald, the banners", sides, &units);
     let banners =
         |t: &Turn, label: &str| t.unit(label).detail::<MedievalCounter>().unwrap().banners;
+    let summary = |t: &Turn, label: &str| {
+        t.r.worded(&t.b.state).units[&t.id(label)]
+            .words
+            .summary
+            .clone()
+    };
     let words = t.r.worded(&t.b.state);
     let edits = |label: &str| -> Vec<String> {
         words.units[&t.id(label)]
@@ -1020,11 +1032,7 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
         2,
         "a friend on the hex keeps it, beside its own (R-MED-49)"
     );
-    let words = t.r.worded(&t.b.state);
-    assert!(words.units[&spears]
-        .words
-        .summary
-        .contains("holds 2 banners"));
+    assert!(summary(&t, "Spears").contains("holds 2 banners"));
     assert_eq!(t.b.state.morale_track, 0);
 
     // 2. The Horsemen, alone on 13.07, lose theirs: the banner falls, 3 boxes to the Order.
@@ -1065,6 +1073,29 @@ fn a_banner_falls_with_its_holder_unless_a_friend_on_its_hex_takes_it() {
         step.situation["events"],
         json!([{ "kind": "banner_fall", "to": "a", "count": 3 }])
     );
+
+    // 5. The Tatars ride into 13.07 and take the Horsemen's fallen banner back: the track moves
+    // 3 boxes back (6.1.5, R-MED-36) and the banner lands on the Tatars by the action itself
+    // (7.1.6, R-MED-51), no "Takes a banner" after it.
+    let back = t.resolve(
+        "banner",
+        &json!({
+            "event": "unit_enters",
+            "own_side": true,
+            "banner_of": "b",
+            "unit": { "type": "light_cavalry", "sp": 2 }
+        }),
+        &[],
+    );
+    assert_eq!(back.outcome.as_ref().unwrap().result, "recaptured");
+    let tatars = t.id("Tatars");
+    t.apply(&back, &[("unit:recapturing unit", tatars)]);
+    assert_eq!(banners(&t, "Tatars"), 1);
+    assert_eq!(
+        t.b.state.morale_track, 6,
+        "9 − 3 boxes back to the Lithuanians"
+    );
+    assert!(summary(&t, "Tatars").contains("holds a banner"));
 }
 
 fn retreats_to(effects: &[Effect], target: &Target, hex: &str) -> bool {
@@ -1480,17 +1511,67 @@ fn a_leader_within_his_command_range_on_the_roster_gives_his_cm() {
     );
 }
 
-/// A side fighting from two hexes retreats by the one route picked, which the picker says is for
-/// both (R-MED-47): the Boyars' and the Horsemen's stacks (2 SPs each) driven back 1 hex cannot
-/// end together on its first hex, 14.05, over its 2 SPs (4.5.2): nothing lands there, the result says so, and both stay where
-/// they fought on the roster for the umpire to set; replay equal to live, undo exact.
+/// A side fighting from two hexes given one route for both, as a situation typed by hand may
+/// (R-MED-47): the Boyars' and the Horsemen's stacks (2 SPs each) driven back 1 hex cannot end
+/// together on its first hex, 14.05, over its 2 SPs (4.5.2): nothing lands there, the result
+/// says so, and both stay where they fought on the roster for the umpire to set; replay equal
+/// to live, undo exact. From the roster each hex has its own picker (R-MED-50).
 #[test]
 fn stacks_from_two_hexes_never_overfill_the_hex_their_retreat_ends_on() {
     let sides = json!([
         { "name": "Order", "commands": ["Vanguard"] },
         { "name": "Lithuanians", "commands": ["Right"] }
     ]);
-    let units = vec![
+    let mut t = Turn::begin("Grunwald, two hexes", sides, &two_hexes(Vec::new()));
+    let (knights, boyars, horsemen) = (t.id("Knights"), t.id("Boyars"), t.id("Horsemen"));
+    let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars, horsemen]).unwrap();
+    let titles: Vec<&str> = f.places.iter().map(|p| p.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Order's retreat route",
+            "Lithuanians' retreat route from 13.05 (Boyars)",
+            "Lithuanians' retreat route from 13.06 (Horsemen)"
+        ]
+    );
+    let mut situation = f.situation.clone();
+    situation["defender"]["retreat_hexes"] =
+        json!([{ "label": "14.05" }, { "label": "14.06" }, { "label": "15.05" }]);
+    let throw = t.throw_where("combat", &situation, only_d1);
+    let r = t.resolve("combat", &situation, &throw);
+    let outcome = r.outcome.as_ref().unwrap();
+    assert!(
+        outcome
+            .meaning
+            .contains("cannot all end on hex 14.05, over its 2 SPs (4.5.2)"),
+        "{}",
+        outcome.meaning
+    );
+    assert!(!outcome
+        .effects
+        .iter()
+        .any(|e| matches!(e.change, Change::RetreatTo { .. })));
+    let f = referee_core::battle::Fight { situation, ..f };
+    t.land_throw(&f, &throw);
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("13.05"));
+    assert_eq!(hex_of(&t, "Horsemen").as_deref(), Some("13.06"));
+    assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
+}
+
+/// The defender retreats 1 hex and nothing more: no loss of its own, no scatter, the attacker
+/// staying.
+fn only_d1(e: &[Effect]) -> bool {
+    e.iter()
+        .any(|e| e.target == Target::Defender && e.change == Change::Retreat { hexes: 1 })
+        && !loses_sp(e, &Target::Defender)
+        && !retreats(e, &Target::Attacker)
+        && !e.iter().any(|e| e.change == Change::Scatter)
+}
+
+/// The Knights on 12.05 facing the Boyars on 13.05 and the Horsemen on 13.06 (2 SPs each), and
+/// any more units.
+fn two_hexes(more: Vec<UnitSpec>) -> Vec<UnitSpec> {
+    let mut units = vec![
         unit(
             "Knights",
             "Order",
@@ -1510,44 +1591,143 @@ fn stacks_from_two_hexes_never_overfill_the_hex_their_retreat_ends_on() {
             json!({ "type": "light_cavalry", "sp": 2, "hex": "13.06" }),
         ),
     ];
-    let mut t = Turn::begin("Grunwald, two hexes", sides, &units);
+    units.extend(more);
+    units
+}
+
+/// The weight of the throws among `chains` (each face of a d6 1 in 6) whose outcome `holds`,
+/// as the forecast writes a probability ("n/d").
+fn share(chains: &[(Vec<u32>, bool)]) -> String {
+    let longest = chains.iter().map(|(c, _)| c.len()).max().unwrap_or(0) as u32;
+    let all = 6u64.pow(longest);
+    let part: u64 = chains
+        .iter()
+        .filter(|(_, holds)| *holds)
+        .map(|(c, _)| 6u64.pow(longest - c.len() as u32))
+        .sum();
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let g = gcd(part, all).max(1);
+    format!("{}/{}", part / g, all / g)
+}
+
+/// Each fighting hex retreats by its own route (5.4, 4.5.2, R-MED-50): the Boyars on 13.05 by
+/// 14.05 and 15.05, open; the Horsemen on 13.06 by 14.06, where the Order's Sergeants stand
+/// (5.4.5), so each hex they cannot retreat costs them 1 SP (5.4.6). The forecast reads both
+/// routes: over every throw, the SPs the defender loses are those the effects applied take; a
+/// D1 lands the Boyars on 14.05 and costs the Horsemen 1 SP where they stand; replay equal to
+/// live, undo exact.
+#[test]
+fn each_fighting_hex_retreats_by_its_own_route() {
+    let sides = json!([
+        { "name": "Order", "commands": ["Vanguard"] },
+        { "name": "Lithuanians", "commands": ["Right"] }
+    ]);
+    let sergeants = unit(
+        "Sergeants",
+        "Order",
+        "Vanguard",
+        json!({ "type": "light_infantry", "sp": 1, "hex": "14.06" }),
+    );
+    let mut t = Turn::begin("Grunwald, two routes", sides, &two_hexes(vec![sergeants]));
     let (knights, boyars, horsemen) = (t.id("Knights"), t.id("Boyars"), t.id("Horsemen"));
     let f = fight(&t.r, &t.b.state, "combat", &[knights], &[boyars, horsemen]).unwrap();
-    let route = f
+    let picker = |hex: &str| {
+        f.places
+            .iter()
+            .find(|p| p.path == ["defenders", hex, "retreat_hexes"])
+            .unwrap()
+    };
+    // The Horsemen's picker offers 14.06 with the enemy there, ticked (5.4.5).
+    let blocked = picker("1")
         .places
         .iter()
-        .find(|p| p.path == ["defender", "retreat_hexes"])
+        .find(|p| p.name == "14.06")
         .unwrap();
-    assert_eq!(
-        route.title,
-        "Lithuanians' retreat route, for 13.05 and 13.06"
-    );
+    assert_eq!(blocked.words, "enemy: Sergeants");
     let mut situation = f.situation.clone();
-    situation["defender"]["retreat_hexes"] =
-        json!([{ "label": "14.05" }, { "label": "14.06" }, { "label": "15.05" }]);
-    let throw = t.throw_where("combat", &situation, |e| {
-        e.iter()
-            .any(|e| e.target == Target::Defender && e.change == Change::Retreat { hexes: 1 })
-            && !loses_sp(e, &Target::Defender)
-            && !retreats(e, &Target::Attacker)
-            && !e.iter().any(|e| e.change == Change::Scatter)
-    });
-    let r = t.resolve("combat", &situation, &throw);
-    let outcome = r.outcome.as_ref().unwrap();
-    assert!(
-        outcome
-            .meaning
-            .contains("cannot all end on hex 14.05, over its 2 SPs (4.5.2)"),
-        "{}",
-        outcome.meaning
+    situation["defenders"][0]["retreat_hexes"] =
+        json!([{ "label": "14.05" }, { "label": "15.05" }]);
+    situation["defenders"][1]["retreat_hexes"] = json!([blocked.item.clone()]);
+
+    // The forecast against the effects, throw by throw.
+    let r = t.resolve("combat", &situation, &[]);
+    let chance = |label: &str| {
+        r.forecast
+            .iter()
+            .find(|c| c.label == label)
+            .unwrap_or_else(|| panic!("no {label} in {:?}", r.forecast))
+            .probability
+            .clone()
+    };
+    let defender = [
+        Target::Defender,
+        Target::Hex("Boyars".into()),
+        Target::Hex("Horsemen".into()),
+    ];
+    let lost = |effects: &[Effect]| -> u32 {
+        effects
+            .iter()
+            .filter(|e| defender.contains(&e.target))
+            .map(|e| match e.change {
+                Change::LoseSp { count, .. } => count,
+                _ => 0,
+            })
+            .sum::<u32>()
+            .min(4)
+    };
+    let thrown: Vec<(Vec<u32>, u32)> = t
+        .chains("combat", &situation, Vec::new())
+        .into_iter()
+        .map(|c| {
+            let o = t.resolve("combat", &situation, &c).outcome.unwrap();
+            (c, lost(&o.effects))
+        })
+        .collect();
+    let with = |p: fn(u32) -> bool| -> Vec<(Vec<u32>, bool)> {
+        thrown.iter().map(|(c, l)| (c.clone(), p(*l))).collect()
+    };
+    assert_eq!(chance("The defender loses SP"), share(&with(|l| l > 0)));
+    assert_eq!(
+        chance("The defender is eliminated"),
+        share(&with(|l| l >= 4))
     );
-    assert!(!outcome
-        .effects
-        .iter()
-        .any(|e| matches!(e.change, Change::RetreatTo { .. })));
+    // Every retreat costs the Horsemen's stack: whenever the defender retreats it loses SP.
+    let retreating: Vec<(Vec<u32>, bool)> = t
+        .chains("combat", &situation, Vec::new())
+        .into_iter()
+        .map(|c| {
+            let o = t.resolve("combat", &situation, &c).outcome.unwrap();
+            let back = retreats(&o.effects, &Target::Defender);
+            assert!(!back || lost(&o.effects) > 0, "{c:?}: {}", o.meaning);
+            (c, back)
+        })
+        .collect();
+    assert_eq!(chance("The defender retreats"), share(&retreating));
+
+    // A D1 and nothing more: the Boyars land on 14.05, the Horsemen lose 1 SP on 13.06.
+    let throw = t.throw_where("combat", &situation, only_d1);
+    let o = t.resolve("combat", &situation, &throw).outcome.unwrap();
+    assert!(
+        o.meaning.contains("Boyars: the retreat ends on hex 14.05."),
+        "{}",
+        o.meaning
+    );
+    assert!(retreats_to(
+        &o.effects,
+        &Target::Hex("Boyars".into()),
+        "14.05"
+    ));
+    assert!(loses_sp(&o.effects, &Target::Hex("Horsemen".into())));
     let f = referee_core::battle::Fight { situation, ..f };
     t.land_throw(&f, &throw);
-    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("13.05"));
+    assert_eq!(hex_of(&t, "Boyars").as_deref(), Some("14.05"));
+    assert_eq!(t.unit("Boyars").strength, 2);
     assert_eq!(hex_of(&t, "Horsemen").as_deref(), Some("13.06"));
+    assert_eq!(t.unit("Horsemen").strength, 1, "5.4.6: 1 hex short, 1 SP");
     assert!(t.b.state.conflicts.is_empty(), "{:?}", t.b.state.conflicts);
 }

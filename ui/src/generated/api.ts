@@ -1439,7 +1439,13 @@ through_fortifications?: boolean,
  * The attacking hex's own terrain, a key of the TERRAIN EFFECT chart (default: clear). A
  * fortified hex holds up to 10 SPs and fights with at most 4 (11.1.8, 11.1.9).
  */
-terrain?: string, };
+terrain?: string, 
+/**
+ * This hex's own retreat route when its side fights from several hexes, in order from the
+ * hex, as its hexes stand: its units retreat by it as a stack of their own and end on its
+ * last hex reached (5.4, 4.5.2, R-MED-50). Without it, the side's route.
+ */
+retreat_hexes?: Array<MedievalRetreatHex>, };
 
 export type MedievalDefendingHex = { label?: string, 
 /**
@@ -1461,7 +1467,13 @@ grand_leader?: boolean,
 /**
  * The units on the hex; none when a leader stands there alone (8.2.9).
  */
-units?: Array<MedievalUnit>, };
+units?: Array<MedievalUnit>, 
+/**
+ * This hex's own retreat route when its side fights from several hexes, in order from the
+ * hex, as its hexes stand: its units retreat by it as a stack of their own and end on its
+ * last hex reached (5.4, 4.5.2, R-MED-50). Without it, the side's route.
+ */
+retreat_hexes?: Array<MedievalRetreatHex>, };
 
 export type MedievalSide = { leader?: MedievalLeader, 
 /**

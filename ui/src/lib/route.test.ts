@@ -29,6 +29,15 @@ describe('a retreat route picked from the roster', () => {
     expect(offered(s, route).map((p) => p.name)).toEqual(['14.06']);
   });
 
+  it("gives a fighting hex's own route to that hex alone (R-MED-50)", () => {
+    const second: PlaceList = { ...route, path: ['defenders', '1', 'retreat_hexes'], title: "Lithuanians' retreat route from 13.06 (Horsemen)" };
+    let s: unknown = { defenders: [{ label: 'Boyars' }, { label: 'Horsemen' }] };
+    s = withPlace(s, second, '14.06');
+    expect(s).toEqual({ defenders: [{ label: 'Boyars' }, { label: 'Horsemen', retreat_hexes: [{ label: '14.06', enemy: true }] }] });
+    expect(routeLine(s, second)).toBe('14.06');
+    expect(heldByPickers([second])).toEqual(new Set(['defenders.retreat_hexes', 'defenders.retreat_hexes.label']));
+  });
+
   it('never adds a hex twice nor a blank one', () => {
     const once = withPlace({}, route, '14.05');
     expect(withPlace(once, route, '14.05')).toEqual(once);

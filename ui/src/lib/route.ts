@@ -6,9 +6,15 @@ import { getAt, setAt, shapeKey } from './schema';
 
 type Item = Record<string, unknown>;
 
+/** The list's place in the situation, an index among a side's hexes as a number ("defenders",
+ * 1, "retreat_hexes"): a fighting hex's own route (R-MED-50). */
+export function pathOf(list: PlaceList): (string | number)[] {
+  return list.path.map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
 /** The items of the list as the situation holds them now. */
 export function itemsOf(situation: unknown, list: PlaceList): Item[] {
-  const items = getAt(situation, list.path);
+  const items = getAt(situation, pathOf(list));
   return Array.isArray(items) ? (items as Item[]) : [];
 }
 
@@ -41,25 +47,25 @@ export function itemFor(list: PlaceList, name: string): Item | undefined {
 export function withPlace(situation: unknown, list: PlaceList, name: string): unknown {
   const item = itemFor(list, name);
   if (!item || routeNames(situation, list).includes(name.trim())) return situation;
-  return setAt(situation, list.path, [...itemsOf(situation, list), item]);
+  return setAt(situation, pathOf(list), [...itemsOf(situation, list), item]);
 }
 
 /** The situation with the route's place at `index` taken off. */
 export function withoutPlace(situation: unknown, list: PlaceList, index: number): unknown {
   const items = itemsOf(situation, list).filter((_, i) => i !== index);
-  return setAt(situation, list.path, items);
+  return setAt(situation, pathOf(list), items);
 }
 
 /** The form's keys the pickers hold: each list is neither added to nor taken from in the form
  * and its places' names are read-only there — the route is the picker's alone. */
 export function heldByPickers(lists: PlaceList[]): Set<string> {
-  return new Set(lists.flatMap((l) => [shapeKey(l.path), shapeKey([...l.path, l.name_key])]));
+  return new Set(lists.flatMap((l) => [shapeKey(pathOf(l)), shapeKey([...pathOf(l), l.name_key])]));
 }
 
 /** The fields shown up front without the lists the pickers hold: a route's hexes (their terrain
  * still to set) stay under the form's other situations, a pursuit's as a retreat's. */
 export function upFrontBesidePickers(keep: Set<string> | undefined, lists: PlaceList[]): Set<string> | undefined {
   if (!keep) return keep;
-  const held = lists.map((l) => shapeKey(l.path));
+  const held = lists.map((l) => shapeKey(pathOf(l)));
   return new Set([...keep].filter((k) => !held.some((h) => k === h || k.startsWith(`${h}.`))));
 }

@@ -375,6 +375,13 @@ pub fn pursuit(
     }
     let mut r = Resolution::certain(&data.system.id, "pursuit", "", "", vec![]);
     r.dice = p.dice.clone();
+    // The results as 5.5.1–5.5.4 name them ("PO - pursuit obligatory"), never the keys.
+    for (key, words) in [
+        ("obligatory", "Pursuit obligatory"),
+        ("voluntary", "Pursuit voluntary"),
+    ] {
+        r.shown.names.insert(key.to_string(), words.to_string());
+    }
     r.distribution = distribution;
     r.outcome = outcome;
     r.total_modifier = modifier;

@@ -324,56 +324,66 @@ struct OnHex<'a> {
 
 /// Both sides' retreat routes to pick hex by hex (5.4, R-MED-44): the roster's other hexes, the
 /// side's counters there as its friendly units (5.4.4, 4.5.2) and the enemy's ticked (5.4.5).
-/// ZoCs and terrain stay the umpire's to set.
+/// A side fighting from several hexes has a route for each, its picker naming the hex and its
+/// units (R-MED-50). ZoCs and terrain stay the umpire's to set.
 fn routes(
     data: &MedievalData,
     state: &BattleState,
-    sides: &Sides<MedievalCounter>,
+    [attacking, defending]: [&[FightingHex]; 2],
     targets: &mut BTreeMap<String, Vec<UnitId>>,
 ) -> Result<Vec<PlaceList>, RefereeError> {
-    let fighting: Vec<&str> = sides
-        .attackers
+    let fighting: Vec<&str> = attacking
         .iter()
-        .chain(&sides.defenders)
-        .filter_map(|f| f.own.hex.as_deref())
+        .chain(defending)
+        .flat_map(|h| h.members.iter().filter_map(|f| f.own.hex.as_deref()))
         .collect();
     let mut out = Vec::new();
-    for (fighters, key) in [
-        (&sides.attackers, "attacker"),
-        (&sides.defenders, "defender"),
+    for (hexes, key, each) in [
+        (attacking, "attacker", "attackers"),
+        (defending, "defender", "defenders"),
     ] {
-        let side = fighters[0].unit.side.as_str();
-        let mut from: Vec<&str> = Vec::new();
-        for hex in fighters.iter().filter_map(|f| f.own.hex.as_deref()) {
-            if !from.contains(&hex) {
-                from.push(hex);
-            }
-        }
-        // One route for a side on several hexes: the picker names the hexes it is for (R-MED-47).
-        let title = if from.len() > 1 {
-            format!(
-                "{} retreat route, for {}",
-                possessive(side),
-                and_list(&from)
-            )
-        } else {
-            format!("{} retreat route", possessive(side))
+        let Some(side) = hexes
+            .iter()
+            .find_map(|h| h.members.first())
+            .map(|f| f.unit.side.as_str())
+        else {
+            continue;
         };
-        let hexes = roster_hexes(data, state, side, &fighting);
-        let places = route_places(hexes, targets, |hex, on| RetreatHex {
+        let on_roster = roster_hexes(data, state, side, &fighting);
+        let places = route_places(on_roster, targets, |hex, on| RetreatHex {
             label: Some(hex.to_string()),
             enemy: !on.enemy.is_empty(),
             friendly: on.friendly.clone(),
             ..RetreatHex::default()
         })?;
-        out.push(PlaceList {
-            path: vec![key.to_string(), "retreat_hexes".to_string()],
+        let list = |path: Vec<String>, title: String, ruling: &str| PlaceList {
+            path,
             title,
             rule: "5.4".to_string(),
-            ruling: Some("R-MED-44".to_string()),
-            places,
+            ruling: Some(ruling.to_string()),
+            places: places.clone(),
             name_key: "label".to_string(),
-        });
+        };
+        if hexes.len() < 2 {
+            out.push(list(
+                vec![key.to_string(), "retreat_hexes".to_string()],
+                format!("{} retreat route", possessive(side)),
+                "R-MED-44",
+            ));
+            continue;
+        }
+        for (i, h) in hexes.iter().enumerate() {
+            let from = h
+                .members
+                .first()
+                .and_then(|f| f.own.hex.as_deref())
+                .map_or(String::new(), |hex| format!(" from {hex}"));
+            out.push(list(
+                vec![each.to_string(), i.to_string(), "retreat_hexes".to_string()],
+                format!("{} retreat route{from} ({})", possessive(side), h.label),
+                "R-MED-50",
+            ));
+        }
     }
     Ok(out)
 }
@@ -404,6 +414,7 @@ fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening
                 leader: h.leader.is_some(),
                 leader_name: h.leader_name(),
                 grand_leader: h.grand_leader(),
+                retreat_hexes: None,
             })
             .collect(),
         // 7.1.7: a side whose fighting hex holds a banner gains its CM; 8.2.2: a leader within
@@ -447,7 +458,7 @@ fn combat(data: &MedievalData, sides: &Sides<MedievalCounter>) -> Result<Opening
     asks.extend(leader_asks(&attacking));
     asks.extend(leader_asks(&defending));
     let mut targets = hex_targets(&attacking, &defending);
-    let places = routes(data, sides.state, sides, &mut targets)?;
+    let places = routes(data, sides.state, [&attacking, &defending], &mut targets)?;
     let mut opening = Opening::new(&situation, targets, asks)?;
     opening.places = places;
     Ok(opening)

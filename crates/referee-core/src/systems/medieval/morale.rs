@@ -578,6 +578,10 @@ impl Player {
     }
 }
 
+/// The unit whose entering takes its side's fallen banner back: the umpire picks it on the
+/// roster when the recapture is applied.
+pub const RECAPTURING: &str = "recapturing unit";
+
 pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, RefereeError> {
     let m = &data.morale;
     // The fall moves the track to the banner's enemy, the recapture back to its side (6.1.5).
@@ -641,13 +645,23 @@ pub fn banner(data: &MedievalData, s: &BannerSituation) -> Result<Resolution, Re
                     Vec::new(),
                     vec![check],
                 ),
-                // Its own side takes it back, captured or not: the fall is reversed (R-MED-36).
-                (true, true) => (
-                    "recaptured",
-                    format!("The banner is recaptured: the track moves {} boxes back to its side.", m.banner),
-                    morale(false)?,
-                    vec![check],
-                ),
+                // Its own side takes it back, captured or not: the fall is reversed (R-MED-36),
+                // and the unit entering holds it from now on (6.1.5, 7.1.4, 7.1.6, R-MED-51).
+                (true, true) => {
+                    let mut effects = morale(false)?;
+                    effects.push(effect(
+                        Target::Unit(RECAPTURING.into()),
+                        Change::Banner { held: true, count: None },
+                        "7.1.4, 7.1.6",
+                        Some("R-MED-51"),
+                    ));
+                    (
+                        "recaptured",
+                        format!("The banner is recaptured: the track moves {} boxes back to its side, and the unit entering holds it.", m.banner),
+                        effects,
+                        vec![check],
+                    )
+                }
             }
         }
     };

@@ -201,6 +201,14 @@ impl Route {
         })
     }
 
+    /// The route of one stack of a side fighting from several hexes: the result's losses are
+    /// the side's, spread as its owner chooses, so the stack keeps at most what the side has
+    /// left (R-MED-28, R-MED-50).
+    pub fn within_side(mut self, side_sp: u32) -> Route {
+        self.sp = side_sp;
+        self
+    }
+
     /// The retreat of `hexes` after the result took `loss` SPs (R-MED-28).
     pub fn walk(&self, hexes: u32, loss: u32) -> Walk {
         if self.held {
@@ -298,6 +306,25 @@ impl Route {
         self.several && staying + self.sp.saturating_sub(loss) > h.stacking_limit
     }
 
+    /// The SPs of friends staying on the route's last hex reached when the side's retreat ends
+    /// there (those its cavalry rides down gone), and the hex's stacking limit (4.5.2).
+    fn room(&self, walk: &Walk) -> Option<(u32, u32)> {
+        let i = (walk.reached as usize).checked_sub(1)?;
+        let h = self.hexes.get(i)?;
+        let staying = h.cavalry_sp
+            + if walk.ridden.contains(&i) {
+                0
+            } else {
+                h.other_sp
+            };
+        Some((staying, h.stacking_limit))
+    }
+
+    /// The SPs of the one stack this route carries (R-MED-50).
+    fn stack_sp(&self) -> u32 {
+        self.stack_sp
+    }
+
     /// The stacking limit of a route hex, by its label.
     pub fn stacking_limit(&self, label: &str) -> Option<u32> {
         self.hexes
@@ -390,6 +417,172 @@ impl Route {
     }
 }
 
+/// A side's retreat: by the one route picked for the side (one hex; or several hexes with no
+/// route of their own, R-MED-47), or by each fighting hex's own route, its units a stack of
+/// their own landing on its last hex (5.4, 4.5.2, R-MED-50).
+#[derive(Clone, Debug)]
+pub enum Retreat {
+    One(Route),
+    /// Each fighting hex by the target its units are (its label) and its route.
+    ByHex(Vec<(String, Route)>),
+}
+
+impl Default for Retreat {
+    fn default() -> Retreat {
+        Retreat::One(Route::default())
+    }
+}
+
+/// What a short retreat costs one stack: the side's (`None`) or a fighting hex's units by its
+/// label, the SPs, and why its retreat stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocked {
+    pub stack: Option<String>,
+    pub sp: u32,
+    pub stop: Option<Stop>,
+}
+
+/// Where one stack of a side lands: on the side as a whole (`None`), or the units of a fighting
+/// hex by its label.
+pub type StackLanding = (Option<String>, Landing);
+
+impl Retreat {
+    fn routes(&self) -> Vec<&Route> {
+        match self {
+            Retreat::One(r) => vec![r],
+            Retreat::ByHex(hexes) => hexes.iter().map(|(_, r)| r).collect(),
+        }
+    }
+
+    /// The SPs a retreat of `hexes` costs by the hexes it is short, `per_hex` a hex (5.4.6):
+    /// the side's, or each fighting hex's stack its own, never more than the stack has
+    /// (R-MED-50); with the rules that stop each.
+    pub fn blocked(&self, hexes: u32, loss: u32, per_hex: u32) -> Vec<Blocked> {
+        let stack = |stack: Option<&String>, route: &Route, cap: Option<u32>| {
+            let walk = route.walk(hexes, loss);
+            let short = hexes.saturating_sub(walk.reached) * per_hex;
+            let sp = cap.map_or(short, |cap| short.min(cap));
+            (sp > 0).then(|| Blocked {
+                stack: stack.cloned(),
+                sp,
+                stop: walk.stop,
+            })
+        };
+        match self {
+            Retreat::One(r) => stack(None, r, None).into_iter().collect(),
+            Retreat::ByHex(by_hex) => by_hex
+                .iter()
+                .filter_map(|(hex, r)| stack(Some(hex), r, Some(r.stack_sp())))
+                .collect(),
+        }
+    }
+
+    /// The SPs all of the side's blocked hexes cost (5.4.6).
+    pub fn blocked_sp(&self, hexes: u32, loss: u32, per_hex: u32) -> u32 {
+        self.blocked(hexes, loss, per_hex)
+            .iter()
+            .map(|b| b.sp)
+            .sum()
+    }
+
+    /// The route hexes whose friendly non-cavalry the side's cavalry rides down, each once.
+    pub fn ridden(&self, hexes: u32, loss: u32) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for route in self.routes() {
+            for i in route.walk(hexes, loss).ridden {
+                let label = route.label(i).to_string();
+                if !out.contains(&label) {
+                    out.push(label);
+                }
+            }
+        }
+        out
+    }
+
+    /// Where each stack lands after a retreat of `hexes` that took `loss` SPs. Stacks of
+    /// several hexes ending on one hex land there only if they fit together, with the SPs the
+    /// side has left and the friends staying there (4.5.2, R-MED-50).
+    pub fn landings(&self, hexes: u32, loss: u32) -> Vec<StackLanding> {
+        let by_hex = match self {
+            Retreat::One(r) => return vec![(None, r.landing(hexes, loss))],
+            Retreat::ByHex(by_hex) => by_hex,
+        };
+        let mut out: Vec<StackLanding> = by_hex
+            .iter()
+            .map(|(hex, r)| (Some(hex.clone()), r.landing(hexes, loss)))
+            .collect();
+        let side_left = by_hex.first().map_or(0, |(_, r)| r.sp.saturating_sub(loss));
+        let ends: Vec<Option<String>> = out
+            .iter()
+            .map(|(_, l)| match l {
+                Landing::On(hex) => Some(hex.clone()),
+                _ => None,
+            })
+            .collect();
+        for (i, end) in ends.iter().enumerate() {
+            let Some(hex) = end else { continue };
+            let together: Vec<usize> = (0..ends.len())
+                .filter(|j| ends[*j].as_ref() == Some(hex))
+                .collect();
+            if together.len() < 2 {
+                continue;
+            }
+            let sp: u32 = together.iter().map(|j| by_hex[*j].1.stack_sp()).sum();
+            let route = &by_hex[i].1;
+            let fits = route
+                .room(&route.walk(hexes, loss))
+                .is_none_or(|(staying, limit)| staying + sp.min(side_left) <= limit);
+            if !fits {
+                out[i].1 = Landing::Overfull(hex.clone());
+            }
+        }
+        out
+    }
+
+    /// Where the leader stacked on the side's hex `hex` (or with the whole side) stops when he
+    /// lives (8.2.6, 8.2.7): where his units' retreat stops; with them all lost, where it would
+    /// have stopped (R-MED-44, R-MED-50).
+    pub fn leader_landing(&self, hex: Option<usize>, hexes: u32, loss: u32) -> Landing {
+        match (self, hex) {
+            (Retreat::One(r), _) => r.leader_landing(hexes, loss),
+            (Retreat::ByHex(_), Some(h)) => {
+                let of = |loss| {
+                    self.landings(hexes, loss)
+                        .into_iter()
+                        .nth(h)
+                        .map_or(Landing::Unnamed, |(_, l)| l)
+                };
+                match of(loss) {
+                    Landing::Gone => of(0),
+                    other => other,
+                }
+            }
+            (Retreat::ByHex(_), None) => Landing::Unnamed,
+        }
+    }
+
+    /// The umpire gave a route (perhaps empty) for the side or one of its hexes.
+    pub fn described(&self) -> bool {
+        self.routes().iter().any(|r| r.described())
+    }
+
+    /// The stacking limit of a route hex, by its label.
+    pub fn stacking_limit(&self, label: &str) -> Option<u32> {
+        self.routes().iter().find_map(|r| r.stacking_limit(label))
+    }
+
+    /// What the routes' hexes do to the side's retreat, in words, each said once.
+    pub fn notes(&self, side: &str) -> Vec<Note> {
+        let mut out: Vec<Note> = Vec::new();
+        for note in self.routes().iter().flat_map(|r| r.notes(side)) {
+            if !out.contains(&note) {
+                out.push(note);
+            }
+        }
+        out
+    }
+}
+
 fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -405,17 +598,22 @@ mod tests {
     use crate::systems::test_support::load;
     use serde_json::json;
 
-    /// A 2-SP light cavalry stack's route, read from these hexes.
-    fn route(hexes: Option<serde_json::Value>, umpire: Option<u32>) -> Route {
-        let ruleset = load("medieval");
-        let data = ruleset.data::<Medieval>().unwrap();
-        let units = resolve_hex(
+    /// A 2-SP light cavalry stack.
+    fn light_cavalry(data: &MedievalData) -> Vec<Unit> {
+        resolve_hex(
             data,
             &[serde_json::from_value(json!({ "type": "light_cavalry", "sp": 2 })).unwrap()],
             "units",
             false,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    /// A 2-SP light cavalry stack's route, read from these hexes.
+    fn route(hexes: Option<serde_json::Value>, umpire: Option<u32>) -> Route {
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let units = light_cavalry(data);
         let path: Option<Vec<RetreatHex>> = hexes.map(|h| serde_json::from_value(h).unwrap());
         Route::new(
             data,
@@ -435,15 +633,7 @@ mod tests {
         // its 2: nothing lands; once the result's 2 SPs of losses leave 2, they fit.
         let ruleset = load("medieval");
         let data = ruleset.data::<Medieval>().unwrap();
-        let stack = || {
-            resolve_hex(
-                data,
-                &[serde_json::from_value(json!({ "type": "light_cavalry", "sp": 2 })).unwrap()],
-                "units",
-                false,
-            )
-            .unwrap()
-        };
+        let stack = || light_cavalry(data);
         let units = [stack(), stack()].concat();
         let path: Vec<RetreatHex> = serde_json::from_value(json!([{ "label": "15.05" }])).unwrap();
         let two = Route::new(data, Some(&path), "defender", &units, &[2, 2], None, false).unwrap();
@@ -453,6 +643,61 @@ mod tests {
         // One stack lands as it always did.
         let one = Route::new(data, Some(&path), "defender", &stack(), &[2], None, false).unwrap();
         assert_eq!(one.landing(1, 0), Landing::On("15.05".into()));
+    }
+
+    #[test]
+    fn each_hex_lands_on_its_own_route_and_stacks_meeting_there_must_fit() {
+        // R-MED-50, 4.5.2: 2-SP stacks from two hexes, D1 along their own routes: on 15.05 and
+        // 15.06 both land; both routed onto 15.05 they would hold 4 SPs there, over its 2, and
+        // neither lands. A route blocked at its first hex costs its stack 1 SP a hex (5.4.6).
+        let ruleset = load("medieval");
+        let data = ruleset.data::<Medieval>().unwrap();
+        let stack = || light_cavalry(data);
+        let route = |hexes: serde_json::Value| {
+            let path: Vec<RetreatHex> = serde_json::from_value(hexes).unwrap();
+            Route::new(data, Some(&path), "defender", &stack(), &[2], None, false)
+                .unwrap()
+                .within_side(4)
+        };
+        let by_hex = |a: serde_json::Value, b: serde_json::Value| {
+            Retreat::ByHex(vec![
+                ("Boyars".into(), route(a)),
+                ("Horsemen".into(), route(b)),
+            ])
+        };
+        let apart = by_hex(json!([{ "label": "15.05" }]), json!([{ "label": "15.06" }]));
+        assert_eq!(
+            apart.landings(1, 0),
+            [
+                (Some("Boyars".into()), Landing::On("15.05".into())),
+                (Some("Horsemen".into()), Landing::On("15.06".into()))
+            ]
+        );
+        let together = by_hex(json!([{ "label": "15.05" }]), json!([{ "label": "15.05" }]));
+        assert_eq!(
+            together.landings(1, 0),
+            [
+                (Some("Boyars".into()), Landing::Overfull("15.05".into())),
+                (Some("Horsemen".into()), Landing::Overfull("15.05".into()))
+            ]
+        );
+        let blocked = by_hex(
+            json!([{ "label": "15.05" }, { "label": "16.05" }]),
+            json!([{ "label": "15.06", "enemy": true }]),
+        );
+        assert_eq!(
+            blocked.blocked(2, 0, 1),
+            [Blocked {
+                stack: Some("Horsemen".into()),
+                sp: 2,
+                stop: Some(Stop::Enemy)
+            }]
+        );
+        // Never more than the stack has: a D3 short by 3 costs the 2-SP stack 2; the other's
+        // route is open past its hexes named.
+        assert_eq!(blocked.blocked_sp(3, 0, 1), 2);
+        assert_eq!(blocked.landings(2, 0)[0].1, Landing::On("16.05".into()));
+        assert_eq!(blocked.landings(2, 0)[1].1, Landing::Stays);
     }
 
     #[test]

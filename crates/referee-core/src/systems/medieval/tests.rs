@@ -226,6 +226,27 @@ fn archers_and_crossbows_by_hand() {
 }
 
 #[test]
+fn the_pursuit_results_reach_the_screen_in_the_rules_words() {
+    // 5.5.1–5.5.4: "PO - pursuit obligatory"; a voluntary pursuit is named too, not its key
+    // capitalised by the screen.
+    let r = resolved("pursuit", json!({ "hexes_from_leader": 2, "morale": 0 }));
+    let shown: Vec<&str> = r
+        .distribution
+        .iter()
+        .map(|d| r.shown.names[&d.result].as_str())
+        .collect();
+    assert_eq!(shown, ["Pursuit obligatory", "Pursuit voluntary"]);
+    for d in &r.distribution {
+        assert_ne!(
+            r.shown.names[&d.result],
+            crate::contract::result_words(&d.result),
+            "the key {} reaches the screen",
+            d.result
+        );
+    }
+}
+
+#[test]
 fn pursuit_fatigue_and_regroup_by_hand() {
     let p = |hexes: u32, morale: i64| {
         let r = resolved(

@@ -11,13 +11,13 @@ use crate::rule_system::{Die, Thrower};
 use crate::systems::medieval::after::death_effects;
 use crate::systems::medieval::data::MedievalData;
 use crate::systems::medieval::result::{CombatResult, Part};
-use crate::systems::medieval::retreat::{Landing, Route};
+use crate::systems::medieval::retreat::{Landing, Retreat, RetreatHex, Route, StackLanding};
 use crate::systems::medieval::scatter::ScatterRead;
 use crate::systems::medieval::units::Unit;
 
 /// What a result can do to one side: its retreat route and who a scatter reaches.
 pub(super) struct SideAftermath {
-    pub route: Route,
+    pub route: Retreat,
     /// Who the scatter d6 is read for (5.1.1 g), by hex.
     pub read: ScatterRead,
     /// The targets an outright scatter (R) reaches: nobody stacked with a leader (9.1.3).
@@ -34,14 +34,16 @@ impl SideAftermath {
     /// The SPs a part of a result costs the side: its loss, and 1 for each hex its retreat is
     /// short (5.4.6), never more than it has.
     pub fn losses(&self, data: &MedievalData, part: Part) -> u32 {
-        let walk = self.route.walk(part.retreat, part.loss);
-        let short = part.retreat.saturating_sub(walk.reached);
-        (part.loss + short * data.retreat.blocked_sp_per_hex).min(self.sp)
+        let blocked =
+            self.route
+                .blocked_sp(part.retreat, part.loss, data.retreat.blocked_sp_per_hex);
+        (part.loss + blocked).min(self.sp)
     }
 
-    /// Where the side's counters stand once a part of a result is made (R-MED-44).
-    pub fn landing(&self, part: Part) -> Landing {
-        self.route.landing(part.retreat, part.loss)
+    /// Where the side's counters stand once a part of a result is made, the side whole or
+    /// each fighting hex's units (R-MED-44, R-MED-50).
+    pub fn landings(&self, part: Part) -> Vec<StackLanding> {
+        self.route.landings(part.retreat, part.loss)
     }
 }
 
@@ -56,6 +58,8 @@ pub(super) struct StackedLeader {
     pub word: &'static str,
     /// With the side on several hexes: the SPs on his hex and on the others (R-MED-31).
     pub split: Option<(u32, u32)>,
+    /// The side's hex he stands on, by its index; none for a leader with the whole side.
+    pub hex: Option<usize>,
 }
 
 impl StackedLeader {
@@ -81,6 +85,7 @@ impl StackedLeader {
                 thrower,
                 word,
                 split: None,
+                hex: None,
             }];
         }
         let places = hex_names(&fighters.labels, thrower, word);
@@ -115,6 +120,7 @@ impl StackedLeader {
                     thrower,
                     word,
                     split,
+                    hex: Some(hex),
                 }
             })
             .collect()
@@ -229,8 +235,26 @@ impl<'d> Aftermath<'d> {
         [attackers, defenders]: [&Fighters; 2],
         cms: &Cms,
     ) -> Result<Aftermath<'d>, RefereeError> {
-        let attacker_route = retreat_route(data, attackers, &s.attacker, "attacker")?;
-        let defender_route = retreat_route(data, defenders, &s.defender, "defender")?;
+        let attacker_route = retreat_route(
+            data,
+            attackers,
+            &s.attacker,
+            s.attackers
+                .iter()
+                .map(|h| h.retreat_hexes.as_deref())
+                .collect(),
+            (Thrower::A, "attacking"),
+        )?;
+        let defender_route = retreat_route(
+            data,
+            defenders,
+            &s.defender,
+            s.defenders
+                .iter()
+                .map(|h| h.retreat_hexes.as_deref())
+                .collect(),
+            (Thrower::B, "defending"),
+        )?;
         let attacker_read = scatter_read(
             Target::Attacker,
             Thrower::A,
@@ -351,13 +375,11 @@ impl<'d> Aftermath<'d> {
         }
         let mut lost_sp = part.loss > 0;
         if part.retreat > 0 {
-            let (retreat, short) = self.retreat_effects(part, &target, side);
+            let (retreat, blocked) = self.retreat_effects(part, &target, side);
             out.extend(retreat);
             // 5.4.6: 1 SP for each hex the retreat cannot be made.
-            if let Some(blocked) = short {
-                lost_sp = true;
-                out.push(blocked);
-            }
+            lost_sp |= !blocked.is_empty();
+            out.extend(blocked);
         }
         // 6.1.4: each unit these losses eliminate moves the track 1 box to the enemy; the
         // scatter and ride-downs that follow do not (9.1.5, 5.8.4).
@@ -388,7 +410,7 @@ impl<'d> Aftermath<'d> {
         part: Part,
         target: &Target,
         side: &SideAftermath,
-    ) -> (Vec<Effect>, Option<Effect>) {
+    ) -> (Vec<Effect>, Vec<Effect>) {
         let data = self.data;
         let c = &data.combat;
         let mut out = vec![effect(
@@ -407,59 +429,79 @@ impl<'d> Aftermath<'d> {
                 None,
             ));
         }
-        let walk = side.route.walk(part.retreat, part.loss);
         // 5.4.4, 5.8.7: the friendly non-cavalry the retreating cavalry enters.
-        for i in &walk.ridden {
+        for hex in side.route.ridden(part.retreat, part.loss) {
             out.push(effect(
-                Target::Hex(side.route.label(*i).to_string()),
+                Target::Hex(hex),
                 Change::DestroyAll,
                 "5.4.4, 5.8.3, 5.8.4, 5.8.7",
                 Some("R-MED-28"),
             ));
         }
-        // 5.4.2, R-MED-44: the counters land on the route's last hex reached, in this event.
-        if let Landing::On(hex) = side.landing(part) {
-            out.push(effect(
-                target.clone(),
-                Change::RetreatTo { hex },
-                "5.4.2, 5.4.6",
-                Some("R-MED-44"),
-            ));
+        // 5.4.2, R-MED-44: the counters land on the route's last hex reached, in this event;
+        // from several hexes, each hex's units on their own route's (R-MED-50).
+        for (stack, landing) in side.landings(part) {
+            if let Landing::On(hex) = landing {
+                let (on, ruling) = match stack {
+                    Some(stack) => (Target::Hex(stack), "R-MED-50"),
+                    None => (target.clone(), "R-MED-44"),
+                };
+                out.push(effect(
+                    on,
+                    Change::RetreatTo { hex },
+                    "5.4.2, 5.4.6",
+                    Some(ruling),
+                ));
+            }
         }
-        let short = part.retreat.saturating_sub(walk.reached);
-        let blocked = (short > 0).then(|| {
-            let why = walk
-                .stop
-                .map_or(String::new(), |stop| format!(", {}", stop.rule()));
-            effect(
-                target.clone(),
-                Change::LoseSp {
-                    count: short * data.retreat.blocked_sp_per_hex,
-                    chosen_by: if *target == Target::Attacker {
-                        Chooser::Attacker
-                    } else {
-                        Chooser::Defender
+        // 5.4.6: each stack short of its hexes loses their SPs, chosen by the side's owner.
+        let chooser = if *target == Target::Attacker {
+            Chooser::Attacker
+        } else {
+            Chooser::Defender
+        };
+        let blocked = side
+            .route
+            .blocked(part.retreat, part.loss, data.retreat.blocked_sp_per_hex)
+            .into_iter()
+            .map(|b| {
+                let why = b
+                    .stop
+                    .map_or(String::new(), |stop| format!(", {}", stop.rule()));
+                effect(
+                    b.stack.map_or_else(|| target.clone(), Target::Hex),
+                    Change::LoseSp {
+                        count: b.sp,
+                        chosen_by: chooser,
                     },
-                },
-                &format!("{}{why}", data.retreat.rule),
-                walk.stop.map(|_| "R-MED-28"),
-            )
-        });
+                    &format!("{}{why}", data.retreat.rule),
+                    b.stop.map(|_| "R-MED-28"),
+                )
+            })
+            .collect();
         (out, blocked)
     }
 }
 
 /// A side's retreat route. Ranged units in combat formation cannot retreat: every hex is an SP
 /// (10.3.3, 10.7.4). A mixed stack retreats as one, its ranged units with it (R-MED-21). Each
-/// hex retreats as its own stack: the largest counts for stacking (4.5.2).
+/// hex retreats as its own stack: by the side's one route, the largest counts for stacking
+/// (4.5.2, R-MED-47); with a route of its own for any of the side's hexes, each hex by its own,
+/// a hex without one by the side's (R-MED-50).
 fn retreat_route(
     data: &MedievalData,
     side: &Fighters,
     support: &SideSupport,
-    name: &str,
-) -> Result<Route, RefereeError> {
+    own_routes: Vec<Option<&[RetreatHex]>>,
+    (thrower, word): (Thrower, &str),
+) -> Result<Retreat, RefereeError> {
+    let name = if thrower == Thrower::A {
+        "attacker"
+    } else {
+        "defender"
+    };
     let held = side.all_ranged() && side.units.iter().all(|(u, _)| !u.movement_formation);
-    let mut stacks: Vec<u32> = Vec::new();
+    let mut stacks: Vec<u32> = vec![0; side.labels.len()];
     for ((u, _), h) in side.units.iter().zip(&side.hex_of) {
         if stacks.len() <= *h {
             stacks.resize(h + 1, 0);
@@ -467,15 +509,47 @@ fn retreat_route(
         stacks[*h] += u.sp * u.count;
     }
     let units: Vec<Unit> = side.units.iter().map(|(u, _)| u.clone()).collect();
-    Route::new(
-        data,
-        support.retreat_hexes.as_deref(),
-        name,
-        &units,
-        &stacks,
-        support.retreat_possible,
-        held,
-    )
+    let by_hex = stacks.len() > 1 && own_routes.iter().any(Option::is_some);
+    if !by_hex {
+        return Ok(Retreat::One(Route::new(
+            data,
+            support.retreat_hexes.as_deref(),
+            name,
+            &units,
+            &stacks,
+            support.retreat_possible,
+            held,
+        )?));
+    }
+    let side_sp: u32 = stacks.iter().sum();
+    let names = hex_names(&side.labels, thrower, word);
+    let mut routes = Vec::new();
+    for (h, stack) in stacks.iter().enumerate() {
+        let own: Vec<Unit> = side
+            .units
+            .iter()
+            .zip(&side.hex_of)
+            .filter(|(_, on)| **on == h)
+            .map(|((u, _), _)| u.clone())
+            .collect();
+        let path = own_routes
+            .get(h)
+            .copied()
+            .flatten()
+            .or(support.retreat_hexes.as_deref());
+        let route = Route::new(
+            data,
+            path,
+            name,
+            &own,
+            &[*stack],
+            support.retreat_possible,
+            held,
+        )?
+        .within_side(side_sp);
+        routes.push((names[h].clone(), route));
+    }
+    Ok(Retreat::ByHex(routes))
 }
 
 /// Who a scattering result scatters: nobody stacked with a leader (9.1.3). With the leader on

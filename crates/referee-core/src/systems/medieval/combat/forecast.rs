@@ -10,7 +10,7 @@ use crate::error::RefereeError;
 use crate::odds::{DiceSpec, Dist};
 use crate::systems::medieval::data::MedievalData;
 use crate::systems::medieval::result::{CombatResult, Part};
-use crate::systems::medieval::retreat::Route;
+use crate::systems::medieval::retreat::Retreat;
 use crate::systems::medieval::units::Unit;
 use crate::ErrorCode;
 
@@ -69,7 +69,7 @@ type Split = Option<(u32, u32)>;
 struct Fate {
     name: &'static str,
     sp: u32,
-    route: Route,
+    route: Retreat,
     /// Each leader stacked with the side's units, who rolls for his life when they retreat
     /// (8.2.4): his name and, with the side on several hexes, the SPs on his hex and on the
     /// others. His roll counts the losses of his hex only (8.2.4–8.2.5, R-MED-31).
@@ -101,9 +101,10 @@ fn end_of(
     part: Part,
     leader_roll: &Dist<i64>,
 ) -> Result<Dist<End>, crate::odds::OddsError> {
-    let walk = side.route.walk(part.retreat, part.loss);
-    let blocked = part.retreat.saturating_sub(walk.reached);
-    let lost = part.loss + blocked * data.retreat.blocked_sp_per_hex;
+    let lost = part.loss
+        + side
+            .route
+            .blocked_sp(part.retreat, part.loss, data.retreat.blocked_sp_per_hex);
     let eliminated = lost >= side.sp;
     let base = End {
         lost: lost.min(side.sp),
@@ -111,7 +112,7 @@ fn end_of(
         eliminated,
         scattered: false,
         leaders_die: 0,
-        rode_down: !walk.ridden.is_empty(),
+        rode_down: !side.route.ridden(part.retreat, part.loss).is_empty(),
     };
     // 5.1.1 g: after a retreat, the d6 scatter roll; none when stacked with a leader (9.1.3).
     let scatter: Dist<bool> = if eliminated || part.retreat == 0 || side.scatter_immune {
@@ -228,7 +229,7 @@ mod tests {
         let side = Fate {
             name: "defender",
             sp: 3,
-            route: Route::default(),
+            route: Retreat::default(),
             leaders: vec![(None, leader_hex)],
             scatter_immune: true,
             scatter_column: String::new(),
@@ -264,7 +265,16 @@ mod tests {
         // nominal, 2 it can lose. 2d6 − 2 ≤ 2: 6 of 36 on one hex and on several (R-MED-31).
         let ruleset = load("medieval");
         let data = ruleset.data::<Medieval>().unwrap();
-        let blocked = Route::new(data, None, "defender", &[], &[2], Some(0), false).unwrap();
+        let blocked = crate::systems::medieval::retreat::Route::new(
+            data,
+            None,
+            "defender",
+            &[],
+            &[2],
+            Some(0),
+            false,
+        )
+        .unwrap();
         let roll = "2d6".parse::<DiceSpec>().unwrap().distribution().unwrap();
         let d2_1 = Part {
             loss: 1,
@@ -275,7 +285,7 @@ mod tests {
             let side = Fate {
                 name: "defender",
                 sp: 2,
-                route: blocked.clone(),
+                route: Retreat::One(blocked.clone()),
                 leaders: vec![(None, leader_hex)],
                 scatter_immune: true,
                 scatter_column: String::new(),

@@ -102,6 +102,12 @@ pub struct AttackingHex {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional)]
     pub terrain: Option<String>,
+    /// This hex's own retreat route when its side fights from several hexes, in order from the
+    /// hex, as its hexes stand: its units retreat by it as a stack of their own and end on its
+    /// last hex reached (5.4, 4.5.2, R-MED-50). Without it, the side's route.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional)]
+    pub retreat_hexes: Option<Vec<RetreatHex>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, TS)]
@@ -129,6 +135,12 @@ pub struct DefendingHex {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<MedUnit>>")]
     pub units: Vec<MedUnit>,
+    /// This hex's own retreat route when its side fights from several hexes, in order from the
+    /// hex, as its hexes stand: its units retreat by it as a stack of their own and end on its
+    /// last hex reached (5.4, 4.5.2, R-MED-50). Without it, the side's route.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional)]
+    pub retreat_hexes: Option<Vec<RetreatHex>>,
 }
 
 /// What stands by one side beyond its units.

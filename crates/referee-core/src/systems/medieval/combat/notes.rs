@@ -17,7 +17,13 @@ pub(super) fn closing(
     cms: &Cms,
 ) -> Vec<Note> {
     let mut notes = Vec::new();
-    if s.attacker.retreat_hexes.is_none() && s.defender.retreat_hexes.is_none() {
+    let own_route = s
+        .attackers
+        .iter()
+        .map(|h| &h.retreat_hexes)
+        .chain(s.defenders.iter().map(|h| &h.retreat_hexes))
+        .any(Option::is_some);
+    if s.attacker.retreat_hexes.is_none() && s.defender.retreat_hexes.is_none() && !own_route {
         notes.push(Note::new(
             "Cavalry retreating through a hex of friendly non-cavalry rides it down (eliminated); describe the retreat hexes and the referee finds who.",
             "5.4.4",

@@ -19,9 +19,10 @@ pub(super) fn asks_scatter(data: &MedievalData, part: Part, side: &SideAftermath
     if part.retreat == 0 || part.scattered || !side.read.asks(data, part.retreat) {
         return false;
     }
-    let walk = side.route.walk(part.retreat, part.loss);
-    let lost =
-        part.loss + part.retreat.saturating_sub(walk.reached) * data.retreat.blocked_sp_per_hex;
+    let lost = part.loss
+        + side
+            .route
+            .blocked_sp(part.retreat, part.loss, data.retreat.blocked_sp_per_hex);
     lost < sp
 }
 
@@ -80,7 +81,8 @@ pub(super) fn outcome(
                 part.retreat,
                 leader_losses(lost, leader.split),
                 lost >= side.sp,
-                side.route.leader_landing(part.retreat, part.loss),
+                side.route
+                    .leader_landing(leader.hex, part.retreat, part.loss),
                 faces,
             );
             meaning.push(said);

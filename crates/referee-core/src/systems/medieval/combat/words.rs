@@ -86,26 +86,43 @@ impl SideNames {
     }
 }
 
-/// One side's landing in words, if it retreats.
-fn landing_words(name: &str, named: bool, part: Part, side: &SideAftermath) -> Option<String> {
+/// One side's landing in words, if it retreats: the side's, or each fighting hex's (R-MED-50).
+fn landing_words(name: &str, named: bool, part: Part, side: &SideAftermath) -> Vec<String> {
     // A side scattered outright leaves the map (9.1): where it retreated is moot.
     if part.retreat == 0 || part.scattered {
-        return None;
+        return Vec::new();
     }
     let unset =
         "the roster leaves its units where they fought: move them on the map and set their hex";
-    match side.landing(part) {
-        Landing::On(hex) => Some(format!("{name}: the retreat ends on hex {hex}.")),
-        Landing::Overfull(hex) => Some(format!(
-            "{name}: the stacks from the side's hexes cannot all end on hex {hex}, over its {} SPs (4.5.2); move them on the map and set their hexes.",
-            side.route.stacking_limit(&hex).unwrap_or_default()
-        )),
-        Landing::Unnamed if side.route.described() => Some(format!(
-            "{name}: the retreat route names no hex where the retreat ends; {unset}."
-        )),
-        Landing::Unnamed if named => Some(format!("{name}: no retreat route picked; {unset}.")),
-        _ => None,
-    }
+    let landings = side.landings(part);
+    let several = landings.len() > 1;
+    landings
+        .into_iter()
+        .filter_map(|(stack, landing)| {
+            let name = match &stack {
+                Some(stack) if several => stack.as_str(),
+                _ => name,
+            };
+            match landing {
+                Landing::On(hex) => Some(format!("{name}: the retreat ends on hex {hex}.")),
+                Landing::Overfull(hex) if several => Some(format!(
+                    "{name}: cannot end on hex {hex} with the side's other stacks retreating there, over its {} SPs (4.5.2); move them on the map and set their hex.",
+                    side.route.stacking_limit(&hex).unwrap_or_default()
+                )),
+                Landing::Overfull(hex) => Some(format!(
+                    "{name}: the stacks from the side's hexes cannot all end on hex {hex}, over its {} SPs (4.5.2); move them on the map and set their hexes.",
+                    side.route.stacking_limit(&hex).unwrap_or_default()
+                )),
+                Landing::Unnamed if side.route.described() => Some(format!(
+                    "{name}: the retreat route names no hex where the retreat ends; {unset}."
+                )),
+                Landing::Unnamed if named => {
+                    Some(format!("{name}: no retreat route picked; {unset}."))
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// A side by its hexes' labels when every hex has one, else by its role; singular for one label.
