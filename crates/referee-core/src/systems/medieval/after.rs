@@ -32,6 +32,11 @@ pub struct PursuitSituation {
     #[serde(default, skip_serializing_if = "is_default")]
     #[ts(optional, as = "Option<Vec<PursuitHex>>")]
     pub path: Vec<PursuitHex>,
+    /// If the pursuit is voluntary, the player keeps the unit where it is (5.5.4): nothing
+    /// moves and nothing is ridden down.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(optional, as = "Option<bool>")]
+    pub stays: bool,
 }
 
 /// A hex of a pursuit: friendly units to stack with, enemy non-cavalry to ride down.
@@ -354,6 +359,13 @@ pub fn pursuit(
         } else {
             "Pursuit is voluntary: the unit may pursue, leaving the retreat path by 1 hex (5.5.4), or stay."
         };
+        // A voluntary pursuit the player declines: the unit stays, nothing moves (5.5.4).
+        if code != "obligatory" && s.stays {
+            return (
+                "Pursuit is voluntary, and the unit stays where it is (5.5.4).".to_string(),
+                vec![],
+            );
+        }
         // The path described is the pursuit the unit makes (R-MED-32): its ride-downs follow
         // either way, and it ends on the last hex it enters (R-MED-45).
         let mut effects = path.ridden.clone();

@@ -584,6 +584,8 @@ pub fn open_pursuit(data: &MedievalData, state: &BattleState) -> Result<Opening,
             })
             .into_iter()
             .collect(),
+        // A voluntary pursuit is made unless the umpire ticks that the player declines it.
+        stays: false,
     };
     let mut targets = BTreeMap::from([(
         target_key(&Target::Attacker),

@@ -129,6 +129,8 @@ impl RuleSystem for Medieval {
             ("stream", "Stream"),
             ("ford", "Ford"),
             ("uphill", "Uphill"),
+            // A voluntary pursuit declined (5.5.4): the player's choice, asked up front.
+            ("stays", "Stays if the pursuit is voluntary"),
         ])
     }
 

@@ -247,6 +247,38 @@ fn the_pursuit_results_reach_the_screen_in_the_rules_words() {
 }
 
 #[test]
+fn a_voluntary_pursuit_declined_moves_nothing() {
+    // 5.5.4: a voluntary pursuit "may" be made. Declined, the unit stays and rides nobody down;
+    // an obligatory one is made whatever the player would rather.
+    let pursuit = |stays: bool| {
+        json!({
+            "hexes_from_leader": 2,
+            "pursuer": { "type": "light_cavalry", "sp": 2, "cf": 3 },
+            "path": [{ "label": "05.06", "enemy": [{ "type": "heavy_infantry", "sp": 1 }] }],
+            "stays": stays
+        })
+    };
+    let moves = |r: &crate::Resolution| r.outcome.as_ref().unwrap().effects.len();
+    // A 6 is voluntary at 2 hexes from the leader, a 1 obligatory.
+    let made = with_dice("pursuit", pursuit(false), &[6]);
+    assert_eq!(made.outcome.as_ref().unwrap().result, "voluntary");
+    assert_eq!(moves(&made), 2, "the ride-down and the move: {made:?}");
+    let declined = with_dice("pursuit", pursuit(true), &[6]);
+    assert_eq!(moves(&declined), 0, "{:?}", declined.outcome);
+    assert!(declined.outcome.as_ref().unwrap().meaning.contains("stays"));
+    // The odds say the same as Apply: the voluntary row lands nothing.
+    let row = declined
+        .distribution
+        .iter()
+        .find(|d| d.result == "voluntary")
+        .unwrap();
+    assert!(row.effects.is_empty());
+    let obliged = with_dice("pursuit", pursuit(true), &[1]);
+    assert_eq!(obliged.outcome.as_ref().unwrap().result, "obligatory");
+    assert_eq!(moves(&obliged), 2);
+}
+
+#[test]
 fn pursuit_fatigue_and_regroup_by_hand() {
     let p = |hexes: u32, morale: i64| {
         let r = resolved(
