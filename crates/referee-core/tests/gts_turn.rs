@@ -1186,8 +1186,16 @@ fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
 
     // Rout movement (4.31): a routed unit's row gives its move, full allowance (infantry 6",
     // light armour +1") plus panic dice, and offers its routing off the table (4.312).
+    // Disordered when it routs, it is Routed only (3.3: the conditions exclude one another),
+    // and Disorder befalling a router leaves it Routed only.
+    adjust(&mut t, "Peltasts", Change::Disorder);
+    assert!(t.gts("Peltasts").disordered);
     adjust(&mut t, "Peltasts", Change::RoutUnit);
+    assert!(!t.gts("Peltasts").disordered && t.gts("Peltasts").rout);
+    adjust(&mut t, "Peltasts", Change::Disorder);
+    assert!(!t.gts("Peltasts").disordered);
     let (words, edits) = row(&t, "Peltasts");
+    assert!(!words.contains("Disordered"), "{words}");
     assert!(words.contains("rout move 7\" + panic dice"), "{words}");
     assert!(
         edits.contains(&"Routs off the table".to_string()),
@@ -1288,6 +1296,23 @@ fn a_generals_command_points_are_rolled_on_his_row_spent_and_gone_next_turn() {
     assert!(row(&t, "Artaphernes")
         .0
         .contains("5 of 6 command points left"));
+    // His row corrected in the turn (his valour) is not a new turn: his points stay (1.2).
+    let corrected = UnitSpec {
+        label: "Artaphernes".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::Leader,
+        stats: json!({ "pv": 2, "pc": 3, "ts": "G", "leads": "Immortals" }),
+    };
+    let body = t.b.edit_unit(&t.r, artaphernes, corrected).unwrap();
+    t.step(body);
+    let (words, edits) = row(&t, "Artaphernes");
+    assert!(words.contains("5 of 6 command points left"), "{words}");
+    assert_eq!(
+        t.r.system.words(t.unit("Artaphernes")).type_name,
+        "Leader 3(G) +2"
+    );
+    assert!(edits.contains(&"Spend 1 point".to_string()), "{edits:?}");
     // Overspending is refused in words, and nothing is written.
     let events = t.b.events.len();
     let e =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UnitForm } from '../generated/api';
-import { asked, defaultLabel, initialValues, missing, search, statsOf, valuesOf } from './unit-form';
+import { asked, carriedToNext, defaultLabel, initialValues, missing, search, statsOf, valuesOf } from './unit-form';
 
 const form: UnitForm = {
   ruleset: 'itacs',
@@ -29,6 +29,19 @@ describe('the unit form', () => {
     expect(statsOf(form, { type: 'SD', count: 4, elite: false, class: 'A' })).toEqual({ type: 'SD', count: 4 });
     // What the unit carried and the form does not ask stays (a unit's hits are its hits).
     expect(statsOf(form, { ...valuesOf({ type: 'PS', count: 2, hits: 1 }), class: 'A' })).toEqual({ hits: 1, type: 'PS', class: 'A', count: 2 });
+  });
+
+  it('carries to the next unit only what is not one unit’s own (a GTS unit’s order)', () => {
+    // GTS: Persian cavalry added after close-order Immortals must not be in close order too
+    // (it would move 14" instead of its 15", Table 2.10).
+    const choice = (key: string, once: boolean) => ({ key, label: key, rule: '2.10', kind: 'choice' as const, required: false, once, options: [] });
+    const gts = [choice('class', false), choice('weapon', false), choice('order', true), choice('morale', true)];
+    const immortals = { class: 'infantry', weapon: 'SP', order: 'CO', morale: 'C', stands: 4 };
+    const next = carriedToNext(gts, immortals);
+    expect(next).toEqual({ class: 'infantry', weapon: 'SP', stands: 4 });
+    expect(statsOf({ ...form, fields: gts }, { ...next, class: 'cavalry' })).not.toHaveProperty('order');
+    // The values of the unit just added are left as they were.
+    expect(immortals.order).toBe('CO');
   });
 
   it('edits a unit from its entry as the core gives it (the strength it began with)', () => {

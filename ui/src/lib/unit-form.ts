@@ -48,6 +48,15 @@ export function statsOf(form: UnitForm, values: Values): Values {
   return out;
 }
 
+/** The values the next unit added starts from: the last one's, less the fields of one unit only
+ * (the leader attached to it; a GTS unit's order, morale and training, which left empty mean the
+ * standard and so must not be filled in silently by the unit before). */
+export function carriedToNext(fields: UnitField[], values: Values): Values {
+  const out = { ...values };
+  for (const f of fields) if (f.once) delete out[f.key];
+  return out;
+}
+
 export interface Missing {
   key: string;
   label: string;

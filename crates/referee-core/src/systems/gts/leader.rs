@@ -212,6 +212,15 @@ pub fn land(own: &mut GtsLeader, change: &Change) -> bool {
     true
 }
 
+/// A correction of his row keeps this turn's command points, those spent and his move from
+/// contact: the row corrected is not a new turn, and points are rolled once a Command phase
+/// (1.2, R-GTS-40).
+pub fn keep(old: &GtsLeader, new: &mut GtsLeader) {
+    new.command_points = old.command_points;
+    new.command_spent = old.command_spent;
+    new.moved_from_contact = old.moved_from_contact && new.leads.is_none();
+}
+
 /// How far a leader with no unit is moved when an enemy unit contacts him (6.25).
 pub const CONTACT_MOVE_INCHES: u32 = 10;
 

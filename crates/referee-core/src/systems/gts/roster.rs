@@ -196,14 +196,16 @@ pub fn land(data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Ch
         }
         Change::DestroyAll => unit.strength = 0,
         // Reserve, Disorder and Rout exclude one another (3.3): Disordered or Routed, a unit
-        // in Reserve loses its chit.
+        // in Reserve loses its chit; a routed unit is not also Disordered (a rally brings
+        // Disorder back with it, 3.33), and a Disordered one that routs is only Routed.
         Change::Disorder => {
-            own.disordered = true;
+            own.disordered = !own.rout;
             own.reserve = false;
         }
         Change::Recover => own.disordered = false,
         Change::Rout | Change::RoutUnit => {
             own.rout = true;
+            own.disordered = false;
             own.reserve = false;
         }
         // Rallied off the table, it comes back where it left (4.312).
@@ -575,10 +577,14 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
         Field::new("class", "Class", "2.1", FieldKind::Choice)
             .required()
             .options(classes),
+        // Morale, training and order are each unit's own: left empty they mean the standard (no
+        // order: Table 2.10 adds nothing), so the unit added before must not fill them in.
         Field::new("morale", "Morale", "2.1, 2.10", FieldKind::Choice)
+            .once()
             .help("Leave empty for standard morale.")
             .options(group("morale")),
         Field::new("training", "Training", "2.1, 2.10", FieldKind::Choice)
+            .once()
             .help("Leave empty for standard training.")
             .options(group("training")),
         Field::new("armour", "Armour", "2.1, 2.10", FieldKind::Choice).options(group("armour")),
@@ -590,6 +596,7 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
             .help("A second weapon the unit fires with at a penalty.")
             .options(group("weapon")),
         Field::new("order", "Order", "2.10, 3.23", FieldKind::Choice)
+            .once()
             .help("Close or open order; elephants have neither.")
             .options(group("order")),
         Field::new("stands", "Stands", "2.11, 5.52", FieldKind::Number)

@@ -1379,3 +1379,21 @@ fn an_elephant_hit_in_the_round_tests_for_frenzy_as_the_chains_last_stage() {
         .meaning
         .contains("War elephant stays calm"));
 }
+
+#[test]
+fn the_unit_form_carries_no_order_morale_or_training_to_the_next_unit() {
+    // Persian cavalry added after close-order Immortals moved 14", not its 15" (12" + 3" for no
+    // armour, Table 2.10): the form had carried "Close order" over. Each unit's own choices,
+    // left empty for the standard, are asked afresh; its class and weapon still carry.
+    let fields = super::roster::fields(&super::test_data());
+    let once = |key: &str| fields.iter().find(|f| f.key == key).unwrap().once;
+    for key in ["order", "morale", "training"] {
+        assert!(once(key), "{key}");
+    }
+    for key in ["class", "weapon", "armour", "stands"] {
+        assert!(!once(key), "{key}");
+    }
+    // Without an order the cavalry moves its 15" (Table 2.10 adds nothing for no order).
+    let r = resolved("unit", persian_horse());
+    assert_eq!(value(&r, "Move"), "15\"");
+}
