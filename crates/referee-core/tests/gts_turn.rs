@@ -1071,11 +1071,13 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
                 "recoil test" => 1,
                 p if p.starts_with("frenzy test") => 2,
                 "driver" => 9,
+                // 4.46: its heading, a d8 with its facing as North: 2 is north-east.
+                "rampage heading, its facing as North" => 2,
                 _ => 5,
             });
         }
     };
-    let frenzy: Vec<(&str, &str)> = r.shown.faces[faces.len() - 2..]
+    let frenzy: Vec<(&str, &str)> = r.shown.faces[faces.len() - 3..]
         .iter()
         .map(|d| {
             (
@@ -1088,9 +1090,11 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
         frenzy,
         [
             ("War elephant", "frenzy test 1"),
-            ("War elephant", "driver")
+            ("War elephant", "driver"),
+            ("War elephant", "rampage heading, its facing as North")
         ]
     );
+    assert_eq!(r.shown.faces.last().unwrap().face_names[1], "NE");
     let r = t.throw("melee_round", &round, &faces);
     t.apply(&r, &m);
     assert!(t.unit("Runners").lost, "the escort goes as it frenzies");
@@ -1098,7 +1102,7 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
         t.unit("War elephant")
             .moves
             .iter()
-            .any(|m| m.contains("rampages")),
+            .any(|m| m.contains("rampages: turns NE")),
         "{:?}",
         t.unit("War elephant").moves
     );
@@ -1502,4 +1506,173 @@ fn a_leader_with_no_unit_contacted_by_the_enemy_is_moved_up_to_10_inches_6_25() 
     assert!(row(&t, "Hydarnes")
         .0
         .contains("if an enemy unit contacts him"));
+}
+
+#[test]
+fn a_general_entered_with_his_guard_rolls_and_spends_his_command_points_on_his_row() {
+    // R-GTS-40, 1.2, 1.7 e: the army general's tag on his guard's row; his command points rolled
+    // there, 3 spent for the army's Reserve, kept when his row is corrected, gone next turn.
+    let mut t = Turn::begin();
+    let mardonius = t.id("Mardonius");
+    assert!(!row(&t, "Mardonius")
+        .1
+        .contains(&"Command points".to_string()));
+    let tagged = |pv: i64| UnitSpec {
+        label: "Mardonius".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::General,
+        stats: json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 1,
+                       "pv": pv, "pc": 2, "ts": "E" }),
+    };
+    let body = t.b.edit_unit(&t.r, mardonius, tagged(1)).unwrap();
+    t.step(body);
+    let entry = referee_core::state::SystemUnit::entry(t.gts("Mardonius")).unwrap();
+    assert_eq!((&entry["pc"], &entry["ts"]), (&json!(2), &json!("E")));
+    assert!(row(&t, "Mardonius")
+        .1
+        .contains(&"Command points".to_string()));
+    let opened = fight(&t.r, &t.b.state, "command_points", &[mardonius], &[]).unwrap();
+    assert_eq!(
+        (&opened.situation["pc"], &opened.situation["ts"]),
+        (&json!(2), &json!("E"))
+    );
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    // His d10 (Excellent) shows 7: 7 points, on his row.
+    let r = t.throw("command_points", &opened.situation, &[7]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "points_7");
+    t.apply(&r, &mapping);
+    let (words, edits) = row(&t, "Mardonius");
+    assert!(words.contains("7 of 7 command points left"), "{words}");
+    assert!(
+        edits.contains(&"Spend 3 for the Reserve".to_string()),
+        "{edits:?}"
+    );
+    let spend = |t: &mut Turn, points: u32| {
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(mardonius),
+            Change::SpendCommand { points },
+            None,
+        )
+    };
+    let body = spend(&mut t, 3).unwrap();
+    t.step(body);
+    assert!(row(&t, "Mardonius")
+        .0
+        .contains("4 of 7 command points left"));
+    // A correction of his row is not a new turn (1.2).
+    let body = t.b.edit_unit(&t.r, mardonius, tagged(2)).unwrap();
+    t.step(body);
+    assert!(row(&t, "Mardonius")
+        .0
+        .contains("4 of 7 command points left"));
+    let e = spend(&mut t, 5).unwrap_err();
+    assert_eq!(e.code, ErrorCode::BattleCommandSpent);
+    // A unit that is not a general carries no tag: refused in words.
+    let mut sparabara = tagged(0);
+    sparabara.label = "Sparabara".into();
+    sparabara.role = Role::Unit;
+    let e =
+        t.r.check_in_battle(&t.b.state, &sparabara, Some(t.id("Sparabara")), "unit")
+            .and_then(|_| {
+                t.b.edit_unit(&t.r, t.id("Sparabara"), sparabara.clone())
+                    .map(|_| ())
+            })
+            .unwrap_err();
+    assert!(e.message.contains("Only a general's row"), "{}", e.message);
+    // The next turn clears them.
+    let body = t.b.advance_turn(Some(2), None);
+    t.record(body);
+    assert!(!row(&t, "Mardonius").0.contains("command points"));
+}
+
+#[test]
+fn a_general_leading_another_unit_from_the_front_brings_it_his_valour_and_takes_its_rout_test() {
+    // 1.5, 1.6, 1.9, R-GTS-43: Mardonius, entered with his guard, attaches to the Sparabara.
+    // His valour counts in their fights, not his guard's; their rout puts him to the casualty
+    // test, and his death (Table 1.10, 0) lands on his own row and lowers the break point.
+    let mut t = Turn::begin();
+    let mardonius = t.id("Mardonius");
+    let leading = |leads: &str| UnitSpec {
+        label: "Mardonius".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::General,
+        stats: json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 1,
+                       "pv": 2, "pc": 3, "ts": "G", "leads": leads }),
+    };
+    // Another leader's unit, or one of the enemy's, is refused in words.
+    for (unit, refusal) in [
+        ("Immortals", "Artaphernes already leads Immortals"),
+        (
+            "Hoplites",
+            "No unit of Persians on the table is called Hoplites",
+        ),
+    ] {
+        let e =
+            t.r.check_in_battle(&t.b.state, &leading(unit), Some(mardonius), "unit")
+                .unwrap_err();
+        assert!(e.message.contains(refusal), "{}", e.message);
+    }
+    t.r.check_in_battle(&t.b.state, &leading("Sparabara"), Some(mardonius), "unit")
+        .unwrap();
+    let body =
+        t.b.edit_unit(&t.r, mardonius, leading("Sparabara"))
+            .unwrap();
+    t.step(body);
+    assert!(row(&t, "Mardonius")
+        .0
+        .contains("the general leads Sparabara"));
+    // His guard fights without him.
+    let (guard, _) = t.open("melee_round", &["Mardonius"], &["Greek cavalry"], |_| {});
+    assert!(guard["side_a"][0]
+        .get("leader_pv")
+        .is_none_or(Value::is_null));
+    // The Sparabara fight with his +2, his fate mapped to his own row.
+    let (round, m) = t.open("melee_round", &["Sparabara"], &["Hoplites"], |_| {});
+    assert_eq!(round["side_a"][0]["leader_pv"], json!(2));
+    assert_eq!(round["side_a"][0]["leader_name"], json!("Mardonius"));
+    assert_eq!(m.targets["unit:Mardonius"], vec![mardonius]);
+    let threshold = |t: &Turn| {
+        standing(&t.r, &t.b.state)
+            .gauges
+            .into_iter()
+            .find(|g| g.side.as_deref() == Some("Persians") && g.label == "Army break point")
+            .and_then(|g| g.threshold)
+            .unwrap()
+    };
+    assert!(!threshold(&t).contains("50%"), "{}", threshold(&t));
+    // A 1 against a 10; every later die as a table might throw it, his casualty test a 1 and
+    // Table 1.10 a 10 (0: killed).
+    let mut faces = vec![1, 10];
+    let r = loop {
+        let r = t.r.resolve("melee_round", &round, Some(&faces)).unwrap();
+        if r.outcome.is_some() {
+            break r;
+        }
+        for d in &r.shown.faces[faces.len()..] {
+            faces.push(match d.purpose.as_deref().unwrap_or("") {
+                "stand-loss check" => 10,
+                "recoil test" => 1,
+                "Table 1.10" => 10,
+                p if p.contains("casualty") => 1,
+                _ => 5,
+            });
+        }
+    };
+    let o = r.outcome.clone().unwrap();
+    assert!(
+        on(&o.effects, "Sparabara", |c| *c == Change::RoutUnit),
+        "{}",
+        o.meaning
+    );
+    t.apply(&r, &m);
+    assert_eq!(t.unit("Mardonius").leader, Some(LeaderFate::Killed));
+    assert!(t.gts("Sparabara").rout);
+    // The army general killed: the break point falls to 50 % (8.0, R-GTS-7).
+    assert!(threshold(&t).contains("50%"), "{}", threshold(&t));
 }

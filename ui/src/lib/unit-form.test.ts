@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UnitForm } from '../generated/api';
-import { asked, carriedToNext, defaultLabel, initialValues, missing, search, statsOf, valuesOf } from './unit-form';
+import { asked, carriedToNext, defaultLabel, forRole, initialValues, missing, search, statsOf, valuesOf } from './unit-form';
 
 const form: UnitForm = {
   ruleset: 'itacs',
@@ -42,6 +42,16 @@ describe('the unit form', () => {
     expect(statsOf({ ...form, fields: gts }, { ...next, class: 'cavalry' })).not.toHaveProperty('order');
     // The values of the unit just added are left as they were.
     expect(immortals.order).toBe('CO');
+  });
+
+  it('asks a general’s tag on his own row only (GTS 1.2)', () => {
+    const tag = { key: 'pc', label: 'General’s personal command (PC)', rule: '1.2', kind: 'number' as const, required: false, general_only: true, options: [] };
+    const gts = { ...form, fields: [...form.fields, tag] };
+    expect(asked(forRole(gts, {}, 'general').form, {}).map((f) => f.key)).toContain('pc');
+    const unit = forRole(gts, { type: 'PS', class: 'A', count: 1, pc: 3 }, 'unit');
+    expect(asked(unit.form, unit.values).map((f) => f.key)).not.toContain('pc');
+    // A value typed while the row was a general's is not sent for a unit.
+    expect(statsOf(unit.form, unit.values)).toEqual({ type: 'PS', class: 'A', count: 1 });
   });
 
   it('edits a unit from its entry as the core gives it (the strength it began with)', () => {

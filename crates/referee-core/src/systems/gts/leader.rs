@@ -76,9 +76,9 @@ const GRADES: [(&str, &str); 4] = [
     ("P", "Poor (d4)"),
 ];
 
-/// What a leader's row asks: his tag's values and the unit he leads.
-pub fn fields() -> Vec<UnitField> {
-    let grades = GRADES
+/// The tactical skills (1.2), each with the die it throws.
+pub fn grades() -> Vec<UnitOption> {
+    GRADES
         .iter()
         .map(|(k, name)| UnitOption {
             key: (*k).into(),
@@ -87,7 +87,12 @@ pub fn fields() -> Vec<UnitField> {
             fills: Vec::new(),
             printed: Vec::new(),
         })
-        .collect();
+        .collect()
+}
+
+/// What a leader's row asks: his tag's values and the unit he leads.
+pub fn fields() -> Vec<UnitField> {
+    let grades = grades();
     vec![
         Field::new(LEADS, "Leads", "1.5, 1.6", FieldKind::Unit).help(
             "The unit he is attached to: his valour counts in its fights, and his casualty tests land on him here. Leave empty while he commands from behind.",
@@ -185,6 +190,43 @@ pub fn enter(spec: &UnitSpec) -> Result<GtsLeader, RefereeError> {
         notes,
         ..GtsLeader::default()
     })
+}
+
+/// The tag of a general entered as a unit with his guard (1.2, R-GTS-40): his valour, command and
+/// skill, and the unit he leads from the front if not his guard (1.5, R-GTS-43), taken out of his
+/// row's stats, where they are not the guard's; none when his row gives none of them. He is the
+/// army's general (8.0).
+pub fn split_general(stats: &Value) -> Result<(Value, Option<GtsLeader>), RefereeError> {
+    let mut unit = stats.clone();
+    let Some(map) = unit.as_object_mut() else {
+        return Ok((unit, None));
+    };
+    let mut tag = Map::new();
+    for key in ["pv", "pc", "ts", LEADS] {
+        match map.remove(key) {
+            None | Some(Value::Null) => {}
+            Some(v) => {
+                tag.insert(key.into(), v);
+            }
+        }
+    }
+    if tag.is_empty() {
+        return Ok((unit, None));
+    }
+    let spec = UnitSpec {
+        label: String::new(),
+        side: String::new(),
+        command: None,
+        role: Role::Leader,
+        stats: Value::Object(tag),
+    };
+    Ok((
+        unit,
+        Some(GtsLeader {
+            army: true,
+            ..enter(&spec)?
+        }),
+    ))
 }
 
 /// The action a leader's "Command points" opens on his row (1.2).
@@ -306,13 +348,6 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
         None => parts.push("with no unit".into()),
     }
     crate::rule_system::leader_parts(unit, &mut parts);
-    let left = points_left(leader);
-    if leader.command_points > 0 {
-        parts.push(format!(
-            "{} of {} command points left",
-            left, leader.command_points
-        ));
-    }
     let q = |label: &str, change: Change| QuickEdit {
         label: label.into(),
         change,
@@ -320,23 +355,7 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     };
     let active = !unit.lost && !unit.leader.is_some_and(LeaderFate::gone);
     let mut quick_edits = Vec::new();
-    if active && leader.pc.is_some() && leader.ts.is_some() {
-        // 1.2: his points this turn are his roll, at least his PC; 1.7: spent one by one on
-        // the units he commands, 3 at once for the army's Reserve (1.7 e).
-        quick_edits.push(QuickEdit {
-            opens: Some(COMMAND_POINTS.into()),
-            ..q("Command points", Change::CommandPoints { points: 0 })
-        });
-        if left >= 1 {
-            quick_edits.push(q("Spend 1 point", Change::SpendCommand { points: 1 }));
-        }
-        if leader.army && left >= 3 {
-            quick_edits.push(q(
-                "Spend 3 for the Reserve",
-                Change::SpendCommand { points: 3 },
-            ));
-        }
-    }
+    command_words(leader, active, &mut parts, &mut quick_edits);
     // 6.25: a leader with no unit, contacted by an enemy unit, is moved anywhere within 10".
     if active && leader.leads.is_none() {
         quick_edits.push(q(
@@ -355,6 +374,46 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     }
 }
 
+/// A general's command points on his row (1.2, 1.7, R-GTS-40): those left this turn in words,
+/// and while he is in play, his roll and the spending of them.
+pub fn command_words(
+    leader: &GtsLeader,
+    active: bool,
+    parts: &mut Vec<String>,
+    quick_edits: &mut Vec<QuickEdit>,
+) {
+    let left = points_left(leader);
+    if leader.command_points > 0 {
+        parts.push(format!(
+            "{} of {} command points left",
+            left, leader.command_points
+        ));
+    }
+    if !active || leader.pc.is_none() || leader.ts.is_none() {
+        return;
+    }
+    let q = |label: &str, change: Change| QuickEdit {
+        label: label.into(),
+        change,
+        opens: None,
+    };
+    // 1.2: his points this turn are his roll, at least his PC; 1.7: spent one by one on the
+    // units he commands, 3 at once for the army's Reserve (1.7 e).
+    quick_edits.push(QuickEdit {
+        opens: Some(COMMAND_POINTS.into()),
+        ..q("Command points", Change::CommandPoints { points: 0 })
+    });
+    if left >= 1 {
+        quick_edits.push(q("Spend 1 point", Change::SpendCommand { points: 1 }));
+    }
+    if leader.army && left >= 3 {
+        quick_edits.push(q(
+            "Spend 3 for the Reserve",
+            Change::SpendCommand { points: 3 },
+        ));
+    }
+}
+
 /// The leader attached to a unit on the roster (1.5): the row of its side, on the table, that
 /// leads it by its label.
 pub fn leader_of<'s>(
@@ -362,14 +421,23 @@ pub fn leader_of<'s>(
     unit: &UnitState,
 ) -> Option<(&'s UnitState, &'s GtsLeader)> {
     state.units.values().find_map(|row| {
-        let leader = row.detail::<GtsLeader>()?;
-        (row.role == Role::Leader
+        let leader = tag_of(row)?;
+        (row.id != unit.id
             && !row.lost
             && !taken(row)
             && row.side == unit.side
             && leader.leads.as_deref() == Some(unit.label.as_str()))
         .then_some((row, leader))
     })
+}
+
+/// A leader's tag: his own row's, or a general's entered with his guard (R-GTS-40, R-GTS-43).
+pub fn tag_of(row: &UnitState) -> Option<&GtsLeader> {
+    match row.role {
+        Role::Leader => row.detail::<GtsLeader>(),
+        Role::General => row.detail::<GtsUnit>()?.general.as_ref(),
+        _ => None,
+    }
 }
 
 /// A leader killed or captured leads no one (R-GTS-32): his row no longer counts as the unit's
@@ -412,7 +480,8 @@ pub fn check_links(
     spec: &UnitSpec,
     editing: Option<UnitId>,
 ) -> Result<(), RefereeError> {
-    let key = if spec.role == Role::Leader {
+    // A general entered with his guard may lead another unit from the front (R-GTS-43).
+    let key = if matches!(spec.role, Role::Leader | Role::General) {
         LEADS
     } else {
         ESCORTS
@@ -464,7 +533,7 @@ pub fn check_links(
             && row.side == spec.side
             && !row.lost
             && !taken(row)
-            && (row.role == Role::Leader) == (key == LEADS)
+            && matches!(row.role, Role::Leader | Role::General) == (key == LEADS)
             && linked(row, key) == Some(target)
     });
     if key == LEADS {
@@ -516,7 +585,7 @@ pub fn check_links(
 /// The unit a row names under `key`, as entered.
 fn linked<'u>(row: &'u UnitState, key: &str) -> Option<&'u str> {
     if key == LEADS {
-        row.detail::<GtsLeader>()?.leads.as_deref()
+        tag_of(row)?.leads.as_deref()
     } else {
         row.detail::<GtsUnit>()?.escorts.as_deref()
     }
