@@ -135,6 +135,16 @@ impl Turn {
         (g.amount.unwrap(), g.limit.unwrap())
     }
 
+    /// The words of a side's army break point: "50%" once its general is lost (8.0).
+    fn threshold(&self, side: &str) -> String {
+        standing(&self.r, &self.b.state)
+            .gauges
+            .into_iter()
+            .find(|g| g.side.as_deref() == Some(side) && g.label == "Army break point")
+            .and_then(|g| g.threshold)
+            .unwrap()
+    }
+
     /// Records one step; replay, undo and redo checked exact.
     fn step(&mut self, body: EventBody) {
         turn_play::step(&self.r, &mut self.b, body)
@@ -222,6 +232,27 @@ fn thrown_on(t: &Turn, action: &str, situation: &Value, first: Vec<u32>) -> Vec<
         for d in &r.shown.faces[faces.len()..] {
             k = k * 5 % 11;
             faces.push(k % d.sides + 1);
+        }
+    }
+}
+
+/// A chain thrown on from its first faces, each next die's face picked by what it is thrown for
+/// (its purpose), to its outcome; answers the outcome and every face entered.
+fn thrown_by_purpose(
+    t: &Turn,
+    action: &str,
+    situation: &Value,
+    first: Vec<u32>,
+    face: impl Fn(&str) -> u32,
+) -> (Resolution, Vec<u32>) {
+    let mut faces = first;
+    loop {
+        let r = t.r.resolve(action, situation, Some(&faces)).unwrap();
+        if r.outcome.is_some() {
+            return (r, faces);
+        }
+        for d in &r.shown.faces[faces.len()..] {
+            faces.push(face(d.purpose.as_deref().unwrap_or("")));
         }
     }
 }
@@ -449,19 +480,7 @@ fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
         ..hydarnes.clone()
     };
     // One leader to a unit (R-GTS-32); a unit of his side on the roster (1.5).
-    for (unit, refusal) in [
-        ("Immortals", "Artaphernes already leads Immortals"),
-        (
-            "Hoplites",
-            "No unit of Persians on the table is called Hoplites",
-        ),
-    ] {
-        let e =
-            t.r.check_in_battle(&t.b.state, &leading(unit), Some(id), "unit")
-                .unwrap_err();
-        assert!(e.message.contains(refusal), "{}", e.message);
-        assert_eq!(e.field.as_deref(), Some("unit.stats.leads"));
-    }
+    refuses_the_units_he_may_not_lead(&t, id, leading);
     // He joins the Persian cavalry: one correction of his row, undone as one (1.5).
     t.r.check_in_battle(&t.b.state, &leading("Persian cavalry"), Some(id), "unit")
         .unwrap();
@@ -721,14 +740,6 @@ fn an_army_general_on_a_leaders_row_lowers_the_break_point_when_lost() {
     // 1.2 "Army Leonidas 3(E) +2", R-GTS-7: the army general leading a unit is a leader's row
     // marked the army's; killed or captured, the break point falls to 50 %.
     let mut t = Turn::begin();
-    let threshold = |t: &Turn| {
-        standing(&t.r, &t.b.state)
-            .gauges
-            .into_iter()
-            .find(|g| g.side.as_deref() == Some("Greeks") && g.label == "Army break point")
-            .and_then(|g| g.threshold)
-            .unwrap()
-    };
     let leonidas = UnitSpec {
         label: "Leonidas".into(),
         side: "Greeks".into(),
@@ -741,16 +752,20 @@ fn an_army_general_on_a_leaders_row_lowers_the_break_point_when_lost() {
     let body = t.b.add_unit(&t.r, leonidas).unwrap();
     t.step(body);
     let id = t.id("Leonidas");
-    assert!(!threshold(&t).contains("50%"), "{}", threshold(&t));
+    assert!(
+        !t.threshold("Greeks").contains("50%"),
+        "{}",
+        t.threshold("Greeks")
+    );
     for change in [Change::LeaderKilled, Change::LeaderCaptured] {
         let body =
             t.b.adjust(&t.r, Subject::Unit(id), change.clone(), None)
                 .unwrap();
         t.step(body);
         assert!(
-            threshold(&t).contains("50%"),
+            t.threshold("Greeks").contains("50%"),
             "{change:?}: {}",
-            threshold(&t)
+            t.threshold("Greeks")
         );
         let undo = t.b.undo().unwrap();
         t.record(undo);
@@ -763,15 +778,11 @@ fn an_army_general_on_a_leaders_row_lowers_the_break_point_when_lost() {
 fn a_dazed_general_leaves_the_break_point_where_it_was() {
     // 8.0, R-GTS-25: only a general killed or captured lowers the break point to 50 %.
     let mut t = Turn::begin();
-    let threshold = |t: &Turn| {
-        standing(&t.r, &t.b.state)
-            .gauges
-            .into_iter()
-            .find(|g| g.side.as_deref() == Some("Persians") && g.label == "Army break point")
-            .and_then(|g| g.threshold)
-            .unwrap()
-    };
-    assert!(!threshold(&t).contains("50%"), "{}", threshold(&t));
+    assert!(
+        !t.threshold("Persians").contains("50%"),
+        "{}",
+        t.threshold("Persians")
+    );
     let mardonius = t.id("Mardonius");
     for (change, lowered) in [
         (Change::LeaderDazed, false),
@@ -785,10 +796,10 @@ fn a_dazed_general_leaves_the_break_point_where_it_was() {
                 .unwrap();
         t.step(body);
         assert_eq!(
-            threshold(&t).contains("50%"),
+            t.threshold("Persians").contains("50%"),
             lowered,
             "{change:?}: {}",
-            threshold(&t)
+            t.threshold("Persians")
         );
         let undo = t.b.undo().unwrap();
         t.record(undo);
@@ -1060,23 +1071,16 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
     let (round, m) = t.open("melee_round", &["War elephant"], &["Hoplites"], |s| {
         s["side_b"][0]["unit"]["tag"] = json!({ "melee": -9 });
     });
-    let mut faces = vec![1, 1];
-    let r = loop {
-        let r = t.r.resolve("melee_round", &round, Some(&faces)).unwrap();
-        if r.outcome.is_some() {
-            break r;
+    let (r, faces) = thrown_by_purpose(&t, "melee_round", &round, vec![1, 1], |purpose| {
+        match purpose {
+            "recoil test" => 1,
+            p if p.starts_with("frenzy test") => 2,
+            "driver" => 9,
+            // 4.46: its heading, a d8 with its facing as North: 2 is north-east.
+            "rampage heading, its facing as North" => 2,
+            _ => 5,
         }
-        for d in &r.shown.faces[faces.len()..] {
-            faces.push(match d.purpose.as_deref().unwrap_or("") {
-                "recoil test" => 1,
-                p if p.starts_with("frenzy test") => 2,
-                "driver" => 9,
-                // 4.46: its heading, a d8 with its facing as North: 2 is north-east.
-                "rampage heading, its facing as North" => 2,
-                _ => 5,
-            });
-        }
-    };
+    });
     let frenzy: Vec<(&str, &str)> = r.shown.faces[faces.len() - 3..]
         .iter()
         .map(|d| {
@@ -1107,6 +1111,24 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
         t.unit("War elephant").moves
     );
     assert!(!t.unit("War elephant").lost);
+}
+
+/// A leader's row (or a general's) naming the Immortals, whom Artaphernes leads, or the Greeks'
+/// Hoplites is refused in words at its field (R-GTS-32, 1.5).
+fn refuses_the_units_he_may_not_lead(t: &Turn, id: UnitId, leading: impl Fn(&str) -> UnitSpec) {
+    for (unit, refusal) in [
+        ("Immortals", "Artaphernes already leads Immortals"),
+        (
+            "Hoplites",
+            "No unit of Persians on the table is called Hoplites",
+        ),
+    ] {
+        let e =
+            t.r.check_in_battle(&t.b.state, &leading(unit), Some(id), "unit")
+                .unwrap_err();
+        assert!(e.message.contains(refusal), "{}", e.message);
+        assert_eq!(e.field.as_deref(), Some("unit.stats.leads"));
+    }
 }
 
 /// The words a roster row shows for a unit, and the labels of its quick edits.
@@ -1606,18 +1628,7 @@ fn a_general_leading_another_unit_from_the_front_brings_it_his_valour_and_takes_
                        "pv": 2, "pc": 3, "ts": "G", "leads": leads }),
     };
     // Another leader's unit, or one of the enemy's, is refused in words.
-    for (unit, refusal) in [
-        ("Immortals", "Artaphernes already leads Immortals"),
-        (
-            "Hoplites",
-            "No unit of Persians on the table is called Hoplites",
-        ),
-    ] {
-        let e =
-            t.r.check_in_battle(&t.b.state, &leading(unit), Some(mardonius), "unit")
-                .unwrap_err();
-        assert!(e.message.contains(refusal), "{}", e.message);
-    }
+    refuses_the_units_he_may_not_lead(&t, mardonius, leading);
     t.r.check_in_battle(&t.b.state, &leading("Sparabara"), Some(mardonius), "unit")
         .unwrap();
     let body =
@@ -1637,33 +1648,26 @@ fn a_general_leading_another_unit_from_the_front_brings_it_his_valour_and_takes_
     assert_eq!(round["side_a"][0]["leader_pv"], json!(2));
     assert_eq!(round["side_a"][0]["leader_name"], json!("Mardonius"));
     assert_eq!(m.targets["unit:Mardonius"], vec![mardonius]);
-    let threshold = |t: &Turn| {
-        standing(&t.r, &t.b.state)
-            .gauges
-            .into_iter()
-            .find(|g| g.side.as_deref() == Some("Persians") && g.label == "Army break point")
-            .and_then(|g| g.threshold)
-            .unwrap()
-    };
-    assert!(!threshold(&t).contains("50%"), "{}", threshold(&t));
+    assert!(
+        !t.threshold("Persians").contains("50%"),
+        "{}",
+        t.threshold("Persians")
+    );
     // A 1 against a 10; every later die as a table might throw it, his casualty test a 1 and
     // Table 1.10 a 10 (0: killed).
-    let mut faces = vec![1, 10];
-    let r = loop {
-        let r = t.r.resolve("melee_round", &round, Some(&faces)).unwrap();
-        if r.outcome.is_some() {
-            break r;
-        }
-        for d in &r.shown.faces[faces.len()..] {
-            faces.push(match d.purpose.as_deref().unwrap_or("") {
-                "stand-loss check" => 10,
-                "recoil test" => 1,
-                "Table 1.10" => 10,
-                p if p.contains("casualty") => 1,
-                _ => 5,
-            });
-        }
-    };
+    let (r, _) = thrown_by_purpose(
+        &t,
+        "melee_round",
+        &round,
+        vec![1, 10],
+        |purpose| match purpose {
+            "stand-loss check" => 10,
+            "recoil test" => 1,
+            "Table 1.10" => 10,
+            p if p.contains("casualty") => 1,
+            _ => 5,
+        },
+    );
     let o = r.outcome.clone().unwrap();
     assert!(
         on(&o.effects, "Sparabara", |c| *c == Change::RoutUnit),
@@ -1674,5 +1678,9 @@ fn a_general_leading_another_unit_from_the_front_brings_it_his_valour_and_takes_
     assert_eq!(t.unit("Mardonius").leader, Some(LeaderFate::Killed));
     assert!(t.gts("Sparabara").rout);
     // The army general killed: the break point falls to 50 % (8.0, R-GTS-7).
-    assert!(threshold(&t).contains("50%"), "{}", threshold(&t));
+    assert!(
+        t.threshold("Persians").contains("50%"),
+        "{}",
+        t.threshold("Persians")
+    );
 }

@@ -94,7 +94,8 @@ pub fn grades() -> Vec<UnitOption> {
 pub fn fields() -> Vec<UnitField> {
     let grades = grades();
     vec![
-        Field::new(LEADS, "Leads", "1.5, 1.6", FieldKind::Unit).help(
+        // One leader to a unit (R-GTS-32): the unit one leads is not carried to the next added.
+        Field::new(LEADS, "Leads", "1.5, 1.6", FieldKind::Unit).once().help(
             "The unit he is attached to: his valour counts in its fights, and his casualty tests land on him here. Leave empty while he commands from behind.",
         ),
         Field::new(ARMY, "Army general", "1.2, 8.0", FieldKind::Toggle).help(

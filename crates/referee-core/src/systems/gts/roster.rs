@@ -663,6 +663,7 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
             .options(super::leader::grades()),
         Field::new(super::leader::LEADS, "General leads from the front", "1.5, 1.6", FieldKind::Unit)
             .general_only()
+            .once()
             .help("Another unit the general has attached to (1.5): his valour counts in its fights, not his guard's, and its rout puts him to the casualty test. Leave empty while he rides with his guard."),
         Field::new(ESCORTS, "Escorts", "3.16", FieldKind::Unit)
             .once()

@@ -1427,6 +1427,15 @@ fn the_unit_form_carries_no_order_morale_or_training_to_the_next_unit() {
     for key in ["class", "weapon", "armour", "stands"] {
         assert!(!once(key), "{key}");
     }
+    // Nor the unit a leader leads (one leader to a unit, R-GTS-32), a general's the same.
+    assert!(once("leads"));
+    assert!(
+        super::leader::fields()
+            .iter()
+            .find(|f| f.key == "leads")
+            .unwrap()
+            .once
+    );
     // Without an order the cavalry moves its 15" (Table 2.10 adds nothing for no order).
     let r = resolved("unit", persian_horse());
     assert_eq!(value(&r, "Move"), "15\"");
