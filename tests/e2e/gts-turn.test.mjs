@@ -236,6 +236,27 @@ test('a GTS chain’s dice read at both sizes', async () => {
   assert.equal(await browser.execute(() => document.querySelectorAll('#sticky-bar .thrown').length), 2);
   // The developer-text and accessibility checks of the screen with a chain half thrown.
   await checkScreen(browser, 'gts-chain');
+
+  // An elephant's third hit (7.41): its frenzy d8 (3 − 1 ≤ 3 frenzies), its driver's d10 (5
+  // fails to kill it), then its heading's d8 (4.46), each face named by its compass point with
+  // its facing as North; a 3 sends it east.
+  await tap(browser, 'button[data-tab="resolve"]');
+  await browser.$('#action').selectByAttribute('value', 'frenzy');
+  await until(browser, 'the frenzy asked', async () => browser.$('#f-hits_before').isExisting());
+  await browser.$('#f-hits_before').setValue('2');
+  await browser.$('#f-new_hits').setValue('1');
+  await until(browser, 'one frenzy test', async () => (await pads()).length === 1);
+  await tap(browser, '#sticky-bar button[data-face="0:3"]');
+  await until(browser, 'the driver asked', async () => browser.$('#sticky-bar button[data-face="1:5"]').isExisting());
+  await tap(browser, '#sticky-bar button[data-face="1:5"]');
+  await until(browser, 'the heading asked', async () => browser.$('#sticky-bar button[data-face="2:3"]').isExisting());
+  const headings = await browser.execute(() => [...document.querySelectorAll('#sticky-bar button[data-face^="2:"]')].map((b) => b.getAttribute('aria-label')));
+  assert.equal(headings.length, 8, headings.join(' | '));
+  assert.match(headings[0], /shows 1 \(N \(straight ahead\)\)$/, headings[0]);
+  assert.match(headings[7], /shows 8 \(NW\)$/, headings[7]);
+  await shot(browser, 'gts-frenzy-heading');
+  await tap(browser, '#sticky-bar button[data-face="2:3"]');
+  await until(browser, 'frenzied, heading east', async () => /frenzied, heading E\b/.test(await browser.$('#battle-resolution').getText()));
 });
 
 test('a leader moved between units, and result 8’s units within 6" picked as it lands', async () => {
