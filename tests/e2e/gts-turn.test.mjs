@@ -18,6 +18,38 @@ const rosterIds = () => idsOf(browser);
 const roster = () => rosterOf(browser);
 const pads = () => padsOf(browser);
 
+/** The log's entries in force, in words. */
+async function logEntries() {
+  await tap(browser, 'button[data-tab="log"]');
+  await browser.$('.log .log-entry').waitForExist({ timeout: 10000 });
+  return browser.execute(() => [...document.querySelectorAll('.log .log-entry:not(.undone)')].map((e) => e.textContent.replace(/\s+/g, ' ').trim()));
+}
+
+/** The result the resolver shows now (none: no result yet). */
+const outcomeResult = () => browser.execute(() => document.querySelector('#battle-resolution [data-testid="outcome-result"]')?.getAttribute('data-result') ?? null);
+
+/** Apply, once the result is ready, then a second tap as a double tap would: one result lands. */
+async function applyOnce(flow, what) {
+  const apply = await browser.$('#apply-result');
+  await until(browser, `${what} ready to apply`, async () => apply.isEnabled());
+  await flow.count('#apply-result');
+  await apply.click().catch(() => undefined); // a double tap applies once
+  await browser.$('#applied').waitForExist({ timeout: 10000 });
+}
+
+/** A double tap on a row's button: two clicks on the same button before the app answers the
+ * first (the hazard of a finger on a phone). Counted as one interaction. */
+async function doubleTap(flow, selector) {
+  const el = await browser.$(selector);
+  await el.waitForExist({ timeout: 10000 });
+  await browser.execute((e) => {
+    e.scrollIntoView({ block: 'center' });
+    e.click();
+    e.click();
+  }, el);
+  flow.n += 1;
+}
+
 let browser;
 
 before(async () => {
@@ -44,6 +76,9 @@ async function setUp(name) {
 }
 
 async function playTurn(label) {
+  // A wing general with no unit (6.25: contacted, he is moved up to 10").
+  await tap(browser, 'button[data-tab="roster"]');
+  await addUnit('Hydarnes', 'Persians', { pv: 0 }, 'leader');
   const flow = turnFlow(browser, 'gts', label, await rosterIds());
   const { count, phase, chip, fight } = flow;
 
@@ -51,14 +86,10 @@ async function playTurn(label) {
   // a point spent (1.7) leaves 5 (R-GTS-40).
   await phase('command');
   await count('button[data-tab="roster"]');
-  await count('button[aria-label="Command points: Artaphernes"]');
+  await doubleTap(flow, 'button[aria-label="Command points: Artaphernes"]');
   await until(browser, 'his command die asked', async () => (await pads()).length === 1);
   await count('#sticky-bar button[data-face="0:6"]');
-  const applyPoints = await browser.$('#apply-result');
-  await until(browser, 'his points ready to apply', async () => applyPoints.isEnabled());
-  await count('#apply-result');
-  await applyPoints.click().catch(() => undefined); // a double tap applies once
-  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  await applyOnce(flow, 'his points');
   await count('button[data-tab="roster"]');
   await until(browser, 'his 6 points on his row', async () => /6 of 6 command points left/.test((await roster()).Artaphernes));
   await count('button[aria-label="Spend 1 point: Artaphernes"]');
@@ -70,24 +101,41 @@ async function playTurn(label) {
   // of its 15"; applied once, the Reserve chit is lost (3.31).
   await phase('movement');
   await count('button[data-tab="roster"]');
-  await count('button[aria-label="Reserve: Persian cavalry"]');
+  await doubleTap(flow, 'button[aria-label="Reserve: Persian cavalry"]');
   await until(browser, 'the cavalry in Reserve', async () => /in Reserve/.test((await roster())['Persian cavalry']));
-  await count('button[aria-label="Move: Persian cavalry"]');
+  await doubleTap(flow, 'button[aria-label="Move: Persian cavalry"]');
   await until(browser, 'the move opened on the cavalry', async () => browser.$('#f-clear_inches').isExisting());
   for (const [key, inches] of [['clear_inches', '10'], ['rough_inches', '2']]) {
     await browser.$(`#f-${key}`).setValue(inches);
     flow.n += 1;
   }
-  const moved = () => browser.execute(() => document.querySelector('#battle-resolution [data-testid="outcome-result"]')?.getAttribute('data-result') ?? null);
-  await until(browser, 'the move within its allowance', async () => (await moved()) === 'within' && /14/.test(await browser.$('#battle-resolution').getText()));
+  await until(browser, 'the move within its allowance', async () => (await outcomeResult()) === 'within' && /14" spent of 15"/.test(await browser.$('#battle-resolution').getText()));
   await shot(browser, `gts-move-${label}`);
-  const applyMove = await browser.$('#apply-result');
-  await until(browser, 'the move ready to apply', async () => applyMove.isEnabled());
-  await count('#apply-result');
-  await applyMove.click().catch(() => undefined); // a double tap applies once
-  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  await applyOnce(flow, 'the move');
   let moveWords = await roster();
   assert.doesNotMatch(moveWords['Persian cavalry'], /Reserve/, moveWords['Persian cavalry']);
+
+  // Passing through a friend (4.7, R-GTS-41): "Pass through…" on Mardonius' row, the Sparabara
+  // picked from his army's units, a move with no one-stand gap: the moving unit is Disordered,
+  // landing on his row as one result.
+  await count('button[data-tab="roster"]');
+  await doubleTap(flow, 'button[aria-label="Pass through…: Mardonius"]');
+  await until(browser, 'the passage opened on Mardonius', async () => browser.$('#f-through').isExisting());
+  const friends = await browser.execute(() => [...document.querySelectorAll('#f-through option')].map((o) => o.textContent.trim()).filter((t) => t && t !== '—'));
+  assert.ok(friends.includes('Sparabara') && !friends.includes('Mardonius') && !friends.includes('Hoplites'), friends.join(' | '));
+  await browser.execute(() => document.querySelector('#f-through').scrollIntoView({ block: 'center' }));
+  await browser.$('#f-through').selectByVisibleText('Sparabara');
+  flow.n += 1;
+  await until(browser, 'the passage resolved', async () => (await outcomeResult()) !== null);
+  await shot(browser, `gts-pass-through-${label}`);
+  await applyOnce(flow, 'the passage');
+  const passWords = await roster();
+  assert.match(passWords.Mardonius, /Disordered/, passWords.Mardonius);
+  assert.doesNotMatch(passWords.Sparabara, /Disordered/, passWords.Sparabara);
+
+  // A leader with no unit, contacted by an enemy unit, is moved up to 10" (6.25, R-GTS-42).
+  await doubleTap(flow, 'button[aria-label="Contacted by the enemy: Hydarnes"]');
+  await until(browser, 'Hydarnes moved from contact', async () => /moved up to 10" away this turn/.test((await roster()).Hydarnes));
 
   // Missile fire at the peltasts in cover: one chip.
   await phase('fire');
@@ -139,11 +187,7 @@ async function playTurn(label) {
   rally = await rallyShown();
   assert.deepEqual(rally.pads, ['Sparabara’s d10 · Rally from Rout'], rally.pads.join(' | '));
   await count('#sticky-bar button[data-face="0:1"]');
-  const apply = await browser.$('#apply-result');
-  await until(browser, 'the rally ready to apply', async () => apply.isEnabled());
-  await count('#apply-result');
-  await apply.click().catch(() => undefined); // a double tap applies once
-  await browser.$('#applied').waitForExist({ timeout: 10000 });
+  await applyOnce(flow, 'the rally');
   await shot(browser, `gts-rally-${label}`);
   words = await roster();
   assert.doesNotMatch(words.Sparabara, /Rout/, words.Sparabara);
@@ -158,6 +202,16 @@ async function playTurn(label) {
     flow.n += 1;
     await until(browser, 'the peltasts recovered', async () => !(await roster()).Peltasts.includes('Disordered'));
   }
+
+  // Each row action double-tapped above wrote one entry to the log, not two.
+  const log = await logEntries();
+  for (const [what, entry] of [
+    ['Reserve', /Adjusted: Persian cavalry: placed in Reserve/],
+    ['Move', /Movement — Persian cavalry/],
+    ['Command points', /Command points — Artaphernes/],
+    ['Pass through…', /Interpenetration — /],
+    ['Contacted by the enemy', /Adjusted: Hydarnes: contacted by the enemy/],
+  ]) assert.equal(log.filter((e) => entry.test(e)).length, 1, `${what}: ${log.join(' | ')}`);
 
   // The next turn.
   await flow.nextTurn();
@@ -182,6 +236,27 @@ test('a GTS chain’s dice read at both sizes', async () => {
   assert.equal(await browser.execute(() => document.querySelectorAll('#sticky-bar .thrown').length), 2);
   // The developer-text and accessibility checks of the screen with a chain half thrown.
   await checkScreen(browser, 'gts-chain');
+
+  // An elephant's third hit (7.41): its frenzy d8 (3 − 1 ≤ 3 frenzies), its driver's d10 (5
+  // fails to kill it), then its heading's d8 (4.46), each face named by its compass point with
+  // its facing as North; a 3 sends it east.
+  await tap(browser, 'button[data-tab="resolve"]');
+  await browser.$('#action').selectByAttribute('value', 'frenzy');
+  await until(browser, 'the frenzy asked', async () => browser.$('#f-hits_before').isExisting());
+  await browser.$('#f-hits_before').setValue('2');
+  await browser.$('#f-new_hits').setValue('1');
+  await until(browser, 'one frenzy test', async () => (await pads()).length === 1);
+  await tap(browser, '#sticky-bar button[data-face="0:3"]');
+  await until(browser, 'the driver asked', async () => browser.$('#sticky-bar button[data-face="1:5"]').isExisting());
+  await tap(browser, '#sticky-bar button[data-face="1:5"]');
+  await until(browser, 'the heading asked', async () => browser.$('#sticky-bar button[data-face="2:3"]').isExisting());
+  const headings = await browser.execute(() => [...document.querySelectorAll('#sticky-bar button[data-face^="2:"]')].map((b) => b.getAttribute('aria-label')));
+  assert.equal(headings.length, 8, headings.join(' | '));
+  assert.match(headings[0], /shows 1 \(N \(straight ahead\)\)$/, headings[0]);
+  assert.match(headings[7], /shows 8 \(NW\)$/, headings[7]);
+  await shot(browser, 'gts-frenzy-heading');
+  await tap(browser, '#sticky-bar button[data-face="2:3"]');
+  await until(browser, 'frenzied, heading east', async () => /frenzied, heading E\b/.test(await browser.$('#battle-resolution').getText()));
 });
 
 test('a leader moved between units, and result 8’s units within 6" picked as it lands', async () => {

@@ -135,6 +135,16 @@ impl Turn {
         (g.amount.unwrap(), g.limit.unwrap())
     }
 
+    /// The words of a side's army break point: "50%" once its general is lost (8.0).
+    fn threshold(&self, side: &str) -> String {
+        standing(&self.r, &self.b.state)
+            .gauges
+            .into_iter()
+            .find(|g| g.side.as_deref() == Some(side) && g.label == "Army break point")
+            .and_then(|g| g.threshold)
+            .unwrap()
+    }
+
     /// Records one step; replay, undo and redo checked exact.
     fn step(&mut self, body: EventBody) {
         turn_play::step(&self.r, &mut self.b, body)
@@ -222,6 +232,27 @@ fn thrown_on(t: &Turn, action: &str, situation: &Value, first: Vec<u32>) -> Vec<
         for d in &r.shown.faces[faces.len()..] {
             k = k * 5 % 11;
             faces.push(k % d.sides + 1);
+        }
+    }
+}
+
+/// A chain thrown on from its first faces, each next die's face picked by what it is thrown for
+/// (its purpose), to its outcome; answers the outcome and every face entered.
+fn thrown_by_purpose(
+    t: &Turn,
+    action: &str,
+    situation: &Value,
+    first: Vec<u32>,
+    face: impl Fn(&str) -> u32,
+) -> (Resolution, Vec<u32>) {
+    let mut faces = first;
+    loop {
+        let r = t.r.resolve(action, situation, Some(&faces)).unwrap();
+        if r.outcome.is_some() {
+            return (r, faces);
+        }
+        for d in &r.shown.faces[faces.len()..] {
+            faces.push(face(d.purpose.as_deref().unwrap_or("")));
         }
     }
 }
@@ -449,19 +480,7 @@ fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
         ..hydarnes.clone()
     };
     // One leader to a unit (R-GTS-32); a unit of his side on the roster (1.5).
-    for (unit, refusal) in [
-        ("Immortals", "Artaphernes already leads Immortals"),
-        (
-            "Hoplites",
-            "No unit of Persians on the table is called Hoplites",
-        ),
-    ] {
-        let e =
-            t.r.check_in_battle(&t.b.state, &leading(unit), Some(id), "unit")
-                .unwrap_err();
-        assert!(e.message.contains(refusal), "{}", e.message);
-        assert_eq!(e.field.as_deref(), Some("unit.stats.leads"));
-    }
+    refuses_the_units_he_may_not_lead(&t, id, leading);
     // He joins the Persian cavalry: one correction of his row, undone as one (1.5).
     t.r.check_in_battle(&t.b.state, &leading("Persian cavalry"), Some(id), "unit")
         .unwrap();
@@ -721,14 +740,6 @@ fn an_army_general_on_a_leaders_row_lowers_the_break_point_when_lost() {
     // 1.2 "Army Leonidas 3(E) +2", R-GTS-7: the army general leading a unit is a leader's row
     // marked the army's; killed or captured, the break point falls to 50 %.
     let mut t = Turn::begin();
-    let threshold = |t: &Turn| {
-        standing(&t.r, &t.b.state)
-            .gauges
-            .into_iter()
-            .find(|g| g.side.as_deref() == Some("Greeks") && g.label == "Army break point")
-            .and_then(|g| g.threshold)
-            .unwrap()
-    };
     let leonidas = UnitSpec {
         label: "Leonidas".into(),
         side: "Greeks".into(),
@@ -741,16 +752,20 @@ fn an_army_general_on_a_leaders_row_lowers_the_break_point_when_lost() {
     let body = t.b.add_unit(&t.r, leonidas).unwrap();
     t.step(body);
     let id = t.id("Leonidas");
-    assert!(!threshold(&t).contains("50%"), "{}", threshold(&t));
+    assert!(
+        !t.threshold("Greeks").contains("50%"),
+        "{}",
+        t.threshold("Greeks")
+    );
     for change in [Change::LeaderKilled, Change::LeaderCaptured] {
         let body =
             t.b.adjust(&t.r, Subject::Unit(id), change.clone(), None)
                 .unwrap();
         t.step(body);
         assert!(
-            threshold(&t).contains("50%"),
+            t.threshold("Greeks").contains("50%"),
             "{change:?}: {}",
-            threshold(&t)
+            t.threshold("Greeks")
         );
         let undo = t.b.undo().unwrap();
         t.record(undo);
@@ -763,15 +778,11 @@ fn an_army_general_on_a_leaders_row_lowers_the_break_point_when_lost() {
 fn a_dazed_general_leaves_the_break_point_where_it_was() {
     // 8.0, R-GTS-25: only a general killed or captured lowers the break point to 50 %.
     let mut t = Turn::begin();
-    let threshold = |t: &Turn| {
-        standing(&t.r, &t.b.state)
-            .gauges
-            .into_iter()
-            .find(|g| g.side.as_deref() == Some("Persians") && g.label == "Army break point")
-            .and_then(|g| g.threshold)
-            .unwrap()
-    };
-    assert!(!threshold(&t).contains("50%"), "{}", threshold(&t));
+    assert!(
+        !t.threshold("Persians").contains("50%"),
+        "{}",
+        t.threshold("Persians")
+    );
     let mardonius = t.id("Mardonius");
     for (change, lowered) in [
         (Change::LeaderDazed, false),
@@ -785,10 +796,10 @@ fn a_dazed_general_leaves_the_break_point_where_it_was() {
                 .unwrap();
         t.step(body);
         assert_eq!(
-            threshold(&t).contains("50%"),
+            t.threshold("Persians").contains("50%"),
             lowered,
             "{change:?}: {}",
-            threshold(&t)
+            t.threshold("Persians")
         );
         let undo = t.b.undo().unwrap();
         t.record(undo);
@@ -1060,22 +1071,17 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
     let (round, m) = t.open("melee_round", &["War elephant"], &["Hoplites"], |s| {
         s["side_b"][0]["unit"]["tag"] = json!({ "melee": -9 });
     });
-    let mut faces = vec![1, 1];
-    let r = loop {
-        let r = t.r.resolve("melee_round", &round, Some(&faces)).unwrap();
-        if r.outcome.is_some() {
-            break r;
+    let (r, faces) = thrown_by_purpose(&t, "melee_round", &round, vec![1, 1], |purpose| {
+        match purpose {
+            "recoil test" => 1,
+            p if p.starts_with("frenzy test") => 2,
+            "driver" => 9,
+            // 4.46: its heading, a d8 with its facing as North: 2 is north-east.
+            "rampage heading, its facing as North" => 2,
+            _ => 5,
         }
-        for d in &r.shown.faces[faces.len()..] {
-            faces.push(match d.purpose.as_deref().unwrap_or("") {
-                "recoil test" => 1,
-                p if p.starts_with("frenzy test") => 2,
-                "driver" => 9,
-                _ => 5,
-            });
-        }
-    };
-    let frenzy: Vec<(&str, &str)> = r.shown.faces[faces.len() - 2..]
+    });
+    let frenzy: Vec<(&str, &str)> = r.shown.faces[faces.len() - 3..]
         .iter()
         .map(|d| {
             (
@@ -1088,9 +1094,11 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
         frenzy,
         [
             ("War elephant", "frenzy test 1"),
-            ("War elephant", "driver")
+            ("War elephant", "driver"),
+            ("War elephant", "rampage heading, its facing as North")
         ]
     );
+    assert_eq!(r.shown.faces.last().unwrap().face_names[1], "NE");
     let r = t.throw("melee_round", &round, &faces);
     t.apply(&r, &m);
     assert!(t.unit("Runners").lost, "the escort goes as it frenzies");
@@ -1098,11 +1106,29 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
         t.unit("War elephant")
             .moves
             .iter()
-            .any(|m| m.contains("rampages")),
+            .any(|m| m.contains("rampages: turns NE")),
         "{:?}",
         t.unit("War elephant").moves
     );
     assert!(!t.unit("War elephant").lost);
+}
+
+/// A leader's row (or a general's) naming the Immortals, whom Artaphernes leads, or the Greeks'
+/// Hoplites is refused in words at its field (R-GTS-32, 1.5).
+fn refuses_the_units_he_may_not_lead(t: &Turn, id: UnitId, leading: impl Fn(&str) -> UnitSpec) {
+    for (unit, refusal) in [
+        ("Immortals", "Artaphernes already leads Immortals"),
+        (
+            "Hoplites",
+            "No unit of Persians on the table is called Hoplites",
+        ),
+    ] {
+        let e =
+            t.r.check_in_battle(&t.b.state, &leading(unit), Some(id), "unit")
+                .unwrap_err();
+        assert!(e.message.contains(refusal), "{}", e.message);
+        assert_eq!(e.field.as_deref(), Some("unit.stats.leads"));
+    }
 }
 
 /// The words a roster row shows for a unit, and the labels of its quick edits.
@@ -1186,8 +1212,16 @@ fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
 
     // Rout movement (4.31): a routed unit's row gives its move, full allowance (infantry 6",
     // light armour +1") plus panic dice, and offers its routing off the table (4.312).
+    // Disordered when it routs, it is Routed only (3.3: the conditions exclude one another),
+    // and Disorder befalling a router leaves it Routed only.
+    adjust(&mut t, "Peltasts", Change::Disorder);
+    assert!(t.gts("Peltasts").disordered);
     adjust(&mut t, "Peltasts", Change::RoutUnit);
+    assert!(!t.gts("Peltasts").disordered && t.gts("Peltasts").rout);
+    adjust(&mut t, "Peltasts", Change::Disorder);
+    assert!(!t.gts("Peltasts").disordered);
     let (words, edits) = row(&t, "Peltasts");
+    assert!(!words.contains("Disordered"), "{words}");
     assert!(words.contains("rout move 7\" + panic dice"), "{words}");
     assert!(
         edits.contains(&"Routs off the table".to_string()),
@@ -1288,6 +1322,23 @@ fn a_generals_command_points_are_rolled_on_his_row_spent_and_gone_next_turn() {
     assert!(row(&t, "Artaphernes")
         .0
         .contains("5 of 6 command points left"));
+    // His row corrected in the turn (his valour) is not a new turn: his points stay (1.2).
+    let corrected = UnitSpec {
+        label: "Artaphernes".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::Leader,
+        stats: json!({ "pv": 2, "pc": 3, "ts": "G", "leads": "Immortals" }),
+    };
+    let body = t.b.edit_unit(&t.r, artaphernes, corrected).unwrap();
+    t.step(body);
+    let (words, edits) = row(&t, "Artaphernes");
+    assert!(words.contains("5 of 6 command points left"), "{words}");
+    assert_eq!(
+        t.r.system.words(t.unit("Artaphernes")).type_name,
+        "Leader 3(G) +2"
+    );
+    assert!(edits.contains(&"Spend 1 point".to_string()), "{edits:?}");
     // Overspending is refused in words, and nothing is written.
     let events = t.b.events.len();
     let e =
@@ -1477,4 +1528,159 @@ fn a_leader_with_no_unit_contacted_by_the_enemy_is_moved_up_to_10_inches_6_25() 
     assert!(row(&t, "Hydarnes")
         .0
         .contains("if an enemy unit contacts him"));
+}
+
+#[test]
+fn a_general_entered_with_his_guard_rolls_and_spends_his_command_points_on_his_row() {
+    // R-GTS-40, 1.2, 1.7 e: the army general's tag on his guard's row; his command points rolled
+    // there, 3 spent for the army's Reserve, kept when his row is corrected, gone next turn.
+    let mut t = Turn::begin();
+    let mardonius = t.id("Mardonius");
+    assert!(!row(&t, "Mardonius")
+        .1
+        .contains(&"Command points".to_string()));
+    let tagged = |pv: i64| UnitSpec {
+        label: "Mardonius".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::General,
+        stats: json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 1,
+                       "pv": pv, "pc": 2, "ts": "E" }),
+    };
+    let body = t.b.edit_unit(&t.r, mardonius, tagged(1)).unwrap();
+    t.step(body);
+    let entry = referee_core::state::SystemUnit::entry(t.gts("Mardonius")).unwrap();
+    assert_eq!((&entry["pc"], &entry["ts"]), (&json!(2), &json!("E")));
+    assert!(row(&t, "Mardonius")
+        .1
+        .contains(&"Command points".to_string()));
+    let opened = fight(&t.r, &t.b.state, "command_points", &[mardonius], &[]).unwrap();
+    assert_eq!(
+        (&opened.situation["pc"], &opened.situation["ts"]),
+        (&json!(2), &json!("E"))
+    );
+    let mapping = Mapping {
+        targets: opened.targets.clone(),
+        choices: Default::default(),
+    };
+    // His d10 (Excellent) shows 7: 7 points, on his row.
+    let r = t.throw("command_points", &opened.situation, &[7]);
+    assert_eq!(r.outcome.as_ref().unwrap().result, "points_7");
+    t.apply(&r, &mapping);
+    let (words, edits) = row(&t, "Mardonius");
+    assert!(words.contains("7 of 7 command points left"), "{words}");
+    assert!(
+        edits.contains(&"Spend 3 for the Reserve".to_string()),
+        "{edits:?}"
+    );
+    let spend = |t: &mut Turn, points: u32| {
+        t.b.adjust(
+            &t.r,
+            Subject::Unit(mardonius),
+            Change::SpendCommand { points },
+            None,
+        )
+    };
+    let body = spend(&mut t, 3).unwrap();
+    t.step(body);
+    assert!(row(&t, "Mardonius")
+        .0
+        .contains("4 of 7 command points left"));
+    // A correction of his row is not a new turn (1.2).
+    let body = t.b.edit_unit(&t.r, mardonius, tagged(2)).unwrap();
+    t.step(body);
+    assert!(row(&t, "Mardonius")
+        .0
+        .contains("4 of 7 command points left"));
+    let e = spend(&mut t, 5).unwrap_err();
+    assert_eq!(e.code, ErrorCode::BattleCommandSpent);
+    // A unit that is not a general carries no tag: refused in words.
+    let mut sparabara = tagged(0);
+    sparabara.label = "Sparabara".into();
+    sparabara.role = Role::Unit;
+    let e =
+        t.r.check_in_battle(&t.b.state, &sparabara, Some(t.id("Sparabara")), "unit")
+            .and_then(|_| {
+                t.b.edit_unit(&t.r, t.id("Sparabara"), sparabara.clone())
+                    .map(|_| ())
+            })
+            .unwrap_err();
+    assert!(e.message.contains("Only a general's row"), "{}", e.message);
+    // The next turn clears them.
+    let body = t.b.advance_turn(Some(2), None);
+    t.record(body);
+    assert!(!row(&t, "Mardonius").0.contains("command points"));
+}
+
+#[test]
+fn a_general_leading_another_unit_from_the_front_brings_it_his_valour_and_takes_its_rout_test() {
+    // 1.5, 1.6, 1.9, R-GTS-43: Mardonius, entered with his guard, attaches to the Sparabara.
+    // His valour counts in their fights, not his guard's; their rout puts him to the casualty
+    // test, and his death (Table 1.10, 0) lands on his own row and lowers the break point.
+    let mut t = Turn::begin();
+    let mardonius = t.id("Mardonius");
+    let leading = |leads: &str| UnitSpec {
+        label: "Mardonius".into(),
+        side: "Persians".into(),
+        command: None,
+        role: Role::General,
+        stats: json!({ "class": "cavalry", "armour": "M", "weapon": "LN", "stands": 1,
+                       "pv": 2, "pc": 3, "ts": "G", "leads": leads }),
+    };
+    // Another leader's unit, or one of the enemy's, is refused in words.
+    refuses_the_units_he_may_not_lead(&t, mardonius, leading);
+    t.r.check_in_battle(&t.b.state, &leading("Sparabara"), Some(mardonius), "unit")
+        .unwrap();
+    let body =
+        t.b.edit_unit(&t.r, mardonius, leading("Sparabara"))
+            .unwrap();
+    t.step(body);
+    assert!(row(&t, "Mardonius")
+        .0
+        .contains("the general leads Sparabara"));
+    // His guard fights without him.
+    let (guard, _) = t.open("melee_round", &["Mardonius"], &["Greek cavalry"], |_| {});
+    assert!(guard["side_a"][0]
+        .get("leader_pv")
+        .is_none_or(Value::is_null));
+    // The Sparabara fight with his +2, his fate mapped to his own row.
+    let (round, m) = t.open("melee_round", &["Sparabara"], &["Hoplites"], |_| {});
+    assert_eq!(round["side_a"][0]["leader_pv"], json!(2));
+    assert_eq!(round["side_a"][0]["leader_name"], json!("Mardonius"));
+    assert_eq!(m.targets["unit:Mardonius"], vec![mardonius]);
+    assert!(
+        !t.threshold("Persians").contains("50%"),
+        "{}",
+        t.threshold("Persians")
+    );
+    // A 1 against a 10; every later die as a table might throw it, his casualty test a 1 and
+    // Table 1.10 a 10 (0: killed).
+    let (r, _) = thrown_by_purpose(
+        &t,
+        "melee_round",
+        &round,
+        vec![1, 10],
+        |purpose| match purpose {
+            "stand-loss check" => 10,
+            "recoil test" => 1,
+            "Table 1.10" => 10,
+            p if p.contains("casualty") => 1,
+            _ => 5,
+        },
+    );
+    let o = r.outcome.clone().unwrap();
+    assert!(
+        on(&o.effects, "Sparabara", |c| *c == Change::RoutUnit),
+        "{}",
+        o.meaning
+    );
+    t.apply(&r, &m);
+    assert_eq!(t.unit("Mardonius").leader, Some(LeaderFate::Killed));
+    assert!(t.gts("Sparabara").rout);
+    // The army general killed: the break point falls to 50 % (8.0, R-GTS-7).
+    assert!(
+        t.threshold("Persians").contains("50%"),
+        "{}",
+        t.threshold("Persians")
+    );
 }

@@ -115,8 +115,9 @@ fn every_system_sums_a_unit_up_in_its_own_words() {
             "gts",
             Role::Unit,
             hoplites.clone(),
+            // 3.3: the conditions exclude one another; routing, it is no longer Disordered.
             vec![Change::Disorder, Change::RoutUnit],
-            "4/4, Rout, rout move 6\" + panic dice, Disordered",
+            "4/4, Rout, rout move 6\" + panic dice",
         ),
         (
             "gts",

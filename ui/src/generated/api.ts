@@ -216,7 +216,12 @@ export type ContactKind = "overlap" | "behind" | "on_enemy_flank";
 
 export type FightPart = "attackers" | "defenders";
 
-export type Die = { sides: number, thrower?: Thrower, label?: string, purpose?: string, };
+export type Die = { sides: number, thrower?: Thrower, label?: string, purpose?: string, 
+/**
+ * What each face means, in the rule's words, from 1 up (a frenzied elephant's heading: its
+ * facing as North, then NE, E …); none where a face is only its number.
+ */
+face_names?: Array<string>, };
 
 export type Thrower = "a" | "b";
 
@@ -523,7 +528,12 @@ export type UnitField = { key: string, label: string, rule: string, kind: "choic
  * Asked of one unit only (the leader attached to it): the form clears it once a unit is
  * added, where it keeps the others for the next unit of the kind.
  */
-once?: boolean, };
+once?: boolean, 
+/**
+ * Asked of a general's own row only (his tag, where he is entered with his guard): the
+ * form leaves it out for any other unit.
+ */
+general_only?: boolean, };
 
 export type UnitOption = { key: string, label: string, 
 /**

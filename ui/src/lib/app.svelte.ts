@@ -7,6 +7,7 @@ import { alerts, type Alert } from './battle';
 import { noPicks, oneUnit, type Picks } from './pick';
 import { fightAction, moveAction } from './actions';
 import type { Bounds } from './contacts';
+import { oneAtATime } from './one-at-a-time';
 
 export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
 export type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
@@ -97,11 +98,15 @@ export function show(view: BattleView, tab?: Tab): void {
   if (tab) app.tab = tab;
 }
 
-/** Runs a battle command: its answer on screen, or its refusal under the battle's head. */
+const battleCommand = oneAtATime();
+
+/** Runs a battle command: its answer on screen, or its refusal under the battle's head. A second
+ * command while one is answered is a double tap, let go (false). */
 export async function act(call: () => Promise<BattleView>): Promise<boolean> {
   try {
-    show(await call());
-    return true;
+    const done = await battleCommand(call);
+    if (done.ran) show(done.value);
+    return done.ran;
   } catch (e) {
     app.problem = e;
     return false;

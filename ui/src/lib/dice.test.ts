@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxThrow, dieCaption, dieNames, followLayout, pastFirstStage, possessive, setFace, shownThrown, splitDigits, thrownEarlier, thrownSoFar, typedFaces, wholeThrow } from './dice';
+import { boxThrow, dieCaption, dieNames, faceName, faceWords, followLayout, pastFirstStage, possessive, setFace, shownThrown, splitDigits, thrownEarlier, thrownSoFar, typedFaces, wholeThrow } from './dice';
 
 describe('the dice as the table throws them', () => {
   it.each([
@@ -106,5 +106,16 @@ describe('dice asked in turn', () => {
   it('names what a die is thrown for', () => {
     expect(dieCaption('Levies’ d10', d10('Levies', 'stand-loss check'))).toBe('Levies’ d10 · stand-loss check');
     expect(dieCaption('d10', { sides: 10 })).toBe('d10');
+  });
+
+  it('names each face where the rules do (a frenzied elephant’s heading, GTS 4.46)', () => {
+    const heading = { sides: 8, label: 'War elephant', purpose: 'rampage heading, its facing as North', face_names: ['N (straight ahead)', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] };
+    expect(faceName(heading, '1')).toBe('N (straight ahead)');
+    expect(faceName(heading, '8')).toBe('NW');
+    expect(faceName(heading, '')).toBeUndefined();
+    expect(faceWords(heading, '2')).toBe('2 (NE)');
+    // A die whose faces are only numbers shows the number.
+    expect(faceName({ sides: 10 }, '3')).toBeUndefined();
+    expect(faceWords({ sides: 10 }, '3')).toBe('3');
   });
 });

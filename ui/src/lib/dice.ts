@@ -92,7 +92,7 @@ export function thrownSoFar(faces: string[]): number[] | undefined {
   return so.length ? so : undefined;
 }
 
-type LaidDie = { sides: number; thrower?: 'a' | 'b'; label?: string; purpose?: string };
+type LaidDie = { sides: number; thrower?: 'a' | 'b'; label?: string; purpose?: string; face_names?: string[] };
 const sameDie = (a: LaidDie | undefined, b: LaidDie): boolean =>
   !!a && a.sides === b.sides && a.thrower === b.thrower && a.label === b.label && a.purpose === b.purpose;
 
@@ -138,6 +138,19 @@ export function shownThrown(dice: LaidDie[], faces: string[], i: number, complet
 /** A chain's typed digits are read as whole faces (a d10's "10" is ten, not 1 and 0) unless every
  * die has fewer than ten sides. */
 export const splitDigits = (sides: number[], inTurn: boolean): boolean => !inTurn || sides.every((s) => s <= 9);
+
+/** What a face means where the rules name each face (a frenzied elephant's heading: 2 is "NE");
+ * none where a face is only its number. */
+export function faceName(die: LaidDie, face: string): string | undefined {
+  const n = Number(face);
+  return Number.isInteger(n) && n >= 1 ? die.face_names?.[n - 1] : undefined;
+}
+
+/** A face as a thrown die shows it: "2", or "2 (NE)" where the rules name the faces. */
+export function faceWords(die: LaidDie, face: string): string {
+  const name = faceName(die, face);
+  return name ? `${face} (${name})` : face;
+}
 
 /** What a pad's die is thrown for, after its owner: "Levies’ d10 · stand-loss check". */
 export function dieCaption(name: string, die: LaidDie): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UnitForm } from '../generated/api';
-import { afterTypeChange, asked, commandFor, defaultLabel, initialValues, missing, search, statsOf, typeDependent, valuesOf } from './unit-form';
+import { afterTypeChange, asked, carriedToNext, commandFor, defaultLabel, forRole, initialValues, missing, search, statsOf, typeDependent, valuesOf } from './unit-form';
 
 const form: UnitForm = {
   ruleset: 'itacs',
@@ -29,6 +29,29 @@ describe('the unit form', () => {
     expect(statsOf(form, { type: 'SD', count: 4, elite: false, class: 'A' })).toEqual({ type: 'SD', count: 4 });
     // What the unit carried and the form does not ask stays (a unit's hits are its hits).
     expect(statsOf(form, { ...valuesOf({ type: 'PS', count: 2, hits: 1 }), class: 'A' })).toEqual({ hits: 1, type: 'PS', class: 'A', count: 2 });
+  });
+
+  it('carries to the next unit only what is not one unit’s own (a GTS unit’s order)', () => {
+    // GTS: Persian cavalry added after close-order Immortals must not be in close order too
+    // (it would move 14" instead of its 15", Table 2.10).
+    const choice = (key: string, once: boolean) => ({ key, label: key, rule: '2.10', kind: 'choice' as const, required: false, once, options: [] });
+    const gts = [choice('class', false), choice('weapon', false), choice('order', true), choice('morale', true)];
+    const immortals = { class: 'infantry', weapon: 'SP', order: 'CO', morale: 'C', stands: 4 };
+    const next = carriedToNext(gts, immortals);
+    expect(next).toEqual({ class: 'infantry', weapon: 'SP', stands: 4 });
+    expect(statsOf({ ...form, fields: gts }, { ...next, class: 'cavalry' })).not.toHaveProperty('order');
+    // The values of the unit just added are left as they were.
+    expect(immortals.order).toBe('CO');
+  });
+
+  it('asks a general’s tag on his own row only (GTS 1.2)', () => {
+    const tag = { key: 'pc', label: 'General’s personal command (PC)', rule: '1.2', kind: 'number' as const, required: false, general_only: true, options: [] };
+    const gts = { ...form, fields: [...form.fields, tag] };
+    expect(asked(forRole(gts, {}, 'general').form, {}).map((f) => f.key)).toContain('pc');
+    const unit = forRole(gts, { type: 'PS', class: 'A', count: 1, pc: 3 }, 'unit');
+    expect(asked(unit.form, unit.values).map((f) => f.key)).not.toContain('pc');
+    // A value typed while the row was a general's is not sent for a unit.
+    expect(statsOf(unit.form, unit.values)).toEqual({ type: 'PS', class: 'A', count: 1 });
   });
 
   it('edits a unit from its entry as the core gives it (the strength it began with)', () => {

@@ -48,6 +48,24 @@ export function statsOf(form: UnitForm, values: Values): Values {
   return out;
 }
 
+/** The unit form as a row of `role` asks it: a general's tag (GTS 1.2) only on a general's own
+ * row, and the values of the fields not asked left out of what is sent. */
+export function forRole(form: UnitForm, values: Values, role: string): { form: UnitForm; values: Values } {
+  const kept = (f: UnitField) => !f.general_only || role === 'general';
+  const out = { ...values };
+  for (const f of form.fields) if (!kept(f)) delete out[f.key];
+  return { form: { ...form, fields: form.fields.filter(kept) }, values: out };
+}
+
+/** The values the next unit added starts from: the last one's, less the fields of one unit only
+ * (the leader attached to it; a GTS unit's order, morale and training, which left empty mean the
+ * standard and so must not be filled in silently by the unit before). */
+export function carriedToNext(fields: UnitField[], values: Values): Values {
+  const out = { ...values };
+  for (const f of fields) if (f.once) delete out[f.key];
+  return out;
+}
+
 export interface Missing {
   key: string;
   label: string;

@@ -97,6 +97,11 @@ pub struct Die {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub purpose: Option<String>,
+    /// What each face means, in the rule's words, from 1 up (a frenzied elephant's heading: its
+    /// facing as North, then NE, E …); none where a face is only its number.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<String>>")]
+    pub face_names: Vec<String>,
 }
 
 impl Die {
@@ -107,7 +112,14 @@ impl Die {
             thrower: Some(thrower),
             label: (!label.is_empty()).then(|| label.to_string()),
             purpose: Some(purpose.to_string()),
+            face_names: Vec::new(),
         }
+    }
+
+    /// The die with each face named in the rule's words (4.46: a compass point).
+    pub fn naming_faces(mut self, names: &[String]) -> Die {
+        self.face_names = names.to_vec();
+        self
     }
 }
 
@@ -142,6 +154,7 @@ pub fn dice_of(notation: &str) -> Option<Vec<Die>> {
                     thrower,
                     label: None,
                     purpose: None,
+                    face_names: Vec::new(),
                 });
             }
         }

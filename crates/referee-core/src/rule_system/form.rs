@@ -63,6 +63,11 @@ pub struct UnitField {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[ts(optional, as = "Option<bool>")]
     pub once: bool,
+    /// Asked of a general's own row only (his tag, where he is entered with his guard): the
+    /// form leaves it out for any other unit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub general_only: bool,
 }
 
 /// One value of a choice, with what it brings.
@@ -134,6 +139,7 @@ impl Field {
             help: None,
             options: Vec::new(),
             once: false,
+            general_only: false,
         });
         if kind == FieldKind::Number {
             field.range(None, None)
@@ -143,6 +149,10 @@ impl Field {
     }
     pub fn once(mut self) -> Field {
         self.0.once = true;
+        self
+    }
+    pub fn general_only(mut self) -> Field {
+        self.0.general_only = true;
         self
     }
     pub fn required(mut self) -> Field {

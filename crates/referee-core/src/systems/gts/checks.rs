@@ -115,6 +115,7 @@ pub fn response_test(
         thrower: None,
         label: Some(u.name.clone()),
         purpose: Some(test.name.clone()),
+        face_names: Vec::new(),
     }];
     r.distribution = distribution;
     r.outcome = outcome;
@@ -581,6 +582,7 @@ pub fn leader_casualty(
         thrower: None,
         label: None,
         purpose: Some(purpose.to_string()),
+        face_names: Vec::new(),
     };
     let check_face = throws.one(die(check.sides, "casualty test"))?;
     let hurt_now = check_face.is_some_and(|c| i64::from(c) + modifier <= lc.wounded_on);
@@ -672,16 +674,33 @@ pub fn frenzy(
     }
     let (tests, end) = frenzy_odds(data, s.hits_before, s.new_hits)?;
     let mut r = Resolution::certain(&data.system.id, "frenzy", "", "", Vec::new());
-    r.dice = format!("{} per test, then {}", fz.dice, fz.driver_dice);
+    r.dice = format!(
+        "{} per test, then {}, then d{} for a frenzied elephant's heading",
+        fz.dice,
+        fz.driver_dice,
+        fz.directions.len()
+    );
     r.distribution = end
         .outcomes()
         .map(|(k, p)| {
-            let effects = frenzy_effects(data, *k, "elephant", s.escort.then_some("escort"));
+            let effects =
+                frenzy_effects(data, *k, ("elephant", None), s.escort.then_some("escort"));
             crate::contract::ResultOdds::new(k.code(), k.words(), "—".into(), p, effects)
         })
         .collect();
     let mut throws = crate::rule_system::throws::Throws::new(dice.unwrap_or(&[]));
-    let result = thrown_frenzy(data, &tests, ("", None), &mut throws)?;
+    let mut result = thrown_frenzy(data, &tests, ("", None), &mut throws)?;
+    // Frenzied, its heading is thrown next (4.46) and lands with it.
+    let heading = match result {
+        Some(Frenzy::Frenzied) => {
+            let heading = thrown_heading(data, ("", None), &mut throws)?;
+            if heading.is_none() {
+                result = None;
+            }
+            heading
+        }
+        _ => None,
+    };
     r.shown.faces = throws.finish()?;
     r.shown.in_turn = true;
     if tests.is_empty() {
@@ -691,18 +710,21 @@ pub fn frenzy(
     r.outcome = match result {
         Some(result) if dice.is_some() || tests.is_empty() => {
             let faces = dice.unwrap_or(&[]);
-            let effects = r
-                .distribution
-                .iter()
-                .find(|d| d.result == result.code())
-                .map(|d| d.effects.clone())
-                .unwrap_or_default();
+            let effects = frenzy_effects(
+                data,
+                result,
+                ("elephant", heading.as_deref()),
+                s.escort.then_some("escort"),
+            );
             Some(crate::contract::Outcome {
                 dice: faces.to_vec(),
                 roll: i64::from(faces.first().copied().unwrap_or(0)),
                 modified: i64::from(faces.first().copied().unwrap_or(0)),
                 result: result.code().to_string(),
-                meaning: result.words().to_string(),
+                meaning: match &heading {
+                    Some(h) => format!("{}, heading {h}", result.words()),
+                    None => result.words().to_string(),
+                },
                 effects,
                 sides: Vec::new(),
             })
@@ -754,10 +776,11 @@ pub fn frenzy(
 /// What a frenzy does to the elephant and its escort (7.41–7.43, 3.166): frenzied, it rampages
 /// (4.46); killed by its driver, it is removed; either way the escort goes the instant it
 /// frenzies, whatever the driver does next.
+/// `heading`: the compass point its d8 gave (4.46), none while the odds are laid out.
 pub(super) fn frenzy_effects(
     data: &GtsData,
     end: Frenzy,
-    elephant: &str,
+    (elephant, heading): (&str, Option<&str>),
     escort: Option<&str>,
 ) -> Vec<crate::contract::Effect> {
     let fz = &data.frenzy;
@@ -772,7 +795,7 @@ pub(super) fn frenzy_effects(
         Frenzy::Frenzied => vec![effect(
             on(elephant),
             Change::Rampage {
-                direction: "d8 compass point (4.46)".into(),
+                direction: heading.unwrap_or("to a d8 compass point").into(),
             },
             &fz.direction_rule,
             None,
@@ -800,6 +823,7 @@ pub(super) fn thrown_frenzy(
         thrower,
         label: (!label.is_empty()).then(|| label.to_string()),
         purpose: Some(purpose),
+        face_names: Vec::new(),
     };
     let sides = |spec: &str| {
         spec.parse::<DiceSpec>()
@@ -828,6 +852,27 @@ pub(super) fn thrown_frenzy(
             Frenzy::Frenzied
         }
     }))
+}
+
+/// A frenzied elephant's heading (4.46, R-GTS-36): "rolling a d8, using the Elephant unit facing as North
+/// on the compass", each face named by its compass point. None while the die is to be thrown.
+pub(super) fn thrown_heading(
+    data: &GtsData,
+    (label, thrower): (&str, Option<crate::rule_system::Thrower>),
+    throws: &mut crate::rule_system::throws::Throws,
+) -> Result<Option<String>, RefereeError> {
+    let points = &data.frenzy.directions;
+    let die = crate::rule_system::Die {
+        sides: points.len() as u32,
+        thrower,
+        label: (!label.is_empty()).then(|| label.to_string()),
+        purpose: Some("rampage heading, its facing as North".into()),
+        face_names: Vec::new(),
+    }
+    .naming_faces(points);
+    Ok(throws
+        .one(die)?
+        .and_then(|f| points.get(f as usize - 1).cloned()))
 }
 
 /// How an elephant's frenzy tests end (7.41–7.42): in the order the results are listed.

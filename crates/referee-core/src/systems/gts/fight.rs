@@ -113,6 +113,13 @@ pub fn open_unit(
     if let (Some(leader), COMMAND_POINTS) = (unit.detail::<GtsLeader>(), action) {
         return command_points(unit, leader);
     }
+    // A general entered with his guard rolls his from his own row too (R-GTS-40).
+    if let (Some(general), COMMAND_POINTS) = (
+        unit.detail::<GtsUnit>().and_then(|o| o.general.as_ref()),
+        action,
+    ) {
+        return command_points(unit, general);
+    }
     let own = match unit.detail::<GtsUnit>() {
         Some(own) if action == MOVEMENT => {
             // The move measured from the row: the unit as it is now, its Reserve (3.31).
@@ -332,6 +339,20 @@ fn attached_leader(state: &BattleState, unit: &UnitState, own: &GtsUnit) -> Opti
             fate: row.leader,
             wounds: row.leader_wounds,
             pv: leader.pv.or(Some(0)),
+        });
+    }
+    // A general entered with his guard fights with it, unless he leads another unit from the
+    // front (1.5, R-GTS-43): then his guard fights without him.
+    if let Some(general) = &own.general {
+        if general.leads.is_some() || general.pv.is_none() {
+            return None;
+        }
+        return Some(Attached {
+            valour: valour_now(unit, general.pv),
+            name: None,
+            fate: unit.leader,
+            wounds: unit.leader_wounds,
+            pv: general.pv,
         });
     }
     let pv = own.leader_pv?;

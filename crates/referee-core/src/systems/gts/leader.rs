@@ -76,9 +76,9 @@ const GRADES: [(&str, &str); 4] = [
     ("P", "Poor (d4)"),
 ];
 
-/// What a leader's row asks: his tag's values and the unit he leads.
-pub fn fields() -> Vec<UnitField> {
-    let grades = GRADES
+/// The tactical skills (1.2), each with the die it throws.
+pub fn grades() -> Vec<UnitOption> {
+    GRADES
         .iter()
         .map(|(k, name)| UnitOption {
             key: (*k).into(),
@@ -87,9 +87,15 @@ pub fn fields() -> Vec<UnitField> {
             fills: Vec::new(),
             printed: Vec::new(),
         })
-        .collect();
+        .collect()
+}
+
+/// What a leader's row asks: his tag's values and the unit he leads.
+pub fn fields() -> Vec<UnitField> {
+    let grades = grades();
     vec![
-        Field::new(LEADS, "Leads", "1.5, 1.6", FieldKind::Unit).help(
+        // One leader to a unit (R-GTS-32): the unit one leads is not carried to the next added.
+        Field::new(LEADS, "Leads", "1.5, 1.6", FieldKind::Unit).once().help(
             "The unit he is attached to: his valour counts in its fights, and his casualty tests land on him here. Leave empty while he commands from behind.",
         ),
         Field::new(ARMY, "Army general", "1.2, 8.0", FieldKind::Toggle).help(
@@ -187,6 +193,43 @@ pub fn enter(spec: &UnitSpec) -> Result<GtsLeader, RefereeError> {
     })
 }
 
+/// The tag of a general entered as a unit with his guard (1.2, R-GTS-40): his valour, command and
+/// skill, and the unit he leads from the front if not his guard (1.5, R-GTS-43), taken out of his
+/// row's stats, where they are not the guard's; none when his row gives none of them. He is the
+/// army's general (8.0).
+pub fn split_general(stats: &Value) -> Result<(Value, Option<GtsLeader>), RefereeError> {
+    let mut unit = stats.clone();
+    let Some(map) = unit.as_object_mut() else {
+        return Ok((unit, None));
+    };
+    let mut tag = Map::new();
+    for key in ["pv", "pc", "ts", LEADS] {
+        match map.remove(key) {
+            None | Some(Value::Null) => {}
+            Some(v) => {
+                tag.insert(key.into(), v);
+            }
+        }
+    }
+    if tag.is_empty() {
+        return Ok((unit, None));
+    }
+    let spec = UnitSpec {
+        label: String::new(),
+        side: String::new(),
+        command: None,
+        role: Role::Leader,
+        stats: Value::Object(tag),
+    };
+    Ok((
+        unit,
+        Some(GtsLeader {
+            army: true,
+            ..enter(&spec)?
+        }),
+    ))
+}
+
 /// The action a leader's "Command points" opens on his row (1.2).
 pub const COMMAND_POINTS: &str = "command_points";
 
@@ -210,6 +253,15 @@ pub fn land(own: &mut GtsLeader, change: &Change) -> bool {
         _ => return false,
     }
     true
+}
+
+/// A correction of his row keeps this turn's command points, those spent and his move from
+/// contact: the row corrected is not a new turn, and points are rolled once a Command phase
+/// (1.2, R-GTS-40).
+pub fn keep(old: &GtsLeader, new: &mut GtsLeader) {
+    new.command_points = old.command_points;
+    new.command_spent = old.command_spent;
+    new.moved_from_contact = old.moved_from_contact && new.leads.is_none();
 }
 
 /// How far a leader with no unit is moved when an enemy unit contacts him (6.25).
@@ -297,13 +349,6 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
         None => parts.push("with no unit".into()),
     }
     crate::rule_system::leader_parts(unit, &mut parts);
-    let left = points_left(leader);
-    if leader.command_points > 0 {
-        parts.push(format!(
-            "{} of {} command points left",
-            left, leader.command_points
-        ));
-    }
     let q = |label: &str, change: Change| QuickEdit {
         label: label.into(),
         change,
@@ -311,23 +356,7 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     };
     let active = !unit.lost && !unit.leader.is_some_and(LeaderFate::gone);
     let mut quick_edits = Vec::new();
-    if active && leader.pc.is_some() && leader.ts.is_some() {
-        // 1.2: his points this turn are his roll, at least his PC; 1.7: spent one by one on
-        // the units he commands, 3 at once for the army's Reserve (1.7 e).
-        quick_edits.push(QuickEdit {
-            opens: Some(COMMAND_POINTS.into()),
-            ..q("Command points", Change::CommandPoints { points: 0 })
-        });
-        if left >= 1 {
-            quick_edits.push(q("Spend 1 point", Change::SpendCommand { points: 1 }));
-        }
-        if leader.army && left >= 3 {
-            quick_edits.push(q(
-                "Spend 3 for the Reserve",
-                Change::SpendCommand { points: 3 },
-            ));
-        }
-    }
+    command_words(leader, active, &mut parts, &mut quick_edits);
     // 6.25: a leader with no unit, contacted by an enemy unit, is moved anywhere within 10".
     if active && leader.leads.is_none() {
         quick_edits.push(q(
@@ -346,6 +375,46 @@ pub fn words(unit: &UnitState, leader: &GtsLeader) -> UnitWords {
     }
 }
 
+/// A general's command points on his row (1.2, 1.7, R-GTS-40): those left this turn in words,
+/// and while he is in play, his roll and the spending of them.
+pub fn command_words(
+    leader: &GtsLeader,
+    active: bool,
+    parts: &mut Vec<String>,
+    quick_edits: &mut Vec<QuickEdit>,
+) {
+    let left = points_left(leader);
+    if leader.command_points > 0 {
+        parts.push(format!(
+            "{} of {} command points left",
+            left, leader.command_points
+        ));
+    }
+    if !active || leader.pc.is_none() || leader.ts.is_none() {
+        return;
+    }
+    let q = |label: &str, change: Change| QuickEdit {
+        label: label.into(),
+        change,
+        opens: None,
+    };
+    // 1.2: his points this turn are his roll, at least his PC; 1.7: spent one by one on the
+    // units he commands, 3 at once for the army's Reserve (1.7 e).
+    quick_edits.push(QuickEdit {
+        opens: Some(COMMAND_POINTS.into()),
+        ..q("Command points", Change::CommandPoints { points: 0 })
+    });
+    if left >= 1 {
+        quick_edits.push(q("Spend 1 point", Change::SpendCommand { points: 1 }));
+    }
+    if leader.army && left >= 3 {
+        quick_edits.push(q(
+            "Spend 3 for the Reserve",
+            Change::SpendCommand { points: 3 },
+        ));
+    }
+}
+
 /// The leader attached to a unit on the roster (1.5): the row of its side, on the table, that
 /// leads it by its label.
 pub fn leader_of<'s>(
@@ -353,14 +422,23 @@ pub fn leader_of<'s>(
     unit: &UnitState,
 ) -> Option<(&'s UnitState, &'s GtsLeader)> {
     state.units.values().find_map(|row| {
-        let leader = row.detail::<GtsLeader>()?;
-        (row.role == Role::Leader
+        let leader = tag_of(row)?;
+        (row.id != unit.id
             && !row.lost
             && !taken(row)
             && row.side == unit.side
             && leader.leads.as_deref() == Some(unit.label.as_str()))
         .then_some((row, leader))
     })
+}
+
+/// A leader's tag: his own row's, or a general's entered with his guard (R-GTS-40, R-GTS-43).
+pub fn tag_of(row: &UnitState) -> Option<&GtsLeader> {
+    match row.role {
+        Role::Leader => row.detail::<GtsLeader>(),
+        Role::General => row.detail::<GtsUnit>()?.general.as_ref(),
+        _ => None,
+    }
 }
 
 /// A leader killed or captured leads no one (R-GTS-32): his row no longer counts as the unit's
@@ -403,7 +481,8 @@ pub fn check_links(
     spec: &UnitSpec,
     editing: Option<UnitId>,
 ) -> Result<(), RefereeError> {
-    let key = if spec.role == Role::Leader {
+    // A general entered with his guard may lead another unit from the front (R-GTS-43).
+    let key = if matches!(spec.role, Role::Leader | Role::General) {
         LEADS
     } else {
         ESCORTS
@@ -455,7 +534,7 @@ pub fn check_links(
             && row.side == spec.side
             && !row.lost
             && !taken(row)
-            && (row.role == Role::Leader) == (key == LEADS)
+            && matches!(row.role, Role::Leader | Role::General) == (key == LEADS)
             && linked(row, key) == Some(target)
     });
     if key == LEADS {
@@ -507,7 +586,7 @@ pub fn check_links(
 /// The unit a row names under `key`, as entered.
 fn linked<'u>(row: &'u UnitState, key: &str) -> Option<&'u str> {
     if key == LEADS {
-        row.detail::<GtsLeader>()?.leads.as_deref()
+        tag_of(row)?.leads.as_deref()
     } else {
         row.detail::<GtsUnit>()?.escorts.as_deref()
     }

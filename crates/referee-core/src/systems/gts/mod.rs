@@ -206,6 +206,10 @@ impl RuleSystem for Gts {
         roster::keep(old, new)
     }
 
+    fn keep_leader(old: &GtsLeader, new: &mut GtsLeader) {
+        leader::keep(old, new)
+    }
+
     fn land(data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
         roster::land(data, unit, own, change)
     }

@@ -7,7 +7,7 @@
 //! same numbers as the round's forecast (round.rs), so what is applied is what was forecast.
 
 use super::checks::{
-    frenzy_effects, frenzy_odds, frenzy_stand, table_effects, thrown_frenzy, Frenzy,
+    frenzy_effects, frenzy_odds, frenzy_stand, table_effects, thrown_frenzy, thrown_heading, Frenzy,
 };
 use super::data::GtsData;
 use super::melee::{escort_name, fate_word, fates_for_rolls, Fight, Side};
@@ -451,22 +451,35 @@ impl Round<'_> {
             if tests.is_empty() {
                 continue;
             }
-            let Some(end) = thrown_frenzy(self.data, &tests, (&u.name, Some(thrower)), throws)?
-            else {
+            let whose = (u.name.as_str(), Some(thrower));
+            let Some(end) = thrown_frenzy(self.data, &tests, whose, throws)? else {
                 return Ok(None);
             };
-            out.words.push(format!(
-                "{} {}",
-                u.name,
-                match end {
-                    Frenzy::Calm => "stays calm",
-                    Frenzy::Frenzied => "frenzies and rampages",
-                    Frenzy::KilledByItsDriver => "frenzies and its driver kills it",
+            // Frenzied, its heading's d8 is thrown next (4.46).
+            let heading = match end {
+                Frenzy::Frenzied => match thrown_heading(self.data, whose, throws)? {
+                    Some(h) => Some(h),
+                    None => return Ok(None),
+                },
+                _ => None,
+            };
+            out.words.push(match (end, &heading) {
+                (Frenzy::Calm, _) => format!("{} stays calm", u.name),
+                (Frenzy::Frenzied, Some(h)) => {
+                    format!("{} frenzies and rampages heading {h}", u.name)
                 }
-            ));
+                (Frenzy::Frenzied, None) => format!("{} frenzies and rampages", u.name),
+                (Frenzy::KilledByItsDriver, _) => {
+                    format!("{} frenzies and its driver kills it", u.name)
+                }
+            });
             let escort = escort_name(u, e);
-            out.effects
-                .extend(frenzy_effects(self.data, end, &u.name, escort.as_deref()));
+            out.effects.extend(frenzy_effects(
+                self.data,
+                end,
+                (&u.name, heading.as_deref()),
+                escort.as_deref(),
+            ));
         }
         Ok(Some(()))
     }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::data::{GtsData, Row};
-use super::leader::ESCORTS;
+use super::leader::{GtsLeader, ESCORTS};
 use super::units::{Unit, UnitEntry};
 use crate::contract::Change;
 use crate::error::RefereeError;
@@ -50,6 +50,9 @@ pub struct GtsUnit {
     pub reserve_used: bool,
     /// Routed off the table and not yet past its dispersal trigger: one rally to return (4.312).
     pub off_table: bool,
+    /// On a general's own row, entered with his guard: his tag (1.2) and his command points this
+    /// turn (R-GTS-40).
+    pub general: Option<GtsLeader>,
 }
 
 impl SystemUnit for GtsUnit {
@@ -61,6 +64,13 @@ impl SystemUnit for GtsUnit {
             }
             if let Some(escorts) = &self.escorts {
                 map.insert(ESCORTS.into(), escorts.clone().into());
+            }
+            // His tag as entered, for the form that corrects his row (the army's general he is
+            // by his row's role).
+            if let Some(Value::Object(tag)) =
+                self.general.as_ref().map(|g| g.entry()).transpose()?
+            {
+                map.extend(tag.into_iter().filter(|(k, _)| k != super::leader::ARMY));
             }
         }
         Ok(entry)
@@ -146,7 +156,16 @@ pub fn check_entry(stats: &Value) -> Result<(), RefereeError> {
 
 /// A unit built by Table 2.10; it may enter already hit, disordered or routed.
 pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeError> {
-    let (stats, leader_pv, escorts) = split_links(&spec.stats)?;
+    let (stats, general) = super::leader::split_general(&spec.stats)?;
+    if general.is_some() && spec.role != Role::General {
+        return Err(RefereeError::new(
+            ErrorCode::BattleInvalidUnit,
+            "Only a general's row carries his valour, command and skill: add a leader as a leader, or the unit as a general.",
+        )
+        .field("pc")
+        .rule("1.2"));
+    }
+    let (stats, leader_pv, escorts) = split_links(&stats)?;
     let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::build(data, &entry, "")?;
     Ok((
@@ -163,6 +182,7 @@ pub fn enter(data: &GtsData, spec: &UnitSpec) -> Result<(u32, GtsUnit), RefereeE
             reserve: false,
             reserve_used: false,
             off_table: false,
+            general,
             entry,
         },
     ))
@@ -179,9 +199,18 @@ pub fn keep(old: &GtsUnit, new: &mut GtsUnit) {
     new.reserve = old.reserve;
     new.reserve_used = old.reserve_used;
     new.off_table = old.off_table;
+    if let (Some(old), Some(new)) = (&old.general, &mut new.general) {
+        super::leader::keep(old, new);
+    }
 }
 
 pub fn land(data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Change) -> bool {
+    // A general's command points land on his tag, on his guard's row (R-GTS-40).
+    if let (Some(general), Change::CommandPoints { .. } | Change::SpendCommand { .. }) =
+        (own.general.as_mut(), change)
+    {
+        return super::leader::land(general, change);
+    }
     match change {
         Change::Hits { count } => {
             own.hits = own.hits.saturating_add(*count);
@@ -196,14 +225,16 @@ pub fn land(data: &GtsData, unit: &mut UnitState, own: &mut GtsUnit, change: &Ch
         }
         Change::DestroyAll => unit.strength = 0,
         // Reserve, Disorder and Rout exclude one another (3.3): Disordered or Routed, a unit
-        // in Reserve loses its chit.
+        // in Reserve loses its chit; a routed unit is not also Disordered (a rally brings
+        // Disorder back with it, 3.33), and a Disordered one that routs is only Routed.
         Change::Disorder => {
-            own.disordered = true;
+            own.disordered = !own.rout;
             own.reserve = false;
         }
         Change::Recover => own.disordered = false,
         Change::Rout | Change::RoutUnit => {
             own.rout = true;
+            own.disordered = false;
             own.reserve = false;
         }
         // Rallied off the table, it comes back where it left (4.312).
@@ -258,6 +289,9 @@ pub fn refuse(
     own: &GtsUnit,
     change: &Change,
 ) -> Option<RefereeError> {
+    if let (Some(general), Change::SpendCommand { .. }) = (&own.general, change) {
+        return super::leader::refuse(unit, general, change);
+    }
     if *change != (Change::Reserve { placed: true }) {
         return None;
     }
@@ -309,6 +343,11 @@ fn may_be_reserve(own: &GtsUnit) -> bool {
 /// The fallen leader's −1 lasts until the turn ends (Table 1.10, 8).
 pub fn end_of_turn(own: &mut GtsUnit) {
     own.near_fallen_leader = false;
+    // A general's points cannot be saved (1.2).
+    if let Some(general) = own.general.as_mut() {
+        general.command_points = 0;
+        general.command_spent = 0;
+    }
 }
 
 /// Table 1.10's fates, besides capture and death: dazed, wounded, unhorsed, seriously wounded. A
@@ -377,6 +416,15 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
     }
     if own.first_turn_spent {
         parts.push(format!("{} used", bonus_name(&own.entry)));
+    }
+    // A general entered with his guard: his command points on his row (R-GTS-40).
+    let mut command = Vec::new();
+    if let Some(leads) = own.general.as_ref().and_then(|g| g.leads.as_ref()) {
+        parts.push(format!("the general leads {leads}"));
+    }
+    if let Some(general) = &own.general {
+        let active = !unit.lost && !unit.leader.is_some_and(LeaderFate::gone);
+        super::leader::command_words(general, active, &mut parts, &mut command);
     }
     let row = |key: &Option<String>| {
         key.as_ref().map(|k| match data.rows.get(k) {
@@ -467,6 +515,7 @@ pub fn words(data: &GtsData, unit: &UnitState, own: &GtsUnit) -> UnitWords {
                 opens: Some(INTERPENETRATION.into()),
                 ..q("Pass through…", Change::Disorder)
             }))
+            .chain(command)
             .collect()
         },
         place: None,
@@ -575,10 +624,14 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
         Field::new("class", "Class", "2.1", FieldKind::Choice)
             .required()
             .options(classes),
+        // Morale, training and order are each unit's own: left empty they mean the standard (no
+        // order: Table 2.10 adds nothing), so the unit added before must not fill them in.
         Field::new("morale", "Morale", "2.1, 2.10", FieldKind::Choice)
+            .once()
             .help("Leave empty for standard morale.")
             .options(group("morale")),
         Field::new("training", "Training", "2.1, 2.10", FieldKind::Choice)
+            .once()
             .help("Leave empty for standard training.")
             .options(group("training")),
         Field::new("armour", "Armour", "2.1, 2.10", FieldKind::Choice).options(group("armour")),
@@ -590,12 +643,28 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
             .help("A second weapon the unit fires with at a penalty.")
             .options(group("weapon")),
         Field::new("order", "Order", "2.10, 3.23", FieldKind::Choice)
+            .once()
             .help("Close or open order; elephants have neither.")
             .options(group("order")),
         Field::new("stands", "Stands", "2.11, 5.52", FieldKind::Number)
             .required()
             .range(Some(1), None)
             .help("The stands of the unit when the battle begins."),
+        // A general entered with his guard carries his tag on his row (1.2, R-GTS-40).
+        Field::new("pv", "General's personal valour (PV)", "1.2, 1.6", FieldKind::Number)
+            .general_only()
+            .range(Some(-2), Some(2))
+            .help("The general's own tag, where he rides with his guard: his valour counts in the guard's fights."),
+        Field::new("pc", "General's personal command (PC)", "1.2", FieldKind::Number)
+            .general_only()
+            .range(Some(1), Some(5)),
+        Field::new("ts", "General's tactical skill (TS)", "1.2", FieldKind::Choice)
+            .general_only()
+            .options(super::leader::grades()),
+        Field::new(super::leader::LEADS, "General leads from the front", "1.5, 1.6", FieldKind::Unit)
+            .general_only()
+            .once()
+            .help("Another unit the general has attached to (1.5): his valour counts in its fights, not his guard's, and its rout puts him to the casualty test. Leave empty while he rides with his guard."),
         Field::new(ESCORTS, "Escorts", "3.16", FieldKind::Unit)
             .once()
             .help("For a runner or escort stand (one stand of light or unarmoured infantry): the elephant or chariot it runs with. Its fights take the stand in; leave empty for any other unit."),
@@ -607,7 +676,9 @@ pub fn fields(d: &GtsData) -> Vec<UnitField> {
 
 /// A unit's values from the tables, as the form is filled in.
 pub fn preview(d: &GtsData, stats: &serde_json::Value) -> Result<UnitPreview, RefereeError> {
-    let (stats, _, _) = split_links(stats)?;
+    // A general's tag is his, not his guard's values.
+    let (stats, _) = super::leader::split_general(stats)?;
+    let (stats, _, _) = split_links(&stats)?;
     let entry: UnitEntry = parse_situation(&stats)?;
     let unit = Unit::build(d, &entry, "")?;
     let class = d

@@ -1294,10 +1294,32 @@ fn an_elephants_frenzy_asks_its_dice_in_turn_a_d8_per_test_then_the_drivers_d10(
     let frenzies = at(Some(&[3])).unwrap();
     assert!(frenzies.outcome.is_none());
     assert_eq!(laid(&frenzies)[1], (10, "driver".to_string()));
+    // The driver fails (5): its heading's d8 is asked next, each face a compass point with its
+    // facing as North (4.46, R-GTS-36).
+    let heading = at(Some(&[3, 5])).unwrap();
+    assert!(heading.outcome.is_none());
+    let d8 = &heading.shown.faces[2];
     assert_eq!(
-        at(Some(&[3, 5])).unwrap().outcome.unwrap().result,
-        "frenzied"
+        (d8.sides, d8.purpose.as_deref()),
+        (8, Some("rampage heading, its facing as North"))
     );
+    assert_eq!(
+        d8.face_names,
+        ["N (straight ahead)", "NE", "E", "SE", "S", "SW", "W", "NW"]
+    );
+    // A 3: it rampages east, the forecast's "heading E" line (7/20 frenzied ÷ 8 points).
+    let east = at(Some(&[3, 5, 3])).unwrap();
+    assert_eq!(chance(&east, "Frenzied, heading E"), "7/160");
+    let o = east.outcome.unwrap();
+    assert_eq!(
+        (o.result.as_str(), o.meaning.as_str()),
+        ("frenzied", "frenzied, heading E")
+    );
+    assert!(o.effects.iter().any(|e| e.change
+        == crate::contract::Change::Rampage {
+            direction: "E".into()
+        }));
+    assert_eq!(at(Some(&[3, 5, 9])).unwrap_err().code, "dice.invalid");
     assert_eq!(
         at(Some(&[3, 2])).unwrap().outcome.unwrap().result,
         "killed_by_its_driver"
@@ -1351,13 +1373,25 @@ fn an_elephant_hit_in_the_round_tests_for_frenzy_as_the_chains_last_stage() {
         laid_out(&r).last().unwrap(),
         &(10, "War elephant".to_string(), "driver".to_string())
     );
-    // The driver fails (9): it rampages (4.46) and its escort is removed (3.166), with the round.
-    let frenzied = thrown("melee_round", &s, &[1, 1, 1, 1, 2, 9]);
+    // The driver fails (9): its heading's d8 is asked, on a pad named by the elephant (4.46).
+    let r = thrown("melee_round", &s, &[1, 1, 1, 1, 2, 9]);
+    assert!(r.outcome.is_none());
+    assert_eq!(
+        laid_out(&r).last().unwrap(),
+        &(
+            8,
+            "War elephant".to_string(),
+            "rampage heading, its facing as North".to_string()
+        )
+    );
+    assert_eq!(r.shown.faces.last().unwrap().face_names[7], "NW");
+    // A 6: it rampages south-west (4.46) and its escort is removed (3.166), with the round.
+    let frenzied = thrown("melee_round", &s, &[1, 1, 1, 1, 2, 9, 6]);
     let on_elephant = changes_on(&frenzied, "War elephant");
     assert!(
-        on_elephant
-            .iter()
-            .any(|c| matches!(c, crate::contract::Change::Rampage { .. })),
+        on_elephant.contains(&crate::contract::Change::Rampage {
+            direction: "SW".into()
+        }),
         "{on_elephant:?}"
     );
     assert!(changes_on(&frenzied, "Runners").contains(&crate::contract::Change::DestroyAll));
@@ -1366,7 +1400,7 @@ fn an_elephant_hit_in_the_round_tests_for_frenzy_as_the_chains_last_stage() {
         .as_ref()
         .unwrap()
         .meaning
-        .contains("War elephant frenzies and rampages"));
+        .contains("War elephant frenzies and rampages heading SW"));
     // The driver kills it (1): removed (7.42).
     let killed = thrown("melee_round", &s, &[1, 1, 1, 1, 2, 1]);
     assert!(changes_on(&killed, "War elephant").contains(&crate::contract::Change::DestroyAll));
@@ -1378,4 +1412,31 @@ fn an_elephant_hit_in_the_round_tests_for_frenzy_as_the_chains_last_stage() {
         .unwrap()
         .meaning
         .contains("War elephant stays calm"));
+}
+
+#[test]
+fn the_unit_form_carries_no_order_morale_or_training_to_the_next_unit() {
+    // Persian cavalry added after close-order Immortals moved 14", not its 15" (12" + 3" for no
+    // armour, Table 2.10): the form had carried "Close order" over. Each unit's own choices,
+    // left empty for the standard, are asked afresh; its class and weapon still carry.
+    let fields = super::roster::fields(&super::test_data());
+    let once = |key: &str| fields.iter().find(|f| f.key == key).unwrap().once;
+    for key in ["order", "morale", "training"] {
+        assert!(once(key), "{key}");
+    }
+    for key in ["class", "weapon", "armour", "stands"] {
+        assert!(!once(key), "{key}");
+    }
+    // Nor the unit a leader leads (one leader to a unit, R-GTS-32), a general's the same.
+    assert!(once("leads"));
+    assert!(
+        super::leader::fields()
+            .iter()
+            .find(|f| f.key == "leads")
+            .unwrap()
+            .once
+    );
+    // Without an order the cavalry moves its 15" (Table 2.10 adds nothing for no order).
+    let r = resolved("unit", persian_horse());
+    assert_eq!(value(&r, "Move"), "15\"");
 }
