@@ -166,6 +166,7 @@ impl Turn {
         (
             situation,
             Mapping {
+                units_moving: None,
                 targets: f.targets.clone(),
                 choices: Default::default(),
             },
@@ -982,6 +983,7 @@ fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_lead
     assert_eq!(undiced.shown.faces.len(), 1);
     assert_eq!(undiced.shown.faces[0].sides, 10);
     let mapping = Mapping {
+        units_moving: None,
         targets: opened.targets.clone(),
         choices: Default::default(),
     };
@@ -1161,6 +1163,7 @@ fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
         o.meaning
     );
     let mapping = Mapping {
+        units_moving: None,
         targets: opened.targets.clone(),
         choices: Default::default(),
     };
@@ -1262,6 +1265,7 @@ fn a_generals_command_points_are_rolled_on_his_row_spent_and_gone_next_turn() {
         (&json!(3), &json!("G"), &json!("Artaphernes"))
     );
     let mapping = Mapping {
+        units_moving: None,
         targets: opened.targets.clone(),
         choices: Default::default(),
     };
@@ -1335,6 +1339,7 @@ fn a_unit_passes_through_a_friend_picked_from_its_row_and_both_rows_take_what_4_
         .collect();
     assert_eq!(friends, ["Greek cavalry", "Pausanias", "Peltasts"]);
     let mapping = Mapping {
+        units_moving: None,
         targets: opened.targets.clone(),
         choices: Default::default(),
     };
@@ -1407,6 +1412,7 @@ fn a_unit_passes_through_a_friend_picked_from_its_row_and_both_rows_take_what_4_
     t.apply(
         &r,
         &Mapping {
+            units_moving: None,
             targets: opened.targets.clone(),
             choices: Default::default(),
         },
