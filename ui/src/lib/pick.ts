@@ -145,3 +145,17 @@ export function mayStayPut(situation: unknown, path: string[]): boolean {
   const kind = situation && typeof situation === 'object' ? (situation as Record<string, unknown>).kind : undefined;
   return path.length === 0 && (kind === 'rout' || kind === 'break');
 }
+
+/** The units of the one entry moving, when "Units moving" is asked of it: one entry of more than
+ * one unit (several entries picked move whole). */
+export function unitsToMove(units: UnitState[]): number | undefined {
+  return units.length === 1 && units[0].strength > 1 ? units[0].strength : undefined;
+}
+
+/** "Units moving" as typed: a whole number, or none when blank (all of them move). What is out of
+ * bounds is sent as typed, for the sentence beside the field to say why. */
+export function unitsMovingOf(typed: string): number | undefined {
+  const text = typed.trim();
+  if (text === '' || !/^-?\d+$/.test(text)) return undefined;
+  return Math.max(0, Number(text));
+}
