@@ -1393,6 +1393,11 @@ fn a_broken_square_restacks_by_moving_some_of_its_units() {
         json!({"kind": "remove_d_markers", "count": 1}),
     );
     assert!(words_of(&before, "Pikes").contains("must restack"));
+    assert_eq!(
+        before.state.units[&1].words.opens_move.as_deref(),
+        Some("Restack move"),
+        "the row opens the move that restacks it"
+    );
 
     let open_move = |battles: &mut Battles, units_moving: Option<u32>| {
         battles.fight(
@@ -1448,6 +1453,7 @@ fn a_broken_square_restacks_by_moving_some_of_its_units() {
         (1, "Hex 12.05".into(), "2/2".into()),
         "2 stay, the mark cleared"
     );
+    assert_eq!(moved.state.units[&1].words.opens_move, None);
     assert_eq!(
         row(&moved, "Pikes 2"),
         (3, "Hex 12.06".into(), "2/2".into())

@@ -489,8 +489,10 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
         edits
     };
     // A Break marker calls for a rout move under it (5.2: a broken unit "makes a rout move"), a
-    // Rout marker for a rout move (5.3.1): the row opens it, named in the rules' words.
+    // Rout marker for a rout move (5.3.1), a broken square over the limit for the move that
+    // restacks it (2.6.1, some of its units moving: R-ITACS-44): the row opens it, in words.
     let opens_move = match (unit.lost, own.broken, own.rout) {
+        (false, false, false) if own.must_restack => Some("Restack move".to_string()),
         (true, _, _) | (false, false, false) => None,
         (false, true, _) => Some("Rout move (Break)".to_string()),
         (false, false, true) => Some("Rout move".to_string()),
