@@ -1,0 +1,17 @@
+// A double tap on a row's quick edit: its second tap may land on the button that took the first
+// one's place ("Form square" becomes "Leave square"), which would take the change straight back.
+
+/** How soon after a tap a tap on another button in its place is the same gesture, in ms. */
+export const DOUBLE_TAP_MS = 600;
+
+/** The last quick edit tapped on a row: its label and when. */
+export interface LastTap {
+  label: string;
+  at: number;
+}
+
+/** Whether a tap is the second of a double tap that landed on another button: a different label
+ * tapped within the double-tap time. The same button tapped again (+D twice) is two changes. */
+export function secondOfDoubleTap(last: LastTap | undefined, label: string, at: number): boolean {
+  return !!last && last.label !== label && at - last.at < DOUBLE_TAP_MS;
+}
