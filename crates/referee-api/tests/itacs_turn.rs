@@ -444,13 +444,26 @@ fn move_from_roster(
     unit: u32,
     path: &[&str],
 ) -> Result<Fight, referee_core::RefereeError> {
+    move_of(battles, referee, id, vec![unit], path, None)
+}
+
+/// A move of the entries picked (or of so many units of one entry) along the hexes named.
+fn move_of(
+    battles: &mut Battles,
+    referee: &Referee,
+    id: i64,
+    entries: Vec<u32>,
+    path: &[&str],
+    units_moving: Option<u32>,
+) -> Result<Fight, referee_core::RefereeError> {
     battles.fight(
         referee,
         id,
         &FightRequest {
             action: "move".into(),
-            attackers: vec![unit],
+            attackers: entries,
             path: path.iter().map(|h| h.to_string()).collect(),
+            units_moving,
             ..Default::default()
         },
     )
@@ -734,16 +747,7 @@ fn a_stack_of_several_entries_moves_as_one() {
     );
     let before = battles.view(&referee, id).unwrap();
     let stack = |battles: &mut Battles, ids: Vec<u32>, path: &[&str]| {
-        battles.fight(
-            &referee,
-            id,
-            &FightRequest {
-                action: "move".into(),
-                attackers: ids,
-                path: path.iter().map(|h| h.to_string()).collect(),
-                ..Default::default()
-            },
-        )
+        move_of(battles, &referee, id, ids, path, None)
     };
     let e = stack(&mut battles, vec![1, 3], &["18.03"]).unwrap_err();
     assert_eq!(
@@ -1400,17 +1404,7 @@ fn a_broken_square_restacks_by_moving_some_of_its_units() {
     );
 
     let open_move = |battles: &mut Battles, units_moving: Option<u32>| {
-        battles.fight(
-            &referee,
-            id,
-            &FightRequest {
-                action: "move".into(),
-                attackers: vec![1],
-                path: vec!["12.06".into()],
-                units_moving,
-                ..Default::default()
-            },
-        )
+        move_of(battles, &referee, id, vec![1], &["12.06"], units_moving)
     };
     for (bad, says) in [
         (0, "Units moving: from 1 to 4 (Pikes has 4 units)."),
@@ -1476,18 +1470,7 @@ fn a_broken_square_restacks_by_moving_some_of_its_units() {
     let again = battles.apply(&referee, id, &request).unwrap_err();
     assert_eq!(again.code, "battle.already_applied");
     // The 2 that moved have moved for the turn; the 2 that stayed have not.
-    let e = battles
-        .fight(
-            &referee,
-            id,
-            &FightRequest {
-                action: "move".into(),
-                attackers: vec![3],
-                path: vec!["12.07".into()],
-                ..Default::default()
-            },
-        )
-        .unwrap_err();
+    let e = move_from_roster(&mut battles, &referee, id, 3, &["12.07"]).unwrap_err();
     assert_eq!(e.code, "battle.once_per_turn");
     assert!(open_move(&mut battles, None).is_ok());
 
@@ -1496,5 +1479,12 @@ fn a_broken_square_restacks_by_moving_some_of_its_units() {
     assert_eq!(
         serde_json::to_value(&redone.state).unwrap(),
         serde_json::to_value(&moved.state).unwrap()
+    );
+    // A routing stack makes its rout move whole: its markers are the hex's (5.3.1, R-ITACS-42).
+    adjust(&mut battles, &referee, id, 1, json!({"kind": "rout"}));
+    let e = move_of(&mut battles, &referee, id, vec![1], &["11.05"], Some(1)).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref(), e.rule.as_deref()),
+        ("fight.units_moving", Some("units_moving"), Some("5.3.1"))
     );
 }

@@ -115,6 +115,8 @@ describe('units moving of one entry (ITACS 4.3.3)', () => {
     expect(unitsToMove([four])).toBe(4);
     expect(unitsToMove([one])).toBeUndefined();
     expect(unitsToMove([four, one])).toBeUndefined();
+    const routing = unit({ id: 7, label: 'Hastati', side: 'Rome', strength: 3, starting: 3, detail: { entry: { type: 'SD', count: 3 }, state: { rout: true } } });
+    expect(unitsToMove([routing])).toBeUndefined();
   });
   it('reads a blank as all of them, and keeps what is out of bounds for the sentence beside it', () => {
     expect(unitsMovingOf('')).toBeUndefined();

@@ -356,6 +356,21 @@ pub fn refuse(
     if *change == (Change::Square { formed: true }) {
         return super::square::refuse_forming(state, unit, own);
     }
+    if matches!(change, Change::SplitOff { .. }) && (own.rout || own.broken) {
+        return Some(
+            RefereeError::new(
+                ErrorCode::FightUnitsMoving,
+                format!(
+                    "{} is under a {} marker, which lies on every unit of its hex: the stack makes its rout move whole",
+                    unit.label,
+                    if own.rout { "Rout" } else { "Break" }
+                ),
+            )
+            .rule("5.3.1")
+            .ruling("R-ITACS-42")
+            .field("units_moving"),
+        );
+    }
     if matches!(change, Change::SplitOff { .. }) && own.square {
         return Some(
             RefereeError::new(
