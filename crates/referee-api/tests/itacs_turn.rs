@@ -1466,6 +1466,11 @@ fn a_broken_square_restacks_by_moving_some_of_its_units() {
         1,
         "one event"
     );
+    let line = &moved.log.last().unwrap().text;
+    assert!(
+        line.contains("Pikes 2") && !line.contains('#'),
+        "the log names the new entry: {line}"
+    );
     // The same result again (a double tap) is refused: nothing written twice.
     let again = battles.apply(&referee, id, &request).unwrap_err();
     assert_eq!(again.code, "battle.already_applied");
