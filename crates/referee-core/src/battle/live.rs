@@ -177,6 +177,14 @@ impl Battle {
             )
             .field("dice")
         })?;
+        // Some of one entry's units moving: they become an entry of their own first, and the
+        // move's result lands on it.
+        let (split, moved) = self.part_moving(ruleset, &resolution.action, mapping)?;
+        let mut split_state = self.state.clone();
+        apply_changes(ruleset, &mut split_state, &split, 0)?;
+        let mut changes = split;
+        changes.extend(changes_for(&split_state, &outcome.effects, &moved)?);
+        let changes = with_follow_ons(ruleset, &self.state, changes, Some(&moved.targets))?;
         let picked = |key: &str| mapping.targets.get(key).map_or(&[][..], Vec::as_slice);
         ruleset.system.turn_limits(
             &self.state,
@@ -184,14 +192,7 @@ impl Battle {
             picked("attacker"),
             picked("defender"),
         )?;
-        // Some of one entry's units moving: they become an entry of their own first, and the
-        // move's result lands on it.
-        let (split, mapping) = self.part_moving(ruleset, &resolution.action, mapping)?;
-        let mut split_state = self.state.clone();
-        apply_changes(ruleset, &mut split_state, &split, 0)?;
-        let mut changes = split.clone();
-        changes.extend(changes_for(&split_state, &outcome.effects, &mapping)?);
-        let changes = with_follow_ons(ruleset, &self.state, changes, Some(&mapping.targets))?;
+        let mapping = moved;
         self.check_refused(ruleset, &split_state, &changes)?;
         Ok(EventBody::Applied {
             action: resolution.action.clone(),
