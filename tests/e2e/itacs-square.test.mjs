@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, PHONE, connect, shot, size, tap, until } from './support.mjs';
-import { addUnit, beginBattle, roster, rosterIds } from './turn-flow.mjs';
+import { addUnit, beginBattle, hexOf as hexIn, logInForce as logLines, roster, rosterIds } from './turn-flow.mjs';
 
 let browser;
 
@@ -18,17 +18,8 @@ after(async () => {
   await browser?.deleteSession();
 });
 
-/** The log's lines in force (not undone), each as its text reads. */
-async function logInForce() {
-  await tap(browser, 'button[data-tab="log"]');
-  await browser.$('.log .log-entry').waitForExist({ timeout: 10000 });
-  return browser.execute(() => [...document.querySelectorAll('.log .log-entry:not(.undone)')].map((e) => e.textContent.replace(/\s+/g, ' ').trim()));
-}
-
-/** The hex a unit is listed under on the roster. */
-async function hexOf(id) {
-  return browser.execute((unit) => document.querySelector(`#roster .unit-row[data-unit="${unit}"]`)?.closest('ul')?.previousElementSibling?.textContent ?? '', id);
-}
+const logInForce = () => logLines(browser);
+const hexOf = (id) => hexIn(browser, id);
 
 /** Two taps in one gesture: the second lands where the first did, whatever now stands there. */
 async function doubleTap(selector) {
