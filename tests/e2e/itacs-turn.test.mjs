@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, PHONE, connect, shot, size, tap, until } from './support.mjs';
-import { addUnit as add, fillUnit as fill } from './turn-flow.mjs';
+import { addUnit as add, fillUnit as fill, hexOf as hexIn, logInForce as logLines } from './turn-flow.mjs';
 
 let browser;
 
@@ -240,17 +240,8 @@ async function playTurn(label) {
   return n;
 }
 
-/** The log's lines in force (not undone), each as its text reads. */
-async function logInForce() {
-  await tap(browser, 'button[data-tab="log"]');
-  await browser.$('.log .log-entry').waitForExist({ timeout: 10000 });
-  return browser.execute(() => [...document.querySelectorAll('.log .log-entry:not(.undone) .text')].map((e) => e.textContent.trim()));
-}
-
-/** The hex a unit is listed under on the roster. */
-async function hexOf(id) {
-  return browser.execute((unit) => document.querySelector(`#roster .unit-row[data-unit="${unit}"]`)?.closest('ul')?.previousElementSibling?.textContent ?? '', id);
-}
+const logInForce = () => logLines(browser);
+const hexOf = (id) => hexIn(browser, id);
 
 test('a whole ITACS turn from the roster at 1280×800', async () => {
   await setUp('Trebia');

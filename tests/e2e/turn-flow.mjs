@@ -204,3 +204,15 @@ export function atBothSizes(test, browser, name, system, battles, setUp, playTur
     });
   }
 }
+
+/** The log's lines in force (not undone), each as its text reads. */
+export async function logInForce(browser) {
+  await tap(browser, 'button[data-tab="log"]');
+  await browser.$('.log .log-entry').waitForExist({ timeout: 10000 });
+  return browser.execute(() => [...document.querySelectorAll('.log .log-entry:not(.undone) .text')].map((e) => e.textContent.trim()));
+}
+
+/** The hex a unit is listed under on the roster (its group's heading). */
+export async function hexOf(browser, id) {
+  return browser.execute((unit) => document.querySelector(`#roster .unit-row[data-unit="${unit}"]`)?.closest('ul')?.previousElementSibling?.textContent ?? '', id);
+}

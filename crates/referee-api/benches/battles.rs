@@ -182,6 +182,7 @@ fn bench(c: &mut Criterion) {
         behind: Vec::new(),
         on_enemy_flank: Vec::new(),
         path: Vec::new(),
+        units_moving: None,
     };
     // Two fresh units, with no markers yet: the battle's own have fought (and are disrupted).
     let fresh = |label: &str, side: &str| UnitSpec {

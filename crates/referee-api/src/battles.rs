@@ -164,6 +164,11 @@ pub struct FightRequest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(optional, as = "Option<Vec<String>>")]
     pub path: Vec<String>,
+    /// A move of one entry: how many of its units move, the others staying (the ones moving
+    /// then become an entry of their own as the move is applied). None: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub units_moving: Option<u32>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, TS)]
@@ -731,6 +736,7 @@ impl Battles {
                 &request.action,
                 &request.attackers,
                 &request.path,
+                request.units_moving,
             )?
         } else {
             fight_with(

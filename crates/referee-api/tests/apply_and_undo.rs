@@ -271,6 +271,7 @@ fn melee_of(
         situation: fight.situation,
         dice: DiceEntry::Physical(PhysicalDice { faces }),
         mapping: Mapping {
+            units_moving: None,
             targets: fight.targets,
             choices: Default::default(),
         },

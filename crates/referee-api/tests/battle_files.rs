@@ -206,6 +206,7 @@ fn run(script: &Script) -> Vec<(u32, String)> {
                 let mut situation = fight.situation.clone();
                 set_fields(&mut situation, fields);
                 let mapping = Mapping {
+                    units_moving: None,
                     targets: fight.targets.clone(),
                     choices: Default::default(),
                 };
@@ -222,6 +223,7 @@ fn run(script: &Script) -> Vec<(u32, String)> {
             }
             Step::Apply(action, situation, faces, targets) => {
                 let mapping = Mapping {
+                    units_moving: None,
                     targets: targets
                         .iter()
                         .map(|(k, labels)| (k.to_string(), ids(&view, labels)))
@@ -291,6 +293,7 @@ fn run(script: &Script) -> Vec<(u32, String)> {
                     )
                     .unwrap();
                 let mapping = Mapping {
+                    units_moving: None,
                     targets: fight.targets.clone(),
                     choices: Default::default(),
                 };

@@ -81,6 +81,7 @@ fn apply(
                 })
             },
             mapping: Mapping {
+                units_moving: None,
                 targets: fight.targets.clone(),
                 choices: Default::default(),
             },
@@ -262,6 +263,7 @@ fn a_whole_turn_from_the_roster() {
                 situation: f.situation.clone(),
                 dice: DiceEntry::None,
                 mapping: Mapping {
+                    units_moving: None,
                     targets: f.targets.clone(),
                     choices: Default::default(),
                 },
@@ -395,6 +397,7 @@ fn a_whole_turn_from_the_roster() {
     let e = apply(&mut battles, &referee, id, &f, f.situation.clone(), &loss).unwrap_err();
     assert_eq!(e.code, "battle.choice_needed", "{}", e.message);
     let mut mapping = Mapping {
+        units_moving: None,
         targets: f.targets.clone(),
         choices: Default::default(),
     };
@@ -441,13 +444,26 @@ fn move_from_roster(
     unit: u32,
     path: &[&str],
 ) -> Result<Fight, referee_core::RefereeError> {
+    move_of(battles, referee, id, vec![unit], path, None)
+}
+
+/// A move of the entries picked (or of so many units of one entry) along the hexes named.
+fn move_of(
+    battles: &mut Battles,
+    referee: &Referee,
+    id: i64,
+    entries: Vec<u32>,
+    path: &[&str],
+    units_moving: Option<u32>,
+) -> Result<Fight, referee_core::RefereeError> {
     battles.fight(
         referee,
         id,
         &FightRequest {
             action: "move".into(),
-            attackers: vec![unit],
+            attackers: entries,
             path: path.iter().map(|h| h.to_string()).collect(),
+            units_moving,
             ..Default::default()
         },
     )
@@ -731,16 +747,7 @@ fn a_stack_of_several_entries_moves_as_one() {
     );
     let before = battles.view(&referee, id).unwrap();
     let stack = |battles: &mut Battles, ids: Vec<u32>, path: &[&str]| {
-        battles.fight(
-            &referee,
-            id,
-            &FightRequest {
-                action: "move".into(),
-                attackers: ids,
-                path: path.iter().map(|h| h.to_string()).collect(),
-                ..Default::default()
-            },
-        )
+        move_of(battles, &referee, id, ids, path, None)
     };
     let e = stack(&mut battles, vec![1, 3], &["18.03"]).unwrap_err();
     assert_eq!(
@@ -1343,4 +1350,146 @@ fn a_square_formed_on_its_row_is_broken_by_a_d_result_and_marked_to_restack() {
     replayed_then_undone(&mut battles, &referee, &dir, id, &broken, &formed);
     let broken = battles.redo(&referee, id).unwrap();
     assert!(words_of(&broken, "Pikes").contains("broken square"));
+}
+
+/// Some of an entry's units move (4.3.3, R-ITACS-44): a broken square over the stacking limit
+/// restacks at its next movement by moving 2 of its 4 units. One event lowers the entry to 2 and
+/// makes the 2 that move an entry of their own in the hex entered, with the markers of their hex;
+/// the mark to restack clears in the same event (2.6.1, R-ITACS-43). Replayed as played (the new
+/// entry's number is the event's), undone and redone exactly; 0 units moving, or more than the
+/// entry has, is refused in a sentence beside the field.
+#[test]
+fn a_broken_square_restacks_by_moving_some_of_its_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut battles, referee) = open(&dir);
+    let id = units(
+        &mut battles,
+        &referee,
+        json!([
+            {"label": "Pikes", "side": "Carthage", "stats": {"type": "PP", "class": "A", "count": 4, "movement": 3, "hex": "12.05"}},
+            {"label": "Knights", "side": "Rome", "stats": {"type": "HC", "count": 2, "hex": "20.04"}}
+        ]),
+    );
+    adjust(
+        &mut battles,
+        &referee,
+        id,
+        1,
+        json!({"kind": "square", "formed": true}),
+    );
+    // A D marker by the umpire's hand breaks the square; the recovery phase lifts it.
+    let broken = adjust(
+        &mut battles,
+        &referee,
+        id,
+        1,
+        json!({"kind": "d_markers", "count": 1}),
+    );
+    assert_eq!(
+        words_of(&broken, "Pikes"),
+        "4/4, 1 D, broken square: must restack to the stacking limit at its next movement (2.6.1)"
+    );
+    let before = adjust(
+        &mut battles,
+        &referee,
+        id,
+        1,
+        json!({"kind": "remove_d_markers", "count": 1}),
+    );
+    assert!(words_of(&before, "Pikes").contains("must restack"));
+    assert_eq!(
+        before.state.units[&1].words.opens_move.as_deref(),
+        Some("Restack move"),
+        "the row opens the move that restacks it"
+    );
+
+    let open_move = |battles: &mut Battles, units_moving: Option<u32>| {
+        move_of(battles, &referee, id, vec![1], &["12.06"], units_moving)
+    };
+    for (bad, says) in [
+        (0, "Units moving: from 1 to 4 (Pikes has 4 units)."),
+        (5, "Units moving: from 1 to 4 (Pikes has 4 units)."),
+    ] {
+        let e = open_move(&mut battles, Some(bad)).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.field.as_deref(), e.message.as_str()),
+            ("fight.units_moving", Some("units_moving"), says)
+        );
+    }
+    let f = open_move(&mut battles, Some(2)).unwrap();
+    assert_eq!(f.situation["unit"]["count"], json!(2), "the 2 that move");
+    let mut request = ApplyRequest {
+        action: f.action.clone(),
+        situation: f.situation.clone(),
+        dice: DiceEntry::None,
+        mapping: Mapping {
+            targets: f.targets.clone(),
+            choices: Default::default(),
+            units_moving: Some(5),
+        },
+        rolled_by: None,
+        apply_key: Some("split".into()),
+    };
+    let e = battles.apply(&referee, id, &request).unwrap_err();
+    assert_eq!(e.code, "fight.units_moving");
+    request.mapping.units_moving = Some(2);
+    let moved = battles.apply(&referee, id, &request).unwrap();
+    let row = |v: &BattleView, label: &str| {
+        let u = v.state.units.values().find(|u| u.label == label).unwrap();
+        (
+            u.id,
+            u.words.place.clone().unwrap_or_default(),
+            u.words.summary.clone(),
+        )
+    };
+    assert_eq!(
+        row(&moved, "Pikes"),
+        (1, "Hex 12.05".into(), "2/2".into()),
+        "2 stay, the mark cleared"
+    );
+    assert_eq!(moved.state.units[&1].words.opens_move, None);
+    assert_eq!(
+        row(&moved, "Pikes 2"),
+        (3, "Hex 12.06".into(), "2/2".into())
+    );
+    let entry = moved.state.units[&3].detail.entry().unwrap();
+    assert_eq!(
+        (&entry["type"], &entry["count"], &entry["hex"]),
+        (&json!("PP"), &json!(2), &json!("12.06"))
+    );
+    assert_eq!(
+        moved
+            .log
+            .iter()
+            .filter(|e| e.changes.iter().any(|c| c.contains("Pikes 2")))
+            .count(),
+        1,
+        "one event"
+    );
+    let line = &moved.log.last().unwrap().text;
+    assert!(
+        line.contains("Pikes 2") && !line.contains('#'),
+        "the log names the new entry: {line}"
+    );
+    // The same result again (a double tap) is refused: nothing written twice.
+    let again = battles.apply(&referee, id, &request).unwrap_err();
+    assert_eq!(again.code, "battle.already_applied");
+    // The 2 that moved have moved for the turn; the 2 that stayed have not.
+    let e = move_from_roster(&mut battles, &referee, id, 3, &["12.07"]).unwrap_err();
+    assert_eq!(e.code, "battle.once_per_turn");
+    assert!(open_move(&mut battles, None).is_ok());
+
+    replayed_then_undone(&mut battles, &referee, &dir, id, &moved, &before);
+    let redone = battles.redo(&referee, id).unwrap();
+    assert_eq!(
+        serde_json::to_value(&redone.state).unwrap(),
+        serde_json::to_value(&moved.state).unwrap()
+    );
+    // A routing stack makes its rout move whole: its markers are the hex's (5.3.1, R-ITACS-42).
+    adjust(&mut battles, &referee, id, 1, json!({"kind": "rout"}));
+    let e = move_of(&mut battles, &referee, id, vec![1], &["11.05"], Some(1)).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.field.as_deref(), e.rule.as_deref()),
+        ("fight.units_moving", Some("units_moving"), Some("5.3.1"))
+    );
 }

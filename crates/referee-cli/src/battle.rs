@@ -84,6 +84,9 @@ pub enum BattleCommand {
         /// 19.05,20.05.
         #[arg(long, value_delimiter = ',')]
         path: Vec<String>,
+        /// How many of the one entry's units move (ITACS move); all of them when not given.
+        #[arg(long)]
+        units_moving: Option<u32>,
     },
     /// A change by hand: `{subject, change, reason?}` on stdin.
     Adjust {
@@ -303,6 +306,7 @@ pub fn battle(
             behind,
             on_enemy_flank,
             path,
+            units_moving,
         } => value(&battles.fight(
             r,
             battle,
@@ -314,6 +318,7 @@ pub fn battle(
                 behind,
                 on_enemy_flank,
                 path,
+                units_moving,
             },
         )?),
         BattleCommand::Adjust { battle } => {

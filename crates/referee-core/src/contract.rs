@@ -263,6 +263,14 @@ pub enum Change {
     MustRestack { needed: bool },
     /// The units fired their throwing weapons: once per game (ITACS 6.6).
     ThrowingWeaponsUsed,
+    /// Some of the entry's units leave it as a new roster entry with its own number and label,
+    /// of the same side and type, carrying the markers of their hex; the losses stay with the
+    /// units that remain (ITACS 4.3.3, R-ITACS-44).
+    SplitOff {
+        units: u32,
+        into: u32,
+        label: String,
+    },
     /// The stack now stands in this hex, where its move ended (ITACS 4.3, 5.3.1), or its
     /// pursuit (Medieval 5.5, R-MED-45).
     EntersHex { hex: String },
@@ -436,6 +444,10 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             "throwing weapons used (once per game: not again this battle)".to_string()
         }
         Change::EntersHex { hex } => format!("now in hex {hex}"),
+        Change::SplitOff {
+            units: 1, label, ..
+        } => format!("1 unit leaves it as {label}"),
+        Change::SplitOff { units, label, .. } => format!("{units} units leave it as {label}"),
         Change::Square { formed: true } => "forms a square".to_string(),
         Change::Square { formed: false } => "is no longer a square".to_string(),
         Change::MustRestack { needed: true } => {

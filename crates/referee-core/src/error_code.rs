@@ -362,6 +362,10 @@ error_codes! {
     FightEnemyHex = "fight.enemy_hex",
     /// an ITACS move whose path names the hex the unit starts in, or one hex twice (4.3.1)
     FightPathHex = "fight.path_hex",
+    /// units moving of an ITACS entry fewer than 1 or more than it has, of a stack under a Rout or
+    /// Break marker (it makes its rout move whole), given for a move of several entries, or for
+    /// an action that is no move
+    FightUnitsMoving = "fight.units_moving",
     /// a loss over several units without the player's choice (or a choice of the wrong size)
     BattleChoiceNeeded = "battle.choice_needed",
     /// a change to a unit that is lost or was never added; an edit or removal of a unit not on the

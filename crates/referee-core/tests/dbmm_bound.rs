@@ -227,6 +227,7 @@ impl Bound {
         (
             f.situation,
             Mapping {
+                units_moving: None,
                 targets: f.targets,
                 choices: Default::default(),
             },
@@ -870,6 +871,7 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
         "facing": "same"
     });
     let mapping = Mapping {
+        units_moving: None,
         targets: [("unit:Soldurii".to_string(), vec![t.id("Soldurii")])].into(),
         choices: Default::default(),
     };

@@ -134,6 +134,7 @@ fn check(ruleset: &Ruleset, battle: &Battle, action: &str, a: &[UnitId], d: &[Un
             })
             .collect();
         let mapping = Mapping {
+            units_moving: None,
             targets: f.targets.clone(),
             choices,
         };
@@ -718,6 +719,7 @@ fn dbmm_an_edited_roll_takes_back_what_the_morale_brought_about() {
     // Blue: 2 ME; Bd 1 destroyed is 1 of 2 lost, past ¼ (and ⅓, ½: broken too).
     let f = fight(&r, &b.state, "close_combat", &[1], &[2]).unwrap();
     let mapping = Mapping {
+        units_moving: None,
         targets: f.targets.clone(),
         choices: Default::default(),
     };

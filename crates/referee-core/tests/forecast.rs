@@ -174,6 +174,7 @@ fn throws(dice: &str) -> Option<Vec<Vec<u32>>> {
 /// in the order they were mapped.
 fn choices(effects: &[Effect], targets: &BTreeMap<String, Vec<UnitId>>) -> Mapping {
     let mut m = Mapping {
+        units_moving: None,
         targets: targets.clone(),
         choices: BTreeMap::new(),
     };
@@ -312,6 +313,7 @@ fn check_situation(
     };
     let gauges = open(r, b);
     let mapping = Mapping {
+        units_moving: None,
         targets: targets.clone(),
         choices: BTreeMap::new(),
     };
@@ -550,6 +552,7 @@ fn a_dbmm_command_near_its_threshold_forecasts_what_applying_does() {
     ]);
     let undiced = r.resolve("close_combat", &situation, None).unwrap();
     let partial = Mapping {
+        units_moving: None,
         targets: sides.clone(),
         choices: BTreeMap::new(),
     };
@@ -572,6 +575,7 @@ fn a_dbmm_command_near_its_threshold_forecasts_what_applying_does() {
         &b.state,
         &undiced,
         &Mapping {
+            units_moving: None,
             targets: mapped.clone(),
             choices: BTreeMap::new(),
         },

@@ -176,6 +176,7 @@ impl Turn {
         (
             situation,
             Mapping {
+                units_moving: None,
                 targets: f.targets.clone(),
                 choices: Default::default(),
             },
@@ -993,6 +994,7 @@ fn a_routed_unit_rallies_from_its_roster_row_with_its_leader_and_the_fallen_lead
     assert_eq!(undiced.shown.faces.len(), 1);
     assert_eq!(undiced.shown.faces[0].sides, 10);
     let mapping = Mapping {
+        units_moving: None,
         targets: opened.targets.clone(),
         choices: Default::default(),
     };
@@ -1187,6 +1189,7 @@ fn reserve_rout_moves_off_the_table_and_a_draw_from_the_roster() {
         o.meaning
     );
     let mapping = Mapping {
+        units_moving: None,
         targets: opened.targets.clone(),
         choices: Default::default(),
     };
@@ -1296,6 +1299,7 @@ fn a_generals_command_points_are_rolled_on_his_row_spent_and_gone_next_turn() {
         (&json!(3), &json!("G"), &json!("Artaphernes"))
     );
     let mapping = Mapping {
+        units_moving: None,
         targets: opened.targets.clone(),
         choices: Default::default(),
     };
@@ -1386,6 +1390,7 @@ fn a_unit_passes_through_a_friend_picked_from_its_row_and_both_rows_take_what_4_
         .collect();
     assert_eq!(friends, ["Greek cavalry", "Pausanias", "Peltasts"]);
     let mapping = Mapping {
+        units_moving: None,
         targets: opened.targets.clone(),
         choices: Default::default(),
     };
@@ -1458,6 +1463,7 @@ fn a_unit_passes_through_a_friend_picked_from_its_row_and_both_rows_take_what_4_
     t.apply(
         &r,
         &Mapping {
+            units_moving: None,
             targets: opened.targets.clone(),
             choices: Default::default(),
         },
@@ -1561,7 +1567,7 @@ fn a_general_entered_with_his_guard_rolls_and_spends_his_command_points_on_his_r
     );
     let mapping = Mapping {
         targets: opened.targets.clone(),
-        choices: Default::default(),
+        ..Mapping::default()
     };
     // His d10 (Excellent) shows 7: 7 points, on his row.
     let r = t.throw("command_points", &opened.situation, &[7]);

@@ -127,6 +127,7 @@ impl Turn {
 
     fn apply(&mut self, r: &Resolution, targets: &[(&str, UnitId)]) {
         let mapping = Mapping {
+            units_moving: None,
             targets: targets
                 .iter()
                 .map(|(k, id)| (k.to_string(), vec![*id]))
@@ -186,6 +187,7 @@ impl Turn {
         let throw = self.throw_where(action, &f.situation, wanted);
         let r = self.resolve(action, &f.situation, &throw);
         let mapping = Mapping {
+            units_moving: None,
             targets: f.targets,
             choices: Default::default(),
         };
@@ -200,6 +202,7 @@ impl Turn {
     fn land_throw(&mut self, f: &referee_core::battle::Fight, throw: &[u32]) {
         let r = self.resolve(&f.action, &f.situation, throw);
         let mapping = Mapping {
+            units_moving: None,
             targets: f.targets.clone(),
             choices: Default::default(),
         };
@@ -514,6 +517,7 @@ fn the_scatter_die_is_asked_in_turn_and_lands_on_the_units() {
         e.message
     );
     let mapping = Mapping {
+        units_moving: None,
         targets: f.targets.clone(),
         choices: Default::default(),
     };
@@ -559,6 +563,7 @@ fn the_scatter_die_is_asked_in_turn_and_lands_on_the_units() {
             &t.r,
             &shot,
             &Mapping {
+                units_moving: None,
                 targets: f.targets.clone(),
                 choices: Default::default(),
             },
@@ -879,6 +884,7 @@ fn a_stacked_leader_comes_from_the_roster_and_his_death_die_lands_on_him() {
     // 13.1.6: once a turn: the same step applied again this turn is refused, nothing written.
     let events = t.b.events.len();
     let mapping = Mapping {
+        units_moving: None,
         targets: [("unit:Komtur".to_string(), vec![komtur])].into(),
         choices: Default::default(),
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unit } from '../test-fixtures';
-import { byPlace, fightText, livePicks, mayStayPut, movedEntry, movesFor, noPicks, oneUnit, pathOf, pathText, pickedAs, stackOf, testedUnit, togglePick } from './pick';
+import { byPlace, fightText, livePicks, mayStayPut, movedEntry, movesFor, noPicks, oneUnit, pathOf, pathText, pickedAs, stackOf, testedUnit, togglePick, unitsMovingOf, unitsToMove } from './pick';
 
 const units = {
   1: unit({ id: 1, label: 'Kn 1', side: 'Normans' }),
@@ -105,5 +105,24 @@ describe('moving a unit between stacks', () => {
     expect(mayStayPut({ kind: 'rout' }, ['19.05'])).toBe(false);
     expect(mayStayPut({ kind: 'normal' }, [])).toBe(false);
     expect(mayStayPut(undefined, [])).toBe(false);
+  });
+});
+
+describe('units moving of one entry (ITACS 4.3.3)', () => {
+  it('is asked of one entry of more than one unit only', () => {
+    const four = unit({ id: 5, label: 'Pikes', side: 'Carthage', strength: 4, starting: 4 });
+    const one = unit({ id: 6, label: 'Bows', side: 'Carthage', strength: 1, starting: 1 });
+    expect(unitsToMove([four])).toBe(4);
+    expect(unitsToMove([one])).toBeUndefined();
+    expect(unitsToMove([four, one])).toBeUndefined();
+    const routing = unit({ id: 7, label: 'Hastati', side: 'Rome', strength: 3, starting: 3, detail: { entry: { type: 'SD', count: 3 }, state: { rout: true } } });
+    expect(unitsToMove([routing])).toBeUndefined();
+  });
+  it('reads a blank as all of them, and keeps what is out of bounds for the sentence beside it', () => {
+    expect(unitsMovingOf('')).toBeUndefined();
+    expect(unitsMovingOf(' 2 ')).toBe(2);
+    expect(unitsMovingOf('0')).toBe(0);
+    expect(unitsMovingOf('-3')).toBe(0);
+    expect(unitsMovingOf('9')).toBe(9);
   });
 });

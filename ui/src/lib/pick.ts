@@ -145,3 +145,20 @@ export function mayStayPut(situation: unknown, path: string[]): boolean {
   const kind = situation && typeof situation === 'object' ? (situation as Record<string, unknown>).kind : undefined;
   return path.length === 0 && (kind === 'rout' || kind === 'break');
 }
+
+/** The units of the one entry moving, when "Units moving" is asked of it: one entry of more than
+ * one unit (several entries picked move whole), not routing nor broken (a rout move is the whole
+ * stack's, its markers the hex's: ITACS 5.3.1). */
+export function unitsToMove(units: UnitState[]): number | undefined {
+  const state = units[0]?.detail.state as { rout?: unknown; broken?: unknown } | null | undefined;
+  const routing = state?.rout === true || state?.broken === true;
+  return units.length === 1 && units[0].strength > 1 && !routing ? units[0].strength : undefined;
+}
+
+/** "Units moving" as typed: a whole number, or none when blank (all of them move). What is out of
+ * bounds is sent as typed, for the sentence beside the field to say why. */
+export function unitsMovingOf(typed: string): number | undefined {
+  const text = typed.trim();
+  if (text === '' || !/^-?\d+$/.test(text)) return undefined;
+  return Math.max(0, Number(text));
+}

@@ -24,6 +24,11 @@ pub struct Mapping {
     /// Effect index (as a string) → the units that take each loss, one id per unit or SP lost.
     #[serde(default)]
     pub choices: BTreeMap<String, Vec<UnitId>>,
+    /// A move of one entry: how many of its units move, the others staying where they are (the
+    /// ones moving become an entry of their own). None: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub units_moving: Option<u32>,
 }
 
 pub use crate::contract::target_key;

@@ -214,7 +214,20 @@ impl EventBody {
         label: impl Fn(UnitId) -> Option<String>,
         phases: &[crate::rule_system::Phase],
     ) -> String {
-        let name = |id: &UnitId| label(*id).unwrap_or_else(|| format!("unit #{id}"));
+        // An entry this event splits off is not on the roster before it: named as the event
+        // names it.
+        let split_off = |id: UnitId| match self {
+            EventBody::Applied { changes, .. } => changes.iter().find_map(|c| match &c.change {
+                Change::SplitOff { into, label, .. } if *into == id => Some(label.clone()),
+                _ => None,
+            }),
+            _ => None,
+        };
+        let name = |id: &UnitId| {
+            label(*id)
+                .or_else(|| split_off(*id))
+                .unwrap_or_else(|| format!("unit #{id}"))
+        };
         match self {
             // The system is on the battle's head; its id is no word for the log.
             EventBody::Created { setup } => format!(

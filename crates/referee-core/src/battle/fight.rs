@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use ts_rs::TS;
 
-use crate::contract::{target_key, Target};
+use crate::contract::{target_key, Change, Target};
 use crate::error::RefereeError;
 use crate::rule_system::fight::{not_a_combat, Contacts, Fighter, Opening, PlaceList, Sides};
 use crate::rule_system::resolve::unknown_action;
@@ -275,12 +275,24 @@ pub fn move_along(
     action: &str,
     movers: &[UnitId],
     path: &[String],
+    units_moving: Option<u32>,
 ) -> Result<Fight, RefereeError> {
     let info = action_info(ruleset, action)?;
     if !info.moves {
         return Err(not_a_combat(&info.name));
     }
-    let moving = picked(state, movers, "attackers")?;
+    let mut moving = picked(state, movers, "attackers")?;
+    // Some of one entry's units: the move opened on them alone, as the entry they become.
+    let part = match units_moving {
+        Some(units) => part_moving(ruleset, state, action, movers, units)?.map(|unit| UnitState {
+            strength: units,
+            ..unit.clone()
+        }),
+        None => None,
+    };
+    if let Some(part) = &part {
+        moving = vec![part];
+    }
     if moving.is_empty() {
         return Err(RefereeError::new(
             ErrorCode::FightNoUnits,
@@ -310,6 +322,71 @@ pub fn move_along(
     let mut fight = Fight::opened(action, ruleset.system.open(action, &sides)?);
     fight.asks.extend(warnings);
     Ok(fight)
+}
+
+/// "Units moving" of a move of one entry, checked against it: the entry when only some of its
+/// units move (they become an entry of their own, as the system's split rule says), None when
+/// all of them do.
+pub fn part_moving<'s>(
+    ruleset: &Ruleset,
+    state: &'s BattleState,
+    action: &str,
+    movers: &[UnitId],
+    units: u32,
+) -> Result<Option<&'s UnitState>, RefereeError> {
+    let Some((rule, ruling)) = ruleset.system.split_rule() else {
+        return Err(RefereeError::new(
+            ErrorCode::FightUnitsMoving,
+            "Units moving are not asked under these rules: each entry moves whole.",
+        )
+        .field("units_moving"));
+    };
+    let refused = |why: String| {
+        Err(RefereeError::new(ErrorCode::FightUnitsMoving, why)
+            .field("units_moving")
+            .rule(rule)
+            .ruling(ruling))
+    };
+    if !action_info(ruleset, action)?.moves {
+        return refused("Units moving are given for a move only.".into());
+    }
+    let [one] = movers else {
+        return refused(
+            "Units moving are given for one entry's move: entries picked together move whole."
+                .into(),
+        );
+    };
+    let unit = picked(state, &[*one], "attackers")?[0];
+    if units == 0 || units > unit.strength {
+        return refused(format!(
+            "Units moving: from 1 to {} ({} has {}).",
+            unit.strength,
+            unit.label,
+            crate::error::counted(i64::from(unit.strength), "unit", "units"),
+        ));
+    }
+    if units == unit.strength {
+        return Ok(None);
+    }
+    // The system's own refusal of the split (an ITACS square moves whole, 2.6.1).
+    let split = Change::SplitOff {
+        units,
+        into: state.next_unit_id(),
+        label: part_label(state, unit),
+    };
+    match ruleset.system.refuse(state, unit, &split, rule) {
+        Some(e) => Err(e),
+        None => Ok(Some(unit)),
+    }
+}
+
+/// The label of the units leaving `unit` as an entry of their own: its label and the first
+/// number no roster row has ("Pikes 2").
+pub fn part_label(state: &BattleState, unit: &UnitState) -> String {
+    (2..)
+        .map(|n| format!("{} {n}", unit.label))
+        .find(|label| !state.units.values().any(|u| &u.label == label))
+        .unwrap_or_default()
 }
 
 /// The action by its id in the ruleset, or a refusal naming the actions it has.

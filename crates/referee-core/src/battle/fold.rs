@@ -373,6 +373,12 @@ pub fn apply_changes(
             }
             continue;
         }
+        if let (Subject::Unit(id), Change::SplitOff { units, into, label }) =
+            (&c.subject, &c.change)
+        {
+            split_off(ruleset, state, *id, *units, *into, label, seq)?;
+            continue;
+        }
         match &c.subject {
             Subject::Unit(id) => match state.units.get_mut(id) {
                 Some(u) if !u.lost || matches!(c.change, Change::LeaderFreed) => {
@@ -404,6 +410,51 @@ pub fn apply_changes(
                 };
                 land_on_side(ruleset, state, i, &c.change, c, seq);
             }
+        }
+    }
+    Ok(())
+}
+
+/// Some of an entry's units leave it as the new entry `into` (a stack restacking): the system
+/// says what each keeps. A number already taken is a bad event; an entry lost or with no more
+/// units than that is a conflict, as any change that cannot land.
+fn split_off(
+    ruleset: &Ruleset,
+    state: &mut BattleState,
+    id: UnitId,
+    units: u32,
+    into: UnitId,
+    label: &str,
+    seq: u64,
+) -> Result<(), RefereeError> {
+    if state.units.contains_key(&into) || state.removed.contains(&into) {
+        return Err(RefereeError::new(
+            ErrorCode::BattleInvalidEvents,
+            format!("event {seq} makes unit #{into}, which is already on the roster"),
+        ));
+    }
+    let Some(unit) = state.units.get(&id) else {
+        return Err(RefereeError::new(
+            ErrorCode::BattleInvalidEvents,
+            format!("event {seq} changes unit #{id}, which is not on the roster"),
+        ));
+    };
+    match ruleset
+        .system
+        .split(unit, units, into, label)
+        .filter(|_| !unit.lost)
+    {
+        Some((remaining, part)) => {
+            state.units.insert(id, remaining);
+            state.units.insert(into, part);
+        }
+        None => {
+            state.conflicts.push(format!(
+                "#{seq}: {} cannot give up {units} of its units; not applied: {label}",
+                unit.label
+            ));
+            // What the event does to the new entry is then a conflict too, never a failed fold.
+            state.removed.insert(into);
         }
     }
     Ok(())

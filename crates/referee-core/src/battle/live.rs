@@ -6,6 +6,7 @@ use ts_rs::TS;
 
 use super::changes::{adjustment, changes_for, Mapping};
 use super::event::{AppliedChange, DiceSource, Event, EventBody, Subject};
+use super::fight::{part_label, part_moving};
 use super::fold::{
     apply_changes, fold, fold_unit, free_leaders, hold_captives, turn_to, with_follow_ons, History,
 };
@@ -175,8 +176,14 @@ impl Battle {
             )
             .field("dice")
         })?;
-        let changes = changes_for(&self.state, &outcome.effects, mapping)?;
-        let changes = with_follow_ons(ruleset, &self.state, changes, Some(&mapping.targets))?;
+        // Some of one entry's units moving: they become an entry of their own first, and the
+        // move's result lands on it.
+        let (split, moved) = self.part_moving(ruleset, &resolution.action, mapping)?;
+        let mut split_state = self.state.clone();
+        apply_changes(ruleset, &mut split_state, &split, 0)?;
+        let mut changes = split;
+        changes.extend(changes_for(&split_state, &outcome.effects, &moved)?);
+        let changes = with_follow_ons(ruleset, &self.state, changes, Some(&moved.targets))?;
         let picked = |key: &str| mapping.targets.get(key).map_or(&[][..], Vec::as_slice);
         ruleset.system.turn_limits(
             &self.state,
@@ -184,7 +191,8 @@ impl Battle {
             picked("attacker"),
             picked("defender"),
         )?;
-        self.check_refused(ruleset, &changes)?;
+        let mapping = moved;
+        self.check_refused(ruleset, &split_state, &changes)?;
         Ok(EventBody::Applied {
             action: resolution.action.clone(),
             dice: outcome.dice.clone(),
@@ -203,20 +211,80 @@ impl Battle {
         })
     }
 
+    /// A move of `mapping.units_moving` of one entry's units, fewer than it has: the change that
+    /// makes them an entry of their own (the next number, its label and a number), and the
+    /// mapping with that entry as the mover. No change when all of them move.
+    fn part_moving(
+        &self,
+        ruleset: &Ruleset,
+        action: &str,
+        mapping: &Mapping,
+    ) -> Result<(Vec<AppliedChange>, Mapping), RefereeError> {
+        let Some(units) = mapping.units_moving else {
+            return Ok((Vec::new(), mapping.clone()));
+        };
+        let movers = mapping
+            .targets
+            .get("attacker")
+            .map_or(&[][..], Vec::as_slice);
+        let Some(unit) = part_moving(ruleset, &self.state, action, movers, units)? else {
+            return Ok((Vec::new(), mapping.clone()));
+        };
+        let into = self.state.next_unit_id();
+        let (rule, ruling) = ruleset.system.split_rule().unwrap_or_default();
+        let change = Change::SplitOff {
+            units,
+            into,
+            label: part_label(&self.state, unit),
+        };
+        let shown = crate::contract::effect(
+            crate::contract::Target::Unit(unit.label.clone()),
+            change,
+            rule,
+            Some(ruling),
+        );
+        let split = AppliedChange {
+            subject: Subject::Unit(unit.id),
+            text: shown.text,
+            change: shown.change,
+            rule: shown.rule,
+            ruling: shown.ruling,
+            follow_on: false,
+        };
+        // Every target the entry stood for (the mover, the unit by its label) is the new one.
+        let mut moved = mapping.clone();
+        for ids in moved.targets.values_mut() {
+            for id in ids.iter_mut().filter(|id| **id == unit.id) {
+                *id = into;
+            }
+        }
+        Ok((vec![split], moved))
+    }
+
     /// A change the unit's system refuses before anything is written (ITACS 6.6: throwing
-    /// weapons are fired once per game).
+    /// weapons are fired once per game), each unit as the entries split from it left it.
     fn check_refused(
         &self,
         ruleset: &Ruleset,
+        state: &BattleState,
         changes: &[AppliedChange],
     ) -> Result<(), RefereeError> {
         for c in changes {
             let Subject::Unit(id) = &c.subject else {
                 continue;
             };
-            if let Some(u) = self.state.units.get(id) {
-                if let Some(e) = ruleset.system.refuse(&self.state, u, &c.change, &c.rule) {
+            let u = if matches!(c.change, Change::SplitOff { .. }) {
+                // Checked as the split itself: the fold lands it, not the unit.
+                self.state.units.get(id)
+            } else {
+                state.units.get(id)
+            };
+            if let Some(u) = u {
+                if let Some(e) = ruleset.system.refuse(state, u, &c.change, &c.rule) {
                     return Err(e);
+                }
+                if matches!(c.change, Change::SplitOff { .. }) {
+                    continue;
                 }
                 if !ruleset.system.land(&mut u.clone(), &c.change) {
                     return Err(not_a_change_of_these_rules(u, ruleset, "targets"));
@@ -360,6 +428,7 @@ impl Battle {
         // The choices are checked against the battle as it stood before the edited event.
         let (before, _) = fold(ruleset, &self.events[..position])?;
         let mapping = Mapping {
+            units_moving: None,
             targets: targets.clone(),
             choices: choices.clone(),
         };

@@ -136,6 +136,7 @@ impl Script {
 
 fn mapping(targets: &[(&str, &[UnitId])]) -> Mapping {
     Mapping {
+        units_moving: None,
         targets: targets
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_vec()))
@@ -1464,6 +1465,7 @@ mod limits {
             });
             let r = self.resolve(action, &situation, &dice);
             let m = Mapping {
+                units_moving: None,
                 targets: f.targets.clone(),
                 choices: Default::default(),
             };

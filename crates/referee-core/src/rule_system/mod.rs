@@ -236,6 +236,20 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     fn edited_stats(stats: &serde_json::Value) -> serde_json::Value {
         stats.clone()
     }
+    /// Some of an entry's units leave it as a new entry (a stack restacking, ITACS 4.3.3): the
+    /// entry that remains and the one that leaves, in this system's terms; None where its
+    /// entries are not split (one unit a row).
+    fn split(
+        _data: &Self::Data,
+        _own: &Self::Unit,
+        _units: u32,
+    ) -> Option<(Self::Unit, Self::Unit)> {
+        None
+    }
+    /// The rule and ruling a split of an entry cites; None where entries are not split.
+    fn split_rule() -> Option<(&'static str, &'static str)> {
+        None
+    }
     /// Lands one change on a unit; false when the change is not one of this system's. Total: a
     /// replay always completes.
     fn land(data: &Self::Data, unit: &mut UnitState, own: &mut Self::Unit, change: &Change)
@@ -434,6 +448,18 @@ pub trait System: Send + Sync + fmt::Debug {
         field: &str,
     ) -> Result<UnitState, RefereeError>;
     fn land(&self, unit: &mut UnitState, change: &Change) -> bool;
+    /// The entry that remains and the new one, `units` of its units numbered `into` and
+    /// labelled `label`: its losses stay with the entry that remains. None where the system
+    /// splits no entry, or the entry has no more than `units`.
+    fn split(
+        &self,
+        unit: &UnitState,
+        units: u32,
+        into: UnitId,
+        label: &str,
+    ) -> Option<(UnitState, UnitState)>;
+    /// The rule and ruling a split of an entry cites; None where the system splits none.
+    fn split_rule(&self) -> Option<(&'static str, &'static str)>;
     fn end_of_turn(&self, unit: &mut UnitState);
     /// The unit in the rules' words. Written when the unit is shown, not as the battle folds:
     /// a fold of thousands of events writes no sentence.
@@ -659,6 +685,40 @@ impl<S: RuleSystem> System for Loaded<S> {
             unit.lost = true;
         }
         landed
+    }
+
+    fn split(
+        &self,
+        unit: &UnitState,
+        units: u32,
+        into: UnitId,
+        label: &str,
+    ) -> Option<(UnitState, UnitState)> {
+        if unit.role != Role::Unit || units == 0 || units >= unit.strength {
+            return None;
+        }
+        let (stays, leaves) = S::split(&self.data, unit.detail::<S::Unit>()?, units)?;
+        let mut remaining = unit.clone();
+        remaining.strength -= units;
+        remaining.starting = remaining.starting.saturating_sub(units);
+        remaining.detail = Detail::new(stays);
+        // The new entry: what the units are and carry, none of the row's own history (its
+        // leader, his captors, the moves its results called for).
+        let mut part = unit.clone();
+        part.id = into;
+        part.label = label.to_string();
+        part.strength = units;
+        part.starting = units;
+        part.leader = None;
+        part.leader_wounds = 0;
+        part.held_by.clear();
+        part.moves.clear();
+        part.detail = Detail::new(leaves);
+        Some((remaining, part))
+    }
+
+    fn split_rule(&self) -> Option<(&'static str, &'static str)> {
+        S::split_rule()
     }
 
     fn end_of_turn(&self, unit: &mut UnitState) {

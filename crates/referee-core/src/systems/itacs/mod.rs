@@ -297,6 +297,14 @@ impl RuleSystem for Itacs {
         roster::keep(old, new)
     }
 
+    fn split(_data: &ItacsData, own: &ItacsUnit, units: u32) -> Option<(ItacsUnit, ItacsUnit)> {
+        roster::split(own, units)
+    }
+
+    fn split_rule() -> Option<(&'static str, &'static str)> {
+        Some(("4.3.3", "R-ITACS-44"))
+    }
+
     fn land(data: &ItacsData, unit: &mut UnitState, own: &mut ItacsUnit, change: &Change) -> bool {
         roster::land(data, unit, own, change)
     }

@@ -276,6 +276,25 @@ pub fn keep(old: &ItacsUnit, new: &mut ItacsUnit) {
     new.must_restack = old.must_restack;
 }
 
+/// Some of an entry's units leave it (4.3.3: "units may be moved one at a time or in stacks"):
+/// both entries keep the type, values and markers — markers are the hex's and lie on every unit
+/// in it (5.0), and move with the units that move (R-ITACS-40) —; the units that remain keep the
+/// entry's losses, the units that leave begin as they leave. The new entry is no square and
+/// carries no mark to restack: that is its old hex's, judged again once the move lands
+/// (R-ITACS-44).
+pub fn split(own: &ItacsUnit, units: u32) -> Option<(ItacsUnit, ItacsUnit)> {
+    if own.entry.count <= units {
+        return None;
+    }
+    let mut stays = own.clone();
+    stays.entry.count -= units;
+    let mut leaves = own.clone();
+    leaves.entry.count = units;
+    leaves.square = false;
+    leaves.must_restack = false;
+    Some((stays, leaves))
+}
+
 /// Lands a change on the stack: markers through the hex's own rules (5.0–5.3).
 pub fn land(data: &ItacsData, unit: &mut UnitState, own: &mut ItacsUnit, change: &Change) -> bool {
     match change {
@@ -336,6 +355,35 @@ pub fn refuse(
     }
     if *change == (Change::Square { formed: true }) {
         return super::square::refuse_forming(state, unit, own);
+    }
+    if matches!(change, Change::SplitOff { .. }) && (own.rout || own.broken) {
+        return Some(
+            RefereeError::new(
+                ErrorCode::FightUnitsMoving,
+                format!(
+                    "{} is under a {} marker, which lies on every unit of its hex: the stack makes its rout move whole",
+                    unit.label,
+                    if own.rout { "Rout" } else { "Break" }
+                ),
+            )
+            .rule("5.3.1")
+            .ruling("R-ITACS-42")
+            .field("units_moving"),
+        );
+    }
+    if matches!(change, Change::SplitOff { .. }) && own.square {
+        return Some(
+            RefereeError::new(
+                ErrorCode::SituationInvalidSquare,
+                format!(
+                    "{} is a square, which moves as its 4 units together: leave the square first to move some of them",
+                    unit.named()
+                ),
+            )
+            .rule("2.6.1")
+            .ruling("R-ITACS-44")
+            .field("units_moving"),
+        );
     }
     (own.threw && *change == Change::ThrowingWeaponsUsed).then(|| {
         RefereeError::new(
@@ -456,8 +504,10 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
         edits
     };
     // A Break marker calls for a rout move under it (5.2: a broken unit "makes a rout move"), a
-    // Rout marker for a rout move (5.3.1): the row opens it, named in the rules' words.
+    // Rout marker for a rout move (5.3.1), a broken square over the limit for the move that
+    // restacks it (2.6.1, some of its units moving: R-ITACS-44): the row opens it, in words.
     let opens_move = match (unit.lost, own.broken, own.rout) {
+        (false, false, false) if own.must_restack => Some("Restack move".to_string()),
         (true, _, _) | (false, false, false) => None,
         (false, true, _) => Some("Rout move (Break)".to_string()),
         (false, false, true) => Some("Rout move".to_string()),

@@ -170,6 +170,7 @@ impl HexState {
             | Change::ElementFate { .. }
             | Change::ThrowingWeaponsUsed
             | Change::EntersHex { .. }
+            | Change::SplitOff { .. }
             | Change::BattleClock { .. }
             | Change::RetreatAtDusk
             | Change::TerrainChosen { .. } => {}

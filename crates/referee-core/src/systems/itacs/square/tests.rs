@@ -139,6 +139,7 @@ fn a_square_forms_on_its_row_fights_as_one_and_a_d_result_breaks_and_marks_it() 
         .expect("a roll that gives D");
     let r = t.ruleset.resolve("melee", &situation, Some(&dice)).unwrap();
     let mapping = Mapping {
+        units_moving: None,
         targets: f.targets.clone(),
         choices: Default::default(),
     };
