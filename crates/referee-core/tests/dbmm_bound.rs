@@ -468,12 +468,12 @@ fn a_whole_dbmm_bound_from_the_roster() {
     // The friend on the enemy's flank gives way with the Gaesatae (p. 38).
     assert_eq!(
         t.moves("Horsemen"),
-        vec!["Horsemen: recoils (if it cannot, it is spent)".to_string()]
+        vec!["Horsemen: recoils 30p (its base depth); if it cannot, it is spent".to_string()]
     );
     // 3 ME of 7 lost: the Warband breaks, and its land elements left rout (p. 43): Brennus; the
     // Nobles are not broken.
     assert_eq!(t.commands()["Warband"], "broken");
-    assert_eq!(t.moves("Brennus"), vec!["Brennus: routs".to_string()]);
+    assert_eq!(t.moves("Brennus"), vec!["Brennus: routs 480p GGo, 320p RGo, 160p DGo".to_string()]);
     assert!(
         t.moves("Vercassivellaunus").is_empty(),
         "the Nobles do not rout"
@@ -485,9 +485,9 @@ fn a_whole_dbmm_bound_from_the_roster() {
         ("Gaesatae", "destroyed"),
         (
             "Horsemen",
-            "in the line; Horsemen: recoils (if it cannot, it is spent)",
+            "in the line; Horsemen: recoils 30p (its base depth); if it cannot, it is spent",
         ),
-        ("Brennus", "general, in the line; Brennus: routs"),
+        ("Brennus", "general, in the line; Brennus: routs 480p GGo, 320p RGo, 160p DGo"),
     ]);
     assert_eq!(t.roster(), after_the_combats);
     let (_, armies) = t.morale();
@@ -516,7 +516,7 @@ fn a_whole_dbmm_bound_from_the_roster() {
     let mut marked = after_the_combats.clone();
     marked.insert(
         "Horsemen".into(),
-        "in the line, sees a broken command within 800p; Horsemen: recoils (if it cannot, it is spent)".into(),
+        "in the line, sees a broken command within 800p; Horsemen: recoils 30p (its base depth); if it cannot, it is spent".into(),
     );
     assert_eq!(t.roster(), marked);
     assert_eq!(t.commands()["Nobles"], "disheartened");
@@ -862,17 +862,34 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     );
     assert!(t.roster().is_empty(), "nothing lands: {:?}", t.roster());
 
-    // The Chariots pass through the Soldurii, facing the same way: the Soldurii flee.
-    let passing = json!({
-        "element": { "type": "Exp", "grade": "O", "name": "Chariots" },
-        "friend": { "type": "Bd", "grade": "S", "name": "Soldurii" },
-        "passing": "spontaneous",
-        "facing": "same"
-    });
-    let mapping = Mapping {
-        targets: [("unit:Soldurii".to_string(), vec![t.id("Soldurii")])].into(),
-        choices: Default::default(),
-    };
+    // The Chariots pass through the Soldurii, facing the same way: the Soldurii flee. "Pass
+    // through…" opens from the Chariots' row; the friend is picked from their side's elements.
+    let words = t.r.system.words(&t.b.state.units[&t.id("Chariots")]);
+    let pass = words
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "Pass through…")
+        .unwrap();
+    assert_eq!(pass.opens.as_deref(), Some("interpenetration"));
+    let (mut passing, mapping, _) = t.open("interpenetration", &["Chariots"], &[], &[], &[], None);
+    assert_eq!(passing["element"]["name"], "Chariots");
+    let friends = passing["friends"].as_object().unwrap();
+    assert!(friends.contains_key("Soldurii") && !friends.contains_key("Chariots"));
+    assert!(
+        friends.keys().all(|k| t.b.state.units[&t.id(k)].side == "Gauls"),
+        "{friends:?}"
+    );
+    assert_eq!(mapping.targets["unit:Soldurii"], vec![t.id("Soldurii")]);
+    // A name not among them is refused in words, naming those it may be.
+    passing["through"] = json!("Scipio");
+    let e = t.r.resolve("interpenetration", &passing, None).unwrap_err();
+    assert!(
+        e.message.starts_with("Scipio is not a friend on the table; pick one of "),
+        "{}",
+        e.message
+    );
+    passing["through"] = json!("Soldurii");
+    passing["passing"] = json!("spontaneous");
     let before = t.commands();
     let r = t.throw("interpenetration", &passing, &[], &mapping);
     let outcome = r.outcome.as_ref().unwrap();
@@ -884,7 +901,7 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     // The flight is a move called for on the Soldurii's row.
     assert_eq!(
         t.roster(),
-        roster(&[("Soldurii", "in the line; Soldurii: flees")])
+        roster(&[("Soldurii", "in the line; Soldurii: flees 160p GGo, 160p RGo, 80p DGo")])
     );
     assert_eq!(t.commands(), before);
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
