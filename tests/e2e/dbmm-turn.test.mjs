@@ -159,6 +159,26 @@ async function playBound(label) {
   await browser.$('#applied').waitForExist({ timeout: 10000 });
   assert.deepEqual(await roster(), before, 'PIPs change no element');
 
+  // Movement (p. 26, 32): the spontaneous advance step resolves from its phase now; the Hastati
+  // pass through the Principes, facing the same way — opened from the Hastati's row, the friend
+  // picked from the Romans' elements (R-DBMM-43). Nothing lands on the roster.
+  await flow.phase('movement');
+  assert.ok(await browser.$('button[data-step-action="spontaneous_advance"]').isExisting(), 'the spontaneous advance step has its action');
+  await flow.count('button[data-tab="roster"]');
+  await flow.count(`#roster .unit-row[data-unit="${id.Hastati}"] button[aria-label="Pass through…: Hastati"]`);
+  await until(browser, 'passing through opened from the row', async () => (await browser.$('#action').isExisting()) && (await browser.$('#action').getValue()) === 'interpenetration');
+  const through = await browser.$('#f-through');
+  await through.waitForExist({ timeout: 10000 });
+  await browser.execute((e) => e.scrollIntoView({ block: 'center' }), through);
+  const friends = await browser.execute(() => [...document.querySelectorAll('#f-through option')].map((o) => o.value));
+  assert.ok(friends.includes('Principes') && !friends.includes('Hastati') && !friends.includes('Soldurii'), friends.join(' | '));
+  await through.selectByAttribute('value', 'Principes');
+  flow.n += 1;
+  await until(browser, 'the Hastati pass through the Principes', async () => (await resolverText()).includes('Hastati passes through Principes'));
+  await noDeveloperText('passing through');
+  await shot(browser, `dbmm-pass-through-${label}`);
+  assert.deepEqual(await roster(), before, 'passing through changes no element');
+
   // Shooting (p. 34): the Sagittarii shoot the Slingers in the Romans' bound — named once, here,
   // and kept for the bound's next fights. A 6 against a 1 destroys them.
   await flow.phase('shooting');

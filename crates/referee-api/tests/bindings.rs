@@ -30,7 +30,9 @@ fn ruleset_schemas_are_current() {
         ));
         // A companion file's tables have their own schema, named like the file.
         if let Some((file, schema)) = referee_core::systems::companion_schema(id).unwrap() {
-            let stem = file.trim_start_matches("rulesets/").trim_end_matches(".toml");
+            let stem = file
+                .trim_start_matches("rulesets/")
+                .trim_end_matches(".toml");
             schemas.push((stem.to_string(), schema.to_value()));
         }
     }

@@ -473,7 +473,10 @@ fn a_whole_dbmm_bound_from_the_roster() {
     // 3 ME of 7 lost: the Warband breaks, and its land elements left rout (p. 43): Brennus; the
     // Nobles are not broken.
     assert_eq!(t.commands()["Warband"], "broken");
-    assert_eq!(t.moves("Brennus"), vec!["Brennus: routs 480p GGo, 320p RGo, 160p DGo".to_string()]);
+    assert_eq!(
+        t.moves("Brennus"),
+        vec!["Brennus: routs 480p GGo, 320p RGo, 160p DGo".to_string()]
+    );
     assert!(
         t.moves("Vercassivellaunus").is_empty(),
         "the Nobles do not rout"
@@ -487,7 +490,10 @@ fn a_whole_dbmm_bound_from_the_roster() {
             "Horsemen",
             "in the line; Horsemen: recoils 30p (its base depth); if it cannot, it is spent",
         ),
-        ("Brennus", "general, in the line; Brennus: routs 480p GGo, 320p RGo, 160p DGo"),
+        (
+            "Brennus",
+            "general, in the line; Brennus: routs 480p GGo, 320p RGo, 160p DGo",
+        ),
     ]);
     assert_eq!(t.roster(), after_the_combats);
     let (_, armies) = t.morale();
@@ -876,7 +882,9 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     let friends = passing["friends"].as_object().unwrap();
     assert!(friends.contains_key("Soldurii") && !friends.contains_key("Chariots"));
     assert!(
-        friends.keys().all(|k| t.b.state.units[&t.id(k)].side == "Gauls"),
+        friends
+            .keys()
+            .all(|k| t.b.state.units[&t.id(k)].side == "Gauls"),
         "{friends:?}"
     );
     assert_eq!(mapping.targets["unit:Soldurii"], vec![t.id("Soldurii")]);
@@ -884,7 +892,8 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     passing["through"] = json!("Scipio");
     let e = t.r.resolve("interpenetration", &passing, None).unwrap_err();
     assert!(
-        e.message.starts_with("Scipio is not a friend on the table; pick one of "),
+        e.message
+            .starts_with("Scipio is not a friend on the table; pick one of "),
         "{}",
         e.message
     );
@@ -901,7 +910,10 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     // The flight is a move called for on the Soldurii's row.
     assert_eq!(
         t.roster(),
-        roster(&[("Soldurii", "in the line; Soldurii: flees 160p GGo, 160p RGo, 80p DGo")])
+        roster(&[(
+            "Soldurii",
+            "in the line; Soldurii: flees 160p GGo, 160p RGo, 80p DGo"
+        )])
     );
     assert_eq!(t.commands(), before);
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();

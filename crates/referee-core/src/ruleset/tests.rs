@@ -253,17 +253,17 @@ impl<const N: usize> SystemData for WithCompanion<N> {
 fn load_companion<const N: usize>(house: Option<&str>) -> Result<WithCompanion<N>, RefereeError> {
     load_typed(
         &Layers {
-        base: SourceFile {
-            name: "rulesets/x.toml",
-            text: "kept = 1\n",
-        },
-        house_rules: house
-            .map(|text| SourceFile {
-                name: "house.toml",
-                text,
-            })
-            .into_iter()
-            .collect(),
+            base: SourceFile {
+                name: "rulesets/x.toml",
+                text: "kept = 1\n",
+            },
+            house_rules: house
+                .map(|text| SourceFile {
+                    name: "house.toml",
+                    text,
+                })
+                .into_iter()
+                .collect(),
         },
         WithCompanion::<N>::COMPANION,
         &[],
@@ -308,19 +308,45 @@ fn a_companion_adds_actions_to_phases_and_steps() {
 #[test]
 fn a_companion_adding_an_unknown_phase_action_or_step_is_refused_at_its_line() {
     let cases = [
-        ("{ phase = \"shooting\", action = \"shoot\" }", "phase_actions[0].phase", "No phase “shooting” in the sequence of play; its phases: movement."),
-        ("{ phase = \"movement\", action = \"fly\" }", "phase_actions[0].action", "Unknown action “fly”; the system’s actions: march, advance, shoot."),
-        ("{ phase = \"movement\", action = \"march\" }", "phase_actions[0].action", "The phase Movement already offers “march”."),
-        ("{ phase = \"movement\", action = \"shoot\", before = \"fly\" }", "phase_actions[0].before", "The phase Movement does not offer “fly”; it offers: march."),
-        ("{ phase = \"movement\", action = \"shoot\", step = \"Rout\" }", "phase_actions[0].step", "The phase Movement has no step “Rout”; its steps: Then spontaneous advances."),
+        (
+            "{ phase = \"shooting\", action = \"shoot\" }",
+            "phase_actions[0].phase",
+            "No phase “shooting” in the sequence of play; its phases: movement.",
+        ),
+        (
+            "{ phase = \"movement\", action = \"fly\" }",
+            "phase_actions[0].action",
+            "Unknown action “fly”; the system’s actions: march, advance, shoot.",
+        ),
+        (
+            "{ phase = \"movement\", action = \"march\" }",
+            "phase_actions[0].action",
+            "The phase Movement already offers “march”.",
+        ),
+        (
+            "{ phase = \"movement\", action = \"shoot\", before = \"fly\" }",
+            "phase_actions[0].before",
+            "The phase Movement does not offer “fly”; it offers: march.",
+        ),
+        (
+            "{ phase = \"movement\", action = \"shoot\", step = \"Rout\" }",
+            "phase_actions[0].step",
+            "The phase Movement has no step “Rout”; its steps: Then spontaneous advances.",
+        ),
     ];
     for (row, field, message) in cases {
-        let e = with_phase_actions(&format!("# added\nphase_actions = [\n  {row},\n]\n")).unwrap_err();
+        let e =
+            with_phase_actions(&format!("# added\nphase_actions = [\n  {row},\n]\n")).unwrap_err();
         assert_eq!(e.message, message);
         assert_eq!(e.field.as_deref(), Some(field));
-        assert_eq!(e.location.as_deref(), Some("rulesets/x-tables.toml:3"), "{message}");
+        assert_eq!(
+            e.location.as_deref(),
+            Some("rulesets/x-tables.toml:3"),
+            "{message}"
+        );
     }
-    let e = with_phase_actions("phase_actions = [{ phase = \"movement\", acton = \"shoot\" }]\n").unwrap_err();
+    let e = with_phase_actions("phase_actions = [{ phase = \"movement\", acton = \"shoot\" }]\n")
+        .unwrap_err();
     assert_eq!(e.location.as_deref(), Some("rulesets/x-tables.toml:1"));
     assert!(e.message.contains("acton"), "{}", e.message);
 }

@@ -93,10 +93,7 @@ fn companion_file_schema<S: RuleSystem>() -> Option<schemars::Schema> {
         items.remove("$schema");
         items.remove("$defs");
     }
-    if let Some(properties) = object
-        .get_mut("properties")
-        .and_then(|p| p.as_object_mut())
-    {
+    if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
         properties.insert(ruleset::phase_actions::KEY.into(), items);
     }
     prune_definitions(&mut schema);
@@ -110,9 +107,9 @@ fn prune_definitions(schema: &mut schemars::Schema) {
             serde_json::Value::Object(o) => {
                 for (k, v) in o {
                     match (k.as_str(), v.as_str()) {
-                        ("$ref", Some(r)) => out.extend(
-                            r.strip_prefix("#/$defs/").map(str::to_string),
-                        ),
+                        ("$ref", Some(r)) => {
+                            out.extend(r.strip_prefix("#/$defs/").map(str::to_string))
+                        }
                         _ => refs(v, out),
                     }
                 }
@@ -154,10 +151,7 @@ fn keep_properties(schema: &mut schemars::Schema, keep: impl Fn(&str) -> bool) {
     let Some(object) = schema.as_object_mut() else {
         return;
     };
-    if let Some(properties) = object
-        .get_mut("properties")
-        .and_then(|p| p.as_object_mut())
-    {
+    if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
         properties.retain(|k, _| keep(k));
     }
     if let Some(required) = object.get_mut("required").and_then(|r| r.as_array_mut()) {
@@ -495,7 +489,9 @@ pub fn companion_schema(
         .iter()
         .find(|b| b.id == id)
         .ok_or_else(|| unknown_system(id))?;
-    Ok(b.companion.zip((b.companion_schema)()).map(|(c, s)| (c.name, s)))
+    Ok(b.companion
+        .zip((b.companion_schema)())
+        .map(|(c, s)| (c.name, s)))
 }
 
 fn unknown_system(id: &str) -> RefereeError {

@@ -555,7 +555,12 @@ pub fn open_unit(
         .units
         .values()
         .filter(|u| u.side == unit.side && u.id != unit.id && !u.lost)
-        .filter_map(|u| Some((u.label.clone(), (u.id, u.detail::<DbmmElement>()?.now(&u.label)))))
+        .filter_map(|u| {
+            Some((
+                u.label.clone(),
+                (u.id, u.detail::<DbmmElement>()?.now(&u.label)),
+            ))
+        })
         .collect();
     let Some(first) = friends.keys().next().cloned() else {
         return Err(RefereeError::new(
@@ -564,7 +569,8 @@ pub fn open_unit(
         )
         .rule(data.interpenetration.rule.clone()));
     };
-    let mut targets = BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
+    let mut targets =
+        BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
     for (label, (id, _)) in &friends {
         targets.insert(target_key(&Target::Unit(label.clone())), vec![*id]);
     }

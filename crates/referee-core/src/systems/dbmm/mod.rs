@@ -273,12 +273,7 @@ impl RuleSystem for Dbmm {
         roster::edited_stats(stats)
     }
 
-    fn land(
-        data: &DbmmData,
-        unit: &mut UnitState,
-        own: &mut DbmmElement,
-        change: &Change,
-    ) -> bool {
+    fn land(data: &DbmmData, unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> bool {
         roster::land(data, unit, own, change)
     }
 

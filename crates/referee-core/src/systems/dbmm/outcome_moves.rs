@@ -89,7 +89,8 @@ pub fn check(data: &DbmmData, label: &str, element: &Checked) -> Check {
     )];
     parts.extend(distance(Fate::Repulsed).map(|d| format!("repulse {d}")));
     if let Some(flee) = distance(Fate::Flee) {
-        let first = base_depth(data, element).map_or("its base depth".to_string(), |d| format!("{d}p"));
+        let first =
+            base_depth(data, element).map_or("its base depth".to_string(), |d| format!("{d}p"));
         parts.push(format!("flee {flee} (the first {first} a recoil)"));
         parts.extend(distance(Fate::Rout).map(|d| format!("rout {d}")));
     }
@@ -122,15 +123,17 @@ pub fn distance(data: &DbmmData, element: &Checked, fate: Fate) -> Option<String
 /// The move a fate calls for, as the element's row says it until it is made: "recoils 15p (its
 /// base depth)"; "is repulsed 160p–240p or recoils 15p (its base depth), as the player chooses".
 pub fn called_for(data: &DbmmData, element: &Checked, fate: FateChoice) -> Option<String> {
-    let one = |f: Fate| {
-        distance(data, element, f).map(|d| format!("{} {d}", FateChoice::one(f).words()))
-    };
+    let one =
+        |f: Fate| distance(data, element, f).map(|d| format!("{} {d}", FateChoice::one(f).words()));
     match fate.or {
         None => one(fate.fate),
         Some(or) => match (one(fate.fate)?, one(or)) {
             (first, Some(second)) => Some(format!("{first} or {second}, as the player chooses")),
             // A friend on the enemy's flank recoils if it can, else is spent (p. 38).
-            (first, None) => Some(format!("{first}; if it cannot, it {}", FateChoice::one(or).words())),
+            (first, None) => Some(format!(
+                "{first}; if it cannot, it {}",
+                FateChoice::one(or).words()
+            )),
         },
     }
 }
@@ -213,13 +216,27 @@ mod tests {
         let e = element("Ax", "F", false);
         let c = checked(&data, &e, "element").unwrap();
         let cases = [
-            (FateChoice::one(Fate::Recoil), Some("recoils 20p (its base depth)")),
-            (FateChoice::one(Fate::Repulsed), Some("is repulsed 200p–280p")),
-            (FateChoice::one(Fate::Flee), Some("flees 240p GGo, 240p RGo, 200p DGo")),
-            (FateChoice::one(Fate::Rout), Some("routs 480p GGo, 480p RGo, 400p DGo")),
+            (
+                FateChoice::one(Fate::Recoil),
+                Some("recoils 20p (its base depth)"),
+            ),
+            (
+                FateChoice::one(Fate::Repulsed),
+                Some("is repulsed 200p–280p"),
+            ),
+            (
+                FateChoice::one(Fate::Flee),
+                Some("flees 240p GGo, 240p RGo, 200p DGo"),
+            ),
+            (
+                FateChoice::one(Fate::Rout),
+                Some("routs 480p GGo, 480p RGo, 400p DGo"),
+            ),
             (
                 FateChoice::either(Fate::Repulsed, Fate::Recoil),
-                Some("is repulsed 200p–280p or recoils 20p (its base depth), as the player chooses"),
+                Some(
+                    "is repulsed 200p–280p or recoils 20p (its base depth), as the player chooses",
+                ),
             ),
             (
                 FateChoice::either(Fate::Recoil, Fate::Spent),
