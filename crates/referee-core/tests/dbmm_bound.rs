@@ -971,3 +971,40 @@ fn the_battle_keeps_the_terrain_chosen() {
         .all(|g| !g.label.starts_with("Terrain chosen")));
     assert_eq!(t.commands(), before);
 }
+
+/// Issue 34: the weather set with the battle's clock (p. 23, 25). Kept by the battle, said with
+/// the clock on the standing, and read by the time of day opened again rather than asked; the
+/// visibility it gives follows it. Undone, the clock goes with it; replay is exact.
+#[test]
+fn the_weather_is_kept_with_the_clock() {
+    let mut t = Bound::begin();
+    let (situation, mapping, _) = t.open("daylight", &[], &[], &[], &[], None);
+    let mut entered = situation.clone();
+    for (k, v) in [
+        ("clock", "12:00"),
+        ("climate", "Cold"),
+        ("season", "Winter"),
+        ("weather", "mist"),
+    ] {
+        entered[k] = json!(v);
+    }
+    let r = t.throw("daylight", &entered, &[], &mapping);
+    assert_eq!(
+        r.outcome.as_ref().unwrap().effects[0].text,
+        "The battle's clock: bound 1 at 12:00, Cold Winter, Mist."
+    );
+    assert_eq!(
+        clock_line(&t).unwrap(),
+        "Bound 1 · 12:00, day; dusk at 16:30; Mist"
+    );
+    let (again, _, _) = t.open("daylight", &[], &[], &[], &[], None);
+    assert_eq!(again["weather"], "mist");
+    let r = t.r.resolve("daylight", &again, None).unwrap();
+    let seen = r.totals.iter().find(|x| x.label == "Visibility").unwrap();
+    assert_eq!(seen.value, "160p");
+    let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
+    assert_eq!(replayed.state, t.b.state);
+    let undo = t.b.undo().unwrap();
+    turn_play::record(&t.r, &mut t.b, undo);
+    assert_eq!(clock_line(&t), None);
+}

@@ -19,6 +19,9 @@ use crate::ruleset::{self, Layers, SourceFile};
 use crate::state::{BattleState, Role, UnitSpec};
 use crate::ErrorCode;
 
+/// How a built-in system loads from its layers and its companion file.
+type LoadSystem = fn(&Layers, Option<SourceFile>) -> Result<Arc<dyn System>, RefereeError>;
+
 /// A built-in rule system: its ruleset file, embedded at compile time, and how it loads.
 pub struct Builtin {
     pub id: &'static str,
@@ -26,7 +29,7 @@ pub struct Builtin {
     pub text: &'static str,
     /// The file its tables continue in, if any (`SystemData::COMPANION`).
     pub companion: Option<SourceFile<'static>>,
-    load: fn(&Layers, Option<SourceFile>) -> Result<Arc<dyn System>, RefereeError>,
+    load: LoadSystem,
     schema: fn() -> schemars::Schema,
     companion_schema: fn() -> Option<schemars::Schema>,
 }
