@@ -454,9 +454,9 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             weather,
         } => {
             let moon = moon_die.map_or(String::new(), |d| format!(", the moon by a {d}"));
-            let weather = weather
-                .as_ref()
-                .map_or(String::new(), |w| format!(", weather {}", w.replace('_', " ")));
+            let weather = weather.as_ref().map_or(String::new(), |w| {
+                format!(", weather {}", w.replace('_', " "))
+            });
             format!("the battle's first bound at {start}, {climate} {season}{moon}{weather}")
         }
         Change::RetreatAtDusk => "retreats at dusk rather than fight on at dawn".to_string(),

@@ -373,8 +373,14 @@ mod tests {
         };
         assert_eq!(land(&data, &mut state, 0, &with_weather("sunshine")), None);
         assert_eq!(land(&data, &mut state, 0, &with_weather("fog")), Some(()));
-        assert_eq!(state.clock.as_ref().unwrap().weather.as_deref(), Some("fog"));
-        assert_eq!(gauges(&data, &state)[0].value, "15:50, day; dusk at 16:30; Fog");
+        assert_eq!(
+            state.clock.as_ref().unwrap().weather.as_deref(),
+            Some("fog")
+        );
+        assert_eq!(
+            gauges(&data, &state)[0].value,
+            "15:50, day; dusk at 16:30; Fog"
+        );
         state.turn = 6;
         let g = gauges(&data, &state);
         assert_eq!(g.len(), 3);
