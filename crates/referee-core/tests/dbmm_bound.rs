@@ -577,6 +577,15 @@ fn a_whole_dbmm_bound_from_the_roster() {
 }
 
 /// The clock line on the battle's standing ("Bound 7 · 14:10, day; dusk at 17:40").
+/// The situation opened, with what the umpire enters in its fields.
+fn entered(situation: &Value, values: &[(&str, &str)]) -> Value {
+    let mut out = situation.clone();
+    for (k, v) in values {
+        out[*k] = json!(v);
+    }
+    out
+}
+
 fn clock_line(t: &Bound) -> Option<String> {
     standing(&t.r, &t.b.state)
         .gauges
@@ -605,15 +614,19 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
     );
     // Cold Winter: dawn 07:30, sunrise 08:00, sunset 16:00, dusk 16:30 (p. 23). The deployment
     // dice's total, 15, would be 15:00; the umpire starts bound 1 at 15:50, no moon die yet.
-    let mut entered = situation.clone();
-    for (k, v) in [
-        ("clock", "15:50"),
-        ("climate", "Cold"),
-        ("season", "Winter"),
-    ] {
-        entered[k] = json!(v);
-    }
-    let r = t.throw("daylight", &entered, &[], &mapping);
+    let r = t.throw(
+        "daylight",
+        &entered(
+            &situation,
+            &[
+                ("clock", "15:50"),
+                ("climate", "Cold"),
+                ("season", "Winter"),
+            ],
+        ),
+        &[],
+        &mapping,
+    );
     assert_eq!(
         r.outcome.as_ref().unwrap().effects[0].text,
         "The battle's clock: bound 1 at 15:50, Cold Winter."
@@ -979,16 +992,13 @@ fn the_battle_keeps_the_terrain_chosen() {
 fn the_weather_is_kept_with_the_clock() {
     let mut t = Bound::begin();
     let (situation, mapping, _) = t.open("daylight", &[], &[], &[], &[], None);
-    let mut entered = situation.clone();
-    for (k, v) in [
+    let set = [
         ("clock", "12:00"),
         ("climate", "Cold"),
         ("season", "Winter"),
         ("weather", "mist"),
-    ] {
-        entered[k] = json!(v);
-    }
-    let r = t.throw("daylight", &entered, &[], &mapping);
+    ];
+    let r = t.throw("daylight", &entered(&situation, &set), &[], &mapping);
     assert_eq!(
         r.outcome.as_ref().unwrap().effects[0].text,
         "The battle's clock: bound 1 at 12:00, Cold Winter, Mist."
