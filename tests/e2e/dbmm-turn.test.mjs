@@ -110,6 +110,16 @@ async function playBound(label) {
     await browser.$(`#f-${field}`).selectByAttribute('value', value);
     flow.n += 1;
   }
+  // The weather is set with the clock once (p. 25): the battle keeps it and says it with the
+  // clock. Under "Other situations" the fold is opened first, a tap.
+  const folded = await browser.execute(() => { const d = document.querySelector('#f-weather')?.closest('details'); return !!d && !d.open; });
+  if (folded) {
+    await browser.execute(() => { document.querySelector('#f-weather').closest('details').open = true; });
+    flow.n += 1;
+  }
+  await browser.execute((e) => e.scrollIntoView({ block: 'center' }), await browser.$('#f-weather'));
+  await browser.$('#f-weather').selectByAttribute('value', 'overcast');
+  flow.n += 1;
   await until(browser, 'the clock read', async () => (await resolverText()).includes('The battle’s clock: bound 1 at 15:50') || (await resolverText()).includes("The battle's clock: bound 1 at 15:50"));
   await noDeveloperText('the time of day asked');
   await shot(browser, `dbmm-time-of-day-${label}`);
@@ -118,7 +128,7 @@ async function playBound(label) {
   await flow.count('#apply-result');
   await browser.$('#applied').waitForExist({ timeout: 10000 });
   await noDeveloperText('the clock started');
-  assert.equal(await clockLine(), 'Bound 1 · 15:50, day; dusk at 16:30');
+  assert.equal(await clockLine(), 'Bound 1 · 15:50, day; dusk at 16:30; Overcast');
   // The clock line is seen on the dashboard without scrolling, on the phone too.
   const seen = await browser.execute(() => {
     window.scrollTo(0, 0);
@@ -158,6 +168,26 @@ async function playBound(label) {
   await flow.count('#apply-result');
   await browser.$('#applied').waitForExist({ timeout: 10000 });
   assert.deepEqual(await roster(), before, 'PIPs change no element');
+
+  // Movement (p. 26, 32): the spontaneous advance step resolves from its phase now; the Hastati
+  // pass through the Principes, facing the same way — opened from the Hastati's row, the friend
+  // picked from the Romans' elements (R-DBMM-43). Nothing lands on the roster.
+  await flow.phase('movement');
+  assert.ok(await browser.$('button[data-step-action="spontaneous_advance"]').isExisting(), 'the spontaneous advance step has its action');
+  await flow.count('button[data-tab="roster"]');
+  await flow.count(`#roster .unit-row[data-unit="${id.Hastati}"] button[aria-label="Pass through…: Hastati"]`);
+  await until(browser, 'passing through opened from the row', async () => (await browser.$('#action').isExisting()) && (await browser.$('#action').getValue()) === 'interpenetration');
+  const through = await browser.$('#f-through');
+  await through.waitForExist({ timeout: 10000 });
+  await browser.execute((e) => e.scrollIntoView({ block: 'center' }), through);
+  const friends = await browser.execute(() => [...document.querySelectorAll('#f-through option')].map((o) => o.value));
+  assert.ok(friends.includes('Principes') && !friends.includes('Hastati') && !friends.includes('Soldurii'), friends.join(' | '));
+  await through.selectByAttribute('value', 'Principes');
+  flow.n += 1;
+  await until(browser, 'the Hastati pass through the Principes', async () => (await resolverText()).includes('Hastati passes through Principes'));
+  await noDeveloperText('passing through');
+  await shot(browser, `dbmm-pass-through-${label}`);
+  assert.deepEqual(await roster(), before, 'passing through changes no element');
 
   // Shooting (p. 34): the Sagittarii shoot the Slingers in the Romans' bound — named once, here,
   // and kept for the bound's next fights. A 6 against a 1 destroys them.
@@ -264,7 +294,7 @@ async function playBound(label) {
   gauges = await standing();
   assert.match(gauges['Gauls Nobles'], /steady/, gauges['Gauls Nobles']);
   assert.match(gauges['Gauls Warband'], /broken/, gauges['Gauls Warband']);
-  assert.equal(await clockLine(), 'Bound 2 · 16:00, dusk (sunset until dusk); night at 16:30');
+  assert.equal(await clockLine(), 'Bound 2 · 16:00, dusk (sunset until dusk); night at 16:30; Overcast');
   const taken = flow.done();
 
   // Past dusk (bound 5, 16:30) each side's decision is asked on the dashboard (p. 23,
@@ -277,7 +307,7 @@ async function playBound(label) {
       throw e;
     });
   }
-  assert.equal(await clockLine(), 'Bound 5 · 16:30, night; dawn at 07:30');
+  assert.equal(await clockLine(), 'Bound 5 · 16:30, night; dawn at 07:30; Overcast');
   gauges = await standing();
   assert.match(gauges['Romans Decision at dusk'], /continues the battle at dawn/, gauges['Romans Decision at dusk']);
   await tap(browser, '#standing button[data-offer="Romans"]');

@@ -22,12 +22,23 @@ fn bindings_are_current() {
 #[test]
 fn ruleset_schemas_are_current() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulesets/schema");
+    let mut schemas = Vec::new();
     for id in referee_core::systems::BUILTIN.iter().map(|b| b.id) {
-        let path = dir.join(format!("{id}.schema.json"));
-        let fresh =
-            serde_json::to_string_pretty(&referee_api::Referee::ruleset_schema(id).unwrap())
-                .unwrap()
-                + "\n";
+        schemas.push((
+            id.to_string(),
+            referee_api::Referee::ruleset_schema(id).unwrap(),
+        ));
+        // A companion file's tables have their own schema, named like the file.
+        if let Some((file, schema)) = referee_core::systems::companion_schema(id).unwrap() {
+            let stem = file
+                .trim_start_matches("rulesets/")
+                .trim_end_matches(".toml");
+            schemas.push((stem.to_string(), schema.to_value()));
+        }
+    }
+    for (name, schema) in schemas {
+        let path = dir.join(format!("{name}.schema.json"));
+        let fresh = serde_json::to_string_pretty(&schema).unwrap() + "\n";
         if std::env::var_os("UPDATE_BINDINGS").is_some() {
             std::fs::write(&path, &fresh).unwrap();
         }

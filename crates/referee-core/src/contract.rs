@@ -276,7 +276,8 @@ pub enum Change {
     EntersHex { hex: String },
     /// The battle's clock starts: the battle's first bound at its start time ("HH:MM"), in the
     /// climate and season whose dawn, sunrise, sunset and dusk it reads, with the Invader's
-    /// first deployment die for the moon when given (DBMM p. 23, R-DBMM-39).
+    /// first deployment die for the moon when given, and the weather when given (DBMM p. 23,
+    /// 25, R-DBMM-39).
     BattleClock {
         start: String,
         climate: String,
@@ -284,6 +285,9 @@ pub enum Change {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         moon_die: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        weather: Option<String>,
     },
     /// The side records its decision at dusk to retreat rather than continue the battle at dawn
     /// (DBMM p. 23): the battle ends when both sides retreat.
@@ -459,9 +463,13 @@ pub fn effect(target: Target, change: Change, rule: &str, ruling: Option<&str>) 
             climate,
             season,
             moon_die,
+            weather,
         } => {
             let moon = moon_die.map_or(String::new(), |d| format!(", the moon by a {d}"));
-            format!("the battle's first bound at {start}, {climate} {season}{moon}")
+            let weather = weather.as_ref().map_or(String::new(), |w| {
+                format!(", weather {}", w.replace('_', " "))
+            });
+            format!("the battle's first bound at {start}, {climate} {season}{moon}{weather}")
         }
         Change::RetreatAtDusk => "retreats at dusk rather than fight on at dawn".to_string(),
         Change::TerrainChosen { chooser, features } => {

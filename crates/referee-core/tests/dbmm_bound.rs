@@ -469,12 +469,15 @@ fn a_whole_dbmm_bound_from_the_roster() {
     // The friend on the enemy's flank gives way with the Gaesatae (p. 38).
     assert_eq!(
         t.moves("Horsemen"),
-        vec!["Horsemen: recoils (if it cannot, it is spent)".to_string()]
+        vec!["Horsemen: recoils 30p (its base depth); if it cannot, it is spent".to_string()]
     );
     // 3 ME of 7 lost: the Warband breaks, and its land elements left rout (p. 43): Brennus; the
     // Nobles are not broken.
     assert_eq!(t.commands()["Warband"], "broken");
-    assert_eq!(t.moves("Brennus"), vec!["Brennus: routs".to_string()]);
+    assert_eq!(
+        t.moves("Brennus"),
+        vec!["Brennus: routs 480p GGo, 320p RGo, 160p DGo".to_string()]
+    );
     assert!(
         t.moves("Vercassivellaunus").is_empty(),
         "the Nobles do not rout"
@@ -486,9 +489,12 @@ fn a_whole_dbmm_bound_from_the_roster() {
         ("Gaesatae", "destroyed"),
         (
             "Horsemen",
-            "in the line; Horsemen: recoils (if it cannot, it is spent)",
+            "in the line; Horsemen: recoils 30p (its base depth); if it cannot, it is spent",
         ),
-        ("Brennus", "general, in the line; Brennus: routs"),
+        (
+            "Brennus",
+            "general, in the line; Brennus: routs 480p GGo, 320p RGo, 160p DGo",
+        ),
     ]);
     assert_eq!(t.roster(), after_the_combats);
     let (_, armies) = t.morale();
@@ -517,7 +523,7 @@ fn a_whole_dbmm_bound_from_the_roster() {
     let mut marked = after_the_combats.clone();
     marked.insert(
         "Horsemen".into(),
-        "in the line, sees a broken command within 800p; Horsemen: recoils (if it cannot, it is spent)".into(),
+        "in the line, sees a broken command within 800p; Horsemen: recoils 30p (its base depth); if it cannot, it is spent".into(),
     );
     assert_eq!(t.roster(), marked);
     assert_eq!(t.commands()["Nobles"], "disheartened");
@@ -572,6 +578,15 @@ fn a_whole_dbmm_bound_from_the_roster() {
 }
 
 /// The clock line on the battle's standing ("Bound 7 · 14:10, day; dusk at 17:40").
+/// The situation opened, with what the umpire enters in its fields.
+fn entered(situation: &Value, values: &[(&str, &str)]) -> Value {
+    let mut out = situation.clone();
+    for (k, v) in values {
+        out[*k] = json!(v);
+    }
+    out
+}
+
 fn clock_line(t: &Bound) -> Option<String> {
     standing(&t.r, &t.b.state)
         .gauges
@@ -600,15 +615,19 @@ fn the_battle_keeps_its_clock_bound_by_bound() {
     );
     // Cold Winter: dawn 07:30, sunrise 08:00, sunset 16:00, dusk 16:30 (p. 23). The deployment
     // dice's total, 15, would be 15:00; the umpire starts bound 1 at 15:50, no moon die yet.
-    let mut entered = situation.clone();
-    for (k, v) in [
-        ("clock", "15:50"),
-        ("climate", "Cold"),
-        ("season", "Winter"),
-    ] {
-        entered[k] = json!(v);
-    }
-    let r = t.throw("daylight", &entered, &[], &mapping);
+    let r = t.throw(
+        "daylight",
+        &entered(
+            &situation,
+            &[
+                ("clock", "15:50"),
+                ("climate", "Cold"),
+                ("season", "Winter"),
+            ],
+        ),
+        &[],
+        &mapping,
+    );
     assert_eq!(
         r.outcome.as_ref().unwrap().effects[0].text,
         "The battle's clock: bound 1 at 15:50, Cold Winter."
@@ -863,18 +882,37 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     );
     assert!(t.roster().is_empty(), "nothing lands: {:?}", t.roster());
 
-    // The Chariots pass through the Soldurii, facing the same way: the Soldurii flee.
-    let passing = json!({
-        "element": { "type": "Exp", "grade": "O", "name": "Chariots" },
-        "friend": { "type": "Bd", "grade": "S", "name": "Soldurii" },
-        "passing": "spontaneous",
-        "facing": "same"
-    });
-    let mapping = Mapping {
-        units_moving: None,
-        targets: [("unit:Soldurii".to_string(), vec![t.id("Soldurii")])].into(),
-        choices: Default::default(),
-    };
+    // The Chariots pass through the Soldurii, facing the same way: the Soldurii flee. "Pass
+    // through…" opens from the Chariots' row; the friend is picked from their side's elements.
+    let words = t.r.system.words(&t.b.state.units[&t.id("Chariots")]);
+    let pass = words
+        .quick_edits
+        .iter()
+        .find(|q| q.label == "Pass through…")
+        .unwrap();
+    assert_eq!(pass.opens.as_deref(), Some("interpenetration"));
+    let (mut passing, mapping, _) = t.open("interpenetration", &["Chariots"], &[], &[], &[], None);
+    assert_eq!(passing["element"]["name"], "Chariots");
+    let friends = passing["friends"].as_object().unwrap();
+    assert!(friends.contains_key("Soldurii") && !friends.contains_key("Chariots"));
+    assert!(
+        friends
+            .keys()
+            .all(|k| t.b.state.units[&t.id(k)].side == "Gauls"),
+        "{friends:?}"
+    );
+    assert_eq!(mapping.targets["unit:Soldurii"], vec![t.id("Soldurii")]);
+    // A name not among them is refused in words, naming those it may be.
+    passing["through"] = json!("Scipio");
+    let e = t.r.resolve("interpenetration", &passing, None).unwrap_err();
+    assert!(
+        e.message
+            .starts_with("Scipio is not a friend on the table; pick one of "),
+        "{}",
+        e.message
+    );
+    passing["through"] = json!("Soldurii");
+    passing["passing"] = json!("spontaneous");
     let before = t.commands();
     let r = t.throw("interpenetration", &passing, &[], &mapping);
     let outcome = r.outcome.as_ref().unwrap();
@@ -886,7 +924,10 @@ fn a_spontaneous_advance_from_the_roster_passes_through_friends() {
     // The flight is a move called for on the Soldurii's row.
     assert_eq!(
         t.roster(),
-        roster(&[("Soldurii", "in the line; Soldurii: flees")])
+        roster(&[(
+            "Soldurii",
+            "in the line; Soldurii: flees 160p GGo, 160p RGo, 80p DGo"
+        )])
     );
     assert_eq!(t.commands(), before);
     let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
@@ -1031,4 +1072,38 @@ fn an_edited_roll_derives_the_later_follow_ons_again() {
             .unwrap();
     t.step(body);
     assert_eq!(t.summary("Carts"), "removed (its command disheartened)");
+}
+
+/// Issue 34: the weather set with the battle's clock (p. 23, 25). Kept by the battle, said with
+/// the clock on the standing, and read by the time of day opened again rather than asked; the
+/// visibility it gives follows it. Undone, the clock goes with it; replay is exact.
+#[test]
+fn the_weather_is_kept_with_the_clock() {
+    let mut t = Bound::begin();
+    let (situation, mapping, _) = t.open("daylight", &[], &[], &[], &[], None);
+    let set = [
+        ("clock", "12:00"),
+        ("climate", "Cold"),
+        ("season", "Winter"),
+        ("weather", "mist"),
+    ];
+    let r = t.throw("daylight", &entered(&situation, &set), &[], &mapping);
+    assert_eq!(
+        r.outcome.as_ref().unwrap().effects[0].text,
+        "The battle's clock: bound 1 at 12:00, Cold Winter, Mist."
+    );
+    assert_eq!(
+        clock_line(&t).unwrap(),
+        "Bound 1 · 12:00, day; dusk at 16:30; Mist"
+    );
+    let (again, _, _) = t.open("daylight", &[], &[], &[], &[], None);
+    assert_eq!(again["weather"], "mist");
+    let r = t.r.resolve("daylight", &again, None).unwrap();
+    let seen = r.totals.iter().find(|x| x.label == "Visibility").unwrap();
+    assert_eq!(seen.value, "160p");
+    let replayed = Battle::open(&t.r, t.b.events.clone()).unwrap();
+    assert_eq!(replayed.state, t.b.state);
+    let undo = t.b.undo().unwrap();
+    turn_play::record(&t.r, &mut t.b, undo);
+    assert_eq!(clock_line(&t), None);
 }

@@ -693,7 +693,10 @@ fn dbmm_a_command_passing_a_threshold_lands_on_its_elements() {
             fate: referee_core::fate::Fate::Destroyed.into(),
         },
     );
-    assert_eq!(b.state.units[&7].moves, vec!["Rear: routs".to_string()]);
+    assert_eq!(
+        b.state.units[&7].moves,
+        vec!["Rear: routs 400p GGo, 400p RGo, 320p DGo".to_string()]
+    );
     assert!(b.state.units[&5].moves.is_empty(), "Bge (S) does not rout");
     assert!(
         b.state.units[&1].moves.is_empty(),

@@ -332,6 +332,31 @@ fn mutated_ruleset_files_never_panic() {
                 panic!("{name}: loading panicked on:\n{text}");
             }
         }
+        // The companion file, mutated under the ruleset file as it is.
+        let Some(companion) = b.companion else {
+            continue;
+        };
+        let lines: Vec<&str> = companion.text.lines().collect();
+        for _ in 0..iterations {
+            let text = mutated_text(&lines, &mut rng);
+            let answer = catch_unwind(AssertUnwindSafe(|| {
+                Ruleset::load_with_companion(
+                    &Layers {
+                        base: b.source(),
+                        house_rules: vec![],
+                    },
+                    SourceFile {
+                        name: companion.name,
+                        text: &text,
+                    },
+                )
+                .map(|_| ())
+            }));
+            executions += 1;
+            if answer.is_err() {
+                panic!("{}: loading panicked on:\n{text}", companion.name);
+            }
+        }
     }
     println!("rulesets: {executions} executions, none panicked");
 }

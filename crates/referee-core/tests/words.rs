@@ -281,6 +281,7 @@ fn every_system_names_a_unit_by_its_type_and_offers_its_quick_edits() {
                 "Spent",
                 "Off table",
                 "Sees a broken command within 800p",
+                "Pass through…",
             ],
         ),
         // 6.25: a leader with no unit is moved up to 10" when an enemy unit contacts him.

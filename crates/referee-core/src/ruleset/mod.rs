@@ -3,6 +3,7 @@
 
 mod house_rule;
 mod locate;
+pub mod phase_actions;
 
 use serde::de::DeserializeOwned;
 
@@ -61,9 +62,16 @@ fn nearest_line(text: &str, path: &str) -> usize {
     }
 }
 
-/// Joins a companion file's tables to the ruleset's: a table both give is refused in words.
-fn join_companion(table: &mut toml::Table, companion: SourceFile) -> Result<(), RefereeError> {
-    for (key, value) in parse_table(companion)? {
+/// Joins a companion file's tables to the ruleset's: a table both give is refused in words;
+/// its actions added to phases join the ruleset's sequence of play (`known`: the system's actions).
+fn join_companion(
+    table: &mut toml::Table,
+    companion: SourceFile,
+    known: &[String],
+) -> Result<(), RefereeError> {
+    let mut tables = parse_table(companion)?;
+    let added = tables.remove(phase_actions::KEY);
+    for (key, value) in tables {
         if table.contains_key(&key) {
             return Err(RefereeError::new(
                 ErrorCode::RulesetInvalid,
@@ -80,7 +88,10 @@ fn join_companion(table: &mut toml::Table, companion: SourceFile) -> Result<(), 
         }
         table.insert(key, value);
     }
-    Ok(())
+    match added {
+        Some(added) => phase_actions::add(table, added, companion, known),
+        None => Ok(()),
+    }
 }
 
 /// file:line of a key path: in the companion file when its table is the companion's and no house
@@ -145,8 +156,14 @@ impl<'a> Layers<'a> {
 }
 
 /// Builds the merged table from the layers and deserializes it into a system's typed data,
-/// then runs the system's own checks. Every error names file:line and the key path.
-pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
+/// then runs the system's own checks. Every error names file:line and the key path. `companion`
+/// is the system's companion file as given (the built-in one, or a changed one to test it);
+/// `actions` are the system's, those its phases may offer.
+pub fn load_typed<T: SystemData>(
+    layers: &Layers,
+    companion: Option<SourceFile>,
+    actions: &[String],
+) -> Result<T, RefereeError> {
     let mut table = parse_table(layers.base)?;
     if table.contains_key("extends") {
         return Err(RefereeError::new(
@@ -155,8 +172,8 @@ pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
         )
         .location(format!("{}:1", layers.base.name)));
     }
-    if let Some(companion) = T::COMPANION {
-        join_companion(&mut table, companion)?;
+    if let Some(companion) = companion {
+        join_companion(&mut table, companion, actions)?;
     }
     for house in &layers.house_rules {
         HouseRule::parse(*house)?.apply(&mut table, *house)?;
@@ -169,11 +186,11 @@ pub fn load_typed<T: SystemData>(layers: &Layers) -> Result<T, RefereeError> {
             crate::error::plain_serde_error(e.inner().message(), &path),
         )
         .field(path.clone())
-        .location(locate_joined(layers, T::COMPANION, &path))
+        .location(locate_joined(layers, companion, &path))
     })?;
     if let Some(p) = data.problems().into_iter().next() {
         return Err(RefereeError::new(ErrorCode::RulesetInvalid, p.message)
-            .location(locate_joined(layers, T::COMPANION, &p.path))
+            .location(locate_joined(layers, companion, &p.path))
             .field(p.path));
     }
     Ok(data)

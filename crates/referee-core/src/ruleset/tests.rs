@@ -251,19 +251,104 @@ impl<const N: usize> SystemData for WithCompanion<N> {
 }
 
 fn load_companion<const N: usize>(house: Option<&str>) -> Result<WithCompanion<N>, RefereeError> {
-    load_typed(&Layers {
-        base: SourceFile {
-            name: "rulesets/x.toml",
-            text: "kept = 1\n",
+    load_typed(
+        &Layers {
+            base: SourceFile {
+                name: "rulesets/x.toml",
+                text: "kept = 1\n",
+            },
+            house_rules: house
+                .map(|text| SourceFile {
+                    name: "house.toml",
+                    text,
+                })
+                .into_iter()
+                .collect(),
         },
-        house_rules: house
-            .map(|text| SourceFile {
-                name: "house.toml",
-                text,
-            })
-            .into_iter()
-            .collect(),
-    })
+        WithCompanion::<N>::COMPANION,
+        &[],
+    )
+}
+
+const SEQUENCE: &str = "[[sequence]]\nkey = \"movement\"\nname = \"Movement\"\nactions = [\"march\"]\nsteps = [{ text = \"Then spontaneous advances\" }]\n";
+
+/// The sequence after the companion's phase actions joined it, or the refusal.
+fn with_phase_actions(companion: &str) -> Result<toml::Table, RefereeError> {
+    let mut table = parse_table(SourceFile {
+        name: "x.toml",
+        text: SEQUENCE,
+    })?;
+    let companion = SourceFile {
+        name: "rulesets/x-tables.toml",
+        text: companion,
+    };
+    let known = ["march", "advance", "shoot"].map(String::from);
+    join_companion(&mut table, companion, &known)?;
+    Ok(table)
+}
+
+#[test]
+fn a_companion_adds_actions_to_phases_and_steps() {
+    let table = with_phase_actions(
+        "# added\nphase_actions = [\n  { phase = \"movement\", action = \"advance\", before = \"march\", step = \"Then spontaneous advances\" },\n  { phase = \"movement\", action = \"shoot\" },\n]\n",
+    )
+    .unwrap();
+    let phase = &table["sequence"][0];
+    let actions: Vec<&str> = phase["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["advance", "march", "shoot"]);
+    assert_eq!(phase["steps"][0]["action"].as_str(), Some("advance"));
+    assert!(!table.contains_key("phase_actions"));
+}
+
+#[test]
+fn a_companion_adding_an_unknown_phase_action_or_step_is_refused_at_its_line() {
+    let cases = [
+        (
+            "{ phase = \"shooting\", action = \"shoot\" }",
+            "phase_actions[0].phase",
+            "No phase “shooting” in the sequence of play; its phases: movement.",
+        ),
+        (
+            "{ phase = \"movement\", action = \"fly\" }",
+            "phase_actions[0].action",
+            "Unknown action “fly”; the system’s actions: march, advance, shoot.",
+        ),
+        (
+            "{ phase = \"movement\", action = \"march\" }",
+            "phase_actions[0].action",
+            "The phase Movement already offers “march”.",
+        ),
+        (
+            "{ phase = \"movement\", action = \"shoot\", before = \"fly\" }",
+            "phase_actions[0].before",
+            "The phase Movement does not offer “fly”; it offers: march.",
+        ),
+        (
+            "{ phase = \"movement\", action = \"shoot\", step = \"Rout\" }",
+            "phase_actions[0].step",
+            "The phase Movement has no step “Rout”; its steps: Then spontaneous advances.",
+        ),
+    ];
+    for (row, field, message) in cases {
+        let e =
+            with_phase_actions(&format!("# added\nphase_actions = [\n  {row},\n]\n")).unwrap_err();
+        assert_eq!(e.message, message);
+        assert_eq!(e.field.as_deref(), Some(field));
+        assert_eq!(
+            e.location.as_deref(),
+            Some("rulesets/x-tables.toml:3"),
+            "{message}"
+        );
+    }
+    let e = with_phase_actions("phase_actions = [{ phase = \"movement\", acton = \"shoot\" }]\n")
+        .unwrap_err();
+    assert_eq!(e.location.as_deref(), Some("rulesets/x-tables.toml:1"));
+    assert!(e.message.contains("acton"), "{}", e.message);
 }
 
 #[test]
@@ -317,4 +402,31 @@ fn the_dbmm_companion_is_checked_like_the_ruleset() {
         }
         .fingerprint()
     );
+}
+
+#[test]
+fn the_builtin_companions_add_their_actions_to_phases() {
+    let phase = |id: &str, key: &str| {
+        let r = Ruleset::load(&Layers {
+            base: builtin(id).unwrap(),
+            house_rules: vec![],
+        })
+        .unwrap();
+        r.info.phases.into_iter().find(|p| p.key == key).unwrap()
+    };
+    // DBMM: the spontaneous advance step is resolved in its phase (p. 26, 30).
+    let movement = phase("dbmm", "movement");
+    assert!(movement.actions.iter().any(|a| a == "spontaneous_advance"));
+    let step = movement
+        .steps
+        .iter()
+        .find(|s| s.text.starts_with("Then spontaneous advances"))
+        .unwrap();
+    assert_eq!(step.action.as_deref(), Some("spontaneous_advance"));
+    assert!(phase("dbmm", "close_combat")
+        .actions
+        .iter()
+        .any(|a| a == "interpenetration"));
+    // GTS: a unit's move first in the Movement phase (0.0 B), as it was before.
+    assert_eq!(phase("gts", "movement").actions[0], "movement");
 }

@@ -13,6 +13,8 @@ pub struct BattleClock {
     pub season: String,
     /// The Invader's first deployment die (DBMM MOON EFFECTS), once entered.
     pub moon_die: Option<u32>,
+    /// The weather set with the clock (DBMM p. 25): the visibility table's key, once given.
+    pub weather: Option<String>,
     /// The sides that recorded their decision to retreat at dusk (DBMM p. 23).
     pub retreating: BTreeSet<String>,
 }

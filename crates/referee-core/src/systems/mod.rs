@@ -19,13 +19,19 @@ use crate::ruleset::{self, Layers, SourceFile};
 use crate::state::{BattleState, Role, UnitSpec};
 use crate::ErrorCode;
 
+/// How a built-in system loads from its layers and its companion file.
+type LoadSystem = fn(&Layers, Option<SourceFile>) -> Result<Arc<dyn System>, RefereeError>;
+
 /// A built-in rule system: its ruleset file, embedded at compile time, and how it loads.
 pub struct Builtin {
     pub id: &'static str,
     pub file: &'static str,
     pub text: &'static str,
-    load: fn(&Layers) -> Result<Arc<dyn System>, RefereeError>,
+    /// The file its tables continue in, if any (`SystemData::COMPANION`).
+    pub companion: Option<SourceFile<'static>>,
+    load: LoadSystem,
     schema: fn() -> schemars::Schema,
+    companion_schema: fn() -> Option<schemars::Schema>,
 }
 
 impl Builtin {
@@ -34,8 +40,10 @@ impl Builtin {
             id: S::ID,
             file,
             text,
+            companion: <S::Data as ruleset::SystemData>::COMPANION,
             load: load::<S>,
             schema: schema::<S>,
+            companion_schema: companion_file_schema::<S>,
         }
     }
 
@@ -47,13 +55,111 @@ impl Builtin {
     }
 }
 
-fn load<S: RuleSystem>(layers: &Layers) -> Result<Arc<dyn System>, RefereeError> {
-    let data: S::Data = ruleset::load_typed(layers)?;
+fn load<S: RuleSystem>(
+    layers: &Layers,
+    companion: Option<SourceFile>,
+) -> Result<Arc<dyn System>, RefereeError> {
+    let actions: Vec<String> = crate::rule_system::action_infos::<S>()
+        .into_iter()
+        .map(|a| a.id)
+        .collect();
+    let data: S::Data = ruleset::load_typed(layers, companion, &actions)?;
     Ok(Arc::new(Loaded::<S>::new(data)))
 }
 
+/// The ruleset file's schema: the system's data without the tables its companion file gives.
 fn schema<S: RuleSystem>() -> schemars::Schema {
-    schemars::schema_for!(S::Data)
+    let mut schema = schemars::schema_for!(S::Data);
+    let companion = companion_keys(<S::Data as ruleset::SystemData>::COMPANION);
+    keep_properties(&mut schema, |key| !companion.iter().any(|k| k == key));
+    prune_definitions(&mut schema);
+    schema
+}
+
+/// The companion file's schema: the tables it gives and the actions it may add to phases.
+fn companion_file_schema<S: RuleSystem>() -> Option<schemars::Schema> {
+    let companion = companion_keys(Some(<S::Data as ruleset::SystemData>::COMPANION?));
+    let mut schema = schemars::schema_for!(S::Data);
+    keep_properties(&mut schema, |key| companion.iter().any(|k| k == key));
+    let added = schemars::schema_for!(Vec<ruleset::phase_actions::PhaseAction>);
+    let object = schema.as_object_mut()?;
+    if let Some(defs) = added.as_object().and_then(|a| a.get("$defs")) {
+        let mine = object
+            .entry("$defs")
+            .or_insert_with(|| serde_json::json!({}));
+        if let (Some(mine), Some(defs)) = (mine.as_object_mut(), defs.as_object()) {
+            mine.extend(defs.clone());
+        }
+    }
+    let mut items = added.to_value();
+    if let Some(items) = items.as_object_mut() {
+        items.remove("$schema");
+        items.remove("$defs");
+    }
+    if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
+        properties.insert(ruleset::phase_actions::KEY.into(), items);
+    }
+    prune_definitions(&mut schema);
+    Some(schema)
+}
+
+/// Drops the definitions no property reaches (those of the other file's tables).
+fn prune_definitions(schema: &mut schemars::Schema) {
+    fn refs(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(o) => {
+                for (k, v) in o {
+                    match (k.as_str(), v.as_str()) {
+                        ("$ref", Some(r)) => {
+                            out.extend(r.strip_prefix("#/$defs/").map(str::to_string))
+                        }
+                        _ => refs(v, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    let Some(serde_json::Value::Object(mut defs)) = object.remove("$defs") else {
+        return;
+    };
+    let mut wanted = Vec::new();
+    refs(&serde_json::Value::Object(object.clone()), &mut wanted);
+    let mut kept = serde_json::Map::new();
+    while let Some(name) = wanted.pop() {
+        if let Some(def) = defs.remove(&name) {
+            refs(&def, &mut wanted);
+            kept.insert(name, def);
+        }
+    }
+    if !kept.is_empty() {
+        object.insert("$defs".into(), serde_json::Value::Object(kept));
+    }
+}
+
+/// The top-level keys of a companion file.
+fn companion_keys(companion: Option<SourceFile>) -> Vec<String> {
+    companion
+        .and_then(|c| ruleset::parse_table(c).ok())
+        .map(|t| t.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Keeps the schema's properties (and required ones) whose key passes keep.
+fn keep_properties(schema: &mut schemars::Schema, keep: impl Fn(&str) -> bool) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
+        properties.retain(|k, _| keep(k));
+    }
+    if let Some(required) = object.get_mut("required").and_then(|r| r.as_array_mut()) {
+        required.retain(|k| k.as_str().is_some_and(&keep));
+    }
 }
 
 /// A built-in system: its `RuleSystem` and its ruleset file under rulesets/, embedded.
@@ -130,13 +236,26 @@ pub fn declared_system(file: SourceFile) -> Result<String, RefereeError> {
 
 impl Ruleset {
     pub fn load(layers: &Layers) -> Result<Ruleset, RefereeError> {
+        Ruleset::load_with(layers, None)
+    }
+
+    /// Loads with another companion file in place of the system's built-in one (to check a
+    /// changed companion file).
+    pub fn load_with_companion(
+        layers: &Layers,
+        companion: SourceFile,
+    ) -> Result<Ruleset, RefereeError> {
+        Ruleset::load_with(layers, Some(companion))
+    }
+
+    fn load_with(layers: &Layers, companion: Option<SourceFile>) -> Result<Ruleset, RefereeError> {
         let id = declared_system(layers.base)?;
         let builtin = BUILTIN.iter().find(|b| b.id == id).ok_or_else(|| {
             unknown_system(&id)
                 .field("system.id")
                 .location(layers.locate("system.id"))
         })?;
-        let system = (builtin.load)(layers)?;
+        let system = (builtin.load)(layers, companion.or(builtin.companion))?;
         let header = system.header();
         let info = SystemInfo {
             id: id.clone(),
@@ -364,6 +483,19 @@ pub fn ruleset_schema(id: &str) -> Result<schemars::Schema, RefereeError> {
         .find(|b| b.id == id)
         .map(|b| (b.schema)())
         .ok_or_else(|| unknown_system(id))
+}
+
+/// The JSON schema of a system's companion file, with the file's name, if it has one.
+pub fn companion_schema(
+    id: &str,
+) -> Result<Option<(&'static str, schemars::Schema)>, RefereeError> {
+    let b = BUILTIN
+        .iter()
+        .find(|b| b.id == id)
+        .ok_or_else(|| unknown_system(id))?;
+    Ok(b.companion
+        .zip((b.companion_schema)())
+        .map(|(c, s)| (c.name, s)))
 }
 
 fn unknown_system(id: &str) -> RefereeError {

@@ -128,18 +128,24 @@ pub fn land(data: &DbmmData, state: &mut BattleState, side: usize, change: &Chan
             climate,
             season,
             moon_die,
+            weather,
         } => {
             let start = minutes_of(start)?;
             let row = row(data, climate, season)?;
             if moon_die.is_some_and(|d| !(1..=6).contains(&d)) {
                 return None;
             }
+            let weather = match weather {
+                Some(w) => Some(data.daylight.weather_named(Some(w)).ok()?.key.clone()),
+                None => None,
+            };
             let retreating = state.clock.take().map(|c| c.retreating).unwrap_or_default();
             state.clock = Some(BattleClock {
                 start,
                 climate: row.climate.clone(),
                 season: row.season.clone(),
                 moon_die: *moon_die,
+                weather,
                 retreating,
             });
             Some(())
@@ -183,7 +189,14 @@ pub fn gauges(data: &DbmmData, state: &BattleState) -> Vec<Gauge> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let mut g = gauge(None, format!("Bound {}", now.bound), now.words(), RULE);
+    // The weather set with the clock is said with it (p. 25).
+    let weather = clock
+        .weather
+        .as_deref()
+        .and_then(|w| data.daylight.weather_named(Some(w)).ok())
+        .map_or(String::new(), |w| format!("; {}", w.name));
+    let words = format!("{}{weather}", now.words());
+    let mut g = gauge(None, format!("Bound {}", now.bound), words, RULE);
     g.ruling = Some(RULING.into());
     out.push(g);
     if !now.after_dusk() {
@@ -238,6 +251,7 @@ mod tests {
             climate: "Cold".into(),
             season: "Winter".into(),
             moon_die,
+            weather: None,
             retreating: Default::default(),
         }
     }
@@ -320,6 +334,7 @@ mod tests {
             climate: climate.into(),
             season: "Winter".into(),
             moon_die: die,
+            weather: None,
         };
         assert_eq!(
             land(&data, &mut state, 0, &Change::RetreatAtDusk),
@@ -346,6 +361,26 @@ mod tests {
         assert_eq!(state.clock.as_ref().unwrap().climate, "Cold");
         // Day: the clock alone on the standing; past dusk, each side's decision with its offer.
         assert_eq!(gauges(&data, &state).len(), 1);
+        assert_eq!(gauges(&data, &state)[0].value, "15:50, day; dusk at 16:30");
+        // The weather set with the clock is kept and said with it; one not in the table is
+        // refused (p. 25).
+        let with_weather = |w: &str| Change::BattleClock {
+            start: "15:50".into(),
+            climate: "Cold".into(),
+            season: "Winter".into(),
+            moon_die: Some(3),
+            weather: Some(w.into()),
+        };
+        assert_eq!(land(&data, &mut state, 0, &with_weather("sunshine")), None);
+        assert_eq!(land(&data, &mut state, 0, &with_weather("fog")), Some(()));
+        assert_eq!(
+            state.clock.as_ref().unwrap().weather.as_deref(),
+            Some("fog")
+        );
+        assert_eq!(
+            gauges(&data, &state)[0].value,
+            "15:50, day; dusk at 16:30; Fog"
+        );
         state.turn = 6;
         let g = gauges(&data, &state);
         assert_eq!(g.len(), 3);

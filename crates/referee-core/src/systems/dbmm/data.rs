@@ -41,26 +41,19 @@ pub struct DbmmData {
     /// Weather changes from the PIP averages and the weather's effects (p. 25).
     pub weather: super::weather::WeatherChanges,
     pub sequence: Vec<Phase>,
-    /// The tables of the companion file, `rulesets/dbmm-tables.toml` (kept apart so that the
-    /// ruleset file's bytes, its fingerprint, stay as they were): element basing (p. 13) …
-    #[schemars(skip)]
+    /// The tables of the companion file (kept apart so that the ruleset file's bytes, its
+    /// fingerprint, stay as they were): element basing (p. 13) …
     pub basing: super::outcome_moves::Basing,
     /// … interpenetration of friendly troops (p. 32) …
-    #[schemars(skip)]
     pub interpenetration: super::interpenetration::InterpenetrationTable,
     /// … choosing terrain, its FE costs and limits (p. 20) …
-    #[schemars(skip)]
     pub terrain_choice: super::terrain_choice::TerrainChoice,
-    /// … spontaneous advance (p. 30) and threat zones (p. 32).
-    #[schemars(skip)]
+    /// … spontaneous advance (p. 30) and threat zones (p. 32) …
     pub spontaneous: super::spontaneous::SpontaneousTable,
-    #[schemars(skip)]
     pub threat_zone: super::spontaneous::ThreatZoneTable,
     /// … a command at deployment (p. 21) …
-    #[schemars(skip)]
     pub command_deployment: super::deployment::CommandDeployment,
     /// … and seeing into and out of terrain (p. 25).
-    #[schemars(skip)]
     pub sight: super::sight::SightTable,
     /// Selectors parsed once: a combat reads hundreds of them.
     #[serde(skip)]

@@ -196,7 +196,8 @@ pub fn open_battle(data: &DbmmData, state: &BattleState) -> Result<Opening, Refe
                 climate: now.row.climate.clone(),
                 season: now.row.season.clone(),
                 clock: clock_text(now.at),
-                weather: None,
+                // The weather set with the clock, read rather than asked again (p. 25).
+                weather: c.weather.clone(),
                 moonlight: false,
                 moon_die: c.moon_die,
                 bound: Some(bound),
@@ -386,7 +387,7 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
         Time::Night => "night (dusk until dawn)",
     };
     let effects = if s.starts_clock {
-        vec![start_clock(row, s, at)]
+        vec![start_clock(row, s, at, &weather.name)]
     } else {
         Vec::new()
     };
@@ -462,7 +463,12 @@ pub fn daylight(data: &DbmmData, s: &DaylightSituation) -> Result<Resolution, Re
 
 /// The effect that starts the battle's clock from the check: the first bound's time, the clock
 /// run back from the bound given (p. 23, R-DBMM-39).
-fn start_clock(row: &DaylightRow, s: &DaylightSituation, at: u32) -> crate::contract::Effect {
+fn start_clock(
+    row: &DaylightRow,
+    s: &DaylightSituation,
+    at: u32,
+    weather_name: &str,
+) -> crate::contract::Effect {
     let bound = s.bound.unwrap_or(1);
     let start = clock_text(super::clock::first_bound_at(at, bound));
     let moon = s.moon_die.map_or(String::new(), |d| {
@@ -475,12 +481,17 @@ fn start_clock(row: &DaylightRow, s: &DaylightSituation, at: u32) -> crate::cont
             climate: row.climate.clone(),
             season: row.season.clone(),
             moon_die: s.moon_die,
+            weather: s.weather.clone(),
         },
         super::clock::RULE,
         Some(super::clock::RULING),
     );
+    let weather = match s.weather {
+        Some(_) => format!(", {weather_name}"),
+        None => String::new(),
+    };
     e.what = format!(
-        "the battle's clock: bound {bound} at {}, {} {}{moon}",
+        "the battle's clock: bound {bound} at {}, {} {}{moon}{weather}",
         clock_text(at),
         row.climate,
         row.season

@@ -31,7 +31,7 @@ pub struct DeploymentZones {
     pub stratagems: Vec<String>,
 }
 
-/// A command at deployment (p. 21): `[command_deployment]` of `rulesets/dbmm-tables.toml`.
+/// A command at deployment (p. 21), kept in DBMM's companion file.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CommandDeployment {

@@ -4,6 +4,8 @@
 //! where it may not pass (push back, or stop where it meets them, p. 40); and what befalls friends
 //! that spontaneous or routing troops pass through.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -146,8 +148,17 @@ fn is_false(b: &bool) -> bool {
 pub struct InterpenetrationSituation {
     /// The element passing.
     pub element: Element,
-    /// The friends it reaches.
-    pub friend: Element,
+    /// The friends it reaches, as the umpire enters them (or picked from the roster below).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friend: Option<Element>,
+    /// The friends it reaches, picked by their name on the roster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<String>,
+    /// The side's other elements on the table as the roster has them now, by name: read, not
+    /// asked.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(skip)]
+    pub friends: BTreeMap<String, Element>,
     /// Its move as it reaches them.
     pub passing: Passing,
     /// How the friends face against it.
@@ -453,7 +464,7 @@ pub fn interpenetration(
 ) -> Result<Resolution, RefereeError> {
     let t = &data.interpenetration;
     let actor = element::check(data, &s.element, "element")?;
-    let friend = element::check(data, &s.friend, "friend")?;
+    let friend = element::check(data, friend_of(s)?, "friend")?;
     if s.friend_deep < 1 {
         return Err(RefereeError::new(
             crate::ErrorCode::SituationInvalidRange,
@@ -504,6 +515,101 @@ pub fn interpenetration(
         r.notes.push(Note::new(n, rule, Some(&t.ruling)));
     }
     Ok(r)
+}
+
+/// The friend reached: the one picked from the roster, else the one entered.
+fn friend_of(s: &InterpenetrationSituation) -> Result<&Element, RefereeError> {
+    let refuse = |message: String| {
+        RefereeError::new(crate::ErrorCode::SituationInvalidField, message)
+            .field("through")
+            .rule("p. 32")
+    };
+    match (&s.through, &s.friend) {
+        (Some(name), _) if !s.friends.is_empty() => s.friends.get(name).ok_or_else(|| {
+            refuse(format!(
+                "{name} is not a friend on the table; pick one of {}",
+                crate::error::or_list(&s.friends.keys().cloned().collect::<Vec<_>>())
+            ))
+        }),
+        (_, Some(friend)) => Ok(friend),
+        _ => Err(refuse(
+            "Pick the friend it reaches (open it from the element's row), or enter it".into(),
+        )
+        .field("friend")),
+    }
+}
+
+/// "Pass through…" opened from an element's row: the element as it is now, and its side's other
+/// elements on the table to pick the friend from, each a target of what befalls it (p. 32).
+pub fn open_unit(
+    data: &DbmmData,
+    state: &crate::state::BattleState,
+    unit: &crate::state::UnitState,
+) -> Result<crate::rule_system::Opening, RefereeError> {
+    use super::roster::DbmmElement;
+    use crate::contract::target_key;
+    let Some(own) = unit.detail::<DbmmElement>() else {
+        return Err(crate::rule_system::fight::not_a_combat("interpenetration"));
+    };
+    let friends: BTreeMap<String, (crate::state::UnitId, Element)> = state
+        .units
+        .values()
+        .filter(|u| u.side == unit.side && u.id != unit.id && !u.lost)
+        .filter_map(|u| {
+            Some((
+                u.label.clone(),
+                (u.id, u.detail::<DbmmElement>()?.now(&u.label)),
+            ))
+        })
+        .collect();
+    let Some(first) = friends.keys().next().cloned() else {
+        return Err(RefereeError::new(
+            crate::ErrorCode::FightNotAUnit,
+            format!("{} has no friend on the table to pass through.", unit.label),
+        )
+        .rule(data.interpenetration.rule.clone()));
+    };
+    let mut targets =
+        BTreeMap::from([(target_key(&Target::Unit(unit.label.clone())), vec![unit.id])]);
+    for (label, (id, _)) in &friends {
+        targets.insert(target_key(&Target::Unit(label.clone())), vec![*id]);
+    }
+    let choices = vec![crate::rule_system::ChoiceList {
+        field: "through".into(),
+        options: friends
+            .iter()
+            .map(|(label, (_, e))| crate::rule_system::Choice {
+                key: label.clone(),
+                label: format!("{label} ({} ({}))", e.type_code, e.grade),
+            })
+            .collect(),
+    }];
+    let labels = BTreeMap::from([(
+        "through".to_string(),
+        format!("The friends {} reaches", unit.label),
+    )]);
+    let situation = InterpenetrationSituation {
+        element: own.now(&unit.label),
+        friend: None,
+        through: Some(first),
+        friends: friends.into_iter().map(|(k, (_, e))| (k, e)).collect(),
+        passing: Passing::Moving,
+        facing: Facing::Same,
+        straight: true,
+        friend_in_contact: false,
+        friend_in_river: false,
+        same_road: false,
+        one_corner: false,
+        friend_deep: 1,
+        friend_in_close_combat: false,
+        friend_rear_support: false,
+        friend_overlap: false,
+        friend_impetuous: false,
+        friend_moved: false,
+        friend_broken: false,
+    };
+    crate::rule_system::Opening::new(&situation, targets, Vec::new())
+        .map(|o| o.worded(choices, labels))
 }
 
 #[cfg(test)]

@@ -102,7 +102,8 @@ impl RuleSystem for Dbmm {
                 "p. 32, 40",
                 Movement,
                 interpenetration::interpenetration,
-            ),
+            )
+            .for_a_unit(),
             A::certain(
                 "spontaneous_advance",
                 "Spontaneous advance",
@@ -274,13 +275,8 @@ impl RuleSystem for Dbmm {
         roster::edited_stats(stats)
     }
 
-    fn land(
-        _data: &DbmmData,
-        unit: &mut UnitState,
-        own: &mut DbmmElement,
-        change: &Change,
-    ) -> bool {
-        roster::land(unit, own, change)
+    fn land(data: &DbmmData, unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> bool {
+        roster::land(data, unit, own, change)
     }
 
     fn end_of_turn(_unit: &mut UnitState, own: &mut DbmmElement) {
@@ -301,6 +297,19 @@ impl RuleSystem for Dbmm {
 
     fn takes_contacts() -> bool {
         true
+    }
+
+    /// "Pass through…" opened from an element's row, the friend picked from its side (p. 32).
+    fn open_unit(
+        data: &DbmmData,
+        action: &str,
+        state: &BattleState,
+        unit: &UnitState,
+    ) -> Result<Opening, RefereeError> {
+        match action {
+            roster::PASS_THROUGH => interpenetration::open_unit(data, state, unit),
+            _ => Err(crate::rule_system::fight::not_a_combat(action)),
+        }
     }
 
     /// Steps opened from the battle: the time of day, its clock read at the bound now (p. 23);

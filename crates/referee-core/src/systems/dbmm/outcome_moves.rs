@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::data::DbmmData;
 use super::element::{self, Checked};
 use crate::contract::Check;
+use crate::fate::{Fate, FateChoice};
 
 /// ELEMENT BASING (p. 13): element depth at 15 mm, in paces (1 mm a pace at 15 mm, R-DBMM-14, and
 /// the bases of larger figures grow with the pace), row by row as R-DBMM-42 reads the flattened
-/// table; the first row that selects the element holds. `[basing]` in `rulesets/dbmm-tables.toml`.
+/// table; the first row that selects the element holds. Kept in DBMM's companion file.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Basing {
@@ -81,24 +82,60 @@ fn by_going(moves: &[Option<i64>], factor: i64) -> String {
 /// recoil 15p (its base depth); repulse 160p–240p; flee 160p GGo, 160p RGo, 80p DGo (the first
 /// 15p a recoil); rout 320p GGo, 320p RGo, 160p DGo".
 pub fn check(data: &DbmmData, label: &str, element: &Checked) -> Check {
-    let depth = base_depth(data, element);
-    let bonus = fast_bonus(data, element);
-    let mut parts = Vec::new();
-    match depth {
-        Some(d) => parts.push(format!("recoil {d}p (its base depth)")),
-        None => parts.push("recoil its base depth".to_string()),
-    }
-    let [lo, hi] = REPULSE_PACES;
-    parts.push(format!("repulse {}p–{}p", lo + bonus, hi + bonus));
-    if let Some(moves) = element::moves(data, element) {
-        let flee = by_going(&moves[..3], 1);
-        if !flee.is_empty() {
-            let first = depth.map_or("its base depth".to_string(), |d| format!("{d}p"));
-            parts.push(format!("flee {flee} (the first {first} a recoil)"));
-            parts.push(format!("rout {}", by_going(&moves[..3], ROUT_FACTOR)));
-        }
+    let distance = |fate| distance(data, element, fate);
+    let mut parts = vec![format!(
+        "recoil {}",
+        distance(Fate::Recoil).unwrap_or_default()
+    )];
+    parts.extend(distance(Fate::Repulsed).map(|d| format!("repulse {d}")));
+    if let Some(flee) = distance(Fate::Flee) {
+        let first =
+            base_depth(data, element).map_or("its base depth".to_string(), |d| format!("{d}p"));
+        parts.push(format!("flee {flee} (the first {first} a recoil)"));
+        parts.extend(distance(Fate::Rout).map(|d| format!("rout {d}")));
     }
     Check::umpire(format!("{label}: {}", parts.join("; ")), RULE).ruling(Some(RULING))
+}
+
+/// How far the outcome move a fate calls for goes, in paces: "15p (its base depth)",
+/// "160p–240p", "160p GGo, 160p RGo, 80p DGo"; none for a fate that moves nothing.
+pub fn distance(data: &DbmmData, element: &Checked, fate: Fate) -> Option<String> {
+    let by_going_times = |factor| {
+        element::moves(data, element)
+            .map(|moves| by_going(&moves[..3], factor))
+            .filter(|d| !d.is_empty())
+    };
+    match fate {
+        Fate::Recoil => Some(match base_depth(data, element) {
+            Some(d) => format!("{d}p (its base depth)"),
+            None => "its base depth".to_string(),
+        }),
+        Fate::Repulsed => {
+            let ([lo, hi], bonus) = (REPULSE_PACES, fast_bonus(data, element));
+            Some(format!("{}p–{}p", lo + bonus, hi + bonus))
+        }
+        Fate::Flee => by_going_times(1),
+        Fate::Rout => by_going_times(ROUT_FACTOR),
+        _ => None,
+    }
+}
+
+/// The move a fate calls for, as the element's row says it until it is made: "recoils 15p (its
+/// base depth)"; "is repulsed 160p–240p or recoils 15p (its base depth), as the player chooses".
+pub fn called_for(data: &DbmmData, element: &Checked, fate: FateChoice) -> Option<String> {
+    let one =
+        |f: Fate| distance(data, element, f).map(|d| format!("{} {d}", FateChoice::one(f).words()));
+    match fate.or {
+        None => one(fate.fate),
+        Some(or) => match (one(fate.fate)?, one(or)) {
+            (first, Some(second)) => Some(format!("{first} or {second}, as the player chooses")),
+            // A friend on the enemy's flank recoils if it can, else is spent (p. 38).
+            (first, None) => Some(format!(
+                "{first}; if it cannot, it {}",
+                FateChoice::one(or).words()
+            )),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -170,5 +207,46 @@ mod tests {
             super::check(&data, "Auxilia", &c).label,
             "Auxilia: recoil 20p (its base depth); repulse 200p–280p; flee 240p GGo, 240p RGo, 200p DGo (the first 20p a recoil); rout 480p GGo, 480p RGo, 400p DGo"
         );
+    }
+
+    /// Each outcome move applied is written on the element's row with its distance, until made.
+    #[test]
+    fn each_outcome_move_called_for_says_its_distance() {
+        let data = super::super::test_data();
+        let e = element("Ax", "F", false);
+        let c = checked(&data, &e, "element").unwrap();
+        let cases = [
+            (
+                FateChoice::one(Fate::Recoil),
+                Some("recoils 20p (its base depth)"),
+            ),
+            (
+                FateChoice::one(Fate::Repulsed),
+                Some("is repulsed 200p–280p"),
+            ),
+            (
+                FateChoice::one(Fate::Flee),
+                Some("flees 240p GGo, 240p RGo, 200p DGo"),
+            ),
+            (
+                FateChoice::one(Fate::Rout),
+                Some("routs 480p GGo, 480p RGo, 400p DGo"),
+            ),
+            (
+                FateChoice::either(Fate::Repulsed, Fate::Recoil),
+                Some(
+                    "is repulsed 200p–280p or recoils 20p (its base depth), as the player chooses",
+                ),
+            ),
+            (
+                FateChoice::either(Fate::Recoil, Fate::Spent),
+                Some("recoils 20p (its base depth); if it cannot, it is spent"),
+            ),
+            (FateChoice::one(Fate::Pursue), None),
+            (FateChoice::one(Fate::Stand), None),
+        ];
+        for (fate, words) in cases {
+            assert_eq!(called_for(&data, &c, fate).as_deref(), words, "{fate:?}");
+        }
     }
 }

@@ -84,7 +84,7 @@ pub fn end_of_bound(own: &mut DbmmElement) {
 }
 
 /// An outcome lands on the element: it leaves the table, or it moves as the outcome says.
-pub fn land(unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> bool {
+pub fn land(data: &DbmmData, unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> bool {
     match change {
         Change::ElementFate { fate } if fate.or.is_none() && seeing(fate.fate).is_some() => {
             own.sees_broken = seeing(fate.fate) == Some(true);
@@ -95,7 +95,15 @@ pub fn land(unit: &mut UnitState, own: &mut DbmmElement, change: &Change) -> boo
                 unit.strength = 0;
                 own.state = state;
             }
-            None => crate::rule_system::moved(unit, change),
+            // The move it calls for, with its distance (p. 40–41), stays on the row until the
+            // next phase: the table is the players'.
+            None => match super::element::check(data, &own.element, "element")
+                .ok()
+                .and_then(|e| super::outcome_moves::called_for(data, &e, *fate))
+            {
+                Some(words) => unit.moves.push(format!("{}: {words}", unit.label)),
+                None => crate::rule_system::moved(unit, change),
+            },
         },
         _ => return false,
     }
@@ -122,6 +130,9 @@ fn leaves_as(fate: Fate) -> Option<ElementState> {
         _ => None,
     }
 }
+
+/// The action an element's "Pass through…" opens on it: passing through a friend (p. 32).
+pub const PASS_THROUGH: &str = "interpenetration";
 
 /// The element in the rules' words: "general, in the line"; "destroyed".
 pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords {
@@ -159,6 +170,8 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
         change: Change::ElementFate { fate: fate.into() },
         opens: None,
     };
+    // A friend to pass through: another element of its side on the table (p. 32).
+    let passes_through = !unit.lost && unit.role != crate::state::Role::Leader;
     UnitWords {
         opens_move: None,
         type_name: format!("{}{type_name}, {grade}", if e.irr { "Irr " } else { "" }),
@@ -176,6 +189,12 @@ pub fn words(data: &DbmmData, unit: &UnitState, own: &DbmmElement) -> UnitWords 
                     q("Sees a broken command within 800p", Fate::SeesBrokenCommand)
                 },
             ]
+            .into_iter()
+            .chain(passes_through.then(|| QuickEdit {
+                opens: Some(PASS_THROUGH.into()),
+                ..q("Pass through…", Fate::Stand)
+            }))
+            .collect()
         },
         place: None,
     }

@@ -27,21 +27,7 @@ pub struct GtsData {
     pub frenzy: FrenzyRules,
     pub army_break: ArmyBreakRules,
     pub response: ResponseRules,
-    #[serde(deserialize_with = "with_the_move")]
     pub sequence: Vec<Phase>,
-}
-
-/// The phases as the ruleset lists them, with a unit's move (4.1, the `movement` action, added
-/// after the ruleset file's bytes were fixed as its fingerprint) offered in the Movement phase
-/// (0.0 B), where it is played.
-fn with_the_move<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Phase>, D::Error> {
-    let mut phases = Vec::<Phase>::deserialize(d)?;
-    for phase in phases.iter_mut().filter(|p| p.key == "movement") {
-        if !phase.actions.iter().any(|a| a == "movement") {
-            phase.actions.insert(0, "movement".into());
-        }
-    }
-    Ok(phases)
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -374,6 +360,14 @@ impl GtsData {
 }
 
 impl SystemData for GtsData {
+    /// A unit's move (4.1) offered in the Movement phase (0.0 B): written after the ruleset
+    /// file's bytes were fixed as its fingerprint.
+    const COMPANION: Option<crate::ruleset::SourceFile<'static>> =
+        Some(crate::ruleset::SourceFile {
+            name: "rulesets/gts-tables.toml",
+            text: include_str!("../../../../../rulesets/gts-tables.toml"),
+        });
+
     fn problems(&self) -> Vec<Problem> {
         let mut problems = Vec::new();
         if self.quality_index(&self.base.quality).is_none() {
