@@ -1389,6 +1389,9 @@ fn a_broken_square_restacks_by_moving_some_of_its_units() {
         words_of(&broken, "Pikes"),
         "4/4, 1 D, broken square: must restack to the stacking limit at its next movement (2.6.1)"
     );
+    // Disrupted, it may not move but to break or rout (5.1): the restack waits for its markers
+    // to go (the recovery phase), and the row offers no move meanwhile.
+    assert_eq!(broken.state.units[&1].words.opens_move, None);
     let before = adjust(
         &mut battles,
         &referee,

@@ -505,9 +505,12 @@ pub fn words(data: &ItacsData, unit: &UnitState, own: &ItacsUnit) -> UnitWords {
     };
     // A Break marker calls for a rout move under it (5.2: a broken unit "makes a rout move"), a
     // Rout marker for a rout move (5.3.1), a broken square over the limit for the move that
-    // restacks it (2.6.1, some of its units moving: R-ITACS-44): the row opens it, in words.
+    // restacks it (2.6.1, some of its units moving: R-ITACS-44): the row opens it, in words —
+    // once its D markers are gone, as a disrupted unit may not move but to break or rout (5.1).
     let opens_move = match (unit.lost, own.broken, own.rout) {
-        (false, false, false) if own.must_restack => Some("Restack move".to_string()),
+        (false, false, false) if own.must_restack && own.d_markers == 0 => {
+            Some("Restack move".to_string())
+        }
         (true, _, _) | (false, false, false) => None,
         (false, true, _) => Some("Rout move (Break)".to_string()),
         (false, false, true) => Some("Rout move".to_string()),
