@@ -30,6 +30,14 @@ describe('the situation form', () => {
     expect(p.onremove).toHaveBeenCalledWith(['events', 0]);
   });
 
+  it('names a list the fight names by its words, its items and its add button too (a GTS side by its army)', () => {
+    const schema = { type: 'object', required: ['side_a'], properties: { side_a: { type: 'array', items: { type: 'object', required: ['label'], properties: { label: { type: 'string' } } } } } };
+    render(SchemaField, { ...props({ side_a: [{ label: 'Hoplites' }] }), schema, root: schema, titles: { side_a: 'Spartans' } });
+    expect(document.body.textContent).toContain('Spartans · 1');
+    expect(document.body.textContent).not.toContain('Side A');
+    expect(screen.getByRole('button', { name: '+ Spartans' })).toBeInTheDocument();
+  });
+
   it('shows a fixed field without letting it be typed in: a move’s hexes read from the roster', () => {
     const schema = { type: 'object', required: ['path'], properties: { path: { type: 'array', items: { type: 'object', required: ['label', 'terrain'], properties: { label: { type: 'string' }, terrain: { type: 'string' } } } } } };
     const p = { ...props({ path: [{ label: '20.05', terrain: 'clear' }] }), schema, root: schema, fixed: new Set(['path.label']) };

@@ -310,6 +310,12 @@ fn melee_words(sides: &Sides<GtsUnit>) -> (Vec<ChoiceList>, BTreeMap<String, Str
             format!("{}: the unit whose modifiers count", first.unit.side),
         );
     }
+    // Each side of the melee by its army's name, not "Side A" (R-GTS-35).
+    for (field, fighters) in [("side_a", &sides.attackers), ("side_b", &sides.defenders)] {
+        if let Some(f) = fighters.first() {
+            labels.insert(field.into(), f.unit.side.clone());
+        }
+    }
     let chargers = names(&sides.attackers);
     let chargers: Vec<&str> = chargers.iter().map(String::as_str).collect();
     labels.insert(
