@@ -1295,6 +1295,38 @@ mod tests {
     }
 
     #[test]
+    fn an_escort_the_fire_eliminated_is_not_removed_again_when_its_elephant_frenzies() {
+        // 9.21, 3.163, 3.166: a ballista firing twice; its first shot (an even die) eliminates the
+        // runners, its second (odd) hits the elephant, which frenzies (d8 2), lives (d10 9) and
+        // heads North (d8 1). The runners go by their hits alone: a second removal would land
+        // on a unit already lost.
+        let d = data();
+        let s: FireSituation = serde_json::from_value(json!({
+            "firer": { "class": "engine", "weapon": "BL", "stands": 1 },
+            "target": { "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 2, "hits": 1 },
+            "target_escort": { "name": "Runners", "class": "infantry", "armour": "N", "weapon": "JV",
+                "stands": 1, "tag": { "hits_per_stand": 2 }, "hits": 1 },
+            "range": 2.0, "twice": true }))
+        .unwrap();
+        let r = resolve(&d, &s, Some(&[10, 1, 9, 1, 2, 9, 1])).unwrap();
+        let effects = r.outcome.unwrap().effects;
+        let on = |name: &str| -> Vec<&Change> {
+            effects
+                .iter()
+                .filter(|e| e.target == Target::Unit(name.into()))
+                .map(|e| &e.change)
+                .collect()
+        };
+        assert_eq!(on("Runners"), [&Change::Hits { count: 1 }]);
+        assert!(
+            on("Surus")
+                .iter()
+                .any(|c| matches!(c, Change::Rampage { .. })),
+            "{effects:?}"
+        );
+    }
+
+    #[test]
     fn fire_at_a_unit_not_an_elephant_asks_no_frenzy_dice() {
         // Bowmen at spearmen a hit from losing a stand: over every throw, the shot's two d10
         // and, where a stand goes, the stand-loss check; nothing of an elephant's.
