@@ -1120,6 +1120,93 @@ fn an_elephant_hit_in_the_round_frenzies_within_it_and_lands_with_it_on_the_rost
     assert!(!t.unit("War elephant").lost);
 }
 
+#[test]
+fn an_elephant_hit_by_fire_frenzies_within_it_and_lands_with_it_on_the_roster() {
+    // 7.41–7.42, 4.46, 3.166, R-GTS-36: the Sparabara shoot at the Greeks' war elephant (hit once
+    // before) and its runners; an odd firer's die puts the shot on the elephant (3.163), and its
+    // hits put it to the frenzy test within the fire's chain, every die entered as thrown: the
+    // frenzy d8 (2) frenzies it, then its driver's d10 — 9 fails to kill it and its heading's d8
+    // (3) turns it East; 1 kills it. Either way its runners go, in the fire's one result.
+    for (driver, killed) in [(9, false), (1, true)] {
+        let mut t = Turn::begin();
+        for (label, stats) in [
+            (
+                "War elephant",
+                json!({ "class": "elephant", "weapon": "SP", "stands": 2, "hits": 1 }),
+            ),
+            (
+                "Runners",
+                json!({ "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1, "escorts": "War elephant" }),
+            ),
+        ] {
+            let spec = UnitSpec {
+                label: label.into(),
+                side: "Greeks".into(),
+                command: None,
+                role: Role::Unit,
+                stats,
+            };
+            let body = t.b.add_unit(&t.r, spec).unwrap();
+            t.step(body);
+        }
+        let (fire, m) = t.open("fire", &["Sparabara"], &["War elephant"], |s| {
+            s["range"] = json!(2.0);
+        });
+        let odds = t.r.resolve("fire", &fire, None).unwrap();
+        assert!(
+            odds.forecast
+                .iter()
+                .any(|c| c.label == "The elephant frenzies (its escort is removed)" && c.p > 0.0),
+            "{:?}",
+            odds.forecast
+        );
+        let (r, faces) = thrown_by_purpose(&t, "fire", &fire, vec![9, 1], |purpose| {
+            match purpose {
+                p if p.starts_with("frenzy test") => 2,
+                "driver" => driver,
+                // 4.46: its heading, a d8 with its facing as North: 3 is East.
+                "rampage heading, its facing as North" => 3,
+                _ => 5,
+            }
+        });
+        let asked: Vec<(&str, &str)> = r.shown.faces[2..]
+            .iter()
+            .map(|d| {
+                (
+                    d.label.as_deref().unwrap_or(""),
+                    d.purpose.as_deref().unwrap_or(""),
+                )
+            })
+            .collect();
+        let mut expected = vec![
+            ("War elephant", "frenzy test 1"),
+            ("War elephant", "driver"),
+        ];
+        if !killed {
+            expected.push(("War elephant", "rampage heading, its facing as North"));
+            assert_eq!(r.shown.faces.last().unwrap().face_names[2], "E");
+        }
+        // The first test's 2 frenzies it: no second test is thrown (7.41).
+        assert_eq!(asked, expected);
+        // Entered one die at a time, each asked only once the one before is thrown.
+        let r = t.throw("fire", &fire, &faces);
+        t.apply(&r, &m);
+        assert!(t.unit("Runners").lost, "the escort goes as it frenzies");
+        assert_eq!(t.unit("War elephant").lost, killed);
+        if !killed {
+            assert!(t.gts("War elephant").hits > 1, "the shot's hits land too");
+            assert!(
+                t.unit("War elephant")
+                    .moves
+                    .iter()
+                    .any(|m| m.contains("rampages: turns E")),
+                "{:?}",
+                t.unit("War elephant").moves
+            );
+        }
+    }
+}
+
 /// A leader's row (or a general's) naming the Immortals, whom Artaphernes leads, or the Greeks'
 /// Hoplites is refused in words at its field (R-GTS-32, 1.5).
 fn refuses_the_units_he_may_not_lead(t: &Turn, id: UnitId, leading: impl Fn(&str) -> UnitSpec) {

@@ -5,6 +5,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::checks::{
+    frenzy_effects, frenzy_odds, frenzy_stand, thrown_frenzy, thrown_heading, Frenzy,
+};
 use super::data::GtsData;
 use super::data::Row;
 use super::rolloff::{fire_hits, hits_word, skirmish_fire};
@@ -15,6 +18,7 @@ use crate::contract::{
 use crate::error::RefereeError;
 use crate::odds::Dist;
 use crate::rule_system::resolve::is_default;
+use crate::rule_system::throws::Throws;
 use crate::rule_system::{Die, Thrower};
 use crate::ErrorCode;
 
@@ -124,7 +128,8 @@ pub fn resolve(
     let names = shooting.names(&shots);
     // The dice asked in turn: the shot's (two d10, or four for artillery firing twice, 9.21),
     // then, where a stand is lost, the stand-loss check (5.53) and, where it Routs a unit with a
-    // leader, his casualty test and Table 1.10 (1.9). Combined skirmish fire is entered on the
+    // leader, his casualty test and Table 1.10 (1.9), then an elephant's frenzy tests, its
+    // driver's d10 and its heading (7.41–7.42, 4.46). Combined skirmish fire is entered on the
     // table (one roll per stand) and takes no dice here.
     let combined = s.skirmish_stands.is_some_and(|n| n > 1);
     if combined && dice.is_some() {
@@ -134,7 +139,7 @@ pub fn resolve(
         )
         .field("dice"));
     }
-    let mut throws = crate::rule_system::throws::Throws::new(dice.unwrap_or(&[]));
+    let mut throws = Throws::new(dice.unwrap_or(&[]));
     let outcome = if combined {
         None
     } else {
@@ -756,13 +761,32 @@ impl<'a> Shooting<'a> {
     }
 
     /// The shot as thrown, then each die it calls for in turn: the stand-loss check (5.53) and,
-    /// where it Routs a unit with a leader, his casualty test and Table 1.10 (1.9). None while a
-    /// die is still to be thrown.
+    /// where it Routs a unit with a leader, his casualty test and Table 1.10 (1.9); last, an
+    /// elephant's frenzy tests, its driver's d10 and its heading (7.41–7.42, 4.46, R-GTS-36), as
+    /// the melee round's last stage. None while a die is still to be thrown.
     fn played(
         &self,
         dice: &[u32],
-        throws: &mut crate::rule_system::throws::Throws,
+        throws: &mut Throws,
     ) -> Result<Option<crate::contract::Outcome>, RefereeError> {
+        let Some((sh, mut o)) = self.shot_thrown(dice, throws)? else {
+            return Ok(None);
+        };
+        if self.stand_loss_checked(&sh, &mut o, throws)?.is_none() {
+            return Ok(None);
+        }
+        if self.frenzy_tested(&sh, &mut o, throws)?.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(o))
+    }
+
+    /// The shot's dice (two d10, or four for artillery firing twice, 9.21) and what they do.
+    fn shot_thrown(
+        &self,
+        dice: &[u32],
+        throws: &mut Throws,
+    ) -> Result<Option<(Shot, crate::contract::Outcome)>, RefereeError> {
         let first = if self.s.twice { 4 } else { 2 };
         let shot_dice: Vec<Die> = (0..first)
             .map(|i| {
@@ -795,7 +819,7 @@ impl<'a> Shooting<'a> {
         };
         let ma = (a + self.attack).clamp(1, 10);
         let md = (d + self.defence).clamp(1, 10);
-        let mut o = crate::contract::Outcome {
+        let o = crate::contract::Outcome {
             dice: dice.to_vec(),
             roll: a,
             modified: ma,
@@ -812,19 +836,30 @@ impl<'a> Shooting<'a> {
                 crate::contract::SideThrow::new(target.clone(), d as u32, self.defence, md),
             ],
         };
-        if !self.loses_a_stand(&sh) {
-            return Ok(Some(o));
+        Ok(Some((sh, o)))
+    }
+
+    /// A stand lost: its check (5.53) and, where it Routs a unit with a leader, his tests (1.9).
+    /// None while a die is still to be thrown.
+    fn stand_loss_checked(
+        &self,
+        sh: &Shot,
+        o: &mut crate::contract::Outcome,
+        throws: &mut Throws,
+    ) -> Result<Option<()>, RefereeError> {
+        if !self.loses_a_stand(sh) {
+            return Ok(Some(()));
         }
         let name = &self.target.name;
         let Some(roll) = throws.one(Die::of(10, Thrower::B, name, "stand-loss check"))? else {
             return Ok(None);
         };
-        if i64::from(roll) <= self.stand_loss_number(&sh) {
+        if i64::from(roll) <= self.stand_loss_number(sh) {
             o.meaning
                 .push_str(&format!(" {name} passes its stand-loss check."));
-            return Ok(Some(o));
+            return Ok(Some(()));
         }
-        let (change, words) = if self.disordered_after(&sh) {
+        let (change, words) = if self.disordered_after(sh) {
             (Change::RoutUnit, "fails its stand-loss check and Routs")
         } else {
             (
@@ -843,15 +878,15 @@ impl<'a> Shooting<'a> {
         if change == Change::RoutUnit && self.s.target_leader {
             return self.leader_tested(o, throws);
         }
-        Ok(Some(o))
+        Ok(Some(()))
     }
 
     /// The Routing target's leader: his casualty test, then Table 1.10 where he is hurt (1.9).
     fn leader_tested(
         &self,
-        mut o: crate::contract::Outcome,
-        throws: &mut crate::rule_system::throws::Throws,
-    ) -> Result<Option<crate::contract::Outcome>, RefereeError> {
+        o: &mut crate::contract::Outcome,
+        throws: &mut Throws,
+    ) -> Result<Option<()>, RefereeError> {
         let lc = &self.data.leader_casualty;
         let name = &self.target.name;
         match throws.one(Die::of(10, Thrower::B, name, "leader's casualty test"))? {
@@ -873,7 +908,65 @@ impl<'a> Shooting<'a> {
             }
             Some(_) => o.meaning.push_str(" Its leader is unharmed."),
         }
-        Ok(Some(o))
+        Ok(Some(()))
+    }
+
+    /// An elephant the fire hit tests for frenzy (7.41–7.42, R-GTS-36): a d8 per test, then its
+    /// driver's d10, then, frenzied, its heading's d8 (4.46), each on the target's side and named
+    /// by it; what they give lands with the fire, as the forecast's frenzy lines count it (the
+    /// same stand and tests, `chained_frenzy`). None while a die is still to be thrown.
+    fn frenzy_tested(
+        &self,
+        sh: &Shot,
+        o: &mut crate::contract::Outcome,
+        throws: &mut Throws,
+    ) -> Result<Option<()>, RefereeError> {
+        let t = &self.target;
+        if t.class != "elephant" {
+            return Ok(Some(()));
+        }
+        let Some((on_stand, hits)) = frenzy_stand(t.stands, t.hits, sh.hits, t.hits_per_stand)
+        else {
+            return Ok(Some(()));
+        };
+        let (tests, _) = frenzy_odds(self.data, on_stand, hits)?;
+        if tests.is_empty() {
+            return Ok(Some(()));
+        }
+        let whose = (t.name.as_str(), Some(Thrower::B));
+        let Some(end) = thrown_frenzy(self.data, &tests, whose, throws)? else {
+            return Ok(None);
+        };
+        let heading = match end {
+            Frenzy::Frenzied => match thrown_heading(self.data, whose, throws)? {
+                Some(h) => Some(h),
+                None => return Ok(None),
+            },
+            _ => None,
+        };
+        o.meaning.push_str(&match (end, &heading) {
+            (Frenzy::Calm, _) => format!(" {} stays calm.", t.name),
+            (Frenzy::Frenzied, Some(h)) => {
+                format!(" {} frenzies and rampages heading {h}.", t.name)
+            }
+            (Frenzy::Frenzied, None) => format!(" {} frenzies and rampages.", t.name),
+            (Frenzy::KilledByItsDriver, _) => {
+                format!(" {} frenzies and its driver kills it.", t.name)
+            }
+        });
+        // An escort this fire's hits already eliminated is not removed a second time (3.166).
+        let escort = self
+            .escort
+            .as_ref()
+            .filter(|e| sh.escort_hits < e.unit.hits_per_stand - e.unit.hits)
+            .map(|e| e.unit.name.as_str());
+        o.effects.extend(frenzy_effects(
+            self.data,
+            end,
+            (&t.name, heading.as_deref()),
+            escort,
+        ));
+        Ok(Some(()))
     }
 
     /// The chances the text's sequence gives: a stand lost and the stand-loss check (5.52,
@@ -1025,6 +1118,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    use crate::contract::Effect;
+    use crate::odds::Probability;
+
     use crate::systems::gts::test_data as data;
 
     fn situation(firer: serde_json::Value, range: f64) -> FireSituation {
@@ -1081,6 +1177,174 @@ mod tests {
                 target.fire_defence.value,
                 format!("Fire defence of {}", target.name)
             )
+        );
+    }
+
+    /// A throw of the whole chain: its chance, the effects its outcome lands, and what each of
+    /// its dice was thrown for.
+    type Thrown = (Probability, Vec<Effect>, Vec<String>);
+
+    /// Every throw of the fire's chain, face by face, each die's faces equally likely.
+    fn every_throw(d: &GtsData, s: &FireSituation) -> Vec<Thrown> {
+        let mut out = Vec::new();
+        let mut open: Vec<(Vec<u32>, u128)> = vec![(Vec::new(), 1)];
+        while let Some((faces, den)) = open.pop() {
+            let r = resolve(d, s, (!faces.is_empty()).then_some(&faces[..])).unwrap();
+            if let Some(o) = r.outcome {
+                let purposes = r.shown.faces.iter().flat_map(|d| d.purpose.clone());
+                out.push((Probability::new(1, den), o.effects, purposes.collect()));
+                continue;
+            }
+            let asked: Vec<u32> = r.shown.faces[faces.len()..]
+                .iter()
+                .map(|d| d.sides)
+                .collect();
+            assert!(!asked.is_empty(), "{faces:?}: no outcome and no die asked");
+            let mut stage: Vec<Vec<u32>> = vec![Vec::new()];
+            for sides in &asked {
+                stage = stage
+                    .into_iter()
+                    .flat_map(|t| {
+                        (1..=*sides).map(move |f| {
+                            let mut t = t.clone();
+                            t.push(f);
+                            t
+                        })
+                    })
+                    .collect();
+            }
+            let whole: u128 = asked.iter().map(|s| u128::from(*s)).product();
+            for more in stage {
+                let mut next = faces.clone();
+                next.extend(more);
+                open.push((next, den * whole));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fire_at_an_elephant_lands_its_frenzy_exactly_as_often_as_it_forecasts() {
+        // 7.41–7.42, 4.46, 5.53, R-GTS-36: every throw of the chain (the shot, the stand-loss
+        // check and its leader's tests, the frenzy d8s, the driver's d10, the heading's d8),
+        // weighted by its chance; what lands is counted exactly against the forecast's lines.
+        let d = data();
+        let bowmen = json!({ "class": "infantry", "armour": "N", "weapon": "BW", "stands": 3 });
+        // Hit once: each hit tests. Hit four times: a hit tests at −3, two lose the stand and
+        // call for the check, the leader's tests where it Routs (1.9).
+        let escorted = json!({ "firer": bowmen, "range": 3.0,
+            "target": { "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 2, "hits": 1 },
+            "target_escort": { "name": "Runners", "class": "infantry", "armour": "N", "weapon": "JV", "stands": 1 } });
+        let worn = json!({ "firer": bowmen, "range": 3.0,
+            "target": { "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 2, "hits": 4, "disordered": true },
+            "target_leader": true, "target_leader_pv": 1 });
+        // Every change below lands on the elephant.
+        type Pred<'a> = &'a dyn Fn(&Change, &str) -> bool;
+        let lines: [(&str, Pred); 3] = [
+            ("The elephant frenzies (its escort is removed)", &|c, _| {
+                matches!(c, Change::Rampage { .. })
+            }),
+            (
+                "The elephant frenzies and its driver kills it",
+                &|c, rule| *c == Change::DestroyAll && rule == "7.42",
+            ),
+            (
+                "The target Routs (stand-loss check failed while Disordered)",
+                &|c, _| *c == Change::RoutUnit,
+            ),
+        ];
+        for (situation, frenzy_removes_escort) in [(escorted, true), (worn, false)] {
+            let s: FireSituation = serde_json::from_value(situation).unwrap();
+            let forecast = resolve(&d, &s, None).unwrap().forecast;
+            let throws = every_throw(&d, &s);
+            for (label, landed) in lines {
+                let on_elephant = |e: &Effect| {
+                    e.target == Target::Unit("Surus".into()) && landed(&e.change, &e.rule)
+                };
+                let weight = throws
+                    .iter()
+                    .filter(|(_, effects, _)| effects.iter().any(on_elephant))
+                    .fold(Probability::ZERO, |sum, (p, _, _)| sum.plus(p).unwrap());
+                let said = forecast.iter().find(|c| c.label == label).unwrap();
+                assert_eq!(said.probability, weight.to_string(), "{label}");
+            }
+            // The escort goes whenever the elephant frenzies, whatever its driver does (3.166).
+            let frenzied = |effects: &[Effect]| {
+                effects.iter().any(|e| {
+                    e.target == Target::Unit("Surus".into())
+                        && (matches!(e.change, Change::Rampage { .. }) || e.rule == "7.42")
+                })
+            };
+            let escort_removed = |effects: &[Effect]| {
+                effects.iter().any(|e| {
+                    e.target == Target::Unit("Runners".into()) && e.change == Change::DestroyAll
+                })
+            };
+            assert!(
+                throws.iter().any(|(_, e, _)| frenzied(e)),
+                "a throw frenzies it"
+            );
+            for (_, effects, _) in &throws {
+                assert_eq!(
+                    escort_removed(effects),
+                    frenzy_removes_escort && frenzied(effects),
+                    "{effects:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_escort_the_fire_eliminated_is_not_removed_again_when_its_elephant_frenzies() {
+        // 9.21, 3.163, 3.166: a ballista firing twice; its first shot (an even die) eliminates the
+        // runners, its second (odd) hits the elephant, which frenzies (d8 2), lives (d10 9) and
+        // heads North (d8 1). The runners go by their hits alone: a second removal would land
+        // on a unit already lost.
+        let d = data();
+        let s: FireSituation = serde_json::from_value(json!({
+            "firer": { "class": "engine", "weapon": "BL", "stands": 1 },
+            "target": { "name": "Surus", "class": "elephant", "weapon": "SP", "stands": 2, "hits": 1 },
+            "target_escort": { "name": "Runners", "class": "infantry", "armour": "N", "weapon": "JV",
+                "stands": 1, "tag": { "hits_per_stand": 2 }, "hits": 1 },
+            "range": 2.0, "twice": true }))
+        .unwrap();
+        let r = resolve(&d, &s, Some(&[10, 1, 9, 1, 2, 9, 1])).unwrap();
+        let effects = r.outcome.unwrap().effects;
+        let on = |name: &str| -> Vec<&Change> {
+            effects
+                .iter()
+                .filter(|e| e.target == Target::Unit(name.into()))
+                .map(|e| &e.change)
+                .collect()
+        };
+        assert_eq!(on("Runners"), [&Change::Hits { count: 1 }]);
+        assert!(
+            on("Surus")
+                .iter()
+                .any(|c| matches!(c, Change::Rampage { .. })),
+            "{effects:?}"
+        );
+    }
+
+    #[test]
+    fn fire_at_a_unit_not_an_elephant_asks_no_frenzy_dice() {
+        // Bowmen at spearmen a hit from losing a stand: over every throw, the shot's two d10
+        // and, where a stand goes, the stand-loss check; nothing of an elephant's.
+        let d = data();
+        let mut s = situation(
+            json!({ "class": "infantry", "armour": "N", "weapon": "BW", "stands": 3 }),
+            3.0,
+        );
+        s.target = serde_json::from_value(json!({ "class": "infantry", "armour": "N",
+            "weapon": "SP", "stands": 4, "hits": 2 }))
+        .unwrap();
+        let asked: std::collections::BTreeSet<String> = every_throw(&d, &s)
+            .into_iter()
+            .flat_map(|(_, _, purposes)| purposes)
+            .collect();
+        assert_eq!(
+            asked.into_iter().collect::<Vec<_>>(),
+            ["fire", "stand-loss check"]
         );
     }
 
