@@ -527,7 +527,7 @@ fn a_leader_moves_between_units_and_falls_before_the_units_the_players_pick() {
     // Each side by its army's name, not "Side A".
     assert_eq!(
         (two.labels["side_a"].as_str(), two.labels["side_b"].as_str()),
-        ("Persians", "Spartans")
+        ("Persians", "Greeks")
     );
     let named: Vec<(&str, &str)> = two.choices[0]
         .options
