@@ -875,6 +875,48 @@ pub(super) fn thrown_heading(
         .and_then(|f| points.get(f as usize - 1).cloned()))
 }
 
+/// How a hit elephant's tests end, its heading if frenzied, and the words.
+pub(super) type ElephantHit = (Frenzy, Option<String>, String);
+
+/// An elephant hit by a fire or a melee round (7.41–7.42, 4.46, R-GTS-36): the frenzy tests its
+/// hits call for, thrown in turn, and, frenzied, its heading's d8; how they end, its heading and
+/// the words ("Elephants frenzies and rampages heading E"). `hits` are its stands, the hits its
+/// front stand had, those it takes and a stand's; Some(None) when nothing tests, None while a
+/// die is to be thrown.
+pub(super) fn thrown_for_a_hit_elephant(
+    data: &GtsData,
+    (stands, before, new, per_stand): (u32, u32, u32, u32),
+    whose: (&str, Option<crate::rule_system::Thrower>),
+    throws: &mut crate::rule_system::throws::Throws,
+) -> Result<Option<Option<ElephantHit>>, RefereeError> {
+    let Some((on_stand, hits)) = frenzy_stand(stands, before, new, per_stand) else {
+        return Ok(Some(None));
+    };
+    let (tests, _) = frenzy_odds(data, on_stand, hits)?;
+    if tests.is_empty() {
+        return Ok(Some(None));
+    }
+    let Some(end) = thrown_frenzy(data, &tests, whose, throws)? else {
+        return Ok(None);
+    };
+    // Frenzied, its heading's d8 is thrown next (4.46).
+    let heading = match end {
+        Frenzy::Frenzied => match thrown_heading(data, whose, throws)? {
+            Some(h) => Some(h),
+            None => return Ok(None),
+        },
+        _ => None,
+    };
+    let name = whose.0;
+    let words = match (end, &heading) {
+        (Frenzy::Calm, _) => format!("{name} stays calm"),
+        (Frenzy::Frenzied, Some(h)) => format!("{name} frenzies and rampages heading {h}"),
+        (Frenzy::Frenzied, None) => format!("{name} frenzies and rampages"),
+        (Frenzy::KilledByItsDriver, _) => format!("{name} frenzies and its driver kills it"),
+    };
+    Ok(Some(Some((end, heading, words))))
+}
+
 /// How an elephant's frenzy tests end (7.41–7.42): in the order the results are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Frenzy {

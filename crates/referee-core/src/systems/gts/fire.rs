@@ -5,9 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::checks::{
-    frenzy_effects, frenzy_odds, frenzy_stand, thrown_frenzy, thrown_heading, Frenzy,
-};
+use super::checks::{frenzy_effects, thrown_for_a_hit_elephant};
 use super::data::GtsData;
 use super::data::Row;
 use super::rolloff::{fire_hits, hits_word, skirmish_fire};
@@ -925,35 +923,15 @@ impl<'a> Shooting<'a> {
         if t.class != "elephant" {
             return Ok(Some(()));
         }
-        let Some((on_stand, hits)) = frenzy_stand(t.stands, t.hits, sh.hits, t.hits_per_stand)
-        else {
-            return Ok(Some(()));
-        };
-        let (tests, _) = frenzy_odds(self.data, on_stand, hits)?;
-        if tests.is_empty() {
-            return Ok(Some(()));
-        }
         let whose = (t.name.as_str(), Some(Thrower::B));
-        let Some(end) = thrown_frenzy(self.data, &tests, whose, throws)? else {
-            return Ok(None);
+        let hit = (t.stands, t.hits, sh.hits, t.hits_per_stand);
+        let (end, heading, words) = match thrown_for_a_hit_elephant(self.data, hit, whose, throws)?
+        {
+            None => return Ok(None),
+            Some(None) => return Ok(Some(())),
+            Some(Some(thrown)) => thrown,
         };
-        let heading = match end {
-            Frenzy::Frenzied => match thrown_heading(self.data, whose, throws)? {
-                Some(h) => Some(h),
-                None => return Ok(None),
-            },
-            _ => None,
-        };
-        o.meaning.push_str(&match (end, &heading) {
-            (Frenzy::Calm, _) => format!(" {} stays calm.", t.name),
-            (Frenzy::Frenzied, Some(h)) => {
-                format!(" {} frenzies and rampages heading {h}.", t.name)
-            }
-            (Frenzy::Frenzied, None) => format!(" {} frenzies and rampages.", t.name),
-            (Frenzy::KilledByItsDriver, _) => {
-                format!(" {} frenzies and its driver kills it.", t.name)
-            }
-        });
+        o.meaning.push_str(&format!(" {words}."));
         // An escort this fire's hits already eliminated is not removed a second time (3.166).
         let escort = self
             .escort

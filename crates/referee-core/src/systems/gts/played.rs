@@ -6,9 +6,7 @@
 //! stage is asked only once the one before is thrown, and reads the
 //! same numbers as the round's forecast (round.rs), so what is applied is what was forecast.
 
-use super::checks::{
-    frenzy_effects, frenzy_odds, frenzy_stand, table_effects, thrown_frenzy, thrown_heading, Frenzy,
-};
+use super::checks::{frenzy_effects, table_effects, thrown_for_a_hit_elephant};
 use super::data::GtsData;
 use super::melee::{escort_name, fate_word, fates_for_rolls, Fight, Side};
 use super::recoil::{Fate, Test};
@@ -442,37 +440,15 @@ impl Round<'_> {
             if u.class != "elephant" {
                 continue;
             }
-            let Some((on_stand, hits)) =
-                frenzy_stand(u.stands, u.hits, self.hits[s], u.hits_per_stand)
-            else {
-                continue;
-            };
-            let (tests, _) = frenzy_odds(self.data, on_stand, hits)?;
-            if tests.is_empty() {
-                continue;
-            }
             let whose = (u.name.as_str(), Some(thrower));
-            let Some(end) = thrown_frenzy(self.data, &tests, whose, throws)? else {
-                return Ok(None);
-            };
-            // Frenzied, its heading's d8 is thrown next (4.46).
-            let heading = match end {
-                Frenzy::Frenzied => match thrown_heading(self.data, whose, throws)? {
-                    Some(h) => Some(h),
+            let hit = (u.stands, u.hits, self.hits[s], u.hits_per_stand);
+            let (end, heading, words) =
+                match thrown_for_a_hit_elephant(self.data, hit, whose, throws)? {
                     None => return Ok(None),
-                },
-                _ => None,
-            };
-            out.words.push(match (end, &heading) {
-                (Frenzy::Calm, _) => format!("{} stays calm", u.name),
-                (Frenzy::Frenzied, Some(h)) => {
-                    format!("{} frenzies and rampages heading {h}", u.name)
-                }
-                (Frenzy::Frenzied, None) => format!("{} frenzies and rampages", u.name),
-                (Frenzy::KilledByItsDriver, _) => {
-                    format!("{} frenzies and its driver kills it", u.name)
-                }
-            });
+                    Some(None) => continue,
+                    Some(Some(thrown)) => thrown,
+                };
+            out.words.push(words);
             let escort = escort_name(u, e);
             out.effects.extend(frenzy_effects(
                 self.data,
