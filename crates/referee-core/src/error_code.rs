@@ -518,6 +518,33 @@ error_codes! {
     AppNoBackend = "app.no_backend",
     /// a choice made in Settings that could not be saved (the screen says why)
     SettingsUnsaved = "settings.unsaved",
+    /// an event's entry that cannot be: a player without a name, a round out of turn, a player
+    /// paired twice, scoring settings that do not read
+    EventInvalid = "event.invalid",
+    /// an event id not in the database
+    EventUnknown = "event.unknown",
+    /// a player's name already in the event (names are compared without regard to case)
+    EventDuplicatePlayer = "event.duplicate_player",
+    /// a name that is not one of the event's players
+    EventUnknownPlayer = "event.unknown_player",
+    /// a round paired a second time
+    EventRoundPaired = "event.round_paired",
+    /// the next round paired while the last still waits for results
+    EventResultsMissing = "event.results_missing",
+    /// pairings changed by hand after the round started (a battle begun or a result in)
+    EventRoundStarted = "event.round_started",
+    /// a round or table that is not in the event, or players not of the round
+    EventNotInRound = "event.not_in_round",
+    /// a result for a table that has its result already
+    EventResultIn = "event.result_in",
+    /// a battle file imported a second time into the event
+    EventImportedTwice = "event.imported_twice",
+    /// a battle whose sides are not the pairing's two players
+    EventWrongPlayers = "event.wrong_players",
+    /// a battle of another rule system than the event's
+    EventWrongSystem = "event.wrong_system",
+    /// a battle with no verdict yet (no result applied, or the sides' armies not entered)
+    EventNoVerdict = "event.no_verdict",
 }
 
 impl std::fmt::Display for ErrorCode {

@@ -18,6 +18,7 @@ pub mod rule_system;
 pub mod ruleset;
 pub mod state;
 pub mod systems;
+pub mod tournament;
 
 pub use contract::Resolution;
 pub use error::RefereeError;

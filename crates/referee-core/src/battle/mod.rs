@@ -35,6 +35,18 @@ pub use crate::state::{
 /// The battle's standing: each army against its system's break points, and the system's
 /// verdicts once a result (or an adjustment) is in force — before any, a verdict ("Own army
 /// wins 13–12") would judge a fight nobody has fought.
+/// How the battle ends as it stands, for an event: the system's verdict, once a result (or an
+/// adjustment) is in force — before any, nobody has fought.
+pub fn verdict(
+    ruleset: &crate::systems::Ruleset,
+    state: &BattleState,
+) -> Option<crate::rule_system::standing::Verdict> {
+    if state.results == 0 {
+        return None;
+    }
+    ruleset.system.verdict(state)
+}
+
 pub fn standing(ruleset: &crate::systems::Ruleset, state: &BattleState) -> Standing {
     let mut standing = ruleset.system.standing(state);
     standing.resolutions = if state.results == 0 {

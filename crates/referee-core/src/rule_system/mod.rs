@@ -380,6 +380,12 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     }
     /// Each army's break points, and the system's own cited resolution of the standing.
     fn standing(data: &Self::Data, state: &BattleState) -> Standing;
+    /// How the battle ends as it stands, for an event's standings; none where the system cannot
+    /// yet judge (an army without units).
+    fn verdict(data: &Self::Data, state: &BattleState) -> Option<standing::Verdict> {
+        let _ = (data, state);
+        None
+    }
 }
 
 /// A change a result brings about on a unit or a side it does not name, with the rule behind it.
@@ -502,6 +508,7 @@ pub trait System: Send + Sync + fmt::Debug {
     ) -> Option<RefereeError>;
     fn follow_on(&self, before: &BattleState, after: &BattleState) -> Vec<FollowOn>;
     fn standing(&self, state: &BattleState) -> Standing;
+    fn verdict(&self, state: &BattleState) -> Option<standing::Verdict>;
     /// The loaded system itself, for callers that know which it is (tests, benchmarks).
     fn as_any(&self) -> &dyn Any;
 }
@@ -805,6 +812,10 @@ impl<S: RuleSystem> System for Loaded<S> {
 
     fn standing(&self, state: &BattleState) -> Standing {
         S::standing(&self.data, state)
+    }
+
+    fn verdict(&self, state: &BattleState) -> Option<standing::Verdict> {
+        S::verdict(&self.data, state)
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -6,6 +6,7 @@ use ts_rs::TS;
 
 use crate::contract::Resolution;
 use crate::state::{BattleState, QuickEdit, UnitState};
+use crate::tournament::Outcome;
 
 /// One figure against its threshold, in phrases the app joins as
 /// "label — status · value · to_go" (parts absent are skipped), e.g. "Housecarls — broken ·
@@ -64,6 +65,30 @@ pub struct Gauge {
 pub struct Standing {
     pub gauges: Vec<Gauge>,
     pub resolutions: Vec<Resolution>,
+}
+
+/// How a battle ends for an event's standings: each side's outcome and victory points, in the
+/// rules' words, from the system's own verdict on the roster (DBMM's 25 points split, ITACS's
+/// points and level, GTS's army break and level, Medieval's MORALE track).
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Verdict {
+    /// One per side, in the battle's order of sides.
+    pub sides: Vec<SideVerdict>,
+    /// The verdict as a sentence naming the sides.
+    pub words: String,
+    pub rule: String,
+    #[ts(optional)]
+    pub ruling: Option<String>,
+}
+
+/// One side's share of a verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct SideVerdict {
+    pub side: String,
+    pub outcome: Outcome,
+    /// The side's victory points where the system counts them.
+    #[ts(optional)]
+    pub victory_points: Option<f64>,
 }
 
 pub fn gauge(

@@ -1,0 +1,518 @@
+//! A convention event (in code a tournament, so it is never confused with a battle's events):
+//! its players with their armies, its rounds paired (Swiss or round robin, a bye for an odd
+//! count, table numbers), each game's result — a battle's own verdict (begun from the pairing,
+//! or a battle file imported from another table's device) or entered by hand — and the
+//! standings. Like a battle it is a fold over append-only entries, undo and redo among them.
+//! Pure: the caller stores the entries, shuffles a random first round with its seeded dice, and
+//! checks battle files; this module decides nothing it cannot decide from what it is given.
+
+pub mod pairing;
+pub mod scoring;
+pub mod standings;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::RefereeError;
+use crate::ErrorCode;
+
+pub use scoring::Scoring;
+
+/// How the rounds are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PairingMethod {
+    /// Players grouped by score and paired within the group, no rematch where avoidable.
+    Swiss,
+    /// Everyone meets everyone once (small events).
+    RoundRobin,
+}
+
+/// How the first round of a Swiss event is paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstRound {
+    /// In an order drawn with the app's seeded dice (the seed kept with the round).
+    Random,
+    /// By the players' seeds (the order they were entered): the top half against the bottom half.
+    Seeded,
+}
+
+/// What an event is, as it is created.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentSetup {
+    pub name: String,
+    /// The rule system its battles are played under (a ruleset id: `dbmm`).
+    pub ruleset: String,
+    /// The scoring settings' id (a file of rulesets/events/).
+    pub scoring: String,
+    pub pairing: PairingMethod,
+    pub first_round: FirstRound,
+    /// How many rounds are planned (a round robin has as many as it needs).
+    pub rounds: u32,
+}
+
+/// A player and the army he brings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    pub name: String,
+    pub army: String,
+}
+
+/// One game of a round: two players at a numbered table. Players are named (names are unique
+/// within an event).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Pairing {
+    pub table: u32,
+    pub a: String,
+    pub b: String,
+}
+
+/// A game's result for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// Where a result came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ResultSource {
+    /// A battle of this database, begun from the pairing.
+    Battle { battle: i64 },
+    /// A battle file from another table's device, its hash chain checked: the chain's head
+    /// hash, so the same file is never imported twice.
+    File { head: String },
+    /// Entered by hand (a table without a device).
+    Hand,
+}
+
+/// What one player got from a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerResult {
+    pub player: String,
+    pub outcome: Outcome,
+    /// The battle's victory points for this player (DBMM's share of 25, ITACS's points, GTS's
+    /// enemy units lost), where the system counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub victory_points: Option<f64>,
+}
+
+/// A game's result: each player's share, and how it was reached in the rules' words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct GameResult {
+    pub source: ResultSource,
+    /// The two players' results, in the pairing's order (a, then b).
+    pub players: Vec<PlayerResult>,
+    /// The verdict as the battle gives it ("Anna wins 18–7 on victory points (…)"), or as the
+    /// umpire entered it.
+    pub words: String,
+    /// The rule section the verdict rests on (empty for a result entered by hand).
+    #[serde(default)]
+    pub rule: String,
+}
+
+/// One entry of an event's log. Entries are only appended; undo and redo are entries too.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TournamentEntry {
+    Created {
+        setup: TournamentSetup,
+    },
+    PlayerAdded {
+        player: Player,
+    },
+    /// A round paired; a random first round keeps the seed its order was drawn with.
+    RoundPaired {
+        round: u32,
+        pairings: Vec<Pairing>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        bye: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        seed: Option<u64>,
+    },
+    /// Two players of a round swapped by hand before the round starts (one may hold the bye).
+    PlayersSwapped {
+        round: u32,
+        a: String,
+        b: String,
+    },
+    /// A battle of this database begun from a pairing: the round has started.
+    BattleBegun {
+        round: u32,
+        table: u32,
+        battle: i64,
+    },
+    ResultRecorded {
+        round: u32,
+        table: u32,
+        result: GameResult,
+    },
+    /// The last entry in force taken back.
+    Undone,
+    /// The last entry undone put back.
+    Redone,
+}
+
+/// A round as it stands.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Round {
+    pub number: u32,
+    pub games: Vec<Game>,
+    #[ts(optional)]
+    pub bye: Option<String>,
+}
+
+/// A game as it stands: its pairing, the battle begun from it, its result.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Game {
+    pub pairing: Pairing,
+    #[ts(optional)]
+    pub battle: Option<i64>,
+    #[ts(optional)]
+    pub result: Option<GameResult>,
+}
+
+impl Round {
+    /// A round has started once a battle is begun from it or a result is in: its pairings are
+    /// then no longer edited by hand.
+    pub fn started(&self) -> bool {
+        self.games
+            .iter()
+            .any(|g| g.battle.is_some() || g.result.is_some())
+    }
+
+    /// The tables still waiting for a result.
+    pub fn waiting(&self) -> Vec<u32> {
+        self.games
+            .iter()
+            .filter(|g| g.result.is_none())
+            .map(|g| g.pairing.table)
+            .collect()
+    }
+}
+
+/// An event as its entries in force make it.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+pub struct Tournament {
+    pub setup: TournamentSetup,
+    pub players: Vec<Player>,
+    pub rounds: Vec<Round>,
+}
+
+impl Tournament {
+    /// Folds an event's entries (the first must be `Created`), undo and redo included. An entry
+    /// the event refuses is an error naming it: stored entries were each checked when written.
+    pub fn open(entries: &[TournamentEntry]) -> Result<Tournament, RefereeError> {
+        let in_force = in_force(entries);
+        let mut it = in_force.into_iter();
+        let Some(TournamentEntry::Created { setup }) = it.next() else {
+            return Err(RefereeError::new(
+                ErrorCode::EventInvalid,
+                "The event's record does not begin with its creation.",
+            ));
+        };
+        let mut t = Tournament {
+            setup: setup.clone(),
+            players: Vec::new(),
+            rounds: Vec::new(),
+        };
+        for e in it {
+            t.apply(e)?;
+        }
+        Ok(t)
+    }
+
+    /// Applies one entry, or refuses it in a sentence, leaving the event as it was.
+    pub fn apply(&mut self, entry: &TournamentEntry) -> Result<(), RefereeError> {
+        let mut next = self.clone();
+        next.land(entry)?;
+        *self = next;
+        Ok(())
+    }
+
+    fn land(&mut self, entry: &TournamentEntry) -> Result<(), RefereeError> {
+        match entry {
+            TournamentEntry::Created { .. } => Err(RefereeError::new(
+                ErrorCode::EventInvalid,
+                "The event was created already.",
+            )),
+            TournamentEntry::PlayerAdded { player } => self.add_player(player),
+            TournamentEntry::RoundPaired {
+                round,
+                pairings,
+                bye,
+                ..
+            } => self.pair(*round, pairings, bye.as_deref()),
+            TournamentEntry::PlayersSwapped { round, a, b } => self.swap(*round, a, b),
+            TournamentEntry::BattleBegun {
+                round,
+                table,
+                battle,
+            } => {
+                let game = self.game_mut(*round, *table)?;
+                if game.result.is_some() {
+                    return Err(RefereeError::new(
+                        ErrorCode::EventResultIn,
+                        format!("Table {table} of round {round} has its result already."),
+                    ));
+                }
+                game.battle = Some(*battle);
+                Ok(())
+            }
+            TournamentEntry::ResultRecorded {
+                round,
+                table,
+                result,
+            } => self.record(*round, *table, result),
+            TournamentEntry::Undone | TournamentEntry::Redone => Ok(()),
+        }
+    }
+
+    pub fn player(&self, name: &str) -> Option<&Player> {
+        self.players.iter().find(|p| p.name == name)
+    }
+
+    fn add_player(&mut self, player: &Player) -> Result<(), RefereeError> {
+        let name = player.name.trim();
+        if name.is_empty() {
+            return Err(RefereeError::new(
+                ErrorCode::EventInvalid,
+                "The player's name is missing.",
+            )
+            .field("name"));
+        }
+        if self
+            .players
+            .iter()
+            .any(|p| p.name.to_lowercase() == name.to_lowercase())
+        {
+            return Err(RefereeError::new(
+                ErrorCode::EventDuplicatePlayer,
+                format!("{name} is already a player of this event: give each player a name of his own (add a club or an initial)."),
+            )
+            .field("name"));
+        }
+        self.players.push(Player {
+            name: name.to_string(),
+            army: player.army.trim().to_string(),
+        });
+        Ok(())
+    }
+
+    fn pair(
+        &mut self,
+        round: u32,
+        pairings: &[Pairing],
+        bye: Option<&str>,
+    ) -> Result<(), RefereeError> {
+        let expected = self.rounds.len() as u32 + 1;
+        if round < expected {
+            return Err(RefereeError::new(
+                ErrorCode::EventRoundPaired,
+                format!("Round {round} is paired already: edit its pairings, or undo the pairing to pair it again."),
+            ));
+        }
+        if round > expected {
+            return Err(RefereeError::new(
+                ErrorCode::EventInvalid,
+                format!("Round {expected} comes before round {round}."),
+            ));
+        }
+        if let Some(last) = self.rounds.last() {
+            let waiting = last.waiting();
+            if !waiting.is_empty() {
+                return Err(RefereeError::new(
+                    ErrorCode::EventResultsMissing,
+                    format!(
+                        "Round {} still waits for the {} from {}: enter them before pairing round {round}.",
+                        last.number,
+                        if waiting.len() == 1 { "result" } else { "results" },
+                        crate::error::and_list(
+                            &waiting
+                                .iter()
+                                .map(|t| format!("table {t}"))
+                                .collect::<Vec<_>>()
+                                .iter()
+                                .map(String::as_str)
+                                .collect::<Vec<_>>()
+                        )
+                    ),
+                ));
+            }
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for name in pairings
+            .iter()
+            .flat_map(|p| [p.a.as_str(), p.b.as_str()])
+            .chain(bye)
+        {
+            if self.player(name).is_none() {
+                return Err(RefereeError::new(
+                    ErrorCode::EventUnknownPlayer,
+                    format!("{name} is not a player of this event."),
+                ));
+            }
+            if seen.contains(&name) {
+                return Err(RefereeError::new(
+                    ErrorCode::EventInvalid,
+                    format!("{name} is paired twice in round {round}."),
+                ));
+            }
+            seen.push(name);
+        }
+        self.rounds.push(Round {
+            number: round,
+            games: pairings
+                .iter()
+                .map(|p| Game {
+                    pairing: p.clone(),
+                    battle: None,
+                    result: None,
+                })
+                .collect(),
+            bye: bye.map(str::to_string),
+        });
+        Ok(())
+    }
+
+    fn swap(&mut self, round: u32, a: &str, b: &str) -> Result<(), RefereeError> {
+        let r = self.round_mut(round)?;
+        if r.started() {
+            return Err(RefereeError::new(
+                ErrorCode::EventRoundStarted,
+                format!("Round {round} has started: its pairings can no longer be changed."),
+            ));
+        }
+        let swap = |n: &mut String| {
+            if n == a {
+                *n = b.to_string();
+            } else if n == b {
+                *n = a.to_string();
+            }
+        };
+        let mut found = 0;
+        for name in r
+            .games
+            .iter_mut()
+            .flat_map(|g| [&mut g.pairing.a, &mut g.pairing.b])
+            .chain(r.bye.as_mut())
+        {
+            if name == a || name == b {
+                found += 1;
+            }
+            swap(name);
+        }
+        if found != 2 || a == b {
+            return Err(RefereeError::new(
+                ErrorCode::EventNotInRound,
+                format!("{a} and {b} are not two players of round {round}."),
+            ));
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, round: u32, table: u32, result: &GameResult) -> Result<(), RefereeError> {
+        if let ResultSource::File { head } = &result.source {
+            let twice = self
+                .rounds
+                .iter()
+                .flat_map(|r| r.games.iter().map(move |g| (r.number, g)))
+                .find(|(_, g)| {
+                    matches!(&g.result, Some(GameResult { source: ResultSource::File { head: h }, .. }) if h == head)
+                });
+            if let Some((r, g)) = twice {
+                return Err(RefereeError::new(
+                    ErrorCode::EventImportedTwice,
+                    format!(
+                        "This battle file was imported already, for table {} of round {r}.",
+                        g.pairing.table
+                    ),
+                ));
+            }
+        }
+        let game = self.game_mut(round, table)?;
+        if game.result.is_some() {
+            return Err(RefereeError::new(
+                ErrorCode::EventResultIn,
+                format!("Table {table} of round {round} has its result already: undo it first to enter another."),
+            ));
+        }
+        let names: Vec<&str> = result.players.iter().map(|p| p.player.as_str()).collect();
+        if names != [game.pairing.a.as_str(), game.pairing.b.as_str()] {
+            return Err(RefereeError::new(
+                ErrorCode::EventWrongPlayers,
+                format!(
+                    "Table {table} of round {round} is {} against {}, not this result's players.",
+                    game.pairing.a, game.pairing.b
+                ),
+            ));
+        }
+        game.result = Some(result.clone());
+        Ok(())
+    }
+
+    pub fn round(&self, round: u32) -> Option<&Round> {
+        self.rounds.iter().find(|r| r.number == round)
+    }
+
+    fn round_mut(&mut self, round: u32) -> Result<&mut Round, RefereeError> {
+        self.rounds
+            .iter_mut()
+            .find(|r| r.number == round)
+            .ok_or_else(|| {
+                RefereeError::new(
+                    ErrorCode::EventNotInRound,
+                    format!("Round {round} is not paired yet."),
+                )
+            })
+    }
+
+    fn game_mut(&mut self, round: u32, table: u32) -> Result<&mut Game, RefereeError> {
+        let r = self.round_mut(round)?;
+        r.games
+            .iter_mut()
+            .find(|g| g.pairing.table == table)
+            .ok_or_else(|| {
+                RefereeError::new(
+                    ErrorCode::EventNotInRound,
+                    format!("Round {round} has no table {table}."),
+                )
+            })
+    }
+}
+
+/// The entries in force: each `Undone` takes back the last entry in force, each `Redone` puts
+/// back the last undone; a new entry forgets what was undone before it.
+pub fn in_force(entries: &[TournamentEntry]) -> Vec<&TournamentEntry> {
+    let mut kept: Vec<&TournamentEntry> = Vec::new();
+    let mut undone: Vec<&TournamentEntry> = Vec::new();
+    for e in entries {
+        match e {
+            TournamentEntry::Undone => {
+                // The creation is never undone.
+                if kept.len() > 1 {
+                    undone.extend(kept.pop());
+                }
+            }
+            TournamentEntry::Redone => kept.extend(undone.pop()),
+            _ => {
+                undone.clear();
+                kept.push(e);
+            }
+        }
+    }
+    kept
+}
