@@ -60,6 +60,10 @@ pub struct TournamentSetup {
 pub struct Player {
     pub name: String,
     pub army: String,
+    /// Withdrawn from the event: kept in the standings, no longer paired.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub withdrawn: bool,
 }
 
 /// One game of a round: two players at a numbered table. Players are named (names are unique
@@ -131,6 +135,10 @@ pub enum TournamentEntry {
     },
     PlayerAdded {
         player: Player,
+    },
+    /// A player leaves the event (he is no longer paired; his games stay).
+    PlayerWithdrawn {
+        player: String,
     },
     /// A round paired; a random first round keeps the seed its order was drawn with.
     RoundPaired {
@@ -250,6 +258,7 @@ impl Tournament {
                 "The event was created already.",
             )),
             TournamentEntry::PlayerAdded { player } => self.add_player(player),
+            TournamentEntry::PlayerWithdrawn { player } => self.withdraw(player),
             TournamentEntry::RoundPaired {
                 round,
                 pairings,
@@ -308,8 +317,31 @@ impl Tournament {
         self.players.push(Player {
             name: name.to_string(),
             army: player.army.trim().to_string(),
+            withdrawn: false,
         });
         Ok(())
+    }
+
+    fn withdraw(&mut self, name: &str) -> Result<(), RefereeError> {
+        let Some(p) = self.players.iter_mut().find(|p| p.name == name) else {
+            return Err(RefereeError::new(
+                ErrorCode::EventUnknownPlayer,
+                format!("{name} is not a player of this event."),
+            ));
+        };
+        if p.withdrawn {
+            return Err(RefereeError::new(
+                ErrorCode::EventInvalid,
+                format!("{name} has withdrawn already."),
+            ));
+        }
+        p.withdrawn = true;
+        Ok(())
+    }
+
+    /// The players still paired, in the order entered.
+    pub fn active_players(&self) -> impl Iterator<Item = &Player> {
+        self.players.iter().filter(|p| !p.withdrawn)
     }
 
     fn pair(
@@ -359,11 +391,20 @@ impl Tournament {
             .flat_map(|p| [p.a.as_str(), p.b.as_str()])
             .chain(bye)
         {
-            if self.player(name).is_none() {
-                return Err(RefereeError::new(
-                    ErrorCode::EventUnknownPlayer,
-                    format!("{name} is not a player of this event."),
-                ));
+            match self.player(name) {
+                None => {
+                    return Err(RefereeError::new(
+                        ErrorCode::EventUnknownPlayer,
+                        format!("{name} is not a player of this event."),
+                    ))
+                }
+                Some(p) if p.withdrawn => {
+                    return Err(RefereeError::new(
+                        ErrorCode::EventInvalid,
+                        format!("{name} has withdrawn from the event and is no longer paired."),
+                    ))
+                }
+                Some(_) => {}
             }
             if seen.contains(&name) {
                 return Err(RefereeError::new(
