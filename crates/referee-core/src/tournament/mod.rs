@@ -331,28 +331,7 @@ impl Tournament {
                 format!("Round {expected} comes before round {round}."),
             ));
         }
-        if let Some(last) = self.rounds.last() {
-            let waiting = last.waiting();
-            if !waiting.is_empty() {
-                return Err(RefereeError::new(
-                    ErrorCode::EventResultsMissing,
-                    format!(
-                        "Round {} still waits for the {} from {}: enter them before pairing round {round}.",
-                        last.number,
-                        if waiting.len() == 1 { "result" } else { "results" },
-                        crate::error::and_list(
-                            &waiting
-                                .iter()
-                                .map(|t| format!("table {t}"))
-                                .collect::<Vec<_>>()
-                                .iter()
-                                .map(String::as_str)
-                                .collect::<Vec<_>>()
-                        )
-                    ),
-                ));
-            }
-        }
+        self.results_in(round)?;
         let mut seen: Vec<&str> = Vec::new();
         for name in pairings
             .iter()
@@ -385,6 +364,34 @@ impl Tournament {
                 .collect(),
             bye: bye.map(str::to_string),
         });
+        Ok(())
+    }
+
+    /// Refuses pairing round `round` while the round before still waits for results: the
+    /// standings, and so the pairing, rest on them.
+    pub fn results_in(&self, round: u32) -> Result<(), RefereeError> {
+        if let Some(last) = self.rounds.last() {
+            let waiting = last.waiting();
+            if !waiting.is_empty() {
+                return Err(RefereeError::new(
+                ErrorCode::EventResultsMissing,
+                format!(
+                    "Round {} still waits for the {} from {}: enter them before pairing round {round}.",
+                    last.number,
+                    if waiting.len() == 1 { "result" } else { "results" },
+                    crate::error::and_list(
+                        &waiting
+                            .iter()
+                            .map(|t| format!("table {t}"))
+                            .collect::<Vec<_>>()
+                            .iter()
+                            .map(String::as_str)
+                            .collect::<Vec<_>>()
+                    )
+                ),
+            ));
+            }
+        }
         Ok(())
     }
 
@@ -515,4 +522,58 @@ pub fn in_force(entries: &[TournamentEntry]) -> Vec<&TournamentEntry> {
         }
     }
     kept
+}
+
+/// Events built and played out for the tests of the tournament modules.
+#[cfg(test)]
+pub(crate) mod sample {
+    use super::*;
+
+    pub fn setup(pairing: PairingMethod, first_round: FirstRound, rounds: u32) -> TournamentSetup {
+        TournamentSetup {
+            name: "Autumn open".into(),
+            ruleset: "dbmm".into(),
+            scoring: "win-draw-loss".into(),
+            pairing,
+            first_round,
+            rounds,
+        }
+    }
+
+    /// Players `P01`, `P02` … in seed order.
+    pub fn name(seed: usize) -> String {
+        format!("P{seed:02}")
+    }
+
+    pub fn event(setup: TournamentSetup, players: usize) -> Tournament {
+        let mut entries = vec![TournamentEntry::Created { setup }];
+        entries.extend((1..=players).map(|i| TournamentEntry::PlayerAdded {
+            player: Player {
+                name: name(i),
+                army: format!("Army {i}"),
+            },
+        }));
+        Tournament::open(&entries).unwrap()
+    }
+
+    pub fn result(a: (&str, Outcome, Option<f64>), b: (&str, Outcome, Option<f64>)) -> GameResult {
+        let one = |(player, outcome, victory_points): (&str, Outcome, Option<f64>)| PlayerResult {
+            player: player.into(),
+            outcome,
+            victory_points,
+        };
+        GameResult {
+            source: ResultSource::Hand,
+            players: vec![one(a), one(b)],
+            words: "Entered by hand.".into(),
+            rule: String::new(),
+        }
+    }
+
+    pub fn scoring(id: &str) -> Scoring {
+        scoring::builtin_scorings()
+            .into_iter()
+            .find(|s| s.id == id)
+            .unwrap()
+    }
 }
