@@ -689,3 +689,167 @@ mod withdrawal {
         assert!(refused.message.contains("withdrawn"), "{}", refused.message);
     }
 }
+
+#[cfg(test)]
+
+mod tests {
+    use super::sample::{event, name, result, setup};
+    use super::*;
+
+    fn paired(players: usize) -> Tournament {
+        let mut t = event(setup(PairingMethod::Swiss, FirstRound::Seeded, 3), players);
+        t.apply(&round_paired(1)).unwrap();
+        t
+    }
+
+    /// Round `round`: P01 v P02 at table 1, P03 v P04 at table 2.
+    fn round_paired(round: u32) -> TournamentEntry {
+        let p = |table, a, b| Pairing {
+            table,
+            a: name(a),
+            b: name(b),
+        };
+        TournamentEntry::RoundPaired {
+            round,
+            pairings: vec![p(1, 1, 2), p(2, 3, 4)],
+            bye: None,
+            seed: None,
+        }
+    }
+
+    fn win(round: u32, table: u32, a: usize, b: usize, source: ResultSource) -> TournamentEntry {
+        let mut r = result(
+            (&name(a), Outcome::Win, None),
+            (&name(b), Outcome::Loss, None),
+        );
+        r.source = source;
+        TournamentEntry::ResultRecorded {
+            round,
+            table,
+            result: r,
+        }
+    }
+
+    fn file(head: &str) -> ResultSource {
+        ResultSource::File { head: head.into() }
+    }
+
+    #[test]
+    fn the_fold_refuses_in_sentences_and_keeps_the_event_as_it_was() {
+        let added = |n: &str| TournamentEntry::PlayerAdded {
+            player: Player {
+                name: n.into(),
+                army: "Normans".into(),
+                withdrawn: false,
+            },
+        };
+        let begun = |table| TournamentEntry::BattleBegun {
+            round: 1,
+            table,
+            battle: 7,
+        };
+        let swap = TournamentEntry::PlayersSwapped {
+            round: 1,
+            a: name(1),
+            b: name(3),
+        };
+        // (entries applied first, the entry refused, its code)
+        let cases: Vec<(Vec<TournamentEntry>, TournamentEntry, ErrorCode)> = vec![
+            (vec![], added(" p01 "), ErrorCode::EventDuplicatePlayer),
+            (vec![], added("  "), ErrorCode::EventInvalid),
+            (vec![], round_paired(1), ErrorCode::EventRoundPaired),
+            (vec![], round_paired(3), ErrorCode::EventInvalid),
+            (
+                vec![win(1, 1, 1, 2, ResultSource::Hand)],
+                round_paired(2),
+                ErrorCode::EventResultsMissing,
+            ),
+            (vec![begun(2)], swap.clone(), ErrorCode::EventRoundStarted),
+            (
+                vec![win(1, 1, 1, 2, file("abc"))],
+                win(1, 2, 3, 4, file("abc")),
+                ErrorCode::EventImportedTwice,
+            ),
+            (
+                vec![],
+                win(1, 1, 2, 1, ResultSource::Hand),
+                ErrorCode::EventWrongPlayers,
+            ),
+            (
+                vec![win(1, 1, 1, 2, ResultSource::Hand)],
+                win(1, 1, 1, 2, ResultSource::Hand),
+                ErrorCode::EventResultIn,
+            ),
+            (
+                vec![],
+                win(1, 3, 1, 2, ResultSource::Hand),
+                ErrorCode::EventNotInRound,
+            ),
+        ];
+        for (before, entry, code) in cases {
+            let mut t = paired(5);
+            for e in &before {
+                t.apply(e).unwrap();
+            }
+            let kept = t.clone();
+            let e = t.apply(&entry).unwrap_err();
+            assert_eq!(e.code, code, "{entry:?}: {}", e.message);
+            assert!(
+                e.message.ends_with('.') && !e.message.contains('`'),
+                "{}",
+                e.message
+            );
+            assert_eq!(t, kept, "{entry:?} changed the event");
+        }
+        // Before a round starts, a swap lands (with the bye too).
+        let mut t = paired(5);
+        t.apply(&swap).unwrap();
+        assert_eq!(t.rounds[0].games[0].pairing.a, name(3));
+        assert_eq!(t.rounds[0].games[1].pairing.a, name(1));
+    }
+
+    #[test]
+    fn undo_and_redo_follow_the_entries_in_force() {
+        let mut entries = vec![TournamentEntry::Created {
+            setup: setup(PairingMethod::Swiss, FirstRound::Seeded, 3),
+        }];
+        for i in 1..=4 {
+            entries.push(TournamentEntry::PlayerAdded {
+                player: Player {
+                    name: name(i),
+                    army: String::new(),
+                    withdrawn: false,
+                },
+            });
+        }
+        entries.push(round_paired(1));
+        entries.push(win(1, 1, 1, 2, ResultSource::Hand));
+        let results = |e: &[TournamentEntry]| {
+            let t = Tournament::open(e).unwrap();
+            t.rounds
+                .iter()
+                .flat_map(|r| &r.games)
+                .filter(|g| g.result.is_some())
+                .count()
+        };
+        assert_eq!(results(&entries), 1);
+        entries.push(TournamentEntry::Undone);
+        assert_eq!(results(&entries), 0);
+        entries.push(TournamentEntry::Undone);
+        assert!(Tournament::open(&entries).unwrap().rounds.is_empty());
+        entries.push(TournamentEntry::Redone);
+        assert_eq!(Tournament::open(&entries).unwrap().rounds.len(), 1);
+        entries.push(TournamentEntry::Redone);
+        assert_eq!(results(&entries), 1);
+        // A new entry forgets what was undone before it.
+        entries.push(TournamentEntry::Undone);
+        entries.push(win(1, 2, 3, 4, ResultSource::Hand));
+        entries.push(TournamentEntry::Redone);
+        let t = Tournament::open(&entries).unwrap();
+        assert!(t.rounds[0].games[0].result.is_none());
+        assert!(t.rounds[0].games[1].result.is_some());
+        // The creation is never undone.
+        let only = vec![entries[0].clone(), TournamentEntry::Undone];
+        assert_eq!(in_force(&only).len(), 1);
+    }
+}

@@ -185,3 +185,106 @@ pub fn builtin_scorings() -> Vec<Scoring> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_builtin_scoring_loads() {
+        let ids: Vec<String> = builtin_scorings().into_iter().map(|s| s.id).collect();
+        assert_eq!(ids, ["win-draw-loss", "dbmm-25"]);
+        let dbmm = builtin_scorings().pop().unwrap();
+        // R-EVENT-1: a bye is a 15–10 win.
+        assert_eq!((dbmm.bye_points, dbmm.bye_victory_points), (15.0, 15.0));
+        assert!(dbmm.victory_points_are_points && dbmm.builtin);
+    }
+
+    const GOOD: &str = "name = \"Club\"\nwin = 3\ndraw = 1\nloss = 0\nbye_points = 3\ntie_breaks = [\"victory_points\"]\n";
+
+    /// (the line changed or added, the line the error names, the sentence, or its start)
+    const BAD: &[(&str, &str, u32, &str)] = &[
+        (
+            "tie_breaks = [\"victory_points\"]",
+            "tie_breaks = [\"victory_points\", \"head_to_head\", \"victory_points\"]",
+            6,
+            "The tie-break victory points is named twice: name each once.",
+        ),
+        (
+            "win = 3",
+            "win = -1",
+            2,
+            "The points for a win must be 0 or more, not -1.",
+        ),
+        (
+            "loss = 0",
+            "loss = -1",
+            4,
+            "The points for a loss must be 0 or more, not -1.",
+        ),
+        (
+            "draw = 1",
+            "draw = 5",
+            2,
+            "A win must be worth at least a draw, and a draw at least a loss.",
+        ),
+        (
+            "name = \"Club\"",
+            "name = \" \"",
+            1,
+            "The settings' name is empty: give them one.",
+        ),
+        ("loss = 0", "loss = 0\ncolour = \"red\"", 5, ""),
+        (
+            "tie_breaks = [\"victory_points\"]",
+            "tie_breaks = [\"coin_toss\"]",
+            6,
+            "",
+        ),
+        ("win = 3", "win = ", 2, ""),
+        (
+            "loss = 0",
+            "loss = 0\nid = \"mine\"",
+            5,
+            "Scoring settings do not set their id: remove the line.",
+        ),
+        (
+            "loss = 0",
+            "loss = 0\nrulesets = [\"\"]",
+            5,
+            "A rule system of the list is empty",
+        ),
+    ];
+
+    #[test]
+    fn a_bad_file_is_refused_with_a_sentence_and_its_line() {
+        fn file(text: &str) -> SourceFile<'_> {
+            SourceFile {
+                name: "events/club.toml",
+                text,
+            }
+        }
+        let good = load(file(GOOD), false).unwrap();
+        assert_eq!((good.id.as_str(), good.builtin), ("club", false));
+        for (from, to, line, sentence) in BAD {
+            assert!(GOOD.contains(from), "{from}");
+            let text = GOOD.replacen(from, to, 1);
+            let e = load(file(&text), false).unwrap_err();
+            assert_eq!(e.code, ErrorCode::EventInvalid, "{to}");
+            assert_eq!(
+                e.location.as_deref(),
+                Some(format!("events/club.toml:{line}").as_str()),
+                "{to}: {}",
+                e.message
+            );
+            assert!(e.message.starts_with(sentence), "{to}: {}", e.message);
+            let m = &e.message;
+            assert!(
+                (m.starts_with(char::is_uppercase) || m.starts_with('“'))
+                    && m.ends_with('.')
+                    && !m.contains('`'),
+                "{to}: {m}"
+            );
+        }
+    }
+}

@@ -214,3 +214,163 @@ fn split(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::sample::{result, scoring, setup};
+    use crate::tournament::{FirstRound, Pairing, PairingMethod, Player, TournamentEntry};
+    use Outcome::{Draw, Loss, Win};
+
+    /// Five players over two rounds, by hand:
+    /// round 1 Anna beats Bert 18–7, Carl and Dora draw 12.5 each, Emil has the bye;
+    /// round 2 Carl beats Anna 15–10, Bert beats Emil 20–5, Dora has the bye.
+    fn played() -> Tournament {
+        let pairing = |table, a: &str, b: &str| Pairing {
+            table,
+            a: a.into(),
+            b: b.into(),
+        };
+        let mut entries = vec![TournamentEntry::Created {
+            setup: setup(PairingMethod::Swiss, FirstRound::Random, 3),
+        }];
+        for name in ["Anna", "Bert", "Carl", "Dora", "Emil"] {
+            entries.push(TournamentEntry::PlayerAdded {
+                player: Player {
+                    name: name.into(),
+                    army: "Later Romans".into(),
+                    withdrawn: false,
+                },
+            });
+        }
+        let games = [
+            (1, 1, ("Anna", Win, 18.0), ("Bert", Loss, 7.0)),
+            (1, 2, ("Carl", Draw, 12.5), ("Dora", Draw, 12.5)),
+            (2, 1, ("Anna", Loss, 10.0), ("Carl", Win, 15.0)),
+            (2, 2, ("Bert", Win, 20.0), ("Emil", Loss, 5.0)),
+        ];
+        for (round, bye) in [(1, "Emil"), (2, "Dora")] {
+            entries.push(TournamentEntry::RoundPaired {
+                round,
+                pairings: games
+                    .iter()
+                    .filter(|g| g.0 == round)
+                    .map(|g| pairing(g.1, g.2 .0, g.3 .0))
+                    .collect(),
+                bye: Some(bye.into()),
+                seed: None,
+            });
+            for g in games.iter().filter(|g| g.0 == round) {
+                entries.push(TournamentEntry::ResultRecorded {
+                    round,
+                    table: g.1,
+                    result: result(
+                        (g.2 .0, g.2 .1, Some(g.2 .2)),
+                        (g.3 .0, g.3 .1, Some(g.3 .2)),
+                    ),
+                });
+            }
+        }
+        Tournament::open(&entries).unwrap()
+    }
+
+    fn with_breaks(id: &str, tie_breaks: &[TieBreak]) -> Scoring {
+        Scoring {
+            tie_breaks: tie_breaks.to_vec(),
+            ..scoring(id)
+        }
+    }
+
+    /// (rank, shared, player, points, victory points, strength of schedule)
+    type Line = (u32, bool, &'static str, f64, f64, f64);
+
+    fn lines(t: &Tournament, s: &Scoring) -> Vec<Line> {
+        standings(t, s)
+            .into_iter()
+            .map(|r| {
+                let name: &'static str = Box::leak(r.player.into_boxed_str());
+                (
+                    r.rank,
+                    r.shared,
+                    name,
+                    r.points,
+                    r.victory_points,
+                    r.strength_of_schedule,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_tie_break_splits_only_the_players_still_level() {
+        use TieBreak::{HeadToHead, StrengthOfSchedule, VictoryPoints};
+        let t = played();
+        // Hand-computed: 3 a win, 1 a draw, 3 a bye (and no victory points).
+        let cases: &[(&str, &[TieBreak], &[Line])] = &[
+            (
+                "win-draw-loss",
+                &[VictoryPoints, StrengthOfSchedule, HeadToHead],
+                &[
+                    (1, false, "Carl", 4.0, 27.5, 7.0),
+                    (2, false, "Dora", 4.0, 12.5, 4.0),
+                    (3, false, "Anna", 3.0, 28.0, 7.0),
+                    (4, false, "Bert", 3.0, 27.0, 6.0),
+                    (5, false, "Emil", 3.0, 5.0, 3.0),
+                ],
+            ),
+            (
+                // Carl and Dora drew; Anna beat Bert, who beat Emil: Anna and Bert level on 3.
+                "win-draw-loss",
+                &[HeadToHead],
+                &[
+                    (1, true, "Carl", 4.0, 27.5, 7.0),
+                    (1, true, "Dora", 4.0, 12.5, 4.0),
+                    (3, true, "Anna", 3.0, 28.0, 7.0),
+                    (3, true, "Bert", 3.0, 27.0, 6.0),
+                    (5, false, "Emil", 3.0, 5.0, 3.0),
+                ],
+            ),
+            (
+                // The 25 split are the points; the bye is worth 15 and 15 (R-EVENT-1).
+                "dbmm-25",
+                &[StrengthOfSchedule, HeadToHead],
+                &[
+                    (1, false, "Anna", 28.0, 28.0, 54.5),
+                    (2, false, "Carl", 27.5, 27.5, 55.5),
+                    (3, false, "Dora", 27.5, 27.5, 27.5),
+                    (4, false, "Bert", 27.0, 27.0, 48.0),
+                    (5, false, "Emil", 20.0, 20.0, 27.0),
+                ],
+            ),
+            (
+                "dbmm-25",
+                &[],
+                &[
+                    (1, false, "Anna", 28.0, 28.0, 54.5),
+                    (2, true, "Carl", 27.5, 27.5, 55.5),
+                    (2, true, "Dora", 27.5, 27.5, 27.5),
+                    (4, false, "Bert", 27.0, 27.0, 48.0),
+                    (5, false, "Emil", 20.0, 20.0, 27.0),
+                ],
+            ),
+        ];
+        for (id, breaks, expected) in cases {
+            assert_eq!(
+                lines(&t, &with_breaks(id, breaks)),
+                *expected,
+                "{id} {breaks:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn games_and_byes_are_counted_apart() {
+        let rows = standings(&played(), &scoring("win-draw-loss"));
+        let dora = rows.iter().find(|r| r.player == "Dora").unwrap();
+        let counts = (dora.played, dora.wins, dora.draws, dora.losses, dora.byes);
+        assert_eq!(counts, (1, 0, 1, 0, 1));
+        let anna = rows.iter().find(|r| r.player == "Anna").unwrap();
+        let counts = (anna.played, anna.wins, anna.draws, anna.losses, anna.byes);
+        assert_eq!(counts, (2, 1, 0, 1, 0));
+    }
+}
