@@ -119,6 +119,7 @@ fn entry_words(entry: &TournamentEntry) -> String {
     match entry {
         TournamentEntry::Created { .. } => "the event created".into(),
         TournamentEntry::PlayerAdded { player } => format!("{} added", player.name),
+        TournamentEntry::PlayerWithdrawn { player } => format!("{player} withdrawn"),
         TournamentEntry::RoundPaired { round, .. } => format!("round {round} paired"),
         TournamentEntry::PlayersSwapped { round, a, b } => {
             format!("{a} and {b} swapped in round {round}")
@@ -378,6 +379,20 @@ impl Battles {
         self.event_write(referee, id, |_, _, _| {
             Ok(TournamentEntry::PlayerAdded {
                 player: player.clone(),
+            })
+        })
+    }
+
+    /// A player leaves the event: no longer paired, his games kept in the standings.
+    pub fn event_player_withdraw(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        player: &str,
+    ) -> Result<EventView, RefereeError> {
+        self.event_write(referee, id, |_, _, _| {
+            Ok(TournamentEntry::PlayerWithdrawn {
+                player: player.to_string(),
             })
         })
     }

@@ -177,18 +177,27 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
             }
         }
         if round == 1 {
-            // The same file again, for another table: refused.
+            // The same file again, for its own table: refused as imported already.
             let twice = battles
-                .event_result_import(&referee, event, 1, 2, first_file.as_deref().unwrap())
+                .event_result_import(&referee, event, 1, 1, first_file.as_deref().unwrap())
                 .unwrap_err();
-            assert!(
-                matches!(
-                    code(&twice),
-                    ErrorCode::EventImportedTwice | ErrorCode::EventResultIn
-                ),
+            assert_eq!(
+                code(&twice),
+                ErrorCode::EventImportedTwice,
                 "{}",
                 twice.message
             );
+            // For another table: its players are not that table's.
+            let other = battles
+                .event_result_import(&referee, event, 1, 2, first_file.as_deref().unwrap())
+                .unwrap_err();
+            assert_eq!(
+                code(&other),
+                ErrorCode::EventWrongPlayers,
+                "{}",
+                other.message
+            );
+            assert!(other.message.contains("table 2"), "{}", other.message);
             // A table not in the round.
             let missing = battles
                 .event_result_import(&referee, event, 1, 9, first_file.as_deref().unwrap())
@@ -202,9 +211,6 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
         }
     }
     let view = battles.event_view(&referee, event).unwrap();
-    for line in &log {
-        eprintln!("{line}");
-    }
     let table: Vec<String> = view
         .standings
         .iter()
@@ -220,12 +226,81 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
             )
         })
         .collect();
-    for line in &table {
-        eprintln!("{line}");
-    }
-    // Worked out by hand from the pairings above (see the note of issue 37).
-    let expected: Vec<&str> = vec![];
-    if !expected.is_empty() {
-        assert_eq!(table, expected);
-    }
+    // Worked out by hand (the note of issue 37 has the working): round 1 by seed, 1 against 9;
+    // later rounds ranked by event points (the victory points, dbmm-25), then strength of
+    // schedule, then head to head, then name, and paired top-down avoiding rematches — round 3's
+    // P15 meets P13 (P10 met already), round 4's P05 meets P08 (P03 and P02 met already), P04
+    // meets P11 (P07 and P12 met already); P16 withdrawn, the bye to P09, the lowest ranked.
+    let pairings = [
+        "round 1 table 1 P01 v P09: P01 Narrow",
+        "round 1 table 2 P02 v P10: P02 Crushing",
+        "round 1 table 3 P03 v P11: P03 Narrow",
+        "round 1 table 4 P04 v P12: P04 Narrow",
+        "round 1 table 5 P05 v P13: P05 Crushing",
+        "round 1 table 6 P06 v P14: P06 Narrow",
+        "round 1 table 7 P07 v P15: P07 Narrow",
+        "round 1 table 8 P08 v P16: P08 Crushing",
+        "round 2 table 1 P02 v P05: P02 Narrow",
+        "round 2 table 2 P08 v P01: P01 Crushing",
+        "round 2 table 3 P03 v P04: P03 Narrow",
+        "round 2 table 4 P06 v P07: P06 Narrow",
+        "round 2 table 5 P09 v P11: P09 Narrow",
+        "round 2 table 6 P12 v P14: P12 Narrow",
+        "round 2 table 7 P15 v P10: P10 Narrow",
+        "round 2 table 8 P13 v P16: P13 Narrow",
+        "round 3 table 1 P01 v P02: P01 Crushing",
+        "round 3 table 2 P05 v P03: P03 Narrow",
+        "round 3 table 3 P06 v P09: P06 Crushing",
+        "round 3 table 4 P04 v P07: P04 Narrow",
+        "round 3 table 5 P08 v P12: P08 Narrow",
+        "round 3 table 6 P11 v P14: P11 Narrow",
+        "round 3 table 7 P15 v P13: P13 Narrow",
+        "round 3 table 8 P10 v P16: P10 Narrow",
+        "round 4 bye P09",
+        "round 4 table 1 P01 v P06: P01 Narrow",
+        "round 4 table 2 P05 v P08: P05 Narrow",
+        "round 4 table 3 P03 v P02: P02 Narrow",
+        "round 4 table 4 P04 v P11: P04 Crushing",
+        "round 4 table 5 P07 v P12: P07 Narrow",
+        "round 4 table 6 P14 v P15: P14 Narrow",
+        "round 4 table 7 P13 v P10: P10 Narrow",
+    ];
+    assert_eq!(log, pairings);
+    // Rank, player, event points, victory points, strength of schedule. Ties on points broken
+    // by strength of schedule: P06 (215) over P04 (186), P02 (234) over P03 (214) though P03
+    // lost to P02, P07 (219) over P08 (208), P12 (211) over P14 (191). The bye's 15 counts for
+    // P09 (40 = 11 + 14 + 0 + 15); his strength of schedule counts no opponent for it.
+    let expected = [
+        "1 P01 78 78 207",
+        "2 P06 64 64 215",
+        "3 P04 64 64 186",
+        "4 P05 61 61 195",
+        "5 P02 53 53 234",
+        "6 P03 53 53 214",
+        "7 P07 50 50 219",
+        "8 P08 50 50 208",
+        "9 P12 47 47 211",
+        "10 P14 47 47 191",
+        "11 P15 44 44 178",
+        "12 P10 42 42 158",
+        "13 P09 40 40 178",
+        "14 P13 39 39 169",
+        "15 P11 36 36 204",
+        "16 P16 22 22 131",
+    ];
+    assert_eq!(table, expected);
+    // How each result was reached: 30 from battle files, one by hand, one bye.
+    let sources: Vec<&str> = view
+        .tournament
+        .rounds
+        .iter()
+        .flat_map(|r| r.games.iter())
+        .map(|g| match g.result.as_ref().unwrap().source {
+            referee_core::tournament::ResultSource::File { .. } => "file",
+            referee_core::tournament::ResultSource::Hand => "hand",
+            referee_core::tournament::ResultSource::Battle { .. } => "battle",
+        })
+        .collect();
+    assert_eq!(sources.iter().filter(|s| **s == "file").count(), 30);
+    assert_eq!(sources.iter().filter(|s| **s == "hand").count(), 1);
 }
