@@ -77,6 +77,7 @@ describe('an event in words', () => {
     expect(standingsColumns(390)).toEqual(['rank', 'player', 'points', 'victory_points', 'record']);
     expect(standingsColumns(1280)).toContain('sos');
     expect(standingsColumns(1280)).toContain('army');
+    expect(standingsColumns(1280, true)).not.toContain('victory_points');
     expect(cell(row({ shared: true }), 'rank')).toBe('=3');
     expect(cell(row(), 'victory_points')).toBe('37.5');
     expect(cell(row(), 'record')).toBe('1-1-0');

@@ -116,10 +116,13 @@ export function undoLabel(verb: 'Undo' | 'Redo', what: string | null | undefined
 export type StandingColumn = 'rank' | 'player' | 'army' | 'points' | 'victory_points' | 'sos' | 'record';
 
 /** The standings' columns for a width in CSS pixels: on a phone the army goes under the player's
- * name and the record stays, VP and strength of schedule stay only where the scoring counts them. */
-export function standingsColumns(width: number): StandingColumn[] {
-  if (width < 600) return ['rank', 'player', 'points', 'victory_points', 'record'];
-  return ['rank', 'player', 'army', 'points', 'victory_points', 'sos', 'record'];
+ * name and strength of schedule is left to the wider screens; the victory points get no column
+ * of their own where they are the event's points (DBMM's 25 split). */
+export function standingsColumns(width: number, victoryPointsArePoints = false): StandingColumn[] {
+  const columns: StandingColumn[] = width < 600
+    ? ['rank', 'player', 'points', 'victory_points', 'record']
+    : ['rank', 'player', 'army', 'points', 'victory_points', 'sos', 'record'];
+  return victoryPointsArePoints ? columns.filter((c) => c !== 'victory_points') : columns;
 }
 
 export const columnHeading: Record<StandingColumn, { label: string; title: string }> = {
