@@ -41,6 +41,20 @@ const COMMANDS: &[&str] = &[
     "db_backup",
     "backups_list",
     "backup_restore",
+    "event_list",
+    "event_create",
+    "event_view",
+    "event_player_add",
+    "event_pair",
+    "event_swap",
+    "event_begin_battle",
+    "event_result_from_battle",
+    "event_result_import",
+    "event_result_by_hand",
+    "event_undo",
+    "event_redo",
+    "event_scorings",
+    "event_save",
 ];
 
 fn main() {

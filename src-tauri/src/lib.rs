@@ -9,9 +9,10 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use referee_api::{
     AdjustRequest, ApplyRequest, Backups, BattleRow, BattleView, Battles, Chance, DeletedBattle,
-    DiceRoll, ErrorCode, Fight, FightRequest, HouseRuleChoice, NewBattle, OutlookRequest,
-    PresetList, Referee, RefereeError, Resolution, ResolveRequest, RollEditPreview, RuleSection,
-    RulesetList, SharedDocument, UnitForm, UnitPreview, UnitSpec,
+    DiceRoll, ErrorCode, EventDocument, EventRow, EventView, Fight, FightRequest, HandResult,
+    HouseRuleChoice, NewBattle, NewEvent, OutlookRequest, Player, PresetList, Referee,
+    RefereeError, Resolution, ResolveRequest, RollEditPreview, RuleSection, RulesetList, Scoring,
+    SharedDocument, UnitForm, UnitPreview, UnitSpec,
 };
 use tauri::{Manager, State};
 use tauri_plugin_dialog::DialogExt;
@@ -444,6 +445,191 @@ async fn battle_save(
     .await
 }
 
+/// The convention events.
+#[tauri::command]
+async fn event_list(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+) -> Result<Vec<EventRow>, RefereeError> {
+    with_db(&db, &rules, move |b, r| b.event_list(r)).await
+}
+
+#[tauri::command]
+async fn event_create(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    request: serde_json::Value,
+) -> Result<EventView, RefereeError> {
+    let request: NewEvent = referee_api::parse_request(request, "")?;
+    with_db(&db, &rules, move |b, r| b.event_create(r, &request)).await
+}
+
+#[tauri::command]
+async fn event_view(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+) -> Result<EventView, RefereeError> {
+    with_db(&db, &rules, move |b, r| b.event_view(r, event)).await
+}
+
+#[tauri::command]
+async fn event_player_add(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    request: serde_json::Value,
+) -> Result<EventView, RefereeError> {
+    let request: Player = referee_api::parse_request(request, "")?;
+    with_db(&db, &rules, move |b, r| {
+        b.event_player_add(r, event, &request)
+    })
+    .await
+}
+
+#[tauri::command]
+async fn event_pair(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    round: u32,
+) -> Result<EventView, RefereeError> {
+    with_db(&db, &rules, move |b, r| b.event_pair(r, event, round)).await
+}
+
+#[tauri::command]
+async fn event_swap(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    round: u32,
+    a: String,
+    b: String,
+) -> Result<EventView, RefereeError> {
+    with_db(&db, &rules, move |bs, r| {
+        bs.event_swap(r, event, round, &a, &b)
+    })
+    .await
+}
+
+#[tauri::command]
+async fn event_begin_battle(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    round: u32,
+    table: u32,
+) -> Result<BattleView, RefereeError> {
+    with_db(&db, &rules, move |b, r| {
+        b.event_begin_battle(r, event, round, table)
+    })
+    .await
+}
+
+#[tauri::command]
+async fn event_result_from_battle(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    round: u32,
+    table: u32,
+) -> Result<EventView, RefereeError> {
+    with_db(&db, &rules, move |b, r| {
+        b.event_result_from_battle(r, event, round, table)
+    })
+    .await
+}
+
+/// A battle file's text, read by the window from a file the user chose.
+#[tauri::command]
+async fn event_result_import(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    round: u32,
+    table: u32,
+    text: String,
+) -> Result<EventView, RefereeError> {
+    with_db(&db, &rules, move |b, r| {
+        b.event_result_import(r, event, round, table, &text)
+    })
+    .await
+}
+
+#[tauri::command]
+async fn event_result_by_hand(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    round: u32,
+    table: u32,
+    request: serde_json::Value,
+) -> Result<EventView, RefereeError> {
+    let request: HandResult = referee_api::parse_request(request, "")?;
+    with_db(&db, &rules, move |b, r| {
+        b.event_result_by_hand(r, event, round, table, &request)
+    })
+    .await
+}
+
+#[tauri::command]
+async fn event_undo(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+) -> Result<EventView, RefereeError> {
+    with_db(&db, &rules, move |b, r| b.event_undo(r, event)).await
+}
+
+#[tauri::command]
+async fn event_redo(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+) -> Result<EventView, RefereeError> {
+    with_db(&db, &rules, move |b, r| b.event_redo(r, event)).await
+}
+
+#[tauri::command]
+async fn event_scorings(rules: State<'_, Rules>) -> Result<Vec<Scoring>, RefereeError> {
+    with_rules(&rules, move |r| Ok(r.scorings())).await
+}
+
+/// The event's standings saved through the system's save dialog, as `battle_save` does.
+#[tauri::command]
+async fn event_save(
+    app: tauri::AppHandle,
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    document: EventDocument,
+) -> Result<Option<String>, RefereeError> {
+    let (name, text) = with_db(&db, &rules, move |b, r| b.event_shared(r, event, document)).await?;
+    off_main(move || {
+        let mut dialog = app
+            .dialog()
+            .file()
+            .set_title("Save the event's standings")
+            .set_file_name(name)
+            .add_filter(document.kind_words(), &[document.extension()]);
+        if let Some(window) = app.get_webview_window("main") {
+            dialog = dialog.set_parent(&window);
+        }
+        let Some(chosen) = dialog.blocking_save_file() else {
+            return Ok(None);
+        };
+        let path = chosen.into_path().map_err(|_| {
+            RefereeError::new(
+                ErrorCode::FileUnwritable,
+                "the place chosen is not a folder the referee can write to: choose a folder on this device",
+            )
+        })?;
+        referee_api::write_atomically(&path, text.as_bytes())?;
+        Ok(Some(document.saved_words(&path)))
+    })
+    .await
+}
+
 /// The battle's plain-text log, to copy or share.
 #[tauri::command]
 async fn battle_log_text(
@@ -643,7 +829,21 @@ pub fn run() {
             roster_copy,
             db_backup,
             backups_list,
-            backup_restore
+            backup_restore,
+            event_list,
+            event_create,
+            event_view,
+            event_player_add,
+            event_pair,
+            event_swap,
+            event_begin_battle,
+            event_result_from_battle,
+            event_result_import,
+            event_result_by_hand,
+            event_undo,
+            event_redo,
+            event_scorings,
+            event_save
         ])
         .run(tauri::generate_context!())
         .expect("error while running the referee app");

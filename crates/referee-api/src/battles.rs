@@ -239,9 +239,9 @@ pub struct RollEditPreview {
 
 /// The battles of one database, under the rulesets in force.
 pub struct Battles {
-    store: Store,
+    pub(crate) store: Store,
     /// The battle last opened, so a sequence of commands does not refold it each time.
-    open: Option<(i64, Battle)>,
+    pub(crate) open: Option<(i64, Battle)>,
 }
 
 fn changes_text(changes: &[AppliedChange]) -> Vec<String> {
@@ -459,7 +459,11 @@ impl Battles {
         self.view(referee, id)
     }
 
-    fn battle(&mut self, referee: &Referee, id: i64) -> Result<&mut Battle, RefereeError> {
+    pub(crate) fn battle(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+    ) -> Result<&mut Battle, RefereeError> {
         let fresh = !matches!(&self.open, Some((open, _)) if *open == id);
         if fresh {
             let events = self.store.events(id)?;

@@ -3,6 +3,7 @@
 
 mod battles;
 mod dice;
+mod events;
 mod files;
 mod import;
 mod limits;
@@ -24,6 +25,9 @@ pub use battles::{
     FightRequest, LogEntry, NewBattle, OutlookRequest, PhysicalDice, RollEditPreview, LOG_TAIL,
 };
 pub use dice::{roll, DiceRoll, RollRequest};
+pub use events::{
+    event_file_name, EventDocument, EventRow, EventView, HandResult, NewEvent, MAX_ROUNDS,
+};
 pub use files::write_atomically;
 pub use import::{read_battle_file, MAX_TURN};
 pub use limits::{Limited, BATTLE_FILE_LIMIT, ROSTER_FILE_LIMIT, RULESET_FILE_LIMIT};
@@ -40,6 +44,12 @@ pub use referee_core::rule_system::{
     FightPart, Phase, PhaseStep, SideField, SystemInfo, Thrower,
 };
 pub use referee_core::systems::sections::RuleSection;
+pub use referee_core::tournament::standings::StandingRow;
+pub use referee_core::tournament::{
+    scoring::TieBreak, FirstRound, Game, GameResult, Outcome as EventOutcome, Pairing,
+    PairingMethod, Player, PlayerResult, ResultSource, Round, Scoring, Tournament, TournamentEntry,
+    TournamentSetup,
+};
 pub use referee_core::ErrorCode;
 pub use referee_store::{
     leftovers, BackupInfo, BackupReason, BattleFile, BattleRow, DeletedBattle, Roster, RosterRow,
@@ -80,6 +90,26 @@ pub struct RulesetList {
 pub struct PresetList {
     pub presets: Vec<Preset>,
     pub problems: Vec<RefereeError>,
+}
+
+/// A declaration with the token `Outcome` said as `GameOutcome`.
+fn game_outcome(decl: &str) -> String {
+    let mut out = String::with_capacity(decl.len() + 8);
+    let mut rest = decl;
+    while let Some(at) = rest.find("Outcome") {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + "Outcome".len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..at]);
+        out.push_str(if word(before) || word(after) {
+            "Outcome"
+        } else {
+            "GameOutcome"
+        });
+        rest = &rest[at + "Outcome".len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Every type the UI sees, as TypeScript, in one file (`ui/src/generated/api.ts`).
@@ -180,6 +210,28 @@ pub fn typescript_bindings() -> String {
         Backups::decl(&cfg),
         RosterRow::decl(&cfg),
         Roster::decl(&cfg),
+        NewEvent::decl(&cfg),
+        EventRow::decl(&cfg),
+        EventView::decl(&cfg),
+        HandResult::decl(&cfg),
+        EventDocument::decl(&cfg),
+        Tournament::decl(&cfg),
+        TournamentSetup::decl(&cfg),
+        PairingMethod::decl(&cfg),
+        FirstRound::decl(&cfg),
+        Player::decl(&cfg),
+        Pairing::decl(&cfg),
+        Round::decl(&cfg),
+        Game::decl(&cfg),
+        GameResult::decl(&cfg),
+        // The core's game outcome shares its Rust name with a resolution's `Outcome`: said as
+        // `GameOutcome` in TypeScript (until the core renames it for ts-rs itself).
+        game_outcome(&PlayerResult::decl(&cfg)),
+        ResultSource::decl(&cfg),
+        game_outcome(&EventOutcome::decl(&cfg)),
+        StandingRow::decl(&cfg),
+        Scoring::decl(&cfg),
+        TieBreak::decl(&cfg),
         itacs::FireSituation::decl(&cfg),
         itacs::MeleeSituation::decl(&cfg),
         itacs::FiringHex::decl(&cfg),

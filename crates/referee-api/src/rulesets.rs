@@ -12,6 +12,8 @@ use referee_core::{RefereeError, Resolution, SystemInfo};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use referee_core::tournament::Scoring;
+
 use crate::{PresetList, ResolveRequest, RuleSection, RulesetList};
 
 /// The rulesets in force.
@@ -26,6 +28,9 @@ pub struct Referee {
     /// The presets that stand under these rulesets, and the preset files that failed.
     presets: Vec<Preset>,
     preset_problems: Vec<RefereeError>,
+    /// An event's scoring settings: the built-in ones, then the data folder's `events/`.
+    scorings: Vec<Scoring>,
+    scoring_problems: Vec<RefereeError>,
 }
 
 /// Which house rules are in force, by the file name each is listed under: by default every
@@ -154,6 +159,25 @@ impl Referee {
         referee.problems = problems;
         preset_problems.append(&mut referee.preset_problems);
         referee.preset_problems = preset_problems;
+        let mut scoring_problems = Vec::new();
+        let club = read_folder(
+            folder.map(|f| f.join("events")).as_deref(),
+            &mut scoring_problems,
+        );
+        for f in &club {
+            let file = SourceFile {
+                name: &f.name,
+                text: &f.text,
+            };
+            match referee_core::tournament::scoring::load(file, false) {
+                Ok(s) => match referee.scorings.iter_mut().find(|q| q.id == s.id) {
+                    Some(q) => *q = s,
+                    None => referee.scorings.push(s),
+                },
+                Err(e) => scoring_problems.push(e),
+            }
+        }
+        referee.scoring_problems = scoring_problems;
         referee
     }
 
@@ -243,7 +267,10 @@ impl Referee {
                 .is_some_and(|r| r.info.layers.contains(&info.file));
         }
         let (presets, preset_problems) = load_presets(&rulesets, user_presets);
+        let (scorings, scoring_problems) = builtin_scorings();
         Referee {
+            scorings,
+            scoring_problems,
             rulesets,
             house_rules,
             texts,
@@ -251,6 +278,35 @@ impl Referee {
             presets,
             preset_problems,
         }
+    }
+
+    /// The scoring settings an event can be created with: the built-in ones, then the club's.
+    pub fn scorings(&self) -> Vec<Scoring> {
+        self.scorings.clone()
+    }
+
+    /// The club's scoring files that failed, each in a sentence.
+    pub fn scoring_problems(&self) -> &[RefereeError] {
+        &self.scoring_problems
+    }
+
+    /// One scoring by its id, or a sentence naming those there are.
+    pub fn scoring(&self, id: &str) -> Result<&Scoring, RefereeError> {
+        self.scorings.iter().find(|s| s.id == id).ok_or_else(|| {
+            let names: Vec<String> = self
+                .scorings
+                .iter()
+                .map(|s| format!("“{}”", s.name))
+                .collect();
+            RefereeError::new(
+                ErrorCode::EventInvalid,
+                format!(
+                    "There are no such scoring settings; choose one of {}.",
+                    referee_core::error::or_list(&names)
+                ),
+            )
+            .field("scoring")
+        })
     }
 
     /// The presets a new battle can begin from, and the preset files that failed.
@@ -462,6 +518,19 @@ impl Referee {
     pub fn ruleset_schema(id: &str) -> Result<serde_json::Value, RefereeError> {
         Ok(ruleset_schema(id)?.to_value())
     }
+}
+
+/// The scoring settings shipped with the app (a broken one is a problem, never a panic).
+fn builtin_scorings() -> (Vec<Scoring>, Vec<RefereeError>) {
+    let mut scorings = Vec::new();
+    let mut problems = Vec::new();
+    for (name, text) in referee_core::tournament::scoring::BUILTIN_SCORING {
+        match referee_core::tournament::scoring::load(SourceFile { name, text }, true) {
+            Ok(s) => scorings.push(s),
+            Err(e) => problems.push(e),
+        }
+    }
+    (scorings, problems)
 }
 
 /// The built-in presets, then the user folder's (one of the same id replaces the built-in one),

@@ -227,7 +227,7 @@ pub enum DbCommand {
     Check,
 }
 
-fn stdin_json<T: serde::de::DeserializeOwned>() -> Result<T, RefereeError> {
+pub(crate) fn stdin_json<T: serde::de::DeserializeOwned>() -> Result<T, RefereeError> {
     let mut input = String::new();
     std::io::Read::read_to_string(&mut std::io::stdin(), &mut input).map_err(|e| {
         RefereeError::new(
@@ -249,7 +249,7 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, RefereeError> 
 }
 
 /// A file the user names, read only if it is within its documented size.
-fn read(path: &Path, kind: Limited) -> Result<String, RefereeError> {
+pub(crate) fn read(path: &Path, kind: Limited) -> Result<String, RefereeError> {
     kind.read(path)
 }
 
@@ -264,7 +264,7 @@ pub enum Answer {
     Text(String),
 }
 
-fn value<T: serde::Serialize>(v: &T) -> Value {
+pub(crate) fn value<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 

@@ -4,6 +4,7 @@
 //! (rule)`) and to stdout as the error's JSON, with exit status 2.
 
 mod battle;
+mod event;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -99,6 +100,9 @@ enum Command {
     /// Reusable army rosters.
     #[command(subcommand)]
     Roster(battle::RosterCommand),
+    /// Convention events: players, rounds paired, results, standings.
+    #[command(subcommand)]
+    Event(event::EventCommand),
     /// The database itself: backups and integrity.
     #[command(subcommand)]
     Db(battle::DbCommand),
@@ -166,6 +170,7 @@ fn run(cli: Cli) -> Result<battle::Answer, RefereeError> {
         Command::Check { file } => Ok(json(&check_file(&file)?)),
         Command::Roll { dice, seed } => Ok(json(&roll(&RollRequest { dice, seed })?)),
         Command::Battle(command) => return battle::battle(&database(&cli.db), &referee(), command),
+        Command::Event(command) => return event::event(&database(&cli.db), &referee(), command),
         Command::Roster(command) => battle::roster(&database(&cli.db), &referee(), command),
         Command::Db(command) => battle::db(&database(&cli.db), &referee(), command),
     };

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const SYSTEM_PREFIXES: &[&str] = &["R-ITACS-", "R-MED-", "R-GTS-", "R-DBMM-"];
+const SYSTEM_PREFIXES: &[&str] = &["R-ITACS-", "R-MED-", "R-GTS-", "R-DBMM-", "R-EVENT-"];
 
 /// The folders whose files ship with the build or the tests, relative to the repository root.
 const CITING_DIRS: &[&str] = &[

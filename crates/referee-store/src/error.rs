@@ -114,6 +114,17 @@ pub enum StoreError {
         backup: BackupHint,
     },
 
+    // Convention events.
+    #[error("there is no event #{event}: choose one from the list of events")]
+    TournamentUnknown { event: i64 },
+    #[error("entry {seq} of event #{event} cannot be read: the event cannot be opened as it is. {backup}")]
+    DamagedEntry {
+        path: PathBuf,
+        event: i64,
+        seq: i64,
+        backup: BackupHint,
+    },
+
     // Battle files, exported and imported.
     #[error("the file is not a battle file: choose a battle file exported by the referee")]
     FileNotJson,
@@ -157,6 +168,8 @@ impl StoreError {
             StoreError::DamagedEvent { .. } => ErrorCode::StoreDamagedEvent,
             StoreError::RosterUnknown { .. } => ErrorCode::RosterUnknown,
             StoreError::DamagedRoster { .. } => ErrorCode::StoreDamagedRoster,
+            StoreError::TournamentUnknown { .. } => ErrorCode::EventUnknown,
+            StoreError::DamagedEntry { .. } => ErrorCode::StoreDamagedEvent,
             StoreError::FileNotJson | StoreError::FileInvalid { .. } => ErrorCode::ImportInvalid,
             StoreError::FileNotABattle => ErrorCode::ImportNotABattle,
             StoreError::FileNewer { .. } => ErrorCode::ImportNewerVersion,
@@ -171,6 +184,7 @@ impl StoreError {
                 Some("battle".into())
             }
             StoreError::RosterUnknown { .. } => Some("roster".into()),
+            StoreError::TournamentUnknown { .. } => Some("event".into()),
             StoreError::EventOutOfPlace { place, .. } => {
                 Some(format!("events[{}].seq", place.saturating_sub(1)))
             }
@@ -193,7 +207,8 @@ impl StoreError {
             | StoreError::DiskFull { path }
             | StoreError::Busy { path }
             | StoreError::DamagedEvent { path, .. }
-            | StoreError::DamagedRoster { path, .. } => Some(path.display().to_string()),
+            | StoreError::DamagedRoster { path, .. }
+            | StoreError::DamagedEntry { path, .. } => Some(path.display().to_string()),
             StoreError::ReadOnly { path, sqlite } | StoreError::Failed { path, sqlite } => {
                 Some(format!("{}: {sqlite}", path.display()))
             }

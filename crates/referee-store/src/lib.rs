@@ -12,6 +12,7 @@ mod error;
 mod file;
 mod rosters;
 mod schema;
+mod tournaments;
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +32,7 @@ pub use error::{store_error, BackupHint, StoreError};
 pub use file::{version_for, BattleFile, FileEvent, FileHead, FORMAT, FORMAT_VERSION};
 pub use rosters::{Roster, RosterRow};
 pub use schema::{schema_at, APPLICATION_ID, SCHEMA_VERSION};
+pub use tournaments::TournamentRow;
 
 pub struct Store {
     conn: Connection,

@@ -59,6 +59,20 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE battles ADD COLUMN head_seq INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE battles ADD COLUMN head_hash TEXT NOT NULL DEFAULT '';
     ALTER TABLE rosters ADD COLUMN hash TEXT NOT NULL DEFAULT '';",
+    // 6: convention events (in code tournaments, apart from a battle's events): each a row and
+    // its append-only entries (the core's TournamentEntry as JSON), folded as a battle's are.
+    "CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE tournament_entries (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, seq)
+    ) WITHOUT ROWID;",
 ];
 
 /// The schema version whose migration adds event hashes (computed for existing events).

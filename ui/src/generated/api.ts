@@ -463,7 +463,7 @@ location?: string,
  */
 rule?: string, ruling?: string, };
 
-export type ErrorCode = "situation.invalid_json" | "situation.unreadable" | "situation.invalid_field" | "situation.invalid_count" | "situation.value_out_of_range" | "situation.invalid_strength" | "situation.unknown_unit_type" | "situation.unknown_unit_class" | "situation.missing_class" | "situation.missing_strength" | "situation.leader_as_unit" | "situation.no_units" | "situation.invalid_formation" | "situation.invalid_leader_alone" | "situation.invalid_move" | "situation.unknown_terrain" | "situation.unknown_column" | "situation.off_the_track" | "situation.no_shot_left" | "situation.impassable" | "situation.melee_not_allowed" | "situation.zero_fire_strength" | "situation.may_not_fire" | "situation.zero_attack" | "situation.zero_defence" | "situation.invalid_range" | "situation.out_of_range" | "situation.off_table" | "situation.stacking_off_table" | "situation.over_stacked" | "situation.disrupted_attacker" | "situation.invalid_square" | "situation.below_lowest_column" | "situation.terrain_closed" | "situation.missing_movement" | "situation.out_of_movement" | "situation.over_stacking" | "situation.must_stop" | "situation.not_farther" | "situation.off_map" | "situation.not_a_rout_move" | "situation.disrupted_move" | "situation.square_move" | "situation.empty_path" | "situation.no_movement_cost" | "situation.duplicate_label" | "situation.unknown_leader" | "situation.unknown_result" | "situation.unknown_event" | "situation.already_fired" | "situation.not_horse_archers" | "situation.throwing_not_defensive" | "situation.not_a_carrier" | "situation.over_capacity" | "situation.not_a_fire_ship" | "situation.two_sides" | "situation.fleet_stacking" | "situation.invalid_scenario" | "dice.not_rolled" | "situation.invalid_armour" | "situation.invalid_charge_factor" | "situation.invalid_leader_range" | "situation.invalid_turn" | "situation.not_ranged" | "situation.no_target" | "situation.movement_formation" | "situation.not_cavalry" | "situation.no_retreat" | "situation.banner_of_missing" | "situation.unknown_rating" | "situation.unknown_class" | "situation.invalid_quality" | "situation.no_stands" | "situation.too_many_hits" | "situation.no_secondary" | "situation.cannot_fire" | "situation.skirmish_in_melee" | "situation.routed_recoil" | "situation.contact_forbidden" | "situation.unknown_test" | "situation.not_routed" | "situation.invalid_wheel" | "situation.invalid_rating" | "situation.unknown_element" | "situation.unknown_grade" | "situation.invalid_counts_as" | "situation.no_combat_factor" | "situation.support_not_allowed" | "situation.unknown_factor" | "situation.factor_not_applicable" | "situation.too_many_overlaps" | "situation.invalid_contact" | "situation.no_morale_equivalents" | "situation.cannot_shoot" | "situation.invalid_me" | "situation.losses_exceed_command" | "situation.unknown_pip_action" | "situation.unknown_pip_condition" | "situation.unknown_scale" | "situation.unknown_climate" | "situation.invalid_clock" | "situation.unknown_weather" | "situation.unknown_season" | "dice.invalid" | "action.unknown" | "ruleset.unknown" | "ruleset.unknown_system" | "ruleset.syntax" | "preset.syntax" | "preset.invalid" | "preset.unknown_ruleset" | "preset.unknown" | "ruleset.invalid" | "ruleset.is_house_rule" | "house_rule.invalid" | "file.unreadable" | "battle.unknown" | "battle.not_deleted" | "backup.unknown" | "backup.unusable" | "battle.invalid_setup" | "battle.invalid_unit" | "battle.one_unit_per_entry" | "battle.unknown_side" | "battle.unknown_command" | "battle.target_unmapped" | "battle.no_command" | "battle.mixed_sides" | "fight.no_units" | "fight.not_a_combat" | "fight.wrong_ruleset" | "fight.unknown_unit" | "fight.unit_lost" | "fight.not_a_unit" | "fight.not_opened" | "battle.not_a_change_of_these_rules" | "fight.picked_twice" | "fight.mixed_sides" | "fight.same_side" | "fight.not_in_this_fight" | "fight.unknown_bound" | "fight.no_contacts" | "fight.one_each" | "fight.too_many_units" | "fight.disrupted" | "fight.scattered" | "fight.enemy_hex" | "fight.path_hex" | "fight.units_moving" | "battle.choice_needed" | "battle.unit_gone" | "unit.invalid" | "unit.two_generals" | "battle.over_stacking" | "unit.skirmish_stands" | "unit.not_for_reserve" | "battle.command_spent" | "unit.other_system" | "battle.no_outcome" | "battle.nothing_to_undo" | "battle.nothing_to_redo" | "battle.unknown_event" | "battle.once_per_turn" | "battle.once_per_game" | "battle.already_applied" | "battle.not_a_roll" | "battle.invalid_events" | "battle.turn_out_of_range" | "battle.full" | "store.newer_version" | "store.corrupt" | "store.damaged_event" | "store.damaged_roster" | "store.damaged" | "store.not_referee" | "store.is_folder" | "store.disk_full" | "store.busy" | "store.unwritable" | "store.conflict" | "store.failed" | "roster.unknown" | "roster.invalid" | "roster.wrong_ruleset" | "import.invalid" | "import.not_a_battle" | "import.newer_version" | "import.foreign_ruleset" | "import.out_of_range" | "import.damaged" | "preferences.invalid" | "preferences.too_large" | "preferences.unwritable" | "file.too_large" | "dice.enter_by_hand" | "input.unreadable" | "input.invalid_json" | "input.invalid" | "file.unwritable" | "name.invalid" | "output.unwritable" | "odds.engine" | "app.failed" | "app.no_backend" | "settings.unsaved";
+export type ErrorCode = "situation.invalid_json" | "situation.unreadable" | "situation.invalid_field" | "situation.invalid_count" | "situation.value_out_of_range" | "situation.invalid_strength" | "situation.unknown_unit_type" | "situation.unknown_unit_class" | "situation.missing_class" | "situation.missing_strength" | "situation.leader_as_unit" | "situation.no_units" | "situation.invalid_formation" | "situation.invalid_leader_alone" | "situation.invalid_move" | "situation.unknown_terrain" | "situation.unknown_column" | "situation.off_the_track" | "situation.no_shot_left" | "situation.impassable" | "situation.melee_not_allowed" | "situation.zero_fire_strength" | "situation.may_not_fire" | "situation.zero_attack" | "situation.zero_defence" | "situation.invalid_range" | "situation.out_of_range" | "situation.off_table" | "situation.stacking_off_table" | "situation.over_stacked" | "situation.disrupted_attacker" | "situation.invalid_square" | "situation.below_lowest_column" | "situation.terrain_closed" | "situation.missing_movement" | "situation.out_of_movement" | "situation.over_stacking" | "situation.must_stop" | "situation.not_farther" | "situation.off_map" | "situation.not_a_rout_move" | "situation.disrupted_move" | "situation.square_move" | "situation.empty_path" | "situation.no_movement_cost" | "situation.duplicate_label" | "situation.unknown_leader" | "situation.unknown_result" | "situation.unknown_event" | "situation.already_fired" | "situation.not_horse_archers" | "situation.throwing_not_defensive" | "situation.not_a_carrier" | "situation.over_capacity" | "situation.not_a_fire_ship" | "situation.two_sides" | "situation.fleet_stacking" | "situation.invalid_scenario" | "dice.not_rolled" | "situation.invalid_armour" | "situation.invalid_charge_factor" | "situation.invalid_leader_range" | "situation.invalid_turn" | "situation.not_ranged" | "situation.no_target" | "situation.movement_formation" | "situation.not_cavalry" | "situation.no_retreat" | "situation.banner_of_missing" | "situation.unknown_rating" | "situation.unknown_class" | "situation.invalid_quality" | "situation.no_stands" | "situation.too_many_hits" | "situation.no_secondary" | "situation.cannot_fire" | "situation.skirmish_in_melee" | "situation.routed_recoil" | "situation.contact_forbidden" | "situation.unknown_test" | "situation.not_routed" | "situation.invalid_wheel" | "situation.invalid_rating" | "situation.unknown_element" | "situation.unknown_grade" | "situation.invalid_counts_as" | "situation.no_combat_factor" | "situation.support_not_allowed" | "situation.unknown_factor" | "situation.factor_not_applicable" | "situation.too_many_overlaps" | "situation.invalid_contact" | "situation.no_morale_equivalents" | "situation.cannot_shoot" | "situation.invalid_me" | "situation.losses_exceed_command" | "situation.unknown_pip_action" | "situation.unknown_pip_condition" | "situation.unknown_scale" | "situation.unknown_climate" | "situation.invalid_clock" | "situation.unknown_weather" | "situation.unknown_season" | "dice.invalid" | "action.unknown" | "ruleset.unknown" | "ruleset.unknown_system" | "ruleset.syntax" | "preset.syntax" | "preset.invalid" | "preset.unknown_ruleset" | "preset.unknown" | "ruleset.invalid" | "ruleset.is_house_rule" | "house_rule.invalid" | "file.unreadable" | "battle.unknown" | "battle.not_deleted" | "backup.unknown" | "backup.unusable" | "battle.invalid_setup" | "battle.invalid_unit" | "battle.one_unit_per_entry" | "battle.unknown_side" | "battle.unknown_command" | "battle.target_unmapped" | "battle.no_command" | "battle.mixed_sides" | "fight.no_units" | "fight.not_a_combat" | "fight.wrong_ruleset" | "fight.unknown_unit" | "fight.unit_lost" | "fight.not_a_unit" | "fight.not_opened" | "battle.not_a_change_of_these_rules" | "fight.picked_twice" | "fight.mixed_sides" | "fight.same_side" | "fight.not_in_this_fight" | "fight.unknown_bound" | "fight.no_contacts" | "fight.one_each" | "fight.too_many_units" | "fight.disrupted" | "fight.scattered" | "fight.enemy_hex" | "fight.path_hex" | "fight.units_moving" | "battle.choice_needed" | "battle.unit_gone" | "unit.invalid" | "unit.two_generals" | "battle.over_stacking" | "unit.skirmish_stands" | "unit.not_for_reserve" | "battle.command_spent" | "unit.other_system" | "battle.no_outcome" | "battle.nothing_to_undo" | "battle.nothing_to_redo" | "battle.unknown_event" | "battle.once_per_turn" | "battle.once_per_game" | "battle.already_applied" | "battle.not_a_roll" | "battle.invalid_events" | "battle.turn_out_of_range" | "battle.full" | "store.newer_version" | "store.corrupt" | "store.damaged_event" | "store.damaged_roster" | "store.damaged" | "store.not_referee" | "store.is_folder" | "store.disk_full" | "store.busy" | "store.unwritable" | "store.conflict" | "store.failed" | "roster.unknown" | "roster.invalid" | "roster.wrong_ruleset" | "import.invalid" | "import.not_a_battle" | "import.newer_version" | "import.foreign_ruleset" | "import.out_of_range" | "import.damaged" | "preferences.invalid" | "preferences.too_large" | "preferences.unwritable" | "file.too_large" | "dice.enter_by_hand" | "input.unreadable" | "input.invalid_json" | "input.invalid" | "file.unwritable" | "name.invalid" | "output.unwritable" | "odds.engine" | "app.failed" | "app.no_backend" | "settings.unsaved" | "event.invalid" | "event.unknown" | "event.duplicate_player" | "event.unknown_player" | "event.round_paired" | "event.results_missing" | "event.round_started" | "event.not_in_round" | "event.result_in" | "event.imported_twice" | "event.wrong_players" | "event.wrong_system" | "event.no_verdict";
 
 export type RollRequest = { 
 /**
@@ -894,6 +894,165 @@ export type Backups = { backups: Array<BackupInfo>, problem: RefereeError | null
 export type RosterRow = { id: number, name: string, ruleset: string, units: number, saved_at: string, };
 
 export type Roster = { name: string, ruleset: string, units: Array<UnitSpec>, };
+
+export type NewEvent = { name: string, 
+/**
+ * The ruleset its battles are played under (`dbmm`).
+ */
+ruleset: string, 
+/**
+ * The scoring settings' id (`dbmm-25`), one of `event_scorings`.
+ */
+scoring: string, pairing: PairingMethod, first_round: FirstRound, 
+/**
+ * Rounds planned, 1 to 20.
+ */
+rounds: number, };
+
+export type EventRow = { id: number, name: string, ruleset: string, 
+/**
+ * The rule system's name as the app shows it.
+ */
+ruleset_name: string, players: number, rounds_paired: number, 
+/**
+ * When it was created (RFC 3339, UTC).
+ */
+created_at: string, };
+
+export type EventView = { id: number, tournament: Tournament, standings: Array<StandingRow>, scoring: Scoring, ruleset_name: string, 
+/**
+ * The round pairing would pair next.
+ */
+next_round: number, can_pair: boolean, 
+/**
+ * Why the next round cannot be paired yet, in a sentence.
+ */
+why_not_pair?: string, 
+/**
+ * What Undo would take back, in words ("Undo: round 2 paired").
+ */
+undo?: string, 
+/**
+ * What Redo would put back, in words.
+ */
+redo?: string, };
+
+export type HandResult = { 
+/**
+ * The winner's name; none for a draw.
+ */
+winner?: string, 
+/**
+ * The first player's (the pairing's a) victory points, where the system counts them.
+ */
+victory_points_a?: number, 
+/**
+ * The second player's (the pairing's b) victory points.
+ */
+victory_points_b?: number, 
+/**
+ * Anything the umpire wants kept with the result.
+ */
+note?: string, };
+
+export type EventDocument = "report" | "csv";
+
+export type Tournament = { setup: TournamentSetup, players: Array<Player>, rounds: Array<Round>, };
+
+export type TournamentSetup = { name: string, 
+/**
+ * The rule system its battles are played under (a ruleset id: `dbmm`).
+ */
+ruleset: string, 
+/**
+ * The scoring settings' id (a file of rulesets/events/).
+ */
+scoring: string, pairing: PairingMethod, first_round: FirstRound, 
+/**
+ * How many rounds are planned (a round robin has as many as it needs).
+ */
+rounds: number, };
+
+export type PairingMethod = "swiss" | "round_robin";
+
+export type FirstRound = "random" | "seeded";
+
+export type Player = { name: string, army: string, };
+
+export type Pairing = { table: number, a: string, b: string, };
+
+export type Round = { number: number, games: Array<Game>, bye?: string, };
+
+export type Game = { pairing: Pairing, battle?: number, result?: GameResult, };
+
+export type GameResult = { source: ResultSource, 
+/**
+ * The two players' results, in the pairing's order (a, then b).
+ */
+players: Array<PlayerResult>, 
+/**
+ * The verdict as the battle gives it ("Anna wins 18–7 on victory points (…)"), or as the
+ * umpire entered it.
+ */
+words: string, 
+/**
+ * The rule section the verdict rests on (empty for a result entered by hand).
+ */
+rule: string, };
+
+export type PlayerResult = { player: string, outcome: GameOutcome, 
+/**
+ * The battle's victory points for this player (DBMM's share of 25, ITACS's points, GTS's
+ * enemy units lost), where the system counts them.
+ */
+victory_points?: number, };
+
+export type ResultSource = { "kind": "battle", battle: number, } | { "kind": "file", head: string, } | { "kind": "hand" };
+
+export type GameOutcome = "win" | "draw" | "loss";
+
+export type StandingRow = { 
+/**
+ * 1 for the top; players tied on every tie-break share a rank.
+ */
+rank: number, 
+/**
+ * The rank is shared with another player.
+ */
+shared: boolean, player: string, army: string, played: number, wins: number, draws: number, losses: number, byes: number, points: number, victory_points: number, strength_of_schedule: number, };
+
+export type Scoring = { 
+/**
+ * The file stem (`dbmm-25`); filled in from the file's name.
+ */
+id: string, name: string, 
+/**
+ * One plain sentence for the create form.
+ */
+description: string, 
+/**
+ * The rule systems these settings suit (ruleset ids); empty for any.
+ */
+rulesets: Array<string>, 
+/**
+ * Where the settings come from (the rules' page, or the club's own).
+ */
+rule: string, win: number, draw: number, loss: number, 
+/**
+ * The battle's victory points are the event points (DBMM's 25 split as the sheets give
+ * it); win, draw and loss then add nothing unless set.
+ */
+victory_points_are_points: boolean, 
+/**
+ * The event points and victory points a bye is worth.
+ */
+bye_points: number, bye_victory_points: number, tie_breaks: Array<TieBreak>, 
+/**
+ * Shipped with the app, or a club's file.
+ */
+builtin: boolean, };
+
+export type TieBreak = "victory_points" | "strength_of_schedule" | "head_to_head";
 
 export type ItacsFireSituation = { firing_hexes: Array<FiringHex>, target: TargetHex, 
 /**

@@ -5,7 +5,7 @@
 //! `html.rs`). Nothing here reads or writes the store: `Battles` gathers what a report needs.
 
 mod chart;
-mod html;
+pub(crate) mod html;
 mod page;
 mod text;
 

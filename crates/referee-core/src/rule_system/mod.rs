@@ -23,7 +23,7 @@ pub use action::{
 };
 pub use fight::{Fighter, Labels, Opening, Place, PlaceList, Sides};
 pub use form::{UnitField, UnitForm, UnitPreview};
-pub use standing::{Gauge, Standing};
+pub use standing::{Gauge, SideVerdict, Standing, Verdict};
 
 use crate::contract::{Change, Resolution};
 use crate::error::RefereeError;
@@ -382,7 +382,7 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
     fn standing(data: &Self::Data, state: &BattleState) -> Standing;
     /// How the battle ends as it stands, for an event's standings; none where the system cannot
     /// yet judge (an army without units).
-    fn verdict(data: &Self::Data, state: &BattleState) -> Option<standing::Verdict> {
+    fn verdict(data: &Self::Data, state: &BattleState) -> Option<Verdict> {
         let _ = (data, state);
         None
     }
@@ -508,7 +508,7 @@ pub trait System: Send + Sync + fmt::Debug {
     ) -> Option<RefereeError>;
     fn follow_on(&self, before: &BattleState, after: &BattleState) -> Vec<FollowOn>;
     fn standing(&self, state: &BattleState) -> Standing;
-    fn verdict(&self, state: &BattleState) -> Option<standing::Verdict>;
+    fn verdict(&self, state: &BattleState) -> Option<Verdict>;
     /// The loaded system itself, for callers that know which it is (tests, benchmarks).
     fn as_any(&self) -> &dyn Any;
 }
@@ -814,7 +814,7 @@ impl<S: RuleSystem> System for Loaded<S> {
         S::standing(&self.data, state)
     }
 
-    fn verdict(&self, state: &BattleState) -> Option<standing::Verdict> {
+    fn verdict(&self, state: &BattleState) -> Option<Verdict> {
         S::verdict(&self.data, state)
     }
 

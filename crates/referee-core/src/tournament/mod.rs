@@ -60,6 +60,10 @@ pub struct TournamentSetup {
 pub struct Player {
     pub name: String,
     pub army: String,
+    /// Withdrawn from the event: kept in the standings, no longer paired.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub withdrawn: bool,
 }
 
 /// One game of a round: two players at a numbered table. Players are named (names are unique
@@ -131,6 +135,10 @@ pub enum TournamentEntry {
     },
     PlayerAdded {
         player: Player,
+    },
+    /// A player leaves the event (he is no longer paired; his games stay).
+    PlayerWithdrawn {
+        player: String,
     },
     /// A round paired; a random first round keeps the seed its order was drawn with.
     RoundPaired {
@@ -250,6 +258,7 @@ impl Tournament {
                 "The event was created already.",
             )),
             TournamentEntry::PlayerAdded { player } => self.add_player(player),
+            TournamentEntry::PlayerWithdrawn { player } => self.withdraw(player),
             TournamentEntry::RoundPaired {
                 round,
                 pairings,
@@ -308,8 +317,31 @@ impl Tournament {
         self.players.push(Player {
             name: name.to_string(),
             army: player.army.trim().to_string(),
+            withdrawn: false,
         });
         Ok(())
+    }
+
+    fn withdraw(&mut self, name: &str) -> Result<(), RefereeError> {
+        let Some(p) = self.players.iter_mut().find(|p| p.name == name) else {
+            return Err(RefereeError::new(
+                ErrorCode::EventUnknownPlayer,
+                format!("{name} is not a player of this event."),
+            ));
+        };
+        if p.withdrawn {
+            return Err(RefereeError::new(
+                ErrorCode::EventInvalid,
+                format!("{name} has withdrawn already."),
+            ));
+        }
+        p.withdrawn = true;
+        Ok(())
+    }
+
+    /// The players still paired, in the order entered.
+    pub fn active_players(&self) -> impl Iterator<Item = &Player> {
+        self.players.iter().filter(|p| !p.withdrawn)
     }
 
     fn pair(
@@ -331,39 +363,27 @@ impl Tournament {
                 format!("Round {expected} comes before round {round}."),
             ));
         }
-        if let Some(last) = self.rounds.last() {
-            let waiting = last.waiting();
-            if !waiting.is_empty() {
-                return Err(RefereeError::new(
-                    ErrorCode::EventResultsMissing,
-                    format!(
-                        "Round {} still waits for the {} from {}: enter them before pairing round {round}.",
-                        last.number,
-                        if waiting.len() == 1 { "result" } else { "results" },
-                        crate::error::and_list(
-                            &waiting
-                                .iter()
-                                .map(|t| format!("table {t}"))
-                                .collect::<Vec<_>>()
-                                .iter()
-                                .map(String::as_str)
-                                .collect::<Vec<_>>()
-                        )
-                    ),
-                ));
-            }
-        }
+        self.results_in(round)?;
         let mut seen: Vec<&str> = Vec::new();
         for name in pairings
             .iter()
             .flat_map(|p| [p.a.as_str(), p.b.as_str()])
             .chain(bye)
         {
-            if self.player(name).is_none() {
-                return Err(RefereeError::new(
-                    ErrorCode::EventUnknownPlayer,
-                    format!("{name} is not a player of this event."),
-                ));
+            match self.player(name) {
+                None => {
+                    return Err(RefereeError::new(
+                        ErrorCode::EventUnknownPlayer,
+                        format!("{name} is not a player of this event."),
+                    ))
+                }
+                Some(p) if p.withdrawn => {
+                    return Err(RefereeError::new(
+                        ErrorCode::EventInvalid,
+                        format!("{name} has withdrawn from the event and is no longer paired."),
+                    ))
+                }
+                Some(_) => {}
             }
             if seen.contains(&name) {
                 return Err(RefereeError::new(
@@ -385,6 +405,34 @@ impl Tournament {
                 .collect(),
             bye: bye.map(str::to_string),
         });
+        Ok(())
+    }
+
+    /// Refuses pairing round `round` while the round before still waits for results: the
+    /// standings, and so the pairing, rest on them.
+    pub fn results_in(&self, round: u32) -> Result<(), RefereeError> {
+        if let Some(last) = self.rounds.last() {
+            let waiting = last.waiting();
+            if !waiting.is_empty() {
+                return Err(RefereeError::new(
+                ErrorCode::EventResultsMissing,
+                format!(
+                    "Round {} still waits for the {} from {}: enter them before pairing round {round}.",
+                    last.number,
+                    if waiting.len() == 1 { "result" } else { "results" },
+                    crate::error::and_list(
+                        &waiting
+                            .iter()
+                            .map(|t| format!("table {t}"))
+                            .collect::<Vec<_>>()
+                            .iter()
+                            .map(String::as_str)
+                            .collect::<Vec<_>>()
+                    )
+                ),
+            ));
+            }
+        }
         Ok(())
     }
 
@@ -515,4 +563,129 @@ pub fn in_force(entries: &[TournamentEntry]) -> Vec<&TournamentEntry> {
         }
     }
     kept
+}
+
+/// Events built and played out for the tests of the tournament modules.
+#[cfg(test)]
+pub(crate) mod sample {
+    use super::*;
+
+    pub fn setup(pairing: PairingMethod, first_round: FirstRound, rounds: u32) -> TournamentSetup {
+        TournamentSetup {
+            name: "Autumn open".into(),
+            ruleset: "dbmm".into(),
+            scoring: "win-draw-loss".into(),
+            pairing,
+            first_round,
+            rounds,
+        }
+    }
+
+    /// Players `P01`, `P02` … in seed order.
+    pub fn name(seed: usize) -> String {
+        format!("P{seed:02}")
+    }
+
+    pub fn event(setup: TournamentSetup, players: usize) -> Tournament {
+        let mut entries = vec![TournamentEntry::Created { setup }];
+        entries.extend((1..=players).map(|i| TournamentEntry::PlayerAdded {
+            player: Player {
+                name: name(i),
+                army: format!("Army {i}"),
+                withdrawn: false,
+            },
+        }));
+        Tournament::open(&entries).unwrap()
+    }
+
+    pub fn result(a: (&str, Outcome, Option<f64>), b: (&str, Outcome, Option<f64>)) -> GameResult {
+        let one = |(player, outcome, victory_points): (&str, Outcome, Option<f64>)| PlayerResult {
+            player: player.into(),
+            outcome,
+            victory_points,
+        };
+        GameResult {
+            source: ResultSource::Hand,
+            players: vec![one(a), one(b)],
+            words: "Entered by hand.".into(),
+            rule: String::new(),
+        }
+    }
+
+    pub fn scoring(id: &str) -> Scoring {
+        scoring::builtin_scorings()
+            .into_iter()
+            .find(|s| s.id == id)
+            .unwrap()
+    }
+}
+
+#[cfg(test)]
+mod withdrawal {
+    use super::sample::*;
+    use super::*;
+
+    /// A player who withdraws after round 1 is not paired again: the 15 left give a bye; his
+    /// game stays in the standings; withdrawing twice, or pairing him by hand, is refused.
+    #[test]
+    fn a_withdrawn_player_is_no_longer_paired_and_keeps_his_games() {
+        let mut t = event(setup(PairingMethod::Swiss, FirstRound::Seeded, 3), 16);
+        let s = scoring("win-draw-loss");
+        let plan = pairing::pair_next(&t, &s, &[]).unwrap();
+        t.apply(&TournamentEntry::RoundPaired {
+            round: 1,
+            pairings: plan.pairings.clone(),
+            bye: None,
+            seed: None,
+        })
+        .unwrap();
+        for p in &plan.pairings {
+            let r = sample::result(
+                (&p.a, Outcome::Win, Some(15.0)),
+                (&p.b, Outcome::Loss, Some(10.0)),
+            );
+            t.apply(&TournamentEntry::ResultRecorded {
+                round: 1,
+                table: p.table,
+                result: r,
+            })
+            .unwrap();
+        }
+        let gone = name(16);
+        t.apply(&TournamentEntry::PlayerWithdrawn {
+            player: gone.clone(),
+        })
+        .unwrap();
+        let again = t
+            .apply(&TournamentEntry::PlayerWithdrawn {
+                player: gone.clone(),
+            })
+            .unwrap_err();
+        assert_eq!(again.message, format!("{gone} has withdrawn already."));
+        let plan = pairing::pair_next(&t, &s, &[]).unwrap();
+        let paired: Vec<&str> = plan
+            .pairings
+            .iter()
+            .flat_map(|p| [p.a.as_str(), p.b.as_str()])
+            .chain(plan.bye.as_deref())
+            .collect();
+        assert_eq!(paired.len(), 15);
+        assert!(!paired.contains(&gone.as_str()));
+        assert!(plan.bye.is_some());
+        let table = standings::standings(&t, &s);
+        let row = table.iter().find(|r| r.player == gone).unwrap();
+        assert_eq!(row.played, 1);
+        // Pairing him by hand is refused.
+        let mut by_hand = plan.pairings.clone();
+        by_hand[0].b = gone.clone();
+        let refused = t
+            .apply(&TournamentEntry::RoundPaired {
+                round: 2,
+                pairings: by_hand,
+                bye: plan.bye.clone(),
+                seed: None,
+            })
+            .unwrap_err();
+        assert!(refused.message.contains("withdrawn"), "{}", refused.message);
+    }
 }

@@ -1,10 +1,15 @@
 //! Pairing a round: round 1 random (in the order drawn by the caller) or seeded; later rounds
-//! Swiss — players grouped by score, paired within the group, no rematch where avoidable —, or
-//! round robin; a bye for an odd count (to the lowest-ranked player who has had none); tables
-//! numbered from the top.
+//! Swiss — players ranked by the standings, paired top-down so that each meets the next player
+//! of his score group (the last of an odd group floats down), no rematch where avoidable
+//! (R-EVENT-3) —, or round robin by the circle method; a bye for an odd count (to the
+//! lowest-ranked player who has had none); tables numbered from the top.
 
-use super::{Pairing, Scoring, Tournament};
+use std::collections::HashSet;
+
+use super::standings::standings;
+use super::{FirstRound, Pairing, PairingMethod, Scoring, Tournament};
 use crate::error::RefereeError;
+use crate::ErrorCode;
 
 /// The next round's pairings and bye.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,28 +18,510 @@ pub struct RoundPlan {
     pub bye: Option<String>,
 }
 
+/// The two players have met already in a round paired (a pairing counts as soon as it is made).
+pub fn met(t: &Tournament, a: &str, b: &str) -> bool {
+    t.rounds.iter().flat_map(|r| r.games.iter()).any(|g| {
+        let p = &g.pairing;
+        (p.a == a && p.b == b) || (p.a == b && p.b == a)
+    })
+}
+
+/// The number of rounds the event will have: the setup's for Swiss, every opponent once for a
+/// round robin.
+pub fn rounds_planned(t: &Tournament) -> u32 {
+    match t.setup.pairing {
+        PairingMethod::Swiss => t.setup.rounds,
+        PairingMethod::RoundRobin => {
+            let n = t.active_players().count() as u32;
+            n.saturating_sub(1) + n % 2
+        }
+    }
+}
+
 /// Pairs the next round. `drawn` is the players' order drawn with the app's seeded dice, read
-/// for a random first round only.
+/// for a random first round only (empty: the order entered).
 pub fn pair_next(
     t: &Tournament,
-    _scoring: &Scoring,
+    scoring: &Scoring,
     drawn: &[String],
 ) -> Result<RoundPlan, RefereeError> {
-    // Placeholder: in the order drawn (the pairing module's helper replaces it).
-    let mut names: Vec<String> = if drawn.is_empty() {
-        t.players.iter().map(|p| p.name.clone()).collect()
-    } else {
-        drawn.to_vec()
-    };
+    if t.active_players().count() < 2 {
+        return Err(RefereeError::new(
+            ErrorCode::EventInvalid,
+            "An event needs two players before a round is paired.",
+        ));
+    }
+    let next = t.rounds.len() as u32 + 1;
+    t.results_in(next)?;
+    let planned = rounds_planned(t);
+    if next > planned {
+        let message = match t.setup.pairing {
+            PairingMethod::RoundRobin => {
+                "Every player has met every other: the round robin is over.".to_string()
+            }
+            PairingMethod::Swiss if planned == 1 => {
+                "The event has 1 round; it is paired.".to_string()
+            }
+            PairingMethod::Swiss => format!("The event has {planned} rounds; all are paired."),
+        };
+        return Err(RefereeError::new(ErrorCode::EventInvalid, message));
+    }
+    // A withdrawn player is no longer paired.
+    let names: Vec<String> = t.active_players().map(|p| p.name.clone()).collect();
+    Ok(match (t.setup.pairing, t.setup.first_round) {
+        (PairingMethod::RoundRobin, _) => round_robin(&names, next),
+        (PairingMethod::Swiss, FirstRound::Random) if next == 1 => {
+            in_order(draw_order(&names, drawn)?)
+        }
+        (PairingMethod::Swiss, FirstRound::Seeded) if next == 1 => seeded(names),
+        (PairingMethod::Swiss, _) => swiss(t, scoring),
+    })
+}
+
+/// The drawn order, checked to name every player once.
+fn draw_order(names: &[String], drawn: &[String]) -> Result<Vec<String>, RefereeError> {
+    if drawn.is_empty() {
+        return Ok(names.to_vec());
+    }
+    let mut sorted = drawn.to_vec();
+    sorted.sort();
+    let mut expected = names.to_vec();
+    expected.sort();
+    if sorted != expected {
+        return Err(RefereeError::new(
+            ErrorCode::EventInvalid,
+            "The order drawn for the first round does not name every player once: draw it again.",
+        ));
+    }
+    Ok(drawn.to_vec())
+}
+
+/// Pairs in the order given, 1 against 2, 3 against 4 …; the last holds the bye if the count is
+/// odd.
+fn in_order(mut names: Vec<String>) -> RoundPlan {
     let bye = (names.len() % 2 == 1).then(|| names.pop()).flatten();
-    let pairings = names
+    let pairs = names
         .chunks(2)
-        .enumerate()
-        .map(|(i, p)| Pairing {
-            table: i as u32 + 1,
-            a: p[0].clone(),
-            b: p[1].clone(),
-        })
+        .map(|p| (p[0].clone(), p[1].clone()))
         .collect();
-    Ok(RoundPlan { pairings, bye })
+    plan(pairs, bye)
+}
+
+/// By seed (the order entered): the lowest seed holds the bye if the count is odd, then the top
+/// half meets the bottom half, 1 against n/2 + 1, 2 against n/2 + 2 …
+fn seeded(mut names: Vec<String>) -> RoundPlan {
+    let bye = (names.len() % 2 == 1).then(|| names.pop()).flatten();
+    let half = names.len() / 2;
+    let pairs = (0..half)
+        .map(|i| (names[i].clone(), names[half + i].clone()))
+        .collect();
+    plan(pairs, bye)
+}
+
+/// Round `round` of the circle method over the players in the order entered: the first stays,
+/// the others turn one seat a round; an odd count adds an empty seat, whose partner has the bye.
+fn round_robin(names: &[String], round: u32) -> RoundPlan {
+    let mut seats: Vec<Option<&String>> = names.iter().map(Some).collect();
+    if seats.len() % 2 == 1 {
+        seats.push(None);
+    }
+    let m = seats.len();
+    let turn = (round as usize - 1) % (m - 1);
+    let at = |i: usize| {
+        if i == 0 {
+            seats[0]
+        } else {
+            seats[1 + (i - 1 + m - 1 - turn) % (m - 1)]
+        }
+    };
+    let mut pairs = Vec::new();
+    let mut bye = None;
+    for i in 0..m / 2 {
+        match (at(i), at(m - 1 - i)) {
+            (Some(a), Some(b)) => pairs.push((a.clone(), b.clone())),
+            (Some(p), None) | (None, Some(p)) => bye = Some(p.clone()),
+            (None, None) => {}
+        }
+    }
+    plan(pairs, bye)
+}
+
+/// A later Swiss round: players ranked by the standings; the bye (if the count is odd) to the
+/// lowest-ranked player who has had none (or fewest); then the best pairing of the rest.
+fn swiss(t: &Tournament, scoring: &Scoring) -> RoundPlan {
+    let mut table = standings(t, scoring);
+    table.retain(|r| t.player(&r.player).is_some_and(|p| !p.withdrawn));
+    let mut ranked: Vec<&str> = table.iter().map(|r| r.player.as_str()).collect();
+    let bye = (ranked.len() % 2 == 1).then(|| {
+        let fewest = table.iter().map(|r| r.byes).min().unwrap_or(0);
+        let at = table
+            .iter()
+            .rposition(|r| r.byes == fewest)
+            .unwrap_or(ranked.len() - 1);
+        ranked.remove(at).to_string()
+    });
+    let met: Vec<Vec<bool>> = ranked
+        .iter()
+        .map(|a| ranked.iter().map(|b| met(t, a, b)).collect())
+        .collect();
+    let pairs = fewest_rematches(&met)
+        .into_iter()
+        .map(|(a, b)| (ranked[a].to_string(), ranked[b].to_string()))
+        .collect();
+    plan(pairs, bye)
+}
+
+/// How many steps one search may take before it counts as failed: a bound on the time a
+/// pathological event could take, never reached by the events tried (60 players pair at once).
+const SEARCH_STEPS: u64 = 2_000_000;
+
+/// Pairs players 0..n (in ranking order; `met[a][b]` when they have met) with the fewest
+/// rematches (R-EVENT-3): first with none allowed, then one, and so on. Each search takes the
+/// highest player unpaired and tries his opponents in ranking order, backtracking when stuck,
+/// so that the first pairing found keeps players within their score group where it can.
+pub fn fewest_rematches(met: &[Vec<bool>]) -> Vec<(usize, usize)> {
+    let n = met.len();
+    for allowed in 0..=n / 2 {
+        let mut search = Search {
+            met,
+            free: vec![true; n],
+            failed: HashSet::new(),
+            steps: 0,
+            pairs: Vec::with_capacity(n / 2),
+        };
+        // With every pair allowed the first try succeeds, so the loop always returns.
+        if search.solve(allowed as u32) || allowed == n / 2 {
+            return search.pairs;
+        }
+    }
+    Vec::new()
+}
+
+struct Search<'a> {
+    met: &'a [Vec<bool>],
+    free: Vec<bool>,
+    /// The sets of unpaired players (with the rematches still allowed) known to fail.
+    failed: HashSet<(Vec<u64>, u32)>,
+    steps: u64,
+    pairs: Vec<(usize, usize)>,
+}
+
+impl Search<'_> {
+    fn key(&self) -> Vec<u64> {
+        let mut words = vec![0u64; self.free.len() / 64 + 1];
+        for (i, _) in self.free.iter().enumerate().filter(|(_, f)| **f) {
+            words[i / 64] |= 1 << (i % 64);
+        }
+        words
+    }
+
+    /// Players unpaired who have met every other unpaired player: each needs a rematch.
+    fn stuck(&self) -> u32 {
+        let free: Vec<usize> = (0..self.free.len()).filter(|&i| self.free[i]).collect();
+        free.iter()
+            .filter(|&&a| free.iter().all(|&b| a == b || self.met[a][b]))
+            .count() as u32
+    }
+
+    fn solve(&mut self, allowed: u32) -> bool {
+        let Some(top) = self.free.iter().position(|f| *f) else {
+            return true;
+        };
+        self.steps += 1;
+        if self.steps > SEARCH_STEPS || self.stuck() > 2 * allowed {
+            return false;
+        }
+        let key = (self.key(), allowed);
+        if self.failed.contains(&key) {
+            return false;
+        }
+        self.free[top] = false;
+        for other in top + 1..self.free.len() {
+            let cost = u32::from(self.met[top][other]);
+            if !self.free[other] || cost > allowed {
+                continue;
+            }
+            self.free[other] = false;
+            self.pairs.push((top, other));
+            if self.solve(allowed - cost) {
+                return true;
+            }
+            self.pairs.pop();
+            self.free[other] = true;
+        }
+        self.free[top] = true;
+        self.failed.insert(key);
+        false
+    }
+}
+
+/// Numbers the tables from 1 in the order given (the highest-ranked pairing first).
+fn plan(pairs: Vec<(String, String)>, bye: Option<String>) -> RoundPlan {
+    RoundPlan {
+        pairings: pairs
+            .into_iter()
+            .enumerate()
+            .map(|(i, (a, b))| Pairing {
+                table: i as u32 + 1,
+                a,
+                b,
+            })
+            .collect(),
+        bye,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::tournament::sample::{event, name, result, scoring, setup};
+    use crate::tournament::{Outcome, TournamentEntry};
+
+    fn seed(player: &str) -> usize {
+        player[1..].parse().unwrap()
+    }
+
+    /// The higher seed wins, but a pair whose seeds add to a multiple of 7 draws.
+    fn play(t: &mut Tournament, round: u32) {
+        let games: Vec<Pairing> = t.rounds[round as usize - 1]
+            .games
+            .iter()
+            .map(|g| g.pairing.clone())
+            .collect();
+        for p in games {
+            let (sa, sb) = (seed(&p.a), seed(&p.b));
+            let (oa, ob) = if (sa + sb) % 7 == 0 {
+                (Outcome::Draw, Outcome::Draw)
+            } else if sa < sb {
+                (Outcome::Win, Outcome::Loss)
+            } else {
+                (Outcome::Loss, Outcome::Win)
+            };
+            let entry = TournamentEntry::ResultRecorded {
+                round,
+                table: p.table,
+                result: result((&p.a, oa, None), (&p.b, ob, None)),
+            };
+            t.apply(&entry).unwrap();
+        }
+    }
+
+    fn enter(t: &mut Tournament, round: u32, plan: &RoundPlan) {
+        t.apply(&TournamentEntry::RoundPaired {
+            round,
+            pairings: plan.pairings.clone(),
+            bye: plan.bye.clone(),
+            seed: None,
+        })
+        .unwrap();
+    }
+
+    /// Plays a seeded Swiss event of `players` over `rounds`, checking each round's pairing;
+    /// returns the byes in round order.
+    fn swiss_event(players: usize, rounds: u32) -> Vec<Option<String>> {
+        let s = scoring("win-draw-loss");
+        let mut t = event(
+            setup(PairingMethod::Swiss, FirstRound::Seeded, rounds),
+            players,
+        );
+        let mut byes = Vec::new();
+        for round in 1..=rounds {
+            let before = standings(&t, &s);
+            let plan = pair_next(&t, &s, &[]).unwrap();
+            // Every player once.
+            let mut seen: Vec<&str> = plan
+                .pairings
+                .iter()
+                .flat_map(|p| [p.a.as_str(), p.b.as_str()])
+                .chain(plan.bye.as_deref())
+                .collect();
+            seen.sort();
+            let all: Vec<String> = (1..=players).map(name).collect();
+            assert_eq!(seen, all.iter().map(String::as_str).collect::<Vec<_>>());
+            // Tables 1.. from the top.
+            let tables: Vec<u32> = plan.pairings.iter().map(|p| p.table).collect();
+            assert_eq!(tables, (1..=players as u32 / 2).collect::<Vec<_>>());
+            let place = |n: &str| before.iter().position(|r| r.player == n).unwrap();
+            let points = |n: &str| before[place(n)].points;
+            for w in plan.pairings.windows(2) {
+                assert!(place(&w[0].a) < place(&w[1].a), "round {round}: {w:?}");
+            }
+            for p in &plan.pairings {
+                assert!(!met(&t, &p.a, &p.b), "round {round}: {} met {}", p.a, p.b);
+                assert!(place(&p.a) < place(&p.b));
+            }
+            // Within the score group unless floated: at most one float down per group.
+            let groups: BTreeSet<String> = before
+                .iter()
+                .filter(|r| Some(&r.player) != plan.bye.as_ref())
+                .map(|r| r.points.to_string())
+                .collect();
+            let floats = plan
+                .pairings
+                .iter()
+                .filter(|p| points(&p.a) != points(&p.b))
+                .count();
+            assert!(floats < groups.len(), "round {round}: {plan:?}");
+            // The bye to the lowest-ranked player without one.
+            if round > 1 && players % 2 == 1 {
+                let expected = before.iter().rev().find(|r| r.byes == 0).map(|r| &r.player);
+                assert_eq!(plan.bye.as_ref(), expected, "round {round}");
+            }
+            enter(&mut t, round, &plan);
+            play(&mut t, round);
+            byes.push(plan.bye);
+        }
+        let refused = pair_next(&t, &s, &[]).unwrap_err();
+        assert_eq!(
+            refused.message,
+            format!("The event has {rounds} rounds; all are paired.")
+        );
+        byes
+    }
+
+    #[test]
+    fn sixteen_players_over_four_swiss_rounds() {
+        assert_eq!(swiss_event(16, 4), vec![None; 4]);
+    }
+
+    #[test]
+    fn fifteen_players_take_each_bye_once_from_the_bottom() {
+        let byes: Vec<String> = swiss_event(15, 4).into_iter().map(Option::unwrap).collect();
+        assert_eq!(byes[0], name(15), "the lowest seed first");
+        let distinct: BTreeSet<&String> = byes.iter().collect();
+        assert_eq!(distinct.len(), 4, "{byes:?}");
+    }
+
+    #[test]
+    fn sixty_players_pair_over_eight_rounds() {
+        assert_eq!(swiss_event(60, 8).len(), 8);
+    }
+
+    #[test]
+    fn the_first_seeded_round_sets_the_top_half_against_the_bottom_half() {
+        let t = event(setup(PairingMethod::Swiss, FirstRound::Seeded, 3), 6);
+        let plan = pair_next(&t, &scoring("win-draw-loss"), &[]).unwrap();
+        let pairs: Vec<(String, String)> = plan.pairings.into_iter().map(|p| (p.a, p.b)).collect();
+        assert_eq!(
+            pairs,
+            vec![(name(1), name(4)), (name(2), name(5)), (name(3), name(6))]
+        );
+    }
+
+    #[test]
+    fn the_first_random_round_pairs_in_the_order_drawn() {
+        let t = event(setup(PairingMethod::Swiss, FirstRound::Random, 3), 5);
+        let s = scoring("win-draw-loss");
+        let drawn: Vec<String> = [3, 1, 5, 2, 4].into_iter().map(name).collect();
+        let plan = pair_next(&t, &s, &drawn).unwrap();
+        assert_eq!(plan.bye, Some(name(4)));
+        let pairs: Vec<(String, String)> = plan.pairings.into_iter().map(|p| (p.a, p.b)).collect();
+        assert_eq!(pairs, vec![(name(3), name(1)), (name(5), name(2))]);
+        let wrong = pair_next(&t, &s, &drawn[..4]).unwrap_err();
+        assert_eq!(wrong.code, ErrorCode::EventInvalid);
+        assert!(wrong.message.ends_with("draw it again."));
+    }
+
+    #[test]
+    fn a_round_robin_meets_everyone_once_then_is_over() {
+        let s = scoring("win-draw-loss");
+        for players in [5usize, 6] {
+            let mut t = event(
+                setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0),
+                players,
+            );
+            let rounds = if players % 2 == 0 {
+                players - 1
+            } else {
+                players
+            };
+            let mut pairs = BTreeSet::new();
+            let mut byes = BTreeSet::new();
+            for round in 1..=rounds as u32 {
+                let plan = pair_next(&t, &s, &[]).unwrap();
+                assert_eq!(plan.pairings.len(), players / 2);
+                for p in &plan.pairings {
+                    let pair = if p.a < p.b {
+                        (p.a.clone(), p.b.clone())
+                    } else {
+                        (p.b.clone(), p.a.clone())
+                    };
+                    assert!(
+                        pairs.insert(pair),
+                        "{players} players, round {round}: {p:?} again"
+                    );
+                }
+                byes.extend(plan.bye.clone());
+                enter(&mut t, round, &plan);
+                play(&mut t, round);
+            }
+            assert_eq!(pairs.len(), players * (players - 1) / 2);
+            assert_eq!(byes.len(), players % 2 * players, "each player one bye");
+            let over = pair_next(&t, &s, &[]).unwrap_err();
+            assert_eq!(
+                over.message,
+                "Every player has met every other: the round robin is over."
+            );
+        }
+    }
+
+    #[test]
+    fn pairing_is_refused_without_two_players_or_with_results_missing() {
+        let s = scoring("win-draw-loss");
+        let t = event(setup(PairingMethod::Swiss, FirstRound::Seeded, 3), 1);
+        let e = pair_next(&t, &s, &[]).unwrap_err();
+        assert_eq!(
+            e.message,
+            "An event needs two players before a round is paired."
+        );
+        let mut t = event(setup(PairingMethod::Swiss, FirstRound::Seeded, 3), 4);
+        let plan = pair_next(&t, &s, &[]).unwrap();
+        enter(&mut t, 1, &plan);
+        let e = pair_next(&t, &s, &[]).unwrap_err();
+        assert_eq!(e.code, ErrorCode::EventResultsMissing);
+    }
+
+    /// (players, pairs met, rematches the best pairing needs, the pairing expected)
+    type Pairs = &'static [(usize, usize)];
+
+    const SEARCHES: &[(usize, Pairs, usize, Pairs)] = &[
+        // Nobody has met: straight down the ranking.
+        (4, &[], 0, &[(0, 1), (2, 3)]),
+        // 2 and 3 have met: 1 steps down so that 0 can keep 1 (backtracking).
+        (4, &[(2, 3)], 0, &[(0, 2), (1, 3)]),
+        (4, &[(0, 1), (2, 3)], 0, &[(0, 2), (1, 3)]),
+        // 0 has met everyone: one rematch, no more.
+        (4, &[(0, 1), (0, 2), (0, 3)], 1, &[(0, 1), (2, 3)]),
+        // Everyone has met everyone: two rematches.
+        (
+            4,
+            &[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],
+            2,
+            &[(0, 1), (2, 3)],
+        ),
+        // A pairing without rematch exists only deep in the search.
+        (
+            6,
+            &[(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (3, 4)],
+            0,
+            &[(0, 5), (1, 3), (2, 4)],
+        ),
+    ];
+
+    #[test]
+    fn the_search_finds_the_fewest_rematches() {
+        for &(n, pairs_met, rematches, expected) in SEARCHES {
+            let mut m = vec![vec![false; n]; n];
+            for &(a, b) in pairs_met {
+                m[a][b] = true;
+                m[b][a] = true;
+            }
+            let found = fewest_rematches(&m);
+            assert_eq!(found, expected, "{pairs_met:?}");
+            let again = found.iter().filter(|&&(a, b)| m[a][b]).count();
+            assert_eq!(again, rematches, "{pairs_met:?}");
+        }
+    }
 }

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::RefereeError;
-use crate::ruleset::SourceFile;
+use crate::preset::preset_id;
+use crate::ruleset::{parse_table, Layers, SourceFile};
+use crate::ErrorCode;
 
 /// The scoring settings shipped with the app: (file, text).
 pub const BUILTIN_SCORING: &[(&str, &str)] = &[
@@ -68,19 +70,118 @@ pub struct Scoring {
     pub builtin: bool,
 }
 
-/// Reads and checks one scoring file; errors name `file:line` and the key.
+/// Reads and checks one scoring file; errors name `file:line` and the key, in sentences.
 pub fn load(file: SourceFile, builtin: bool) -> Result<Scoring, RefereeError> {
-    todo_scoring(file, builtin)
-}
-
-fn todo_scoring(file: SourceFile, builtin: bool) -> Result<Scoring, RefereeError> {
-    let table = crate::ruleset::parse_table(file)?;
-    let mut s: Scoring = toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| {
-            RefereeError::new(crate::ErrorCode::EventInvalid, e.message().to_string())
+    let at = |path: &str| {
+        Layers {
+            base: file,
+            house_rules: vec![],
+        }
+        .locate(path)
+    };
+    let table = parse_table(file).map_err(|e| RefereeError {
+        code: ErrorCode::EventInvalid,
+        message: e.message.replace('`', ""),
+        ..e
+    })?;
+    for key in ["id", "builtin"] {
+        // Filled in by the app, never written in the file.
+        if table.contains_key(key) {
+            return Err(RefereeError::new(
+                ErrorCode::EventInvalid,
+                format!("Scoring settings do not set their {key}: remove the line."),
+            )
+            .location(at(key))
+            .field(key));
+        }
+    }
+    let mut s: Scoring =
+        serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            let message = crate::error::plain_serde_error(e.inner().message(), &path);
+            RefereeError::new(ErrorCode::EventInvalid, message)
+                .location(at(&path))
+                .field(path)
         })?;
-    s.id = crate::preset::preset_id(file.name);
+    if let Some((path, message)) = problem(&s) {
+        return Err(RefereeError::new(ErrorCode::EventInvalid, message)
+            .location(at(&path))
+            .field(path));
+    }
+    s.id = preset_id(file.name);
     s.builtin = builtin;
     Ok(s)
+}
+
+/// The first thing wrong with settings read: the key path and a sentence.
+fn problem(s: &Scoring) -> Option<(String, String)> {
+    if s.name.trim().is_empty() {
+        return Some((
+            "name".into(),
+            "The settings' name is empty: give them one.".into(),
+        ));
+    }
+    let points = [
+        ("win", s.win),
+        ("draw", s.draw),
+        ("loss", s.loss),
+        ("bye_points", s.bye_points),
+        ("bye_victory_points", s.bye_victory_points),
+    ];
+    for (key, value) in points {
+        if !value.is_finite() || value < 0.0 {
+            let what = key.replace('_', " ");
+            return Some((
+                key.into(),
+                format!("The points for a {what} must be 0 or more, not {value}."),
+            ));
+        }
+    }
+    if s.win < s.draw || s.draw < s.loss {
+        return Some((
+            "win".into(),
+            "A win must be worth at least a draw, and a draw at least a loss.".into(),
+        ));
+    }
+    for (i, r) in s.rulesets.iter().enumerate() {
+        if r.trim().is_empty() {
+            return Some((
+                format!("rulesets[{i}]"),
+                "A rule system of the list is empty: name it (dbmm, itacs …) or remove it.".into(),
+            ));
+        }
+    }
+    for (i, t) in s.tie_breaks.iter().enumerate() {
+        if s.tie_breaks[..i].contains(t) {
+            return Some((
+                format!("tie_breaks[{i}]"),
+                format!(
+                    "The tie-break {} is named twice: name each once.",
+                    tie_break_words(*t)
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// A tie-break in the umpire's words.
+pub fn tie_break_words(t: TieBreak) -> &'static str {
+    match t {
+        TieBreak::VictoryPoints => "victory points",
+        TieBreak::StrengthOfSchedule => "strength of schedule",
+        TieBreak::HeadToHead => "head to head",
+    }
+}
+
+/// The scoring settings shipped with the app, loaded (each is checked by the tests below).
+pub fn builtin_scorings() -> Vec<Scoring> {
+    BUILTIN_SCORING
+        .iter()
+        .map(|&(name, text)| {
+            load(SourceFile { name, text }, true)
+                .unwrap_or_else(|e| panic!("{name} is shipped broken: {}", e.message))
+        })
+        .collect()
 }

@@ -33,7 +33,7 @@ use crate::error::RefereeError;
 use crate::rule_system::shared::SystemHeader;
 use crate::rule_system::{
     Action, ActionGroup, Choice, ChoiceList, CommonSituation, FollowOn, Opening, Phase, RuleSystem,
-    Sides, Standing, UnitField, UnitPreview,
+    Sides, Standing, UnitField, UnitPreview, Verdict,
 };
 use crate::state::{BattleState, LeaderNotes, UnitSpec, UnitState, UnitWords};
 use crate::ErrorCode;
@@ -358,6 +358,10 @@ impl RuleSystem for Dbmm {
 
     fn standing(data: &DbmmData, state: &BattleState) -> Standing {
         standing::standing(data, state)
+    }
+
+    fn verdict(data: &DbmmData, state: &BattleState) -> Option<Verdict> {
+        standing::verdict(data, state)
     }
 }
 

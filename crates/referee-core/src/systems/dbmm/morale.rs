@@ -510,13 +510,22 @@ pub fn penalty_points(data: &DbmmData, s: &ArmyStanding) -> (i64, i64, i64) {
     )
 }
 
-pub fn victory(data: &DbmmData, s: &VictorySituation) -> Result<Resolution, RefereeError> {
+/// The 25 victory points split between the invader and the defender (p. 43), with how the split
+/// was reached in words ("neither defeated, penalty points differ by 3").
+pub struct VictorySplit {
+    pub invader: i64,
+    pub defender: i64,
+    pub how: String,
+}
+
+/// The victory points of p. 43: a defeated army's enemy takes the total less its own penalty
+/// points; otherwise the split table by the difference in penalty points.
+pub fn victory_split(data: &DbmmData, s: &VictorySituation) -> Result<VictorySplit, RefereeError> {
     let v = &data.victory;
     let inv = army_standing(data, &s.invader, "invader.")?;
     let def = army_standing(data, &s.defender, "defender.")?;
-    let pp = [penalty_points(data, &inv), penalty_points(data, &def)];
-    let (pi, pd) = (pp[0].0, pp[1].0);
-    let (vi, vd, how) = match (inv.defeated, def.defeated) {
+    let (pi, pd) = (penalty_points(data, &inv).0, penalty_points(data, &def).0);
+    let (invader, defender, how) = match (inv.defeated, def.defeated) {
         (false, true) => {
             let w = (v.total - pi).max(0);
             (w, v.total - w, "the defender is defeated".to_string())
@@ -567,6 +576,23 @@ pub fn victory(data: &DbmmData, s: &VictorySituation) -> Result<Resolution, Refe
             }
         }
     };
+    Ok(VictorySplit {
+        invader,
+        defender,
+        how,
+    })
+}
+
+pub fn victory(data: &DbmmData, s: &VictorySituation) -> Result<Resolution, RefereeError> {
+    let v = &data.victory;
+    let inv = army_standing(data, &s.invader, "invader.")?;
+    let def = army_standing(data, &s.defender, "defender.")?;
+    let pp = [penalty_points(data, &inv), penalty_points(data, &def)];
+    let VictorySplit {
+        invader: vi,
+        defender: vd,
+        how,
+    } = victory_split(data, s)?;
     let mut r = Resolution::certain(
         &data.system.id,
         "victory",

@@ -4,12 +4,13 @@
 use super::data::DbmmData;
 use super::element::me_text;
 use super::morale::{
-    army_morale, army_standing, victory, ArmySituation, CommandElement, CommandSituation,
-    CommandState, VictorySituation,
+    army_morale, army_standing, victory, victory_split, ArmySituation, CommandElement,
+    CommandSituation, CommandState, VictorySituation,
 };
 use super::roster::DbmmElement;
-use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
+use crate::rule_system::standing::{gauge, of_side, Gauge, SideVerdict, Standing, Verdict};
 use crate::state::BattleState;
+use crate::tournament::Outcome;
 
 /// A DBMM side as the morale rules see it: its commands, each with its elements and what became
 /// of them (the `state` the outcomes wrote on the unit).
@@ -220,4 +221,43 @@ pub fn standing(data: &DbmmData, state: &BattleState) -> Standing {
         gauges,
         resolutions,
     }
+}
+
+/// The battle's verdict for an event: the 25 victory points split as p. 43 gives them (penalty
+/// points included), the first side taken as the invader as the standing does; more points
+/// win, equal points draw. None until both armies have elements.
+pub fn verdict(data: &DbmmData, state: &BattleState) -> Option<Verdict> {
+    let [invader, defender] = <[ArmySituation; 2]>::try_from(
+        state
+            .sides
+            .iter()
+            .map(|s| army(data, state, &s.name))
+            .collect::<Vec<_>>(),
+    )
+    .ok()?;
+    let s = VictorySituation { invader, defender };
+    let split = victory_split(data, &s).ok()?;
+    let words = victory(data, &s).ok()?.outcome?.meaning;
+    let outcome = |own: i64, other: i64| match own.cmp(&other) {
+        std::cmp::Ordering::Greater => Outcome::Win,
+        std::cmp::Ordering::Equal => Outcome::Draw,
+        std::cmp::Ordering::Less => Outcome::Loss,
+    };
+    Some(Verdict {
+        sides: vec![
+            SideVerdict {
+                side: s.invader.name.clone(),
+                outcome: outcome(split.invader, split.defender),
+                victory_points: Some(split.invader as f64),
+            },
+            SideVerdict {
+                side: s.defender.name.clone(),
+                outcome: outcome(split.defender, split.invader),
+                victory_points: Some(split.defender as f64),
+            },
+        ],
+        words,
+        rule: data.victory.rule.clone(),
+        ruling: data.victory.penalty_ruling.clone(),
+    })
 }

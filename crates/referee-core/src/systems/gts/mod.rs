@@ -279,6 +279,10 @@ impl RuleSystem for Gts {
     fn standing(data: &GtsData, state: &BattleState) -> Standing {
         standing::standing(data, state)
     }
+
+    fn verdict(data: &GtsData, state: &BattleState) -> Option<crate::rule_system::Verdict> {
+        standing::verdict(data, state)
+    }
 }
 
 /// The unit builder: a unit's values from Table 2.10, each with its sources.

@@ -4,8 +4,9 @@
 use super::checks::{army_break, break_point, ArmyBreakSituation};
 use super::data::GtsData;
 use super::roster::GtsUnit;
-use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
+use crate::rule_system::standing::{gauge, of_side, Gauge, SideVerdict, Standing, Verdict};
 use crate::state::{BattleState, LeaderFate, Role, UnitState};
+use crate::tournament::Outcome;
 
 /// In Rout now (3.32).
 fn routed(u: &UnitState) -> bool {
@@ -162,4 +163,64 @@ pub fn standing(data: &GtsData, state: &BattleState) -> Standing {
         gauges,
         resolutions,
     }
+}
+
+/// The battle's verdict for an event (8.0): an army past its break point loses to one that is
+/// not, with the level of victory the army break resolution names; both past it, a tactical
+/// Draw; neither, a draw as the game stands when its result is taken (R-EVENT-4). Each side's
+/// victory points are the enemy's units lost, the tie-break. None until both armies have units.
+pub fn verdict(data: &GtsData, state: &BattleState) -> Option<Verdict> {
+    let sides: Vec<GtsSide> = state.sides.iter().map(|s| side(state, &s.name)).collect();
+    if sides.len() != 2 || sides.iter().any(|g| g.units == 0) {
+        return None;
+    }
+    let broken: Vec<bool> = sides
+        .iter()
+        .map(|g| g.lost >= break_point(data, g.units, g.general_lost, g.baggage_looted).0)
+        .collect();
+    let names = [&state.sides[0].name, &state.sides[1].name];
+    let (outcomes, words, ruling) = match (broken[0], broken[1]) {
+        (true, true) | (false, false) => {
+            let words = if broken[0] {
+                format!(
+                    "{} army and {} army have both reached their break points: the battle is a tactical Draw.",
+                    crate::error::possessive(names[0]),
+                    crate::error::possessive(names[1])
+                )
+            } else {
+                format!(
+                    "Neither {} army nor {} has reached its break point: the game counts as a draw.",
+                    crate::error::possessive(names[0]),
+                    crate::error::possessive(names[1])
+                )
+            };
+            let ruling = if broken[0] { "R-GTS-37" } else { "R-EVENT-4" };
+            ([Outcome::Draw, Outcome::Draw], words, ruling)
+        }
+        (loser_first, _) => {
+            let loser = usize::from(!loser_first);
+            // The army break resolution's own words for the broken side: the level of victory.
+            let words = standing(data, state)
+                .resolutions
+                .get(loser)
+                .and_then(|r| r.outcome.as_ref())
+                .map(|o| o.meaning.clone())
+                .unwrap_or_default();
+            let mut outcomes = [Outcome::Win, Outcome::Win];
+            outcomes[loser] = Outcome::Loss;
+            (outcomes, words, "R-GTS-13")
+        }
+    };
+    Some(Verdict {
+        sides: (0..2)
+            .map(|i| SideVerdict {
+                side: names[i].clone(),
+                outcome: outcomes[i],
+                victory_points: Some(f64::from(sides[1 - i].lost)),
+            })
+            .collect(),
+        words,
+        rule: data.army_break.rule.clone(),
+        ruling: Some(ruling.to_string()),
+    })
 }

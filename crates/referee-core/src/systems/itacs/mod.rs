@@ -381,6 +381,10 @@ impl RuleSystem for Itacs {
     fn standing(data: &ItacsData, state: &BattleState) -> Standing {
         standing::standing(data, state)
     }
+
+    fn verdict(data: &ItacsData, state: &BattleState) -> Option<crate::rule_system::Verdict> {
+        standing::verdict(data, state)
+    }
 }
 
 /// What the UI offers for unit types and terrain, straight from the data.

@@ -7,8 +7,9 @@ use super::situation::{resolve_units, UnitEntry};
 use super::strength::show_half_points;
 use super::victory::{unit_cost, victory, SideEntry, VictorySituation};
 use crate::contract::Change;
-use crate::rule_system::standing::{gauge, of_side, Gauge, Standing};
+use crate::rule_system::standing::{gauge, of_side, Gauge, SideVerdict, Standing, Verdict};
 use crate::state::{BattleState, QuickEdit, Role};
+use crate::tournament::Outcome;
 
 /// Lost counters of a side as unit entries (count = how many were lost), each with its cost.
 fn losses(data: &ItacsData, state: &BattleState, side: &str) -> (Vec<UnitEntry>, u64) {
@@ -159,4 +160,74 @@ pub fn standing(data: &ItacsData, state: &BattleState) -> Standing {
         gauges,
         resolutions,
     }
+}
+
+/// The battle's verdict for an event (7.0–7.2): each side's victory points (the enemy's losses
+/// and the points results awarded it, as its gauge counts them); the side ahead wins when its
+/// points reach the lowest victory level's ratio, else neither wins (a draw). The words are the
+/// victory resolution's. None until both sides have units.
+pub fn verdict(data: &ItacsData, state: &BattleState) -> Option<Verdict> {
+    let v = &data.victory;
+    if state.sides.len() != 2
+        || state
+            .sides
+            .iter()
+            .any(|s| of_side(state, &s.name).all(|u| u.role != Role::Unit))
+    {
+        return None;
+    }
+    let losses: Vec<(Vec<UnitEntry>, u64)> = state
+        .sides
+        .iter()
+        .map(|s| losses(data, state, &s.name))
+        .collect();
+    let score = |i: usize| losses[1 - i].1 + 2 * u64::from(state.sides[i].points_awarded);
+    let (a, b) = (score(0), score(1));
+    let situation = VictorySituation {
+        sides: state
+            .sides
+            .iter()
+            .zip(&losses)
+            .map(|(s, (entries, _))| SideEntry {
+                name: s.name.clone(),
+                panic_level: s.panic_level,
+                lost: entries.clone(),
+                awarded: s.points_awarded,
+            })
+            .collect(),
+        panic_happened: state.panic_happened(),
+    };
+    let words = victory(data, &situation).ok()?.outcome?.meaning;
+    // A win is a level reached: more than `more_than` times the enemy's points.
+    let wins = |own: u64, other: u64| {
+        v.levels
+            .first()
+            .is_some_and(|l| own > u64::from(l.more_than) * other)
+    };
+    let outcome = |own: u64, other: u64| {
+        if wins(own, other) {
+            Outcome::Win
+        } else if wins(other, own) {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        }
+    };
+    Some(Verdict {
+        sides: vec![
+            SideVerdict {
+                side: state.sides[0].name.clone(),
+                outcome: outcome(a, b),
+                victory_points: Some(a as f64 / 2.0),
+            },
+            SideVerdict {
+                side: state.sides[1].name.clone(),
+                outcome: outcome(b, a),
+                victory_points: Some(b as f64 / 2.0),
+            },
+        ],
+        words,
+        rule: v.levels_rule.clone(),
+        ruling: v.ruling.clone(),
+    })
 }

@@ -301,6 +301,10 @@ impl RuleSystem for Medieval {
     fn standing(data: &MedievalData, state: &BattleState) -> Standing {
         standing::standing(data, state)
     }
+
+    fn verdict(data: &MedievalData, state: &BattleState) -> Option<crate::rule_system::Verdict> {
+        standing::verdict(data, state)
+    }
 }
 
 fn choices(data: &MedievalData) -> Vec<ChoiceList> {

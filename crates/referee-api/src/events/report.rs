@@ -1,0 +1,414 @@
+//! An event shared: the printable report (one self-contained HTML page: no script, no link, its
+//! style sheet inline, laid out for paper) and the CSV of the standings and games, with the
+//! names they are offered under.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use referee_core::tournament::{GameResult, Outcome, ResultSource};
+use referee_core::RefereeError;
+
+use super::{number, EventView};
+use crate::report::html::Html;
+use crate::{Battles, Referee};
+
+/// What of an event is saved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum EventDocument {
+    /// The printable report: one HTML page.
+    Report,
+    /// The standings and games as a spreadsheet's CSV.
+    Csv,
+}
+
+impl EventDocument {
+    pub fn extension(self) -> &'static str {
+        match self {
+            EventDocument::Report => "html",
+            EventDocument::Csv => "csv",
+        }
+    }
+
+    /// The kind of file, as a save dialog's filter names it.
+    pub fn kind_words(self) -> &'static str {
+        match self {
+            EventDocument::Report => "Web page",
+            EventDocument::Csv => "Spreadsheet (CSV)",
+        }
+    }
+
+    /// Where a saved file went, in words.
+    pub fn saved_words(self, path: &std::path::Path) -> String {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let folder = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|n| format!(" in the folder “{}”", n.to_string_lossy()))
+            .unwrap_or_default();
+        match self {
+            EventDocument::Report => format!("The event's standings are saved as “{name}”{folder}: open it in a browser to print it or save it as PDF."),
+            EventDocument::Csv => format!("The event's standings are saved as “{name}”{folder}: open it in a spreadsheet."),
+        }
+    }
+}
+
+/// "<event name> standings.html": the name in letters, digits, spaces and dashes.
+pub fn event_file_name(event: &str, document: EventDocument) -> String {
+    let kept: String = event
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-'))
+        .collect();
+    let stem = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    let stem = if stem.is_empty() { "event" } else { &stem };
+    format!("{stem} standings.{}", document.extension())
+}
+
+const STYLE: &str = "\
+body{font:11pt/1.45 Georgia,'Times New Roman',serif;color:#111;background:#fff;\
+max-width:60rem;margin:2rem auto;padding:0 1rem}\
+h1{font-size:1.8em;margin:0 0 .2em}\
+h2{font-size:1.3em;border-bottom:1px solid #888;margin:1.6em 0 .4em}\
+h3{font-size:1.05em;margin:1.1em 0 .3em}\
+p{margin:.15em 0}.meta{color:#333}.how{color:#555;font-size:.9em}\
+table{border-collapse:collapse;width:100%;margin:.3em 0 1em}\
+th,td{border:1px solid #bbb;padding:.2em .5em;text-align:left;vertical-align:top}\
+th{background:#eee}td.n{text-align:right}\
+@media print{body{margin:0;max-width:none;font-size:10pt}h2,h3{break-after:avoid}\
+tr{break-inside:avoid}}";
+
+/// How a result was reached, in words.
+fn how(result: &GameResult) -> &'static str {
+    match result.source {
+        ResultSource::Battle { .. } => "from the battle at this table's device, its record checked",
+        ResultSource::File { .. } => "from the battle file imported, its record checked",
+        ResultSource::Hand => "entered by hand",
+    }
+}
+
+fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "win",
+        Outcome::Draw => "draw",
+        Outcome::Loss => "loss",
+    }
+}
+
+/// "Anna: win, 18 VP; Boris: loss, 7 VP".
+fn result_line(result: &GameResult) -> String {
+    result
+        .players
+        .iter()
+        .map(|p| {
+            let vp = p
+                .victory_points
+                .map(|v| format!(", {} VP", number(v)))
+                .unwrap_or_default();
+            format!("{}: {}{vp}", p.player, outcome_words(p.outcome))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+const STANDING_COLUMNS: [&str; 11] = [
+    "Rank",
+    "Player",
+    "Army",
+    "Played",
+    "Won",
+    "Drawn",
+    "Lost",
+    "Byes",
+    "Points",
+    "Victory points",
+    "Strength of schedule",
+];
+
+fn standing_cells(view: &EventView) -> Vec<[String; 11]> {
+    view.standings
+        .iter()
+        .map(|r| {
+            [
+                format!("{}{}", r.rank, if r.shared { "=" } else { "" }),
+                r.player.clone(),
+                r.army.clone(),
+                r.played.to_string(),
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.losses.to_string(),
+                r.byes.to_string(),
+                number(r.points),
+                number(r.victory_points),
+                number(r.strength_of_schedule),
+            ]
+        })
+        .collect()
+}
+
+pub(super) fn html(view: &EventView) -> String {
+    let t = &view.tournament;
+    let mut h = Html::default();
+    h.fixed("<!DOCTYPE html>")
+        .open("html", &[("lang", "en")])
+        .open("head", &[])
+        .empty("meta", &[("charset", "utf-8")])
+        .element("title", &[], &format!("{} — standings", t.setup.name))
+        .open("style", &[])
+        .fixed(STYLE)
+        .close("style")
+        .close("head")
+        .open("body", &[])
+        .open("header", &[]);
+    h.element("h1", &[], &t.setup.name);
+    h.element(
+        "p",
+        &[("class", "meta")],
+        &format!(
+            "{}; scoring: {}{}; {} players, {} of {} rounds paired.",
+            view.ruleset_name,
+            view.scoring.name,
+            if view.scoring.rule.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", view.scoring.rule)
+            },
+            t.players.len(),
+            t.rounds.len(),
+            super::rounds_planned(t)
+        ),
+    );
+    h.close("header");
+
+    if let Some(last) = t.rounds.last() {
+        h.element("h2", &[], &format!("Round {} pairings", last.number));
+        h.open("table", &[]).open("tr", &[]);
+        for c in ["Table", "Player", "Army", "Player", "Army", "Result"] {
+            h.element("th", &[], c);
+        }
+        h.close("tr");
+        for g in &last.games {
+            let army = |n: &str| t.player(n).map(|p| p.army.clone()).unwrap_or_default();
+            h.open("tr", &[]);
+            h.element("td", &[("class", "n")], &g.pairing.table.to_string());
+            h.element("td", &[], &g.pairing.a);
+            h.element("td", &[], &army(&g.pairing.a));
+            h.element("td", &[], &g.pairing.b);
+            h.element("td", &[], &army(&g.pairing.b));
+            h.element(
+                "td",
+                &[],
+                &g.result
+                    .as_ref()
+                    .map_or_else(|| "waiting".to_string(), result_line),
+            );
+            h.close("tr");
+        }
+        h.close("table");
+        if let Some(bye) = &last.bye {
+            h.element("p", &[], &format!("Bye: {bye}."));
+        }
+    }
+
+    h.element("h2", &[], "Standings");
+    h.element(
+        "p",
+        &[("class", "how")],
+        &format!(
+            "Ranked by points, then {}; “=” marks a shared rank.",
+            view.scoring
+                .tie_breaks
+                .iter()
+                .map(|b| match b {
+                    referee_core::tournament::scoring::TieBreak::VictoryPoints => "victory points",
+                    referee_core::tournament::scoring::TieBreak::StrengthOfSchedule =>
+                        "strength of schedule",
+                    referee_core::tournament::scoring::TieBreak::HeadToHead => "head to head",
+                })
+                .collect::<Vec<_>>()
+                .join(", then ")
+        ),
+    );
+    h.open("table", &[]).open("tr", &[]);
+    for c in STANDING_COLUMNS {
+        h.element("th", &[], c);
+    }
+    h.close("tr");
+    for row in standing_cells(view) {
+        h.open("tr", &[]);
+        for (i, cell) in row.iter().enumerate() {
+            if i == 1 || i == 2 {
+                h.element("td", &[], cell);
+            } else {
+                h.element("td", &[("class", "n")], cell);
+            }
+        }
+        h.close("tr");
+    }
+    h.close("table");
+
+    h.element("h2", &[], "Games");
+    for round in &t.rounds {
+        h.element("h3", &[], &format!("Round {}", round.number));
+        h.open("table", &[]).open("tr", &[]);
+        for c in [
+            "Table",
+            "Players",
+            "Result",
+            "Verdict",
+            "How it was reached",
+        ] {
+            h.element("th", &[], c);
+        }
+        h.close("tr");
+        for g in &round.games {
+            h.open("tr", &[]);
+            h.element("td", &[("class", "n")], &g.pairing.table.to_string());
+            h.element(
+                "td",
+                &[],
+                &format!("{} against {}", g.pairing.a, g.pairing.b),
+            );
+            match &g.result {
+                Some(r) => {
+                    h.element("td", &[], &result_line(r));
+                    let verdict = if r.rule.is_empty() {
+                        r.words.clone()
+                    } else {
+                        format!("{} ({})", r.words, r.rule)
+                    };
+                    h.element("td", &[], &verdict);
+                    h.element("td", &[], how(r));
+                }
+                None => {
+                    h.element("td", &[], "waiting");
+                    h.element("td", &[], "");
+                    h.element("td", &[], "");
+                }
+            }
+            h.close("tr");
+        }
+        h.close("table");
+        if let Some(bye) = &round.bye {
+            h.element("p", &[], &format!("Bye: {bye}."));
+        }
+    }
+    h.close("body").close("html");
+    h.finish()
+}
+
+pub(super) fn csv(view: &EventView) -> Result<String, RefereeError> {
+    let mut out = csv::WriterBuilder::new()
+        .flexible(true)
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    let failed = |_| {
+        RefereeError::new(
+            referee_core::ErrorCode::EventInvalid,
+            "The standings could not be written as a spreadsheet.",
+        )
+    };
+    out.write_record(STANDING_COLUMNS).map_err(failed)?;
+    for row in standing_cells(view) {
+        out.write_record(&row).map_err(failed)?;
+    }
+    out.write_record([""]).map_err(failed)?;
+    out.write_record([
+        "Round",
+        "Table",
+        "Player",
+        "Result",
+        "Victory points",
+        "Player",
+        "Result",
+        "Victory points",
+        "Verdict",
+        "How it was reached",
+    ])
+    .map_err(failed)?;
+    for round in &view.tournament.rounds {
+        for g in &round.games {
+            let mut cells = vec![round.number.to_string(), g.pairing.table.to_string()];
+            match &g.result {
+                Some(r) => {
+                    for p in &r.players {
+                        cells.push(p.player.clone());
+                        cells.push(outcome_words(p.outcome).to_string());
+                        cells.push(p.victory_points.map(number).unwrap_or_default());
+                    }
+                    cells.push(r.words.clone());
+                    cells.push(how(r).to_string());
+                }
+                None => {
+                    for p in [&g.pairing.a, &g.pairing.b] {
+                        cells.extend([p.clone(), "waiting".into(), String::new()]);
+                    }
+                    cells.extend([String::new(), String::new()]);
+                }
+            }
+            out.write_record(&cells).map_err(failed)?;
+        }
+        if let Some(bye) = &round.bye {
+            out.write_record([
+                round.number.to_string(),
+                String::new(),
+                bye.clone(),
+                "bye".into(),
+            ])
+            .map_err(failed)?;
+        }
+    }
+    let bytes = out.into_inner().map_err(|_| {
+        RefereeError::new(
+            referee_core::ErrorCode::EventInvalid,
+            "The standings could not be written as a spreadsheet.",
+        )
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+impl Battles {
+    /// The printable report: one self-contained HTML page, every name escaped.
+    pub fn event_report(&mut self, referee: &Referee, id: i64) -> Result<String, RefereeError> {
+        Ok(html(&self.event_view(referee, id)?))
+    }
+
+    /// The standings, then the games, as CSV (RFC 4180: quoted where needed, CRLF lines).
+    pub fn event_csv(&mut self, referee: &Referee, id: i64) -> Result<String, RefereeError> {
+        csv(&self.event_view(referee, id)?)
+    }
+
+    /// The document's text and the name it is offered under.
+    pub fn event_shared(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        document: EventDocument,
+    ) -> Result<(String, String), RefereeError> {
+        let view = self.event_view(referee, id)?;
+        let text = match document {
+            EventDocument::Report => html(&view),
+            EventDocument::Csv => csv(&view)?,
+        };
+        Ok((event_file_name(&view.tournament.setup.name, document), text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_named_after_its_event() {
+        assert_eq!(
+            event_file_name("Cold Wars <2026>", EventDocument::Csv),
+            "Cold Wars 2026 standings.csv"
+        );
+        assert_eq!(
+            event_file_name("../", EventDocument::Report),
+            "event standings.html"
+        );
+    }
+}

@@ -1,0 +1,2 @@
+//! What the event tests and the events benchmark share.
+pub mod event_files;
