@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   cell, currentRound, eventSavedSaid, gameActions, gameLine, handRequest, playerWithArmy, points, rankLabel, record, resultWords, resultsToCome,
   roundPlayers, roundStarted, scoringsFor, sourceMark, standingsColumns, tieBreaksSentence, undoLabel, victoryPointsProblem,
-  type EventView, type Game, type Scoring, type StandingRow,
+  type EventView, type Game, type GameResult, type Scoring, type StandingRow,
 } from './event';
 
 const players = [{ name: 'Anna', army: 'Romans' }, { name: 'Boris', army: 'Gauls' }, { name: 'Cleo', army: '' }];
-const game = (over: Partial<Game> = {}): Game => ({ pairing: { table: 3, a: 'Anna', b: 'Boris' }, battle: null, result: null, ...over });
+const game = (over: Partial<Game> = {}): Game => ({ pairing: { table: 3, a: 'Anna', b: 'Boris' }, ...over });
 const row = (over: Partial<StandingRow> = {}): StandingRow => ({
   rank: 3, shared: false, player: 'Anna', army: 'Romans', played: 2, wins: 1, draws: 1, losses: 0, byes: 0, points: 4, victory_points: 37.5, strength_of_schedule: 6, ...over,
 });
 const scoring = (id: string, rulesets: string[]): Scoring => ({
-  id, name: id, description: '', rulesets, rule: '', win: 3, draw: 1, loss: 0, victory_points_are_points: false, bye_points: 3, bye_victory_points: 0, tie_breaks: [],
+  id, name: id, description: '', rulesets, rule: '', win: 3, draw: 1, loss: 0, victory_points_are_points: false, bye_points: 3, bye_victory_points: 0, tie_breaks: [], builtin: true,
 });
 
 describe('an event in words', () => {
@@ -34,14 +34,15 @@ describe('an event in words', () => {
   });
 
   it('marks how a result was reached', () => {
-    const result = (kind: 'battle' | 'file' | 'hand') => ({ source: { kind }, players: [], words: 'Anna won', rule: '' });
+    const result = (kind: 'battle' | 'file' | 'hand') => (({ source: kind === 'battle' ? { kind, battle: 1 } : kind === 'file' ? { kind, head: 'h' } : { kind }, players: [], words: 'Anna won', rule: '' }) as GameResult);
     expect(sourceMark(result('battle'))).toBe('From the battle');
     expect(sourceMark(result('file'))).toBe('Battle file checked');
     expect(sourceMark(result('hand'))).toBe('Entered by hand');
   });
 
   it('says a result in the core’s words, else who won with the victory points', () => {
-    expect(resultWords({ source: { kind: 'hand' }, words: 'Anna wins 15–10', rule: '', players: [] })).toBe('Anna wins 15–10');
+    expect(resultWords({ source: { kind: 'battle', battle: 2 }, words: 'Anna wins 15–10', rule: '', players: [] })).toBe('Anna wins 15–10');
+    expect(resultWords({ source: { kind: 'hand' }, words: 'Entered by hand: Anna beat Boris, 15–10.', rule: '', players: [] })).toBe('Anna beat Boris, 15–10.');
     const players = [{ player: 'Anna', outcome: 'win' as const, victory_points: 15 }, { player: 'Boris', outcome: 'loss' as const, victory_points: 10 }];
     expect(resultWords({ source: { kind: 'hand' }, words: '', rule: '', players })).toBe('Anna won (15–10)');
     expect(resultWords({ source: { kind: 'hand' }, words: '', rule: '', players: [{ player: 'Anna', outcome: 'draw' }, { player: 'Boris', outcome: 'draw' }] })).toBe('Draw');
@@ -50,7 +51,7 @@ describe('an event in words', () => {
   it('offers a battle begun, a file or a hand result; once begun, the battle and its result; nothing once the result is in', () => {
     expect(gameActions(game())).toEqual(['begin', 'import', 'hand']);
     expect(gameActions(game({ battle: 12 }))).toEqual(['open', 'from-battle', 'hand']);
-    expect(gameActions(game({ battle: 12, result: { source: { kind: 'battle' }, players: [], words: 'x', rule: '' } }))).toEqual([]);
+    expect(gameActions(game({ battle: 12, result: { source: { kind: 'battle', battle: 12 }, players: [], words: 'x', rule: '' } }))).toEqual([]);
   });
 
   it('knows a round started once a battle is begun or a result is in, and who may be swapped', () => {
@@ -70,6 +71,7 @@ describe('an event in words', () => {
 
   it('labels Undo and Redo with what they change', () => {
     expect(undoLabel('Undo', 'Round 2 paired')).toBe('Undo: Round 2 paired');
+    expect(undoLabel('Undo', 'Undo: round 2 paired')).toBe('Undo: round 2 paired');
     expect(undoLabel('Redo', null)).toBe('Redo');
   });
 
@@ -101,8 +103,8 @@ describe('an event in words', () => {
     expect(victoryPointsProblem('-2')).toMatch(/number from 0 up/);
     expect(victoryPointsProblem('lots')).toMatch(/number from 0 up/);
     expect(handRequest({ winner: 'Anna', victoryPointsA: '15', victoryPointsB: '10,5', note: '  ' }))
-      .toEqual({ winner: 'Anna', victory_points_a: 15, victory_points_b: 10.5, note: null });
-    expect(handRequest({ winner: '', victoryPointsA: '', victoryPointsB: '', note: 'Time' })).toEqual({ winner: null, victory_points_a: null, victory_points_b: null, note: 'Time' });
+      .toEqual({ winner: 'Anna', victory_points_a: 15, victory_points_b: 10.5, note: undefined });
+    expect(handRequest({ winner: '', victoryPointsA: '', victoryPointsB: '', note: 'Time' })).toEqual({ winner: undefined, victory_points_a: undefined, victory_points_b: undefined, note: 'Time' });
     expect(handRequest({ winner: 'Anna', victoryPointsA: 'x', victoryPointsB: '', note: '' })).toBeUndefined();
   });
 

@@ -2,32 +2,13 @@
 // Boris (Gauls)"), how its result was reached, what a game offers next, the undo button's label,
 // the standings' columns for the width there is, a result entered by hand checked before it is sent.
 // Pure, so it is unit-tested; the event's rules (pairing, scoring, tie-breaks) are the core's.
-// The shapes of the event commands, until the API's generated types land (then re-exported from there).
-export type Outcome = 'win' | 'draw' | 'loss';
-export interface Player { name: string; army: string }
-export interface Pairing { table: number; a: string; b: string }
-export interface PlayerResult { player: string; outcome: Outcome; victory_points?: number | null }
-export interface GameResult { source: { kind: 'battle' | 'file' | 'hand' }; players: PlayerResult[]; words: string; rule: string }
-export interface Game { pairing: Pairing; battle?: number | null; result?: GameResult | null }
-export interface Round { number: number; games: Game[]; bye?: string | null }
-export interface StandingRow {
-  rank: number; shared: boolean; player: string; army: string; played: number; wins: number; draws: number; losses: number; byes: number;
-  points: number; victory_points: number; strength_of_schedule: number;
-}
-export interface Scoring {
-  id: string; name: string; description: string; rulesets: string[]; rule: string; win: number; draw: number; loss: number;
-  victory_points_are_points: boolean; bye_points: number; bye_victory_points: number; tie_breaks: string[];
-}
-export interface TournamentSetup { name: string; ruleset: string; scoring: string; pairing: 'swiss' | 'round_robin'; first_round: 'random' | 'seeded'; rounds: number }
-export interface EventView {
-  id: number; tournament: { setup: TournamentSetup; players: Player[]; rounds: Round[] }; standings: StandingRow[]; scoring: Scoring;
-  ruleset_name: string; next_round: number; can_pair: boolean; why_not_pair?: string | null; undo?: string | null; redo?: string | null;
-}
-export interface EventRow { id: number; name: string; ruleset: string; ruleset_name: string; players: number; rounds_paired: number; created_at: string }
-export type NewEvent = TournamentSetup;
-export interface NewPlayer { name: string; army: string }
-export interface HandResult { winner: string | null; victory_points_a: number | null; victory_points_b: number | null; note: string | null }
-export type EventDocument = 'report' | 'csv';
+import type {
+  EventDocument, EventRow, EventView, Game, GameResult, HandResult, NewEvent, Player, Round, Scoring, StandingRow,
+} from '../generated/api';
+
+export type { EventDocument, EventRow, EventView, Game, GameResult, HandResult, NewEvent, Player, Round, Scoring, StandingRow };
+/** A player as added: name and army. */
+export type NewPlayer = Player;
 
 /** A standing's rank: "3", or "=3" when shared with another player. */
 export function rankLabel(row: Pick<StandingRow, 'rank' | 'shared'>): string {
@@ -65,9 +46,11 @@ export function sourceMark(result: GameResult): string {
   }
 }
 
-/** A result in words: the core's sentence, else who won (or a draw) with the victory points. */
+/** A result in words: the API's sentence (its own mark left to ours), else who won (or a draw) with the victory points. */
 export function resultWords(result: GameResult): string {
-  if (result.words) return result.words;
+  // The mark beside it says how it was reached: the API's own "Entered by hand:" is not said twice.
+  const words = result.source.kind === 'hand' ? result.words.replace(/^Entered by hand:\s*/, '') : result.words;
+  if (words) return words[0].toUpperCase() + words.slice(1);
   const winner = result.players.find((p) => p.outcome === 'win');
   const vp = result.players.every((p) => p.victory_points != null)
     ? ` (${result.players.map((p) => points(p.victory_points!)).join('–')})` : '';
@@ -108,9 +91,11 @@ export function resultsToCome(round: Round): string {
   return n === 1 ? '1 result to come' : `${n} results to come`;
 }
 
-/** The label of Undo or Redo: what it takes back or puts back. */
+/** The label of Undo or Redo: what it takes back or puts back ("Undo: round 2 paired", as the
+ * API words it), or the bare verb when there is nothing. */
 export function undoLabel(verb: 'Undo' | 'Redo', what: string | null | undefined): string {
-  return what ? `${verb}: ${what}` : verb;
+  if (!what) return verb;
+  return what.startsWith(`${verb}:`) ? what : `${verb}: ${what}`;
 }
 
 export type StandingColumn = 'rank' | 'player' | 'army' | 'points' | 'victory_points' | 'sos' | 'record';
@@ -189,12 +174,12 @@ export function victoryPointsProblem(typed: string): string | undefined {
 /** The request a hand result sends, or undefined while a field is wrong. */
 export function handRequest(form: HandForm): HandResult | undefined {
   if (victoryPointsProblem(form.victoryPointsA) || victoryPointsProblem(form.victoryPointsB)) return undefined;
-  const vp = (t: string) => (t.trim() ? Number(t.trim().replace(',', '.')) : null);
+  const vp = (t: string) => (t.trim() ? Number(t.trim().replace(',', '.')) : undefined);
   return {
-    winner: form.winner || null,
+    winner: form.winner || undefined,
     victory_points_a: vp(form.victoryPointsA),
     victory_points_b: vp(form.victoryPointsB),
-    note: form.note.trim() || null,
+    note: form.note.trim() || undefined,
   };
 }
 

@@ -14,7 +14,7 @@ function eventView(over: Partial<EventView> = {}): EventView {
     tournament: {
       setup: { name: 'Saturday open', ruleset: 'dbmm', scoring: 'dbmm-25', pairing: 'swiss', first_round: 'random', rounds: 4 },
       players: [{ name: 'Anna', army: 'Romans' }, { name: 'Boris', army: 'Gauls' }, { name: 'Cleo', army: 'Franks' }],
-      rounds: [{ number: 1, games: [{ pairing: { table: 3, a: 'Anna', b: 'Boris' }, battle: null, result: null }], bye: 'Cleo' }],
+      rounds: [{ number: 1, games: [{ pairing: { table: 3, a: 'Anna', b: 'Boris' }, }], bye: 'Cleo' }],
     },
     standings: [
       { rank: 1, shared: true, player: 'Anna', army: 'Romans', played: 0, wins: 0, draws: 0, losses: 0, byes: 0, points: 0, victory_points: 0, strength_of_schedule: 0 },
@@ -22,9 +22,9 @@ function eventView(over: Partial<EventView> = {}): EventView {
     ],
     scoring: {
       id: 'dbmm-25', name: 'DBMM: the 25 victory points', description: '', rulesets: ['dbmm'], rule: 'p. 43', win: 0, draw: 0, loss: 0,
-      victory_points_are_points: true, bye_points: 15, bye_victory_points: 15, tie_breaks: ['strength_of_schedule'],
+      victory_points_are_points: true, bye_points: 15, bye_victory_points: 15, tie_breaks: ['strength_of_schedule'], builtin: true,
     },
-    ruleset_name: 'DBMM', next_round: 2, can_pair: false, why_not_pair: 'Round 1 still waits for 1 result.', undo: 'Round 1 paired', redo: null,
+    ruleset_name: 'DBMM', next_round: 2, can_pair: false, why_not_pair: 'Round 1 still waits for 1 result.', undo: 'Undo: round 1 paired',
     ...over,
   } as EventView;
 }
@@ -43,7 +43,7 @@ describe('the event screen', () => {
     expect(document.querySelector('#round-bye')).toHaveTextContent('Bye: Cleo (Franks)');
     expect(screen.getByRole('button', { name: 'Pair round 2' })).toBeDisabled();
     expect(document.querySelector('#why-not-pair')).toHaveTextContent('Round 1 still waits for 1 result.');
-    expect(screen.getByRole('button', { name: 'Undo: Round 1 paired' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Undo: round 1 paired' })).toBeEnabled();
     expect(document.querySelectorAll('#standings-table tbody tr')[0]).toHaveTextContent('=1');
   });
 
@@ -63,7 +63,7 @@ describe('the event screen', () => {
     await waitFor(() => expect(document.querySelector('[data-result="3"]')).toHaveTextContent('Anna beat Boris 15–10 Entered by hand'));
     const sent = calls.filter(([c]) => c === 'event_result_by_hand');
     expect(sent).toHaveLength(1);
-    expect(sent[0][1]).toEqual({ event: 5, round: 1, table: 3, request: { winner: 'Anna', victory_points_a: 15, victory_points_b: 10, note: null } });
+    expect(sent[0][1]).toEqual({ event: 5, round: 1, table: 3, request: { winner: 'Anna', victory_points_a: 15, victory_points_b: 10 } });
   });
 
   it('refuses victory points that are not a number beside the field, sending nothing', async () => {
@@ -95,7 +95,7 @@ describe('the event screen', () => {
 
   it('pairs the next round once under a double tap', async () => {
     let answer: (v: EventView) => void = () => undefined;
-    const ready = eventView({ can_pair: true, why_not_pair: null });
+    const ready = eventView({ can_pair: true, why_not_pair: undefined });
     ready.tournament.rounds[0].games[0].result = { source: { kind: 'hand' }, words: 'Draw', rule: '', players: [] };
     const calls = mockCommands((cmd) => (cmd === 'event_view' ? ready : cmd === 'event_pair' ? new Promise((r) => (answer = r)) : null));
     render(EventScreen);

@@ -50,7 +50,7 @@ describe('the events screen', () => {
     await fireEvent.input(document.querySelector('#event-rounds')!, { target: { value: '0' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
     expect(document.querySelector('#event-name-error')).toHaveTextContent('Name the event: it cannot be left empty.');
-    expect(document.querySelector('#event-rounds-error')).toHaveTextContent('Rounds must be a whole number from 1 to 30.');
+    expect(document.querySelector('#event-rounds-error')).toHaveTextContent('Rounds must be a whole number from 1 to 20.');
     expect(calls.some(([c]) => c === 'event_create')).toBe(false);
   });
 });
