@@ -119,6 +119,7 @@ fn entry_words(entry: &TournamentEntry) -> String {
     match entry {
         TournamentEntry::Created { .. } => "the event created".into(),
         TournamentEntry::PlayerAdded { player } => format!("{} added", player.name),
+        TournamentEntry::PlayerWithdrawn { player } => format!("{player} withdrawn"),
         TournamentEntry::RoundPaired { round, .. } => format!("round {round} paired"),
         TournamentEntry::PlayersSwapped { round, a, b } => {
             format!("{a} and {b} swapped in round {round}")
@@ -180,40 +181,11 @@ fn game<'t>(t: &'t Tournament, round: u32, table: u32) -> Result<&'t Game, Refer
         })
 }
 
-/// The number of rounds the event can have: those planned, or for a round robin as many as
-/// everyone meeting everyone takes.
-fn rounds_planned(t: &Tournament) -> u32 {
-    match t.setup.pairing {
-        PairingMethod::Swiss => t.setup.rounds,
-        PairingMethod::RoundRobin => {
-            let n = u32::try_from(t.players.len()).unwrap_or(u32::MAX);
-            if n % 2 == 0 {
-                n.saturating_sub(1)
-            } else {
-                n
-            }
-        }
-    }
-}
-
 /// Why the next round cannot be paired, in a sentence; none when it can.
 fn why_not_pair(t: &Tournament, scoring: &Scoring) -> Option<String> {
     let next = u32::try_from(t.rounds.len())
         .unwrap_or(u32::MAX)
         .saturating_add(1);
-    if t.players.len() < 2 {
-        return Some("Add at least two players before pairing round 1.".into());
-    }
-    if next > rounds_planned(t) {
-        return Some(match t.setup.pairing {
-            PairingMethod::Swiss => {
-                format!("All {} rounds of the event are paired.", t.setup.rounds)
-            }
-            PairingMethod::RoundRobin => {
-                "Everyone has met everyone: the round robin is complete.".into()
-            }
-        });
-    }
     let plan = match pair_next(t, scoring, &[]) {
         Ok(plan) => plan,
         Err(e) => return Some(e.message),
@@ -382,6 +354,20 @@ impl Battles {
         })
     }
 
+    /// A player leaves the event: kept in the standings, no longer paired.
+    pub fn event_player_withdraw(
+        &mut self,
+        referee: &Referee,
+        id: i64,
+        player: &str,
+    ) -> Result<EventView, RefereeError> {
+        self.event_write(referee, id, |_, _, _| {
+            Ok(TournamentEntry::PlayerWithdrawn {
+                player: player.to_string(),
+            })
+        })
+    }
+
     /// Pairs `round`, which must be the next: a second tap pairing the same round is refused.
     pub fn event_pair(
         &mut self,
@@ -400,24 +386,10 @@ impl Battles {
                 )
                 .field("round"));
             }
-            if round == next {
-                if t.players.len() < 2 {
-                    return Err(
-                        invalid("Add at least two players before pairing round 1.").field("round")
-                    );
-                }
-                if round > rounds_planned(t) {
-                    return Err(invalid(
-                        why_not_pair(t, Self::event_scoring(referee, t)?)
-                            .unwrap_or_else(|| "Every round of the event is paired.".into()),
-                    )
-                    .field("round"));
-                }
-            }
             let scoring = Self::event_scoring(referee, t)?;
             let (drawn, seed) = if round == 1 && t.setup.first_round == FirstRound::Random {
                 let seed: u64 = rand::random();
-                let mut names: Vec<String> = t.players.iter().map(|p| p.name.clone()).collect();
+                let mut names: Vec<String> = t.active_players().map(|p| p.name.clone()).collect();
                 names.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
                 (names, Some(seed))
             } else {
@@ -579,6 +551,22 @@ impl Battles {
                 ));
             }
             let (file, battle) = read_battle_file(referee, text).map_err(retold)?;
+            // The same file twice is said so before anything else about it.
+            let head = file_head(&file);
+            for r in &t.rounds {
+                for other in &r.games {
+                    if matches!(&other.result, Some(GameResult { source: ResultSource::File { head: h }, .. }) if *h == head)
+                    {
+                        return Err(RefereeError::new(
+                            ErrorCode::EventImportedTwice,
+                            format!(
+                                "This battle file was imported already, for table {} of round {}.",
+                                other.pairing.table, r.number
+                            ),
+                        ));
+                    }
+                }
+            }
             let names: Vec<&str> = battle.state.sides.iter().map(|s| s.name.as_str()).collect();
             let mut want = [g.pairing.a.as_str(), g.pairing.b.as_str()];
             let mut got = names.clone();
@@ -602,9 +590,7 @@ impl Battles {
                 &g.pairing.a,
                 &g.pairing.b,
                 table,
-                ResultSource::File {
-                    head: file_head(&file),
-                },
+                ResultSource::File { head },
             )?;
             Ok(TournamentEntry::ResultRecorded {
                 round,

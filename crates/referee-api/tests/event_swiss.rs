@@ -85,7 +85,12 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
         let view = battles.event_pair(&referee, event, round).unwrap();
         // The same round paired again (a double tap): refused.
         let again = battles.event_pair(&referee, event, round).unwrap_err();
-        assert_eq!(code(&again), ErrorCode::EventRoundPaired, "{}", again.message);
+        assert_eq!(
+            code(&again),
+            ErrorCode::EventRoundPaired,
+            "{}",
+            again.message
+        );
         let r = view.tournament.rounds.last().unwrap().clone();
         assert_eq!(r.number, round);
         let tables: Vec<u32> = r.games.iter().map(|g| g.pairing.table).collect();
@@ -95,10 +100,17 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
         }
         for g in &r.games {
             let (a, b) = (g.pairing.a.clone(), g.pairing.b.clone());
-            let key = if a < b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
+            let key = if a < b {
+                (a.clone(), b.clone())
+            } else {
+                (b.clone(), a.clone())
+            };
             assert!(met.insert(key), "round {round}: {a} and {b} meet again");
             let (winner, margin) = decided(&a, &b);
-            log.push(format!("round {round} table {} {a} v {b}: {winner} {margin:?}", g.pairing.table));
+            log.push(format!(
+                "round {round} table {} {a} v {b}: {winner} {margin:?}",
+                g.pairing.table
+            ));
             let table = g.pairing.table;
             if round == 3 && table == 5 {
                 // A table without a device: entered by hand.
@@ -155,7 +167,11 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
                 .iter()
                 .map(|p| p.victory_points.unwrap())
                 .collect();
-            assert_eq!(got, expected, "round {round} table {table}: {}", result.words);
+            assert_eq!(
+                got, expected,
+                "round {round} table {table}: {}",
+                result.words
+            );
             if first_file.is_none() {
                 first_file = Some(file);
             }
@@ -166,7 +182,10 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
                 .event_result_import(&referee, event, 1, 2, first_file.as_deref().unwrap())
                 .unwrap_err();
             assert!(
-                matches!(code(&twice), ErrorCode::EventImportedTwice | ErrorCode::EventResultIn),
+                matches!(
+                    code(&twice),
+                    ErrorCode::EventImportedTwice | ErrorCode::EventResultIn
+                ),
                 "{}",
                 twice.message
             );
@@ -174,7 +193,12 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
             let missing = battles
                 .event_result_import(&referee, event, 1, 9, first_file.as_deref().unwrap())
                 .unwrap_err();
-            assert_eq!(code(&missing), ErrorCode::EventNotInRound, "{}", missing.message);
+            assert_eq!(
+                code(&missing),
+                ErrorCode::EventNotInRound,
+                "{}",
+                missing.message
+            );
         }
     }
     let view = battles.event_view(&referee, event).unwrap();

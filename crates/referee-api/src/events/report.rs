@@ -177,7 +177,7 @@ pub(super) fn html(view: &EventView) -> String {
             },
             t.players.len(),
             t.rounds.len(),
-            super::rounds_planned(t)
+            referee_core::tournament::pairing::rounds_planned(t)
         ),
     );
     h.close("header");
@@ -221,12 +221,7 @@ pub(super) fn html(view: &EventView) -> String {
             view.scoring
                 .tie_breaks
                 .iter()
-                .map(|b| match b {
-                    referee_core::tournament::scoring::TieBreak::VictoryPoints => "victory points",
-                    referee_core::tournament::scoring::TieBreak::StrengthOfSchedule =>
-                        "strength of schedule",
-                    referee_core::tournament::scoring::TieBreak::HeadToHead => "head to head",
-                })
+                .map(|b| referee_core::tournament::scoring::tie_break_words(*b))
                 .collect::<Vec<_>>()
                 .join(", then ")
         ),
