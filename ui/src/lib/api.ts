@@ -96,3 +96,5 @@ export const undoEvent = (event: number) => call<EventView>('event_undo', { even
 export const redoEvent = (event: number) => call<EventView>('event_redo', { event });
 /** The standings and rounds saved where the umpire chooses: where they went in words, or null when cancelled. */
 export const saveEvent = (event: number, document: EventDocument) => call<string | null>('event_save', { event, document });
+/** A player leaves the event: kept in the standings, no longer paired. */
+export const withdrawPlayer = (event: number, player: string) => call<EventView>('event_player_withdraw', { event, player });

@@ -128,3 +128,17 @@ describe('the event screen', () => {
     expect(screen.queryByRole('dialog', { name: 'Projector view' })).toBeNull();
   });
 });
+
+describe('a player withdrawn', () => {
+  it('asks once more, then sends the withdrawal and shows the player as withdrawn', async () => {
+    const after = eventView();
+    after.tournament.players[2] = { name: 'Cleo', army: 'Franks', withdrawn: true };
+    const calls = mockCommands((cmd) => (cmd === 'event_view' ? eventView() : cmd === 'event_player_withdraw' ? after : null));
+    render(EventScreen);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Withdraw Cleo' }));
+    expect(calls.some(([c]) => c === 'event_player_withdraw')).toBe(false);
+    await fireEvent.click(screen.getByRole('button', { name: 'Really withdraw Cleo?' }));
+    await waitFor(() => expect(document.querySelector('[data-entrant="Cleo"]')).toHaveTextContent('(withdrawn)'));
+    expect(calls.find(([c]) => c === 'event_player_withdraw')![1]).toEqual({ event: 5, player: 'Cleo' });
+  });
+});
