@@ -86,7 +86,7 @@ describe('an event in words', () => {
   });
 
   it('offers the scorings of the system and those for any system', () => {
-    const list = [scoring('dbmm-25', ['dbmm']), scoring('win-draw-loss', []), scoring('gts-only', ['gts'])];
+    const list = [scoring('win-draw-loss', []), scoring('dbmm-25', ['dbmm']), scoring('gts-only', ['gts'])];
     expect(scoringsFor(list, 'dbmm').map((s) => s.id)).toEqual(['dbmm-25', 'win-draw-loss']);
     expect(scoringsFor(list, 'itacs').map((s) => s.id)).toEqual(['win-draw-loss']);
   });

@@ -133,9 +133,10 @@ export function cell(row: StandingRow, column: StandingColumn): string {
   }
 }
 
-/** The scorings suiting a rule system: those naming it, and those for any system. */
+/** The scorings suiting a rule system: those naming it first (the default is the system's own, DBMM's
+ * 25 points for DBMM), then those for any system. */
 export function scoringsFor(scorings: Scoring[], ruleset: string): Scoring[] {
-  return scorings.filter((s) => !s.rulesets.length || s.rulesets.includes(ruleset));
+  return [...scorings.filter((s) => s.rulesets.includes(ruleset)), ...scorings.filter((s) => !s.rulesets.length)];
 }
 
 /** A tie-break in words. */
