@@ -142,3 +142,27 @@ describe('a player withdrawn', () => {
     expect(calls.find(([c]) => c === 'event_player_withdraw')![1]).toEqual({ event: 5, player: 'Cleo' });
   });
 });
+
+describe('a refusal beside a game', () => {
+  it('says why the battle gives no result yet, in words, and goes once the result is entered by hand', async () => {
+    const begun = eventView();
+    begun.tournament.rounds[0].games[0].battle = 12;
+    const done = eventView();
+    done.tournament.rounds[0].games[0] = { ...begun.tournament.rounds[0].games[0], result: { source: { kind: 'hand' }, words: 'Entered by hand: Anna and Boris drew.', rule: '', players: [] } };
+    mockCommands((cmd) => {
+      if (cmd === 'event_view') return begun;
+      if (cmd === 'event_result_from_battle') throw { code: 'event.no_verdict', message: 'The battle at table 3 has no result yet: apply a result in it first.' };
+      if (cmd === 'event_result_by_hand') return done;
+      return null;
+    });
+    render(EventScreen);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Result from battle' }));
+    await waitFor(() => expect(document.querySelector('[data-problem="3"]')).toHaveTextContent('The battle at table 3 has no result yet: apply a result in it first.'));
+    expect(document.body).not.toHaveTextContent('event.no_verdict');
+    await fireEvent.click(screen.getByRole('button', { name: 'Enter by hand' }));
+    await fireEvent.click(screen.getByLabelText('Draw'));
+    await fireEvent.click(screen.getByRole('button', { name: 'Record result' }));
+    await waitFor(() => expect(document.querySelector('[data-result="3"]')).toHaveTextContent('Anna and Boris drew. Entered by hand'));
+    expect(document.querySelector('[data-problem="3"]')).toBeNull();
+  });
+});
