@@ -151,7 +151,11 @@ test('a DBMM event from its setup to round 2, at both sizes', async () => {
   // Events leads back to the event open; the game offers its battle and its result.
   await tap(browser, '#nav-events');
   await browser.$('button[data-from-battle="1"]').waitForExist({ timeout: 10000 });
-  assert.ok(await browser.$('button[data-open-battle="1"]').isExisting());
+  // "Open battle" opens it again, and Events leads back once more.
+  await tap(browser, 'button[data-open-battle="1"]');
+  await until(browser, 'the battle open again', async () => (await browser.$('#battle-title').isExisting()));
+  await tap(browser, '#nav-events');
+  await browser.$('button[data-from-battle="1"]').waitForExist({ timeout: 10000 });
   // The battle has no result yet: its result is refused in words beside the game.
   await tap(browser, 'button[data-from-battle="1"]');
   await until(browser, 'the refusal beside table 1', async () => browser.$('[data-problem="1"]').isExisting());
