@@ -279,7 +279,7 @@ impl Battles {
         if name.is_empty() {
             return Err(invalid("Name the event.").field("name"));
         }
-        let ruleset = referee.ruleset(&new.ruleset)?;
+        referee.ruleset(&new.ruleset)?;
         let scoring = referee.scoring(&new.scoring)?;
         if !scoring.rulesets.is_empty() && !scoring.rulesets.contains(&new.ruleset) {
             return Err(invalid(format!(
@@ -288,10 +288,10 @@ impl Battles {
                 scoring
                     .rulesets
                     .iter()
-                    .map(|r| ruleset_name(referee, r))
+                    .map(|r| system_words(referee, r))
                     .collect::<Vec<_>>()
                     .join(" or "),
-                ruleset.info.name
+                system_words(referee, &new.ruleset)
             ))
             .field("scoring"));
         }
@@ -534,7 +534,14 @@ impl Battles {
                 let message = if code == ErrorCode::ImportDamaged {
                     format!("{from} was changed after it was exported: ask table {table} for the file again.")
                 } else {
-                    format!("{from} cannot be used: {}", lowercase_first(&e.message))
+                    let said = lowercase_first(&e.message);
+                    match ["the battle file ", "the file "]
+                        .iter()
+                        .find_map(|p| said.strip_prefix(p))
+                    {
+                        Some(rest) => format!("{from} {rest}"),
+                        None => format!("{from} cannot be used: {said}"),
+                    }
                 };
                 RefereeError::new(code, message)
             };
@@ -545,8 +552,8 @@ impl Battles {
                     ErrorCode::EventWrongSystem,
                     format!(
                         "{from} is a {} battle; this event plays {}.",
-                        ruleset_name(referee, &head.ruleset),
-                        ruleset_name(referee, &t.setup.ruleset)
+                        system_words(referee, &head.ruleset),
+                        system_words(referee, &t.setup.ruleset)
                     ),
                 ));
             }
@@ -740,6 +747,18 @@ pub(crate) fn ruleset_name(referee: &Referee, id: &str) -> String {
     referee
         .ruleset(id)
         .map_or_else(|_| id.to_uppercase(), |r| r.info.name.clone())
+}
+
+/// The rule system as a sentence names it: its name up to a dash or bracket ("DBMM 2.x", "GTS").
+fn system_words(referee: &Referee, id: &str) -> String {
+    let name = ruleset_name(referee, id);
+    let short = name
+        .split(" — ")
+        .next()
+        .and_then(|n| n.split(" (").next())
+        .unwrap_or(&name)
+        .trim();
+    short.to_string()
 }
 
 /// "<event>, round R, table T", the event's name shortened if the whole would be too long.
