@@ -200,7 +200,7 @@ test('a DBMM event from its setup to round 2, at both sizes', async () => {
     const saved = join(home, 'chosen', 'Saturday standings.html');
     mkdirSync(join(home, 'chosen'));
     await tap(browser, '#event-print');
-    execFileSync(XDOTOOL, ['search', '--sync', '--name', 'Save', 'windowfocus', '--sync', '%1', 'key', '--clearmodifiers', 'ctrl+a']);
+    execFileSync(XDOTOOL, ['search', '--sync', '--onlyvisible', '--name', 'Save the event', 'windowfocus', '--sync', '%1', 'key', '--clearmodifiers', 'ctrl+a']);
     execFileSync(XDOTOOL, ['type', '--delay', '20', saved]);
     execFileSync(XDOTOOL, ['key', 'Return']);
     await until(browser, 'where the standings went', async () => (await text('#event-saved').catch(() => '')).length > 0, 20000);
@@ -209,6 +209,18 @@ test('a DBMM event from its setup to round 2, at both sizes', async () => {
     assert.match(html, /^<!doctype html>/i);
     for (const [name] of PLAYERS) assert.ok(html.includes(name), `${name} in the printable standings`);
     assert.deepEqual(devTextIn(await text('#event-saved')), []);
+
+    // Export CSV: the same dialog, a file a spreadsheet opens: the standings, then the games.
+    const csv = join(home, 'chosen', 'Saturday standings.csv');
+    await tap(browser, '#event-csv');
+    execFileSync(XDOTOOL, ['search', '--sync', '--onlyvisible', '--name', 'Save the event', 'windowfocus', '--sync', '%1', 'key', '--clearmodifiers', 'ctrl+a']);
+    execFileSync(XDOTOOL, ['type', '--delay', '20', csv]);
+    execFileSync(XDOTOOL, ['key', 'Return']);
+    await until(browser, 'the CSV file saved', async () => existsSync(csv) && /spreadsheet/.test(await text('#event-saved').catch(() => '')), 20000);
+    // The standings first (a heading and a row per player), then the games after a blank line.
+    const lines = readFileSync(csv, 'utf8').split(/\r?\n\r?\n/)[0].trim().split(/\r?\n/);
+    assert.equal(lines.length, 1 + PLAYERS.length, `a heading and a row per player: ${lines[0]}`);
+    for (const [name] of PLAYERS) assert.ok(lines.some((l) => l.includes(name)), `${name} in the CSV file`);
   }
 
   // "Pair round 2" tapped twice at once: one round 2, nothing refused.
