@@ -45,6 +45,7 @@ const COMMANDS: &[&str] = &[
     "event_create",
     "event_view",
     "event_player_add",
+    "event_player_withdraw",
     "event_pair",
     "event_swap",
     "event_begin_battle",

@@ -488,6 +488,19 @@ async fn event_player_add(
 }
 
 #[tauri::command]
+async fn event_player_withdraw(
+    db: State<'_, Database>,
+    rules: State<'_, Rules>,
+    event: i64,
+    player: String,
+) -> Result<EventView, RefereeError> {
+    with_db(&db, &rules, move |b, r| {
+        b.event_player_withdraw(r, event, &player)
+    })
+    .await
+}
+
+#[tauri::command]
 async fn event_pair(
     db: State<'_, Database>,
     rules: State<'_, Rules>,
@@ -834,6 +847,7 @@ pub fn run() {
             event_create,
             event_view,
             event_player_add,
+            event_player_withdraw,
             event_pair,
             event_swap,
             event_begin_battle,

@@ -181,40 +181,11 @@ fn game<'t>(t: &'t Tournament, round: u32, table: u32) -> Result<&'t Game, Refer
         })
 }
 
-/// The number of rounds the event can have: those planned, or for a round robin as many as
-/// everyone meeting everyone takes.
-fn rounds_planned(t: &Tournament) -> u32 {
-    match t.setup.pairing {
-        PairingMethod::Swiss => t.setup.rounds,
-        PairingMethod::RoundRobin => {
-            let n = u32::try_from(t.players.len()).unwrap_or(u32::MAX);
-            if n % 2 == 0 {
-                n.saturating_sub(1)
-            } else {
-                n
-            }
-        }
-    }
-}
-
 /// Why the next round cannot be paired, in a sentence; none when it can.
 fn why_not_pair(t: &Tournament, scoring: &Scoring) -> Option<String> {
     let next = u32::try_from(t.rounds.len())
         .unwrap_or(u32::MAX)
         .saturating_add(1);
-    if t.players.len() < 2 {
-        return Some("Add at least two players before pairing round 1.".into());
-    }
-    if next > rounds_planned(t) {
-        return Some(match t.setup.pairing {
-            PairingMethod::Swiss => {
-                format!("All {} rounds of the event are paired.", t.setup.rounds)
-            }
-            PairingMethod::RoundRobin => {
-                "Everyone has met everyone: the round robin is complete.".into()
-            }
-        });
-    }
     let plan = match pair_next(t, scoring, &[]) {
         Ok(plan) => plan,
         Err(e) => return Some(e.message),
@@ -308,7 +279,7 @@ impl Battles {
         if name.is_empty() {
             return Err(invalid("Name the event.").field("name"));
         }
-        let ruleset = referee.ruleset(&new.ruleset)?;
+        referee.ruleset(&new.ruleset)?;
         let scoring = referee.scoring(&new.scoring)?;
         if !scoring.rulesets.is_empty() && !scoring.rulesets.contains(&new.ruleset) {
             return Err(invalid(format!(
@@ -317,10 +288,10 @@ impl Battles {
                 scoring
                     .rulesets
                     .iter()
-                    .map(|r| ruleset_name(referee, r))
+                    .map(|r| system_words(referee, r))
                     .collect::<Vec<_>>()
                     .join(" or "),
-                ruleset.info.name
+                system_words(referee, &new.ruleset)
             ))
             .field("scoring"));
         }
@@ -415,24 +386,10 @@ impl Battles {
                 )
                 .field("round"));
             }
-            if round == next {
-                if t.players.len() < 2 {
-                    return Err(
-                        invalid("Add at least two players before pairing round 1.").field("round")
-                    );
-                }
-                if round > rounds_planned(t) {
-                    return Err(invalid(
-                        why_not_pair(t, Self::event_scoring(referee, t)?)
-                            .unwrap_or_else(|| "Every round of the event is paired.".into()),
-                    )
-                    .field("round"));
-                }
-            }
             let scoring = Self::event_scoring(referee, t)?;
             let (drawn, seed) = if round == 1 && t.setup.first_round == FirstRound::Random {
                 let seed: u64 = rand::random();
-                let mut names: Vec<String> = t.players.iter().map(|p| p.name.clone()).collect();
+                let mut names: Vec<String> = t.active_players().map(|p| p.name.clone()).collect();
                 names.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
                 (names, Some(seed))
             } else {
@@ -577,7 +534,14 @@ impl Battles {
                 let message = if code == ErrorCode::ImportDamaged {
                     format!("{from} was changed after it was exported: ask table {table} for the file again.")
                 } else {
-                    format!("{from} cannot be used: {}", lowercase_first(&e.message))
+                    let said = lowercase_first(&e.message);
+                    match ["the battle file ", "the file "]
+                        .iter()
+                        .find_map(|p| said.strip_prefix(p))
+                    {
+                        Some(rest) => format!("{from} {rest}"),
+                        None => format!("{from} cannot be used: {said}"),
+                    }
                 };
                 RefereeError::new(code, message)
             };
@@ -588,12 +552,28 @@ impl Battles {
                     ErrorCode::EventWrongSystem,
                     format!(
                         "{from} is a {} battle; this event plays {}.",
-                        ruleset_name(referee, &head.ruleset),
-                        ruleset_name(referee, &t.setup.ruleset)
+                        system_words(referee, &head.ruleset),
+                        system_words(referee, &t.setup.ruleset)
                     ),
                 ));
             }
             let (file, battle) = read_battle_file(referee, text).map_err(retold)?;
+            // The same file twice is said so before anything else about it.
+            let head = file_head(&file);
+            for r in &t.rounds {
+                for other in &r.games {
+                    if matches!(&other.result, Some(GameResult { source: ResultSource::File { head: h }, .. }) if *h == head)
+                    {
+                        return Err(RefereeError::new(
+                            ErrorCode::EventImportedTwice,
+                            format!(
+                                "This battle file was imported already, for table {} of round {}.",
+                                other.pairing.table, r.number
+                            ),
+                        ));
+                    }
+                }
+            }
             let names: Vec<&str> = battle.state.sides.iter().map(|s| s.name.as_str()).collect();
             let mut want = [g.pairing.a.as_str(), g.pairing.b.as_str()];
             let mut got = names.clone();
@@ -617,9 +597,7 @@ impl Battles {
                 &g.pairing.a,
                 &g.pairing.b,
                 table,
-                ResultSource::File {
-                    head: file_head(&file),
-                },
+                ResultSource::File { head },
             )?;
             Ok(TournamentEntry::ResultRecorded {
                 round,
@@ -769,6 +747,18 @@ pub(crate) fn ruleset_name(referee: &Referee, id: &str) -> String {
     referee
         .ruleset(id)
         .map_or_else(|_| id.to_uppercase(), |r| r.info.name.clone())
+}
+
+/// The rule system as a sentence names it: its name up to a dash or bracket ("DBMM 2.x", "GTS").
+fn system_words(referee: &Referee, id: &str) -> String {
+    let name = ruleset_name(referee, id);
+    let short = name
+        .split(" — ")
+        .next()
+        .and_then(|n| n.split(" (").next())
+        .unwrap_or(&name)
+        .trim();
+    short.to_string()
 }
 
 /// "<event>, round R, table T", the event's name shortened if the whole would be too long.

@@ -187,9 +187,11 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
                 "{}",
                 twice.message
             );
-            // For another table: its players are not that table's.
+            // Another battle of table 1's players, imported for table 2: not that table's.
+            let other_file =
+                battle_file(&mut battles, &referee, "P01", "P09", "P01", Margin::Narrow);
             let other = battles
-                .event_result_import(&referee, event, 1, 2, first_file.as_deref().unwrap())
+                .event_result_import(&referee, event, 1, 2, &other_file)
                 .unwrap_err();
             assert_eq!(
                 code(&other),

@@ -104,6 +104,8 @@ pub enum PlayerCommand {
         #[arg(long)]
         army: String,
     },
+    /// Withdraw a player: kept in the standings, no longer paired.
+    Withdraw { event: i64, name: String },
 }
 
 #[derive(Subcommand)]
@@ -198,7 +200,18 @@ pub fn event(db: &Path, r: &Referee, command: EventCommand) -> Result<Answer, Re
         EventCommand::Scorings => value(&r.scorings()),
         EventCommand::Show { event } => value(&b.event_view(r, event)?),
         EventCommand::Player(PlayerCommand::Add { event, name, army }) => {
-            value(&b.event_player_add(r, event, &Player { name, army })?)
+            value(&b.event_player_add(
+                r,
+                event,
+                &Player {
+                    name,
+                    army,
+                    withdrawn: false,
+                },
+            )?)
+        }
+        EventCommand::Player(PlayerCommand::Withdraw { event, name }) => {
+            value(&b.event_player_withdraw(r, event, &name)?)
         }
         EventCommand::Pair { event, round } => value(&b.event_pair(r, event, round)?),
         EventCommand::Swap {

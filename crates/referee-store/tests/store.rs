@@ -58,8 +58,9 @@ fn every_earlier_schema_migrates_with_a_backup_and_keeps_its_battles() {
         let path = dir.path().join("referee.db");
         {
             let conn = Connection::open(&path).unwrap();
-            conn.execute_batch(&schema_at(version)).unwrap();
-            conn.pragma_update(None, "user_version", version).unwrap();
+            conn.execute_batch(&schema_at(version.min(4))).unwrap();
+            conn.pragma_update(None, "user_version", version.min(4))
+                .unwrap();
             if version >= 1 {
                 conn.execute(
                     "INSERT INTO battles (id, name, ruleset, fingerprint, created_at) VALUES (1, 'Old', 'itacs', 'f', 'then')",
@@ -77,6 +78,18 @@ fn every_earlier_schema_migrates_with_a_backup_and_keeps_its_battles() {
                     conn.execute("UPDATE events SET hash = ?1", [hash]).unwrap();
                 }
             }
+        }
+        if version >= 5 {
+            // From schema 5 on, a battle carries its head, written as the app wrote it: the
+            // file at schema 4 opened (migrated), then taken back to this version's tables.
+            drop(Store::open(&path).unwrap());
+            let conn = Connection::open(&path).unwrap();
+            // Schema 6's tables (events) go; a later migration's tables would go here too.
+            conn.execute_batch("DROP TABLE tournament_entries; DROP TABLE tournaments;")
+                .unwrap();
+            conn.pragma_update(None, "user_version", version).unwrap();
+            drop(conn);
+            std::fs::remove_dir_all(referee_store::backups_dir(&path)).unwrap();
         }
         let mut store = Store::open(&path).unwrap();
         let v: i64 = Connection::open(&path)
@@ -333,4 +346,59 @@ fn the_details_in_force_leave_the_undone_out() {
         vec![(3, "{\"n\":3}".to_string())]
     );
     assert_eq!(seqs(store.details(id).unwrap()).len(), 2);
+}
+
+/// A database of the app before events (schema 5) migrates: its battles kept, the events'
+/// tables added, an event created with its first entry and entries appended in order.
+#[test]
+fn a_database_from_before_events_migrates_and_keeps_events() {
+    use referee_core::tournament::{
+        FirstRound, PairingMethod, Player, TournamentEntry, TournamentSetup,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(&schema_at(5)).unwrap();
+        conn.pragma_update(None, "user_version", 5).unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let id = store.insert_battle(&[(created(), None)]).unwrap();
+    assert_eq!(store.events(id).unwrap().len(), 1);
+    assert!(latest_backup(&path).is_some(), "a backup before migrating");
+    assert!(store.tournaments().unwrap().is_empty());
+    let created = TournamentEntry::Created {
+        setup: TournamentSetup {
+            name: "Open".into(),
+            ruleset: "dbmm".into(),
+            scoring: "dbmm-25".into(),
+            pairing: PairingMethod::Swiss,
+            first_round: FirstRound::Seeded,
+            rounds: 3,
+        },
+    };
+    let event = store.create_tournament("Open", &created).unwrap();
+    let added = TournamentEntry::PlayerAdded {
+        player: Player {
+            name: "Anna".into(),
+            army: "Romans".into(),
+            withdrawn: false,
+        },
+    };
+    store.append_tournament_entry(event, &added).unwrap();
+    store
+        .append_tournament_entry(event, &TournamentEntry::Undone)
+        .unwrap();
+    assert_eq!(
+        store.tournament_entries(event).unwrap(),
+        [created, added, TournamentEntry::Undone]
+    );
+    let rows = store.tournaments().unwrap();
+    assert_eq!((rows[0].id, rows[0].name.as_str()), (event, "Open"));
+    let e = RefereeError::from(store.tournament_entries(event + 1).unwrap_err());
+    assert_eq!(e.code, "event.unknown");
+    assert!(store
+        .append_tournament_entry(event + 1, &TournamentEntry::Redone)
+        .is_err());
+    assert_eq!(store.integrity_check().unwrap(), "ok");
 }

@@ -977,7 +977,11 @@ export type PairingMethod = "swiss" | "round_robin";
 
 export type FirstRound = "random" | "seeded";
 
-export type Player = { name: string, army: string, };
+export type Player = { name: string, army: string, 
+/**
+ * Withdrawn from the event: kept in the standings, no longer paired.
+ */
+withdrawn?: boolean, };
 
 export type Pairing = { table: number, a: string, b: string, };
 

@@ -4,6 +4,7 @@ import type {
   AdjustRequest, ApplyRequest, Chance, Fight, FightRequest, FlipsRequest, Flipped, OutlookRequest, BattleRow, BattleView, DiceRoll, NewBattle, RefereeError, Resolution,
   Backups, DeletedBattle, HouseRuleChoice, PresetList, ResolveRequest, RollEditPreview, RuleSection, RulesetList, SharedDocument, UnitForm, UnitPreview, UnitSpec,
 } from '../generated/api';
+import type { EventDocument, EventRow, EventView, HandResult, NewEvent, NewPlayer, Scoring } from './event';
 
 function inTauri(): boolean {
   return typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
@@ -76,3 +77,24 @@ export const unitPreview = (ruleset: string, stats: unknown) => call<UnitPreview
 export const rosterCsvTemplate = (ruleset: string) => call<string>('roster_csv_template', { ruleset });
 export const presets = () => call<PresetList>('presets_list', {});
 export const ruleSection = (ruleset: string, section: string) => call<RuleSection>('rule_section', { ruleset, section });
+
+// Convention events: players, rounds paired, results from battles, files or by hand, standings.
+export const events = () => call<EventRow[]>('event_list', {});
+export const eventScorings = () => call<Scoring[]>('event_scorings', {});
+export const createEvent = (request: NewEvent) => call<EventView>('event_create', { request });
+export const viewEvent = (event: number) => call<EventView>('event_view', { event });
+export const addPlayer = (event: number, request: NewPlayer) => call<EventView>('event_player_add', { event, request });
+export const pairRound = (event: number, round: number) => call<EventView>('event_pair', { event, round });
+export const swapPlayers = (event: number, round: number, a: string, b: string) => call<EventView>('event_swap', { event, round, a, b });
+/** A battle begun from a pairing, its sides the two players: open it as any battle. */
+export const beginEventBattle = (event: number, round: number, table: number) => call<BattleView>('event_begin_battle', { event, round, table });
+export const resultFromBattle = (event: number, round: number, table: number) => call<EventView>('event_result_from_battle', { event, round, table });
+/** Another table's battle file, its record checked, as a pairing's result. */
+export const importEventResult = (event: number, round: number, table: number, text: string) => call<EventView>('event_result_import', { event, round, table, text });
+export const resultByHand = (event: number, round: number, table: number, request: HandResult) => call<EventView>('event_result_by_hand', { event, round, table, request });
+export const undoEvent = (event: number) => call<EventView>('event_undo', { event });
+export const redoEvent = (event: number) => call<EventView>('event_redo', { event });
+/** The standings and rounds saved where the umpire chooses: where they went in words, or null when cancelled. */
+export const saveEvent = (event: number, document: EventDocument) => call<string | null>('event_save', { event, document });
+/** A player leaves the event: kept in the standings, no longer paired. */
+export const withdrawPlayer = (event: number, player: string) => call<EventView>('event_player_withdraw', { event, player });

@@ -9,7 +9,7 @@ import { fightAction, moveAction } from './actions';
 import type { Bounds } from './contacts';
 import { oneAtATime } from './one-at-a-time';
 
-export type Screen = 'battles' | 'battle' | 'quick' | 'settings';
+export type Screen = 'battles' | 'battle' | 'events' | 'event' | 'quick' | 'settings';
 export type Tab = 'dashboard' | 'roster' | 'resolve' | 'log';
 
 interface AppState {
@@ -33,6 +33,8 @@ interface AppState {
   fight: Picks | undefined;
   /** By battle: whose bound it is, as the umpire last named it, for that bound's fights. */
   bounds: Bounds;
+  /** The convention event open (its id), kept while a battle begun from it is played. */
+  event: number | undefined;
 }
 
 export const app: AppState = $state({
@@ -48,6 +50,7 @@ export const app: AppState = $state({
   picks: noPicks(),
   fight: undefined,
   bounds: {},
+  event: undefined,
 });
 
 /** Opens the resolver with the units picked: on `action`, else the phase's combat. */

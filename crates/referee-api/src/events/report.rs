@@ -177,7 +177,7 @@ pub(super) fn html(view: &EventView) -> String {
             },
             t.players.len(),
             t.rounds.len(),
-            super::rounds_planned(t)
+            referee_core::tournament::pairing::rounds_planned(t)
         ),
     );
     h.close("header");
@@ -221,12 +221,7 @@ pub(super) fn html(view: &EventView) -> String {
             view.scoring
                 .tie_breaks
                 .iter()
-                .map(|b| match b {
-                    referee_core::tournament::scoring::TieBreak::VictoryPoints => "victory points",
-                    referee_core::tournament::scoring::TieBreak::StrengthOfSchedule =>
-                        "strength of schedule",
-                    referee_core::tournament::scoring::TieBreak::HeadToHead => "head to head",
-                })
+                .map(|b| referee_core::tournament::scoring::tie_break_words(*b))
                 .collect::<Vec<_>>()
                 .join(", then ")
         ),
@@ -300,21 +295,27 @@ pub(super) fn html(view: &EventView) -> String {
 }
 
 pub(super) fn csv(view: &EventView) -> Result<String, RefereeError> {
-    let mut out = csv::WriterBuilder::new()
-        .flexible(true)
-        .terminator(csv::Terminator::CRLF)
-        .from_writer(Vec::new());
-    let failed = |_| {
+    let writer = |bytes: Vec<u8>| {
+        csv::WriterBuilder::new()
+            .flexible(true)
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(bytes)
+    };
+    let mut out = writer(Vec::new());
+    fn failed<E>(_: E) -> RefereeError {
         RefereeError::new(
             referee_core::ErrorCode::EventInvalid,
             "The standings could not be written as a spreadsheet.",
         )
-    };
+    }
     out.write_record(STANDING_COLUMNS).map_err(failed)?;
     for row in standing_cells(view) {
         out.write_record(&row).map_err(failed)?;
     }
-    out.write_record([""]).map_err(failed)?;
+    // A blank line between the two tables (a record of one empty field would be `""`).
+    let mut bytes = out.into_inner().map_err(failed)?;
+    bytes.extend_from_slice(b"\r\n");
+    let mut out = writer(bytes);
     out.write_record([
         "Round",
         "Table",
@@ -360,12 +361,7 @@ pub(super) fn csv(view: &EventView) -> Result<String, RefereeError> {
             .map_err(failed)?;
         }
     }
-    let bytes = out.into_inner().map_err(|_| {
-        RefereeError::new(
-            referee_core::ErrorCode::EventInvalid,
-            "The standings could not be written as a spreadsheet.",
-        )
-    })?;
+    let bytes = out.into_inner().map_err(failed)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -1,0 +1,455 @@
+//! Convention events through the API: every refusal writes nothing (the stored record is the same
+//! before and after), battle files checked (edited, another system, other players, twice), undo
+//! and redo, a battle begun twice is one battle, the report escapes names, the CSV quotes.
+
+mod support;
+
+use referee_api::{
+    Battles, ErrorCode, EventView, HandResult, NewBattle, NewEvent, Referee, RefereeError,
+};
+use referee_core::battle::SideSetup;
+use referee_core::tournament::{FirstRound, PairingMethod, Player, ResultSource};
+use support::event_files::{battle_file, Margin};
+
+struct Event {
+    _dir: tempfile::TempDir,
+    battles: Battles,
+    referee: Referee,
+    id: i64,
+}
+
+fn player(name: &str) -> Player {
+    Player {
+        name: name.into(),
+        army: format!("{name}'s army"),
+        withdrawn: false,
+    }
+}
+
+/// A DBMM event with these players, round 1 paired (seeded: in the order entered).
+fn event(players: &[&str]) -> Event {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let id = battles
+        .event_create(
+            &referee,
+            &NewEvent {
+                name: "Spring open".into(),
+                ruleset: "dbmm".into(),
+                scoring: "dbmm-25".into(),
+                pairing: PairingMethod::Swiss,
+                first_round: FirstRound::Seeded,
+                rounds: 3,
+            },
+        )
+        .unwrap()
+        .id;
+    for p in players {
+        battles.event_player_add(&referee, id, &player(p)).unwrap();
+    }
+    Event {
+        _dir: dir,
+        battles,
+        referee,
+        id,
+    }
+}
+
+impl Event {
+    fn view(&mut self) -> EventView {
+        self.battles.event_view(&self.referee, self.id).unwrap()
+    }
+
+    fn pair(&mut self, round: u32) -> EventView {
+        self.battles
+            .event_pair(&self.referee, self.id, round)
+            .unwrap()
+    }
+
+    /// Runs a write that must be refused, and checks the stored record is as it was.
+    fn refused(
+        &mut self,
+        code: ErrorCode,
+        write: impl FnOnce(&mut Battles, &Referee, i64) -> Result<EventView, RefereeError>,
+    ) -> RefereeError {
+        let before = self.battles.event_record(self.id).unwrap();
+        let e = write(&mut self.battles, &self.referee, self.id).unwrap_err();
+        assert_eq!(e.code, code, "{}", e.message);
+        assert!(e.message.ends_with('.'), "a sentence: {}", e.message);
+        let after = self.battles.event_record(self.id).unwrap();
+        assert_eq!(before, after, "nothing written by: {}", e.message);
+        e
+    }
+
+    /// Table `table` of round 1: its two players.
+    fn table(&mut self, table: u32) -> (String, String) {
+        let view = self.view();
+        let g = &view.tournament.rounds[0].games[table as usize - 1];
+        (g.pairing.a.clone(), g.pairing.b.clone())
+    }
+
+    fn file(&mut self, a: &str, b: &str, winner: &str) -> String {
+        battle_file(
+            &mut self.battles,
+            &self.referee,
+            a,
+            b,
+            winner,
+            Margin::Narrow,
+        )
+    }
+}
+
+#[test]
+fn every_refusal_leaves_the_event_as_it_was() {
+    let mut ev = event(&["Anna", "Boris", "Carl", "Dora"]);
+    ev.refused(ErrorCode::EventDuplicatePlayer, |b, r, id| {
+        b.event_player_add(r, id, &player("anna"))
+    });
+    ev.pair(1);
+    ev.refused(ErrorCode::EventRoundPaired, |b, r, id| {
+        b.event_pair(r, id, 1)
+    });
+    ev.refused(ErrorCode::EventResultsMissing, |b, r, id| {
+        b.event_pair(r, id, 2)
+    });
+    ev.refused(ErrorCode::EventNotInRound, |b, r, id| {
+        b.event_swap(r, id, 1, "Anna", "Zed")
+    });
+    let e = ev.refused(ErrorCode::EventNotInRound, |b, r, id| {
+        b.event_result_by_hand(r, id, 1, 9, &HandResult::default())
+    });
+    assert!(e.message.contains("table 9"), "{}", e.message);
+    ev.refused(ErrorCode::EventNotInRound, |b, r, id| {
+        b.event_result_by_hand(r, id, 2, 1, &HandResult::default())
+    });
+    ev.refused(ErrorCode::EventWrongPlayers, |b, r, id| {
+        b.event_result_by_hand(
+            r,
+            id,
+            1,
+            1,
+            &HandResult {
+                winner: Some("Nobody".into()),
+                ..HandResult::default()
+            },
+        )
+    });
+    for bad in [-1.0, 10_001.0, f64::NAN, f64::INFINITY] {
+        ev.refused(ErrorCode::EventInvalid, |b, r, id| {
+            b.event_result_by_hand(
+                r,
+                id,
+                1,
+                1,
+                &HandResult {
+                    victory_points_a: Some(bad),
+                    ..HandResult::default()
+                },
+            )
+        });
+    }
+    // No battle begun at the table: nothing to take a verdict from.
+    ev.refused(ErrorCode::EventNoVerdict, |b, r, id| {
+        b.event_result_from_battle(r, id, 1, 1)
+    });
+    // A battle begun, nothing fought: no verdict yet.
+    ev.battles
+        .event_begin_battle(&ev.referee, ev.id, 1, 1)
+        .unwrap();
+    let e = ev.refused(ErrorCode::EventNoVerdict, |b, r, id| {
+        b.event_result_from_battle(r, id, 1, 1)
+    });
+    assert_eq!(
+        e.message,
+        "The battle at table 1 has no result yet: apply a result in it first."
+    );
+    // Swapping once the round has started.
+    let (a, b2) = ev.table(2);
+    ev.refused(ErrorCode::EventRoundStarted, |b, r, id| {
+        b.event_swap(r, id, 1, &a, &b2)
+    });
+}
+
+#[test]
+fn a_battle_file_is_checked_and_refusals_name_the_table() {
+    let mut ev = event(&["Anna", "Boris", "Carl", "Dora"]);
+    ev.pair(1);
+    let (a, b) = ev.table(2);
+    let file = ev.file(&a, &b, &a);
+
+    // Edited after export: refused naming the table, with no file name or hash.
+    let tampered = file.replacen("\"Bd 3\"", "\"Bd 33\"", 1);
+    assert_ne!(tampered, file);
+    let e = ev.refused(ErrorCode::ImportDamaged, |bs, r, id| {
+        bs.event_result_import(r, id, 1, 2, &tampered)
+    });
+    assert_eq!(
+        e.message,
+        "The battle file from table 2 was changed after it was exported: ask table 2 for the file again."
+    );
+
+    // A battle of other players.
+    let others = ev.file("Xena", "Yuri", "Xena");
+    let e = ev.refused(ErrorCode::EventWrongPlayers, |bs, r, id| {
+        bs.event_result_import(r, id, 1, 2, &others)
+    });
+    assert!(
+        e.message.contains("Xena") && e.message.contains(&a) && e.message.contains(&b),
+        "{}",
+        e.message
+    );
+
+    // A battle of another system.
+    let side = |name: &str| -> SideSetup {
+        serde_json::from_value(serde_json::json!({ "name": name })).unwrap()
+    };
+    let gts = ev
+        .battles
+        .create(
+            &ev.referee,
+            &NewBattle {
+                name: "A GTS game".into(),
+                ruleset: "gts".into(),
+                sides: vec![side(&a), side(&b)],
+                units: vec![],
+                preset_sides: None,
+            },
+        )
+        .unwrap();
+    let gts_file = ev.battles.export_text(&ev.referee, gts.id).unwrap();
+    let e = ev.refused(ErrorCode::EventWrongSystem, |bs, r, id| {
+        bs.event_result_import(r, id, 1, 2, &gts_file)
+    });
+    assert_eq!(
+        e.message,
+        "The battle file from table 2 is a GTS battle; this event plays DBMM 2.x."
+    );
+
+    // Not a battle file at all.
+    let e = ev.refused(ErrorCode::ImportNotABattle, |bs, r, id| {
+        bs.event_result_import(r, id, 1, 2, "{\"format\": 1}")
+    });
+    assert_eq!(
+        e.message,
+        "The battle file from table 2 is not a referee battle: choose a battle file exported by the referee."
+    );
+
+    // The file as exported: its verdict, from the file, the record's head kept.
+    let view = ev
+        .battles
+        .event_result_import(&ev.referee, ev.id, 1, 2, &file)
+        .unwrap();
+    let result = view.tournament.rounds[0].games[1].result.clone().unwrap();
+    assert!(matches!(result.source, ResultSource::File { .. }));
+    assert_eq!(result.players[0].player, a);
+    assert_eq!(result.players[0].victory_points, Some(14.0));
+    assert_eq!(result.players[1].victory_points, Some(11.0));
+    assert!(!result.words.is_empty());
+
+    // The same file for another table: imported already.
+    let e = ev.refused(ErrorCode::EventImportedTwice, |bs, r, id| {
+        bs.event_result_import(r, id, 1, 1, &file)
+    });
+    assert!(e.message.contains("table 2"), "{}", e.message);
+}
+
+#[test]
+fn undo_and_redo_say_what_they_take_back_and_never_undo_the_creation() {
+    let mut ev = event(&[]);
+    ev.refused(ErrorCode::EventInvalid, |b, r, id| b.event_undo(r, id));
+    ev.refused(ErrorCode::EventInvalid, |b, r, id| b.event_redo(r, id));
+    let view = ev
+        .battles
+        .event_player_add(&ev.referee, ev.id, &player("Anna"))
+        .unwrap();
+    assert_eq!(view.undo.as_deref(), Some("Undo: Anna added"));
+    assert!(!view.can_pair);
+    assert!(view.why_not_pair.is_some());
+    let view = ev.battles.event_undo(&ev.referee, ev.id).unwrap();
+    assert!(view.tournament.players.is_empty());
+    assert_eq!(view.undo, None);
+    assert_eq!(view.redo.as_deref(), Some("Redo: Anna added"));
+    ev.refused(ErrorCode::EventInvalid, |b, r, id| b.event_undo(r, id));
+    let view = ev.battles.event_redo(&ev.referee, ev.id).unwrap();
+    assert_eq!(view.tournament.players.len(), 1);
+    assert_eq!(view.redo, None);
+    ev.battles
+        .event_player_add(&ev.referee, ev.id, &player("Boris"))
+        .unwrap();
+    let view = ev.pair(1);
+    assert_eq!(view.undo.as_deref(), Some("Undo: round 1 paired"));
+    let view = ev.battles.event_undo(&ev.referee, ev.id).unwrap();
+    assert!(view.tournament.rounds.is_empty());
+    assert!(view.can_pair, "{:?}", view.why_not_pair);
+    // Paired again after the undo: a new entry, the redo forgotten.
+    let view = ev.pair(1);
+    assert_eq!(view.redo, None);
+}
+
+#[test]
+fn a_battle_begun_twice_is_one_battle_named_for_the_table() {
+    let mut ev = event(&["Anna", "Boris", "Carl"]);
+    let view = ev.pair(1);
+    assert!(view.tournament.rounds[0].bye.is_some());
+    let (a, b) = ev.table(1);
+    let first = ev
+        .battles
+        .event_begin_battle(&ev.referee, ev.id, 1, 1)
+        .unwrap();
+    assert_eq!(first.state.name, "Spring open, round 1, table 1");
+    let sides: Vec<&str> = first.state.sides.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(sides, [a.as_str(), b.as_str()]);
+    let again = ev
+        .battles
+        .event_begin_battle(&ev.referee, ev.id, 1, 1)
+        .unwrap();
+    assert_eq!(first.id, again.id);
+    assert_eq!(ev.battles.list().unwrap().len(), 1);
+    let view = ev.view();
+    assert_eq!(view.tournament.rounds[0].games[0].battle, Some(first.id));
+}
+
+#[test]
+fn a_result_by_hand_is_worded_and_counted() {
+    let mut ev = event(&["Anna", "Boris"]);
+    ev.pair(1);
+    let (a, b) = ev.table(1);
+    let view = ev
+        .battles
+        .event_result_by_hand(
+            &ev.referee,
+            ev.id,
+            1,
+            1,
+            &HandResult {
+                winner: Some(b.clone()),
+                victory_points_a: Some(7.0),
+                victory_points_b: Some(18.0),
+                note: None,
+            },
+        )
+        .unwrap();
+    let result = view.tournament.rounds[0].games[0].result.clone().unwrap();
+    assert_eq!(
+        result.words,
+        format!("Entered by hand: {b} beat {a}, 18–7.")
+    );
+    assert_eq!(result.source, ResultSource::Hand);
+    assert_eq!(view.standings[0].player, b);
+    assert_eq!(view.standings[0].wins, 1);
+    ev.refused(ErrorCode::EventResultIn, |bs, r, id| {
+        bs.event_result_by_hand(r, id, 1, 1, &HandResult::default())
+    });
+}
+
+#[test]
+fn the_report_escapes_names_and_the_csv_quotes_them() {
+    let mut ev = event(&["<script>alert(1)</script>", "Smith, \"Jr\""]);
+    ev.pair(1);
+    ev.battles
+        .event_result_by_hand(&ev.referee, ev.id, 1, 1, &HandResult::default())
+        .unwrap();
+    let html = ev.battles.event_report(&ev.referee, ev.id).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(!html.contains("<script"), "no script, no name as markup");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(html.contains("Standings"));
+    assert!(html.contains("Round 1 pairings"));
+    assert!(html.contains("entered by hand"));
+    assert!(html.contains("@media print"));
+
+    let csv = ev.battles.event_csv(&ev.referee, ev.id).unwrap();
+    assert!(csv.starts_with("Rank,Player,Army,"), "{csv}");
+    assert!(csv.contains("\"Smith, \"\"Jr\"\"\""), "{csv}");
+    assert!(
+        csv.contains("\r\n\r\nRound,Table,"),
+        "a blank line between: {csv}"
+    );
+    let (name, _) = ev
+        .battles
+        .event_shared(&ev.referee, ev.id, referee_api::EventDocument::Csv)
+        .unwrap();
+    assert_eq!(name, "Spring open standings.csv");
+}
+
+#[test]
+fn an_event_is_created_only_with_what_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let new = |ruleset: &str, scoring: &str, rounds: u32, name: &str| NewEvent {
+        name: name.into(),
+        ruleset: ruleset.into(),
+        scoring: scoring.into(),
+        pairing: PairingMethod::Swiss,
+        first_round: FirstRound::Random,
+        rounds,
+    };
+    for (request, code, field) in [
+        (
+            new("gts", "dbmm-25", 3, "Open"),
+            ErrorCode::EventInvalid,
+            "scoring",
+        ),
+        (
+            new("dbmm", "nope", 3, "Open"),
+            ErrorCode::EventInvalid,
+            "scoring",
+        ),
+        (
+            new("dbmm", "dbmm-25", 0, "Open"),
+            ErrorCode::EventInvalid,
+            "rounds",
+        ),
+        (
+            new("dbmm", "dbmm-25", 21, "Open"),
+            ErrorCode::EventInvalid,
+            "rounds",
+        ),
+        (
+            new("dbmm", "dbmm-25", 3, " "),
+            ErrorCode::EventInvalid,
+            "name",
+        ),
+        (
+            new("dbmm", "dbmm-25", 3, "Two\nlines"),
+            ErrorCode::NameInvalid,
+            "name",
+        ),
+        (
+            new("nope", "dbmm-25", 3, "Open"),
+            ErrorCode::RulesetUnknown,
+            "ruleset",
+        ),
+    ] {
+        let e = battles.event_create(&referee, &request).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (code, Some(field)),
+            "{}",
+            e.message
+        );
+    }
+    assert!(battles.event_list(&referee).unwrap().is_empty());
+    // A random first round: drawn with a seed kept in the entry.
+    let id = battles
+        .event_create(&referee, &new("dbmm", "win-draw-loss", 3, "Open"))
+        .unwrap()
+        .id;
+    for p in ["A", "B", "C", "D"] {
+        battles.event_player_add(&referee, id, &player(p)).unwrap();
+    }
+    battles.event_pair(&referee, id, 1).unwrap();
+    let seeded = battles.event_record(id).unwrap().into_iter().any(|e| {
+        matches!(
+            e,
+            referee_core::tournament::TournamentEntry::RoundPaired { seed: Some(_), .. }
+        )
+    });
+    assert!(seeded);
+    let rows = battles.event_list(&referee).unwrap();
+    assert_eq!((rows[0].players, rows[0].rounds_paired), (4, 1));
+    assert!(rows[0].ruleset_name.starts_with("DBMM"));
+}

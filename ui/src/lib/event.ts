@@ -1,0 +1,202 @@
+// A convention event in words: a standing's rank ("=3"), a game's line ("Table 3 · Anna (Romans) v
+// Boris (Gauls)"), how its result was reached, what a game offers next, the undo button's label,
+// the standings' columns for the width there is, a result entered by hand checked before it is sent.
+// Pure, so it is unit-tested; the event's rules (pairing, scoring, tie-breaks) are the core's.
+import type {
+  EventDocument, EventRow, EventView, Game, GameResult, HandResult, NewEvent, Player, Round, Scoring, StandingRow,
+} from '../generated/api';
+
+export type { EventDocument, EventRow, EventView, Game, GameResult, HandResult, NewEvent, Player, Round, Scoring, StandingRow };
+/** A player as added: name and army. */
+export type NewPlayer = Player;
+
+/** A standing's rank: "3", or "=3" when shared with another player. */
+export function rankLabel(row: Pick<StandingRow, 'rank' | 'shared'>): string {
+  return row.shared ? `=${row.rank}` : `${row.rank}`;
+}
+
+/** A number of points as an umpire writes it: "12", "12.5", never "12.000001". */
+export function points(n: number): string {
+  return Number.isInteger(n) ? `${n}` : `${Math.round(n * 100) / 100}`;
+}
+
+/** A player's record: "2-1-0" (wins, draws, losses). */
+export function record(row: Pick<StandingRow, 'wins' | 'draws' | 'losses'>): string {
+  return `${row.wins}-${row.draws}-${row.losses}`;
+}
+
+/** A player with the army in brackets: "Anna (Romans)"; the name alone when no army is known. */
+export function playerWithArmy(players: Player[], name: string): string {
+  const army = players.find((p) => p.name === name)?.army;
+  return army ? `${name} (${army})` : name;
+}
+
+/** A game's line: "Table 3 · Anna (Romans) v Boris (Gauls)". */
+export function gameLine(game: Game, players: Player[]): string {
+  const { table, a, b } = game.pairing;
+  return `Table ${table} · ${playerWithArmy(players, a)} v ${playerWithArmy(players, b)}`;
+}
+
+/** How a result was reached, in words. */
+export function sourceMark(result: GameResult): string {
+  switch (result.source.kind) {
+    case 'battle': return 'From the battle';
+    case 'file': return 'Battle file checked';
+    default: return 'Entered by hand';
+  }
+}
+
+/** A result in words: the API's sentence (its own mark left to ours), else who won (or a draw) with the victory points. */
+export function resultWords(result: GameResult): string {
+  // The mark beside it says how it was reached: the API's own "Entered by hand:" is not said twice.
+  const words = result.source.kind === 'hand' ? result.words.replace(/^Entered by hand:\s*/, '') : result.words;
+  if (words) return words[0].toUpperCase() + words.slice(1);
+  const winner = result.players.find((p) => p.outcome === 'win');
+  const vp = result.players.every((p) => p.victory_points != null)
+    ? ` (${result.players.map((p) => points(p.victory_points!)).join('–')})` : '';
+  return winner ? `${winner.player} won${vp}` : `Draw${vp}`;
+}
+
+export type GameAction = 'begin' | 'open' | 'from-battle' | 'import' | 'hand';
+
+/** What a game offers: nothing once its result is in; its battle opened and read once begun; else
+ * a battle begun here, a battle file imported or a result entered by hand. */
+export function gameActions(game: Game): GameAction[] {
+  if (game.result) return [];
+  if (game.battle != null) return ['open', 'from-battle', 'hand'];
+  return ['begin', 'import', 'hand'];
+}
+
+/** Whether a round has started: a battle begun or a result in. Before that its pairings may be
+ * swapped by hand. */
+export function roundStarted(round: Round): boolean {
+  return round.games.some((g) => g.battle != null || g.result != null);
+}
+
+/** The players of a round who may be swapped: every paired player and the bye, in table order. */
+export function roundPlayers(round: Round): string[] {
+  const names = round.games.flatMap((g) => [g.pairing.a, g.pairing.b]);
+  return round.bye ? [...names, round.bye] : names;
+}
+
+/** The round shown: the last one paired. */
+export function currentRound(view: EventView): Round | undefined {
+  return view.tournament.rounds[view.tournament.rounds.length - 1];
+}
+
+/** Results still to come in a round, as words ("2 results to come"), or empty when all are in. */
+export function resultsToCome(round: Round): string {
+  const n = round.games.filter((g) => !g.result).length;
+  if (!n) return 'All results in';
+  return n === 1 ? '1 result to come' : `${n} results to come`;
+}
+
+/** The label of Undo or Redo: what it takes back or puts back ("Undo: round 2 paired", as the
+ * API words it), or the bare verb when there is nothing. */
+export function undoLabel(verb: 'Undo' | 'Redo', what: string | null | undefined): string {
+  if (!what) return verb;
+  return what.startsWith(`${verb}:`) ? what : `${verb}: ${what}`;
+}
+
+export type StandingColumn = 'rank' | 'player' | 'army' | 'points' | 'victory_points' | 'sos' | 'record';
+
+/** The standings' columns for a width in CSS pixels: on a phone the army goes under the player's
+ * name and strength of schedule is left to the wider screens; the victory points get no column
+ * of their own where they are the event's points (DBMM's 25 split). */
+export function standingsColumns(width: number, victoryPointsArePoints = false): StandingColumn[] {
+  const columns: StandingColumn[] = width < 600
+    ? ['rank', 'player', 'points', 'victory_points', 'record']
+    : ['rank', 'player', 'army', 'points', 'victory_points', 'sos', 'record'];
+  return victoryPointsArePoints ? columns.filter((c) => c !== 'victory_points') : columns;
+}
+
+export const columnHeading: Record<StandingColumn, { label: string; title: string }> = {
+  rank: { label: 'Rank', title: 'Rank' },
+  player: { label: 'Player', title: 'Player' },
+  army: { label: 'Army', title: 'Army' },
+  points: { label: 'Points', title: 'Event points' },
+  victory_points: { label: 'VP', title: 'Victory points' },
+  sos: { label: 'SoS', title: 'Strength of schedule: the points of the players met' },
+  record: { label: 'W-D-L', title: 'Wins, draws and losses' },
+};
+
+/** A standing's cell for a column. */
+export function cell(row: StandingRow, column: StandingColumn): string {
+  switch (column) {
+    case 'rank': return rankLabel(row);
+    case 'player': return row.player;
+    case 'army': return row.army;
+    case 'points': return points(row.points);
+    case 'victory_points': return points(row.victory_points);
+    case 'sos': return points(row.strength_of_schedule);
+    default: return record(row);
+  }
+}
+
+/** The scorings suiting a rule system: those naming it first (the default is the system's own, DBMM's
+ * 25 points for DBMM), then those for any system. */
+export function scoringsFor(scorings: Scoring[], ruleset: string): Scoring[] {
+  return [...scorings.filter((s) => s.rulesets.includes(ruleset)), ...scorings.filter((s) => !s.rulesets.length)];
+}
+
+/** A tie-break in words. */
+export function tieBreakWords(tieBreak: string): string {
+  const words: Record<string, string> = {
+    victory_points: 'victory points',
+    strength_of_schedule: 'strength of schedule',
+    head_to_head: 'the game between them',
+  };
+  return words[tieBreak] ?? tieBreak.replace(/_/g, ' ');
+}
+
+/** How ties are broken, as a sentence: "Ties are broken by victory points, then strength of schedule." */
+export function tieBreaksSentence(tieBreaks: string[]): string {
+  if (!tieBreaks.length) return 'Ties stay shared.';
+  return `Ties are broken by ${tieBreaks.map(tieBreakWords).join(', then ')}.`;
+}
+
+/** A result typed by hand: the winner's name (empty: a draw) and each player's victory points as typed. */
+export interface HandForm {
+  winner: string;
+  victoryPointsA: string;
+  victoryPointsB: string;
+  note: string;
+}
+
+/** Why a victory-points field cannot be sent, or undefined when it can (blank is left out). */
+export function victoryPointsProblem(typed: string): string | undefined {
+  const t = typed.trim();
+  if (!t) return undefined;
+  const n = Number(t.replace(',', '.'));
+  if (!Number.isFinite(n) || n < 0) return 'Type the victory points as a number from 0 up, like 15, or leave it empty.';
+  return undefined;
+}
+
+/** The request a hand result sends, or undefined while a field is wrong. */
+export function handRequest(form: HandForm): HandResult | undefined {
+  if (victoryPointsProblem(form.victoryPointsA) || victoryPointsProblem(form.victoryPointsB)) return undefined;
+  const vp = (t: string) => (t.trim() ? Number(t.trim().replace(',', '.')) : undefined);
+  return {
+    winner: form.winner || undefined,
+    victory_points_a: vp(form.victoryPointsA),
+    victory_points_b: vp(form.victoryPointsB),
+    note: form.note.trim() || undefined,
+  };
+}
+
+/** Why the name of a new player cannot be sent yet, or undefined. Duplicates are the API's to refuse. */
+export function playerNameProblem(name: string): string | undefined {
+  return name.trim() ? undefined : 'Type the player’s name.';
+}
+
+/** A round's pairing in the projector's words: "3 · Anna v Boris". */
+export function projectorLine(game: Game): string {
+  return `${game.pairing.a} v ${game.pairing.b}`;
+}
+
+/** What the screen says after the report or the CSV file is saved: where it went (the core's
+ * words), or that nothing was saved when no place was chosen. */
+export function eventSavedSaid(document: EventDocument, where: string | null): string {
+  if (where) return where;
+  return document === 'report' ? 'The printable standings were not saved: no place was chosen.' : 'The CSV file was not saved: no place was chosen.';
+}

@@ -1,0 +1,56 @@
+// The events screen against Tauri's IPC mocks: the list, and a new event in two taps (name, Create).
+import { clearMocks } from '@tauri-apps/api/mocks';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SystemInfo } from '../generated/api';
+import { app } from '../lib/app.svelte';
+import { gts, itacs, mockCommands } from '../test-fixtures';
+import Events from './Events.svelte';
+
+const dbmm = { ...itacs, id: 'dbmm', name: 'DBMM' } as SystemInfo;
+const scorings = [
+  { id: 'dbmm-25', name: 'DBMM: the 25 victory points', description: 'The 25 points split.', rulesets: ['dbmm'], tie_breaks: ['strength_of_schedule'] },
+  { id: 'win-draw-loss', name: 'Win 3, draw 1, loss 0', description: 'Three for a win.', rulesets: [], tie_breaks: ['victory_points'] },
+];
+
+beforeEach(() => {
+  app.rules = { systems: [itacs, gts, dbmm], house_rules: [], problems: [] };
+  app.screen = 'events';
+  app.event = undefined;
+});
+afterEach(() => clearMocks());
+
+describe('the events screen', () => {
+  it('lists the events with their system, players and round', async () => {
+    mockCommands((cmd) => (cmd === 'event_list'
+      ? [{ id: 2, name: 'Saturday open', ruleset: 'dbmm', ruleset_name: 'DBMM', players: 6, rounds_paired: 2, created_at: '2026-11-27T09:00:00Z' }]
+      : cmd === 'event_scorings' ? scorings : null));
+    render(Events);
+    expect(await screen.findByRole('button', { name: /Saturday open/ })).toHaveTextContent('DBMM · 6 players · round 2');
+  });
+
+  it('creates a DBMM event with the system’s scoring by default, then opens it', async () => {
+    const calls = mockCommands((cmd) => (cmd === 'event_list' ? [] : cmd === 'event_scorings' ? scorings : cmd === 'event_create' ? { id: 9 } : null));
+    render(Events);
+    await screen.findByText(/No events yet/);
+    await waitFor(() => expect((document.querySelector('#event-scoring') as HTMLSelectElement).value).toBe('dbmm-25'));
+    await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Saturday open' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
+    await waitFor(() => expect(app.screen).toBe('event'));
+    expect(app.event).toBe(9);
+    expect(calls.find(([c]) => c === 'event_create')![1]).toEqual({
+      request: { name: 'Saturday open', ruleset: 'dbmm', scoring: 'dbmm-25', pairing: 'swiss', first_round: 'random', rounds: 4 },
+    });
+  });
+
+  it('refuses an empty name and a bad number of rounds beside the fields, sending nothing', async () => {
+    const calls = mockCommands((cmd) => (cmd === 'event_list' ? [] : cmd === 'event_scorings' ? scorings : null));
+    render(Events);
+    await screen.findByText(/No events yet/);
+    await fireEvent.input(document.querySelector('#event-rounds')!, { target: { value: '0' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
+    expect(document.querySelector('#event-name-error')).toHaveTextContent('Name the event: it cannot be left empty.');
+    expect(document.querySelector('#event-rounds-error')).toHaveTextContent('Rounds must be a whole number from 1 to 20.');
+    expect(calls.some(([c]) => c === 'event_create')).toBe(false);
+  });
+});
