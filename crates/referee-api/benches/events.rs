@@ -4,6 +4,8 @@
 //! its 50 files imported (each read whole: its hash chain checked, its events folded, its verdict
 //! taken), and the standings. Run with `cargo bench -p referee-api --bench events`.
 
+// The bench uses the files, not the victory points the tests check them by.
+#[allow(dead_code)]
 #[path = "../tests/support/event_files.rs"]
 mod event_files;
 

@@ -161,7 +161,7 @@ fn invalid(message: impl Into<String>) -> RefereeError {
     RefereeError::new(ErrorCode::EventInvalid, message)
 }
 
-fn game<'t>(t: &'t Tournament, round: u32, table: u32) -> Result<&'t Game, RefereeError> {
+fn game(t: &Tournament, round: u32, table: u32) -> Result<&Game, RefereeError> {
     let r = t.round(round).ok_or_else(|| {
         RefereeError::new(
             ErrorCode::EventNotInRound,

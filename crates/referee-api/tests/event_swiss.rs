@@ -20,7 +20,7 @@ fn seed(name: &str) -> u32 {
 /// multiple of 3.
 fn decided(a: &str, b: &str) -> (String, Margin) {
     let winner = if seed(a) < seed(b) { a } else { b };
-    let margin = if (seed(a) + seed(b)) % 3 == 0 {
+    let margin = if (seed(a) + seed(b)).is_multiple_of(3) {
         Margin::Crushing
     } else {
         Margin::Narrow

@@ -89,15 +89,8 @@ impl Event {
         (g.pairing.a.clone(), g.pairing.b.clone())
     }
 
-    fn file(&mut self, a: &str, b: &str, winner: &str) -> String {
-        battle_file(
-            &mut self.battles,
-            &self.referee,
-            a,
-            b,
-            winner,
-            Margin::Narrow,
-        )
+    fn file(&mut self, a: &str, b: &str, winner: &str, margin: Margin) -> String {
+        battle_file(&mut self.battles, &self.referee, a, b, winner, margin)
     }
 }
 
@@ -177,7 +170,7 @@ fn a_battle_file_is_checked_and_refusals_name_the_table() {
     let mut ev = event(&["Anna", "Boris", "Carl", "Dora"]);
     ev.pair(1);
     let (a, b) = ev.table(2);
-    let file = ev.file(&a, &b, &a);
+    let file = ev.file(&a, &b, &a, Margin::Narrow);
 
     // Edited after export: refused naming the table, with no file name or hash.
     let tampered = file.replacen("\"Bd 3\"", "\"Bd 33\"", 1);
@@ -191,7 +184,7 @@ fn a_battle_file_is_checked_and_refusals_name_the_table() {
     );
 
     // A battle of other players.
-    let others = ev.file("Xena", "Yuri", "Xena");
+    let others = ev.file("Xena", "Yuri", "Xena", Margin::Crushing);
     let e = ev.refused(ErrorCode::EventWrongPlayers, |bs, r, id| {
         bs.event_result_import(r, id, 1, 2, &others)
     });
@@ -244,8 +237,9 @@ fn a_battle_file_is_checked_and_refusals_name_the_table() {
     let result = view.tournament.rounds[0].games[1].result.clone().unwrap();
     assert!(matches!(result.source, ResultSource::File { .. }));
     assert_eq!(result.players[0].player, a);
-    assert_eq!(result.players[0].victory_points, Some(14.0));
-    assert_eq!(result.players[1].victory_points, Some(11.0));
+    let (won, lost) = Margin::Narrow.points();
+    assert_eq!(result.players[0].victory_points, Some(won));
+    assert_eq!(result.players[1].victory_points, Some(lost));
     assert!(!result.words.is_empty());
 
     // The same file for another table: imported already.
