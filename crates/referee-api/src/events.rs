@@ -14,8 +14,8 @@ use referee_core::battle::SideSetup;
 use referee_core::tournament::pairing::pair_next;
 use referee_core::tournament::standings::{standings, StandingRow};
 use referee_core::tournament::{
-    in_force, FirstRound, Game, GameResult, Outcome, PairingMethod, Player, PlayerResult,
-    ResultSource, Scoring, Tournament, TournamentEntry, TournamentSetup,
+    in_force, undo_redo, FirstRound, Game, GameResult, Outcome, PairingMethod, Player,
+    PlayerResult, ResultSource, Scoring, Tournament, TournamentEntry, TournamentSetup,
 };
 use referee_core::{ErrorCode, RefereeError};
 use referee_store::{event_hash, BattleFile, FileEvent, CHAIN_START};
@@ -133,28 +133,6 @@ fn entry_words(entry: &TournamentEntry) -> String {
         TournamentEntry::Undone => "an undo".into(),
         TournamentEntry::Redone => "a redo".into(),
     }
-}
-
-/// What Undo and Redo would take back and put back, as the fold's `in_force` decides them.
-fn undo_redo(entries: &[TournamentEntry]) -> (Option<&TournamentEntry>, Option<&TournamentEntry>) {
-    let mut kept: Vec<&TournamentEntry> = Vec::new();
-    let mut undone: Vec<&TournamentEntry> = Vec::new();
-    for e in entries {
-        match e {
-            TournamentEntry::Undone => {
-                if kept.len() > 1 {
-                    undone.extend(kept.pop());
-                }
-            }
-            TournamentEntry::Redone => kept.extend(undone.pop()),
-            _ => {
-                undone.clear();
-                kept.push(e);
-            }
-        }
-    }
-    let undo = (kept.len() > 1).then(|| kept.last().copied()).flatten();
-    (undo, undone.last().copied())
 }
 
 fn invalid(message: impl Into<String>) -> RefereeError {

@@ -92,26 +92,6 @@ pub struct PresetList {
     pub problems: Vec<RefereeError>,
 }
 
-/// A declaration with the token `Outcome` said as `GameOutcome`.
-fn game_outcome(decl: &str) -> String {
-    let mut out = String::with_capacity(decl.len() + 8);
-    let mut rest = decl;
-    while let Some(at) = rest.find("Outcome") {
-        let before = rest[..at].chars().next_back();
-        let after = rest[at + "Outcome".len()..].chars().next();
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        out.push_str(&rest[..at]);
-        out.push_str(if word(before) || word(after) {
-            "Outcome"
-        } else {
-            "GameOutcome"
-        });
-        rest = &rest[at + "Outcome".len()..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Every type the UI sees, as TypeScript, in one file (`ui/src/generated/api.ts`).
 pub fn typescript_bindings() -> String {
     use referee_core::battle;
@@ -224,11 +204,9 @@ pub fn typescript_bindings() -> String {
         Round::decl(&cfg),
         Game::decl(&cfg),
         GameResult::decl(&cfg),
-        // The core's game outcome shares its Rust name with a resolution's `Outcome`: said as
-        // `GameOutcome` in TypeScript (until the core renames it for ts-rs itself).
-        game_outcome(&PlayerResult::decl(&cfg)),
+        PlayerResult::decl(&cfg),
         ResultSource::decl(&cfg),
-        game_outcome(&EventOutcome::decl(&cfg)),
+        EventOutcome::decl(&cfg),
         StandingRow::decl(&cfg),
         Scoring::decl(&cfg),
         TieBreak::decl(&cfg),

@@ -76,9 +76,11 @@ pub struct Pairing {
     pub b: String,
 }
 
-/// A game's result for one player.
+/// A game's result for one player. Said as GameOutcome in TypeScript: the contract's resolution
+/// outcome is Outcome there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "GameOutcome")]
 pub enum Outcome {
     Win,
     Draw,
@@ -237,8 +239,10 @@ impl Tournament {
             players: Vec::new(),
             rounds: Vec::new(),
         };
+        // Landed in place, not through `apply`'s copy: a refused entry fails the whole fold, and
+        // copying the event for each entry would make opening it quadratic.
         for e in it {
-            t.apply(e)?;
+            t.land(e)?;
         }
         Ok(t)
     }
@@ -545,6 +549,20 @@ impl Tournament {
 /// The entries in force: each `Undone` takes back the last entry in force, each `Redone` puts
 /// back the last undone; a new entry forgets what was undone before it.
 pub fn in_force(entries: &[TournamentEntry]) -> Vec<&TournamentEntry> {
+    undo_stacks(entries).0
+}
+
+/// What Undo would take back (never the creation) and what Redo would put back.
+pub fn undo_redo(
+    entries: &[TournamentEntry],
+) -> (Option<&TournamentEntry>, Option<&TournamentEntry>) {
+    let (kept, undone) = undo_stacks(entries);
+    let undo = (kept.len() > 1).then(|| kept.last().copied()).flatten();
+    (undo, undone.last().copied())
+}
+
+/// The entries in force and those undone, in order.
+fn undo_stacks(entries: &[TournamentEntry]) -> (Vec<&TournamentEntry>, Vec<&TournamentEntry>) {
     let mut kept: Vec<&TournamentEntry> = Vec::new();
     let mut undone: Vec<&TournamentEntry> = Vec::new();
     for e in entries {
@@ -562,7 +580,7 @@ pub fn in_force(entries: &[TournamentEntry]) -> Vec<&TournamentEntry> {
             }
         }
     }
-    kept
+    (kept, undone)
 }
 
 /// Events built and played out for the tests of the tournament modules.
