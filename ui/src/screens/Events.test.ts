@@ -30,6 +30,8 @@ describe('the events screen', () => {
   });
 
   it('creates a DBMM event with the system’s scoring by default, then opens it', async () => {
+    // The first system is the default (here DBMM), with its own scoring first.
+    app.rules = { systems: [dbmm, itacs, gts], house_rules: [], problems: [] };
     const calls = mockCommands((cmd) => (cmd === 'event_list' ? [] : cmd === 'event_scorings' ? scorings : cmd === 'event_create' ? { id: 9 } : null));
     render(Events);
     await screen.findByText(/No events yet/);
