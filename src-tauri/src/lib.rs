@@ -420,13 +420,28 @@ async fn battle_save(
     document: SharedDocument,
 ) -> Result<Option<String>, RefereeError> {
     let (name, text) = with_db(&db, &rules, move |b, r| b.shared(r, battle, document)).await?;
+    let filter = (document.kind_words(), document.extension());
+    let saved = save_through_dialog(app, "Save the battle", name, filter, text).await?;
+    Ok(saved.map(|path| referee_api::saved_words(document, &path)))
+}
+
+/// The system's save dialog (the dialog plugin, driven from here — the window has no grant on
+/// it) offering `name`, then an all-or-nothing write of `text`: where it went, or nothing when
+/// the umpire cancelled.
+async fn save_through_dialog(
+    app: tauri::AppHandle,
+    title: &'static str,
+    name: String,
+    (kind, extension): (&'static str, &'static str),
+    text: String,
+) -> Result<Option<std::path::PathBuf>, RefereeError> {
     off_main(move || {
         let mut dialog = app
             .dialog()
             .file()
-            .set_title("Save the battle")
+            .set_title(title)
             .set_file_name(name)
-            .add_filter(document.kind_words(), &[document.extension()]);
+            .add_filter(kind, &[extension]);
         if let Some(window) = app.get_webview_window("main") {
             dialog = dialog.set_parent(&window);
         }
@@ -440,7 +455,7 @@ async fn battle_save(
             )
         })?;
         referee_api::write_atomically(&path, text.as_bytes())?;
-        Ok(Some(referee_api::saved_words(document, &path)))
+        Ok(Some(path))
     })
     .await
 }
@@ -618,29 +633,10 @@ async fn event_save(
     document: EventDocument,
 ) -> Result<Option<String>, RefereeError> {
     let (name, text) = with_db(&db, &rules, move |b, r| b.event_shared(r, event, document)).await?;
-    off_main(move || {
-        let mut dialog = app
-            .dialog()
-            .file()
-            .set_title("Save the event's standings")
-            .set_file_name(name)
-            .add_filter(document.kind_words(), &[document.extension()]);
-        if let Some(window) = app.get_webview_window("main") {
-            dialog = dialog.set_parent(&window);
-        }
-        let Some(chosen) = dialog.blocking_save_file() else {
-            return Ok(None);
-        };
-        let path = chosen.into_path().map_err(|_| {
-            RefereeError::new(
-                ErrorCode::FileUnwritable,
-                "the place chosen is not a folder the referee can write to: choose a folder on this device",
-            )
-        })?;
-        referee_api::write_atomically(&path, text.as_bytes())?;
-        Ok(Some(document.saved_words(&path)))
-    })
-    .await
+    let filter = (document.kind_words(), document.extension());
+    let title = "Save the event's standings";
+    let saved = save_through_dialog(app, title, name, filter, text).await?;
+    Ok(saved.map(|path| document.saved_words(&path)))
 }
 
 /// The battle's plain-text log, to copy or share.

@@ -68,6 +68,17 @@ pub fn file_name(battle: &str, document: SharedDocument) -> String {
 /// Where a saved file went, as the screen says it: "The battle report is saved as “Trebia.html”
 /// in the folder “Reports”: open it in a browser to print it or save it as PDF."
 pub fn saved_words(document: SharedDocument, path: &Path) -> String {
+    let (name, folder) = where_saved(path);
+    format!(
+        "{} is saved as “{name}”{folder}{}",
+        document.what(),
+        document.then()
+    )
+}
+
+/// A saved file's name and, when it has one, " in the folder “…”": the words a screen says where
+/// a file went with, never its whole path.
+pub fn where_saved(path: &Path) -> (String, String) {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -77,11 +88,7 @@ pub fn saved_words(document: SharedDocument, path: &Path) -> String {
         .and_then(|p| p.file_name())
         .map(|n| format!(" in the folder “{}”", n.to_string_lossy()))
         .unwrap_or_default();
-    format!(
-        "{} is saved as “{name}”{folder}{}",
-        document.what(),
-        document.then()
-    )
+    (name, folder)
 }
 
 impl Battles {

@@ -40,15 +40,7 @@ impl EventDocument {
 
     /// Where a saved file went, in words.
     pub fn saved_words(self, path: &std::path::Path) -> String {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let folder = path
-            .parent()
-            .and_then(|p| p.file_name())
-            .map(|n| format!(" in the folder “{}”", n.to_string_lossy()))
-            .unwrap_or_default();
+        let (name, folder) = crate::share::where_saved(path);
         match self {
             EventDocument::Report => format!("The event's standings are saved as “{name}”{folder}: open it in a browser to print it or save it as PDF."),
             EventDocument::Csv => format!("The event's standings are saved as “{name}”{folder}: open it in a spreadsheet."),

@@ -65,6 +65,29 @@ fn points(half_points: u64) -> String {
     }
 }
 
+/// The victory resolution's situation from the roster: each side's lost counters, and, where
+/// `with_awarded`, the points results awarded it (the verdict counts them as the gauges do).
+fn victory_situation(
+    state: &BattleState,
+    losses: &[(Vec<UnitEntry>, u64)],
+    with_awarded: bool,
+) -> VictorySituation {
+    VictorySituation {
+        sides: state
+            .sides
+            .iter()
+            .zip(losses)
+            .map(|(s, (entries, _))| SideEntry {
+                name: s.name.clone(),
+                panic_level: s.panic_level,
+                lost: entries.clone(),
+                awarded: if with_awarded { s.points_awarded } else { 0 },
+            })
+            .collect(),
+        panic_happened: state.panic_happened(),
+    }
+}
+
 /// Each side's victory points, stacking limit and panic level (5.4, 7.0–7.2).
 pub fn standing(data: &ItacsData, state: &BattleState) -> Standing {
     let v = &data.victory;
@@ -141,20 +164,7 @@ pub fn standing(data: &ItacsData, state: &BattleState) -> Standing {
             });
         }
     }
-    let situation = VictorySituation {
-        sides: state
-            .sides
-            .iter()
-            .zip(&losses)
-            .map(|(s, (entries, _))| SideEntry {
-                name: s.name.clone(),
-                panic_level: s.panic_level,
-                lost: entries.clone(),
-                awarded: 0,
-            })
-            .collect(),
-        panic_happened: state.panic_happened(),
-    };
+    let situation = victory_situation(state, &losses, false);
     let resolutions = victory(data, &situation).into_iter().collect();
     Standing {
         gauges,
@@ -183,20 +193,7 @@ pub fn verdict(data: &ItacsData, state: &BattleState) -> Option<Verdict> {
         .collect();
     let score = |i: usize| losses[1 - i].1 + 2 * u64::from(state.sides[i].points_awarded);
     let (a, b) = (score(0), score(1));
-    let situation = VictorySituation {
-        sides: state
-            .sides
-            .iter()
-            .zip(&losses)
-            .map(|(s, (entries, _))| SideEntry {
-                name: s.name.clone(),
-                panic_level: s.panic_level,
-                lost: entries.clone(),
-                awarded: s.points_awarded,
-            })
-            .collect(),
-        panic_happened: state.panic_happened(),
-    };
+    let situation = victory_situation(state, &losses, true);
     let words = victory(data, &situation).ok()?.outcome?.meaning;
     // A win is a level reached: more than `more_than` times the enemy's points.
     let wins = |own: u64, other: u64| {
