@@ -447,3 +447,67 @@ fn an_event_is_created_only_with_what_it_needs() {
     assert_eq!((rows[0].players, rows[0].rounds_paired), (4, 1));
     assert!(rows[0].ruleset_name.starts_with("DBMM"));
 }
+
+/// A battle begun from a pairing and fought on this device gives the table its result: no
+/// verdict before a result is in force (refused in words), then the battle's own — DBMM's 25
+/// points split — landing on the pairing's players with the battle as its source; the round
+/// then counts as in.
+#[test]
+fn a_battle_begun_from_a_pairing_gives_its_own_verdict() {
+    let mut ev = event(&["Anna", "Boris"]);
+    ev.pair(1);
+    let (a, b) = ev.table(1);
+    let battle = ev
+        .battles
+        .event_begin_battle(&ev.referee, ev.id, 1, 1)
+        .unwrap()
+        .id;
+    ev.refused(ErrorCode::EventNoVerdict, |bs, r, id| {
+        bs.event_result_from_battle(r, id, 1, 1)
+    });
+    let element = |side: &str, i: u32| referee_core::battle::UnitSpec {
+        label: format!("Bd {i}"),
+        side: side.into(),
+        command: None,
+        role: Default::default(),
+        stats: serde_json::json!({ "type": "Bd", "grade": "O" }),
+    };
+    let mut loser_ids = Vec::new();
+    for i in 1..=4 {
+        ev.battles
+            .add_unit(&ev.referee, battle, element(&a, i))
+            .unwrap();
+        let view = ev
+            .battles
+            .add_unit(&ev.referee, battle, element(&b, i))
+            .unwrap();
+        loser_ids.push(view.state.units.values().last().unwrap().id);
+    }
+    for unit in loser_ids {
+        let request = referee_api::AdjustRequest {
+            subject: referee_core::battle::Subject::Unit(unit),
+            change: serde_json::from_value(
+                serde_json::json!({ "kind": "element_fate", "fate": "destroyed" }),
+            )
+            .unwrap(),
+            reason: None,
+        };
+        ev.battles.adjust(&ev.referee, battle, &request).unwrap();
+    }
+    let view = ev
+        .battles
+        .event_result_from_battle(&ev.referee, ev.id, 1, 1)
+        .unwrap();
+    let result = view.tournament.rounds[0].games[0].result.clone().unwrap();
+    assert_eq!(result.source, ResultSource::Battle { battle });
+    let got: Vec<(&str, Option<f64>)> = result
+        .players
+        .iter()
+        .map(|p| (p.player.as_str(), p.victory_points))
+        .collect();
+    assert_eq!(got, [(a.as_str(), Some(25.0)), (b.as_str(), Some(0.0))]);
+    assert!(result.words.contains("25–0"), "{}", result.words);
+    assert!(view.tournament.rounds[0].waiting().is_empty());
+    assert_eq!(view.standings[0].player, a);
+    assert_eq!(view.standings[0].points, 25.0);
+}
