@@ -709,7 +709,6 @@ mod withdrawal {
 }
 
 #[cfg(test)]
-
 mod tests {
     use super::sample::{event, name, result, setup};
     use super::*;
