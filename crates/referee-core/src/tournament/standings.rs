@@ -114,7 +114,11 @@ pub fn standings(t: &Tournament, scoring: &Scoring) -> Vec<StandingRow> {
         }
     }
     for i in 0..rows.len() {
-        rows[i].strength_of_schedule = opponents[i].iter().map(|&j| rows[j].points).sum();
+        // Folded from +0: an empty float sum is -0, which a screen would show as "-0".
+        rows[i].strength_of_schedule = opponents[i]
+            .iter()
+            .map(|&j| rows[j].points)
+            .fold(0.0, |a, b| a + b);
     }
     let mut groups = Vec::new();
     split(
@@ -178,7 +182,7 @@ fn key(
                 .filter(|r| r.players.iter().any(|p| level(&p.player)))
                 .flat_map(|r| r.players.iter().filter(|p| p.player == name))
                 .map(|p| game_points(scoring, p))
-                .sum()
+                .fold(0.0, |a, b| a + b)
         }
     }
 }
@@ -361,6 +365,29 @@ mod tests {
                 "{id} {breaks:?}"
             );
         }
+    }
+
+    /// A player who has met nobody yet (a bye) has a strength of schedule of 0, not -0: an empty
+    /// float sum is -0, which a page or a CSV would print as "-0".
+    #[test]
+    fn a_player_who_met_nobody_has_a_strength_of_schedule_of_plus_zero() {
+        let mut t =
+            crate::tournament::sample::event(setup(PairingMethod::Swiss, FirstRound::Seeded, 2), 3);
+        t.apply(&TournamentEntry::RoundPaired {
+            round: 1,
+            pairings: vec![Pairing {
+                table: 1,
+                a: "P01".into(),
+                b: "P02".into(),
+            }],
+            bye: Some("P03".into()),
+            seed: None,
+        })
+        .unwrap();
+        let rows = standings(&t, &scoring("win-draw-loss"));
+        let p03 = rows.iter().find(|r| r.player == "P03").unwrap();
+        assert!(p03.strength_of_schedule.is_sign_positive());
+        assert_eq!(format!("{}", p03.strength_of_schedule), "0");
     }
 
     #[test]
