@@ -145,6 +145,11 @@ export async function screenProblems(browser) {
       const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
       out.push(`wider than the window (${doc.scrollWidth} > ${window.innerWidth}): ${wide.slice(-3).map(name).join(', ')}`);
     }
+    // The header's row of screens fits: a button scrolled out of the row is out of reach.
+    const bar = document.querySelector('header.bar');
+    if (bar && bar.scrollWidth > bar.clientWidth + 1) {
+      out.push(`the header's screens scroll (${bar.scrollWidth} in ${bar.clientWidth})`);
+    }
     const visible = (el) => {
       const r = el.getBoundingClientRect();
       const style = getComputedStyle(el);
