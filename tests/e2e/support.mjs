@@ -146,9 +146,9 @@ export async function screenProblems(browser) {
       out.push(`wider than the window (${doc.scrollWidth} > ${window.innerWidth}): ${wide.slice(-3).map(name).join(', ')}`);
     }
     // The header's row of screens fits: a button scrolled out of the row is out of reach.
-    const bar = document.querySelector('header.bar');
-    if (bar && bar.scrollWidth > bar.clientWidth + 1) {
-      out.push(`the header's screens scroll (${bar.scrollWidth} in ${bar.clientWidth})`);
+    const header = document.querySelector('header.bar');
+    if (header && header.scrollWidth > header.clientWidth + 1) {
+      out.push(`the header's screens scroll (${header.scrollWidth} in ${header.clientWidth})`);
     }
     const visible = (el) => {
       const r = el.getBoundingClientRect();
