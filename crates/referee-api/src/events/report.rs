@@ -59,18 +59,14 @@ pub fn event_file_name(event: &str, document: EventDocument) -> String {
     format!("{stem} standings.{}", document.extension())
 }
 
-const STYLE: &str = "\
-body{font:11pt/1.45 Georgia,'Times New Roman',serif;color:#111;background:#fff;\
-max-width:60rem;margin:2rem auto;padding:0 1rem}\
-h1{font-size:1.8em;margin:0 0 .2em}\
-h2{font-size:1.3em;border-bottom:1px solid #888;margin:1.6em 0 .4em}\
-h3{font-size:1.05em;margin:1.1em 0 .3em}\
+const STYLE: &str = concat!(
+    crate::report::print_style_base!(),
+    "\
 p{margin:.15em 0}.meta{color:#333}.how{color:#555;font-size:.9em}\
-table{border-collapse:collapse;width:100%;margin:.3em 0 1em}\
-th,td{border:1px solid #bbb;padding:.2em .5em;text-align:left;vertical-align:top}\
-th{background:#eee}td.n{text-align:right}\
+td.n{text-align:right}\
 @media print{body{margin:0;max-width:none;font-size:10pt}h2,h3{break-after:avoid}\
-tr{break-inside:avoid}}";
+tr{break-inside:avoid}}"
+);
 
 /// How a result was reached, in words.
 fn how(result: &GameResult) -> &'static str {

@@ -7,6 +7,7 @@
 mod chart;
 pub(crate) mod html;
 mod page;
+pub(crate) use page::print_style_base;
 mod text;
 
 use std::collections::BTreeMap;

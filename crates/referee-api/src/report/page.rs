@@ -7,16 +7,25 @@ use super::text::entry_line;
 use super::{gauge_words, Source, Story, Workings};
 use referee_core::RefereeError;
 
-const STYLE: &str = "\
+/// The printed pages' shared look (the battle report's and the event's standings): type,
+/// headings and tables. Each page adds its own rules after it.
+macro_rules! print_style_base {
+    () => {
+        "\
 body{font:11pt/1.45 Georgia,'Times New Roman',serif;color:#111;background:#fff;\
 max-width:60rem;margin:2rem auto;padding:0 1rem}\
 h1{font-size:1.8em;margin:0 0 .2em}\
 h2{font-size:1.3em;border-bottom:1px solid #888;margin:1.6em 0 .4em}\
 h3{font-size:1.05em;margin:1.1em 0 .3em}\
-p{margin:.15em 0}.meta{color:#333}.rule{color:#555;font-size:.9em}\
 table{border-collapse:collapse;width:100%;margin:.3em 0 1em}\
 th,td{border:1px solid #bbb;padding:.2em .5em;text-align:left;vertical-align:top}\
-th{background:#eee}\
+th{background:#eee}"
+    };
+}
+pub(crate) use print_style_base;
+
+const STYLE: &str = concat!(print_style_base!(), "\
+p{margin:.15em 0}.meta{color:#333}.rule{color:#555;font-size:.9em}\
 ol,ul{margin:.2em 0 .6em;padding-left:1.6em}li{margin:.15em 0}\
 .odds,.changes{color:#333;font-size:.92em}.reached{font-weight:bold}\
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr));gap:1rem}\
@@ -33,7 +42,7 @@ figure{margin:0}figcaption{font-size:.9em}svg{width:100%;height:auto}\
 .workings{color:#333;font-size:.92em}.workings ul{margin:.1em 0 .3em}\
 .scale{font:10px sans-serif;fill:#333}\
 @media print{body{margin:0;max-width:none;font-size:10pt}h2,h3{break-after:avoid}\
-li,tr,figure{break-inside:avoid}}";
+li,tr,figure{break-inside:avoid}}");
 
 fn head(h: &mut Html, story: &Story) {
     h.fixed("<!DOCTYPE html>")
