@@ -11,7 +11,7 @@ use ts_rs::TS;
 
 use crate::battle::{Battle, BattleSetup, SideSetup, UnitSpec};
 use crate::error::RefereeError;
-use crate::ruleset::{parse_table, Layers, SourceFile};
+use crate::ruleset::{parse_data_table, Layers, SourceFile};
 use crate::systems::Ruleset;
 use crate::ErrorCode;
 
@@ -130,11 +130,7 @@ pub fn load(
         }
         .locate(path)
     };
-    let table = parse_table(file).map_err(|e| RefereeError {
-        code: ErrorCode::PresetSyntax,
-        message: e.message.replace('`', ""),
-        ..e
-    })?;
+    let table = parse_data_table(file, ErrorCode::PresetSyntax)?;
     let parsed: PresetFile =
         serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
             let path = e.path().to_string();

@@ -9,7 +9,7 @@ use ts_rs::TS;
 
 use crate::error::RefereeError;
 use crate::preset::preset_id;
-use crate::ruleset::{parse_table, Layers, SourceFile};
+use crate::ruleset::{parse_data_table, Layers, SourceFile};
 use crate::ErrorCode;
 
 /// The scoring settings shipped with the app: (file, text).
@@ -79,11 +79,7 @@ pub fn load(file: SourceFile, builtin: bool) -> Result<Scoring, RefereeError> {
         }
         .locate(path)
     };
-    let table = parse_table(file).map_err(|e| RefereeError {
-        code: ErrorCode::EventInvalid,
-        message: e.message.replace('`', ""),
-        ..e
-    })?;
+    let table = parse_data_table(file, ErrorCode::EventInvalid)?;
     for key in ["id", "builtin"] {
         // Filled in by the app, never written in the file.
         if table.contains_key(key) {
