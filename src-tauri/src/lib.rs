@@ -547,9 +547,10 @@ async fn event_begin_battle(
     event: i64,
     round: u32,
     table: u32,
+    ruleset: Option<String>,
 ) -> Result<BattleView, RefereeError> {
     with_db(&db, &rules, move |b, r| {
-        b.event_begin_battle(r, event, round, table)
+        b.event_begin_battle(r, event, round, table, ruleset.as_deref())
     })
     .await
 }

@@ -22,7 +22,7 @@ const ROUNDS: u32 = 4;
 fn new_event() -> NewEvent {
     NewEvent {
         name: "Bench open".into(),
-        ruleset: "dbmm".into(),
+        rulesets: vec!["dbmm".into()],
         scoring: "dbmm-25".into(),
         pairing: PairingMethod::Swiss,
         first_round: FirstRound::Seeded,

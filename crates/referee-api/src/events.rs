@@ -37,9 +37,14 @@ const MAX_VICTORY_POINTS: f64 = 10_000.0;
 #[serde(deny_unknown_fields)]
 pub struct NewEvent {
     pub name: String,
-    /// The ruleset its battles are played under (`dbmm`).
-    pub ruleset: String,
-    /// The scoring settings' id (`dbmm-25`), one of `event_scorings`.
+    /// The rulesets its battles are played under: one (`["dbmm"]`), or several for a
+    /// participation day (`["gts", "itacs"]`). A single id is read as a list of one.
+    #[serde(
+        alias = "ruleset",
+        deserialize_with = "referee_core::tournament::one_or_many"
+    )]
+    pub rulesets: Vec<String>,
+    /// The scoring settings' id (`dbmm-25`), one of `event_scorings`, suiting every ruleset.
     pub scoring: String,
     pub pairing: PairingMethod,
     pub first_round: FirstRound,
@@ -52,8 +57,8 @@ pub struct NewEvent {
 pub struct EventRow {
     pub id: i64,
     pub name: String,
-    pub ruleset: String,
-    /// The rule system's name as the app shows it.
+    pub rulesets: Vec<String>,
+    /// The rule systems' names as the app shows them, joined ("GTS and ITACS").
     pub ruleset_name: String,
     pub players: u32,
     pub rounds_paired: u32,
@@ -68,6 +73,7 @@ pub struct EventView {
     pub tournament: Tournament,
     pub standings: Vec<StandingRow>,
     pub scoring: Scoring,
+    /// The rule systems' names as the app shows them, joined ("GTS and ITACS").
     pub ruleset_name: String,
     /// The round pairing would pair next.
     pub next_round: u32,
@@ -237,8 +243,8 @@ impl Battles {
                 Ok(EventRow {
                     id: row.id,
                     name: row.name,
-                    ruleset_name: ruleset_name(referee, &t.setup.ruleset),
-                    ruleset: t.setup.ruleset,
+                    ruleset_name: rulesets_name(referee, &t.setup.rulesets),
+                    rulesets: t.setup.rulesets,
                     players: u32::try_from(t.players.len()).unwrap_or(u32::MAX),
                     rounds_paired: u32::try_from(t.rounds.len()).unwrap_or(u32::MAX),
                     created_at: row.created_at,
@@ -257,9 +263,24 @@ impl Battles {
         if name.is_empty() {
             return Err(invalid("Name the event.").field("name"));
         }
-        referee.ruleset(&new.ruleset)?;
+        let mut rulesets: Vec<String> = Vec::new();
+        for id in &new.rulesets {
+            referee.ruleset(id).map_err(|e| e.field("rulesets"))?;
+            if !rulesets.contains(id) {
+                rulesets.push(id.clone());
+            }
+        }
+        if rulesets.is_empty() {
+            return Err(
+                invalid("Choose the rule system the event plays (one or more).").field("rulesets"),
+            );
+        }
         let scoring = referee.scoring(&new.scoring)?;
-        if !scoring.rulesets.is_empty() && !scoring.rulesets.contains(&new.ruleset) {
+        let unsuited: Vec<&String> = rulesets
+            .iter()
+            .filter(|r| !scoring.rulesets.is_empty() && !scoring.rulesets.contains(r))
+            .collect();
+        if !unsuited.is_empty() {
             return Err(invalid(format!(
                 "The scoring “{}” is for {} events, not {}: choose another scoring.",
                 scoring.name,
@@ -269,7 +290,15 @@ impl Battles {
                     .map(|r| system_words(referee, r))
                     .collect::<Vec<_>>()
                     .join(" or "),
-                system_words(referee, &new.ruleset)
+                referee_core::error::and_list(
+                    &unsuited
+                        .iter()
+                        .map(|r| system_words(referee, r))
+                        .collect::<Vec<_>>()
+                        .iter()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>()
+                )
             ))
             .field("scoring"));
         }
@@ -283,7 +312,7 @@ impl Battles {
         let created = TournamentEntry::Created {
             setup: TournamentSetup {
                 name: name.to_string(),
-                ruleset: new.ruleset.clone(),
+                rulesets,
                 scoring: new.scoring.clone(),
                 pairing: new.pairing,
                 first_round: new.first_round,
@@ -304,7 +333,7 @@ impl Battles {
         Ok(EventView {
             id,
             standings: standings(&tournament, &scoring),
-            ruleset_name: ruleset_name(referee, &tournament.setup.ruleset),
+            ruleset_name: rulesets_name(referee, &tournament.setup.rulesets),
             next_round: u32::try_from(tournament.rounds.len())
                 .unwrap_or(u32::MAX)
                 .saturating_add(1),
@@ -402,18 +431,42 @@ impl Battles {
     }
 
     /// Begins the battle of a pairing (named after the event, round and table, its sides the two
-    /// players), or opens the one begun already: a second tap is safe.
+    /// players) under `ruleset`, one of the event's (needed only when it plays several), or
+    /// opens the one begun already: a second tap is safe.
     pub fn event_begin_battle(
         &mut self,
         referee: &Referee,
         id: i64,
         round: u32,
         table: u32,
+        ruleset: Option<&str>,
     ) -> Result<BattleView, RefereeError> {
         let t = Tournament::open(&self.event_entries(id)?)?;
         if let Some(battle) = game(&t, round, table)?.battle {
             return self.view(referee, battle);
         }
+        let ruleset = match (ruleset, t.setup.rulesets.as_slice()) {
+            (Some(r), _) if t.setup.plays(r) => r.to_string(),
+            (Some(r), _) => {
+                return Err(RefereeError::new(
+                    ErrorCode::EventWrongSystem,
+                    format!(
+                        "This event plays {}, not {}.",
+                        systems_words(referee, &t.setup.rulesets),
+                        system_words(referee, r)
+                    ),
+                )
+                .field("ruleset"))
+            }
+            (None, [only]) => only.clone(),
+            (None, several) => {
+                return Err(invalid(format!(
+                    "Table {table} of round {round} plays which system? Choose {}.",
+                    or_list(referee, several)
+                ))
+                .field("ruleset"))
+            }
+        };
         let mut begun = None;
         let written = self.event_write(referee, id, |battles, t, _| {
             let g = game(t, round, table)?;
@@ -438,7 +491,7 @@ impl Battles {
                 referee,
                 &NewBattle {
                     name: battle_name(&t.setup.name, round, table),
-                    ruleset: t.setup.ruleset.clone(),
+                    ruleset: ruleset.clone(),
                     sides: vec![side(&g.pairing.a), side(&g.pairing.b)],
                     units: Vec::new(),
                     preset_sides: None,
@@ -449,6 +502,7 @@ impl Battles {
                 round,
                 table,
                 battle: view.id,
+                ruleset: Some(ruleset.clone()),
             })
         });
         match (written, begun) {
@@ -478,13 +532,14 @@ impl Battles {
             let battle = battles.battle(referee, battle_id)?;
             let ruleset = referee.ruleset(&battle.state.ruleset)?;
             let verdict = referee_core::battle::verdict(ruleset, &battle.state);
-            let result = result_from_verdict(
+            let mut result = result_from_verdict(
                 verdict,
                 &g.pairing.a,
                 &g.pairing.b,
                 table,
                 ResultSource::Battle { battle: battle_id },
             )?;
+            result.ruleset = Some(battle.state.ruleset.clone());
             Ok(TournamentEntry::ResultRecorded {
                 round,
                 table,
@@ -494,7 +549,7 @@ impl Battles {
     }
 
     /// The result of a table's battle from the battle file its device exported: the file checked
-    /// whole (its record's hash chain), of this event's system and these two players, with a
+    /// whole (its record's hash chain), of one of this event's systems and these two players, with a
     /// verdict. The battle is not stored here.
     pub fn event_result_import(
         &mut self,
@@ -525,13 +580,13 @@ impl Battles {
             };
             // Its system first, from the file's head: a battle of another system is named so.
             let head = BattleFile::parse(text).map_err(|e| retold(e.into()))?;
-            if head.ruleset != t.setup.ruleset {
+            if !t.setup.plays(&head.ruleset) {
                 return Err(RefereeError::new(
                     ErrorCode::EventWrongSystem,
                     format!(
                         "{from} is a {} battle; this event plays {}.",
                         system_words(referee, &head.ruleset),
-                        system_words(referee, &t.setup.ruleset)
+                        systems_words(referee, &t.setup.rulesets)
                     ),
                 ));
             }
@@ -570,13 +625,14 @@ impl Battles {
             }
             let ruleset = referee.ruleset(&battle.state.ruleset)?;
             let verdict = referee_core::battle::verdict(ruleset, &battle.state);
-            let result = result_from_verdict(
+            let mut result = result_from_verdict(
                 verdict,
                 &g.pairing.a,
                 &g.pairing.b,
                 table,
                 ResultSource::File { head },
             )?;
+            result.ruleset = Some(battle.state.ruleset.clone());
             Ok(TournamentEntry::ResultRecorded {
                 round,
                 table,
@@ -660,6 +716,7 @@ impl Battles {
                     ],
                     words,
                     rule: String::new(),
+                    ruleset: None,
                 },
             })
         })
@@ -725,6 +782,27 @@ pub(crate) fn ruleset_name(referee: &Referee, id: &str) -> String {
     referee
         .ruleset(id)
         .map_or_else(|_| id.to_uppercase(), |r| r.info.name.clone())
+}
+
+/// The event's rule systems' names as the app shows them, joined ("GTS and ITACS").
+pub(crate) fn rulesets_name(referee: &Referee, ids: &[String]) -> String {
+    let names: Vec<String> = ids.iter().map(|id| ruleset_name(referee, id)).collect();
+    referee_core::error::and_list(&names.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// The event's rule systems as a sentence names them ("DBMM 2.x", "GTS and ITACS").
+fn systems_words(referee: &Referee, ids: &[String]) -> String {
+    let words: Vec<String> = ids.iter().map(|id| system_words(referee, id)).collect();
+    referee_core::error::and_list(&words.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// The rule systems as a choice names them ("GTS or ITACS").
+fn or_list(referee: &Referee, ids: &[String]) -> String {
+    referee_core::error::or_list(
+        &ids.iter()
+            .map(|id| system_words(referee, id))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// The rule system as a sentence names it: its name up to a dash or bracket ("DBMM 2.x", "GTS").
@@ -809,6 +887,7 @@ fn result_from_verdict(
             Some(ruling) => ruling.clone(),
             None => verdict.rule.clone(),
         },
+        ruleset: None,
     })
 }
 

@@ -42,7 +42,7 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
             &referee,
             &referee_api::NewEvent {
                 name: "Autumn DBMM open".into(),
-                ruleset: "dbmm".into(),
+                rulesets: vec!["dbmm".into()],
                 scoring: "dbmm-25".into(),
                 pairing: PairingMethod::Swiss,
                 first_round: FirstRound::Seeded,

@@ -36,7 +36,7 @@ fn event(players: &[&str]) -> Event {
             &referee,
             &NewEvent {
                 name: "Spring open".into(),
-                ruleset: "dbmm".into(),
+                rulesets: vec!["dbmm".into()],
                 scoring: "dbmm-25".into(),
                 pairing: PairingMethod::Swiss,
                 first_round: FirstRound::Seeded,
@@ -149,7 +149,7 @@ fn every_refusal_leaves_the_event_as_it_was() {
     });
     // A battle begun, nothing fought: no verdict yet.
     ev.battles
-        .event_begin_battle(&ev.referee, ev.id, 1, 1)
+        .event_begin_battle(&ev.referee, ev.id, 1, 1, None)
         .unwrap();
     let e = ev.refused(ErrorCode::EventNoVerdict, |b, r, id| {
         b.event_result_from_battle(r, id, 1, 1)
@@ -290,14 +290,14 @@ fn a_battle_begun_twice_is_one_battle_named_for_the_table() {
     let (a, b) = ev.table(1);
     let first = ev
         .battles
-        .event_begin_battle(&ev.referee, ev.id, 1, 1)
+        .event_begin_battle(&ev.referee, ev.id, 1, 1, None)
         .unwrap();
     assert_eq!(first.state.name, "Spring open, round 1, table 1");
     let sides: Vec<&str> = first.state.sides.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(sides, [a.as_str(), b.as_str()]);
     let again = ev
         .battles
-        .event_begin_battle(&ev.referee, ev.id, 1, 1)
+        .event_begin_battle(&ev.referee, ev.id, 1, 1, None)
         .unwrap();
     assert_eq!(first.id, again.id);
     assert_eq!(ev.battles.list().unwrap().len(), 1);
@@ -375,7 +375,7 @@ fn an_event_is_created_only_with_what_it_needs() {
     let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
     let new = |ruleset: &str, scoring: &str, rounds: u32, name: &str| NewEvent {
         name: name.into(),
-        ruleset: ruleset.into(),
+        rulesets: ruleset.split('+').map(String::from).collect(),
         scoring: scoring.into(),
         pairing: PairingMethod::Swiss,
         first_round: FirstRound::Random,
@@ -415,7 +415,7 @@ fn an_event_is_created_only_with_what_it_needs() {
         (
             new("nope", "dbmm-25", 3, "Open"),
             ErrorCode::RulesetUnknown,
-            "ruleset",
+            "rulesets",
         ),
     ] {
         let e = battles.event_create(&referee, &request).unwrap_err();
@@ -459,7 +459,7 @@ fn a_battle_begun_from_a_pairing_gives_its_own_verdict() {
     let (a, b) = ev.table(1);
     let battle = ev
         .battles
-        .event_begin_battle(&ev.referee, ev.id, 1, 1)
+        .event_begin_battle(&ev.referee, ev.id, 1, 1, None)
         .unwrap()
         .id;
     ev.refused(ErrorCode::EventNoVerdict, |bs, r, id| {
@@ -510,4 +510,150 @@ fn a_battle_begun_from_a_pairing_gives_its_own_verdict() {
     assert!(view.tournament.rounds[0].waiting().is_empty());
     assert_eq!(view.standings[0].player, a);
     assert_eq!(view.standings[0].points, 25.0);
+}
+
+/// A participation day playing GTS and ITACS: the scoring must suit both; each table's battle is
+/// begun under the system the umpire chooses (a choice needed, one of the event's); a GTS battle
+/// file is accepted, a DBMM one refused naming both systems; each result keeps its system.
+#[test]
+fn an_event_of_two_systems_plays_each_table_under_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let referee = Referee::builtin();
+    let mut battles = Battles::open(&dir.path().join("referee.db")).unwrap();
+    let new = |scoring: &str| NewEvent {
+        name: "Participation day".into(),
+        rulesets: vec!["gts".into(), "itacs".into(), "gts".into()],
+        scoring: scoring.into(),
+        pairing: PairingMethod::Swiss,
+        first_round: FirstRound::Seeded,
+        rounds: 2,
+    };
+    let e = battles.event_create(&referee, &new("dbmm-25")).unwrap_err();
+    assert_eq!(
+        e.message,
+        "The scoring “DBMM: the 25 victory points” is for DBMM 2.x events, not GTS and ITACS: choose another scoring."
+    );
+    let view = battles
+        .event_create(&referee, &new("win-draw-loss"))
+        .unwrap();
+    assert_eq!(
+        view.tournament.setup.rulesets,
+        ["gts", "itacs"],
+        "named once each"
+    );
+    assert!(view.ruleset_name.contains(" and "), "{}", view.ruleset_name);
+    let listed = battles.event_list(&referee).unwrap();
+    assert_eq!(listed[0].rulesets, ["gts", "itacs"]);
+    let mut ev = Event {
+        _dir: dir,
+        battles,
+        referee,
+        id: view.id,
+    };
+    for p in ["Anna", "Boris", "Carl", "Dora"] {
+        ev.battles
+            .event_player_add(&ev.referee, ev.id, &player(p))
+            .unwrap();
+    }
+    ev.pair(1);
+
+    // Begun without a system: which one is asked; a system the event does not play is refused.
+    for (ruleset, code, words) in [
+        (
+            None,
+            ErrorCode::EventInvalid,
+            "plays which system? Choose GTS or ITACS.",
+        ),
+        (
+            Some("dbmm"),
+            ErrorCode::EventWrongSystem,
+            "This event plays GTS and ITACS, not DBMM 2.x.",
+        ),
+    ] {
+        let before = ev.battles.event_record(ev.id).unwrap();
+        let e = ev
+            .battles
+            .event_begin_battle(&ev.referee, ev.id, 1, 1, ruleset)
+            .unwrap_err();
+        assert_eq!(e.code, code, "{}", e.message);
+        assert!(e.message.ends_with(words), "{}", e.message);
+        assert_eq!(ev.battles.event_record(ev.id).unwrap(), before);
+    }
+    let begun = ev
+        .battles
+        .event_begin_battle(&ev.referee, ev.id, 1, 1, Some("itacs"))
+        .unwrap();
+    assert_eq!(begun.state.ruleset, "itacs");
+    assert_eq!(
+        ev.view().tournament.rounds[0].games[0].ruleset.as_deref(),
+        Some("itacs")
+    );
+
+    // Table 2 played GTS on another device: its file is accepted, a DBMM one refused.
+    let (a, b) = ev.table(2);
+    let dbmm_file = ev.file(&a, &b, &a, Margin::Narrow);
+    let e = ev.refused(ErrorCode::EventWrongSystem, |bs, r, id| {
+        bs.event_result_import(r, id, 1, 2, &dbmm_file)
+    });
+    assert_eq!(
+        e.message,
+        "The battle file from table 2 is a DBMM 2.x battle; this event plays GTS and ITACS."
+    );
+    let side = |name: &str| -> SideSetup {
+        serde_json::from_value(serde_json::json!({ "name": name })).unwrap()
+    };
+    let gts = ev
+        .battles
+        .create(
+            &ev.referee,
+            &NewBattle {
+                name: "Table 2".into(),
+                ruleset: "gts".into(),
+                sides: vec![side(&a), side(&b)],
+                units: vec![],
+                preset_sides: None,
+            },
+        )
+        .unwrap();
+    let mut hoplites = Vec::new();
+    for (i, who) in [&a, &b].into_iter().enumerate() {
+        let added = ev
+            .battles
+            .add_unit(
+                &ev.referee,
+                gts.id,
+                referee_core::battle::UnitSpec {
+                    label: format!("Hoplites {i}"),
+                    side: who.clone(),
+                    command: None,
+                    role: Default::default(),
+                    stats: serde_json::json!({"class": "infantry", "weapon": "SP", "armour": "H", "stands": 4}),
+                },
+            )
+            .unwrap();
+        hoplites.push(added.state.units.values().last().unwrap().id);
+    }
+    // One hit on the first player's hoplites: a result applied, neither army broken.
+    let hit = referee_api::AdjustRequest {
+        subject: referee_core::battle::Subject::Unit(hoplites[0]),
+        change: serde_json::from_value(serde_json::json!({ "kind": "hits", "count": 1 })).unwrap(),
+        reason: None,
+    };
+    ev.battles.adjust(&ev.referee, gts.id, &hit).unwrap();
+    let gts_file = ev.battles.export_text(&ev.referee, gts.id).unwrap();
+    let view = ev
+        .battles
+        .event_result_import(&ev.referee, ev.id, 1, 2, &gts_file)
+        .unwrap();
+    let game = &view.tournament.rounds[0].games[1];
+    let result = game.result.clone().unwrap();
+    assert_eq!(result.ruleset.as_deref(), Some("gts"));
+    assert_eq!(game.ruleset.as_deref(), Some("gts"));
+    // Neither army broken: a draw, one point each under win 3, draw 1.
+    assert!(result
+        .players
+        .iter()
+        .all(|p| p.outcome == referee_core::tournament::Outcome::Draw));
+    let row = view.standings.iter().find(|r| r.player == a).unwrap();
+    assert_eq!(row.points, 1.0);
 }

@@ -30,9 +30,10 @@ pub enum EventCommand {
     Create {
         #[arg(long)]
         name: String,
-        /// The ruleset its battles are played under, e.g. dbmm.
-        #[arg(long)]
-        ruleset: String,
+        /// The ruleset its battles are played under, e.g. dbmm; repeated for an event of several
+        /// systems (--ruleset gts --ruleset itacs).
+        #[arg(long, required = true)]
+        ruleset: Vec<String>,
         /// The scoring settings' id, e.g. dbmm-25 (`referee event scorings` lists them).
         #[arg(long)]
         scoring: String,
@@ -76,6 +77,10 @@ pub enum EventCommand {
         round: u32,
         #[arg(long)]
         table: u32,
+        /// The ruleset the battle is played under, one of the event's (needed only when the
+        /// event plays several).
+        #[arg(long)]
+        ruleset: Option<String>,
     },
     /// Enter a table's result.
     #[command(subcommand)]
@@ -183,7 +188,7 @@ pub fn event(db: &Path, r: &Referee, command: EventCommand) -> Result<Answer, Re
             r,
             &NewEvent {
                 name,
-                ruleset,
+                rulesets: ruleset,
                 scoring,
                 pairing: match pairing {
                     Pairing::Swiss => PairingMethod::Swiss,
@@ -224,7 +229,8 @@ pub fn event(db: &Path, r: &Referee, command: EventCommand) -> Result<Answer, Re
             event,
             round,
             table,
-        } => value(&b.event_begin_battle(r, event, round, table)?),
+            ruleset,
+        } => value(&b.event_begin_battle(r, event, round, table, ruleset.as_deref())?),
         EventCommand::Result(ResultCommand::Battle {
             event,
             round,

@@ -897,11 +897,12 @@ export type Roster = { name: string, ruleset: string, units: Array<UnitSpec>, };
 
 export type NewEvent = { name: string, 
 /**
- * The ruleset its battles are played under (`dbmm`).
+ * The rulesets its battles are played under: one (`["dbmm"]`), or several for a
+ * participation day (`["gts", "itacs"]`). A single id is read as a list of one.
  */
-ruleset: string, 
+rulesets: Array<string>, 
 /**
- * The scoring settings' id (`dbmm-25`), one of `event_scorings`.
+ * The scoring settings' id (`dbmm-25`), one of `event_scorings`, suiting every ruleset.
  */
 scoring: string, pairing: PairingMethod, first_round: FirstRound, 
 /**
@@ -909,9 +910,9 @@ scoring: string, pairing: PairingMethod, first_round: FirstRound,
  */
 rounds: number, };
 
-export type EventRow = { id: number, name: string, ruleset: string, 
+export type EventRow = { id: number, name: string, rulesets: Array<string>, 
 /**
- * The rule system's name as the app shows it.
+ * The rule systems' names as the app shows them, joined ("GTS and ITACS").
  */
 ruleset_name: string, players: number, rounds_paired: number, 
 /**
@@ -919,7 +920,11 @@ ruleset_name: string, players: number, rounds_paired: number,
  */
 created_at: string, };
 
-export type EventView = { id: number, tournament: Tournament, standings: Array<StandingRow>, scoring: Scoring, ruleset_name: string, 
+export type EventView = { id: number, tournament: Tournament, standings: Array<StandingRow>, scoring: Scoring, 
+/**
+ * The rule systems' names as the app shows them, joined ("GTS and ITACS").
+ */
+ruleset_name: string, 
 /**
  * The round pairing would pair next.
  */
@@ -961,9 +966,10 @@ export type Tournament = { setup: TournamentSetup, players: Array<Player>, round
 
 export type TournamentSetup = { name: string, 
 /**
- * The rule system its battles are played under (a ruleset id: `dbmm`).
+ * The rule systems its battles are played under (ruleset ids: `dbmm`; `gts` and `itacs`
+ * for a participation day). Stored events of one system said it as `ruleset`.
  */
-ruleset: string, 
+rulesets: Array<string>, 
 /**
  * The scoring settings' id (a file of rulesets/events/).
  */
@@ -987,7 +993,11 @@ export type Pairing = { table: number, a: string, b: string, };
 
 export type Round = { number: number, games: Array<Game>, bye?: string, };
 
-export type Game = { pairing: Pairing, battle?: number, result?: GameResult, };
+export type Game = { pairing: Pairing, battle?: number, 
+/**
+ * The rule system its battle is played under, once begun or its file imported.
+ */
+ruleset?: string, result?: GameResult, };
 
 export type GameResult = { source: ResultSource, 
 /**
@@ -1002,7 +1012,11 @@ words: string,
 /**
  * The rule section the verdict rests on (empty for a result entered by hand).
  */
-rule: string, };
+rule: string, 
+/**
+ * The rule system the battle was played under (none for a result entered by hand).
+ */
+ruleset?: string, };
 
 export type PlayerResult = { player: string, outcome: GameOutcome, 
 /**

@@ -44,14 +44,38 @@ pub enum FirstRound {
 #[serde(deny_unknown_fields)]
 pub struct TournamentSetup {
     pub name: String,
-    /// The rule system its battles are played under (a ruleset id: `dbmm`).
-    pub ruleset: String,
+    /// The rule systems its battles are played under (ruleset ids: `dbmm`; `gts` and `itacs`
+    /// for a participation day). Stored events of one system said it as `ruleset`.
+    #[serde(alias = "ruleset", deserialize_with = "one_or_many")]
+    pub rulesets: Vec<String>,
     /// The scoring settings' id (a file of rulesets/events/).
     pub scoring: String,
     pub pairing: PairingMethod,
     pub first_round: FirstRound,
     /// How many rounds are planned (a round robin has as many as it needs).
     pub rounds: u32,
+}
+
+/// Reads a list of ruleset ids, or the one id an event of one system stored (serde's
+/// `deserialize_with`, for the setup and the request that creates it).
+pub fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(id) => vec![id],
+        OneOrMany::Many(ids) => ids,
+    })
+}
+
+impl TournamentSetup {
+    /// Whether its battles may be played under this ruleset.
+    pub fn plays(&self, ruleset: &str) -> bool {
+        self.rulesets.iter().any(|r| r == ruleset)
+    }
 }
 
 /// A player and the army he brings.
@@ -126,6 +150,10 @@ pub struct GameResult {
     /// The rule section the verdict rests on (empty for a result entered by hand).
     #[serde(default)]
     pub rule: String,
+    /// The rule system the battle was played under (none for a result entered by hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ruleset: Option<String>,
 }
 
 /// One entry of an event's log. Entries are only appended; undo and redo are entries too.
@@ -164,6 +192,11 @@ pub enum TournamentEntry {
         round: u32,
         table: u32,
         battle: i64,
+        /// The rule system it is played under, one of the event's (none in events stored before
+        /// an event could name several: their one system).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        ruleset: Option<String>,
     },
     ResultRecorded {
         round: u32,
@@ -185,12 +218,15 @@ pub struct Round {
     pub bye: Option<String>,
 }
 
-/// A game as it stands: its pairing, the battle begun from it, its result.
+/// A game as it stands: its pairing, the battle begun from it and its system, its result.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct Game {
     pub pairing: Pairing,
     #[ts(optional)]
     pub battle: Option<i64>,
+    /// The rule system its battle is played under, once begun or its file imported.
+    #[ts(optional)]
+    pub ruleset: Option<String>,
     #[ts(optional)]
     pub result: Option<GameResult>,
 }
@@ -234,6 +270,12 @@ impl Tournament {
                 "The event's record does not begin with its creation.",
             ));
         };
+        if setup.rulesets.is_empty() {
+            return Err(RefereeError::new(
+                ErrorCode::EventInvalid,
+                "The event names no rule system.",
+            ));
+        }
         let mut t = Tournament {
             setup: setup.clone(),
             players: Vec::new(),
@@ -274,7 +316,12 @@ impl Tournament {
                 round,
                 table,
                 battle,
+                ruleset,
             } => {
+                let ruleset = match ruleset {
+                    Some(r) => self.played_here(r)?.to_string(),
+                    None => self.setup.rulesets.first().cloned().unwrap_or_default(),
+                };
                 let game = self.game_mut(*round, *table)?;
                 if game.result.is_some() {
                     return Err(RefereeError::new(
@@ -283,6 +330,7 @@ impl Tournament {
                     ));
                 }
                 game.battle = Some(*battle);
+                game.ruleset = Some(ruleset);
                 Ok(())
             }
             TournamentEntry::ResultRecorded {
@@ -404,6 +452,7 @@ impl Tournament {
                 .map(|p| Game {
                     pairing: p.clone(),
                     battle: None,
+                    ruleset: None,
                     result: None,
                 })
                 .collect(),
@@ -476,7 +525,22 @@ impl Tournament {
         Ok(())
     }
 
+    /// Refuses a battle of a rule system this event does not play.
+    fn played_here<'a>(&self, ruleset: &'a str) -> Result<&'a str, RefereeError> {
+        if self.setup.plays(ruleset) {
+            Ok(ruleset)
+        } else {
+            Err(RefereeError::new(
+                ErrorCode::EventWrongSystem,
+                format!("This event does not play the rule system “{ruleset}”."),
+            ))
+        }
+    }
+
     fn record(&mut self, round: u32, table: u32, result: &GameResult) -> Result<(), RefereeError> {
+        if let Some(ruleset) = &result.ruleset {
+            self.played_here(ruleset)?;
+        }
         if let ResultSource::File { head } = &result.source {
             let twice = self
                 .rounds
@@ -511,6 +575,9 @@ impl Tournament {
                     game.pairing.a, game.pairing.b
                 ),
             ));
+        }
+        if result.ruleset.is_some() {
+            game.ruleset = result.ruleset.clone();
         }
         game.result = Some(result.clone());
         Ok(())
@@ -591,7 +658,7 @@ pub(crate) mod sample {
     pub fn setup(pairing: PairingMethod, first_round: FirstRound, rounds: u32) -> TournamentSetup {
         TournamentSetup {
             name: "Autumn open".into(),
-            ruleset: "dbmm".into(),
+            rulesets: vec!["dbmm".into()],
             scoring: "win-draw-loss".into(),
             pairing,
             first_round,
@@ -627,6 +694,7 @@ pub(crate) mod sample {
             players: vec![one(a), one(b)],
             words: "Entered by hand.".into(),
             rule: String::new(),
+            ruleset: None,
         }
     }
 
@@ -764,6 +832,7 @@ mod tests {
             round: 1,
             table,
             battle: 7,
+            ruleset: None,
         };
         let swap = TournamentEntry::PlayersSwapped {
             round: 1,
@@ -868,5 +937,95 @@ mod tests {
         // The creation is never undone.
         let only = vec![entries[0].clone(), TournamentEntry::Undone];
         assert_eq!(in_force(&only).len(), 1);
+    }
+
+    /// An event stored when an event had one system (`"ruleset": "dbmm"`) opens as an event
+    /// of that one system, and a battle begun in it without a system is played under it.
+    #[test]
+    fn an_event_stored_with_one_ruleset_still_opens() {
+        let created: TournamentEntry = serde_json::from_str(
+            r#"{"kind":"created","setup":{"name":"Old open","ruleset":"dbmm","scoring":"dbmm-25","pairing":"swiss","first_round":"seeded","rounds":3}}"#,
+        )
+        .unwrap();
+        let begun: TournamentEntry =
+            serde_json::from_str(r#"{"kind":"battle_begun","round":1,"table":1,"battle":7}"#)
+                .unwrap();
+        let mut entries = vec![created];
+        entries.extend((1..=2).map(|i| TournamentEntry::PlayerAdded {
+            player: Player {
+                name: name(i),
+                army: "Normans".into(),
+                withdrawn: false,
+            },
+        }));
+        entries.push(TournamentEntry::RoundPaired {
+            round: 1,
+            pairings: vec![Pairing {
+                table: 1,
+                a: name(1),
+                b: name(2),
+            }],
+            bye: None,
+            seed: None,
+        });
+        entries.push(begun);
+        let t = Tournament::open(&entries).unwrap();
+        assert_eq!(t.setup.rulesets, ["dbmm"]);
+        assert_eq!(t.rounds[0].games[0].ruleset.as_deref(), Some("dbmm"));
+        // Written again, it says the list.
+        let written = serde_json::to_string(&entries[0]).unwrap();
+        assert!(written.contains(r#""rulesets":["dbmm"]"#), "{written}");
+    }
+
+    /// An event of two systems: each table's battle says its own, one of the event's; a battle
+    /// or a result of a third system is refused in a sentence, and an event of none is refused.
+    #[test]
+    fn an_event_of_two_systems_keeps_each_tables_system() {
+        let mut two = setup(PairingMethod::Swiss, FirstRound::Seeded, 3);
+        two.rulesets = vec!["gts".into(), "itacs".into()];
+        let mut t = event(two, 4);
+        t.apply(&round_paired(1)).unwrap();
+        let begun = |table, ruleset: &str| TournamentEntry::BattleBegun {
+            round: 1,
+            table,
+            battle: i64::from(table),
+            ruleset: Some(ruleset.into()),
+        };
+        t.apply(&begun(1, "itacs")).unwrap();
+        let refused = t.apply(&begun(2, "dbmm")).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::EventWrongSystem);
+        assert!(refused.message.contains("dbmm"), "{}", refused.message);
+        assert_eq!(t.rounds[0].games[1].ruleset, None);
+        let mut gts = result(
+            (&name(3), Outcome::Win, None),
+            (&name(4), Outcome::Loss, None),
+        );
+        gts.ruleset = Some("medieval".into());
+        let refused = t
+            .apply(&TournamentEntry::ResultRecorded {
+                round: 1,
+                table: 2,
+                result: gts.clone(),
+            })
+            .unwrap_err();
+        assert_eq!(refused.code, ErrorCode::EventWrongSystem);
+        gts.ruleset = Some("gts".into());
+        t.apply(&TournamentEntry::ResultRecorded {
+            round: 1,
+            table: 2,
+            result: gts,
+        })
+        .unwrap();
+        let systems: Vec<_> = t.rounds[0]
+            .games
+            .iter()
+            .map(|g| g.ruleset.as_deref())
+            .collect();
+        assert_eq!(systems, [Some("itacs"), Some("gts")]);
+
+        let mut none = setup(PairingMethod::Swiss, FirstRound::Seeded, 3);
+        none.rulesets.clear();
+        let refused = Tournament::open(&[TournamentEntry::Created { setup: none }]).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::EventInvalid);
     }
 }
