@@ -275,6 +275,8 @@ impl Battles {
                 invalid("Choose the rule system the event plays (one or more).").field("rulesets"),
             );
         }
+        // Every system named must suit the scoring: event points mean the same at each table
+        // (R-EVENT-6).
         let scoring = referee.scoring(&new.scoring)?;
         let unsuited: Vec<&String> = rulesets
             .iter()
@@ -784,10 +786,13 @@ pub(crate) fn ruleset_name(referee: &Referee, id: &str) -> String {
         .map_or_else(|_| id.to_uppercase(), |r| r.info.name.clone())
 }
 
-/// The event's rule systems' names as the app shows them, joined ("GTS and ITACS").
+/// The event's rule system's name as the app shows it; several by their short names, joined
+/// ("GTS and ITACS"): the full names together are too long for a heading on a phone.
 pub(crate) fn rulesets_name(referee: &Referee, ids: &[String]) -> String {
-    let names: Vec<String> = ids.iter().map(|id| ruleset_name(referee, id)).collect();
-    referee_core::error::and_list(&names.iter().map(String::as_str).collect::<Vec<_>>())
+    match ids {
+        [one] => ruleset_name(referee, one),
+        several => systems_words(referee, several),
+    }
 }
 
 /// The event's rule systems as a sentence names them ("DBMM 2.x", "GTS and ITACS").
@@ -806,7 +811,7 @@ fn or_list(referee: &Referee, ids: &[String]) -> String {
 }
 
 /// The rule system as a sentence names it: its name up to a dash or bracket ("DBMM 2.x", "GTS").
-fn system_words(referee: &Referee, id: &str) -> String {
+pub(crate) fn system_words(referee: &Referee, id: &str) -> String {
     let name = ruleset_name(referee, id);
     let short = name
         .split(" — ")

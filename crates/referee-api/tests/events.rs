@@ -89,6 +89,25 @@ impl Event {
         (g.pairing.a.clone(), g.pairing.b.clone())
     }
 
+    /// A battle of `ruleset` between `a` and `b`, with no units yet, begun outside the event.
+    fn empty_battle(&mut self, ruleset: &str, a: &str, b: &str) -> referee_api::BattleView {
+        let side = |name: &str| -> SideSetup {
+            serde_json::from_value(serde_json::json!({ "name": name })).unwrap()
+        };
+        self.battles
+            .create(
+                &self.referee,
+                &NewBattle {
+                    name: format!("{a} v {b}"),
+                    ruleset: ruleset.into(),
+                    sides: vec![side(a), side(b)],
+                    units: vec![],
+                    preset_sides: None,
+                },
+            )
+            .unwrap()
+    }
+
     fn file(&mut self, a: &str, b: &str, winner: &str, margin: Margin) -> String {
         battle_file(&mut self.battles, &self.referee, a, b, winner, margin)
     }
@@ -195,22 +214,7 @@ fn a_battle_file_is_checked_and_refusals_name_the_table() {
     );
 
     // A battle of another system.
-    let side = |name: &str| -> SideSetup {
-        serde_json::from_value(serde_json::json!({ "name": name })).unwrap()
-    };
-    let gts = ev
-        .battles
-        .create(
-            &ev.referee,
-            &NewBattle {
-                name: "A GTS game".into(),
-                ruleset: "gts".into(),
-                sides: vec![side(&a), side(&b)],
-                units: vec![],
-                preset_sides: None,
-            },
-        )
-        .unwrap();
+    let gts = ev.empty_battle("gts", &a, &b);
     let gts_file = ev.battles.export_text(&ev.referee, gts.id).unwrap();
     let e = ev.refused(ErrorCode::EventWrongSystem, |bs, r, id| {
         bs.event_result_import(r, id, 1, 2, &gts_file)
@@ -541,7 +545,7 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
         ["gts", "itacs"],
         "named once each"
     );
-    assert!(view.ruleset_name.contains(" and "), "{}", view.ruleset_name);
+    assert_eq!(view.ruleset_name, "GTS and ITACS");
     let listed = battles.event_list(&referee).unwrap();
     assert_eq!(listed[0].rulesets, ["gts", "itacs"]);
     let mut ev = Event {
@@ -599,22 +603,7 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
         e.message,
         "The battle file from table 2 is a DBMM 2.x battle; this event plays GTS and ITACS."
     );
-    let side = |name: &str| -> SideSetup {
-        serde_json::from_value(serde_json::json!({ "name": name })).unwrap()
-    };
-    let gts = ev
-        .battles
-        .create(
-            &ev.referee,
-            &NewBattle {
-                name: "Table 2".into(),
-                ruleset: "gts".into(),
-                sides: vec![side(&a), side(&b)],
-                units: vec![],
-                preset_sides: None,
-            },
-        )
-        .unwrap();
+    let gts = ev.empty_battle("gts", &a, &b);
     let mut hoplites = Vec::new();
     for (i, who) in [&a, &b].into_iter().enumerate() {
         let added = ev
@@ -656,4 +645,10 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
         .all(|p| p.outcome == referee_core::tournament::Outcome::Draw));
     let row = view.standings.iter().find(|r| r.player == a).unwrap();
     assert_eq!(row.points, 1.0);
+
+    // The report and the CSV say which system each table played.
+    let csv = ev.battles.event_csv(&ev.referee, ev.id).unwrap();
+    assert!(csv.contains("played under GTS"), "{csv}");
+    let page = ev.battles.event_report(&ev.referee, ev.id).unwrap();
+    assert!(page.contains("played under GTS"));
 }

@@ -199,3 +199,81 @@ fn a_battle_file_without_a_verdict_or_of_other_players_is_refused() {
     );
     assert!(message.contains(game["a"].as_str().unwrap()), "{message}");
 }
+
+/// `--ruleset` repeated: an event of two systems; `begin` needs `--ruleset` then, one of them.
+#[test]
+fn an_event_of_two_systems_begins_each_battle_under_the_one_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    let created = ok(
+        &db,
+        &[
+            "event",
+            "create",
+            "--name",
+            "Participation day",
+            "--ruleset",
+            "gts",
+            "--ruleset",
+            "itacs",
+            "--scoring",
+            "win-draw-loss",
+            "--first-round",
+            "seeded",
+        ],
+    );
+    assert_eq!(
+        created["tournament"]["setup"]["rulesets"],
+        serde_json::json!(["gts", "itacs"])
+    );
+    for (name, army) in [("Anna", "Spartans"), ("Boris", "Persians")] {
+        ok(
+            &db,
+            &[
+                "event", "player", "add", "1", "--name", name, "--army", army,
+            ],
+        );
+    }
+    ok(&db, &["event", "pair", "1", "--round", "1"]);
+    let asked = refused(
+        &db,
+        &["event", "begin", "1", "--round", "1", "--table", "1"],
+        "event.invalid",
+    );
+    assert!(asked.ends_with("Choose GTS or ITACS."), "{asked}");
+    refused(
+        &db,
+        &[
+            "event",
+            "begin",
+            "1",
+            "--round",
+            "1",
+            "--table",
+            "1",
+            "--ruleset",
+            "dbmm",
+        ],
+        "event.wrong_system",
+    );
+    let battle = ok(
+        &db,
+        &[
+            "event",
+            "begin",
+            "1",
+            "--round",
+            "1",
+            "--table",
+            "1",
+            "--ruleset",
+            "gts",
+        ],
+    );
+    assert_eq!(battle["state"]["ruleset"], "gts");
+    let shown = ok(&db, &["event", "show", "1"]);
+    assert_eq!(
+        shown["tournament"]["rounds"][0]["games"][0]["ruleset"],
+        "gts"
+    );
+}

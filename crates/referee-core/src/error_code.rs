@@ -541,7 +541,7 @@ error_codes! {
     EventImportedTwice = "event.imported_twice",
     /// a battle whose sides are not the pairing's two players
     EventWrongPlayers = "event.wrong_players",
-    /// a battle of another rule system than the event's
+    /// a battle of a rule system the event does not play
     EventWrongSystem = "event.wrong_system",
     /// a battle with no verdict yet (no result applied, or the sides' armies not entered)
     EventNoVerdict = "event.no_verdict",

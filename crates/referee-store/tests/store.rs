@@ -370,7 +370,7 @@ fn a_database_from_before_events_migrates_and_keeps_events() {
     let created = TournamentEntry::Created {
         setup: TournamentSetup {
             name: "Open".into(),
-            ruleset: "dbmm".into(),
+            rulesets: vec!["dbmm".into()],
             scoring: "dbmm-25".into(),
             pairing: PairingMethod::Swiss,
             first_round: FirstRound::Seeded,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use referee_core::tournament::{GameResult, Outcome, ResultSource};
+use referee_core::tournament::{Game, GameResult, Outcome, ResultSource};
 use referee_core::RefereeError;
 
 use super::{number, EventView};
@@ -68,12 +68,18 @@ td.n{text-align:right}\
 tr{break-inside:avoid}}"
 );
 
-/// How a result was reached, in words.
-fn how(result: &GameResult) -> &'static str {
-    match result.source {
+/// How a result was reached, in words; in an event of several systems, under which one.
+fn how(referee: &Referee, view: &EventView, game: &Game, result: &GameResult) -> String {
+    let how = match result.source {
         ResultSource::Battle { .. } => "from the battle at this table's device, its record checked",
         ResultSource::File { .. } => "from the battle file imported, its record checked",
         ResultSource::Hand => "entered by hand",
+    };
+    match &game.ruleset {
+        Some(id) if view.tournament.setup.rulesets.len() > 1 => {
+            format!("{how}; played under {}", super::system_words(referee, id))
+        }
+        _ => how.to_string(),
     }
 }
 
@@ -136,7 +142,7 @@ fn standing_cells(view: &EventView) -> Vec<[String; 11]> {
         .collect()
 }
 
-pub(super) fn html(view: &EventView) -> String {
+pub(super) fn html(referee: &Referee, view: &EventView) -> String {
     let t = &view.tournament;
     let mut h = Html::default();
     h.fixed("<!DOCTYPE html>")
@@ -263,7 +269,7 @@ pub(super) fn html(view: &EventView) -> String {
                         format!("{} ({})", r.words, r.rule)
                     };
                     h.element("td", &[], &verdict);
-                    h.element("td", &[], how(r));
+                    h.element("td", &[], &how(referee, view, g, r));
                 }
                 None => {
                     h.element("td", &[], "waiting");
@@ -282,7 +288,7 @@ pub(super) fn html(view: &EventView) -> String {
     h.finish()
 }
 
-pub(super) fn csv(view: &EventView) -> Result<String, RefereeError> {
+pub(super) fn csv(referee: &Referee, view: &EventView) -> Result<String, RefereeError> {
     let writer = |bytes: Vec<u8>| {
         csv::WriterBuilder::new()
             .flexible(true)
@@ -328,7 +334,7 @@ pub(super) fn csv(view: &EventView) -> Result<String, RefereeError> {
                         cells.push(p.victory_points.map(number).unwrap_or_default());
                     }
                     cells.push(r.words.clone());
-                    cells.push(how(r).to_string());
+                    cells.push(how(referee, view, g, r));
                 }
                 None => {
                     for p in [&g.pairing.a, &g.pairing.b] {
@@ -356,12 +362,12 @@ pub(super) fn csv(view: &EventView) -> Result<String, RefereeError> {
 impl Battles {
     /// The printable report: one self-contained HTML page, every name escaped.
     pub fn event_report(&mut self, referee: &Referee, id: i64) -> Result<String, RefereeError> {
-        Ok(html(&self.event_view(referee, id)?))
+        Ok(html(referee, &self.event_view(referee, id)?))
     }
 
     /// The standings, then the games, as CSV (RFC 4180: quoted where needed, CRLF lines).
     pub fn event_csv(&mut self, referee: &Referee, id: i64) -> Result<String, RefereeError> {
-        csv(&self.event_view(referee, id)?)
+        csv(referee, &self.event_view(referee, id)?)
     }
 
     /// The document's text and the name it is offered under.
@@ -373,8 +379,8 @@ impl Battles {
     ) -> Result<(String, String), RefereeError> {
         let view = self.event_view(referee, id)?;
         let text = match document {
-            EventDocument::Report => html(&view),
-            EventDocument::Csv => csv(&view)?,
+            EventDocument::Report => html(referee, &view),
+            EventDocument::Csv => csv(referee, &view)?,
         };
         Ok((event_file_name(&view.tournament.setup.name, document), text))
     }

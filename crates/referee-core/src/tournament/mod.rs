@@ -467,23 +467,21 @@ impl Tournament {
         if let Some(last) = self.rounds.last() {
             let waiting = last.waiting();
             if !waiting.is_empty() {
+                let tables: Vec<String> = waiting.iter().map(|t| format!("table {t}")).collect();
+                let tables: Vec<&str> = tables.iter().map(String::as_str).collect();
+                let (results, them) = if waiting.len() == 1 {
+                    ("result", "it")
+                } else {
+                    ("results", "them")
+                };
                 return Err(RefereeError::new(
-                ErrorCode::EventResultsMissing,
-                format!(
-                    "Round {} still waits for the {} from {}: enter them before pairing round {round}.",
-                    last.number,
-                    if waiting.len() == 1 { "result" } else { "results" },
-                    crate::error::and_list(
-                        &waiting
-                            .iter()
-                            .map(|t| format!("table {t}"))
-                            .collect::<Vec<_>>()
-                            .iter()
-                            .map(String::as_str)
-                            .collect::<Vec<_>>()
-                    )
-                ),
-            ));
+                    ErrorCode::EventResultsMissing,
+                    format!(
+                        "Round {} still waits for the {results} from {}: enter {them} before pairing round {round}.",
+                        last.number,
+                        crate::error::and_list(&tables),
+                    ),
+                ));
             }
         }
         Ok(())
