@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DESKTOP, PHONE, checkScreen, cli, connect, devTextIn, shot, size, tap, until } from './support.mjs';
+import { DESKTOP, PHONE, checkScreen, chooseSystems, cli, connect, devTextIn, shot, size, tap, until } from './support.mjs';
 
 const XDOTOOL = '/usr/bin/xdotool';
 const PLAYERS = [['Anna', 'Early Imperial Roman'], ['Boris', 'Ancient British'], ['Cleo', 'Ptolemaic'], ['Dmitri', 'Seleucid'], ['Emil', 'Gallic']];
@@ -97,7 +97,7 @@ test('a DBMM event from its setup to round 2, at both sizes', async () => {
   await tap(browser, '#nav-events');
   taps++;
   await browser.$('#new-event').waitForExist({ timeout: 10000 });
-  await browser.$('#event-ruleset').selectByAttribute('value', 'dbmm');
+  await chooseSystems(browser, ['dbmm']);
   await until(browser, 'a scoring for DBMM chosen', async () => (await browser.$('#event-scoring').getValue()) !== '');
   await checkScreen(browser, 'events-new');
   await browser.$('#event-name').setValue('Saturday DBMM open');

@@ -83,6 +83,23 @@ describe('the events screen', () => {
     expect(document.querySelector('#event-rulesets-error')).toBeNull();
   });
 
+  it('says the API\'s refusal of the systems beside the boxes, in its sentence, and lets it go once a box changes', async () => {
+    mockCommands((cmd) => {
+      if (cmd === 'event_list') return [];
+      if (cmd === 'event_scorings') return scorings;
+      if (cmd === 'event_create') throw { code: 'event.no_rulesets', message: 'Choose at least one rule system for the event.', field: 'rulesets' };
+      return null;
+    });
+    render(Events);
+    await screen.findByText(/No events yet/);
+    await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Sunday' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
+    await waitFor(() => expect(document.querySelector('#event-rulesets-error')).toHaveTextContent('Choose at least one rule system for the event.'));
+    expect(document.body).not.toHaveTextContent('event.no_rulesets');
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'GTS — Go Tell the Spartans' }));
+    expect(document.querySelector('#event-rulesets-error')).toBeNull();
+  });
+
   it('refuses an empty name and a bad number of rounds beside the fields, sending nothing', async () => {
     const calls = mockCommands((cmd) => (cmd === 'event_list' ? [] : cmd === 'event_scorings' ? scorings : null));
     render(Events);
