@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DESKTOP, PHONE, checkScreen, cli, connect, devTextIn, shot, size, tap, until } from './support.mjs';
+import { DESKTOP, PHONE, checkScreen, chooseSystems, cli, connect, devTextIn, shot, size, tap, until } from './support.mjs';
 
 const XDOTOOL = '/usr/bin/xdotool';
 const PLAYERS = [['Anna', 'Early Imperial Roman'], ['Boris', 'Ancient British'], ['Cleo', 'Ptolemaic'], ['Dmitri', 'Seleucid'], ['Emil', 'Gallic']];
@@ -93,16 +93,17 @@ test('a DBMM event from its setup to round 2, at both sizes', async () => {
   let taps = 0;
   await size(browser, DESKTOP);
 
-  // The events screen, empty, and a new event: its name, the system, Create (DBMM's scoring by default).
+  // The events screen, empty, and a new event: its name and Create (DBMM, the first system, ticked
+  // by default with its own scoring; chooseSystems ticks it should the order change).
   await tap(browser, '#nav-events');
   taps++;
   await browser.$('#new-event').waitForExist({ timeout: 10000 });
-  await browser.$('#event-ruleset').selectByAttribute('value', 'dbmm');
+  await chooseSystems(browser, ['dbmm']);
   await until(browser, 'a scoring for DBMM chosen', async () => (await browser.$('#event-scoring').getValue()) !== '');
   await checkScreen(browser, 'events-new');
   await browser.$('#event-name').setValue('Saturday DBMM open');
   await tap(browser, '#create-event');
-  taps += 3;
+  taps += 2;
   await until(browser, 'the event open', async () => (await browser.$('#event-title').isExisting()) && (await text('#event-title')) === 'Saturday DBMM open');
   assert.match(await text('#event-summary'), /DBMM/);
 

@@ -65,6 +65,16 @@ export async function tap(browser, selector) {
   await el.click();
 }
 
+/** The new event form's rule systems ticked: exactly those named (ids), the others cleared — the
+ * wanted ones ticked first, so at least one stays ticked throughout. */
+export async function chooseSystems(browser, ids) {
+  const boxes = await browser.execute(() => [...document.querySelectorAll('input[data-event-ruleset]')].map((b) => [b.dataset.eventRuleset, b.checked]));
+  for (const [id, on] of boxes) if (!on && ids.includes(id)) await tap(browser, `input[data-event-ruleset="${id}"]`);
+  for (const [id, on] of boxes) if (on && !ids.includes(id)) await tap(browser, `input[data-event-ruleset="${id}"]`);
+  const ticked = await browser.execute(() => [...document.querySelectorAll('input[data-event-ruleset]:checked')].map((b) => b.dataset.eventRuleset));
+  assert.deepEqual([...ticked].sort(), [...ids].sort(), 'the systems ticked');
+}
+
 export async function until(browser, what, check, timeout = 10000) {
   await browser.waitUntil(check, { timeout, timeoutMsg: what });
 }

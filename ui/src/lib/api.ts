@@ -86,8 +86,10 @@ export const viewEvent = (event: number) => call<EventView>('event_view', { even
 export const addPlayer = (event: number, request: NewPlayer) => call<EventView>('event_player_add', { event, request });
 export const pairRound = (event: number, round: number) => call<EventView>('event_pair', { event, round });
 export const swapPlayers = (event: number, round: number, a: string, b: string) => call<EventView>('event_swap', { event, round, a, b });
-/** A battle begun from a pairing, its sides the two players: open it as any battle. */
-export const beginEventBattle = (event: number, round: number, table: number) => call<BattleView>('event_begin_battle', { event, round, table });
+/** A battle begun from a pairing, its sides the two players: open it as any battle. At an event of
+ * several systems, under the one named (at an event of one, the API knows it). */
+export const beginEventBattle = (event: number, round: number, table: number, ruleset?: string) =>
+  call<BattleView>('event_begin_battle', ruleset ? { event, round, table, ruleset } : { event, round, table });
 export const resultFromBattle = (event: number, round: number, table: number) => call<EventView>('event_result_from_battle', { event, round, table });
 /** Another table's battle file, its record checked, as a pairing's result. */
 export const importEventResult = (event: number, round: number, table: number, text: string) => call<EventView>('event_result_import', { event, round, table, text });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cell, currentRound, eventSavedSaid, gameActions, gameLine, handRequest, playerWithArmy, points, rankLabel, record, resultWords, resultsToCome,
-  roundPlayers, roundStarted, scoringsFor, sourceMark, standingsColumns, tieBreaksSentence, undoLabel, victoryPointsProblem,
+  beginChoices, cell, currentRound, eventSavedSaid, gameActions, gameLine, gameSystem, handRequest, playerWithArmy, points, projectorLine, rankLabel, record, resultWords, resultsToCome,
+  roundPlayers, roundStarted, scoringsFor, sourceMark, standingsColumns, systemsNamed, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsProblem,
   type EventView, type Game, type GameResult, type Scoring, type StandingRow,
 } from './event';
 
@@ -87,8 +87,53 @@ describe('an event in words', () => {
 
   it('offers the scorings of the system and those for any system', () => {
     const list = [scoring('win-draw-loss', []), scoring('dbmm-25', ['dbmm']), scoring('gts-only', ['gts'])];
-    expect(scoringsFor(list, 'dbmm').map((s) => s.id)).toEqual(['dbmm-25', 'win-draw-loss']);
-    expect(scoringsFor(list, 'itacs').map((s) => s.id)).toEqual(['win-draw-loss']);
+    expect(scoringsFor(list, ['dbmm']).map((s) => s.id)).toEqual(['dbmm-25', 'win-draw-loss']);
+    expect(scoringsFor(list, ['itacs']).map((s) => s.id)).toEqual(['win-draw-loss']);
+  });
+
+  it('offers for several systems only the scorings suiting every one of them', () => {
+    const list = [scoring('win-draw-loss', []), scoring('dbmm-25', ['dbmm']), scoring('gts-only', ['gts']), scoring('day', ['gts', 'itacs'])];
+    expect(scoringsFor(list, ['gts', 'itacs']).map((s) => s.id)).toEqual(['day', 'win-draw-loss']);
+    expect(scoringsFor(list, ['gts', 'dbmm']).map((s) => s.id)).toEqual(['win-draw-loss']);
+    expect(scoringsFor(list, ['gts']).map((s) => s.id)).toEqual(['gts-only', 'day', 'win-draw-loss']);
+    // None chosen: nothing of one system's own is offered.
+    expect(scoringsFor(list, []).map((s) => s.id)).toEqual(['win-draw-loss']);
+  });
+
+  it('keeps the systems chosen in the app\'s order whichever box is ticked first', () => {
+    const order = ['itacs', 'gts', 'dbmm'];
+    expect(toggleSystem(['dbmm'], 'itacs', true, order)).toEqual(['itacs', 'dbmm']);
+    expect(toggleSystem(['itacs', 'dbmm'], 'itacs', true, order)).toEqual(['itacs', 'dbmm']);
+    expect(toggleSystem(['itacs', 'dbmm'], 'itacs', false, order)).toEqual(['dbmm']);
+    expect(toggleSystem(['dbmm'], 'dbmm', false, order)).toEqual([]);
+  });
+
+  it('offers one "Begin battle" at an event of one system, one button per system at an event of several', () => {
+    const nameOf = (id: string) => ({ gts: 'GTS', itacs: 'ITACS' })[id] ?? id;
+    expect(beginChoices(['gts'], nameOf)).toEqual([{ label: 'Begin battle' }]);
+    expect(beginChoices(['gts', 'itacs'], nameOf)).toEqual([
+      { ruleset: 'gts', label: 'Begin GTS battle' },
+      { ruleset: 'itacs', label: 'Begin ITACS battle' },
+    ]);
+  });
+
+  it('names a game\'s system on its line only at an event of several, once it is known', () => {
+    const nameOf = (id: string) => ({ gts: 'GTS', itacs: 'ITACS' })[id] ?? id;
+    expect(gameSystem(game({ battle: 4, ruleset: 'gts' }), ['gts', 'itacs'], nameOf)).toBe('GTS');
+    expect(gameSystem(game({ battle: 4, ruleset: 'gts' }), ['gts'], nameOf)).toBeUndefined();
+    expect(gameSystem(game(), ['gts', 'itacs'], nameOf)).toBeUndefined();
+    const imported = game({ result: { source: { kind: 'file', head: 'h' }, players: [], words: '', rule: '', ruleset: 'itacs' } as GameResult });
+    expect(gameSystem(imported, ['gts', 'itacs'], nameOf)).toBe('ITACS');
+    expect(gameLine(game(), players, 'GTS')).toBe('Table 3 · Anna (Romans) v Boris (Gauls) · GTS');
+    expect(projectorLine(game(), 'GTS')).toBe('Anna v Boris · GTS');
+    expect(projectorLine(game())).toBe('Anna v Boris');
+  });
+
+  it('names an event of one system as the API does, of several by their short names joined', () => {
+    const nameOf = (id: string) => ({ gts: 'GTS', itacs: 'ITACS', dbmm: 'DBMM 2.x' })[id] ?? id;
+    expect(systemsNamed(['dbmm'], 'DBMM 2.x — De Bellis Magistrorum Militum', nameOf)).toBe('DBMM 2.x — De Bellis Magistrorum Militum');
+    expect(systemsNamed(['gts', 'itacs'], 'GTS — Go Tell the Spartans and ITACS — Improved Tactical System', nameOf)).toBe('GTS and ITACS');
+    expect(systemsNamed(['dbmm', 'gts', 'itacs'], '', nameOf)).toBe('DBMM 2.x, GTS and ITACS');
   });
 
   it('says the tie-breaks in order', () => {

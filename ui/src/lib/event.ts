@@ -1,5 +1,6 @@
 // A convention event in words: a standing's rank ("=3"), a game's line ("Table 3 · Anna (Romans) v
-// Boris (Gauls)"), how its result was reached, what a game offers next, the undo button's label,
+// Boris (Gauls)", its system at an event of several), how its result was reached, what a game
+// offers next (a begin button per system), the undo button's label,
 // the standings' columns for the width there is, a result entered by hand checked before it is sent.
 // Pure, so it is unit-tested; the event's rules (pairing, scoring, tie-breaks) are the core's.
 import type {
@@ -31,10 +32,44 @@ export function playerWithArmy(players: Player[], name: string): string {
   return army ? `${name} (${army})` : name;
 }
 
-/** A game's line: "Table 3 · Anna (Romans) v Boris (Gauls)". */
-export function gameLine(game: Game, players: Player[]): string {
+/** An event's systems in words: the API's name for one ("DBMM 2.x — De Bellis Magistrorum
+ * Militum"), the short names joined for several ("GTS and ITACS"; the long ones joined would fill
+ * a phone's line). */
+export function systemsNamed(rulesets: string[], named: string, nameOf: (id: string) => string): string {
+  if (rulesets.length < 2) return named;
+  const names = rulesets.map(nameOf);
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** A game's line: "Table 3 · Anna (Romans) v Boris (Gauls)", with the system it is played under
+ * when one is named ("… · GTS"). */
+export function gameLine(game: Game, players: Player[], system?: string): string {
   const { table, a, b } = game.pairing;
-  return `Table ${table} · ${playerWithArmy(players, a)} v ${playerWithArmy(players, b)}`;
+  const line = `Table ${table} · ${playerWithArmy(players, a)} v ${playerWithArmy(players, b)}`;
+  return system ? `${line} · ${system}` : line;
+}
+
+/** The system a game is played under, as the app names it, when worth saying: only at an event of
+ * several systems (at one of one it goes without saying), once the game's battle is begun, its file
+ * imported or its result says so. */
+export function gameSystem(game: Game, rulesets: string[], nameOf: (id: string) => string): string | undefined {
+  if (rulesets.length < 2) return undefined;
+  const id = game.ruleset ?? game.result?.ruleset;
+  return id ? nameOf(id) : undefined;
+}
+
+/** A way to begin a game's battle: the system sent (none at an event of one: the API knows it) and
+ * the button's words. */
+export interface BeginChoice {
+  ruleset?: string;
+  label: string;
+}
+
+/** How a game's battle may be begun: one "Begin battle" at an event of one system; one button per
+ * system at an event of several ("Begin GTS battle"), so the system is chosen in the same tap. */
+export function beginChoices(rulesets: string[], nameOf: (id: string) => string): BeginChoice[] {
+  if (rulesets.length < 2) return [{ label: 'Begin battle' }];
+  return rulesets.map((id) => ({ ruleset: id, label: `Begin ${nameOf(id)} battle` }));
 }
 
 /** How a result was reached, in words. */
@@ -133,10 +168,19 @@ export function cell(row: StandingRow, column: StandingColumn): string {
   }
 }
 
-/** The scorings suiting a rule system: those naming it first (the default is the system's own, DBMM's
- * 25 points for DBMM), then those for any system. */
-export function scoringsFor(scorings: Scoring[], ruleset: string): Scoring[] {
-  return [...scorings.filter((s) => s.rulesets.includes(ruleset)), ...scorings.filter((s) => !s.rulesets.length)];
+/** The scorings suiting every rule system chosen: those naming them all first (the default is the
+ * system's own, DBMM's 25 points for DBMM), then those for any system. With none chosen, those for
+ * any system. */
+export function scoringsFor(scorings: Scoring[], rulesets: string[]): Scoring[] {
+  const own = rulesets.length ? scorings.filter((s) => s.rulesets.length && rulesets.every((r) => s.rulesets.includes(r))) : [];
+  return [...own, ...scorings.filter((s) => !s.rulesets.length)];
+}
+
+/** The systems chosen for a new event after a box is ticked or cleared, kept in the order the
+ * app lists the systems (so the first chosen is the same whichever box was ticked first). */
+export function toggleSystem(chosen: string[], id: string, on: boolean, order: string[]): string[] {
+  const next = on ? [...new Set([...chosen, id])] : chosen.filter((r) => r !== id);
+  return order.filter((r) => next.includes(r));
 }
 
 /** A tie-break in words. */
@@ -189,9 +233,11 @@ export function playerNameProblem(name: string): string | undefined {
   return name.trim() ? undefined : 'Type the player’s name.';
 }
 
-/** A round's pairing in the projector's words: "3 · Anna v Boris". */
-export function projectorLine(game: Game): string {
-  return `${game.pairing.a} v ${game.pairing.b}`;
+/** A round's pairing in the projector's words: "Anna v Boris", with its system when named ("Anna v
+ * Boris · GTS"). */
+export function projectorLine(game: Game, system?: string): string {
+  const line = `${game.pairing.a} v ${game.pairing.b}`;
+  return system ? `${line} · ${system}` : line;
 }
 
 /** What the screen says after the report or the CSV file is saved: where it went (the core's

@@ -5,14 +5,14 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { app } from '../lib/app.svelte';
 import type { EventView } from '../lib/event';
-import { mockCommands } from '../test-fixtures';
+import { gts, itacs, mockCommands, view } from '../test-fixtures';
 import EventScreen from './Event.svelte';
 
 function eventView(over: Partial<EventView> = {}): EventView {
   return {
     id: 5,
     tournament: {
-      setup: { name: 'Saturday open', ruleset: 'dbmm', scoring: 'dbmm-25', pairing: 'swiss', first_round: 'random', rounds: 4 },
+      setup: { name: 'Saturday open', rulesets: ['dbmm'], scoring: 'dbmm-25', pairing: 'swiss', first_round: 'random', rounds: 4 },
       players: [{ name: 'Anna', army: 'Romans' }, { name: 'Boris', army: 'Gauls' }, { name: 'Cleo', army: 'Franks' }],
       rounds: [{ number: 1, games: [{ pairing: { table: 3, a: 'Anna', b: 'Boris' }, }], bye: 'Cleo' }],
     },
@@ -32,6 +32,7 @@ function eventView(over: Partial<EventView> = {}): EventView {
 beforeEach(() => {
   app.event = 5;
   app.screen = 'event';
+  app.rules = { systems: [itacs, gts], house_rules: [], problems: [] };
 });
 afterEach(() => clearMocks());
 
@@ -164,5 +165,56 @@ describe('a refusal beside a game', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Record result' }));
     await waitFor(() => expect(document.querySelector('[data-result="3"]')).toHaveTextContent('Anna and Boris drew. Entered by hand'));
     expect(document.querySelector('[data-problem="3"]')).toBeNull();
+  });
+});
+
+describe('beginning a battle', () => {
+  it('offers one "Begin battle" at an event of one system, sent once under a double tap without a system', async () => {
+    let answer: (v: unknown) => void = () => undefined;
+    const calls = mockCommands((cmd) => (cmd === 'event_view' ? eventView() : cmd === 'event_begin_battle' ? new Promise((r) => (answer = r)) : null));
+    render(EventScreen);
+    const begin = await screen.findByRole('button', { name: 'Begin battle' });
+    expect(screen.queryAllByRole('button', { name: /^Begin .+ battle$/ })).toHaveLength(0);
+    await fireEvent.click(begin);
+    await fireEvent.click(begin);
+    answer(view());
+    await waitFor(() => expect(app.screen).toBe('battle'));
+    const sent = calls.filter(([c]) => c === 'event_begin_battle');
+    expect(sent).toHaveLength(1);
+    expect(sent[0][1]).toEqual({ event: 5, round: 1, table: 3 });
+  });
+
+  it('offers a begin button per system at an event of several, and begins under the one tapped', async () => {
+    const several = eventView({ ruleset_name: 'GTS — Go Tell the Spartans and ITACS — Improved Tactical System' });
+    several.tournament.setup.rulesets = ['gts', 'itacs'];
+    const calls = mockCommands((cmd) => (cmd === 'event_view' ? several : cmd === 'event_begin_battle' ? view({ ruleset: 'itacs' }) : null));
+    render(EventScreen);
+    await screen.findByRole('button', { name: 'Begin GTS battle' });
+    // The head names the systems short: the long names joined would fill a phone's line.
+    expect(document.querySelector('#event-summary')!.textContent).toMatch(/^GTS and ITACS · DBMM: the 25 victory points/);
+    expect(screen.queryByRole('button', { name: 'Begin battle' })).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Begin ITACS battle' }));
+    await waitFor(() => expect(app.screen).toBe('battle'));
+    expect(calls.filter(([c]) => c === 'event_begin_battle').map(([, args]) => args)).toEqual([{ event: 5, round: 1, table: 3, ruleset: 'itacs' }]);
+  });
+
+  it('names a begun game\'s system on its line and on the projector at an event of several, not at an event of one', async () => {
+    const several = eventView({ ruleset_name: 'GTS and ITACS' });
+    several.tournament.setup.rulesets = ['gts', 'itacs'];
+    several.tournament.rounds[0].games[0] = { ...several.tournament.rounds[0].games[0], battle: 12, ruleset: 'gts' };
+    mockCommands((cmd) => (cmd === 'event_view' ? several : null));
+    render(EventScreen);
+    expect(await screen.findByText('Table 3 · Anna (Romans) v Boris (Gauls) · GTS')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Begin/ })).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Projector view' }));
+    expect(screen.getByRole('dialog', { name: 'Projector view' })).toHaveTextContent('Table 3 Anna v Boris · GTS');
+  });
+
+  it('leaves the system off the line at an event of one', async () => {
+    const one = eventView();
+    one.tournament.rounds[0].games[0] = { ...one.tournament.rounds[0].games[0], battle: 12, ruleset: 'dbmm' };
+    mockCommands((cmd) => (cmd === 'event_view' ? one : null));
+    render(EventScreen);
+    expect(await screen.findByText('Table 3 · Anna (Romans) v Boris (Gauls)')).toBeInTheDocument();
   });
 });

@@ -23,7 +23,7 @@ afterEach(() => clearMocks());
 describe('the events screen', () => {
   it('lists the events with their system, players and round', async () => {
     mockCommands((cmd) => (cmd === 'event_list'
-      ? [{ id: 2, name: 'Saturday open', ruleset: 'dbmm', ruleset_name: 'DBMM', players: 6, rounds_paired: 2, created_at: '2026-11-27T09:00:00Z' }]
+      ? [{ id: 2, name: 'Saturday open', rulesets: ['dbmm'], ruleset_name: 'DBMM', players: 6, rounds_paired: 2, created_at: '2026-11-27T09:00:00Z' }]
       : cmd === 'event_scorings' ? scorings : null));
     render(Events);
     expect(await screen.findByRole('button', { name: /Saturday open/ })).toHaveTextContent('DBMM · 6 players · round 2');
@@ -41,8 +41,63 @@ describe('the events screen', () => {
     await waitFor(() => expect(app.screen).toBe('event'));
     expect(app.event).toBe(9);
     expect(calls.find(([c]) => c === 'event_create')![1]).toEqual({
-      request: { name: 'Saturday open', ruleset: 'dbmm', scoring: 'dbmm-25', pairing: 'swiss', first_round: 'random', rounds: 4 },
+      request: { name: 'Saturday open', rulesets: ['dbmm'], scoring: 'dbmm-25', pairing: 'swiss', first_round: 'random', rounds: 4 },
     });
+  });
+
+  it('creates an event of two systems, offering only the scorings that suit both', async () => {
+    app.rules = { systems: [dbmm, gts, itacs], house_rules: [], problems: [] };
+    const calls = mockCommands((cmd) => (cmd === 'event_list' ? [] : cmd === 'event_scorings' ? scorings : cmd === 'event_create' ? { id: 9 } : null));
+    render(Events);
+    await screen.findByText(/No events yet/);
+    const scoring = document.querySelector('#event-scoring') as HTMLSelectElement;
+    // DBMM, the first, is ticked by default with its own scoring chosen.
+    expect(screen.getByRole('checkbox', { name: 'DBMM' })).toBeChecked();
+    await waitFor(() => expect(scoring.value).toBe('dbmm-25'));
+    // Ticking GTS and ITACS and clearing DBMM: DBMM's own scoring goes, the chosen one resets.
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'ITACS — Improved Tactical System' }));
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'GTS — Go Tell the Spartans' }));
+    expect([...scoring.options].map((o) => o.value)).toEqual(['win-draw-loss']);
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'DBMM' }));
+    expect(scoring.value).toBe('win-draw-loss');
+    await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Participation day' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
+    await waitFor(() => expect(app.screen).toBe('event'));
+    // Sent in the order the app lists the systems, whichever was ticked first.
+    expect(calls.find(([c]) => c === 'event_create')![1]).toEqual({
+      request: { name: 'Participation day', rulesets: ['gts', 'itacs'], scoring: 'win-draw-loss', pairing: 'swiss', first_round: 'random', rounds: 4 },
+    });
+  });
+
+  it('says beside the boxes that a system is needed when none is ticked, sending nothing', async () => {
+    const calls = mockCommands((cmd) => (cmd === 'event_list' ? [] : cmd === 'event_scorings' ? scorings : null));
+    render(Events);
+    await screen.findByText(/No events yet/);
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'ITACS — Improved Tactical System' }));
+    expect(document.querySelector('#event-rulesets-error')).toHaveTextContent('Tick at least one rule system: the event’s battles are played under it.');
+    await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Sunday' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
+    expect(calls.some(([c]) => c === 'event_create')).toBe(false);
+    // Ticking one again clears it.
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'GTS — Go Tell the Spartans' }));
+    expect(document.querySelector('#event-rulesets-error')).toBeNull();
+  });
+
+  it('says the API\'s refusal of the systems beside the boxes, in its sentence, and lets it go once a box changes', async () => {
+    mockCommands((cmd) => {
+      if (cmd === 'event_list') return [];
+      if (cmd === 'event_scorings') return scorings;
+      if (cmd === 'event_create') throw { code: 'event.no_rulesets', message: 'Choose at least one rule system for the event.', field: 'rulesets' };
+      return null;
+    });
+    render(Events);
+    await screen.findByText(/No events yet/);
+    await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Sunday' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
+    await waitFor(() => expect(document.querySelector('#event-rulesets-error')).toHaveTextContent('Choose at least one rule system for the event.'));
+    expect(document.body).not.toHaveTextContent('event.no_rulesets');
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'GTS — Go Tell the Spartans' }));
+    expect(document.querySelector('#event-rulesets-error')).toBeNull();
   });
 
   it('refuses an empty name and a bad number of rounds beside the fields, sending nothing', async () => {
