@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   beginChoices, cell, currentRound, eventSavedSaid, gameActions, gameLine, gameSystem, handRequest, playerWithArmy, points, projectorLine, rankLabel, record, resultWords, resultsToCome,
-  roundPlayers, roundStarted, scoringsFor, sourceMark, standingsColumns, systemsNamed, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsProblem,
+  roundPlayers, roundStarted, scoringsFor, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsProblem,
   type EventView, type Game, type GameResult, type Scoring, type StandingRow,
 } from './event';
 
@@ -127,13 +127,6 @@ describe('an event in words', () => {
     expect(gameLine(game(), players, 'GTS')).toBe('Table 3 · Anna (Romans) v Boris (Gauls) · GTS');
     expect(projectorLine(game(), 'GTS')).toBe('Anna v Boris · GTS');
     expect(projectorLine(game())).toBe('Anna v Boris');
-  });
-
-  it('names an event of one system as the API does, of several by their short names joined', () => {
-    const nameOf = (id: string) => ({ gts: 'GTS', itacs: 'ITACS', dbmm: 'DBMM 2.x' })[id] ?? id;
-    expect(systemsNamed(['dbmm'], 'DBMM 2.x — De Bellis Magistrorum Militum', nameOf)).toBe('DBMM 2.x — De Bellis Magistrorum Militum');
-    expect(systemsNamed(['gts', 'itacs'], 'GTS — Go Tell the Spartans and ITACS — Improved Tactical System', nameOf)).toBe('GTS and ITACS');
-    expect(systemsNamed(['dbmm', 'gts', 'itacs'], '', nameOf)).toBe('DBMM 2.x, GTS and ITACS');
   });
 
   it('says the tie-breaks in order', () => {

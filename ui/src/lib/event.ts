@@ -32,15 +32,6 @@ export function playerWithArmy(players: Player[], name: string): string {
   return army ? `${name} (${army})` : name;
 }
 
-/** An event's systems in words: the API's name for one ("DBMM 2.x — De Bellis Magistrorum
- * Militum"), the short names joined for several ("GTS and ITACS"; the long ones joined would fill
- * a phone's line). */
-export function systemsNamed(rulesets: string[], named: string, nameOf: (id: string) => string): string {
-  if (rulesets.length < 2) return named;
-  const names = rulesets.map(nameOf);
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
 /** A game's line: "Table 3 · Anna (Romans) v Boris (Gauls)", with the system it is played under
  * when one is named ("… · GTS"). */
 export function gameLine(game: Game, players: Player[], system?: string): string {

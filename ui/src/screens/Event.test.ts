@@ -185,12 +185,12 @@ describe('beginning a battle', () => {
   });
 
   it('offers a begin button per system at an event of several, and begins under the one tapped', async () => {
-    const several = eventView({ ruleset_name: 'GTS — Go Tell the Spartans and ITACS — Improved Tactical System' });
+    const several = eventView({ ruleset_name: 'GTS and ITACS' });
     several.tournament.setup.rulesets = ['gts', 'itacs'];
     const calls = mockCommands((cmd) => (cmd === 'event_view' ? several : cmd === 'event_begin_battle' ? view({ ruleset: 'itacs' }) : null));
     render(EventScreen);
     await screen.findByRole('button', { name: 'Begin GTS battle' });
-    // The head names the systems short: the long names joined would fill a phone's line.
+    // The head names the systems as the API joins them, short.
     expect(document.querySelector('#event-summary')!.textContent).toMatch(/^GTS and ITACS · DBMM: the 25 victory points/);
     expect(screen.queryByRole('button', { name: 'Begin battle' })).toBeNull();
     await fireEvent.click(screen.getByRole('button', { name: 'Begin ITACS battle' }));
