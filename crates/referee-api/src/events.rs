@@ -109,6 +109,10 @@ pub struct HandResult {
     #[serde(default)]
     #[ts(optional)]
     pub note: Option<String>,
+    /// The rule system the table played, at an event of several when its game names none yet.
+    #[serde(default)]
+    #[ts(optional)]
+    pub ruleset: Option<String>,
 }
 
 /// A number as the screen says it: 18, 12.5.
@@ -275,8 +279,8 @@ impl Battles {
                 invalid("Choose the rule system the event plays (one or more).").field("rulesets"),
             );
         }
-        // Every system named must suit the scoring: event points mean the same at each table
-        // (R-EVENT-6).
+        // Every system named must suit the scoring, and an event of several reads no victory
+        // points: event points and tie-breaks mean the same at each table (R-EVENT-6).
         let scoring = referee.scoring(&new.scoring)?;
         let unsuited: Vec<&String> = rulesets
             .iter()
@@ -301,6 +305,14 @@ impl Battles {
                         .map(String::as_str)
                         .collect::<Vec<_>>()
                 )
+            ))
+            .field("scoring"));
+        }
+        if rulesets.len() > 1 && scoring.reads_victory_points() {
+            return Err(invalid(format!(
+                "The scoring “{}” reads the battles' victory points, which {} count each in their own way: choose a scoring that does not read them.",
+                scoring.name,
+                systems_words(referee, &rulesets)
             ))
             .field("scoring"));
         }
@@ -444,31 +456,17 @@ impl Battles {
         ruleset: Option<&str>,
     ) -> Result<BattleView, RefereeError> {
         let t = Tournament::open(&self.event_entries(id)?)?;
-        if let Some(battle) = game(&t, round, table)?.battle {
+        let g = game(&t, round, table)?;
+        if let Some(battle) = g.battle {
             return self.view(referee, battle);
         }
-        let ruleset = match (ruleset, t.setup.rulesets.as_slice()) {
-            (Some(r), _) if t.setup.plays(r) => r.to_string(),
-            (Some(r), _) => {
-                return Err(RefereeError::new(
-                    ErrorCode::EventWrongSystem,
-                    format!(
-                        "This event plays {}, not {}.",
-                        systems_words(referee, &t.setup.rulesets),
-                        system_words(referee, r)
-                    ),
-                )
-                .field("ruleset"))
-            }
-            (None, [only]) => only.clone(),
-            (None, several) => {
-                return Err(invalid(format!(
-                    "Table {table} of round {round} plays which system? Choose {}.",
-                    or_list(referee, several)
-                ))
-                .field("ruleset"))
-            }
-        };
+        if g.result.is_some() {
+            return Err(RefereeError::new(
+                ErrorCode::EventResultIn,
+                format!("Table {table} of round {round} has its result already."),
+            ));
+        }
+        let ruleset = table_system(referee, &t, g, round, ruleset)?;
         let mut begun = None;
         let written = self.event_write(referee, id, |battles, t, _| {
             let g = game(t, round, table)?;
@@ -586,7 +584,7 @@ impl Battles {
                 return Err(RefereeError::new(
                     ErrorCode::EventWrongSystem,
                     format!(
-                        "{from} is a {} battle; this event plays {}.",
+                        "{from} is a {} battle; this event plays {}: ask table {table} for the file of the battle they played here.",
                         system_words(referee, &head.ruleset),
                         systems_words(referee, &t.setup.rulesets)
                     ),
@@ -671,6 +669,7 @@ impl Battles {
         }
         self.event_write(referee, id, |_, t, _| {
             let g = game(t, round, table)?;
+            let ruleset = table_system(referee, t, g, round, hand.ruleset.as_deref())?;
             let (a, b) = (g.pairing.a.as_str(), g.pairing.b.as_str());
             let outcomes = match hand.winner.as_deref().map(str::trim) {
                 None | Some("") => (Outcome::Draw, Outcome::Draw),
@@ -718,7 +717,7 @@ impl Battles {
                     ],
                     words,
                     rule: String::new(),
-                    ruleset: None,
+                    ruleset: Some(ruleset),
                 },
             })
         })
@@ -799,6 +798,42 @@ pub(crate) fn rulesets_name(referee: &Referee, ids: &[String]) -> String {
 fn systems_words(referee: &Referee, ids: &[String]) -> String {
     let words: Vec<String> = ids.iter().map(|id| system_words(referee, id)).collect();
     referee_core::error::and_list(&words.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// The system a table plays: the one asked for (one of the event's), else the one its game
+/// already names, else the event's only one; at an event of several, which is asked.
+fn table_system(
+    referee: &Referee,
+    t: &Tournament,
+    g: &Game,
+    round: u32,
+    asked: Option<&str>,
+) -> Result<String, RefereeError> {
+    let table = g.pairing.table;
+    let choose = or_list(referee, &t.setup.rulesets);
+    match (asked, &g.ruleset, t.setup.rulesets.as_slice()) {
+        (Some(r), _, _) => {
+            referee.ruleset(r).map_err(|e| e.field("ruleset"))?;
+            if !t.setup.plays(r) {
+                return Err(RefereeError::new(
+                    ErrorCode::EventWrongSystem,
+                    format!(
+                        "This event plays {}, not {}: choose {choose}.",
+                        systems_words(referee, &t.setup.rulesets),
+                        system_words(referee, r)
+                    ),
+                )
+                .field("ruleset"));
+            }
+            Ok(r.to_string())
+        }
+        (None, Some(known), _) => Ok(known.clone()),
+        (None, None, [only]) => Ok(only.clone()),
+        (None, None, _) => Err(invalid(format!(
+            "Table {table} of round {round} plays which system? Choose {choose}."
+        ))
+        .field("ruleset")),
+    }
 }
 
 /// The rule systems as a choice names them ("GTS or ITACS").

@@ -126,7 +126,7 @@ fn a_sixteen_player_swiss_dbmm_event_from_battle_files() {
                             winner: Some(winner.clone()),
                             victory_points_a: Some(vp_a),
                             victory_points_b: Some(vp_b),
-                            note: None,
+                            ..referee_api::HandResult::default()
                         },
                     )
                     .unwrap();

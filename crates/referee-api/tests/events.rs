@@ -221,7 +221,7 @@ fn a_battle_file_is_checked_and_refusals_name_the_table() {
     });
     assert_eq!(
         e.message,
-        "The battle file from table 2 is a GTS battle; this event plays DBMM 2.x."
+        "The battle file from table 2 is a GTS battle; this event plays DBMM 2.x: ask table 2 for the file of the battle they played here."
     );
 
     // Not a battle file at all.
@@ -325,7 +325,7 @@ fn a_result_by_hand_is_worded_and_counted() {
                 winner: Some(b.clone()),
                 victory_points_a: Some(7.0),
                 victory_points_b: Some(18.0),
-                note: None,
+                ..HandResult::default()
             },
         )
         .unwrap();
@@ -350,6 +350,10 @@ fn the_report_escapes_names_and_the_csv_quotes_them() {
         .event_result_by_hand(&ev.referee, ev.id, 1, 1, &HandResult::default())
         .unwrap();
     let html = ev.battles.event_report(&ev.referee, ev.id).unwrap();
+    assert!(
+        !html.contains("<th>System</th>"),
+        "an event of one system has no System column"
+    );
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(!html.contains("<script"), "no script, no name as markup");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
@@ -362,7 +366,7 @@ fn the_report_escapes_names_and_the_csv_quotes_them() {
     assert!(csv.starts_with("Rank,Player,Army,"), "{csv}");
     assert!(csv.contains("\"Smith, \"\"Jr\"\"\""), "{csv}");
     assert!(
-        csv.contains("\r\n\r\nRound,Table,"),
+        csv.contains("\r\n\r\nRound,Table,Player,"),
         "a blank line between: {csv}"
     );
     let (name, _) = ev
@@ -537,8 +541,21 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
         e.message,
         "The scoring “DBMM: the 25 victory points” is for DBMM 2.x events, not GTS and ITACS: choose another scoring."
     );
-    let view = battles
+    // Victory points mean one thing per system: a scoring that reads them is refused.
+    let e = battles
         .event_create(&referee, &new("win-draw-loss"))
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("scoring"));
+    assert_eq!(
+        e.message,
+        "The scoring “Win 3, draw 1, loss 0” reads the battles' victory points, which GTS and ITACS count each in their own way: choose a scoring that does not read them."
+    );
+    assert!(
+        battles.event_list(&referee).unwrap().is_empty(),
+        "nothing written"
+    );
+    let view = battles
+        .event_create(&referee, &new("participation-day"))
         .unwrap();
     assert_eq!(
         view.tournament.setup.rulesets,
@@ -554,7 +571,7 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
         referee,
         id: view.id,
     };
-    for p in ["Anna", "Boris", "Carl", "Dora"] {
+    for p in ["Anna", "Boris", "Carl", "Dora", "Emil", "Fritz"] {
         ev.battles
             .event_player_add(&ev.referee, ev.id, &player(p))
             .unwrap();
@@ -571,7 +588,12 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
         (
             Some("dbmm"),
             ErrorCode::EventWrongSystem,
-            "This event plays GTS and ITACS, not DBMM 2.x.",
+            "This event plays GTS and ITACS, not DBMM 2.x: choose GTS or ITACS.",
+        ),
+        (
+            Some("GTS"),
+            ErrorCode::RulesetUnknown,
+            "available: dbmm, gts, itacs, medieval.",
         ),
     ] {
         let before = ev.battles.event_record(ev.id).unwrap();
@@ -601,7 +623,7 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
     });
     assert_eq!(
         e.message,
-        "The battle file from table 2 is a DBMM 2.x battle; this event plays GTS and ITACS."
+        "The battle file from table 2 is a DBMM 2.x battle; this event plays GTS and ITACS: ask table 2 for the file of the battle they played here."
     );
     let gts = ev.empty_battle("gts", &a, &b);
     let mut hoplites = Vec::new();
@@ -646,9 +668,50 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
     let row = view.standings.iter().find(|r| r.player == a).unwrap();
     assert_eq!(row.points, 1.0);
 
-    // The report and the CSV say which system each table played.
+    // Table 3 had no device: by hand, the system it played is asked, then kept.
+    let (c, _) = ev.table(3);
+    let by_hand = |ruleset: Option<&str>| HandResult {
+        winner: Some(c.clone()),
+        ruleset: ruleset.map(String::from),
+        ..HandResult::default()
+    };
+    let e = ev.refused(ErrorCode::EventInvalid, |bs, r, id| {
+        bs.event_result_by_hand(r, id, 1, 3, &by_hand(None))
+    });
+    assert!(
+        e.message
+            .ends_with("plays which system? Choose GTS or ITACS."),
+        "{}",
+        e.message
+    );
+    ev.refused(ErrorCode::EventWrongSystem, |bs, r, id| {
+        bs.event_result_by_hand(r, id, 1, 3, &by_hand(Some("medieval")))
+    });
+    let view = ev
+        .battles
+        .event_result_by_hand(&ev.referee, ev.id, 1, 3, &by_hand(Some("gts")))
+        .unwrap();
+    assert_eq!(
+        view.tournament.rounds[0].games[2].ruleset.as_deref(),
+        Some("gts")
+    );
+    // A table with its result is not begun, whatever system is asked.
+    let e = ev
+        .battles
+        .event_begin_battle(&ev.referee, ev.id, 1, 3, None)
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::EventResultIn, "{}", e.message);
+
+    // The report and the CSV have a System column: table 1 ITACS (waiting), 2 and 3 GTS.
     let csv = ev.battles.event_csv(&ev.referee, ev.id).unwrap();
-    assert!(csv.contains("played under GTS"), "{csv}");
+    assert!(csv.contains("\r\nRound,Table,System,Player,"), "{csv}");
+    for (table, system) in [(1, "ITACS"), (2, "GTS"), (3, "GTS")] {
+        assert!(
+            csv.contains(&format!("\r\n1,{table},{system},")),
+            "table {table}: {csv}"
+        );
+    }
     let page = ev.battles.event_report(&ev.referee, ev.id).unwrap();
-    assert!(page.contains("played under GTS"));
+    assert!(page.contains("<th>System</th>"));
+    assert!(page.contains("<td>ITACS</td>") && page.contains("<td>GTS</td>"));
 }

@@ -149,6 +149,9 @@ pub enum ResultCommand {
         vp_b: Option<f64>,
         #[arg(long)]
         note: Option<String>,
+        /// The ruleset the table played, at an event of several when the table names none yet.
+        #[arg(long)]
+        ruleset: Option<String>,
     },
 }
 
@@ -253,6 +256,7 @@ pub fn event(db: &Path, r: &Referee, command: EventCommand) -> Result<Answer, Re
             vp_a,
             vp_b,
             note,
+            ruleset,
         }) => value(&b.event_result_by_hand(
             r,
             event,
@@ -263,6 +267,7 @@ pub fn event(db: &Path, r: &Referee, command: EventCommand) -> Result<Answer, Re
                 victory_points_a: vp_a,
                 victory_points_b: vp_b,
                 note,
+                ruleset,
             },
         )?),
         EventCommand::Standings { event, csv } => {

@@ -217,7 +217,7 @@ fn an_event_of_two_systems_begins_each_battle_under_the_one_named() {
             "--ruleset",
             "itacs",
             "--scoring",
-            "win-draw-loss",
+            "participation-day",
             "--first-round",
             "seeded",
         ],

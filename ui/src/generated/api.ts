@@ -958,7 +958,11 @@ victory_points_b?: number,
 /**
  * Anything the umpire wants kept with the result.
  */
-note?: string, };
+note?: string, 
+/**
+ * The rule system the table played, at an event of several when its game names none yet.
+ */
+ruleset?: string, };
 
 export type EventDocument = "report" | "csv";
 
@@ -1014,7 +1018,8 @@ words: string,
  */
 rule: string, 
 /**
- * The rule system the battle was played under (none for a result entered by hand).
+ * The rule system the game was played under (none in results stored before an event could
+ * name several).
  */
 ruleset?: string, };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  beginChoices, cell, currentRound, eventSavedSaid, gameActions, gameLine, gameSystem, handRequest, playerWithArmy, points, projectorLine, rankLabel, record, resultWords, resultsToCome,
-  roundPlayers, roundStarted, scoringsFor, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsProblem,
+  beginChoices, cell, currentRound, eventSavedSaid, gameActions, gameLine, gameSystem, handRequest, handSystemChoices, playerWithArmy, points, projectorLine, rankLabel, record, resultWords, resultsToCome,
+  roundPlayers, roundStarted, scoringsFor, readsVictoryPoints, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsColumnNeeded, victoryPointsProblem,
   type EventView, type Game, type GameResult, type Scoring, type StandingRow,
 } from './event';
 
@@ -98,6 +98,24 @@ describe('an event in words', () => {
     expect(scoringsFor(list, ['gts']).map((s) => s.id)).toEqual(['gts-only', 'day', 'win-draw-loss']);
     // None chosen: nothing of one system's own is offered.
     expect(scoringsFor(list, []).map((s) => s.id)).toEqual(['win-draw-loss']);
+  });
+
+  it('offers an event of several systems no scoring that reads victory points (R-EVENT-6)', () => {
+    const reads = { ...scoring('win-draw-loss', []), tie_breaks: ['victory_points' as const, 'strength_of_schedule' as const] };
+    const asPoints = { ...scoring('vp-club', []), victory_points_are_points: true };
+    const day = { ...scoring('participation-day', []), tie_breaks: ['strength_of_schedule' as const, 'head_to_head' as const] };
+    const list = [reads, asPoints, day];
+    expect(scoringsFor(list, ['gts', 'itacs']).map((s) => s.id)).toEqual(['participation-day']);
+    expect(scoringsFor(list, ['gts']).map((s) => s.id)).toEqual(['win-draw-loss', 'vp-club', 'participation-day']);
+    expect([reads, asPoints, day].map(readsVictoryPoints)).toEqual([true, true, false]);
+    // The VP column: where they break ties, not where they are the points or not read.
+    expect([reads, asPoints, day].map(victoryPointsColumnNeeded)).toEqual([true, false, false]);
+  });
+
+  it('asks a result by hand for its system only at an event of several, while the game names none', () => {
+    expect(handSystemChoices(game(), ['gts', 'itacs'])).toEqual(['gts', 'itacs']);
+    expect(handSystemChoices(game({ ruleset: 'gts' }), ['gts', 'itacs'])).toEqual([]);
+    expect(handSystemChoices(game(), ['dbmm'])).toEqual([]);
   });
 
   it('keeps the systems chosen in the app\'s order whichever box is ticked first', () => {

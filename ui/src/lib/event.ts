@@ -129,11 +129,17 @@ export type StandingColumn = 'rank' | 'player' | 'army' | 'points' | 'victory_po
 /** The standings' columns for a width in CSS pixels: on a phone the army goes under the player's
  * name and strength of schedule is left to the wider screens; the victory points get no column
  * of their own where they are the event's points (DBMM's 25 split). */
-export function standingsColumns(width: number, victoryPointsArePoints = false): StandingColumn[] {
+export function standingsColumns(width: number, withoutVictoryPoints = false): StandingColumn[] {
   const columns: StandingColumn[] = width < 600
     ? ['rank', 'player', 'points', 'victory_points', 'record']
     : ['rank', 'player', 'army', 'points', 'victory_points', 'sos', 'record'];
-  return victoryPointsArePoints ? columns.filter((c) => c !== 'victory_points') : columns;
+  return withoutVictoryPoints ? columns.filter((c) => c !== 'victory_points') : columns;
+}
+
+/** The VP column is left out where the victory points are the points, or not read at all (an
+ * event of several systems: their sum would mean nothing). */
+export function victoryPointsColumnNeeded(scoring: Scoring): boolean {
+  return readsVictoryPoints(scoring) && !scoring.victory_points_are_points;
 }
 
 export const columnHeading: Record<StandingColumn, { label: string; title: string }> = {
@@ -164,7 +170,20 @@ export function cell(row: StandingRow, column: StandingColumn): string {
  * any system. */
 export function scoringsFor(scorings: Scoring[], rulesets: string[]): Scoring[] {
   const own = rulesets.length ? scorings.filter((s) => s.rulesets.length && rulesets.every((r) => s.rulesets.includes(r))) : [];
-  return [...own, ...scorings.filter((s) => !s.rulesets.length)];
+  const suiting = [...own, ...scorings.filter((s) => !s.rulesets.length)];
+  // Each system counts its own victory points: an event of several reads none (R-EVENT-6).
+  return rulesets.length > 1 ? suiting.filter((s) => !readsVictoryPoints(s)) : suiting;
+}
+
+/** Whether a scoring reads the battles' victory points, as its points or a tie-break. */
+export function readsVictoryPoints(scoring: Scoring): boolean {
+  return scoring.victory_points_are_points || scoring.tie_breaks.includes('victory_points');
+}
+
+/** The systems a result entered by hand asks about: at an event of several, while the game names
+ * none (a battle begun or imported names its own); none otherwise. */
+export function handSystemChoices(game: Game, rulesets: string[]): string[] {
+  return rulesets.length > 1 && !game.ruleset ? rulesets : [];
 }
 
 /** The systems chosen for a new event after a box is ticked or cleared, kept in the order the

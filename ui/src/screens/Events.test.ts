@@ -11,6 +11,7 @@ const dbmm = { ...itacs, id: 'dbmm', name: 'DBMM' } as SystemInfo;
 const scorings = [
   { id: 'dbmm-25', name: 'DBMM: the 25 victory points', description: 'The 25 points split.', rulesets: ['dbmm'], tie_breaks: ['strength_of_schedule'] },
   { id: 'win-draw-loss', name: 'Win 3, draw 1, loss 0', description: 'Three for a win.', rulesets: [], tie_breaks: ['victory_points'] },
+  { id: 'participation-day', name: 'Participation day', description: 'Victory points are not read.', rulesets: [], tie_breaks: ['strength_of_schedule'] },
 ];
 
 beforeEach(() => {
@@ -54,18 +55,19 @@ describe('the events screen', () => {
     // DBMM, the first, is ticked by default with its own scoring chosen.
     expect(screen.getByRole('checkbox', { name: 'DBMM' })).toBeChecked();
     await waitFor(() => expect(scoring.value).toBe('dbmm-25'));
-    // Ticking GTS and ITACS and clearing DBMM: DBMM's own scoring goes, the chosen one resets.
+    // Ticking GTS and ITACS and clearing DBMM: DBMM's own scoring goes, and so does the one that
+    // reads victory points (each system counts its own); the chosen one resets.
     await fireEvent.click(screen.getByRole('checkbox', { name: 'ITACS — Improved Tactical System' }));
     await fireEvent.click(screen.getByRole('checkbox', { name: 'GTS — Go Tell the Spartans' }));
-    expect([...scoring.options].map((o) => o.value)).toEqual(['win-draw-loss']);
+    expect([...scoring.options].map((o) => o.value)).toEqual(['participation-day']);
     await fireEvent.click(screen.getByRole('checkbox', { name: 'DBMM' }));
-    expect(scoring.value).toBe('win-draw-loss');
+    expect(scoring.value).toBe('participation-day');
     await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Participation day' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
     await waitFor(() => expect(app.screen).toBe('event'));
     // Sent in the order the app lists the systems, whichever was ticked first.
     expect(calls.find(([c]) => c === 'event_create')![1]).toEqual({
-      request: { name: 'Participation day', rulesets: ['gts', 'itacs'], scoring: 'win-draw-loss', pairing: 'swiss', first_round: 'random', rounds: 4 },
+      request: { name: 'Participation day', rulesets: ['gts', 'itacs'], scoring: 'participation-day', pairing: 'swiss', first_round: 'random', rounds: 4 },
     });
   });
 
@@ -74,7 +76,7 @@ describe('the events screen', () => {
     render(Events);
     await screen.findByText(/No events yet/);
     await fireEvent.click(screen.getByRole('checkbox', { name: 'ITACS — Improved Tactical System' }));
-    expect(document.querySelector('#event-rulesets-error')).toHaveTextContent('Tick at least one rule system: the event’s battles are played under it.');
+    expect(document.querySelector('#event-rulesets-error')).toHaveTextContent('Tick at least one rule system: the event’s battles are played under the ones ticked.');
     await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Sunday' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
     expect(calls.some(([c]) => c === 'event_create')).toBe(false);
@@ -87,15 +89,15 @@ describe('the events screen', () => {
     mockCommands((cmd) => {
       if (cmd === 'event_list') return [];
       if (cmd === 'event_scorings') return scorings;
-      if (cmd === 'event_create') throw { code: 'event.no_rulesets', message: 'Choose at least one rule system for the event.', field: 'rulesets' };
+      if (cmd === 'event_create') throw { code: 'event.invalid', message: 'Choose the rule system the event plays (one or more).', field: 'rulesets' };
       return null;
     });
     render(Events);
     await screen.findByText(/No events yet/);
     await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Sunday' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
-    await waitFor(() => expect(document.querySelector('#event-rulesets-error')).toHaveTextContent('Choose at least one rule system for the event.'));
-    expect(document.body).not.toHaveTextContent('event.no_rulesets');
+    await waitFor(() => expect(document.querySelector('#event-rulesets-error')).toHaveTextContent('Choose the rule system the event plays (one or more).'));
+    expect(document.body).not.toHaveTextContent('event.invalid');
     await fireEvent.click(screen.getByRole('checkbox', { name: 'GTS — Go Tell the Spartans' }));
     expect(document.querySelector('#event-rulesets-error')).toBeNull();
   });

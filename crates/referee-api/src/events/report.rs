@@ -68,19 +68,24 @@ td.n{text-align:right}\
 tr{break-inside:avoid}}"
 );
 
-/// How a result was reached, in words; in an event of several systems, under which one.
-fn how(referee: &Referee, view: &EventView, game: &Game, result: &GameResult) -> String {
-    let how = match result.source {
+/// How a result was reached, in words.
+fn how(result: &GameResult) -> &'static str {
+    match result.source {
         ResultSource::Battle { .. } => "from the battle at this table's device, its record checked",
         ResultSource::File { .. } => "from the battle file imported, its record checked",
         ResultSource::Hand => "entered by hand",
-    };
-    match &game.ruleset {
-        Some(id) if view.tournament.setup.rulesets.len() > 1 => {
-            format!("{how}; played under {}", super::system_words(referee, id))
-        }
-        _ => how.to_string(),
     }
+}
+
+/// The system a table plays, for the System column an event of several systems has (none at an
+/// event of one; blank while the table's system is not known yet).
+fn system_cell(referee: &Referee, view: &EventView, game: &Game) -> Option<String> {
+    (view.tournament.setup.rulesets.len() > 1).then(|| {
+        game.ruleset
+            .as_deref()
+            .map(|id| super::system_words(referee, id))
+            .unwrap_or_default()
+    })
 }
 
 fn outcome_words(o: Outcome) -> &'static str {
@@ -179,14 +184,22 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
     if let Some(last) = t.rounds.last() {
         h.element("h2", &[], &format!("Round {} pairings", last.number));
         h.open("table", &[]).open("tr", &[]);
-        for c in ["Table", "Player", "Army", "Player", "Army", "Result"] {
-            h.element("th", &[], c);
+        let several = t.setup.rulesets.len() > 1;
+        for c in [
+            "Table", "System", "Player", "Army", "Player", "Army", "Result",
+        ] {
+            if c != "System" || several {
+                h.element("th", &[], c);
+            }
         }
         h.close("tr");
         for g in &last.games {
             let army = |n: &str| t.player(n).map(|p| p.army.clone()).unwrap_or_default();
             h.open("tr", &[]);
             h.element("td", &[("class", "n")], &g.pairing.table.to_string());
+            if let Some(system) = system_cell(referee, view, g) {
+                h.element("td", &[], &system);
+            }
             h.element("td", &[], &g.pairing.a);
             h.element("td", &[], &army(&g.pairing.a));
             h.element("td", &[], &g.pairing.b);
@@ -244,17 +257,23 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
         h.open("table", &[]).open("tr", &[]);
         for c in [
             "Table",
+            "System",
             "Players",
             "Result",
             "Verdict",
             "How it was reached",
         ] {
-            h.element("th", &[], c);
+            if c != "System" || t.setup.rulesets.len() > 1 {
+                h.element("th", &[], c);
+            }
         }
         h.close("tr");
         for g in &round.games {
             h.open("tr", &[]);
             h.element("td", &[("class", "n")], &g.pairing.table.to_string());
+            if let Some(system) = system_cell(referee, view, g) {
+                h.element("td", &[], &system);
+            }
             h.element(
                 "td",
                 &[],
@@ -269,7 +288,7 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
                         format!("{} ({})", r.words, r.rule)
                     };
                     h.element("td", &[], &verdict);
-                    h.element("td", &[], &how(referee, view, g, r));
+                    h.element("td", &[], how(r));
                 }
                 None => {
                     h.element("td", &[], "waiting");
@@ -310,9 +329,12 @@ pub(super) fn csv(referee: &Referee, view: &EventView) -> Result<String, Referee
     let mut bytes = out.into_inner().map_err(failed)?;
     bytes.extend_from_slice(b"\r\n");
     let mut out = writer(bytes);
-    out.write_record([
-        "Round",
-        "Table",
+    let several = view.tournament.setup.rulesets.len() > 1;
+    let mut header = vec!["Round", "Table"];
+    if several {
+        header.push("System");
+    }
+    header.extend([
         "Player",
         "Result",
         "Victory points",
@@ -321,11 +343,12 @@ pub(super) fn csv(referee: &Referee, view: &EventView) -> Result<String, Referee
         "Victory points",
         "Verdict",
         "How it was reached",
-    ])
-    .map_err(failed)?;
+    ]);
+    out.write_record(&header).map_err(failed)?;
     for round in &view.tournament.rounds {
         for g in &round.games {
             let mut cells = vec![round.number.to_string(), g.pairing.table.to_string()];
+            cells.extend(system_cell(referee, view, g));
             match &g.result {
                 Some(r) => {
                     for p in &r.players {
@@ -334,7 +357,7 @@ pub(super) fn csv(referee: &Referee, view: &EventView) -> Result<String, Referee
                         cells.push(p.victory_points.map(number).unwrap_or_default());
                     }
                     cells.push(r.words.clone());
-                    cells.push(how(referee, view, g, r));
+                    cells.push(how(r).to_string());
                 }
                 None => {
                     for p in [&g.pairing.a, &g.pairing.b] {
@@ -346,13 +369,12 @@ pub(super) fn csv(referee: &Referee, view: &EventView) -> Result<String, Referee
             out.write_record(&cells).map_err(failed)?;
         }
         if let Some(bye) = &round.bye {
-            out.write_record([
-                round.number.to_string(),
-                String::new(),
-                bye.clone(),
-                "bye".into(),
-            ])
-            .map_err(failed)?;
+            let mut cells = vec![round.number.to_string(), String::new()];
+            if several {
+                cells.push(String::new());
+            }
+            cells.extend([bye.clone(), "bye".into()]);
+            out.write_record(&cells).map_err(failed)?;
         }
     }
     let bytes = out.into_inner().map_err(failed)?;

@@ -22,6 +22,10 @@ pub const BUILTIN_SCORING: &[(&str, &str)] = &[
         "rulesets/events/dbmm-25.toml",
         include_str!("../../../../rulesets/events/dbmm-25.toml"),
     ),
+    (
+        "rulesets/events/participation-day.toml",
+        include_str!("../../../../rulesets/events/participation-day.toml"),
+    ),
 ];
 
 /// A tie-break, in the order the settings name them.
@@ -71,6 +75,14 @@ pub struct Scoring {
 }
 
 /// Reads and checks one scoring file; errors name `file:line` and the key, in sentences.
+impl Scoring {
+    /// Whether it reads the battles' victory points (as the event points or a tie-break): they
+    /// mean one thing per rule system, so an event of several cannot use it (R-EVENT-6).
+    pub fn reads_victory_points(&self) -> bool {
+        self.victory_points_are_points || self.tie_breaks.contains(&TieBreak::VictoryPoints)
+    }
+}
+
 pub fn load(file: SourceFile, builtin: bool) -> Result<Scoring, RefereeError> {
     let at = |path: &str| {
         Layers {
@@ -189,11 +201,14 @@ mod tests {
     #[test]
     fn each_builtin_scoring_loads() {
         let ids: Vec<String> = builtin_scorings().into_iter().map(|s| s.id).collect();
-        assert_eq!(ids, ["win-draw-loss", "dbmm-25"]);
-        let dbmm = builtin_scorings().pop().unwrap();
+        assert_eq!(ids, ["win-draw-loss", "dbmm-25", "participation-day"]);
+        let [wdl, dbmm, day] = <[Scoring; 3]>::try_from(builtin_scorings()).unwrap();
         // R-EVENT-1: a bye is a 15–10 win.
         assert_eq!((dbmm.bye_points, dbmm.bye_victory_points), (15.0, 15.0));
         assert!(dbmm.victory_points_are_points && dbmm.builtin);
+        // R-EVENT-6: only the participation day's suits an event of several systems.
+        assert!(wdl.reads_victory_points() && dbmm.reads_victory_points());
+        assert!(!day.reads_victory_points() && day.rulesets.is_empty());
     }
 
     const GOOD: &str = "name = \"Club\"\nwin = 3\ndraw = 1\nloss = 0\nbye_points = 3\ntie_breaks = [\"victory_points\"]\n";
