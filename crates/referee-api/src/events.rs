@@ -282,9 +282,10 @@ impl Battles {
         // Every system named must suit the scoring, and an event of several reads no victory
         // points: event points and tie-breaks mean the same at each table (R-EVENT-6).
         let scoring = referee.scoring(&new.scoring)?;
-        let unsuited: Vec<&String> = rulesets
+        let unsuited: Vec<String> = rulesets
             .iter()
             .filter(|r| !scoring.rulesets.is_empty() && !scoring.rulesets.contains(r))
+            .cloned()
             .collect();
         if !unsuited.is_empty() {
             return Err(invalid(format!(
@@ -296,15 +297,7 @@ impl Battles {
                     .map(|r| system_words(referee, r))
                     .collect::<Vec<_>>()
                     .join(" or "),
-                referee_core::error::and_list(
-                    &unsuited
-                        .iter()
-                        .map(|r| system_words(referee, r))
-                        .collect::<Vec<_>>()
-                        .iter()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>()
-                )
+                systems_words(referee, &unsuited)
             ))
             .field("scoring"));
         }
@@ -456,17 +449,9 @@ impl Battles {
         ruleset: Option<&str>,
     ) -> Result<BattleView, RefereeError> {
         let t = Tournament::open(&self.event_entries(id)?)?;
-        let g = game(&t, round, table)?;
-        if let Some(battle) = g.battle {
+        if let Some(battle) = game(&t, round, table)?.battle {
             return self.view(referee, battle);
         }
-        if g.result.is_some() {
-            return Err(RefereeError::new(
-                ErrorCode::EventResultIn,
-                format!("Table {table} of round {round} has its result already."),
-            ));
-        }
-        let ruleset = table_system(referee, &t, g, round, ruleset)?;
         let mut begun = None;
         let written = self.event_write(referee, id, |battles, t, _| {
             let g = game(t, round, table)?;
@@ -481,6 +466,8 @@ impl Battles {
                     format!("Table {table} of round {round} has its result already."),
                 ));
             }
+            // Asked only of a table still to be begun.
+            let ruleset = table_system(referee, t, g, round, ruleset)?;
             let side = |name: &str| SideSetup {
                 name: name.to_string(),
                 commands: Vec::new(),
@@ -532,14 +519,14 @@ impl Battles {
             let battle = battles.battle(referee, battle_id)?;
             let ruleset = referee.ruleset(&battle.state.ruleset)?;
             let verdict = referee_core::battle::verdict(ruleset, &battle.state);
-            let mut result = result_from_verdict(
+            let result = result_from_verdict(
                 verdict,
                 &g.pairing.a,
                 &g.pairing.b,
                 table,
                 ResultSource::Battle { battle: battle_id },
+                &battle.state.ruleset,
             )?;
-            result.ruleset = Some(battle.state.ruleset.clone());
             Ok(TournamentEntry::ResultRecorded {
                 round,
                 table,
@@ -625,14 +612,14 @@ impl Battles {
             }
             let ruleset = referee.ruleset(&battle.state.ruleset)?;
             let verdict = referee_core::battle::verdict(ruleset, &battle.state);
-            let mut result = result_from_verdict(
+            let result = result_from_verdict(
                 verdict,
                 &g.pairing.a,
                 &g.pairing.b,
                 table,
                 ResultSource::File { head },
+                &battle.state.ruleset,
             )?;
-            result.ruleset = Some(battle.state.ruleset.clone());
             Ok(TournamentEntry::ResultRecorded {
                 round,
                 table,
@@ -891,13 +878,15 @@ fn file_head(file: &BattleFile) -> String {
     prev
 }
 
-/// A battle's verdict as the pairing's result: each side matched to its player by name.
+/// A battle's verdict as the pairing's result: each side matched to its player by name, the
+/// battle's system kept with it.
 fn result_from_verdict(
     verdict: Option<referee_core::rule_system::standing::Verdict>,
     a: &str,
     b: &str,
     table: u32,
     source: ResultSource,
+    ruleset: &str,
 ) -> Result<GameResult, RefereeError> {
     let Some(verdict) = verdict else {
         return Err(RefereeError::new(
@@ -927,7 +916,7 @@ fn result_from_verdict(
             Some(ruling) => ruling.clone(),
             None => verdict.rule.clone(),
         },
-        ruleset: None,
+        ruleset: Some(ruleset.to_string()),
     })
 }
 

@@ -89,7 +89,7 @@ export const swapPlayers = (event: number, round: number, a: string, b: string) 
 /** A battle begun from a pairing, its sides the two players: open it as any battle. At an event of
  * several systems, under the one named (at an event of one, the API knows it). */
 export const beginEventBattle = (event: number, round: number, table: number, ruleset?: string) =>
-  call<BattleView>('event_begin_battle', ruleset ? { event, round, table, ruleset } : { event, round, table });
+  call<BattleView>('event_begin_battle', { event, round, table, ruleset });
 export const resultFromBattle = (event: number, round: number, table: number) => call<EventView>('event_result_from_battle', { event, round, table });
 /** Another table's battle file, its record checked, as a pairing's result. */
 export const importEventResult = (event: number, round: number, table: number, text: string) => call<EventView>('event_result_import', { event, round, table, text });

@@ -149,6 +149,7 @@ fn standing_cells(view: &EventView) -> Vec<[String; 11]> {
 
 pub(super) fn html(referee: &Referee, view: &EventView) -> String {
     let t = &view.tournament;
+    let several = t.setup.rulesets.len() > 1;
     let mut h = Html::default();
     h.fixed("<!DOCTYPE html>")
         .open("html", &[("lang", "en")])
@@ -184,7 +185,6 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
     if let Some(last) = t.rounds.last() {
         h.element("h2", &[], &format!("Round {} pairings", last.number));
         h.open("table", &[]).open("tr", &[]);
-        let several = t.setup.rulesets.len() > 1;
         for c in [
             "Table", "System", "Player", "Army", "Player", "Army", "Result",
         ] {
@@ -263,7 +263,7 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
             "Verdict",
             "How it was reached",
         ] {
-            if c != "System" || t.setup.rulesets.len() > 1 {
+            if c != "System" || several {
                 h.element("th", &[], c);
             }
         }

@@ -110,7 +110,6 @@ fn locate_joined(layers: &Layers, companion: Option<SourceFile>, path: &str) -> 
     }
 }
 
-/// Parses TOML text into a table, a syntax error located at its line.
 /// A data file beside the rulesets (a preset, scoring settings) parsed as TOML, its syntax
 /// errors under the file's own code and with no backticks in the sentence.
 pub fn parse_data_table(file: SourceFile, code: ErrorCode) -> Result<toml::Table, RefereeError> {
@@ -121,6 +120,7 @@ pub fn parse_data_table(file: SourceFile, code: ErrorCode) -> Result<toml::Table
     })
 }
 
+/// Parses TOML text into a table, a syntax error located at its line.
 pub fn parse_table(file: SourceFile) -> Result<toml::Table, RefereeError> {
     file.text.parse::<toml::Table>().map_err(|e| {
         let line = e

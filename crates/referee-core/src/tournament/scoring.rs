@@ -74,7 +74,6 @@ pub struct Scoring {
     pub builtin: bool,
 }
 
-/// Reads and checks one scoring file; errors name `file:line` and the key, in sentences.
 impl Scoring {
     /// Whether it reads the battles' victory points (as the event points or a tie-break): they
     /// mean one thing per rule system, so an event of several cannot use it (R-EVENT-6).
@@ -83,6 +82,7 @@ impl Scoring {
     }
 }
 
+/// Reads and checks one scoring file; errors name `file:line` and the key, in sentences.
 pub fn load(file: SourceFile, builtin: bool) -> Result<Scoring, RefereeError> {
     let at = |path: &str| {
         Layers {
