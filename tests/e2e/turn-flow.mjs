@@ -136,6 +136,12 @@ export function turnFlow(browser, system, label, id) {
     flow.n += await situation();
     // The odds of the situation as set (a chip re-resolves it): its dice, not the last ones.
     await until(browser, `${what}: the situation resolved`, ready);
+    // The form loaded and its odds in (its dice laid out), before the blank dice are read: read
+    // while the fight was still loading, there were none and the throw was never typed.
+    await until(browser, `${what}: the odds shown`, async () => browser.execute(() => {
+      const form = document.querySelector('.resolver');
+      return !!form && form.getAttribute('aria-busy') !== 'true' && !!document.querySelector('#sticky-bar .pad, #bar-result');
+    }));
     let followUps = 0;
     for (let stage = 0; stage < 12; stage += 1) {
       const laid = await laidOut(browser);

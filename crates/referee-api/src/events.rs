@@ -449,13 +449,16 @@ impl Battles {
         ruleset: Option<&str>,
     ) -> Result<BattleView, RefereeError> {
         let t = Tournament::open(&self.event_entries(id)?)?;
-        if let Some(battle) = game(&t, round, table)?.battle {
+        let g = game(&t, round, table)?;
+        if let Some(battle) = g.battle {
+            begun_under(referee, g, round, ruleset)?;
             return self.view(referee, battle);
         }
         let mut begun = None;
         let written = self.event_write(referee, id, |battles, t, _| {
             let g = game(t, round, table)?;
             if let Some(battle) = g.battle {
+                begun_under(referee, g, round, ruleset)?;
                 // Begun meanwhile by another window: nothing more to write.
                 begun = Some(battle);
                 return Err(RefereeError::new(ErrorCode::EventResultIn, "begun"));
@@ -571,8 +574,8 @@ impl Battles {
                 return Err(RefereeError::new(
                     ErrorCode::EventWrongSystem,
                     format!(
-                        "{from} is a {} battle; this event plays {}: ask table {table} for the file of the battle they played here.",
-                        system_words(referee, &head.ruleset),
+                        "{from} is {} battle; this event plays {}: ask table {table} for the file of the battle they played here.",
+                        a_system(referee, &head.ruleset),
                         systems_words(referee, &t.setup.rulesets)
                     ),
                 ));
@@ -821,6 +824,35 @@ fn table_system(
         ))
         .field("ruleset")),
     }
+}
+
+/// A table whose battle is begun already, asked to begin one under another system: refused (a
+/// second tap under the same system opens the battle begun).
+fn begun_under(
+    referee: &Referee,
+    g: &Game,
+    round: u32,
+    asked: Option<&str>,
+) -> Result<(), RefereeError> {
+    match (asked, &g.ruleset) {
+        (Some(asked), Some(known)) if asked != known => Err(RefereeError::new(
+            ErrorCode::EventWrongSystem,
+            format!(
+                "Table {} of round {round} began {} battle already, not {}: open that one.",
+                g.pairing.table,
+                a_system(referee, known),
+                system_words(referee, asked)
+            ),
+        )
+        .field("ruleset")),
+        _ => Ok(()),
+    }
+}
+
+/// The rule system with its article: "a DBMM 2.x", "an ITACS".
+fn a_system(referee: &Referee, id: &str) -> String {
+    let name = system_words(referee, id);
+    format!("{} {name}", referee_core::error::article_for(&name))
 }
 
 /// The rule systems as a choice names them ("GTS or ITACS").

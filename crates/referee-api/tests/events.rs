@@ -354,6 +354,10 @@ fn the_report_escapes_names_and_the_csv_quotes_them() {
         !html.contains("<th>System</th>"),
         "an event of one system has no System column"
     );
+    assert!(
+        html.contains("<th>Victory points</th>"),
+        "DBMM's scoring reads victory points: their column is printed"
+    );
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(!html.contains("<script"), "no script, no name as markup");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
@@ -614,6 +618,23 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
         ev.view().tournament.rounds[0].games[0].ruleset.as_deref(),
         Some("itacs")
     );
+    // Asked again under ITACS (a second tap) or with no system: the same battle. Under GTS:
+    // refused, nothing written.
+    for again in [Some("itacs"), None] {
+        let same = ev
+            .battles
+            .event_begin_battle(&ev.referee, ev.id, 1, 1, again)
+            .unwrap();
+        assert_eq!(same.id, begun.id);
+    }
+    let e = ev.refused(ErrorCode::EventWrongSystem, |bs, r, id| {
+        bs.event_begin_battle(r, id, 1, 1, Some("gts"))
+            .and_then(|_| bs.event_view(r, id))
+    });
+    assert_eq!(
+        e.message,
+        "Table 1 of round 1 began an ITACS battle already, not GTS: open that one."
+    );
 
     // Table 2 played GTS on another device: its file is accepted, a DBMM one refused.
     let (a, b) = ev.table(2);
@@ -714,4 +735,19 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
     let page = ev.battles.event_report(&ev.referee, ev.id).unwrap();
     assert!(page.contains("<th>System</th>"));
     assert!(page.contains("<td>ITACS</td>") && page.contains("<td>GTS</td>"));
+    // The scoring reads no victory points: the standings have no column of their sum (a GTS
+    // level and an ITACS count added up), the games keep each battle's own.
+    assert!(
+        csv.starts_with(
+            "Rank,Player,Army,Played,Won,Drawn,Lost,Byes,Points,Strength of schedule\r\n"
+        ),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(",Victory points,Player,"),
+        "each game's own: {csv}"
+    );
+    let standings =
+        &page[page.find("<h2>Standings</h2>").unwrap()..page.find("<h2>Games</h2>").unwrap()];
+    assert!(!standings.contains("Victory points"), "{standings}");
 }

@@ -541,7 +541,8 @@ error_codes! {
     EventImportedTwice = "event.imported_twice",
     /// a battle whose sides are not the pairing's two players
     EventWrongPlayers = "event.wrong_players",
-    /// a battle of a rule system the event does not play
+    /// a battle of a rule system the event does not play, or begun at a table whose battle was
+    /// begun under another
     EventWrongSystem = "event.wrong_system",
     /// a battle with no verdict yet (no result applied, or the sides' armies not entered)
     EventNoVerdict = "event.no_verdict",

@@ -99,8 +99,12 @@ const sameDie = (a: LaidDie | undefined, b: LaidDie): boolean =>
 /** The faces over a new layout of the dice: each kept while every die up to it is the die it was
  * thrown for; from the first die that changed (another stage, since an earlier face changed) all
  * blank. A layout seen for the first time keeps the faces by place, and so does a die the layout
- * before did not have: a face there was thrown for it (the app's roll of a whole chain). */
-export function followLayout(before: LaidDie[] | undefined, now: LaidDie[], faces: string[]): string[] {
+ * before did not have: a face there was thrown for it (the app's roll of a whole chain). Faces
+ * the app rolled (`rolled` the same as `faces`) are the whole throw of the layout they call for,
+ * whatever was laid out before (the chain typed before the roll may have asked for other dice):
+ * kept by place. */
+export function followLayout(before: LaidDie[] | undefined, now: LaidDie[], faces: string[], rolled?: string[]): string[] {
+  if (rolled && rolled.join(',') === faces.join(',')) return now.map((_, i) => faces[i] ?? '');
   let kept = true;
   return now.map((die, i) => {
     if (before && i < before.length && !sameDie(before[i], die)) kept = false;

@@ -125,24 +125,41 @@ const STANDING_COLUMNS: [&str; 11] = [
     "Victory points",
     "Strength of schedule",
 ];
+/// Where "Victory points" stands among the standings' columns.
+const VICTORY_POINTS_COLUMN: usize = 9;
 
-fn standing_cells(view: &EventView) -> Vec<[String; 11]> {
+/// A standings row as printed: "Victory points" only where the scoring reads them — at an event
+/// whose scoring reads none (several systems, R-EVENT-6) their sum would add up counts of
+/// different rules.
+fn printed<T>(view: &EventView, row: [T; 11]) -> Vec<T> {
+    let with_vp = view.scoring.reads_victory_points();
+    row.into_iter()
+        .enumerate()
+        .filter(|(i, _)| with_vp || *i != VICTORY_POINTS_COLUMN)
+        .map(|(_, c)| c)
+        .collect()
+}
+
+fn standing_cells(view: &EventView) -> Vec<Vec<String>> {
     view.standings
         .iter()
         .map(|r| {
-            [
-                format!("{}{}", r.rank, if r.shared { "=" } else { "" }),
-                r.player.clone(),
-                r.army.clone(),
-                r.played.to_string(),
-                r.wins.to_string(),
-                r.draws.to_string(),
-                r.losses.to_string(),
-                r.byes.to_string(),
-                number(r.points),
-                number(r.victory_points),
-                number(r.strength_of_schedule),
-            ]
+            printed(
+                view,
+                [
+                    format!("{}{}", r.rank, if r.shared { "=" } else { "" }),
+                    r.player.clone(),
+                    r.army.clone(),
+                    r.played.to_string(),
+                    r.wins.to_string(),
+                    r.draws.to_string(),
+                    r.losses.to_string(),
+                    r.byes.to_string(),
+                    number(r.points),
+                    number(r.victory_points),
+                    number(r.strength_of_schedule),
+                ],
+            )
         })
         .collect()
 }
@@ -234,7 +251,7 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
         ),
     );
     h.open("table", &[]).open("tr", &[]);
-    for c in STANDING_COLUMNS {
+    for c in printed(view, STANDING_COLUMNS) {
         h.element("th", &[], c);
     }
     h.close("tr");
@@ -321,7 +338,8 @@ pub(super) fn csv(referee: &Referee, view: &EventView) -> Result<String, Referee
             "The standings could not be written as a spreadsheet.",
         )
     }
-    out.write_record(STANDING_COLUMNS).map_err(failed)?;
+    out.write_record(printed(view, STANDING_COLUMNS))
+        .map_err(failed)?;
     for row in standing_cells(view) {
         out.write_record(&row).map_err(failed)?;
     }
