@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use referee_core::battle::SideSetup;
-use referee_core::tournament::pairing::pair_next;
+use referee_core::tournament::pairing::{may_join, pair_next, rounds_planned};
 use referee_core::tournament::standings::{standings, StandingRow};
 use referee_core::tournament::{
     in_force, undo_redo, FirstRound, Game, GameResult, Outcome, PairingMethod, Player,
@@ -77,6 +77,9 @@ pub struct EventView {
     pub ruleset_name: String,
     /// The round pairing would pair next.
     pub next_round: u32,
+    /// The rounds the event will have: the setup's for Swiss, one fewer than its players for a
+    /// round robin (as many as its players for an odd count).
+    pub rounds_planned: u32,
     pub can_pair: bool,
     /// Why the next round cannot be paired yet, in a sentence.
     #[ts(optional)]
@@ -344,6 +347,7 @@ impl Battles {
             next_round: u32::try_from(tournament.rounds.len())
                 .unwrap_or(u32::MAX)
                 .saturating_add(1),
+            rounds_planned: rounds_planned(&tournament),
             can_pair: why_not.is_none(),
             why_not_pair: why_not,
             undo: undo.map(|e| format!("Undo: {}", entry_words(e))),
@@ -361,7 +365,9 @@ impl Battles {
     ) -> Result<EventView, RefereeError> {
         check_name("name", "player's name", &player.name)?;
         check_name("army", "army's name", &player.army)?;
-        self.event_write(referee, id, |_, _, _| {
+        // Checked here, not in the fold: events stored before the check still open.
+        self.event_write(referee, id, |_, t, _| {
+            may_join(t)?;
             Ok(TournamentEntry::PlayerAdded {
                 player: player.clone(),
             })

@@ -751,3 +751,58 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
         &page[page.find("<h2>Standings</h2>").unwrap()..page.find("<h2>Games</h2>").unwrap()];
     assert!(!standings.contains("Victory points"), "{standings}");
 }
+
+/// A round robin takes no player once round 1 is paired (its circle is planned from round 1's
+/// players, R-EVENT-7): refused in a sentence, nothing written; with round 1's pairing undone, the
+/// player joins. A Swiss event takes the late entry.
+#[test]
+fn a_round_robin_takes_no_late_entry() {
+    let mut ev = event(&["Anna", "Boris", "Clara", "Dmitri"]);
+    let id = ev
+        .battles
+        .event_create(
+            &ev.referee,
+            &NewEvent {
+                name: "Club league".into(),
+                rulesets: vec!["dbmm".into()],
+                scoring: "dbmm-25".into(),
+                pairing: PairingMethod::RoundRobin,
+                first_round: FirstRound::Seeded,
+                rounds: 3,
+            },
+        )
+        .unwrap()
+        .id;
+    let swiss = std::mem::replace(&mut ev.id, id);
+    for p in ["Anna", "Boris", "Clara", "Dmitri"] {
+        ev.battles
+            .event_player_add(&ev.referee, id, &player(p))
+            .unwrap();
+    }
+    ev.pair(1);
+    let e = ev.refused(ErrorCode::EventRoundStarted, |bs, r, id| {
+        bs.event_player_add(r, id, &player("Emil"))
+    });
+    assert_eq!(e.field.as_deref(), Some("name"));
+    assert!(e
+        .message
+        .starts_with("A round robin's players are fixed once round 1 is paired"));
+    ev.battles.event_undo(&ev.referee, id).unwrap();
+    let view = ev
+        .battles
+        .event_player_add(&ev.referee, id, &player("Emil"))
+        .unwrap();
+    assert_eq!(view.tournament.players.len(), 5);
+
+    ev.id = swiss;
+    ev.pair(1);
+    let view = ev
+        .battles
+        .event_player_add(&ev.referee, swiss, &player("Emil"))
+        .unwrap();
+    assert_eq!(
+        view.tournament.players.len(),
+        5,
+        "a Swiss event's late entry"
+    );
+}

@@ -43,7 +43,8 @@ pub enum EventCommand {
         /// order the players were entered.
         #[arg(long, value_enum, default_value = "random")]
         first_round: First,
-        /// Rounds planned, 1 to 20.
+        /// Rounds planned, 1 to 20, for a Swiss event (a round robin plays one round fewer than
+        /// its players, whatever is given here).
         #[arg(long, default_value_t = 4)]
         rounds: u32,
     },

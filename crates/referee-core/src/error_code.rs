@@ -531,7 +531,8 @@ error_codes! {
     EventRoundPaired = "event.round_paired",
     /// the next round paired while the last still waits for results
     EventResultsMissing = "event.results_missing",
-    /// pairings changed by hand after the round started (a battle begun or a result in)
+    /// pairings changed by hand after the round started (a battle begun or a result in), or a
+    /// player joining a round robin after its round 1 was paired
     EventRoundStarted = "event.round_started",
     /// a round or table that is not in the event, or players not of the round
     EventNotInRound = "event.not_in_round",

@@ -928,7 +928,12 @@ ruleset_name: string,
 /**
  * The round pairing would pair next.
  */
-next_round: number, can_pair: boolean, 
+next_round: number, 
+/**
+ * The rounds the event will have: the setup's for Swiss, one fewer than its players for a
+ * round robin (as many as its players for an odd count).
+ */
+rounds_planned: number, can_pair: boolean, 
 /**
  * Why the next round cannot be paired yet, in a sentence.
  */

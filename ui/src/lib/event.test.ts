@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   beginChoices, cell, currentRound, eventSavedSaid, gameActions, gameLine, gameSystem, handRequest, handSystemChoices, playerWithArmy, points, projectorLine, rankLabel, record, resultWords, resultsToCome,
-  roundPlayers, roundStarted, scoringsFor, readsVictoryPoints, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsColumnNeeded, victoryPointsProblem,
+  notPaired, notPairedSentence, roundPlayers, roundStarted, scoringsFor, readsVictoryPoints, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsColumnNeeded, victoryPointsProblem,
   type EventView, type Game, type GameResult, type Scoring, type StandingRow,
 } from './event';
 
@@ -61,6 +61,16 @@ describe('an event in words', () => {
     expect(resultsToCome(round)).toBe('2 results to come');
     expect(roundStarted({ ...round, games: [game({ battle: 1 })] })).toBe(true);
     expect(resultsToCome({ ...round, games: [game({ result: { source: { kind: 'hand' }, players: [], words: 'x', rule: '' } })] })).toBe('All results in');
+  });
+
+  it('names the players of the event a round left without a game or a bye, the withdrawn left out', () => {
+    const round = { number: 3, games: [game()] };
+    const all = [...players, { name: 'Dora', army: '', withdrawn: true }, { name: 'Emil', army: '' }];
+    expect(notPaired(round, all)).toEqual(['Cleo', 'Emil']);
+    expect(notPaired({ ...round, bye: 'Cleo' }, all)).toEqual(['Emil']);
+    expect(notPaired({ number: 1, games: [game(), game({ pairing: { table: 4, a: 'Cleo', b: 'Emil' } })] }, all)).toEqual([]);
+    expect(notPairedSentence(3, ['Cleo'], 'round_robin')).toBe('Not paired in round 3: Cleo (their opponent in the round robin withdrew: no game, no bye).');
+    expect(notPairedSentence(2, ['Cleo', 'Emil', 'Finn'], 'swiss')).toBe('Not paired in round 2: Cleo, Emil and Finn (joined after the round was paired).');
   });
 
   it('shows the last round paired', () => {

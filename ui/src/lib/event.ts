@@ -105,6 +105,23 @@ export function roundPlayers(round: Round): string[] {
   return round.bye ? [...names, round.bye] : names;
 }
 
+/** The players still in the event who have no game and no bye in a round: at a round robin,
+ * whoever the circle gave a player who withdrew (R-EVENT-7); at a Swiss event, a player who joined
+ * after the round was paired. In the order entered. */
+export function notPaired(round: Round, players: Player[]): string[] {
+  const inRound = new Set(roundPlayers(round));
+  return players.filter((p) => !p.withdrawn && !inRound.has(p.name)).map((p) => p.name);
+}
+
+/** What the round says of them: "Not paired in round 3: Clara (their opponent in the round
+ * robin withdrew: no game, no bye)." */
+export function notPairedSentence(round: number, names: string[], pairing: 'swiss' | 'round_robin'): string {
+  const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return pairing === 'round_robin'
+    ? `Not paired in round ${round}: ${who} (their opponent in the round robin withdrew: no game, no bye).`
+    : `Not paired in round ${round}: ${who} (joined after the round was paired).`;
+}
+
 /** The round shown: the last one paired. */
 export function currentRound(view: EventView): Round | undefined {
   return view.tournament.rounds[view.tournament.rounds.length - 1];

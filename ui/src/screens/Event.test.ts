@@ -24,7 +24,7 @@ function eventView(over: Partial<EventView> = {}): EventView {
       id: 'dbmm-25', name: 'DBMM: the 25 victory points', description: '', rulesets: ['dbmm'], rule: 'p. 43', win: 0, draw: 0, loss: 0,
       victory_points_are_points: true, bye_points: 15, bye_victory_points: 15, tie_breaks: ['strength_of_schedule'], builtin: true,
     },
-    ruleset_name: 'DBMM', next_round: 2, can_pair: false, why_not_pair: 'Round 1 still waits for 1 result.', undo: 'Undo: round 1 paired',
+    ruleset_name: 'DBMM', next_round: 2, rounds_planned: 4, can_pair: false, why_not_pair: 'Round 1 still waits for 1 result.', undo: 'Undo: round 1 paired',
     ...over,
   } as EventView;
 }
@@ -46,6 +46,19 @@ describe('the event screen', () => {
     expect(document.querySelector('#why-not-pair')).toHaveTextContent('Round 1 still waits for 1 result.');
     expect(screen.getByRole('button', { name: 'Undo: round 1 paired' })).toBeEnabled();
     expect(document.querySelectorAll('#standings-table tbody tr')[0]).toHaveTextContent('=1');
+  });
+
+  it('counts a round robin’s rounds from its players, pairs up to the last, and says who sits a round out', async () => {
+    const robin = eventView({ next_round: 4, rounds_planned: 5, can_pair: true, why_not_pair: undefined });
+    robin.tournament.setup = { ...robin.tournament.setup, pairing: 'round_robin', rounds: 1 };
+    robin.tournament.players.push({ name: 'Dora', army: 'Huns', withdrawn: true }, { name: 'Emil', army: 'Goths' }, { name: 'Finn', army: 'Saxons' });
+    robin.tournament.rounds = [1, 2, 3].map((number) => ({ number, games: [{ pairing: { table: 1, a: 'Anna', b: 'Boris' } }, { pairing: { table: 2, a: 'Cleo', b: 'Finn' } }] }));
+    mockCommands((cmd) => (cmd === 'event_view' ? robin : null));
+    render(EventScreen);
+    expect(await screen.findByRole('heading', { name: 'Round 3 of 5' })).toBeInTheDocument();
+    expect(document.querySelector('#event-summary')).toHaveTextContent('Round robin · 5 rounds');
+    expect(screen.getByRole('button', { name: 'Pair round 4' })).toBeEnabled();
+    expect(document.querySelector('#round-not-paired')).toHaveTextContent('Not paired in round 3: Emil (their opponent in the round robin withdrew: no game, no bye).');
   });
 
   it('sends a result entered by hand as entered, and shows it marked', async () => {

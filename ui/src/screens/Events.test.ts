@@ -102,6 +102,24 @@ describe('the events screen', () => {
     expect(document.querySelector('#event-rulesets-error')).toBeNull();
   });
 
+  it('asks a round robin neither its rounds nor its first round: they follow from its players', async () => {
+    app.rules = { systems: [dbmm, itacs, gts], house_rules: [], problems: [] };
+    const calls = mockCommands((cmd) => (cmd === 'event_list' ? [] : cmd === 'event_scorings' ? scorings : cmd === 'event_create' ? { id: 9 } : null));
+    render(Events);
+    await screen.findByText(/No events yet/);
+    await fireEvent.input(document.querySelector('#event-rounds')!, { target: { value: '0' } });
+    await fireEvent.change(document.querySelector('#event-pairing')!, { target: { value: 'round_robin' } });
+    expect(document.querySelector('#event-rounds')).toBeNull();
+    expect(document.querySelector('#event-first-round')).toBeNull();
+    expect(document.querySelector('#event-rounds-robin')).toHaveTextContent('Each player meets every other once');
+    await fireEvent.input(document.querySelector('#event-name')!, { target: { value: 'Club league' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Create event' }));
+    await waitFor(() => expect(app.screen).toBe('event'));
+    expect(calls.find(([c]) => c === 'event_create')![1]).toEqual({
+      request: { name: 'Club league', rulesets: ['dbmm'], scoring: 'dbmm-25', pairing: 'round_robin', first_round: 'seeded', rounds: 1 },
+    });
+  });
+
   it('refuses an empty name and a bad number of rounds beside the fields, sending nothing', async () => {
     const calls = mockCommands((cmd) => (cmd === 'event_list' ? [] : cmd === 'event_scorings' ? scorings : null));
     render(Events);

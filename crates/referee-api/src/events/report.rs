@@ -194,7 +194,7 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
             },
             t.players.len(),
             t.rounds.len(),
-            referee_core::tournament::pairing::rounds_planned(t)
+            view.rounds_planned
         ),
     );
     h.close("header");

@@ -32,10 +32,44 @@ pub fn rounds_planned(t: &Tournament) -> u32 {
     match t.setup.pairing {
         PairingMethod::Swiss => t.setup.rounds,
         PairingMethod::RoundRobin => {
-            let n = t.active_players().count() as u32;
+            let n = circle(t).len() as u32;
             n.saturating_sub(1) + n % 2
         }
     }
+}
+
+/// A round robin's seats, in the order entered: the players still in the event before round 1
+/// is paired, round 1's players (paired or with the bye) after. A player who withdraws keeps his
+/// seat, so the circle turns on as planned and nobody meets anyone twice (R-EVENT-7).
+pub fn circle(t: &Tournament) -> Vec<String> {
+    match t.rounds.first() {
+        None => t.active_players().map(|p| p.name.clone()).collect(),
+        Some(first) => t
+            .players
+            .iter()
+            .filter(|p| {
+                first.bye.as_deref() == Some(p.name.as_str())
+                    || first
+                        .games
+                        .iter()
+                        .any(|g| g.pairing.a == p.name || g.pairing.b == p.name)
+            })
+            .map(|p| p.name.clone())
+            .collect(),
+    }
+}
+
+/// A player may join a round robin only before its round 1 is paired: the circle is planned
+/// from round 1's players (R-EVENT-7). A Swiss event takes late entries.
+pub fn may_join(t: &Tournament) -> Result<(), RefereeError> {
+    if t.setup.pairing == PairingMethod::RoundRobin && !t.rounds.is_empty() {
+        return Err(RefereeError::new(
+            ErrorCode::EventRoundStarted,
+            "A round robin's players are fixed once round 1 is paired (each meets every other in turn): add a player before pairing round 1, or undo round 1's pairing first.",
+        )
+        .field("name"));
+    }
+    Ok(())
 }
 
 /// Pairs the next round. `drawn` is the players' order drawn with the app's seeded dice, read
@@ -69,7 +103,9 @@ pub fn pair_next(
     // A withdrawn player is no longer paired.
     let names: Vec<String> = t.active_players().map(|p| p.name.clone()).collect();
     Ok(match (t.setup.pairing, t.setup.first_round) {
-        (PairingMethod::RoundRobin, _) => round_robin(&names, next),
+        (PairingMethod::RoundRobin, _) => round_robin(&circle(t), next, |n| {
+            t.player(n).is_some_and(|p| !p.withdrawn)
+        }),
         (PairingMethod::Swiss, FirstRound::Random) if next == 1 => {
             in_order(draw_order(&names, drawn)?)
         }
@@ -118,9 +154,10 @@ fn seeded(mut names: Vec<String>) -> RoundPlan {
     plan(pairs, bye)
 }
 
-/// Round `round` of the circle method over the players in the order entered: the first stays,
-/// the others turn one seat a round; an odd count adds an empty seat, whose partner has the bye.
-fn round_robin(names: &[String], round: u32) -> RoundPlan {
+/// Round `round` of the circle method over the seats: the first stays, the others turn one seat a
+/// round; an odd count adds an empty seat, whose partner has the bye. A player whose partner has
+/// withdrawn (not `playing`) sits the round out: no game, no bye (R-EVENT-7).
+fn round_robin(names: &[String], round: u32, playing: impl Fn(&str) -> bool) -> RoundPlan {
     let mut seats: Vec<Option<&String>> = names.iter().map(Some).collect();
     if seats.len() % 2 == 1 {
         seats.push(None);
@@ -137,10 +174,15 @@ fn round_robin(names: &[String], round: u32) -> RoundPlan {
     let mut pairs = Vec::new();
     let mut bye = None;
     for i in 0..m / 2 {
-        match (at(i), at(m - 1 - i)) {
+        let (a, b) = (at(i), at(m - 1 - i));
+        match (a.filter(|n| playing(n)), b.filter(|n| playing(n))) {
             (Some(a), Some(b)) => pairs.push((a.clone(), b.clone())),
-            (Some(p), None) | (None, Some(p)) => bye = Some(p.clone()),
-            (None, None) => {}
+            // Beside the empty seat: the bye.
+            (Some(p), None) | (None, Some(p)) if a.is_none() || b.is_none() => {
+                bye = Some(p.clone())
+            }
+            // Beside a player who withdrew: the round sat out.
+            _ => {}
         }
     }
     plan(pairs, bye)
@@ -422,6 +464,76 @@ mod tests {
         let wrong = pair_next(&t, &s, &drawn[..4]).unwrap_err();
         assert_eq!(wrong.code, ErrorCode::EventInvalid);
         assert!(wrong.message.ends_with("draw it again."));
+    }
+
+    /// A round robin of `players` in which player `gone` withdraws after round 2: the circle
+    /// turns on, nobody meets anyone twice, whoever the circle gives him sits the round out (no
+    /// game, no bye), the empty seat's partner still has the bye, and no one joins late.
+    #[test]
+    fn a_round_robin_keeps_its_circle_when_a_player_withdraws() {
+        let s = scoring("win-draw-loss");
+        for players in [5usize, 6] {
+            let mut t = event(
+                setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0),
+                players,
+            );
+            let gone = name(3);
+            let rounds = (players - 1 + players % 2) as u32;
+            let mut pairs = BTreeSet::new();
+            let mut sat_out = 0;
+            for round in 1..=rounds {
+                if round == 3 {
+                    t.apply(&TournamentEntry::PlayerWithdrawn {
+                        player: gone.clone(),
+                    })
+                    .unwrap();
+                }
+                assert_eq!(rounds_planned(&t), rounds, "the plan stays");
+                let plan = pair_next(&t, &s, &[]).unwrap();
+                let mut in_round: Vec<&str> = plan.bye.iter().map(String::as_str).collect();
+                for p in &plan.pairings {
+                    assert!(
+                        round < 3 || (p.a != gone && p.b != gone),
+                        "round {round}: {p:?}"
+                    );
+                    let pair = (p.a.clone().min(p.b.clone()), p.a.clone().max(p.b.clone()));
+                    assert!(
+                        pairs.insert(pair),
+                        "{players} players, round {round}: {p:?} again"
+                    );
+                    in_round.extend([p.a.as_str(), p.b.as_str()]);
+                }
+                let active = t.active_players().count();
+                if round >= 3 {
+                    sat_out += active - in_round.len();
+                    assert!(active - in_round.len() <= 1, "round {round}: {in_round:?}");
+                } else {
+                    assert_eq!(in_round.len(), players, "round {round}: everyone in it");
+                }
+                enter(&mut t, round, &plan);
+                play(&mut t, round);
+                assert_eq!(may_join(&t).unwrap_err().code, ErrorCode::EventRoundStarted);
+            }
+            // Every pair of the players still in met once; the one who left met two (rounds 1
+            // and 2 — or one and a bye); the ones the circle gave him later sat out.
+            let stayed = players - 1;
+            let with_gone = pairs
+                .iter()
+                .filter(|(a, b)| *a == gone || *b == gone)
+                .count();
+            assert_eq!(
+                pairs.len() - with_gone,
+                stayed * (stayed - 1) / 2,
+                "{players}: {pairs:?}"
+            );
+            assert_eq!(
+                with_gone + sat_out,
+                players - 1,
+                "{players}: one meeting or a sit-out per other player"
+            );
+            let over = pair_next(&t, &s, &[]).unwrap_err();
+            assert!(over.message.ends_with("the round robin is over."));
+        }
     }
 
     #[test]
