@@ -1055,16 +1055,46 @@ impl Battles {
     }
 
     /// The whole database checked: SQLite's integrity, every battle opened (the recently
-    /// deleted too), every chain verified.
+    /// deleted too), every chain verified; then every convention event's entries read and
+    /// folded (in a snapshot of their own: an event is written apart from its battles anyway).
     pub fn check(&mut self, referee: &Referee) -> Result<referee_store::Check, RefereeError> {
         self.open = None;
         // Why the rules cannot replay a battle, in the umpire's words.
-        Ok(self.store.check(|events| {
+        let mut check = self.store.check(|events| {
             let ruleset = ruleset_of(referee, events).map_err(|e| e.message)?;
             Battle::open(ruleset, events.to_vec())
                 .map(|_| ())
                 .map_err(|e| e.message)
-        })?)
+        })?;
+        let events = match self.store.tournaments() {
+            Ok(rows) => rows,
+            Err(_) => {
+                check
+                    .damage
+                    .push("the list of events could not be read: the file is damaged there".into());
+                Vec::new()
+            }
+        };
+        for row in events {
+            let name = referee_core::error::printable(&row.name);
+            let folded = self
+                .store
+                .tournament_entries(row.id)
+                .map_err(|e| RefereeError::from(e).message)
+                .and_then(|entries| {
+                    referee_core::tournament::Tournament::open(&entries)
+                        .map(|_| ())
+                        .map_err(|e| e.message)
+                });
+            check.tournaments += 1;
+            if let Err(e) = folded {
+                check.damage.push(format!(
+                    "event #{} “{name}” cannot be replayed: {e}",
+                    row.id
+                ));
+            }
+        }
+        Ok(check)
     }
 
     /// The battles deleted lately, that can still be restored.

@@ -480,7 +480,7 @@ pub fn db(db: &Path, referee: &Referee, command: DbCommand) -> Result<Value, Ref
                 )
                 .location(db.display().to_string()));
             }
-            json!({"integrity_check": check.integrity, "battles": check.battles, "events": check.events})
+            json!({"integrity_check": check.integrity, "battles": check.battles, "events": check.events, "convention_events": check.tournaments})
         }
     })
 }

@@ -81,3 +81,52 @@ fn one_flipped_byte_in_an_event_is_caught_naming_battle_and_event() {
     assert_eq!(status, 2);
     assert_eq!(answer["code"], "store.damaged_event", "{answer}");
 }
+
+/// Convention events are checked too: their entries read and folded. One byte changed in a stored
+/// entry that still reads (a second player's name made the first's) is caught by the fold and
+/// named with the event.
+#[test]
+fn a_convention_event_that_no_longer_folds_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    let run = |args: &[&str]| {
+        let (status, answer, stderr) = referee(&db, args, None);
+        assert_eq!(status, 0, "{args:?}: {stderr}");
+        answer
+    };
+    run(&[
+        "event",
+        "create",
+        "--name",
+        "Cold Wars",
+        "--ruleset",
+        "dbmm",
+        "--scoring",
+        "dbmm-25",
+    ]);
+    for name in ["Zebedee", "Zebedef"] {
+        run(&[
+            "event", "player", "add", "1", "--name", name, "--army", "Romans",
+        ]);
+    }
+    let sound = run(&["db", "check"]);
+    assert_eq!(sound["convention_events"].as_u64(), Some(1), "{sound}");
+
+    let mut bytes = std::fs::read(&db).unwrap();
+    let needle = b"Zebedef";
+    let at = bytes
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("the entry's text is in the file");
+    bytes[at + 6] = b'e';
+    std::fs::write(&db, &bytes).unwrap();
+
+    let (status, answer, _) = referee(&db, &["db", "check"], None);
+    assert_ne!(status, 0, "damage must fail the check: {answer}");
+    assert_eq!(answer["code"], "store.damaged", "{answer}");
+    let message = answer["message"].as_str().unwrap();
+    assert!(
+        message.contains("event #1 “Cold Wars” cannot be replayed: Zebedee is already a player"),
+        "names the event and what is wrong: {message}"
+    );
+}

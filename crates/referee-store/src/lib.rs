@@ -232,6 +232,7 @@ impl Store {
             integrity: integrity.clone(),
             battles: 0,
             events: 0,
+            tournaments: 0,
             damage: Vec::new(),
         };
         if integrity != "ok" {
@@ -437,6 +438,8 @@ pub struct Check {
     pub battles: u64,
     /// Events read and verified, in all battles.
     pub events: u64,
+    /// Convention events read and folded (by the API, which knows how to fold them).
+    pub tournaments: u64,
     /// Each problem, naming its battle and event; empty when the database is sound.
     pub damage: Vec<String>,
 }
