@@ -76,7 +76,8 @@ pub struct ResolveRequest {
 }
 
 /// What the API answers for a list of rulesets: the systems, the house rules that can be put in
-/// force or left out, and any user file that failed.
+/// force or left out, and any user file that failed (an event scoring file of the folder's
+/// `events/` included).
 #[derive(Clone, Debug, Serialize, TS)]
 pub struct RulesetList {
     pub systems: Vec<SystemInfo>,

@@ -375,7 +375,14 @@ impl Referee {
         RulesetList {
             systems: self.rulesets.values().map(|r| r.info.clone()).collect(),
             house_rules: self.house_rules.clone(),
-            problems: self.problems.clone(),
+            // An event scoring file of the folder that fails is said where the rulesets' are, so
+            // the club sees why its scoring is not offered.
+            problems: self
+                .problems
+                .iter()
+                .chain(&self.scoring_problems)
+                .cloned()
+                .collect(),
         }
     }
 

@@ -309,3 +309,37 @@ fn a_new_battle_with_a_refused_unit_writes_nothing_and_names_the_unit() {
     let view = battles.create(&referee, &new).unwrap();
     assert_eq!((view.events, view.state.units.len()), (1, 0));
 }
+
+/// A club's scoring file of the folder's `events/` that fails is left out and said with the
+/// rulesets' problems (the app shows those on every screen), naming its file; a sound one is
+/// offered beside the built-in ones.
+#[test]
+fn a_club_scoring_file_that_fails_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events");
+    std::fs::create_dir_all(&events).unwrap();
+    std::fs::write(
+        events.join("club-league.toml"),
+        "name = \"Club league\"\ndescription = \"Ours.\"\nwin = 2\ndraw = 1\nloss = 0\nbye_points = 2\nbye_victory_points = 0\ntie_breaks = [\"head_to_head\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        events.join("broken.toml"),
+        "name = \"Broken\"\nwin = \"lots\"\n",
+    )
+    .unwrap();
+    let referee = Referee::choosing(Some(dir.path()), &HouseRuleChoice::default());
+    let ids: Vec<String> = referee.scorings().into_iter().map(|s| s.id).collect();
+    assert!(ids.contains(&"club-league".to_string()), "{ids:?}");
+    assert!(!ids.contains(&"broken".to_string()), "{ids:?}");
+    let problems = referee.rulesets().problems;
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0]
+            .location
+            .as_deref()
+            .unwrap_or("")
+            .contains("broken.toml"),
+        "{problems:#?}"
+    );
+}
