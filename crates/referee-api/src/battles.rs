@@ -1056,7 +1056,7 @@ impl Battles {
 
     /// The whole database checked: SQLite's integrity, every battle opened (the recently
     /// deleted too), every chain verified; then every convention event's entries read and
-    /// folded (in a snapshot of their own: an event is written apart from its battles anyway).
+    /// folded (each event in a snapshot of its own: an event is written apart from its battles).
     pub fn check(&mut self, referee: &Referee) -> Result<referee_store::Check, RefereeError> {
         self.open = None;
         // Why the rules cannot replay a battle, in the umpire's words.
@@ -1069,29 +1069,34 @@ impl Battles {
         let events = match self.store.tournaments() {
             Ok(rows) => rows,
             Err(_) => {
-                check
-                    .damage
-                    .push("the list of events could not be read: the file is damaged there".into());
+                check.damage.push(
+                    "the list of convention events could not be read: the file is damaged there"
+                        .into(),
+                );
                 Vec::new()
             }
         };
         for row in events {
-            let name = referee_core::error::printable(&row.name);
-            let folded = self
-                .store
-                .tournament_entries(row.id)
-                .map_err(|e| RefereeError::from(e).message)
-                .and_then(|entries| {
-                    referee_core::tournament::Tournament::open(&entries)
-                        .map(|_| ())
-                        .map_err(|e| e.message)
-                });
             check.tournaments += 1;
-            if let Err(e) = folded {
-                check.damage.push(format!(
-                    "event #{} “{name}” cannot be replayed: {e}",
-                    row.id
-                ));
+            let event = format!(
+                "convention event #{} “{}”",
+                row.id,
+                referee_core::error::printable(&row.name)
+            );
+            match self.store.tournament_entries(row.id) {
+                Ok(entries) => {
+                    if let Err(e) = referee_core::tournament::Tournament::open(&entries) {
+                        check
+                            .damage
+                            .push(format!("{event} no longer opens: {}", e.message));
+                    }
+                }
+                Err(referee_store::StoreError::DamagedEntry { seq, .. }) => check
+                    .damage
+                    .push(format!("{event}, entry {seq}: it could not be read")),
+                Err(_) => check.damage.push(format!(
+                    "{event} could not be read: the file is damaged there"
+                )),
             }
         }
         Ok(check)

@@ -84,6 +84,9 @@ pub struct EventView {
     /// Why the next round cannot be paired yet, in a sentence.
     #[ts(optional)]
     pub why_not_pair: Option<String>,
+    /// Why no player can be added now (a round robin once its round 1 is paired), in a sentence.
+    #[ts(optional)]
+    pub why_no_player_joins: Option<String>,
     /// What Undo would take back, in words ("Undo: round 2 paired").
     #[ts(optional)]
     pub undo: Option<String>,
@@ -348,6 +351,7 @@ impl Battles {
                 .unwrap_or(u32::MAX)
                 .saturating_add(1),
             rounds_planned: rounds_planned(&tournament),
+            why_no_player_joins: may_join(&tournament).err().map(|e| e.message),
             can_pair: why_not.is_none(),
             why_not_pair: why_not,
             undo: undo.map(|e| format!("Undo: {}", entry_words(e))),
@@ -841,16 +845,19 @@ fn begun_under(
     asked: Option<&str>,
 ) -> Result<(), RefereeError> {
     match (asked, &g.ruleset) {
-        (Some(asked), Some(known)) if asked != known => Err(RefereeError::new(
-            ErrorCode::EventWrongSystem,
-            format!(
-                "Table {} of round {round} began {} battle already, not {}: open that one.",
-                g.pairing.table,
-                a_system(referee, known),
-                system_words(referee, asked)
-            ),
-        )
-        .field("ruleset")),
+        (Some(asked), Some(known)) if asked != known => {
+            referee.ruleset(asked).map_err(|e| e.field("ruleset"))?;
+            Err(RefereeError::new(
+                ErrorCode::EventWrongSystem,
+                format!(
+                    "Table {} of round {round} has begun its battle under {} already, not {}: open that battle.",
+                    g.pairing.table,
+                    system_words(referee, known),
+                    system_words(referee, asked)
+                ),
+            )
+            .field("ruleset"))
+        }
         _ => Ok(()),
     }
 }

@@ -177,7 +177,7 @@ impl Referee {
                 Err(e) => scoring_problems.push(e),
             }
         }
-        referee.scoring_problems = scoring_problems;
+        referee.scoring_problems.append(&mut scoring_problems);
         referee
     }
 
@@ -283,11 +283,6 @@ impl Referee {
     /// The scoring settings an event can be created with: the built-in ones, then the club's.
     pub fn scorings(&self) -> Vec<Scoring> {
         self.scorings.clone()
-    }
-
-    /// The club's scoring files that failed, each in a sentence.
-    pub fn scoring_problems(&self) -> &[RefereeError] {
-        &self.scoring_problems
     }
 
     /// One scoring by its id, or a sentence naming those there are.

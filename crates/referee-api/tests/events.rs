@@ -633,7 +633,7 @@ fn an_event_of_two_systems_plays_each_table_under_its_own() {
     });
     assert_eq!(
         e.message,
-        "Table 1 of round 1 began an ITACS battle already, not GTS: open that one."
+        "Table 1 of round 1 has begun its battle under ITACS already, not GTS: open that battle."
     );
 
     // Table 2 played GTS on another device: its file is accepted, a DBMM one refused.
@@ -779,10 +779,16 @@ fn a_round_robin_takes_no_late_entry() {
             .event_player_add(&ev.referee, id, &player(p))
             .unwrap();
     }
-    ev.pair(1);
+    assert_eq!(ev.view().why_no_player_joins, None, "before round 1");
+    let paired = ev.pair(1);
     let e = ev.refused(ErrorCode::EventRoundStarted, |bs, r, id| {
         bs.event_player_add(r, id, &player("Emil"))
     });
+    // The screen says so before anyone types a name.
+    assert_eq!(
+        paired.why_no_player_joins.as_deref(),
+        Some(e.message.as_str())
+    );
     assert_eq!(e.field.as_deref(), Some("name"));
     assert!(e
         .message
@@ -805,4 +811,5 @@ fn a_round_robin_takes_no_late_entry() {
         5,
         "a Swiss event's late entry"
     );
+    assert_eq!(view.why_no_player_joins, None);
 }

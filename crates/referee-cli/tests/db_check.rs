@@ -126,7 +126,9 @@ fn a_convention_event_that_no_longer_folds_is_named() {
     assert_eq!(answer["code"], "store.damaged", "{answer}");
     let message = answer["message"].as_str().unwrap();
     assert!(
-        message.contains("event #1 “Cold Wars” cannot be replayed: Zebedee is already a player"),
+        message.contains(
+            "convention event #1 “Cold Wars” no longer opens: Zebedee is already a player"
+        ),
         "names the event and what is wrong: {message}"
     );
 }

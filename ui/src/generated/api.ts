@@ -939,6 +939,10 @@ rounds_planned: number, can_pair: boolean,
  */
 why_not_pair?: string, 
 /**
+ * Why no player can be added now (a round robin once its round 1 is paired), in a sentence.
+ */
+why_no_player_joins?: string, 
+/**
  * What Undo would take back, in words ("Undo: round 2 paired").
  */
 undo?: string, 

@@ -99,10 +99,11 @@ const sameDie = (a: LaidDie | undefined, b: LaidDie): boolean =>
 /** The faces over a new layout of the dice: each kept while every die up to it is the die it was
  * thrown for; from the first die that changed (another stage, since an earlier face changed) all
  * blank. A layout seen for the first time keeps the faces by place, and so does a die the layout
- * before did not have: a face there was thrown for it (the app's roll of a whole chain). Faces
- * the app rolled (`rolled` the same as `faces`) are the whole throw of the layout they call for,
- * whatever was laid out before (the chain typed before the roll may have asked for other dice):
- * kept by place. */
+ * before did not have: a face there was thrown for it (the app's roll of a whole chain).
+ * `rolled`: the faces the app has just rolled, given for the first layout answered after the roll
+ * only — that layout is the one they were rolled for, whatever was laid out before (the chain typed
+ * before the roll may have asked for other dice), so they are kept by place. A later layout (the
+ * situation changed since) follows the rule above. */
 export function followLayout(before: LaidDie[] | undefined, now: LaidDie[], faces: string[], rolled?: string[]): string[] {
   if (rolled && rolled.join(',') === faces.join(',')) return now.map((_, i) => faces[i] ?? '');
   let kept = true;

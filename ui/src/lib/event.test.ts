@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   beginChoices, cell, currentRound, eventSavedSaid, gameActions, gameLine, gameSystem, handRequest, handSystemChoices, playerWithArmy, points, projectorLine, rankLabel, record, resultWords, resultsToCome,
-  notPaired, notPairedSentence, roundPlayers, roundStarted, scoringsFor, readsVictoryPoints, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsColumnNeeded, victoryPointsProblem,
+  notPaired, notPairedSentence, pairingOffered, roundsWords, roundPlayers, roundStarted, scoringsFor, readsVictoryPoints, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsColumnNeeded, victoryPointsProblem,
   type EventView, type Game, type GameResult, type Scoring, type StandingRow,
 } from './event';
 
@@ -63,13 +63,28 @@ describe('an event in words', () => {
     expect(resultsToCome({ ...round, games: [game({ result: { source: { kind: 'hand' }, players: [], words: 'x', rule: '' } })] })).toBe('All results in');
   });
 
+  it('says a round robin’s rounds from its players, and offers pairing while rounds are to come', () => {
+    const setup = (pairing: 'swiss' | 'round_robin') => ({ name: 'x', rulesets: ['dbmm'], scoring: 's', pairing, first_round: 'seeded' as const, rounds: 4 });
+    const at = (pairing: 'swiss' | 'round_robin', rounds_planned: number, paired: number) => ({
+      rounds_planned, next_round: paired + 1, tournament: { setup: setup(pairing), players: [], rounds: Array.from({ length: paired }, (_, i) => ({ number: i + 1, games: [] })) },
+    });
+    expect(roundsWords(at('round_robin', 0, 0))).toBe('one round fewer than the players');
+    expect(roundsWords(at('round_robin', 1, 0))).toBe('1 round');
+    expect(roundsWords(at('swiss', 4, 0))).toBe('4 rounds');
+    // Before round 1, even with no round planned yet (its reason said beside the button).
+    expect(pairingOffered(at('round_robin', 0, 0))).toBe(true);
+    expect(pairingOffered(at('round_robin', 3, 2))).toBe(true);
+    expect(pairingOffered(at('round_robin', 3, 3))).toBe(false);
+  });
+
   it('names the players of the event a round left without a game or a bye, the withdrawn left out', () => {
     const round = { number: 3, games: [game()] };
     const all = [...players, { name: 'Dora', army: '', withdrawn: true }, { name: 'Emil', army: '' }];
     expect(notPaired(round, all)).toEqual(['Cleo', 'Emil']);
     expect(notPaired({ ...round, bye: 'Cleo' }, all)).toEqual(['Emil']);
     expect(notPaired({ number: 1, games: [game(), game({ pairing: { table: 4, a: 'Cleo', b: 'Emil' } })] }, all)).toEqual([]);
-    expect(notPairedSentence(3, ['Cleo'], 'round_robin')).toBe('Not paired in round 3: Cleo (their opponent in the round robin withdrew: no game, no bye).');
+    expect(notPairedSentence(3, ['Cleo'], 'round_robin')).toBe('Not paired in round 3: Cleo (the round robin gives no opponent still to meet: no game, no bye).');
+    expect(notPairedSentence(3, ['Cleo', 'Emil'], 'round_robin')).toBe('Not paired in round 3: Cleo and Emil (the round robin gives none of them an opponent still to meet: no game, no bye).');
     expect(notPairedSentence(2, ['Cleo', 'Emil', 'Finn'], 'swiss')).toBe('Not paired in round 2: Cleo, Emil and Finn (joined after the round was paired).');
   });
 

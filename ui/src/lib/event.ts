@@ -113,13 +113,26 @@ export function notPaired(round: Round, players: Player[]): string[] {
   return players.filter((p) => !p.withdrawn && !inRound.has(p.name)).map((p) => p.name);
 }
 
-/** What the round says of them: "Not paired in round 3: Clara (their opponent in the round
- * robin withdrew: no game, no bye)." */
+/** What the round says of them: "Not paired in round 3: Clara (the round robin gives no opponent
+ * still to meet: no game, no bye)." */
 export function notPairedSentence(round: number, names: string[], pairing: 'swiss' | 'round_robin'): string {
   const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return pairing === 'round_robin'
-    ? `Not paired in round ${round}: ${who} (their opponent in the round robin withdrew: no game, no bye).`
+    ? `Not paired in round ${round}: ${who} (the round robin gives ${names.length === 1 ? 'no opponent' : 'none of them an opponent'} still to meet: no game, no bye).`
     : `Not paired in round ${round}: ${who} (joined after the round was paired).`;
+}
+
+/** How many rounds the head says: a round robin's follow from its players ("one round fewer than
+ * the players" until it has two). */
+export function roundsWords(view: Pick<EventView, 'rounds_planned' | 'tournament'>): string {
+  if (view.rounds_planned) return view.rounds_planned === 1 ? '1 round' : `${view.rounds_planned} rounds`;
+  return view.tournament.setup.pairing === 'round_robin' ? 'one round fewer than the players' : 'no rounds';
+}
+
+/** "Pair round N" is offered while the event has rounds to come, and before round 1 always (its
+ * reason shown when it cannot be paired yet). */
+export function pairingOffered(view: Pick<EventView, 'next_round' | 'rounds_planned' | 'tournament'>): boolean {
+  return !view.tournament.rounds.length || view.next_round <= view.rounds_planned;
 }
 
 /** The round shown: the last one paired. */

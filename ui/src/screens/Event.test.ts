@@ -49,7 +49,7 @@ describe('the event screen', () => {
   });
 
   it('counts a round robin’s rounds from its players, pairs up to the last, and says who sits a round out', async () => {
-    const robin = eventView({ next_round: 4, rounds_planned: 5, can_pair: true, why_not_pair: undefined });
+    const robin = eventView({ next_round: 4, rounds_planned: 5, can_pair: true, why_not_pair: undefined, why_no_player_joins: 'A round robin’s players are fixed once round 1 is paired.' });
     robin.tournament.setup = { ...robin.tournament.setup, pairing: 'round_robin', rounds: 1 };
     robin.tournament.players.push({ name: 'Dora', army: 'Huns', withdrawn: true }, { name: 'Emil', army: 'Goths' }, { name: 'Finn', army: 'Saxons' });
     robin.tournament.rounds = [1, 2, 3].map((number) => ({ number, games: [{ pairing: { table: 1, a: 'Anna', b: 'Boris' } }, { pairing: { table: 2, a: 'Cleo', b: 'Finn' } }] }));
@@ -58,7 +58,10 @@ describe('the event screen', () => {
     expect(await screen.findByRole('heading', { name: 'Round 3 of 5' })).toBeInTheDocument();
     expect(document.querySelector('#event-summary')).toHaveTextContent('Round robin · 5 rounds');
     expect(screen.getByRole('button', { name: 'Pair round 4' })).toBeEnabled();
-    expect(document.querySelector('#round-not-paired')).toHaveTextContent('Not paired in round 3: Emil (their opponent in the round robin withdrew: no game, no bye).');
+    expect(document.querySelector('#round-not-paired')).toHaveTextContent('Not paired in round 3: Emil (the round robin gives no opponent still to meet: no game, no bye).');
+    // Its players are fixed: the sentence instead of the form.
+    expect(document.querySelector('#add-player')).toBeNull();
+    expect(document.querySelector('#players-closed')).toHaveTextContent('fixed once round 1 is paired');
   });
 
   it('sends a result entered by hand as entered, and shows it marked', async () => {

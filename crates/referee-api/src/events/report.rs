@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use referee_core::error::counted;
 use referee_core::tournament::{Game, GameResult, Outcome, ResultSource};
 use referee_core::RefereeError;
 
@@ -184,7 +185,7 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
         "p",
         &[("class", "meta")],
         &format!(
-            "{}; scoring: {}{}; {} players, {} of {} rounds paired.",
+            "{}; scoring: {}{}; {}, {} of {} paired.",
             view.ruleset_name,
             view.scoring.name,
             if view.scoring.rule.is_empty() {
@@ -192,9 +193,9 @@ pub(super) fn html(referee: &Referee, view: &EventView) -> String {
             } else {
                 format!(" ({})", view.scoring.rule)
             },
-            t.players.len(),
+            counted(t.players.len() as i64, "player", "players"),
             t.rounds.len(),
-            view.rounds_planned
+            counted(i64::from(view.rounds_planned), "round", "rounds")
         ),
     );
     h.close("header");
@@ -429,6 +430,11 @@ impl Battles {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_victory_points_column_is_where_it_is_said() {
+        assert_eq!(STANDING_COLUMNS[VICTORY_POINTS_COLUMN], "Victory points");
+    }
 
     #[test]
     fn a_file_is_named_after_its_event() {

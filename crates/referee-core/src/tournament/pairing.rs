@@ -27,36 +27,64 @@ pub fn met(t: &Tournament, a: &str, b: &str) -> bool {
 }
 
 /// The number of rounds the event will have: the setup's for Swiss, every opponent once for a
-/// round robin.
+/// round robin (none before it has two players; never fewer than the rounds already paired).
 pub fn rounds_planned(t: &Tournament) -> u32 {
     match t.setup.pairing {
         PairingMethod::Swiss => t.setup.rounds,
         PairingMethod::RoundRobin => {
-            let n = circle(t).len() as u32;
-            n.saturating_sub(1) + n % 2
+            let seats = circle(t);
+            let turns = if seats.iter().flatten().count() < 2 {
+                0
+            } else {
+                seats.len() as u32 - 1
+            };
+            turns.max(t.rounds.len() as u32)
         }
     }
 }
 
-/// A round robin's seats, in the order entered: the players still in the event before round 1
-/// is paired, round 1's players (paired or with the bye) after. A player who withdraws keeps his
-/// seat, so the circle turns on as planned and nobody meets anyone twice (R-EVENT-7).
-pub fn circle(t: &Tournament) -> Vec<String> {
-    match t.rounds.first() {
-        None => t.active_players().map(|p| p.name.clone()).collect(),
-        Some(first) => t
-            .players
-            .iter()
-            .filter(|p| {
-                first.bye.as_deref() == Some(p.name.as_str())
-                    || first
-                        .games
-                        .iter()
-                        .any(|g| g.pairing.a == p.name || g.pairing.b == p.name)
-            })
-            .map(|p| p.name.clone())
-            .collect(),
+/// A round robin's seats for the circle method (R-EVENT-7), an empty seat making an odd count
+/// even. Before round 1 is paired: the players still in the event, in the order entered, the
+/// empty seat last. After: round 1 as it was paired — each table's two players in seats opposite
+/// each other, the bye's holder opposite the empty seat —, so a round 1 swapped by hand turns on
+/// without a rematch too. A player who withdraws keeps his seat. An event stored before the rule,
+/// with a player who joined after round 1, keeps the old circle over the players still in.
+pub fn circle(t: &Tournament) -> Vec<Option<String>> {
+    let entered = || {
+        let mut seats: Vec<Option<String>> =
+            t.active_players().map(|p| Some(p.name.clone())).collect();
+        if seats.len() % 2 == 1 {
+            seats.push(None);
+        }
+        seats
+    };
+    let Some(first) = t.rounds.first() else {
+        return entered();
+    };
+    let in_first = |name: &str| {
+        first.bye.as_deref() == Some(name)
+            || first
+                .games
+                .iter()
+                .any(|g| g.pairing.a == name || g.pairing.b == name)
+    };
+    if t.active_players().any(|p| !in_first(&p.name)) {
+        return entered();
     }
+    let mut games: Vec<&Pairing> = first.games.iter().map(|g| &g.pairing).collect();
+    games.sort_by_key(|p| p.table);
+    let offset = usize::from(first.bye.is_some());
+    let m = 2 * (games.len() + offset);
+    let mut seats: Vec<Option<String>> = vec![None; m];
+    if let Some(bye) = &first.bye {
+        seats[0] = Some(bye.clone());
+    }
+    for (j, p) in games.into_iter().enumerate() {
+        let i = j + offset;
+        seats[i] = Some(p.a.clone());
+        seats[m - 1 - i] = Some(p.b.clone());
+    }
+    seats
 }
 
 /// A player may join a round robin only before its round 1 is paired: the circle is planned
@@ -103,9 +131,12 @@ pub fn pair_next(
     // A withdrawn player is no longer paired.
     let names: Vec<String> = t.active_players().map(|p| p.name.clone()).collect();
     Ok(match (t.setup.pairing, t.setup.first_round) {
-        (PairingMethod::RoundRobin, _) => round_robin(&circle(t), next, |n| {
-            t.player(n).is_some_and(|p| !p.withdrawn)
-        }),
+        (PairingMethod::RoundRobin, _) => round_robin(
+            &circle(t),
+            next,
+            |n| t.player(n).is_some_and(|p| !p.withdrawn),
+            |a, b| met(t, a, b),
+        ),
         (PairingMethod::Swiss, FirstRound::Random) if next == 1 => {
             in_order(draw_order(&names, drawn)?)
         }
@@ -155,33 +186,35 @@ fn seeded(mut names: Vec<String>) -> RoundPlan {
 }
 
 /// Round `round` of the circle method over the seats: the first stays, the others turn one seat a
-/// round; an odd count adds an empty seat, whose partner has the bye. A player whose partner has
-/// withdrawn (not `playing`) sits the round out: no game, no bye (R-EVENT-7).
-fn round_robin(names: &[String], round: u32, playing: impl Fn(&str) -> bool) -> RoundPlan {
-    let mut seats: Vec<Option<&String>> = names.iter().map(Some).collect();
-    if seats.len() % 2 == 1 {
-        seats.push(None);
-    }
+/// round; the empty seat's partner has the bye, if still `playing`. Two players the circle seats
+/// together who may not play — one has withdrawn, or they have `met` (a later round swapped by
+/// hand) — sit the round out: no game, no bye, never a rematch (R-EVENT-7).
+fn round_robin(
+    seats: &[Option<String>],
+    round: u32,
+    playing: impl Fn(&str) -> bool,
+    met: impl Fn(&str, &str) -> bool,
+) -> RoundPlan {
     let m = seats.len();
+    if m < 2 {
+        return plan(Vec::new(), None);
+    }
     let turn = (round as usize - 1) % (m - 1);
     let at = |i: usize| {
         if i == 0 {
-            seats[0]
+            seats[0].as_ref()
         } else {
-            seats[1 + (i - 1 + m - 1 - turn) % (m - 1)]
+            seats[1 + (i - 1 + m - 1 - turn) % (m - 1)].as_ref()
         }
     };
     let mut pairs = Vec::new();
     let mut bye = None;
     for i in 0..m / 2 {
-        let (a, b) = (at(i), at(m - 1 - i));
-        match (a.filter(|n| playing(n)), b.filter(|n| playing(n))) {
-            (Some(a), Some(b)) => pairs.push((a.clone(), b.clone())),
-            // Beside the empty seat: the bye.
-            (Some(p), None) | (None, Some(p)) if a.is_none() || b.is_none() => {
-                bye = Some(p.clone())
+        match (at(i), at(m - 1 - i)) {
+            (Some(a), Some(b)) if playing(a) && playing(b) && !met(a, b) => {
+                pairs.push((a.clone(), b.clone()))
             }
-            // Beside a player who withdrew: the round sat out.
+            (Some(p), None) | (None, Some(p)) if playing(p) => bye = Some(p.clone()),
             _ => {}
         }
     }
@@ -534,6 +567,107 @@ mod tests {
             let over = pair_next(&t, &s, &[]).unwrap_err();
             assert!(over.message.ends_with("the round robin is over."));
         }
+    }
+
+    /// Round 1 swapped by hand (the bye's holder too): the circle is read from round 1 as paired,
+    /// so every pair still meets exactly once. A later round swapped by hand: two players the
+    /// circle would then seat together again sit the round out instead of a rematch.
+    #[test]
+    fn a_round_robin_turns_on_round_1_as_swapped_by_hand() {
+        let s = scoring("win-draw-loss");
+        for players in [5usize, 6] {
+            let mut t = event(
+                setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0),
+                players,
+            );
+            let plan = pair_next(&t, &s, &[]).unwrap();
+            enter(&mut t, 1, &plan);
+            let a = plan.pairings[0].a.clone();
+            let b = plan.bye.clone().unwrap_or(plan.pairings[1].b.clone());
+            t.apply(&TournamentEntry::PlayersSwapped { round: 1, a, b })
+                .unwrap();
+            play(&mut t, 1);
+            let rounds = rounds_planned(&t);
+            assert_eq!(rounds as usize, players - 1 + players % 2);
+            for round in 2..=rounds {
+                let plan = pair_next(&t, &s, &[]).unwrap();
+                assert_eq!(plan.pairings.len(), players / 2, "round {round}: {plan:?}");
+                for p in &plan.pairings {
+                    assert!(
+                        !met(&t, &p.a, &p.b),
+                        "{players}, round {round}: {p:?} again"
+                    );
+                }
+                enter(&mut t, round, &plan);
+                play(&mut t, round);
+            }
+            let games = t.rounds.iter().map(|r| r.games.len()).sum::<usize>();
+            assert_eq!(games, players * (players - 1) / 2, "every pair met once");
+        }
+        // Four players: the circle's rounds are P01–P04 P02–P03, P01–P03 P04–P02, P01–P02
+        // P03–P04. Round 2 swapped by hand (P02 and P03) plays round 3's games: round 3 would
+        // only repeat them, so both its pairs sit out — no rematch.
+        let mut t = event(setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0), 4);
+        for round in 1..=2 {
+            let plan = pair_next(&t, &s, &[]).unwrap();
+            enter(&mut t, round, &plan);
+            if round == 2 {
+                t.apply(&TournamentEntry::PlayersSwapped {
+                    round: 2,
+                    a: name(2),
+                    b: name(3),
+                })
+                .unwrap();
+            }
+            play(&mut t, round);
+        }
+        assert!(met(&t, &name(1), &name(2)) && met(&t, &name(3), &name(4)));
+        let plan = pair_next(&t, &s, &[]).unwrap();
+        assert_eq!(
+            plan,
+            RoundPlan {
+                pairings: Vec::new(),
+                bye: None
+            }
+        );
+    }
+
+    /// An event stored before R-EVENT-7 with a player who joined a round robin after round 1 keeps
+    /// the old circle over the players still in (the late player paired), and its plan never
+    /// falls below the rounds already paired. A round robin of fewer than two players plans none.
+    #[test]
+    fn a_round_robin_stored_with_a_late_entry_still_pairs_him() {
+        let s = scoring("win-draw-loss");
+        let mut t = event(setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0), 4);
+        for round in 1..=3 {
+            let plan = pair_next(&t, &s, &[]).unwrap();
+            enter(&mut t, round, &plan);
+            play(&mut t, round);
+            if round == 1 {
+                t.apply(&TournamentEntry::PlayerAdded {
+                    player: crate::tournament::Player {
+                        name: name(9),
+                        army: String::new(),
+                        withdrawn: false,
+                    },
+                })
+                .unwrap();
+            }
+        }
+        let paired = |n: &str| {
+            t.rounds[1..].iter().any(|r| {
+                r.bye.as_deref() == Some(n)
+                    || r.games.iter().any(|g| g.pairing.a == n || g.pairing.b == n)
+            })
+        };
+        assert!(
+            paired(&name(9)),
+            "the late player is paired: {:?}",
+            t.rounds
+        );
+        assert!(rounds_planned(&t) >= 3);
+        let none = event(setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0), 1);
+        assert_eq!(rounds_planned(&none), 0);
     }
 
     #[test]
