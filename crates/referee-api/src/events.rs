@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use referee_core::battle::SideSetup;
-use referee_core::tournament::pairing::{may_join, pair_next, rounds_planned};
+use referee_core::tournament::pairing::{may_join, may_swap, pair_next, rounds_planned};
 use referee_core::tournament::standings::{standings, StandingRow};
 use referee_core::tournament::{
     in_force, undo_redo, FirstRound, Game, GameResult, Outcome, PairingMethod, Player,
@@ -438,7 +438,9 @@ impl Battles {
         a: &str,
         b: &str,
     ) -> Result<EventView, RefereeError> {
-        self.event_write(referee, id, |_, _, _| {
+        // Checked here, not in the fold: events stored before the check still open.
+        self.event_write(referee, id, |_, t, _| {
+            may_swap(t, round)?;
             Ok(TournamentEntry::PlayersSwapped {
                 round,
                 a: a.to_string(),

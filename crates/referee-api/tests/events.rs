@@ -792,13 +792,41 @@ fn a_round_robin_takes_no_late_entry() {
     assert_eq!(e.field.as_deref(), Some("name"));
     assert!(e
         .message
-        .starts_with("A round robin's players are fixed once round 1 is paired"));
+        .starts_with("Round 1 is paired, so this round robin takes no more players"));
     ev.battles.event_undo(&ev.referee, id).unwrap();
     let view = ev
         .battles
         .event_player_add(&ev.referee, id, &player("Emil"))
         .unwrap();
     assert_eq!(view.tournament.players.len(), 5);
+
+    // Round 1 may be swapped by hand (the circle follows it); round 2 may not, in a sentence,
+    // nothing written.
+    let round1 = ev.pair(1).tournament.rounds[0].clone();
+    let (a, b) = (
+        round1.games[0].pairing.a.clone(),
+        round1.games[1].pairing.b.clone(),
+    );
+    ev.battles.event_swap(&ev.referee, id, 1, &a, &b).unwrap();
+    for table in [1, 2] {
+        ev.battles
+            .event_result_by_hand(&ev.referee, id, 1, table, &HandResult::default())
+            .unwrap();
+    }
+    let round2 = ev.pair(2).tournament.rounds[1].clone();
+    let (a, b) = (
+        round2.games[0].pairing.a.clone(),
+        round2.games[1].pairing.b.clone(),
+    );
+    let e = ev.refused(ErrorCode::EventRoundStarted, |bs, r, id| {
+        bs.event_swap(r, id, 2, &a, &b)
+    });
+    assert!(
+        e.message
+            .starts_with("A round robin's round 2 follows from round 1"),
+        "{}",
+        e.message
+    );
 
     ev.id = swiss;
     ev.pair(1);

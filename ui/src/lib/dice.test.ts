@@ -84,8 +84,8 @@ describe('dice asked in turn', () => {
     // The app rolled over a chain typed before: its recoil where the typed faces asked for a
     // check is its own throw, kept (the typed faces' layout does not blank it).
     expect(followLayout([...rollOff, check], [...rollOff, recoil], ['3', '7', '64'], ['3', '7', '64'])).toEqual(['3', '7', '64']);
-    // A later layout (the situation changed after the roll) is not the roll's: followed as ever.
-    expect(followLayout([...rollOff, recoil], [...rollOff, check], ['3', '7', '64'])).toEqual(['3', '7', '']);
+    // Faces no longer the roll's (a die typed over it) are followed as ever, roll given or not.
+    expect(followLayout([...rollOff, check], [...rollOff, recoil], ['3', '2', '64'], ['3', '7', '64'])).toEqual(['3', '2', '']);
   });
   it('clears the later stages after a face changed in a chain, and only in a chain', () => {
     const chain = [d10('', 'roll-off'), d10('', 'roll-off'), d10('Levies', 'stand-loss check'), { sides: 100, label: 'Levies', purpose: 'recoil test' }];

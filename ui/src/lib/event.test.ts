@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   beginChoices, cell, currentRound, eventSavedSaid, gameActions, gameLine, gameSystem, handRequest, handSystemChoices, playerWithArmy, points, projectorLine, rankLabel, record, resultWords, resultsToCome,
-  notPaired, notPairedSentence, pairingOffered, roundsWords, roundPlayers, roundStarted, scoringsFor, readsVictoryPoints, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsColumnNeeded, victoryPointsProblem,
+  notPaired, notPairedSentence, pairingOffered, roundsWords, swapOffered, roundPlayers, roundStarted, scoringsFor, readsVictoryPoints, sourceMark, standingsColumns, tieBreaksSentence, toggleSystem, undoLabel, victoryPointsColumnNeeded, victoryPointsProblem,
   type EventView, type Game, type GameResult, type Scoring, type StandingRow,
 } from './event';
 
@@ -75,6 +75,14 @@ describe('an event in words', () => {
     expect(pairingOffered(at('round_robin', 0, 0))).toBe(true);
     expect(pairingOffered(at('round_robin', 3, 2))).toBe(true);
     expect(pairingOffered(at('round_robin', 3, 3))).toBe(false);
+  });
+
+  it('offers a swap before the round starts, in a round robin in round 1 only', () => {
+    const round = (number: number, started = false) => ({ number, games: [game(started ? { battle: 3 } : {})] });
+    expect(swapOffered('swiss', round(3))).toBe(true);
+    expect(swapOffered('swiss', round(3, true))).toBe(false);
+    expect(swapOffered('round_robin', round(1))).toBe(true);
+    expect(swapOffered('round_robin', round(2))).toBe(false);
   });
 
   it('names the players of the event a round left without a game or a bye, the withdrawn left out', () => {

@@ -135,6 +135,12 @@ export function pairingOffered(view: Pick<EventView, 'next_round' | 'rounds_plan
   return !view.tournament.rounds.length || view.next_round <= view.rounds_planned;
 }
 
+/** Two players may be swapped by hand before the round starts — in a round robin in round 1
+ * only, its later rounds following from it (R-EVENT-7; the API refuses the rest). */
+export function swapOffered(pairing: 'swiss' | 'round_robin', round: Round): boolean {
+  return !roundStarted(round) && (pairing === 'swiss' || round.number === 1);
+}
+
 /** The round shown: the last one paired. */
 export function currentRound(view: EventView): Round | undefined {
   return view.tournament.rounds[view.tournament.rounds.length - 1];

@@ -61,6 +61,8 @@ describe('the event screen', () => {
     expect(document.querySelector('#round-not-paired')).toHaveTextContent('Not paired in round 3: Emil (the round robin gives no opponent still to meet: no game, no bye).');
     // Its players are fixed: the sentence instead of the form.
     expect(document.querySelector('#add-player')).toBeNull();
+    // Round 3 follows from round 1: no swap offered.
+    expect(document.querySelector('#swap-open')).toBeNull();
     expect(document.querySelector('#players-closed')).toHaveTextContent('fixed once round 1 is paired');
   });
 

@@ -68,7 +68,19 @@ pub fn circle(t: &Tournament) -> Vec<Option<String>> {
                 .iter()
                 .any(|g| g.pairing.a == name || g.pairing.b == name)
     };
-    if t.active_players().any(|p| !in_first(&p.name)) {
+    // Stored before R-EVENT-7: a player who joined after round 1 (still in, or paired since).
+    let later = |name: &str| {
+        t.rounds[1..].iter().any(|r| {
+            r.bye.as_deref() == Some(name)
+                || r.games
+                    .iter()
+                    .any(|g| g.pairing.a == name || g.pairing.b == name)
+        })
+    };
+    if t.players
+        .iter()
+        .any(|p| !in_first(&p.name) && (!p.withdrawn || later(&p.name)))
+    {
         return entered();
     }
     let mut games: Vec<&Pairing> = first.games.iter().map(|g| &g.pairing).collect();
@@ -93,9 +105,21 @@ pub fn may_join(t: &Tournament) -> Result<(), RefereeError> {
     if t.setup.pairing == PairingMethod::RoundRobin && !t.rounds.is_empty() {
         return Err(RefereeError::new(
             ErrorCode::EventRoundStarted,
-            "A round robin's players are fixed once round 1 is paired (each meets every other in turn): add a player before pairing round 1, or undo round 1's pairing first.",
+            "Round 1 is paired, so this round robin takes no more players (each meets every other in turn): to add one, undo round 1's pairing and any round after it.",
         )
         .field("name"));
+    }
+    Ok(())
+}
+
+/// Two players of a round robin may be swapped by hand in round 1 only: the later rounds follow
+/// from it (R-EVENT-7). A Swiss round may be swapped before it starts.
+pub fn may_swap(t: &Tournament, round: u32) -> Result<(), RefereeError> {
+    if t.setup.pairing == PairingMethod::RoundRobin && round > 1 {
+        return Err(RefereeError::new(
+            ErrorCode::EventRoundStarted,
+            format!("A round robin's round {round} follows from round 1 (each meets every other in turn), so it is not swapped by hand: swap players in round 1 before it starts."),
+        ));
     }
     Ok(())
 }
@@ -119,7 +143,7 @@ pub fn pair_next(
     if next > planned {
         let message = match t.setup.pairing {
             PairingMethod::RoundRobin => {
-                "Every player has met every other: the round robin is over.".to_string()
+                format!("All {planned} rounds of the round robin are paired: it is over.")
             }
             PairingMethod::Swiss if planned == 1 => {
                 "The event has 1 round; it is paired.".to_string()
@@ -565,7 +589,9 @@ mod tests {
                 "{players}: one meeting or a sit-out per other player"
             );
             let over = pair_next(&t, &s, &[]).unwrap_err();
-            assert!(over.message.ends_with("the round robin is over."));
+            assert!(over
+                .message
+                .ends_with("rounds of the round robin are paired: it is over."));
         }
     }
 
@@ -604,7 +630,8 @@ mod tests {
             let games = t.rounds.iter().map(|r| r.games.len()).sum::<usize>();
             assert_eq!(games, players * (players - 1) / 2, "every pair met once");
         }
-        // Four players: the circle's rounds are P01–P04 P02–P03, P01–P03 P04–P02, P01–P02
+        // An event stored before round robins refused a later round's swap (`may_swap`, in the
+        // API). Four players: the circle's rounds are P01–P04 P02–P03, P01–P03 P04–P02, P01–P02
         // P03–P04. Round 2 swapped by hand (P02 and P03) plays round 3's games: round 3 would
         // only repeat them, so both its pairs sit out — no rematch.
         let mut t = event(setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0), 4);
@@ -665,9 +692,34 @@ mod tests {
             "the late player is paired: {:?}",
             t.rounds
         );
-        assert!(rounds_planned(&t) >= 3);
+        // Five players still in: the old circle's six seats, five rounds.
+        assert_eq!(rounds_planned(&t), 5);
+        // Down to two players still in (the late one among them), the old circle has one round
+        // to plan, but three are paired already.
+        for gone in [1, 2, 3] {
+            t.apply(&TournamentEntry::PlayerWithdrawn { player: name(gone) })
+                .unwrap();
+        }
+        assert_eq!(circle(&t).len(), 2);
+        assert_eq!(rounds_planned(&t), 3, "never fewer than the rounds paired");
         let none = event(setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0), 1);
         assert_eq!(rounds_planned(&none), 0);
+    }
+
+    #[test]
+    fn a_round_robin_is_swapped_in_round_1_only() {
+        let mut t = event(setup(PairingMethod::RoundRobin, FirstRound::Seeded, 0), 4);
+        assert!(may_swap(&t, 1).is_ok());
+        let e = may_swap(&t, 2).unwrap_err();
+        assert_eq!(e.code, ErrorCode::EventRoundStarted);
+        assert!(
+            e.message
+                .ends_with("swap players in round 1 before it starts."),
+            "{}",
+            e.message
+        );
+        t.setup.pairing = PairingMethod::Swiss;
+        assert!(may_swap(&t, 2).is_ok(), "a Swiss round may be swapped");
     }
 
     #[test]
@@ -708,7 +760,7 @@ mod tests {
             let over = pair_next(&t, &s, &[]).unwrap_err();
             assert_eq!(
                 over.message,
-                "Every player has met every other: the round robin is over."
+                format!("All {rounds} rounds of the round robin are paired: it is over.")
             );
         }
     }
