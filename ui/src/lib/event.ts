@@ -6,6 +6,7 @@
 import type {
   EventDocument, EventRow, EventView, Game, GameResult, HandResult, NewEvent, Player, Round, Scoring, StandingRow,
 } from '../generated/api';
+import { andList, plural } from './format';
 
 export type { EventDocument, EventRow, EventView, Game, GameResult, HandResult, NewEvent, Player, Round, Scoring, StandingRow };
 /** A player as added: name and army. */
@@ -116,7 +117,7 @@ export function notPaired(round: Round, players: Player[]): string[] {
 /** What the round says of them: "Not paired in round 3: Clara (the round robin gives no opponent
  * still to meet: no game, no bye)." */
 export function notPairedSentence(round: number, names: string[], pairing: 'swiss' | 'round_robin'): string {
-  const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const who = andList(names);
   return pairing === 'round_robin'
     ? `Not paired in round ${round}: ${who} (the round robin gives ${names.length === 1 ? 'no opponent' : 'none of them an opponent'} still to meet: no game, no bye).`
     : `Not paired in round ${round}: ${who} (joined after the round was paired).`;
@@ -125,7 +126,7 @@ export function notPairedSentence(round: number, names: string[], pairing: 'swis
 /** How many rounds the head says: a round robin's follow from its players ("one round fewer than
  * the players" until it has two). */
 export function roundsWords(view: Pick<EventView, 'rounds_planned' | 'tournament'>): string {
-  if (view.rounds_planned) return view.rounds_planned === 1 ? '1 round' : `${view.rounds_planned} rounds`;
+  if (view.rounds_planned) return plural(view.rounds_planned, 'round');
   return view.tournament.setup.pairing === 'round_robin' ? 'one round fewer than the players' : 'no rounds';
 }
 

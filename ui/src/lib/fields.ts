@@ -5,6 +5,7 @@
 // is clamped, rounded or stripped of its sign: a value that is not right is refused as typed.
 // Pure, so it is unit-tested.
 import { FIELD_LIMITS } from '../generated/api';
+import { andList } from './format';
 
 /** A number field's rule: its label and bounds (either may be absent: then the ±value_max every
  * tabletop value keeps to), and whether it takes whole numbers only. */
@@ -83,6 +84,5 @@ export function waitingFor(errors: Record<string, string | undefined>, labels: R
   const keys = Object.keys(errors).filter((k) => errors[k]);
   if (!keys.length) return undefined;
   const names = keys.map((k) => labels[k] ?? k);
-  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return `Correct ${list} first: ${keys.length === 1 ? 'it is' : 'they are'} marked in red.`;
+  return `Correct ${andList(names)} first: ${keys.length === 1 ? 'it is' : 'they are'} marked in red.`;
 }

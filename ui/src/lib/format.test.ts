@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atLeast, measured, percent, plural, signed } from './format';
+import { andList, atLeast, measured, percent, plural, signed } from './format';
 
 describe('format', () => {
   it('formats probabilities for display', () => {
@@ -13,6 +13,12 @@ describe('format', () => {
     expect(signed(2)).toBe('+2');
     expect(signed(-1)).toBe('−1');
     expect(signed(0)).toBe('0');
+  });
+
+  it('lists names as a sentence does', () => {
+    expect(andList(['Anna'])).toBe('Anna');
+    expect(andList(['Anna', 'Boris'])).toBe('Anna and Boris');
+    expect(andList(['Anna', 'Boris', 'Carl'])).toBe('Anna, Boris and Carl');
   });
 
   it('agrees plurals with their number', () => {

@@ -10,6 +10,11 @@ export function percent(p: number): string {
   return `${(p * 100).toFixed(1)} %`;
 }
 
+/** Names as a sentence lists them: "Anna", "Anna and Boris", "Anna, Boris and Carl". */
+export function andList(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
 /** "1 event", "2 events"; irregular plurals are given ("1 was", "2 were"). */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

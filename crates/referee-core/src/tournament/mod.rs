@@ -241,6 +241,15 @@ impl Round {
             .any(|g| g.battle.is_some() || g.result.is_some())
     }
 
+    /// The player is in this round: paired, or holding the bye.
+    pub fn holds(&self, name: &str) -> bool {
+        self.bye.as_deref() == Some(name)
+            || self
+                .games
+                .iter()
+                .any(|g| g.pairing.a == name || g.pairing.b == name)
+    }
+
     /// The tables still waiting for a result.
     pub fn waiting(&self) -> Vec<u32> {
         self.games

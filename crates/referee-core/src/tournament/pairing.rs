@@ -61,25 +61,11 @@ pub fn circle(t: &Tournament) -> Vec<Option<String>> {
     let Some(first) = t.rounds.first() else {
         return entered();
     };
-    let in_first = |name: &str| {
-        first.bye.as_deref() == Some(name)
-            || first
-                .games
-                .iter()
-                .any(|g| g.pairing.a == name || g.pairing.b == name)
-    };
     // Stored before R-EVENT-7: a player who joined after round 1 (still in, or paired since).
-    let later = |name: &str| {
-        t.rounds[1..].iter().any(|r| {
-            r.bye.as_deref() == Some(name)
-                || r.games
-                    .iter()
-                    .any(|g| g.pairing.a == name || g.pairing.b == name)
-        })
-    };
+    let later = |name: &str| t.rounds[1..].iter().any(|r| r.holds(name));
     if t.players
         .iter()
-        .any(|p| !in_first(&p.name) && (!p.withdrawn || later(&p.name)))
+        .any(|p| !first.holds(&p.name) && (!p.withdrawn || later(&p.name)))
     {
         return entered();
     }
@@ -681,12 +667,7 @@ mod tests {
                 .unwrap();
             }
         }
-        let paired = |n: &str| {
-            t.rounds[1..].iter().any(|r| {
-                r.bye.as_deref() == Some(n)
-                    || r.games.iter().any(|g| g.pairing.a == n || g.pairing.b == n)
-            })
-        };
+        let paired = |n: &str| t.rounds[1..].iter().any(|r| r.holds(n));
         assert!(
             paired(&name(9)),
             "the late player is paired: {:?}",
